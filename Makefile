@@ -1,0 +1,41 @@
+# Two commands from a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+# The CPU build of torch lies on the machines' disk; installing it before anything that
+# depends on torch stops pip from pulling several GB of CUDA wheels.
+TORCH  := torch==2.13.0
+OUT    ?= out
+
+.PHONY: run test lint bench extras clean
+
+$(VENV)/.installed: setup.cfg pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e .
+	touch $@
+
+$(VENV)/.test-installed: $(VENV)/.installed
+	$(PIP) install --quiet -e '.[test]'
+	touch $@
+
+run: $(VENV)/.installed
+	$(VENV)/bin/mobileintent-gym tour --out $(OUT)/tour
+	$(PY) benchmarks/phone_step.py --out $(OUT)/phone_step.json
+
+# pytest exits 5 when it collects no test; that is not a failure of the suite.
+test: $(VENV)/.test-installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/pytest -q; rc=$$?; if [ $$rc -eq 5 ]; then exit 0; fi; exit $$rc
+
+bench: $(VENV)/.installed
+	$(PY) benchmarks/phone_step.py --out $(OUT)/phone_step.json
+
+# Every optional extra; torch first, from the local CPU build.
+extras: $(VENV)/.installed
+	$(PIP) install --quiet $(TORCH)
+	$(PIP) install --quiet -e '.[all,test]'
+
+clean:
+	rm -rf $(VENV) $(OUT) build *.egg-info

@@ -1,0 +1,20 @@
+"""mobileintent-gym: Gymnasium environments for proactive mobile agents."""
+
+from mobileintent_gym.actions import Action, ActionType, format_action, parse_action
+from mobileintent_gym.errors import DeviceError, InvalidActionError, MobileIntentError
+from mobileintent_gym.phone import ActResult, SimPhone, StepEvent
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ActResult",
+    "Action",
+    "ActionType",
+    "DeviceError",
+    "InvalidActionError",
+    "MobileIntentError",
+    "SimPhone",
+    "StepEvent",
+    "format_action",
+    "parse_action",
+]

@@ -1,0 +1,301 @@
+"""The Act2Intention action model: dataclass, string format and Gymnasium space.
+
+Actions are in device pixels, exactly as the study writes them::
+
+    CLICK[344,217]  LONG_CLICK[10,20]  TYPE[coffee mugs]  SWIPE[UP]  PRESS[BACK]  COMPLETE
+
+``COMPLETE`` is the agent declaring the intention done. Variants seen in agents' outputs
+(``PRESS_ENTER``, lower case, spaces after commas) are accepted by :func:`parse_action`;
+:func:`format_action` always writes the canonical form, and ``parse(format(a)) == a``.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import string
+from dataclasses import dataclass
+
+import numpy as np
+from gymnasium import spaces
+
+from mobileintent_gym.errors import InvalidActionError
+
+MAX_TEXT_LENGTH = 1000
+DIRECTIONS = ("UP", "DOWN", "LEFT", "RIGHT")
+KEYS = ("HOME", "BACK", "ENTER")
+
+
+class ActionType(enum.IntEnum):
+    """The six kinds of action an agent can take."""
+
+    CLICK = 0
+    LONG_CLICK = 1
+    TYPE = 2
+    SWIPE = 3
+    PRESS = 4
+    COMPLETE = 5
+
+
+_FIELDS = {
+    ActionType.CLICK: ("x", "y"),
+    ActionType.LONG_CLICK: ("x", "y"),
+    ActionType.TYPE: ("text",),
+    ActionType.SWIPE: ("direction",),
+    ActionType.PRESS: ("key",),
+    ActionType.COMPLETE: (),
+}
+
+
+def _check_coordinate(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidActionError(f"{name} must be an integer pixel, got {value!r}")
+    if value < 0:
+        raise InvalidActionError(f"{name} must be >= 0, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One validated action. Fields that the type does not use must stay ``None``.
+
+    Attributes:
+        type: The kind of action.
+        x: Horizontal device pixel (CLICK, LONG_CLICK).
+        y: Vertical device pixel (CLICK, LONG_CLICK).
+        text: Text to type, 1 to 1,000 characters (TYPE).
+        direction: ``UP``, ``DOWN``, ``LEFT`` or ``RIGHT``; ``UP`` moves the finger up and so
+            reveals content further down (SWIPE).
+        key: ``HOME``, ``BACK`` or ``ENTER`` (PRESS).
+    """
+
+    type: ActionType
+    x: int | None = None
+    y: int | None = None
+    text: str | None = None
+    direction: str | None = None
+    key: str | None = None
+
+    def __post_init__(self) -> None:
+        try:
+            kind = ActionType(self.type)
+        except ValueError as err:
+            raise InvalidActionError(f"unknown action type {self.type!r}") from err
+        object.__setattr__(self, "type", kind)
+        used = _FIELDS[kind]
+        for name in ("x", "y", "text", "direction", "key"):
+            if name not in used and getattr(self, name) is not None:
+                raise InvalidActionError(
+                    f"{kind.name} takes no {name}, got {name}={getattr(self, name)!r}"
+                )
+        getattr(self, f"_check_{kind.name.lower()}", lambda: None)()
+
+    def _check_click(self) -> None:
+        _check_coordinate("x", self.x)
+        _check_coordinate("y", self.y)
+        object.__setattr__(self, "x", int(self.x))
+        object.__setattr__(self, "y", int(self.y))
+
+    _check_long_click = _check_click
+
+    def _check_type(self) -> None:
+        if not isinstance(self.text, str) or not self.text:
+            raise InvalidActionError(f"TYPE needs non-empty text, got {self.text!r}")
+        if len(self.text) > MAX_TEXT_LENGTH:
+            raise InvalidActionError(
+                f"TYPE text is {len(self.text)} characters, more than {MAX_TEXT_LENGTH}: "
+                f"{self.text[:40]!r}..."
+            )
+
+    def _check_swipe(self) -> None:
+        value = self.direction.upper() if isinstance(self.direction, str) else self.direction
+        if value not in DIRECTIONS:
+            raise InvalidActionError(f"SWIPE direction must be one of {DIRECTIONS}, got {self.direction!r}")
+        object.__setattr__(self, "direction", value)
+
+    def _check_press(self) -> None:
+        value = self.key.upper() if isinstance(self.key, str) else self.key
+        if value not in KEYS:
+            raise InvalidActionError(f"PRESS key must be one of {KEYS}, got {self.key!r}")
+        object.__setattr__(self, "key", value)
+
+    def check_inside(self, width: int, height: int) -> None:
+        """Raise :class:`InvalidActionError` if the action's point is outside a screen.
+
+        Args:
+            width: Screen width in pixels.
+            height: Screen height in pixels.
+        """
+        if self.x is not None and not (self.x < width and self.y < height):
+            raise InvalidActionError(
+                f"point ({self.x},{self.y}) is outside the {width}x{height} screen"
+            )
+
+    @classmethod
+    def click(cls, x: int, y: int) -> Action:
+        """A tap at device pixel (x, y)."""
+        return cls(ActionType.CLICK, x=x, y=y)
+
+    @classmethod
+    def long_click(cls, x: int, y: int) -> Action:
+        """A long press at device pixel (x, y)."""
+        return cls(ActionType.LONG_CLICK, x=x, y=y)
+
+    @classmethod
+    def type_text(cls, text: str) -> Action:
+        """Type ``text`` into the focused field."""
+        return cls(ActionType.TYPE, text=text)
+
+    @classmethod
+    def swipe(cls, direction: str) -> Action:
+        """Swipe the finger in ``direction`` across the middle of the screen."""
+        return cls(ActionType.SWIPE, direction=direction)
+
+    @classmethod
+    def press(cls, key: str) -> Action:
+        """Press a system key: HOME, BACK or ENTER."""
+        return cls(ActionType.PRESS, key=key)
+
+    @classmethod
+    def complete(cls) -> Action:
+        """Declare the intention done."""
+        return cls(ActionType.COMPLETE)
+
+    def __str__(self) -> str:
+        return format_action(self)
+
+
+_POINT = re.compile(r"\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]")
+_WORD = re.compile(r"\[\s*([A-Za-z]+)\s*\]")
+_PRESS_SHORT = re.compile(r"PRESS_(HOME|BACK|ENTER)", re.IGNORECASE)
+_HEAD = re.compile(r"^\s*(LONG_CLICK|CLICK|TYPE|SWIPE|PRESS|COMPLETE)\s*", re.IGNORECASE)
+
+
+def parse_action(value: str) -> Action:
+    """Parse an action string in the Act2Intention format.
+
+    Args:
+        value: For example ``"CLICK[344,217]"``, ``"TYPE[coffee mugs]"``, ``"swipe[up]"``,
+            ``"PRESS_BACK"`` or ``"COMPLETE"``.
+
+    Returns:
+        The validated :class:`Action`.
+
+    Raises:
+        InvalidActionError: When the string is not an action; the message quotes it.
+    """
+    if not isinstance(value, str):
+        raise InvalidActionError(f"action must be a string, got {value!r}")
+    short = _PRESS_SHORT.fullmatch(value.strip())
+    if short:
+        return Action.press(short.group(1))
+    head = _HEAD.match(value)
+    if head is None:
+        raise InvalidActionError(f"not an action: {value!r}")
+    kind = ActionType[head.group(1).upper()]
+    rest = value[head.end():]
+    if kind is ActionType.COMPLETE:
+        if rest.strip() not in ("", "[]"):
+            raise InvalidActionError(f"COMPLETE takes no argument: {value!r}")
+        return Action.complete()
+    if kind is ActionType.TYPE:
+        # The text is everything between the first "[" and the final "]", verbatim.
+        if not (rest.startswith("[") and rest.endswith("]")):
+            raise InvalidActionError(f"TYPE needs TYPE[text]: {value!r}")
+        return Action.type_text(rest[1:-1])
+    pattern = _POINT if kind in (ActionType.CLICK, ActionType.LONG_CLICK) else _WORD
+    match = pattern.fullmatch(rest.strip())
+    if match is None:
+        raise InvalidActionError(f"malformed {kind.name} arguments in {value!r}")
+    if pattern is _POINT:
+        return Action(kind, x=int(match.group(1)), y=int(match.group(2)))
+    if kind is ActionType.SWIPE:
+        return Action.swipe(match.group(1))
+    return Action.press(match.group(1))
+
+
+def format_action(action: Action) -> str:
+    """Write an action in the canonical Act2Intention string format.
+
+    Args:
+        action: A valid action.
+
+    Returns:
+        For example ``"CLICK[344,217]"`` or ``"PRESS[BACK]"``.
+    """
+    kind = action.type
+    if kind in (ActionType.CLICK, ActionType.LONG_CLICK):
+        return f"{kind.name}[{action.x},{action.y}]"
+    if kind is ActionType.TYPE:
+        return f"TYPE[{action.text}]"
+    if kind is ActionType.SWIPE:
+        return f"SWIPE[{action.direction}]"
+    if kind is ActionType.PRESS:
+        return f"PRESS[{action.key}]"
+    return "COMPLETE"
+
+
+TEXT_CHARSET = string.ascii_letters + string.digits + string.punctuation + " "
+
+
+def action_space(width: int, height: int, max_text: int = MAX_TEXT_LENGTH) -> spaces.Dict:
+    """A Gymnasium ``Dict`` space holding the same actions as :class:`Action`.
+
+    Keys: ``type`` (Discrete over :class:`ActionType`), ``point`` (x, y device pixels),
+    ``text``, ``direction`` (index into ``DIRECTIONS``) and ``key`` (index into ``KEYS``).
+    Fields the type does not use are ignored by :func:`action_from_dict`.
+
+    Args:
+        width: Screen width in pixels.
+        height: Screen height in pixels.
+        max_text: Longest text the ``text`` entry holds.
+
+    Returns:
+        The space.
+    """
+    return spaces.Dict(
+        {
+            "type": spaces.Discrete(len(ActionType)),
+            "point": spaces.Box(
+                low=0, high=np.array([width - 1, height - 1]), shape=(2,), dtype=np.int64
+            ),
+            "text": spaces.Text(max_length=max_text, min_length=0, charset=TEXT_CHARSET),
+            "direction": spaces.Discrete(len(DIRECTIONS)),
+            "key": spaces.Discrete(len(KEYS)),
+        }
+    )
+
+
+def action_from_dict(sample: dict) -> Action:
+    """Convert a sample of :func:`action_space` to an :class:`Action`.
+
+    Raises:
+        InvalidActionError: When the sample does not make a valid action (e.g. TYPE with
+            empty text); the message names the bad value.
+    """
+    try:
+        kind = ActionType(int(sample["type"]))
+        if kind in (ActionType.CLICK, ActionType.LONG_CLICK):
+            x, y = (int(v) for v in np.asarray(sample["point"]).reshape(2))
+            return Action(kind, x=x, y=y)
+        if kind is ActionType.TYPE:
+            return Action.type_text(sample["text"])
+        if kind is ActionType.SWIPE:
+            return Action.swipe(DIRECTIONS[int(sample["direction"])])
+        if kind is ActionType.PRESS:
+            return Action.press(KEYS[int(sample["key"])])
+    except (KeyError, IndexError, TypeError, ValueError) as err:
+        if isinstance(err, InvalidActionError):
+            raise
+        raise InvalidActionError(f"not an action sample: {sample!r} ({err})") from err
+    return Action.complete()
+
+
+def action_to_dict(action: Action) -> dict:
+    """Convert an :class:`Action` to a sample of :func:`action_space` (unused fields zero)."""
+    return {
+        "type": int(action.type),
+        "point": np.array([action.x or 0, action.y or 0], dtype=np.int64),
+        "text": action.text or "",
+        "direction": DIRECTIONS.index(action.direction) if action.direction else 0,
+        "key": KEYS.index(action.key) if action.key else 0,
+    }

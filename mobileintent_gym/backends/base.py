@@ -1,0 +1,32 @@
+"""The Device contract shared by the simulated phone and real-device backends."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from mobileintent_gym.actions import Action
+
+
+@runtime_checkable
+class Device(Protocol):
+    """What an environment needs from a phone; it never asks which kind it holds."""
+
+    def reset(self, state: Any = None, seed: int | None = None) -> None:
+        """Bring the device to ``state`` (or its default state) and the home screen."""
+
+    def screenshot(self) -> np.ndarray:
+        """The current screen as an H×W×3 uint8 array."""
+
+    def hierarchy(self) -> str:
+        """The current view hierarchy in uiautomator dump XML."""
+
+    def route(self) -> str:
+        """The current screen's route, e.g. ``launcher`` or ``music/library/liked``."""
+
+    def act(self, action: Action) -> Any:
+        """Carry out one action and return what happened (an ``ActResult``)."""
+
+    def close(self) -> None:
+        """Release the device."""

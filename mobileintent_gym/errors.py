@@ -1,0 +1,49 @@
+"""Typed errors of mobileintent-gym; every error the package raises derives from one root."""
+
+from __future__ import annotations
+
+
+class MobileIntentError(Exception):
+    """Root of every error raised on purpose by mobileintent-gym."""
+
+
+class InvalidActionError(MobileIntentError, ValueError):
+    """An action, or an action string, that is not valid; the message names the bad value."""
+
+
+class UnknownRouteError(MobileIntentError, KeyError):
+    """A deep link or route that no installed app defines."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class DeviceError(MobileIntentError):
+    """A device (simulated or real) failed to carry out a request."""
+
+
+class DependencyNotInstalled(MobileIntentError, ImportError):
+    """An optional dependency is missing; the message names the extra that provides it."""
+
+
+def require(module: str, extra: str):
+    """Import an optional dependency, failing with the pip extra that installs it.
+
+    Args:
+        module: Dotted module name to import.
+        extra: Name of the ``mobileintent-gym[extra]`` that provides it.
+
+    Returns:
+        The imported module.
+
+    Raises:
+        DependencyNotInstalled: When the module cannot be imported.
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as err:
+        raise DependencyNotInstalled(
+            f"{module!r} is not installed; run: pip install 'mobileintent-gym[{extra}]'"
+        ) from err

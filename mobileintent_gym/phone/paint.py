@@ -1,0 +1,196 @@
+"""Paints: hashable descriptions of how a node's frame is drawn, and their tile painters.
+
+A paint is plain data, so the renderer can cache the pixels it produces by value. Every
+paint that draws shapes or text names the colour ``under`` it, which makes its tile opaque:
+the renderer blits tiles with a slice copy instead of alpha-blending.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from mobileintent_gym.phone import icons
+
+Color = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Fill:
+    """A solid rectangle."""
+
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
+class Gradient:
+    """A vertical gradient from ``top`` to ``bottom``."""
+
+    top: Color
+    bottom: Color
+
+
+@dataclass(frozen=True, slots=True)
+class Dim:
+    """A scrim that darkens what is below it to ``keep`` of its brightness."""
+
+    keep: float = 0.45
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A rounded rectangle (card, button, pill, badge) with an optional centred label."""
+
+    color: Color
+    under: Color
+    radius: int
+    label: str = ""
+    label_color: Color = (255, 255, 255)
+    size: int = 0
+    outline: Color | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """Text on one line, cut with an ellipsis when it does not fit."""
+
+    text: str
+    size: int
+    color: Color
+    under: Color
+    bold: bool = False
+    align: str = "left"
+
+
+@dataclass(frozen=True, slots=True)
+class Icon:
+    """A vector icon from :mod:`icons`, centred, ``size`` pixels square."""
+
+    name: str
+    color: Color
+    under: Color
+    size: int
+    badge: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Avatar:
+    """A thumbnail or avatar: a colour derived from ``seed`` with initials or a glyph."""
+
+    seed: str
+    label: str
+    under: Color
+    circle: bool = False
+    glyph: str = ""
+
+
+Paint = Fill | Gradient | Dim | Round | Label | Icon | Avatar
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled TrueType font (Aileron) at ``size`` pixels; no system fonts."""
+    return ImageFont.load_default(size=max(6, size))
+
+
+def seed_color(seed: str) -> Color:
+    """A stable, pleasant colour for ``seed`` (same in every process)."""
+    digest = hashlib.blake2s(seed.encode("utf-8"), digest_size=4).digest()
+    hue = digest[0] / 255.0
+    r, g, b = colorsys.hls_to_rgb(hue, 0.45 + digest[1] / 255.0 * 0.15, 0.55)
+    return (int(r * 255), int(g * 255), int(b * 255))
+
+
+def fit_text(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
+    """``text`` on one line, cut with an ellipsis to fit ``width`` pixels."""
+    line = " ".join(text.split())
+    if face.getlength(line) <= width:
+        return line
+    lo, hi = 0, len(line)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if face.getlength(line[:mid] + "…") <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return line[:lo].rstrip() + "…"
+
+
+def _draw_text(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str,
+               size: int, color: Color, bold: bool, align: str) -> None:
+    face = font(size)
+    line = fit_text(text, face, box[2] - box[0])
+    x = box[0] if align == "left" else (box[0] + box[2] - face.getlength(line)) / 2
+    y = (box[1] + box[3]) / 2
+    draw.text((x, y), line, fill=color, font=face, anchor="lm",
+              stroke_width=1 if bold else 0, stroke_fill=color)
+
+
+def _paint_label(p: Label, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    _draw_text(draw, (0, 0, w, h), p.text, p.size, p.color, p.bold, p.align)
+
+
+def _paint_round(p: Round, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=min(p.radius, h // 2, w // 2),
+                           fill=p.color, outline=p.outline, width=2 if p.outline else 0)
+    if p.label:
+        _draw_text(draw, (0, 0, w, h), p.label, p.size or h // 2, p.label_color, True,
+                   "center")
+
+
+def _paint_icon(p: Icon, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    x0, y0 = (w - p.size) // 2, (h - p.size) // 2
+    icons.draw(draw, p.name, (x0, y0, p.size), p.color, p.under)
+    if p.badge:
+        r = max(6, p.size // 4)
+        cx, cy = x0 + p.size - r // 2, y0 + r // 2
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(235, 64, 52))
+        _draw_text(draw, (cx - r, cy - r, cx + r, cy + r), p.badge, int(r * 1.2),
+                   (255, 255, 255), True, "center")
+
+
+def _paint_avatar(p: Avatar, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    color = seed_color(p.seed)
+    box = (0, 0, w - 1, h - 1)
+    if p.circle:
+        draw.ellipse(box, fill=color)
+    else:
+        draw.rounded_rectangle(box, radius=max(4, min(w, h) // 10), fill=color)
+        # A lighter diagonal band makes album art read as artwork, not a flat swatch.
+        light = tuple(min(255, c + 40) for c in color)
+        draw.polygon([(w * 0.55, 0), (w - 1, 0), (w - 1, h * 0.45)], fill=light)
+    if p.glyph:
+        size = int(min(w, h) * 0.5)
+        icons.draw(draw, p.glyph, ((w - size) // 2, (h - size) // 2, size),
+                   (255, 255, 255), color)
+    else:
+        initials = "".join(word[0] for word in p.label.split()[:2]).upper() or "?"
+        _draw_text(draw, box, initials, int(min(w, h) * 0.38), (255, 255, 255), True,
+                   "center")
+
+
+_PAINTERS = {
+    Label: _paint_label,
+    Round: _paint_round,
+    Icon: _paint_icon,
+    Avatar: _paint_avatar,
+}
+
+
+def tile(paint: Paint, width: int, height: int) -> np.ndarray:
+    """Draw a shape or text paint into a new ``height × width × 3`` uint8 tile."""
+    image = Image.new("RGB", (width, height), paint.under)
+    _PAINTERS[type(paint)](paint, ImageDraw.Draw(image), width, height)
+    return np.asarray(image)
+
+
+def gradient_column(paint: Gradient, height: int) -> np.ndarray:
+    """A ``height × 1 × 3`` column that broadcasts across a gradient's width."""
+    t = np.linspace(0.0, 1.0, height, dtype=np.float32)[:, None]
+    top, bottom = np.array(paint.top, np.float32), np.array(paint.bottom, np.float32)
+    return (top + (bottom - top) * t).astype(np.uint8)[:, None, :]
