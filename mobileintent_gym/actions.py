@@ -109,7 +109,8 @@ class Action:
     def _check_swipe(self) -> None:
         value = self.direction.upper() if isinstance(self.direction, str) else self.direction
         if value not in DIRECTIONS:
-            raise InvalidActionError(f"SWIPE direction must be one of {DIRECTIONS}, got {self.direction!r}")
+            raise InvalidActionError(
+                f"SWIPE direction must be one of {DIRECTIONS}, got {self.direction!r}")
         object.__setattr__(self, "direction", value)
 
     def _check_press(self) -> None:

@@ -28,14 +28,6 @@ class Fill:
 
 
 @dataclass(frozen=True, slots=True)
-class Gradient:
-    """A vertical gradient from ``top`` to ``bottom``."""
-
-    top: Color
-    bottom: Color
-
-
-@dataclass(frozen=True, slots=True)
 class Dim:
     """A scrim that darkens what is below it to ``keep`` of its brightness."""
 
@@ -87,9 +79,10 @@ class Avatar:
     under: Color
     circle: bool = False
     glyph: str = ""
+    color: Color | None = None
 
 
-Paint = Fill | Gradient | Dim | Round | Label | Icon | Avatar
+Paint = Fill | Dim | Round | Label | Icon | Avatar
 
 
 @lru_cache(maxsize=64)
@@ -155,7 +148,7 @@ def _paint_icon(p: Icon, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
 
 
 def _paint_avatar(p: Avatar, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
-    color = seed_color(p.seed)
+    color = p.color or seed_color(p.seed)
     box = (0, 0, w - 1, h - 1)
     if p.circle:
         draw.ellipse(box, fill=color)
@@ -188,9 +181,3 @@ def tile(paint: Paint, width: int, height: int) -> np.ndarray:
     _PAINTERS[type(paint)](paint, ImageDraw.Draw(image), width, height)
     return np.asarray(image)
 
-
-def gradient_column(paint: Gradient, height: int) -> np.ndarray:
-    """A ``height × 1 × 3`` column that broadcasts across a gradient's width."""
-    t = np.linspace(0.0, 1.0, height, dtype=np.float32)[:, None]
-    top, bottom = np.array(paint.top, np.float32), np.array(paint.bottom, np.float32)
-    return (top + (bottom - top) * t).astype(np.uint8)[:, None, :]

@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from mobileintent_gym.phone.paint import Dim, Fill, Gradient, Paint, gradient_column, tile
+from mobileintent_gym.phone.paint import Dim, Fill, Paint, tile
 from mobileintent_gym.phone.ui import Rect, intersect
 
 Op = tuple[Rect, Paint, Rect | None]
@@ -41,8 +41,7 @@ class TileCache:
         if found is not None:
             self._tiles.move_to_end(key)
             return found
-        made = gradient_column(paint, height) if type(paint) is Gradient else tile(
-            paint, width, height)
+        made = tile(paint, width, height)
         self._tiles[key] = made
         self.bytes += made.nbytes
         while self.bytes > self.budget and len(self._tiles) > 1:
@@ -122,9 +121,6 @@ class Renderer:
                 dst[...] = paint.color
             elif kind is Dim:
                 np.multiply(dst, paint.keep, out=dst, casting="unsafe")
-            elif kind is Gradient:
-                column = self.tiles.get(paint, 1, frame[3] - frame[1])
-                dst[...] = column[y1 - frame[1]:y2 - frame[1]]
             else:
                 src = self.tiles.get(paint, frame[2] - frame[0], frame[3] - frame[1])
                 dst[...] = src[y1 - frame[1]:y2 - frame[1], x1 - frame[0]:x2 - frame[0]]

@@ -69,12 +69,14 @@ class Node:
     checked: bool = False
     enabled: bool = True
     password: bool = False
+    package: str = ""
     children: list[Node] = field(default_factory=list)
     # Simulator-only attributes.
     paint: Paint | None = None
     entity: str | None = None
     on_click: Intent | None = None
     on_long_click: Intent | None = None
+    on_submit: Intent | None = None
     field_key: str | None = None
     scroll_key: str | None = None
     scroll_axis: int = 1

@@ -1,0 +1,117 @@
+"""What every simulated app is made of: screens on a back stack, routes, intent handlers.
+
+An app is a class with a route table. Each route names the method that builds its screen
+from the app's state and the screen's own UI state (an :class:`Entry` on the back stack).
+Clicks carry intents as data; generic ones (open a screen, switch tab, go back) are run by
+the phone, app-specific ones by the app's ``on_<name>`` method through a :class:`Nav`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from mobileintent_gym.errors import UnknownRouteError
+from mobileintent_gym.phone.paint import Color
+from mobileintent_gym.phone.ui import Intent, Node
+from mobileintent_gym.phone.widgets import Ctx, Theme
+
+
+@dataclass(slots=True)
+class Entry:
+    """One screen on an app's back stack and its UI state.
+
+    Attributes:
+        route: The screen's route (a path; parameters are kept apart).
+        params: The screen's parameters, e.g. ``(("id", "pl3"),)``.
+        scroll: Scroll offset in pixels per scrolling container.
+        fields: Text of each text field.
+        focus: Key of the focused text field, if any.
+    """
+
+    route: str
+    params: tuple[tuple[str, Any], ...] = ()
+    scroll: dict[str, int] = field(default_factory=dict)
+    fields: dict[str, str] = field(default_factory=dict)
+    focus: str | None = None
+
+    def param(self, name: str, default: Any = None) -> Any:
+        """The value of parameter ``name``."""
+        return dict(self.params).get(name, default)
+
+    def key(self) -> tuple:
+        """A hashable summary of everything the screen's look depends on."""
+        return (self.route, self.params, tuple(sorted(self.scroll.items())),
+                tuple(sorted(self.fields.items())), self.focus)
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """A route's entry in an app's route table.
+
+    Attributes:
+        build: Name of the app method that builds the screen.
+        overlay: Drawn over the screen below it (menus, sheets, dialogs).
+        tab: A bottom-navigation root: opening it replaces the back stack.
+    """
+
+    build: str
+    overlay: bool = False
+    tab: bool = False
+
+
+class Nav(Protocol):
+    """The phone's side of an intent handler: the back stack and the app's data."""
+
+    state: Any
+    stack: list[Entry]
+
+    def push(self, route: str, **params: Any) -> None:
+        """Open a screen on top of the current one."""
+
+    def pop(self, count: int = 1) -> None:
+        """Close ``count`` screens."""
+
+    def changed(self) -> None:
+        """Record that the app's data changed (every screen must be rebuilt)."""
+
+
+class App:
+    """Base class of the simulated apps."""
+
+    id: ClassVar[str]
+    package: ClassVar[str]
+    label: ClassVar[str]
+    glyph: ClassVar[str]
+    color: ClassVar[Color]
+    theme: ClassVar[Theme]
+    home: ClassVar[str]
+    routes: ClassVar[dict[str, Screen]]
+
+    def initial_state(self, seed: int) -> Any:
+        """The app's default data for ``seed``."""
+        raise NotImplementedError
+
+    def screen(self, route: str) -> Screen:
+        """The route table entry of ``route``.
+
+        Raises:
+            UnknownRouteError: When the app has no such route.
+        """
+        try:
+            return self.routes[route]
+        except KeyError:
+            raise UnknownRouteError(
+                f"app {self.id!r} has no route {route!r}; it has {sorted(self.routes)}"
+            ) from None
+
+    def build(self, ctx: Ctx, entry: Entry, state: Any) -> Node:
+        """Build the screen of ``entry``."""
+        return getattr(self, self.screen(entry.route).build)(ctx, entry, state)
+
+    def handle(self, nav: Nav, intent: Intent) -> bool:
+        """Run an app-specific intent; returns whether it changed anything."""
+        handler = getattr(self, f"on_{intent[0]}", None)
+        if handler is None:
+            raise UnknownRouteError(f"app {self.id!r} has no handler for intent {intent!r}")
+        return bool(handler(nav, *intent[1:]))

@@ -1,0 +1,348 @@
+"""Chat: a messenger that mirrors WeChat's structure.
+
+Routes: ``chat/chats`` (chat list with unread badges), ``chat/conversation?id=`` (messages,
+a text input and Send), ``chat/contacts``, ``chat/discover`` → ``chat/moments`` →
+``chat/profile?id=`` (an author's profile), and ``chat/me``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from mobileintent_gym.apps import content
+from mobileintent_gym.apps.base import App, Entry, Nav, Screen
+from mobileintent_gym.phone import ui, widgets
+from mobileintent_gym.phone.paint import Avatar, Fill, Label, Round, font
+from mobileintent_gym.phone.ui import Column, Node, Rect
+from mobileintent_gym.phone.widgets import Ctx, Theme
+
+ME = "me"
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """A person (or group) the user can chat with."""
+
+    id: str
+    name: str
+    region: str
+    signature: str
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message; ``sender`` is a contact id or ``"me"``."""
+
+    sender: str
+    text: str
+    time: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A conversation with one contact."""
+
+    id: str
+    contact: str
+    messages: tuple[Message, ...]
+    unread: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A post in Moments."""
+
+    id: str
+    author: str
+    text: str
+    time: str
+    likes: int
+
+
+@dataclass(slots=True)
+class ChatState:
+    """The chat app's data.
+
+    Attributes:
+        contacts: Contact id → contact (shared between copies; never mutated).
+        chats: Conversations, most recent first.
+        moments: Moments posts, newest first.
+        me: The user's display name.
+    """
+
+    contacts: dict[str, Contact]
+    chats: list[Chat]
+    moments: list[Moment]
+    me: str = "Alex"
+
+    def copy(self) -> ChatState:
+        """An independent copy (contacts are shared)."""
+        return ChatState(self.contacts, list(self.chats), list(self.moments), self.me)
+
+    def chat(self, chat_id: str) -> Chat:
+        """The conversation with id ``chat_id``."""
+        return next(c for c in self.chats if c.id == chat_id)
+
+
+def default_state(seed: int) -> ChatState:
+    """Built-in contacts, conversations and Moments in a seeded order."""
+    rng = content.rng(seed, "chat")
+    contacts = {f"c{i:02d}": Contact(f"c{i:02d}", *c) for i, c in enumerate(content.CONTACTS)}
+    ids = list(contacts)
+    chats = []
+    for n, i in enumerate(rng.permutation(len(content.CONVERSATIONS))):
+        lines = content.CONVERSATIONS[i]
+        cid = ids[int(i)]
+        messages = tuple(
+            Message(cid if k % 2 == 0 else ME, text, f"{9 - n // 3:02d}:{(7 * n + k) % 60:02d}")
+            for k, text in enumerate(lines))
+        chats.append(Chat(f"chat_{cid}", cid, messages, int(rng.integers(0, 4))))
+    moments = [Moment(f"m{k:02d}", ids[int(rng.integers(0, 14))], text, f"{k + 1} h ago",
+                      int(rng.integers(0, 30))) for k, text in enumerate(content.MOMENTS)]
+    return ChatState(contacts, chats, moments)
+
+
+_NAV_ITEMS = (("Chats", "chat", "chat/chats"), ("Contacts", "contacts", "chat/contacts"),
+              ("Discover", "discover", "chat/discover"), ("Me", "person", "chat/me"))
+
+
+class ChatApp(App):
+    """The chat app."""
+
+    id = "chat"
+    package = "com.mobileintent.chat"
+    label = "Chat"
+    glyph = "chat"
+    color = (7, 193, 96)
+    theme = Theme(background=(255, 255, 255), surface=(247, 247, 247), text=(25, 25, 25),
+                  muted=(128, 128, 128), accent=(7, 193, 96), bar=(237, 237, 237),
+                  divider=(229, 229, 229))
+    home = "chat/chats"
+    routes: ClassVar[dict[str, Screen]] = {
+        "chat/chats": Screen("chats_screen", tab=True),
+        "chat/contacts": Screen("contacts_screen", tab=True),
+        "chat/discover": Screen("discover_screen", tab=True),
+        "chat/me": Screen("me_screen", tab=True),
+        "chat/conversation": Screen("conversation_screen"),
+        "chat/moments": Screen("moments_screen"),
+        "chat/profile": Screen("profile_screen"),
+    }
+
+    def initial_state(self, seed: int) -> ChatState:
+        """Built-in content for ``seed``."""
+        return default_state(seed)
+
+    def _tab_root(self, ctx: Ctx, state: ChatState, tab: int, title: str) -> tuple[Node, Column]:
+        root = Node(ui.LINEAR, ctx.content, resource_id=f"{self.package}:id/root",
+                    paint=Fill(ctx.theme.background))
+        col = Column(ctx.content)
+        unread = sum(c.unread for c in state.chats)
+        items = [(label, icon, ("open", route), str(unread) if i == 0 and unread else "")
+                 for i, (label, icon, route) in enumerate(_NAV_ITEMS)]
+        root.add(widgets.bottom_nav(ctx, col.take_bottom(ctx.dp(60)), items, tab))
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), title, back=False,
+                                 actions=[("search", "Search", ("noop",)),
+                                          ("plus", "More", ("noop",))]))
+        return root, col
+
+    def _avatar(self, contact: Contact, under: tuple) -> Avatar:
+        return Avatar(contact.id, contact.name, under)
+
+    def chats_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
+        """The chat list: avatar, name, last message, time and unread badge per chat."""
+        root, col = self._tab_root(ctx, state, 0, "Chats")
+        items = [(ctx.dp(76), lambda r, c=chat: self._chat_row(ctx, r, c, state))
+                 for chat in state.chats]
+        root.add(ui.scroll_list(col.rest(), "chats", items, entry.scroll.get("chats", 0),
+                                f"{self.package}:id/chat_list"))
+        return root
+
+    def _chat_row(self, ctx: Ctx, rect: Rect, chat: Chat, state: ChatState) -> Node:
+        contact = state.contacts[chat.contact]
+        last = chat.messages[-1] if chat.messages else Message(ME, "", "")
+        row = widgets.list_row(ctx, rect, contact.name, last.text,
+                               thumb=self._avatar(contact, ctx.theme.background),
+                               on_click=("open_chat", chat.id), entity=chat.id, rid="chat",
+                               meta=last.time, badge=str(chat.unread) if chat.unread else "")
+        return row.add(widgets.divider(ctx, rect))
+
+    def conversation_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
+        """Message bubbles above an input bar with a Send button."""
+        t = ctx.theme
+        chat = state.chat(entry.param("id"))
+        contact = state.contacts[chat.contact]
+        root = Node(ui.LINEAR, ctx.content, paint=Fill(t.bar),
+                    resource_id=f"{self.package}:id/conversation")
+        col = Column(ctx.content)
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), contact.name,
+                                 actions=[("more", "Chat info", ("noop",))]))
+        bar = col.take_bottom(ctx.dp(64))
+        draft = entry.fields.get("message", "")
+        cells = ui.split_row(ui.inset(bar, ctx.dp(8), ctx.dp(10)), [None, ctx.dp(84)])
+        input_bar = Node(ui.LINEAR, bar, paint=Fill(t.surface))
+        input_bar.add(widgets.text_field(ctx, ui.inset(cells[0], ctx.dp(4), 0), "message", draft,
+                                         "", focused=entry.focus == "message",
+                                         on_submit=("send", chat.id), rid="input",
+                                         under=t.surface))
+        input_bar.add(widgets.button(ctx, ui.inset(cells[1], ctx.dp(4), ctx.dp(2)), "Send",
+                                     ("send", chat.id), rid="send", under=t.surface,
+                                     enabled=bool(draft.strip())))
+        items = [(ctx.dp(72), lambda r, m=m: self._bubble(ctx, r, m, contact))
+                 for m in chat.messages]
+        # Conversations open at their newest message, like a messenger.
+        offset = entry.scroll.get("messages", 1 << 30)
+        root.add(ui.scroll_list(col.rest(), "messages", items, offset,
+                                f"{self.package}:id/messages"), input_bar)
+        return root
+
+    def _bubble(self, ctx: Ctx, rect: Rect, message: Message, contact: Contact) -> Node:
+        t, mine = ctx.theme, message.sender == ME
+        row = Node(ui.LINEAR, rect, paint=Fill(t.bar))
+        side = ctx.dp(40)
+        pad = ctx.dp(12)
+        face = (rect[2] - pad - side, rect[1] + ctx.dp(8), rect[2] - pad,
+                          rect[1] + ctx.dp(8) + side) if mine else (
+            rect[0] + pad, rect[1] + ctx.dp(8), rect[0] + pad + side, rect[1] + ctx.dp(8) + side)
+        row.add(Node(ui.IMAGE_VIEW, face, desc="Me" if mine else contact.name,
+                     paint=Avatar(ME if mine else contact.id, "Me" if mine else contact.name,
+                                  t.bar, circle=False)))
+        size = ctx.dp(15)
+        width = min(math.ceil(font(size).getlength(message.text)) + 1 + ctx.dp(28),
+                    rect[2] - rect[0] - 2 * (side + 2 * pad))
+        x = face[0] - ctx.dp(8) - width if mine else face[2] + ctx.dp(8)
+        bubble = (x, face[1], x + width, face[1] + ctx.dp(44))
+        row.add(Node(ui.TEXT_VIEW, bubble, text=message.text,
+                     resource_id=f"{self.package}:id/message",
+                     paint=Round((149, 236, 105) if mine else (255, 255, 255), t.bar,
+                                 ctx.dp(6))))
+        row.add(Node(ui.VIEW_GROUP, ui.inset(bubble, ctx.dp(14), 0),
+                     paint=Label(message.text, size, t.text,
+                                 (149, 236, 105) if mine else (255, 255, 255))))
+        return row
+
+    def contacts_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
+        """Contacts in alphabetical order; a tap opens the profile."""
+        root, col = self._tab_root(ctx, state, 1, "Contacts")
+        people = sorted(state.contacts.values(), key=lambda c: c.name)
+        items = [(ctx.dp(64), lambda r, c=c: widgets.list_row(
+            ctx, r, c.name, thumb=self._avatar(c, ctx.theme.background),
+            on_click=("open", "chat/profile", (("id", c.id),)), entity=c.id, rid="contact"))
+            for c in people]
+        root.add(ui.scroll_list(col.rest(), "contacts", items,
+                                entry.scroll.get("contacts", 0), f"{self.package}:id/contacts"))
+        return root
+
+    def discover_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
+        """Discover: the entry to Moments."""
+        root, col = self._tab_root(ctx, state, 2, "Discover")
+        t = ctx.theme
+        row = widgets.list_row(ctx, col.take(ctx.dp(64)), "Moments",
+                               thumb=Avatar("moments", "Moments", t.background,
+                                            glyph="moments", color=(250, 157, 59)),
+                               on_click=("open", "chat/moments"), rid="moments",
+                               trailing=("chevron_right", "Open Moments",
+                                         ("open", "chat/moments")))
+        root.add(row.add(widgets.divider(ctx, row.frame)))
+        return root
+
+    def moments_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
+        """Moments: posts with their author's avatar and name, which open the profile."""
+        t = ctx.theme
+        root = Node(ui.LINEAR, ctx.content, paint=Fill(t.background),
+                    resource_id=f"{self.package}:id/moments")
+        col = Column(ctx.content)
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), "Moments",
+                                 actions=[("camera", "Post", ("noop",))]))
+        items = [(ctx.dp(140), lambda r, m=m: self._moment(ctx, r, m, state))
+                 for m in state.moments]
+        root.add(ui.scroll_list(col.rest(), "feed", items, entry.scroll.get("feed", 0),
+                                f"{self.package}:id/moments_feed"))
+        return root
+
+    def _moment(self, ctx: Ctx, rect: Rect, moment: Moment, state: ChatState) -> Node:
+        t = ctx.theme
+        author = state.contacts[moment.author]
+        profile = ("open", "chat/profile", (("id", author.id),))
+        post = Node(ui.LINEAR, rect, paint=Fill(t.background), entity=moment.id,
+                    resource_id=f"{self.package}:id/moment")
+        pad, side = ctx.dp(14), ctx.dp(44)
+        post.add(Node(ui.IMAGE_VIEW, (rect[0] + pad, rect[1] + pad, rect[0] + pad + side,
+                                      rect[1] + pad + side), desc=author.name,
+                      resource_id=f"{self.package}:id/avatar", entity=author.id,
+                      on_click=profile, paint=self._avatar(author, t.background)))
+        body = Column((rect[0] + 2 * pad + side, rect[1] + pad, rect[2] - pad, rect[3] - pad))
+        post.add(widgets.text(ctx, body.take(ctx.dp(24)), author.name, 15, bold=True,
+                              color=(87, 107, 149), rid=f"{self.package}:id/author",
+                              entity=author.id, on_click=profile))
+        post.add(widgets.text(ctx, body.take(ctx.dp(44)), moment.text, 15,
+                              rid=f"{self.package}:id/content"))
+        post.add(widgets.text(ctx, body.take(ctx.dp(24)), f"{moment.time} · {moment.likes} likes",
+                              12, color=t.muted))
+        return post.add(widgets.divider(ctx, rect))
+
+    def profile_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
+        """A contact's profile with a Messages button."""
+        t = ctx.theme
+        contact = state.contacts[entry.param("id")]
+        root = Node(ui.LINEAR, ctx.content, paint=Fill(t.background),
+                    resource_id=f"{self.package}:id/profile")
+        col = Column(ctx.content)
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), ""))
+        head = col.take(ctx.dp(120))
+        root.add(widgets.list_row(ctx, head, contact.name, f"Region: {contact.region or '-'}",
+                                  thumb=self._avatar(contact, t.background), entity=contact.id,
+                                  rid="profile_header"))
+        root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(48)), ctx.dp(16), 0),
+                              contact.signature or "No signature", 14, color=t.muted))
+        root.add(widgets.button(ctx, ui.inset(col.take(ctx.dp(72)), ctx.dp(24), ctx.dp(12)),
+                                "Messages", ("message", contact.id), rid="messages"))
+        return root
+
+    def me_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
+        """The user's own page."""
+        root, col = self._tab_root(ctx, state, 3, "Me")
+        me = Contact(ME, state.me, "", "")
+        root.add(widgets.list_row(ctx, col.take(ctx.dp(120)), state.me, "Chat ID: alex_sim",
+                                  thumb=self._avatar(me, ctx.theme.background), rid="me"))
+        return root
+
+    # ---- intents ----------------------------------------------------------------------------
+
+    def on_open_chat(self, nav: Nav, chat_id: str) -> None:
+        """Open a conversation; its unread messages become read."""
+        state: ChatState = nav.state
+        chat = state.chat(chat_id)
+        if chat.unread:
+            state.chats[state.chats.index(chat)] = replace(chat, unread=0)
+            nav.changed()
+        nav.push("chat/conversation", id=chat_id)
+
+    def on_send(self, nav: Nav, chat_id: str) -> None:
+        """Send the draft; the conversation moves to the top of the chat list."""
+        state: ChatState = nav.state
+        entry = nav.stack[-1]
+        text = entry.fields.get("message", "").strip()
+        if not text:
+            return
+        chat = state.chat(chat_id)
+        sent = replace(chat, messages=(*chat.messages, Message(ME, text, "now")))
+        state.chats.remove(chat)
+        state.chats.insert(0, sent)
+        entry.fields["message"] = ""
+        entry.scroll.pop("messages", None)
+        nav.changed()
+
+    def on_message(self, nav: Nav, contact_id: str) -> None:
+        """Open (or start) the conversation with a contact."""
+        state: ChatState = nav.state
+        chat = next((c for c in state.chats if c.contact == contact_id), None)
+        if chat is None:
+            chat = Chat(f"chat_{contact_id}", contact_id, ())
+            state.chats.insert(0, chat)
+            nav.changed()
+        self.on_open_chat(nav, chat.id)
+
+    def on_noop(self, nav: Nav) -> None:
+        """A control this simulation does not model."""

@@ -1,0 +1,403 @@
+"""Music: a streaming app that mirrors Spotify's structure.
+
+Routes: ``music/home`` (playlists), ``music/search``, ``music/library`` (Liked Songs, a
+collapsible recently-played group — expanded it is ``music/library/recent`` — and the
+user's playlists), ``music/library/liked``, ``music/playlist?id=``, ``music/player``, and
+the add-to-playlist flow: ``music/track_menu?id=`` (a sheet, also on long press of a track)
+→ ``music/add_to_playlist?id=`` → ``music/new_playlist?id=`` (a name dialog).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from mobileintent_gym.apps import content
+from mobileintent_gym.apps.base import App, Entry, Nav, Screen
+from mobileintent_gym.phone import ui, widgets
+from mobileintent_gym.phone.paint import Avatar, Fill
+from mobileintent_gym.phone.ui import Column, Node, Rect
+from mobileintent_gym.phone.widgets import Ctx, Theme
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """A song."""
+
+    id: str
+    title: str
+    artist: str
+    album: str
+    genre: str
+
+
+@dataclass(frozen=True, slots=True)
+class Playlist:
+    """A playlist: a name and an ordered tuple of track ids."""
+
+    id: str
+    name: str
+    description: str
+    tracks: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class MusicState:
+    """The music app's data; records are immutable, the containers are the state.
+
+    Attributes:
+        tracks: Catalog, track id → track (shared between copies; never mutated).
+        playlists: Playlist id → playlist.
+        home: Ids of the playlists shown on the home screen.
+        mine: Ids of the user's own playlists, newest first.
+        liked: Ids of liked tracks, most recent first.
+        recent: Ids of recently played tracks, most recent first.
+        playing: Id of the track in the player, if any.
+    """
+
+    tracks: dict[str, Track]
+    playlists: dict[str, Playlist]
+    home: list[str]
+    mine: list[str] = field(default_factory=list)
+    liked: list[str] = field(default_factory=list)
+    recent: list[str] = field(default_factory=list)
+    playing: str | None = None
+
+    def copy(self) -> MusicState:
+        """An independent copy (the catalog is shared)."""
+        return MusicState(self.tracks, dict(self.playlists), list(self.home), list(self.mine),
+                          list(self.liked), list(self.recent), self.playing)
+
+
+def default_state(seed: int) -> MusicState:
+    """Built-in catalog with a seeded choice of liked and recent tracks."""
+    rng = content.rng(seed, "music")
+    tracks = {f"t{i:03d}": Track(f"t{i:03d}", *song) for i, song in enumerate(content.SONGS)}
+    ids = list(tracks)
+    playlists = {}
+    for i, (name, desc, genres) in enumerate(content.PLAYLISTS):
+        members = tuple(t for t in ids if tracks[t].genre in genres) or tuple(ids[:5])
+        playlists[f"p{i:02d}"] = Playlist(f"p{i:02d}", name, desc, members)
+    order = [ids[i] for i in rng.permutation(len(ids))]
+    home = [list(playlists)[i] for i in rng.permutation(len(playlists))]
+    return MusicState(tracks, playlists, home, liked=order[:30], recent=order[30:38])
+
+
+_NAV = (("Home", "home", ("open", "music/home"), ""),
+        ("Search", "search", ("open", "music/search"), ""),
+        ("Your Library", "library", ("open", "music/library"), ""))
+
+
+class MusicApp(App):
+    """The music app."""
+
+    id = "music"
+    package = "com.mobileintent.music"
+    label = "Music"
+    glyph = "music"
+    color = (30, 185, 84)
+    theme = Theme(background=(18, 18, 18), surface=(40, 40, 40), text=(255, 255, 255),
+                  muted=(179, 179, 179), accent=(30, 215, 96), bar=(24, 24, 24),
+                  divider=(62, 62, 62), on_accent=(0, 0, 0))
+    home = "music/home"
+    routes: ClassVar[dict[str, Screen]] = {
+        "music/home": Screen("home_screen", tab=True),
+        "music/search": Screen("search_screen", tab=True),
+        "music/library": Screen("library_screen", tab=True),
+        "music/library/recent": Screen("library_screen"),
+        "music/library/liked": Screen("liked_screen"),
+        "music/playlist": Screen("playlist_screen"),
+        "music/player": Screen("player_screen"),
+        "music/track_menu": Screen("track_menu", overlay=True),
+        "music/add_to_playlist": Screen("add_to_playlist_screen"),
+        "music/new_playlist": Screen("new_playlist_dialog", overlay=True),
+    }
+
+    def initial_state(self, seed: int) -> MusicState:
+        """Built-in content for ``seed``."""
+        return default_state(seed)
+
+    # ---- frame shared by full screens ---------------------------------------------------
+
+    def _frame(self, ctx: Ctx, state: MusicState, tab: int) -> tuple[Node, Column]:
+        root = Node(ui.LINEAR, ctx.content, resource_id=f"{self.package}:id/root",
+                    paint=Fill(ctx.theme.background))
+        col = Column(ctx.content)
+        root.add(widgets.bottom_nav(ctx, col.take_bottom(ctx.dp(64)), _NAV, tab))
+        if state.playing:
+            root.add(self._mini_player(ctx, col.take_bottom(ctx.dp(60)), state))
+        return root, col
+
+    def _mini_player(self, ctx: Ctx, rect: Rect, state: MusicState) -> Node:
+        track = state.tracks[state.playing]
+        t = ctx.theme
+        bar = Node(ui.LINEAR, rect, resource_id=f"{self.package}:id/mini_player",
+                   paint=Fill(t.surface), on_click=("open", "music/player"), entity=track.id)
+        art, body, toggle = ui.split_row(ui.inset(rect, ctx.dp(8)), [ctx.dp(44), None,
+                                                                     ctx.dp(48)])
+        bar.add(Node(ui.IMAGE_VIEW, art, paint=Avatar(track.album, track.album, t.surface)))
+        body = ui.inset(body, ctx.dp(12), 0)
+        bar.add(widgets.text(ctx, body, f"{track.title} · {track.artist}", 14,
+                             under=t.surface, rid=f"{self.package}:id/now_playing"))
+        bar.add(widgets.icon_button(ctx, toggle, "pause", "Pause", ("pause",), under=t.surface))
+        return bar
+
+    def _track_row(self, ctx: Ctx, rect: Rect, track: Track, state: MusicState) -> Node:
+        menu = ("open", "music/track_menu", (("id", track.id),))
+        return widgets.list_row(
+            ctx, rect, track.title, track.artist, thumb=Avatar(track.album, track.album,
+                                                               ctx.theme.background),
+            on_click=("play", track.id), on_long_click=menu, entity=track.id,
+            rid="track", trailing=("more", f"More options for {track.title}", menu),
+            highlight=state.playing == track.id)
+
+    def _track_list(self, ctx: Ctx, rect: Rect, key: str, entry: Entry, ids: list[str],
+                    state: MusicState, head: list | None = None) -> Node:
+        row_h = ctx.dp(64)
+        items = list(head or []) + [
+            (row_h, lambda r, t=state.tracks[i]: self._track_row(ctx, r, t, state))
+            for i in ids]
+        return ui.scroll_list(rect, key, items, entry.scroll.get(key, 0),
+                              f"{self.package}:id/{key}")
+
+    # ---- screens --------------------------------------------------------------------------
+
+    def home_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
+        """Greeting and a two-column grid of playlist cards."""
+        root, col = self._frame(ctx, state, 0)
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Good morning", back=False,
+                                 large=True, actions=[("bell", "What's new", ("noop",)),
+                                                      ("settings", "Settings", ("noop",))]))
+        cards = [state.playlists[p] for p in state.home]
+        pairs = [cards[i:i + 2] for i in range(0, len(cards), 2)]
+        items = [(ctx.dp(56), lambda r: widgets.section_header(ctx, r, "Made for you"))]
+        items += [(ctx.dp(212), lambda r, pair=pair: self._card_row(ctx, r, pair))
+                  for pair in pairs]
+        root.add(ui.scroll_list(col.rest(), "feed", items, entry.scroll.get("feed", 0),
+                                f"{self.package}:id/home_feed"))
+        return root
+
+    def _card_row(self, ctx: Ctx, rect: Rect, pair: list[Playlist]) -> Node:
+        row = Node(ui.LINEAR, rect, paint=Fill(ctx.theme.background))
+        for cell, playlist in zip(ui.split_row(rect, [None, None]), pair, strict=False):
+            row.add(self._card(ctx, ui.inset(cell, ctx.dp(8), ctx.dp(6)), playlist))
+        return row
+
+    def _card(self, ctx: Ctx, rect: Rect, playlist: Playlist) -> Node:
+        t = ctx.theme
+        card = Node(ui.LINEAR, rect, resource_id=f"{self.package}:id/playlist_card",
+                    on_click=("open", "music/playlist", (("id", playlist.id),)),
+                    entity=playlist.id, desc=playlist.name)
+        col = Column(rect)
+        art = col.take(rect[3] - rect[1] - ctx.dp(52))
+        side = art[3] - art[1]
+        card.add(Node(ui.IMAGE_VIEW, (art[0], art[1], art[0] + side, art[3]),
+                      paint=Avatar(playlist.id, playlist.name, t.background)))
+        card.add(widgets.text(ctx, col.take(ctx.dp(26)), playlist.name, 15, bold=True,
+                              rid=f"{self.package}:id/playlist_title"))
+        card.add(widgets.text(ctx, col.rest(), playlist.description, 12.5, color=t.muted))
+        return card
+
+    def search_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
+        """A search field and the tracks whose title or artist match it."""
+        root, col = self._frame(ctx, state, 1)
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Search", back=False, large=True))
+        query = entry.fields.get("query", "")
+        root.add(widgets.text_field(ctx, ui.inset(col.take(ctx.dp(64)), ctx.dp(16), ctx.dp(8)),
+                                    "query", query, "What do you want to listen to?",
+                                    focused=entry.focus == "query", rid="search_src_text"))
+        needle = query.strip().lower()
+        ids = [t.id for t in state.tracks.values()
+               if needle and (needle in t.title.lower() or needle in t.artist.lower())]
+        root.add(self._track_list(ctx, col.rest(), "results", entry, ids, state))
+        return root
+
+    def library_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
+        """Liked Songs, the recently-played group (expanded on its own route), playlists."""
+        root, col = self._frame(ctx, state, 2)
+        expanded = entry.route == "music/library/recent"
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Your Library", back=False,
+                                 large=True, actions=[("plus", "Create playlist", ("noop",))]))
+        t = ctx.theme
+        row_h = ctx.dp(72)
+        items = [(row_h, lambda r: widgets.list_row(
+            ctx, r, "Liked Songs", f"Playlist · {len(state.liked)} songs",
+            thumb=Avatar("liked", "Liked", t.background, glyph="heart", color=(80, 56, 200)),
+            on_click=("open", "music/library/liked"), rid="liked_songs"))]
+        toggle = ("back",) if expanded else ("open", "music/library/recent")
+        items.append((ctx.dp(56), lambda r: widgets.section_header(
+            ctx, r, "Recently played", on_click=toggle, expanded=expanded,
+            rid="recently_played")))
+        if expanded:
+            items += [(ctx.dp(64), lambda r, tr=state.tracks[i]: self._track_row(ctx, r, tr,
+                                                                                  state))
+                      for i in state.recent]
+        items.append((ctx.dp(56), lambda r: widgets.section_header(ctx, r, "Your playlists")))
+        items += [(row_h, lambda r, p=state.playlists[p]: self._playlist_row(ctx, r, p))
+                  for p in state.mine]
+        root.add(ui.scroll_list(col.rest(), "library", items, entry.scroll.get("library", 0),
+                                f"{self.package}:id/library_list"))
+        return root
+
+    def _playlist_row(self, ctx: Ctx, rect: Rect, playlist: Playlist,
+                      intent: tuple | None = None) -> Node:
+        return widgets.list_row(
+            ctx, rect, playlist.name, f"Playlist · {len(playlist.tracks)} songs",
+            thumb=Avatar(playlist.id, playlist.name, ctx.theme.background),
+            on_click=intent or ("open", "music/playlist", (("id", playlist.id),)),
+            entity=playlist.id, rid="playlist")
+
+    def liked_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
+        """Liked Songs: every liked track, newest first."""
+        root, col = self._frame(ctx, state, 2)
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Liked Songs",
+                                 actions=[("search", "Search in Liked Songs", ("noop",))]))
+        root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(32)), ctx.dp(16), 0),
+                              f"{len(state.liked)} songs", 13, color=ctx.theme.muted))
+        root.add(self._track_list(ctx, col.rest(), "tracks", entry, state.liked, state))
+        return root
+
+    def playlist_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
+        """One playlist's tracks."""
+        root, col = self._frame(ctx, state, 0)
+        playlist = state.playlists[entry.param("id")]
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), playlist.name))
+        root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(32)), ctx.dp(16), 0),
+                              playlist.description, 13, color=ctx.theme.muted))
+        root.add(self._track_list(ctx, col.rest(), "tracks", entry, list(playlist.tracks),
+                                  state))
+        return root
+
+    def player_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
+        """The full-screen player of the current track."""
+        t = ctx.theme
+        root = Node(ui.LINEAR, ctx.content, resource_id=f"{self.package}:id/player",
+                    paint=Fill(t.background))
+        col = Column(ctx.content)
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Now playing"))
+        track = state.tracks.get(state.playing or "")
+        if track is None:
+            root.add(widgets.text(ctx, col.take(ctx.dp(64)), "Nothing playing", 18,
+                                  align="center"))
+            return root
+        side = ctx.width - 2 * ctx.dp(32)
+        art = col.take(side + ctx.dp(32))
+        root.add(Node(ui.IMAGE_VIEW, (ctx.dp(32), art[1] + ctx.dp(16), ctx.dp(32) + side,
+                                      art[1] + ctx.dp(16) + side), desc=track.album,
+                      paint=Avatar(track.album, track.album, t.background)))
+        pad = ui.inset(col.take(ctx.dp(40)), ctx.dp(32), 0)
+        root.add(widgets.text(ctx, pad, track.title, 22, bold=True,
+                              rid=f"{self.package}:id/track_title"))
+        root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(28)), ctx.dp(32), 0),
+                              track.artist, 15, color=t.muted))
+        liked = track.id in state.liked
+        controls = ui.split_row(col.take(ctx.dp(96)), [None] * 3)
+        root.add(widgets.icon_button(ctx, controls[0], "heart" if liked else "heart_outline",
+                                     "Remove from Liked Songs" if liked else
+                                     "Add to Liked Songs", ("like", track.id), size=30,
+                                     color=t.accent if liked else t.text))
+        root.add(widgets.icon_button(ctx, controls[1], "pause", "Pause", ("pause",), size=44))
+        root.add(widgets.icon_button(ctx, controls[2], "queue", "Queue", ("noop",), size=30))
+        return root
+
+    def track_menu(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
+        """The track's options sheet."""
+        track = state.tracks[entry.param("id")]
+        liked = track.id in state.liked
+        return widgets.bottom_sheet(ctx, track.title, [
+            ("Add to playlist", "plus", ("open", "music/add_to_playlist", entry.params),
+             "add_to_playlist"),
+            ("Remove from Liked Songs" if liked else "Add to Liked Songs",
+             "heart" if liked else "heart_outline", ("like", track.id), "like"),
+            ("Add to queue", "queue", ("noop",), "add_to_queue"),
+            ("Share", "share", ("noop",), "share"),
+        ], header=Avatar(track.album, track.album, ctx.theme.surface), subtitle=track.artist)
+
+    def add_to_playlist_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
+        """Choose a playlist for the track, or start a new one."""
+        t = ctx.theme
+        root = Node(ui.LINEAR, ctx.content, paint=Fill(t.background),
+                    resource_id=f"{self.package}:id/add_to_playlist")
+        col = Column(ctx.content)
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Add to playlist"))
+        button = ui.inset(col.take(ctx.dp(80)), ctx.width // 4, ctx.dp(14))
+        root.add(widgets.button(ctx, button, "New playlist",
+                                ("open", "music/new_playlist", entry.params),
+                                rid="new_playlist"))
+        track = entry.param("id")
+        items = [(ctx.dp(72), lambda r, p=state.playlists[p]: self._playlist_row(
+            ctx, r, p, ("add", track, p.id))) for p in state.mine]
+        root.add(ui.scroll_list(col.rest(), "playlists", items,
+                                entry.scroll.get("playlists", 0),
+                                f"{self.package}:id/playlists"))
+        return root
+
+    def new_playlist_dialog(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
+        """Name the new playlist; Create makes it with the track and closes the flow."""
+        height = ctx.dp(216)
+        card = widgets.dialog_rect(ctx, height)
+        col = Column(ui.inset(card, ctx.dp(24), ctx.dp(20)))
+        col.take(ctx.dp(44))
+        name = entry.fields.get("name", "")
+        field_ = widgets.text_field(ctx, col.take(ctx.dp(52)), "name", name,
+                                    f"My playlist #{len(state.mine) + 1}",
+                                    focused=entry.focus == "name",
+                                    on_submit=("create", entry.param("id")),
+                                    rid="playlist_name", under=ctx.theme.surface)
+        col.take(ctx.dp(20))
+        cancel, create = ui.split_row(col.take(ctx.dp(48)), [None, None])
+        buttons = [widgets.button(ctx, ui.inset(cancel, ctx.dp(6), 0), "Cancel", ("back",),
+                                  primary=False, rid="cancel", under=ctx.theme.surface),
+                   widgets.button(ctx, ui.inset(create, ctx.dp(6), 0), "Create",
+                                  ("create", entry.param("id")), rid="create",
+                                  under=ctx.theme.surface)]
+        return widgets.dialog(ctx, "Give your playlist a name", [field_], buttons, height)
+
+    # ---- intents ----------------------------------------------------------------------------
+
+    def on_play(self, nav: Nav, track_id: str) -> None:
+        """Play a track: it goes to the player and to the top of recently played."""
+        state: MusicState = nav.state
+        state.playing = track_id
+        state.recent = [track_id] + [t for t in state.recent if t != track_id]
+        nav.changed()
+
+    def on_pause(self, nav: Nav) -> None:
+        """Stop playback."""
+        nav.state.playing = None
+        nav.changed()
+
+    def on_like(self, nav: Nav, track_id: str) -> None:
+        """Toggle a track in Liked Songs (a sheet closes afterwards)."""
+        state: MusicState = nav.state
+        if track_id in state.liked:
+            state.liked.remove(track_id)
+        else:
+            state.liked.insert(0, track_id)
+        if nav.stack[-1].route == "music/track_menu":
+            nav.pop()
+        nav.changed()
+
+    def on_add(self, nav: Nav, track_id: str, playlist_id: str) -> None:
+        """Add a track to an existing playlist and close the add flow."""
+        state: MusicState = nav.state
+        playlist = state.playlists[playlist_id]
+        if track_id not in playlist.tracks:
+            state.playlists[playlist_id] = Playlist(playlist.id, playlist.name,
+                                                    playlist.description,
+                                                    (*playlist.tracks, track_id))
+        nav.pop(2)
+        nav.changed()
+
+    def on_create(self, nav: Nav, track_id: str) -> None:
+        """Create a playlist named by the dialog's field, holding the track."""
+        state: MusicState = nav.state
+        name = nav.stack[-1].fields.get("name", "").strip() or f"My playlist #{len(state.mine) + 1}"
+        playlist_id = f"u{len(state.playlists):03d}"
+        state.playlists[playlist_id] = Playlist(playlist_id, name, "By you", (track_id,))
+        state.mine.insert(0, playlist_id)
+        nav.pop(3)
+        nav.changed()
+
+    def on_noop(self, nav: Nav) -> None:
+        """A control this simulation does not model: it does nothing, as a stub app would."""

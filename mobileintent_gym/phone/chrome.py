@@ -1,0 +1,77 @@
+"""System chrome around the app window: status bar, navigation handle, keyboard, window.
+
+This module turns the phone's back stacks into a :class:`View` and adds the system bars to
+its draw operations.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from mobileintent_gym.phone import keyboard, launcher
+from mobileintent_gym.phone.paint import Color, Fill, Icon, Label, Round
+from mobileintent_gym.phone.render import Op
+from mobileintent_gym.phone.ui import FRAME, Node
+from mobileintent_gym.phone.view import View
+from mobileintent_gym.phone.widgets import Ctx
+
+if TYPE_CHECKING:
+    from mobileintent_gym.phone.phone import SimPhone
+
+STATUS_DP, NAV_DP = 28, 20
+
+
+def _bars(phone: SimPhone) -> tuple[int, int]:
+    return round(STATUS_DP * phone.density), round(NAV_DP * phone.density)
+
+
+def build_view(phone: SimPhone) -> View:
+    """The view of whatever is in front: the launcher or the top screens of an app."""
+    status, nav = _bars(phone)
+    w, h = phone.width, phone.height
+    fg = phone._foreground
+    if fg is None:
+        ctx = Ctx(w, h, phone.density, (0, status, w, h - nav), launcher.THEME, launcher.PACKAGE)
+        content = launcher.build(ctx, list(phone.apps.values()), phone._clock)
+        root = Node(FRAME, (0, 0, w, h)).add(content)
+        return View(root, "launcher", launcher.PACKAGE, content)
+    app, stack = phone.apps[fg], phone._stacks[fg]
+    base = max(i for i, e in enumerate(stack) if i == 0 or not app.screen(e.route).overlay)
+    board = keyboard.layout(w, h - nav, phone.density) if stack[-1].focus else None
+    bottom = board.rect[1] if board else h - nav
+    ctx = Ctx(w, h, phone.density, (0, status, w, bottom), app.theme, app.package)
+    layers = [app.build(ctx, entry, phone._state.apps[fg]) for entry in stack[base:]]
+    root = Node(FRAME, (0, 0, w, h), paint=Fill(app.theme.background)).add(*layers)
+    return View(root, stack[-1].route, app.package, layers[-1], board)
+
+
+def frame_ops(phone: SimPhone, view: View) -> list[Op]:
+    """Every draw operation of the screen: the view's, then the system bars'."""
+    bar = launcher.THEME.bar if phone._foreground is None else phone.apps[
+        phone._foreground].theme.bar
+    return view.ops + list(system_bars(phone.width, phone.height, phone.density, bar,
+                                       phone._clock.strftime("%H:%M")))
+
+
+@lru_cache(maxsize=32)
+def system_bars(width: int, height: int, density: float, bar: Color, time: str
+                ) -> tuple[Op, ...]:
+    """Status bar (clock, signal, wifi, battery) and the gesture navigation handle."""
+    status, nav = round(STATUS_DP * density), round(NAV_DP * density)
+    ink: Color = (20, 20, 20) if sum(bar) > 382 else (245, 245, 245)
+    size, pad = round(16 * density), round(16 * density)
+    ops: list[Op] = [((0, 0, width, status), Fill(bar), None),
+                     ((pad, 0, pad + round(60 * density), status),
+                      Label(time, round(14 * density), ink, bar, bold=True), None)]
+    x = width - pad
+    for name in ("battery", "wifi", "signal"):
+        ops.append(((x - size, 0, x, status), Icon(name, ink, bar, size), None))
+        x -= size + round(6 * density)
+    handle_w, handle_h = round(108 * density), round(4 * density)
+    top = height - nav
+    ops.append(((0, top, width, height), Fill(bar), None))
+    hx, hy = (width - handle_w) // 2, top + (nav - handle_h) // 2
+    ops.append(((hx, hy, hx + handle_w, hy + handle_h),
+                Round(ink, bar, handle_h // 2), None))
+    return tuple(ops)

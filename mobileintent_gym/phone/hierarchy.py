@@ -1,0 +1,104 @@
+"""The uiautomator dump format: write it from view nodes, and parse it back into nodes.
+
+The writer produces what ``adb shell uiautomator dump`` writes on a device (one line, the
+same attribute order); the parser is shared with the adb backend, which reads real dumps.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from mobileintent_gym.errors import DeviceError
+from mobileintent_gym.phone.ui import Node
+
+HEADER = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
+_BOOL_ATTRS = ("checkable", "checked", "clickable", "enabled", "focusable", "focused",
+               "scrollable", "long-clickable", "password", "selected")
+_FIELD = {"long-clickable": "long_clickable"}
+# XML 1.0 cannot carry these code points at all, escaped or not; a device drops them too.
+_INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+
+
+def escape(value: str) -> str:
+    """``value`` as an XML attribute value (quotes, markup and invalid characters)."""
+    value = _INVALID_XML.sub("", value)
+    return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("\n", "&#10;").replace("\r", "&#13;")
+            .replace("\t", "&#9;"))
+
+
+def _node_xml(node: Node, index: int, package: str, out: list[str]) -> None:
+    b = node.bounds
+    flags = (node.checkable, node.checked, node.clickable, node.enabled, node.focusable,
+             node.focused, node.scrollable, node.long_clickable, node.password, node.selected)
+    attrs = " ".join(f'{name}="{"true" if on else "false"}"'
+                     for name, on in zip(_BOOL_ATTRS, flags, strict=True))
+    out.append(
+        f'<node index="{index}" text="{escape(node.text)}" '
+        f'resource-id="{escape(node.resource_id)}" class="{node.cls}" package="{package}" '
+        f'content-desc="{escape(node.desc)}" {attrs} bounds="[{b[0]},{b[1]}][{b[2]},{b[3]}]"')
+    if node.children:
+        out.append(">")
+        for i, child in enumerate(node.children):
+            _node_xml(child, i, package, out)
+        out.append("</node>")
+    else:
+        out.append(" />")
+
+
+def dump(root: Node, package: str, rotation: int = 0) -> str:
+    """The uiautomator XML of the window rooted at ``root``.
+
+    Args:
+        root: The window's root node.
+        package: The package name written on every node.
+        rotation: Screen rotation (0 for portrait).
+
+    Returns:
+        The dump as one string, without a trailing newline, as a device writes it.
+    """
+    out = [HEADER, f'<hierarchy rotation="{rotation}">']
+    _node_xml(root, 0, package, out)
+    out.append("</hierarchy>")
+    return "".join(out)
+
+
+def _from_element(element: ET.Element) -> Node:
+    match = _BOUNDS.fullmatch(element.get("bounds", ""))
+    if match is None:
+        raise DeviceError(f"node has no valid bounds: {element.get('bounds')!r}")
+    bounds = tuple(int(v) for v in match.groups())
+    flags = {_FIELD.get(a, a): element.get(a) == "true" for a in _BOOL_ATTRS}
+    node = Node(element.get("class", ""), bounds, text=element.get("text", ""),
+                resource_id=element.get("resource-id", ""),
+                desc=element.get("content-desc", ""), package=element.get("package", ""),
+                **flags)
+    node.add(*(_from_element(child) for child in element if child.tag == "node"))
+    return node
+
+
+def parse(xml: str | bytes) -> Node:
+    """Parse a uiautomator dump into view nodes.
+
+    A dump whose hierarchy holds several window roots is returned under one synthetic
+    ``hierarchy`` node covering their union.
+
+    Raises:
+        DeviceError: When the text is not a uiautomator dump; the message says why.
+    """
+    try:
+        root = ET.fromstring(xml)
+    except ET.ParseError as err:
+        raise DeviceError(f"not a uiautomator dump: {err}") from err
+    if root.tag != "hierarchy":
+        raise DeviceError(f"not a uiautomator dump: root element is <{root.tag}>")
+    windows = [_from_element(child) for child in root if child.tag == "node"]
+    if len(windows) == 1:
+        return windows[0]
+    if not windows:
+        raise DeviceError("uiautomator dump holds no node")
+    union = (min(w.bounds[0] for w in windows), min(w.bounds[1] for w in windows),
+             max(w.bounds[2] for w in windows), max(w.bounds[3] for w in windows))
+    return Node("hierarchy", union).add(*windows)

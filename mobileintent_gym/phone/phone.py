@@ -1,0 +1,378 @@
+"""SimPhone: a simulated Android phone that agents drive like a real device.
+
+The phone keeps one back stack per app (Android tasks), routes touches to the deepest view
+under the finger, shows a keyboard while a text field is focused, scrolls the container
+under a swipe, advances a simulated clock per action and logs every action.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+import numpy as np
+
+from mobileintent_gym.actions import Action, ActionType, parse_action
+from mobileintent_gym.apps import default_apps
+from mobileintent_gym.apps.base import App, Entry
+from mobileintent_gym.errors import DeviceError, InvalidActionError, UnknownRouteError
+from mobileintent_gym.phone import chrome, launcher
+from mobileintent_gym.phone.events import ActResult, Hit, StepEvent
+from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER
+from mobileintent_gym.phone.render import Renderer
+from mobileintent_gym.phone.state import PhoneState
+from mobileintent_gym.phone.ui import Intent
+from mobileintent_gym.phone.view import View
+
+MAX_FIELD_LENGTH = 4000
+_VIEW_CACHE = 96
+_SWIPE_SHARE = 0.8  # a swipe moves content by most of a viewport
+
+
+class _Nav:
+    """What an app's intent handler may touch: its back stack and its data."""
+
+    def __init__(self, phone: SimPhone, app_id: str) -> None:
+        self._phone, self._app_id = phone, app_id
+        self.state = phone._state.apps[app_id]
+        self.stack = phone._stacks[app_id]
+
+    def push(self, route: str, **params: Any) -> None:
+        self._phone._push(self._app_id, route, tuple(sorted(params.items())))
+
+    def pop(self, count: int = 1) -> None:
+        # The root screen stays: a flow opened by deep link closes onto the app's root.
+        del self.stack[max(1, len(self.stack) - count):]
+
+    def changed(self) -> None:
+        self._phone._versions[self._app_id] += 1
+
+
+class SimPhone:
+    """A simulated Android phone (the embedded default device).
+
+    Args:
+        width: Screen width in pixels.
+        height: Screen height in pixels.
+        apps: The installed apps (default: every built-in app).
+        seconds_per_action: How far the simulated clock advances per action.
+        render_cache: Reuse tiles and unchanged regions between frames; ``False`` redraws
+            every frame from scratch (the benchmark's baseline).
+        tile_budget: Bytes the tile cache may hold.
+
+    Example:
+        >>> phone = SimPhone()
+        >>> phone.open("music")
+        >>> phone.route()
+        'music/home'
+    """
+
+    def __init__(self, width: int = 1080, height: int = 2400, *,
+                 apps: Iterable[App] | None = None, seconds_per_action: float = 4.0,
+                 render_cache: bool = True, tile_budget: int = 12 << 20) -> None:
+        if width < 320 or height < 480:
+            raise DeviceError(f"screen {width}x{height} is smaller than 320x480")
+        self.width, self.height = width, height
+        self.density = width / 411.43
+        self.apps: dict[str, App] = {a.id: a for a in (apps or default_apps())}
+        self.seconds_per_action = seconds_per_action
+        self._renderer = Renderer(width, height, render_cache, tile_budget)
+        self._views: OrderedDict[tuple, View] = OrderedDict()
+        self._closed = False
+        self.reset()
+
+    # ---- the Device contract -------------------------------------------------------------
+
+    def reset(self, state: PhoneState | None = None, seed: int | None = None) -> None:
+        """Load ``state`` (copied; default: built-in content for ``seed``), go home.
+
+        Raises:
+            MobileIntentError: When ``state`` is not a PhoneState or names unknown apps.
+        """
+        self._check_open()
+        if state is not None and not isinstance(state, PhoneState):
+            raise DeviceError(f"state must be a PhoneState, got {type(state).__name__}")
+        default = PhoneState.default(self.apps, 0 if seed is None else seed)
+        if state is not None:
+            state.check(self.apps)
+            default.apps.update(state.copy().apps)
+            default.clock = state.clock
+        self._state = default
+        self._clock = default.clock
+        self._stacks: dict[str, list[Entry]] = {}
+        self._foreground: str | None = None
+        self._versions = dict.fromkeys(self.apps, 0)
+        self._views.clear()
+        self._view: View | None = None
+        self._view_key: tuple | None = None
+        self.events: list[StepEvent] = []
+
+    def screenshot(self) -> np.ndarray:
+        """The screen as a read-only H×W×3 uint8 array (never modified afterwards)."""
+        self._check_open()
+        view = self._current()
+        return self._renderer.render(chrome.frame_ops(self, view))
+
+    def hierarchy(self) -> str:
+        """The current window in uiautomator dump XML."""
+        self._check_open()
+        return self._current().xml()
+
+    def route(self) -> str:
+        """The route of the screen on top, e.g. ``launcher`` or ``music/library/liked``."""
+        self._check_open()
+        return self._current().route
+
+    def act(self, action: Action | str) -> ActResult:
+        """Carry out one action (an :class:`Action` or its string form) and log it.
+
+        Raises:
+            InvalidActionError: When the action is malformed or its point is off screen;
+                nothing changes and nothing is logged.
+        """
+        self._check_open()
+        if isinstance(action, str):
+            action = parse_action(action)
+        elif not isinstance(action, Action):
+            raise InvalidActionError(f"not an action: {action!r}")
+        action.check_inside(self.width, self.height)
+        return self._run(action)
+
+    def _run(self, action: Action, gesture: tuple[tuple[int, int], int] | None = None
+             ) -> ActResult:
+        before = self._current()
+        signature = self._signature()
+        note, hit, typed = self._apply(action, before, gesture)
+        self._clock += timedelta(seconds=self.seconds_per_action)
+        after = self._current()
+        effect = self._signature() != signature
+        event = StepEvent(len(self.events), str(action), before.route, after.route, hit,
+                          before.visible, after.visible, typed, effect,
+                          note or ("" if effect else "no effect"),
+                          self._clock.strftime("%Y-%m-%d %H:%M:%S"))
+        self.events.append(event)
+        return ActResult(effect, event.note, event)
+
+    def close(self) -> None:
+        """Release frames and caches; the phone refuses calls afterwards."""
+        self._views.clear()
+        self._renderer = Renderer(self.width, self.height, False, 0)
+        self._closed = True
+
+    # ---- beyond the contract -------------------------------------------------------------
+
+    def open(self, app_id: str, route: str | None = None, **params: Any) -> None:
+        """Bring an app to the front at ``route`` (a deep link, as ``am start`` does).
+
+        Raises:
+            UnknownRouteError: When the app or the route does not exist.
+        """
+        self._check_open()
+        app = self._app(app_id)
+        self._stacks[app_id] = [Entry(app.home)]
+        if route is not None and route != app.home:
+            self._push(app_id, route, tuple(sorted(params.items())))
+        self._foreground = app_id
+
+    @property
+    def state(self) -> PhoneState:
+        """The live phone state (read it; change it only through actions)."""
+        return self._state
+
+    @property
+    def clock(self) -> str:
+        """The simulated time, ``YYYY-MM-DD HH:MM:SS``."""
+        return self._clock.strftime("%Y-%m-%d %H:%M:%S")
+
+    def foreground_package(self) -> str:
+        """Package of the window in front (the launcher's when no app is)."""
+        return launcher.PACKAGE if self._foreground is None else self.apps[
+            self._foreground].package
+
+    def packages(self) -> dict[str, str]:
+        """Package name → app id of every installed app."""
+        return {app.package: app.id for app in self.apps.values()}
+
+    def swipe_between(self, x1: int, y1: int, x2: int, y2: int) -> ActResult:
+        """A finger drag from (x1, y1) to (x2, y2); the content under it follows the finger.
+
+        This is ``adb shell input swipe``; a drag shorter than the touch slop is a tap.
+        """
+        self._check_open()
+        Action.click(x1, y1).check_inside(self.width, self.height)
+        Action.click(x2, y2).check_inside(self.width, self.height)
+        dx, dy = x2 - x1, y2 - y1
+        if max(abs(dx), abs(dy)) < 8 * self.density:
+            return self.act(Action.click(x1, y1))
+        direction = (("LEFT" if dx < 0 else "RIGHT") if abs(dx) > abs(dy)
+                     else ("UP" if dy < 0 else "DOWN"))
+        return self._run(Action.swipe(direction), ((x1, y1), max(abs(dx), abs(dy))))
+
+    # ---- internals -----------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise DeviceError("the phone is closed")
+
+    def _app(self, app_id: str) -> App:
+        try:
+            return self.apps[app_id]
+        except KeyError:
+            raise UnknownRouteError(
+                f"no app {app_id!r}; installed: {sorted(self.apps)}") from None
+
+    def _push(self, app_id: str, route: str, params: tuple) -> None:
+        screen = self.apps[app_id].screen(route)
+        stack = self._stacks[app_id]
+        if screen.tab:
+            stack[:] = [Entry(route, params)]
+        else:
+            stack.append(Entry(route, params))
+
+    def _top(self) -> Entry | None:
+        return None if self._foreground is None else self._stacks[self._foreground][-1]
+
+    def _signature(self) -> tuple:
+        fg = self._foreground
+        if fg is None:
+            return (None,)
+        return (fg, self._versions[fg], tuple(e.key() for e in self._stacks[fg]))
+
+    def _current(self) -> View:
+        key = self._key()
+        if key == self._view_key:
+            return self._view
+        view = self._views.get(key)
+        if view is None:
+            view = chrome.build_view(self)
+            self._views[key] = view
+            if len(self._views) > _VIEW_CACHE:
+                self._views.popitem(last=False)
+        else:
+            self._views.move_to_end(key)
+        self._view, self._view_key = view, key
+        return view
+
+    def _key(self) -> tuple:
+        fg = self._foreground
+        if fg is None:
+            return (None, self._clock.hour, self._clock.minute)
+        stack = self._stacks[fg]
+        app = self.apps[fg]
+        base = max(i for i, e in enumerate(stack) if i == 0 or not app.screen(e.route).overlay)
+        return (fg, self._versions[fg], tuple(e.key() for e in stack[base:]))
+
+    def _dispatch(self, intent: Intent) -> None:
+        name = intent[0]
+        if name == "launch":
+            app_id = intent[1]
+            if app_id not in self._stacks:
+                self._stacks[app_id] = [Entry(self.apps[app_id].home)]
+            self._foreground = app_id
+        elif name == "open":
+            self._push(self._foreground, intent[1], intent[2] if len(intent) > 2 else ())
+        elif name == "back":
+            self._back()
+        else:
+            self.apps[self._foreground].handle(_Nav(self, self._foreground), intent)
+
+    def _back(self) -> str:
+        top = self._top()
+        if top is None:
+            return "already home"
+        if top.focus is not None:
+            top.focus = None
+            return "keyboard hidden"
+        stack = self._stacks[self._foreground]
+        stack.pop()
+        if not stack:
+            del self._stacks[self._foreground]
+            self._foreground = None
+        return ""
+
+    def _tap(self, view: View, x: int, y: int, long_press: bool) -> tuple[str, Hit | None,
+                                                                            str | None]:
+        if view.keyboard is not None and view.keyboard.key_at(x, y) is not None:
+            return self._key_tap(view, view.keyboard.key_at(x, y))
+        node = view.target_at(x, y)
+        if node is None:
+            return "nothing to touch there", None, None
+        hit = Hit(node.resource_id, node.cls, node.text or node.desc, node.bounds, node.entity)
+        intent = node.on_long_click if long_press and node.long_clickable else node.on_click
+        if intent is None and node.field_key is not None:
+            self._top().focus = node.field_key
+            return "", hit, None
+        if intent is None:
+            return "not clickable", hit, None
+        self._dispatch(intent)
+        return "", hit, None
+
+    def _key_tap(self, view: View, char: str) -> tuple[str, None, str | None]:
+        if char == ENTER:
+            return self._enter(view), None, None
+        top = self._top()
+        value = top.fields.get(top.focus, "")
+        top.fields[top.focus] = value[:-1] if char == BACKSPACE else _clip(value + char)
+        return "", None, None if char == BACKSPACE else char
+
+    def _enter(self, view: View) -> str:
+        top = self._top()
+        node = view.fields.get(top.focus) if top is not None and top.focus else None
+        if node is None or node.on_submit is None:
+            return "nothing to submit"
+        self._dispatch(node.on_submit)
+        return ""
+
+    def _type(self, text: str) -> tuple[str, None, str | None]:
+        top = self._top()
+        if top is None or top.focus is None:
+            return "no focused field", None, None
+        value = top.fields.get(top.focus, "")
+        top.fields[top.focus] = _clip(value + text)
+        return "", None, text
+
+    def _scroll(self, view: View, direction: str, start: tuple[int, int] | None,
+                distance: int | None) -> str:
+        axis = 1 if direction in ("UP", "DOWN") else 0
+        x, y = start or (self.width // 2, self.height // 2)
+        node = view.scroller_at(x, y, axis)
+        if node is None:
+            return "nothing to scroll"
+        extent = node.bounds[axis + 2] - node.bounds[axis]
+        delta = distance if distance is not None else round(_SWIPE_SHARE * extent)
+        sign = 1 if direction in ("UP", "LEFT") else -1
+        offset, max_offset = node.scroll_range
+        new = min(max(0, offset + sign * delta), max_offset)
+        if new == offset:
+            return "already at the end" if sign > 0 else "already at the start"
+        self._top().scroll[node.scroll_key] = new
+        return ""
+
+    def _apply(self, action: Action, view: View,
+               gesture: tuple[tuple[int, int], int] | None) -> tuple[str, Hit | None, str | None]:
+        kind = action.type
+        if kind in (ActionType.CLICK, ActionType.LONG_CLICK):
+            return self._tap(view, action.x, action.y, kind is ActionType.LONG_CLICK)
+        if kind is ActionType.TYPE:
+            return self._type(action.text)
+        if kind is ActionType.SWIPE:
+            return self._scroll(view, action.direction, *(gesture or (None, None))), None, None
+        if kind is ActionType.PRESS:
+            return self._press(action.key, view), None, None
+        return "intention declared complete", None, None
+
+    def _press(self, key: str, view: View) -> str:
+        if key == "BACK":
+            return self._back()
+        if key == "ENTER":
+            return self._enter(view)
+        if self._foreground is None:
+            return "already home"
+        self._foreground = None
+        return ""
+
+
+def _clip(value: str) -> str:
+    return value[:MAX_FIELD_LENGTH]

@@ -1,0 +1,84 @@
+"""A built screen: its node tree and everything derived from it once, then reused.
+
+Building a screen, laying it out, listing its touch targets, its draw operations and its
+uiautomator XML happen once per distinct screen state; a step that revisits a state (or
+changes nothing) reuses the :class:`View`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mobileintent_gym.phone import hierarchy
+from mobileintent_gym.phone.keyboard import Keyboard
+from mobileintent_gym.phone.render import Op
+from mobileintent_gym.phone.ui import Node, contains
+
+
+@dataclass(slots=True, eq=False)
+class View:
+    """One screen as shown.
+
+    Attributes:
+        root: The window's root node.
+        route: The route of the top screen.
+        package: The package the window belongs to.
+        top: The subtree of the top screen (touches go to it; a dialog covers the rest).
+        keyboard: The keyboard, while a field is focused.
+    """
+
+    root: Node
+    route: str
+    package: str
+    top: Node
+    keyboard: Keyboard | None = None
+    targets: list[Node] = field(default_factory=list)
+    scrollers: list[Node] = field(default_factory=list)
+    fields: dict[str, Node] = field(default_factory=dict)
+    visible: tuple[str, ...] = ()
+    ops: list[Op] = field(default_factory=list)
+    _xml: str | None = None
+
+    def __post_init__(self) -> None:
+        seen: dict[str, None] = {}
+        for node in self.root.walk():
+            if node.paint is not None:
+                self.ops.append((node.frame, node.paint, node.clip))
+            if node.entity is not None:
+                seen[node.entity] = None
+        for node in self.top.walk():
+            if node.clickable or node.long_clickable or node.field_key:
+                self.targets.append(node)
+            if node.scroll_key is not None and node.scrollable:
+                self.scrollers.append(node)
+            if node.field_key is not None:
+                self.fields[node.field_key] = node
+        if self.keyboard is not None:
+            self.ops.extend(self.keyboard.ops)
+        self.visible = tuple(seen)
+
+    def xml(self) -> str:
+        """The uiautomator dump of this screen (built on first use)."""
+        if self._xml is None:
+            self._xml = hierarchy.dump(self.root, self.package)
+        return self._xml
+
+    def target_at(self, x: int, y: int) -> Node | None:
+        """The topmost node under (x, y) that takes touches (the deepest, as on Android)."""
+        for node in reversed(self.targets):
+            if contains(node.bounds, x, y):
+                return node
+        return None
+
+    def scroller_at(self, x: int, y: int, axis: int) -> Node | None:
+        """The topmost scrollable container along ``axis`` under (x, y), else the largest."""
+        along = [n for n in self.scrollers if n.scroll_axis == axis]
+        for node in reversed(along):
+            if contains(node.bounds, x, y):
+                return node
+        return max(along, key=_area, default=None)
+
+
+def _area(node: Node) -> int:
+    b = node.bounds
+    return (b[2] - b[0]) * (b[3] - b[1])

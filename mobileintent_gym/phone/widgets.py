@@ -1,0 +1,296 @@
+"""Android components built from :mod:`ui` nodes and :mod:`paint` paints.
+
+Every builder takes a :class:`Ctx` (screen metrics and theme) and the rectangle it fills,
+and returns one node whose children are positioned inside it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mobileintent_gym.phone import ui
+from mobileintent_gym.phone.paint import Avatar, Color, Dim, Fill, Icon, Label, Round
+from mobileintent_gym.phone.ui import Intent, Node, Rect
+
+
+@dataclass(frozen=True, slots=True)
+class Theme:
+    """An app's colours."""
+
+    background: Color
+    surface: Color
+    text: Color
+    muted: Color
+    accent: Color
+    bar: Color
+    divider: Color
+    on_accent: Color = (255, 255, 255)
+
+
+@dataclass(frozen=True, slots=True)
+class Ctx:
+    """Screen metrics and theme for building one screen.
+
+    Attributes:
+        width: Screen width in pixels.
+        height: Screen height in pixels.
+        density: Pixels per dp (2.625 on a 1080-pixel-wide phone).
+        content: The app window's rectangle (below the status bar, above the navigation
+            handle and the keyboard when it shows).
+        theme: The app's colours.
+        package: The app's package name.
+    """
+
+    width: int
+    height: int
+    density: float
+    content: Rect
+    theme: Theme
+    package: str
+
+    def dp(self, value: float) -> int:
+        """``value`` density-independent pixels in device pixels."""
+        return round(value * self.density)
+
+
+def text(ctx: Ctx, rect: Rect, value: str, size: float = 16, *, color: Color | None = None,
+         under: Color | None = None, bold: bool = False, rid: str = "",
+         align: str = "left", **kw) -> Node:
+    """A TextView."""
+    t = ctx.theme
+    paint = Label(value, ctx.dp(size), color or t.text, under or t.background, bold, align)
+    return Node(ui.TEXT_VIEW, rect, text=value, resource_id=rid, paint=paint, **kw)
+
+
+def icon_button(ctx: Ctx, rect: Rect, icon: str, desc: str, intent: Intent | None, *,
+                rid: str = "", color: Color | None = None, under: Color | None = None,
+                size: float = 24, badge: str = "") -> Node:
+    """An ImageButton with a vector icon and a content description."""
+    t = ctx.theme
+    paint = Icon(icon, color or t.text, under or t.background, ctx.dp(size), badge)
+    return Node(ui.IMAGE_BUTTON, rect, desc=desc, resource_id=rid, paint=paint,
+                on_click=intent)
+
+
+def app_bar(ctx: Ctx, rect: Rect, title: str, *, back: bool = True,
+            actions: Sequence[tuple[str, str, Intent]] = (), large: bool = False) -> Node:
+    """A Toolbar: optional up arrow, title, and ``(icon, description, intent)`` actions."""
+    t = ctx.theme
+    bar = Node(ui.TOOLBAR, rect, resource_id=f"{ctx.package}:id/toolbar", paint=Fill(t.bar))
+    side = ctx.dp(56)
+    widths = [side if back else ctx.dp(16), None] + [ctx.dp(48)] * len(actions)
+    cells = ui.split_row(rect, widths)
+    if back:
+        bar.add(icon_button(ctx, cells[0], "back", "Navigate up", ("back",), under=t.bar,
+                            rid=f"{ctx.package}:id/up"))
+    bar.add(text(ctx, cells[1], title, 26 if large else 20, bold=True, under=t.bar,
+                 rid=f"{ctx.package}:id/title"))
+    for cell, (icon, desc, intent) in zip(cells[2:], actions, strict=True):
+        bar.add(icon_button(ctx, cell, icon, desc, intent, under=t.bar,
+                            rid=f"{ctx.package}:id/action_{icon}"))
+    return bar
+
+
+def list_row(ctx: Ctx, rect: Rect, title: str, subtitle: str = "", *,
+             thumb: Avatar | None = None, on_click: Intent | None = None,
+             on_long_click: Intent | None = None, entity: str | None = None,
+             rid: str = "row", trailing: tuple[str, str, Intent] | None = None,
+             meta: str = "", badge: str = "", highlight: bool = False) -> Node:
+    """A list row: thumbnail, title over subtitle, optional meta text, badge or button."""
+    t = ctx.theme
+    pkg = ctx.package
+    row = Node(ui.VIEW_GROUP, rect, resource_id=f"{pkg}:id/{rid}", paint=Fill(t.background),
+               entity=entity, on_click=on_click, on_long_click=on_long_click)
+    pad, height = ctx.dp(16), rect[3] - rect[1]
+    widths = [pad, height - ctx.dp(16) if thumb else 0, pad, None,
+              ctx.dp(64) if (meta or badge) else 0, ctx.dp(48) if trailing else ctx.dp(8)]
+    _, art, _, body, side, tail = ui.split_row(rect, widths)
+    if thumb:
+        row.add(Node(ui.IMAGE_VIEW, ui.inset(art, 0, ctx.dp(8)), paint=thumb,
+                     resource_id=f"{pkg}:id/thumb"))
+    col = ui.Column(ui.inset(body, 0, ctx.dp(10)))
+    half = (col.bottom - col.top) // 2 if subtitle else col.bottom - col.top
+    row.add(text(ctx, col.take(half), title, 16, rid=f"{pkg}:id/title",
+                 color=t.accent if highlight else t.text))
+    if subtitle:
+        row.add(text(ctx, col.take(half), subtitle, 13.5, color=t.muted,
+                     rid=f"{pkg}:id/subtitle"))
+    if meta or badge:
+        side_col = ui.Column(ui.inset(side, 0, ctx.dp(12)))
+        if meta:
+            row.add(text(ctx, side_col.take(ctx.dp(20)), meta, 12, color=t.muted,
+                         align="right", rid=f"{pkg}:id/meta"))
+        if badge:
+            pill = side_col.take(ctx.dp(22))
+            pill = (pill[2] - ctx.dp(28), pill[1] + ctx.dp(2), pill[2] - ctx.dp(4), pill[3])
+            row.add(Node(ui.TEXT_VIEW, pill, text=badge, resource_id=f"{pkg}:id/badge",
+                         paint=Round((235, 64, 52), t.background, ctx.dp(11), badge,
+                                     size=ctx.dp(12))))
+    if trailing:
+        icon, desc, intent = trailing
+        row.add(icon_button(ctx, tail, icon, desc, intent, color=t.muted,
+                            rid=f"{pkg}:id/more"))
+    return row
+
+
+def divider(ctx: Ctx, rect: Rect) -> Node:
+    """A hairline separator."""
+    return Node(ui.VIEW_GROUP, (rect[0], rect[3] - max(1, ctx.dp(0.5)), rect[2], rect[3]),
+                paint=Fill(ctx.theme.divider))
+
+
+def section_header(ctx: Ctx, rect: Rect, title: str, *, on_click: Intent | None = None,
+                   expanded: bool | None = None, rid: str = "section") -> Node:
+    """A bold section title; with ``expanded`` set it is a collapsible group header."""
+    t = ctx.theme
+    head = Node(ui.LINEAR, rect, resource_id=f"{ctx.package}:id/{rid}", on_click=on_click,
+                paint=Fill(t.background))
+    if expanded is not None:
+        head.checkable, head.checked = True, expanded
+    cells = ui.split_row(rect, [ctx.dp(16), None, ctx.dp(48)])
+    head.add(text(ctx, cells[1], title, 20, bold=True, rid=f"{ctx.package}:id/section_title"))
+    if expanded is not None:
+        head.add(Node(ui.IMAGE_VIEW, cells[2], desc="Collapse" if expanded else "Expand",
+                      paint=Icon("chevron_up" if expanded else "chevron_down", t.muted,
+                                 t.background, ctx.dp(24))))
+    return head
+
+
+def bottom_nav(ctx: Ctx, rect: Rect, items: Sequence[tuple[str, str, Intent, str]],
+               selected: int) -> Node:
+    """A BottomNavigationView of ``(label, icon, intent, badge)`` items."""
+    t = ctx.theme
+    nav = Node(ui.BOTTOM_NAV, rect, resource_id=f"{ctx.package}:id/bottom_nav",
+               paint=Fill(t.bar))
+    for i, (cell, (label, icon, intent, badge)) in enumerate(
+            zip(ui.split_row(rect, [None] * len(items)), items, strict=True)):
+        color = t.accent if i == selected else t.muted
+        item = Node(ui.FRAME, cell, desc=label, selected=i == selected, on_click=intent,
+                    resource_id=f"{ctx.package}:id/nav_{label.lower()}")
+        col = ui.Column(ui.inset(cell, 0, ctx.dp(6)))
+        item.add(Node(ui.IMAGE_VIEW, col.take(ctx.dp(30)),
+                      paint=Icon(icon, color, t.bar, ctx.dp(24), badge)))
+        item.add(text(ctx, col.rest(), label, 12, color=color, under=t.bar, align="center",
+                      bold=i == selected))
+        nav.add(item)
+    return nav
+
+
+def tabs(ctx: Ctx, rect: Rect, labels: Sequence[tuple[str, Intent]], selected: int) -> Node:
+    """A TabLayout with an underline under the selected tab."""
+    t = ctx.theme
+    bar = Node(ui.TAB_LAYOUT, rect, resource_id=f"{ctx.package}:id/tabs",
+               paint=Fill(t.background))
+    for i, (cell, (label, intent)) in enumerate(
+            zip(ui.split_row(rect, [None] * len(labels)), labels, strict=True)):
+        tab = Node(ui.LINEAR, cell, desc=label, selected=i == selected, on_click=intent)
+        tab.add(text(ctx, cell, label, 15, bold=i == selected, align="center",
+                     color=t.text if i == selected else t.muted))
+        if i == selected:
+            line = (cell[0] + ctx.dp(24), cell[3] - ctx.dp(3), cell[2] - ctx.dp(24), cell[3])
+            tab.add(Node(ui.VIEW_GROUP, line, paint=Fill(t.accent)))
+        bar.add(tab)
+    return bar
+
+
+def text_field(ctx: Ctx, rect: Rect, key: str, value: str, hint: str, *, focused: bool,
+               on_submit: Intent | None = None, rid: str = "input",
+               under: Color | None = None) -> Node:
+    """An EditText; it shows its hint as text when empty, like a uiautomator dump."""
+    t = ctx.theme
+    under = under or t.background
+    box = Node(ui.EDIT_TEXT, rect, text=value or hint, resource_id=f"{ctx.package}:id/{rid}",
+               focusable=True, focused=focused, clickable=True,
+               paint=Round(t.surface, under, ctx.dp(8),
+                           outline=t.accent if focused else t.divider),
+               field_key=key, on_submit=on_submit)
+    inner = ui.inset(rect, ctx.dp(12), 0)
+    shown = value + ("|" if focused else "")
+    box.add(Node(ui.VIEW_GROUP, inner, paint=Label(
+        shown if value or focused else hint, ctx.dp(16), t.text if value else t.muted,
+        t.surface)))
+    return box
+
+
+def button(ctx: Ctx, rect: Rect, label: str, intent: Intent | None, *, rid: str = "button",
+           primary: bool = True, under: Color | None = None, enabled: bool = True) -> Node:
+    """A pill Button."""
+    t = ctx.theme
+    fill = t.accent if primary and enabled else t.divider
+    color = t.on_accent if primary and enabled else t.muted
+    return Node(ui.BUTTON, rect, text=label, resource_id=f"{ctx.package}:id/{rid}",
+                enabled=enabled, on_click=intent if enabled else None,
+                clickable=enabled,
+                paint=Round(fill, under or t.background, ctx.dp(24), label, color,
+                            ctx.dp(15)))
+
+
+def scrim(ctx: Ctx, dismiss: Intent = ("back",)) -> Node:
+    """The darkened full-screen layer under a dialog or sheet; tapping it dismisses."""
+    return Node(ui.FRAME, ctx.content, resource_id=f"{ctx.package}:id/touch_outside",
+                paint=Dim(), on_click=dismiss)
+
+
+def bottom_sheet(ctx: Ctx, title: str, items: Sequence[tuple[str, str, Intent, str]],
+                 header: Avatar | None = None, subtitle: str = "") -> Node:
+    """A modal bottom sheet of ``(label, icon, intent, resource id)`` menu items."""
+    t = ctx.theme
+    row_h, head_h = ctx.dp(56), ctx.dp(80)
+    left, _, right, bottom = ctx.content
+    top = bottom - head_h - row_h * len(items) - ctx.dp(16)
+    layer = scrim(ctx)
+    sheet = Node(ui.LINEAR, (left, top, right, bottom),
+                 resource_id=f"{ctx.package}:id/design_bottom_sheet",
+                 paint=Round(t.surface, t.background, ctx.dp(16)))
+    col = ui.Column(ui.inset((left, top, right, bottom), 0, ctx.dp(8)))
+    head = col.take(head_h)
+    sheet.add(list_row(ctx, head, title, subtitle, thumb=header, rid="sheet_header")
+              if header else text(ctx, ui.inset(head, ctx.dp(16), 0), title, 18, bold=True,
+                                  under=t.surface))
+    _recolor(sheet.children[-1], t.surface)
+    for label, icon, intent, rid in items:
+        cell = col.take(row_h)
+        item = Node(ui.LINEAR, cell, resource_id=f"{ctx.package}:id/{rid}", on_click=intent,
+                    paint=Fill(t.surface))
+        parts = ui.split_row(cell, [ctx.dp(16), ctx.dp(40), ctx.dp(16), None])
+        item.add(Node(ui.IMAGE_VIEW, parts[1], paint=Icon(icon, t.text, t.surface, ctx.dp(24))))
+        item.add(text(ctx, parts[3], label, 16, under=t.surface))
+        sheet.add(item)
+    return layer.add(sheet)
+
+
+def dialog(ctx: Ctx, title: str, body: Sequence[Node], buttons: Sequence[Node],
+           height: int) -> Node:
+    """A centred modal dialog; ``body`` and ``buttons`` are placed by the caller.
+
+    Use :func:`dialog_rect` to get the rectangles to place them in.
+    """
+    t = ctx.theme
+    layer = scrim(ctx)
+    rect = dialog_rect(ctx, height)
+    card = Node(ui.FRAME, rect, resource_id="android:id/content",
+                paint=Round(t.surface, t.background, ctx.dp(20)))
+    head = (rect[0] + ctx.dp(24), rect[1] + ctx.dp(20), rect[2] - ctx.dp(24),
+            rect[1] + ctx.dp(56))
+    card.add(text(ctx, head, title, 20, bold=True, under=t.surface,
+                  rid="android:id/alertTitle"), *body, *buttons)
+    return layer.add(card)
+
+
+def dialog_rect(ctx: Ctx, height: int) -> Rect:
+    """The card rectangle of a :func:`dialog` of ``height`` pixels."""
+    left, top, right, bottom = ctx.content
+    y = top + max(ctx.dp(24), (bottom - top - height) // 2)
+    return (left + ctx.dp(28), y, right - ctx.dp(28), y + height)
+
+
+def _recolor(node: Node, under: Color) -> None:
+    """Repaint a subtree that was built for the page background onto ``under``."""
+    for n in node.walk():
+        p = n.paint
+        if isinstance(p, Fill):
+            n.paint = Fill(under)
+        elif p is not None and hasattr(p, "under"):
+            n.paint = dataclasses.replace(p, under=under)
