@@ -16,7 +16,10 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 	$(PIP) install --quiet -e .
 	touch $@
 
+# The adb tests drive Debian's real adb client/server; they skip where it cannot be had.
 $(VENV)/.test-installed: $(VENV)/.installed
+	command -v adb >/dev/null || (apt-get update -qq && apt-get install -y -qq adb) \
+		|| echo "adb not installed: the adb tests will skip"
 	$(PIP) install --quiet -e '.[test]'
 	touch $@
 
@@ -29,8 +32,9 @@ test: $(VENV)/.test-installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/pytest -q; rc=$$?; if [ $$rc -eq 5 ]; then exit 0; fi; exit $$rc
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.test-installed
 	$(PY) benchmarks/phone_step.py --out $(OUT)/phone_step.json
+	$(PY) benchmarks/adb_roundtrip.py --out $(OUT)/adb_roundtrip.json
 
 # Every optional extra; torch first, from the local CPU build.
 extras: $(VENV)/.installed

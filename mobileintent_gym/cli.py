@@ -9,6 +9,7 @@ from collections.abc import Sequence
 # Each module exposes ``register(subparsers)`` adding its sub-command with ``func`` set.
 COMMAND_MODULES = (
     "mobileintent_gym.phone.tour",
+    "mobileintent_gym.adbd.command",
 )
 
 

@@ -207,7 +207,7 @@ class ChatApp(App):
             rect[0] + pad, rect[1] + ctx.dp(8), rect[0] + pad + side, rect[1] + ctx.dp(8) + side)
         row.add(Node(ui.IMAGE_VIEW, face, desc="Me" if mine else contact.name,
                      paint=Avatar(ME if mine else contact.id, "Me" if mine else contact.name,
-                                  t.bar, circle=False)))
+                                  t.bar)))
         size = ctx.dp(15)
         width = min(math.ceil(font(size).getlength(message.text)) + 1 + ctx.dp(28),
                     rect[2] - rect[0] - 2 * (side + 2 * pad))

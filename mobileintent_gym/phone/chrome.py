@@ -42,7 +42,7 @@ def build_view(phone: SimPhone) -> View:
     bottom = board.rect[1] if board else h - nav
     ctx = Ctx(w, h, phone.density, (0, status, w, bottom), app.theme, app.package)
     layers = [app.build(ctx, entry, phone._state.apps[fg]) for entry in stack[base:]]
-    root = Node(FRAME, (0, 0, w, h), paint=Fill(app.theme.background)).add(*layers)
+    root = Node(FRAME, (0, 0, w, h)).add(*layers)
     return View(root, stack[-1].route, app.package, layers[-1], board)
 
 
@@ -50,7 +50,7 @@ def frame_ops(phone: SimPhone, view: View) -> list[Op]:
     """Every draw operation of the screen: the view's, then the system bars'."""
     bar = launcher.THEME.bar if phone._foreground is None else phone.apps[
         phone._foreground].theme.bar
-    return view.ops + list(system_bars(phone.width, phone.height, phone.density, bar,
+    return view.ops() + list(system_bars(phone.width, phone.height, phone.density, bar,
                                        phone._clock.strftime("%H:%M")))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from functools import lru_cache
 
 from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone.ui import Node
@@ -21,20 +22,30 @@ _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 
 
+_SPECIAL = re.compile('[&<>"\n\r\t\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]')
+
+
 def escape(value: str) -> str:
     """``value`` as an XML attribute value (quotes, markup and invalid characters)."""
+    if not _SPECIAL.search(value):
+        return value
     value = _INVALID_XML.sub("", value)
     return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;").replace("\n", "&#10;").replace("\r", "&#13;")
             .replace("\t", "&#9;"))
 
 
+@lru_cache(maxsize=1024)
+def _flags_xml(*flags: bool) -> str:
+    return " ".join(f'{name}="{"true" if on else "false"}"'
+                    for name, on in zip(_BOOL_ATTRS, flags, strict=True))
+
+
 def _node_xml(node: Node, index: int, package: str, out: list[str]) -> None:
     b = node.bounds
-    flags = (node.checkable, node.checked, node.clickable, node.enabled, node.focusable,
-             node.focused, node.scrollable, node.long_clickable, node.password, node.selected)
-    attrs = " ".join(f'{name}="{"true" if on else "false"}"'
-                     for name, on in zip(_BOOL_ATTRS, flags, strict=True))
+    attrs = _flags_xml(node.checkable, node.checked, node.clickable, node.enabled,
+                       node.focusable, node.focused, node.scrollable, node.long_clickable,
+                       node.password, node.selected)
     out.append(
         f'<node index="{index}" text="{escape(node.text)}" '
         f'resource-id="{escape(node.resource_id)}" class="{node.cls}" package="{package}" '

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import colorsys
 import hashlib
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -29,9 +30,7 @@ class Fill:
 
 @dataclass(frozen=True, slots=True)
 class Dim:
-    """A scrim that darkens what is below it to ``keep`` of its brightness."""
-
-    keep: float = 0.45
+    """A scrim that darkens what is below it to half its brightness."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,12 +71,15 @@ class Icon:
 
 @dataclass(frozen=True, slots=True)
 class Avatar:
-    """A thumbnail or avatar: a colour derived from ``seed`` with initials or a glyph."""
+    """Artwork or an avatar.
+
+    A colour derived from ``seed`` with the label's initials, or an app-style rounded icon
+    when ``glyph`` names an icon.
+    """
 
     seed: str
     label: str
     under: Color
-    circle: bool = False
     glyph: str = ""
     color: Color | None = None
 
@@ -148,23 +150,11 @@ def _paint_icon(p: Icon, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
 
 
 def _paint_avatar(p: Avatar, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+    # Plain artwork never gets here: the renderer draws it as fills and a label.
     color = p.color or seed_color(p.seed)
-    box = (0, 0, w - 1, h - 1)
-    if p.circle:
-        draw.ellipse(box, fill=color)
-    else:
-        draw.rounded_rectangle(box, radius=max(4, min(w, h) // 10), fill=color)
-        # A lighter diagonal band makes album art read as artwork, not a flat swatch.
-        light = tuple(min(255, c + 40) for c in color)
-        draw.polygon([(w * 0.55, 0), (w - 1, 0), (w - 1, h * 0.45)], fill=light)
-    if p.glyph:
-        size = int(min(w, h) * 0.5)
-        icons.draw(draw, p.glyph, ((w - size) // 2, (h - size) // 2, size),
-                   (255, 255, 255), color)
-    else:
-        initials = "".join(word[0] for word in p.label.split()[:2]).upper() or "?"
-        _draw_text(draw, box, initials, int(min(w, h) * 0.38), (255, 255, 255), True,
-                   "center")
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(4, min(w, h) // 5), fill=color)
+    size = int(min(w, h) * 0.5)
+    icons.draw(draw, p.glyph, ((w - size) // 2, (h - size) // 2, size), (255, 255, 255), color)
 
 
 _PAINTERS = {
@@ -175,9 +165,25 @@ _PAINTERS = {
 }
 
 
-def tile(paint: Paint, width: int, height: int) -> np.ndarray:
-    """Draw a shape or text paint into a new ``height × width × 3`` uint8 tile."""
+def tile(paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
+    """Draw a shape or text paint for a ``width × height`` frame.
+
+    Text tiles are cropped to the text's box (the frame around it is the parent's
+    background), which keeps the tile cache small.
+
+    Returns:
+        The ``h × w × 3`` uint8 tile and its offset (dx, dy) inside the frame.
+    """
+    dx = dy = 0
+    if type(paint) is Label:
+        face = font(paint.size)
+        text_width = math.ceil(face.getlength(fit_text(paint.text, face, width))) + 4
+        if text_width < width:
+            dx = 0 if paint.align == "left" else (width - text_width) // 2
+            width = text_width
+        line_height = math.ceil(paint.size * 1.4)
+        if line_height < height:
+            dy, height = (height - line_height) // 2, line_height
     image = Image.new("RGB", (width, height), paint.under)
     _PAINTERS[type(paint)](paint, ImageDraw.Draw(image), width, height)
-    return np.asarray(image)
-
+    return np.asarray(image), dx, dy

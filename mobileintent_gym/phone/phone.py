@@ -71,7 +71,7 @@ class SimPhone:
 
     def __init__(self, width: int = 1080, height: int = 2400, *,
                  apps: Iterable[App] | None = None, seconds_per_action: float = 4.0,
-                 render_cache: bool = True, tile_budget: int = 12 << 20) -> None:
+                 render_cache: bool = True, tile_budget: int = 16 << 20) -> None:
         if width < 320 or height < 480:
             raise DeviceError(f"screen {width}x{height} is smaller than 320x480")
         self.width, self.height = width, height

@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from mobileintent_gym.phone.paint import Dim, Fill, Paint, tile
+from mobileintent_gym.phone.paint import Avatar, Dim, Fill, Label, Paint, Round, seed_color, tile
 from mobileintent_gym.phone.ui import Rect, intersect
 
 Op = tuple[Rect, Paint, Rect | None]
@@ -24,6 +24,7 @@ Op = tuple[Rect, Paint, Rect | None]
 # Past this share of the screen a full repaint is cheaper than copying and patching.
 _FULL_REPAINT_SHARE = 0.6
 _MAX_DAMAGE_RECTS = 6
+_NINE_PATCH_AREA = 120_000
 
 
 class TileCache:
@@ -32,10 +33,10 @@ class TileCache:
     def __init__(self, budget_bytes: int) -> None:
         self.budget = budget_bytes
         self.bytes = 0
-        self._tiles: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._tiles: OrderedDict[tuple, tuple[np.ndarray, int, int]] = OrderedDict()
 
-    def get(self, paint: Paint, width: int, height: int) -> np.ndarray:
-        """The tile for ``paint`` at this size, drawn on a miss."""
+    def get(self, paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
+        """The tile for ``paint`` at this size and its offset in the frame, drawn on a miss."""
         key = (paint, width, height)
         found = self._tiles.get(key)
         if found is not None:
@@ -43,9 +44,9 @@ class TileCache:
             return found
         made = tile(paint, width, height)
         self._tiles[key] = made
-        self.bytes += made.nbytes
+        self.bytes += made[0].nbytes
         while self.bytes > self.budget and len(self._tiles) > 1:
-            _, old = self._tiles.popitem(last=False)
+            old = self._tiles.popitem(last=False)[1][0]
             self.bytes -= old.nbytes
         return made
 
@@ -67,15 +68,17 @@ class Renderer:
     """
 
     def __init__(self, width: int, height: int, cache: bool = True,
-                 budget_bytes: int = 12 << 20) -> None:
+                 budget_bytes: int = 16 << 20) -> None:
         self.width, self.height, self.cache = width, height, cache
         self.tiles = TileCache(budget_bytes if cache else 0)
         self._ops: list[Op] = []
         self._frame: np.ndarray | None = None
+        self._rows: dict[tuple[int, int, int], np.ndarray] = {}
 
     def render(self, ops: list[Op]) -> np.ndarray:
         """The frame for ``ops`` (read-only; the same array while nothing changes)."""
         if self._frame is not None and self.cache and (ops is self._ops or ops == self._ops):
+            self._ops = ops
             return self._frame
         damage = self._damage(ops) if self._frame is not None and self.cache else None
         if damage is None:
@@ -83,8 +86,9 @@ class Renderer:
             damage = [(0, 0, self.width, self.height)]
         else:
             buf = self._frame.copy()
-        for rect in damage:
-            self._paint(buf, ops, rect)
+        rects, opaque = _geometry(ops)
+        for region in damage:
+            self._paint(buf, ops, region, rects, opaque)
         if not self.cache:
             self.tiles.clear()
         buf.flags.writeable = False
@@ -94,6 +98,17 @@ class Renderer:
     def reset(self) -> None:
         """Forget the last frame (tiles stay cached)."""
         self._frame, self._ops = None, []
+
+    def _row(self, color: tuple[int, int, int]) -> np.ndarray:
+        """A screen-wide row of ``color``.
+
+        Broadcasting it down a slice is ~70x faster than assigning the colour tuple.
+        """
+        row = self._rows.get(color)
+        if row is None:
+            row = self._rows[color] = np.empty((1, self.width, 3), np.uint8)
+            row[...] = color
+        return row
 
     def _damage(self, ops: list[Op]) -> list[Rect] | None:
         """Rectangles that differ from the last frame; ``None`` for a full repaint."""
@@ -107,23 +122,89 @@ class Renderer:
                       max(r[2] for r in rects), max(r[3] for r in rects))]
         return rects
 
-    def _paint(self, buf: np.ndarray, ops: list[Op], region: Rect) -> None:
-        for frame, paint, clip in ops:
-            r = intersect(frame, region)
-            if r is not None and clip is not None:
-                r = intersect(r, clip)
-            if r is None:
-                continue
-            x1, y1, x2, y2 = r
-            dst = buf[y1:y2, x1:x2]
+    def _paint(self, buf: np.ndarray, ops: list[Op], region: Rect, rects: np.ndarray,
+               opaque: np.ndarray) -> None:
+        """Repaint ``region``: every op overlapping it, from the last opaque op covering it."""
+        x1, y1, x2, y2 = region
+        hits = np.flatnonzero((rects[:, 0] < x2) & (rects[:, 2] > x1)
+                              & (rects[:, 1] < y2) & (rects[:, 3] > y1))
+        covering = hits[opaque[hits] & (rects[hits, 0] <= x1) & (rects[hits, 1] <= y1)
+                        & (rects[hits, 2] >= x2) & (rects[hits, 3] >= y2)]
+        if covering.size:
+            hits = hits[hits >= covering[-1]]
+        for i in hits.tolist():
+            frame, paint, _ = ops[i]
+            r = intersect(tuple(rects[i].tolist()), region)
             kind = type(paint)
             if kind is Fill:
-                dst[...] = paint.color
+                buf[r[1]:r[3], r[0]:r[2]] = self._row(paint.color)[:, :r[2] - r[0]]
             elif kind is Dim:
-                np.multiply(dst, paint.keep, out=dst, casting="unsafe")
+                dst = buf[r[1]:r[3], r[0]:r[2]]
+                np.right_shift(dst, 1, out=dst)
             else:
-                src = self.tiles.get(paint, frame[2] - frame[0], frame[3] - frame[1])
-                dst[...] = src[y1 - frame[1]:y2 - frame[1], x1 - frame[0]:x2 - frame[0]]
+                self._blit(buf, r, frame, paint)
+
+    def _blit(self, buf: np.ndarray, r: Rect, frame: Rect, paint: Paint) -> None:
+        """Copy the part of ``paint``'s tile that falls in ``r`` (a part of ``frame``)."""
+        src, dx, dy = self.tiles.get(paint, frame[2] - frame[0], frame[3] - frame[1])
+        left, top = frame[0] + dx, frame[1] + dy
+        x1, x2 = max(r[0], left), min(r[2], left + src.shape[1])
+        y1, y2 = max(r[1], top), min(r[3], top + src.shape[0])
+        if x1 < x2 and y1 < y2:
+            buf[y1:y2, x1:x2] = src[y1 - top:y2 - top, x1 - left:x2 - left]
+
+def ops_of(frame: Rect, paint: Paint, clip: Rect | None) -> list[Op]:
+    """The draw operations of one node.
+
+    A large plain rounded rectangle becomes three fills and four corner pieces of one small
+    tile (a nine-patch), so a bottom sheet does not cost megabytes of tile cache.
+    """
+    if type(paint) is Avatar and not paint.glyph:
+        return _artwork(frame, paint, clip)
+    if type(paint) is not Round or paint.label or paint.outline is not None:
+        return [(frame, paint, clip)]
+    x1, y1, x2, y2 = frame
+    r = min(paint.radius, (x2 - x1) // 2, (y2 - y1) // 2)
+    if (x2 - x1) * (y2 - y1) < _NINE_PATCH_AREA or r < 2:
+        return [(frame, paint, clip)]
+    fill = Fill(paint.color)
+    ops: list[Op] = [((x1 + r, y1, x2 - r, y2), fill, clip),
+                     ((x1, y1 + r, x1 + r, y2 - r), fill, clip),
+                     ((x2 - r, y1 + r, x2, y2 - r), fill, clip)]
+    corner = Round(paint.color, paint.under, r)
+    for cx, cy in ((x1, y1), (x2 - r, y1), (x1, y2 - r), (x2 - r, y2 - r)):
+        piece = (cx, cy, cx + r, cy + r)
+        visible = piece if clip is None else intersect(piece, clip)
+        if visible is not None:
+            tile_x, tile_y = (x1 if cx == x1 else x2 - 2 * r), (y1 if cy == y1 else y2 - 2 * r)
+            ops.append(((tile_x, tile_y, tile_x + 2 * r, tile_y + 2 * r), corner, visible))
+    return ops
+
+
+def _artwork(frame: Rect, paint: Avatar, clip: Rect | None) -> list[Op]:
+    """Square artwork as fills and one small text tile, instead of a tile per thumbnail.
+
+    The seed's colour, a lighter band along the bottom and the label's initials.
+    """
+    x1, y1, x2, y2 = frame
+    color = paint.color or seed_color(paint.seed)
+    light = (min(255, color[0] + 36), min(255, color[1] + 36), min(255, color[2] + 36))
+    band = y2 - (y2 - y1) * 3 // 10
+    initials = "".join(word[0] for word in paint.label.split()[:2]).upper() or "?"
+    size = max(6, (min(x2 - x1, y2 - y1) * 38) // 100)
+    return [(frame, Fill(color), clip), ((x1, band, x2, y2), Fill(light), clip),
+            ((x1, y1, x2, band), Label(initials, size, (255, 255, 255), color, True, "center"),
+             clip)]
+
+
+def _geometry(ops: list[Op]) -> tuple[np.ndarray, np.ndarray]:
+    """Each op's visible rectangle (empty when clipped away) and whether it is opaque.
+
+    Text tiles are cropped to the text, so they do not cover their whole frame.
+    """
+    rects = np.array([_visible(op) or (0, 0, 0, 0) for op in ops], dtype=np.int64).reshape(-1, 4)
+    opaque = np.array([type(p) is not Label and type(p) is not Dim for _, p, _ in ops], bool)
+    return rects, opaque
 
 
 def _visible(op: Op) -> Rect | None:

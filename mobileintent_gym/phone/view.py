@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.keyboard import Keyboard
-from mobileintent_gym.phone.render import Op
+from mobileintent_gym.phone.render import Op, ops_of
 from mobileintent_gym.phone.ui import Node, contains
 
 
@@ -36,14 +36,12 @@ class View:
     scrollers: list[Node] = field(default_factory=list)
     fields: dict[str, Node] = field(default_factory=dict)
     visible: tuple[str, ...] = ()
-    ops: list[Op] = field(default_factory=list)
+    _ops: list[Op] | None = None
     _xml: str | None = None
 
     def __post_init__(self) -> None:
         seen: dict[str, None] = {}
         for node in self.root.walk():
-            if node.paint is not None:
-                self.ops.append((node.frame, node.paint, node.clip))
             if node.entity is not None:
                 seen[node.entity] = None
         for node in self.top.walk():
@@ -53,9 +51,16 @@ class View:
                 self.scrollers.append(node)
             if node.field_key is not None:
                 self.fields[node.field_key] = node
-        if self.keyboard is not None:
-            self.ops.extend(self.keyboard.ops)
         self.visible = tuple(seen)
+
+    def ops(self) -> list[Op]:
+        """The draw operations of this screen, keyboard included (built on first use)."""
+        if self._ops is None:
+            self._ops = [op for node in self.root.walk() if node.paint is not None
+                         for op in ops_of(node.frame, node.paint, node.clip)]
+            if self.keyboard is not None:
+                self._ops.extend(self.keyboard.ops)
+        return self._ops
 
     def xml(self) -> str:
         """The uiautomator dump of this screen (built on first use)."""

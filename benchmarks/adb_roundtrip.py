@@ -1,0 +1,98 @@
+"""Per-action latency through adb vs a direct SimPhone step, and screenshots/s over adb.
+
+Serves a SimPhone on the virtual adb device, connects the real adb binary (a private adb
+server on --server-port) and drives it with AdbDevice (adbutils), in the same run as the
+direct phone. Needs `adb` on PATH and adbutils.
+
+    python benchmarks/adb_roundtrip.py --steps 40 --shots 20 --out out/adb_roundtrip.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import time
+from pathlib import Path
+
+from mobileintent_gym.actions import Action
+from mobileintent_gym.adbd.harness import LocalAdb
+from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
+from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.phone.hierarchy import parse
+
+
+def fresh_phone() -> SimPhone:
+    phone = SimPhone()
+    phone.reset(seed=0)
+    return phone
+
+
+def music_icon(phone: SimPhone) -> Action:
+    node = next(n for n in parse(phone.hierarchy()).walk() if "Music" in (n.text, n.desc))
+    x1, y1, x2, y2 = node.bounds
+    return Action.click((x1 + x2) // 2, (y1 + y2) // 2)
+
+
+def timed(step, count: int) -> list[float]:
+    out = []
+    for index in range(count):
+        start = time.perf_counter()
+        step(index)
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def summary(samples: list[float]) -> dict:
+    ordered = sorted(samples)
+    return {"median_ms": round(statistics.median(ordered), 3),
+            "p90_ms": round(ordered[int(0.9 * (len(ordered) - 1))], 3), "n": len(ordered)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=40)
+    parser.add_argument("--shots", type=int, default=20)
+    parser.add_argument("--server-port", type=int, default=15039)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    if shutil.which("adb") is None:
+        raise SystemExit("adb is not installed (apt-get install adb)")
+
+    direct = fresh_phone()
+    actions = [music_icon(direct), Action.press("BACK")]
+    direct_ms = timed(lambda i: direct.act(actions[i % 2]), args.steps)
+    direct_shot_ms = timed(lambda i: direct.screenshot(), args.shots)
+
+    with LocalAdb(fresh_phone(), "adb", args.server_port) as local:
+        if local.connect() != "device":
+            raise SystemExit("the virtual device did not come online")
+        device = AdbDevice(AdbConfig(local.serial, server_port=args.server_port))
+        device.reset()
+        adb_ms = timed(lambda i: device.act(actions[i % 2]), args.steps)
+        raw = device._device  # the adbutils device, for the bare round trip
+        tap = actions[0]
+        input_ms = timed(lambda i: raw.shell(f"input tap {tap.x} {tap.y}" if i % 2 == 0
+                                             else "input keyevent 4"), args.steps)
+        start = time.perf_counter()
+        for _ in range(args.shots):
+            device.screenshot()
+        shots_per_s = args.shots / (time.perf_counter() - start)
+
+    result = {
+        "direct_step": summary(direct_ms),
+        "adb_act_with_routes": summary(adb_ms),
+        "adbutils_input_only": summary(input_ms),
+        "direct_screenshot": summary(direct_shot_ms),
+        "adb_screenshots_per_s": round(shots_per_s, 2),
+    }
+    for name, value in result.items():
+        print(f"{name:24s} {value}")
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""Steps per second of the simulated phone, against a from-scratch baseline, in one run.
+
+Workload: a fixed, seeded mix of clicks on visible controls, clicks anywhere, long presses,
+swipes, typing and back/home presses across the music and chat apps. The action list is
+recorded once per screen size and replayed in every mode, so each mode walks the same
+screens.
+
+Prints (a) hierarchy-only steps/s, (b) full 1080x2400 screenshot steps/s, (c) 540x1200
+screenshot steps/s, (d) the baseline that redraws every frame from scratch without caches,
+(e) one full-frame memory copy (the physical floor of (b)), reset latency and memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+from mobileintent_gym.actions import Action
+from mobileintent_gym.phone import SimPhone, hierarchy
+
+WORDS = ("hello", "Rainy Night", "see you at 7", "ok", "lunch?")
+
+
+def record(width: int, height: int, steps: int, seed: int = 0) -> list[Action]:
+    """A random but fixed action list, chosen by looking at each screen's hierarchy."""
+    rng = np.random.default_rng(seed)
+    phone = SimPhone(width, height)
+    actions = []
+    for _ in range(steps):
+        roll = rng.random()
+        targets = [n.bounds for n in hierarchy.parse(phone.hierarchy()).walk()
+                   if n.clickable or n.focusable]
+        if roll < 0.5 and targets:
+            b = targets[int(rng.integers(len(targets)))]
+            action = Action.click((b[0] + b[2]) // 2, (b[1] + b[3]) // 2)
+        elif roll < 0.58:
+            action = Action.click(int(rng.integers(width)), int(rng.integers(height)))
+        elif roll < 0.63:
+            action = Action.long_click(int(rng.integers(width)), int(rng.integers(height)))
+        elif roll < 0.78:
+            action = Action.swipe(("UP", "UP", "DOWN", "LEFT")[int(rng.integers(4))])
+        elif roll < 0.88:
+            action = Action.type_text(WORDS[int(rng.integers(len(WORDS)))])
+        elif roll < 0.97:
+            action = Action.press("BACK")
+        else:
+            action = Action.press(("HOME", "ENTER")[int(rng.integers(2))])
+        phone.act(action)
+        actions.append(action)
+    return actions
+
+
+def steps_per_second(phone: SimPhone, actions: list[Action], observe: str,
+                     repeats: int = 3) -> float:
+    """Best of ``repeats`` replays of ``actions`` (act + observation) on a reset phone."""
+    best = float("inf")
+    for _ in range(repeats):
+        phone.reset(seed=0)
+        gc.collect()
+        start = time.perf_counter()
+        for action in actions:
+            phone.act(action)
+            phone.hierarchy() if observe == "xml" else phone.screenshot()
+        best = min(best, time.perf_counter() - start)
+    return len(actions) / best
+
+
+def copy_per_second(width: int, height: int, repeats: int = 200) -> float:
+    """How many full frames one memory copy can move per second."""
+    src = np.random.default_rng(0).integers(0, 255, (height, width, 3), dtype=np.uint8)
+    dst = np.empty_like(src)
+    start = time.perf_counter()
+    for _ in range(repeats):
+        np.copyto(dst, src)
+    return repeats / (time.perf_counter() - start)
+
+
+def reset_ms(phone: SimPhone, repeats: int = 500) -> tuple[float, float]:
+    """Milliseconds of ``reset(state)`` alone, and of reset plus the first screenshot."""
+    state = phone.state.copy()
+    start = time.perf_counter()
+    for _ in range(repeats):
+        phone.reset(state)
+    alone = (time.perf_counter() - start) / repeats * 1e3
+    start = time.perf_counter()
+    for _ in range(repeats // 10):
+        phone.reset(state)
+        phone.screenshot()
+    return alone, (time.perf_counter() - start) / (repeats // 10) * 1e3
+
+
+def memory_mb(actions: list[Action]) -> float:
+    """Peak traced memory of one phone driven through the workload with screenshots."""
+    gc.collect()
+    tracemalloc.start()
+    phone = SimPhone()
+    for action in actions:
+        phone.act(action)
+        phone.screenshot()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def main() -> None:
+    """Run every measurement and print/write the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--baseline-steps", type=int, default=150)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    full, small = record(1080, 2400, args.steps), record(540, 1200, args.steps, seed=1)
+    figures = {
+        "a_hierarchy_steps_per_s": steps_per_second(SimPhone(), full, "xml"),
+        "b_screenshot_1080x2400_steps_per_s": steps_per_second(SimPhone(), full, "png"),
+        "c_screenshot_540x1200_steps_per_s": steps_per_second(SimPhone(540, 1200), small,
+                                                              "png"),
+        "d_baseline_no_cache_steps_per_s": steps_per_second(
+            SimPhone(render_cache=False), full[:args.baseline_steps], "png", repeats=1),
+        "e_full_frame_copies_per_s": copy_per_second(1080, 2400),
+    }
+    phone = SimPhone()
+    figures["reset_ms"], figures["reset_and_screenshot_ms"] = reset_ms(phone)
+    figures["memory_peak_mb_one_phone"] = memory_mb(full[:500])
+    figures["b_over_d_speedup"] = (figures["b_screenshot_1080x2400_steps_per_s"]
+                                   / figures["d_baseline_no_cache_steps_per_s"])
+    figures["steps"] = args.steps
+    for name, value in figures.items():
+        print(f"{name:<40} {value:>12.2f}")
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(figures, indent=1))
+
+
+if __name__ == "__main__":
+    main()

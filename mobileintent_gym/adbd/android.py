@@ -1,0 +1,206 @@
+"""Android's device commands on the virtual device, the ones that touch the phone.
+
+``input``, ``screencap``, ``uiautomator``, ``am``, ``monkey``, ``pm`` and ``wm``; ``dumpsys``
+lives in :mod:`mobileintent_gym.adbd.dumpsys`.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PIL import Image
+
+from mobileintent_gym.actions import Action
+from mobileintent_gym.adbd.conventions import LONG_PRESS_MS, route_from_component, swipe_gesture
+from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
+from mobileintent_gym.errors import MobileIntentError
+
+if TYPE_CHECKING:
+    from mobileintent_gym.adbd.device import VirtualDevice
+
+_INPUT_SOURCES = frozenset({"touchscreen", "touchpad", "keyboard", "mouse", "trackball",
+                            "stylus", "dpad", "gamepad", "joystick", "touchnavigation"})
+_KEY_NAMES = {"HOME": 3, "BACK": 4, "CALL": 5, "ENDCALL": 6, "DPAD_UP": 19,
+              "DPAD_DOWN": 20, "DPAD_LEFT": 21, "DPAD_RIGHT": 22, "VOLUME_UP": 24,
+              "VOLUME_DOWN": 25, "POWER": 26, "CAMERA": 27, "TAB": 61, "SPACE": 62,
+              "ENTER": 66, "DEL": 67, "MENU": 82, "SEARCH": 84, "ESCAPE": 111,
+              "APP_SWITCH": 187, "WAKEUP": 224}
+_PHONE_KEYS = {3: "HOME", 4: "BACK", 66: "ENTER"}
+_DUMP_PATH = "/sdcard/window_dump.xml"
+
+
+def _usage(message: str) -> Output:
+    return Output(stderr=f"{message}\n".encode(), code=1)
+
+
+def _ints(values: list[str]) -> list[int]:
+    return [int(float(value)) for value in values]
+
+
+def android_text(raw: str) -> str:
+    """Decode ``input text``'s argument as Android does: ``%s`` stands for a space."""
+    out, index = [], 0
+    while index < len(raw):
+        if raw.startswith("%s", index):
+            out.append(" ")
+            index += 2
+        else:
+            out.append(raw[index])
+            index += 1
+    return "".join(out)
+
+
+class PhoneCommands:
+    """The commands that look at or drive the simulated phone."""
+
+    def __init__(self, device: VirtualDevice) -> None:
+        self.device = device
+        self.phone = device.phone
+
+    def table(self) -> dict[str, CommandFn]:
+        """Command name to implementation."""
+        return {"input": self.input, "screencap": self.screencap,
+                "uiautomator": self.uiautomator, "am": self.am, "monkey": self.monkey,
+                "pm": self.pm, "wm": self.wm}
+
+    def input(self, inv: Invocation) -> Output:
+        """``input [SOURCE] [-d DISPLAY] tap|swipe|draganddrop|text|keyevent ARGS``."""
+        args = inv.argv[1:]
+        if args and args[0] in _INPUT_SOURCES:
+            args = args[1:]
+        if args[:1] == ["-d"]:
+            args = args[2:]
+        handlers: dict[str, Callable[[list[str]], Output]] = {
+            "tap": self._tap, "swipe": self._swipe, "draganddrop": self._swipe,
+            "text": self._text, "keyevent": self._keyevent,
+        }
+        if not args or args[0] not in handlers:
+            return _usage(f"Error: Unknown command: {args[0] if args else '(none)'}")
+        try:
+            return handlers[args[0]](args[1:])
+        except (ValueError, MobileIntentError) as err:
+            return _usage(f"Error: Invalid arguments for command: {args[0]}: {err}")
+
+    def _tap(self, args: list[str]) -> Output:
+        if len(args) != 2:
+            raise ValueError(f"expected x y, got {args}")
+        x, y = _ints(args)
+        self.phone.act(Action.click(x, y))
+        return Output()
+
+    def _swipe(self, args: list[str]) -> Output:
+        if len(args) not in (4, 5):
+            raise ValueError(f"expected x1 y1 x2 y2 [duration], got {args}")
+        x1, y1, x2, y2 = _ints(args[:4])
+        duration = int(float(args[4])) if len(args) == 5 else 300
+        for direction in ("UP", "DOWN", "LEFT", "RIGHT"):
+            if (x1, y1, x2, y2) == swipe_gesture(direction, self.phone.width, self.phone.height):
+                self.phone.act(Action.swipe(direction))
+                return Output()
+        slop = 8 * self.phone.density
+        if max(abs(x2 - x1), abs(y2 - y1)) < slop and duration >= LONG_PRESS_MS:
+            self.phone.act(Action.long_click(x1, y1))
+        else:
+            self.phone.swipe_between(x1, y1, x2, y2)
+        return Output()
+
+    def _text(self, args: list[str]) -> Output:
+        if not args:
+            raise ValueError("no text")
+        self.phone.act(Action.type_text(android_text(" ".join(args))))
+        return Output()
+
+    def _keyevent(self, args: list[str]) -> Output:
+        codes = []
+        for arg in (a for a in args if a not in ("--longpress", "--doubletap")):
+            name = arg.upper().removeprefix("KEYCODE_")
+            if arg.isdigit():
+                codes.append(int(arg))
+            elif name in _KEY_NAMES:
+                codes.append(_KEY_NAMES[name])
+            else:
+                raise ValueError(f"unknown keycode {arg!r}")
+        for code in codes:
+            # Keys the simulated phone has no use for (volume, power ...) do nothing.
+            if code in _PHONE_KEYS:
+                self.phone.act(Action.press(_PHONE_KEYS[code]))
+        return Output()
+
+    def screencap(self, inv: Invocation) -> Output:
+        """``screencap [-p] [-d ID] [FILE]``: PNG with ``-p`` or a ``.png`` file, else raw RGBA."""
+        args = [a for a in inv.argv[1:] if a != "-p"]
+        if args[:1] == ["-d"]:
+            args = args[2:]
+        png = "-p" in inv.argv or (args and args[0].endswith(".png"))
+        data = self.png() if png else self._raw()
+        if not args:
+            return Output(data)
+        self.device.fs.write(args[0], data)
+        return Output()
+
+    def png(self) -> bytes:
+        """The current frame as PNG bytes (fast compression: screenshots are hot)."""
+        buffer = io.BytesIO()
+        Image.fromarray(self.phone.screenshot()).save(buffer, format="PNG", compress_level=1)
+        return buffer.getvalue()
+
+    def _raw(self) -> bytes:
+        frame = self.phone.screenshot()
+        height, width = frame.shape[:2]
+        rgba = Image.fromarray(frame).convert("RGBA").tobytes()
+        # width, height, PIXEL_FORMAT_RGBA_8888 = 1, dataspace (unknown = 0)
+        return struct.pack("<4I", width, height, 1, 0) + rgba
+
+    def uiautomator(self, inv: Invocation) -> Output:
+        """``uiautomator dump [--compressed] [FILE]`` (``/dev/tty`` prints the XML)."""
+        args = [a for a in inv.argv[1:] if a not in ("--compressed", "--verbose")]
+        if not args or args[0] != "dump":
+            return _usage("Usage: uiautomator dump [--compressed] [file]")
+        path = args[1] if len(args) > 1 else _DUMP_PATH
+        xml = self.phone.hierarchy().encode("utf-8")
+        if path in ("/dev/tty", "/dev/stdout"):
+            return Output(xml + f"UI hierchary dumped to: {path}\n".encode())
+        self.device.fs.write(path, xml)
+        return Output(f"UI hierchary dumped to: {path}\n".encode())
+
+    def am(self, inv: Invocation) -> Output:
+        """``am start [-W] [-S] -n PACKAGE/ACTIVITY`` (other options are accepted, unused)."""
+        args = inv.argv[1:]
+        if args[:1] not in (["start"], ["start-activity"]):
+            return _usage(f"am: unsupported sub-command {' '.join(args[:1]) or '(none)'}")
+        component = args[args.index("-n") + 1] if "-n" in args[:-1] else ""
+        package, _, activity = component.partition("/")
+        if package not in self.phone.packages():
+            return _usage(f"Error: Activity not started, unable to resolve Intent "
+                          f"{{ cmp={component or '(none)'} }}")
+        route = route_from_component(package, activity) if activity else ""
+        app_id = self.phone.packages()[package]
+        self.phone.open(app_id, route if route.startswith(app_id + "/") else None)
+        return Output(f"Starting: Intent {{ cmp={component} }}\n".encode())
+
+    def monkey(self, inv: Invocation) -> Output:
+        """``monkey -p PACKAGE [-c CATEGORY] [-v] COUNT``: launches the package."""
+        args = inv.argv[1:]
+        package = args[args.index("-p") + 1] if "-p" in args[:-1] else ""
+        if package not in self.phone.packages():
+            return Output(b"** No activities found to run, monkey aborted.\n", code=252)
+        self.phone.open(self.phone.packages()[package])
+        return Output(b"  bash arg: -p\nEvents injected: 1\n## Network stats: elapsed time=1ms\n")
+
+    def pm(self, inv: Invocation) -> Output:
+        """``pm list packages``: the launcher and every simulated app."""
+        if inv.argv[1:3] != ["list", "packages"]:
+            return _usage("pm: only 'pm list packages' is supported")
+        names = sorted({*self.phone.packages(), "com.android.launcher3"})
+        return Output("".join(f"package:{n}\n" for n in names).encode())
+
+    def wm(self, inv: Invocation) -> Output:
+        """``wm size`` and ``wm density``."""
+        if inv.argv[1:2] == ["size"]:
+            return Output(f"Physical size: {self.phone.width}x{self.phone.height}\n".encode())
+        if inv.argv[1:2] == ["density"]:
+            return Output(f"Physical density: {self.device.density_dpi}\n".encode())
+        return _usage("wm: only 'wm size' and 'wm density' are supported")

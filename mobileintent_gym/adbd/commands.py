@@ -1,0 +1,180 @@
+"""General shell commands of the virtual device: files, text and properties.
+
+Each command takes an :class:`Invocation` and returns an :class:`Output`, with messages and
+exit codes shaped like Android's toybox.
+"""
+
+from __future__ import annotations
+
+import re
+import stat as stat_module
+from collections.abc import Mapping
+
+from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
+from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
+
+
+def _error(name: str, message: str, code: int = 1) -> Output:
+    return Output(stderr=f"{name}: {message}\n".encode(), code=code)
+
+
+def _flags(argv: list[str], known: str) -> tuple[set[str], list[str]]:
+    """Split ``-abc`` style flags (only letters in ``known``) from operands."""
+    flags: set[str] = set()
+    operands: list[str] = []
+    for arg in argv[1:]:
+        if arg.startswith("-") and len(arg) > 1 and set(arg[1:]) <= set(known) and not operands:
+            flags |= set(arg[1:])
+        else:
+            operands.append(arg)
+    return flags, operands
+
+
+def echo(inv: Invocation) -> Output:
+    """``echo [-n] WORD...``."""
+    flags, words = _flags(inv.argv, "n")
+    return Output((" ".join(words) + ("" if "n" in flags else "\n")).encode())
+
+
+class FileCommands:
+    """``cat``, ``ls``, ``rm``, ``mkdir`` and ``touch`` over the in-memory file system."""
+
+    def __init__(self, fs: MemoryFileSystem) -> None:
+        self.fs = fs
+
+    def table(self) -> dict[str, CommandFn]:
+        """Command name to implementation."""
+        return {"cat": self.cat, "ls": self.ls, "rm": self.rm, "mkdir": self.mkdir,
+                "touch": self.touch}
+
+    def cat(self, inv: Invocation) -> Output:
+        """``cat [FILE...]`` (standard input without operands)."""
+        if len(inv.argv) == 1:
+            return Output(inv.stdin)
+        out, errors = [], []
+        for path in inv.argv[1:]:
+            try:
+                out.append(self.fs.read(path))
+            except FileSystemError as err:
+                errors.append(f"cat: {err}\n")
+        return Output(b"".join(out), "".join(errors).encode(), 1 if errors else 0)
+
+    def ls(self, inv: Invocation) -> Output:
+        """``ls [-l] [-a] [-1] [PATH...]``."""
+        flags, paths = _flags(inv.argv, "la1dR")
+        out, errors = [], []
+        for path in paths or ["."]:
+            info = self.fs.stat(path)
+            if info is None:
+                errors.append(f"ls: {self.fs.resolve(path)}: No such file or directory\n")
+            elif stat_module.S_ISDIR(info[0]) and "d" not in flags:
+                full = self.fs.resolve(path)
+                names = self.fs.list_dir(full)
+                out += [self._line(f"{full.rstrip('/')}/{n}", n, flags) for n in names]
+            else:
+                out.append(self._line(path, path, flags))
+        text = "".join(line + "\n" for line in out)
+        return Output(text.encode(), "".join(errors).encode(), 1 if errors else 0)
+
+    def _line(self, path: str, name: str, flags: set[str]) -> str:
+        if "l" not in flags:
+            return name
+        mode, size, _mtime = self.fs.stat(path)
+        kind = "d" if stat_module.S_ISDIR(mode) else "-"
+        return f"{kind}{stat_module.filemode(mode)[1:]} 1 shell shell {size:>8} {name}"
+
+    def rm(self, inv: Invocation) -> Output:
+        """``rm [-f] [-r] PATH...``."""
+        flags, paths = _flags(inv.argv, "frRv")
+        errors = []
+        for path in paths:
+            try:
+                self.fs.remove(path, recursive=bool(flags & {"r", "R"}))
+            except FileSystemError as err:
+                if not ("f" in flags and "No such file" in str(err)):
+                    errors.append(f"rm: {err}\n")
+        return Output(stderr="".join(errors).encode(), code=1 if errors else 0)
+
+    def mkdir(self, inv: Invocation) -> Output:
+        """``mkdir [-p] DIR...``."""
+        flags, paths = _flags(inv.argv, "p")
+        for path in paths:
+            if self.fs.exists(path) and "p" not in flags:
+                return _error("mkdir", f"'{path}': File exists")
+            try:
+                self.fs.make_dir(path)
+            except FileSystemError as err:
+                return _error("mkdir", str(err))
+        return Output()
+
+    def touch(self, inv: Invocation) -> Output:
+        """``touch FILE...`` (creates empty files)."""
+        for path in inv.argv[1:]:
+            if not self.fs.exists(path):
+                try:
+                    self.fs.write(path, b"")
+                except FileSystemError as err:
+                    return _error("touch", str(err))
+        return Output()
+
+
+def grep(inv: Invocation) -> Output:
+    """``grep [-i] [-v] [-E] [-F] [-c] [-q] PATTERN`` over standard input."""
+    flags, operands = _flags(inv.argv, "ivEFcqo")
+    if not operands:
+        return _error("grep", "no pattern", 2)
+    pattern = re.escape(operands[0]) if "F" in flags else operands[0]
+    if "E" not in flags and "F" not in flags:
+        pattern = _basic_to_python(pattern)
+    try:
+        regex = re.compile(pattern, re.IGNORECASE if "i" in flags else 0)
+    except re.error as err:
+        return _error("grep", f"bad regex {operands[0]!r}: {err}", 2)
+    lines = inv.stdin.decode("utf-8", errors="replace").splitlines()
+    chosen = [line for line in lines if bool(regex.search(line)) != ("v" in flags)]
+    code = 0 if chosen else 1
+    if "q" in flags:
+        return Output(code=code)
+    if "c" in flags:
+        return Output(f"{len(chosen)}\n".encode(), code=code)
+    return Output("".join(line + "\n" for line in chosen).encode(), code=code)
+
+
+def _basic_to_python(pattern: str) -> str:
+    """POSIX basic regex: ``+ ? | ( ) { }`` are literal unless escaped."""
+    out, index = [], 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\" and index + 1 < len(pattern) and pattern[index + 1] in "+?|(){}":
+            out.append(pattern[index + 1])
+            index += 2
+            continue
+        out.append("\\" + char if char in "+?|(){}" else char)
+        index += 1
+    return "".join(out)
+
+
+def property_commands(props: Mapping[str, str]) -> dict[str, CommandFn]:
+    """``getprop [NAME [DEFAULT]]`` over a fixed property table."""
+
+    def getprop(inv: Invocation) -> Output:
+        if len(inv.argv) == 1:
+            lines = "".join(f"[{k}]: [{v}]\n" for k, v in sorted(props.items()))
+            return Output(lines.encode())
+        default = inv.argv[2] if len(inv.argv) > 2 else ""
+        return Output((props.get(inv.argv[1], default) + "\n").encode())
+
+    return {"getprop": getprop}
+
+
+def basic_commands() -> dict[str, CommandFn]:
+    """Commands that need nothing but their input."""
+    return {
+        "echo": echo,
+        "grep": grep,
+        "true": lambda inv: Output(),
+        "false": lambda inv: Output(code=1),
+        "id": lambda inv: Output(b"uid=2000(shell) gid=2000(shell) groups=2000(shell)\n"),
+        # The simulated phone has no wall clock to wait for; sleeping would only stall.
+        "sleep": lambda inv: Output(),
+    }

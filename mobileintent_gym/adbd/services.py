@@ -1,0 +1,110 @@
+"""The stream services the virtual device offers: ``shell:`` (v1 and v2), ``exec:``, ``sync:``.
+
+Service names look like ``shell:CMD``, ``shell,v2,raw:CMD``, ``shell,v2,TERM=xterm,pty:``
+(interactive), ``exec:CMD`` and ``sync:``. Shell v2 frames output as
+``id (1 byte) + length (u32) + data`` with ids 1 stdout, 2 stderr and 3 exit code, and reads
+stdin the same way (id 0 data, 4 close-stdin).
+"""
+
+from __future__ import annotations
+
+import struct
+
+from mobileintent_gym.adbd.device import VirtualDevice
+from mobileintent_gym.adbd.shell import ShellResult
+from mobileintent_gym.adbd.stream import Stream
+from mobileintent_gym.adbd.sync import serve_sync
+
+V2_STDIN, V2_STDOUT, V2_STDERR, V2_EXIT, V2_CLOSE_STDIN = 0, 1, 2, 3, 4
+_V2_HEADER = struct.Struct("<BI")
+_V2_CHUNK = 16 * 1024
+MAX_LINE = 64 * 1024
+
+
+def split_service(name: str) -> tuple[str, tuple[str, ...], str]:
+    """``(kind, options, command)`` of a service name, e.g. ``("shell", ("v2", "raw"), "ls")``."""
+    head, _, command = name.partition(":")
+    kind, *options = head.split(",")
+    return kind, tuple(options), command
+
+
+def can_open(name: str) -> bool:
+    """Whether the device serves ``name`` (checked before the stream is acknowledged)."""
+    kind, options, command = split_service(name)
+    if ":" not in name:
+        return False
+    return kind in ("shell", "exec") or (kind == "sync" and not command and not options)
+
+
+def v2_frame(kind: int, data: bytes) -> bytes:
+    """One shell-v2 packet, split into several when ``data`` is large."""
+    if not data:
+        return _V2_HEADER.pack(kind, 0)
+    return b"".join(_V2_HEADER.pack(kind, len(data[i : i + _V2_CHUNK])) + data[i : i + _V2_CHUNK]
+                    for i in range(0, len(data), _V2_CHUNK))
+
+
+async def run_service(device: VirtualDevice, name: str, stream: Stream) -> None:
+    """Serve one opened stream to its end."""
+    kind, options, command = split_service(name)
+    if kind == "sync":
+        await serve_sync(stream, device.fs)
+        return
+    v2 = kind == "shell" and "v2" in options
+    if kind == "shell" and not command.strip():
+        code = await _interactive(device, stream, v2)
+    else:
+        result = device.run(command)
+        await _send_output(stream, result, v2)
+        code = result.code
+    if v2:
+        await stream.write(v2_frame(V2_EXIT, bytes([code & 0xFF])))
+
+
+async def _send_output(stream: Stream, result: ShellResult, v2: bool) -> None:
+    if v2:
+        out = b"".join(v2_frame(V2_STDOUT if fd == 1 else V2_STDERR, data)
+                       for fd, data in result.chunks)
+    else:
+        out = b"".join(data for _fd, data in result.chunks)
+    if out:
+        await stream.write(out)
+
+
+async def _interactive(device: VirtualDevice, stream: Stream, v2: bool) -> int:
+    """Line mode: run each line of stdin as it arrives (no prompt, no echo)."""
+    pending, code = b"", 0
+    while True:
+        data, finished = await (_read_v2_stdin(stream) if v2 else _read_v1_stdin(stream))
+        pending += data
+        *lines, pending = pending.split(b"\n")
+        if len(pending) > MAX_LINE:
+            return 1
+        for line in lines:
+            text = line.decode("utf-8", errors="replace").strip()
+            if text == "exit":
+                return code
+            result = device.run(text)
+            code = result.code
+            await _send_output(stream, result, v2)
+        if finished:
+            if pending.strip():
+                result = device.run(pending.decode("utf-8", errors="replace"))
+                await _send_output(stream, result, v2)
+                code = result.code
+            return code
+
+
+async def _read_v1_stdin(stream: Stream) -> tuple[bytes, bool]:
+    data = await stream.read()
+    return data, not data
+
+
+async def _read_v2_stdin(stream: Stream) -> tuple[bytes, bool]:
+    kind, length = _V2_HEADER.unpack(await stream.read_exactly(_V2_HEADER.size))
+    if length > MAX_LINE:
+        return b"", True
+    data = await stream.read_exactly(length)
+    if kind == V2_STDIN:
+        return data, False
+    return b"", kind == V2_CLOSE_STDIN

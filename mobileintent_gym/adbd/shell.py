@@ -1,0 +1,215 @@
+"""Run parsed command lines against the virtual device's commands and file system."""
+
+from __future__ import annotations
+
+import posixpath
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
+from mobileintent_gym.adbd.shellparse import (
+    Command,
+    Pipeline,
+    Redirect,
+    ShellSyntaxError,
+    Word,
+    parse,
+)
+
+BIN_DIRS = ("/system/bin", "/system/xbin", "/bin", "/vendor/bin", "/product/bin")
+NOT_FOUND = 127
+MAX_SUBSTITUTION_DEPTH = 8
+
+
+@dataclass
+class Output:
+    """What one command produced."""
+
+    stdout: bytes = b""
+    stderr: bytes = b""
+    code: int = 0
+
+
+@dataclass
+class Invocation:
+    """A command's arguments (``argv[0]`` is its name) and standard input."""
+
+    argv: list[str]
+    stdin: bytes = b""
+
+
+CommandFn = Callable[[Invocation], Output]
+
+
+@dataclass
+class ShellResult:
+    """A whole command line's output, in order, as (fd, bytes) chunks; and its exit code."""
+
+    chunks: list[tuple[int, bytes]] = field(default_factory=list)
+    code: int = 0
+
+    @property
+    def stdout(self) -> bytes:
+        """Everything written to fd 1."""
+        return b"".join(data for fd, data in self.chunks if fd == 1)
+
+    @property
+    def stderr(self) -> bytes:
+        """Everything written to fd 2."""
+        return b"".join(data for fd, data in self.chunks if fd == 2)
+
+
+class _Exit(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+class Shell:
+    """A non-interactive ``sh`` over a table of commands.
+
+    Args:
+        commands: Command name to implementation.
+        fs: The file system redirections read and write.
+        env: Variables visible to ``$NAME``.
+        history: Where to record every command's argv (default: a private log).
+    """
+
+    def __init__(self, commands: Mapping[str, CommandFn], fs: MemoryFileSystem,
+                 env: Mapping[str, str], history: deque[tuple[str, ...]] | None = None) -> None:
+        self._commands = commands
+        self._fs = fs
+        self._env = dict(env)
+        self._status = 0
+        self._depth = 0
+        self.history = deque(maxlen=1000) if history is None else history
+
+    def run(self, source: str, stdin: bytes = b"") -> ShellResult:
+        """Run a command line; syntax errors give exit code 2 like sh."""
+        result = ShellResult()
+        try:
+            pipelines = parse(source)
+        except ShellSyntaxError as err:
+            return ShellResult([(2, f"/system/bin/sh: {err}\n".encode())], 2)
+        try:
+            for pipeline in pipelines:
+                if (pipeline.connector == "&&" and self._status != 0) or (
+                    pipeline.connector == "||" and self._status == 0
+                ):
+                    continue
+                self._status = self._pipeline(pipeline, stdin, result)
+        except _Exit as done:
+            self._status = done.code
+        result.code = self._status
+        return result
+
+    def _pipeline(self, pipeline: Pipeline, stdin: bytes, result: ShellResult) -> int:
+        data, code = stdin, 0
+        for position, command in enumerate(pipeline.commands):
+            out = self._command(command, data)
+            last = position == len(pipeline.commands) - 1
+            if out.stderr:
+                result.chunks.append((2, out.stderr))
+            if last and out.stdout:
+                result.chunks.append((1, out.stdout))
+            data, code = out.stdout, out.code
+        return code
+
+    def _command(self, command: Command, stdin: bytes) -> Output:
+        argv = [arg for word in command.words for arg in self.expand(word)]
+        try:
+            stdin = self._read_redirects(command.redirects, stdin)
+            out = self._execute(argv, stdin)
+            return self._write_redirects(command.redirects, out)
+        except FileSystemError as err:
+            return Output(stderr=f"/system/bin/sh: {err}\n".encode(), code=1)
+
+    def _execute(self, argv: list[str], stdin: bytes) -> Output:
+        if not argv:
+            return Output()
+        self.history.append(tuple(argv))
+        name = argv[0]
+        if posixpath.dirname(name) in BIN_DIRS:
+            name = posixpath.basename(name)
+        if name == "exit":
+            raise _Exit(int(argv[1]) if len(argv) > 1 and argv[1].isdigit() else self._status)
+        command = self._commands.get(name)
+        if command is None or "/" in name:
+            message = f"/system/bin/sh: {argv[0]}: inaccessible or not found\n"
+            return Output(stderr=message.encode(), code=NOT_FOUND)
+        return command(Invocation([name, *argv[1:]], stdin))
+
+    def _read_redirects(self, redirects: list[Redirect], stdin: bytes) -> bytes:
+        for redirect in redirects:
+            if redirect.op == "<":
+                stdin = self._fs.read(self._target(redirect.target))
+        return stdin
+
+    def _write_redirects(self, redirects: list[Redirect], out: Output) -> Output:
+        streams = {1: out.stdout, 2: out.stderr}
+        for redirect in redirects:
+            target = self._target(redirect.target)
+            if redirect.op == ">&" and redirect.fd in streams and target in ("1", "2"):
+                source = streams[redirect.fd]
+                streams[redirect.fd] = b""
+                streams[int(target)] += source
+            elif redirect.op in (">", ">>") and redirect.fd in streams:
+                data, streams[redirect.fd] = streams[redirect.fd], b""
+                if target != "/dev/null":
+                    if redirect.op == ">>" and self._fs.exists(target):
+                        data = self._fs.read(target) + data
+                    self._fs.write(target, data)
+        return Output(streams[1], streams[2], out.code)
+
+    def _target(self, word: Word) -> str:
+        values = self.expand(word)
+        if len(values) != 1:
+            raise FileSystemError(f"{''.join(values) or '(empty)'}: ambiguous redirect")
+        return values[0]
+
+    def expand(self, word: Word) -> list[str]:
+        """Expand variables and substitutions; unquoted expansions split on whitespace."""
+        fields, keep = [""], [False]
+
+        def split_here() -> None:
+            if fields[-1] or keep[-1]:
+                fields.append("")
+                keep.append(False)
+
+        for part in word:
+            if part.kind == "lit":
+                value = part.value
+            elif part.kind == "var":
+                value = self._variable(part.value)
+            else:
+                value = self._substitute(part.value)
+            if part.kind == "lit" or part.quoted:
+                fields[-1] += value
+                keep[-1] = keep[-1] or part.quoted
+                continue
+            if value[:1].isspace():
+                split_here()
+            for number, piece in enumerate(value.split()):
+                if number:
+                    split_here()
+                fields[-1] += piece
+            if value.strip() and value[-1:].isspace():
+                split_here()
+        return [text for text, kept in zip(fields, keep, strict=True) if text or kept]
+
+    def _variable(self, name: str) -> str:
+        if name == "?":
+            return str(self._status)
+        return self._env.get(name, "")
+
+    def _substitute(self, source: str) -> str:
+        if self._depth >= MAX_SUBSTITUTION_DEPTH:
+            return ""
+        self._depth += 1
+        status = self._status
+        try:
+            output = self.run(source).stdout
+        finally:
+            self._depth -= 1
+            self._status = status
+        return output.decode("utf-8", errors="replace").rstrip("\n")

@@ -1,0 +1,108 @@
+"""One adb stream (a service the host OPENed) with the protocol's flow control.
+
+The device may have one unacknowledged WRTE per stream: :meth:`Stream.write` waits for the
+host's OKAY before sending the next chunk, and cuts data to the negotiated maxdata. Data
+the host writes is acknowledged with OKAY only once the service has read it, so a busy
+service slows the host down instead of buffering without bound.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from mobileintent_gym.adbd.packet import A_CLSE, A_OKAY, A_WRTE, Packet
+
+
+class StreamClosed(ConnectionError):
+    """The stream was closed (by the host, or because its connection went away)."""
+
+
+class Stream:
+    """A device-side stream endpoint.
+
+    Args:
+        local_id: This side's id for the stream (never 0).
+        remote_id: The host's id for the stream.
+        send: Queues one packet on the connection.
+        max_payload: Largest WRTE payload allowed on the connection.
+    """
+
+    def __init__(
+        self, local_id: int, remote_id: int, send: Callable[[Packet], None], max_payload: int
+    ) -> None:
+        self.local_id = local_id
+        self.remote_id = remote_id
+        self._send = send
+        self._max_payload = max_payload
+        self._acked = asyncio.Event()
+        self._acked.set()
+        self._inbox: asyncio.Queue[bytes] = asyncio.Queue()
+        self._buffer = b""
+        self.closed = False
+
+    async def write(self, data: bytes) -> None:
+        """Send ``data`` as WRTE packets, one in flight at a time.
+
+        Raises:
+            StreamClosed: When the stream closes before all data is acknowledged.
+        """
+        for start in range(0, len(data), self._max_payload):
+            await self._acked.wait()
+            if self.closed:
+                raise StreamClosed(f"stream {self.local_id} closed while writing")
+            self._acked.clear()
+            chunk = data[start : start + self._max_payload]
+            self._send(Packet(A_WRTE, self.local_id, self.remote_id, chunk))
+        await self._acked.wait()
+        if self.closed:
+            raise StreamClosed(f"stream {self.local_id} closed before the last OKAY")
+
+    async def read(self) -> bytes:
+        """The next chunk the host wrote (acknowledging it), or ``b""`` once closed."""
+        if self._buffer:
+            data, self._buffer = self._buffer, b""
+            return data
+        if self.closed and self._inbox.empty():
+            return b""
+        data = await self._inbox.get()
+        if data:
+            self._send(Packet(A_OKAY, self.local_id, self.remote_id))
+        return data
+
+    async def read_exactly(self, size: int) -> bytes:
+        """Exactly ``size`` bytes across as many WRTEs as it takes.
+
+        Raises:
+            StreamClosed: When the stream ends first.
+        """
+        while len(self._buffer) < size:
+            chunk = await self._inbox.get()
+            if not chunk:
+                raise StreamClosed(f"stream {self.local_id} ended inside a {size}-byte read")
+            self._send(Packet(A_OKAY, self.local_id, self.remote_id))
+            self._buffer += chunk
+        data, self._buffer = self._buffer[:size], self._buffer[size:]
+        return data
+
+    def on_okay(self) -> None:
+        """The host acknowledged our last WRTE."""
+        self._acked.set()
+
+    def on_write(self, data: bytes) -> None:
+        """The host sent data; it is acknowledged when read."""
+        if data and not self.closed:
+            self._inbox.put_nowait(data)
+
+    def on_close(self) -> None:
+        """The host closed the stream, or the connection ended: wake every waiter."""
+        if not self.closed:
+            self.closed = True
+            self._inbox.put_nowait(b"")
+            self._acked.set()
+
+    def close(self) -> None:
+        """Close from this side: send CLSE once."""
+        if not self.closed:
+            self._send(Packet(A_CLSE, self.local_id, self.remote_id))
+            self.on_close()

@@ -1,0 +1,132 @@
+"""``AppiumDevice``: a device driven by an Appium server with the UiAutomator2 driver.
+
+Start Appium (``appium --port 4723``, with the ``uiautomator2`` driver installed and a
+device or emulator attached), then use ``AppiumDevice("http://127.0.0.1:4723")`` or the
+loader spec ``appium:http://127.0.0.1:4723``. The mapping:
+
+* ``screenshot()`` — ``GET /screenshot`` (PNG) → H×W×3 uint8;
+* ``hierarchy()`` — ``GET /source`` (UiAutomator2's page source is uiautomator XML);
+* ``route()`` — current package and activity, read like :mod:`.adb` reads them;
+* ``act()`` — W3C pointer actions for taps, long presses (1 s) and the canonical swipe;
+  ``press_keycode`` for HOME/BACK/ENTER; the focused element's ``send_keys`` for text
+  (UiAutomator2 types any Unicode text, so no quoting or ASCII limit applies).
+"""
+
+from __future__ import annotations
+
+import io
+import time
+
+import numpy as np
+from PIL import Image
+
+from mobileintent_gym.actions import Action, ActionType
+from mobileintent_gym.adbd.conventions import (
+    KEYCODES,
+    LONG_PRESS_GESTURE_MS,
+    SWIPE_MS,
+    route_from_component,
+    swipe_gesture,
+)
+from mobileintent_gym.backends.adb import DeviceCommandError, DeviceUnavailableError
+from mobileintent_gym.errors import DeviceError, require
+from mobileintent_gym.phone import ActResult, StepEvent
+
+
+class AppiumDevice:
+    """A device behind an Appium server, satisfying :class:`~mobileintent_gym.backends.Device`.
+
+    Args:
+        url: The Appium server, e.g. ``http://127.0.0.1:4723``.
+        udid: The device's serial when several are attached.
+        new_command_timeout: Seconds Appium keeps an idle session.
+
+    Raises:
+        DependencyNotInstalled: Without Appium-Python-Client.
+        DeviceUnavailableError: When no session can be created.
+    """
+
+    def __init__(self, url: str, udid: str | None = None, new_command_timeout: int = 300) -> None:
+        webdriver = require("appium.webdriver", "android")
+        options_module = require("appium.options.android", "android")
+        self._errors = require("selenium.common.exceptions", "android")
+        options = options_module.UiAutomator2Options()
+        options.platform_name = "Android"
+        options.no_reset = True
+        options.new_command_timeout = new_command_timeout
+        if udid:
+            options.udid = udid
+        try:
+            self._driver = webdriver.Remote(url, options=options)
+        except (self._errors.WebDriverException, OSError) as err:
+            raise DeviceUnavailableError(f"no Appium session at {url!r}: {err}") from err
+        size = self._call(self._driver.get_window_size, "window size")
+        self.width, self.height = int(size["width"]), int(size["height"])
+        self.events: list[StepEvent] = []
+
+    def reset(self, state: object = None, seed: int | None = None) -> None:
+        """Go home and start a new event log (a real device's content cannot be loaded).
+
+        Raises:
+            DeviceError: When ``state`` is given.
+        """
+        if state is not None:
+            raise DeviceError(f"AppiumDevice cannot load a phone state ({type(state).__name__})")
+        self._call(lambda: self._driver.press_keycode(KEYCODES["HOME"]), "press HOME")
+        self.events = []
+
+    def screenshot(self) -> np.ndarray:
+        """The screen as an H×W×3 uint8 array."""
+        png = self._call(self._driver.get_screenshot_as_png, "screenshot")
+        return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+    def hierarchy(self) -> str:
+        """The page source (uiautomator XML)."""
+        return self._call(lambda: self._driver.page_source, "page source")
+
+    def route(self) -> str:
+        """The focused screen's route (``package/activity`` on an ordinary device)."""
+        package = self._call(lambda: self._driver.current_package, "current package")
+        activity = self._call(lambda: self._driver.current_activity, "current activity")
+        return route_from_component(package, activity)
+
+    def act(self, action: Action) -> ActResult:
+        """Carry out one action and log routes before and after it (as :class:`AdbDevice`)."""
+        action.check_inside(self.width, self.height)
+        before = self.route()
+        sent = self._send(action)
+        after = self.route() if sent else before
+        note = "" if sent else "intention declared complete"
+        event = StepEvent(len(self.events), str(action), before, after, None, (), (),
+                          action.text, sent, note, time.strftime("%Y-%m-%d %H:%M:%S"))
+        self.events.append(event)
+        return ActResult(sent, note, event)
+
+    def close(self) -> None:
+        """End the Appium session."""
+        self._call(self._driver.quit, "quit")
+
+    def _send(self, action: Action) -> bool:
+        kind, driver = action.type, self._driver
+        if kind is ActionType.CLICK:
+            self._call(lambda: driver.tap([(action.x, action.y)]), str(action))
+        elif kind is ActionType.LONG_CLICK:
+            self._call(lambda: driver.tap([(action.x, action.y)], LONG_PRESS_GESTURE_MS),
+                       str(action))
+        elif kind is ActionType.SWIPE:
+            x1, y1, x2, y2 = swipe_gesture(action.direction, self.width, self.height)
+            self._call(lambda: driver.swipe(x1, y1, x2, y2, SWIPE_MS), str(action))
+        elif kind is ActionType.PRESS:
+            self._call(lambda: driver.press_keycode(KEYCODES[action.key]), str(action))
+        elif kind is ActionType.TYPE:
+            self._call(lambda: driver.switch_to.active_element.send_keys(action.text),
+                       str(action))
+        return kind is not ActionType.COMPLETE
+
+    def _call(self, function, what: str):
+        try:
+            return function()
+        except self._errors.WebDriverException as err:
+            raise DeviceCommandError(f"Appium could not {what}: {err.msg}") from err
+        except OSError as err:
+            raise DeviceUnavailableError(f"Appium server unreachable during {what}: {err}") from err

@@ -1,0 +1,108 @@
+"""The virtual device driven by the real ``adb`` binary (skipped when adb is not installed)."""
+
+import io
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from mobileintent_gym.adbd.auth import load_keys
+from mobileintent_gym.adbd.harness import LocalAdb
+from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
+
+ADB = shutil.which("adb")
+pytestmark = pytest.mark.skipif(ADB is None, reason="the adb binary is not installed "
+                                "(apt-get install adb)")
+SERVER_PORT = 15037
+
+
+def fresh_phone() -> SimPhone:
+    phone = SimPhone()
+    phone.reset(seed=0)
+    return phone
+
+
+@pytest.fixture(scope="module")
+def local(tmp_path_factory):
+    home = tmp_path_factory.mktemp("adbhome")
+    with LocalAdb(fresh_phone(), ADB, SERVER_PORT, home=home) as adb:
+        assert adb.connect() == "device"
+        yield adb
+
+
+def shell(local: LocalAdb, *args: str) -> subprocess.CompletedProcess:
+    return local.adb("-s", local.serial, "shell", *args)
+
+
+def test_devices_lists_the_virtual_device_with_its_identity(local):
+    listing = local.adb("devices", "-l").stdout.decode()
+    line = next(line for line in listing.splitlines() if line.startswith(local.serial))
+    assert "device product:mobileintent_sim model:SimPhone device:simphone" in line
+
+
+def test_shell_input_tap_changes_the_route(local):
+    local.thread.call(local.device.phone.act, "PRESS[HOME]")
+    node = next(n for n in parse_hierarchy(local.thread.call(local.device.phone.hierarchy)).walk()
+                if n.desc == "Music" or n.text == "Music")
+    x, y = (node.bounds[0] + node.bounds[2]) // 2, (node.bounds[1] + node.bounds[3]) // 2
+    assert shell(local, "input", "tap", str(x), str(y)).returncode == 0
+    assert local.thread.call(local.device.phone.route) == "music/home"
+    focus = shell(local, "dumpsys window | grep mCurrentFocus").stdout.decode()
+    assert "com.mobileintent.music/.route.music.home" in focus
+
+
+def test_exit_codes_and_stderr_come_through(local):
+    assert shell(local, "false").returncode == 1
+    missing = shell(local, "frobnicate")
+    assert missing.returncode == 127 and b"inaccessible or not found" in missing.stderr
+
+
+def test_exec_out_screencap_is_the_phone_frame(local):
+    png = local.adb("-s", local.serial, "exec-out", "screencap", "-p").stdout
+    frame = local.thread.call(local.device.phone.screenshot)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(png)).convert("RGB")), frame)
+
+
+def test_uiautomator_dump_then_pull(local, tmp_path):
+    out = shell(local, "uiautomator", "dump", "/sdcard/w.xml")
+    assert out.stdout == b"UI hierchary dumped to: /sdcard/w.xml\n"
+    pulled = local.adb("-s", local.serial, "pull", "/sdcard/w.xml", str(tmp_path / "w.xml"))
+    assert pulled.returncode == 0, pulled.stderr
+    text = (tmp_path / "w.xml").read_text()
+    assert ET.fromstring(text).tag == "hierarchy"
+    assert text == local.thread.call(local.device.phone.hierarchy)
+
+
+def test_push_then_cat_ls_rm(local, tmp_path):
+    data = bytes(range(256)) * 1000
+    (tmp_path / "blob.bin").write_bytes(data)
+    pushed = local.adb("-s", local.serial, "push", str(tmp_path / "blob.bin"), "/sdcard/")
+    assert pushed.returncode == 0, pushed.stderr
+    assert local.device.fs.read("/sdcard/blob.bin") == data
+    assert shell(local, "ls /sdcard | grep blob").stdout == b"blob.bin\n"
+    assert shell(local, "rm /sdcard/blob.bin && ls /sdcard/blob.bin").returncode == 1
+
+
+def test_stdin_lines_run_in_an_interactive_shell(local):
+    out = local.adb("-s", local.serial, "shell", stdin=b"echo one\ngetprop ro.product.model\n")
+    assert out.stdout == b"one\nSimPhone\n"
+
+
+def test_rsa_auth_admits_adbs_own_key_and_refuses_a_stranger(tmp_path, test_key):
+    home = tmp_path / "home"
+    (home / ".android").mkdir(parents=True)
+    subprocess.run([ADB, "keygen", str(home / ".android" / "adbkey")], check=True,
+                   capture_output=True, timeout=30)
+    adb_key = load_keys(home / ".android" / "adbkey.pub")
+    with LocalAdb(fresh_phone(), ADB, SERVER_PORT + 1, home=home, keys=adb_key) as adb:
+        assert adb.connect() == "device"
+        assert adb.adb("-s", adb.serial, "shell", "echo", "ok").stdout == b"ok\n"
+    with LocalAdb(fresh_phone(), ADB, SERVER_PORT + 1, home=home, keys=(test_key.public,)) as adb:
+        assert adb.connect(wait=3) != "device"
+        assert adb.adb("-s", adb.serial, "shell", "echo", "ok").returncode != 0
+        assert any("not allowed" in reason for reason in adb.server.recent_reasons)

@@ -1,0 +1,120 @@
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from mobileintent_gym.adbd.android import android_text
+from mobileintent_gym.adbd.conventions import activity_for, route_from_component, swipe_gesture
+from mobileintent_gym.adbd.device import VirtualDevice
+from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
+
+
+@pytest.fixture
+def device() -> VirtualDevice:
+    phone = SimPhone()
+    phone.reset(seed=0)
+    return VirtualDevice(phone)
+
+
+def out(device: VirtualDevice, line: str) -> str:
+    result = device.run(line)
+    assert result.code == 0, result.stderr
+    return result.stdout.decode()
+
+
+def icon_center(phone: SimPhone, text: str) -> tuple[int, int]:
+    node = next(n for n in parse_hierarchy(phone.hierarchy()).walk()
+                if (n.text == text or n.desc == text) and n.clickable)
+    x1, y1, x2, y2 = node.bounds
+    return (x1 + x2) // 2, (y1 + y2) // 2
+
+
+def test_input_tap_opens_the_app_and_dumpsys_reports_it(device):
+    x, y = icon_center(device.phone, "Music")
+    out(device, f"input tap {x} {y}")
+    assert device.phone.route() == "music/home"
+    focus = out(device, "dumpsys window | grep mCurrentFocus")
+    assert "com.mobileintent.music/.route.music.home}" in focus
+    assert "com.mobileintent.music" in out(device, "dumpsys activity recents")
+
+
+def test_keyevents_by_number_and_name(device):
+    device.phone.open("chat")
+    out(device, "input keyevent KEYCODE_HOME")
+    assert device.phone.route() == "launcher"
+    device.phone.open("chat")
+    out(device, "input keyevent 3")
+    assert device.phone.route() == "launcher"
+    assert device.run("input keyevent KEYCODE_NOPE").code == 1
+
+
+def test_am_start_and_monkey_open_apps(device):
+    out(device, "monkey -p com.mobileintent.chat -c android.intent.category.LAUNCHER 1")
+    assert device.phone.route() == "chat/chats"
+    out(device, "am start -n " + activity_for("com.mobileintent.music", "music/home"))
+    assert device.phone.route() == "music/home"
+    assert device.run("am start -n com.nope/.Main").code == 1
+
+
+def test_screencap_png_to_stdout_and_file_equals_frame(device):
+    frame = device.phone.screenshot()
+    png = device.run("screencap -p").stdout
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(png)).convert("RGB")), frame)
+    out(device, "screencap -p /sdcard/x.png")
+    assert device.fs.read("/sdcard/x.png") == png
+
+
+def test_uiautomator_dump_then_cat(device):
+    assert out(device, "uiautomator dump") == "UI hierchary dumped to: /sdcard/window_dump.xml\n"
+    xml = out(device, "uiautomator dump /sdcard/w.xml >/dev/null && cat /sdcard/w.xml")
+    assert xml == device.phone.hierarchy()
+    assert parse_hierarchy(xml).cls
+
+
+def test_framework_queries(device):
+    assert out(device, "wm size") == "Physical size: 1080x2400\n"
+    assert out(device, "getprop ro.build.version.sdk") == "34\n"
+    assert "mCurrentRotation=ROTATION_0" in out(device, "dumpsys window | grep mCurrentRotation")
+    assert "physicalFrame=[0, 0, 1080, 2400]" in out(device, "dumpsys input | grep physicalFrame")
+    assert "orientation=0" in out(device, "dumpsys display")
+    assert "package:com.mobileintent.music" in out(device, "pm list packages")
+
+
+def test_input_text_types_literally_and_decodes_percent_s(device):
+    assert android_text("a%sb%%sc%") == "a b% c%"
+    device.phone.open("chat")
+    assert device.run("input text 'a%sb'").code == 0
+    assert device.phone.events[-1].action == "TYPE[a b]"
+
+
+def test_canonical_swipe_is_the_swipe_action_and_still_touch_is_long_press(device):
+    device.phone.open("music")
+    x1, y1, x2, y2 = swipe_gesture("UP", 1080, 2400)
+    out(device, f"input swipe {x1} {y1} {x2} {y2} 300")
+    assert device.phone.events[-1].action == "SWIPE[UP]"
+    out(device, "input swipe 500 1000 500 1000 1000")
+    assert device.phone.events[-1].action == "LONG_CLICK[500,1000]"
+    out(device, "input swipe 500 1000 500 1002 50")
+    assert device.phone.events[-1].action == "CLICK[500,1000]"
+
+
+def test_off_screen_tap_is_an_error_not_a_crash(device):
+    result = device.run("input tap 5000 10")
+    assert result.code == 1 and b"outside" in result.stderr
+    assert device.phone.events == []
+
+
+def test_route_activity_names_round_trip():
+    for route in ("launcher", "music/library/recent", "chat/thread.v2/x y"):
+        package, activity = activity_for("com.p", route).split("/", 1)
+        assert route_from_component(package, activity) == route
+    assert route_from_component("com.google.android.apps.nexuslauncher", ".Launcher") == "launcher"
+    assert route_from_component("com.x", ".Main") == "com.x/.Main"
+
+
+def test_banner_advertises_identity_and_only_implemented_features(device):
+    assert device.banner() == (b"device::ro.product.name=mobileintent_sim;"
+                               b"ro.product.model=SimPhone;ro.product.device=simphone;"
+                               b"features=shell_v2")

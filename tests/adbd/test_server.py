@@ -1,0 +1,181 @@
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from mobileintent_gym.adbd import AdbServer, ServerConfig, ServerThread, VirtualDevice
+from mobileintent_gym.adbd.packet import (
+    A_AUTH,
+    A_CLSE,
+    A_CNXN,
+    A_OKAY,
+    A_OPEN,
+    A_VERSION,
+    A_WRTE,
+    AUTH_RSAPUBLICKEY,
+    AUTH_SIGNATURE,
+    AUTH_TOKEN,
+    HEADER,
+    Packet,
+)
+from mobileintent_gym.adbd.server import BindRefusedError
+from mobileintent_gym.phone import SimPhone
+from tests.adbd.adbd_wire import WireClient, v2_packets
+
+
+def serve(keys=()) -> ServerThread:
+    phone = SimPhone()
+    phone.reset(seed=0)
+    return ServerThread(AdbServer(VirtualDevice(phone), ServerConfig(port=0, keys=keys,
+                                                                     packet_timeout=2.0)))
+
+
+@pytest.fixture(scope="module")
+def running():
+    with serve() as thread:
+        yield thread
+
+
+def open_stream(client: WireClient, service: str, local: int = 1) -> int:
+    client.send(Packet(A_OPEN, local, 0, service.encode() + b"\x00"))
+    reply = client.recv()
+    assert (reply.command, reply.arg1) == (A_OKAY, local)
+    return reply.arg0
+
+
+def read_stream(client: WireClient, local: int = 1) -> bytes:
+    data = b""
+    while True:
+        packet = client.recv()
+        if packet.command == A_CLSE:
+            return data
+        assert packet.command == A_WRTE and packet.arg1 == local
+        data += packet.payload
+        client.send(Packet(A_OKAY, local, packet.arg0))
+
+
+def test_handshake_banner_and_negotiated_version(running):
+    client = WireClient(running.port)
+    reply = client.handshake()
+    assert (reply.command, reply.arg0) == (A_CNXN, A_VERSION)
+    assert reply.payload.startswith(b"device::ro.product.name=mobileintent_sim;")
+    client.close()
+
+
+def test_shell_v2_frames_stdout_stderr_and_exit_code(running):
+    client = WireClient(running.port)
+    client.handshake()
+    open_stream(client, "shell,v2,raw:echo out; nope")
+    frames = v2_packets(read_stream(client))
+    assert frames == [(1, b"out\n"), (2, b"/system/bin/sh: nope: inaccessible or not found\n"),
+                      (3, bytes([127]))]
+    client.close()
+
+
+def test_flow_control_one_write_in_flight_within_maxdata(running):
+    client = WireClient(running.port)
+    client.handshake(maxdata=4096)
+    remote = open_stream(client, "exec:screencap -p")
+    first = client.recv()
+    assert first.command == A_WRTE and len(first.payload) == 4096
+    client.sock.settimeout(0.3)
+    with pytest.raises(TimeoutError):
+        client.recv()  # nothing more until we acknowledge
+    client.sock.settimeout(5)
+    client.send(Packet(A_OKAY, 1, remote))
+    second = client.recv()
+    assert second.command == A_WRTE and len(second.payload) <= 4096
+    client.close()
+
+
+def test_unknown_service_is_refused_with_clse(running):
+    client = WireClient(running.port)
+    client.handshake()
+    client.send(Packet(A_OPEN, 5, 0, b"framebuffer:\x00"))
+    assert client.recv() == Packet(A_CLSE, 0, 5)
+    client.close()
+
+
+def test_auth_accepts_an_allowed_key_and_refuses_others(test_key, other_key):
+    with serve(keys=(test_key.public,)) as thread:
+        good = WireClient(thread.port)
+        token = good.handshake()
+        assert (token.command, token.arg0, len(token.payload)) == (A_AUTH, AUTH_TOKEN, 20)
+        good.send(Packet(A_AUTH, AUTH_SIGNATURE, 0, test_key.sign(token.payload)))
+        assert good.recv().command == A_CNXN
+        bad = WireClient(thread.port)
+        token = bad.handshake()
+        bad.send(Packet(A_AUTH, AUTH_SIGNATURE, 0, other_key.sign(token.payload)))
+        retry = bad.recv()
+        assert (retry.command, retry.arg0) == (A_AUTH, AUTH_TOKEN)
+        bad.send(Packet(A_AUTH, AUTH_RSAPUBLICKEY, 0, other_key.public.encode().encode() + b"\0"))
+        assert bad.closed_by_server()
+        time.sleep(0.05)
+        assert "test2@host is not allowed" in thread.server.recent_reasons[-1]
+        unauthenticated = WireClient(thread.port)
+        unauthenticated.handshake()
+        unauthenticated.send(Packet(A_OPEN, 1, 0, b"shell:id\x00"))
+        assert unauthenticated.closed_by_server()
+
+
+def test_remote_bind_needs_flag_and_keys(test_key):
+    phone_device = VirtualDevice(SimPhone())
+    with pytest.raises(BindRefusedError, match="only loopback"):
+        AdbServer(phone_device, ServerConfig(host="0.0.0.0"))
+    with pytest.raises(BindRefusedError, match="allow-list"):
+        AdbServer(phone_device, ServerConfig(host="0.0.0.0", allow_remote=True))
+    AdbServer(phone_device, ServerConfig(host="0.0.0.0", allow_remote=True,
+                                         keys=(test_key.public,)))
+
+
+def _malformed(rng: random.Random) -> tuple[bytes, bool]:
+    """One bad packet; the flag says whether to send a valid CNXN first."""
+    valid = Packet(A_WRTE, 1, 1, b"x" * rng.randrange(1, 64)).encode()
+    kind = rng.randrange(6)
+    if kind == 0:  # random garbage
+        return rng.randbytes(rng.randrange(24, 80)), rng.random() < 0.5
+    if kind == 1:  # bad magic
+        raw = bytearray(valid)
+        raw[20 + rng.randrange(4)] ^= 1 << rng.randrange(8)
+        return bytes(raw), True
+    if kind == 2:  # oversized length
+        return HEADER.pack(A_WRTE, 1, 1, rng.randrange(5000, 1 << 32), 0, A_WRTE ^ 0xFFFFFFFF), True
+    if kind == 3:  # wrong checksum
+        raw = bytearray(valid)
+        raw[24] ^= 0xFF
+        return bytes(raw), True
+    if kind == 4:  # truncated, then the client hangs up
+        return valid[: rng.randrange(1, len(valid))], True
+    return Packet(A_OPEN, 1, 0, b"shell:id\x00").encode(), False  # OPEN before CNXN
+
+
+def _fuzz_one(port: int, seed: int) -> bool:
+    rng = random.Random(seed)
+    payload, handshake = _malformed(rng)
+    client = WireClient(port)
+    try:
+        if handshake:
+            client.handshake()
+        client.sock.sendall(payload)
+        client.sock.shutdown(1)
+        return client.closed_by_server()
+    finally:
+        client.close()
+
+
+def test_fuzz_ten_thousand_bad_packets_each_close_only_their_connection(running):
+    """>= 10,000 malformed packets over loopback; the server keeps serving a healthy client."""
+    healthy = WireClient(running.port)
+    healthy.handshake()
+    errors_before = running.server.protocol_errors
+    started = time.monotonic()
+    with ThreadPoolExecutor(8) as pool:
+        closed = list(pool.map(lambda seed: _fuzz_one(running.port, seed), range(10_000)))
+    assert all(closed)
+    assert time.monotonic() - started < 60
+    time.sleep(0.2)
+    assert running.server.protocol_errors - errors_before >= 9_000
+    open_stream(healthy, "shell:echo still here")
+    assert read_stream(healthy) == b"still here\n"
+    healthy.close()

@@ -1,0 +1,76 @@
+import pytest
+
+from mobileintent_gym.adbd.commands import FileCommands, basic_commands
+from mobileintent_gym.adbd.filesystem import MemoryFileSystem
+from mobileintent_gym.adbd.shell import Shell
+from mobileintent_gym.adbd.shellparse import ShellSyntaxError, parse
+
+
+@pytest.fixture
+def shell() -> Shell:
+    fs = MemoryFileSystem()
+    return Shell({**basic_commands(), **FileCommands(fs).table()}, fs, {"HOME": "/"})
+
+
+def run(shell: Shell, line: str) -> tuple[str, str, int]:
+    result = shell.run(line)
+    return result.stdout.decode(), result.stderr.decode(), result.code
+
+
+def test_quotes_follow_sh_rules(shell):
+    assert run(shell, """echo 'a;b' "c $HOME" d\\;e 'it'\\''s'""")[0] == "a;b c / d;e it's\n"
+
+
+def test_sequencing_and_short_circuit(shell):
+    assert run(shell, "echo a; false && echo no || echo yes; echo $?") == ("a\nyes\n0\n", "", 0)
+    assert run(shell, "true && false")[2] == 1
+
+
+def test_unknown_command_exits_127_with_androids_message(shell):
+    out, err, code = run(shell, "frobnicate --now")
+    assert (out, code) == ("", 127)
+    assert err == "/system/bin/sh: frobnicate: inaccessible or not found\n"
+
+
+def test_command_substitution_runs_unless_quoted(shell):
+    assert run(shell, "echo $(id) `echo x`")[0].startswith("uid=2000(shell)")
+    assert run(shell, "echo '$(id)'")[0] == "$(id)\n"
+    assert ("id",) in shell.history
+
+
+def test_pipes_into_grep(shell):
+    assert run(shell, "echo 'one\ntwo\nthree' | grep -v o")[0] == "three\n"
+    assert run(shell, "echo 'mCurrentRotation=ROTATION_0' | grep mCurrentRotation")[2] == 0
+    assert run(shell, "echo abc | grep -c 'b\\|z'")[0] == "1\n"
+    assert run(shell, "echo abc | grep -c 'b|z'")[0] == "0\n"
+    assert run(shell, "echo abc | grep -E 'b|z'")[0] == "abc\n"
+    assert run(shell, "echo abc | grep zzz")[2] == 1
+
+
+def test_redirections_files_and_rm(shell):
+    line = "echo hi > /sdcard/a.txt; echo there >> /sdcard/a.txt; cat /sdcard/a.txt"
+    assert run(shell, line)[0] == "hi\nthere\n"
+    assert run(shell, "ls /sdcard")[0] == "a.txt\n"
+    assert run(shell, "rm /sdcard/a.txt && ls /sdcard")[0] == ""
+    _out, err, code = run(shell, "cat /sdcard/a.txt")
+    assert (code, err) == (1, "cat: /sdcard/a.txt: No such file or directory\n")
+    assert run(shell, "rm -f /sdcard/a.txt")[2] == 0
+    assert run(shell, "nope 2>/dev/null; cat /nothing 2>&1 | grep -c such")[0] == "1\n"
+
+
+def test_writes_outside_shared_storage_are_denied(shell):
+    assert run(shell, "echo x > /system/x")[1] == "/system/bin/sh: /system/x: Permission denied\n"
+
+
+def test_syntax_errors():
+    for line in ("echo 'open", 'echo "open', "echo $(open", "a &&", "| a", "echo >"):
+        with pytest.raises(ShellSyntaxError):
+            parse(line)
+
+
+def test_syntax_error_in_shell_exits_2(shell):
+    assert run(shell, "echo 'open")[2] == 2
+
+
+def test_empty_unquoted_expansion_vanishes_but_quoted_stays(shell):
+    assert run(shell, 'echo $NOPE "$NOPE" x')[0] == " x\n"

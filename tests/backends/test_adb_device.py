@@ -1,0 +1,123 @@
+import pytest
+
+from mobileintent_gym.actions import Action
+from mobileintent_gym.adbd.harness import LocalAdb
+from mobileintent_gym.backends.adb import (
+    AdbConfig,
+    AdbDevice,
+    DeviceUnavailableError,
+    UnsupportedTextError,
+    text_commands,
+)
+from mobileintent_gym.errors import InvalidActionError
+from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
+
+INJECTION = "a;echo PWNED $(id) 'x' \"y\""
+
+
+def test_text_commands_quote_for_the_shell_and_escape_input_text():
+    assert text_commands("hi there") == ["input text hi%sthere"]
+    assert text_commands("it's") == ["input text 'it'\"'\"'s'"]
+    assert text_commands("50%s off;") == ["input text 50%", "input text 's%soff;'"]
+    assert text_commands("é", adb_keyboard=True) == ["am broadcast -a ADB_INPUT_B64 --es msg w6k="]
+    with pytest.raises(UnsupportedTextError, match="'é'"):
+        text_commands("café")
+    with pytest.raises(UnsupportedTextError, match=r"'\\n'"):
+        text_commands("a\nb")
+
+
+@pytest.fixture
+def device(local: LocalAdb) -> AdbDevice:
+    local.thread.call(local.device.phone.reset, None, 0)
+    adb = AdbDevice(AdbConfig(local.serial, server_port=local.server_port))
+    adb.reset()
+    return adb
+
+
+def center(xml: str, match) -> tuple[int, int]:
+    node = next(n for n in parse_hierarchy(xml).walk() if match(n))
+    return (node.bounds[0] + node.bounds[2]) // 2, (node.bounds[1] + node.bounds[3]) // 2
+
+
+def test_reads_match_the_served_phone(local, device):
+    phone = local.device.phone
+    assert (device.width, device.height) == (1080, 2400)
+    assert device.route() == "launcher"
+    assert device.hierarchy() == local.thread.call(phone.hierarchy)
+    assert (device.screenshot() == local.thread.call(phone.screenshot)).all()
+
+
+def test_typed_text_reaches_the_field_literally_and_runs_nothing(local, device):
+    device.act(Action.click(*center(device.hierarchy(), lambda n: n.desc == "Chat")))
+    device.act(Action.click(*center(device.hierarchy(), lambda n: n.resource_id.endswith("/chat"))))
+    fields = [n for n in parse_hierarchy(device.hierarchy()).walk() if n.cls.endswith("EditText")]
+    device.act(Action.click(*center(device.hierarchy(), lambda n: n is fields[0]
+                                    or n.bounds == fields[0].bounds)))
+    history_before = len(local.device.history)
+    result = device.act(Action.type_text(INJECTION))
+    ran = list(local.device.history)[history_before:]
+    assert result.event.typed == INJECTION
+    assert local.device.phone.events[-1].typed == INJECTION
+    assert any(n.text == INJECTION for n in parse_hierarchy(device.hierarchy()).walk())
+    typing = [argv for argv in ran if argv[:2] == ("input", "text")]
+    assert typing == [("input", "text", INJECTION.replace(" ", "%s"))]
+    assert not [argv for argv in ran if argv[0] in ("echo", "id")]
+
+
+def test_literal_percent_s_is_typed_as_written(local, device):
+    local.thread.call(local.device.phone.open, "chat")
+    device.act(Action.click(*center(device.hierarchy(), lambda n: n.resource_id.endswith("/chat"))))
+    device.act(Action.click(*center(device.hierarchy(), lambda n: n.cls.endswith("EditText"))))
+    device.act(Action.type_text("50%s off"))
+    assert any(n.text == "50%s off" for n in parse_hierarchy(device.hierarchy()).walk())
+
+
+def test_off_screen_point_is_rejected_before_sending(device):
+    with pytest.raises(InvalidActionError, match="outside the 1080x2400 screen"):
+        device.act(Action.click(2000, 10))
+
+
+def test_missing_device_is_a_clear_error(local):
+    with pytest.raises(DeviceUnavailableError, match=r"127\.0\.0\.1:1") as caught:
+        AdbDevice(AdbConfig("127.0.0.1:1", server_port=local.server_port, timeout=3))
+    assert caught.value.__cause__ is not None
+
+
+def tour_step(phone_xml: str, step: str) -> Action:
+    targets = {
+        "music": lambda n: n.desc == "Music" or n.text == "Music",
+        "chat": lambda n: n.desc == "Chat" or n.text == "Chat",
+        "first_chat": lambda n: n.resource_id.endswith("/chat"),
+        "field": lambda n: n.cls.endswith("EditText"),
+        "contacts": lambda n: n.resource_id.endswith("/nav_contacts"),
+    }
+    if step in targets:
+        return Action.click(*center(phone_xml, targets[step]))
+    if step == "hold":
+        return Action.long_click(*center(phone_xml, targets["first_chat"]))
+    return {"up": Action.swipe("UP"), "down": Action.swipe("DOWN"), "back": Action.press("BACK"),
+            "home": Action.press("HOME"), "enter": Action.press("ENTER"),
+            "type": Action.type_text("see you at 5, ok?"), "done": Action.complete()}[step]
+
+
+TOUR = ("music", "up", "up", "down", "back", "home", "chat", "up", "first_chat", "field", "type",
+        "enter", "back", "back", "hold", "back", "contacts", "back", "home", "done")
+
+
+def test_scripted_tour_gives_the_same_event_log_as_the_simulated_phone(local, device):
+    direct = SimPhone()
+    direct.reset(seed=0)
+    start = local.thread.call(lambda: len(local.device.phone.events))  # after reset()'s HOME
+    for step in TOUR:
+        action = tour_step(direct.hierarchy(), step)
+        expected = direct.act(action).event
+        got = device.act(action).event
+        assert (got.action, got.route_before, got.route_after) == (
+            expected.action, expected.route_before, expected.route_after), step
+    served = local.thread.call(lambda: list(local.device.phone.events))[start:]
+    assert [(e.action, e.route_before, e.route_after, e.hit, e.visible, e.typed, e.effect)
+            for e in served] == [
+        (e.action, e.route_before, e.route_after, e.hit, e.visible, e.typed, e.effect)
+        for e in direct.events if e.action != "COMPLETE"]
+    assert len({e.route_after for e in direct.events}) >= 4

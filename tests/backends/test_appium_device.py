@@ -1,0 +1,135 @@
+"""AppiumDevice's command mapping, checked against a small local W3C WebDriver endpoint.
+
+No Appium server or Android SDK runs here: the endpoint below is written for this test. It
+answers the W3C/Appium routes AppiumDevice uses from a SimPhone (so real screens and
+hierarchies come back) and records every request for the assertions.
+"""
+
+import base64
+import io
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from mobileintent_gym.actions import Action
+from mobileintent_gym.adbd.conventions import activity_for
+from mobileintent_gym.phone import SimPhone
+
+pytest.importorskip("appium", reason="Appium-Python-Client is not installed")
+
+
+class FakeAppium(BaseHTTPRequestHandler):
+    phone: SimPhone
+    requests: list
+
+    def log_message(self, *args):
+        pass
+
+    def _reply(self, value, status=200):
+        body = json.dumps({"value": value}).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _route(self, method):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length) or b"{}")
+        path = self.path.removeprefix("/session/s1")
+        self.requests.append((method, path, body))
+        phone = self.phone
+        if (method, path) == ("POST", "/session"):
+            caps = body["capabilities"]["alwaysMatch"]
+            return self._reply({"sessionId": "s1", "capabilities": caps})
+        if path == "/window/rect":
+            return self._reply({"x": 0, "y": 0, "width": phone.width, "height": phone.height})
+        if path == "/screenshot":
+            png = io.BytesIO()
+            Image.fromarray(phone.screenshot()).save(png, format="PNG")
+            return self._reply(base64.b64encode(png.getvalue()).decode())
+        if path == "/source":
+            return self._reply(phone.hierarchy())
+        script = body.get("script") if path == "/execute/sync" else None
+        if script == "mobile: getCurrentPackage":
+            return self._reply(phone.foreground_package())
+        if script == "mobile: getCurrentActivity":
+            component = activity_for(phone.foreground_package(), phone.route())
+            return self._reply(component.split("/", 1)[1])
+        if path == "/element/active":
+            return self._reply({"element-6066-11e4-a52e-4f735466cecf": "e1"})
+        return self._reply(None)
+
+    def do_GET(self):
+        self._route("GET")
+
+    def do_POST(self):
+        self._route("POST")
+
+    def do_DELETE(self):
+        self._route("DELETE")
+
+
+@pytest.fixture
+def endpoint():
+    phone = SimPhone()
+    phone.open("music")
+    handler = type("Handler", (FakeAppium,), {"phone": phone, "requests": []})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", handler
+    server.shutdown()
+    server.server_close()
+
+
+def test_session_uses_uiautomator2_options(endpoint):
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url, udid="emulator-5554")
+    caps = handler.requests[0][2]["capabilities"]["alwaysMatch"]
+    assert caps["platformName"] == "Android"
+    assert caps["appium:automationName"] == "UIAutomator2"
+    assert caps["appium:udid"] == "emulator-5554" and caps["appium:noReset"] is True
+    assert (device.width, device.height) == (1080, 2400)
+
+
+def test_reads_map_to_screenshot_source_and_current_activity(endpoint):
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url)
+    assert np.array_equal(device.screenshot(), handler.phone.screenshot())
+    assert device.hierarchy() == handler.phone.hierarchy()
+    assert device.route() == "music/home"
+
+
+def test_actions_map_to_w3c_pointer_actions_keycodes_and_send_keys(endpoint):
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url)
+    start = len(handler.requests)
+    device.act(Action.click(100, 200))
+    device.act(Action.long_click(100, 200))
+    device.act(Action.swipe("UP"))
+    device.act(Action.press("BACK"))
+    device.act(Action.type_text("héllo; $(id)"))
+    sent = [(m, p, b) for m, p, b in handler.requests[start:]
+            if "getCurrent" not in b.get("script", "")]
+    actions = [b["actions"][0]["actions"] for m, p, b in sent if p == "/actions"]
+    assert len(actions) == 3
+    moves = [[(a["x"], a["y"]) for a in seq if a["type"] == "pointerMove"] for seq in actions]
+    assert moves[0] == [(100, 200)] and moves[1] == [(100, 200)]
+    assert moves[2] == [(540, 1680), (540, 720)]
+    assert any(a.get("duration") == 1000 for a in actions[1] if a["type"] == "pause")
+    keys = [b["args"][0]["keycode"] for m, p, b in sent if b.get("script") == "mobile: pressKey"]
+    assert keys == [4]
+    typed = [b for m, p, b in sent if p == "/element/e1/value"]
+    assert typed and typed[0]["text"] == "héllo; $(id)"
+    assert [e.action for e in device.events][-1] == "TYPE[héllo; $(id)]"

@@ -1,0 +1,23 @@
+from pathlib import Path
+
+import pytest
+
+DOCKER = Path(__file__).resolve().parents[2] / "docker"
+
+
+def test_compose_file_parses_and_wires_the_gym_to_the_emulator():
+    yaml = pytest.importorskip("yaml", reason="PyYAML is not installed")
+    compose = yaml.safe_load((DOCKER / "compose.yaml").read_text())
+    services = compose["services"]
+    assert set(services) == {"emulator", "gym"}
+    assert services["gym"]["depends_on"]["emulator"]["condition"] == "service_healthy"
+    assert services["gym"]["build"]["dockerfile"] == "docker/Dockerfile"
+    assert "adb connect emulator:5555" in services["gym"]["command"][0]
+    assert all(port.startswith("127.0.0.1:") for port in services["emulator"]["ports"])
+
+
+def test_dockerfile_installs_adb_and_the_android_extra():
+    text = (DOCKER / "Dockerfile").read_text()
+    assert text.startswith("# ") and "\nFROM python:3.11-slim\n" in text
+    assert "apt-get install -y --no-install-recommends adb" in text
+    assert "'.[android]'" in text

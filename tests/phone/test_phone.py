@@ -1,0 +1,233 @@
+import numpy as np
+import pytest
+
+from mobileintent_gym.actions import Action
+from mobileintent_gym.errors import DeviceError, InvalidActionError, UnknownRouteError
+from mobileintent_gym.phone import PhoneState, SimPhone
+from mobileintent_gym.phone.query import find, find_all
+from tests.helpers import press, texts
+
+
+def test_launcher_icons_open_apps_and_back_from_root_returns_home(phone):
+    assert phone.route() == "launcher"
+    result = press(phone, text="Music", resource_id="icon")
+    assert result.effect and phone.route() == "music/home"
+    assert phone.foreground_package() == "com.mobileintent.music"
+    result = phone.act("PRESS[BACK]")
+    assert result.effect and phone.route() == "launcher"
+    result = phone.act("PRESS[BACK]")
+    assert not result.effect and result.note == "already home"
+
+
+def test_back_pops_screens_in_order(phone):
+    phone.open("music")
+    press(phone, desc="Your Library")
+    press(phone, resource_id="liked_songs")
+    assert phone.route() == "music/library/liked"
+    phone.act(Action.press("BACK"))
+    assert phone.route() == "music/library"
+    phone.act(Action.press("BACK"))
+    assert phone.route() == "launcher"  # a tab replaces the stack: library is the root
+
+
+def test_home_keeps_the_app_task_and_relaunch_resumes_it(phone):
+    phone.open("music", "music/library/liked")
+    phone.act("PRESS[HOME]")
+    assert phone.route() == "launcher"
+    press(phone, text="Music", resource_id="icon")
+    assert phone.route() == "music/library/liked"
+
+
+def test_long_click_opens_context_menu_and_click_on_row_plays(phone):
+    phone.open("music", "music/library/liked")
+    row = find(phone.hierarchy(), resource_id="track")
+    first = phone.state.apps["music"].liked[0]
+    cx, cy = (row.bounds[0] + row.bounds[2]) // 2, (row.bounds[1] + row.bounds[3]) // 2
+    result = phone.act(Action.long_click(cx, cy))
+    assert phone.route() == "music/track_menu"
+    assert result.event.hit.entity == first
+    phone.act("PRESS[BACK]")
+    assert phone.route() == "music/library/liked"
+    phone.act(Action.click(cx, cy))
+    assert phone.state.apps["music"].playing == first
+    assert find(phone.hierarchy(), resource_id="mini_player")
+
+
+def test_long_click_on_a_plain_button_acts_as_a_click(phone):
+    phone.open("music", "music/library/liked")
+    more = find(phone.hierarchy(), resource_id="more")
+    b = more.bounds
+    phone.act(Action.long_click((b[0] + b[2]) // 2, (b[1] + b[3]) // 2))
+    assert phone.route() == "music/track_menu"
+
+
+def test_type_without_focus_has_no_effect_and_says_so(phone):
+    phone.open("chat")
+    result = phone.act("TYPE[hello]")
+    assert not result.effect
+    assert result.note == "no focused field"
+    assert result.event.typed is None
+
+
+def test_focusing_a_field_shows_a_keyboard_that_takes_screen_space(phone):
+    phone.open("chat")
+    press(phone, resource_id="chat")
+    before = find(phone.hierarchy(), resource_id="input").bounds
+    frame_before = phone.screenshot()
+    press(phone, resource_id="input")
+    xml = phone.hierarchy()
+    field = find(xml, resource_id="input")
+    assert field.focused and field.bounds[1] < before[1] - 500  # pushed above the keyboard
+    assert sum(n.focused for n in find_all(xml)) == 1
+    frame = phone.screenshot()
+    keyboard_rows = frame[-600:-100]
+    assert not np.array_equal(keyboard_rows, frame_before[-600:-100])
+    assert (keyboard_rows.reshape(-1, 3) == (232, 234, 237)).all(axis=1).mean() > 0.2
+
+
+def test_keyboard_keys_type_into_the_focused_field(phone):
+    phone.open("chat")
+    press(phone, resource_id="chat")
+    press(phone, resource_id="input")
+    view = phone._current()
+    keys = {char: rect for rect, char in view.keyboard.keys}
+    for char in "hi":
+        r = keys[char]
+        result = phone.act(Action.click((r[0] + r[2]) // 2, (r[1] + r[3]) // 2))
+        assert result.event.typed == char
+    assert find(phone.hierarchy(), resource_id="input").text == "hi"
+
+
+def test_enter_submits_the_focused_field_and_back_hides_keyboard_first(phone):
+    phone.open("chat")
+    press(phone, resource_id="chat")
+    press(phone, resource_id="input")
+    phone.act("TYPE[Understood]")
+    result = phone.act("PRESS[ENTER]")
+    assert result.effect
+    chat = phone.state.apps["chat"].chats[0]
+    assert chat.messages[-1].text == "Understood"
+    assert find(phone.hierarchy(), resource_id="input").text == ""
+    result = phone.act("PRESS[BACK]")
+    assert result.note == "keyboard hidden" and phone.route() == "chat/conversation"
+    assert phone._current().keyboard is None
+    phone.act("PRESS[BACK]")
+    assert phone.route() == "chat/chats"
+
+
+def test_enter_with_nothing_focused_does_nothing(phone):
+    phone.open("music")
+    result = phone.act("PRESS[ENTER]")
+    assert not result.effect and result.note == "nothing to submit"
+
+
+def test_swipe_scrolls_most_of_a_viewport_and_exposes_hidden_rows(phone):
+    phone.open("music", "music/library/liked")
+    liked = phone.state.apps["music"].liked
+    first = phone._current().visible
+    assert liked[-1] not in first
+    result = phone.act("SWIPE[UP]")
+    assert result.effect
+    second = result.event.visible_after
+    overlap = [e for e in first if e in second]
+    assert overlap == list(first[-len(overlap):])  # what was at the bottom is now on top
+    assert len(overlap) <= len(first) // 3  # moved by most of a viewport
+    assert result.event.visible == first
+    for _ in range(10):
+        phone.act("SWIPE[UP]")
+    assert liked[-1] in phone._current().visible
+    result = phone.act("SWIPE[UP]")
+    assert not result.effect and result.note == "already at the end"
+    phone.act("SWIPE[DOWN]")
+    assert phone.act("SWIPE[LEFT]").note == "nothing to scroll"
+
+
+def test_swipe_down_at_the_top_has_no_effect(phone):
+    phone.open("chat")
+    result = phone.act("SWIPE[DOWN]")
+    assert not result.effect and result.note == "already at the start"
+
+
+def test_swipe_between_moves_content_by_the_finger_distance(phone):
+    phone.open("music", "music/library/liked")
+    phone.swipe_between(540, 1500, 540, 1300)
+    node = next(n for n in phone._current().scrollers if n.scroll_key == "tracks")
+    assert node.scroll_range[0] == 200
+    assert phone.swipe_between(540, 1500, 542, 1502).event.action.startswith("CLICK")
+
+
+def test_event_log_records_routes_hits_and_clock(phone):
+    press(phone, text="Chat", resource_id="icon")
+    press(phone, resource_id="chat")
+    first, second = phone.events
+    assert (first.index, first.route_before, first.route_after) == (0, "launcher", "chat/chats")
+    assert first.hit.resource_id == "com.android.launcher3:id/icon"
+    assert second.hit.entity == phone.state.apps["chat"].chats[0].id
+    assert second.route_after == "chat/conversation"
+    assert second.visible[0] == second.hit.entity
+    assert first.clock == "2026-03-02 09:41:04" and second.clock == "2026-03-02 09:41:08"
+
+
+def test_invalid_actions_raise_and_change_nothing(phone):
+    phone.open("music")
+    xml = phone.hierarchy()
+    for bad in ("CLICK[5000,10]", "TYPE[]", 42, "SWIPE[NORTH]"):
+        with pytest.raises(InvalidActionError):
+            phone.act(bad)
+    assert phone.events == [] and phone.hierarchy() == xml
+
+
+def test_open_is_a_deep_link_and_unknown_ones_raise(phone):
+    phone.open("music", "music/playlist", id="p03")
+    assert phone.route() == "music/playlist"
+    assert texts(phone, "title")[0] == phone.state.apps["music"].playlists["p03"].name
+    phone.act("PRESS[BACK]")
+    assert phone.route() == "music/home"
+    with pytest.raises(UnknownRouteError, match="camera"):
+        phone.open("camera")
+    with pytest.raises(UnknownRouteError, match="music/nowhere"):
+        phone.open("music", "music/nowhere")
+
+
+def test_reset_restores_a_given_state_without_sharing_it(phone):
+    state = phone.state.copy()
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="track")
+    assert phone.state.apps["music"].playing is not None
+    phone.reset(state)
+    assert phone.route() == "launcher" and phone.events == []
+    assert phone.state.apps["music"].playing is None
+    assert state.apps["music"].playing is None
+    with pytest.raises(DeviceError, match="PhoneState"):
+        phone.reset({"music": {}})
+
+
+def test_reset_seed_changes_content_deterministically():
+    a, b, c = SimPhone(), SimPhone(), SimPhone()
+    a.reset(seed=1)
+    b.reset(seed=1)
+    c.reset(seed=2)
+    assert a.state.apps["music"].liked == b.state.apps["music"].liked
+    assert a.state.apps["music"].liked != c.state.apps["music"].liked
+
+
+def test_state_with_unknown_app_is_rejected(phone):
+    with pytest.raises(Exception, match="camera"):
+        phone.reset(PhoneState({"camera": object()}))
+
+
+def test_closed_phone_refuses_calls():
+    phone = SimPhone()
+    phone.close()
+    with pytest.raises(DeviceError, match="closed"):
+        phone.screenshot()
+
+
+def test_screen_size_is_configurable_and_layout_scales():
+    small = SimPhone(540, 1200)
+    assert small.screenshot().shape == (1200, 540, 3)
+    small.open("music")
+    nav = find(small.hierarchy(), resource_id="bottom_nav").bounds
+    assert nav[2] == 540 and nav[3] <= 1200
+    with pytest.raises(DeviceError, match="100x100"):
+        SimPhone(100, 100)

@@ -1,0 +1,102 @@
+import numpy as np
+import pytest
+
+from mobileintent_gym.actions import Action
+from mobileintent_gym.phone import SimPhone, chrome
+from mobileintent_gym.phone.paint import Fill, Label, Round
+from mobileintent_gym.phone.render import Renderer, ops_of
+from tests.helpers import press
+
+STEPS = ("SWIPE[UP]", "SWIPE[UP]", "SWIPE[DOWN]", "PRESS[BACK]", "PRESS[HOME]")
+
+
+def fresh_frame(phone):
+    """The current screen drawn from scratch by a renderer with no history or cache."""
+    return Renderer(phone.width, phone.height, cache=False).render(
+        chrome.frame_ops(phone, phone._current()))
+
+
+def test_incremental_frames_equal_frames_drawn_from_scratch():
+    phone = SimPhone()
+    phone.screenshot()
+    press(phone, text="Music", resource_id="icon")
+    walk = [lambda: press(phone, desc="Your Library"),
+            lambda: press(phone, resource_id="liked_songs"),
+            *[lambda s=s: phone.act(s) for s in STEPS[:3]],
+            lambda: press(phone, resource_id="more"),
+            lambda: phone.act("PRESS[BACK]"),
+            lambda: press(phone, resource_id="track"),
+            lambda: phone.act("PRESS[HOME]"),
+            lambda: press(phone, text="Chat", resource_id="icon"),
+            lambda: press(phone, resource_id="chat"),
+            lambda: press(phone, resource_id="input"),
+            lambda: phone.act("TYPE[hello there]"),
+            lambda: press(phone, resource_id="send")]
+    for step in walk:
+        step()
+        assert np.array_equal(phone.screenshot(), fresh_frame(phone))
+
+
+def test_frames_are_read_only_and_never_change_afterwards():
+    phone = SimPhone()
+    phone.open("music", "music/library/liked")
+    first = phone.screenshot()
+    kept = first.copy()
+    with pytest.raises(ValueError):
+        first[0, 0] = 0
+    phone.act("SWIPE[UP]")
+    second = phone.screenshot()
+    assert not np.array_equal(first, second)
+    assert np.array_equal(first, kept)
+
+
+def test_unchanged_screen_returns_the_same_frame():
+    phone = SimPhone()
+    phone.open("music")
+    frame = phone.screenshot()
+    phone.act(Action.click(5, 700))  # empty space: no effect
+    assert phone.screenshot() is frame
+
+
+def test_frame_shows_what_the_ops_say():
+    renderer = Renderer(400, 300)
+    ops = [((0, 0, 400, 300), Fill((10, 20, 30)), None),
+           ((100, 100, 200, 150), Fill((200, 0, 0)), None)]
+    frame = renderer.render(ops)
+    assert tuple(frame[0, 0]) == (10, 20, 30) and tuple(frame[120, 150]) == (200, 0, 0)
+    moved = [ops[0], ((100, 160, 200, 210), Fill((200, 0, 0)), (0, 0, 400, 200))]
+    frame = renderer.render(moved)
+    assert tuple(frame[120, 150]) == (10, 20, 30)
+    assert tuple(frame[180, 150]) == (200, 0, 0) and tuple(frame[205, 150]) == (10, 20, 30)
+
+
+def test_text_tiles_draw_dark_pixels_on_light_background():
+    renderer = Renderer(400, 100)
+    frame = renderer.render([((0, 0, 400, 100), Fill((255, 255, 255)), None),
+                             ((10, 10, 390, 90), Label("Hello", 40, (0, 0, 0),
+                                                       (255, 255, 255)), None)])
+    dark = (frame.sum(axis=2) < 200)
+    assert dark.sum() > 200
+    cols = np.flatnonzero(dark.any(axis=0))
+    assert cols.min() >= 10 and cols.max() < 200  # left aligned, cropped to the text
+
+
+def test_tile_cache_stays_within_budget():
+    renderer = Renderer(600, 600, budget_bytes=200_000)
+    for i in range(50):
+        renderer.render([((0, 0, 600, 600), Fill((0, 0, 0)), None),
+                         ((0, 0, 600, 100), Label(f"row {i}", 30, (255, 255, 255),
+                                                  (0, 0, 0)), None)])
+    assert renderer.tiles.bytes <= 200_000
+
+
+def test_large_rounded_rectangle_becomes_a_nine_patch_with_the_same_pixels():
+    paint = Round((40, 40, 40), (0, 0, 0), 30)
+    frame = (20, 20, 580, 480)
+    ops = ops_of(frame, paint, None)
+    assert len(ops) == 7
+    patched = Renderer(600, 500).render([((0, 0, 600, 500), Fill((0, 0, 0)), None), *ops])
+    whole = Renderer(600, 500).render([((0, 0, 600, 500), Fill((0, 0, 0)), None),
+                                       (frame, paint, None)])
+    assert np.abs(patched.astype(int) - whole.astype(int)).max() <= 40
+    assert (patched != whole).any(axis=2).mean() < 0.001

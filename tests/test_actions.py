@@ -1,0 +1,139 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mobileintent_gym.actions import (
+    DIRECTIONS,
+    KEYS,
+    MAX_TEXT_LENGTH,
+    Action,
+    ActionType,
+    action_from_dict,
+    action_space,
+    action_to_dict,
+    format_action,
+    parse_action,
+)
+from mobileintent_gym.errors import InvalidActionError, MobileIntentError
+
+coords = st.integers(min_value=0, max_value=10_000)
+texts = st.text(min_size=1, max_size=MAX_TEXT_LENGTH)
+actions = st.one_of(
+    st.builds(Action.click, coords, coords),
+    st.builds(Action.long_click, coords, coords),
+    st.builds(Action.type_text, texts),
+    st.builds(Action.swipe, st.sampled_from(DIRECTIONS)),
+    st.builds(Action.press, st.sampled_from(KEYS)),
+    st.just(Action.complete()),
+)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("CLICK[344,217]", Action.click(344, 217)),
+    ("LONG_CLICK[10,20]", Action.long_click(10, 20)),
+    ("TYPE[coffee mugs]", Action.type_text("coffee mugs")),
+    ("SWIPE[UP]", Action.swipe("UP")),
+    ("PRESS[BACK]", Action.press("BACK")),
+    ("COMPLETE", Action.complete()),
+])
+def test_canonical_strings_parse_and_format_back(text, expected):
+    assert parse_action(text) == expected
+    assert format_action(expected) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("PRESS_ENTER", Action.press("ENTER")),
+    ("press_back", Action.press("BACK")),
+    ("PRESS_HOME", Action.press("HOME")),
+    ("click[344, 217]", Action.click(344, 217)),
+    ("CLICK [ 1 ,2 ]", Action.click(1, 2)),
+    ("swipe[down]", Action.swipe("DOWN")),
+    ("type[Hello World]", Action.type_text("Hello World")),
+    ("  COMPLETE  ", Action.complete()),
+    ("Press[enter]", Action.press("ENTER")),
+])
+def test_variants_seen_in_the_wild_are_accepted(text, expected):
+    assert parse_action(text) == expected
+
+
+def test_type_text_keeps_brackets_spaces_and_newlines_verbatim():
+    action = parse_action("TYPE[ a]b[c \n]")
+    assert action.text == " a]b[c \n"
+    assert parse_action(format_action(action)) == action
+
+
+@given(actions)
+def test_round_trip_is_exact_for_every_valid_action(action):
+    text = format_action(action)
+    assert parse_action(text) == action
+    assert format_action(parse_action(text)) == text
+
+
+@pytest.mark.parametrize("text, named", [
+    ("CLICK[-1,5]", "-1"),
+    ("CLICK[1.5,2]", "CLICK[1.5,2]"),
+    ("SWIPE[NORTH]", "NORTH"),
+    ("PRESS[MENU]", "MENU"),
+    ("TYPE[]", "''"),
+    ("JUMP[1,2]", "JUMP[1,2]"),
+    ("COMPLETE[now]", "COMPLETE[now]"),
+    ("CLICK[1,2", "CLICK[1,2"),
+    ("", "''"),
+])
+def test_malformed_strings_raise_naming_the_bad_value(text, named):
+    with pytest.raises(InvalidActionError) as err:
+        parse_action(text)
+    assert named in str(err.value)
+    assert isinstance(err.value, MobileIntentError)
+
+
+@pytest.mark.parametrize("make, named", [
+    (lambda: Action(ActionType.CLICK, x=-3, y=4), "-3"),
+    (lambda: Action(ActionType.CLICK, x=True, y=4), "True"),
+    (lambda: Action(ActionType.CLICK, x=1, y=2, text="x"), "text"),
+    (lambda: Action(ActionType.TYPE, text="a" * (MAX_TEXT_LENGTH + 1)), "1001"),
+    (lambda: Action(ActionType.TYPE, text=3), "3"),
+    (lambda: Action(ActionType.SWIPE, direction="diagonal"), "diagonal"),
+    (lambda: Action(ActionType.PRESS, key=None), "None"),
+    (lambda: Action(9), "9"),
+])
+def test_invalid_dataclass_values_raise_at_construction(make, named):
+    with pytest.raises(InvalidActionError, match=named):
+        make()
+
+
+def test_check_inside_rejects_points_off_screen():
+    Action.click(1079, 2399).check_inside(1080, 2400)
+    with pytest.raises(InvalidActionError, match="1080,5"):
+        Action.click(1080, 5).check_inside(1080, 2400)
+
+
+@given(actions.filter(lambda a: a.text is None or (a.text.isascii() and a.text.isprintable())))
+def test_dict_space_converts_both_ways(action):
+    if action.x is not None and (action.x >= 1080 or action.y >= 2400):
+        return
+    space = action_space(1080, 2400)
+    sample = action_to_dict(action)
+    assert space.contains(sample)
+    assert action_from_dict(sample) == action
+
+
+def test_samples_of_the_space_become_actions_or_named_errors():
+    space = action_space(1080, 2400)
+    space.seed(0)
+    kinds = set()
+    for _ in range(300):
+        sample = space.sample()
+        try:
+            kinds.add(action_from_dict(sample).type)
+        except InvalidActionError as err:
+            assert sample["type"] == ActionType.TYPE and "''" in str(err)
+    assert kinds == set(ActionType)
+
+
+def test_action_from_dict_rejects_broken_samples():
+    with pytest.raises(InvalidActionError, match="point"):
+        action_from_dict({"type": 0, "text": ""})
+    with pytest.raises(InvalidActionError, match="7"):
+        action_from_dict({"type": 3, "direction": np.int64(7)})
