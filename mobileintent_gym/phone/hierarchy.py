@@ -46,10 +46,12 @@ def _node_xml(node: Node, index: int, package: str, out: list[str]) -> None:
     attrs = _flags_xml(node.checkable, node.checked, node.clickable, node.enabled,
                        node.focusable, node.focused, node.scrollable, node.long_clickable,
                        node.password, node.selected)
+    text, rid, desc = node.text, node.resource_id, node.desc
     out.append(
-        f'<node index="{index}" text="{escape(node.text)}" '
-        f'resource-id="{escape(node.resource_id)}" class="{node.cls}" package="{package}" '
-        f'content-desc="{escape(node.desc)}" {attrs} bounds="[{b[0]},{b[1]}][{b[2]},{b[3]}]"')
+        f'<node index="{index}" text="{escape(text) if text else ""}" '
+        f'resource-id="{escape(rid) if rid else ""}" class="{node.cls}" package="{package}" '
+        f'content-desc="{escape(desc) if desc else ""}" {attrs} '
+        f'bounds="[{b[0]},{b[1]}][{b[2]},{b[3]}]"')
     if node.children:
         out.append(">")
         for i, child in enumerate(node.children):

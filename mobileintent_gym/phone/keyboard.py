@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mobileintent_gym.phone.paint import Fill, Round
-from mobileintent_gym.phone.render import Op
+from mobileintent_gym.phone.render import Op, ops_of
 from mobileintent_gym.phone.ui import Rect, contains
 
 ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm\b", ",  .\n")
@@ -72,6 +72,6 @@ def layout(width: int, bottom: int, density: float) -> Keyboard:
             paint = Round(_SPECIAL if special and char != SPACE else _KEY, _BACKGROUND,
                           round(6 * density), label, _TEXT, round(20 * density))
             keys.append((rect, char))
-            ops.append((rect, paint, None))
+            ops.extend(ops_of(rect, paint, None))
             x += w * unit
     return Keyboard((0, top, width, bottom), tuple(keys), tuple(ops))

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 from mobileintent_gym.phone import icons
 
 Color = tuple[int, int, int]
+OUTLINE_WIDTH = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +133,8 @@ def _paint_label(p: Label, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
 
 def _paint_round(p: Round, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=min(p.radius, h // 2, w // 2),
-                           fill=p.color, outline=p.outline, width=2 if p.outline else 0)
+                           fill=p.color, outline=p.outline,
+                           width=OUTLINE_WIDTH if p.outline else 0)
     if p.label:
         _draw_text(draw, (0, 0, w, h), p.label, p.size or h // 2, p.label_color, True,
                    "center")

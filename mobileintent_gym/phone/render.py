@@ -5,17 +5,29 @@ Between two frames only the rectangles whose operations changed are repainted (w
 operation that overlaps them, in order), so a step that changes a badge repaints a badge.
 Shape and text tiles are cached by value (paint and size) in an LRU bounded in bytes.
 
-Frames handed out are read-only and never modified afterwards: a new frame is a new array,
-so an observation an agent keeps stays what it was.
+Frames handed out are read-only and never modified while anything outside the renderer
+holds them: an observation an agent keeps stays what it was. A frame nobody holds any more
+is reused for the next one.
 """
 
 from __future__ import annotations
 
+import sys
 from collections import OrderedDict
 
 import numpy as np
 
-from mobileintent_gym.phone.paint import Avatar, Dim, Fill, Label, Paint, Round, seed_color, tile
+from mobileintent_gym.phone.paint import (
+    OUTLINE_WIDTH,
+    Avatar,
+    Dim,
+    Fill,
+    Label,
+    Paint,
+    Round,
+    seed_color,
+    tile,
+)
 from mobileintent_gym.phone.ui import Rect, intersect
 
 Op = tuple[Rect, Paint, Rect | None]
@@ -24,7 +36,9 @@ Op = tuple[Rect, Paint, Rect | None]
 # Past this share of the screen a full repaint is cheaper than copying and patching.
 _FULL_REPAINT_SHARE = 0.6
 _MAX_DAMAGE_RECTS = 6
-_NINE_PATCH_AREA = 120_000
+_NINE_PATCH_AREA = 20_000
+# self._frame, the local name and getrefcount's argument.
+_OWN_REFERENCES = 3
 
 
 class TileCache:
@@ -81,11 +95,9 @@ class Renderer:
             self._ops = ops
             return self._frame
         damage = self._damage(ops) if self._frame is not None and self.cache else None
+        buf = self._writable_frame(keep=damage is not None)
         if damage is None:
-            buf = np.empty((self.height, self.width, 3), np.uint8)
             damage = [(0, 0, self.width, self.height)]
-        else:
-            buf = self._frame.copy()
         rects, opaque = _geometry(ops)
         for region in damage:
             self._paint(buf, ops, region, rects, opaque)
@@ -94,6 +106,21 @@ class Renderer:
         buf.flags.writeable = False
         self._frame, self._ops = buf, ops
         return buf
+
+    def _writable_frame(self, keep: bool) -> np.ndarray:
+        """A buffer for the next frame: the last one itself when nobody else holds it.
+
+        A frame handed out must never change, so while any reference to it exists outside
+        the renderer (an agent's observation, a view, a tensor sharing its memory) the next
+        frame goes to a new buffer (a copy when ``keep``); otherwise it is drawn in place.
+        """
+        old = self._frame
+        if old is not None and sys.getrefcount(old) <= _OWN_REFERENCES:
+            old.flags.writeable = True
+            return old
+        if old is not None and keep:
+            return old.copy()
+        return np.empty((self.height, self.width, 3), np.uint8)
 
     def reset(self) -> None:
         """Forget the last frame (tiles stay cached)."""
@@ -135,6 +162,8 @@ class Renderer:
         for i in hits.tolist():
             frame, paint, _ = ops[i]
             r = intersect(tuple(rects[i].tolist()), region)
+            if r is None:  # an empty piece, e.g. the middle band of a pill
+                continue
             kind = type(paint)
             if kind is Fill:
                 buf[r[1]:r[3], r[0]:r[2]] = self._row(paint.color)[:, :r[2] - r[0]]
@@ -156,28 +185,35 @@ class Renderer:
 def ops_of(frame: Rect, paint: Paint, clip: Rect | None) -> list[Op]:
     """The draw operations of one node.
 
-    A large plain rounded rectangle becomes three fills and four corner pieces of one small
-    tile (a nine-patch), so a bottom sheet does not cost megabytes of tile cache.
+    Artwork becomes fills and a text tile; a rounded rectangle (with its label) becomes
+    three fills, four corners of one small shared tile (a nine-patch) and a text tile. The
+    tile cache then holds text and icons, not megabytes of flat colour.
     """
-    if type(paint) is Avatar and not paint.glyph:
+    kind = type(paint)
+    if kind is Avatar and not paint.glyph:
         return _artwork(frame, paint, clip)
-    if type(paint) is not Round or paint.label or paint.outline is not None:
-        return [(frame, paint, clip)]
     x1, y1, x2, y2 = frame
-    r = min(paint.radius, (x2 - x1) // 2, (y2 - y1) // 2)
-    if (x2 - x1) * (y2 - y1) < _NINE_PATCH_AREA or r < 2:
+    r = min(paint.radius, (x2 - x1) // 2, (y2 - y1) // 2) if kind is Round else 0
+    if r < 3 or (x2 - x1) * (y2 - y1) < _NINE_PATCH_AREA:
         return [(frame, paint, clip)]
-    fill = Fill(paint.color)
-    ops: list[Op] = [((x1 + r, y1, x2 - r, y2), fill, clip),
-                     ((x1, y1 + r, x1 + r, y2 - r), fill, clip),
-                     ((x2 - r, y1 + r, x2, y2 - r), fill, clip)]
-    corner = Round(paint.color, paint.under, r)
+    bands = [(x1 + r, y1, x2 - r, y2), (x1, y1 + r, x1 + r, y2 - r), (x2 - r, y1 + r, x2, y2 - r)]
+    ops: list[Op] = [(band, Fill(paint.color), clip) for band in bands]
+    if paint.outline is not None:
+        w = OUTLINE_WIDTH
+        ops = [(band, Fill(paint.outline), clip) for band in bands] + [
+            ((x1 + r, y1 + w, x2 - r, y2 - w), Fill(paint.color), clip),
+            ((x1 + w, y1 + r, x1 + r, y2 - r), Fill(paint.color), clip),
+            ((x2 - r, y1 + r, x2 - w, y2 - r), Fill(paint.color), clip)]
+    corner = Round(paint.color, paint.under, r, outline=paint.outline)
     for cx, cy in ((x1, y1), (x2 - r, y1), (x1, y2 - r), (x2 - r, y2 - r)):
         piece = (cx, cy, cx + r, cy + r)
         visible = piece if clip is None else intersect(piece, clip)
         if visible is not None:
             tile_x, tile_y = (x1 if cx == x1 else x2 - 2 * r), (y1 if cy == y1 else y2 - 2 * r)
             ops.append(((tile_x, tile_y, tile_x + 2 * r, tile_y + 2 * r), corner, visible))
+    if paint.label:
+        ops.append((frame, Label(paint.label, paint.size or (y2 - y1) // 2, paint.label_color,
+                                 paint.color, True, "center"), clip))
     return ops
 
 

@@ -9,7 +9,7 @@ same two rectangles, so what is drawn is what is clickable.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from mobileintent_gym.phone.paint import Paint
@@ -96,11 +96,16 @@ class Node:
         self.children.extend(c for c in children if c is not None)
         return self
 
-    def walk(self) -> Iterator[Node]:
+    def walk(self) -> list[Node]:
         """This node and all its descendants, parents before children (paint order)."""
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        out: list[Node] = []
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            if node.children:
+                stack.extend(reversed(node.children))
+        return out
 
 
 class Column:
@@ -199,7 +204,8 @@ def scroll_list(
             item_rect = (rect[0], pos, rect[2], pos + extent) if axis else (
                 pos, rect[1], pos + extent, rect[3])
             child = build(item_rect)
-            if clip_tree(child, rect):
+            inside = pos >= start and pos + extent <= end
+            if inside or clip_tree(child, rect):
                 node.children.append(child)
         pos += extent
     return node

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.keyboard import Keyboard
+from mobileintent_gym.phone.paint import Dim, Fill, Round
 from mobileintent_gym.phone.render import Op, ops_of
 from mobileintent_gym.phone.ui import Node, contains
 
@@ -56,8 +57,8 @@ class View:
     def ops(self) -> list[Op]:
         """The draw operations of this screen, keyboard included (built on first use)."""
         if self._ops is None:
-            self._ops = [op for node in self.root.walk() if node.paint is not None
-                         for op in ops_of(node.frame, node.paint, node.clip)]
+            self._ops = []
+            _collect_ops(self.root, None, self._ops)
             if self.keyboard is not None:
                 self._ops.extend(self.keyboard.ops)
         return self._ops
@@ -82,6 +83,25 @@ class View:
             if contains(node.bounds, x, y):
                 return node
         return max(along, key=_area, default=None)
+
+
+def _collect_ops(node: Node, ground: tuple | None, out: list[Op]) -> None:
+    """Append the subtree's draw operations in paint order.
+
+    ``ground`` is the colour an ancestor already filled the node's area with; a fill of the
+    same colour would repaint identical pixels, so it is left out (siblings in a layer do
+    not overlap, and a scrim resets the ground).
+    """
+    paint = node.paint
+    if paint is not None and not (type(paint) is Fill and paint.color == ground):
+        out.extend(ops_of(node.frame, paint, node.clip))
+    kind = type(paint)
+    if kind is Fill or kind is Round:
+        ground = paint.color
+    elif kind is Dim:
+        ground = None
+    for child in node.children:
+        _collect_ops(child, ground, out)
 
 
 def _area(node: Node) -> int:

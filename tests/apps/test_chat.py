@@ -1,0 +1,54 @@
+from mobileintent_gym.phone.query import find
+from tests.helpers import press, texts
+
+
+def test_unread_badges_and_opening_a_chat_marks_it_read(phone):
+    phone.open("chat")
+    chat = phone.state.apps["chat"]
+    unread = [c for c in chat.chats if c.unread]
+    assert unread
+    badge = find(phone.hierarchy(), resource_id="nav_chats")
+    assert badge.selected
+    target = unread[0]
+    rows = texts(phone, "badge")
+    assert str(target.unread) in rows
+    position = [c.id for c in chat.chats].index(target.id)
+    rows = [n for n in phone._current().targets if n.entity == target.id]
+    b = rows[0].bounds
+    phone.act(f"CLICK[{(b[0] + b[2]) // 2},{(b[1] + b[3]) // 2}]")
+    assert phone.route() == "chat/conversation"
+    assert phone.state.apps["chat"].chats[position].unread == 0
+
+
+def test_reply_understood_moves_the_chat_to_the_top(phone):
+    phone.open("chat")
+    last = phone.state.apps["chat"].chats[-1]
+    for _ in range(4):
+        phone.act("SWIPE[UP]")
+    rows = [n for n in phone._current().targets if n.entity == last.id]
+    b = rows[0].bounds
+    phone.act(f"CLICK[{(b[0] + b[2]) // 2},{(b[1] + b[3]) // 2}]")
+    assert not find(phone.hierarchy(), resource_id="send").enabled
+    press(phone, resource_id="input")
+    phone.act("TYPE[Understood]")
+    assert find(phone.hierarchy(), resource_id="send").enabled
+    press(phone, resource_id="send")
+    chats = phone.state.apps["chat"].chats
+    assert chats[0].id == last.id and chats[0].messages[-1].text == "Understood"
+    assert texts(phone, "message")[-1] == "Understood"
+
+
+def test_moments_author_opens_their_profile(phone):
+    phone.open("chat")
+    press(phone, desc="Discover")
+    press(phone, resource_id="moments")
+    assert phone.route() == "chat/moments"
+    author = phone.state.apps["chat"].moments[0].author
+    result = press(phone, resource_id="author")
+    assert result.event.hit.entity == author
+    assert phone.route() == "chat/profile"
+    name = phone.state.apps["chat"].contacts[author].name
+    assert name in texts(phone, "title")
+    press(phone, resource_id="messages")
+    assert phone.route() == "chat/conversation"
+    assert phone.state.apps["chat"].chats[0].contact == author

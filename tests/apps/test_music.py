@@ -1,0 +1,84 @@
+from mobileintent_gym.actions import Action
+from mobileintent_gym.phone.query import find, find_all
+from tests.helpers import press, texts
+
+
+def test_add_liked_song_to_a_new_rainy_night_playlist(phone):
+    press(phone, text="Music", resource_id="icon")
+    press(phone, desc="Your Library")
+    press(phone, resource_id="liked_songs")
+    target = phone.state.apps["music"].liked[0]
+    press(phone, resource_id="more")
+    assert phone.route() == "music/track_menu"
+    press(phone, resource_id="add_to_playlist")
+    assert phone.route() == "music/add_to_playlist"
+    press(phone, resource_id="new_playlist")
+    assert phone.route() == "music/new_playlist"
+    press(phone, resource_id="playlist_name")
+    phone.act("TYPE[Rainy Night]")
+    press(phone, resource_id="create")
+    assert phone.route() == "music/library/liked"
+    music = phone.state.apps["music"]
+    created = music.playlists[music.mine[0]]
+    assert (created.name, created.tracks) == ("Rainy Night", (target,))
+    phone.act("PRESS[BACK]")
+    assert "Rainy Night" in texts(phone, "title")
+
+
+def test_add_to_an_existing_playlist_closes_the_flow(phone):
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="more")
+    press(phone, resource_id="add_to_playlist")
+    press(phone, resource_id="new_playlist")
+    press(phone, resource_id="create")  # empty name: the hint's default name is used
+    music = phone.state.apps["music"]
+    assert music.playlists[music.mine[0]].name == "My playlist #1"
+    second = music.liked[1]
+    rows = list(find_all(phone.hierarchy(), resource_id="more"))
+    b = rows[1].bounds
+    phone.act(Action.click((b[0] + b[2]) // 2, (b[1] + b[3]) // 2))
+    press(phone, resource_id="add_to_playlist")
+    press(phone, resource_id="playlist")
+    assert phone.route() == "music/library/liked"
+    assert music.playlists[music.mine[0]].tracks[-1] == second
+
+
+def test_play_a_recently_played_song_after_expanding_the_group(phone):
+    phone.open("music", "music/library")
+    assert not find(phone.hierarchy(), resource_id="recently_played").checked
+    press(phone, resource_id="recently_played")
+    assert phone.route() == "music/library/recent"
+    assert find(phone.hierarchy(), resource_id="recently_played").checked
+    recent = list(phone.state.apps["music"].recent)
+    result = press(phone, resource_id="track")
+    assert result.event.hit.entity == recent[0]
+    assert phone.state.apps["music"].playing == recent[0]
+    assert texts(phone, "now_playing")[0].startswith(
+        phone.state.apps["music"].tracks[recent[0]].title)
+    press(phone, resource_id="recently_played")
+    assert phone.route() == "music/library"
+
+
+def test_open_a_home_playlist_and_like_from_the_player(phone):
+    phone.open("music")
+    first = phone.state.apps["music"].home[0]
+    result = press(phone, resource_id="playlist_card")
+    assert result.event.hit.entity == first and phone.route() == "music/playlist"
+    press(phone, resource_id="track")
+    press(phone, resource_id="mini_player")
+    assert phone.route() == "music/player"
+    playing = phone.state.apps["music"].playing
+    liked_before = playing in phone.state.apps["music"].liked
+    press(phone, desc="Remove from Liked Songs" if liked_before else "Add to Liked Songs")
+    assert (playing in phone.state.apps["music"].liked) != liked_before
+
+
+def test_search_filters_tracks_as_you_type(phone):
+    phone.open("music", "music/search")
+    press(phone, resource_id="search_src_text")
+    phone.act("TYPE[rain]")
+    toolbar, *titles = texts(phone, "title")
+    assert toolbar == "Search"
+    tracks = phone.state.apps["music"].tracks.values()
+    expected = [t.title for t in tracks if "rain" in (t.title + t.artist).lower()]
+    assert titles == expected and len(expected) >= 2
