@@ -168,7 +168,7 @@ def bottom_nav(ctx: Ctx, rect: Rect, items: Sequence[tuple[str, str, Intent, str
             zip(ui.split_row(rect, [None] * len(items)), items, strict=True)):
         color = t.accent if i == selected else t.muted
         item = Node(ui.FRAME, cell, desc=label, selected=i == selected, on_click=intent,
-                    resource_id=f"{ctx.package}:id/nav_{label.lower()}")
+                    resource_id=f"{ctx.package}:id/nav_{label.lower().replace(' ', '_')}")
         col = ui.Column(ui.inset(cell, 0, ctx.dp(6)))
         item.add(Node(ui.IMAGE_VIEW, col.take(ctx.dp(30)),
                       paint=Icon(icon, color, t.bar, ctx.dp(24), badge)))
