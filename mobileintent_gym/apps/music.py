@@ -2,7 +2,8 @@
 
 Routes: ``music/home`` (playlists), ``music/search``, ``music/library`` (Liked Songs, a
 collapsible recently-played group — expanded it is ``music/library/recent`` — and the
-user's playlists), ``music/library/liked``, ``music/playlist?id=``, ``music/player``, and
+user's playlists; its Artists tab is ``music/library/artists`` → ``music/artist?id=``),
+``music/library/liked``, ``music/playlist?id=``, ``music/player``, and
 the add-to-playlist flow: ``music/track_menu?id=`` (a sheet, also on long press of a track)
 → ``music/add_to_playlist?id=`` → ``music/new_playlist?id=`` (a name dialog).
 """
@@ -106,6 +107,8 @@ class MusicApp(App):
         "music/library": Screen("library_screen", tab=True),
         "music/library/recent": Screen("library_screen"),
         "music/library/liked": Screen("liked_screen"),
+        "music/library/artists": Screen("artists_screen"),
+        "music/artist": Screen("artist_screen"),
         "music/playlist": Screen("playlist_screen"),
         "music/player": Screen("player_screen"),
         "music/track_menu": Screen("track_menu", overlay=True),
@@ -216,8 +219,7 @@ class MusicApp(App):
         """Liked Songs, the recently-played group (expanded on its own route), playlists."""
         root, col = self._frame(ctx, state, 2)
         expanded = entry.route == "music/library/recent"
-        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Your Library", back=False,
-                                 large=True, actions=[("plus", "Create playlist", ("noop",))]))
+        self._library_head(ctx, root, col, 0)
         t = ctx.theme
         row_h = ctx.dp(72)
         items = [(row_h, lambda r: widgets.list_row(
@@ -237,6 +239,34 @@ class MusicApp(App):
                   for p in state.mine]
         root.add(ui.scroll_list(col.rest(), "library", items, entry.scroll.get("library", 0),
                                 f"{self.package}:id/library_list"))
+        return root
+
+    def _library_head(self, ctx: Ctx, root: Node, col: Column, selected: int) -> None:
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Your Library", back=False,
+                                 large=True, actions=[("plus", "Create playlist", ("noop",))]))
+        root.add(widgets.tabs(ctx, col.take(ctx.dp(48)), [
+            ("Playlists", ("replace", "music/library")),
+            ("Artists", ("replace", "music/library/artists"))], selected))
+
+    def artists_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
+        """The artists of the liked songs, in the order they were liked."""
+        root, col = self._frame(ctx, state, 2)
+        self._library_head(ctx, root, col, 1)
+        artists = list(dict.fromkeys(state.tracks[t].artist for t in state.liked))
+        items = [(ctx.dp(72), lambda r, a=a: widgets.list_row(
+            ctx, r, a, "Artist", thumb=Avatar(a, a, ctx.theme.background), entity=a,
+            on_click=("open", "music/artist", (("id", a),)), rid="artist")) for a in artists]
+        root.add(ui.scroll_list(col.rest(), "artists", items, entry.scroll.get("artists", 0),
+                                f"{self.package}:id/artists"))
+        return root
+
+    def artist_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
+        """One artist's tracks in the catalog."""
+        root, col = self._frame(ctx, state, 2)
+        artist = entry.param("id")
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), artist))
+        ids = [t.id for t in state.tracks.values() if t.artist == artist]
+        root.add(self._track_list(ctx, col.rest(), "tracks", entry, ids, state))
         return root
 
     def _playlist_row(self, ctx: Ctx, rect: Rect, playlist: Playlist,

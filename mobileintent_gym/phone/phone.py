@@ -273,6 +273,9 @@ class SimPhone:
             self._foreground = app_id
         elif name == "open":
             self._push(self._foreground, intent[1], intent[2] if len(intent) > 2 else ())
+        elif name == "replace":  # switch a tab or filter in place: BACK skips it
+            self._stacks[self._foreground].pop()
+            self._push(self._foreground, intent[1], intent[2] if len(intent) > 2 else ())
         elif name == "back":
             self._back()
         else:

@@ -82,3 +82,25 @@ def test_search_filters_tracks_as_you_type(phone):
     tracks = phone.state.apps["music"].tracks.values()
     expected = [t.title for t in tracks if "rain" in (t.title + t.artist).lower()]
     assert titles == expected and len(expected) >= 2
+
+
+def test_library_tabs_switch_in_place_and_artists_open_their_tracks(phone):
+    phone.open("music", "music/library")
+    tab = find(phone.hierarchy(), desc="Playlists")
+    assert tab.selected
+    press(phone, desc="Artists")
+    assert phone.route() == "music/library/artists"
+    assert find(phone.hierarchy(), desc="Artists").selected
+    music = phone.state.apps["music"]
+    first_artist = music.tracks[music.liked[0]].artist
+    result = press(phone, resource_id="artist")
+    assert result.event.hit.entity == first_artist and phone.route() == "music/artist"
+    toolbar, *titles = texts(phone, "title")
+    assert toolbar == first_artist
+    assert titles == [t.title for t in music.tracks.values() if t.artist == first_artist]
+    phone.act("PRESS[BACK]")
+    assert phone.route() == "music/library/artists"
+    press(phone, desc="Playlists")
+    assert phone.route() == "music/library"
+    phone.act("PRESS[BACK]")
+    assert phone.route() == "launcher"  # the tab switch replaced, it did not stack

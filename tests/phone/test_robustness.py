@@ -26,7 +26,8 @@ def start_screens():
     params = {"music/playlist": {"id": music.home[0]}, "music/track_menu": track,
               "music/add_to_playlist": track, "music/new_playlist": track,
               "chat/conversation": {"id": chat.chats[0].id},
-              "chat/profile": {"id": chat.moments[0].author}}
+              "chat/profile": {"id": chat.moments[0].author},
+              "music/artist": {"id": music.tracks[music.liked[0]].artist}}
     screens = [(None, None, {})]
     for app in phone.apps.values():
         screens += [(app.id, route, params.get(route, {})) for route in app.routes]
