@@ -3,18 +3,23 @@
 An app is a class with a route table. Each route names the method that builds its screen
 from the app's state and the screen's own UI state (an :class:`Entry` on the back stack).
 Clicks carry intents as data; generic ones (open a screen, switch tab, go back) are run by
-the phone, app-specific ones by the app's ``on_<name>`` method through a :class:`Nav`.
+the phone, app-specific ones by the app's ``on_<name>`` method through a
+:class:`~mobileintent_gym.phone.tasks.Nav`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mobileintent_gym.errors import UnknownRouteError
 from mobileintent_gym.phone.paint import Color
-from mobileintent_gym.phone.ui import Intent, Node
+from mobileintent_gym.phone.ui import Intent, ItemBuilder, Node, Rect, scroll_list
 from mobileintent_gym.phone.widgets import Ctx, Theme
+
+if TYPE_CHECKING:
+    from mobileintent_gym.phone.tasks import Nav
 
 
 @dataclass(slots=True)
@@ -60,22 +65,6 @@ class Screen:
     tab: bool = False
 
 
-class Nav(Protocol):
-    """The phone's side of an intent handler: the back stack and the app's data."""
-
-    state: Any
-    stack: list[Entry]
-
-    def push(self, route: str, **params: Any) -> None:
-        """Open a screen on top of the current one."""
-
-    def pop(self, count: int = 1) -> None:
-        """Close ``count`` screens."""
-
-    def changed(self) -> None:
-        """Record that the app's data changed (every screen must be rebuilt)."""
-
-
 class App:
     """Base class of the simulated apps."""
 
@@ -108,6 +97,12 @@ class App:
     def build(self, ctx: Ctx, entry: Entry, state: Any) -> Node:
         """Build the screen of ``entry``."""
         return getattr(self, self.screen(entry.route).build)(ctx, entry, state)
+
+    def scroll(self, entry: Entry, rect: Rect, key: str, items: Sequence[tuple[int, ItemBuilder]],
+               default: int = 0) -> Node:
+        """A scrolling list (resource id ``key``) whose offset lives in ``entry.scroll``."""
+        return scroll_list(rect, key, items, entry.scroll.get(key, default),
+                           f"{self.package}:id/{key}")
 
     def handle(self, nav: Nav, intent: Intent) -> bool:
         """Run an app-specific intent; returns whether it changed anything."""

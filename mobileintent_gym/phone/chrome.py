@@ -30,26 +30,26 @@ def build_view(phone: SimPhone) -> View:
     """The view of whatever is in front: the launcher or the top screens of an app."""
     status, nav = _bars(phone)
     w, h = phone.width, phone.height
-    fg = phone._foreground
+    tasks = phone._tasks
+    fg = tasks.foreground
     if fg is None:
         ctx = Ctx(w, h, phone.density, (0, status, w, h - nav), launcher.THEME, launcher.PACKAGE)
         content = launcher.build(ctx, list(phone.apps.values()), phone._clock)
         root = Node(FRAME, (0, 0, w, h)).add(content)
         return View(root, "launcher", launcher.PACKAGE, content)
-    app, stack = phone.apps[fg], phone._stacks[fg]
-    base = max(i for i, e in enumerate(stack) if i == 0 or not app.screen(e.route).overlay)
-    board = keyboard.layout(w, h - nav, phone.density) if stack[-1].focus else None
+    app, entries = phone.apps[fg], tasks.layers()
+    board = keyboard.layout(w, h - nav, phone.density) if entries[-1].focus else None
     bottom = board.rect[1] if board else h - nav
     ctx = Ctx(w, h, phone.density, (0, status, w, bottom), app.theme, app.package)
-    layers = [app.build(ctx, entry, phone._state.apps[fg]) for entry in stack[base:]]
+    layers = [app.build(ctx, entry, phone._state.apps[fg]) for entry in entries]
     root = Node(FRAME, (0, 0, w, h)).add(*layers)
-    return View(root, stack[-1].route, app.package, layers[-1], board)
+    return View(root, entries[-1].route, app.package, layers[-1], board)
 
 
 def frame_ops(phone: SimPhone, view: View) -> list[Op]:
     """Every draw operation of the screen: the view's, then the system bars'."""
-    bar = launcher.THEME.bar if phone._foreground is None else phone.apps[
-        phone._foreground].theme.bar
+    fg = phone._tasks.foreground
+    bar = launcher.THEME.bar if fg is None else phone.apps[fg].theme.bar
     return view.ops() + list(system_bars(phone.width, phone.height, phone.density, bar,
                                        phone._clock.strftime("%H:%M")))
 

@@ -1,8 +1,8 @@
 """SimPhone: a simulated Android phone that agents drive like a real device.
 
-The phone keeps one back stack per app (Android tasks), routes touches to the deepest view
-under the finger, shows a keyboard while a text field is focused, scrolls the container
-under a swipe, advances a simulated clock per action and logs every action.
+The phone keeps one back stack per app (Android tasks, :mod:`.tasks`), routes touches to
+the deepest view under the finger, shows a keyboard while a text field is focused, scrolls
+the container under a swipe, advances a simulated clock per action and logs every action.
 """
 
 from __future__ import annotations
@@ -16,38 +16,20 @@ import numpy as np
 
 from mobileintent_gym.actions import Action, ActionType, parse_action
 from mobileintent_gym.apps import default_apps
-from mobileintent_gym.apps.base import App, Entry
-from mobileintent_gym.errors import DeviceError, InvalidActionError, UnknownRouteError
+from mobileintent_gym.apps.base import App
+from mobileintent_gym.errors import DeviceError, InvalidActionError
 from mobileintent_gym.phone import chrome, launcher
 from mobileintent_gym.phone.events import ActResult, Hit, StepEvent
 from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER
 from mobileintent_gym.phone.render import Renderer
 from mobileintent_gym.phone.state import PhoneState
+from mobileintent_gym.phone.tasks import Nav, Tasks
 from mobileintent_gym.phone.ui import Intent
 from mobileintent_gym.phone.view import View
 
 MAX_FIELD_LENGTH = 4000
 _VIEW_CACHE = 96
 _SWIPE_SHARE = 0.8  # a swipe moves content by most of a viewport
-
-
-class _Nav:
-    """What an app's intent handler may touch: its back stack and its data."""
-
-    def __init__(self, phone: SimPhone, app_id: str) -> None:
-        self._phone, self._app_id = phone, app_id
-        self.state = phone._state.apps[app_id]
-        self.stack = phone._stacks[app_id]
-
-    def push(self, route: str, **params: Any) -> None:
-        self._phone._push(self._app_id, route, tuple(sorted(params.items())))
-
-    def pop(self, count: int = 1) -> None:
-        # The root screen stays: a flow opened by deep link closes onto the app's root.
-        del self.stack[max(1, len(self.stack) - count):]
-
-    def changed(self) -> None:
-        self._phone._versions[self._app_id] += 1
 
 
 class SimPhone:
@@ -101,9 +83,7 @@ class SimPhone:
             default.clock = state.clock
         self._state = default
         self._clock = default.clock
-        self._stacks: dict[str, list[Entry]] = {}
-        self._foreground: str | None = None
-        self._versions = dict.fromkeys(self.apps, 0)
+        self._tasks = Tasks(self.apps)
         self._views.clear()
         self._view: View | None = None
         self._view_key: tuple | None = None
@@ -143,11 +123,11 @@ class SimPhone:
     def _run(self, action: Action, gesture: tuple[tuple[int, int], int] | None = None
              ) -> ActResult:
         before = self._current()
-        signature = self._signature()
+        signature = self._tasks.signature()
         note, hit, typed = self._apply(action, before, gesture)
         self._clock += timedelta(seconds=self.seconds_per_action)
         after = self._current()
-        effect = self._signature() != signature
+        effect = self._tasks.signature() != signature
         event = StepEvent(len(self.events), str(action), before.route, after.route, hit,
                           before.visible, after.visible, typed, effect,
                           note or ("" if effect else "no effect"),
@@ -170,11 +150,7 @@ class SimPhone:
             UnknownRouteError: When the app or the route does not exist.
         """
         self._check_open()
-        app = self._app(app_id)
-        self._stacks[app_id] = [Entry(app.home)]
-        if route is not None and route != app.home:
-            self._push(app_id, route, tuple(sorted(params.items())))
-        self._foreground = app_id
+        self._tasks.open(app_id, route, tuple(sorted(params.items())))
 
     @property
     def state(self) -> PhoneState:
@@ -188,8 +164,8 @@ class SimPhone:
 
     def foreground_package(self) -> str:
         """Package of the window in front (the launcher's when no app is)."""
-        return launcher.PACKAGE if self._foreground is None else self.apps[
-            self._foreground].package
+        fg = self._tasks.foreground
+        return launcher.PACKAGE if fg is None else self.apps[fg].package
 
     def packages(self) -> dict[str, str]:
         """Package name → app id of every installed app."""
@@ -216,30 +192,6 @@ class SimPhone:
         if self._closed:
             raise DeviceError("the phone is closed")
 
-    def _app(self, app_id: str) -> App:
-        try:
-            return self.apps[app_id]
-        except KeyError:
-            raise UnknownRouteError(
-                f"no app {app_id!r}; installed: {sorted(self.apps)}") from None
-
-    def _push(self, app_id: str, route: str, params: tuple) -> None:
-        screen = self.apps[app_id].screen(route)
-        stack = self._stacks[app_id]
-        if screen.tab:
-            stack[:] = [Entry(route, params)]
-        else:
-            stack.append(Entry(route, params))
-
-    def _top(self) -> Entry | None:
-        return None if self._foreground is None else self._stacks[self._foreground][-1]
-
-    def _signature(self) -> tuple:
-        fg = self._foreground
-        if fg is None:
-            return (None,)
-        return (fg, self._versions[fg], tuple(e.key() for e in self._stacks[fg]))
-
     def _current(self) -> View:
         key = self._key()
         if key == self._view_key:
@@ -256,44 +208,23 @@ class SimPhone:
         return view
 
     def _key(self) -> tuple:
-        fg = self._foreground
-        if fg is None:
-            return (None, self._clock.hour, self._clock.minute)
-        stack = self._stacks[fg]
-        app = self.apps[fg]
-        base = max(i for i, e in enumerate(stack) if i == 0 or not app.screen(e.route).overlay)
-        return (fg, self._versions[fg], tuple(e.key() for e in stack[base:]))
+        key = self._tasks.view_key()
+        return key if key is not None else (None, self._clock.hour, self._clock.minute)
 
     def _dispatch(self, intent: Intent) -> None:
-        name = intent[0]
+        name, args = intent[0], intent[1:]
+        tasks = self._tasks
         if name == "launch":
-            app_id = intent[1]
-            if app_id not in self._stacks:
-                self._stacks[app_id] = [Entry(self.apps[app_id].home)]
-            self._foreground = app_id
+            tasks.launch(*args)
         elif name == "open":
-            self._push(self._foreground, intent[1], intent[2] if len(intent) > 2 else ())
-        elif name == "replace":  # switch a tab or filter in place: BACK skips it
-            self._stacks[self._foreground].pop()
-            self._push(self._foreground, intent[1], intent[2] if len(intent) > 2 else ())
+            tasks.push(tasks.foreground, *args)
+        elif name == "replace":
+            tasks.replace(*args)
         elif name == "back":
-            self._back()
+            tasks.back()
         else:
-            self.apps[self._foreground].handle(_Nav(self, self._foreground), intent)
-
-    def _back(self) -> str:
-        top = self._top()
-        if top is None:
-            return "already home"
-        if top.focus is not None:
-            top.focus = None
-            return "keyboard hidden"
-        stack = self._stacks[self._foreground]
-        stack.pop()
-        if not stack:
-            del self._stacks[self._foreground]
-            self._foreground = None
-        return ""
+            fg = tasks.foreground
+            self.apps[fg].handle(Nav(tasks, self._state.apps[fg], fg), intent)
 
     def _tap(self, view: View, x: int, y: int, long_press: bool) -> tuple[str, Hit | None,
                                                                             str | None]:
@@ -305,7 +236,7 @@ class SimPhone:
         hit = Hit(node.resource_id, node.cls, node.text or node.desc, node.bounds, node.entity)
         intent = node.on_long_click if long_press and node.long_clickable else node.on_click
         if intent is None and node.field_key is not None:
-            self._top().focus = node.field_key
+            self._tasks.top().focus = node.field_key
             return "", hit, None
         if intent is None:
             return "not clickable", hit, None
@@ -315,13 +246,13 @@ class SimPhone:
     def _key_tap(self, view: View, char: str) -> tuple[str, None, str | None]:
         if char == ENTER:
             return self._enter(view), None, None
-        top = self._top()
+        top = self._tasks.top()
         value = top.fields.get(top.focus, "")
         top.fields[top.focus] = value[:-1] if char == BACKSPACE else _clip(value + char)
         return "", None, None if char == BACKSPACE else char
 
     def _enter(self, view: View) -> str:
-        top = self._top()
+        top = self._tasks.top()
         node = view.fields.get(top.focus) if top is not None and top.focus else None
         if node is None or node.on_submit is None:
             return "nothing to submit"
@@ -329,7 +260,7 @@ class SimPhone:
         return ""
 
     def _type(self, text: str) -> tuple[str, None, str | None]:
-        top = self._top()
+        top = self._tasks.top()
         if top is None or top.focus is None:
             return "no focused field", None, None
         value = top.fields.get(top.focus, "")
@@ -350,7 +281,7 @@ class SimPhone:
         new = min(max(0, offset + sign * delta), max_offset)
         if new == offset:
             return "already at the end" if sign > 0 else "already at the start"
-        self._top().scroll[node.scroll_key] = new
+        self._tasks.top().scroll[node.scroll_key] = new
         return ""
 
     def _apply(self, action: Action, view: View,
@@ -368,13 +299,10 @@ class SimPhone:
 
     def _press(self, key: str, view: View) -> str:
         if key == "BACK":
-            return self._back()
+            return self._tasks.back()
         if key == "ENTER":
             return self._enter(view)
-        if self._foreground is None:
-            return "already home"
-        self._foreground = None
-        return ""
+        return self._tasks.home()
 
 
 def _clip(value: str) -> str:

@@ -55,6 +55,13 @@ class Ctx:
         return round(value * self.density)
 
 
+def page(ctx: Ctx, rid: str, color: Color | None = None) -> tuple[Node, ui.Column]:
+    """A screen's root filling the app window, and a layout cursor over it."""
+    root = Node(ui.LINEAR, ctx.content, resource_id=f"{ctx.package}:id/{rid}",
+                paint=Fill(color or ctx.theme.background))
+    return root, ui.Column(ctx.content)
+
+
 def text(ctx: Ctx, rect: Rect, value: str, size: float = 16, *, color: Color | None = None,
          under: Color | None = None, bold: bool = False, rid: str = "",
          align: str = "left", **kw) -> Node:

@@ -10,79 +10,15 @@ the add-to-playlist flow: ``music/track_menu?id=`` (a sheet, also on long press 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import ClassVar
 
-from mobileintent_gym.apps import content
-from mobileintent_gym.apps.base import App, Entry, Nav, Screen
+from mobileintent_gym.apps.base import App, Entry, Screen
+from mobileintent_gym.apps.music.state import MusicState, Playlist, Track, default_state
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.paint import Avatar, Fill
+from mobileintent_gym.phone.tasks import Nav
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
-
-
-@dataclass(frozen=True, slots=True)
-class Track:
-    """A song."""
-
-    id: str
-    title: str
-    artist: str
-    album: str
-    genre: str
-
-
-@dataclass(frozen=True, slots=True)
-class Playlist:
-    """A playlist: a name and an ordered tuple of track ids."""
-
-    id: str
-    name: str
-    description: str
-    tracks: tuple[str, ...]
-
-
-@dataclass(slots=True)
-class MusicState:
-    """The music app's data; records are immutable, the containers are the state.
-
-    Attributes:
-        tracks: Catalog, track id → track (shared between copies; never mutated).
-        playlists: Playlist id → playlist.
-        home: Ids of the playlists shown on the home screen.
-        mine: Ids of the user's own playlists, newest first.
-        liked: Ids of liked tracks, most recent first.
-        recent: Ids of recently played tracks, most recent first.
-        playing: Id of the track in the player, if any.
-    """
-
-    tracks: dict[str, Track]
-    playlists: dict[str, Playlist]
-    home: list[str]
-    mine: list[str] = field(default_factory=list)
-    liked: list[str] = field(default_factory=list)
-    recent: list[str] = field(default_factory=list)
-    playing: str | None = None
-
-    def copy(self) -> MusicState:
-        """An independent copy (the catalog is shared)."""
-        return MusicState(self.tracks, dict(self.playlists), list(self.home), list(self.mine),
-                          list(self.liked), list(self.recent), self.playing)
-
-
-def default_state(seed: int) -> MusicState:
-    """Built-in catalog with a seeded choice of liked and recent tracks."""
-    rng = content.rng(seed, "music")
-    tracks = {f"t{i:03d}": Track(f"t{i:03d}", *song) for i, song in enumerate(content.SONGS)}
-    ids = list(tracks)
-    playlists = {}
-    for i, (name, desc, genres) in enumerate(content.PLAYLISTS):
-        members = tuple(t for t in ids if tracks[t].genre in genres) or tuple(ids[:5])
-        playlists[f"p{i:02d}"] = Playlist(f"p{i:02d}", name, desc, members)
-    order = [ids[i] for i in rng.permutation(len(ids))]
-    home = [list(playlists)[i] for i in rng.permutation(len(playlists))]
-    return MusicState(tracks, playlists, home, liked=order[:30], recent=order[30:38])
-
 
 _NAV = (("Home", "home", ("open", "music/home"), ""),
         ("Search", "search", ("open", "music/search"), ""),
@@ -123,9 +59,7 @@ class MusicApp(App):
     # ---- frame shared by full screens ---------------------------------------------------
 
     def _frame(self, ctx: Ctx, state: MusicState, tab: int) -> tuple[Node, Column]:
-        root = Node(ui.LINEAR, ctx.content, resource_id=f"{self.package}:id/root",
-                    paint=Fill(ctx.theme.background))
-        col = Column(ctx.content)
+        root, col = widgets.page(ctx, "root")
         root.add(widgets.bottom_nav(ctx, col.take_bottom(ctx.dp(64)), _NAV, tab))
         if state.playing:
             root.add(self._mini_player(ctx, col.take_bottom(ctx.dp(60)), state))
@@ -160,8 +94,7 @@ class MusicApp(App):
         items = list(head or []) + [
             (row_h, lambda r, t=state.tracks[i]: self._track_row(ctx, r, t, state))
             for i in ids]
-        return ui.scroll_list(rect, key, items, entry.scroll.get(key, 0),
-                              f"{self.package}:id/{key}")
+        return self.scroll(entry, rect, key, items)
 
     # ---- screens --------------------------------------------------------------------------
 
@@ -176,8 +109,7 @@ class MusicApp(App):
         items = [(ctx.dp(56), lambda r: widgets.section_header(ctx, r, "Made for you"))]
         items += [(ctx.dp(212), lambda r, pair=pair: self._card_row(ctx, r, pair))
                   for pair in pairs]
-        root.add(ui.scroll_list(col.rest(), "feed", items, entry.scroll.get("feed", 0),
-                                f"{self.package}:id/home_feed"))
+        root.add(self.scroll(entry, col.rest(), "feed", items))
         return root
 
     def _card_row(self, ctx: Ctx, rect: Rect, pair: list[Playlist]) -> Node:
@@ -237,8 +169,7 @@ class MusicApp(App):
         items.append((ctx.dp(56), lambda r: widgets.section_header(ctx, r, "Your playlists")))
         items += [(row_h, lambda r, p=state.playlists[p]: self._playlist_row(ctx, r, p))
                   for p in state.mine]
-        root.add(ui.scroll_list(col.rest(), "library", items, entry.scroll.get("library", 0),
-                                f"{self.package}:id/library_list"))
+        root.add(self.scroll(entry, col.rest(), "library", items))
         return root
 
     def _library_head(self, ctx: Ctx, root: Node, col: Column, selected: int) -> None:
@@ -256,8 +187,7 @@ class MusicApp(App):
         items = [(ctx.dp(72), lambda r, a=a: widgets.list_row(
             ctx, r, a, "Artist", thumb=Avatar(a, a, ctx.theme.background), entity=a,
             on_click=("open", "music/artist", (("id", a),)), rid="artist")) for a in artists]
-        root.add(ui.scroll_list(col.rest(), "artists", items, entry.scroll.get("artists", 0),
-                                f"{self.package}:id/artists"))
+        root.add(self.scroll(entry, col.rest(), "artists", items))
         return root
 
     def artist_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
@@ -301,9 +231,7 @@ class MusicApp(App):
     def player_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
         """The full-screen player of the current track."""
         t = ctx.theme
-        root = Node(ui.LINEAR, ctx.content, resource_id=f"{self.package}:id/player",
-                    paint=Fill(t.background))
-        col = Column(ctx.content)
+        root, col = widgets.page(ctx, "player")
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Now playing"))
         track = state.tracks.get(state.playing or "")
         if track is None:
@@ -345,10 +273,7 @@ class MusicApp(App):
 
     def add_to_playlist_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
         """Choose a playlist for the track, or start a new one."""
-        t = ctx.theme
-        root = Node(ui.LINEAR, ctx.content, paint=Fill(t.background),
-                    resource_id=f"{self.package}:id/add_to_playlist")
-        col = Column(ctx.content)
+        root, col = widgets.page(ctx, "add_to_playlist")
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Add to playlist"))
         button = ui.inset(col.take(ctx.dp(80)), ctx.width // 4, ctx.dp(14))
         root.add(widgets.button(ctx, button, "New playlist",
@@ -357,9 +282,7 @@ class MusicApp(App):
         track = entry.param("id")
         items = [(ctx.dp(72), lambda r, p=state.playlists[p]: self._playlist_row(
             ctx, r, p, ("add", track, p.id))) for p in state.mine]
-        root.add(ui.scroll_list(col.rest(), "playlists", items,
-                                entry.scroll.get("playlists", 0),
-                                f"{self.package}:id/playlists"))
+        root.add(self.scroll(entry, col.rest(), "playlists", items))
         return root
 
     def new_playlist_dialog(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:

@@ -8,101 +8,24 @@ a text input and Send), ``chat/contacts``, ``chat/discover`` → ``chat/moments`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import ClassVar
 
-from mobileintent_gym.apps import content
-from mobileintent_gym.apps.base import App, Entry, Nav, Screen
+from mobileintent_gym.apps.base import App, Entry, Screen
+from mobileintent_gym.apps.chat.state import (
+    ME,
+    Chat,
+    ChatState,
+    Contact,
+    Message,
+    Moment,
+    default_state,
+)
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.paint import Avatar, Fill, Label, Round, font
+from mobileintent_gym.phone.tasks import Nav
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
-
-ME = "me"
-
-
-@dataclass(frozen=True, slots=True)
-class Contact:
-    """A person (or group) the user can chat with."""
-
-    id: str
-    name: str
-    region: str
-    signature: str
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    """One message; ``sender`` is a contact id or ``"me"``."""
-
-    sender: str
-    text: str
-    time: str
-
-
-@dataclass(frozen=True, slots=True)
-class Chat:
-    """A conversation with one contact."""
-
-    id: str
-    contact: str
-    messages: tuple[Message, ...]
-    unread: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Moment:
-    """A post in Moments."""
-
-    id: str
-    author: str
-    text: str
-    time: str
-    likes: int
-
-
-@dataclass(slots=True)
-class ChatState:
-    """The chat app's data.
-
-    Attributes:
-        contacts: Contact id → contact (shared between copies; never mutated).
-        chats: Conversations, most recent first.
-        moments: Moments posts, newest first.
-        me: The user's display name.
-    """
-
-    contacts: dict[str, Contact]
-    chats: list[Chat]
-    moments: list[Moment]
-    me: str = "Alex"
-
-    def copy(self) -> ChatState:
-        """An independent copy (contacts are shared)."""
-        return ChatState(self.contacts, list(self.chats), list(self.moments), self.me)
-
-    def chat(self, chat_id: str) -> Chat:
-        """The conversation with id ``chat_id``."""
-        return next(c for c in self.chats if c.id == chat_id)
-
-
-def default_state(seed: int) -> ChatState:
-    """Built-in contacts, conversations and Moments in a seeded order."""
-    rng = content.rng(seed, "chat")
-    contacts = {f"c{i:02d}": Contact(f"c{i:02d}", *c) for i, c in enumerate(content.CONTACTS)}
-    ids = list(contacts)
-    chats = []
-    for n, i in enumerate(rng.permutation(len(content.CONVERSATIONS))):
-        lines = content.CONVERSATIONS[i]
-        cid = ids[int(i)]
-        messages = tuple(
-            Message(cid if k % 2 == 0 else ME, text, f"{9 - n // 3:02d}:{(7 * n + k) % 60:02d}")
-            for k, text in enumerate(lines))
-        chats.append(Chat(f"chat_{cid}", cid, messages, int(rng.integers(0, 4))))
-    moments = [Moment(f"m{k:02d}", ids[int(rng.integers(0, 14))], text, f"{k + 1} h ago",
-                      int(rng.integers(0, 30))) for k, text in enumerate(content.MOMENTS)]
-    return ChatState(contacts, chats, moments)
-
 
 _NAV_ITEMS = (("Chats", "chat", "chat/chats"), ("Contacts", "contacts", "chat/contacts"),
               ("Discover", "discover", "chat/discover"), ("Me", "person", "chat/me"))
@@ -135,9 +58,7 @@ class ChatApp(App):
         return default_state(seed)
 
     def _tab_root(self, ctx: Ctx, state: ChatState, tab: int, title: str) -> tuple[Node, Column]:
-        root = Node(ui.LINEAR, ctx.content, resource_id=f"{self.package}:id/root",
-                    paint=Fill(ctx.theme.background))
-        col = Column(ctx.content)
+        root, col = widgets.page(ctx, "root")
         unread = sum(c.unread for c in state.chats)
         items = [(label, icon, ("open", route), str(unread) if i == 0 and unread else "")
                  for i, (label, icon, route) in enumerate(_NAV_ITEMS)]
@@ -155,8 +76,7 @@ class ChatApp(App):
         root, col = self._tab_root(ctx, state, 0, "Chats")
         items = [(ctx.dp(76), lambda r, c=chat: self._chat_row(ctx, r, c, state))
                  for chat in state.chats]
-        root.add(ui.scroll_list(col.rest(), "chats", items, entry.scroll.get("chats", 0),
-                                f"{self.package}:id/chat_list"))
+        root.add(self.scroll(entry, col.rest(), "chats", items))
         return root
 
     def _chat_row(self, ctx: Ctx, rect: Rect, chat: Chat, state: ChatState) -> Node:
@@ -173,9 +93,7 @@ class ChatApp(App):
         t = ctx.theme
         chat = state.chat(entry.param("id"))
         contact = state.contacts[chat.contact]
-        root = Node(ui.LINEAR, ctx.content, paint=Fill(t.bar),
-                    resource_id=f"{self.package}:id/conversation")
-        col = Column(ctx.content)
+        root, col = widgets.page(ctx, "conversation", t.bar)
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), contact.name,
                                  actions=[("more", "Chat info", ("noop",))]))
         bar = col.take_bottom(ctx.dp(64))
@@ -192,9 +110,7 @@ class ChatApp(App):
         items = [(ctx.dp(72), lambda r, m=m: self._bubble(ctx, r, m, contact))
                  for m in chat.messages]
         # Conversations open at their newest message, like a messenger.
-        offset = entry.scroll.get("messages", 1 << 30)
-        root.add(ui.scroll_list(col.rest(), "messages", items, offset,
-                                f"{self.package}:id/messages"), input_bar)
+        root.add(self.scroll(entry, col.rest(), "messages", items, default=1 << 30), input_bar)
         return root
 
     def _bubble(self, ctx: Ctx, rect: Rect, message: Message, contact: Contact) -> Node:
@@ -230,8 +146,7 @@ class ChatApp(App):
             ctx, r, c.name, thumb=self._avatar(c, ctx.theme.background),
             on_click=("open", "chat/profile", (("id", c.id),)), entity=c.id, rid="contact"))
             for c in people]
-        root.add(ui.scroll_list(col.rest(), "contacts", items,
-                                entry.scroll.get("contacts", 0), f"{self.package}:id/contacts"))
+        root.add(self.scroll(entry, col.rest(), "contacts", items))
         return root
 
     def discover_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
@@ -249,16 +164,12 @@ class ChatApp(App):
 
     def moments_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
         """Moments: posts with their author's avatar and name, which open the profile."""
-        t = ctx.theme
-        root = Node(ui.LINEAR, ctx.content, paint=Fill(t.background),
-                    resource_id=f"{self.package}:id/moments")
-        col = Column(ctx.content)
+        root, col = widgets.page(ctx, "moments")
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), "Moments",
                                  actions=[("camera", "Post", ("noop",))]))
         items = [(ctx.dp(140), lambda r, m=m: self._moment(ctx, r, m, state))
                  for m in state.moments]
-        root.add(ui.scroll_list(col.rest(), "feed", items, entry.scroll.get("feed", 0),
-                                f"{self.package}:id/moments_feed"))
+        root.add(self.scroll(entry, col.rest(), "feed", items))
         return root
 
     def _moment(self, ctx: Ctx, rect: Rect, moment: Moment, state: ChatState) -> Node:
@@ -286,9 +197,7 @@ class ChatApp(App):
         """A contact's profile with a Messages button."""
         t = ctx.theme
         contact = state.contacts[entry.param("id")]
-        root = Node(ui.LINEAR, ctx.content, paint=Fill(t.background),
-                    resource_id=f"{self.package}:id/profile")
-        col = Column(ctx.content)
+        root, col = widgets.page(ctx, "profile")
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), ""))
         head = col.take(ctx.dp(120))
         root.add(widgets.list_row(ctx, head, contact.name, f"Region: {contact.region or '-'}",

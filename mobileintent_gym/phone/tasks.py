@@ -1,0 +1,132 @@
+"""The apps' back stacks (Android tasks) and which one is in front."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mobileintent_gym.apps.base import App, Entry
+from mobileintent_gym.errors import UnknownRouteError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+
+class Tasks:
+    """One back stack per started app, the foreground app, and each app's data version.
+
+    The version of an app goes up whenever its data changes, so a screen built from it can
+    be reused exactly while the version and the stack entry are unchanged.
+    """
+
+    def __init__(self, apps: Mapping[str, App]) -> None:
+        self.apps = apps
+        self.stacks: dict[str, list[Entry]] = {}
+        self.foreground: str | None = None
+        self.versions = dict.fromkeys(apps, 0)
+
+    def app(self, app_id: str) -> App:
+        """The installed app ``app_id``.
+
+        Raises:
+            UnknownRouteError: When no such app is installed.
+        """
+        try:
+            return self.apps[app_id]
+        except KeyError:
+            raise UnknownRouteError(
+                f"no app {app_id!r}; installed: {sorted(self.apps)}") from None
+
+    def top(self) -> Entry | None:
+        """The screen in front, or ``None`` on the launcher."""
+        return None if self.foreground is None else self.stacks[self.foreground][-1]
+
+    def open(self, app_id: str, route: str | None = None, params: tuple = ()) -> None:
+        """Start ``app_id`` afresh at ``route`` (a deep link) and bring it to the front."""
+        app = self.app(app_id)
+        self.stacks[app_id] = [Entry(app.home)]
+        if route is not None and route != app.home:
+            self.push(app_id, route, params)
+        self.foreground = app_id
+
+    def launch(self, app_id: str) -> None:
+        """Bring ``app_id`` to the front where it was left (its root if not started)."""
+        if app_id not in self.stacks:
+            self.stacks[app_id] = [Entry(self.app(app_id).home)]
+        self.foreground = app_id
+
+    def push(self, app_id: str, route: str, params: tuple = ()) -> None:
+        """Open a screen; a bottom-navigation root replaces the whole stack."""
+        screen = self.app(app_id).screen(route)
+        stack = self.stacks[app_id]
+        if screen.tab:
+            stack[:] = [Entry(route, params)]
+        else:
+            stack.append(Entry(route, params))
+
+    def replace(self, route: str, params: tuple = ()) -> None:
+        """Swap the screen in front for another (a tab or filter switched in place)."""
+        self.stacks[self.foreground].pop()
+        self.push(self.foreground, route, params)
+
+    def back(self) -> str:
+        """BACK: hide the keyboard, else close the top screen, else leave the app."""
+        top = self.top()
+        if top is None:
+            return "already home"
+        if top.focus is not None:
+            top.focus = None
+            return "keyboard hidden"
+        stack = self.stacks[self.foreground]
+        stack.pop()
+        if not stack:
+            del self.stacks[self.foreground]
+            self.foreground = None
+        return ""
+
+    def home(self) -> str:
+        """HOME: show the launcher; the app keeps its stack."""
+        if self.foreground is None:
+            return "already home"
+        self.foreground = None
+        return ""
+
+    def layers(self) -> list[Entry]:
+        """The screens drawn in front: the top full screen and the overlays above it."""
+        app, stack = self.apps[self.foreground], self.stacks[self.foreground]
+        base = max(i for i, e in enumerate(stack) if i == 0 or not app.screen(e.route).overlay)
+        return stack[base:]
+
+    def signature(self) -> tuple:
+        """Everything an action can change: a different signature means it had an effect."""
+        fg = self.foreground
+        if fg is None:
+            return (None,)
+        return (fg, self.versions[fg], tuple(e.key() for e in self.stacks[fg]))
+
+    def view_key(self) -> tuple | None:
+        """What the app window's look depends on (``None`` on the launcher)."""
+        fg = self.foreground
+        if fg is None:
+            return None
+        return (fg, self.versions[fg], tuple(e.key() for e in self.layers()))
+
+
+class Nav:
+    """What an app's intent handler may touch: its own back stack and its data."""
+
+    def __init__(self, tasks: Tasks, state: Any, app_id: str) -> None:
+        self._tasks, self._app_id = tasks, app_id
+        self.state = state
+        self.stack = tasks.stacks[app_id]
+
+    def push(self, route: str, **params: Any) -> None:
+        """Open a screen on top of the current one."""
+        self._tasks.push(self._app_id, route, tuple(sorted(params.items())))
+
+    def pop(self, count: int = 1) -> None:
+        """Close ``count`` screens; the root stays, so a deep-linked flow closes onto it."""
+        del self.stack[max(1, len(self.stack) - count):]
+
+    def changed(self) -> None:
+        """Record that the app's data changed."""
+        self._tasks.versions[self._app_id] += 1
