@@ -41,24 +41,16 @@ def _flags_xml(*flags: bool) -> str:
                     for name, on in zip(_BOOL_ATTRS, flags, strict=True))
 
 
-def _node_xml(node: Node, index: int, package: str, out: list[str]) -> None:
+def _open_tag(node: Node, index: int, package: str) -> str:
     b = node.bounds
-    attrs = _flags_xml(node.checkable, node.checked, node.clickable, node.enabled,
+    text, rid, desc = node.text, node.resource_id, node.desc
+    flags = _flags_xml(node.checkable, node.checked, node.clickable, node.enabled,
                        node.focusable, node.focused, node.scrollable, node.long_clickable,
                        node.password, node.selected)
-    text, rid, desc = node.text, node.resource_id, node.desc
-    out.append(
-        f'<node index="{index}" text="{escape(text) if text else ""}" '
-        f'resource-id="{escape(rid) if rid else ""}" class="{node.cls}" package="{package}" '
-        f'content-desc="{escape(desc) if desc else ""}" {attrs} '
-        f'bounds="[{b[0]},{b[1]}][{b[2]},{b[3]}]"')
-    if node.children:
-        out.append(">")
-        for i, child in enumerate(node.children):
-            _node_xml(child, i, package, out)
-        out.append("</node>")
-    else:
-        out.append(" />")
+    return (f'<node index="{index}" text="{escape(text) if text else ""}" '
+            f'resource-id="{escape(rid) if rid else ""}" class="{node.cls}" '
+            f'package="{package}" content-desc="{escape(desc) if desc else ""}" {flags} '
+            f'bounds="[{b[0]},{b[1]}][{b[2]},{b[3]}]"')
 
 
 def dump(root: Node, package: str, rotation: int = 0) -> str:
@@ -73,7 +65,22 @@ def dump(root: Node, package: str, rotation: int = 0) -> str:
         The dump as one string, without a trailing newline, as a device writes it.
     """
     out = [HEADER, f'<hierarchy rotation="{rotation}">']
-    _node_xml(root, 0, package, out)
+    # An explicit stack instead of recursion: this runs on every new screen.
+    stack: list[tuple[Node, int] | None] = [(root, 0)]
+    while stack:
+        item = stack.pop()
+        if item is None:
+            out.append("</node>")
+            continue
+        node, index = item
+        out.append(_open_tag(node, index, package))
+        children = node.children
+        if children:
+            out.append(">")
+            stack.append(None)
+            stack.extend((children[i], i) for i in range(len(children) - 1, -1, -1))
+        else:
+            out.append(" />")
     out.append("</hierarchy>")
     return "".join(out)
 

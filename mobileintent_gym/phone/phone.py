@@ -131,7 +131,7 @@ class SimPhone:
         event = StepEvent(len(self.events), str(action), before.route, after.route, hit,
                           before.visible, after.visible, typed, effect,
                           note or ("" if effect else "no effect"),
-                          self._clock.strftime("%Y-%m-%d %H:%M:%S"))
+                          self._clock.isoformat(" ", "seconds"))
         self.events.append(event)
         return ActResult(effect, event.note, event)
 
@@ -160,7 +160,7 @@ class SimPhone:
     @property
     def clock(self) -> str:
         """The simulated time, ``YYYY-MM-DD HH:MM:SS``."""
-        return self._clock.strftime("%Y-%m-%d %H:%M:%S")
+        return self._clock.isoformat(" ", "seconds")
 
     def foreground_package(self) -> str:
         """Package of the window in front (the launcher's when no app is)."""

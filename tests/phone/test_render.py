@@ -100,3 +100,27 @@ def test_large_rounded_rectangle_becomes_a_nine_patch_with_the_same_pixels():
                                        (frame, paint, None)])
     assert np.abs(patched.astype(int) - whole.astype(int)).max() <= 40
     assert (patched != whole).any(axis=2).mean() < 0.001
+
+
+def test_a_frame_held_only_through_a_view_or_image_is_not_drawn_over():
+    from PIL import Image
+
+    phone = SimPhone()
+    phone.open("music", "music/library/liked")
+    half = phone.screenshot()[::2]  # the frame itself is dropped, a view keeps it alive
+    kept = half.copy()
+    phone.act("SWIPE[UP]")
+    image = Image.fromarray(phone.screenshot())
+    pixels = np.asarray(image).copy()
+    phone.act("SWIPE[UP]")
+    phone.screenshot()
+    assert np.array_equal(half, kept)
+    assert np.array_equal(np.asarray(image), pixels)
+
+
+def test_a_dropped_frame_is_reused_in_place():
+    phone = SimPhone()
+    phone.open("music", "music/library/liked")
+    address = phone.screenshot().__array_interface__["data"][0]
+    phone.act("SWIPE[UP]")
+    assert phone.screenshot().__array_interface__["data"][0] == address
