@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 
 from mobileintent_gym.adbd.auth import load_keys
@@ -68,8 +69,6 @@ def run(args: argparse.Namespace) -> int:
     config.check()
     phone = build_phone(args.user, args.seed, int(width), int(height))
     server = AdbServer(VirtualDevice(phone), config)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve_forever())
-    except KeyboardInterrupt:
-        return 0
     return 0

@@ -23,6 +23,7 @@ from mobileintent_gym.adbd.packet import (
     A_OPEN,
     A_VERSION,
     A_VERSION_MIN,
+    A_VERSION_SKIP_CHECKSUM,
     A_WRTE,
     AUTH_RSAPUBLICKEY,
     AUTH_SIGNATURE,
@@ -55,6 +56,7 @@ class ConnectionPolicy:
         handshake_timeout: Seconds a client has to finish CNXN (and AUTH).
         packet_timeout: Seconds a started packet has to arrive in full.
         max_auth_attempts: Signatures a host may try before it is refused.
+        max_streams: Streams one connection may hold open; further OPENs are refused.
     """
 
     banner: bytes
@@ -62,6 +64,7 @@ class ConnectionPolicy:
     handshake_timeout: float = 10.0
     packet_timeout: float = 10.0
     max_auth_attempts: int = 10
+    max_streams: int = 64
 
 
 class Connection:
@@ -101,16 +104,20 @@ class Connection:
                 self._dispatch(await self._read_packet())
         except ProtocolError as err:
             return str(err), True
-        except asyncio.IncompleteReadError as err:
-            if err.partial:
-                return f"truncated packet: stream ended after {len(err.partial)} bytes", True
-            return "closed by peer", False
+        except asyncio.IncompleteReadError:
+            # Only the first byte of a packet is read outside _read_rest: a clean end.
+            by_us = self._writer.is_closing()
+            return ("closed by the server" if by_us else "closed by peer"), False
         except (TimeoutError, asyncio.TimeoutError):
             return "timed out in the handshake or inside a packet", True
         except ConnectionError as err:
             return f"connection error: {err}", False
         finally:
-            self._shutdown()
+            await self._shutdown()
+
+    def close(self) -> None:
+        """Drop the connection from this side; :meth:`serve` then returns."""
+        self._writer.close()
 
     async def _handshake(self) -> None:
         while not self._online:
@@ -159,16 +166,25 @@ class Connection:
             raise ProtocolError(f"AUTH with unknown type {packet.arg0}")
 
     def _go_online(self) -> None:
-        self._online = True
         self.send(Packet(A_CNXN, A_VERSION, MAX_PAYLOAD, self._policy.banner))
+        self._online = True
 
     async def _read_packet(self) -> Packet:
+        # No time limit before a packet starts: an idle host is fine.
         first = await self._reader.readexactly(1)
-        limit = self._policy.packet_timeout
-        rest = await asyncio.wait_for(self._reader.readexactly(HEADER_SIZE - 1), limit)
-        header = decode_header(first + rest, self._max_payload)
-        payload = await asyncio.wait_for(self._reader.readexactly(header.length), limit)
+        header = decode_header(first + await self._read_rest(HEADER_SIZE - 1, 1),
+                               self._max_payload)
+        payload = await self._read_rest(header.length, HEADER_SIZE)
         return verify_payload(header, payload, self._version)
+
+    async def _read_rest(self, size: int, received: int) -> bytes:
+        """``size`` more bytes of a packet whose first ``received`` bytes have arrived."""
+        try:
+            return await asyncio.wait_for(self._reader.readexactly(size),
+                                          self._policy.packet_timeout)
+        except asyncio.IncompleteReadError as err:
+            raise ProtocolError(f"truncated packet: stream ended after "
+                                f"{received + len(err.partial)} bytes") from err
 
     def _dispatch(self, packet: Packet) -> None:
         if packet.command == A_OPEN:
@@ -192,8 +208,8 @@ class Connection:
         if packet.arg0 == 0:
             raise ProtocolError("OPEN with remote id 0")
         name = packet.payload.rstrip(b"\x00").decode("utf-8", errors="replace")
-        if not self._can_open(name):
-            log.info("refusing service %r", name)
+        if not self._can_open(name) or len(self._streams) >= self._policy.max_streams:
+            log.info("refusing service %r (%d streams open)", name, len(self._streams))
             self.send(Packet(A_CLSE, 0, packet.arg0))
             return
         stream = Stream(self._next_id, packet.arg0, self.send, self._max_payload)
@@ -216,13 +232,19 @@ class Connection:
             self._streams.pop(stream.local_id, None)
 
     def send(self, packet: Packet) -> None:
-        """Queue one packet to the host (no-op once the transport is closing)."""
-        if not self._writer.is_closing():
-            self._writer.write(packet.encode())
+        """Queue one packet to the host (no-op once the transport is closing).
 
-    def _shutdown(self) -> None:
+        Handshake packets always carry a checksum; afterwards it is left zero for hosts
+        that negotiated :data:`A_VERSION_SKIP_CHECKSUM`, as adbd does.
+        """
+        if not self._writer.is_closing():
+            skip = self._online and self._version >= A_VERSION_SKIP_CHECKSUM
+            self._writer.write(packet.encode(with_checksum=not skip))
+
+    async def _shutdown(self) -> None:
         for stream in self._streams.values():
             stream.on_close()
         for task in self._tasks:
             task.cancel()
         self._writer.close()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -90,7 +90,7 @@ class MemoryFileSystem:
         if not _writable(path) or path in self._dirs:
             raise FileSystemError(f"{path}: Permission denied")
         old = len(self._files[path].data) if path in self._files else 0
-        if self.used() - old + len(data) > self._capacity:
+        if len(data) - old > self.free():
             raise FileSystemError(f"{path}: No space left on device")
         self._make_parents(path)
         stamp = int(time.time()) if mtime is None else mtime
@@ -140,6 +140,10 @@ class MemoryFileSystem:
     def used(self) -> int:
         """Bytes held by all files."""
         return sum(len(entry.data) for entry in self._files.values())
+
+    def free(self) -> int:
+        """Bytes that can still be written."""
+        return self._capacity - self.used()
 
     def _make_parents(self, path: str) -> None:
         parent = posixpath.dirname(path)

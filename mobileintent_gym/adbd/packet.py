@@ -81,19 +81,18 @@ class Packet:
         """The command as its four letters, e.g. ``WRTE``."""
         return COMMAND_NAMES.get(self.command, f"0x{self.command:08x}")
 
-    def encode(self) -> bytes:
-        """The packet on the wire, with checksum and magic filled in."""
-        return (
-            HEADER.pack(
-                self.command,
-                self.arg0,
-                self.arg1,
-                len(self.payload),
-                checksum(self.payload),
-                self.command ^ 0xFFFFFFFF,
-            )
-            + self.payload
-        )
+    def encode(self, with_checksum: bool = True) -> bytes:
+        """The packet on the wire, with checksum and magic filled in.
+
+        Args:
+            with_checksum: Compute the payload checksum; hosts that negotiated
+                :data:`A_VERSION_SKIP_CHECKSUM` accept a zero instead (adbd sends zero to
+                them too, which saves summing every byte of a screenshot).
+        """
+        check = checksum(self.payload) if with_checksum else 0
+        header = HEADER.pack(self.command, self.arg0, self.arg1, len(self.payload), check,
+                             self.command ^ 0xFFFFFFFF)
+        return header + self.payload
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,9 @@ import ipaddress
 import logging
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from mobileintent_gym.adbd.auth import PublicKey
 from mobileintent_gym.adbd.connection import Connection, ConnectionPolicy
@@ -21,6 +23,7 @@ from mobileintent_gym.adbd.services import can_open, run_service
 from mobileintent_gym.errors import MobileIntentError
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class BindRefusedError(MobileIntentError, ValueError):
@@ -88,7 +91,7 @@ class AdbServer:
                                         self.config.handshake_timeout,
                                         self.config.packet_timeout)
         self._server: asyncio.base_events.Server | None = None
-        self._clients: set[asyncio.Task] = set()
+        self._clients: dict[asyncio.Task, Connection] = {}
 
     async def start(self) -> None:
         """Bind and start accepting clients."""
@@ -109,19 +112,19 @@ class AdbServer:
         """Stop accepting clients, drop the connected ones and close the listening socket."""
         if self._server is not None:
             self._server.close()
-        for task in list(self._clients):
-            task.cancel()
+        for connection in self._clients.values():
+            connection.close()
         await asyncio.gather(*self._clients, return_exceptions=True)
         if self._server is not None:
             await self._server.wait_closed()
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
-        task = asyncio.current_task()
-        self._clients.add(task)
-        task.add_done_callback(self._clients.discard)
         connection = Connection(reader, writer, self._policy, can_open,
                                 lambda name, stream: run_service(self.device, name, stream))
+        task = asyncio.current_task()
+        self._clients[task] = connection
+        task.add_done_callback(lambda done: self._clients.pop(done, None))
         reason, violation = await connection.serve()
         self.recent_reasons.append(reason)
         if violation:
@@ -151,12 +154,14 @@ class ServerThread:
         """The port the server listens on."""
         return self.server.port
 
-    def call(self, function, *args):
+    def call(self, function: Callable[..., T], *args: object) -> T:
         """Run ``function(*args)`` on the server's loop thread and return its result.
 
-        The phone is not thread-safe; touch it only through this while the server runs.
+        Every connection's commands run on that one thread, one at a time, which is what
+        keeps the (not thread-safe) phone consistent; touch the phone, its device or file
+        system only through this while the server runs.
         """
-        async def invoke():
+        async def invoke() -> T:
             return function(*args)
 
         return asyncio.run_coroutine_threadsafe(invoke(), self._loop).result(timeout=30)
@@ -167,6 +172,12 @@ class ServerThread:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop the server, its connections and the thread (again: no-op)."""
+        if self._loop.is_closed():
+            return
         asyncio.run_coroutine_threadsafe(self.server.stop(), self._loop).result(timeout=10)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)

@@ -3,7 +3,8 @@
 The device may have one unacknowledged WRTE per stream: :meth:`Stream.write` waits for the
 host's OKAY before sending the next chunk, and cuts data to the negotiated maxdata. Data
 the host writes is acknowledged with OKAY only once the service has read it, so a busy
-service slows the host down instead of buffering without bound.
+service slows the host down instead of buffering without bound; a host that sends a second
+WRTE before that OKAY breaks the protocol and loses its connection.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from mobileintent_gym.adbd.packet import A_CLSE, A_OKAY, A_WRTE, Packet
+from mobileintent_gym.adbd.packet import A_CLSE, A_OKAY, A_WRTE, Packet, ProtocolError
 
 
 class StreamClosed(ConnectionError):
@@ -37,7 +38,9 @@ class Stream:
         self._max_payload = max_payload
         self._acked = asyncio.Event()
         self._acked.set()
+        # Holds at most one unacknowledged WRTE, then b"" once the stream has ended.
         self._inbox: asyncio.Queue[bytes] = asyncio.Queue()
+        self._unacked = False
         self._buffer = b""
         self.closed = False
 
@@ -63,12 +66,7 @@ class Stream:
         if self._buffer:
             data, self._buffer = self._buffer, b""
             return data
-        if self.closed and self._inbox.empty():
-            return b""
-        data = await self._inbox.get()
-        if data:
-            self._send(Packet(A_OKAY, self.local_id, self.remote_id))
-        return data
+        return await self._next_chunk()
 
     async def read_exactly(self, size: int) -> bytes:
         """Exactly ``size`` bytes across as many WRTEs as it takes.
@@ -77,12 +75,21 @@ class Stream:
             StreamClosed: When the stream ends first.
         """
         while len(self._buffer) < size:
-            chunk = await self._inbox.get()
+            chunk = await self._next_chunk()
             if not chunk:
                 raise StreamClosed(f"stream {self.local_id} ended inside a {size}-byte read")
-            self._send(Packet(A_OKAY, self.local_id, self.remote_id))
             self._buffer += chunk
         data, self._buffer = self._buffer[:size], self._buffer[size:]
+        return data
+
+    async def _next_chunk(self) -> bytes:
+        """The next WRTE's data, acknowledged; ``b""`` (and again on every call) once closed."""
+        data = await self._inbox.get()
+        if not data:
+            self._inbox.put_nowait(b"")
+        elif not self.closed:
+            self._unacked = False
+            self._send(Packet(A_OKAY, self.local_id, self.remote_id))
         return data
 
     def on_okay(self) -> None:
@@ -90,9 +97,20 @@ class Stream:
         self._acked.set()
 
     def on_write(self, data: bytes) -> None:
-        """The host sent data; it is acknowledged when read."""
-        if data and not self.closed:
-            self._inbox.put_nowait(data)
+        """The host sent data; it is acknowledged when read (an empty WRTE at once).
+
+        Raises:
+            ProtocolError: When the previous WRTE has not been acknowledged yet.
+        """
+        if self.closed:
+            return
+        if self._unacked:
+            raise ProtocolError(f"WRTE on stream {self.local_id} before the previous one's OKAY")
+        if not data:
+            self._send(Packet(A_OKAY, self.local_id, self.remote_id))
+            return
+        self._unacked = True
+        self._inbox.put_nowait(data)
 
     def on_close(self) -> None:
         """The host closed the stream, or the connection ended: wake every waiter."""

@@ -81,13 +81,18 @@ async def _send(stream: Stream, fs: MemoryFileSystem, spec: str) -> None:
     mode = int(mode_text)
     if stat.S_ISLNK(mode) or stat.S_ISDIR(mode):
         raise SyncError(f"{path}: only regular files can be pushed")
-    chunks = []
+    # Refuse as soon as the data outgrows the free space, rather than buffer it all first.
+    room = fs.free() + (fs.stat(path) or (0, 0, 0))[1]  # a replaced file frees its size
+    chunks, size = [], 0
     while True:
         tag, value = _REQUEST.unpack(await stream.read_exactly(_REQUEST.size))
         if tag == b"DONE":
             break
         if tag != b"DATA" or value > SYNC_DATA_MAX:
             raise SyncError(f"expected DATA of at most {SYNC_DATA_MAX} bytes, got {tag!r} {value}")
+        size += value
+        if size > room:
+            raise SyncError(f"{fs.resolve(path)}: No space left on device")
         chunks.append(await stream.read_exactly(value))
     fs.write(path, b"".join(chunks), mode, mtime=value)
     await stream.write(_message(b"OKAY", 0))

@@ -18,7 +18,7 @@ import io
 import time
 
 import numpy as np
-from PIL import Image
+from PIL import Image, UnidentifiedImageError
 
 from mobileintent_gym.actions import Action, ActionType
 from mobileintent_gym.adbd.conventions import (
@@ -78,7 +78,10 @@ class AppiumDevice:
     def screenshot(self) -> np.ndarray:
         """The screen as an H×W×3 uint8 array."""
         png = self._call(self._driver.get_screenshot_as_png, "screenshot")
-        return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+        try:
+            return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+        except (UnidentifiedImageError, OSError) as err:
+            raise DeviceCommandError(f"Appium's screenshot is not a PNG: {png[:40]!r}") from err
 
     def hierarchy(self) -> str:
         """The page source (uiautomator XML)."""

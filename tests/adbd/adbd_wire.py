@@ -16,9 +16,14 @@ class WireClient:
         self.sock.sendall(packet.encode())
 
     def recv(self) -> Packet:
+        header, payload = self.recv_raw()
+        command, arg0, arg1, _length, _check, _magic = HEADER.unpack(header)
+        return Packet(command, arg0, arg1, payload)
+
+    def recv_raw(self) -> tuple[bytes, bytes]:
+        """The next packet's 24-byte header as sent, and its payload."""
         header = self._exactly(HEADER_SIZE)
-        command, arg0, arg1, length, _check, _magic = HEADER.unpack(header)
-        return Packet(command, arg0, arg1, self._exactly(length))
+        return header, self._exactly(HEADER.unpack(header)[3])
 
     def _exactly(self, size: int) -> bytes:
         data = b""

@@ -3,6 +3,7 @@
 import io
 import shutil
 import subprocess
+import time
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -18,6 +19,7 @@ ADB = shutil.which("adb")
 pytestmark = pytest.mark.skipif(ADB is None, reason="the adb binary is not installed "
                                 "(apt-get install adb)")
 SERVER_PORT = 15037
+AUTH_SERVER_PORT = 15035  # 15036 and 15038 belong to tests/backends
 
 
 def fresh_phone() -> SimPhone:
@@ -68,6 +70,14 @@ def test_exec_out_screencap_is_the_phone_frame(local):
     assert np.array_equal(np.asarray(Image.open(io.BytesIO(png)).convert("RGB")), frame)
 
 
+def test_screencap_to_a_file_then_pull(local, tmp_path):
+    assert shell(local, "screencap -p /sdcard/x.png").returncode == 0
+    pulled = local.adb("-s", local.serial, "pull", "/sdcard/x.png", str(tmp_path / "x.png"))
+    assert pulled.returncode == 0, pulled.stderr
+    frame = local.thread.call(local.device.phone.screenshot)
+    assert np.array_equal(np.asarray(Image.open(tmp_path / "x.png").convert("RGB")), frame)
+
+
 def test_uiautomator_dump_then_pull(local, tmp_path):
     out = shell(local, "uiautomator", "dump", "/sdcard/w.xml")
     assert out.stdout == b"UI hierchary dumped to: /sdcard/w.xml\n"
@@ -83,7 +93,7 @@ def test_push_then_cat_ls_rm(local, tmp_path):
     (tmp_path / "blob.bin").write_bytes(data)
     pushed = local.adb("-s", local.serial, "push", str(tmp_path / "blob.bin"), "/sdcard/")
     assert pushed.returncode == 0, pushed.stderr
-    assert local.device.fs.read("/sdcard/blob.bin") == data
+    assert local.thread.call(local.device.fs.read, "/sdcard/blob.bin") == data
     assert shell(local, "ls /sdcard | grep blob").stdout == b"blob.bin\n"
     assert shell(local, "rm /sdcard/blob.bin && ls /sdcard/blob.bin").returncode == 1
 
@@ -99,10 +109,15 @@ def test_rsa_auth_admits_adbs_own_key_and_refuses_a_stranger(tmp_path, test_key)
     subprocess.run([ADB, "keygen", str(home / ".android" / "adbkey")], check=True,
                    capture_output=True, timeout=30)
     adb_key = load_keys(home / ".android" / "adbkey.pub")
-    with LocalAdb(fresh_phone(), ADB, SERVER_PORT + 1, home=home, keys=adb_key) as adb:
+    with LocalAdb(fresh_phone(), ADB, AUTH_SERVER_PORT, home=home, keys=adb_key) as adb:
         assert adb.connect() == "device"
         assert adb.adb("-s", adb.serial, "shell", "echo", "ok").stdout == b"ok\n"
-    with LocalAdb(fresh_phone(), ADB, SERVER_PORT + 1, home=home, keys=(test_key.public,)) as adb:
-        assert adb.connect(wait=3) != "device"
+    stranger = (test_key.public,)
+    with LocalAdb(fresh_phone(), ADB, AUTH_SERVER_PORT, home=home, keys=stranger) as adb:
+        adb.adb("connect", adb.serial)
+        deadline = time.monotonic() + 10
+        while not any("not allowed" in r for r in adb.server.recent_reasons):
+            assert time.monotonic() < deadline, list(adb.server.recent_reasons)
+            time.sleep(0.02)
         assert adb.adb("-s", adb.serial, "shell", "echo", "ok").returncode != 0
-        assert any("not allowed" in reason for reason in adb.server.recent_reasons)
+        assert adb.thread.call(lambda: [argv for argv in adb.device.history]) == []

@@ -1,3 +1,7 @@
+import shutil
+import socket
+import time
+
 import pytest
 
 from mobileintent_gym.actions import Action
@@ -5,6 +9,8 @@ from mobileintent_gym.adbd.harness import LocalAdb
 from mobileintent_gym.backends.adb import (
     AdbConfig,
     AdbDevice,
+    DeviceCommandError,
+    DeviceTimeoutError,
     DeviceUnavailableError,
     UnsupportedTextError,
     text_commands,
@@ -54,11 +60,11 @@ def test_typed_text_reaches_the_field_literally_and_runs_nothing(local, device):
     fields = [n for n in parse_hierarchy(device.hierarchy()).walk() if n.cls.endswith("EditText")]
     device.act(Action.click(*center(device.hierarchy(), lambda n: n is fields[0]
                                     or n.bounds == fields[0].bounds)))
-    history_before = len(local.device.history)
+    history_before = local.thread.call(lambda: len(local.device.history))
     result = device.act(Action.type_text(INJECTION))
-    ran = list(local.device.history)[history_before:]
+    ran = local.thread.call(lambda: list(local.device.history))[history_before:]
     assert result.event.typed == INJECTION
-    assert local.device.phone.events[-1].typed == INJECTION
+    assert local.thread.call(lambda: local.device.phone.events[-1].typed) == INJECTION
     assert any(n.text == INJECTION for n in parse_hierarchy(device.hierarchy()).walk())
     typing = [argv for argv in ran if argv[:2] == ("input", "text")]
     assert typing == [("input", "text", INJECTION.replace(" ", "%s"))]
@@ -76,6 +82,44 @@ def test_literal_percent_s_is_typed_as_written(local, device):
 def test_off_screen_point_is_rejected_before_sending(device):
     with pytest.raises(InvalidActionError, match="outside the 1080x2400 screen"):
         device.act(Action.click(2000, 10))
+
+
+def test_a_failing_command_is_a_typed_error_with_its_output(local):
+    """The virtual device has no ADBKeyboard (``am broadcast``): the exit status must show."""
+    device = AdbDevice(AdbConfig(local.serial, server_port=local.server_port, adb_keyboard=True))
+    with pytest.raises(DeviceCommandError, match=r"am broadcast .* exited 1: .*unsupported"):
+        device.act(Action.type_text("café"))
+
+
+def test_a_device_that_vanishes_gives_a_clear_error_at_once(tmp_path):
+    phone = SimPhone()
+    phone.reset(seed=0)
+    with LocalAdb(phone, shutil.which("adb"), 15036, home=tmp_path) as local:
+        assert local.connect() == "device"
+        device = AdbDevice(AdbConfig(local.serial, server_port=local.server_port, timeout=3))
+        assert device.route() == "launcher"
+        local.thread.stop()
+        started = time.monotonic()
+        with pytest.raises(DeviceUnavailableError, match="unreachable") as caught:
+            device.route()
+        assert time.monotonic() - started < 3
+        assert caught.value.__cause__ is not None
+
+
+def test_an_adb_server_that_never_answers_times_out_after_bounded_retries():
+    """A listener that accepts and stays silent: timeouts, retried, then a typed error."""
+    silent = socket.create_server(("127.0.0.1", 0))
+    silent.listen(16)
+    try:
+        started = time.monotonic()
+        config = AdbConfig("x:1", server_port=silent.getsockname()[1], timeout=0.2, retries=2,
+                           retry_delay=0.05)
+        with pytest.raises(DeviceTimeoutError, match="after 3 attempt") as caught:
+            AdbDevice(config)
+        assert 0.6 <= time.monotonic() - started < 3
+        assert caught.value.__cause__ is not None
+    finally:
+        silent.close()
 
 
 def test_missing_device_is_a_clear_error(local):

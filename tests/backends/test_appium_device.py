@@ -80,7 +80,7 @@ def endpoint():
     phone.open("music")
     handler = type("Handler", (FakeAppium,), {"phone": phone, "requests": []})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}", handler
     server.shutdown()

@@ -1,3 +1,4 @@
+import argparse
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,19 @@ def test_compose_file_parses_and_wires_the_gym_to_the_emulator():
     assert services["gym"]["build"]["dockerfile"] == "docker/Dockerfile"
     assert "adb connect emulator:5555" in services["gym"]["command"][0]
     assert all(port.startswith("127.0.0.1:") for port in services["emulator"]["ports"])
+    health = services["emulator"]["healthcheck"]["test"]
+    assert health[0] == "CMD-SHELL" and "sys.boot_completed | grep -q 1" in health[1]
+
+
+def test_compose_runs_an_existing_command_or_says_it_is_awaited():
+    """The gym service runs ``cli evaluate``; until that exists, the file must say so."""
+    from mobileintent_gym.cli import build_parser
+
+    subcommands = next(action.choices for action in build_parser()._actions
+                       if isinstance(action, argparse._SubParsersAction))
+    text = (DOCKER / "compose.yaml").read_text()
+    assert "mobileintent_gym.cli evaluate" in text
+    assert ("evaluate" in subcommands) == ("does not exist yet" not in text)
 
 
 def test_dockerfile_installs_adb_and_the_android_extra():

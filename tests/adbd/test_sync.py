@@ -1,0 +1,77 @@
+"""The sync service's requests, against a scripted stream (no sockets)."""
+
+import asyncio
+import struct
+
+from mobileintent_gym.adbd.filesystem import MemoryFileSystem
+from mobileintent_gym.adbd.sync import SYNC_DATA_MAX, serve_sync
+
+
+class ScriptedStream:
+    """Serves ``data`` to reads and records writes; counts what the service consumed."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data, self.consumed, self.written = data, 0, b""
+
+    async def read_exactly(self, size: int) -> bytes:
+        chunk = self.data[self.consumed : self.consumed + size]
+        assert len(chunk) == size, "the service read past the script"
+        self.consumed += size
+        return chunk
+
+    async def write(self, data: bytes) -> None:
+        self.written += data
+
+
+def request(tag: bytes, body: bytes) -> bytes:
+    return tag + struct.pack("<I", len(body)) + body
+
+
+def send_file(path: str, data: bytes, mtime: int = 1234) -> bytes:
+    chunks = b"".join(request(b"DATA", data[i : i + SYNC_DATA_MAX])
+                      for i in range(0, len(data), SYNC_DATA_MAX))
+    return request(b"SEND", f"{path},33188".encode()) + chunks + b"DONE" + struct.pack("<I", mtime)
+
+
+def test_send_stat_list_recv_quit():
+    fs = MemoryFileSystem()
+    data = bytes(range(256)) * 300
+    script = (send_file("/sdcard/a.bin", data) + request(b"STAT", b"/sdcard/a.bin")
+              + request(b"LIST", b"/sdcard") + request(b"RECV", b"/sdcard/a.bin")
+              + request(b"QUIT", b""))
+    stream = ScriptedStream(script)
+    asyncio.run(serve_sync(stream, fs))
+    assert stream.consumed == len(script)
+    assert fs.read("/sdcard/a.bin") == data
+    okay, rest = stream.written[:8], stream.written[8:]
+    assert okay == b"OKAY" + bytes(4)
+    assert rest[:16] == b"STAT" + struct.pack("<3I", 0o100644, len(data), 1234)
+    assert b"DENT" in rest and b"a.bin" in rest
+    received = rest[rest.index(b"DATA"):]
+    assert received.endswith(b"DONE" + bytes(4))
+    assert b"".join(received[i + 8 : i + 8 + struct.unpack_from("<I", received, i + 4)[0]]
+                    for i in _data_offsets(received)) == data
+
+
+def _data_offsets(raw: bytes) -> list[int]:
+    offsets, index = [], 0
+    while raw[index : index + 4] == b"DATA":
+        offsets.append(index)
+        index += 8 + struct.unpack_from("<I", raw, index + 4)[0]
+    return offsets
+
+
+def test_a_push_larger_than_the_free_space_fails_before_it_is_buffered():
+    fs = MemoryFileSystem(capacity=100_000)
+    script = send_file("/sdcard/big.bin", bytes(1_000_000))
+    stream = ScriptedStream(script)
+    asyncio.run(serve_sync(stream, fs))
+    assert stream.written.startswith(b"FAIL") and b"No space left on device" in stream.written
+    assert stream.consumed < 3 * SYNC_DATA_MAX  # stopped at the second chunk, not the end
+    assert not fs.exists("/sdcard/big.bin")
+
+
+def test_unknown_request_fails_the_stream():
+    stream = ScriptedStream(request(b"NOPE", b""))
+    asyncio.run(serve_sync(stream, MemoryFileSystem()))
+    assert stream.written.startswith(b"FAIL") and b"unknown sync request" in stream.written
