@@ -165,7 +165,9 @@ class Action:
         return format_action(self)
 
 
-_POINT = re.compile(r"\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]")
+# ASCII digits only (\d would take Arabic-Indic and full-width ones); at most 9 of them,
+# which is far beyond any screen and keeps int() away from its digit limit.
+_POINT = re.compile(r"\[\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*\]")
 _WORD = re.compile(r"\[\s*([A-Za-z]+)\s*\]")
 _PRESS_SHORT = re.compile(r"PRESS_(HOME|BACK|ENTER)", re.IGNORECASE)
 _HEAD = re.compile(r"^\s*(LONG_CLICK|CLICK|TYPE|SWIPE|PRESS|COMPLETE)\s*", re.IGNORECASE)
@@ -193,7 +195,9 @@ def parse_action(value: str) -> Action:
     if head is None:
         raise InvalidActionError(f"not an action: {value!r}")
     kind = ActionType[head.group(1).upper()]
-    rest = value[head.end():]
+    # Trailing white space (a newline after the action) is not part of it; for TYPE the
+    # text ends at the final "]", so this never cuts typed text.
+    rest = value[head.end():].rstrip()
     if kind is ActionType.COMPLETE:
         if rest.strip() not in ("", "[]"):
             raise InvalidActionError(f"COMPLETE takes no argument: {value!r}")
@@ -243,7 +247,9 @@ def action_space(width: int, height: int, max_text: int = MAX_TEXT_LENGTH) -> sp
 
     Keys: ``type`` (Discrete over :class:`ActionType`), ``point`` (x, y device pixels),
     ``text``, ``direction`` (index into ``DIRECTIONS``) and ``key`` (index into ``KEYS``).
-    Fields the type does not use are ignored by :func:`action_from_dict`.
+    Fields the type does not use are ignored by :func:`action_from_dict`. The ``text``
+    entry holds printable ASCII (:data:`TEXT_CHARSET`), as Gymnasium's ``Text`` space needs
+    a finite charset; :class:`Action` itself takes any unicode text.
 
     Args:
         width: Screen width in pixels.
@@ -266,28 +272,39 @@ def action_space(width: int, height: int, max_text: int = MAX_TEXT_LENGTH) -> sp
     )
 
 
+def _index(sample: dict, key: str, size: int) -> int:
+    """``sample[key]`` as an index below ``size``: an integer (not a bool), in range."""
+    value = sample[key]
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value[()]
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) or not (
+            0 <= value < size):
+        raise InvalidActionError(f"{key} must be an integer in [0, {size}), got {value!r}")
+    return int(value)
+
+
 def action_from_dict(sample: dict) -> Action:
     """Convert a sample of :func:`action_space` to an :class:`Action`.
 
     Raises:
-        InvalidActionError: When the sample does not make a valid action (e.g. TYPE with
-            empty text); the message names the bad value.
+        InvalidActionError: When the sample does not make a valid action (a missing key, a
+            float or out-of-range index, TYPE with empty text); the message names the value.
     """
     try:
-        kind = ActionType(int(sample["type"]))
+        kind = ActionType(_index(sample, "type", len(ActionType)))
         if kind in (ActionType.CLICK, ActionType.LONG_CLICK):
-            x, y = (int(v) for v in np.asarray(sample["point"]).reshape(2))
-            return Action(kind, x=x, y=y)
+            point = np.asarray(sample["point"])
+            if point.shape != (2,) or point.dtype.kind not in "iu":
+                raise InvalidActionError(f"point must be two integers, got {sample['point']!r}")
+            return Action(kind, x=int(point[0]), y=int(point[1]))
         if kind is ActionType.TYPE:
             return Action.type_text(sample["text"])
         if kind is ActionType.SWIPE:
-            return Action.swipe(DIRECTIONS[int(sample["direction"])])
+            return Action.swipe(DIRECTIONS[_index(sample, "direction", len(DIRECTIONS))])
         if kind is ActionType.PRESS:
-            return Action.press(KEYS[int(sample["key"])])
-    except (KeyError, IndexError, TypeError, ValueError) as err:
-        if isinstance(err, InvalidActionError):
-            raise
-        raise InvalidActionError(f"not an action sample: {sample!r} ({err})") from err
+            return Action.press(KEYS[_index(sample, "key", len(KEYS))])
+    except KeyError as err:
+        raise InvalidActionError(f"action sample lacks {err}: {sample!r}") from err
     return Action.complete()
 
 

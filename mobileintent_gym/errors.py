@@ -18,6 +18,10 @@ class UnknownRouteError(MobileIntentError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class InvalidStateError(MobileIntentError, ValueError):
+    """A phone state, or a seed, that cannot be loaded; the message names the bad value."""
+
+
 class DeviceError(MobileIntentError):
     """A device (simulated or real) failed to carry out a request."""
 

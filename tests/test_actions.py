@@ -137,3 +137,40 @@ def test_action_from_dict_rejects_broken_samples():
         action_from_dict({"type": 0, "text": ""})
     with pytest.raises(InvalidActionError, match="7"):
         action_from_dict({"type": 3, "direction": np.int64(7)})
+
+
+@pytest.mark.parametrize("text", [
+    "CLICK[" + "9" * 5000 + ",1]",
+    "CLICK[1234567890,1]",
+    "CLICK[١٢,٣]",
+    "CLICK[１,２]",
+])
+def test_huge_or_non_ascii_numbers_are_invalid_actions(text):
+    with pytest.raises(InvalidActionError):
+        parse_action(text)
+
+
+def test_trailing_newline_is_accepted_for_every_action_type():
+    assert parse_action("TYPE[hello]\r\n") == Action.type_text("hello")
+    assert parse_action("CLICK[1,2]\n") == Action.click(1, 2)
+    assert parse_action("TYPE[a] ") == Action.type_text("a")
+
+
+@pytest.mark.parametrize("sample, named", [
+    ({"type": 3, "direction": -1}, "-1"),
+    ({"type": 4, "key": -2}, "-2"),
+    ({"type": 2.7, "text": "x"}, "2.7"),
+    ({"type": True, "point": [1, 2]}, "True"),
+    ({"type": 0, "point": np.array([1.9, 2.7])}, "1.9"),
+    ({"type": 0, "point": [1, 2, 3]}, "[1, 2, 3]"),
+    ({"type": 9}, "9"),
+])
+def test_action_from_dict_rejects_wrong_kinds_of_values(sample, named):
+    with pytest.raises(InvalidActionError) as err:
+        action_from_dict(sample)
+    assert named in str(err.value)
+
+
+def test_action_space_text_is_ascii_only_as_documented():
+    space = action_space(1080, 2400)
+    assert not space.contains(action_to_dict(Action.type_text("é")))

@@ -32,6 +32,8 @@ class Entry:
         scroll: Scroll offset in pixels per scrolling container.
         fields: Text of each text field.
         focus: Key of the focused text field, if any.
+        keyboard: Whether the keyboard shows for the focused field (BACK hides it and the
+            field keeps its focus, as on Android).
     """
 
     route: str
@@ -39,6 +41,7 @@ class Entry:
     scroll: dict[str, int] = field(default_factory=dict)
     fields: dict[str, str] = field(default_factory=dict)
     focus: str | None = None
+    keyboard: bool = False
 
     def param(self, name: str, default: Any = None) -> Any:
         """The value of parameter ``name``."""
@@ -47,7 +50,7 @@ class Entry:
     def key(self) -> tuple:
         """A hashable summary of everything the screen's look depends on."""
         return (self.route, self.params, tuple(sorted(self.scroll.items())),
-                tuple(sorted(self.fields.items())), self.focus)
+                tuple(sorted(self.fields.items())), self.focus, self.keyboard)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +61,13 @@ class Screen:
         build: Name of the app method that builds the screen.
         overlay: Drawn over the screen below it (menus, sheets, dialogs).
         tab: A bottom-navigation root: opening it replaces the back stack.
+        params: Names of the parameters the screen needs (e.g. ``("id",)``).
     """
 
     build: str
     overlay: bool = False
     tab: bool = False
+    params: tuple[str, ...] = ()
 
 
 class App:
@@ -76,6 +81,7 @@ class App:
     theme: ClassVar[Theme]
     home: ClassVar[str]
     routes: ClassVar[dict[str, Screen]]
+    state_type: ClassVar[type]
 
     def initial_state(self, seed: int) -> Any:
         """The app's default data for ``seed``."""
@@ -94,6 +100,25 @@ class App:
                 f"app {self.id!r} has no route {route!r}; it has {sorted(self.routes)}"
             ) from None
 
+    def check_params(self, route: str, params: tuple[tuple[str, Any], ...]) -> None:
+        """Raise unless ``params`` are exactly the hashable parameters ``route`` needs.
+
+        Whether the values name existing records is checked by building the screen.
+
+        Raises:
+            UnknownRouteError: Naming the route and the wrong parameters.
+        """
+        wanted = set(self.screen(route).params)
+        given = {name for name, _ in params}
+        if given != wanted:
+            raise UnknownRouteError(
+                f"route {route!r} takes parameters {sorted(wanted)}, got {dict(params)!r}")
+        try:
+            hash(params)
+        except TypeError:
+            raise UnknownRouteError(
+                f"parameters of {route!r} must be hashable, got {dict(params)!r}") from None
+
     def build(self, ctx: Ctx, entry: Entry, state: Any) -> Node:
         """Build the screen of ``entry``."""
         return getattr(self, self.screen(entry.route).build)(ctx, entry, state)
@@ -104,9 +129,13 @@ class App:
         return scroll_list(rect, key, items, entry.scroll.get(key, default),
                            f"{self.package}:id/{key}")
 
-    def handle(self, nav: Nav, intent: Intent) -> bool:
-        """Run an app-specific intent; returns whether it changed anything."""
+    def handle(self, nav: Nav, intent: Intent) -> None:
+        """Run an app-specific intent with its ``on_<name>`` method.
+
+        Whether it changed anything is read off the phone's state afterwards, so handlers
+        return nothing; they call ``nav.changed()`` when they change the app's data.
+        """
         handler = getattr(self, f"on_{intent[0]}", None)
         if handler is None:
             raise UnknownRouteError(f"app {self.id!r} has no handler for intent {intent!r}")
-        return bool(handler(nav, *intent[1:]))
+        handler(nav, *intent[1:])

@@ -91,17 +91,34 @@ CONTACTS = (
     ("Project Team", "", ""),
 )
 
+# Conversation i is with contact i; the last two are the group chats.
 CONVERSATIONS = (
-    ("Are we still on for lunch tomorrow?", "Yes! 12:30 at the noodle place?", "Perfect"),
-    ("Did you see the match last night?", "What a finish!",),
+    ("Are we still on for lunch tomorrow?", "Yes! 12:30 at the noodle place?", "Perfect",
+     "Should I book a table?", "Good idea, for two", "Booked under my name", "See you there"),
+    ("Did you see the match last night?", "What a finish!", "That last-minute goal",
+     "I almost dropped my phone", "Rematch next month, tickets?", "Count me in"),
     ("Can you send me the slides?", "Sent them to your email", "Got it, thanks"),
-    ("Happy birthday!!", "Thank you so much!"),
+    ("Happy birthday!!", "Thank you so much!", "Any plans tonight?",
+     "Dinner with family, then cake", "Enjoy! Save me a slice"),
     ("The package arrived", "Great, let me know if it fits"),
     ("Running 10 minutes late", "No worries"),
     ("Meeting moved to 3pm", "Noted"),
-    ("Want to go hiking on Saturday?", "Sounds great, which trail?"),
-    ("Mum: Dinner at 7 on Sunday", "We'll be there"),
-    ("Standup notes are in the doc", "Thanks, reviewing now"),
+    ("Want to go hiking on Saturday?", "Sounds great, which trail?", "The ridge loop, 12 km",
+     "Start at 8?", "8 is perfect", "I'll bring snacks", "I'll drive"),
+    ("New cat photos please", "Here she is, asleep again", "Adorable"),
+    ("Let's catch up soon", "Coffee next week?", "Tuesday?", "Tuesday it is"),
+    ("Can you water my plants while I'm away?", "Of course! How often?", "Every two days"),
+    ("Thanks for the book recommendation", "Did you like it?", "Finished it in two days"),
+    ("Are you coming to the reunion?", "Wouldn't miss it"),
+    ("Your order is ready for pickup", "Coming in 20 minutes"),
+    ("Mum: Dinner at 7 on Sunday", "We'll be there", "Dad: bring the photos from the trip",
+     "Will do", "Grandma is coming too", "Lovely!", "Should we bring dessert?",
+     "Yes, the apple cake please", "Deal", "Parking is free on Sundays", "Great",
+     "Leaving at 6:30", "Drive safe", "See you soon"),
+    ("Standup notes are in the doc", "Thanks, reviewing now", "Release is Thursday",
+     "QA found two bugs in checkout", "On it", "Fixed one, the other needs design",
+     "Design review at 2", "Invite sent", "Can we push the release to Friday?",
+     "Friday works", "Updating the plan", "Thanks all"),
 )
 
 MOMENTS = (

@@ -22,13 +22,14 @@ if TYPE_CHECKING:
 STATUS_DP, NAV_DP = 28, 20
 
 
-def _bars(phone: SimPhone) -> tuple[int, int]:
-    return round(STATUS_DP * phone.density), round(NAV_DP * phone.density)
+def bar_heights(density: float) -> tuple[int, int]:
+    """Pixel heights of the status bar and the navigation handle area."""
+    return round(STATUS_DP * density), round(NAV_DP * density)
 
 
 def build_view(phone: SimPhone) -> View:
     """The view of whatever is in front: the launcher or the top screens of an app."""
-    status, nav = _bars(phone)
+    status, nav = bar_heights(phone.density)
     w, h = phone.width, phone.height
     tasks = phone._tasks
     fg = tasks.foreground
@@ -38,7 +39,8 @@ def build_view(phone: SimPhone) -> View:
         root = Node(FRAME, (0, 0, w, h)).add(content)
         return View(root, "launcher", launcher.PACKAGE, content)
     app, entries = phone.apps[fg], tasks.layers()
-    board = keyboard.layout(w, h - nav, phone.density) if entries[-1].focus else None
+    top = entries[-1]
+    board = keyboard.layout(w, h - nav, phone.density) if top.focus and top.keyboard else None
     bottom = board.rect[1] if board else h - nav
     ctx = Ctx(w, h, phone.density, (0, status, w, bottom), app.theme, app.package)
     layers = [app.build(ctx, entry, phone._state.apps[fg]) for entry in entries]
@@ -58,7 +60,7 @@ def frame_ops(phone: SimPhone, view: View) -> list[Op]:
 def system_bars(width: int, height: int, density: float, bar: Color, time: str
                 ) -> tuple[Op, ...]:
     """Status bar (clock, signal, wifi, battery) and the gesture navigation handle."""
-    status, nav = round(STATUS_DP * density), round(NAV_DP * density)
+    status, nav = bar_heights(density)
     ink: Color = (20, 20, 20) if sum(bar) > 382 else (245, 245, 245)
     size, pad = round(16 * density), round(16 * density)
     ops: list[Op] = [((0, 0, width, status), Fill(bar), None),

@@ -18,11 +18,12 @@ _BOOL_ATTRS = ("checkable", "checked", "clickable", "enabled", "focusable", "foc
                "scrollable", "long-clickable", "password", "selected")
 _FIELD = {"long-clickable": "long_clickable"}
 # XML 1.0 cannot carry these code points at all, escaped or not; a device drops them too.
-_INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_INVALID = "\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff"
+_INVALID_XML = re.compile(f"[{_INVALID}]")
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 
 
-_SPECIAL = re.compile('[&<>"\n\r\t\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]')
+_SPECIAL = re.compile(f'[&<>"\n\r\t{_INVALID}]')
 
 
 def escape(value: str) -> str:

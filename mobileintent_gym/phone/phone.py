@@ -17,7 +17,12 @@ import numpy as np
 from mobileintent_gym.actions import Action, ActionType, parse_action
 from mobileintent_gym.apps import default_apps
 from mobileintent_gym.apps.base import App
-from mobileintent_gym.errors import DeviceError, InvalidActionError
+from mobileintent_gym.errors import (
+    DeviceError,
+    InvalidActionError,
+    InvalidStateError,
+    UnknownRouteError,
+)
 from mobileintent_gym.phone import chrome, launcher
 from mobileintent_gym.phone.events import ActResult, Hit, StepEvent
 from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER
@@ -70,19 +75,27 @@ class SimPhone:
     def reset(self, state: PhoneState | None = None, seed: int | None = None) -> None:
         """Load ``state`` (copied; default: built-in content for ``seed``), go home.
 
+        Apps that ``state`` leaves out get their built-in content for ``seed``.
+
         Raises:
-            MobileIntentError: When ``state`` is not a PhoneState or names unknown apps.
+            InvalidStateError: When ``state`` is not a valid PhoneState or ``seed`` is not a
+                non-negative integer; the phone is left as it was.
         """
         self._check_open()
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)
+                                 or seed < 0):
+            raise InvalidStateError(f"seed must be a non-negative integer, got {seed!r}")
         if state is not None and not isinstance(state, PhoneState):
-            raise DeviceError(f"state must be a PhoneState, got {type(state).__name__}")
-        default = PhoneState.default(self.apps, 0 if seed is None else seed)
-        if state is not None:
+            raise InvalidStateError(f"state must be a PhoneState, got {type(state).__name__}")
+        if state is None:
+            loaded = PhoneState.default(self.apps, seed or 0)
+        else:
             state.check(self.apps)
-            default.apps.update(state.copy().apps)
-            default.clock = state.clock
-        self._state = default
-        self._clock = default.clock
+            loaded = state.copy()
+            missing = {k: app for k, app in self.apps.items() if k not in loaded.apps}
+            loaded.apps.update(PhoneState.default(missing, seed or 0).apps)
+        self._state = loaded
+        self._clock = loaded.clock
         self._tasks = Tasks(self.apps)
         self._views.clear()
         self._view: View | None = None
@@ -150,7 +163,14 @@ class SimPhone:
             UnknownRouteError: When the app or the route does not exist.
         """
         self._check_open()
+        snapshot = self._tasks.snapshot()
         self._tasks.open(app_id, route, tuple(sorted(params.items())))
+        try:
+            self._current()  # a parameter naming no record fails here, not on a later call
+        except LookupError as err:
+            self._tasks.restore(snapshot)
+            raise UnknownRouteError(
+                f"{app_id!r} has nothing for {route!r} with {params!r}: {err!r}") from err
 
     @property
     def state(self) -> PhoneState:
@@ -209,7 +229,9 @@ class SimPhone:
 
     def _key(self) -> tuple:
         key = self._tasks.view_key()
-        return key if key is not None else (None, self._clock.hour, self._clock.minute)
+        # The launcher draws the date and the time to the minute.
+        return key if key is not None else (None, self._clock.date(), self._clock.hour,
+                                            self._clock.minute)
 
     def _dispatch(self, intent: Intent) -> None:
         name, args = intent[0], intent[1:]
@@ -220,23 +242,25 @@ class SimPhone:
             tasks.push(tasks.foreground, *args)
         elif name == "replace":
             tasks.replace(*args)
-        elif name == "back":
-            tasks.back()
+        elif name == "back":  # an in-app up or cancel control, not the BACK key
+            tasks.close_top()
         else:
             fg = tasks.foreground
-            self.apps[fg].handle(Nav(tasks, self._state.apps[fg], fg), intent)
+            self.apps[fg].handle(Nav(tasks, self._state.apps[fg], fg, self._clock), intent)
 
     def _tap(self, view: View, x: int, y: int, long_press: bool) -> tuple[str, Hit | None,
                                                                             str | None]:
-        if view.keyboard is not None and view.keyboard.key_at(x, y) is not None:
-            return self._key_tap(view, view.keyboard.key_at(x, y))
+        key = view.keyboard.key_at(x, y) if view.keyboard is not None else None
+        if key is not None:
+            return self._key_tap(view, key)
         node = view.target_at(x, y)
-        if node is None:
+        if node is None or node.modal:
             return "nothing to touch there", None, None
         hit = Hit(node.resource_id, node.cls, node.text or node.desc, node.bounds, node.entity)
         intent = node.on_long_click if long_press and node.long_clickable else node.on_click
         if intent is None and node.field_key is not None:
-            self._tasks.top().focus = node.field_key
+            top = self._tasks.top()
+            top.focus, top.keyboard = node.field_key, True
             return "", hit, None
         if intent is None:
             return "not clickable", hit, None
@@ -246,10 +270,14 @@ class SimPhone:
     def _key_tap(self, view: View, char: str) -> tuple[str, None, str | None]:
         if char == ENTER:
             return self._enter(view), None, None
-        top = self._tasks.top()
-        value = top.fields.get(top.focus, "")
-        top.fields[top.focus] = value[:-1] if char == BACKSPACE else _clip(value + char)
-        return "", None, None if char == BACKSPACE else char
+        if char == BACKSPACE:
+            top = self._tasks.top()
+            value = top.fields.get(top.focus, "")
+            if not value:
+                return "nothing to delete", None, None
+            top.fields[top.focus] = value[:-1]
+            return "", None, None
+        return self._type(char)
 
     def _enter(self, view: View) -> str:
         top = self._tasks.top()
@@ -260,18 +288,22 @@ class SimPhone:
         return ""
 
     def _type(self, text: str) -> tuple[str, None, str | None]:
+        """Append ``text`` to the focused field; ``typed`` is what actually reached it."""
         top = self._tasks.top()
         if top is None or top.focus is None:
             return "no focused field", None, None
         value = top.fields.get(top.focus, "")
-        top.fields[top.focus] = _clip(value + text)
-        return "", None, text
+        added = text[:MAX_FIELD_LENGTH - len(value)]
+        if not added:
+            return "the field is full", None, None
+        top.fields[top.focus] = value + added
+        return "", None, added
 
     def _scroll(self, view: View, direction: str, start: tuple[int, int] | None,
                 distance: int | None) -> str:
         axis = 1 if direction in ("UP", "DOWN") else 0
         x, y = start or (self.width // 2, self.height // 2)
-        node = view.scroller_at(x, y, axis)
+        node = view.scroller_at(x, y, axis, fallback=start is None)
         if node is None:
             return "nothing to scroll"
         extent = node.bounds[axis + 2] - node.bounds[axis]
@@ -303,7 +335,3 @@ class SimPhone:
         if key == "ENTER":
             return self._enter(view)
         return self._tasks.home()
-
-
-def _clip(value: str) -> str:
-    return value[:MAX_FIELD_LENGTH]

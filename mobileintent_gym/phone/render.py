@@ -37,8 +37,6 @@ Op = tuple[Rect, Paint, Rect | None]
 _FULL_REPAINT_SHARE = 0.6
 _MAX_DAMAGE_RECTS = 6
 _NINE_PATCH_AREA = 20_000
-# self._frame, the local name and getrefcount's argument.
-_OWN_REFERENCES = 3
 
 
 class TileCache:
@@ -122,10 +120,6 @@ class Renderer:
             return old.copy()
         return np.empty((self.height, self.width, 3), np.uint8)
 
-    def reset(self) -> None:
-        """Forget the last frame (tiles stay cached)."""
-        self._frame, self._ops = None, []
-
     def _row(self, color: tuple[int, int, int]) -> np.ndarray:
         """A screen-wide row of ``color``.
 
@@ -181,6 +175,21 @@ class Renderer:
         y1, y2 = max(r[1], top), min(r[3], top + src.shape[0])
         if x1 < x2 and y1 < y2:
             buf[y1:y2, x1:x2] = src[y1 - top:y2 - top, x1 - left:x2 - left]
+
+def _own_references() -> int:
+    """The reference count of a frame that only the renderer holds.
+
+    Measured the way :meth:`Renderer._writable_frame` reads it, since the count that
+    ``sys.getrefcount`` reports differs between Python versions.
+    """
+    probe = Renderer(1, 1)
+    probe._frame = np.empty((1, 1, 3), np.uint8)
+    old = probe._frame
+    return sys.getrefcount(old)
+
+
+_OWN_REFERENCES = _own_references()
+
 
 def ops_of(frame: Rect, paint: Paint, clip: Rect | None) -> list[Op]:
     """The draw operations of one node.

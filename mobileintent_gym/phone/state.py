@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.errors import InvalidStateError
 
 DEFAULT_CLOCK = datetime(2026, 3, 2, 9, 41)
 
@@ -37,11 +37,18 @@ class PhoneState:
         return cls({app_id: app.initial_state(seed) for app_id, app in apps.items()})
 
     def check(self, apps: Mapping[str, Any]) -> None:
-        """Raise when the state names an app the phone does not have.
+        """Raise unless every app state is of its app's type and the clock is a datetime.
 
         Raises:
-            MobileIntentError: Naming the unknown app ids.
+            InvalidStateError: Naming the unknown app, the wrong type or the bad clock.
         """
         unknown = sorted(set(self.apps) - set(apps))
         if unknown:
-            raise MobileIntentError(f"state holds unknown apps {unknown}; phone has {sorted(apps)}")
+            raise InvalidStateError(f"state holds unknown apps {unknown}; phone has {sorted(apps)}")
+        if not isinstance(self.clock, datetime):
+            raise InvalidStateError(f"clock must be a datetime, got {self.clock!r}")
+        for app_id, value in self.apps.items():
+            expected = apps[app_id].state_type
+            if not isinstance(value, expected):
+                raise InvalidStateError(f"state of app {app_id!r} must be a {expected.__name__}, "
+                                        f"got {type(value).__name__}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from mobileintent_gym.apps.base import App, Entry
@@ -41,12 +42,27 @@ class Tasks:
         return None if self.foreground is None else self.stacks[self.foreground][-1]
 
     def open(self, app_id: str, route: str | None = None, params: tuple = ()) -> None:
-        """Start ``app_id`` afresh at ``route`` (a deep link) and bring it to the front."""
+        """Start ``app_id`` afresh at ``route`` (a deep link) and bring it to the front.
+
+        Raises:
+            UnknownRouteError: For an unknown app or route or wrong parameters; nothing
+                changes.
+        """
         app = self.app(app_id)
-        self.stacks[app_id] = [Entry(app.home)]
-        if route is not None and route != app.home:
-            self.push(app_id, route, params)
+        route = app.home if route is None else route
+        app.check_params(route, params)
+        home = [] if app.screen(route).tab else [Entry(app.home)]
+        self.stacks[app_id] = [*home, Entry(route, params)] if route != app.home else [
+            Entry(app.home)]
         self.foreground = app_id
+
+    def snapshot(self) -> tuple:
+        """What :meth:`restore` needs to undo a change of stacks or foreground."""
+        return ({k: list(v) for k, v in self.stacks.items()}, self.foreground)
+
+    def restore(self, snapshot: tuple) -> None:
+        """Undo changes made since :meth:`snapshot` (entries are not deep-copied)."""
+        self.stacks, self.foreground = snapshot
 
     def launch(self, app_id: str) -> None:
         """Bring ``app_id`` to the front where it was left (its root if not started)."""
@@ -56,7 +72,9 @@ class Tasks:
 
     def push(self, app_id: str, route: str, params: tuple = ()) -> None:
         """Open a screen; a bottom-navigation root replaces the whole stack."""
-        screen = self.app(app_id).screen(route)
+        app = self.app(app_id)
+        app.check_params(route, params)
+        screen = app.screen(route)
         stack = self.stacks[app_id]
         if screen.tab:
             stack[:] = [Entry(route, params)]
@@ -69,13 +87,19 @@ class Tasks:
         self.push(self.foreground, route, params)
 
     def back(self) -> str:
-        """BACK: hide the keyboard, else close the top screen, else leave the app."""
+        """The BACK key: hide the keyboard, else close the top screen, else leave the app."""
         top = self.top()
         if top is None:
             return "already home"
-        if top.focus is not None:
-            top.focus = None
+        if top.keyboard:
+            top.keyboard = False
             return "keyboard hidden"
+        return self.close_top()
+
+    def close_top(self) -> str:
+        """Close the screen in front (an in-app up or cancel); the root closes the app."""
+        if self.foreground is None:
+            return "already home"
         stack = self.stacks[self.foreground]
         stack.pop()
         if not stack:
@@ -112,11 +136,17 @@ class Tasks:
 
 
 class Nav:
-    """What an app's intent handler may touch: its own back stack and its data."""
+    """What an app's intent handler may touch: its own back stack and its data.
 
-    def __init__(self, tasks: Tasks, state: Any, app_id: str) -> None:
+    Attributes:
+        state: The app's state object.
+        clock: The phone's simulated time.
+        stack: The app's back stack, top last.
+    """
+
+    def __init__(self, tasks: Tasks, state: Any, app_id: str, clock: datetime) -> None:
         self._tasks, self._app_id = tasks, app_id
-        self.state = state
+        self.state, self.clock = state, clock
         self.stack = tasks.stacks[app_id]
 
     def push(self, route: str, **params: Any) -> None:

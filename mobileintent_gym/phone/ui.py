@@ -81,6 +81,7 @@ class Node:
     scroll_key: str | None = None
     scroll_axis: int = 1
     scroll_range: tuple[int, int] = (0, 0)
+    modal: bool = False  # a dialog or sheet: touches on it stop here
     bounds: Rect = (0, 0, 0, 0)
     clip: Rect | None = None
 

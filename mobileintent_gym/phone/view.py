@@ -41,18 +41,16 @@ class View:
     _xml: str | None = None
 
     def __post_init__(self) -> None:
-        seen: dict[str, None] = {}
-        for node in self.root.walk():
-            if node.entity is not None:
-                seen[node.entity] = None
+        shown = sorted((n.bounds[1], n.bounds[0], n.entity) for n in self.root.walk()
+                       if n.entity is not None)
         for node in self.top.walk():
-            if node.clickable or node.long_clickable or node.field_key:
+            if node.clickable or node.long_clickable or node.field_key or node.modal:
                 self.targets.append(node)
             if node.scroll_key is not None and node.scrollable:
                 self.scrollers.append(node)
             if node.field_key is not None:
                 self.fields[node.field_key] = node
-        self.visible = tuple(seen)
+        self.visible = tuple(dict.fromkeys(entity for _, _, entity in shown))
 
     def ops(self) -> list[Op]:
         """The draw operations of this screen, keyboard included (built on first use)."""
@@ -76,13 +74,17 @@ class View:
                 return node
         return None
 
-    def scroller_at(self, x: int, y: int, axis: int) -> Node | None:
-        """The topmost scrollable container along ``axis`` under (x, y), else the largest."""
+    def scroller_at(self, x: int, y: int, axis: int, fallback: bool = True) -> Node | None:
+        """The topmost scrollable container along ``axis`` under (x, y).
+
+        With ``fallback`` (a swipe with no start point) the largest such container is
+        taken when none is under the point.
+        """
         along = [n for n in self.scrollers if n.scroll_axis == axis]
         for node in reversed(along):
             if contains(node.bounds, x, y):
                 return node
-        return max(along, key=_area, default=None)
+        return max(along, key=_area, default=None) if fallback else None
 
 
 def _collect_ops(node: Node, ground: tuple | None, out: list[Op]) -> None:

@@ -250,7 +250,7 @@ def bottom_sheet(ctx: Ctx, title: str, items: Sequence[tuple[str, str, Intent, s
     layer = scrim(ctx)
     sheet = Node(ui.LINEAR, (left, top, right, bottom),
                  resource_id=f"{ctx.package}:id/design_bottom_sheet",
-                 paint=Round(t.surface, t.background, ctx.dp(16)))
+                 paint=Round(t.surface, t.background, ctx.dp(16)), modal=True)
     col = ui.Column(ui.inset((left, top, right, bottom), 0, ctx.dp(8)))
     head = col.take(head_h)
     sheet.add(list_row(ctx, head, title, subtitle, thumb=header, rid="sheet_header")
@@ -278,7 +278,7 @@ def dialog(ctx: Ctx, title: str, body: Sequence[Node], buttons: Sequence[Node],
     layer = scrim(ctx)
     rect = dialog_rect(ctx, height)
     card = Node(ui.FRAME, rect, resource_id="android:id/content",
-                paint=Round(t.surface, t.background, ctx.dp(20)))
+                paint=Round(t.surface, t.background, ctx.dp(20)), modal=True)
     head = (rect[0] + ctx.dp(24), rect[1] + ctx.dp(20), rect[2] - ctx.dp(24),
             rect[1] + ctx.dp(56))
     card.add(text(ctx, head, title, 20, bold=True, under=t.surface,

@@ -51,4 +51,27 @@ def test_moments_author_opens_their_profile(phone):
     assert name in texts(phone, "title")
     press(phone, resource_id="messages")
     assert phone.route() == "chat/conversation"
-    assert phone.state.apps["chat"].chats[0].contact == author
+    assert texts(phone, "title")[0] == name
+
+
+def test_messaging_a_contact_without_a_chat_starts_one(phone):
+    from mobileintent_gym.apps.chat import ChatState
+
+    state = phone.state.copy()
+    chat = state.apps["chat"]
+    without = chat.chats[-1]
+    state.apps["chat"] = ChatState(chat.contacts, chat.chats[:-1], chat.moments)
+    phone.reset(state)
+    phone.open("chat", "chat/profile", id=without.contact)
+    press(phone, resource_id="messages")
+    assert phone.route() == "chat/conversation"
+    started = phone.state.apps["chat"].chats[0]
+    assert (started.contact, started.messages) == (without.contact, ())
+
+
+def test_long_conversations_scroll_and_open_at_the_newest_message(phone):
+    chat = max(phone.state.apps["chat"].chats, key=lambda c: len(c.messages))
+    phone.open("chat", "chat/conversation", id=chat.id)
+    assert texts(phone, "message")[-1] == chat.messages[-1].text
+    assert chat.messages[0].text not in texts(phone, "message")
+    assert phone.act("SWIPE[DOWN]").effect

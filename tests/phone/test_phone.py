@@ -2,7 +2,12 @@ import numpy as np
 import pytest
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.errors import DeviceError, InvalidActionError, UnknownRouteError
+from mobileintent_gym.errors import (
+    DeviceError,
+    InvalidActionError,
+    InvalidStateError,
+    UnknownRouteError,
+)
 from mobileintent_gym.phone import PhoneState, SimPhone
 from mobileintent_gym.phone.query import find, find_all
 from tests.helpers import press, texts
@@ -198,7 +203,7 @@ def test_reset_restores_a_given_state_without_sharing_it(phone):
     assert phone.route() == "launcher" and phone.events == []
     assert phone.state.apps["music"].playing is None
     assert state.apps["music"].playing is None
-    with pytest.raises(DeviceError, match="PhoneState"):
+    with pytest.raises(InvalidStateError, match="PhoneState"):
         phone.reset({"music": {}})
 
 
@@ -211,9 +216,33 @@ def test_reset_seed_changes_content_deterministically():
     assert a.state.apps["music"].liked != c.state.apps["music"].liked
 
 
-def test_state_with_unknown_app_is_rejected(phone):
-    with pytest.raises(Exception, match="camera"):
-        phone.reset(PhoneState({"camera": object()}))
+@pytest.mark.parametrize("state, seed, named", [
+    (PhoneState({"camera": object()}), None, "camera"),
+    (PhoneState({}, "noon"), None, "noon"),
+    (PhoneState({"music": {}}), None, "MusicState"),
+    (PhoneState({"music": None}), None, "NoneType"),
+    (None, -1, "-1"),
+    (None, 1.5, "1.5"),
+    (None, "a", "'a'"),
+    (None, True, "True"),
+])
+def test_bad_state_or_seed_is_rejected_and_the_phone_keeps_working(phone, state, seed, named):
+    phone.open("music", "music/library/liked")
+    with pytest.raises(InvalidStateError, match=named):
+        phone.reset(state, seed=seed)
+    assert phone.route() == "music/library/liked"
+    assert phone.act("PRESS[HOME]").effect
+
+
+def test_reset_with_a_partial_state_fills_the_other_apps():
+    source = SimPhone()
+    source.reset(seed=3)
+    phone = SimPhone()
+    phone.reset(PhoneState({"chat": source.state.apps["chat"]}), seed=5)
+    other = SimPhone()
+    other.reset(seed=5)
+    assert phone.state.apps["chat"].chats == source.state.apps["chat"].chats
+    assert phone.state.apps["music"].liked == other.state.apps["music"].liked
 
 
 def test_closed_phone_refuses_calls():
@@ -231,3 +260,106 @@ def test_screen_size_is_configurable_and_layout_scales():
     assert nav[2] == 540 and nav[3] <= 1200
     with pytest.raises(DeviceError, match="100x100"):
         SimPhone(100, 100)
+
+
+@pytest.mark.parametrize("route, params, named", [
+    ("music/playlist", {}, "['id']"),
+    ("music/playlist", {"id": "nope"}, "nope"),
+    ("music/playlist", {"id": ["p01"]}, "hashable"),
+    ("music/artist", {"id": "Nobody"}, "Nobody"),
+    ("music/home", {"id": "p01"}, "[]"),
+    ("chat/conversation", {"id": "zzz"}, "zzz"),
+    ("music/new_playlist", {}, "['id']"),
+])
+def test_bad_deep_links_raise_and_leave_the_app_task_alone(phone, route, params, named):
+    phone.open("music", "music/library/liked")
+    phone.act("SWIPE[UP]")
+    phone.act("PRESS[HOME]")
+    with pytest.raises(UnknownRouteError) as err:
+        phone.open(route.split("/")[0], route, **params)
+    assert named in str(err.value)
+    assert phone.route() == "launcher"
+    press(phone, text="Music", resource_id="icon")
+    assert phone.route() == "music/library/liked"
+    assert phone._tasks.top().scroll["tracks"] > 0
+
+
+def test_touches_on_a_sheet_or_dialog_do_not_dismiss_it(phone):
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="more")
+    header = find(phone.hierarchy(), resource_id="sheet_header").bounds
+    result = phone.act(Action.click(header[0] + 5, header[1] + 5))
+    assert phone.route() == "music/track_menu" and not result.effect
+    phone.act(Action.click(540, 200))  # the scrim above the sheet dismisses it
+    assert phone.route() == "music/library/liked"
+    press(phone, resource_id="more")
+    press(phone, resource_id="add_to_playlist")
+    press(phone, resource_id="new_playlist")
+    title = find(phone.hierarchy(), resource_id="alertTitle").bounds
+    phone.act(Action.click(title[0] + 2, title[1] + 2))
+    assert phone.route() == "music/new_playlist"
+
+
+def test_in_app_cancel_closes_the_dialog_even_while_typing(phone):
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="more")
+    press(phone, resource_id="add_to_playlist")
+    press(phone, resource_id="new_playlist")
+    press(phone, resource_id="playlist_name")
+    phone.act("TYPE[abc]")
+    press(phone, resource_id="cancel")
+    assert phone.route() == "music/add_to_playlist"
+    assert phone._current().keyboard is None
+
+
+def test_back_hides_the_keyboard_but_the_field_keeps_focus(phone):
+    phone.open("chat")
+    press(phone, resource_id="chat")
+    press(phone, resource_id="input")
+    phone.act("PRESS[BACK]")
+    field = find(phone.hierarchy(), resource_id="input")
+    assert field.focused and phone._current().keyboard is None
+    assert phone.act("TYPE[still here]").event.typed == "still here"
+    result = press(phone, resource_id="input")
+    assert result.effect and phone._current().keyboard is not None
+
+
+def test_effect_and_typed_say_what_really_happened(phone):
+    phone.open("chat")
+    press(phone, resource_id="chat")
+    press(phone, resource_id="input")
+    keys = {char: rect for rect, char in phone._current().keyboard.keys}
+    r = keys["\b"]
+    result = phone.act(Action.click((r[0] + r[2]) // 2, (r[1] + r[3]) // 2))
+    assert not result.effect and result.note == "nothing to delete"
+    phone.act("TYPE[" + "x" * 1000 + "]")
+    for _ in range(3):
+        phone.act("TYPE[" + "y" * 1000 + "]")
+    result = phone.act("TYPE[abc]")
+    assert result.event.typed is None and not result.effect and result.note == "the field is full"
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="track")
+    assert not press(phone, resource_id="track").effect  # already playing
+
+
+def test_launcher_screen_follows_the_date():
+    phone = SimPhone(seconds_per_action=86_400)
+    phone.act("COMPLETE")
+    assert find(phone.hierarchy(), resource_id="date").text == "Tuesday, March 3"
+
+
+def test_a_drag_that_starts_off_any_list_scrolls_nothing(phone):
+    phone.open("music", "music/library/liked")
+    bar = find(phone.hierarchy(), resource_id="toolbar").bounds
+    y = (bar[1] + bar[3]) // 2
+    assert not phone.swipe_between(540, y, 540, y - 150).effect
+    assert phone.act("SWIPE[UP]").effect  # a positionless swipe scrolls the main list
+
+
+def test_visible_entities_are_listed_top_to_bottom(phone):
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="track")
+    phone.act("SWIPE[UP]")
+    view = phone._current()
+    tops = {n.entity: n.bounds[1] for n in view.root.walk() if n.entity}
+    assert [tops[e] for e in view.visible] == sorted(tops[e] for e in view.visible)

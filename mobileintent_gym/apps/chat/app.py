@@ -43,14 +43,15 @@ class ChatApp(App):
                   muted=(128, 128, 128), accent=(7, 193, 96), bar=(237, 237, 237),
                   divider=(229, 229, 229))
     home = "chat/chats"
+    state_type = ChatState
     routes: ClassVar[dict[str, Screen]] = {
         "chat/chats": Screen("chats_screen", tab=True),
         "chat/contacts": Screen("contacts_screen", tab=True),
         "chat/discover": Screen("discover_screen", tab=True),
         "chat/me": Screen("me_screen", tab=True),
-        "chat/conversation": Screen("conversation_screen"),
+        "chat/conversation": Screen("conversation_screen", params=("id",)),
         "chat/moments": Screen("moments_screen"),
-        "chat/profile": Screen("profile_screen"),
+        "chat/profile": Screen("profile_screen", params=("id",)),
     }
 
     def initial_state(self, seed: int) -> ChatState:
@@ -236,7 +237,8 @@ class ChatApp(App):
         if not text:
             return
         chat = state.chat(chat_id)
-        sent = replace(chat, messages=(*chat.messages, Message(ME, text, "now")))
+        message = Message(ME, text, nav.clock.strftime("%H:%M"))
+        sent = replace(chat, messages=(*chat.messages, message))
         state.chats.remove(chat)
         state.chats.insert(0, sent)
         entry.fields["message"] = ""

@@ -70,8 +70,15 @@ class ChatState:
         return ChatState(self.contacts, list(self.chats), list(self.moments), self.me)
 
     def chat(self, chat_id: str) -> Chat:
-        """The conversation with id ``chat_id``."""
-        return next(c for c in self.chats if c.id == chat_id)
+        """The conversation with id ``chat_id``.
+
+        Raises:
+            KeyError: When there is no such conversation.
+        """
+        for chat in self.chats:
+            if chat.id == chat_id:
+                return chat
+        raise KeyError(f"no chat {chat_id!r}")
 
 
 def default_state(seed: int) -> ChatState:

@@ -37,6 +37,7 @@ class MusicApp(App):
                   muted=(179, 179, 179), accent=(30, 215, 96), bar=(24, 24, 24),
                   divider=(62, 62, 62), on_accent=(0, 0, 0))
     home = "music/home"
+    state_type = MusicState
     routes: ClassVar[dict[str, Screen]] = {
         "music/home": Screen("home_screen", tab=True),
         "music/search": Screen("search_screen", tab=True),
@@ -44,12 +45,12 @@ class MusicApp(App):
         "music/library/recent": Screen("library_screen"),
         "music/library/liked": Screen("liked_screen"),
         "music/library/artists": Screen("artists_screen"),
-        "music/artist": Screen("artist_screen"),
-        "music/playlist": Screen("playlist_screen"),
+        "music/artist": Screen("artist_screen", params=("id",)),
+        "music/playlist": Screen("playlist_screen", params=("id",)),
         "music/player": Screen("player_screen"),
-        "music/track_menu": Screen("track_menu", overlay=True),
-        "music/add_to_playlist": Screen("add_to_playlist_screen"),
-        "music/new_playlist": Screen("new_playlist_dialog", overlay=True),
+        "music/track_menu": Screen("track_menu", overlay=True, params=("id",)),
+        "music/add_to_playlist": Screen("add_to_playlist_screen", params=("id",)),
+        "music/new_playlist": Screen("new_playlist_dialog", overlay=True, params=("id",)),
     }
 
     def initial_state(self, seed: int) -> MusicState:
@@ -76,8 +77,15 @@ class MusicApp(App):
         body = ui.inset(body, ctx.dp(12), 0)
         bar.add(widgets.text(ctx, body, f"{track.title} · {track.artist}", 14,
                              under=t.surface, rid=f"{self.package}:id/now_playing"))
-        bar.add(widgets.icon_button(ctx, toggle, "pause", "Pause", ("pause",), under=t.surface))
+        bar.add(self._play_toggle(ctx, toggle, state, 24, t.surface))
         return bar
+
+    def _play_toggle(self, ctx: Ctx, rect: Rect, state: MusicState, size: float,
+                     under: tuple) -> Node:
+        paused = state.paused
+        return widgets.icon_button(ctx, rect, "play" if paused else "pause",
+                                   "Play" if paused else "Pause", ("toggle_play",),
+                                   under=under, size=size)
 
     def _track_row(self, ctx: Ctx, rect: Rect, track: Track, state: MusicState) -> Node:
         menu = ("open", "music/track_menu", (("id", track.id),))
@@ -158,7 +166,8 @@ class MusicApp(App):
             ctx, r, "Liked Songs", f"Playlist · {len(state.liked)} songs",
             thumb=Avatar("liked", "Liked", t.background, glyph="heart", color=(80, 56, 200)),
             on_click=("open", "music/library/liked"), rid="liked_songs"))]
-        toggle = ("back",) if expanded else ("open", "music/library/recent")
+        # Expanding and collapsing switch the route in place, so BACK leaves the library.
+        toggle = ("replace", "music/library" if expanded else "music/library/recent")
         items.append((ctx.dp(56), lambda r: widgets.section_header(
             ctx, r, "Recently played", on_click=toggle, expanded=expanded,
             rid="recently_played")))
@@ -194,6 +203,8 @@ class MusicApp(App):
         """One artist's tracks in the catalog."""
         root, col = self._frame(ctx, state, 2)
         artist = entry.param("id")
+        if not any(t.artist == artist for t in state.tracks.values()):
+            raise KeyError(f"no artist {artist!r}")
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), artist))
         ids = [t.id for t in state.tracks.values() if t.artist == artist]
         root.add(self._track_list(ctx, col.rest(), "tracks", entry, ids, state))
@@ -254,7 +265,7 @@ class MusicApp(App):
                                      "Remove from Liked Songs" if liked else
                                      "Add to Liked Songs", ("like", track.id), size=30,
                                      color=t.accent if liked else t.text))
-        root.add(widgets.icon_button(ctx, controls[1], "pause", "Pause", ("pause",), size=44))
+        root.add(self._play_toggle(ctx, controls[1], state, 44, t.background))
         root.add(widgets.icon_button(ctx, controls[2], "queue", "Queue", ("noop",), size=30))
         return root
 
@@ -311,13 +322,15 @@ class MusicApp(App):
     def on_play(self, nav: Nav, track_id: str) -> None:
         """Play a track: it goes to the player and to the top of recently played."""
         state: MusicState = nav.state
-        state.playing = track_id
+        if state.playing == track_id and not state.paused:
+            return
+        state.playing, state.paused = track_id, False
         state.recent = [track_id] + [t for t in state.recent if t != track_id]
         nav.changed()
 
-    def on_pause(self, nav: Nav) -> None:
-        """Stop playback."""
-        nav.state.playing = None
+    def on_toggle_play(self, nav: Nav) -> None:
+        """Pause or resume the track in the player."""
+        nav.state.paused = not nav.state.paused
         nav.changed()
 
     def on_like(self, nav: Nav, track_id: str) -> None:
@@ -346,7 +359,8 @@ class MusicApp(App):
         """Create a playlist named by the dialog's field, holding the track."""
         state: MusicState = nav.state
         name = nav.stack[-1].fields.get("name", "").strip() or f"My playlist #{len(state.mine) + 1}"
-        playlist_id = f"u{len(state.playlists):03d}"
+        playlist_id = next(f"u{n:03d}" for n in range(len(state.playlists) + 1)
+                           if f"u{n:03d}" not in state.playlists)
         state.playlists[playlist_id] = Playlist(playlist_id, name, "By you", (track_id,))
         state.mine.insert(0, playlist_id)
         nav.pop(3)

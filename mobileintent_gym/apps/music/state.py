@@ -40,6 +40,7 @@ class MusicState:
         liked: Ids of liked tracks, most recent first.
         recent: Ids of recently played tracks, most recent first.
         playing: Id of the track in the player, if any.
+        paused: Whether the track in the player is paused.
     """
 
     tracks: dict[str, Track]
@@ -49,11 +50,12 @@ class MusicState:
     liked: list[str] = field(default_factory=list)
     recent: list[str] = field(default_factory=list)
     playing: str | None = None
+    paused: bool = False
 
     def copy(self) -> MusicState:
         """An independent copy (the catalog is shared)."""
         return MusicState(self.tracks, dict(self.playlists), list(self.home), list(self.mine),
-                          list(self.liked), list(self.recent), self.playing)
+                          list(self.liked), list(self.recent), self.playing, self.paused)
 
 
 def default_state(seed: int) -> MusicState:
