@@ -81,6 +81,10 @@ class ChatState:
         raise KeyError(f"no chat {chat_id!r}")
 
 
+def _hhmm(minutes: int) -> str:
+    return f"{minutes // 60 % 24:02d}:{minutes % 60:02d}"
+
+
 def default_state(seed: int) -> ChatState:
     """Built-in contacts, conversations and Moments in a seeded order."""
     rng = content.rng(seed, "chat")
@@ -90,8 +94,11 @@ def default_state(seed: int) -> ChatState:
     for n, i in enumerate(rng.permutation(len(content.CONVERSATIONS))):
         lines = content.CONVERSATIONS[i]
         cid = ids[int(i)]
+        # The chat list is newest first: chat n ended 37n minutes before 09:40, and its
+        # messages came two minutes apart.
+        ends = 9 * 60 + 40 - 37 * n
         messages = tuple(
-            Message(cid if k % 2 == 0 else ME, text, f"{9 - n // 3:02d}:{(7 * n + k) % 60:02d}")
+            Message(cid if k % 2 == 0 else ME, text, _hhmm(ends - 2 * (len(lines) - 1 - k)))
             for k, text in enumerate(lines))
         chats.append(Chat(f"chat_{cid}", cid, messages, int(rng.integers(0, 4))))
     moments = [Moment(f"m{k:02d}", ids[int(rng.integers(0, 14))], text, f"{k + 1} h ago",
