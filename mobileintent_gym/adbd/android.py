@@ -11,6 +11,7 @@ import struct
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import numpy as np
 from PIL import Image
 
 from mobileintent_gym.actions import Action
@@ -59,6 +60,7 @@ class PhoneCommands:
     def __init__(self, device: VirtualDevice) -> None:
         self.device = device
         self.phone = device.phone
+        self._png: tuple[np.ndarray, bytes] | None = None
 
     def table(self) -> dict[str, CommandFn]:
         """Command name to implementation."""
@@ -142,10 +144,17 @@ class PhoneCommands:
         return Output()
 
     def png(self) -> bytes:
-        """The current frame as PNG bytes (fast compression: screenshots are hot)."""
-        buffer = io.BytesIO()
-        Image.fromarray(self.phone.screenshot()).save(buffer, format="PNG", compress_level=1)
-        return buffer.getvalue()
+        """The current frame as PNG bytes (fast compression: screenshots are hot).
+
+        The phone hands out the same read-only frame while the screen is unchanged, so the
+        encoding of the last frame is kept and reused for it.
+        """
+        frame = self.phone.screenshot()
+        if self._png is None or self._png[0] is not frame:
+            buffer = io.BytesIO()
+            Image.fromarray(frame).save(buffer, format="PNG", compress_level=1)
+            self._png = (frame, buffer.getvalue())
+        return self._png[1]
 
     def _raw(self) -> bytes:
         frame = self.phone.screenshot()

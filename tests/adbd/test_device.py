@@ -66,6 +66,17 @@ def test_screencap_png_to_stdout_and_file_equals_frame(device):
     assert device.fs.read("/sdcard/x.png") == png
 
 
+def test_screencap_follows_the_screen_after_each_action(device):
+    first = device.run("screencap -p").stdout
+    assert device.run("screencap -p").stdout is first  # unchanged screen: encoded once
+    out(device, "input tap 182 800")
+    assert device.phone.route() == "music/home"
+    png = device.run("screencap -p").stdout
+    assert png != first
+    shown = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+    assert np.array_equal(shown, device.phone.screenshot())
+
+
 def test_uiautomator_dump_then_cat(device):
     assert out(device, "uiautomator dump") == "UI hierchary dumped to: /sdcard/window_dump.xml\n"
     xml = out(device, "uiautomator dump /sdcard/w.xml >/dev/null && cat /sdcard/w.xml")
