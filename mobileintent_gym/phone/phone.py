@@ -33,7 +33,7 @@ from mobileintent_gym.phone.ui import Intent
 from mobileintent_gym.phone.view import View
 
 MAX_FIELD_LENGTH = 4000
-_VIEW_CACHE = 96
+_VIEW_CACHE = 64
 _SWIPE_SHARE = 0.8  # a swipe moves content by most of a viewport
 
 
