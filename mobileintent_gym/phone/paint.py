@@ -102,6 +102,12 @@ def seed_color(seed: str) -> Color:
     return (int(r * 255), int(g * 255), int(b * 255))
 
 
+@lru_cache(maxsize=4096)
+def text_width(text: str, size: int) -> int:
+    """Width in pixels of ``text`` on one line at ``size`` pixels, rounded up."""
+    return math.ceil(font(size).getlength(text))
+
+
 def fit_text(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
     """``text`` on one line, cut with an ellipsis to fit ``width`` pixels."""
     line = " ".join(text.split())

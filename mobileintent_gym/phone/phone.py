@@ -7,7 +7,6 @@ the container under a swipe, advances a simulated clock per action and logs ever
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
@@ -26,10 +25,11 @@ from mobileintent_gym.errors import (
 from mobileintent_gym.phone import chrome, launcher
 from mobileintent_gym.phone.events import ActResult, Hit, StepEvent
 from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER
+from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.render import Renderer
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.phone.tasks import Nav, Tasks
-from mobileintent_gym.phone.ui import Intent
+from mobileintent_gym.phone.ui import Intent, Node
 from mobileintent_gym.phone.view import View
 
 MAX_FIELD_LENGTH = 4000
@@ -66,7 +66,8 @@ class SimPhone:
         self.apps: dict[str, App] = {a.id: a for a in (apps or default_apps())}
         self.seconds_per_action = seconds_per_action
         self._renderer = Renderer(width, height, render_cache, tile_budget)
-        self._views: OrderedDict[tuple, View] = OrderedDict()
+        self._views: LRU[View] = LRU(_VIEW_CACHE)
+        self._layers: LRU[Node] = LRU(_VIEW_CACHE)
         self._closed = False
         self.reset()
 
@@ -98,6 +99,7 @@ class SimPhone:
         self._clock = loaded.clock
         self._tasks = Tasks(self.apps)
         self._views.clear()
+        self._layers.clear()
         self._view: View | None = None
         self._view_key: tuple | None = None
         self.events: list[StepEvent] = []
@@ -218,12 +220,7 @@ class SimPhone:
             return self._view
         view = self._views.get(key)
         if view is None:
-            view = chrome.build_view(self)
-            self._views[key] = view
-            if len(self._views) > _VIEW_CACHE:
-                self._views.popitem(last=False)
-        else:
-            self._views.move_to_end(key)
+            view = self._views.put(key, chrome.build_view(self))
         self._view, self._view_key = view, key
         return view
 

@@ -7,7 +7,6 @@ a text input and Send), ``chat/contacts``, ``chat/discover`` → ``chat/moments`
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import ClassVar
 
@@ -22,7 +21,7 @@ from mobileintent_gym.apps.chat.state import (
     default_state,
 )
 from mobileintent_gym.phone import ui, widgets
-from mobileintent_gym.phone.paint import Avatar, Fill, Label, Round, font
+from mobileintent_gym.phone.paint import Avatar, Fill, Label, Round, text_width
 from mobileintent_gym.phone.tasks import Nav
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
@@ -126,7 +125,7 @@ class ChatApp(App):
                      paint=Avatar(ME if mine else contact.id, "Me" if mine else contact.name,
                                   t.bar)))
         size = ctx.dp(15)
-        width = min(math.ceil(font(size).getlength(message.text)) + 1 + ctx.dp(28),
+        width = min(text_width(message.text, size) + 1 + ctx.dp(28),
                     rect[2] - rect[0] - 2 * (side + 2 * pad))
         x = face[0] - ctx.dp(8) - width if mine else face[2] + ctx.dp(8)
         bubble = (x, face[1], x + width, face[1] + ctx.dp(44))
