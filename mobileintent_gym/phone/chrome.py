@@ -13,7 +13,7 @@ from mobileintent_gym.phone import keyboard, launcher
 from mobileintent_gym.phone.paint import Color, Fill, Icon, Label, Round
 from mobileintent_gym.phone.render import Op
 from mobileintent_gym.phone.ui import FRAME, Node
-from mobileintent_gym.phone.view import View
+from mobileintent_gym.phone.view import Layer, View
 from mobileintent_gym.phone.widgets import Ctx
 
 if TYPE_CHECKING:
@@ -44,22 +44,22 @@ def build_view(phone: SimPhone) -> View:
     board = keyboard.layout(w, h - nav, phone.density) if top.focus and top.keyboard else None
     bottom = board.rect[1] if board else h - nav
     ctx = Ctx(w, h, phone.density, (0, status, w, bottom), app.theme, app.package)
-    layers = [_layer(phone, app, ctx, entry) for entry in entries]
-    root = Node(FRAME, (0, 0, w, h)).add(*layers)
-    return View(root, entries[-1].route, app.package, layers[-1], board)
+    layers = tuple(_layer(phone, app, ctx, entry) for entry in entries)
+    root = Node(FRAME, (0, 0, w, h)).add(*(layer.node for layer in layers))
+    return View(root, entries[-1].route, app.package, layers[-1].node, board, layers)
 
 
-def _layer(phone: SimPhone, app: App, ctx: Ctx, entry: Entry) -> Node:
+def _layer(phone: SimPhone, app: App, ctx: Ctx, entry: Entry) -> Layer:
     """One screen's node tree, reused while its entry, data version and window are equal.
 
     A sheet or dialog over a list then rebuilds only itself; built trees are never
     modified, so one tree can sit in several views.
     """
     key = (app.id, phone._tasks.versions[app.id], entry.key(), ctx.content)
-    node = phone._layers.get(key)
-    if node is None:
-        node = phone._layers.put(key, app.build(ctx, entry, phone._state.apps[app.id]))
-    return node
+    layer = phone._layers.get(key)
+    if layer is None:
+        layer = phone._layers.put(key, Layer(app.build(ctx, entry, phone._state.apps[app.id])))
+    return layer
 
 
 def frame_ops(phone: SimPhone, view: View) -> list[Op]:

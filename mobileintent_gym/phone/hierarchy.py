@@ -54,36 +54,47 @@ def _open_tag(node: Node, index: int, package: str) -> str:
             f'bounds="[{b[0]},{b[1]}][{b[2]},{b[3]}]"')
 
 
-def dump(root: Node, package: str, rotation: int = 0) -> str:
-    """The uiautomator XML of the window rooted at ``root``.
-
-    Args:
-        root: The window's root node.
-        package: The package name written on every node.
-        rotation: Screen rotation (0 for portrait).
-
-    Returns:
-        The dump as one string, without a trailing newline, as a device writes it.
-    """
-    out = [HEADER, f'<hierarchy rotation="{rotation}">']
+def subtree(node: Node, index: int, package: str) -> str:
+    """The ``<node>`` element of ``node`` and its descendants, ``index`` among its siblings."""
+    out: list[str] = []
     # An explicit stack instead of recursion: this runs on every new screen.
-    stack: list[tuple[Node, int] | None] = [(root, 0)]
+    stack: list[tuple[Node, int] | None] = [(node, index)]
     while stack:
         item = stack.pop()
         if item is None:
             out.append("</node>")
             continue
-        node, index = item
-        out.append(_open_tag(node, index, package))
-        children = node.children
+        current, position = item
+        out.append(_open_tag(current, position, package))
+        children = current.children
         if children:
             out.append(">")
             stack.append(None)
             stack.extend((children[i], i) for i in range(len(children) - 1, -1, -1))
         else:
             out.append(" />")
-    out.append("</hierarchy>")
     return "".join(out)
+
+
+def dump(root: Node, package: str, rotation: int = 0,
+         children: list[str] | None = None) -> str:
+    """The uiautomator XML of the window rooted at ``root``.
+
+    Args:
+        root: The window's root node.
+        package: The package name written on every node.
+        rotation: Screen rotation (0 for portrait).
+        children: The XML of the root's children when the caller already has it (each
+            from :func:`subtree` with its index); by default it is written here.
+
+    Returns:
+        The dump as one string, without a trailing newline, as a device writes it.
+    """
+    if children is None:
+        children = [subtree(child, i, package) for i, child in enumerate(root.children)]
+    inner = ">" + "".join(children) + "</node>" if children else " />"
+    return (f'{HEADER}<hierarchy rotation="{rotation}">{_open_tag(root, 0, package)}{inner}'
+            "</hierarchy>")
 
 
 def _from_element(element: ET.Element) -> Node:

@@ -29,8 +29,8 @@ from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.render import Renderer
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.phone.tasks import Nav, Tasks
-from mobileintent_gym.phone.ui import Intent, Node
-from mobileintent_gym.phone.view import View
+from mobileintent_gym.phone.ui import Intent
+from mobileintent_gym.phone.view import Layer, View
 
 MAX_FIELD_LENGTH = 4000
 _VIEW_CACHE = 64
@@ -67,7 +67,7 @@ class SimPhone:
         self.seconds_per_action = seconds_per_action
         self._renderer = Renderer(width, height, render_cache, tile_budget)
         self._views: LRU[View] = LRU(_VIEW_CACHE)
-        self._layers: LRU[Node] = LRU(_VIEW_CACHE)
+        self._layers: LRU[Layer] = LRU(_VIEW_CACHE)
         self._closed = False
         self.reset()
 

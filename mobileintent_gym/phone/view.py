@@ -17,6 +17,21 @@ from mobileintent_gym.phone.ui import Node, contains
 
 
 @dataclass(slots=True, eq=False)
+class Layer:
+    """One screen's built node tree, shared by every view that shows it, and its XML."""
+
+    node: Node
+    _xml: dict[int, str] = field(default_factory=dict)
+
+    def xml(self, index: int, package: str) -> str:
+        """The tree's uiautomator XML as the ``index``-th child of the window."""
+        text = self._xml.get(index)
+        if text is None:
+            text = self._xml[index] = hierarchy.subtree(self.node, index, package)
+        return text
+
+
+@dataclass(slots=True, eq=False)
 class View:
     """One screen as shown.
 
@@ -26,6 +41,7 @@ class View:
         package: The package the window belongs to.
         top: The subtree of the top screen (touches go to it; a dialog covers the rest).
         keyboard: The keyboard, while a field is focused.
+        layers: The screens under the window root, as shared layers.
     """
 
     root: Node
@@ -33,6 +49,7 @@ class View:
     package: str
     top: Node
     keyboard: Keyboard | None = None
+    layers: tuple[Layer, ...] = ()
     targets: list[Node] = field(default_factory=list)
     scrollers: list[Node] = field(default_factory=list)
     fields: dict[str, Node] = field(default_factory=dict)
@@ -64,7 +81,8 @@ class View:
     def xml(self) -> str:
         """The uiautomator dump of this screen (built on first use)."""
         if self._xml is None:
-            self._xml = hierarchy.dump(self.root, self.package)
+            children = [layer.xml(i, self.package) for i, layer in enumerate(self.layers)]
+            self._xml = hierarchy.dump(self.root, self.package, children=children or None)
         return self._xml
 
     def target_at(self, x: int, y: int) -> Node | None:
