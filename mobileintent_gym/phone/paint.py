@@ -12,6 +12,7 @@ import hashlib
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -88,10 +89,17 @@ class Avatar:
 Paint = Fill | Dim | Round | Label | Icon | Avatar
 
 
+_FONTS = Path(__file__).with_name("fonts")
+
+
 @lru_cache(maxsize=64)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled TrueType font (Aileron) at ``size`` pixels; no system fonts."""
-    return ImageFont.load_default(size=max(6, size))
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """Roboto (Android's typeface, shipped in this package) at ``size`` pixels.
+
+    Bold text uses Roboto Medium, as Android's titles do. No system font is read.
+    """
+    name = "Roboto-Medium.ttf" if bold else "Roboto-Regular.ttf"
+    return ImageFont.truetype(str(_FONTS / name), max(6, size))
 
 
 def seed_color(seed: str) -> Color:
@@ -103,9 +111,9 @@ def seed_color(seed: str) -> Color:
 
 
 @lru_cache(maxsize=4096)
-def text_width(text: str, size: int) -> int:
+def text_width(text: str, size: int, bold: bool = False) -> int:
     """Width in pixels of ``text`` on one line at ``size`` pixels, rounded up."""
-    return math.ceil(font(size).getlength(text))
+    return math.ceil(font(size, bold).getlength(text))
 
 
 def fit_text(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
@@ -125,12 +133,11 @@ def fit_text(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
 
 def _draw_text(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str,
                size: int, color: Color, bold: bool, align: str) -> None:
-    face = font(size)
+    face = font(size, bold)
     line = fit_text(text, face, box[2] - box[0])
     x = box[0] if align == "left" else (box[0] + box[2] - face.getlength(line)) / 2
     y = (box[1] + box[3]) / 2
-    draw.text((x, y), line, fill=color, font=face, anchor="lm",
-              stroke_width=1 if bold else 0, stroke_fill=color)
+    draw.text((x, y), line, fill=color, font=face, anchor="lm")
 
 
 def _paint_label(p: Label, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
@@ -184,12 +191,12 @@ def tile(paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
     """
     dx = dy = 0
     if type(paint) is Label:
-        face = font(paint.size)
+        face = font(paint.size, paint.bold)
         text_width = math.ceil(face.getlength(fit_text(paint.text, face, width))) + 4
         if text_width < width:
             dx = 0 if paint.align == "left" else (width - text_width) // 2
             width = text_width
-        line_height = math.ceil(paint.size * 1.4)
+        line_height = math.ceil(paint.size * 1.3)  # Roboto's glyph box around the "lm" anchor
         if line_height < height:
             dy, height = (height - line_height) // 2, line_height
     image = Image.new("RGB", (width, height), paint.under)

@@ -75,7 +75,7 @@ class MusicApp(App):
                                                                      ctx.dp(48)])
         bar.add(Node(ui.IMAGE_VIEW, art, paint=Avatar(track.album, track.album, t.surface)))
         body = ui.inset(body, ctx.dp(12), 0)
-        bar.add(widgets.text(ctx, body, f"{track.title} · {track.artist}", 14,
+        bar.add(widgets.text(ctx, body, f"{track.title} • {track.artist}", 14,
                              under=t.surface, rid=f"{self.package}:id/now_playing"))
         bar.add(self._play_toggle(ctx, toggle, state, 24, t.surface))
         return bar
@@ -163,7 +163,7 @@ class MusicApp(App):
         t = ctx.theme
         row_h = ctx.dp(72)
         items = [(row_h, lambda r: widgets.list_row(
-            ctx, r, "Liked Songs", f"Playlist · {len(state.liked)} songs",
+            ctx, r, "Liked Songs", f"Playlist • {len(state.liked)} songs",
             thumb=Avatar("liked", "Liked", t.background, glyph="heart", color=(80, 56, 200)),
             on_click=("open", "music/library/liked"), rid="liked_songs"))]
         # Expanding and collapsing switch the route in place, so BACK leaves the library.
@@ -213,7 +213,7 @@ class MusicApp(App):
     def _playlist_row(self, ctx: Ctx, rect: Rect, playlist: Playlist,
                       intent: tuple | None = None) -> Node:
         return widgets.list_row(
-            ctx, rect, playlist.name, f"Playlist · {len(playlist.tracks)} songs",
+            ctx, rect, playlist.name, f"Playlist • {len(playlist.tracks)} songs",
             thumb=Avatar(playlist.id, playlist.name, ctx.theme.background),
             on_click=intent or ("open", "music/playlist", (("id", playlist.id),)),
             entity=playlist.id, rid="playlist")
