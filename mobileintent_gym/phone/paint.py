@@ -99,7 +99,10 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     Bold text uses Roboto Medium, as Android's titles do. No system font is read.
     """
     name = "Roboto-Medium.ttf" if bold else "Roboto-Regular.ttf"
-    return ImageFont.truetype(str(_FONTS / name), max(6, size))
+    # Basic layout: a fifth faster than raqm and exact for the Latin, Greek and Cyrillic
+    # text Roboto covers (scripts that need shaping would need raqm).
+    return ImageFont.truetype(str(_FONTS / name), max(6, size),
+                              layout_engine=ImageFont.Layout.BASIC)
 
 
 def seed_color(seed: str) -> Color:
