@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from mobileintent_gym.phone import keyboard, launcher
 from mobileintent_gym.phone.paint import Color, Fill, Icon, Label, Round
-from mobileintent_gym.phone.render import Op
+from mobileintent_gym.phone.render import Geometry, Op
 from mobileintent_gym.phone.ui import FRAME, Node
 from mobileintent_gym.phone.view import Layer, View
 from mobileintent_gym.phone.widgets import Ctx
@@ -62,12 +62,17 @@ def _layer(phone: SimPhone, app: App, ctx: Ctx, entry: Entry) -> Layer:
     return layer
 
 
-def frame_ops(phone: SimPhone, view: View) -> list[Op]:
-    """Every draw operation of the screen: the view's, then the system bars'."""
+def frame_ops(phone: SimPhone, view: View) -> tuple[list[Op], Geometry]:
+    """Every draw operation of the screen, the system bars' last, and their geometry.
+
+    Both are kept on the view while the bars are unchanged, so an unchanged screen hands
+    the renderer the very same list.
+    """
     fg = phone._tasks.foreground
     bar = launcher.THEME.bar if fg is None else phone.apps[fg].theme.bar
-    return view.ops() + list(system_bars(phone.width, phone.height, phone.density, bar,
-                                       phone._clock.strftime("%H:%M")))
+    bars = system_bars(phone.width, phone.height, phone.density, bar,
+                       phone._clock.strftime("%H:%M"))
+    return view.frame_ops(bars)
 
 
 @lru_cache(maxsize=32)

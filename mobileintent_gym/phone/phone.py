@@ -107,8 +107,8 @@ class SimPhone:
     def screenshot(self) -> np.ndarray:
         """The screen as a read-only H×W×3 uint8 array (never modified afterwards)."""
         self._check_open()
-        view = self._current()
-        return self._renderer.render(chrome.frame_ops(self, view))
+        ops, geometry = chrome.frame_ops(self, self._current())
+        return self._renderer.render(ops, geometry)
 
     def hierarchy(self) -> str:
         """The current window in uiautomator dump XML."""
@@ -145,14 +145,14 @@ class SimPhone:
         effect = self._tasks.signature() != signature
         event = StepEvent(len(self.events), str(action), before.route, after.route, hit,
                           before.visible, after.visible, typed, effect,
-                          note or ("" if effect else "no effect"),
-                          self._clock.isoformat(" ", "seconds"))
+                          note or ("" if effect else "no effect"), self.clock)
         self.events.append(event)
         return ActResult(effect, event.note, event)
 
     def close(self) -> None:
         """Release frames and caches; the phone refuses calls afterwards."""
         self._views.clear()
+        self._layers.clear()
         self._renderer = Renderer(self.width, self.height, False, 0)
         self._closed = True
 

@@ -87,8 +87,11 @@ class Renderer:
         self._frame: np.ndarray | None = None
         self._rows: dict[tuple[int, int, int], np.ndarray] = {}
 
-    def render(self, ops: list[Op]) -> np.ndarray:
-        """The frame for ``ops`` (read-only; the same array while nothing changes)."""
+    def render(self, ops: list[Op], layout: Geometry | None = None) -> np.ndarray:
+        """The frame for ``ops`` (read-only; the same array while nothing changes).
+
+        ``layout`` is :func:`geometry` of ``ops`` when the caller keeps it.
+        """
         if self._frame is not None and self.cache and (ops is self._ops or ops == self._ops):
             self._ops = ops
             return self._frame
@@ -96,7 +99,7 @@ class Renderer:
         buf = self._writable_frame(keep=damage is not None)
         if damage is None:
             damage = [(0, 0, self.width, self.height)]
-        rects, opaque = _geometry(ops)
+        rects, opaque = layout if layout is not None else geometry(ops)
         for region in damage:
             self._paint(buf, ops, region, rects, opaque)
         if not self.cache:
@@ -242,7 +245,10 @@ def _artwork(frame: Rect, paint: Avatar, clip: Rect | None) -> list[Op]:
              clip)]
 
 
-def _geometry(ops: list[Op]) -> tuple[np.ndarray, np.ndarray]:
+Geometry = tuple[np.ndarray, np.ndarray]
+
+
+def geometry(ops: list[Op]) -> Geometry:
     """Each op's visible rectangle (empty when clipped away) and whether it is opaque.
 
     Text tiles are cropped to the text, so they do not cover their whole frame.

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.keyboard import Keyboard
 from mobileintent_gym.phone.paint import Dim, Fill, Round
-from mobileintent_gym.phone.render import Op, ops_of
+from mobileintent_gym.phone.render import Geometry, Op, geometry, ops_of
 from mobileintent_gym.phone.ui import Node, contains
 
 
@@ -55,6 +55,7 @@ class View:
     fields: dict[str, Node] = field(default_factory=dict)
     visible: tuple[str, ...] = ()
     _ops: list[Op] | None = None
+    _frame: tuple[tuple[Op, ...], list[Op], Geometry] | None = None
     _xml: str | None = None
 
     def __post_init__(self) -> None:
@@ -77,6 +78,13 @@ class View:
             if self.keyboard is not None:
                 self._ops.extend(self.keyboard.ops)
         return self._ops
+
+    def frame_ops(self, bars: tuple[Op, ...]) -> tuple[list[Op], Geometry]:
+        """This screen's ops followed by ``bars`` (the system bars), and their geometry."""
+        if self._frame is None or self._frame[0] is not bars:
+            ops = self.ops() + list(bars)
+            self._frame = (bars, ops, geometry(ops))
+        return self._frame[1], self._frame[2]
 
     def xml(self) -> str:
         """The uiautomator dump of this screen (built on first use)."""

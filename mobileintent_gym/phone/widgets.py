@@ -253,10 +253,11 @@ def bottom_sheet(ctx: Ctx, title: str, items: Sequence[tuple[str, str, Intent, s
                  paint=Round(t.surface, t.background, ctx.dp(16)), modal=True)
     col = ui.Column(ui.inset((left, top, right, bottom), 0, ctx.dp(8)))
     head = col.take(head_h)
-    sheet.add(list_row(ctx, head, title, subtitle, thumb=header, rid="sheet_header")
-              if header else text(ctx, ui.inset(head, ctx.dp(16), 0), title, 18, bold=True,
-                                  under=t.surface))
-    _recolor(sheet.children[-1], t.surface)
+    # The header is a list row drawn on the sheet's surface instead of the page background.
+    on_sheet = dataclasses.replace(ctx, theme=dataclasses.replace(t, background=t.surface))
+    sheet.add(list_row(on_sheet, head, title, subtitle, thumb=header, rid="sheet_header")
+              if header else text(on_sheet, ui.inset(head, ctx.dp(16), 0), title, 18,
+                                  bold=True))
     for label, icon, intent, rid in items:
         cell = col.take(row_h)
         item = Node(ui.LINEAR, cell, resource_id=f"{ctx.package}:id/{rid}", on_click=intent,
@@ -291,13 +292,3 @@ def dialog_rect(ctx: Ctx, height: int) -> Rect:
     left, top, right, bottom = ctx.content
     y = top + max(ctx.dp(24), (bottom - top - height) // 2)
     return (left + ctx.dp(28), y, right - ctx.dp(28), y + height)
-
-
-def _recolor(node: Node, under: Color) -> None:
-    """Repaint a subtree that was built for the page background onto ``under``."""
-    for n in node.walk():
-        p = n.paint
-        if isinstance(p, Fill):
-            n.paint = Fill(under)
-        elif p is not None and hasattr(p, "under"):
-            n.paint = dataclasses.replace(p, under=under)
