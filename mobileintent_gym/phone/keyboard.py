@@ -7,6 +7,7 @@ its keys still type when tapped.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mobileintent_gym.phone.paint import Fill, Round
 from mobileintent_gym.phone.render import Op, ops_of
@@ -55,8 +56,12 @@ def _row_keys(row: str) -> list[tuple[str, float]]:
     return out
 
 
+@lru_cache(maxsize=8)
 def layout(width: int, bottom: int, density: float) -> Keyboard:
-    """The keyboard whose bottom edge is at ``bottom`` on a ``width``-pixel-wide screen."""
+    """The keyboard whose bottom edge is at ``bottom`` on a ``width``-pixel-wide screen.
+
+    The result is immutable and shared: every screen with a keyboard reuses it.
+    """
     key_h, gap = round(54 * density), round(6 * density)
     top = bottom - len(ROWS) * key_h - gap
     keys, ops = [], [((0, top, width, bottom), Fill(_BACKGROUND), None)]
