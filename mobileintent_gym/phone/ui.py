@@ -94,7 +94,10 @@ class Node:
 
     def add(self, *children: Node | None) -> Node:
         """Append children (``None`` entries are skipped) and return ``self``."""
-        self.children.extend(c for c in children if c is not None)
+        append = self.children.append
+        for child in children:
+            if child is not None:
+                append(child)
         return self
 
     def walk(self) -> list[Node]:
