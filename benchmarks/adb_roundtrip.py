@@ -5,9 +5,13 @@ server on --server-port) and drives it with AdbDevice (adbutils), in the same ru
 direct phone. Needs `adb` on PATH and adbutils. Reported, as median/p90 milliseconds:
 
 * ``direct_step`` — ``SimPhone.act`` in-process;
-* ``adb_act_with_routes`` — ``AdbDevice.act``: the action plus a route read before and after
-  (three adb commands);
+* ``adb_act_observed`` — ``AdbDevice.act`` as configured by default: the action, a route
+  read before and after, and a ``uiautomator dump`` after it (the one before is the last
+  action's), parsed for the element hit and the visible entities (four adb commands);
+* ``adb_act_routes_only`` — ``AdbDevice.act`` with ``AdbConfig(observe=False)``: the action
+  and the two route reads (three adb commands);
 * ``adb_route_read`` — ``AdbDevice.route()``: one ``dumpsys window`` round trip;
+* ``adb_hierarchy_read`` — ``AdbDevice.hierarchy()``: one ``uiautomator dump`` and ``cat``;
 * ``adbutils_shell`` — the same kind of command through adbutils' own ``shell()``, which
   adds a server-version probe and a 10 ms sleep on closing each of its two connections;
 * ``adb_screenshot_after_action`` — ``AdbDevice.screenshot()`` of a screen an action just
@@ -83,8 +87,12 @@ def main() -> None:
             raise SystemExit("the virtual device did not come online")
         device = AdbDevice(AdbConfig(local.serial, server_port=args.server_port))
         device.reset()
-        adb_ms = timed(lambda i: device.act(actions[i % 2]), args.steps)
+        observed_ms = timed(lambda i: device.act(actions[i % 2]), args.steps)
+        plain = AdbDevice(AdbConfig(local.serial, server_port=args.server_port, observe=False))
+        plain.reset()
+        plain_ms = timed(lambda i: plain.act(actions[i % 2]), args.steps)
         route_ms = timed(lambda i: device.route(), args.steps)
+        dump_ms = timed(lambda i: device.hierarchy(), args.steps)
         library = adbutils.AdbClient("127.0.0.1", args.server_port).device(local.serial)
         library_ms = timed(lambda i: library.shell("dumpsys window windows"), args.steps)
         fresh_ms = []
@@ -98,15 +106,17 @@ def main() -> None:
 
     result = {
         "direct_step": summary(direct_ms),
-        "adb_act_with_routes": summary(adb_ms),
+        "adb_act_observed": summary(observed_ms),
+        "adb_act_routes_only": summary(plain_ms),
         "adb_route_read": summary(route_ms),
+        "adb_hierarchy_read": summary(dump_ms),
         "adbutils_shell": summary(library_ms),
         "direct_screenshot": summary(direct_shot_ms),
         "adb_screenshot_after_action": summary(fresh_ms),
         "adb_screenshots_per_s_unchanged": round(shots_per_s, 2),
     }
     for name, value in result.items():
-        print(f"{name:24s} {value}")
+        print(f"{name:31s} {value}")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(result, indent=2))

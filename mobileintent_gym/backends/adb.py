@@ -1,6 +1,7 @@
 """``AdbDevice``: a real Android device or emulator behind the :class:`Device` contract.
 
-It talks to the adb server through adbutils (``pip install 'mobileintent-gym[android]'``):
+It talks to the adb server through adbutils (``pip install 'mobileintent-gym[android]'``;
+the transport is :mod:`.adb_transport`):
 
 * ``screenshot()`` — ``screencap -p``, decoded with Pillow to an H×W×3 uint8 array;
 * ``hierarchy()`` — ``uiautomator dump``; parse it with
@@ -10,6 +11,17 @@ It talks to the adb server through adbutils (``pip install 'mobileintent-gym[and
 * ``act()`` — ``input tap``, a still 1 s ``input swipe`` for a long press, the canonical
   swipe gesture, ``input keyevent`` (3 HOME, 4 BACK, 66 ENTER) and ``input text``.
 
+**The event log carries what SimPhone's does.** With ``AdbConfig(observe=True)`` (the
+default) each action reads a uiautomator dump before and after it and logs, by the rules of
+:mod:`mobileintent_gym.phone.touch` that SimPhone applies too, the element a click or long
+click hit and the entity ids visible before and after (the virtual device writes them as
+``entity-id``; a real device's dump has none, so ``visible`` is empty there). The dump
+after one action is the dump before the next unless a command that changes the device
+(``reset``, ``open``) ran in between; reads (screenshots, routes, :meth:`hierarchy`) do
+not spoil it, and a :meth:`hierarchy` call refreshes it. A phone takes about 1–2 s per
+``uiautomator dump``: ``observe=False`` skips them, and the log keeps routes and typed text
+only.
+
 **Typed text is never interpreted by the device shell.** Every argument is single-quoted
 (:func:`shlex.quote`), ``input text``'s own escape ``%s`` (a space) is written for spaces,
 and a literal ``%s`` is sent in two pieces so that it stays literal. ``input text`` can
@@ -18,14 +30,9 @@ only type printable ASCII; other text (non-ASCII letters, emoji, tabs, newlines)
 to the ADBKeyboard IME (``am broadcast -a ADB_INPUT_B64``; install and enable that IME on
 the device first).
 
-Reads are retried (bounded) on timeouts; actions are never retried, since a repeated tap
-is a different action. Errors are :class:`DeviceError` subclasses raised ``from`` the
-adbutils cause; a device that vanishes gives :class:`DeviceUnavailableError`.
-
-Commands go through adbutils' connection to the adb server, but not through its
-``shell()``: that opens a second connection per call to ask the server's version, and
-closes each connection with a fixed 10 ms sleep, which made every command take ~22 ms on
-loopback instead of ~1 ms (measured with ``benchmarks/adb_roundtrip.py``).
+Errors are :class:`DeviceError` subclasses raised ``from`` their cause (see
+:mod:`.adb_transport` for retries); a device that vanishes gives
+:class:`DeviceUnavailableError`.
 """
 
 from __future__ import annotations
@@ -35,11 +42,8 @@ import io
 import os
 import re
 import shlex
-import struct
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
 
 import numpy as np
 from PIL import Image, UnidentifiedImageError
@@ -52,29 +56,26 @@ from mobileintent_gym.adbd.conventions import (
     route_from_component,
     swipe_gesture,
 )
-from mobileintent_gym.errors import DeviceError, InvalidActionError, require
+from mobileintent_gym.apps import app_package
+from mobileintent_gym.backends.adb_transport import (
+    AdbTransport,
+    DeviceCommandError,
+    DeviceTimeoutError,
+    DeviceUnavailableError,
+)
+from mobileintent_gym.errors import DeviceError, InvalidActionError
 from mobileintent_gym.phone import ActResult, StepEvent
+from mobileintent_gym.phone.touch import ScreenDump
+
+__all__ = ["AdbConfig", "AdbDevice", "DeviceCommandError", "DeviceTimeoutError",
+           "DeviceUnavailableError", "UnsupportedTextError", "text_commands"]
 
 _FOCUS = re.compile(
     r"mCurrentFocus=Window\{\S+ \S+ (?P<package>[^\s/}]+)/(?P<activity>[^\s}]+)\}")
 _FOCUSED_APP = re.compile(
     r"mFocusedApp=.*?ActivityRecord\{\S+ \S+ (?P<package>[^\s/]+)/(?P<activity>\S+)")
 _SIZE = re.compile(r"(?:Override|Physical) size: (\d+)x(\d+)")
-_V2_HEADER = struct.Struct("<BI")  # shell v2 packet: id (1 stdout, 2 stderr, 3 exit), length
-_V2_EXIT = 3
-T = TypeVar("T")
-
-
-class DeviceUnavailableError(DeviceError):
-    """The device is not connected, went away, or the adb server is unreachable."""
-
-
-class DeviceTimeoutError(DeviceError):
-    """The device did not answer in time (after the allowed retries)."""
-
-
-class DeviceCommandError(DeviceError):
-    """A device command failed or answered something unexpected; the message quotes it."""
+_TOUCHES = (ActionType.CLICK, ActionType.LONG_CLICK)
 
 
 class UnsupportedTextError(DeviceError, InvalidActionError):
@@ -99,6 +100,9 @@ class AdbConfig:
         retry_delay: Seconds between attempts.
         adb_keyboard: Type non-ASCII text through the ADBKeyboard IME.
         dump_path: Where ``uiautomator dump`` writes on the device.
+        observe: Read a uiautomator dump around each action to log the element hit and the
+            visible entities (default ``True``); ``False`` saves the dumps (1–2 s each on a
+            phone) and leaves ``hit``/``visible`` empty.
     """
 
     serial: str
@@ -109,6 +113,7 @@ class AdbConfig:
     retry_delay: float = 0.3
     adb_keyboard: bool = False
     dump_path: str = "/sdcard/window_dump.xml"
+    observe: bool = True
 
 
 def text_commands(text: str, adb_keyboard: bool = False) -> list[str]:
@@ -131,26 +136,6 @@ def text_commands(text: str, adb_keyboard: bool = False) -> list[str]:
     return ["input text " + shlex.quote(piece.replace(" ", "%s")) for piece in pieces]
 
 
-def _until_close(connection: Any) -> bytes:
-    """Everything the device sends until it closes the stream."""
-    return connection.read_until_close(encoding=None)
-
-
-def _v2_result(connection: Any) -> tuple[int, bytes]:
-    """Read shell v2 packets until the exit code: ``(exit code, stdout and stderr)``.
-
-    Raises:
-        EOFError: When the stream ends before the exit code (the device went away).
-    """
-    output = []
-    while True:
-        kind, length = _V2_HEADER.unpack(connection.read_exact(_V2_HEADER.size))
-        data = connection.read_exact(length)
-        if kind == _V2_EXIT:
-            return (data[0] if data else 255), b"".join(output)
-        output.append(data)
-
-
 class AdbDevice:
     """A device reached through adb, satisfying :class:`~mobileintent_gym.backends.Device`.
 
@@ -164,20 +149,14 @@ class AdbDevice:
 
     def __init__(self, config: AdbConfig | str) -> None:
         self.config = AdbConfig(config) if isinstance(config, str) else config
-        self._adbutils = require("adbutils", "android")
-        self._client = self._adbutils.AdbClient(self.config.server_host, self.config.server_port,
-                                                socket_timeout=self.config.timeout)
-        self._device = self._client.device(self.config.serial)
-        state = self._call(lambda: self._query("get-state"), "get-state", retry=True)
-        if state != "device":
-            raise DeviceUnavailableError(f"device {self.config.serial!r} is {state!r}, not online")
-        features = self._call(lambda: self._query("features"), "features", retry=True)
-        self._shell_v2 = "shell_v2" in features.split(",")
-        size = _SIZE.search(self._read("wm size"))
+        self._link = AdbTransport(self.config)
+        size = _SIZE.search(self._link.read("wm size"))
         if size is None:
             raise DeviceCommandError(f"cannot read the screen size of {self.config.serial!r}")
         self.width, self.height = int(size.group(1)), int(size.group(2))
         self.events: list[StepEvent] = []
+        self._dump: str | None = None  # the last dump read since a command changed the device
+        self._screen: ScreenDump | None = None  # the last dump observed, parsed
 
     def reset(self, state: object = None, seed: int | None = None) -> None:
         """Go to the home screen and start a new event log.
@@ -191,12 +170,22 @@ class AdbDevice:
         if state is not None:
             raise DeviceError(f"AdbDevice cannot load a phone state ({type(state).__name__}); "
                               "serve it with `mobileintent-gym serve-adb` instead")
-        self._run(f"input keyevent {KEYCODES['HOME']}")
+        self._send([f"input keyevent {KEYCODES['HOME']}"])
         self.events = []
+
+    def open(self, app_id: str) -> None:
+        """Bring the built-in app ``app_id`` to the front (``monkey -p PACKAGE``).
+
+        Raises:
+            UnknownRouteError: When no built-in app is called ``app_id``.
+            DeviceCommandError: When the device cannot launch its package.
+        """
+        package = shlex.quote(app_package(app_id))
+        self._send([f"monkey -p {package} -c android.intent.category.LAUNCHER 1"])
 
     def screenshot(self) -> np.ndarray:
         """The screen as an H×W×3 uint8 array (``screencap -p``)."""
-        data = self._call(lambda: self._service("exec:screencap -p"), "screencap -p", retry=True)
+        data = self._link.read_bytes("screencap -p")
         try:
             image = Image.open(io.BytesIO(data))
             return np.asarray(image.convert("RGB"))
@@ -206,9 +195,10 @@ class AdbDevice:
     def hierarchy(self) -> str:
         """The view hierarchy in uiautomator dump XML."""
         path = shlex.quote(self.config.dump_path)
-        xml = self._read(f"uiautomator dump {path} >/dev/null && cat {path}")
+        xml = self._link.read(f"uiautomator dump {path} >/dev/null && cat {path}")
         if not xml.startswith("<?xml"):
             raise DeviceCommandError(f"uiautomator dump failed: {xml[:200]!r}")
+        self._dump = xml
         return xml
 
     def route(self) -> str:
@@ -216,37 +206,77 @@ class AdbDevice:
         for attempt in range(self.config.retries + 1):
             if attempt:  # the focus is briefly null while windows change
                 time.sleep(self.config.retry_delay * attempt)
-            text = self._read("dumpsys window windows")
+            text = self._link.read("dumpsys window windows")
             match = _FOCUS.search(text) or _FOCUSED_APP.search(text)
             if match:
                 return route_from_component(match["package"], match["activity"])
         raise DeviceCommandError(f"no focused window on {self.config.serial!r}")
 
     def act(self, action: Action) -> ActResult:
-        """Send one action and log routes before and after it.
+        """Send one action and log it as SimPhone does (see the module notes).
 
-        A real device does not say whether an action changed the screen, so the event's
-        ``effect`` is ``True`` whenever a command was sent (``False`` for COMPLETE), and
-        ``hit``/``visible`` are left empty; parse :meth:`hierarchy` to inspect the screen.
+        ``hit`` (clicks and long clicks), ``visible`` and ``visible_after`` come from the
+        dumps before and after the action, ``effect`` says whether the route or the dump
+        changed, and ``typed`` is the TYPE action's text. With ``observe=False`` there
+        are no dumps: ``hit``/``visible`` stay empty and ``effect`` is ``True`` whenever a
+        command was sent (``False`` for COMPLETE).
 
         Raises:
             InvalidActionError: For a point off screen or text the device cannot type.
-            DeviceError: When the device rejects or does not run the command.
+            DeviceError: When the device rejects or does not run the command, or its
+                dump cannot be read.
         """
         action.check_inside(self.width, self.height)
         commands = self._commands(action)
         before = self.route()
-        for command in commands:
-            self._run(command)
-        after = self.route() if commands else before
-        note = "intention declared complete" if action.type is ActionType.COMPLETE else ""
-        event = StepEvent(len(self.events), str(action), before, after, None, (), (),
-                          action.text, bool(commands), note, time.strftime("%Y-%m-%d %H:%M:%S"))
+        seen = self._observe()
+        after, now = before, seen
+        if commands:
+            self._send(commands)
+            after, now = self.route(), self._observe()
+        event = self._event(action, (before, after), (seen, now), bool(commands))
         self.events.append(event)
-        return ActResult(event.effect, note, event)
+        return ActResult(event.effect, event.note, event)
 
     def close(self) -> None:
-        """Nothing to release: adbutils opens a connection per command."""
+        """Nothing to release: a connection is opened per command."""
+
+    def _event(self, action: Action, routes: tuple[str, str],
+               screens: tuple[ScreenDump | None, ScreenDump | None], sent: bool) -> StepEvent:
+        """The log entry of ``action`` from the routes and dumps around it."""
+        (before, after), (seen, now) = routes, screens
+        hit = None
+        if seen is not None and action.type in _TOUCHES:
+            hit = seen.hit_at(action.x, action.y)
+        effect = sent if seen is None or now is None else (
+            after != before or now.xml != seen.xml)
+        note = ("intention declared complete" if action.type is ActionType.COMPLETE
+                else "" if effect else "no effect")
+        return StepEvent(len(self.events), str(action), before, after, hit,
+                         seen.visible if seen else (), now.visible if now else (),
+                         action.text, effect, note, time.strftime("%Y-%m-%d %H:%M:%S"))
+
+    def _observe(self) -> ScreenDump | None:
+        """The screen as the last dump shows it, read when none is current; ``None`` when off.
+
+        Raises:
+            DeviceCommandError: When the dump is not a uiautomator dump.
+        """
+        if not self.config.observe:
+            return None
+        xml = self._dump if self._dump is not None else self.hierarchy()
+        if self._screen is None or self._screen.xml is not xml:
+            try:
+                self._screen = ScreenDump(xml)
+            except DeviceError as err:
+                raise DeviceCommandError(f"unreadable uiautomator dump: {err}") from err
+        return self._screen
+
+    def _send(self, commands: list[str]) -> None:
+        """Run commands that change the device; the dump read before them is stale."""
+        self._dump = None
+        for command in commands:
+            self._link.run(command)
 
     def _commands(self, action: Action) -> list[str]:
         kind = action.type
@@ -263,70 +293,3 @@ class AdbDevice:
         if kind is ActionType.TYPE:
             return text_commands(action.text, self.config.adb_keyboard)
         return []
-
-    def _read(self, command: str) -> str:
-        data = self._call(lambda: self._service(f"shell:{command}"), command, retry=True)
-        return data.decode("utf-8", errors="replace")
-
-    def _run(self, command: str) -> None:
-        """Run an action's command once; a non-zero exit status is an error.
-
-        The status comes from shell v2; on devices without it (before Android 7) from
-        adbutils' ``echo $?`` fallback.
-        """
-        if self._shell_v2:
-            code, output = self._call(lambda: self._service(f"shell,v2,raw:{command}", _v2_result),
-                                      command, retry=False)
-        else:
-            result = self._call(lambda: self._device.shell2(
-                command, timeout=self.config.timeout, encoding=None), command, retry=False)
-            code, output = result.returncode, result.output
-        if code != 0:
-            raise DeviceCommandError(f"{command!r} exited {code}: {output.strip()[:200]!r}")
-
-    def _query(self, request: str) -> str:
-        """Ask the adb server about this device (``get-state``, ``features``).
-
-        adbutils' own ``get_state()`` waits up to 600 s whatever its client's timeout says;
-        this honours :attr:`AdbConfig.timeout`.
-        """
-        return self._exchange((f"host-serial:{self.config.serial}:{request}",),
-                              lambda connection: connection.read_string_block())
-
-    def _service(self, service: str, read: Callable[[Any], T] = _until_close) -> T:
-        """Open ``service`` (``shell:wm size``, ``exec:screencap -p`` ...) and read its answer."""
-        return self._exchange((f"host:transport:{self.config.serial}", service), read)
-
-    def _exchange(self, requests: tuple[str, ...], read: Callable[[Any], T]) -> T:
-        """Send adb-server requests on one fresh connection, then ``read`` the answer.
-
-        The socket is closed directly: adbutils' ``close()`` sleeps 10 ms (module notes).
-        """
-        connection = self._client.make_connection(timeout=self.config.timeout)
-        try:
-            for request in requests:
-                connection.send_command(request)
-                connection.check_okay()
-            return read(connection)
-        finally:
-            connection.conn.close()
-
-    def _call(self, function: Callable[[], T], what: str, retry: bool) -> T:
-        adbutils = self._adbutils
-        attempts = self.config.retries + 1 if retry else 1
-        attempt = 1
-        while True:
-            try:
-                return function()
-            except adbutils.AdbTimeout as err:
-                if attempt >= attempts:
-                    raise DeviceTimeoutError(
-                        f"{what!r} on {self.config.serial!r} timed out after {attempts} "
-                        f"attempt(s) of {self.config.timeout}s") from err
-            except (adbutils.AdbError, OSError, EOFError) as err:
-                raise DeviceUnavailableError(
-                    f"{what!r} failed: device {self.config.serial!r} is unreachable ({err})"
-                ) from err
-            attempt += 1
-            time.sleep(self.config.retry_delay)
-

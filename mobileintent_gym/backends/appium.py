@@ -28,6 +28,7 @@ from mobileintent_gym.adbd.conventions import (
     route_from_component,
     swipe_gesture,
 )
+from mobileintent_gym.apps import app_package
 from mobileintent_gym.backends.adb import DeviceCommandError, DeviceUnavailableError
 from mobileintent_gym.errors import DeviceError, require
 from mobileintent_gym.phone import ActResult, StepEvent
@@ -92,6 +93,11 @@ class AppiumDevice:
         package = self._call(lambda: self._driver.current_package, "current package")
         activity = self._call(lambda: self._driver.current_activity, "current activity")
         return route_from_component(package, activity)
+
+    def open(self, app_id: str) -> None:
+        """Launch the built-in app ``app_id``'s package (``mobile: activateApp``)."""
+        package = app_package(app_id)
+        self._call(lambda: self._driver.activate_app(package), f"activate {package}")
 
     def act(self, action: Action) -> ActResult:
         """Carry out one action and log routes before and after it (as :class:`AdbDevice`)."""

@@ -11,7 +11,15 @@ from mobileintent_gym.actions import Action
 
 @runtime_checkable
 class Device(Protocol):
-    """What an environment needs from a phone; it never asks which kind it holds."""
+    """What an environment needs from a phone; it never asks which kind it holds.
+
+    Attributes:
+        width: Screen width in pixels.
+        height: Screen height in pixels.
+    """
+
+    width: int
+    height: int
 
     def reset(self, state: Any = None, seed: int | None = None) -> None:
         """Bring the device to ``state`` (or its default state) and the home screen."""
@@ -24,6 +32,9 @@ class Device(Protocol):
 
     def route(self) -> str:
         """The current screen's route, e.g. ``launcher`` or ``music/library/liked``."""
+
+    def open(self, app_id: str) -> None:
+        """Bring the app ``app_id`` (``music``, ``chat`` …) to the front at its home screen."""
 
     def act(self, action: Action) -> Any:
         """Carry out one action and return what happened (an ``ActResult``)."""

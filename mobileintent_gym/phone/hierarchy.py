@@ -2,6 +2,17 @@
 
 The writer produces what ``adb shell uiautomator dump`` writes on a device (one line, the
 same attribute order); the parser is shared with the adb backend, which reads real dumps.
+
+Two things a device dump does not say are written in ways a device dump can carry:
+
+* **Entity ids.** A node that shows a record (a track, chat, post …) has one extra attribute
+  ``entity-id="…"`` after ``bounds``. uiautomator parsers ignore unknown attributes and real
+  devices do not write it; :func:`parse` reads it back into :attr:`Node.entity` (``None``
+  without it).
+* **Modal surfaces.** A bottom sheet or dialog card takes every touch on it, so the scrim
+  behind it is not touched through it; it is written ``focusable="true"``, as the surface
+  that holds the focus. :mod:`.touch` reads a focusable node that is neither clickable nor
+  a text field as one that stops touches.
 """
 
 from __future__ import annotations
@@ -44,14 +55,15 @@ def _flags_xml(*flags: bool) -> str:
 
 def _open_tag(node: Node, index: int, package: str) -> str:
     b = node.bounds
-    text, rid, desc = node.text, node.resource_id, node.desc
+    text, rid, desc, entity = node.text, node.resource_id, node.desc, node.entity
     flags = _flags_xml(node.checkable, node.checked, node.clickable, node.enabled,
-                       node.focusable, node.focused, node.scrollable, node.long_clickable,
-                       node.password, node.selected)
-    return (f'<node index="{index}" text="{escape(text) if text else ""}" '
-            f'resource-id="{escape(rid) if rid else ""}" class="{node.cls}" '
-            f'package="{package}" content-desc="{escape(desc) if desc else ""}" {flags} '
-            f'bounds="[{b[0]},{b[1]}][{b[2]},{b[3]}]"')
+                       node.focusable or node.modal, node.focused, node.scrollable,
+                       node.long_clickable, node.password, node.selected)
+    tag = (f'<node index="{index}" text="{escape(text) if text else ""}" '
+           f'resource-id="{escape(rid) if rid else ""}" class="{node.cls}" '
+           f'package="{package}" content-desc="{escape(desc) if desc else ""}" {flags} '
+           f'bounds="[{b[0]},{b[1]}][{b[2]},{b[3]}]"')
+    return tag if entity is None else f'{tag} entity-id="{escape(entity)}"'
 
 
 def subtree(node: Node, index: int, package: str) -> str:
@@ -106,7 +118,7 @@ def _from_element(element: ET.Element) -> Node:
     node = Node(element.get("class", ""), bounds, text=element.get("text", ""),
                 resource_id=element.get("resource-id", ""),
                 desc=element.get("content-desc", ""), package=element.get("package", ""),
-                **flags)
+                entity=element.get("entity-id"), **flags)
     node.add(*(_from_element(child) for child in element if child.tag == "node"))
     return node
 

@@ -22,7 +22,7 @@ from mobileintent_gym.errors import (
     InvalidStateError,
     UnknownRouteError,
 )
-from mobileintent_gym.phone import chrome, launcher
+from mobileintent_gym.phone import chrome, launcher, touch
 from mobileintent_gym.phone.events import ActResult, Hit, StepEvent
 from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER
 from mobileintent_gym.phone.lru import LRU
@@ -250,10 +250,10 @@ class SimPhone:
         key = view.keyboard.key_at(x, y) if view.keyboard is not None else None
         if key is not None:
             return self._key_tap(view, key)
-        node = view.target_at(x, y)
-        if node is None or node.modal:
+        node = view.target_at(x, y)  # None on a modal surface too: it stops the touch
+        if node is None:
             return "nothing to touch there", None, None
-        hit = Hit(node.resource_id, node.cls, node.text or node.desc, node.bounds, node.entity)
+        hit = touch.hit_of(node)
         intent = node.on_long_click if long_press and node.long_clickable else node.on_click
         if intent is None and node.field_key is not None:
             top = self._tasks.top()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mobileintent_gym.phone import hierarchy
+from mobileintent_gym.phone import hierarchy, touch
 from mobileintent_gym.phone.keyboard import Keyboard
 from mobileintent_gym.phone.paint import Dim, Fill, Round
 from mobileintent_gym.phone.render import Geometry, Op, geometry, ops_of
@@ -59,16 +59,14 @@ class View:
     _xml: str | None = None
 
     def __post_init__(self) -> None:
-        shown = sorted((n.bounds[1], n.bounds[0], n.entity) for n in self.root.walk()
-                       if n.entity is not None)
         for node in self.top.walk():
-            if node.clickable or node.long_clickable or node.field_key or node.modal:
+            if touch.is_target(node):
                 self.targets.append(node)
             if node.scroll_key is not None and node.scrollable:
                 self.scrollers.append(node)
             if node.field_key is not None:
                 self.fields[node.field_key] = node
-        self.visible = tuple(dict.fromkeys(entity for _, _, entity in shown))
+        self.visible = touch.visible_entities(self.root)
 
     def ops(self) -> list[Op]:
         """The draw operations of this screen, keyboard included (built on first use)."""
@@ -94,11 +92,8 @@ class View:
         return self._xml
 
     def target_at(self, x: int, y: int) -> Node | None:
-        """The topmost node under (x, y) that takes touches (the deepest, as on Android)."""
-        for node in reversed(self.targets):
-            if contains(node.bounds, x, y):
-                return node
-        return None
+        """The node a touch at (x, y) acts on (:func:`.touch.target_at` on the top screen)."""
+        return touch.target_at(self.targets, x, y)
 
     def scroller_at(self, x: int, y: int, axis: int, fallback: bool = True) -> Node | None:
         """The topmost scrollable container along ``axis`` under (x, y).

@@ -82,10 +82,15 @@ def icon_button(ctx: Ctx, rect: Rect, icon: str, desc: str, intent: Intent | Non
 
 
 def app_bar(ctx: Ctx, rect: Rect, title: str, *, back: bool = True,
-            actions: Sequence[tuple[str, str, Intent]] = (), large: bool = False) -> Node:
-    """A Toolbar: optional up arrow, title, and ``(icon, description, intent)`` actions."""
+            actions: Sequence[tuple[str, str, Intent]] = (), large: bool = False,
+            entity: str | None = None) -> Node:
+    """A Toolbar: optional up arrow, title, and ``(icon, description, intent)`` actions.
+
+    ``entity`` is the record the whole screen is about (a playlist, a conversation).
+    """
     t = ctx.theme
-    bar = Node(ui.TOOLBAR, rect, resource_id=f"{ctx.package}:id/toolbar", paint=Fill(t.bar))
+    bar = Node(ui.TOOLBAR, rect, resource_id=f"{ctx.package}:id/toolbar", paint=Fill(t.bar),
+               entity=entity)
     side = ctx.dp(56)
     widths = [side if back else ctx.dp(16), None] + [ctx.dp(48)] * len(actions)
     cells = ui.split_row(rect, widths)
@@ -137,8 +142,10 @@ def list_row(ctx: Ctx, rect: Rect, title: str, subtitle: str = "", *,
                                      size=ctx.dp(12))))
     if trailing:
         icon, desc, intent = trailing
-        row.add(icon_button(ctx, tail, icon, desc, intent, color=t.muted,
-                            rid=f"{pkg}:id/more"))
+        # The button acts on the row's record, so it shows (and reports) the same entity.
+        button = icon_button(ctx, tail, icon, desc, intent, color=t.muted, rid=f"{pkg}:id/more")
+        button.entity = entity
+        row.add(button)
     return row
 
 
@@ -241,8 +248,12 @@ def scrim(ctx: Ctx, dismiss: Intent = ("back",)) -> Node:
 
 
 def bottom_sheet(ctx: Ctx, title: str, items: Sequence[tuple[str, str, Intent, str]],
-                 header: Avatar | None = None, subtitle: str = "") -> Node:
-    """A modal bottom sheet of ``(label, icon, intent, resource id)`` menu items."""
+                 header: Avatar | None = None, subtitle: str = "",
+                 entity: str | None = None) -> Node:
+    """A modal bottom sheet of ``(label, icon, intent, resource id)`` menu items.
+
+    ``entity`` is the record the sheet is about; its header shows it.
+    """
     t = ctx.theme
     row_h, head_h = ctx.dp(56), ctx.dp(80)
     left, _, right, bottom = ctx.content
@@ -255,7 +266,8 @@ def bottom_sheet(ctx: Ctx, title: str, items: Sequence[tuple[str, str, Intent, s
     head = col.take(head_h)
     # The header is a list row drawn on the sheet's surface instead of the page background.
     on_sheet = dataclasses.replace(ctx, theme=dataclasses.replace(t, background=t.surface))
-    sheet.add(list_row(on_sheet, head, title, subtitle, thumb=header, rid="sheet_header")
+    sheet.add(list_row(on_sheet, head, title, subtitle, thumb=header, rid="sheet_header",
+                       entity=entity)
               if header else text(on_sheet, ui.inset(head, ctx.dp(16), 0), title, 18,
                                   bold=True))
     for label, icon, intent, rid in items:

@@ -15,7 +15,7 @@ from mobileintent_gym.backends.adb import (
     UnsupportedTextError,
     text_commands,
 )
-from mobileintent_gym.errors import InvalidActionError
+from mobileintent_gym.errors import InvalidActionError, UnknownRouteError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
 
@@ -165,3 +165,13 @@ def test_scripted_tour_gives_the_same_event_log_as_the_simulated_phone(local, de
         (e.action, e.route_before, e.route_after, e.hit, e.visible, e.typed, e.effect)
         for e in direct.events if e.action != "COMPLETE"]
     assert len({e.route_after for e in direct.events}) >= 4
+
+
+def test_open_launches_a_built_in_app_and_the_next_action_sees_it(local, device):
+    device.act(Action.press("HOME"))
+    device.open("chat")
+    assert device.route() == "chat/chats"
+    event = device.act(Action.swipe("UP")).event
+    assert event.route_before == "chat/chats" and event.visible  # dumped after open()
+    with pytest.raises(UnknownRouteError, match="'mail'"):
+        device.open("mail")

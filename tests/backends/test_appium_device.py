@@ -60,6 +60,9 @@ class FakeAppium(BaseHTTPRequestHandler):
         if script == "mobile: getCurrentActivity":
             component = activity_for(phone.foreground_package(), phone.route())
             return self._reply(component.split("/", 1)[1])
+        if script == "mobile: activateApp":
+            phone.open(phone.packages()[body["args"][0]["appId"]])
+            return self._reply(None)
         if path == "/element/active":
             return self._reply({"element-6066-11e4-a52e-4f735466cecf": "e1"})
         return self._reply(None)
@@ -133,3 +136,17 @@ def test_actions_map_to_w3c_pointer_actions_keycodes_and_send_keys(endpoint):
     typed = [b for m, p, b in sent if p == "/element/e1/value"]
     assert typed and typed[0]["text"] == "héllo; $(id)"
     assert [e.action for e in device.events][-1] == "TYPE[héllo; $(id)]"
+
+
+def test_open_activates_the_apps_package(endpoint):
+    from mobileintent_gym.backends.appium import AppiumDevice
+    from mobileintent_gym.errors import UnknownRouteError
+
+    url, handler = endpoint
+    device = AppiumDevice(url)
+    device.open("chat")
+    calls = [b for m, p, b in handler.requests if b.get("script") == "mobile: activateApp"]
+    assert [c["args"][0]["appId"] for c in calls] == ["com.mobileintent.chat"]
+    assert device.route() == "chat/chats"
+    with pytest.raises(UnknownRouteError, match="'mail'"):
+        device.open("mail")

@@ -1,9 +1,12 @@
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 
+from mobileintent_gym.actions import Action
 from mobileintent_gym.errors import DeviceError
-from mobileintent_gym.phone import hierarchy, ui
+from mobileintent_gym.phone import SimPhone, hierarchy, touch, ui
+from mobileintent_gym.phone.tour import TOUR
 from mobileintent_gym.phone.ui import Node
 
 REAL_DUMP = (
@@ -24,8 +27,10 @@ def sample_tree():
     field = Node(ui.EDIT_TEXT, (10, 20, 500, 80), text='say "hi" <b> & \x07bye\n',
                  resource_id="pkg:id/input", focusable=True, focused=True, clickable=True)
     row = Node(ui.VIEW_GROUP, (0, 100, 1080, 268), desc="Row", long_clickable=True,
-               selected=True, checkable=True, checked=True, password=True)
-    return root.add(field, row.add(Node(ui.TEXT_VIEW, (10, 110, 300, 150), text="Ünïcödé 中文")))
+               selected=True, checkable=True, checked=True, password=True, entity='t"1 & <2>')
+    sheet = Node(ui.LINEAR, (0, 1800, 1080, 2400), modal=True, entity="chat_c00")
+    return root.add(field, row.add(Node(ui.TEXT_VIEW, (10, 110, 300, 150), text="Ünïcödé 中文")),
+                    sheet)
 
 
 def test_dump_is_valid_uiautomator_xml_with_every_attribute():
@@ -39,6 +44,10 @@ def test_dump_is_valid_uiautomator_xml_with_every_attribute():
         "long-clickable", "password", "selected", "bounds"]
     assert first.get("bounds") == "[10,20][500,80]"
     assert first.get("text") == 'say "hi" <b> & bye\n'  # control character dropped
+    row, sheet = root[0][1], root[0][2]
+    assert list(row.attrib)[-2:] == ["bounds", "entity-id"]
+    assert row.get("entity-id") == 't"1 & <2>'
+    assert sheet.get("focusable") == "true"  # a modal surface holds the touches on it
 
 
 def test_parse_round_trips_the_dump():
@@ -49,14 +58,16 @@ def test_parse_round_trips_the_dump():
                                                               b.desc)
         assert (a.clickable, a.long_clickable, a.focused, a.selected, a.checked, a.password) \
             == (b.clickable, b.long_clickable, b.focused, b.selected, b.checked, b.password)
+        assert (a.entity, a.focusable or a.modal) == (b.entity, b.focusable)
         assert b.package == "com.example"
-    assert list(parsed.walk())[-1].text == "Ünïcödé 中文"
+    assert list(parsed.walk())[-2].text == "Ünïcödé 中文"
 
 
 def test_parse_reads_a_real_device_dump():
     root = hierarchy.parse(REAL_DUMP)
     title = root.children[0]
     assert title.text == "Wi‑Fi & network" and title.clickable and title.focusable
+    assert title.entity is None and root.entity is None
     assert title.bounds == (42, 310, 600, 371) and root.package == "com.android.settings"
 
 
@@ -81,3 +92,45 @@ def test_phone_dump_lists_only_rows_inside_the_viewport(phone):
     assert view.scrollable
     for row in rows:
         assert view.bounds[1] <= row.bounds[1] < row.bounds[3] <= view.bounds[3]
+
+
+def screens():
+    """Distinct views met on the tour and on a seeded random walk (sheets, dialogs, keyboard)."""
+    phone, rng, views = SimPhone(), np.random.default_rng(5), {}
+    steps = [lambda view, s=s: s(view.xml()) for _, s in TOUR] + [None] * 250
+    for step in steps:
+        view = phone._current()
+        views.setdefault(id(view), view)
+        if step is not None:
+            phone.act(step(view))
+            continue
+        roll, targets = rng.random(), view.targets
+        if roll < 0.7 and targets:
+            b = targets[int(rng.integers(len(targets)))].bounds
+            phone.act(Action.click((b[0] + b[2]) // 2, (b[1] + b[3]) // 2))
+        else:
+            phone.act(("SWIPE[UP]", "TYPE[hi]", "PRESS[BACK]", "PRESS[HOME]")[int(rng.integers(4))])
+    return list(views.values())
+
+
+def test_a_dump_gives_the_same_touch_target_as_the_phone_on_every_point():
+    """SimPhone hands a touch to its keyboard, else to the top screen's target; the rule of
+    :mod:`touch` on the dump (the whole window, no keyboard in it) must agree: on a grid,
+    and just inside and outside the corners of every element that takes or stops touches."""
+    views = screens()
+    assert len(views) >= 40
+    assert {"music/track_menu", "music/new_playlist", "launcher"} <= {v.route for v in views}
+    assert {"music/new_playlist", "chat/conversation"} <= {
+        v.route for v in views if v.keyboard is not None}
+    grid = [(x, y) for y in range(1, 2400, 23) for x in range(1, 1080, 19)]
+    for view in views:
+        dump = touch.ScreenDump(view.xml())
+        assert dump.visible == view.visible
+        edges = [(x, y) for n in dump.targets for x, y in (
+            (n.bounds[0], n.bounds[1]), (n.bounds[2] - 1, n.bounds[3] - 1),
+            (n.bounds[0] - 1, n.bounds[1] - 1), (n.bounds[2], n.bounds[3]))]
+        for x, y in grid + edges:
+            on_key = view.keyboard is not None and view.keyboard.key_at(x, y) is not None
+            node = None if on_key else view.target_at(x, y)
+            expected = None if node is None else touch.hit_of(node)
+            assert dump.hit_at(x, y) == expected, (view.route, x, y)

@@ -1,0 +1,100 @@
+"""What a touch lands on and which records a screen shows, read from a node tree.
+
+One implementation for both backends: :class:`~mobileintent_gym.phone.view.View` applies it
+to the nodes SimPhone builds, :class:`~mobileintent_gym.backends.adb.AdbDevice` to parsed
+uiautomator dumps, so both log the same ``hit`` and ``visible`` for the same screen. The
+rules read only what a dump shows (see :mod:`.hierarchy` for ``entity-id`` and for modal
+surfaces, which are written focusable):
+
+* A node **takes** a touch when it is clickable, long-clickable or a text field
+  (``android.widget.EditText``); it **stops** a touch when it is modal or focusable but
+  takes none (a bottom sheet or dialog card: a touch on it reaches nothing behind it).
+* The **target** under a point is the last node in tree order (the deepest, frontmost)
+  among those that take or stop touches; a node that only stops them is no hit.
+* The **visible** records are the entity ids of every node, ordered by the top, then the
+  left edge of their bounds, each listed once.
+
+SimPhone hands touches to the top screen's subtree only, while a dump does not mark which
+screen is on top, so AdbDevice searches the whole window. Both give the same target:
+every overlay (sheet, dialog) lays a scrim over the whole app window, so inside the window
+the top screen always has a node under the point and it comes last in tree order; outside
+the window (status bar, navigation handle, the keyboard, which is its own window and
+absent from the dump) no screen has a node, so a key tap is no hit on either backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mobileintent_gym.phone import hierarchy
+from mobileintent_gym.phone.events import Hit
+from mobileintent_gym.phone.ui import EDIT_TEXT, Node, contains
+
+
+def takes_touch(node: Node) -> bool:
+    """Whether a touch on ``node`` acts on it (clickable, long-clickable or a text field)."""
+    return node.clickable or node.long_clickable or node.cls == EDIT_TEXT
+
+
+def is_target(node: Node) -> bool:
+    """Whether ``node`` takes or stops touches (a touch under it goes no deeper behind it)."""
+    return takes_touch(node) or node.focusable or node.modal
+
+
+def targets(root: Node) -> list[Node]:
+    """The nodes of the tree under ``root`` that take or stop touches, in tree order."""
+    return [node for node in root.walk() if is_target(node)]
+
+
+def target_at(candidates: Sequence[Node], x: int, y: int) -> Node | None:
+    """The node a touch at (x, y) acts on, among ``candidates`` in tree order.
+
+    Returns:
+        The last candidate under the point, or ``None`` when there is none or it only
+        stops touches (a modal surface).
+    """
+    for node in reversed(candidates):
+        if contains(node.bounds, x, y):
+            return node if takes_touch(node) and not node.modal else None
+    return None
+
+
+def hit_of(node: Node) -> Hit:
+    """The :class:`Hit` logged for a touch on ``node``."""
+    return Hit(node.resource_id, node.cls, node.text or node.desc, node.bounds, node.entity)
+
+
+def visible_entities(root: Node) -> tuple[str, ...]:
+    """Entity ids shown in the tree, top to bottom then left to right, each once."""
+    shown = sorted((n.bounds[1], n.bounds[0], n.entity) for n in root.walk()
+                   if n.entity is not None)
+    return tuple(dict.fromkeys(entity for _, _, entity in shown))
+
+
+class ScreenDump:
+    """A uiautomator dump with its touch targets and visible records, read once.
+
+    Args:
+        xml: The dump, as a device writes it.
+
+    Attributes:
+        xml: The dump.
+        targets: Its nodes that take or stop touches, in tree order (whole window).
+        visible: Its :func:`visible_entities`.
+
+    Raises:
+        DeviceError: When ``xml`` is not a uiautomator dump.
+    """
+
+    __slots__ = ("targets", "visible", "xml")
+
+    def __init__(self, xml: str) -> None:
+        root = hierarchy.parse(xml)
+        self.xml = xml
+        self.targets = targets(root)
+        self.visible = visible_entities(root)
+
+    def hit_at(self, x: int, y: int) -> Hit | None:
+        """What a click or long click at (x, y) hits, as SimPhone logs it."""
+        node = target_at(self.targets, x, y)
+        return None if node is None else hit_of(node)
