@@ -1,10 +1,13 @@
 """mobileintent-gym: Gymnasium environments for proactive mobile agents."""
 
 from mobileintent_gym.actions import Action, ActionType, format_action, parse_action
+from mobileintent_gym.envs import register_envs
 from mobileintent_gym.errors import DeviceError, InvalidActionError, MobileIntentError
 from mobileintent_gym.phone import ActResult, SimPhone, StepEvent
 
 __version__ = "0.1.0"
+
+register_envs()
 
 __all__ = [
     "ActResult",

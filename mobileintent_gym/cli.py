@@ -10,6 +10,7 @@ from collections.abc import Sequence
 COMMAND_MODULES = (
     "mobileintent_gym.phone.tour",
     "mobileintent_gym.adbd.command",
+    "mobileintent_gym.evaluate",
 )
 
 

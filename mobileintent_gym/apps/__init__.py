@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mobileintent_gym.apps.base import App
+from mobileintent_gym.errors import UnknownRouteError
 
 
 def default_apps() -> list[App]:
@@ -13,4 +14,16 @@ def default_apps() -> list[App]:
     return [MusicApp(), ChatApp()]
 
 
-__all__ = ["App", "default_apps"]
+def app_package(app_id: str) -> str:
+    """The Android package of the built-in app ``app_id`` (what a device launches).
+
+    Raises:
+        UnknownRouteError: Naming the unknown app and the known ones.
+    """
+    packages = {app.id: app.package for app in default_apps()}
+    if app_id not in packages:
+        raise UnknownRouteError(f"no app {app_id!r}; apps: {sorted(packages)}")
+    return packages[app_id]
+
+
+__all__ = ["App", "app_package", "default_apps"]

@@ -1,3 +1,4 @@
+from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.query import find
 from tests.helpers import press, texts
 
@@ -35,7 +36,7 @@ def test_reply_understood_moves_the_chat_to_the_top(phone):
     press(phone, resource_id="send")
     chats = phone.state.apps["chat"].chats
     assert chats[0].id == last.id and chats[0].messages[-1].text == "Understood"
-    assert texts(phone, "message")[-1] == "Understood"
+    assert texts(phone, "message_out")[-1] == "Understood"
 
 
 def test_moments_author_opens_their_profile(phone):
@@ -72,6 +73,8 @@ def test_messaging_a_contact_without_a_chat_starts_one(phone):
 def test_long_conversations_scroll_and_open_at_the_newest_message(phone):
     chat = max(phone.state.apps["chat"].chats, key=lambda c: len(c.messages))
     phone.open("chat", "chat/conversation", id=chat.id)
-    assert texts(phone, "message")[-1] == chat.messages[-1].text
-    assert chat.messages[0].text not in texts(phone, "message")
+    shown = [n.text for n in hierarchy.parse(phone.hierarchy()).walk()
+             if n.resource_id.endswith(("message_in", "message_out"))]
+    assert shown[-1] == chat.messages[-1].text
+    assert chat.messages[0].text not in shown
     assert phone.act("SWIPE[DOWN]").effect

@@ -17,10 +17,13 @@ def test_add_liked_song_to_a_new_rainy_night_playlist(phone):
     press(phone, resource_id="playlist_name")
     phone.act("TYPE[Rainy Night]")
     press(phone, resource_id="create")
-    assert phone.route() == "music/library/liked"
     music = phone.state.apps["music"]
     created = music.playlists[music.mine[0]]
     assert (created.name, created.tracks) == ("Rainy Night", (target,))
+    # The new playlist opens, showing its one track; BACK returns to Liked Songs.
+    assert phone.route() == "music/playlist"
+    assert phone.act("PRESS[BACK]").route == "music/library/liked"
+    assert texts(phone, "title")[0] == "Liked Songs"
     phone.act("PRESS[BACK]")
     assert "Rainy Night" in texts(phone, "title")
 
@@ -33,6 +36,7 @@ def test_add_to_an_existing_playlist_closes_the_flow(phone):
     press(phone, resource_id="create")  # empty name: the hint's default name is used
     music = phone.state.apps["music"]
     assert music.playlists[music.mine[0]].name == "My playlist #1"
+    phone.act("PRESS[BACK]")  # the new playlist opened; back to Liked Songs
     second = music.liked[1]
     rows = list(find_all(phone.hierarchy(), resource_id="more"))
     b = rows[1].bounds

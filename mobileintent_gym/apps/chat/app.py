@@ -95,7 +95,7 @@ class ChatApp(App):
         contact = state.contacts[chat.contact]
         root, col = widgets.page(ctx, "conversation", t.bar)
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), contact.name,
-                                 actions=[("more", "Chat info", ("noop",))]))
+                                 actions=[("more", "Chat info", ("noop",))], entity=chat.id))
         bar = col.take_bottom(ctx.dp(64))
         draft = entry.fields.get("message", "")
         cells = ui.split_row(ui.inset(bar, ctx.dp(8), ctx.dp(10)), [None, ctx.dp(84)])
@@ -130,7 +130,7 @@ class ChatApp(App):
         x = face[0] - ctx.dp(8) - width if mine else face[2] + ctx.dp(8)
         bubble = (x, face[1], x + width, face[1] + ctx.dp(44))
         row.add(Node(ui.TEXT_VIEW, bubble, text=message.text,
-                     resource_id=f"{self.package}:id/message",
+                     resource_id=f"{self.package}:id/message_{'out' if mine else 'in'}",
                      paint=Round((149, 236, 105) if mine else (255, 255, 255), t.bar,
                                  ctx.dp(6))))
         row.add(Node(ui.VIEW_GROUP, ui.inset(bubble, ctx.dp(14), 0),

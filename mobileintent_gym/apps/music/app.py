@@ -232,7 +232,7 @@ class MusicApp(App):
         """One playlist's tracks."""
         root, col = self._frame(ctx, state, 0)
         playlist = state.playlists[entry.param("id")]
-        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), playlist.name))
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), playlist.name, entity=playlist.id))
         root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(32)), ctx.dp(16), 0),
                               playlist.description, 13, color=ctx.theme.muted))
         root.add(self._track_list(ctx, col.rest(), "tracks", entry, list(playlist.tracks),
@@ -256,7 +256,7 @@ class MusicApp(App):
                       paint=Avatar(track.album, track.album, t.background)))
         pad = ui.inset(col.take(ctx.dp(40)), ctx.dp(32), 0)
         root.add(widgets.text(ctx, pad, track.title, 22, bold=True,
-                              rid=f"{self.package}:id/track_title"))
+                              rid=f"{self.package}:id/track_title", entity=track.id))
         root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(28)), ctx.dp(32), 0),
                               track.artist, 15, color=t.muted))
         liked = track.id in state.liked
@@ -280,7 +280,8 @@ class MusicApp(App):
              "heart" if liked else "heart_outline", ("like", track.id), "like"),
             ("Add to queue", "queue", ("noop",), "add_to_queue"),
             ("Share", "share", ("noop",), "share"),
-        ], header=Avatar(track.album, track.album, ctx.theme.surface), subtitle=track.artist)
+        ], header=Avatar(track.album, track.album, ctx.theme.surface), subtitle=track.artist,
+            entity=track.id)
 
     def add_to_playlist_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
         """Choose a playlist for the track, or start a new one."""
@@ -356,7 +357,7 @@ class MusicApp(App):
         nav.changed()
 
     def on_create(self, nav: Nav, track_id: str) -> None:
-        """Create a playlist named by the dialog's field, holding the track."""
+        """Create a playlist named by the dialog's field, holding the track, and show it."""
         state: MusicState = nav.state
         name = nav.stack[-1].fields.get("name", "").strip() or f"My playlist #{len(state.mine) + 1}"
         playlist_id = next(f"u{n:03d}" for n in range(len(state.playlists) + 1)
@@ -364,6 +365,7 @@ class MusicApp(App):
         state.playlists[playlist_id] = Playlist(playlist_id, name, "By you", (track_id,))
         state.mine.insert(0, playlist_id)
         nav.pop(3)
+        nav.push("music/playlist", id=playlist_id)
         nav.changed()
 
     def on_noop(self, nav: Nav) -> None:

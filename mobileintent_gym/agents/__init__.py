@@ -1,0 +1,9 @@
+"""Agents that act in the environments: scripted baselines and references."""
+
+from mobileintent_gym.agents.base import Agent
+from mobileintent_gym.agents.oracle import OracleAgent
+from mobileintent_gym.agents.random import RandomAgent
+
+AGENTS = {"oracle": OracleAgent, "random": RandomAgent}
+
+__all__ = ["AGENTS", "Agent", "OracleAgent", "RandomAgent"]

@@ -1,0 +1,26 @@
+"""The random agent: uniform samples of the action space (a floor for every score)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+
+
+class RandomAgent:
+    """Samples the env's action space with its own seeded generator.
+
+    Args:
+        env: The environment.
+        seed: Seed of the action space's sampler.
+    """
+
+    def __init__(self, env: gym.Env, seed: int = 0) -> None:
+        self.space = env.action_space
+        self.space.seed(seed)
+
+    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
+        """A uniform sample of the action space (the env flags samples that are no action,
+        such as TYPE with empty text).
+        """
+        return self.space.sample()

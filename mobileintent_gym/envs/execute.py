@@ -1,0 +1,167 @@
+"""``Act2Intent-Execute-v0``: carry out a user's intention on their personalised phone.
+
+Each episode is one task instance (SPEC.md B): a PAIR template on one user's phone, with a
+common or personal target and an explicit or implicit instruction. The phone — simulated,
+or a device behind the same :class:`~mobileintent_gym.backends.Device` contract — holds
+that user's PAIR content and starts in the task's app. The agent acts with the
+Act2Intention action space; every step's event is judged (Eq. 7) and the reward is the
+rise in achieved subgoals, so an episode's return is the number of subgoals achieved.
+
+Version History:
+    v0: Initial version (Spotify and WeChat templates of the PAIR study).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+
+from mobileintent_gym.actions import Action, action_from_dict, action_space, parse_action
+from mobileintent_gym.backends.base import Device
+from mobileintent_gym.backends.loader import load_device
+from mobileintent_gym.envs.spaces import observation_space
+from mobileintent_gym.errors import InvalidActionError, MobileIntentError
+from mobileintent_gym.phone import hierarchy
+from mobileintent_gym.tasks import Judge, TaskInstance, Verdict, instantiate, task_ids
+from mobileintent_gym.users import PairConfig, UserContent, builtin_users, load_user_content
+
+ActionLike = Action | str | dict
+
+
+def to_action(action: ActionLike) -> Action:
+    """An :class:`Action` from an Action, its string form or a sample of the action space.
+
+    Raises:
+        InvalidActionError: Naming the value that is not an action.
+    """
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, str):
+        return parse_action(action)
+    if isinstance(action, dict):
+        return action_from_dict(action)
+    raise InvalidActionError(f"not an action: {action!r}")
+
+
+class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
+    """Execute a user intention (a PAIR task) on a phone and earn subgoal rewards.
+
+    Args:
+        device: A device, or a config string for :func:`~mobileintent_gym.backends.load_device`
+            (``"sim"``, ``"adb:127.0.0.1:15555"`` …).
+        users: User profiles episodes are drawn from (names or paths).
+        tasks: Task ids episodes are drawn from (default: every task).
+        observation: Observation fields: ``screenshot``, ``instruction``, ``hierarchy``.
+        load_state: Load the user's PAIR state into the device at reset. Turn it off for a
+            device that already holds it (``mobileintent-gym serve-adb --user …``).
+        pair: How PAIR builds each user's content.
+        profiles_dir: Where user profiles named by ``users`` are looked up first.
+        render_mode: ``"rgb_array"`` or ``None``.
+
+    Reset options: ``user`` and ``task`` pick the episode instead of drawing it.
+
+    Observations are dicts of the chosen fields; ``info`` carries the task, the per-subgoal
+    rewards, ``success``, ``sar`` (achieved / subgoals) and the step's event. An action that
+    is malformed or off screen changes nothing: the step returns reward 0 with
+    ``info["invalid_action"]`` naming the problem, and counts toward the step limit.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 4}
+
+    def __init__(self, device: Device | str = "sim", *, users: Sequence[str] | None = None,
+                 tasks: Sequence[str] | None = None,
+                 observation: Sequence[str] = ("screenshot", "instruction"),
+                 load_state: bool = True, pair: PairConfig | None = None,
+                 profiles_dir: str | None = None, render_mode: str | None = None) -> None:
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        self._owns_device = isinstance(device, str)
+        self.device: Device = load_device(device) if isinstance(device, str) else device
+        self.users = tuple(users or builtin_users())
+        self.tasks = tuple(tasks or task_ids())
+        self.fields = tuple(observation)
+        self.load_state = load_state
+        self.pair = pair or PairConfig()
+        self.profiles_dir = profiles_dir
+        self.render_mode = render_mode
+        self.observation_space = observation_space(self.device.width, self.device.height,
+                                                   self.fields)
+        self.action_space = action_space(self.device.width, self.device.height)
+        self.task: TaskInstance | None = None
+        self._judge: Judge | None = None
+        self._steps = 0
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start an episode: pick a user and task, load the phone, open the task's app."""
+        super().reset(seed=seed)
+        options = dict(options or {})
+        user = options.pop("user", None) or self.users[self.np_random.integers(len(self.users))]
+        task_id = options.pop("task", None) or self.tasks[self.np_random.integers(len(self.tasks))]
+        if options:
+            raise MobileIntentError(f"unknown reset options {sorted(options)}; "
+                                    "known: ['task', 'user']")
+        content = self._content(user)
+        task = instantiate(task_id, content)
+        self.device.reset(content.state if self.load_state else None)
+        self.device.open(task.template.app)
+        self.task, self._judge, self._steps = task, Judge(task), 0
+        return self._obs(), self._info(self._judge.verdict(), None)
+
+    def step(self, action: ActionLike) -> tuple[dict[str, Any], float, bool, bool,
+                                                 dict[str, Any]]:
+        """Carry out one action; reward = subgoals newly achieved by it."""
+        if self._judge is None or self.task is None:
+            raise MobileIntentError("call reset() before step()")
+        self._steps += 1
+        truncated = self._steps >= self.task.template.step_limit
+        before = self._judge.verdict()
+        try:
+            result = self.device.act(to_action(action))
+        except InvalidActionError as err:
+            info = self._info(before, None)
+            info["invalid_action"] = str(err)
+            return self._obs(), 0.0, False, truncated, info
+        verdict = self._judge.update(result.event,
+                                     lambda: hierarchy.parse(self.device.hierarchy()))
+        reward = sum(verdict.rewards) - sum(before.rewards)
+        terminated = verdict.success or result.event.action == "COMPLETE"
+        return self._obs(), float(reward), terminated, truncated, self._info(verdict, result)
+
+    def render(self) -> np.ndarray | None:
+        """The current screen (``rgb_array``), or ``None`` without a render mode."""
+        return self.device.screenshot() if self.render_mode == "rgb_array" else None
+
+    def close(self) -> None:
+        """Release the device if this env built it from a config string."""
+        if self._owns_device:
+            self.device.close()
+
+    def _content(self, user: str) -> UserContent:
+        return load_user_content(user, self.pair, self.profiles_dir)
+
+    def _obs(self) -> dict[str, Any]:
+        obs: dict[str, Any] = {}
+        if "screenshot" in self.fields:
+            obs["screenshot"] = self.device.screenshot()
+        if "instruction" in self.fields:
+            obs["instruction"] = self.task.instruction
+        if "hierarchy" in self.fields:
+            obs["hierarchy"] = self.device.hierarchy()
+        return obs
+
+    def _info(self, verdict: Verdict, result: Any) -> dict[str, Any]:
+        task = self.task
+        goals = task.template.subgoals
+        return {
+            "task": task.id, "user": task.user, "instruction": task.instruction,
+            "target": task.target.entity, "steps": self._steps,
+            "subgoals": tuple(g.name for g in goals),
+            "contexts": tuple(g.context for g in goals),
+            "subgoal_rewards": verdict.rewards, "success": verdict.success,
+            "sar": sum(verdict.rewards) / len(goals), "target_exposed": verdict.exposed,
+            "event": None if result is None else result.event,
+        }

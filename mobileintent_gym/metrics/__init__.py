@@ -1,0 +1,1 @@
+"""Scores of the source studies, one module per family; each cites its formula."""

@@ -1,0 +1,115 @@
+"""Task instances: a template for one user, target type and instruction type.
+
+Each template is instantiated per user × target (``common``: an item every user's phone
+holds, so the wording is the same for all; ``personal``: the best-ranked item of this
+user's PAIR content) × instruction (``explicit``: names the visible label; ``implicit``: a
+contextual cue) — four tasks per template and user, as in the study.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.tasks.spec import Target, TaskTemplate
+from mobileintent_gym.tasks.templates import TEMPLATES, get_template
+
+if TYPE_CHECKING:
+    from mobileintent_gym.users import UserContent
+
+TargetType = Literal["common", "personal"]
+InstructionType = Literal["explicit", "implicit"]
+TARGET_TYPES: tuple[TargetType, ...] = ("common", "personal")
+INSTRUCTION_TYPES: tuple[InstructionType, ...] = ("explicit", "implicit")
+
+
+class UnknownTaskError(MobileIntentError, KeyError):
+    """A task id that names no template, target type or instruction type."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass(frozen=True, slots=True)
+class TaskInstance:
+    """One task for one user.
+
+    Attributes:
+        id: ``<template>:<target type>:<instruction type>``, e.g. ``G-SPT-02:personal:implicit``.
+        template: The template.
+        user: Id of the user whose phone it runs on.
+        target_type: ``common`` or ``personal``.
+        instruction_type: ``explicit`` or ``implicit``.
+        record: Id of the context record the task is about (a track, chat, post …).
+        target: What the agent must act on (the record, or a post's author).
+        instruction: The instruction given to the agent.
+    """
+
+    id: str
+    template: TaskTemplate
+    user: str
+    target_type: TargetType
+    instruction_type: InstructionType
+    record: str
+    target: Target
+    instruction: str
+
+    @property
+    def group(self) -> tuple[str, str, str]:
+        """The (template, target type, instruction type) group for all-success."""
+        return (self.template.id, self.target_type, self.instruction_type)
+
+
+def parse_task_id(task_id: str) -> tuple[TaskTemplate, TargetType, InstructionType]:
+    """Split a task id into its template, target type and instruction type.
+
+    Raises:
+        UnknownTaskError: Naming the part of ``task_id`` that is wrong.
+    """
+    parts = task_id.split(":") if isinstance(task_id, str) else []
+    if len(parts) != 3:
+        raise UnknownTaskError(
+            f"task id must be '<template>:<common|personal>:<explicit|implicit>', got {task_id!r}")
+    template_id, target_type, instruction_type = parts
+    if template_id not in TEMPLATES:
+        raise UnknownTaskError(f"task {task_id!r}: unknown template {template_id!r}; "
+                               f"known: {sorted(TEMPLATES)}")
+    if target_type not in TARGET_TYPES or instruction_type not in INSTRUCTION_TYPES:
+        raise UnknownTaskError(f"task {task_id!r}: target type must be one of {TARGET_TYPES} "
+                               f"and instruction type one of {INSTRUCTION_TYPES}")
+    return get_template(template_id), target_type, instruction_type  # type: ignore[return-value]
+
+
+def task_ids(templates: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """Every task id of ``templates`` (default: all), in a fixed order."""
+    return tuple(f"{t}:{target}:{kind}" for t in (templates or tuple(TEMPLATES))
+                 for target in TARGET_TYPES for kind in INSTRUCTION_TYPES)
+
+
+def _target(template: TaskTemplate, content: UserContent, record: str) -> Target:
+    if template.act_on == "record":
+        return Target(record, content.labels[record])
+    chat = content.state.apps["chat"]
+    moment = next(m for m in chat.moments if m.id == record)
+    return Target(moment.author, chat.contacts[moment.author].name)
+
+
+def instantiate(task_id: str, content: UserContent) -> TaskInstance:
+    """The task ``task_id`` on the phone built for one user.
+
+    Raises:
+        UnknownTaskError: For a malformed or unknown task id.
+        MobileIntentError: When the user's content holds no item for the task.
+    """
+    template, target_type, instruction_type = parse_task_id(task_id)
+    items = content.contexts[template.context]
+    pool = items.common if target_type == "common" else items.personal
+    if not pool:
+        raise MobileIntentError(f"user {content.user_id!r} has no {target_type} item in "
+                                f"{template.context!r} for task {task_id!r}")
+    record = pool[0]
+    wording = template.explicit if instruction_type == "explicit" else template.implicit
+    instruction = wording.format(label=content.labels[record], cue=content.cues[record])
+    return TaskInstance(task_id, template, content.user_id, target_type, instruction_type,
+                        record, _target(template, content, record), instruction)

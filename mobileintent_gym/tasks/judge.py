@@ -1,0 +1,108 @@
+"""Subgoal rewards from the event log (the PAIR study's Eq. 7) and the task verdict.
+
+For rollout i and subgoal k:
+
+* r_ik = 0 when the subgoal's entry screen was never observed before an action;
+* the terminal subgoal's r is the task judge's verdict (:class:`Outcome`);
+* a non-terminal subgoal's r is 1 when a later subgoal's entry screen was reached at any
+  time, or an expected item/control was clicked on its entry screen; else 0.
+
+Routes match by path (events carry no query parameters); a target click matches by the
+target's entity id (by its label on devices whose dumps carry no ids). Every condition is
+"there is an event such that …", so rewards only ever rise and the judge updates them one
+event at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mobileintent_gym.phone.events import StepEvent
+from mobileintent_gym.phone.ui import Node
+from mobileintent_gym.tasks.instances import TaskInstance
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The judge's reading of the log so far.
+
+    Attributes:
+        rewards: r_k per subgoal, in order (0.0 or 1.0).
+        success: Whether the task's outcome was reached.
+        exposed: Whether the target was visible before the agent first picked another
+            record on a UC subgoal's screen (``None`` while it has picked no other).
+    """
+
+    rewards: tuple[float, ...]
+    success: bool
+    exposed: bool | None
+
+
+class Judge:
+    """Follows one episode's event log and scores its subgoals.
+
+    Args:
+        task: The task being judged.
+    """
+
+    def __init__(self, task: TaskInstance) -> None:
+        self.task = task
+        goals = task.template.subgoals
+        self._observed = [False] * len(goals)
+        self._reached = [False] * len(goals)
+        self._clicked = [False] * len(goals)
+        self._success = False
+        self._seen_target = False
+        self._exposed: bool | None = None
+        self._choice_screens = {route for goal in goals if goal.context == "UC"
+                                for route in goal.screens}
+
+    def update(self, event: StepEvent, screen: Callable[[], Node]) -> Verdict:
+        """Take the next event; ``screen`` returns the screen after it (read only if needed)."""
+        goals = self.task.template.subgoals
+        for k, goal in enumerate(goals):
+            if event.route_before in goal.screens:
+                self._observed[k] = True
+                if any(click.matches(event, self.task.target) for click in goal.clicks):
+                    self._clicked[k] = True
+            if event.route_before in goal.screens or event.route_after in goal.screens:
+                self._reached[k] = True
+        self._note_exposure(event)
+        if not self._success and self._observed[-1]:
+            self._success = self._outcome(event, screen)
+        return self.verdict()
+
+    def verdict(self) -> Verdict:
+        """The rewards, success and exposure so far."""
+        n = len(self._observed)
+        rewards = []
+        for k in range(n):
+            if not self._observed[k]:
+                done = False
+            elif k == n - 1:
+                done = self._success
+            else:
+                done = self._clicked[k] or any(self._reached[k + 1:])
+            rewards.append(1.0 if done else 0.0)
+        return Verdict(tuple(rewards), self._success, self._exposed)
+
+    def _outcome(self, event: StepEvent, screen: Callable[[], Node]) -> bool:
+        outcome = self.task.template.outcome
+        if outcome.effect and not event.effect:
+            return False
+        if outcome.route is not None and event.route_after != outcome.route:
+            return False
+        if outcome.target_visible and self.task.target.entity not in event.visible_after:
+            return False
+        return outcome.node is None or outcome.node.holds(screen(), self.task.target)
+
+    def _note_exposure(self, event: StepEvent) -> None:
+        target = self.task.target
+        self._seen_target = self._seen_target or target.entity in event.visible
+        hit = event.hit
+        picked_other = (hit is not None and hit.entity is not None
+                        and hit.entity != target.entity
+                        and event.route_before in self._choice_screens)
+        if picked_other and self._exposed is None:
+            self._exposed = self._seen_target

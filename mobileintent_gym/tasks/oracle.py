@@ -1,0 +1,79 @@
+"""The oracle: a scripted agent that completes a task from what the screen exposes.
+
+It reads only the route and the hierarchy dump, so it drives a real device the same way it
+drives the simulated phone. On each screen the template names one :class:`Move`; a move
+for the target scrolls until the target is on screen, and a move with ``fill`` first
+focuses the field and types its text.
+"""
+
+from __future__ import annotations
+
+from mobileintent_gym.actions import Action
+from mobileintent_gym.phone import hierarchy
+from mobileintent_gym.phone.ui import Node
+from mobileintent_gym.tasks.instances import TaskInstance
+from mobileintent_gym.tasks.spec import Move, rid_suffix
+
+
+def _center(node: Node) -> tuple[int, int]:
+    b = node.bounds
+    return (b[0] + b[2]) // 2, (b[1] + b[3]) // 2
+
+
+def _matches(node: Node, resource_id: str | None, desc: str | None) -> bool:
+    return ((resource_id is None or rid_suffix(node.resource_id) == resource_id)
+            and (desc is None or node.desc == desc))
+
+
+class Oracle:
+    """Chooses the next action of a task from the current route and hierarchy.
+
+    Args:
+        task: The task to complete.
+    """
+
+    def __init__(self, task: TaskInstance) -> None:
+        self.task = task
+
+    def act(self, route: str, xml: str) -> Action:
+        """The next action on the screen with ``route`` and dump ``xml``.
+
+        Screens the template does not script are left with BACK; once the task's outcome
+        screen is reached the oracle declares the task complete.
+        """
+        template = self.task.template
+        move = template.oracle.get(route)
+        if move is None:
+            done = template.outcome.route in (route, None)
+            return Action.complete() if done else Action.press("BACK")
+        root = hierarchy.parse(xml)
+        if move.fill is not None:
+            action = self._fill(root, *move.fill)
+            if action is not None:
+                return action
+        node = self._element(root, move)
+        if node is None:
+            return Action.swipe("UP")  # the target lies further down the list
+        x, y = _center(node)
+        return Action.long_click(x, y) if move.long else Action.click(x, y)
+
+    def _element(self, root: Node, move: Move) -> Node | None:
+        scope = [root]
+        if move.within == "record":
+            scope = [n for n in root.walk() if n.entity == self.task.record]
+        target = self.task.target
+        for top in scope:
+            for node in top.walk():
+                if not _matches(node, move.resource_id, move.desc):
+                    continue
+                if not move.target or target.shown_by(node.entity, node.text):
+                    return node
+        return None
+
+    def _fill(self, root: Node, field_id: str, text: str) -> Action | None:
+        field = next((n for n in root.walk() if rid_suffix(n.resource_id) == field_id), None)
+        if field is None or field.text == text:
+            return None
+        if not field.focused:
+            return Action.click(*_center(field))
+        return Action.type_text(text)

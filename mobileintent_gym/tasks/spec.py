@@ -1,0 +1,197 @@
+"""Task templates as data: subgoals, what counts as their expected click, the outcome.
+
+A template is a record (HOUSE_STYLE 6): id, app, template text, the UI context its target
+comes from, ordered subgoals with their entry screens and UC/UA label, the outcome that
+decides success, the step limit, the instruction wordings and the oracle's moves. Nothing
+here looks at app internals: every predicate reads the event log or a hierarchy dump, which
+a real device exposes too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from mobileintent_gym.phone.events import StepEvent
+from mobileintent_gym.phone.ui import Node
+
+Context = Literal["UC", "UA"]
+
+
+def rid_suffix(resource_id: str) -> str:
+    """The part of a resource id after ``:id/`` (the whole id when it has none)."""
+    return resource_id.rpartition(":id/")[2]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """The record a task instance is about, as the screen shows it.
+
+    Attributes:
+        entity: Id of the record the agent must act on (a track, chat, author …).
+        label: The text the screen shows for it (used where a device exposes no ids).
+    """
+
+    entity: str
+    label: str
+
+    def shown_by(self, entity: str | None, text: str) -> bool:
+        """Whether an element showing ``entity`` / ``text`` shows this target."""
+        return entity == self.entity if entity is not None else text == self.label
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """An expected click: a control by resource id and/or the target record.
+
+    Attributes:
+        resource_id: Resource id suffix the hit element must have (``None``: any).
+        target: The hit element must show the target (its entity id, else its label).
+        long: ``True`` for a long click only, ``False`` for a click only, ``None`` for either.
+    """
+
+    resource_id: str | None = None
+    target: bool = False
+    long: bool | None = None
+
+    def matches(self, event: StepEvent, target: Target) -> bool:
+        """Whether ``event`` is this click."""
+        hit = event.hit
+        if hit is None:
+            return False
+        if self.long is not None and event.action.startswith("LONG_CLICK") != self.long:
+            return False
+        if self.resource_id is not None and rid_suffix(hit.resource_id) != self.resource_id:
+            return False
+        return not self.target or target.shown_by(hit.entity, hit.text)
+
+    def describe(self) -> str:
+        """The click in a few words."""
+        what = "the target" if self.target else ""
+        rid = f"#{self.resource_id}" if self.resource_id else ""
+        kind = {True: "long click", False: "click", None: "click"}[self.long]
+        return f"{kind} {what} {rid}".replace("  ", " ").strip()
+
+
+@dataclass(frozen=True, slots=True)
+class NodeCheck:
+    """A node the screen must show after the deciding step.
+
+    Attributes:
+        resource_id: Resource id suffix of the node.
+        text: Its exact text (``None``: any).
+        target: It must show the target (by entity id, else by label).
+        which: Which of the nodes with that id is checked: ``first``, ``last`` or ``any``.
+    """
+
+    resource_id: str
+    text: str | None = None
+    target: bool = False
+    which: Literal["first", "last", "any"] = "any"
+
+    def holds(self, root: Node, target: Target) -> bool:
+        """Whether the screen under ``root`` shows such a node."""
+        nodes = [n for n in root.walk() if rid_suffix(n.resource_id) == self.resource_id]
+        if self.which != "any":
+            nodes = nodes[:1] if self.which == "first" else nodes[-1:]
+        return any((self.text is None or n.text == self.text)
+                   and (not self.target or target.shown_by(n.entity, n.text)) for n in nodes)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The task judge's verdict: what the screen shows right after a successful step.
+
+    Attributes:
+        route: Route the step must lead to (``None``: any).
+        target_visible: The target's entity must be among the visible entities.
+        node: A node the screen must show.
+        effect: The step must have changed something (so a screen that already showed the
+            outcome before the agent acted does not count).
+    """
+
+    route: str | None = None
+    target_visible: bool = False
+    node: NodeCheck | None = None
+    effect: bool = True
+
+    def needs_screen(self) -> bool:
+        """Whether judging needs the hierarchy of the screen after the step."""
+        return self.node is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Subgoal:
+    """One reference subgoal of a template.
+
+    Attributes:
+        name: What it is, in the study's words (``"open library"``).
+        screens: Routes of its entry screen (where its action is taken).
+        context: ``UC`` (user-conditioned content) or ``UA`` (user-agnostic navigation).
+        clicks: Clicks on an entry screen that achieve it.
+    """
+
+    name: str
+    screens: tuple[str, ...]
+    context: Context
+    clicks: tuple[Click, ...] = ()
+
+    def describe(self) -> str:
+        """One line: name, context and entry screens."""
+        return f"{self.name} [{self.context}] on {'|'.join(self.screens)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """What the oracle does on one screen.
+
+    Attributes:
+        resource_id: Resource id suffix of the element to tap.
+        desc: Content description of the element to tap.
+        target: Tap the element showing the target (inside the target's node when
+            ``within`` is set); scroll until it is on screen.
+        long: Long click instead of click.
+        fill: ``(field resource id, text)``: make the field hold the text first.
+        within: Entity role of the node the element must lie in (``"record"``: the
+            context record, e.g. the Moments post whose author is tapped).
+    """
+
+    resource_id: str | None = None
+    desc: str | None = None
+    target: bool = False
+    long: bool = False
+    fill: tuple[str, str] | None = None
+    within: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TaskTemplate:
+    """A PAIR task template.
+
+    Attributes:
+        id: Template id, e.g. ``G-SPT-02``.
+        app: App id the task runs in.
+        text: The template in a few words.
+        context: PAIR context the target is drawn from (``music/recent`` …).
+        subgoals: Ordered reference subgoals; the last is decided by ``outcome``.
+        outcome: The success criterion of the terminal subgoal.
+        explicit: Explicit instruction; ``{label}`` is the target's visible label.
+        implicit: Implicit instruction; ``{cue}`` is a contextual description.
+        step_limit: Steps before the episode is truncated.
+        act_on: ``"record"`` when the agent acts on the context record itself,
+            ``"author"`` when on the author of it (a Moments post's author).
+        oracle: Route → the oracle's move on that screen.
+    """
+
+    id: str
+    app: str
+    text: str
+    context: str
+    subgoals: tuple[Subgoal, ...]
+    outcome: Outcome
+    explicit: str
+    implicit: str
+    step_limit: int = 20
+    act_on: Literal["record", "author"] = "record"
+    oracle: Mapping[str, Move] = field(default_factory=dict)

@@ -1,0 +1,130 @@
+"""The judge (PAIR Eq. 7) on hand-built event logs."""
+
+from mobileintent_gym.phone.events import Hit, StepEvent
+from mobileintent_gym.phone.ui import Node
+from mobileintent_gym.tasks import Judge, Target, TaskInstance, get_template
+
+PKG = "com.mobileintent."
+
+
+def task(template_id, entity="t1", label="Song One", record=None):
+    return TaskInstance(f"{template_id}:personal:explicit", get_template(template_id), "u",
+                        "personal", "explicit", record or entity, Target(entity, label), "do it")
+
+
+def event(before, after, *, action="CLICK[1,1]", rid="", entity=None, text="",
+          visible=(), visible_after=(), effect=True):
+    hit = Hit(f"{PKG}music:id/{rid}", "android.view.View", text, (0, 0, 2, 2), entity) \
+        if rid or entity else None
+    return StepEvent(0, action, before, after, hit, tuple(visible), tuple(visible_after),
+                     None, effect, "", "2026-03-02 09:41:04")
+
+
+def screen(*nodes):
+    root = Node("android.widget.FrameLayout", (0, 0, 10, 10))
+    for rid, text, entity in nodes:
+        root.add(Node("android.widget.TextView", (0, 0, 1, 1), text=text,
+                      resource_id=f"{PKG}music:id/{rid}", entity=entity))
+    return lambda: root
+
+
+def no_screen():
+    raise AssertionError("the judge read the screen although the outcome needs no node")
+
+
+SPT01_PATH = [
+    event("music/home", "music/library", rid="nav_your_library"),
+    event("music/library", "music/library/liked", rid="liked_songs"),
+    event("music/library/liked", "music/track_menu", rid="more", entity="t1",
+          visible=("t9", "t1")),
+    event("music/track_menu", "music/add_to_playlist", rid="add_to_playlist"),
+    event("music/add_to_playlist", "music/new_playlist", rid="new_playlist"),
+    event("music/new_playlist", "music/new_playlist", action="TYPE[Rainy Night]"),
+]
+
+
+def run(judge, events, after=no_screen):
+    verdict = None
+    for e in events:
+        verdict = judge.update(e, after)
+    return verdict
+
+
+def test_the_reference_path_earns_every_subgoal_and_success():
+    judge = Judge(task("G-SPT-01"))
+    verdict = run(judge, SPT01_PATH)
+    assert verdict.rewards == (1, 1, 1, 1, 1, 0) and not verdict.success
+    created = event("music/new_playlist", "music/playlist", rid="create",
+                    visible_after=("u000", "t1"))
+    verdict = judge.update(created, screen(("title", "Rainy Night", None),
+                                           ("title", "Song One", "t1")))
+    assert verdict.rewards == (1.0,) * 6 and verdict.success
+    assert verdict.exposed is None  # it never picked another track
+
+
+def test_a_wrong_track_still_reaches_later_routes_but_fails_the_task():
+    judge = Judge(task("G-SPT-01"))
+    path = list(SPT01_PATH)
+    path[2] = event("music/library/liked", "music/track_menu", rid="more", entity="t9",
+                    visible=("t9", "t1"))
+    run(judge, path)
+    created = event("music/new_playlist", "music/playlist", rid="create",
+                    visible_after=("u000", "t9"))
+    verdict = judge.update(created, screen(("title", "Rainy Night", None)))
+    # Eq. 7: the UC subgoal counts because a later subgoal's route was reached.
+    assert verdict.rewards == (1, 1, 1, 1, 1, 0) and not verdict.success
+    assert verdict.exposed is True  # t1 was on screen when t9 was picked
+
+
+def test_the_wrong_playlist_name_fails_the_outcome():
+    judge = Judge(task("G-SPT-01"))
+    run(judge, SPT01_PATH)
+    created = event("music/new_playlist", "music/playlist", rid="create",
+                    visible_after=("u000", "t1"))
+    verdict = judge.update(created, screen(("title", "Rainy night", None)))
+    assert not verdict.success and verdict.rewards[-1] == 0
+
+
+def test_an_unobserved_entry_screen_earns_nothing_even_if_a_later_route_is_reached():
+    judge = Judge(task("G-WCT-03", entity="c01", label="Emma", record="m03"))
+    verdict = run(judge, [event("chat/chats", "chat/moments", rid="nav_discover")])
+    # "open Discover" is achieved (its click and a later route); "open Moments" was never
+    # on its entry screen (chat/discover), so it earns 0.
+    assert verdict.rewards == (1, 0, 0)
+
+
+def test_an_expected_click_counts_without_reaching_the_next_route():
+    judge = Judge(task("G-SPT-02"))
+    verdict = run(judge, [event("music/home", "music/home", rid="nav_your_library",
+                                effect=False)])
+    assert verdict.rewards == (1, 0, 0)
+
+
+def test_outcome_needs_an_effect_and_the_target():
+    judge = Judge(task("G-SPT-02"))
+    run(judge, [event("music/home", "music/library", rid="nav_your_library"),
+                event("music/library", "music/library/recent", rid="recently_played")])
+    playing_other = screen(("mini_player", "", "t9"))
+    assert not judge.update(event("music/library/recent", "music/library/recent", rid="track",
+                                  entity="t9", visible=("t9", "t1")), playing_other).success
+    idle = event("music/library/recent", "music/library/recent", effect=False)
+    assert not judge.update(idle, screen(("mini_player", "", "t1"))).success
+    verdict = judge.update(event("music/library/recent", "music/library/recent", rid="track",
+                                 entity="t1"), screen(("mini_player", "", "t1")))
+    assert verdict.success and verdict.rewards == (1, 1, 1)
+    assert verdict.exposed is True
+
+
+def test_exposure_is_false_when_another_record_is_picked_before_the_target_shows():
+    judge = Judge(task("G-WCT-01", entity="chat_c02", label="Carlos"))
+    verdict = judge.update(event("chat/chats", "chat/conversation", rid="chat",
+                                 entity="chat_c05", visible=("chat_c05", "chat_c07")),
+                           no_screen)
+    assert verdict.exposed is False and verdict.rewards == (0,)
+
+
+def test_a_device_without_entity_ids_matches_the_target_by_label():
+    judge = Judge(task("G-WCT-02", entity="chat_c02", label="Carlos Ruiz"))
+    verdict = judge.update(event("chat/chats", "chat/conversation", rid="chat",
+                                 text="Carlos Ruiz"), no_screen)
+    assert verdict.rewards == (1, 0)
