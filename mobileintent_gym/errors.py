@@ -22,6 +22,10 @@ class InvalidStateError(MobileIntentError, ValueError):
     """A phone state, or a seed, that cannot be loaded; the message names the bad value."""
 
 
+class InvalidProfileError(MobileIntentError, ValueError):
+    """A user profile that cannot be loaded; the message names the bad field or value."""
+
+
 class DeviceError(MobileIntentError):
     """A device (simulated or real) failed to carry out a request."""
 

@@ -5,6 +5,9 @@ Example::
     mobileintent-gym serve-adb --port 15555 &
     adb connect 127.0.0.1:15555
     adb -s 127.0.0.1:15555 shell input tap 540 1200
+
+    mobileintent-gym serve-adb --user demo-ana      # a built-in user's PAIR content
+    mobileintent-gym serve-adb --user user3 --profiles ../shared/data/personalens/profiles
 """
 
 from __future__ import annotations
@@ -13,33 +16,37 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import sys
 
 from mobileintent_gym.adbd.auth import load_keys
 from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.server import AdbServer, ServerConfig
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.users import PairConfig, UnknownProfileError, load_user_content
 
 
-class UnknownUserError(MobileIntentError, LookupError):
-    """A ``--user`` that names no user profile."""
+def build_phone(user: str | None, seed: int, width: int, height: int,
+                profiles: str | None = None) -> SimPhone:
+    """The phone to serve: ``user``'s PAIR-built content, else the default content.
 
-
-def build_phone(user: str | None, seed: int, width: int, height: int) -> SimPhone:
-    """The phone to serve: the default content for ``seed``.
-
-    ``--user`` will select the PAIR-built state of that user profile once the users
-    module exists; until then any user name is refused rather than silently ignored.
+    Args:
+        user: A user profile's name or JSON path (see ``resolve_profile``), or ``None``.
+        seed: Seed of the default content, or of PAIR's shuffle for a user.
+        width: Screen width in pixels.
+        height: Screen height in pixels.
+        profiles: A folder searched first for ``user``'s profile.
 
     Raises:
-        UnknownUserError: When ``user`` is given.
+        UnknownProfileError: When ``user`` names no profile; the message lists where it
+            looked.
+        InvalidProfileError: When the profile found is not valid.
     """
+    state = None
     if user is not None:
-        raise UnknownUserError(
-            f"no user profile {user!r}: user profiles are not available yet; "
-            "omit --user to serve the default phone content")
+        state = load_user_content(user, PairConfig(seed=seed), profiles).state
     phone = SimPhone(width, height)
-    phone.reset(seed=seed)
+    phone.reset(state, seed=seed)
     return phone
 
 
@@ -54,7 +61,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--allow-remote", action="store_true",
                         help="permit a non-loopback --host (requires --keys)")
     parser.add_argument("--keys", help="adb_keys allow-list file; turns RSA AUTH on")
-    parser.add_argument("--user", help="user profile whose content fills the phone")
+    parser.add_argument("--user", help="user profile (name or JSON file) whose PAIR-built "
+                        "content fills the phone, e.g. demo-ana")
+    parser.add_argument("--profiles", help="folder searched first for --user's profile "
+                        "(NAME.json or NAME/profile.json)")
     parser.add_argument("--seed", type=int, default=0, help="content seed (default 0)")
     parser.add_argument("--size", default="1080x2400", help="screen WIDTHxHEIGHT")
     parser.set_defaults(func=run)
@@ -67,7 +77,11 @@ def run(args: argparse.Namespace) -> int:
     config = ServerConfig(host=args.host, port=args.port, allow_remote=args.allow_remote,
                           keys=load_keys(args.keys) if args.keys else ())
     config.check()
-    phone = build_phone(args.user, args.seed, int(width), int(height))
+    try:
+        phone = build_phone(args.user, args.seed, int(width), int(height), args.profiles)
+    except (UnknownProfileError, InvalidProfileError) as err:
+        print(f"serve-adb: {err}", file=sys.stderr)
+        return 2
     server = AdbServer(VirtualDevice(phone), config)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve_forever())

@@ -20,7 +20,8 @@ class RandomAgent:
         self.space.seed(seed)
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
-        """A uniform sample of the action space (the env flags samples that are no action,
-        such as TYPE with empty text).
+        """A uniform sample of the action space.
+
+        The env flags samples that make no action, such as TYPE with empty text.
         """
         return self.space.sample()

@@ -26,7 +26,7 @@ from mobileintent_gym.envs.spaces import observation_space
 from mobileintent_gym.errors import InvalidActionError, MobileIntentError
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.tasks import Judge, TaskInstance, Verdict, instantiate, task_ids
-from mobileintent_gym.users import PairConfig, UserContent, builtin_users, load_user_content
+from mobileintent_gym.users import PairConfig, builtin_users, load_user_content
 
 ActionLike = Action | str | dict
 
@@ -104,7 +104,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if options:
             raise MobileIntentError(f"unknown reset options {sorted(options)}; "
                                     "known: ['task', 'user']")
-        content = self._content(user)
+        content = load_user_content(user, self.pair, self.profiles_dir)
         task = instantiate(task_id, content)
         self.device.reset(content.state if self.load_state else None)
         self.device.open(task.template.app)
@@ -140,13 +140,12 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if self._owns_device:
             self.device.close()
 
-    def _content(self, user: str) -> UserContent:
-        return load_user_content(user, self.pair, self.profiles_dir)
-
     def _obs(self) -> dict[str, Any]:
         obs: dict[str, Any] = {}
         if "screenshot" in self.fields:
-            obs["screenshot"] = self.device.screenshot()
+            # A fresh array every step: users keep observations, and an unchanged screen
+            # comes back from the phone as the same read-only buffer.
+            obs["screenshot"] = self.device.screenshot().copy()
         if "instruction" in self.fields:
             obs["instruction"] = self.task.instruction
         if "hierarchy" in self.fields:

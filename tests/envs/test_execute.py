@@ -1,0 +1,130 @@
+"""Act2Intent-Execute on the simulated phone: API, oracle, determinism, bad input."""
+
+import random
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.actions import Action
+from mobileintent_gym.agents import OracleAgent, RandomAgent
+from mobileintent_gym.envs import ENV_SPECS
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.evaluate import run_episode
+from mobileintent_gym.tasks import UnknownTaskError, task_ids
+from mobileintent_gym.users import builtin_users
+
+USERS = builtin_users()
+
+
+@pytest.fixture(scope="module")
+def env():
+    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",), users=USERS)
+    yield env
+    env.close()
+
+
+@pytest.mark.parametrize("spec", ENV_SPECS, ids=lambda s: s.id)
+def test_every_registered_env_passes_the_gymnasium_checker(spec):
+    env = gym.make(spec.id, device="sim:540x1200")
+    check_env(env.unwrapped, skip_render_check=True)
+    obs, _ = env.reset(seed=3)
+    assert obs["screenshot"].shape == (1200, 540, 3) and obs["screenshot"].dtype == np.uint8
+    assert env.spec.max_episode_steps == spec.max_episode_steps
+    env.close()
+
+
+@pytest.mark.parametrize("user", USERS)
+def test_the_oracle_earns_every_subgoal_of_every_task(env, user):
+    for task in task_ids():
+        result, actions = run_episode(env, OracleAgent(env), user, task)
+        assert result.success, (user, task, actions)
+        assert result.rewards == (1.0,) * len(result.rewards), (user, task, actions)
+        assert actions[-1] != "COMPLETE"  # the outcome ends the episode, not a declaration
+
+
+def test_the_return_is_the_number_of_subgoals_and_info_reports_them(env):
+    obs, info = env.reset(seed=0, options={"user": USERS[0], "task": "G-SPT-01:common:explicit"})
+    assert obs["instruction"].endswith('to a new playlist named "Rainy Night".')
+    assert info["subgoal_rewards"] == (0.0,) * 6 and info["contexts"][2] == "UC"
+    agent, total, done = OracleAgent(env), 0.0, False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(agent.act(obs, info))
+        assert reward in (0.0, 1.0, 2.0)
+        total += reward
+        done = terminated or truncated
+    assert total == 6 and info["success"] and info["sar"] == 1.0
+    assert env.unwrapped.device.route() == "music/playlist"
+
+
+def test_common_targets_share_their_wording_and_personal_ones_differ(env):
+    def instruction(user, task):
+        return env.reset(seed=0, options={"user": user, "task": task})[0]["instruction"]
+
+    for template in ("G-SPT-02", "G-WCT-01"):
+        common = {instruction(u, f"{template}:common:explicit") for u in USERS}
+        personal = {instruction(u, f"{template}:personal:explicit") for u in USERS}
+        # Users with close tastes may share their best-ranked item, but not all of them.
+        assert len(common) == 1 and len(personal) >= len(USERS) - 1
+        assert not common & personal
+
+
+def test_the_same_seed_gives_identical_observations_in_two_envs():
+    def rollout():
+        env = gym.make("Act2Intent-Execute-v0", device="sim:540x1200")
+        obs, info = env.reset(seed=11)
+        frames, agent, done = [obs["screenshot"].tobytes()], OracleAgent(env), False
+        while not done:
+            obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+            frames.append(obs["screenshot"].tobytes())
+            done = terminated or truncated
+        env.close()
+        return info["task"], info["user"], frames
+
+    first = rollout()
+    random.seed(99)
+    np.random.seed(99)
+    random.random()
+    np.random.random(7)
+    assert rollout() == first
+
+
+def test_a_bad_action_changes_nothing_and_is_flagged(env):
+    env.reset(seed=0, options={"user": USERS[0], "task": "G-WCT-01:common:explicit"})
+    device = env.unwrapped.device
+    xml = device.hierarchy()
+    for bad in (Action.click(5000, 10), "CLICK[1,2", {"type": 2, "text": ""}, 3.5):
+        _, reward, terminated, _, info = env.step(bad)
+        assert reward == 0.0 and not terminated
+        assert info["invalid_action"] and info["event"] is None
+        assert device.hierarchy() == xml
+    assert "5000" in env.step(Action.click(5000, 10))[4]["invalid_action"]
+
+
+def test_unknown_users_tasks_and_options_are_named():
+    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
+    with pytest.raises(UnknownTaskError, match="G-XYZ-01"):
+        env.reset(options={"task": "G-XYZ-01:common:explicit"})
+    with pytest.raises(UnknownTaskError, match="sometimes"):
+        env.reset(options={"task": "G-SPT-01:common:sometimes"})
+    with pytest.raises(MobileIntentError, match="nobody-here"):
+        env.reset(options={"user": "nobody-here"})
+    with pytest.raises(MobileIntentError, match="colour"):
+        env.reset(options={"colour": "red"})
+    with pytest.raises(MobileIntentError, match="reset"):
+        gym.make("Act2Intent-Execute-v0").unwrapped.step("PRESS[BACK]")
+
+
+def test_random_agent_rollouts_stay_within_the_reward_bounds(env):
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        agent, total, done = RandomAgent(env, seed), 0.0, False
+        while not done:
+            obs, reward, terminated, truncated, info = env.step(agent.act(obs, info))
+            assert reward >= 0
+            total += reward
+            done = terminated or truncated
+        assert total == sum(info["subgoal_rewards"]) <= len(info["subgoals"])
+        assert info["steps"] <= 30

@@ -1,0 +1,158 @@
+import functools
+import http.server
+import socket
+import sys
+import threading
+import time
+import types
+
+import numpy as np
+import pytest
+
+from mobileintent_gym.errors import DependencyNotInstalled
+from mobileintent_gym.users import (
+    LexicalEncoder,
+    PairConfig,
+    build_user_content,
+    encoders,
+    make_encoder,
+    resolve_profile,
+)
+from mobileintent_gym.users.encoders import PACKAGED_MODEL, STUDY_MODEL
+
+
+def cos(rows, i, j):
+    return float(rows[i] @ rows[j])
+
+
+def test_lexical_rows_are_normalised_deterministic_and_spelling_aware():
+    encoder = LexicalEncoder()
+    texts = ["Amapiano night out", "an amapiano party night", "string quartet", ""]
+    rows = encoder.encode(texts)
+    assert rows.dtype == np.float32 and rows.shape == (4, encoder.dim)
+    assert np.allclose(np.linalg.norm(rows[:3], axis=1), 1) and not rows[3].any()
+    assert np.array_equal(rows, LexicalEncoder().encode(texts))
+    assert cos(rows, 0, 1) > 0.4 > cos(rows, 0, 2)
+
+
+@pytest.fixture
+def no_sentence_transformers(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # import fails
+    monkeypatch.setattr(encoders, "_load", functools.cache(encoders._load.__wrapped__))
+    make_encoder.cache_clear()
+    yield
+    make_encoder.cache_clear()
+
+
+def test_without_sentence_transformers_auto_is_lexical_and_says_so(no_sentence_transformers):
+    with pytest.warns(UserWarning, match=r"differs from the study's.*'sentence_transformers' "
+                      r"is not installed.*mobileintent-gym\[embed\]"):
+        encoder = make_encoder("auto")
+    assert isinstance(encoder, LexicalEncoder) and encoder.name == "lexical"
+    assert make_encoder("auto") is encoder  # one warning per process
+    with pytest.raises(DependencyNotInstalled, match=r"mobileintent-gym\[embed\]"):
+        make_encoder("sentence")
+    content = build_user_content(resolve_profile("demo-ana"), PairConfig(encoder="auto"))
+    assert content.encoder == "lexical" and len(content.contexts["music/liked"].personal) == 18
+
+
+def test_unknown_kind_is_refused():
+    with pytest.raises(ValueError, match="'bert'"):
+        make_encoder("bert")
+
+
+def test_sentence_encoder_records_the_model_it_loaded(sentence_encoder):
+    assert sentence_encoder.name in (STUDY_MODEL, PACKAGED_MODEL)
+    if sentence_encoder.name == PACKAGED_MODEL:  # offline, the study's model is not cached
+        assert sentence_encoder.source.endswith("model")
+    assert sentence_encoder._model.max_seq_length == 96
+    rows = sentence_encoder.encode(["hip-hop", "a rap song with heavy beats", "a string quartet"])
+    assert rows.dtype == np.float32 and rows.shape == (3, 384)
+    assert np.allclose(np.linalg.norm(rows, axis=1), 1, atol=1e-5)
+    assert cos(rows, 0, 1) > cos(rows, 0, 2) + 0.1
+    assert sentence_encoder.encode([]).shape == (0, 384)
+
+
+class FakeModel:
+    max_seq_length = 512
+
+
+def fake_sentence_transformers(calls, cached):
+    def load(path, device=None, local_files_only=False):
+        calls.append((path, local_files_only))
+        if local_files_only and not cached:
+            raise OSError("not in the cache\nmore detail")
+        return FakeModel()
+
+    return types.SimpleNamespace(SentenceTransformer=load)
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_loading_order_cache_then_hub_then_fallback(tmp_path, monkeypatch, cached):
+    (tmp_path / "modules.json").write_text("[]")
+    calls = []
+    monkeypatch.setitem(sys.modules, "sentence_transformers",
+                        fake_sentence_transformers(calls, cached))
+    model_id = f"fake/model-{cached}"
+    name, source, model = encoders._load(model_id, str(tmp_path), 64, "cpu")
+    if cached:
+        assert (name, source, calls) == (model_id, "cache", [(model_id, True)])
+    else:  # offline: the hub is skipped, the fallback folder is loaded
+        assert (name, source) == (str(tmp_path), str(tmp_path))
+        assert calls == [(model_id, True), (str(tmp_path), False)]
+    assert model.max_seq_length == 64
+
+
+def test_without_a_fallback_the_error_says_what_was_tried(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "sentence_transformers", fake_sentence_transformers([], False))
+    with pytest.raises(encoders.MobileIntentError) as err:
+        encoders._load("fake/none", None, 64, "cpu")
+    assert "'fake/none'" in str(err.value) and "the cache: not in the cache" in str(err.value)
+    assert "the hub: offline" in str(err.value)
+    with pytest.raises(encoders.MobileIntentError, match="holds no sentence-transformers model"):
+        encoders._load("fake/none", str(tmp_path), 64, "cpu")
+
+
+def test_offline_means_no_hub_check(monkeypatch):
+    probes = []
+    monkeypatch.setattr(encoders.urllib.request, "urlopen", lambda *a, **k: probes.append(a))
+    assert encoders._hub_allowed("any/model") is False and probes == []
+
+
+def serve(handler):
+    server = http.server.HTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+class Answers(http.server.BaseHTTPRequestHandler):
+    def do_HEAD(self):
+        self.send_response(200 if self.path == "/api/models/org/known" else 404)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_hub_is_tried_only_when_it_confirms_the_model(monkeypatch):
+    server = serve(Answers)
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{server.server_port}")
+    try:
+        assert encoders._hub_allowed("org/known") is True
+        assert encoders._hub_allowed("org/unknown") is False
+    finally:
+        server.shutdown()
+
+
+def test_a_hub_that_never_answers_costs_at_most_the_bound(monkeypatch):
+    silent = socket.create_server(("127.0.0.1", 0))  # accepts, never replies
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{silent.getsockname()[1]}")
+    monkeypatch.setattr(encoders, "HUB_CHECK_SECONDS", 0.5)
+    try:
+        start = time.monotonic()
+        assert encoders._hub_allowed("org/known") is False
+        assert time.monotonic() - start < 1.5
+    finally:
+        silent.close()

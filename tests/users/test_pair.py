@@ -1,0 +1,192 @@
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from mobileintent_gym.apps.chat.state import default_state as default_chat
+from mobileintent_gym.apps.music.state import default_state as default_music
+from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.phone.query import find_all
+from mobileintent_gym.users import (
+    CONTEXTS,
+    PairConfig,
+    build_user_content,
+    builtin_users,
+    resolve_profile,
+)
+from mobileintent_gym.users.catalogs import chats, contacts, match_key, moments, playlists, tracks
+
+KEYS = ("music/liked", "music/recent", "music/home", "chat/chats", "chat/moments")
+SIZES = {"music/liked": 20, "music/recent": 10, "music/home": 8, "chat/chats": 20,
+         "chat/moments": 20}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def contents(sentence_encoder):
+    config = PairConfig(encoder=sentence_encoder)
+    return {name: build_user_content(resolve_profile(name), config)
+            for name in builtin_users()}
+
+
+def shown(content):
+    """Each context's ids in the order the phone shows them."""
+    music, chat = content.state.apps["music"], content.state.apps["chat"]
+    return {"music/liked": music.liked, "music/recent": music.recent, "music/home": music.home,
+            "chat/chats": [c.id for c in chat.chats], "chat/moments": [m.id for m in chat.moments]}
+
+
+def test_every_context_holds_its_common_items_and_personal_picks(contents):
+    commons = {spec.key: spec.common for spec in CONTEXTS}
+    for content in contents.values():
+        assert tuple(content.contexts) == KEYS
+        for key, items in content.contexts.items():
+            assert items.common == commons[key]
+            assert len(items.common) + len(items.personal) == SIZES[key]
+            assert sorted(shown(content)[key]) == sorted(items.common + items.personal)
+            for i in items.common + items.personal:
+                label, cue = content.labels[i], content.cues[i]
+                assert label and cue and label.casefold() not in cue.casefold()
+        songs = content.contexts["music/liked"], content.contexts["music/recent"]
+        ids = [i for items in songs for i in items.common + items.personal]
+        assert len(set(ids)) == len(ids)  # no song in both lists
+        assert len({content.labels[i].casefold() for i in ids}) == len(ids)
+
+
+def test_the_state_is_complete_and_loads_on_a_phone(contents):
+    content = contents["demo-ana"]
+    music, chat = content.state.apps["music"], content.state.apps["chat"]
+    home_tracks = {t for p in music.home for t in music.playlists[p].tracks}
+    assert set(music.tracks) == set(music.liked) | set(music.recent) | home_tracks
+    assert {c.contact for c in chat.chats} | {m.author for m in chat.moments} == set(chat.contacts)
+    assert any(c.unread for c in chat.chats)
+    assert all(c.messages[-1].sender != "me" for c in chat.chats if c.unread)
+    phone = SimPhone()
+    phone.reset(content.state)
+    phone.open("music", "music/library/liked")
+    on_screen = [n.entity for n in find_all(phone.hierarchy(), resource_id="track")]
+    assert on_screen[:5] == music.liked[:5]
+    phone.open("chat", "chat/moments")
+    assert chat.moments[0].id in {n.entity for n in find_all(phone.hierarchy())}
+
+
+def test_a_hip_hop_fan_and_a_classical_fan_like_different_songs(contents):
+    ana, ben = contents["demo-ana"], contents["demo-ben"]
+    # Each picks 18 of 64 posts; past their few strong matches both tails are generic.
+    for key, most in (("music/liked", 0), ("music/recent", 2), ("music/home", 1),
+                      ("chat/moments", 9)):
+        assert ana.contexts[key].common == ben.contexts[key].common
+        overlap = set(ana.contexts[key].personal) & set(ben.contexts[key].personal)
+        assert len(overlap) <= most, key
+    genre = {e.id: match_key(e.record.genre) for e in tracks()}
+    liked = Counter(genre[i] for i in ana.contexts["music/liked"].personal)
+    liked += Counter(genre[i] for i in ana.contexts["music/recent"].personal)
+    assert sum(liked[g] for g in ("hiphop", "amapiano", "afrobeats", "rb")) >= 20
+    # Ben's genres hold 16 tracks beyond the common ones: exact matches, so all are liked.
+    reserved = {i for spec in CONTEXTS[:2] for i in spec.common}
+    exact = {i for i, g in genre.items() if g in ("classical", "jazz", "blues")} - reserved
+    assert len(exact) == 16 and exact <= set(ben.contexts["music/liked"].personal)
+
+
+@pytest.mark.parametrize("name", ["demo-ana", "demo-dara"])
+def test_chats_with_the_users_frequent_contacts_are_all_listed(contents, name):
+    wanted = {match_key(v) for v in
+              resolve_profile(name).affinities["Messaging"]["Frequent Contact"]}
+    exact = {e.id for e in chats() if e.keys & wanted} - set(CONTEXTS[3].common)
+    assert 4 <= len(exact) <= 18
+    assert exact <= set(contents[name].contexts["chat/chats"].personal)
+
+
+def test_same_profile_gives_its_own_state_copy_each_time(contents, sentence_encoder):
+    config = PairConfig(encoder=sentence_encoder)
+    first = build_user_content(resolve_profile("demo-chen"), config)
+    first.state.apps["music"].liked.clear()
+    again = build_user_content(resolve_profile("demo-chen"), config)
+    assert again.state is not first.state and again.contexts is contents["demo-chen"].contexts
+    assert again.state.apps["music"].liked == contents["demo-chen"].state.apps["music"].liked
+    with pytest.raises(TypeError):
+        again.labels["t000"] = "changed"
+
+
+def test_the_seed_reorders_but_keeps_the_selection(contents, sentence_encoder):
+    other = build_user_content(resolve_profile("demo-ana"),
+                               PairConfig(encoder=sentence_encoder, seed=7))
+    base = contents["demo-ana"]
+    assert other.contexts == base.contexts
+    assert shown(other) != shown(base)
+    assert all(sorted(a) == sorted(b) for a, b in zip(shown(other).values(), shown(base).values(),
+                                                      strict=True))
+
+
+def dump(content):
+    chat = content.state.apps["chat"]
+    return {"contexts": {k: [v.common, v.personal] for k, v in content.contexts.items()},
+            "shown": shown(content), "unread": [c.unread for c in chat.chats],
+            "likes": [m.likes for m in chat.moments], "encoder": content.encoder}
+
+
+SCRIPT = """
+import json
+from mobileintent_gym.users import PairConfig, build_user_content, builtin_users
+from mobileintent_gym.users import resolve_profile
+from tests.users.test_pair import dump
+config = PairConfig(encoder="sentence")
+print(json.dumps({n: dump(build_user_content(resolve_profile(n), config))
+                  for n in builtin_users()}, sort_keys=True))
+"""
+
+
+def test_content_is_byte_identical_across_processes(contents):
+    runs = [subprocess.Popen([sys.executable, "-c", SCRIPT], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE,
+                             env={**os.environ, "PYTHONHASHSEED": seed, "HF_HUB_OFFLINE": "1",
+                                  "PYTHONPATH": str(ROOT)})
+            for seed in ("1", "2")]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    assert all(run.returncode == 0 for run in runs), outputs[0][1][-2000:]
+    assert outputs[0][0] == outputs[1][0]
+    here = json.dumps({n: dump(c) for n, c in contents.items()}, sort_keys=True)
+    assert json.loads(outputs[0][0]) == json.loads(here)
+
+
+def test_pools_keep_the_built_in_records_under_their_ids():
+    music, chat = default_music(0), default_chat(0)
+    assert {e.id: e.record for e in tracks()[:len(music.tracks)]} == music.tracks
+    assert {p.id: p.name for p in music.playlists.values()} == {
+        e.id: e.label for e in playlists()[:len(music.playlists)]}
+    assert {i: c for i, c in contacts().items() if i in chat.contacts} == chat.contacts
+    for built_in in chat.chats:
+        seed = next(e.record for e in chats() if e.id == built_in.id)
+        assert seed.lines == tuple(m.text for m in built_in.messages)
+    assert [e.record.text for e in moments()[:len(chat.moments)]] == [m.text for m in chat.moments]
+
+
+def test_pools_are_large_unique_and_their_cues_hide_their_labels():
+    for pool, least in ((tracks(), 150), (playlists(), 30), (chats(), 30), (moments(), 60)):
+        assert len(pool) >= least
+        assert len({e.id for e in pool}) == len(pool)
+        assert len({e.label.casefold() for e in pool}) == len(pool)
+        assert all(e.label.casefold() not in e.cue.casefold() for e in pool)
+    assert all(e.record.author in contacts() for e in moments())
+    assert all(len(e.record.lines) >= 2 for e in chats())
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"sizes": {"music/nowhere": 5}}, "unknown contexts"),
+    ({"sizes": {"music/home": 1}}, "needs room for its 2 common"),
+    ({"top_k": 1}, "needs room"),
+    ({"seed": -1}, "non-negative"),
+])
+def test_bad_configs_are_refused(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        PairConfig(**kwargs)
+
+
+def test_config_is_hashable_and_sizes_take_a_mapping():
+    config = PairConfig(sizes={"music/home": 6})
+    assert config.size("music/home") == 6 and config.size("chat/chats") == 20
+    assert hash(config) == hash(PairConfig(sizes=(("music/home", 6),)))

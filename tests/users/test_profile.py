@@ -1,0 +1,129 @@
+import copy
+import json
+
+import pytest
+
+from mobileintent_gym.errors import InvalidProfileError
+from mobileintent_gym.users import (
+    UnknownProfileError,
+    UserProfile,
+    builtin_users,
+    load_profile,
+    resolve_profile,
+)
+
+VALID = {
+    "user_id": "tess",
+    "demographics": {"age": "25-34 years old"},
+    "interests": {"Music": 1, "Books": 0},
+    "affinities": {"Music": {"Preferred Genres": ["jazz", "soul"],
+                             "Preferred Audio Quality": "high"}},
+    "interactions": {"Music": "Tess asks for jazz."},
+}
+
+
+def changed(path, value):
+    data = copy.deepcopy(VALID)
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(("path", "value", "named"), [
+    (("interests", "Music"), 2, "interests['Music'] must be 0 or 1, got 2"),
+    (("interests", "Music"), True, "interests['Music'] must be 0 or 1, got True"),
+    (("interests",), ["Music"], "interests must be an object, got list"),
+    (("affinities", "Music", "Preferred Genres"), ["jazz", 7],
+     "affinities['Music']['Preferred Genres'][1] must be a string, got int 7"),
+    (("affinities", "Music", "Preferred Genres"), {"a": 1},
+     "affinities['Music']['Preferred Genres'] must be a string or a list of strings"),
+    (("affinities", "Music"), "jazz", "affinities['Music'] must be an object, got str 'jazz'"),
+    (("interactions", "Music"), 3, "interactions['Music'] must be a string, got int 3"),
+    (("user_id",), "", "user_id must be a non-empty string, got ''"),
+    (("hobbies",), {}, "unknown profile fields ['hobbies']"),
+])
+def test_a_bad_value_is_named_in_the_error(path, value, named):
+    with pytest.raises(InvalidProfileError) as err:
+        UserProfile.from_dict(changed(path, value))
+    assert named in str(err.value)
+
+
+def test_missing_required_fields_and_non_objects_are_refused():
+    with pytest.raises(InvalidProfileError, match=r"lacks the fields \['affinities'\]"):
+        UserProfile.from_dict({k: v for k, v in VALID.items() if k != "affinities"})
+    with pytest.raises(InvalidProfileError, match="must be a JSON object, got list"):
+        UserProfile.from_dict([VALID])
+
+
+def test_user_id_comes_from_the_top_then_demographics_then_the_caller():
+    assert UserProfile.from_dict(VALID).user_id == "tess"
+    data = {k: v for k, v in VALID.items() if k != "user_id"}
+    assert UserProfile.from_dict(data, user_id="file").user_id == "file"
+    data["demographics"] = {"user_id": "user7"}
+    assert UserProfile.from_dict(data, user_id="file").user_id == "user7"
+
+
+def test_round_trip_and_active_domains():
+    profile = UserProfile.from_dict(VALID)
+    assert UserProfile.from_dict(profile.to_dict()) == profile
+    assert profile.active_domains() == ("Music",)
+
+
+def test_builtin_profiles_are_four_people_with_different_tastes():
+    names = builtin_users()
+    assert names == ("demo-ana", "demo-ben", "demo-chen", "demo-dara")
+    genres = [frozenset(resolve_profile(n).affinities["Music"]["Preferred Genres"]) for n in names]
+    assert all(not (a & b) for i, a in enumerate(genres) for b in genres[i + 1:])
+    assert {resolve_profile(n).user_id for n in names} == set(names)
+
+
+def write(path, data):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_lookup_order_is_folder_then_environment_then_builtin(tmp_path, monkeypatch):
+    flat, env = tmp_path / "flat", tmp_path / "env"
+    write(flat / "demo-ana.json", changed(("user_id",), "ana-from-folder"))
+    write(env / "demo-ana" / "profile.json", changed(("user_id",), "ana-from-env"))
+    without_id = {k: v for k, v in VALID.items() if k != "user_id"}
+    write(env / "user9" / "profile.json", without_id)  # PersonaLens layout
+    monkeypatch.setenv("MOBILEINTENT_GYM_PROFILES", str(env))
+    assert resolve_profile("demo-ana", flat).user_id == "ana-from-folder"
+    assert resolve_profile("demo-ana").user_id == "ana-from-env"
+    assert resolve_profile("user9").user_id == "user9"
+    monkeypatch.delenv("MOBILEINTENT_GYM_PROFILES")
+    assert resolve_profile("demo-ana").user_id == "demo-ana"
+
+
+def test_a_path_is_loaded_as_a_file(tmp_path):
+    path = write(tmp_path / "someone.json", {k: v for k, v in VALID.items() if k != "user_id"})
+    assert resolve_profile(path).user_id == "someone"
+    assert resolve_profile(str(path)).user_id == "someone"
+    with pytest.raises(UnknownProfileError, match="no profile file"):
+        resolve_profile(tmp_path / "missing.json")
+
+
+def test_an_unknown_name_lists_where_it_looked_and_what_is_there(tmp_path, monkeypatch):
+    write(tmp_path / "user2.json", VALID)
+    write(tmp_path / "user10" / "profile.json", VALID)
+    monkeypatch.delenv("MOBILEINTENT_GYM_PROFILES", raising=False)
+    with pytest.raises(UnknownProfileError) as err:
+        resolve_profile("nobody", tmp_path)
+    message = str(err.value)
+    assert "'nobody'" in message and str(tmp_path) in message
+    assert "user2, user10" in message  # natural order
+    assert "built-in" in message and "demo-ana, demo-ben, demo-chen, demo-dara" in message
+
+
+def test_a_broken_file_names_its_path(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text("{not json")
+    with pytest.raises(InvalidProfileError, match=r"broken\.json"):
+        load_profile(path)
+    write(path, changed(("interests", "Music"), 5))
+    with pytest.raises(InvalidProfileError, match=r"broken\.json: interests\['Music'\]"):
+        load_profile(path)

@@ -1,0 +1,84 @@
+import numpy as np
+import pytest
+
+from mobileintent_gym.users import (
+    UserProfile,
+    preference_values,
+    rank_entities,
+    score_entities,
+)
+from mobileintent_gym.users.catalogs import Entity, keys_of, tracks
+
+
+class TableEncoder:
+    """Fixed unit vectors per text, so that every score can be worked out by hand."""
+
+    name = "table"
+
+    def __init__(self, table):
+        self.table = table
+
+    def encode(self, texts):
+        return np.array([self.table[t] for t in texts], np.float32).reshape(len(texts), 3)
+
+
+def entity(id_, text, *keys):
+    return Entity(id_, id_.upper(), "", text, keys_of(*keys), None)
+
+
+POOL = [entity("e", "E"), entity("d", "D"), entity("c", "C"), entity("b", "B", "Hip Hop"),
+        entity("a", "A", "rock")]
+TABLE = {"jazz": [1, 0, 0], "calm": [0, 1, 0], "HIP-HOP": [0, 0, 1],
+         "A": [0.6, 0.8, 0], "B": [0, 0, -1], "C": [0.8, 0.6, 0], "D": [0, 0.6, 0.8],
+         "E": [0, 0, 1]}
+
+
+def test_ranking_matches_a_hand_computed_example():
+    # Values jazz, calm, HIP-HOP: r(a) = max(.6, .8, 0) = .8; r(b) = 1, an exact match
+    # ("Hip Hop") though its similarity is max(0, 0, -1) = 0; r(c) = max(.8, .6, 0) = .8;
+    # r(d) = max(0, .6, .8) = .8; r(e) = max(0, 0, 1) = 1. Equal scores go by similarity
+    # (e before b), then by id (a, c, d).
+    ranked = rank_entities(["jazz", "calm", "HIP-HOP"], POOL, TableEncoder(TABLE))
+    assert [(e.id, s) for e, s in ranked] == [
+        ("e", 1.0), ("b", 1.0), ("a", 0.8), ("c", 0.8), ("d", 0.8)]
+    # Values jazz, calm: a .8, b 0 (no exact match now), c .8, d .6, e 0.
+    ranked = rank_entities(["jazz", "calm"], POOL, TableEncoder(TABLE))
+    assert [(e.id, s) for e, s in ranked] == [
+        ("a", 0.8), ("c", 0.8), ("d", 0.6), ("b", 0.0), ("e", 0.0)]
+
+
+def test_exact_match_scores_one_whatever_the_similarity():
+    scores = score_entities(["Hip-Hop"], POOL, TableEncoder({**TABLE, "Hip-Hop": [0, 0, 1]}))
+    assert scores[3] == 1.0  # b: its vector is opposite to the value's
+    assert score_entities([], POOL, TableEncoder(TABLE)).tolist() == [0.0] * 5
+
+
+def test_real_encoder_ranking_equals_the_formula(sentence_encoder):
+    pool = [e for e in tracks() if e.id in ("t014", "t018", "t035", "t120")]
+    values = ["Hip-Hop", "late-night dance party"]
+    rows_v = sentence_encoder.encode(values)
+    rows_e = sentence_encoder.encode([e.text for e in pool])
+    similarity = {e.id: round(float((rows_v @ row).max()), 6)
+                  for e, row in zip(pool, rows_e, strict=True)}
+    expected = {e.id: 1.0 if e.record.genre == "hiphop" else similarity[e.id] for e in pool}
+    ranked = rank_entities(values, pool, sentence_encoder)
+    assert [e.id for e, _ in ranked] == sorted(expected, key=lambda i: (-expected[i], i))
+    assert ranked[0][0].id == "t018" and ranked[0][1] == 1.0  # Run the City, genre "hiphop"
+    assert [s for _, s in ranked] == pytest.approx(sorted(expected.values(), reverse=True),
+                                                   abs=1e-5)
+
+
+def test_preference_values_keep_active_relevant_domains_only():
+    profile = UserProfile.from_dict({
+        "user_id": "u",
+        "interests": {"Music": 1, "Books": 0, "Events": 1},
+        "affinities": {
+            "Music": {"Preferred Genres": ["jazz", "Soul "], "Platform Preference": ["Radio"],
+                      "Favorite Artists": ["JAZZ", ""]},
+            "Books": {"Genre": ["mystery"]},
+            "Events": {"Event Type Preference": "concerts"}}})
+    assert preference_values(profile, ("Music", "Books", "Events")) == (
+        "jazz", "Soul", "Radio", "concerts")
+    assert preference_values(profile, ("Events", "Music"), ("Platform Preference",)) == (
+        "concerts", "jazz", "Soul")
+    assert preference_values(profile, ("Books", "Sports")) == ()
