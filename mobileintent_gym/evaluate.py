@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -35,11 +36,23 @@ def run_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0
     return result, actions
 
 
-def evaluate(env: gym.Env, make_agent: Callable[[gym.Env], Agent], users: Sequence[str],
+def episode_seed(seed: int, user: str, task: str) -> int:
+    """A seed for one (user, task) rollout, stable in every process."""
+    return zlib.crc32(f"{seed}:{user}:{task}".encode())
+
+
+def evaluate(env: gym.Env, make_agent: Callable[[gym.Env, int], Agent], users: Sequence[str],
              tasks: Sequence[str], seed: int = 0) -> list[tuple[EpisodeResult, list[str]]]:
-    """Every task for every user, one rollout each, with a fresh agent per rollout."""
-    return [run_episode(env, make_agent(env), user, task, seed)
-            for user in users for task in tasks]
+    """Every task for every user, one rollout each, with a fresh agent per rollout.
+
+    Each rollout's env and agent get :func:`episode_seed` of ``seed``, user and task.
+    """
+    runs = []
+    for user in users:
+        for task in tasks:
+            episode = episode_seed(seed, user, task)
+            runs.append(run_episode(env, make_agent(env, episode), user, task, episode))
+    return runs
 
 
 def _main(args: argparse.Namespace) -> int:

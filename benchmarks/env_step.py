@@ -1,0 +1,131 @@
+"""Act2Intent-Execute-v0 throughput: env steps/s and episodes/s, against the bare phone.
+
+Workload: the oracle's episodes of every task for every built-in user (its actions are
+recorded once, then replayed), and seeded random-agent episodes. Each mode is timed over
+the same actions: the bare SimPhone replaying them (the baseline, measured in this run),
+the env with an instruction-only observation (judging every step), the env with
+1080x2400 screenshots and with 540x1200 screenshots. Also prints the one-off cost of
+building a user's PAIR content and env reset latency.
+
+Usage: ``python benchmarks/env_step.py [--repeats 3] [--out out/env_step.json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import time
+from pathlib import Path
+
+import gymnasium as gym
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.agents import OracleAgent, RandomAgent
+from mobileintent_gym.envs.execute import to_action
+from mobileintent_gym.errors import InvalidActionError
+from mobileintent_gym.tasks import parse_task_id, task_ids
+from mobileintent_gym.users import builtin_users, load_user_content
+
+Episode = tuple[str, str, list]
+
+
+def record_oracle(env: gym.Env) -> list[Episode]:
+    """Every (user, task) oracle episode as its action list."""
+    episodes = []
+    for user in builtin_users():
+        for task in task_ids():
+            obs, info = env.reset(seed=0, options={"user": user, "task": task})
+            agent, actions, done = OracleAgent(env), [], False
+            while not done:
+                action = agent.act(obs, info)
+                obs, _, terminated, truncated, info = env.step(action)
+                actions.append(action)
+                done = terminated or truncated
+            episodes.append((user, task, actions))
+    return episodes
+
+
+def record_random(env: gym.Env, count: int) -> list[Episode]:
+    """``count`` seeded random-agent episodes on drawn (user, task) pairs."""
+    episodes = []
+    for seed in range(count):
+        obs, info = env.reset(seed=seed)
+        agent, actions, done = RandomAgent(env, seed), [], False
+        while not done:
+            action = agent.act(obs, info)
+            obs, _, terminated, truncated, info = env.step(action)
+            actions.append(action)
+            done = terminated or truncated
+        episodes.append((info["user"], info["task"], actions))
+    return episodes
+
+
+def replay_env(env: gym.Env, episodes: list[Episode]) -> tuple[float, int]:
+    """Seconds to replay ``episodes`` through ``env`` (resets included) and the step count."""
+    steps, start = 0, time.perf_counter()
+    for user, task, actions in episodes:
+        env.reset(seed=0, options={"user": user, "task": task})
+        for action in actions:
+            env.step(action)
+        steps += len(actions)
+    return time.perf_counter() - start, steps
+
+
+def replay_phone(env: gym.Env, episodes: list[Episode]) -> tuple[float, int]:
+    """The baseline: the same actions on the env's bare phone, without env or judge."""
+    phone, steps, start = env.unwrapped.device, 0, time.perf_counter()
+    for user, task, actions in episodes:
+        phone.reset(load_user_content(user).state)
+        phone.open(parse_task_id(task)[0].app)
+        for action in actions:
+            with contextlib.suppress(InvalidActionError):
+                phone.act(to_action(action))
+        steps += len(actions)
+    return time.perf_counter() - start, steps
+
+
+def best(function, repeats: int) -> tuple[float, int]:
+    """The fastest of ``repeats`` runs."""
+    return min((function() for _ in range(repeats)), key=lambda r: r[0])
+
+
+def main() -> None:
+    """Measure and print every figure; optionally write them as JSON."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--random-episodes", type=int, default=12)
+    parser.add_argument("--out")
+    args = parser.parse_args()
+    start = time.perf_counter()
+    load_user_content(builtin_users()[0])
+    figures = {"first_pair_build_s": time.perf_counter() - start}
+    plain = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
+    oracle, randoms = record_oracle(plain), record_random(plain, args.random_episodes)
+    start = time.perf_counter()
+    for user, task, _ in oracle:
+        plain.reset(seed=0, options={"user": user, "task": task})
+    figures["reset_ms"] = (time.perf_counter() - start) / len(oracle) * 1e3
+    envs = {"instruction": plain,
+            "screenshot_1080x2400": gym.make("Act2Intent-Execute-v0"),
+            "screenshot_540x1200": gym.make("Act2Intent-Execute-v0", device="sim:540x1200")}
+    for workload, episodes in (("oracle", oracle), ("random", randoms)):
+        seconds, steps = best(lambda e=episodes: replay_phone(plain, e), args.repeats)
+        figures[f"{workload}_phone_steps_per_s"] = steps / seconds
+        for name, env in envs.items():
+            seconds, steps = best(lambda e=env, ep=episodes: replay_env(e, ep), args.repeats)
+            figures[f"{workload}_{name}_steps_per_s"] = steps / seconds
+            figures[f"{workload}_{name}_episodes_per_s"] = len(episodes) / seconds
+        figures[f"{workload}_steps"] = steps
+        figures[f"{workload}_instruction_vs_phone"] = (
+            figures[f"{workload}_instruction_steps_per_s"]
+            / figures[f"{workload}_phone_steps_per_s"])
+    for key, value in figures.items():
+        print(f"{key:<48} {value:12.3f}")
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(figures, indent=1))
+
+
+if __name__ == "__main__":
+    main()
