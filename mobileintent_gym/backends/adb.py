@@ -63,6 +63,7 @@ from mobileintent_gym.backends.adb_transport import (
     DeviceTimeoutError,
     DeviceUnavailableError,
 )
+from mobileintent_gym.backends.observed import observed_event
 from mobileintent_gym.errors import DeviceError, InvalidActionError
 from mobileintent_gym.phone import ActResult, StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
@@ -75,7 +76,6 @@ _FOCUS = re.compile(
 _FOCUSED_APP = re.compile(
     r"mFocusedApp=.*?ActivityRecord\{\S+ \S+ (?P<package>[^\s/]+)/(?P<activity>\S+)")
 _SIZE = re.compile(r"(?:Override|Physical) size: (\d+)x(\d+)")
-_TOUCHES = (ActionType.CLICK, ActionType.LONG_CLICK)
 
 
 class UnsupportedTextError(DeviceError, InvalidActionError):
@@ -234,27 +234,13 @@ class AdbDevice:
         if commands:
             self._send(commands)
             after, now = self.route(), self._observe()
-        event = self._event(action, (before, after), (seen, now), bool(commands))
+        event = observed_event(len(self.events), action, (before, after), (seen, now),
+                               bool(commands))
         self.events.append(event)
         return ActResult(event.effect, event.note, event)
 
     def close(self) -> None:
         """Nothing to release: a connection is opened per command."""
-
-    def _event(self, action: Action, routes: tuple[str, str],
-               screens: tuple[ScreenDump | None, ScreenDump | None], sent: bool) -> StepEvent:
-        """The log entry of ``action`` from the routes and dumps around it."""
-        (before, after), (seen, now) = routes, screens
-        hit = None
-        if seen is not None and action.type in _TOUCHES:
-            hit = seen.hit_at(action.x, action.y)
-        effect = sent if seen is None or now is None else (
-            after != before or now.xml != seen.xml)
-        note = ("intention declared complete" if action.type is ActionType.COMPLETE
-                else "" if effect else "no effect")
-        return StepEvent(len(self.events), str(action), before, after, hit,
-                         seen.visible if seen else (), now.visible if now else (),
-                         action.text, effect, note, time.strftime("%Y-%m-%d %H:%M:%S"))
 
     def _observe(self) -> ScreenDump | None:
         """The screen as the last dump shows it, read when none is current; ``None`` when off.

@@ -15,7 +15,6 @@ loader spec ``appium:http://127.0.0.1:4723``. The mapping:
 from __future__ import annotations
 
 import io
-import time
 
 import numpy as np
 from PIL import Image, UnidentifiedImageError
@@ -30,8 +29,10 @@ from mobileintent_gym.adbd.conventions import (
 )
 from mobileintent_gym.apps import app_package
 from mobileintent_gym.backends.adb import DeviceCommandError, DeviceUnavailableError
+from mobileintent_gym.backends.observed import observed_event
 from mobileintent_gym.errors import DeviceError, require
 from mobileintent_gym.phone import ActResult, StepEvent
+from mobileintent_gym.phone.touch import ScreenDump
 
 
 class AppiumDevice:
@@ -41,13 +42,17 @@ class AppiumDevice:
         url: The Appium server, e.g. ``http://127.0.0.1:4723``.
         udid: The device's serial when several are attached.
         new_command_timeout: Seconds Appium keeps an idle session.
+        observe: Read the page source before and after each action to log the element hit
+            and the visible entities, as the simulated phone does (one page source per
+            action: the one after an action serves as the one before the next).
 
     Raises:
         DependencyNotInstalled: Without Appium-Python-Client.
         DeviceUnavailableError: When no session can be created.
     """
 
-    def __init__(self, url: str, udid: str | None = None, new_command_timeout: int = 300) -> None:
+    def __init__(self, url: str, udid: str | None = None, new_command_timeout: int = 300,
+                 observe: bool = True) -> None:
         webdriver = require("appium.webdriver", "android")
         options_module = require("appium.options.android", "android")
         self._errors = require("selenium.common.exceptions", "android")
@@ -63,7 +68,9 @@ class AppiumDevice:
             raise DeviceUnavailableError(f"no Appium session at {url!r}: {err}") from err
         size = self._call(self._driver.get_window_size, "window size")
         self.width, self.height = int(size["width"]), int(size["height"])
+        self.observe = observe
         self.events: list[StepEvent] = []
+        self._screen: ScreenDump | None = None
 
     def reset(self, state: object = None, seed: int | None = None) -> None:
         """Go home and start a new event log (a real device's content cannot be loaded).
@@ -74,7 +81,7 @@ class AppiumDevice:
         if state is not None:
             raise DeviceError(f"AppiumDevice cannot load a phone state ({type(state).__name__})")
         self._call(lambda: self._driver.press_keycode(KEYCODES["HOME"]), "press HOME")
-        self.events = []
+        self.events, self._screen = [], None
 
     def screenshot(self) -> np.ndarray:
         """The screen as an H×W×3 uint8 array."""
@@ -98,18 +105,36 @@ class AppiumDevice:
         """Launch the built-in app ``app_id``'s package (``mobile: activateApp``)."""
         package = app_package(app_id)
         self._call(lambda: self._driver.activate_app(package), f"activate {package}")
+        self._screen = None
 
     def act(self, action: Action) -> ActResult:
-        """Carry out one action and log routes before and after it (as :class:`AdbDevice`)."""
+        """Carry out one action and log it as :class:`AdbDevice` does.
+
+        Raises:
+            InvalidActionError: For a point off screen.
+            DeviceError: When Appium fails, or its page source is no uiautomator dump.
+        """
         action.check_inside(self.width, self.height)
         before = self.route()
+        seen = self._observe()
         sent = self._send(action)
-        after = self.route() if sent else before
-        note = "" if sent else "intention declared complete"
-        event = StepEvent(len(self.events), str(action), before, after, None, (), (),
-                          action.text, sent, note, time.strftime("%Y-%m-%d %H:%M:%S"))
+        after, now = before, seen
+        if sent:
+            self._screen = None  # the page source before the action is stale
+            after, now = self.route(), self._observe()
+        event = observed_event(len(self.events), action, (before, after), (seen, now), sent)
         self.events.append(event)
-        return ActResult(sent, note, event)
+        return ActResult(event.effect, event.note, event)
+
+    def _observe(self) -> ScreenDump | None:
+        if not self.observe:
+            return None
+        if self._screen is None:
+            try:
+                self._screen = ScreenDump(self.hierarchy())
+            except DeviceError as err:
+                raise DeviceCommandError(f"unreadable page source: {err}") from err
+        return self._screen
 
     def close(self) -> None:
         """End the Appium session."""

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.adbd.conventions import activity_for
+from mobileintent_gym.adbd.conventions import activity_for, swipe_gesture
 from mobileintent_gym.phone import SimPhone
 
 pytest.importorskip("appium", reason="Appium-Python-Client is not installed")
@@ -63,9 +63,33 @@ class FakeAppium(BaseHTTPRequestHandler):
         if script == "mobile: activateApp":
             phone.open(phone.packages()[body["args"][0]["appId"]])
             return self._reply(None)
+        if path == "/actions":
+            return self._reply(self._pointer(body["actions"][0]["actions"]))
+        if script == "mobile: pressKey":
+            key = {3: "HOME", 4: "BACK", 66: "ENTER"}[body["args"][0]["keycode"]]
+            return self._reply(phone.act(Action.press(key)) and None)
+        if path == "/element/e1/value":
+            return self._reply(phone.act(Action.type_text(body["text"])) and None)
         if path == "/element/active":
             return self._reply({"element-6066-11e4-a52e-4f735466cecf": "e1"})
         return self._reply(None)
+
+    def _pointer(self, sequence):
+        """A W3C pointer sequence on the phone: a tap, a long press or a drag."""
+        moves = [(a["x"], a["y"]) for a in sequence if a["type"] == "pointerMove"]
+        held = sum(a.get("duration", 0) for a in sequence if a["type"] == "pause")
+        if len(moves) == 2:  # the canonical gesture is a SWIPE, as on the virtual adb device
+            phone = self.phone
+            direction = next((d for d in ("UP", "DOWN", "LEFT", "RIGHT") if swipe_gesture(
+                d, phone.width, phone.height) == (*moves[0], *moves[1])), None)
+            if direction is None:
+                phone.swipe_between(*moves[0], *moves[1])
+            else:
+                phone.act(Action.swipe(direction))
+        elif held >= 500:
+            self.phone.act(Action.long_click(*moves[0]))
+        else:
+            self.phone.act(Action.click(*moves[0]))
 
     def do_GET(self):
         self._route("GET")
@@ -88,6 +112,27 @@ def endpoint():
     yield f"http://127.0.0.1:{server.server_port}", handler
     server.shutdown()
     server.server_close()
+
+
+def test_the_tour_logs_what_simphone_logs(endpoint):
+    """Hits, visible records, routes and effects from page sources equal SimPhone's own log."""
+    from mobileintent_gym.backends.appium import AppiumDevice
+    from mobileintent_gym.phone.tour import TOUR
+
+    url, handler = endpoint
+    handler.phone.reset(seed=0)
+    direct = SimPhone()
+    device = AppiumDevice(url)
+    device.reset()
+    for _, step in TOUR[1:]:
+        action = step(direct.hierarchy())
+        device.act(action)
+        direct.act(action)
+    fields = ("action", "route_before", "route_after", "hit", "visible", "visible_after",
+              "effect")
+    assert [[getattr(e, f) for f in fields] for e in device.events] == [
+        [getattr(e, f) for f in fields] for e in direct.events]
+    assert sum(e.hit is not None for e in device.events) >= 15
 
 
 def test_session_uses_uiautomator2_options(endpoint):

@@ -1,0 +1,44 @@
+"""The event a device backend logs for one action, from the dumps around it.
+
+Backends that only see what a device exposes (adb, Appium) build their :class:`StepEvent`
+here, by the same touch rules the simulated phone applies (:mod:`mobileintent_gym.phone.touch`),
+so rewards computed from the log agree across backends.
+"""
+
+from __future__ import annotations
+
+import time
+
+from mobileintent_gym.actions import Action, ActionType
+from mobileintent_gym.phone.events import StepEvent
+from mobileintent_gym.phone.touch import ScreenDump
+
+_TOUCHES = (ActionType.CLICK, ActionType.LONG_CLICK)
+
+
+def observed_event(index: int, action: Action, routes: tuple[str, str],
+                   screens: tuple[ScreenDump | None, ScreenDump | None],
+                   sent: bool) -> StepEvent:
+    """The log entry of ``action`` from the routes and dumps before and after it.
+
+    Args:
+        index: The event's position in the log.
+        action: The action carried out.
+        routes: Route before and after it.
+        screens: Dump before and after it, or ``None`` where the backend took none.
+        sent: Whether a command reached the device (``False`` for COMPLETE).
+
+    Returns:
+        The event: ``hit`` for clicks and long clicks and ``visible``/``visible_after``
+        from the dumps; ``effect`` is whether the route or the dump changed (without dumps,
+        whether a command was sent); ``typed`` is the TYPE action's text.
+    """
+    (before, after), (seen, now) = routes, screens
+    hit = seen.hit_at(action.x, action.y) if seen is not None and action.type in _TOUCHES \
+        else None
+    effect = sent if seen is None or now is None else (after != before or now.xml != seen.xml)
+    note = ("intention declared complete" if action.type is ActionType.COMPLETE
+            else "" if effect else "no effect")
+    return StepEvent(index, str(action), before, after, hit,
+                     seen.visible if seen else (), now.visible if now else (),
+                     action.text, effect, note, time.strftime("%Y-%m-%d %H:%M:%S"))
