@@ -67,7 +67,7 @@ def _main(args: argparse.Namespace) -> int:
         print(f"{result.user:<12} {result.task:<28} success={int(result.success)} "
               f"subgoals={''.join(str(int(r)) for r in result.rewards)} steps={len(actions)}")
     scores = pair_scores([r for r, _ in runs])
-    print(" ".join(f"{k}={v:.3f}" for k, v in scores.items()))
+    print(" ".join(f"{k}={'n/a' if v is None else f'{v:.3f}'}" for k, v in scores.items()))
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)

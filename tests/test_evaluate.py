@@ -30,3 +30,10 @@ def test_a_random_run_is_reproducible_and_scores_below_the_oracle(tmp_path):
     assert first["scores"]["task_sr"] < 1.0
     # Rollouts get their own seeds, so they do not all repeat one action list.
     assert len({tuple(e["actions"]) for e in first["episodes"]}) > 1
+
+
+def test_a_score_with_nothing_to_count_is_undefined_not_zero(tmp_path, capsys):
+    report = evaluate(tmp_path, "--templates", "G-SPT-03", "--users", "demo-ben")
+    assert report["scores"]["sar_ua"] is None  # G-SPT-03 has no UA subgoal
+    assert report["scores"]["sar_uc"] == 1.0
+    assert "sar_ua=n/a" in capsys.readouterr().out

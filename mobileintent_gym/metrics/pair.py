@@ -34,12 +34,12 @@ class EpisodeResult:
         return self.task.split(":")[1]
 
 
-def task_success_rate(results: Sequence[EpisodeResult]) -> float:
-    """Task SR = successes / tasks (0.0 for no tasks)."""
-    return sum(r.success for r in results) / len(results) if results else 0.0
+def task_success_rate(results: Sequence[EpisodeResult]) -> float | None:
+    """Task SR = successes / tasks (``None`` for no tasks: the rate is undefined)."""
+    return sum(r.success for r in results) / len(results) if results else None
 
 
-def all_success(results: Iterable[EpisodeResult]) -> float:
+def all_success(results: Iterable[EpisodeResult]) -> float | None:
     """Share of (template, target type, instruction type) groups where every user succeeds.
 
     all-success = |{g : ∀ rollouts i ∈ g, success_i}| / |groups|; a task id is exactly
@@ -48,11 +48,11 @@ def all_success(results: Iterable[EpisodeResult]) -> float:
     groups: dict[str, bool] = defaultdict(lambda: True)
     for r in results:
         groups[r.task] = groups[r.task] and r.success
-    return sum(groups.values()) / len(groups) if groups else 0.0
+    return sum(groups.values()) / len(groups) if groups else None
 
 
 def subgoal_achievement_rate(results: Iterable[EpisodeResult], context: str | None = None,
-                             target_type: str | None = None) -> float:
+                             target_type: str | None = None) -> float | None:
     """SAR = achieved subgoals / evaluated subgoals, optionally of one context or target type.
 
     Args:
@@ -61,7 +61,8 @@ def subgoal_achievement_rate(results: Iterable[EpisodeResult], context: str | No
         target_type: Count only rollouts with this target type (``common``/``personal``).
 
     Returns:
-        Σ r_ik / |{(i, k)}| over the selected subgoals (0.0 when none is selected).
+        Σ r_ik / |{(i, k)}| over the selected subgoals; ``None`` when none is selected
+        (e.g. UA subgoals of tasks that have none), as the rate is then undefined.
     """
     achieved = evaluated = 0.0
     for r in results:
@@ -71,10 +72,10 @@ def subgoal_achievement_rate(results: Iterable[EpisodeResult], context: str | No
             if context is None or ctx == context:
                 achieved += reward
                 evaluated += 1
-    return achieved / evaluated if evaluated else 0.0
+    return achieved / evaluated if evaluated else None
 
 
-def pair_scores(results: Sequence[EpisodeResult]) -> dict[str, float]:
+def pair_scores(results: Sequence[EpisodeResult]) -> dict[str, float | None]:
     """Every PAIR score: Task SR, all-success, SAR overall, by context and by target type."""
     return {
         "task_sr": task_success_rate(results),

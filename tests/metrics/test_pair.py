@@ -23,7 +23,7 @@ RESULTS = [
 
 def test_task_sr_counts_successes_over_tasks():
     assert task_success_rate(RESULTS) == 3 / 4
-    assert task_success_rate([]) == 0.0
+    assert task_success_rate([]) is None
 
 
 def test_all_success_needs_every_user_of_a_group():
@@ -37,7 +37,8 @@ def test_sar_overall_by_context_and_by_target_type():
     assert subgoal_achievement_rate(RESULTS, context=UC) == 3 / 4
     assert subgoal_achievement_rate(RESULTS, target_type="common") == 5 / 6
     assert subgoal_achievement_rate(RESULTS, target_type="personal") == 2 / 2
-    assert subgoal_achievement_rate(RESULTS, context="XX") == 0.0
+    assert subgoal_achievement_rate(RESULTS, context="XX") is None  # undefined, not 0
+    assert all_success([]) is None
 
 
 def test_pair_scores_bundle_every_score():
