@@ -1,0 +1,72 @@
+"""Act2Intention understanding scores: Acc-G, Acc-S and BLEU-4 (SPEC.md, section A).
+
+A segmentation maps each intention's text to the indices (from 1) of the actions behind it,
+``{"Order a latte": [1, 2, 3], "Reply to Mum": [4, 5]}``; a segment's span is
+(min index, max index).
+
+* Acc-G = |{true intentions whose span is also a predicted span}| / |true intentions|.
+* Acc-S and BLEU-4 compare each true intention's text with the text of the predicted
+  intention whose span overlaps it most (the earlier one on a tie); a true intention that
+  no prediction overlaps scores 0 on both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from mobileintent_gym.metrics.text import Tokens, bleu4, pair_similarities
+from mobileintent_gym.users.encoders import Encoder
+
+Segmentation = Mapping[str, Sequence[int]]
+
+
+def spans(segmentation: Segmentation) -> list[tuple[str, int, int]]:
+    """``(text, first index, last index)`` of every segment, in the given order.
+
+    Raises:
+        ValueError: Naming a segment whose indices are not positive integers.
+    """
+    out = []
+    for text, indices in segmentation.items():
+        if not indices or any(isinstance(i, bool) or not isinstance(i, int) or i < 1
+                              for i in indices):
+            raise ValueError(f"segment {text!r} needs step indices >= 1, got {indices!r}")
+        out.append((text, min(indices), max(indices)))
+    return out
+
+
+def goal_accuracy(predicted: Segmentation, truth: Segmentation) -> float:
+    """Acc-G: share of true intentions whose start and end indices a prediction matches."""
+    found = {(start, end) for _, start, end in spans(predicted)}
+    true = spans(truth)
+    return sum((start, end) in found for _, start, end in true) / len(true) if true else 0.0
+
+
+def _overlap(a: tuple[str, int, int], b: tuple[str, int, int]) -> int:
+    return max(0, min(a[2], b[2]) - max(a[1], b[1]) + 1)
+
+
+def aligned_texts(predicted: Segmentation, truth: Segmentation) -> list[tuple[str | None, str]]:
+    """(predicted text or ``None``, true text) for each true intention, by largest overlap."""
+    pred = spans(predicted)
+    pairs = []
+    for true in spans(truth):
+        best = max(pred, key=lambda p: _overlap(p, true), default=None)
+        pairs.append((best[0] if best and _overlap(best, true) else None, true[0]))
+    return pairs
+
+
+def understanding_scores(predicted: Segmentation, truth: Segmentation, encoder: Encoder,
+                         tokens: Tokens = "chars") -> dict[str, float]:
+    """Acc-G, Acc-S and BLEU-4 of one window's predicted segmentation."""
+    pairs = aligned_texts(predicted, truth)
+    hits = [i for i, (p, _) in enumerate(pairs) if p is not None]
+    similarity = np.zeros(len(pairs))
+    similarity[hits] = pair_similarities([pairs[i][0] for i in hits],
+                                         [pairs[i][1] for i in hits], encoder)
+    bleu = [bleu4(p, t, tokens) if p is not None else 0.0 for p, t in pairs]
+    return {"acc_g": goal_accuracy(predicted, truth),
+            "acc_s": float(similarity.mean()) if pairs else 0.0,
+            "bleu4": float(np.mean(bleu)) if pairs else 0.0}

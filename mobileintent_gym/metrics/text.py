@@ -1,0 +1,115 @@
+"""Text similarity scores of the Act2Intention study: BLEU-4 and Acc-S (SPEC.md, section A).
+
+BLEU-4 (Papineni et al., 2002) with uniform weights and brevity penalty:
+
+    BLEU = BP · exp(Σ_{n=1..4} ¼ · log p_n),   BP = 1 if c > r else exp(1 − r / c)
+
+where p_n is the clipped n-gram precision of the candidate against the reference, c and r
+their lengths. The study's public evaluation code computes it on characters with NLTK's
+smoothing method 3 (a precision with no match becomes 1 / (2^k · its n-gram count), k
+counting such orders from 1), which is this module's default; ``tokens="words"`` gives the
+word-level score. A candidate without a single matching unigram scores 0, as in NLTK.
+
+Acc-S is the cosine similarity of the sentence embeddings (all-MiniLM-L6-v2) of predicted
+and true texts, averaged over pairs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+
+from mobileintent_gym.users.encoders import Encoder
+
+Tokens = Literal["chars", "words"]
+
+
+def _tokens(text: str, tokens: Tokens) -> list[str]:
+    if tokens == "chars":
+        return list(text)
+    if tokens == "words":
+        return text.split()
+    raise ValueError(f"tokens must be 'chars' or 'words', got {tokens!r}")
+
+
+def _ngrams(seq: list[str], n: int) -> Counter:
+    return Counter(tuple(seq[i:i + n]) for i in range(len(seq) - n + 1))
+
+
+def bleu4(candidate: str, reference: str, tokens: Tokens = "chars") -> float:
+    """Sentence BLEU-4 of ``candidate`` against one ``reference``, smoothed by method 3.
+
+    Args:
+        candidate: The predicted text.
+        reference: The true text.
+        tokens: ``chars`` (the study's evaluation) or ``words``.
+
+    Returns:
+        The score in [0, 1].
+    """
+    cand, ref = _tokens(candidate, tokens), _tokens(reference, tokens)
+    precisions, zeros = [], 0
+    for n in range(1, 5):
+        counts = _ngrams(cand, n)
+        matched = sum(min(c, _ngrams(ref, n)[g]) for g, c in counts.items())
+        total = max(1, sum(counts.values()))
+        if n == 1 and matched == 0:
+            return 0.0
+        if matched == 0:
+            zeros += 1
+            precisions.append(1 / (2 ** zeros * total))
+        else:
+            precisions.append(matched / total)
+    c, r = len(cand), len(ref)
+    penalty = 1.0 if c > r else math.exp(1 - r / c)
+    return penalty * math.exp(math.fsum(0.25 * math.log(p) for p in precisions))
+
+
+def mean_bleu4(candidates: Sequence[str], references: Sequence[str],
+               tokens: Tokens = "chars") -> float:
+    """The mean of :func:`bleu4` over aligned pairs (0.0 for no pairs).
+
+    Raises:
+        ValueError: When the sequences differ in length.
+    """
+    if len(candidates) != len(references):
+        raise ValueError(f"{len(candidates)} candidates for {len(references)} references")
+    scores = [bleu4(c, r, tokens) for c, r in zip(candidates, references, strict=True)]
+    return float(np.mean(scores)) if scores else 0.0
+
+
+def pair_similarities(predicted: Sequence[str], truth: Sequence[str],
+                      encoder: Encoder) -> np.ndarray:
+    """Cosine similarity of the embeddings of each aligned (predicted, true) pair.
+
+    Raises:
+        ValueError: When the sequences differ in length.
+    """
+    if len(predicted) != len(truth):
+        raise ValueError(f"{len(predicted)} predicted texts for {len(truth)} true ones")
+    if not truth:
+        return np.zeros(0)
+    a, b = encoder.encode(list(predicted)), encoder.encode(list(truth))
+    return np.sum(a * b, axis=1)
+
+
+def semantic_similarity(predicted: Sequence[str], truth: Sequence[str],
+                        encoder: Encoder) -> float:
+    """Acc-S: mean cosine similarity of aligned predicted and true texts (0.0 for none).
+
+    Raises:
+        ValueError: When the sequences differ in length.
+    """
+    scores = pair_similarities(predicted, truth, encoder)
+    return float(scores.mean()) if len(scores) else 0.0
+
+
+def acc_s_encoder() -> Encoder:
+    """The encoder of Acc-S: all-MiniLM-L6-v2 (packaged weights when offline; ``[embed]``)."""
+    from mobileintent_gym.users.encoders import PACKAGED_MODEL, SentenceEncoder
+
+    return SentenceEncoder(PACKAGED_MODEL, max_seq_length=256)

@@ -1,0 +1,51 @@
+"""RePAIR's group advantages over user-conditioned subgoals (SPEC.md, section B).
+
+A group holds G rollouts of one task specification from different users (the study: two
+from user p, two from user q). For each UC subgoal k the rewards are normalised across the
+group,
+
+    a_ik = (r_ik − μ_k) / sqrt(σ²_k + 1e-8),   σ² the population variance,
+
+a subgoal every rollout achieved or missed alike (σ_k = 0) contributes 0, and a rollout's
+advantage is the mean over the UC subgoals, A_i = (1/|UC|) Σ_{k ∈ UC} a_ik (0 without UC
+subgoals). UA subgoals are left out: shared navigation says nothing about personalisation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+EPSILON = 1e-8
+
+
+def group_advantages(rewards: np.ndarray | Sequence[Sequence[float]],
+                     contexts: Sequence[str]) -> np.ndarray:
+    """The advantage A_i of each rollout of a group.
+
+    Args:
+        rewards: G × K subgoal rewards, one row per rollout.
+        contexts: The K subgoals' contexts, ``UC`` or ``UA``.
+
+    Returns:
+        A float64 array of G advantages.
+
+    Raises:
+        ValueError: When the shapes disagree or a context is neither UC nor UA.
+    """
+    r = np.asarray(rewards, dtype=np.float64)
+    if r.ndim != 2 or r.shape[1] != len(contexts):
+        raise ValueError(f"rewards must be G x {len(contexts)} (one column per subgoal), "
+                         f"got shape {r.shape}")
+    bad = sorted(set(contexts) - {"UC", "UA"})
+    if bad:
+        raise ValueError(f"contexts must be 'UC' or 'UA', got {bad}")
+    uc = np.array([c == "UC" for c in contexts])
+    if not uc.any():
+        return np.zeros(r.shape[0])
+    block = r[:, uc]
+    sigma = block.std(axis=0)  # population standard deviation
+    normalised = (block - block.mean(axis=0)) / np.sqrt(sigma ** 2 + EPSILON)
+    normalised[:, sigma == 0] = 0.0
+    return normalised.mean(axis=1)

@@ -1,0 +1,45 @@
+"""Acc-G and the alignment behind Acc-S/BLEU-4 on hand-built segmentations."""
+
+import pytest
+
+from mobileintent_gym.metrics.act2intent import (
+    aligned_texts,
+    goal_accuracy,
+    spans,
+    understanding_scores,
+)
+from mobileintent_gym.users import LexicalEncoder
+
+TRUTH = {"System settings adjustment": [1, 2, 3], "Shooting mode configuration": [4, 5],
+         "Reply to Mum": [6, 7, 8]}
+
+
+def test_acc_g_counts_true_spans_that_a_prediction_matches_exactly():
+    predicted = {"Adjust settings": [1, 2, 3], "Camera mode": [4, 5, 6], "Message": [7, 8]}
+    assert goal_accuracy(predicted, TRUTH) == pytest.approx(1 / 3)
+    assert goal_accuracy(TRUTH, TRUTH) == 1.0
+    assert goal_accuracy({"Everything": [1, 8]}, TRUTH) == 0.0
+
+
+def test_texts_align_by_largest_overlap_and_unmatched_truths_get_none():
+    predicted = {"Adjust settings": [1, 2], "Camera mode": [3, 4, 5]}
+    assert aligned_texts(predicted, TRUTH) == [
+        ("Adjust settings", "System settings adjustment"),
+        ("Camera mode", "Shooting mode configuration"),
+        (None, "Reply to Mum")]
+
+
+def test_understanding_scores_are_perfect_for_the_truth_and_zero_for_misses():
+    encoder = LexicalEncoder()
+    perfect = understanding_scores(TRUTH, TRUTH, encoder)
+    assert perfect["acc_g"] == 1.0
+    assert perfect["acc_s"] == pytest.approx(1.0) and perfect["bleu4"] == pytest.approx(1.0)
+    partial = understanding_scores({"System settings adjustment": [1, 2, 3]}, TRUTH, encoder)
+    assert partial["acc_g"] == pytest.approx(1 / 3)
+    assert partial["acc_s"] == pytest.approx(1 / 3) and partial["bleu4"] == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("bad", [{"x": [0, 1]}, {"x": []}, {"x": ["1"]}, {"x": [True]}])
+def test_bad_indices_are_named(bad):
+    with pytest.raises(ValueError, match="segment 'x'"):
+        spans(bad)
