@@ -10,8 +10,13 @@ from pathlib import Path
 
 import gymnasium as gym
 
-from mobileintent_gym.agents import AGENTS, Agent
+from mobileintent_gym.actions import Action
+from mobileintent_gym.agents import AGENTS, Agent, OracleAgent
+from mobileintent_gym.envs.execute import to_action
+from mobileintent_gym.errors import InvalidActionError
+from mobileintent_gym.metrics.act2intent import action_matches, step_success_rate
 from mobileintent_gym.metrics.pair import EpisodeResult, pair_scores
+from mobileintent_gym.phone.ui import Rect
 from mobileintent_gym.tasks import task_ids
 
 
@@ -34,6 +39,45 @@ def run_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0
     result = EpisodeResult(task, user, info["success"], info["subgoal_rewards"],
                            info["contexts"])
     return result, actions
+
+
+def reference_steps(env: gym.Env, user: str, task: str) -> list[tuple[Action, Rect | None]]:
+    """The oracle's actions on ``task`` and the bounds of the element each click hit."""
+    obs, info = env.reset(seed=0, options={"user": user, "task": task})
+    agent, steps, done = OracleAgent(env), [], False
+    while not done:
+        action = agent.act(obs, info)
+        obs, _, terminated, truncated, info = env.step(action)
+        hit = info["event"].hit
+        steps.append((action, hit.bounds if hit is not None else None))
+        done = terminated or truncated
+    return steps
+
+
+def teacher_forced(env: gym.Env, make_agent: Callable[[gym.Env, int], Agent], user: str,
+                   task: str, seed: int = 0) -> list[bool]:
+    """Per step of the oracle's trajectory, whether the agent's action from there matches.
+
+    Step t starts from a fresh episode replayed through the reference's first t actions;
+    the agent (a new one, seeded with ``seed``) proposes one action, which is compared with
+    the reference action by :func:`~mobileintent_gym.metrics.act2intent.action_matches`.
+    An action that is not an action is a mismatch.
+    """
+    base = env.unwrapped
+    reference = reference_steps(env, user, task)
+    matches = []
+    for t, (action, bounds) in enumerate(reference):
+        obs, info = env.reset(seed=seed, options={"user": user, "task": task})
+        for past, _ in reference[:t]:
+            obs, _, _, _, info = env.step(past)
+        try:
+            proposed = to_action(make_agent(env, seed).act(obs, info))
+        except InvalidActionError:
+            matches.append(False)
+            continue
+        matches.append(action_matches(proposed, action, bounds,
+                                      (base.device.width, base.device.height)))
+    return matches
 
 
 def episode_seed(seed: int, user: str, task: str) -> int:
@@ -62,11 +106,18 @@ def _main(args: argparse.Namespace) -> int:
     base = env.unwrapped
     tasks = task_ids(tuple(args.templates)) if args.templates else base.tasks
     runs = evaluate(env, AGENTS[args.agent], base.users, tasks, args.seed)
+    ssr = None
+    if args.teacher_forced:
+        ssr = step_success_rate([
+            teacher_forced(env, AGENTS[args.agent], user, task, episode_seed(args.seed, user, task))
+            for user in base.users for task in tasks])
     env.close()
     for result, actions in runs:
         print(f"{result.user:<12} {result.task:<28} success={int(result.success)} "
               f"subgoals={''.join(str(int(r)) for r in result.rewards)} steps={len(actions)}")
     scores = pair_scores([r for r, _ in runs])
+    if ssr is not None:
+        scores["ssr"] = ssr
     print(" ".join(f"{k}={'n/a' if v is None else f'{v:.3f}'}" for k, v in scores.items()))
     if args.out:
         out = Path(args.out)
@@ -88,6 +139,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--profiles", help="folder of PersonaLens profiles")
     parser.add_argument("--device-has-state", action="store_true",
                         help="the device already holds the user's content (serve-adb --user)")
+    parser.add_argument("--teacher-forced", action="store_true",
+                        help="also score SSR: the agent's action at each step of the oracle's "
+                        "trajectory, from that step's screen")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="write scores and episodes to this JSON file")
     parser.set_defaults(func=_main)

@@ -37,3 +37,30 @@ def test_a_score_with_nothing_to_count_is_undefined_not_zero(tmp_path, capsys):
     assert report["scores"]["sar_ua"] is None  # G-SPT-03 has no UA subgoal
     assert report["scores"]["sar_uc"] == 1.0
     assert "sar_ua=n/a" in capsys.readouterr().out
+
+
+def test_teacher_forcing_scores_each_reference_step_from_its_own_screen():
+    import gymnasium as gym
+
+    from mobileintent_gym.actions import Action
+    from mobileintent_gym.agents import OracleAgent
+    from mobileintent_gym.evaluate import reference_steps, teacher_forced
+
+    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
+    task = "G-SPT-01:personal:explicit"
+    reference = reference_steps(env, "demo-chen", task)
+    n = len(reference)
+    typing = [a for a, _ in reference].index(Action.type_text("Rainy Night"))
+    assert n >= 8 and typing == n - 2
+    oracle = teacher_forced(env, lambda e, seed: OracleAgent(e), "demo-chen", task)
+    assert oracle == [True] * n
+
+    class TypesRainyNight:
+        def act(self, obs, info):
+            return "TYPE[Rainy Night]"
+
+    typist = teacher_forced(env, lambda e, seed: TypesRainyNight(), "demo-chen", task)
+    assert typist == [False] * (n - 2) + [True, False]
+    assert teacher_forced(env, lambda e, seed: type("Bad", (), {
+        "act": lambda self, o, i: "CLICK[oops]"})(), "demo-chen", task) == [False] * n
+    env.close()

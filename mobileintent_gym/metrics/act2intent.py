@@ -1,4 +1,4 @@
-"""Act2Intention understanding scores: Acc-G, Acc-S and BLEU-4 (SPEC.md, section A).
+"""Act2Intention scores: understanding (Acc-G, Acc-S, BLEU-4) and execution (SSR).
 
 A segmentation maps each intention's text to the indices (from 1) of the actions behind it,
 ``{"Order a latte": [1, 2, 3], "Reply to Mum": [4, 5]}``; a segment's span is
@@ -8,6 +8,10 @@ A segmentation maps each intention's text to the indices (from 1) of the actions
 * Acc-S and BLEU-4 compare each true intention's text with the text of the predicted
   intention whose span overlaps it most (the earlier one on a tie); a true intention that
   no prediction overlaps scores 0 on both.
+
+Execution's SSR compares the agent's action at each step with the reference action of the
+same step, teacher-forced (:func:`action_matches`, :func:`step_success_rate`); a
+functionally equivalent other path counts as a mismatch, as in the study.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from mobileintent_gym.actions import Action
 from mobileintent_gym.metrics.text import Tokens, bleu4, pair_similarities
+from mobileintent_gym.phone.ui import Rect
 from mobileintent_gym.users.encoders import Encoder
 
 Segmentation = Mapping[str, Sequence[int]]
@@ -70,3 +76,47 @@ def understanding_scores(predicted: Segmentation, truth: Segmentation, encoder: 
     return {"acc_g": goal_accuracy(predicted, truth),
             "acc_s": float(similarity.mean()) if pairs else 0.0,
             "bleu4": float(np.mean(bleu)) if pairs else 0.0}
+
+
+# A click matches the reference when it lands in the element the reference hit, or, where
+# the reference hit none, within this share of the screen's width and height of it (the
+# tolerance of the AITW-style action matching the study adapts).
+CLICK_TOLERANCE = 0.14
+
+
+def action_matches(predicted: Action, reference: Action, bounds: Rect | None,
+                   screen: tuple[int, int]) -> bool:
+    """Whether a predicted action matches the reference action of the same step.
+
+    Args:
+        predicted: The agent's action.
+        reference: The reference action.
+        bounds: Bounds of the element the reference click hit, if any.
+        screen: Screen (width, height) in pixels.
+
+    Returns:
+        Same type and: a click (or long click) inside ``bounds`` (within
+        :data:`CLICK_TOLERANCE` of the reference point without bounds); the same text
+        after whitespace and case normalisation; the same direction or key.
+    """
+    if predicted.type is not reference.type:
+        return False
+    if predicted.x is not None:
+        if bounds is not None:
+            return bounds[0] <= predicted.x < bounds[2] and bounds[1] <= predicted.y < bounds[3]
+        return (abs(predicted.x - reference.x) <= CLICK_TOLERANCE * screen[0]
+                and abs(predicted.y - reference.y) <= CLICK_TOLERANCE * screen[1])
+    if predicted.text is not None:
+        return " ".join(predicted.text.casefold().split()) == " ".join(
+            reference.text.casefold().split())
+    return (predicted.direction, predicted.key) == (reference.direction, reference.key)
+
+
+def step_success_rate(matches: Sequence[Sequence[bool]]) -> float:
+    """SSR = mean over tasks of (matched steps / reference steps); 0.0 for no tasks.
+
+    ``matches[i][t]`` says whether the agent's action at step t of task i matched the
+    reference (teacher-forced: every step starts from the reference trajectory's screen).
+    """
+    rates = [sum(m) / len(m) for m in matches if len(m)]
+    return float(np.mean(rates)) if rates else 0.0

@@ -43,3 +43,25 @@ def test_understanding_scores_are_perfect_for_the_truth_and_zero_for_misses():
 def test_bad_indices_are_named(bad):
     with pytest.raises(ValueError, match="segment 'x'"):
         spans(bad)
+
+
+def test_actions_match_by_type_element_text_and_direction():
+    from mobileintent_gym.actions import Action
+    from mobileintent_gym.metrics.act2intent import action_matches, step_success_rate
+
+    ref, screen, bounds = Action.click(500, 300), (1080, 2400), (400, 250, 700, 350)
+    assert action_matches(Action.click(699, 251), ref, bounds, screen)
+    assert not action_matches(Action.click(700, 300), ref, bounds, screen)  # right edge out
+    assert not action_matches(Action.long_click(500, 300), ref, bounds, screen)
+    # Without the reference element, 14 % of the screen either way.
+    assert action_matches(Action.click(500 + 151, 300 + 336), ref, None, screen)
+    assert not action_matches(Action.click(500 + 152, 300), ref, None, screen)
+    assert not action_matches(Action.click(500, 300 + 337), ref, None, screen)
+    assert action_matches(Action.type_text(" rainy  NIGHT"), Action.type_text("Rainy Night"),
+                          None, screen)
+    assert not action_matches(Action.swipe("UP"), Action.swipe("DOWN"), None, screen)
+    assert action_matches(Action.press("BACK"), Action.press("BACK"), None, screen)
+    assert action_matches(Action.complete(), Action.complete(), None, screen)
+    assert step_success_rate([[True, False], [True, True, True, False]]) == pytest.approx(
+        (0.5 + 0.75) / 2)
+    assert step_success_rate([]) == 0.0
