@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import gymnasium as gym
@@ -16,7 +17,7 @@ class RandomAgent:
     """
 
     def __init__(self, env: gym.Env, seed: int = 0) -> None:
-        self.space = env.action_space
+        self.space = copy.deepcopy(env.action_space)  # seeding the env's own would leak
         self.space.seed(seed)
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:

@@ -13,9 +13,25 @@ HIERARCHY_LENGTH = 1 << 20
 
 @lru_cache(maxsize=1)
 def unicode_charset() -> str:
-    """Every printable character of Unicode's basic plane (labels and dumps use any)."""
+    """Every printable character of Unicode's basic plane (what samples are drawn from)."""
     return "".join(c for c in map(chr, range(0x20, 0x10000))
                    if c.isprintable() and not 0xD800 <= ord(c) <= 0xDFFF)
+
+
+class UnicodeText(spaces.Text):
+    """A ``Text`` space of printable Unicode: any plane, so typed emoji stay inside it.
+
+    Samples are drawn from the basic plane (:func:`unicode_charset`); membership only asks
+    for a printable string of the allowed length (dumps escape newlines and tabs).
+    """
+
+    def __init__(self, max_length: int, min_length: int = 1) -> None:
+        super().__init__(max_length, min_length=min_length, charset=unicode_charset())
+
+    def contains(self, x: object) -> bool:
+        """Whether ``x`` is a printable string of an allowed length."""
+        return (isinstance(x, str) and self.min_length <= len(x) <= self.max_length
+                and x.isprintable())
 
 
 def observation_space(width: int, height: int, fields: tuple[str, ...]) -> spaces.Dict:
@@ -29,10 +45,8 @@ def observation_space(width: int, height: int, fields: tuple[str, ...]) -> space
     """
     known = {
         "screenshot": lambda: spaces.Box(0, 255, (height, width, 3), np.uint8),
-        "instruction": lambda: spaces.Text(INSTRUCTION_LENGTH, min_length=1,
-                                           charset=unicode_charset()),
-        "hierarchy": lambda: spaces.Text(HIERARCHY_LENGTH, min_length=1,
-                                         charset=unicode_charset()),
+        "instruction": lambda: UnicodeText(INSTRUCTION_LENGTH),
+        "hierarchy": lambda: UnicodeText(HIERARCHY_LENGTH),
     }
     unknown = [f for f in fields if f not in known]
     if unknown or not fields:

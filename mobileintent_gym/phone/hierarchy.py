@@ -115,19 +115,21 @@ def _from_element(element: ET.Element) -> Node:
         raise DeviceError(f"node has no valid bounds: {element.get('bounds')!r}")
     bounds = tuple(int(v) for v in match.groups())
     flags = {_FIELD.get(a, a): element.get(a) == "true" for a in _BOOL_ATTRS}
-    node = Node(element.get("class", ""), bounds, text=element.get("text", ""),
+    node = Node(element.get("class", element.tag), bounds, text=element.get("text", ""),
                 resource_id=element.get("resource-id", ""),
                 desc=element.get("content-desc", ""), package=element.get("package", ""),
                 entity=element.get("entity-id"), **flags)
-    node.add(*(_from_element(child) for child in element if child.tag == "node"))
+    node.add(*(_from_element(child) for child in element))
     return node
 
 
 def parse(xml: str | bytes) -> Node:
     """Parse a uiautomator dump into view nodes.
 
-    A dump whose hierarchy holds several window roots is returned under one synthetic
-    ``hierarchy`` node covering their union.
+    Elements are read whatever their tag: ``uiautomator dump`` writes ``<node>``, Appium's
+    UiAutomator2 page source names each element by its class
+    (``<android.widget.FrameLayout …>``). A dump whose hierarchy holds several window roots
+    is returned under one synthetic ``hierarchy`` node covering their union.
 
     Raises:
         DeviceError: When the text is not a uiautomator dump; the message says why.
@@ -138,7 +140,7 @@ def parse(xml: str | bytes) -> Node:
         raise DeviceError(f"not a uiautomator dump: {err}") from err
     if root.tag != "hierarchy":
         raise DeviceError(f"not a uiautomator dump: root element is <{root.tag}>")
-    windows = [_from_element(child) for child in root if child.tag == "node"]
+    windows = [_from_element(child) for child in root]
     if len(windows) == 1:
         return windows[0]
     if not windows:

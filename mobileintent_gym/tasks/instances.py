@@ -55,11 +55,6 @@ class TaskInstance:
     target: Target
     instruction: str
 
-    @property
-    def group(self) -> tuple[str, str, str]:
-        """The (template, target type, instruction type) group for all-success."""
-        return (self.template.id, self.target_type, self.instruction_type)
-
 
 def parse_task_id(task_id: str) -> tuple[TaskTemplate, TargetType, InstructionType]:
     """Split a task id into its template, target type and instruction type.

@@ -3,7 +3,8 @@
 For rollout i and subgoal k:
 
 * r_ik = 0 when the subgoal's entry screen was never observed before an action;
-* the terminal subgoal's r is the task judge's verdict (:class:`Outcome`);
+* the terminal subgoal's r is the task judge's verdict (:class:`Outcome`), which is
+  reached by any path (the study's SR counts completion by any path);
 * a non-terminal subgoal's r is 1 when a later subgoal's entry screen was reached at any
   time, or an expected item/control was clicked on its entry screen; else 0.
 
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.ui import Node
 from mobileintent_gym.tasks.instances import TaskInstance
+from mobileintent_gym.tasks.spec import rid_suffix
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +32,8 @@ class Verdict:
     Attributes:
         rewards: r_k per subgoal, in order (0.0 or 1.0).
         success: Whether the task's outcome was reached.
-        exposed: Whether the target was visible before the agent first picked another
-            record on a UC subgoal's screen (``None`` while it has picked no other).
+        exposed: Whether the task's record was visible before the agent first picked
+            another one on a UC subgoal's screen (``None`` while it has picked no other).
     """
 
     rewards: tuple[float, ...]
@@ -69,8 +71,7 @@ class Judge:
             if event.route_before in goal.screens or event.route_after in goal.screens:
                 self._reached[k] = True
         self._note_exposure(event)
-        if not self._success and self._observed[-1]:
-            self._success = self._outcome(event, screen)
+        self._success = self._success or self._outcome(event, screen)
         return self.verdict()
 
     def verdict(self) -> Verdict:
@@ -88,21 +89,24 @@ class Judge:
         return Verdict(tuple(rewards), self._success, self._exposed)
 
     def _outcome(self, event: StepEvent, screen: Callable[[], Node]) -> bool:
-        outcome = self.task.template.outcome
+        outcome, target = self.task.template.outcome, self.task.target
         if outcome.effect and not event.effect:
             return False
         if outcome.route is not None and event.route_after != outcome.route:
             return False
-        if outcome.target_visible and self.task.target.entity not in event.visible_after:
+        if outcome.via and not any(click.matches(event, target) for click in outcome.via):
             return False
-        return outcome.node is None or outcome.node.holds(screen(), self.task.target)
+        if not outcome.nodes:
+            return True
+        root = screen()
+        return all(check.holds(root, target) for check in outcome.nodes)
 
     def _note_exposure(self, event: StepEvent) -> None:
-        target = self.task.target
-        self._seen_target = self._seen_target or target.entity in event.visible
+        self._seen_target = self._seen_target or self.task.record in event.visible
         hit = event.hit
         picked_other = (hit is not None and hit.entity is not None
-                        and hit.entity != target.entity
+                        and hit.entity != self.task.target.entity
+                        and rid_suffix(hit.resource_id) in self.task.template.picks
                         and event.route_before in self._choice_screens)
         if picked_other and self._exposed is None:
             self._exposed = self._seen_target

@@ -38,13 +38,14 @@ class Oracle:
     def act(self, route: str, xml: str) -> Action:
         """The next action on the screen with ``route`` and dump ``xml``.
 
-        Screens the template does not script are left with BACK; once the task's outcome
-        screen is reached the oracle declares the task complete.
+        Screens the template does not script are left with BACK, except the outcome's own
+        screen, where the oracle declares the task complete (the env ends an episode as
+        soon as the outcome is reached, so it only gets there when the outcome failed).
         """
         template = self.task.template
         move = template.oracle.get(route)
         if move is None:
-            done = template.outcome.route in (route, None)
+            done = route == template.outcome.route
             return Action.complete() if done else Action.press("BACK")
         root = hierarchy.parse(xml)
         if move.fill is not None:

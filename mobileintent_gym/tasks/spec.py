@@ -43,20 +43,24 @@ class Target:
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    """An expected click: a control by resource id and/or the target record.
+    """An expected click: a control by resource id and/or the target record, or a key.
 
     Attributes:
         resource_id: Resource id suffix the hit element must have (``None``: any).
         target: The hit element must show the target (its entity id, else its label).
         long: ``True`` for a long click only, ``False`` for a click only, ``None`` for either.
+        key: Instead of a click, a key press (``"ENTER"`` submits the focused field).
     """
 
     resource_id: str | None = None
     target: bool = False
     long: bool | None = None
+    key: str | None = None
 
     def matches(self, event: StepEvent, target: Target) -> bool:
-        """Whether ``event`` is this click."""
+        """Whether ``event`` is this click (or key press)."""
+        if self.key is not None:
+            return event.action == f"PRESS[{self.key}]"
         hit = event.hit
         if hit is None:
             return False
@@ -65,13 +69,6 @@ class Click:
         if self.resource_id is not None and rid_suffix(hit.resource_id) != self.resource_id:
             return False
         return not self.target or target.shown_by(hit.entity, hit.text)
-
-    def describe(self) -> str:
-        """The click in a few words."""
-        what = "the target" if self.target else ""
-        rid = f"#{self.resource_id}" if self.resource_id else ""
-        kind = {True: "long click", False: "click", None: "click"}[self.long]
-        return f"{kind} {what} {rid}".replace("  ", " ").strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,34 +88,41 @@ class NodeCheck:
     which: Literal["first", "last", "any"] = "any"
 
     def holds(self, root: Node, target: Target) -> bool:
-        """Whether the screen under ``root`` shows such a node."""
+        """Whether the screen under ``root`` shows such a node.
+
+        A node shows the target by its entity id; in a dump without ids (a real device),
+        by a node in its subtree whose text is the target's label.
+        """
         nodes = [n for n in root.walk() if rid_suffix(n.resource_id) == self.resource_id]
         if self.which != "any":
             nodes = nodes[:1] if self.which == "first" else nodes[-1:]
         return any((self.text is None or n.text == self.text)
-                   and (not self.target or target.shown_by(n.entity, n.text)) for n in nodes)
+                   and (not self.target or _shows(n, target)) for n in nodes)
+
+
+def _shows(node: Node, target: Target) -> bool:
+    if node.entity is not None:
+        return node.entity == target.entity
+    return any(n.text == target.label for n in node.walk())
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The task judge's verdict: what the screen shows right after a successful step.
+    """The task judge's verdict: the deciding step and what the screen shows after it.
 
     Attributes:
         route: Route the step must lead to (``None``: any).
-        target_visible: The target's entity must be among the visible entities.
-        node: A node the screen must show.
-        effect: The step must have changed something (so a screen that already showed the
-            outcome before the agent acted does not count).
+        nodes: Nodes the screen must show after the step.
+        via: The deciding step must be one of these clicks or key presses (``()``: any
+            step). A state-changing task names its deciding control, so content left over
+            from an earlier episode on a device that keeps it never counts by itself.
+        effect: The step must have changed something.
     """
 
     route: str | None = None
-    target_visible: bool = False
-    node: NodeCheck | None = None
+    nodes: tuple[NodeCheck, ...] = ()
+    via: tuple[Click, ...] = ()
     effect: bool = True
-
-    def needs_screen(self) -> bool:
-        """Whether judging needs the hierarchy of the screen after the step."""
-        return self.node is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,10 +140,6 @@ class Subgoal:
     screens: tuple[str, ...]
     context: Context
     clicks: tuple[Click, ...] = ()
-
-    def describe(self) -> str:
-        """One line: name, context and entry screens."""
-        return f"{self.name} [{self.context}] on {'|'.join(self.screens)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +181,8 @@ class TaskTemplate:
         step_limit: Steps before the episode is truncated.
         act_on: ``"record"`` when the agent acts on the context record itself,
             ``"author"`` when on the author of it (a Moments post's author).
+        picks: Resource id suffixes of the controls that pick a record on the UC
+            subgoals' screens (for target exposure).
         oracle: Route → the oracle's move on that screen.
     """
 
@@ -194,4 +196,5 @@ class TaskTemplate:
     implicit: str
     step_limit: int = 20
     act_on: Literal["record", "author"] = "record"
+    picks: tuple[str, ...] = ()
     oracle: Mapping[str, Move] = field(default_factory=dict)

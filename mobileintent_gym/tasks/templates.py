@@ -29,11 +29,14 @@ SPT_01 = TaskTemplate(
                 (Click("new_playlist"),)),
         Subgoal('create "Rainy Night" and finish adding', ("music/new_playlist",), "UA"),
     ),
-    outcome=Outcome("music/playlist", target_visible=True,
-                    node=NodeCheck("title", "Rainy Night", which="first")),
+    # The new playlist opens: titled exactly "Rainy Night", holding the target.
+    outcome=Outcome("music/playlist",
+                    (NodeCheck("title", "Rainy Night", which="first"),
+                     NodeCheck("track", target=True)),
+                    via=(Click("create"), Click(key="ENTER"))),
     explicit='In Music, add the liked song "{label}" to a new playlist named "Rainy Night".',
     implicit='In Music, add {cue} from your Liked Songs to a new playlist named "Rainy Night".',
-    step_limit=30,
+    step_limit=30, picks=("more", "track"),
     oracle=MappingProxyType({
         "music/home": Move(desc="Your Library"),
         "music/search": Move(desc="Your Library"),
@@ -54,9 +57,12 @@ SPT_02 = TaskTemplate(
         Subgoal("expand recent plays", ("music/library",), "UA", (Click("recently_played"),)),
         Subgoal("play the track", ("music/library/recent",), "UC"),
     ),
-    outcome=Outcome(node=NodeCheck("mini_player", target=True)),
+    # Playing is the deciding click (from any list): the mini player then shows the target.
+    outcome=Outcome(nodes=(NodeCheck("mini_player", target=True),),
+                    via=(Click("track", target=True),)),
     explicit='In Music, play "{label}" from your recently played songs.',
     implicit="In Music, play {cue} that you listened to recently.",
+    picks=("track", "more"),
     oracle=MappingProxyType({
         "music/home": Move(desc="Your Library"),
         "music/search": Move(desc="Your Library"),
@@ -69,9 +75,10 @@ SPT_03 = TaskTemplate(
     id="G-SPT-03", app="music", context="music/home",
     text="open the home-screen playlist",
     subgoals=(Subgoal("open the playlist", ("music/home",), "UC"),),
-    outcome=Outcome("music/playlist", target_visible=True),
+    outcome=Outcome("music/playlist", (NodeCheck("toolbar", target=True),)),
     explicit='In Music, open the playlist "{label}" on the home screen.',
     implicit="In Music, open {cue} from the home screen.",
+    picks=("playlist_card",),
     oracle=MappingProxyType({"music/home": Move("playlist_card", target=True)}),
 )
 
@@ -79,9 +86,10 @@ WCT_01 = TaskTemplate(
     id="G-WCT-01", app="chat", context="chat/chats",
     text="open the chat",
     subgoals=(Subgoal("open the conversation", ("chat/chats",), "UC"),),
-    outcome=Outcome("chat/conversation", target_visible=True),
+    outcome=Outcome("chat/conversation", (NodeCheck("toolbar", target=True),)),
     explicit="In Chat, open the conversation with {label}.",
     implicit="In Chat, open {cue}.",
+    picks=("chat",),
     oracle=MappingProxyType({"chat/chats": Move("chat", target=True)}),
 )
 
@@ -92,10 +100,14 @@ WCT_02 = TaskTemplate(
         Subgoal("open the conversation", ("chat/chats",), "UC", (Click("chat", target=True),)),
         Subgoal("enter and send", ("chat/conversation",), "UA"),
     ),
-    outcome=Outcome("chat/conversation", target_visible=True,
-                    node=NodeCheck("message_out", "Understood", which="last")),
+    # Sending is the deciding step: a reply left from an earlier episode does not count.
+    outcome=Outcome("chat/conversation",
+                    (NodeCheck("toolbar", target=True),
+                     NodeCheck("message_out", "Understood", which="last")),
+                    via=(Click("send"), Click(key="ENTER"))),
     explicit='In Chat, open the conversation with {label} and reply exactly "Understood".',
     implicit='In Chat, open {cue} and reply exactly "Understood".',
+    picks=("chat",),
     oracle=MappingProxyType({
         "chat/chats": Move("chat", target=True),
         "chat/conversation": Move("send", fill=("input", "Understood")),
@@ -111,9 +123,10 @@ WCT_03 = TaskTemplate(
         Subgoal("open Moments", ("chat/discover",), "UA", (Click("moments"),)),
         Subgoal("open the author's profile", ("chat/moments",), "UC"),
     ),
-    outcome=Outcome("chat/profile", target_visible=True),
+    outcome=Outcome("chat/profile", (NodeCheck("profile_header", target=True),)),
     explicit='In Chat, open the profile of the person who posted "{label}" in Moments.',
     implicit="In Chat, open the profile of whoever posted {cue} in Moments.",
+    picks=("author", "avatar"),
     oracle=MappingProxyType({
         "chat/chats": Move(desc="Discover"),
         "chat/contacts": Move(desc="Discover"),

@@ -99,6 +99,8 @@ class PairConfig:
     skip_attributes: tuple[str, ...] = LOGISTICS_ATTRIBUTES
 
     def __post_init__(self) -> None:
+        if isinstance(self.top_k, bool) or not isinstance(self.top_k, int):
+            raise ValueError(f"top_k must be an integer, got {self.top_k!r}")
         sizes = self.sizes.items() if isinstance(self.sizes, Mapping) else self.sizes
         object.__setattr__(self, "sizes", tuple(sorted((str(k), int(v)) for k, v in sizes)))
         object.__setattr__(self, "skip_attributes", tuple(self.skip_attributes))

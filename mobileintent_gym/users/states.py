@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mobileintent_gym.apps.chat.state import ME, Chat, ChatState, Message, Moment
+from mobileintent_gym.apps.chat.state import ME, Chat, ChatState, Message, Moment, clock_text
 from mobileintent_gym.apps.music.state import MusicState, Playlist, Track
 from mobileintent_gym.users.catalogs import ChatSeed, Entity, MomentSeed, contacts, tracks
 
@@ -66,11 +66,7 @@ def _timed_chat(chat_id: str, seed: ChatSeed, n: int, unread: int) -> Chat:
     ends = LAST_MESSAGE_MINUTE - CHAT_SPACING_MINUTES * n
     last = len(seed.lines) - 1
     messages = tuple(
-        Message(seed.contact.id if k % 2 == 0 else ME, text, _hhmm(ends - 2 * (last - k)))
+        Message(seed.contact.id if k % 2 == 0 else ME, text, clock_text(ends - 2 * (last - k)))
         for k, text in enumerate(seed.lines))
     # Only a conversation whose last word is the contact's can hold unread messages.
     return Chat(chat_id, seed.contact.id, messages, unread if last % 2 == 0 else 0)
-
-
-def _hhmm(minutes: int) -> str:
-    return f"{minutes // 60 % 24:02d}:{minutes % 60:02d}"

@@ -34,3 +34,16 @@ def test_every_task_earns_the_same_subgoal_rewards_on_both_backends(local):
         assert expected[0].success and got == expected, task
         sim_events = sim.unwrapped.device.events
         assert [comparable(e) for e in device.events] == [comparable(e) for e in sim_events]
+
+
+def test_content_kept_from_an_earlier_episode_never_decides_a_task(local):
+    """On a device that keeps its content, each reply must be sent in its own episode."""
+    user = builtin_users()[1]
+    local.thread.call(local.device.phone.reset, load_user_content(user).state, 0)
+    device = AdbDevice(AdbConfig(local.serial, server_port=local.server_port))
+    env = gym.make("Act2Intent-Execute-v0", device=device, observation=("instruction",),
+                   users=[user], load_state=False)
+    for _ in range(2):  # the second episode starts with "Understood" already in the chat
+        result, actions = run_episode(env, OracleAgent(env), user, "G-WCT-02:common:explicit")
+        assert result.success and "TYPE[Understood]" in actions
+        assert actions[-1].startswith("CLICK[")  # the Send button decided it

@@ -128,3 +128,18 @@ def test_random_agent_rollouts_stay_within_the_reward_bounds(env):
             done = terminated or truncated
         assert total == sum(info["subgoal_rewards"]) <= len(info["subgoals"])
         assert info["steps"] <= 30
+
+
+def test_a_hierarchy_observation_stays_in_its_space_whatever_was_typed():
+    env = gym.make("Act2Intent-Execute-v0", observation=("instruction", "hierarchy"))
+    obs, _ = env.reset(seed=0, options={"user": USERS[0], "task": "G-WCT-02:common:explicit"})
+    assert env.observation_space.contains(obs)
+    agent = OracleAgent(env)
+    obs, _, _, _, info = env.step(agent.act(obs, {}))  # open the chat
+    obs, _, _, _, info = env.step(agent.act(obs, info))  # focus the input
+    for text in ("Thanks 👍", "line1\nline2", "tab\there", "日本語"):
+        obs, _, _, _, info = env.step(Action.type_text(text))
+        assert info["event"].typed == text
+        assert env.observation_space.contains(obs), text
+    assert not env.observation_space["hierarchy"].contains("bell\x07")
+    env.close()

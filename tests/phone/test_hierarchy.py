@@ -134,3 +134,18 @@ def test_a_dump_gives_the_same_touch_target_as_the_phone_on_every_point():
             node = None if on_key else view.target_at(x, y)
             expected = None if node is None else touch.hit_of(node)
             assert dump.hit_at(x, y) == expected, (view.route, x, y)
+
+
+def test_appium_page_sources_with_class_named_elements_parse_like_dumps():
+    """UiAutomator2's page source tags each element with its class instead of ``node``."""
+    phone = SimPhone()
+    phone.open("music", "music/library/liked")
+    dump = phone.hierarchy()
+    tree = ET.fromstring(dump)
+    for element in tree.iter("node"):
+        element.tag = element.get("class")
+    source = ET.tostring(tree, encoding="unicode")
+    assert "<node" not in source and "<android.widget.FrameLayout" in source
+    assert [(n.cls, n.bounds, n.text, n.entity) for n in hierarchy.parse(source).walk()] == [
+        (n.cls, n.bounds, n.text, n.entity) for n in hierarchy.parse(dump).walk()]
+    assert touch.ScreenDump(source).visible == touch.ScreenDump(dump).visible

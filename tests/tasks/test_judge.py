@@ -21,15 +21,19 @@ def event(before, after, *, action="CLICK[1,1]", rid="", entity=None, text="",
 
 
 def screen(*nodes):
+    """A screen of (resource id, text, entity) nodes; a 4th item nests a child's text."""
     root = Node("android.widget.FrameLayout", (0, 0, 10, 10))
-    for rid, text, entity in nodes:
-        root.add(Node("android.widget.TextView", (0, 0, 1, 1), text=text,
-                      resource_id=f"{PKG}music:id/{rid}", entity=entity))
+    for rid, text, entity, *child in nodes:
+        node = Node("android.widget.TextView", (0, 0, 1, 1), text=text,
+                    resource_id=f"{PKG}music:id/{rid}", entity=entity)
+        if child:
+            node.add(Node("android.widget.TextView", (0, 0, 1, 1), text=child[0]))
+        root.add(node)
     return lambda: root
 
 
 def no_screen():
-    raise AssertionError("the judge read the screen although the outcome needs no node")
+    raise AssertionError("the judge read the screen although the step cannot decide")
 
 
 SPT01_PATH = [
@@ -57,7 +61,7 @@ def test_the_reference_path_earns_every_subgoal_and_success():
     created = event("music/new_playlist", "music/playlist", rid="create",
                     visible_after=("u000", "t1"))
     verdict = judge.update(created, screen(("title", "Rainy Night", None),
-                                           ("title", "Song One", "t1")))
+                                           ("track", "", "t1")))
     assert verdict.rewards == (1.0,) * 6 and verdict.success
     assert verdict.exposed is None  # it never picked another track
 
@@ -70,7 +74,9 @@ def test_a_wrong_track_still_reaches_later_routes_but_fails_the_task():
     run(judge, path)
     created = event("music/new_playlist", "music/playlist", rid="create",
                     visible_after=("u000", "t9"))
-    verdict = judge.update(created, screen(("title", "Rainy Night", None)))
+    verdict = judge.update(created, screen(("title", "Rainy Night", None), ("track", "", "t9"),
+                                           ("mini_player", "", "t1")))
+    # The target playing in the mini player is not the target in the playlist.
     # Eq. 7: the UC subgoal counts because a later subgoal's route was reached.
     assert verdict.rewards == (1, 1, 1, 1, 1, 0) and not verdict.success
     assert verdict.exposed is True  # t1 was on screen when t9 was picked
@@ -81,7 +87,7 @@ def test_the_wrong_playlist_name_fails_the_outcome():
     run(judge, SPT01_PATH)
     created = event("music/new_playlist", "music/playlist", rid="create",
                     visible_after=("u000", "t1"))
-    verdict = judge.update(created, screen(("title", "Rainy night", None)))
+    verdict = judge.update(created, screen(("title", "Rainy night", None), ("track", "", "t1")))
     assert not verdict.success and verdict.rewards[-1] == 0
 
 
@@ -91,6 +97,41 @@ def test_an_unobserved_entry_screen_earns_nothing_even_if_a_later_route_is_reach
     # "open Discover" is achieved (its click and a later route); "open Moments" was never
     # on its entry screen (chat/discover), so it earns 0.
     assert verdict.rewards == (1, 0, 0)
+
+
+def test_success_counts_any_path_while_the_terminal_reward_needs_its_entry_screen():
+    judge = Judge(task("G-WCT-03", entity="c01", label="Emma", record="m03"))
+    verdict = run(judge, [
+        event("chat/chats", "chat/contacts", rid="nav_contacts"),
+        event("chat/contacts", "chat/profile", rid="contact", entity="c01"),
+    ], screen(("profile_header", "", "c01")))
+    assert verdict.success and verdict.rewards == (0, 0, 0)
+
+
+def test_content_left_from_an_earlier_episode_does_not_decide_the_task():
+    judge = Judge(task("G-WCT-02", entity="chat_c02", label="Carlos Ruiz"))
+    replied = screen(("toolbar", "", "chat_c02"), ("message_out", "Understood", None))
+    verdict = run(judge, [
+        event("chat/chats", "chat/conversation", rid="chat", entity="chat_c02"),
+        event("chat/conversation", "chat/conversation", rid="input"),
+    ], replied)
+    assert not verdict.success  # "Understood" is on screen, but nothing was sent
+    verdict = judge.update(event("chat/conversation", "chat/conversation",
+                                 action="PRESS[ENTER]"), replied)
+    assert verdict.success and verdict.rewards == (1, 1)
+
+
+def test_playing_is_decided_by_the_target_click_not_a_later_unrelated_change():
+    judge = Judge(task("G-SPT-02"))
+    playing = screen(("mini_player", "", "t1"))
+    run(judge, [event("music/home", "music/search", rid="nav_search")])
+    verdict = judge.update(event("music/search", "music/search", rid="track", entity="t1"),
+                           playing)
+    assert verdict.success  # played from Search: another path, still the outcome
+    judge = Judge(task("G-SPT-02"))
+    verdict = run(judge, [event("music/library", "music/library/recent",
+                                rid="recently_played")], playing)
+    assert not verdict.success  # the target was already playing; expanding is not playing
 
 
 def test_an_expected_click_counts_without_reaching_the_next_route():
@@ -103,11 +144,13 @@ def test_an_expected_click_counts_without_reaching_the_next_route():
 def test_outcome_needs_an_effect_and_the_target():
     judge = Judge(task("G-SPT-02"))
     run(judge, [event("music/home", "music/library", rid="nav_your_library"),
-                event("music/library", "music/library/recent", rid="recently_played")])
+                event("music/library", "music/library/recent", rid="recently_played")],
+        screen())
     playing_other = screen(("mini_player", "", "t9"))
     assert not judge.update(event("music/library/recent", "music/library/recent", rid="track",
                                   entity="t9", visible=("t9", "t1")), playing_other).success
-    idle = event("music/library/recent", "music/library/recent", effect=False)
+    idle = event("music/library/recent", "music/library/recent", rid="track", entity="t1",
+                 effect=False)
     assert not judge.update(idle, screen(("mini_player", "", "t1"))).success
     verdict = judge.update(event("music/library/recent", "music/library/recent", rid="track",
                                  entity="t1"), screen(("mini_player", "", "t1")))
@@ -119,8 +162,8 @@ def test_exposure_is_false_when_another_record_is_picked_before_the_target_shows
     judge = Judge(task("G-WCT-01", entity="chat_c02", label="Carlos"))
     verdict = judge.update(event("chat/chats", "chat/conversation", rid="chat",
                                  entity="chat_c05", visible=("chat_c05", "chat_c07")),
-                           no_screen)
-    assert verdict.exposed is False and verdict.rewards == (0,)
+                           screen(("toolbar", "", "chat_c05")))
+    assert verdict.exposed is False and verdict.rewards == (0,) and not verdict.success
 
 
 def test_a_device_without_entity_ids_matches_the_target_by_label():
@@ -128,3 +171,19 @@ def test_a_device_without_entity_ids_matches_the_target_by_label():
     verdict = judge.update(event("chat/chats", "chat/conversation", rid="chat",
                                  text="Carlos Ruiz"), no_screen)
     assert verdict.rewards == (1, 0)
+    # The outcome's node shows the label in its subtree (a toolbar's title).
+    sent = screen(("toolbar", "", None, "Carlos Ruiz"), ("message_out", "Understood", None))
+    assert judge.update(event("chat/conversation", "chat/conversation", rid="send"),
+                        sent).success
+
+
+def test_exposure_follows_the_moments_post_not_its_authors_other_appearances():
+    judge = Judge(task("G-WCT-03", entity="c01", label="Emma", record="m03"))
+    verdict = run(judge, [
+        event("chat/chats", "chat/discover", rid="nav_discover"),
+        event("chat/discover", "chat/moments", rid="moments"),
+        # c01 shows (another post of hers) but the designated post m03 does not.
+        event("chat/moments", "chat/profile", rid="author", entity="c07",
+              visible=("m01", "c01", "m02", "c07")),
+    ], screen(("profile_header", "", "c07")))
+    assert verdict.exposed is False and not verdict.success

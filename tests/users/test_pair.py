@@ -179,6 +179,8 @@ def test_pools_are_large_unique_and_their_cues_hide_their_labels():
     ({"sizes": {"music/nowhere": 5}}, "unknown contexts"),
     ({"sizes": {"music/home": 1}}, "needs room for its 2 common"),
     ({"top_k": 1}, "needs room"),
+    ({"top_k": 5.5}, "top_k must be an integer, got 5.5"),
+    ({"top_k": "20"}, "top_k must be an integer, got '20'"),
     ({"seed": -1}, "non-negative"),
 ])
 def test_bad_configs_are_refused(kwargs, message):

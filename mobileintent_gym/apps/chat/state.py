@@ -81,8 +81,12 @@ class ChatState:
         raise KeyError(f"no chat {chat_id!r}")
 
 
-def _hhmm(minutes: int) -> str:
-    return f"{minutes // 60 % 24:02d}:{minutes % 60:02d}"
+def clock_text(minutes: int) -> str:
+    """How the app shows a time ``minutes`` after today's midnight.
+
+    ``HH:MM`` for today, ``Yesterday`` before midnight, as WeChat does.
+    """
+    return "Yesterday" if minutes < 0 else f"{minutes // 60 % 24:02d}:{minutes % 60:02d}"
 
 
 def default_state(seed: int) -> ChatState:
@@ -98,7 +102,7 @@ def default_state(seed: int) -> ChatState:
         # messages came two minutes apart.
         ends = 9 * 60 + 40 - 37 * n
         messages = tuple(
-            Message(cid if k % 2 == 0 else ME, text, _hhmm(ends - 2 * (len(lines) - 1 - k)))
+            Message(cid if k % 2 == 0 else ME, text, clock_text(ends - 2 * (len(lines) - 1 - k)))
             for k, text in enumerate(lines))
         chats.append(Chat(f"chat_{cid}", cid, messages, int(rng.integers(0, 4))))
     moments = [Moment(f"m{k:02d}", ids[int(rng.integers(0, 14))], text, f"{k + 1} h ago",
