@@ -18,6 +18,7 @@ from mobileintent_gym.metrics.act2intent import action_matches, step_success_rat
 from mobileintent_gym.metrics.pair import EpisodeResult, pair_scores
 from mobileintent_gym.phone.ui import Rect
 from mobileintent_gym.tasks import task_ids
+from mobileintent_gym.users import profile_names
 
 
 def run_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0
@@ -100,7 +101,8 @@ def evaluate(env: gym.Env, make_agent: Callable[[gym.Env, int], Agent], users: S
 
 
 def _main(args: argparse.Namespace) -> int:
-    env = gym.make("Act2Intent-Execute-v0", device=args.device, users=args.users or None,
+    users = args.users or (profile_names(args.profiles) if args.profiles else None)
+    env = gym.make("Act2Intent-Execute-v0", device=args.device, users=users or None,
                    observation=("instruction",), load_state=not args.device_has_state,
                    profiles_dir=args.profiles)
     base = env.unwrapped
@@ -134,7 +136,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("evaluate", help="run an agent over users x tasks")
     parser.add_argument("--device", default="sim", help="sim, adb:<serial> or appium:<url>")
     parser.add_argument("--agent", choices=sorted(AGENTS), default="oracle")
-    parser.add_argument("--users", nargs="*", help="user profiles (default: the built-in ones)")
+    parser.add_argument("--users", nargs="*", help="user profiles (default: every profile in "
+                        "--profiles, else the built-in ones)")
     parser.add_argument("--templates", nargs="*", help="template ids (default: all)")
     parser.add_argument("--profiles", help="folder of PersonaLens profiles")
     parser.add_argument("--device-has-state", action="store_true",

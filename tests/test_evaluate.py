@@ -64,3 +64,16 @@ def test_teacher_forcing_scores_each_reference_step_from_its_own_screen():
     assert teacher_forced(env, lambda e, seed: type("Bad", (), {
         "act": lambda self, o, i: "CLICK[oops]"})(), "demo-chen", task) == [False] * n
     env.close()
+
+
+def test_a_profiles_folder_without_users_evaluates_every_profile_in_it(tmp_path):
+    import shutil
+
+    from mobileintent_gym.users.profile import builtin_profiles_dir
+
+    folder = tmp_path / "profiles"
+    (folder / "user10").mkdir(parents=True)
+    shutil.copy(builtin_profiles_dir() / "demo-ben.json", folder / "user2.json")
+    shutil.copy(builtin_profiles_dir() / "demo-ana.json", folder / "user10" / "profile.json")
+    report = evaluate(tmp_path, "--profiles", str(folder), "--templates", "G-SPT-03")
+    assert [e["user"] for e in report["episodes"]] == ["user2"] * 4 + ["user10"] * 4

@@ -27,6 +27,7 @@ from mobileintent_gym.users.profile import (
     UserProfile,
     builtin_users,
     load_profile,
+    profile_names,
     resolve_profile,
 )
 from mobileintent_gym.users.ranking import preference_values, rank_entities, score_entities
@@ -48,6 +49,7 @@ __all__ = [
     "load_user_content",
     "make_encoder",
     "preference_values",
+    "profile_names",
     "rank_entities",
     "resolve_profile",
     "score_entities",

@@ -190,7 +190,7 @@ def resolve_profile(name_or_path: str | os.PathLike[str],
         found = _find_in(folder, text)
         if found is not None:
             return load_profile(found)
-    places = "; ".join(f"{label} {folder} ({', '.join(_profile_names(folder)) or 'none'})"
+    places = "; ".join(f"{label} {folder} ({', '.join(profile_names(folder)) or 'none'})"
                        for label, folder in _described(folders, profiles_dir))
     raise UnknownProfileError(f"no user profile {text!r}; searched {places}")
 
@@ -202,7 +202,20 @@ def builtin_profiles_dir() -> Path:
 
 def builtin_users() -> tuple[str, ...]:
     """Names of the built-in demo profiles."""
-    return tuple(_profile_names(builtin_profiles_dir()))
+    return profile_names(builtin_profiles_dir())
+
+
+def profile_names(folder: str | os.PathLike[str]) -> tuple[str, ...]:
+    """Names of the profiles in ``folder`` (``NAME.json`` or ``NAME/profile.json``).
+
+    In natural order (``user2`` before ``user10``); empty when ``folder`` is no folder.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        return ()
+    names = {p.stem for p in folder.glob("*.json")}
+    names |= {p.parent.name for p in folder.glob("*/profile.json")}
+    return tuple(sorted(names, key=_natural))
 
 
 def _search_folders(profiles_dir: str | os.PathLike[str] | None) -> list[Path]:
@@ -227,11 +240,3 @@ def _find_in(folder: Path, name: str) -> Path | None:
 
 def _natural(name: str) -> list[Any]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
-
-
-def _profile_names(folder: Path) -> list[str]:
-    if not folder.is_dir():
-        return []
-    names = {p.stem for p in folder.glob("*.json")}
-    names |= {p.parent.name for p in folder.glob("*/profile.json")}
-    return sorted(names, key=_natural)
