@@ -143,3 +143,25 @@ def test_a_hierarchy_observation_stays_in_its_space_whatever_was_typed():
         assert env.observation_space.contains(obs), text
     assert not env.observation_space["hierarchy"].contains("bell\x07")
     env.close()
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_vector_envs_give_what_single_envs_give(mode):
+    # Gymnasium's AsyncVectorEnv reads Text observations out of shared memory only once,
+    # at construction, so async vectors of this env need shared_memory=False.
+    kwargs = {"shared_memory": False} if mode == "async" else {}
+    envs = gym.make_vec("Act2Intent-Execute-v0", num_envs=2, vectorization_mode=mode,
+                        vector_kwargs=kwargs, device="sim:540x1200")
+    obs, info = envs.reset(seed=[4, 5])
+    actions = {"type": np.array([4, 4]), "point": np.zeros((2, 2), np.int64),
+               "text": ("", ""), "direction": np.zeros(2, np.int64), "key": np.array([1, 1])}
+    stepped = envs.step(actions)[0]  # PRESS[BACK] in both
+    envs.close()
+    for i, seed in enumerate((4, 5)):
+        single = gym.make("Act2Intent-Execute-v0", device="sim:540x1200")
+        first, _ = single.reset(seed=seed)
+        assert obs["instruction"][i] == first["instruction"] and info["task"][i]
+        assert np.array_equal(obs["screenshot"][i], first["screenshot"])
+        after = single.step("PRESS[BACK]")[0]
+        assert np.array_equal(stepped["screenshot"][i], after["screenshot"])
+        single.close()
