@@ -1,0 +1,78 @@
+"""``ElementActions``: a Discrete action space over the screen's touch targets.
+
+Pixel actions make a huge space for value-based or policy-gradient learners such as SB3's
+PPO and DQN. This wrapper numbers what can be touched on the current screen — the targets
+of the hierarchy dump, in tree order, by the same rule the phone applies to touches
+(:mod:`mobileintent_gym.phone.touch`) — and adds a few fixed actions after them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import gymnasium as gym
+from gymnasium import spaces
+
+from mobileintent_gym.actions import Action
+from mobileintent_gym.phone import hierarchy, touch
+
+QUOTED = re.compile(r'"([^"]+)"')
+FIXED = ("BACK", "SWIPE_UP", "SWIPE_DOWN", "TYPE_QUOTED", "ENTER", "COMPLETE")
+
+
+def touchable_points(xml: str) -> list[tuple[int, int]]:
+    """Centres of the elements a touch reaches on the screen of dump ``xml``, in tree order.
+
+    An element counts when it takes touches and a touch at its centre lands on it (not on
+    a dialog, sheet or scrim drawn over it).
+    """
+    candidates = touch.targets(hierarchy.parse(xml))
+    points = []
+    for node in candidates:
+        b = node.bounds
+        centre = ((b[0] + b[2]) // 2, (b[1] + b[3]) // 2)
+        if touch.target_at(candidates, *centre) is node:
+            points.append(centre)
+    return points
+
+
+class ElementActions(gym.ActionWrapper):
+    """Action i < ``max_elements`` clicks the i-th of the screen's :func:`touchable_points`.
+
+    Then come the fixed actions of :data:`FIXED`: ``PRESS[BACK]``, ``SWIPE[UP]``,
+    ``SWIPE[DOWN]``, ``TYPE`` of the instruction's first quoted text (``"Rainy Night"``,
+    ``"Understood"``; a space when it quotes none), ``PRESS[ENTER]`` and ``COMPLETE``. An
+    index past the screen's targets is sent as an off-screen click, which the env flags
+    as invalid and ignores.
+
+    Args:
+        env: An environment of this package (its device gives the hierarchy).
+        max_elements: Targets addressable per screen (screens list far fewer).
+    """
+
+    def __init__(self, env: gym.Env, max_elements: int = 64) -> None:
+        super().__init__(env)
+        self.max_elements = max_elements
+        self.action_space = spaces.Discrete(max_elements + len(FIXED))
+
+    def action(self, action: Any) -> Action:
+        """The pixel action behind index ``action``."""
+        index = int(action)
+        if index >= self.max_elements:
+            return self._fixed(FIXED[index - self.max_elements])
+        device = self.env.unwrapped.device
+        points = touchable_points(device.hierarchy())
+        if index >= len(points):
+            return Action.click(device.width, 0)  # off screen: flagged, changes nothing
+        return Action.click(*points[index])
+
+    def _fixed(self, name: str) -> Action:
+        if name.startswith("SWIPE_"):
+            return Action.swipe(name.removeprefix("SWIPE_"))
+        if name == "TYPE_QUOTED":
+            quoted = QUOTED.search(self.env.unwrapped.task.instruction)
+            return Action.type_text(quoted.group(1) if quoted else " ")
+        if name == "COMPLETE":
+            return Action.complete()
+        return Action.press(name)

@@ -1,0 +1,105 @@
+"""Element actions and screen observations: exact mapping, and a real SB3 PPO run on them."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.agents import OracleAgent
+from mobileintent_gym.wrappers import ElementActions, ScreenObservation
+from mobileintent_gym.wrappers.element_actions import FIXED, touchable_points
+
+TASK = {"user": "demo-ana", "task": "G-WCT-02:common:explicit"}
+
+
+@pytest.fixture
+def env():
+    env = ElementActions(gym.make("Act2Intent-Execute-v0", device="sim:540x1200"))
+    yield env
+    env.close()
+
+
+def test_each_index_clicks_a_touchable_element_and_the_oracle_path_is_expressible(env):
+    obs, info = env.reset(seed=0, options=TASK)
+    base = env.unwrapped
+    oracle, done, rewards = OracleAgent(env), False, 0.0
+    while not done:
+        wanted = oracle.act(obs, info)
+        points = touchable_points(base.device.hierarchy())
+        if wanted.x is not None:  # the oracle's click lands on one listed element
+            index = next(i for i, p in enumerate(points) if _same_target(base, p, wanted))
+        else:
+            assert str(wanted) == 'TYPE[Understood]'
+            index = env.max_elements + FIXED.index("TYPE_QUOTED")
+        obs, reward, terminated, truncated, info = env.step(index)
+        rewards += reward
+        done = terminated or truncated
+    assert info["success"] and rewards == 2
+
+
+def _same_target(base, point, action):
+    from mobileintent_gym.phone import hierarchy, touch
+
+    candidates = touch.targets(hierarchy.parse(base.device.hierarchy()))
+    return touch.target_at(candidates, *point) is touch.target_at(candidates, action.x,
+                                                                   action.y)
+
+
+def test_indices_past_the_screen_are_flagged_and_change_nothing(env):
+    env.reset(seed=0, options=TASK)
+    xml = env.unwrapped.device.hierarchy()
+    count = len(touchable_points(xml))
+    assert 0 < count < env.max_elements
+    _, reward, _, _, info = env.step(count)
+    assert reward == 0 and "outside" in info["invalid_action"]
+    assert env.unwrapped.device.hierarchy() == xml
+    _, _, _, _, info = env.step(env.max_elements + FIXED.index("BACK"))
+    assert info["event"].action == "PRESS[BACK]"
+
+
+def test_points_under_a_sheet_are_not_listed():
+    from mobileintent_gym.phone import SimPhone, hierarchy, touch
+    from mobileintent_gym.phone.query import find
+
+    phone = SimPhone(540, 1200)
+    phone.open("music", "music/library/liked")
+    rows = len(touchable_points(phone.hierarchy()))
+    b = find(phone.hierarchy(), resource_id="more").bounds
+    phone.act(f"CLICK[{(b[0] + b[2]) // 2},{(b[1] + b[3]) // 2}]")
+    assert phone.route() == "music/track_menu"
+    on_sheet = touchable_points(phone.hierarchy())
+    assert len(on_sheet) < rows
+    candidates = touch.targets(hierarchy.parse(phone.hierarchy()))
+    reached = {touch.target_at(candidates, *p).resource_id.rpartition("/")[2]
+               for p in on_sheet}
+    # The sheet's items and the scrim, never the rows behind them.
+    assert {"add_to_playlist", "like"} <= reached and not reached & {"track", "more"}
+
+
+def test_screen_observation_strides_the_frame():
+    env = ScreenObservation(gym.make("Act2Intent-Execute-v0", device="sim:540x1200"), 4)
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == (300, 135, 3) and env.observation_space.contains(obs)
+    full = env.unwrapped.device.screenshot()
+    assert np.array_equal(obs, full[::4, ::4])
+    with pytest.raises(ValueError, match="0"):
+        ScreenObservation(gym.make("Act2Intent-Execute-v0"), 0)
+    with pytest.raises(ValueError, match="screenshot"):
+        ScreenObservation(gym.make("Act2Intent-Execute-v0", observation=("instruction",)))
+    env.close()
+
+
+def test_sb3_checks_the_wrapped_env_and_ppo_learns_on_it():
+    sb3 = pytest.importorskip("stable_baselines3", reason="stable-baselines3 is a test extra")
+    from stable_baselines3.common.env_checker import check_env
+
+    env = ScreenObservation(ElementActions(gym.make(
+        "Act2Intent-Execute-v0", device="sim:540x1200", tasks=["G-SPT-03:common:explicit"])),
+        factor=4)
+    check_env(env, warn=False)
+    model = sb3.PPO("CnnPolicy", env, n_steps=32, batch_size=16, n_epochs=1, seed=0,
+                    device="cpu")
+    model.learn(64)
+    action, _ = model.predict(env.reset(seed=0)[0], deterministic=True)
+    assert env.action_space.contains(int(action))
+    env.close()
