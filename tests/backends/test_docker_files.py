@@ -34,4 +34,6 @@ def test_dockerfile_installs_adb_and_the_android_extra():
     text = (DOCKER / "Dockerfile").read_text()
     assert text.startswith("# ") and "\nFROM python:3.11-slim\n" in text
     assert "apt-get install -y --no-install-recommends adb" in text
-    assert "'.[android]'" in text
+    assert "'.[android,embed]'" in text
+    cpu_torch = text.index("download.pytorch.org/whl/cpu")
+    assert cpu_torch < text.index("'.[android,embed]'")  # torch's CPU wheel comes first
