@@ -1,0 +1,69 @@
+"""The GRPO loss on hand-computed groups (torch, the [rl] extra)."""
+
+import math
+
+import pytest
+
+from mobileintent_gym.rl import grpo_loss
+
+torch = pytest.importorskip("torch", reason="the [rl] extra is not installed")
+
+
+def tensors(*rows):
+    return torch.tensor(rows, dtype=torch.float64)
+
+
+MASK = tensors([1, 1, 1], [1, 0, 0])  # rollout 0 has three response tokens, rollout 1 one
+
+
+def test_on_policy_without_drift_the_loss_is_minus_the_mean_advantage():
+    logp = tensors([-1.0, -2.0, -0.5], [-0.3, -9.0, -9.0])
+    out = grpo_loss(logp, logp.clone(), logp.clone(), torch.tensor([1.0, 0.0],
+                                                                   dtype=torch.float64), MASK)
+    assert out.loss.item() == pytest.approx(-0.5) and out.kl == 0 and out.clipped == 0
+
+
+def test_each_rollout_counts_once_whatever_its_length():
+    zeros = torch.zeros(2, 3, dtype=torch.float64)
+    adv = torch.tensor([1.0, -1.0], dtype=torch.float64)
+    assert grpo_loss(zeros, zeros, zeros, adv, MASK).loss.item() == pytest.approx(0.0)
+
+
+def test_ratios_are_clipped_on_the_pessimistic_side():
+    old = torch.zeros(2, 3, dtype=torch.float64)
+    logp = tensors([0.5, 0.0, 0.0], [0.5, 0.0, 0.0])  # ratio e^0.5 = 1.6487 on token 0
+    adv = torch.tensor([1.0, -1.0], dtype=torch.float64)
+    out = grpo_loss(logp, old, logp.clone(), adv, MASK)
+    # rollout 0: min(1.6487, 1.2) = 1.2, then 1, 1 -> mean 3.2 / 3
+    # rollout 1: min(-1.6487, -1.2) = -1.6487 (a bad step is never clipped away)
+    expected = -((3.2 / 3) + (-math.exp(0.5))) / 2
+    assert out.loss.item() == pytest.approx(expected)
+    assert out.clipped == pytest.approx(2 / 4)  # token 0 of both rollouts, of 4 tokens
+
+
+def test_the_kl_penalty_uses_the_k3_estimator_against_the_reference():
+    logp = torch.zeros(2, 3, dtype=torch.float64)
+    ref = torch.full((2, 3), 0.1, dtype=torch.float64)  # d = log pi_ref - log pi = 0.1
+    k3 = math.exp(0.1) - 0.1 - 1
+    out = grpo_loss(logp, logp.clone(), ref, torch.zeros(2, dtype=torch.float64), MASK,
+                    beta=0.01)
+    assert out.kl == pytest.approx(k3) and out.loss.item() == pytest.approx(0.01 * k3)
+
+
+def test_gradients_raise_the_probability_of_advantaged_tokens_only_on_the_response():
+    logp = torch.zeros(2, 3, dtype=torch.float64, requires_grad=True)
+    out = grpo_loss(logp, logp.detach().clone(), logp.detach().clone(),
+                    torch.tensor([1.0, -1.0], dtype=torch.float64), MASK)
+    out.loss.backward()
+    grad = logp.grad
+    assert (grad[0] < 0).all() and grad[1, 0] > 0  # descent raises rollout 0, lowers 1
+    assert grad[1, 1:].abs().sum() == 0  # padding gets no gradient
+    assert grad[0, 0].item() == pytest.approx(-1 / 2 / 3)
+
+
+def test_bad_shapes_and_empty_rollouts_are_named():
+    zeros = torch.zeros(2, 3)
+    with pytest.raises(ValueError, match=r"\(2, 3\).*\(3,\)"):
+        grpo_loss(zeros, zeros, zeros, torch.zeros(3), zeros + 1)
+    with pytest.raises(ValueError, match=r"token counts \[3.0, 0.0\]"):
+        grpo_loss(zeros, zeros, zeros, torch.zeros(2), torch.tensor([[1, 1, 1], [0, 0, 0]]))
