@@ -1,4 +1,7 @@
-"""Act2Intention scores: understanding (Acc-G, Acc-S, BLEU-4) and execution (SSR).
+"""Act2Intention scores of understanding, prediction and execution (SPEC.md, section A).
+
+Understanding: Acc-G, Acc-S, BLEU-4; prediction: Acc-C, Acc-S, BLEU-4 with the confidence
+fallback; execution: SSR.
 
 A segmentation maps each intention's text to the indices (from 1) of the actions behind it,
 ``{"Order a latte": [1, 2, 3], "Reply to Mum": [4, 5]}``; a segment's span is
@@ -16,7 +19,9 @@ functionally equivalent other path counts as a mismatch, as in the study.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -120,3 +125,72 @@ def step_success_rate(matches: Sequence[Sequence[bool]]) -> float:
     """
     rates = [sum(m) / len(m) for m in matches if len(m)]
     return float(np.mean(rates)) if rates else 0.0
+
+
+# The event classes of the study's prediction task.
+EVENT_CLASSES = (
+    "E-commerce platform", "Community", "Message", "Take photo", "Chatting", "Watch news",
+    "Check weather", "Edit media", "Read e-books", "Set Alarm", "Office chat", "Listen music",
+    "Check map", "Knowledge acquisition", "Financial management", "Gaming community",
+    "Audiobook", "Order takeout", "Buy ticket", "Take notes")
+PUSH_THRESHOLD = 0.60  # the confidence fallback's default; 0.80 is the strict setting
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    """A predicted next intention: ``{"Event": <class>, "Behaviour": <text>}`` and a confidence.
+
+    Attributes:
+        event: The event class.
+        behaviour: The predicted behaviour, in words.
+        confidence: An evaluator's confidence in it, in [0, 1].
+    """
+
+    event: str
+    behaviour: str
+    confidence: float = 1.0
+
+
+def parse_prediction(text: str, confidence: float = 1.0) -> Prediction:
+    """A :class:`Prediction` from a model's JSON answer.
+
+    Raises:
+        ValueError: Naming what is missing or malformed in ``text``.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"prediction is not JSON ({err.msg}): {text[:80]!r}") from None
+    if not isinstance(data, dict) or not all(
+            isinstance(data.get(k), str) for k in ("Event", "Behaviour")):
+        raise ValueError(f'prediction needs string "Event" and "Behaviour", got {text[:80]!r}')
+    return Prediction(data["Event"], data["Behaviour"], confidence)
+
+
+def prediction_scores(predicted: Sequence[Prediction], truth: Sequence[Prediction],
+                      encoder: Encoder, threshold: float | None = None,
+                      tokens: Tokens = "chars") -> dict[str, float]:
+    """Acc-C, Acc-S and BLEU-4 of predictions, with the confidence fallback.
+
+    With ``threshold`` (the study: 0.60, or 0.80 strict) only predictions whose confidence
+    reaches it are pushed; the scores are over the pushed cases and ``push_rate`` is their
+    share. Acc-C is the share whose event class equals the truth's exactly; Acc-S and BLEU-4
+    compare behaviours.
+
+    Raises:
+        ValueError: When the sequences differ in length.
+    """
+    if len(predicted) != len(truth):
+        raise ValueError(f"{len(predicted)} predictions for {len(truth)} true intentions")
+    pushed = [(p, t) for p, t in zip(predicted, truth, strict=True)
+              if threshold is None or p.confidence >= threshold]
+    scores = {"push_rate": len(pushed) / len(truth) if truth else 0.0,
+              "acc_c": 0.0, "acc_s": 0.0, "bleu4": 0.0}
+    if pushed:
+        scores["acc_c"] = float(np.mean([p.event == t.event for p, t in pushed]))
+        scores["acc_s"] = float(pair_similarities([p.behaviour for p, _ in pushed],
+                                                  [t.behaviour for _, t in pushed],
+                                                  encoder).mean())
+        scores["bleu4"] = float(np.mean([bleu4(p.behaviour, t.behaviour, tokens)
+                                         for p, t in pushed]))
+    return scores

@@ -65,3 +65,43 @@ def test_actions_match_by_type_element_text_and_direction():
     assert step_success_rate([[True, False], [True, True, True, False]]) == pytest.approx(
         (0.5 + 0.75) / 2)
     assert step_success_rate([]) == 0.0
+
+
+def test_prediction_scores_with_and_without_the_confidence_fallback():
+    from mobileintent_gym.metrics.act2intent import (
+        EVENT_CLASSES,
+        PUSH_THRESHOLD,
+        Prediction,
+        parse_prediction,
+        prediction_scores,
+    )
+
+    assert len(EVENT_CLASSES) == 20 and PUSH_THRESHOLD == 0.6
+    truth = [Prediction("Listen music", "Play the morning playlist"),
+             Prediction("Order takeout", "Order a latte"),
+             Prediction("Set Alarm", "Set an alarm for 7 am")]
+    predicted = [parse_prediction('{"Event": "Listen music", "Behaviour": '
+                                  '"Play the morning playlist"}', 0.9),
+                 Prediction("Chatting", "Order a latte", 0.7),
+                 Prediction("Set Alarm", "Check the weather", 0.3)]
+    encoder = LexicalEncoder()
+    every = prediction_scores(predicted, truth, encoder)
+    assert every["push_rate"] == 1.0 and every["acc_c"] == pytest.approx(2 / 3)
+    pushed = prediction_scores(predicted, truth, encoder, threshold=0.6)
+    # Only the first two are pushed: one right class; both behaviours exact.
+    assert pushed["push_rate"] == pytest.approx(2 / 3) and pushed["acc_c"] == 0.5
+    assert pushed["acc_s"] == pytest.approx(1.0) and pushed["bleu4"] == pytest.approx(1.0)
+    strict = prediction_scores(predicted, truth, encoder, threshold=0.95)
+    assert strict == {"push_rate": 0.0, "acc_c": 0.0, "acc_s": 0.0, "bleu4": 0.0}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("Listen music", "not JSON"),
+    ('{"Event": "Listen music"}', '"Behaviour"'),
+    ('["Event", "Behaviour"]', '"Event"'),
+])
+def test_malformed_predictions_are_named(text, message):
+    from mobileintent_gym.metrics.act2intent import parse_prediction
+
+    with pytest.raises(ValueError, match=message):
+        parse_prediction(text)
