@@ -6,6 +6,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.actions import Action
@@ -165,3 +167,28 @@ def test_vector_envs_give_what_single_envs_give(mode):
         after = single.step("PRESS[BACK]")[0]
         assert np.array_equal(stepped["screenshot"][i], after["screenshot"])
         single.close()
+
+
+garbage = st.one_of(
+    st.none(), st.integers(), st.floats(), st.text(max_size=40), st.binary(max_size=10),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.sampled_from(["type", "point", "text", "direction", "key", "x"]),
+                    st.one_of(st.integers(-5, 3000), st.text(max_size=5), st.none(),
+                              st.lists(st.integers(-5, 3000), max_size=3)), max_size=5),
+    st.sampled_from(["CLICK[10,10]", "SWIPE[UP]", "PRESS[BACK]", "TYPE[hi]", "COMPLETE"]))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(garbage, min_size=1, max_size=6))
+def test_any_input_to_step_is_an_action_or_a_flag_never_a_crash(env, inputs):
+    env.reset(seed=0, options={"user": USERS[0], "task": "G-WCT-02:common:explicit"})
+    device = env.unwrapped.device
+    for value in inputs:
+        xml, events = device.hierarchy(), len(device.events)
+        _, reward, terminated, truncated, info = env.step(value)
+        if info.get("invalid_action"):
+            assert reward == 0 and device.hierarchy() == xml and len(device.events) == events
+        else:
+            assert len(device.events) == events + 1 and info["event"] is device.events[-1]
+        if terminated or truncated:
+            break
