@@ -43,27 +43,81 @@ def test_teacher_forcing_scores_each_reference_step_from_its_own_screen():
     import gymnasium as gym
 
     from mobileintent_gym.actions import Action
-    from mobileintent_gym.agents import OracleAgent
-    from mobileintent_gym.evaluate import reference_steps, teacher_forced
+    from mobileintent_gym.agents import OracleAgent, RandomAgent
+    from mobileintent_gym.rollouts import reference_steps, teacher_forced
 
     env = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
     task = "G-SPT-01:personal:explicit"
     reference = reference_steps(env, "demo-chen", task)
     n = len(reference)
-    typing = [a for a, _ in reference].index(Action.type_text("Rainy Night"))
+    typing = [s.action for s in reference].index(Action.type_text("Rainy Night"))
     assert n >= 8 and typing == n - 2
     oracle = teacher_forced(env, lambda e, seed: OracleAgent(e), "demo-chen", task)
     assert oracle == [True] * n
 
-    class TypesRainyNight:
+    seen = []
+
+    class Recorder:
+        """Types the task's text; records the screen it was asked on."""
+
         def act(self, obs, info):
+            seen.append((env.unwrapped.device.route(), info["steps"]))
             return "TYPE[Rainy Night]"
 
-    typist = teacher_forced(env, lambda e, seed: TypesRainyNight(), "demo-chen", task)
+    typist = teacher_forced(env, lambda e, seed: Recorder(), "demo-chen", task)
     assert typist == [False] * (n - 2) + [True, False]
+    # Step t is asked after exactly t replayed steps, on the reference's screen before it.
+    assert seen == [(s.event.route_before, t) for t, s in enumerate(reference)]
     assert teacher_forced(env, lambda e, seed: type("Bad", (), {
         "act": lambda self, o, i: "CLICK[oops]"})(), "demo-chen", task) == [False] * n
+
+    seeds = []
+    teacher_forced(env, lambda e, seed: seeds.append(seed) or RandomAgent(e, seed),
+                   "demo-chen", task, seed=3)
+    assert len(set(seeds)) == n  # a seeded agent gets its own seed at every step
     env.close()
+
+
+def test_a_replay_that_leaves_the_reference_path_is_refused():
+    """A device that keeps its content cannot be teacher-forced; a SimPhone that ignores
+    the state it is given at reset stands in for one (no real such device exists here)."""
+    import gymnasium as gym
+    import pytest
+
+    from mobileintent_gym.agents import OracleAgent
+    from mobileintent_gym.phone import SimPhone
+    from mobileintent_gym.rollouts import ReplayDivergedError, teacher_forced
+    from mobileintent_gym.users import load_user_content
+
+    class Keeps(SimPhone):
+        """Keeps its content across resets, as a real phone does: a reset only goes home."""
+
+        started = False
+
+        def reset(self, state=None, seed=None):
+            if not self.started:
+                return super().reset(state, seed)
+            self.act("PRESS[HOME]")
+            self.events = []
+            return None
+
+    phone = Keeps()
+    phone.reset(load_user_content("demo-ana").state)
+    phone.started = True
+    env = gym.make("Act2Intent-Execute-v0", device=phone, observation=("instruction",),
+                   load_state=False)
+    with pytest.raises(ReplayDivergedError, match="G-SPT-02"):
+        teacher_forced(env, lambda e, seed: OracleAgent(e), "demo-ana",
+                       "G-SPT-02:personal:explicit")
+
+
+def test_teacher_forcing_and_a_persistent_device_are_refused_together(tmp_path):
+    import pytest
+
+    with pytest.raises(SystemExit, match="device-has-state"):
+        main(["evaluate", "--teacher-forced", "--device-has-state"])
+    with pytest.raises(SystemExit, match="not a folder"):
+        main(["evaluate", "--profiles", str(tmp_path / "nowhere")])
 
 
 def test_a_profiles_folder_without_users_evaluates_every_profile_in_it(tmp_path):

@@ -25,6 +25,7 @@ from mobileintent_gym.backends.loader import load_device
 from mobileintent_gym.envs.spaces import observation_space
 from mobileintent_gym.errors import InvalidActionError, MobileIntentError
 from mobileintent_gym.phone import hierarchy
+from mobileintent_gym.phone.ui import Node
 from mobileintent_gym.tasks import Judge, TaskInstance, Verdict, instantiate, task_ids
 from mobileintent_gym.users import PairConfig, builtin_users, load_user_content
 
@@ -109,6 +110,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.device.reset(content.state if self.load_state else None)
         self.device.open(task.template.app)
         self.task, self._judge, self._steps = task, Judge(task), 0
+        self._judge.start(self.device.route(), self._screen)
         return self._obs(), self._info(self._judge.verdict(), None)
 
     def step(self, action: ActionLike) -> tuple[dict[str, Any], float, bool, bool,
@@ -125,8 +127,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             info = self._info(before, None)
             info["invalid_action"] = str(err)
             return self._obs(), 0.0, False, truncated, info
-        verdict = self._judge.update(result.event,
-                                     lambda: hierarchy.parse(self.device.hierarchy()))
+        verdict = self._judge.update(result.event, self._screen)
         reward = sum(verdict.rewards) - sum(before.rewards)
         terminated = verdict.success or result.event.action == "COMPLETE"
         return self._obs(), float(reward), terminated, truncated, self._info(verdict, result)
@@ -139,6 +140,9 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         """Release the device if this env built it from a config string."""
         if self._owns_device:
             self.device.close()
+
+    def _screen(self) -> Node:
+        return hierarchy.parse(self.device.hierarchy())
 
     def _obs(self) -> dict[str, Any]:
         obs: dict[str, Any] = {}

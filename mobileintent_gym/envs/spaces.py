@@ -7,6 +7,8 @@ from functools import lru_cache
 import numpy as np
 from gymnasium import spaces
 
+from mobileintent_gym.phone.hierarchy import xml_safe
+
 INSTRUCTION_LENGTH = 512
 HIERARCHY_LENGTH = 1 << 20
 
@@ -19,19 +21,20 @@ def unicode_charset() -> str:
 
 
 class UnicodeText(spaces.Text):
-    """A ``Text`` space of printable Unicode: any plane, so typed emoji stay inside it.
+    """A ``Text`` space of any text XML can carry: every plane, joiners, no-break spaces.
 
-    Samples are drawn from the basic plane (:func:`unicode_charset`); membership only asks
-    for a printable string of the allowed length (dumps escape newlines and tabs).
+    Samples are drawn from the printable basic plane (:func:`unicode_charset`); membership
+    asks for a string of the allowed length without the control characters, surrogates
+    and non-characters XML 1.0 cannot hold (which no dump or instruction contains).
     """
 
     def __init__(self, max_length: int, min_length: int = 1) -> None:
         super().__init__(max_length, min_length=min_length, charset=unicode_charset())
 
     def contains(self, x: object) -> bool:
-        """Whether ``x`` is a printable string of an allowed length."""
+        """Whether ``x`` is a string of an allowed length that XML can carry."""
         return (isinstance(x, str) and self.min_length <= len(x) <= self.max_length
-                and x.isprintable())
+                and xml_safe(x))
 
 
 def observation_space(width: int, height: int, fields: tuple[str, ...]) -> spaces.Dict:

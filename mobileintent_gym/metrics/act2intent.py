@@ -9,8 +9,8 @@ A segmentation maps each intention's text to the indices (from 1) of the actions
 
 * Acc-G = |{true intentions whose span is also a predicted span}| / |true intentions|.
 * Acc-S and BLEU-4 compare each true intention's text with the text of the predicted
-  intention whose span overlaps it most (the earlier one on a tie); a true intention that
-  no prediction overlaps scores 0 on both.
+  intention whose span overlaps it most (the earlier-starting one on a tie); a true
+  intention that no prediction overlaps scores 0 on both.
 
 Execution's SSR compares the agent's action at each step with the reference action of the
 same step, teacher-forced (:func:`action_matches`, :func:`step_success_rate`); a
@@ -27,7 +27,7 @@ import numpy as np
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.metrics.text import Tokens, bleu4, pair_similarities
-from mobileintent_gym.phone.ui import Rect
+from mobileintent_gym.phone.touch import ScreenDump
 from mobileintent_gym.users.encoders import Encoder
 
 Segmentation = Mapping[str, Sequence[int]]
@@ -64,7 +64,7 @@ def aligned_texts(predicted: Segmentation, truth: Segmentation) -> list[tuple[st
     pred = spans(predicted)
     pairs = []
     for true in spans(truth):
-        best = max(pred, key=lambda p: _overlap(p, true), default=None)
+        best = max(pred, key=lambda p: (_overlap(p, true), -p[1]), default=None)
         pairs.append((best[0] if best and _overlap(best, true) else None, true[0]))
     return pairs
 
@@ -83,34 +83,36 @@ def understanding_scores(predicted: Segmentation, truth: Segmentation, encoder: 
             "bleu4": float(np.mean(bleu)) if pairs else 0.0}
 
 
-# A click matches the reference when it lands in the element the reference hit, or, where
-# the reference hit none, within this share of the screen's width and height of it (the
-# tolerance of the AITW-style action matching the study adapts).
+# Where the reference click hit no element of the dump (the on-screen keyboard is not in
+# it), a click matches within this share of the screen's width and height of the reference
+# point (the tolerance of the AITW-style action matching the study adapts).
 CLICK_TOLERANCE = 0.14
 
 
-def action_matches(predicted: Action, reference: Action, bounds: Rect | None,
-                   screen: tuple[int, int]) -> bool:
+def action_matches(predicted: Action, reference: Action, screen: ScreenDump | None,
+                   size: tuple[int, int]) -> bool:
     """Whether a predicted action matches the reference action of the same step.
 
     Args:
         predicted: The agent's action.
         reference: The reference action.
-        bounds: Bounds of the element the reference click hit, if any.
-        screen: Screen (width, height) in pixels.
+        screen: The dump of the screen both actions are taken on, if there is one.
+        size: Screen (width, height) in pixels.
 
     Returns:
-        Same type and: a click (or long click) inside ``bounds`` (within
-        :data:`CLICK_TOLERANCE` of the reference point without bounds); the same text
-        after whitespace and case normalisation; the same direction or key.
+        Same type and: a click (or long click) that reaches the very element the
+        reference reaches on ``screen`` (by the phone's touch rule), or lands within
+        :data:`CLICK_TOLERANCE` of the reference point where that hits no element; the
+        same text after whitespace and case normalisation; the same direction or key.
     """
     if predicted.type is not reference.type:
         return False
     if predicted.x is not None:
-        if bounds is not None:
-            return bounds[0] <= predicted.x < bounds[2] and bounds[1] <= predicted.y < bounds[3]
-        return (abs(predicted.x - reference.x) <= CLICK_TOLERANCE * screen[0]
-                and abs(predicted.y - reference.y) <= CLICK_TOLERANCE * screen[1])
+        hit = screen.hit_at(reference.x, reference.y) if screen is not None else None
+        if hit is not None:
+            return screen.hit_at(predicted.x, predicted.y) == hit
+        return (abs(predicted.x - reference.x) <= CLICK_TOLERANCE * size[0]
+                and abs(predicted.y - reference.y) <= CLICK_TOLERANCE * size[1])
     if predicted.text is not None:
         return " ".join(predicted.text.casefold().split()) == " ".join(
             reference.text.casefold().split())

@@ -11,6 +11,8 @@ for "no action" or an intent. With ``same(p, g)`` deciding whether two intents a
 Precision = tp / (tp + fp), Recall = tp / (tp + fn), F1 their harmonic mean (0 when
 undefined); FPS_norm = 1 − fp / max(1, noise turns); **S_final = F1 × FPS_norm**, which
 punishes over-proactivity: high recall bought with pushes on idle or noisy stretches.
+Taken literally, as here, fp also counts wrong intents on signal turns, so FPS_norm (and
+S_final) go below 0 when false pushes outnumber the noise turns.
 """
 
 from __future__ import annotations

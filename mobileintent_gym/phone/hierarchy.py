@@ -37,6 +37,11 @@ _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 _SPECIAL = re.compile(f'[&<>"\n\r\t{_INVALID}]')
 
 
+def xml_safe(text: str) -> bool:
+    """Whether XML 1.0 can carry every character of ``text`` (escaped where needed)."""
+    return _INVALID_XML.search(text) is None
+
+
 def escape(value: str) -> str:
     """``value`` as an XML attribute value (quotes, markup and invalid characters)."""
     if not _SPECIAL.search(value):

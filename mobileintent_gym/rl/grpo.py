@@ -27,7 +27,7 @@ class GrpoLoss:
     Attributes:
         loss: The scalar to minimise (a tensor carrying gradients).
         kl: Mean per-token KL estimate to the reference (over rollouts, as the loss).
-        clipped: Share of response tokens whose ratio was clipped.
+        clipped: Share of response tokens where the clipped term was the one taken.
     """
 
     loss: Any
@@ -58,18 +58,22 @@ def grpo_loss(logp: Any, logp_old: Any, logp_ref: Any, advantages: Any, mask: An
                          f"{tuple(logp.shape)}, {tuple(logp_old.shape)}, "
                          f"{tuple(logp_ref.shape)}, {tuple(mask.shape)} and "
                          f"{tuple(advantages.shape)}")
-    mask = mask.to(logp.dtype)
+    response = mask.bool()
+    mask = response.to(logp.dtype)
     tokens = mask.sum(dim=1)
     if bool((tokens == 0).any()):
         raise ValueError(f"every rollout needs a response token; token counts {tokens.tolist()}")
-    ratio = torch.exp(logp - logp_old.detach())
+    # Padding may hold any sentinel (-inf, -1e9): zero the log-ratios there before exp.
+    zero = torch.zeros_like(logp)
+    ratio = torch.exp(torch.where(response, logp - logp_old.detach(), zero))
     adv = advantages.detach().to(logp.dtype)[:, None]
-    surrogate = torch.minimum(ratio * adv, ratio.clamp(1 - epsilon, 1 + epsilon) * adv)
-    d = logp_ref.detach() - logp
+    clipped = ratio.clamp(1 - epsilon, 1 + epsilon)
+    surrogate = torch.minimum(ratio * adv, clipped * adv)
+    d = torch.where(response, logp_ref.detach() - logp, zero)
     kl = torch.exp(d) - d - 1
     per_rollout = ((surrogate - beta * kl) * mask).sum(dim=1) / tokens
-    with torch.no_grad():
-        clipped = ((ratio < 1 - epsilon) | (ratio > 1 + epsilon)).to(logp.dtype)
+    with torch.no_grad():  # tokens whose clipped term was the one taken by min
+        active = (clipped * adv < ratio * adv) & response
         kl_mean = float(((kl * mask).sum(dim=1) / tokens).mean())
-        clipped_share = float((clipped * mask).sum() / mask.sum())
+        clipped_share = float(active.sum() / mask.sum())
     return GrpoLoss(-per_rollout.mean(), kl_mean, clipped_share)

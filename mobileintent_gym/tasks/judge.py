@@ -16,6 +16,7 @@ event at a time.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -57,11 +58,17 @@ class Judge:
         self._success = False
         self._seen_target = False
         self._exposed: bool | None = None
+        self._armed = False  # the current screen is the outcome's ``before`` screen
         self._choice_screens = {route for goal in goals if goal.context == "UC"
                                 for route in goal.screens}
 
+    def start(self, route: str, screen: Callable[[], Node]) -> None:
+        """Note the episode's first screen (``screen`` is read only if it matters)."""
+        self._armed = self._is_before(route, screen)
+
     def update(self, event: StepEvent, screen: Callable[[], Node]) -> Verdict:
         """Take the next event; ``screen`` returns the screen after it (read only if needed)."""
+        screen = functools.cache(screen)  # parsed at most once per event
         goals = self.task.template.subgoals
         for k, goal in enumerate(goals):
             if event.route_before in goal.screens:
@@ -71,7 +78,8 @@ class Judge:
             if event.route_before in goal.screens or event.route_after in goal.screens:
                 self._reached[k] = True
         self._note_exposure(event)
-        self._success = self._success or self._outcome(event, screen)
+        armed, self._armed = self._armed, self._is_before(event.route_after, screen)
+        self._success = self._success or self._outcome(event, screen, armed)
         return self.verdict()
 
     def verdict(self) -> Verdict:
@@ -88,9 +96,18 @@ class Judge:
             rewards.append(1.0 if done else 0.0)
         return Verdict(tuple(rewards), self._success, self._exposed)
 
-    def _outcome(self, event: StepEvent, screen: Callable[[], Node]) -> bool:
+    def _is_before(self, route: str, screen: Callable[[], Node]) -> bool:
+        before = self.task.template.outcome.before
+        if before is None or route != before.route:
+            return False
+        root = screen()
+        return all(check.holds(root, self.task.target) for check in before.nodes)
+
+    def _outcome(self, event: StepEvent, screen: Callable[[], Node], armed: bool) -> bool:
         outcome, target = self.task.template.outcome, self.task.target
         if outcome.effect and not event.effect:
+            return False
+        if outcome.before is not None and not armed:
             return False
         if outcome.route is not None and event.route_after != outcome.route:
             return False

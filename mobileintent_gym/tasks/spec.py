@@ -43,24 +43,20 @@ class Target:
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    """An expected click: a control by resource id and/or the target record, or a key.
+    """An expected click: a control by resource id and/or the target record.
 
     Attributes:
         resource_id: Resource id suffix the hit element must have (``None``: any).
         target: The hit element must show the target (its entity id, else its label).
         long: ``True`` for a long click only, ``False`` for a click only, ``None`` for either.
-        key: Instead of a click, a key press (``"ENTER"`` submits the focused field).
     """
 
     resource_id: str | None = None
     target: bool = False
     long: bool | None = None
-    key: str | None = None
 
     def matches(self, event: StepEvent, target: Target) -> bool:
-        """Whether ``event`` is this click (or key press)."""
-        if self.key is not None:
-            return event.action == f"PRESS[{self.key}]"
+        """Whether ``event`` is this click."""
         hit = event.hit
         if hit is None:
             return False
@@ -73,22 +69,24 @@ class Click:
 
 @dataclass(frozen=True, slots=True)
 class NodeCheck:
-    """A node the screen must show after the deciding step.
+    """A node a screen must show (or must not show).
 
     Attributes:
         resource_id: Resource id suffix of the node.
         text: Its exact text (``None``: any).
         target: It must show the target (by entity id, else by label).
         which: Which of the nodes with that id is checked: ``first``, ``last`` or ``any``.
+        present: ``False`` turns the check around: the screen shows no such node.
     """
 
     resource_id: str
     text: str | None = None
     target: bool = False
     which: Literal["first", "last", "any"] = "any"
+    present: bool = True
 
     def holds(self, root: Node, target: Target) -> bool:
-        """Whether the screen under ``root`` shows such a node.
+        """Whether the screen under ``root`` shows such a node (shows none, if not present).
 
         A node shows the target by its entity id; in a dump without ids (a real device),
         by a node in its subtree whose text is the target's label.
@@ -96,8 +94,9 @@ class NodeCheck:
         nodes = [n for n in root.walk() if rid_suffix(n.resource_id) == self.resource_id]
         if self.which != "any":
             nodes = nodes[:1] if self.which == "first" else nodes[-1:]
-        return any((self.text is None or n.text == self.text)
-                   and (not self.target or _shows(n, target)) for n in nodes)
+        found = any((self.text is None or n.text == self.text)
+                    and (not self.target or _shows(n, target)) for n in nodes)
+        return found == self.present
 
 
 def _shows(node: Node, target: Target) -> bool:
@@ -107,21 +106,40 @@ def _shows(node: Node, target: Target) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class ScreenCheck:
+    """A screen by its route and nodes it shows (a precondition of the deciding step).
+
+    Attributes:
+        route: The screen's route.
+        nodes: Nodes it must show.
+    """
+
+    route: str
+    nodes: tuple[NodeCheck, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
-    """The task judge's verdict: the deciding step and what the screen shows after it.
+    """The task judge's verdict: the deciding step, and the screens before and after it.
+
+    A task that changes data names what makes its deciding step (a click on the target, or
+    the screen it starts from: a draft holding the text to send), so content left from an
+    earlier episode on a device that keeps it never decides the task by itself. Both are
+    read from what any device exposes; how the step was taken (a button, ENTER, the
+    keyboard's own enter key) does not matter.
 
     Attributes:
         route: Route the step must lead to (``None``: any).
         nodes: Nodes the screen must show after the step.
-        via: The deciding step must be one of these clicks or key presses (``()``: any
-            step). A state-changing task names its deciding control, so content left over
-            from an earlier episode on a device that keeps it never counts by itself.
+        via: The step must be one of these clicks (``()``: any step).
+        before: The screen the step must be taken on (``None``: any).
         effect: The step must have changed something.
     """
 
     route: str | None = None
     nodes: tuple[NodeCheck, ...] = ()
     via: tuple[Click, ...] = ()
+    before: ScreenCheck | None = None
     effect: bool = True
 
 
@@ -198,3 +216,7 @@ class TaskTemplate:
     act_on: Literal["record", "author"] = "record"
     picks: tuple[str, ...] = ()
     oracle: Mapping[str, Move] = field(default_factory=dict)
+
+    def text_to_type(self) -> str | None:
+        """The text the task has the agent type (``"Rainy Night"``), if any."""
+        return next((move.fill[1] for move in self.oracle.values() if move.fill), None)

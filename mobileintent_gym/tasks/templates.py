@@ -10,7 +10,15 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.tasks.spec import Click, Move, NodeCheck, Outcome, Subgoal, TaskTemplate
+from mobileintent_gym.tasks.spec import (
+    Click,
+    Move,
+    NodeCheck,
+    Outcome,
+    ScreenCheck,
+    Subgoal,
+    TaskTemplate,
+)
 
 _MUSIC_TABS = ("music/home", "music/search")
 _LIBRARY = ("music/library", "music/library/recent")
@@ -29,11 +37,13 @@ SPT_01 = TaskTemplate(
                 (Click("new_playlist"),)),
         Subgoal('create "Rainy Night" and finish adding', ("music/new_playlist",), "UA"),
     ),
-    # The new playlist opens: titled exactly "Rainy Night", holding the target.
+    # Taken on the name dialog holding "Rainy Night", the step opens the new playlist:
+    # titled exactly so, holding the target.
     outcome=Outcome("music/playlist",
                     (NodeCheck("title", "Rainy Night", which="first"),
                      NodeCheck("track", target=True)),
-                    via=(Click("create"), Click(key="ENTER"))),
+                    before=ScreenCheck("music/new_playlist",
+                                  (NodeCheck("playlist_name", "Rainy Night"),))),
     explicit='In Music, add the liked song "{label}" to a new playlist named "Rainy Night".',
     implicit='In Music, add {cue} from your Liked Songs to a new playlist named "Rainy Night".',
     step_limit=30, picks=("more", "track"),
@@ -100,11 +110,15 @@ WCT_02 = TaskTemplate(
         Subgoal("open the conversation", ("chat/chats",), "UC", (Click("chat", target=True),)),
         Subgoal("enter and send", ("chat/conversation",), "UA"),
     ),
-    # Sending is the deciding step: a reply left from an earlier episode does not count.
+    # Sending the draft "Understood" is the deciding step (by Send, ENTER or the keyboard):
+    # the draft is gone and the last bubble sent says it. A reply left from an earlier
+    # episode does not count.
     outcome=Outcome("chat/conversation",
                     (NodeCheck("toolbar", target=True),
-                     NodeCheck("message_out", "Understood", which="last")),
-                    via=(Click("send"), Click(key="ENTER"))),
+                     NodeCheck("message_out", "Understood", which="last"),
+                     NodeCheck("input", "Understood", present=False)),
+                    before=ScreenCheck("chat/conversation", (NodeCheck("toolbar", target=True),
+                                                        NodeCheck("input", "Understood")))),
     explicit='In Chat, open the conversation with {label} and reply exactly "Understood".',
     implicit='In Chat, open {cue} and reply exactly "Understood".',
     picks=("chat",),

@@ -8,7 +8,6 @@ of the hierarchy dump, in tree order, by the same rule the phone applies to touc
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import gymnasium as gym
@@ -17,8 +16,7 @@ from gymnasium import spaces
 from mobileintent_gym.actions import Action
 from mobileintent_gym.phone import hierarchy, touch
 
-QUOTED = re.compile(r'"([^"]+)"')
-FIXED = ("BACK", "SWIPE_UP", "SWIPE_DOWN", "TYPE_QUOTED", "ENTER", "COMPLETE")
+FIXED = ("BACK", "SWIPE_UP", "SWIPE_DOWN", "TYPE_TASK_TEXT", "ENTER", "COMPLETE")
 
 
 def touchable_points(xml: str) -> list[tuple[int, int]]:
@@ -41,8 +39,8 @@ class ElementActions(gym.ActionWrapper):
     """Action i < ``max_elements`` clicks the i-th of the screen's :func:`touchable_points`.
 
     Then come the fixed actions of :data:`FIXED`: ``PRESS[BACK]``, ``SWIPE[UP]``,
-    ``SWIPE[DOWN]``, ``TYPE`` of the instruction's first quoted text (``"Rainy Night"``,
-    ``"Understood"``; a space when it quotes none), ``PRESS[ENTER]`` and ``COMPLETE``. An
+    ``SWIPE[DOWN]``, ``TYPE`` of the text the task asks for (``Rainy Night``,
+    ``Understood``; a space when it asks for none), ``PRESS[ENTER]`` and ``COMPLETE``. An
     index past the screen's targets is sent as an off-screen click, which the env flags
     as invalid and ignores.
 
@@ -70,9 +68,8 @@ class ElementActions(gym.ActionWrapper):
     def _fixed(self, name: str) -> Action:
         if name.startswith("SWIPE_"):
             return Action.swipe(name.removeprefix("SWIPE_"))
-        if name == "TYPE_QUOTED":
-            quoted = QUOTED.search(self.env.unwrapped.task.instruction)
-            return Action.type_text(quoted.group(1) if quoted else " ")
+        if name == "TYPE_TASK_TEXT":
+            return Action.type_text(self.env.unwrapped.task.template.text_to_type() or " ")
         if name == "COMPLETE":
             return Action.complete()
         return Action.press(name)

@@ -9,7 +9,7 @@ import gymnasium as gym
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents import OracleAgent
 from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
-from mobileintent_gym.evaluate import run_episode
+from mobileintent_gym.rollouts import run_episode
 from mobileintent_gym.tasks import task_ids
 from mobileintent_gym.users import builtin_users, load_user_content
 

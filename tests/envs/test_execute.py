@@ -14,7 +14,7 @@ from mobileintent_gym.actions import Action
 from mobileintent_gym.agents import OracleAgent, RandomAgent
 from mobileintent_gym.envs import ENV_SPECS
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.evaluate import run_episode
+from mobileintent_gym.rollouts import run_episode
 from mobileintent_gym.tasks import UnknownTaskError, task_ids
 from mobileintent_gym.users import builtin_users
 
@@ -139,7 +139,8 @@ def test_a_hierarchy_observation_stays_in_its_space_whatever_was_typed():
     agent = OracleAgent(env)
     obs, _, _, _, info = env.step(agent.act(obs, {}))  # open the chat
     obs, _, _, _, info = env.step(agent.act(obs, info))  # focus the input
-    for text in ("Thanks 👍", "line1\nline2", "tab\there", "日本語"):
+    for text in ("Thanks 👍", "line1\nline2", "tab\there", "日本語", "👨\u200d👩\u200d👧",
+                 "10\u00a0km", "\u200b"):
         obs, _, _, _, info = env.step(Action.type_text(text))
         assert info["event"].typed == text
         assert env.observation_space.contains(obs), text
@@ -192,3 +193,18 @@ def test_any_input_to_step_is_an_action_or_a_flag_never_a_crash(env, inputs):
             assert len(device.events) == events + 1 and info["event"] is device.events[-1]
         if terminated or truncated:
             break
+
+
+@pytest.mark.parametrize("task", ["G-WCT-02:personal:explicit", "G-SPT-01:common:implicit"])
+def test_submitting_with_the_keyboards_enter_key_completes_the_task(env, task):
+    from mobileintent_gym.phone.keyboard import ENTER
+
+    obs, info = env.reset(seed=0, options={"user": USERS[2], "task": task})
+    agent, phone = OracleAgent(env), env.unwrapped.device
+    while not (info["event"] and info["event"].action.startswith("TYPE[")):
+        obs, _, _, _, info = env.step(agent.act(obs, info))
+    rect = next(rect for rect, char in phone._current().keyboard.keys if char == ENTER)
+    obs, _, terminated, _, info = env.step(
+        Action.click((rect[0] + rect[2]) // 2, (rect[1] + rect[3]) // 2))
+    assert info["event"].hit is None  # the keyboard is no element of the dump
+    assert terminated and info["success"] and info["sar"] == 1.0

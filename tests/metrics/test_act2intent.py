@@ -45,26 +45,42 @@ def test_bad_indices_are_named(bad):
         spans(bad)
 
 
-def test_actions_match_by_type_element_text_and_direction():
+def test_actions_match_by_the_element_they_reach_text_and_direction():
     from mobileintent_gym.actions import Action
     from mobileintent_gym.metrics.act2intent import action_matches, step_success_rate
+    from mobileintent_gym.phone import SimPhone
+    from mobileintent_gym.phone.query import find
+    from mobileintent_gym.phone.touch import ScreenDump
 
-    ref, screen, bounds = Action.click(500, 300), (1080, 2400), (400, 250, 700, 350)
-    assert action_matches(Action.click(699, 251), ref, bounds, screen)
-    assert not action_matches(Action.click(700, 300), ref, bounds, screen)  # right edge out
-    assert not action_matches(Action.long_click(500, 300), ref, bounds, screen)
-    # Without the reference element, 14 % of the screen either way.
-    assert action_matches(Action.click(500 + 151, 300 + 336), ref, None, screen)
-    assert not action_matches(Action.click(500 + 152, 300), ref, None, screen)
-    assert not action_matches(Action.click(500, 300 + 337), ref, None, screen)
+    phone = SimPhone()
+    phone.open("music", "music/library/liked")
+    screen, size = ScreenDump(phone.hierarchy()), (1080, 2400)
+    row = find(phone.hierarchy(), resource_id="track").bounds
+    more = find(phone.hierarchy(), resource_id="more").bounds
+    ref = Action.click(row[0] + 300, (row[1] + row[3]) // 2)
+    assert action_matches(Action.click(row[0] + 5, row[1] + 5), ref, screen, size)
+    # The row's own "more" button lies inside the row's bounds but is another element.
+    assert not action_matches(Action.click((more[0] + more[2]) // 2, (more[1] + more[3]) // 2),
+                              ref, screen, size)
+    assert not action_matches(Action.long_click(ref.x, ref.y), ref, screen, size)
+    # Without an element under the reference point (or a dump), 14 % of the screen.
+    anywhere = Action.click(500, 300)
+    assert action_matches(Action.click(500 + 151, 300 + 336), anywhere, None, size)
+    assert not action_matches(Action.click(500 + 152, 300), anywhere, None, size)
+    assert not action_matches(Action.click(500, 300 + 337), anywhere, None, size)
     assert action_matches(Action.type_text(" rainy  NIGHT"), Action.type_text("Rainy Night"),
-                          None, screen)
-    assert not action_matches(Action.swipe("UP"), Action.swipe("DOWN"), None, screen)
-    assert action_matches(Action.press("BACK"), Action.press("BACK"), None, screen)
-    assert action_matches(Action.complete(), Action.complete(), None, screen)
+                          None, size)
+    assert not action_matches(Action.swipe("UP"), Action.swipe("DOWN"), None, size)
+    assert action_matches(Action.press("BACK"), Action.press("BACK"), None, size)
+    assert action_matches(Action.complete(), Action.complete(), None, size)
     assert step_success_rate([[True, False], [True, True, True, False]]) == pytest.approx(
         (0.5 + 0.75) / 2)
     assert step_success_rate([]) == 0.0
+
+
+def test_alignment_ties_go_to_the_earlier_span():
+    predicted = {"later": [4, 5], "earlier": [1, 2]}
+    assert aligned_texts(predicted, {"truth": [2, 4]}) == [("earlier", "truth")]
 
 
 def test_prediction_scores_with_and_without_the_confidence_fallback():

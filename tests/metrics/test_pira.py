@@ -32,3 +32,8 @@ def test_a_custom_judge_and_length_mismatch():
     assert pira_scores(["taxi"], ["Book a taxi"], same=lambda p, g: p in g.lower()).tp == 1
     with pytest.raises(ValueError, match="2 predictions for 1 gold"):
         pira_scores([None, None], [None])
+
+
+def test_false_pushes_beyond_the_noise_turns_drive_fps_norm_below_zero():
+    s = pira_scores(["a", "b", "c", None], ["a", "x", "y", None])
+    assert (s.fp, s.noise) == (2, 1) and s.fps_norm == -1.0 and s.s_final < 0

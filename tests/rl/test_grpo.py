@@ -38,7 +38,7 @@ def test_ratios_are_clipped_on_the_pessimistic_side():
     # rollout 1: min(-1.6487, -1.2) = -1.6487 (a bad step is never clipped away)
     expected = -((3.2 / 3) + (-math.exp(0.5))) / 2
     assert out.loss.item() == pytest.approx(expected)
-    assert out.clipped == pytest.approx(2 / 4)  # token 0 of both rollouts, of 4 tokens
+    assert out.clipped == pytest.approx(1 / 4)  # only rollout 0's token 0 took the clip
 
 
 def test_the_kl_penalty_uses_the_k3_estimator_against_the_reference():
@@ -67,3 +67,17 @@ def test_bad_shapes_and_empty_rollouts_are_named():
         grpo_loss(zeros, zeros, zeros, torch.zeros(3), zeros + 1)
     with pytest.raises(ValueError, match=r"token counts \[3.0, 0.0\]"):
         grpo_loss(zeros, zeros, zeros, torch.zeros(2), torch.tensor([[1, 1, 1], [0, 0, 0]]))
+
+
+@pytest.mark.parametrize("pad", [-1e9, -math.inf, math.nan])
+def test_padding_sentinels_do_not_leak_into_the_loss(pad):
+    logp = tensors([-1.0, -2.0, -0.5], [-0.3, pad, pad]).requires_grad_()
+    old = tensors([-1.1, -2.0, -0.5], [-0.2, pad, pad])
+    ref = tensors([-1.0, -1.9, -0.4], [-0.3, 0.0, 0.0])
+    adv = torch.tensor([1.0, -1.0], dtype=torch.float64)
+    clean = grpo_loss(logp.detach().nan_to_num(0.0), old.nan_to_num(0.0), ref, adv, MASK)
+    out = grpo_loss(logp, old, ref, adv, MASK)
+    assert out.loss.item() == pytest.approx(clean.loss.item())
+    assert math.isfinite(out.kl) and out.kl == pytest.approx(clean.kl)
+    out.loss.backward()
+    assert torch.isfinite(logp.grad).all()

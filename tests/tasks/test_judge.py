@@ -54,9 +54,12 @@ def run(judge, events, after=no_screen):
     return verdict
 
 
+NAMED = screen(("playlist_name", "Rainy Night", None))
+
+
 def test_the_reference_path_earns_every_subgoal_and_success():
     judge = Judge(task("G-SPT-01"))
-    verdict = run(judge, SPT01_PATH)
+    verdict = run(judge, SPT01_PATH, NAMED)
     assert verdict.rewards == (1, 1, 1, 1, 1, 0) and not verdict.success
     created = event("music/new_playlist", "music/playlist", rid="create",
                     visible_after=("u000", "t1"))
@@ -71,7 +74,7 @@ def test_a_wrong_track_still_reaches_later_routes_but_fails_the_task():
     path = list(SPT01_PATH)
     path[2] = event("music/library/liked", "music/track_menu", rid="more", entity="t9",
                     visible=("t9", "t1"))
-    run(judge, path)
+    run(judge, path, NAMED)
     created = event("music/new_playlist", "music/playlist", rid="create",
                     visible_after=("u000", "t9"))
     verdict = judge.update(created, screen(("title", "Rainy Night", None), ("track", "", "t9"),
@@ -84,7 +87,7 @@ def test_a_wrong_track_still_reaches_later_routes_but_fails_the_task():
 
 def test_the_wrong_playlist_name_fails_the_outcome():
     judge = Judge(task("G-SPT-01"))
-    run(judge, SPT01_PATH)
+    run(judge, SPT01_PATH, screen(("playlist_name", "Rainy night", None)))
     created = event("music/new_playlist", "music/playlist", rid="create",
                     visible_after=("u000", "t1"))
     verdict = judge.update(created, screen(("title", "Rainy night", None), ("track", "", "t1")))
@@ -110,15 +113,36 @@ def test_success_counts_any_path_while_the_terminal_reward_needs_its_entry_scree
 
 def test_content_left_from_an_earlier_episode_does_not_decide_the_task():
     judge = Judge(task("G-WCT-02", entity="chat_c02", label="Carlos Ruiz"))
-    replied = screen(("toolbar", "", "chat_c02"), ("message_out", "Understood", None))
+    judge.start("chat/chats", screen())
+    left = screen(("toolbar", "", "chat_c02"), ("message_out", "Understood", None),
+                  ("input", "", None))
     verdict = run(judge, [
         event("chat/chats", "chat/conversation", rid="chat", entity="chat_c02"),
         event("chat/conversation", "chat/conversation", rid="input"),
-    ], replied)
+        event("chat/conversation", "chat/conversation", action="SWIPE[DOWN]"),
+    ], left)
     assert not verdict.success  # "Understood" is on screen, but nothing was sent
+    drafted = screen(("toolbar", "", "chat_c02"), ("message_out", "Understood", None),
+                     ("input", "Understood", None))
+    typed = judge.update(event("chat/conversation", "chat/conversation",
+                               action="TYPE[Understood]"), drafted)
+    assert not typed.success
+    # Whatever sends it — Send, ENTER or the keyboard's own enter key (a click with no
+    # element hit in the dump) — the draft is gone and the last sent bubble says it.
     verdict = judge.update(event("chat/conversation", "chat/conversation",
-                                 action="PRESS[ENTER]"), replied)
+                                 action="CLICK[1000,2300]"), left)
     assert verdict.success and verdict.rewards == (1, 1)
+
+
+def test_a_scroll_with_the_draft_still_there_is_no_send():
+    judge = Judge(task("G-WCT-02", entity="chat_c02", label="Carlos Ruiz"))
+    drafted = screen(("toolbar", "", "chat_c02"), ("message_out", "Understood", None),
+                     ("input", "Understood", None))
+    run(judge, [event("chat/chats", "chat/conversation", rid="chat", entity="chat_c02"),
+                event("chat/conversation", "chat/conversation", action="TYPE[Understood]")],
+        drafted)
+    assert not judge.update(event("chat/conversation", "chat/conversation",
+                                  action="SWIPE[DOWN]"), drafted).success
 
 
 def test_playing_is_decided_by_the_target_click_not_a_later_unrelated_change():
@@ -169,9 +193,11 @@ def test_exposure_is_false_when_another_record_is_picked_before_the_target_shows
 def test_a_device_without_entity_ids_matches_the_target_by_label():
     judge = Judge(task("G-WCT-02", entity="chat_c02", label="Carlos Ruiz"))
     verdict = judge.update(event("chat/chats", "chat/conversation", rid="chat",
-                                 text="Carlos Ruiz"), no_screen)
+                                 text="Carlos Ruiz"), screen(("toolbar", "", None, "Carlos Ruiz")))
     assert verdict.rewards == (1, 0)
     # The outcome's node shows the label in its subtree (a toolbar's title).
+    judge.update(event("chat/conversation", "chat/conversation", action="TYPE[Understood]"),
+                 screen(("toolbar", "", None, "Carlos Ruiz"), ("input", "Understood", None)))
     sent = screen(("toolbar", "", None, "Carlos Ruiz"), ("message_out", "Understood", None))
     assert judge.update(event("chat/conversation", "chat/conversation", rid="send"),
                         sent).success
