@@ -128,8 +128,13 @@ def _from_element(element: ET.Element) -> Node:
     return node
 
 
+@lru_cache(maxsize=32)
 def parse(xml: str | bytes) -> Node:
     """Parse a uiautomator dump into view nodes.
+
+    The same dump gives the same tree (an unchanged screen's dump is the same string, and
+    readers such as the judge, the oracle and the touch rule parse it in turn): treat the
+    tree as read-only.
 
     Elements are read whatever their tag: ``uiautomator dump`` writes ``<node>``, Appium's
     UiAutomator2 page source names each element by its class
