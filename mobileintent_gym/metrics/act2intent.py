@@ -26,7 +26,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.metrics.text import Tokens, bleu4, pair_similarities
+from mobileintent_gym.metrics.text import (
+    Tokens,
+    bleu4,
+    mean_bleu4,
+    pair_similarities,
+    semantic_similarity,
+)
 from mobileintent_gym.phone.touch import ScreenDump
 from mobileintent_gym.users.encoders import Encoder
 
@@ -190,9 +196,8 @@ def prediction_scores(predicted: Sequence[Prediction], truth: Sequence[Predictio
               "acc_c": 0.0, "acc_s": 0.0, "bleu4": 0.0}
     if pushed:
         scores["acc_c"] = float(np.mean([p.event == t.event for p, t in pushed]))
-        scores["acc_s"] = float(pair_similarities([p.behaviour for p, _ in pushed],
-                                                  [t.behaviour for _, t in pushed],
-                                                  encoder).mean())
-        scores["bleu4"] = float(np.mean([bleu4(p.behaviour, t.behaviour, tokens)
-                                         for p, t in pushed]))
+        said = [p.behaviour for p, _ in pushed]
+        meant = [t.behaviour for _, t in pushed]
+        scores["acc_s"] = semantic_similarity(said, meant, encoder)
+        scores["bleu4"] = mean_bleu4(said, meant, tokens)
     return scores

@@ -54,8 +54,8 @@ def bleu4(candidate: str, reference: str, tokens: Tokens = "chars") -> float:
     cand, ref = _tokens(candidate, tokens), _tokens(reference, tokens)
     precisions, zeros = [], 0
     for n in range(1, 5):
-        counts = _ngrams(cand, n)
-        matched = sum(min(c, _ngrams(ref, n)[g]) for g, c in counts.items())
+        counts, available = _ngrams(cand, n), _ngrams(ref, n)
+        matched = sum(min(c, available[g]) for g, c in counts.items())
         total = max(1, sum(counts.values()))
         if n == 1 and matched == 0:
             return 0.0
