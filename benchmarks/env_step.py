@@ -21,8 +21,8 @@ from pathlib import Path
 import gymnasium as gym
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.actions import to_action
 from mobileintent_gym.agents import OracleAgent, RandomAgent
-from mobileintent_gym.envs.execute import to_action
 from mobileintent_gym.errors import InvalidActionError
 from mobileintent_gym.tasks import parse_task_id, task_ids
 from mobileintent_gym.users import builtin_users, load_user_content

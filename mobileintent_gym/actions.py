@@ -317,3 +317,21 @@ def action_to_dict(action: Action) -> dict:
         "direction": DIRECTIONS.index(action.direction) if action.direction else 0,
         "key": KEYS.index(action.key) if action.key else 0,
     }
+
+
+ActionLike = Action | str | dict
+
+
+def to_action(action: ActionLike) -> Action:
+    """An :class:`Action` from an Action, its string form or a sample of :func:`action_space`.
+
+    Raises:
+        InvalidActionError: Naming the value that is not an action.
+    """
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, str):
+        return parse_action(action)
+    if isinstance(action, dict):
+        return action_from_dict(action)
+    raise InvalidActionError(f"not an action: {action!r}")

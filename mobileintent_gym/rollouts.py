@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 import gymnasium as gym
 
-from mobileintent_gym.actions import Action
+from mobileintent_gym.actions import Action, to_action
 from mobileintent_gym.agents import Agent, OracleAgent
-from mobileintent_gym.envs.execute import to_action
 from mobileintent_gym.errors import InvalidActionError, MobileIntentError
 from mobileintent_gym.metrics.act2intent import action_matches
 from mobileintent_gym.metrics.pair import EpisodeResult

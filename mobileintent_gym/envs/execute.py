@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 
-from mobileintent_gym.actions import Action, action_from_dict, action_space, parse_action
+from mobileintent_gym.actions import ActionLike, action_space, to_action
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
 from mobileintent_gym.envs.spaces import observation_space
@@ -28,23 +28,6 @@ from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.ui import Node
 from mobileintent_gym.tasks import Judge, TaskInstance, Verdict, instantiate, task_ids
 from mobileintent_gym.users import PairConfig, builtin_users, load_user_content
-
-ActionLike = Action | str | dict
-
-
-def to_action(action: ActionLike) -> Action:
-    """An :class:`Action` from an Action, its string form or a sample of the action space.
-
-    Raises:
-        InvalidActionError: Naming the value that is not an action.
-    """
-    if isinstance(action, Action):
-        return action
-    if isinstance(action, str):
-        return parse_action(action)
-    if isinstance(action, dict):
-        return action_from_dict(action)
-    raise InvalidActionError(f"not an action: {action!r}")
 
 
 class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):

@@ -13,15 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from mobileintent_gym.actions import Action, ActionType, parse_action
+from mobileintent_gym.actions import Action, ActionLike, ActionType, to_action
 from mobileintent_gym.apps import default_apps
 from mobileintent_gym.apps.base import App
-from mobileintent_gym.errors import (
-    DeviceError,
-    InvalidActionError,
-    InvalidStateError,
-    UnknownRouteError,
-)
+from mobileintent_gym.errors import DeviceError, InvalidStateError, UnknownRouteError
 from mobileintent_gym.phone import chrome, launcher, touch
 from mobileintent_gym.phone.events import ActResult, Hit, StepEvent
 from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER
@@ -120,18 +115,15 @@ class SimPhone:
         self._check_open()
         return self._current().route
 
-    def act(self, action: Action | str) -> ActResult:
-        """Carry out one action (an :class:`Action` or its string form) and log it.
+    def act(self, action: ActionLike) -> ActResult:
+        """Carry out one action (an Action, its string form or an action-space sample).
 
         Raises:
             InvalidActionError: When the action is malformed or its point is off screen;
                 nothing changes and nothing is logged.
         """
         self._check_open()
-        if isinstance(action, str):
-            action = parse_action(action)
-        elif not isinstance(action, Action):
-            raise InvalidActionError(f"not an action: {action!r}")
+        action = to_action(action)
         action.check_inside(self.width, self.height)
         return self._run(action)
 
