@@ -22,8 +22,9 @@ import gymnasium as gym
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.actions import to_action
-from mobileintent_gym.agents import OracleAgent, RandomAgent
+from mobileintent_gym.agents import RandomAgent
 from mobileintent_gym.errors import InvalidActionError
+from mobileintent_gym.rollouts import reference_steps, rollout
 from mobileintent_gym.tasks import parse_task_id, task_ids
 from mobileintent_gym.users import builtin_users, load_user_content
 
@@ -32,32 +33,17 @@ Episode = tuple[str, str, list]
 
 def record_oracle(env: gym.Env) -> list[Episode]:
     """Every (user, task) oracle episode as its action list."""
-    episodes = []
-    for user in builtin_users():
-        for task in task_ids():
-            obs, info = env.reset(seed=0, options={"user": user, "task": task})
-            agent, actions, done = OracleAgent(env), [], False
-            while not done:
-                action = agent.act(obs, info)
-                obs, _, terminated, truncated, info = env.step(action)
-                actions.append(action)
-                done = terminated or truncated
-            episodes.append((user, task, actions))
-    return episodes
+    return [(user, task, [step.action for step in reference_steps(env, user, task)])
+            for user in builtin_users() for task in task_ids()]
 
 
 def record_random(env: gym.Env, count: int) -> list[Episode]:
     """``count`` seeded random-agent episodes on drawn (user, task) pairs."""
     episodes = []
     for seed in range(count):
-        obs, info = env.reset(seed=seed)
-        agent, actions, done = RandomAgent(env, seed), [], False
-        while not done:
-            action = agent.act(obs, info)
-            obs, _, terminated, truncated, info = env.step(action)
-            actions.append(action)
-            done = terminated or truncated
-        episodes.append((info["user"], info["task"], actions))
+        steps = list(rollout(env, RandomAgent(env, seed), seed=seed))
+        info = steps[-1][1]
+        episodes.append((info["user"], info["task"], [action for action, _ in steps]))
     return episodes
 
 

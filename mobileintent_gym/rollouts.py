@@ -8,12 +8,12 @@ its own seed, so rollouts differ and reruns repeat.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import gymnasium as gym
 
-from mobileintent_gym.actions import Action, to_action
+from mobileintent_gym.actions import Action, ActionLike, to_action
 from mobileintent_gym.agents import Agent, OracleAgent
 from mobileintent_gym.errors import InvalidActionError, MobileIntentError
 from mobileintent_gym.metrics.act2intent import action_matches
@@ -33,6 +33,22 @@ def episode_seed(seed: int, user: str, task: str) -> int:
     return zlib.crc32(f"{seed}:{user}:{task}".encode())
 
 
+def rollout(env: gym.Env, agent: Agent, options: dict | None = None, seed: int = 0
+            ) -> Iterator[tuple[ActionLike, dict]]:
+    """Each action of one episode of ``agent`` with the info of its step.
+
+    The env is reset with ``seed`` and ``options`` first; the episode ends when the env
+    terminates or truncates it.
+    """
+    obs, info = env.reset(seed=seed, options=options)
+    done = False
+    while not done:
+        action = agent.act(obs, info)
+        obs, _, terminated, truncated, info = env.step(action)
+        yield action, info
+        done = terminated or truncated
+
+
 def run_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0
                 ) -> tuple[EpisodeResult, list[str]]:
     """One rollout of ``agent`` on ``task`` for ``user``.
@@ -40,15 +56,10 @@ def run_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0
     Returns:
         The episode's result and the actions taken, in their string form.
     """
-    obs, info = env.reset(seed=seed, options={"user": user, "task": task})
     actions: list[str] = []
-    done = False
-    while not done:
-        action = agent.act(obs, info)
-        obs, _, terminated, truncated, info = env.step(action)
+    for action, info in rollout(env, agent, {"user": user, "task": task}, seed):
         event = info["event"]
         actions.append(event.action if event is not None else f"invalid: {action!r}")
-        done = terminated or truncated
     result = EpisodeResult(task, user, info["success"], info["subgoal_rewards"],
                            info["contexts"])
     return result, actions
@@ -78,14 +89,8 @@ class ReferenceStep:
 
 def reference_steps(env: gym.Env, user: str, task: str) -> list[ReferenceStep]:
     """The oracle's trajectory on ``task`` for ``user``."""
-    obs, info = env.reset(seed=0, options={"user": user, "task": task})
-    agent, steps, done = OracleAgent(env), [], False
-    while not done:
-        action = agent.act(obs, info)
-        obs, _, terminated, truncated, info = env.step(action)
-        steps.append(ReferenceStep(action, info["event"]))
-        done = terminated or truncated
-    return steps
+    steps = rollout(env, OracleAgent(env), {"user": user, "task": task})
+    return [ReferenceStep(action, info["event"]) for action, info in steps]
 
 
 def _same_step(replayed: StepEvent, reference: StepEvent) -> bool:
