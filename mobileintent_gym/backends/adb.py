@@ -63,7 +63,7 @@ from mobileintent_gym.backends.adb_transport import (
     DeviceTimeoutError,
     DeviceUnavailableError,
 )
-from mobileintent_gym.backends.observed import observed_event
+from mobileintent_gym.backends.observed import observed_event, read_screen
 from mobileintent_gym.errors import DeviceError, InvalidActionError
 from mobileintent_gym.phone import ActResult, StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
@@ -252,10 +252,7 @@ class AdbDevice:
             return None
         xml = self._dump if self._dump is not None else self.hierarchy()
         if self._screen is None or self._screen.xml is not xml:
-            try:
-                self._screen = ScreenDump(xml)
-            except DeviceError as err:
-                raise DeviceCommandError(f"unreadable uiautomator dump: {err}") from err
+            self._screen = read_screen(xml, "uiautomator dump")
         return self._screen
 
     def _send(self, commands: list[str]) -> None:

@@ -29,7 +29,7 @@ from mobileintent_gym.adbd.conventions import (
 )
 from mobileintent_gym.apps import app_package
 from mobileintent_gym.backends.adb import DeviceCommandError, DeviceUnavailableError
-from mobileintent_gym.backends.observed import observed_event
+from mobileintent_gym.backends.observed import observed_event, read_screen
 from mobileintent_gym.errors import DeviceError, require
 from mobileintent_gym.phone import ActResult, StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
@@ -130,10 +130,7 @@ class AppiumDevice:
         if not self.observe:
             return None
         if self._screen is None:
-            try:
-                self._screen = ScreenDump(self.hierarchy())
-            except DeviceError as err:
-                raise DeviceCommandError(f"unreadable page source: {err}") from err
+            self._screen = read_screen(self.hierarchy(), "page source")
         return self._screen
 
     def close(self) -> None:

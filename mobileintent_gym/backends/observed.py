@@ -10,10 +10,24 @@ from __future__ import annotations
 import time
 
 from mobileintent_gym.actions import Action, ActionType
+from mobileintent_gym.backends.adb_transport import DeviceCommandError
+from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
 
 _TOUCHES = (ActionType.CLICK, ActionType.LONG_CLICK)
+
+
+def read_screen(xml: str, source: str) -> ScreenDump:
+    """The screen of dump ``xml`` (its touch targets and visible records).
+
+    Raises:
+        DeviceCommandError: When ``xml`` is no dump; the message names ``source``.
+    """
+    try:
+        return ScreenDump(xml)
+    except DeviceError as err:
+        raise DeviceCommandError(f"unreadable {source}: {err}") from err
 
 
 def observed_event(index: int, action: Action, routes: tuple[str, str],

@@ -1,0 +1,31 @@
+"""The event builder shared by the device backends."""
+
+import pytest
+
+from mobileintent_gym.actions import Action
+from mobileintent_gym.backends.adb_transport import DeviceCommandError
+from mobileintent_gym.backends.observed import observed_event, read_screen
+from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.phone.query import find
+
+
+def test_an_unreadable_dump_is_a_device_command_error_naming_its_source():
+    with pytest.raises(DeviceCommandError, match="unreadable page source: not a uiautom"):
+        read_screen("<html>busy</html>", "page source")
+
+
+def test_a_click_is_logged_with_what_it_hit_and_what_changed():
+    phone = SimPhone()
+    phone.open("music", "music/library")
+    seen = read_screen(phone.hierarchy(), "dump")
+    b = find(phone.hierarchy(), resource_id="liked_songs").bounds
+    click = Action.click((b[0] + b[2]) // 2, (b[1] + b[3]) // 2)
+    direct = phone.act(click).event
+    now = read_screen(phone.hierarchy(), "dump")
+    event = observed_event(0, click, ("music/library", phone.route()), (seen, now), True)
+    assert (event.hit, event.visible_after, event.effect) == (
+        direct.hit, direct.visible_after, True)
+    unchanged = observed_event(1, Action.click(5, 5), ("a", "a"), (now, now), True)
+    assert not unchanged.effect and unchanged.note == "no effect"
+    assert observed_event(2, Action.complete(), ("a", "a"), (None, None), False).note == (
+        "intention declared complete")
