@@ -7,20 +7,28 @@ from collections.abc import Iterator
 from mobileintent_gym.actions import Action
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import hierarchy
-from mobileintent_gym.phone.ui import Node
+from mobileintent_gym.phone.ui import Node, center
+
+
+def rid_suffix(resource_id: str) -> str:
+    """The part of a resource id after ``:id/`` (the whole id when it has none)."""
+    return resource_id.rpartition(":id/")[2]
+
+
+def matches(node: Node, *, text: str | None = None, resource_id: str | None = None,
+            desc: str | None = None) -> bool:
+    """Whether ``node``'s text, resource id suffix and description are the given ones."""
+    return ((text is None or node.text == text)
+            and (resource_id is None or rid_suffix(node.resource_id) == resource_id)
+            and (desc is None or node.desc == desc))
 
 
 def find_all(xml: str, *, text: str | None = None, resource_id: str | None = None,
              desc: str | None = None) -> Iterator[Node]:
     """Nodes of a dump whose text, resource id (suffix after ``:id/``) and description match."""
     for node in hierarchy.parse(xml).walk():
-        if text is not None and node.text != text:
-            continue
-        if resource_id is not None and node.resource_id.rpartition(":id/")[2] != resource_id:
-            continue
-        if desc is not None and node.desc != desc:
-            continue
-        yield node
+        if matches(node, text=text, resource_id=resource_id, desc=desc):
+            yield node
 
 
 def find(xml: str, **criteria: str) -> Node:
@@ -37,5 +45,4 @@ def find(xml: str, **criteria: str) -> Node:
 
 def tap(xml: str, **criteria: str) -> Action:
     """A CLICK at the centre of the first node matching ``criteria``."""
-    b = find(xml, **criteria).bounds
-    return Action.click((b[0] + b[2]) // 2, (b[1] + b[3]) // 2)
+    return Action.click(*center(find(xml, **criteria).bounds))

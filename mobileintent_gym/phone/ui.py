@@ -46,6 +46,11 @@ def contains(rect: Rect, x: int, y: int) -> bool:
     return rect[0] <= x < rect[2] and rect[1] <= y < rect[3]
 
 
+def center(rect: Rect) -> tuple[int, int]:
+    """The pixel at the middle of ``rect`` (where a tap on it lands)."""
+    return (rect[0] + rect[2]) // 2, (rect[1] + rect[3]) // 2
+
+
 @dataclass(slots=True, eq=False)
 class Node:
     """One view in the hierarchy.

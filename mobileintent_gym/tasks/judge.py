@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mobileintent_gym.phone.events import StepEvent
+from mobileintent_gym.phone.query import rid_suffix
 from mobileintent_gym.phone.ui import Node
 from mobileintent_gym.tasks.instances import TaskInstance
-from mobileintent_gym.tasks.spec import rid_suffix
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,19 +10,10 @@ from __future__ import annotations
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.phone import hierarchy
-from mobileintent_gym.phone.ui import Node
+from mobileintent_gym.phone.query import matches
+from mobileintent_gym.phone.ui import Node, center
 from mobileintent_gym.tasks.instances import TaskInstance
-from mobileintent_gym.tasks.spec import Move, rid_suffix
-
-
-def _center(node: Node) -> tuple[int, int]:
-    b = node.bounds
-    return (b[0] + b[2]) // 2, (b[1] + b[3]) // 2
-
-
-def _matches(node: Node, resource_id: str | None, desc: str | None) -> bool:
-    return ((resource_id is None or rid_suffix(node.resource_id) == resource_id)
-            and (desc is None or node.desc == desc))
+from mobileintent_gym.tasks.spec import Move
 
 
 class Oracle:
@@ -55,7 +46,7 @@ class Oracle:
         node = self._element(root, move)
         if node is None:
             return Action.swipe("UP")  # the target lies further down the list
-        x, y = _center(node)
+        x, y = center(node.bounds)
         return Action.long_click(x, y) if move.long else Action.click(x, y)
 
     def _element(self, root: Node, move: Move) -> Node | None:
@@ -65,16 +56,16 @@ class Oracle:
         target = self.task.target
         for top in scope:
             for node in top.walk():
-                if not _matches(node, move.resource_id, move.desc):
+                if not matches(node, resource_id=move.resource_id, desc=move.desc):
                     continue
                 if not move.target or target.shown_by(node.entity, node.text):
                     return node
         return None
 
     def _fill(self, root: Node, field_id: str, text: str) -> Action | None:
-        field = next((n for n in root.walk() if rid_suffix(n.resource_id) == field_id), None)
+        field = next((n for n in root.walk() if matches(n, resource_id=field_id)), None)
         if field is None or field.text == text:
             return None
         if not field.focused:
-            return Action.click(*_center(field))
+            return Action.click(*center(field.bounds))
         return Action.type_text(text)

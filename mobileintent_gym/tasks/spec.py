@@ -14,14 +14,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from mobileintent_gym.phone.events import StepEvent
+from mobileintent_gym.phone.query import rid_suffix
 from mobileintent_gym.phone.ui import Node
 
 Context = Literal["UC", "UA"]
-
-
-def rid_suffix(resource_id: str) -> str:
-    """The part of a resource id after ``:id/`` (the whole id when it has none)."""
-    return resource_id.rpartition(":id/")[2]
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from gymnasium import spaces
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.phone import hierarchy, touch
+from mobileintent_gym.phone.ui import center
 
 FIXED = ("BACK", "SWIPE_UP", "SWIPE_DOWN", "TYPE_TASK_TEXT", "ENTER", "COMPLETE")
 
@@ -28,10 +29,9 @@ def touchable_points(xml: str) -> list[tuple[int, int]]:
     candidates = touch.targets(hierarchy.parse(xml))
     points = []
     for node in candidates:
-        b = node.bounds
-        centre = ((b[0] + b[2]) // 2, (b[1] + b[3]) // 2)
-        if touch.target_at(candidates, *centre) is node:
-            points.append(centre)
+        point = center(node.bounds)
+        if touch.target_at(candidates, *point) is node:
+            points.append(point)
     return points
 
 
