@@ -103,6 +103,12 @@ def test_sb3_checks_the_wrapped_env_and_ppo_learns_on_it():
     model = sb3.PPO("CnnPolicy", env, n_steps=32, batch_size=16, n_epochs=1, seed=0,
                     device="cpu")
     model.learn(64)
+    assert model.num_timesteps == 64  # two full rollouts of 32 steps through the wrappers
+    # SB3's Monitor saw whole episodes: returns within G-SPT-03's one subgoal, lengths
+    # within its step limit of 20.
+    episodes = list(model.ep_info_buffer)
+    assert len(episodes) >= 3
+    assert all(0 <= e["r"] <= 1 and 1 <= e["l"] <= 20 for e in episodes)
     action, _ = model.predict(env.reset(seed=0)[0], deterministic=True)
     assert env.action_space.contains(int(action))
     env.close()
