@@ -1,13 +1,21 @@
-"""The PAIR study's cross-user scores: Task SR, all-success and SAR (SPEC.md, section B).
+"""The PAIR study's cross-user scores: Task SR, all-success and SAR.
 
-Each function takes :class:`EpisodeResult` records, one per evaluated rollout.
+Definitions: docs/scores.md, "Cross-user scores". Each function takes
+:class:`EpisodeResult` records, one per evaluated rollout.
+
+SAR is the study's "subgoal achievement over reached contexts": achieved subgoals divided
+by the subgoals whose entry context the rollout reached (its entry screen was observed
+before an action). The ratio over every subgoal, reached or not, is kept as
+``denominator="all"`` (reported as ``sar_all_subgoals``); it mixes how far an agent got
+with how well it did where it got.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +28,7 @@ class EpisodeResult:
         success: The task judge's verdict.
         rewards: Per-subgoal rewards r_k (0 or 1).
         contexts: Per-subgoal UI context, ``UC`` or ``UA``.
+        reached: Per subgoal, whether the rollout reached its entry context.
     """
 
     task: str
@@ -27,6 +36,7 @@ class EpisodeResult:
     success: bool
     rewards: tuple[float, ...]
     contexts: tuple[str, ...]
+    reached: tuple[bool, ...]
 
     @property
     def target_type(self) -> str:
@@ -39,50 +49,85 @@ def task_success_rate(results: Sequence[EpisodeResult]) -> float | None:
     return sum(r.success for r in results) / len(results) if results else None
 
 
-def all_success(results: Iterable[EpisodeResult]) -> float | None:
+def all_success(results: Iterable[EpisodeResult],
+                users: Collection[str] | None = None) -> float | None:
     """Share of (template, target type, instruction type) groups where every user succeeds.
 
-    all-success = |{g : ∀ rollouts i ∈ g, success_i}| / |groups|; a task id is exactly
-    such a group, and its rollouts are those of every evaluated user.
+    all-success = |{g : ∀ users u, success(g, u)}| / |groups|; a task id is exactly such a
+    group.
+
+    Args:
+        results: The rollouts.
+        users: The users every group must have a rollout of (default: every user that
+            appears in ``results``).
+
+    Raises:
+        ValueError: Naming a group and the users it has no rollout of; a group is never
+            counted on a partial set of users.
     """
+    results = list(results)
+    users = set(users) if users is not None else {r.user for r in results}
     groups: dict[str, bool] = defaultdict(lambda: True)
+    seen: dict[str, set[str]] = defaultdict(set)
     for r in results:
         groups[r.task] = groups[r.task] and r.success
+        seen[r.task].add(r.user)
+    for task, present in seen.items():
+        if users - present:
+            raise ValueError(f"all-success: group {task!r} has no rollout for user(s) "
+                             f"{sorted(users - present)}")
     return sum(groups.values()) / len(groups) if groups else None
 
 
 def subgoal_achievement_rate(results: Iterable[EpisodeResult], context: str | None = None,
-                             target_type: str | None = None) -> float | None:
-    """SAR = achieved subgoals / evaluated subgoals, optionally of one context or target type.
+                             target_type: str | None = None,
+                             denominator: Literal["reached", "all"] = "reached"
+                             ) -> float | None:
+    """SAR = achieved subgoals / subgoals whose context was reached.
 
     Args:
         results: The rollouts.
         context: Count only subgoals of this UI context (``UC`` or ``UA``).
         target_type: Count only rollouts with this target type (``common``/``personal``).
+        denominator: ``reached`` (the study's SAR) or ``all`` (every subgoal, reached or
+            not: Σ r_ik / |{(i, k)}|).
 
     Returns:
-        Σ r_ik / |{(i, k)}| over the selected subgoals; ``None`` when none is selected
-        (e.g. UA subgoals of tasks that have none), as the rate is then undefined.
+        Σ r_ik / Σ reached_ik over the selected subgoals (or over all of them); ``None``
+        when the denominator is 0, as the rate is then undefined.
+
+    Raises:
+        ValueError: When a result's rewards, contexts and reached flags differ in length.
     """
+    if denominator not in ("reached", "all"):
+        raise ValueError(f"denominator must be 'reached' or 'all', got {denominator!r}")
     achieved = evaluated = 0.0
     for r in results:
         if target_type is not None and r.target_type != target_type:
             continue
-        for reward, ctx in zip(r.rewards, r.contexts, strict=True):
-            if context is None or ctx == context:
+        for reward, ctx, reached in zip(r.rewards, r.contexts, r.reached, strict=True):
+            if (context is None or ctx == context) and (reached or denominator == "all"):
                 achieved += reward
                 evaluated += 1
     return achieved / evaluated if evaluated else None
 
 
-def pair_scores(results: Sequence[EpisodeResult]) -> dict[str, float | None]:
-    """Every PAIR score: Task SR, all-success, SAR overall, by context and by target type."""
+def pair_scores(results: Sequence[EpisodeResult],
+                users: Collection[str] | None = None) -> dict[str, float | None]:
+    """Every PAIR score.
+
+    Task SR, all-success, SAR (over reached contexts) overall and for UC and UA contexts,
+    SAR of UC contexts for common and for personal targets (as the study compares them),
+    and the all-subgoals ratio under its own name.
+    """
+    sar = subgoal_achievement_rate
     return {
         "task_sr": task_success_rate(results),
-        "all_success": all_success(results),
-        "sar": subgoal_achievement_rate(results),
-        "sar_uc": subgoal_achievement_rate(results, context="UC"),
-        "sar_ua": subgoal_achievement_rate(results, context="UA"),
-        "sar_common": subgoal_achievement_rate(results, target_type="common"),
-        "sar_personal": subgoal_achievement_rate(results, target_type="personal"),
+        "all_success": all_success(results, users),
+        "sar": sar(results),
+        "sar_uc": sar(results, context="UC"),
+        "sar_ua": sar(results, context="UA"),
+        "sar_uc_common": sar(results, context="UC", target_type="common"),
+        "sar_uc_personal": sar(results, context="UC", target_type="personal"),
+        "sar_all_subgoals": sar(results, denominator="all"),
     }

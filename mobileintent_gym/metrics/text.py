@@ -1,4 +1,4 @@
-"""Text similarity scores of the Act2Intention study: BLEU-4 and Acc-S (SPEC.md, section A).
+"""Text similarity scores of the Act2Intention study: BLEU-4 and Acc-S (docs/scores.md).
 
 BLEU-4 (Papineni et al., 2002) with uniform weights and brevity penalty:
 
@@ -86,6 +86,9 @@ def pair_similarities(predicted: Sequence[str], truth: Sequence[str],
                       encoder: Encoder) -> np.ndarray:
     """Cosine similarity of the embeddings of each aligned (predicted, true) pair.
 
+    The embeddings are L2-normalised here, so the result is a cosine whatever scale the
+    encoder returns (a zero embedding has similarity 0 with anything).
+
     Raises:
         ValueError: When the sequences differ in length.
     """
@@ -93,8 +96,28 @@ def pair_similarities(predicted: Sequence[str], truth: Sequence[str],
         raise ValueError(f"{len(predicted)} predicted texts for {len(truth)} true ones")
     if not truth:
         return np.zeros(0)
-    a, b = encoder.encode(list(predicted)), encoder.encode(list(truth))
+    a, b = (_unit(encoder.encode(list(texts))) for texts in (predicted, truth))
     return np.sum(a * b, axis=1)
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float64)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+
+
+def pair_scores(pairs: Sequence[tuple[str | None, str]], encoder: Encoder,
+                tokens: Tokens = "chars") -> tuple[np.ndarray, np.ndarray]:
+    """Per (predicted or ``None``, true) pair: cosine similarity and BLEU-4.
+
+    A pair without a predicted text scores 0 on both.
+    """
+    said = [i for i, (p, _) in enumerate(pairs) if p is not None]
+    similarity, bleu = np.zeros(len(pairs)), np.zeros(len(pairs))
+    similarity[said] = pair_similarities([pairs[i][0] for i in said],
+                                         [pairs[i][1] for i in said], encoder)
+    bleu[said] = [bleu4(pairs[i][0], pairs[i][1], tokens) for i in said]
+    return similarity, bleu
 
 
 def semantic_similarity(predicted: Sequence[str], truth: Sequence[str],

@@ -8,28 +8,45 @@ from mobileintent_gym.metrics.act2intent import (
     spans,
     understanding_scores,
 )
+from mobileintent_gym.metrics.text import bleu4
 from mobileintent_gym.users import LexicalEncoder
 
 TRUTH = {"System settings adjustment": [1, 2, 3], "Shooting mode configuration": [4, 5],
          "Reply to Mum": [6, 7, 8]}
 
 
-def test_acc_g_counts_true_spans_that_a_prediction_matches_exactly():
+def test_acc_g_compares_the_ith_prediction_with_the_ith_truth():
+    # The study's Acc-G compares the i-th predicted intention's start and end indices
+    # with the i-th true intention's (its evaluation code zips them in order).
     predicted = {"Adjust settings": [1, 2, 3], "Camera mode": [4, 5, 6], "Message": [7, 8]}
     assert goal_accuracy(predicted, TRUTH) == pytest.approx(1 / 3)
     assert goal_accuracy(TRUTH, TRUTH) == 1.0
     assert goal_accuracy({"Everything": [1, 8]}, TRUTH) == 0.0
 
 
-def test_texts_align_by_largest_overlap_and_unmatched_truths_get_none():
+def test_one_extra_segment_in_front_shifts_every_pair_and_scores_zero():
+    predicted = {"Unlock the phone": [1], **TRUTH}
+    # Position i holds (1,1), (1,3), (4,5) against (1,3), (4,5), (6,8): no pair matches.
+    assert goal_accuracy(predicted, TRUTH) == 0.0
+    # The lenient overlap pairing is kept as a named option: all three spans exist.
+    assert goal_accuracy(predicted, TRUTH, pairing="overlap") == 1.0
+    with pytest.raises(ValueError, match="pairing"):
+        goal_accuracy(predicted, TRUTH, pairing="best")
+
+
+def test_texts_pair_by_position_and_missing_predictions_get_none():
     predicted = {"Adjust settings": [1, 2], "Camera mode": [3, 4, 5]}
     assert aligned_texts(predicted, TRUTH) == [
         ("Adjust settings", "System settings adjustment"),
         ("Camera mode", "Shooting mode configuration"),
         (None, "Reply to Mum")]
+    shifted = {"Unlock": [1], **TRUTH}
+    assert [p for p, _ in aligned_texts(shifted, TRUTH)] == [
+        "Unlock", "System settings adjustment", "Shooting mode configuration"]
+    assert [p for p, _ in aligned_texts(shifted, TRUTH, pairing="overlap")] == list(TRUTH)
 
 
-def test_understanding_scores_are_perfect_for_the_truth_and_zero_for_misses():
+def test_understanding_scores_average_over_true_intentions():
     encoder = LexicalEncoder()
     perfect = understanding_scores(TRUTH, TRUTH, encoder)
     assert perfect["acc_g"] == 1.0
@@ -37,6 +54,15 @@ def test_understanding_scores_are_perfect_for_the_truth_and_zero_for_misses():
     partial = understanding_scores({"System settings adjustment": [1, 2, 3]}, TRUTH, encoder)
     assert partial["acc_g"] == pytest.approx(1 / 3)
     assert partial["acc_s"] == pytest.approx(1 / 3) and partial["bleu4"] == pytest.approx(1 / 3)
+    # Shifted by one: each true text meets another text, so Acc-S and BLEU-4 drop below
+    # what the overlap pairing (every text exact) gives.
+    shifted = {"Unlock": [1], **TRUTH}
+    by_position = understanding_scores(shifted, TRUTH, encoder)
+    by_overlap = understanding_scores(shifted, TRUTH, encoder, pairing="overlap")
+    said = ["Unlock", *list(TRUTH)[:2]]
+    expected = sum(bleu4(p, t) for p, t in zip(said, TRUTH, strict=True)) / 3
+    assert by_position["bleu4"] == pytest.approx(expected) and expected < 0.5
+    assert by_overlap["bleu4"] == pytest.approx(1.0) and by_position["acc_s"] < 0.5
 
 
 @pytest.mark.parametrize("bad", [{"x": [0, 1]}, {"x": []}, {"x": ["1"]}, {"x": [True]}])
@@ -75,24 +101,26 @@ def test_actions_match_by_the_element_they_reach_text_and_direction():
     assert action_matches(Action.complete(), Action.complete(), None, size)
     assert step_success_rate([[True, False], [True, True, True, False]]) == pytest.approx(
         (0.5 + 0.75) / 2)
-    assert step_success_rate([]) == 0.0
+    assert step_success_rate([]) is None
 
 
-def test_alignment_ties_go_to_the_earlier_span():
+def test_overlap_alignment_ties_go_to_the_earlier_span():
     predicted = {"later": [4, 5], "earlier": [1, 2]}
-    assert aligned_texts(predicted, {"truth": [2, 4]}) == [("earlier", "truth")]
+    assert aligned_texts(predicted, {"truth": [2, 4]}, pairing="overlap") == [
+        ("earlier", "truth")]
 
 
 def test_prediction_scores_with_and_without_the_confidence_fallback():
     from mobileintent_gym.metrics.act2intent import (
         EVENT_CLASSES,
         PUSH_THRESHOLD,
+        STRICT_PUSH_THRESHOLD,
         Prediction,
         parse_prediction,
         prediction_scores,
     )
 
-    assert len(EVENT_CLASSES) == 20 and PUSH_THRESHOLD == 0.6
+    assert len(EVENT_CLASSES) == 20 and (PUSH_THRESHOLD, STRICT_PUSH_THRESHOLD) == (0.6, 0.8)
     truth = [Prediction("Listen music", "Play the morning playlist"),
              Prediction("Order takeout", "Order a latte"),
              Prediction("Set Alarm", "Set an alarm for 7 am")]
@@ -107,17 +135,74 @@ def test_prediction_scores_with_and_without_the_confidence_fallback():
     # Only the first two are pushed: one right class; both behaviours exact.
     assert pushed["push_rate"] == pytest.approx(2 / 3) and pushed["acc_c"] == 0.5
     assert pushed["acc_s"] == pytest.approx(1.0) and pushed["bleu4"] == pytest.approx(1.0)
+    # Nothing pushed: the scores over pushed cases are undefined, not 0.
     strict = prediction_scores(predicted, truth, encoder, threshold=0.95)
-    assert strict == {"push_rate": 0.0, "acc_c": 0.0, "acc_s": 0.0, "bleu4": 0.0}
+    assert strict == {"push_rate": 0.0, "pushed": 0, "unreadable": 0,
+                      "acc_c": None, "acc_s": None, "bleu4": None}
+    assert prediction_scores([], [], encoder)["push_rate"] is None
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("Listen music", "not JSON"),
-    ('{"Event": "Listen music"}', '"Behaviour"'),
-    ('["Event", "Behaviour"]', '"Event"'),
+@pytest.mark.parametrize("text", [
+    '{"Event": "Listen music", "Behaviour": "Play jazz"}',
+    '{"event": "Listen music", "behavior": "Play jazz"}',
+    '{"EVENT": "Listen music", "Behavior": "Play jazz"}',
+    'Sure! Here is my guess:\n```json\n{"Event": "Listen music",\n "Behaviour": "Play jazz"}'
+    '\n```\nHope it helps {not json}.',
 ])
-def test_malformed_predictions_are_named(text, message):
-    from mobileintent_gym.metrics.act2intent import parse_prediction
+def test_the_parser_reads_what_the_studys_parser_reads(text):
+    # The study's parser takes the first JSON object in the answer and accepts
+    # "Event"/"event" and "Behaviour"/"behaviour"/"Behavior"/"behavior".
+    from mobileintent_gym.metrics.act2intent import Prediction, parse_prediction
 
-    with pytest.raises(ValueError, match=message):
-        parse_prediction(text)
+    assert parse_prediction(text, 0.7) == Prediction("Listen music", "Play jazz", 0.7)
+
+
+@pytest.mark.parametrize(("text", "reason", "acc_c", "text_score"), [
+    ("Listen music", "no JSON object", 0.5, 0.5),
+    ('{"Event": "Listen music"}', "no Behaviour", 1.0, 0.5),
+    ('["Event", "Behaviour"]', "no JSON object", 0.5, 0.5),
+    ('{"Event": 3, "Behaviour": "Play jazz"}', "Event is 3, not text", 0.5, 1.0),
+])
+def test_unreadable_answers_are_kept_with_the_reason_and_scored_as_wrong(text, reason, acc_c,
+                                                                         text_score):
+    from mobileintent_gym.metrics.act2intent import (
+        Prediction,
+        parse_prediction,
+        prediction_scores,
+    )
+
+    answer = parse_prediction(text)
+    assert reason in answer.error
+    scores = prediction_scores([answer, Prediction("Chatting", "Reply to Mum")],
+                               [Prediction("Listen music", "Play jazz"),
+                                Prediction("Chatting", "Reply to Mum")], LexicalEncoder())
+    # Counted among the pushed answers, never skipped: a missing part scores as wrong,
+    # a part that could be read scores as it is.
+    assert scores["pushed"] == 2 and scores["unreadable"] == 1
+    assert scores["acc_c"] == acc_c
+    assert scores["bleu4"] == pytest.approx(text_score)
+    assert scores["acc_s"] == pytest.approx(text_score)
+
+
+def test_ssr_averages_over_every_task_and_a_task_without_steps_scores_one():
+    from mobileintent_gym.metrics.act2intent import step_success_rate
+
+    # SSR = mean over tasks of matched steps / steps; a task whose goal already holds
+    # (no reference step) is counted and cannot be missed: 1.0.
+    assert step_success_rate([[True, False], []]) == pytest.approx((0.5 + 1.0) / 2)
+    assert step_success_rate([]) is None
+
+
+def test_acc_s_is_a_cosine_whatever_scale_the_encoder_returns():
+    import numpy as np
+
+    from mobileintent_gym.metrics.text import semantic_similarity
+
+    class Unnormalised:
+        def encode(self, texts):
+            table = {"a": [3.0, 4.0], "b": [0.0, 10.0], "z": [0.0, 0.0]}
+            return np.array([table[t] for t in texts])
+
+    # cos((3,4), (0,10)) = 40 / (5 * 10) = 0.8; a zero vector has similarity 0.
+    assert semantic_similarity(["a"], ["b"], Unnormalised()) == pytest.approx(0.8)
+    assert semantic_similarity(["a", "z"], ["a", "b"], Unnormalised()) == pytest.approx(0.5)

@@ -11,14 +11,18 @@ from mobileintent_gym.metrics.pair import (
 )
 
 UC, UA = "UC", "UA"
+T, F = True, False
 RESULTS = [
     # user a: both tasks succeed
-    EpisodeResult("G-SPT-02:common:explicit", "a", True, (1.0, 1.0, 1.0), (UA, UA, UC)),
-    EpisodeResult("G-WCT-01:personal:implicit", "a", True, (1.0,), (UC,)),
-    # user b: the Spotify task fails at the UC subgoal
-    EpisodeResult("G-SPT-02:common:explicit", "b", False, (1.0, 1.0, 0.0), (UA, UA, UC)),
-    EpisodeResult("G-WCT-01:personal:implicit", "b", True, (1.0,), (UC,)),
+    EpisodeResult("G-SPT-02:common:explicit", "a", T, (1.0, 1.0, 1.0), (UA, UA, UC), (T, T, T)),
+    EpisodeResult("G-WCT-01:personal:implicit", "a", T, (1.0,), (UC,), (T,)),
+    # user b: the Spotify task fails at the UC subgoal, which it reached
+    EpisodeResult("G-SPT-02:common:explicit", "b", F, (1.0, 1.0, 0.0), (UA, UA, UC), (T, T, T)),
+    EpisodeResult("G-WCT-01:personal:implicit", "b", T, (1.0,), (UC,), (T,)),
 ]
+# A rollout that got lost: it reached only the first of three subgoals, and failed it.
+LOST = EpisodeResult("G-SPT-02:personal:explicit", "a", F, (0.0, 0.0, 0.0), (UA, UA, UC),
+                     (T, F, F))
 
 
 def test_task_sr_counts_successes_over_tasks():
@@ -29,25 +33,61 @@ def test_task_sr_counts_successes_over_tasks():
 def test_all_success_needs_every_user_of_a_group():
     # G-SPT-02 group fails for user b; G-WCT-01 group succeeds for both.
     assert all_success(RESULTS) == 1 / 2
+    assert all_success([]) is None
 
 
-def test_sar_overall_by_context_and_by_target_type():
+def test_a_group_missing_a_users_rollout_is_an_error_naming_the_user():
+    # all-success is the share of groups "where every user succeeds": a group that lacks a
+    # user's rollout cannot be known to be one, so it is never counted on a partial set.
+    partial = RESULTS[:3]  # user b has no G-WCT-01 rollout
+    with pytest.raises(ValueError, match=r"G-WCT-01:personal:implicit.*\['b'\]"):
+        all_success(partial)
+    with pytest.raises(ValueError, match=r"\['c'\]"):
+        all_success(RESULTS, users=["a", "b", "c"])
+
+
+def test_sar_counts_only_subgoals_whose_context_was_reached():
+    # The study: SAR is "subgoal achievement over reached contexts" — achieved subgoals /
+    # subgoals whose entry context was reached.
+    results = [*RESULTS, LOST]
+    reached = 3 + 1 + 3 + 1 + 1
+    achieved = 3 + 1 + 2 + 1 + 0
+    assert subgoal_achievement_rate(results) == pytest.approx(achieved / reached)
+    # The other ratio keeps its own name: every subgoal, reached or not.
+    assert subgoal_achievement_rate(results, denominator="all") == pytest.approx(7 / 11)
+    # LOST's UC subgoal was never reached: UC SAR is over RESULTS' UC subgoals alone.
+    assert subgoal_achievement_rate(results, context=UC) == pytest.approx(3 / 4)
+    assert subgoal_achievement_rate(results, context=UA) == pytest.approx(4 / 5)
+    with pytest.raises(ValueError, match="denominator"):
+        subgoal_achievement_rate(results, denominator="some")
+
+
+def test_sar_by_context_and_by_target_type():
     assert subgoal_achievement_rate(RESULTS) == 7 / 8
     assert subgoal_achievement_rate(RESULTS, context=UA) == 4 / 4
     assert subgoal_achievement_rate(RESULTS, context=UC) == 3 / 4
     assert subgoal_achievement_rate(RESULTS, target_type="common") == 5 / 6
     assert subgoal_achievement_rate(RESULTS, target_type="personal") == 2 / 2
     assert subgoal_achievement_rate(RESULTS, context="XX") is None  # undefined, not 0
-    assert all_success([]) is None
+
+
+def test_common_and_personal_sar_are_measured_within_uc_contexts():
+    # The study's figure compares common and personal targets on UC subgoals: the UA
+    # navigation subgoals (achieved by both users here) must not dilute the gap.
+    scores = pair_scores(RESULTS)
+    assert scores["sar_uc_common"] == pytest.approx(1 / 2)  # a: 1, b: 0 (UA left out)
+    assert scores["sar_uc_personal"] == 1.0
+    assert "sar_common" not in scores
 
 
 def test_pair_scores_bundle_every_score():
     scores = pair_scores(RESULTS)
     assert scores["task_sr"] == 0.75 and scores["all_success"] == 0.5
     assert scores["sar_uc"] == pytest.approx(0.75) and scores["sar_ua"] == 1.0
+    assert scores["sar_all_subgoals"] == pytest.approx(7 / 8)
 
 
 def test_mismatched_rewards_and_contexts_raise():
-    bad = EpisodeResult("G-WCT-01:common:explicit", "a", True, (1.0, 0.0), (UC,))
+    bad = EpisodeResult("G-WCT-01:common:explicit", "a", True, (1.0, 0.0), (UC,), (T, T))
     with pytest.raises(ValueError):
         subgoal_achievement_rate([bad])

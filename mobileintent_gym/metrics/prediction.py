@@ -1,0 +1,126 @@
+"""Act2Intention's prediction scores: Acc-C, Acc-S and BLEU-4, with the confidence fallback.
+
+Definitions: docs/scores.md, "Prediction". A model answers ``{"Event": <class>, "Behaviour":
+<text>}`` for the user's next intention. Over the pushed predictions:
+
+* Acc-C = share whose event class equals the true one exactly;
+* Acc-S = mean cosine similarity of the behaviours' sentence embeddings;
+* BLEU-4 = mean character BLEU-4 of the behaviours (NLTK smoothing method 3).
+
+The confidence fallback pushes a prediction only when an evaluator's confidence reaches the
+threshold (0.60; 0.80 is the strict setting) and reports the push rate beside the scores.
+
+Answers are read as leniently as the study reads them (:func:`parse_prediction`): the first
+JSON object in the text, prose around it allowed, keys in any case, ``Behaviour`` or
+``Behavior``. An answer that cannot be read is kept, with the reason, and scores as wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from mobileintent_gym.metrics.text import Tokens, pair_scores
+from mobileintent_gym.users.encoders import Encoder
+
+# The event classes of the study's prediction task.
+EVENT_CLASSES = (
+    "E-commerce platform", "Community", "Message", "Take photo", "Chatting", "Watch news",
+    "Check weather", "Edit media", "Read e-books", "Set Alarm", "Office chat", "Listen music",
+    "Check map", "Knowledge acquisition", "Financial management", "Gaming community",
+    "Audiobook", "Order takeout", "Buy ticket", "Take notes")
+PUSH_THRESHOLD = 0.60  # the confidence fallback's default
+STRICT_PUSH_THRESHOLD = 0.80  # its strict setting
+_BEHAVIOUR_KEYS = ("behaviour", "behavior")
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    """A predicted (or true) next intention and an evaluator's confidence in it.
+
+    Attributes:
+        event: The event class (``""`` when the answer named none).
+        behaviour: The behaviour in words (``None`` when the answer gave none).
+        confidence: The evaluator's confidence, in [0, 1].
+        error: Why the answer could not be read in full (``None`` when it could).
+    """
+
+    event: str
+    behaviour: str | None
+    confidence: float = 1.0
+    error: str | None = None
+
+
+def _first_object(text: str) -> dict | None:
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    while start != -1:
+        try:
+            value, _ = decoder.raw_decode(text, start)
+        except json.JSONDecodeError:
+            value = None
+        if isinstance(value, dict):
+            return value
+        start = text.find("{", start + 1)
+    return None
+
+
+def parse_prediction(text: str, confidence: float = 1.0) -> Prediction:
+    """Read a model's answer into a :class:`Prediction`; never raises on the answer.
+
+    The first JSON object in ``text`` is read (prose around it is allowed); keys match in
+    any case, and ``Behaviour`` or ``Behavior`` both name the behaviour. What is missing
+    or of the wrong type is left empty and named in :attr:`Prediction.error`.
+    """
+    data = _first_object(text) if isinstance(text, str) else None
+    if data is None:
+        return Prediction("", None, confidence, f"no JSON object in the answer: {text!r:.80}")
+    keys = {str(k).casefold(): v for k, v in data.items()}
+    event = keys.get("event")
+    behaviour = next((keys[k] for k in _BEHAVIOUR_KEYS if k in keys), None)
+    problems = [f"{name} is {value!r:.40}, not text" if value is not None else f"no {name}"
+                for name, value in (("Event", event), ("Behaviour", behaviour))
+                if not isinstance(value, str)]
+    return Prediction(event if isinstance(event, str) else "",
+                      behaviour if isinstance(behaviour, str) else None, confidence,
+                      "; ".join(problems) or None)
+
+
+def prediction_scores(predicted: Sequence[Prediction], truth: Sequence[Prediction],
+                      encoder: Encoder, threshold: float | None = None,
+                      tokens: Tokens = "chars") -> dict[str, float | int | None]:
+    """Acc-C, Acc-S and BLEU-4 of predictions, with the confidence fallback.
+
+    Args:
+        predicted: The predictions, aligned with ``truth``.
+        truth: The true next intentions.
+        encoder: The sentence encoder of Acc-S.
+        threshold: Push only predictions whose confidence reaches it (``None``: all).
+        tokens: BLEU-4 on ``chars`` (the study) or ``words``.
+
+    Returns:
+        ``push_rate`` (pushed / all; ``None`` for no cases), ``pushed``, ``unreadable``
+        (pushed answers that could not be read in full; they score as wrong where they
+        lack a part) and ``acc_c``, ``acc_s``, ``bleu4`` over the pushed cases — ``None``
+        when nothing was pushed, as the scores are then undefined.
+
+    Raises:
+        ValueError: When the sequences differ in length.
+    """
+    if len(predicted) != len(truth):
+        raise ValueError(f"{len(predicted)} predictions for {len(truth)} true intentions")
+    pushed = [(p, t) for p, t in zip(predicted, truth, strict=True)
+              if threshold is None or p.confidence >= threshold]
+    scores: dict[str, float | int | None] = {
+        "push_rate": len(pushed) / len(truth) if truth else None, "pushed": len(pushed),
+        "unreadable": sum(p.error is not None for p, _ in pushed),
+        "acc_c": None, "acc_s": None, "bleu4": None}
+    if pushed:
+        scores["acc_c"] = float(np.mean([p.event == t.event for p, t in pushed]))
+        similarity, bleu = pair_scores([(p.behaviour, t.behaviour) for p, t in pushed],
+                                       encoder, tokens)
+        scores["acc_s"], scores["bleu4"] = float(similarity.mean()), float(bleu.mean())
+    return scores

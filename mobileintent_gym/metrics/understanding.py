@@ -1,0 +1,113 @@
+"""Act2Intention's understanding scores: Acc-G, Acc-S and BLEU-4 of a segmentation.
+
+Definitions: docs/scores.md, "Understanding". A segmentation maps each intention's text to
+the indices (from 1) of the actions behind it, ``{"Order a latte": [1, 2, 3], "Reply to
+Mum": [4, 5]}``, in order; a segment's span is (min index, max index).
+
+The i-th predicted intention is compared with the i-th true one (``pairing="position"``,
+the default and the study's rule): with N true intentions,
+
+* Acc-G = |{i ≤ N : span(pred_i) = span(true_i)}| / N;
+* Acc-S = (1/N) Σ_i cos(f(pred_i), f(true_i)), BLEU-4 = (1/N) Σ_i BLEU-4(pred_i, true_i),
+  where a true intention without an i-th prediction scores 0.
+
+So one extra segment predicted at the front shifts every pair and scores Acc-G 0.
+``pairing="overlap"`` is a lenient variant kept as an option: Acc-G counts true spans that
+any predicted span equals, and each true intention's text is compared with the prediction
+overlapping it most (the earlier-starting one on a tie; 0 when none overlaps).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from mobileintent_gym.metrics.text import Tokens, pair_scores
+from mobileintent_gym.users.encoders import Encoder
+
+Segmentation = Mapping[str, Sequence[int]]
+Pairing = Literal["position", "overlap"]
+Span = tuple[str, int, int]
+
+
+def spans(segmentation: Segmentation) -> list[Span]:
+    """``(text, first index, last index)`` of every segment, in the given order.
+
+    Raises:
+        ValueError: Naming a segment whose indices are not positive integers.
+    """
+    out = []
+    for text, indices in segmentation.items():
+        if not indices or any(isinstance(i, bool) or not isinstance(i, int) or i < 1
+                              for i in indices):
+            raise ValueError(f"segment {text!r} needs step indices >= 1, got {indices!r}")
+        out.append((text, min(indices), max(indices)))
+    return out
+
+
+def _check(pairing: str) -> None:
+    if pairing not in ("position", "overlap"):
+        raise ValueError(f"pairing must be 'position' or 'overlap', got {pairing!r}")
+
+
+def goal_accuracy(predicted: Segmentation, truth: Segmentation,
+                  pairing: Pairing = "position") -> float:
+    """Acc-G: share of true intentions whose start and end indices the prediction matches.
+
+    Args:
+        predicted: The predicted segmentation.
+        truth: The true segmentation.
+        pairing: ``position`` (the i-th prediction against the i-th truth) or ``overlap``
+            (any predicted span may match).
+
+    Returns:
+        The share in [0, 1]; 0.0 for an empty truth.
+    """
+    _check(pairing)
+    pred, true = spans(predicted), spans(truth)
+    if not true:
+        return 0.0
+    if pairing == "position":
+        return sum(p[1:] == t[1:] for p, t in zip(pred, true, strict=False)) / len(true)
+    found = {p[1:] for p in pred}
+    return sum(t[1:] in found for t in true) / len(true)
+
+
+def _overlap(a: Span, b: Span) -> int:
+    return max(0, min(a[2], b[2]) - max(a[1], b[1]) + 1)
+
+
+def aligned_texts(predicted: Segmentation, truth: Segmentation,
+                  pairing: Pairing = "position") -> list[tuple[str | None, str]]:
+    """(predicted text or ``None``, true text) for each true intention, in order."""
+    _check(pairing)
+    pred, true = spans(predicted), spans(truth)
+    if pairing == "position":
+        return [(pred[i][0] if i < len(pred) else None, t[0]) for i, t in enumerate(true)]
+    pairs = []
+    for t in true:
+        best = max(pred, key=lambda p: (_overlap(p, t), -p[1]), default=None)
+        pairs.append((best[0] if best and _overlap(best, t) else None, t[0]))
+    return pairs
+
+
+def understanding_scores(predicted: Segmentation, truth: Segmentation, encoder: Encoder,
+                         tokens: Tokens = "chars",
+                         pairing: Pairing = "position") -> dict[str, float]:
+    """Acc-G, Acc-S and BLEU-4 of one window's predicted segmentation.
+
+    Args:
+        predicted: The predicted segmentation.
+        truth: The true segmentation.
+        encoder: The sentence encoder of Acc-S (the study: all-MiniLM-L6-v2).
+        tokens: BLEU-4 on ``chars`` (the study's evaluation code) or ``words``.
+        pairing: How predicted and true intentions are paired (module notes).
+
+    Returns:
+        ``acc_g``, ``acc_s`` and ``bleu4``, each averaged over the true intentions.
+    """
+    pairs = aligned_texts(predicted, truth, pairing)
+    similarity, bleu = pair_scores(pairs, encoder, tokens)
+    return {"acc_g": goal_accuracy(predicted, truth, pairing),
+            "acc_s": float(similarity.mean()) if pairs else 0.0,
+            "bleu4": float(bleu.mean()) if pairs else 0.0}
