@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from pathlib import Path
 
 import gymnasium as gym
 
 from mobileintent_gym.agents import AGENTS
-from mobileintent_gym.metrics.act2intent import step_success_rate
-from mobileintent_gym.metrics.pair import pair_scores
+from mobileintent_gym.metrics.execution import step_success_rate
+from mobileintent_gym.metrics.pair import EpisodeResult, pair_scores
 from mobileintent_gym.rollouts import evaluate, teacher_forced
 from mobileintent_gym.tasks import task_ids
 from mobileintent_gym.users import profile_names
@@ -26,17 +27,21 @@ def _users(args: argparse.Namespace) -> list[str] | None:
     return list(profile_names(args.profiles)) or None
 
 
+def _subgoals(result: EpisodeResult) -> str:
+    """Each subgoal's reward, or ``.`` where its entry context was not reached."""
+    return "".join(str(int(r)) if seen else "." for r, seen in zip(result.rewards,
+                                                                    result.reached, strict=True))
+
+
 def _report(runs: list, scores: dict, out: str | None) -> None:
     for result, actions in runs:
         print(f"{result.user:<12} {result.task:<28} success={int(result.success)} "
-              f"subgoals={''.join(str(int(r)) for r in result.rewards)} steps={len(actions)}")
+              f"subgoals={_subgoals(result)} steps={len(actions)}")
     print(" ".join(f"{k}={'n/a' if v is None else f'{v:.3f}'}" for k, v in scores.items()))
     if out:
         path = Path(out)
         path.parent.mkdir(parents=True, exist_ok=True)
-        episodes = [{"user": r.user, "task": r.task, "success": r.success,
-                     "rewards": r.rewards, "contexts": r.contexts, "actions": a}
-                    for r, a in runs]
+        episodes = [{**dataclasses.asdict(r), "actions": a} for r, a in runs]
         path.write_text(json.dumps({"scores": scores, "episodes": episodes}, indent=1))
 
 
@@ -51,7 +56,7 @@ def _main(args: argparse.Namespace) -> int:
     tasks = task_ids(tuple(args.templates)) if args.templates else base.tasks
     make_agent = AGENTS[args.agent]
     runs = evaluate(env, make_agent, base.users, tasks, args.seed)
-    scores = pair_scores([r for r, _ in runs])
+    scores = pair_scores([r for r, _ in runs], base.users)
     if args.teacher_forced:
         scores["ssr"] = step_success_rate([teacher_forced(env, make_agent, user, task, args.seed)
                                            for user in base.users for task in tasks])

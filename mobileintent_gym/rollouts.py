@@ -16,7 +16,7 @@ import gymnasium as gym
 from mobileintent_gym.actions import Action, ActionLike, to_action
 from mobileintent_gym.agents import Agent, OracleAgent
 from mobileintent_gym.errors import InvalidActionError, MobileIntentError
-from mobileintent_gym.metrics.act2intent import action_matches
+from mobileintent_gym.metrics.execution import action_matches
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
@@ -61,7 +61,7 @@ def run_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0
         event = info["event"]
         actions.append(event.action if event is not None else f"invalid: {action!r}")
     result = EpisodeResult(task, user, info["success"], info["subgoal_rewards"],
-                           info["contexts"])
+                           info["contexts"], info["subgoals_reached"])
     return result, actions
 
 

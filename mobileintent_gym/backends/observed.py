@@ -43,9 +43,10 @@ def observed_event(index: int, action: Action, routes: tuple[str, str],
         sent: Whether a command reached the device (``False`` for COMPLETE).
 
     Returns:
-        The event: ``hit`` for clicks and long clicks and ``visible``/``visible_after``
-        from the dumps; ``effect`` is whether the route or the dump changed (without dumps,
-        whether a command was sent); ``typed`` is the TYPE action's text.
+        The event: ``hit`` for clicks and long clicks, ``visible``/``visible_after`` and
+        ``record``/``record_after`` from the dumps; ``effect`` is whether the route or the
+        dump changed (without dumps, whether a command was sent); ``typed`` is the TYPE
+        action's text.
     """
     (before, after), (seen, now) = routes, screens
     hit = seen.hit_at(action.x, action.y) if seen is not None and action.type in _TOUCHES \
@@ -55,4 +56,5 @@ def observed_event(index: int, action: Action, routes: tuple[str, str],
             else "" if effect else "no effect")
     return StepEvent(index, str(action), before, after, hit,
                      seen.visible if seen else (), now.visible if now else (),
-                     action.text, effect, note, time.strftime("%Y-%m-%d %H:%M:%S"))
+                     action.text, effect, note, time.strftime("%Y-%m-%d %H:%M:%S"),
+                     seen.record if seen else None, now.record if now else None)

@@ -1,14 +1,18 @@
 """``Act2Intent-Execute-v0``: carry out a user's intention on their personalised phone.
 
-Each episode is one task instance (SPEC.md B): a PAIR template on one user's phone, with a
+Each episode is one task instance: a PAIR template on one user's phone, with a
 common or personal target and an explicit or implicit instruction. The phone — simulated,
 or a device behind the same :class:`~mobileintent_gym.backends.Device` contract — holds
 that user's PAIR content and starts in the task's app. The agent acts with the
-Act2Intention action space; every step's event is judged (Eq. 7) and the reward is the
-rise in achieved subgoals, so an episode's return is the number of subgoals achieved.
+Act2Intention action space; every step's event is judged (docs/scores.md, "Subgoal
+rewards") and the reward is the rise in achieved subgoals, so an episode's return is the
+number of subgoals achieved.
 
 Version History:
-    v0: Initial version (Spotify and WeChat templates of the PAIR study).
+    v0: Initial version (Spotify and WeChat templates of the PAIR study). Before the first
+        release its judge moved to the study's rules in full: UC subgoals need the
+        target's screen or a click on the target, expected clicks count anywhere after the
+        entry screen, controls also match by label, and ``info`` reports reached subgoals.
 """
 
 from __future__ import annotations
@@ -48,7 +52,9 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     Reset options: ``user`` and ``task`` pick the episode instead of drawing it.
 
     Observations are dicts of the chosen fields; ``info`` carries the task, the per-subgoal
-    rewards, ``success``, ``sar`` (achieved / subgoals) and the step's event. An action that
+    rewards and whether each subgoal's entry context was reached (``subgoals_reached``),
+    ``success``, ``sar`` (achieved / reached subgoals; ``None`` while none is reached),
+    ``sar_all_subgoals`` (achieved / every subgoal) and the step's event. An action that
     is malformed or off screen changes nothing: the step returns reward 0 with
     ``info["invalid_action"]`` naming the problem, and counts toward the step limit.
     """
@@ -147,7 +153,11 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             "target": task.target.entity, "steps": self._steps,
             "subgoals": tuple(g.name for g in goals),
             "contexts": tuple(g.context for g in goals),
-            "subgoal_rewards": verdict.rewards, "success": verdict.success,
-            "sar": sum(verdict.rewards) / len(goals), "target_exposed": verdict.exposed,
+            "subgoal_rewards": verdict.rewards, "subgoals_reached": verdict.reached,
+            "success": verdict.success,
+            "sar": sum(verdict.rewards) / sum(verdict.reached) if any(verdict.reached)
+            else None,
+            "sar_all_subgoals": sum(verdict.rewards) / len(goals),
+            "target_exposed": verdict.exposed,
             "event": None if result is None else result.event,
         }

@@ -17,6 +17,8 @@ class Hit:
         text: Its text or, failing that, its content description.
         bounds: Its visible bounds.
         entity: The id of the record it shows (a track, chat, post …), if any.
+        texts: Every text and content description in its subtree, in tree order (what a
+            row container shows through its children; used where a device gives no ids).
     """
 
     resource_id: str
@@ -24,6 +26,7 @@ class Hit:
     text: str
     bounds: Rect
     entity: str | None
+    texts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,9 @@ class StepEvent:
         effect: Whether the action changed anything.
         note: Why an action had no effect, or what it did, in a few words.
         clock: Simulated wall-clock time of the action, ``YYYY-MM-DD HH:MM:SS``.
+        record: Id of the record the observed screen is about (a conversation, a playlist,
+            the track a menu is for), if any (:func:`~mobileintent_gym.phone.touch.screen_record`).
+        record_after: Id of the record the screen after the action is about, if any.
     """
 
     index: int
@@ -55,6 +61,8 @@ class StepEvent:
     effect: bool
     note: str
     clock: str
+    record: str | None = None
+    record_after: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

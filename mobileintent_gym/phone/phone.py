@@ -137,7 +137,8 @@ class SimPhone:
         effect = self._tasks.signature() != signature
         event = StepEvent(len(self.events), str(action), before.route, after.route, hit,
                           before.visible, after.visible, typed, effect,
-                          note or ("" if effect else "no effect"), self.clock)
+                          note or ("" if effect else "no effect"), self.clock,
+                          before.record, after.record)
         self.events.append(event)
         return ActResult(effect, event.note, event)
 

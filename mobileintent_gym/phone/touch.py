@@ -13,6 +13,10 @@ surfaces, which are written focusable):
   among those that take or stop touches; a node that only stops them is no hit.
 * The **visible** records are the entity ids of every node, ordered by the top, then the
   left edge of their bounds, each listed once.
+* The **record a screen is about** is shown by its header: where a modal surface is open
+  (a menu sheet, a dialog), the first record inside the last such surface (its header);
+  else the last toolbar (``androidx.appcompat.widget.Toolbar``) that carries an entity id
+  (the top screen's). A screen with neither is about no record.
 
 SimPhone hands touches to the top screen's subtree only, while a dump does not mark which
 screen is on top, so AdbDevice searches the whole window. Both give the same target:
@@ -28,7 +32,7 @@ from collections.abc import Sequence
 
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.events import Hit
-from mobileintent_gym.phone.ui import EDIT_TEXT, Node, contains
+from mobileintent_gym.phone.ui import EDIT_TEXT, TOOLBAR, Node, contains
 
 
 def takes_touch(node: Node) -> bool:
@@ -61,7 +65,9 @@ def target_at(candidates: Sequence[Node], x: int, y: int) -> Node | None:
 
 def hit_of(node: Node) -> Hit:
     """The :class:`Hit` logged for a touch on ``node``."""
-    return Hit(node.resource_id, node.cls, node.text or node.desc, node.bounds, node.entity)
+    texts = tuple(t for n in node.walk() for t in (n.text, n.desc) if t)
+    return Hit(node.resource_id, node.cls, node.text or node.desc, node.bounds, node.entity,
+               texts)
 
 
 def visible_entities(root: Node) -> tuple[str, ...]:
@@ -69,6 +75,15 @@ def visible_entities(root: Node) -> tuple[str, ...]:
     shown = sorted((n.bounds[1], n.bounds[0], n.entity) for n in root.walk()
                    if n.entity is not None)
     return tuple(dict.fromkeys(entity for _, _, entity in shown))
+
+
+def screen_record(root: Node) -> str | None:
+    """Id of the record the screen under ``root`` is about, read from its header."""
+    surfaces = [n for n in root.walk() if is_target(n) and not takes_touch(n)]
+    if surfaces:
+        return next((n.entity for n in surfaces[-1].walk() if n.entity is not None), None)
+    bars = [n.entity for n in root.walk() if n.cls == TOOLBAR and n.entity is not None]
+    return bars[-1] if bars else None
 
 
 class ScreenDump:
@@ -81,18 +96,20 @@ class ScreenDump:
         xml: The dump.
         targets: Its nodes that take or stop touches, in tree order (whole window).
         visible: Its :func:`visible_entities`.
+        record: Its :func:`screen_record`.
 
     Raises:
         DeviceError: When ``xml`` is not a uiautomator dump.
     """
 
-    __slots__ = ("targets", "visible", "xml")
+    __slots__ = ("record", "targets", "visible", "xml")
 
     def __init__(self, xml: str) -> None:
         root = hierarchy.parse(xml)
         self.xml = xml
         self.targets = targets(root)
         self.visible = visible_entities(root)
+        self.record = screen_record(root)
 
     def hit_at(self, x: int, y: int) -> Hit | None:
         """What a click or long click at (x, y) hits, as SimPhone logs it."""

@@ -54,6 +54,7 @@ class View:
     scrollers: list[Node] = field(default_factory=list)
     fields: dict[str, Node] = field(default_factory=dict)
     visible: tuple[str, ...] = ()
+    record: str | None = None
     _ops: list[Op] | None = None
     _frame: tuple[tuple[Op, ...], list[Op], Geometry] | None = None
     _xml: str | None = None
@@ -67,6 +68,7 @@ class View:
             if node.field_key is not None:
                 self.fields[node.field_key] = node
         self.visible = touch.visible_entities(self.root)
+        self.record = touch.screen_record(self.root)
 
     def ops(self) -> list[Op]:
         """The draw operations of this screen, keyboard included (built on first use)."""

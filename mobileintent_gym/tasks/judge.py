@@ -1,17 +1,23 @@
-"""Subgoal rewards from the event log (the PAIR study's Eq. 7) and the task verdict.
+"""Subgoal rewards from the event log (the PAIR study's rule) and the task verdict.
 
-For rollout i and subgoal k:
+Definitions: docs/scores.md, "Subgoal rewards". For rollout i and subgoal k:
 
-* r_ik = 0 when the subgoal's entry screen was never observed before an action;
+* subgoal k is **reached** when its entry screen was observed before an action; r_ik = 0
+  when it was not;
 * the terminal subgoal's r is the task judge's verdict (:class:`Outcome`), which is
   reached by any path (the study's SR counts completion by any path);
-* a non-terminal subgoal's r is 1 when a later subgoal's entry screen was reached at any
-  time, or an expected item/control was clicked on its entry screen; else 0.
+* a non-terminal subgoal's r is 1 when an expected item/control was clicked anywhere in
+  the log after its entry screen was observed (the log is searched without enforcing
+  visit order), or a later subgoal's entry screen was reached at any time — for a UC
+  subgoal, only a later screen about the task's record or target counts (the item
+  selected is confirmed by the screen it leads to: opening another conversation earns
+  nothing); else 0.
 
-Routes match by path (events carry no query parameters); a target click matches by the
-target's entity id (by its label on devices whose dumps carry no ids). Every condition is
-"there is an event such that …", so rewards only ever rise and the judge updates them one
-event at a time.
+Routes match by path (events carry no query parameters; the record a screen is about is
+logged beside the route); a target click matches by the target's entity id (by its label
+on devices whose dumps carry no ids); a control matches by resource id or by its label.
+Every condition is "there is an event such that …", so rewards only ever rise and the
+judge updates them one event at a time.
 """
 
 from __future__ import annotations
@@ -32,12 +38,15 @@ class Verdict:
 
     Attributes:
         rewards: r_k per subgoal, in order (0.0 or 1.0).
+        reached: Per subgoal, whether its entry screen was observed before an action (the
+            denominator of SAR).
         success: Whether the task's outcome was reached.
         exposed: Whether the task's record was visible before the agent first picked
             another one on a UC subgoal's screen (``None`` while it has picked no other).
     """
 
     rewards: tuple[float, ...]
+    reached: tuple[bool, ...]
     success: bool
     exposed: bool | None
 
@@ -53,8 +62,10 @@ class Judge:
         self.task = task
         goals = task.template.subgoals
         self._observed = [False] * len(goals)
-        self._reached = [False] * len(goals)
+        self._visited = [False] * len(goals)  # its entry screen was on screen at any time
+        self._visited_record = [False] * len(goals)  # … about the task's record or target
         self._clicked = [False] * len(goals)
+        self._records = {task.record, task.target.entity}
         self._success = False
         self._seen_target = False
         self._exposed: bool | None = None
@@ -70,13 +81,16 @@ class Judge:
         """Take the next event; ``screen`` returns the screen after it (read only if needed)."""
         screen = functools.cache(screen)  # parsed at most once per event
         goals = self.task.template.subgoals
+        shown = ((event.route_before, event.record), (event.route_after, event.record_after))
         for k, goal in enumerate(goals):
-            if event.route_before in goal.screens:
-                self._observed[k] = True
-                if any(click.matches(event, self.task.target) for click in goal.clicks):
-                    self._clicked[k] = True
-            if event.route_before in goal.screens or event.route_after in goal.screens:
-                self._reached[k] = True
+            self._observed[k] = self._observed[k] or event.route_before in goal.screens
+            if self._observed[k] and any(click.matches(event, self.task.target)
+                                         for click in goal.clicks):
+                self._clicked[k] = True
+            for route, record in shown:
+                if route in goal.screens:
+                    self._visited[k] = True
+                    self._visited_record[k] = self._visited_record[k] or record in self._records
         self._note_exposure(event)
         armed, self._armed = self._armed, self._is_before(event.route_after, screen)
         self._success = self._success or self._outcome(event, screen, armed)
@@ -84,7 +98,8 @@ class Judge:
 
     def verdict(self) -> Verdict:
         """The rewards, success and exposure so far."""
-        n = len(self._observed)
+        goals = self.task.template.subgoals
+        n = len(goals)
         rewards = []
         for k in range(n):
             if not self._observed[k]:
@@ -92,9 +107,10 @@ class Judge:
             elif k == n - 1:
                 done = self._success
             else:
-                done = self._clicked[k] or any(self._reached[k + 1:])
+                later = self._visited_record if goals[k].context == "UC" else self._visited
+                done = self._clicked[k] or any(later[k + 1:])
             rewards.append(1.0 if done else 0.0)
-        return Verdict(tuple(rewards), self._success, self._exposed)
+        return Verdict(tuple(rewards), tuple(self._observed), self._success, self._exposed)
 
     def _is_before(self, route: str, screen: Callable[[], Node]) -> bool:
         before = self.task.template.outcome.before

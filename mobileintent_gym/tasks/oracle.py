@@ -58,7 +58,7 @@ class Oracle:
             for node in top.walk():
                 if not matches(node, resource_id=move.resource_id, desc=move.desc):
                     continue
-                if not move.target or target.shown_by(node.entity, node.text):
+                if not move.target or target.shown_by(node.entity, (node.text,)):
                     return node
         return None
 

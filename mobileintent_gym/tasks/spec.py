@@ -9,7 +9,7 @@ a real device exposes too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -32,22 +32,34 @@ class Target:
     entity: str
     label: str
 
-    def shown_by(self, entity: str | None, text: str) -> bool:
-        """Whether an element showing ``entity`` / ``text`` shows this target."""
-        return entity == self.entity if entity is not None else text == self.label
+    def shown_by(self, entity: str | None, texts: Sequence[str]) -> bool:
+        """Whether an element showing ``entity`` / ``texts`` shows this target.
+
+        By the entity id where the element carries one, else by a text equal to the label.
+        """
+        return entity == self.entity if entity is not None else self.label in texts
+
+
+def normalise(text: str) -> str:
+    """``text`` with runs of whitespace made one space, trimmed and case-folded."""
+    return " ".join(text.split()).casefold()
 
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    """An expected click: a control by resource id and/or the target record.
+    """An expected click: a control by resource id or label, and/or the target record.
 
     Attributes:
         resource_id: Resource id suffix the hit element must have (``None``: any).
+        label: The control's visible label; a hit element whose text or description
+            contains it (whitespace-normalised, any case) is the control too, so a device
+            whose dumps carry no resource ids is judged the same way.
         target: The hit element must show the target (its entity id, else its label).
         long: ``True`` for a long click only, ``False`` for a click only, ``None`` for either.
     """
 
     resource_id: str | None = None
+    label: str | None = None
     target: bool = False
     long: bool | None = None
 
@@ -58,9 +70,17 @@ class Click:
             return False
         if self.long is not None and event.action.startswith("LONG_CLICK") != self.long:
             return False
-        if self.resource_id is not None and rid_suffix(hit.resource_id) != self.resource_id:
+        if not self._is_control(hit.resource_id, hit.texts):
             return False
-        return not self.target or target.shown_by(hit.entity, hit.text)
+        return not self.target or target.shown_by(hit.entity, hit.texts)
+
+    def _is_control(self, resource_id: str, texts: Sequence[str]) -> bool:
+        if self.resource_id is None and self.label is None:
+            return True
+        if self.resource_id is not None and rid_suffix(resource_id) == self.resource_id:
+            return True
+        return self.label is not None and any(normalise(self.label) in normalise(t)
+                                              for t in texts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +167,7 @@ class Subgoal:
         name: What it is, in the study's words (``"open library"``).
         screens: Routes of its entry screen (where its action is taken).
         context: ``UC`` (user-conditioned content) or ``UA`` (user-agnostic navigation).
-        clicks: Clicks on an entry screen that achieve it.
+        clicks: Clicks that achieve it, anywhere once its entry screen was observed.
     """
 
     name: str

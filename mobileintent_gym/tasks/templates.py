@@ -22,19 +22,20 @@ from mobileintent_gym.tasks.spec import (
 
 _MUSIC_TABS = ("music/home", "music/search")
 _LIBRARY = ("music/library", "music/library/recent")
+_OPEN_LIBRARY = (Click("nav_your_library", "Your Library"),)
 
 SPT_01 = TaskTemplate(
     id="G-SPT-01", app="music", context="music/liked",
     text='add the liked song to a new "Rainy Night" playlist',
     subgoals=(
-        Subgoal("open library", _MUSIC_TABS, "UA", (Click("nav_your_library"),)),
-        Subgoal("open Liked Songs", _LIBRARY, "UA", (Click("liked_songs"),)),
+        Subgoal("open library", _MUSIC_TABS, "UA", _OPEN_LIBRARY),
+        Subgoal("open Liked Songs", _LIBRARY, "UA", (Click("liked_songs", "Liked Songs"),)),
         Subgoal("open the track's menu", ("music/library/liked",), "UC",
                 (Click("more", target=True), Click(target=True, long=True))),
         Subgoal("choose Add to playlist", ("music/track_menu",), "UA",
-                (Click("add_to_playlist"),)),
+                (Click("add_to_playlist", "Add to playlist"),)),
         Subgoal("choose new playlist", ("music/add_to_playlist",), "UA",
-                (Click("new_playlist"),)),
+                (Click("new_playlist", "New playlist"),)),
         Subgoal('create "Rainy Night" and finish adding', ("music/new_playlist",), "UA"),
     ),
     # Taken on the name dialog holding "Rainy Night", the step opens the new playlist:
@@ -63,8 +64,9 @@ SPT_02 = TaskTemplate(
     id="G-SPT-02", app="music", context="music/recent",
     text="play the recently played song",
     subgoals=(
-        Subgoal("open library", _MUSIC_TABS, "UA", (Click("nav_your_library"),)),
-        Subgoal("expand recent plays", ("music/library",), "UA", (Click("recently_played"),)),
+        Subgoal("open library", _MUSIC_TABS, "UA", _OPEN_LIBRARY),
+        Subgoal("expand recent plays", ("music/library",), "UA",
+                (Click("recently_played", "Recently played"),)),
         Subgoal("play the track", ("music/library/recent",), "UC"),
     ),
     # Playing is the deciding click (from any list): the mini player then shows the target.
@@ -133,8 +135,8 @@ WCT_03 = TaskTemplate(
     text="open the author's profile from Moments",
     subgoals=(
         Subgoal("open Discover", ("chat/chats", "chat/contacts", "chat/me"), "UA",
-                (Click("nav_discover"),)),
-        Subgoal("open Moments", ("chat/discover",), "UA", (Click("moments"),)),
+                (Click("nav_discover", "Discover"),)),
+        Subgoal("open Moments", ("chat/discover",), "UA", (Click("moments", "Moments"),)),
         Subgoal("open the author's profile", ("chat/moments",), "UC"),
     ),
     outcome=Outcome("chat/profile", (NodeCheck("profile_header", target=True),)),

@@ -13,11 +13,13 @@ def task(template_id, entity="t1", label="Song One", record=None):
 
 
 def event(before, after, *, action="CLICK[1,1]", rid="", entity=None, text="",
-          visible=(), visible_after=(), effect=True):
-    hit = Hit(f"{PKG}music:id/{rid}", "android.view.View", text, (0, 0, 2, 2), entity) \
-        if rid or entity else None
+          visible=(), visible_after=(), effect=True, record=None, record_after=None,
+          texts=None):
+    texts = texts if texts is not None else (text,) if text else ()
+    hit = Hit(f"{PKG}music:id/{rid}" if rid else "", "android.view.View", text,
+              (0, 0, 2, 2), entity, texts) if rid or entity or texts else None
     return StepEvent(0, action, before, after, hit, tuple(visible), tuple(visible_after),
-                     None, effect, "", "2026-03-02 09:41:04")
+                     None, effect, "", "2026-03-02 09:41:04", record, record_after)
 
 
 def screen(*nodes):
@@ -40,8 +42,8 @@ SPT01_PATH = [
     event("music/home", "music/library", rid="nav_your_library"),
     event("music/library", "music/library/liked", rid="liked_songs"),
     event("music/library/liked", "music/track_menu", rid="more", entity="t1",
-          visible=("t9", "t1")),
-    event("music/track_menu", "music/add_to_playlist", rid="add_to_playlist"),
+          visible=("t9", "t1"), record_after="t1"),
+    event("music/track_menu", "music/add_to_playlist", rid="add_to_playlist", record="t1"),
     event("music/add_to_playlist", "music/new_playlist", rid="new_playlist"),
     event("music/new_playlist", "music/new_playlist", action="TYPE[Rainy Night]"),
 ]
@@ -69,19 +71,23 @@ def test_the_reference_path_earns_every_subgoal_and_success():
     assert verdict.exposed is None  # it never picked another track
 
 
-def test_a_wrong_track_still_reaches_later_routes_but_fails_the_task():
+def test_a_wrong_track_earns_no_uc_reward_and_fails_the_task():
     judge = Judge(task("G-SPT-01"))
     path = list(SPT01_PATH)
     path[2] = event("music/library/liked", "music/track_menu", rid="more", entity="t9",
-                    visible=("t9", "t1"))
+                    visible=("t9", "t1"), record_after="t9")
+    path[3] = event("music/track_menu", "music/add_to_playlist", rid="add_to_playlist",
+                    record="t9")
     run(judge, path, NAMED)
     created = event("music/new_playlist", "music/playlist", rid="create",
                     visible_after=("u000", "t9"))
     verdict = judge.update(created, screen(("title", "Rainy Night", None), ("track", "", "t9"),
                                            ("mini_player", "", "t1")))
     # The target playing in the mini player is not the target in the playlist.
-    # Eq. 7: the UC subgoal counts because a later subgoal's route was reached.
-    assert verdict.rewards == (1, 1, 1, 1, 1, 0) and not verdict.success
+    # The study confirms a selected item by the screen it leads to: the menu reached is
+    # t9's, not the target's, so "open the track's menu" (UC) earns 0; the UA navigation
+    # after it keeps the route-only rule.
+    assert verdict.rewards == (1, 1, 0, 1, 1, 0) and not verdict.success
     assert verdict.exposed is True  # t1 was on screen when t9 was picked
 
 
@@ -213,3 +219,78 @@ def test_exposure_follows_the_moments_post_not_its_authors_other_appearances():
               visible=("m01", "c01", "m02", "c07")),
     ], screen(("profile_header", "", "c07")))
     assert verdict.exposed is False and not verdict.success
+
+
+def test_reached_flags_mark_the_subgoals_whose_entry_screen_was_observed():
+    # SAR's denominator: "subgoal achievement over reached contexts".
+    judge = Judge(task("G-SPT-01"))
+    verdict = run(judge, SPT01_PATH[:2])
+    assert verdict.reached == (True, True, False, False, False, False)
+    assert verdict.rewards == (1, 1, 0, 0, 0, 0)
+
+
+def test_sending_in_the_wrong_conversation_earns_nothing():
+    # The study confirms a selected item by the next screen: "open the conversation" (UC)
+    # is achieved only if the conversation reached is the target's or the target was
+    # clicked. The reply in another chat then decides nothing either.
+    judge = Judge(task("G-WCT-02", entity="chat_c02", label="Carlos Ruiz"))
+    other = screen(("toolbar", "", "chat_c05"), ("message_out", "Understood", None),
+                   ("input", "", None))
+    verdict = run(judge, [
+        event("chat/chats", "chat/conversation", rid="chat", entity="chat_c05",
+              record_after="chat_c05"),
+        event("chat/conversation", "chat/conversation", action="TYPE[Understood]",
+              record="chat_c05", record_after="chat_c05"),
+        event("chat/conversation", "chat/conversation", rid="send", record="chat_c05",
+              record_after="chat_c05"),
+    ], other)
+    assert verdict.rewards == (0, 0) and verdict.reached == (True, True)
+    assert not verdict.success
+
+
+def test_the_targets_screen_reached_by_another_path_achieves_the_uc_subgoal():
+    # Entry screen observed, then the target's conversation opened from its profile: the
+    # later screen reached is the target's, so "open the conversation" is achieved.
+    judge = Judge(task("G-WCT-02", entity="chat_c02", label="Carlos Ruiz"))
+    verdict = run(judge, [
+        event("chat/chats", "chat/contacts", rid="nav_contacts"),
+        event("chat/contacts", "chat/profile", rid="contact", entity="c02"),
+        event("chat/profile", "chat/conversation", rid="messages", record_after="chat_c02"),
+    ], screen(("toolbar", "", "chat_c02"), ("input", "", None)))
+    assert verdict.rewards == (1, 0)
+
+
+def test_expected_clicks_count_anywhere_once_the_entry_screen_was_observed():
+    # "The scorer searches the entire log without enforcing visit order": the Moments
+    # control clicked on another screen counts, but only after chat/discover was observed.
+    early = Judge(task("G-WCT-03", entity="c01", label="Emma", record="m03"))
+    verdict = run(early, [event("chat/me", "chat/me", rid="moments", effect=False)])
+    assert verdict.rewards[1] == 0 and not verdict.reached[1]
+    judge = Judge(task("G-WCT-03", entity="c01", label="Emma", record="m03"))
+    verdict = run(judge, [
+        event("chat/chats", "chat/discover", rid="nav_discover"),
+        event("chat/discover", "chat/me", rid="nav_me"),
+        event("chat/me", "chat/me", rid="moments", effect=False),
+    ])
+    assert verdict.rewards == (1, 1, 0)
+
+
+def test_controls_match_by_normalised_label_where_dumps_carry_no_resource_ids():
+    # The study matches an expected control by its label as well (whitespace-normalised
+    # substring), so a device without resource ids is judged the same way: a row whose
+    # children say "Recently  played" is the recently_played control.
+    judge = Judge(task("G-SPT-02"))
+    verdict = run(judge, [
+        event("music/home", "music/library", texts=("Your Library",)),
+        event("music/library", "music/library", texts=("Recently\n played", "12 songs"),
+              effect=False),
+    ])
+    assert verdict.rewards == (1, 1, 0)
+    judge = Judge(task("G-SPT-02"))
+    verdict = run(judge, [event("music/home", "music/home", texts=("Open  your LIBRARY",),
+                                effect=False)])
+    assert verdict.rewards == (1, 0, 0)  # a substring, as in the study
+    judge = Judge(task("G-SPT-02"))
+    verdict = run(judge, [event("music/home", "music/home", texts=("Library",),
+                                effect=False)])
+    assert verdict.rewards == (0, 0, 0)  # the label is not inside "Library"
