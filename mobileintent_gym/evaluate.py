@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -109,9 +110,12 @@ def _tasks(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def provenance(args: argparse.Namespace, run: Plan, env: gym.Env) -> dict[str, Any]:
-    """Where a run comes from: versions, device, content settings, users, tasks, agent."""
+    """Where a run comes from: versions, device, content settings, users, tasks, agent.
+
+    The values are as JSON gives them back (lists, not tuples), to compare with a file's.
+    """
     base = env.unwrapped
-    return {
+    return json.loads(json.dumps({
         "package": "mobileintent-gym", "version": mobileintent_gym.__version__,
         "gymnasium": gym.__version__, "numpy": np.__version__,
         "agent": args.agent, "seed": args.seed,
@@ -121,7 +125,7 @@ def provenance(args: argparse.Namespace, run: Plan, env: gym.Env) -> dict[str, A
         "users": list(run.users), "tasks": list(run.tasks),
         "observation": list(base.fields), "teacher_forced": args.teacher_forced,
         "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-    }
+    }))
 
 
 def scores(episodes: list[dict[str, Any]]) -> dict[str, float | None]:
@@ -189,6 +193,7 @@ def _main(args: argparse.Namespace) -> int:
     env = gym.make("Act2Intent-Execute-v0", device=args.device, users=run.users,
                    tasks=run.tasks, observation=args.observation,
                    load_state=not args.device_has_state, profiles_dir=args.profiles)
+    writer: ResultsWriter | None = None
     try:
         made = provenance(args, run, env)
         old = _resumed(run) if args.resume else None
@@ -206,6 +211,8 @@ def _main(args: argparse.Namespace) -> int:
         episodes = run_all(args, run, env, writer, done)
     finally:
         env.close()
+        if writer is not None:
+            writer.close()
     _report(RunRecord(made, episodes, scores(episodes)), run)
     return 0
 

@@ -85,7 +85,7 @@ def parse_agent(text: str) -> AgentSpec:
 
 
 def _hf_spec(text: str, model: str | None) -> AgentSpec:
-    if importlib.util.find_spec("transformers") is None:
+    if not _installed("transformers"):
         raise DependencyNotInstalled(
             f"--agent {text} needs transformers; run: pip install 'mobileintent-gym[llm]'")
     try:
@@ -98,6 +98,10 @@ def _hf_spec(text: str, model: str | None) -> AgentSpec:
         raise AgentSpecError(f"--agent {text}: this installation has no Hugging Face agent "
                              f"({HF_MODULE}); update mobileintent-gym") from err
     return AgentSpec(text, lambda: _as_factory(module.hf_agent(model)))
+
+
+def _installed(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
 
 
 def _as_factory(made: Any) -> AgentFactory:
