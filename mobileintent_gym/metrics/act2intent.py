@@ -1,4 +1,4 @@
-"""Act2Intention scores of understanding, prediction and execution (SPEC.md, section A).
+"""Act2Intention scores of understanding, prediction and execution; formulas in each function.
 
 Understanding: Acc-G, Acc-S, BLEU-4; prediction: Acc-C, Acc-S, BLEU-4 with the confidence
 fallback; execution: SSR.

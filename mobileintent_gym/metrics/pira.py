@@ -1,4 +1,4 @@
-"""PIRA-Bench's per-turn scores of proactive intent recommendation (SPEC.md, section C).
+"""PIRA-Bench's per-turn scores of proactive intent recommendation; formulas in each function.
 
 Each turn has a gold label — ``None`` for noise, else an intent — and a prediction, ``None``
 for "no action" or an intent. With ``same(p, g)`` deciding whether two intents agree:

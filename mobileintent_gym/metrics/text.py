@@ -1,4 +1,4 @@
-"""Text similarity scores of the Act2Intention study: BLEU-4 and Acc-S (SPEC.md, section A).
+"""Text similarity scores of the Act2Intention study: BLEU-4 and Acc-S; formulas in each function.
 
 BLEU-4 (Papineni et al., 2002) with uniform weights and brevity penalty:
 

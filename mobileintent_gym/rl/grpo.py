@@ -1,4 +1,4 @@
-"""RePAIR's policy update: the GRPO loss with a KL penalty to the SFT reference (SPEC B).
+"""RePAIR's policy update: the GRPO loss with a KL penalty to the SFT reference.
 
 For rollout i with advantage A_i (from :func:`~mobileintent_gym.rl.repair.group_advantages`)
 and its response tokens t, with ρ_it = π_θ / π_old and d_it = log π_ref − log π_θ:

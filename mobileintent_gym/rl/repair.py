@@ -1,4 +1,4 @@
-"""RePAIR's group advantages over user-conditioned subgoals (SPEC.md, section B).
+"""RePAIR's group advantages over user-conditioned subgoals.
 
 A group holds G rollouts of one task specification from different users (the study: two
 from user p, two from user q). For each UC subgoal k the rewards are normalised across the

@@ -24,9 +24,9 @@ def test_replayed_screens_are_the_screens_the_run_showed(tmp_path):
                    observation=("instruction", "hierarchy"))
     source = ScreenSource(run.provenance)
     for episode in run.episodes:
-        seen = []
+        seen: list[np.ndarray] = []
         record_episode(env, RandomAgent(env, episode["seed"]), episode["user"],
-                       episode["task"], episode["seed"], frames=lambda f: seen.append(f.copy()))
+                       episode["task"], episode["seed"], frames=seen.append)
         screens = source.screens(episode)
         assert screens.problem is None
         assert len(screens.frames) == len(seen) == len(episode["steps"]) + 1
