@@ -35,8 +35,13 @@ from mobileintent_gym.results import (
     read_run,
 )
 from mobileintent_gym.rollouts import episode_seed, record_episode, teacher_forced
-from mobileintent_gym.tasks import parse_task_id, task_ids
-from mobileintent_gym.users import builtin_users, profile_names, resolve_profile
+from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, parse_task_id, task_ids
+from mobileintent_gym.users import (
+    UnknownProfileError,
+    builtin_users,
+    profile_names,
+    resolve_profile,
+)
 
 OBSERVATION = ("instruction", "hierarchy")
 
@@ -97,15 +102,25 @@ def _users(args: argparse.Namespace) -> tuple[str, ...]:
     if not users:
         return builtin_users()
     for user in users:
-        resolve_profile(user, args.profiles)  # an unknown user fails here, naming the known
+        try:
+            resolve_profile(user, args.profiles)
+        except UnknownProfileError as err:
+            raise UsageError(f"--users: {err}; give one of those names, a profile's JSON "
+                             "path, or --profiles DIR") from err
     return tuple(users)
 
 
 def _tasks(args: argparse.Namespace) -> tuple[str, ...]:
+    unknown = [t for t in args.templates or () if t not in TEMPLATES]
+    if unknown:
+        raise UsageError(f"--templates: unknown {unknown}; known: {sorted(TEMPLATES)}")
     chosen = [*task_ids(tuple(args.templates))] if args.templates else []
-    chosen += args.tasks or []
-    for task in chosen:
-        parse_task_id(task)  # names the bad part and the known templates
+    for task in args.tasks or ():
+        try:
+            parse_task_id(task)
+        except UnknownTaskError as err:
+            raise UsageError(f"--tasks: {err}") from err
+        chosen.append(task)
     return tuple(dict.fromkeys(chosen)) or task_ids()
 
 
