@@ -10,44 +10,15 @@ import pytest
 from mobileintent_gym import evaluate as evaluate_module
 from mobileintent_gym.cli import main
 from mobileintent_gym.users import make_encoder
+from tests.helpers import write_agents
 
 TASKS = ("G-SPT-03:common:explicit", "G-SPT-03:common:implicit", "G-WCT-01:personal:explicit")
-
-SCRIPTED = '''
-from mobileintent_gym.agents import OracleAgent
-
-CALLS = []
-
-
-class Scripted:
-    """The oracle on explicit tasks; on implicit ones an invalid action, then COMPLETE."""
-
-    def __init__(self, env, seed):
-        CALLS.append(seed)
-        self.oracle, self.steps = OracleAgent(env), 0
-
-    def act(self, obs, info):
-        self.steps += 1
-        if info["task"].endswith("explicit"):
-            return self.oracle.act(obs, info)
-        return "CLICK[oops]" if self.steps == 1 else "COMPLETE"
-
-
-def make(env, seed):
-    return Scripted(env, seed)
-
-
-class Mute:
-    def __init__(self, env, seed):
-        pass
-'''
 
 
 @pytest.fixture
 def agent_module(tmp_path, monkeypatch):
     """A module of agents in the working folder, under a name unique to the test."""
-    name = f"agents_{abs(hash(str(tmp_path)))}"
-    (tmp_path / f"{name}.py").write_text(SCRIPTED)
+    name = write_agents(tmp_path)
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     yield name

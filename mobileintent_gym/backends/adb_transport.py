@@ -140,11 +140,12 @@ class AdbTransport:
         except DeviceUnavailableError as err:
             if not (_NETWORK_SERIAL.match(self.config.serial) and "not found" in str(err)):
                 raise
+            unknown = err
         answer = self._call(lambda: self._client.connect(self.config.serial,
                                                          self.config.timeout),
                             "connect", retry=False)
         if not answer.startswith(("connected", "already connected")):
-            raise DeviceUnavailableError(f"adb connect {self.config.serial}: {answer}")
+            raise DeviceUnavailableError(f"adb connect {self.config.serial}: {answer}") from unknown
         deadline = time.monotonic() + self.config.timeout
         while True:  # the handshake finishes after `connect` answers
             state = self._call(lambda: self._query("get-state"), "get-state", retry=True)

@@ -4,13 +4,10 @@ The device is the virtual adb device (real Debian adb server, adbutils) serving 
 phone, as `serve-adb --user` does; the env is told the device holds the content.
 """
 
-import shutil
-
 import gymnasium as gym
 import pytest
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
-from mobileintent_gym.adbd.harness import LocalAdb
 from mobileintent_gym.agents import OracleAgent
 from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
 from mobileintent_gym.errors import DeviceError
@@ -18,21 +15,15 @@ from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.rollouts import evaluate
 from mobileintent_gym.tasks import task_ids
 from mobileintent_gym.users import load_user_content
-
-ADB = shutil.which("adb")
+from tests.helpers import served_over_adb
 
 
 @pytest.fixture(scope="module")
 def anas_phone(tmp_path_factory):
     """demo-ana's phone served with its user, on a private adb server."""
-    if ADB is None:
-        pytest.skip("the adb binary is not installed (apt-get install adb)")
-    pytest.importorskip("adbutils", reason="adbutils is not installed (pip install adbutils)")
     phone = SimPhone()
     phone.reset(load_user_content("demo-ana").state)
-    with LocalAdb(phone, ADB, 15041, home=tmp_path_factory.mktemp("adbhome"),
-                  user="demo-ana") as adb:
-        assert adb.connect() == "device"
+    with served_over_adb(phone, 15041, tmp_path_factory.mktemp("adbhome"), "demo-ana") as adb:
         yield adb
 
 

@@ -4,23 +4,8 @@ import sys
 import pytest
 
 from mobileintent_gym.cli import main
+from tests.helpers import write_agents
 
-# Succeeds on explicit tasks (the oracle's steps), fails on implicit ones: an invalid
-# action, then COMPLETE. Runs as `--agent MODULE:Scripted` from the working folder.
-SCRIPTED = '''
-from mobileintent_gym.agents import OracleAgent
-
-
-class Scripted:
-    def __init__(self, env, seed):
-        self.oracle, self.steps = OracleAgent(env), 0
-
-    def act(self, obs, info):
-        self.steps += 1
-        if info["task"].endswith("explicit"):
-            return self.oracle.act(obs, info)
-        return "CLICK[oops]" if self.steps == 1 else "COMPLETE"
-'''
 TASKS = ("G-SPT-02:common:explicit", "G-SPT-02:personal:implicit", "G-WCT-02:personal:explicit")
 
 
@@ -28,8 +13,7 @@ TASKS = ("G-SPT-02:common:explicit", "G-SPT-02:personal:implicit", "G-WCT-02:per
 def scripted_run(tmp_path_factory):
     """A run of the scripted agent for two users on three tasks: its results file."""
     folder = tmp_path_factory.mktemp("run")
-    name = f"scripted_{abs(hash(str(folder)))}"
-    (folder / f"{name}.py").write_text(SCRIPTED)
+    name = write_agents(folder)
     sys.path.insert(0, str(folder))
     try:
         out = folder / "run.json"

@@ -4,31 +4,24 @@ The device is the virtual adb device behind the real adb binary, as a real phone
 """
 
 import json
-import shutil
 
 import numpy as np
-import pytest
 
-from mobileintent_gym.adbd.harness import LocalAdb
 from mobileintent_gym.cli import main
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.report import ScreenSource
 from mobileintent_gym.results import read_run
 from mobileintent_gym.users import load_user_content
+from tests.helpers import served_over_adb
 
-ADB = shutil.which("adb")
 TASKS = ("G-WCT-02:common:explicit", "G-SPT-03:personal:implicit")
 
 
 def test_screens_are_stored_beside_the_results_and_shown(tmp_path, monkeypatch):
-    if ADB is None:
-        pytest.skip("the adb binary is not installed (apt-get install adb)")
-    pytest.importorskip("adbutils", reason="adbutils is not installed (pip install adbutils)")
     phone = SimPhone(540, 1200)
     phone.reset(load_user_content("demo-ben").state)
     out = tmp_path / "run.json"
-    with LocalAdb(phone, ADB, 15043, home=tmp_path, user="demo-ben") as adb:
-        assert adb.connect() == "device"
+    with served_over_adb(phone, 15043, tmp_path, "demo-ben") as adb:
         monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb.server_port))
         assert main(["evaluate", "--device", f"adb:{adb.serial}", "--device-has-state",
                      "--users", "demo-ben", "--tasks", *TASKS, "--out", str(out),
