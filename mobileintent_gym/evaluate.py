@@ -74,8 +74,9 @@ def plan(args: argparse.Namespace) -> Plan:
     if real and html is not None and out is None:
         raise UsageError("--html of a run on a real device needs --out: its screens are "
                          "stored beside the results file")
-    if args.resume and out is None:
-        raise UsageError("--resume continues the results file of --out; give --out")
+    for flag, given in (("--resume", args.resume), ("--frames", args.frames)):
+        if given and out is None:
+            raise UsageError(f"{flag} works on the results file of --out; give --out")
     users = _users(args)
     tasks = _tasks(args)
     agent = parse_agent(args.agent)
@@ -271,8 +272,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--html", nargs="?", const=True,
                         help="also write the HTML report (default: --out with .html)")
     parser.add_argument("--frames", action="store_true",
-                        help="store each screen beside --out (automatic with --html on a "
-                        "real device, whose screens cannot be re-rendered)")
+                        help="store a real device's screens beside --out (implied by --html "
+                        "there; simulated runs are re-rendered instead)")
     parser.add_argument("--require-encoder", metavar="MODEL",
                         help="refuse to run unless this sentence model ranks the content")
     parser.set_defaults(func=_main)

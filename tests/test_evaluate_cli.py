@@ -152,6 +152,7 @@ def test_mistakes_are_one_line_each_and_load_no_model(monkeypatch, tmp_path, cap
         ("--profiles", str(tmp_path / "nowhere")): "is not a folder",
         ("--teacher-forced", "--device-has-state"): "drop one",
         ("--resume",): "give --out",
+        ("--frames",): "give --out",
         ("--html",): "needs --out",
     }
     for args, says in mistakes.items():

@@ -46,3 +46,11 @@ def test_another_users_episode_on_this_phone_is_refused(anas_phone):
     env = env_on(anas_phone, ["demo-ben"])
     with pytest.raises(DeviceError, match="'demo-ana''s content, the episode is 'demo-ben''s"):
         env.reset(options={"user": "demo-ben", "task": "G-SPT-03:common:explicit"})
+
+
+def test_loading_a_state_into_an_adb_device_names_the_real_fix(anas_phone):
+    device = AdbDevice(AdbConfig(anas_phone.serial, server_port=anas_phone.server_port))
+    with pytest.raises(DeviceError) as caught:
+        device.reset(load_user_content("demo-ana").state)
+    assert "serve-adb --user USER" in str(caught.value)
+    assert "--device-has-state" in str(caught.value)
