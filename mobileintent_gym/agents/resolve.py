@@ -7,7 +7,9 @@ A spec is one of:
   takes ``(env, seed)`` and returns an agent (anything with ``act(observation, info)``);
   modules are looked up from the current folder first, as ``python -m`` does;
 * ``hf`` or ``hf:<hub id or local path>``: a Hugging Face language model, built by
-  ``mobileintent_gym.agents.hf.hf_agent(model)`` (extra ``[llm]``).
+  ``mobileintent_gym.agents.hf.hf_agent(model)`` (``model`` is ``None`` for plain ``hf``:
+  the default model) — a factory ``(env, seed)``, or one agent for every episode
+  (extra ``[llm]``).
 
 :func:`parse_agent` checks a spec without loading any model (it imports your module);
 :meth:`AgentSpec.factory` builds the agent factory, which may load one.

@@ -70,10 +70,10 @@ def _provenance(prov: dict[str, Any]) -> str:
     shown["users"] = ", ".join(prov.get("users", []))
     shown["tasks"] = len(prov.get("tasks", []))
     rows = "".join(f"<tr><th>{escape(k)}</th><td>{escape(str(v))}</td></tr>"
-                   for k, v in shown.items())
+                   for k, v in shown.items() if v is not None)
     warning = (f'<p class="warn">Encoder fallback: {escape(prov["encoder_fallback"])}</p>'
                if prov.get("encoder_fallback") else "")
-    return f'<table class="kv">{rows}</table>{warning}'
+    return f'<div><table class="kv">{rows}</table>{warning}</div>'
 
 
 def _index(episodes: list[dict[str, Any]]) -> str:
