@@ -16,11 +16,14 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 	$(PIP) install --quiet -e .
 	touch $@
 
-# The adb tests drive Debian's real adb client/server; they skip where it cannot be had.
+# The adb tests drive Debian's real adb client/server, and the report's test Debian's
+# Chromium (Playwright cannot download its own here); they skip where these cannot be had.
 # The users and env tests rank content with the real sentence encoder ([embed]).
 $(VENV)/.test-installed: $(VENV)/.embed-installed
 	command -v adb >/dev/null || (apt-get update -qq && apt-get install -y -qq adb) \
 		|| echo "adb not installed: the adb tests will skip"
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium) \
+		|| echo "chromium not installed: the report's browser test will skip"
 	$(PIP) install --quiet -e '.[test,embed]'
 	touch $@
 
@@ -32,8 +35,8 @@ $(VENV)/.embed-installed: $(VENV)/.installed
 	touch $@
 
 run: $(VENV)/.embed-installed
-	$(VENV)/bin/mobileintent-gym evaluate --agent oracle --out $(OUT)/evaluate_oracle.json
-	$(VENV)/bin/mobileintent-gym evaluate --agent random --out $(OUT)/evaluate_random.json
+	$(VENV)/bin/mobileintent-gym evaluate --agent oracle --out $(OUT)/evaluate_oracle.json --html
+	$(VENV)/bin/mobileintent-gym evaluate --agent random --out $(OUT)/evaluate_random.json --html
 	$(VENV)/bin/mobileintent-gym tour --out $(OUT)/tour
 	$(PY) benchmarks/phone_step.py --out $(OUT)/phone_step.json
 	$(PY) benchmarks/env_step.py --out $(OUT)/env_step.json

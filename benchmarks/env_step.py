@@ -42,8 +42,8 @@ def record_random(env: gym.Env, count: int) -> list[Episode]:
     episodes = []
     for seed in range(count):
         steps = list(rollout(env, RandomAgent(env, seed), seed=seed))
-        info = steps[-1][1]
-        episodes.append((info["user"], info["task"], [action for action, _ in steps]))
+        info = steps[-1].info
+        episodes.append((info["user"], info["task"], [step.action for step in steps]))
     return episodes
 
 

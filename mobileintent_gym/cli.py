@@ -1,22 +1,33 @@
-"""The ``mobileintent-gym`` command line: one sub-command per module that registers one."""
+"""The ``mobileintent-gym`` command line: one sub-command per module that registers one.
+
+A mistake a person can fix (a :class:`~mobileintent_gym.errors.MobileIntentError`: an
+unknown user, task or device, a port in use …) is printed as one line naming the fix, and
+the command exits with status 2; argparse reports malformed arguments the same way.
+"""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 from collections.abc import Sequence
+
+from mobileintent_gym.errors import MobileIntentError
 
 # Each module exposes ``register(subparsers)`` adding its sub-command with ``func`` set.
 COMMAND_MODULES = (
     "mobileintent_gym.phone.tour",
     "mobileintent_gym.adbd.command",
     "mobileintent_gym.evaluate",
+    "mobileintent_gym.report.command",
 )
+USAGE_ERROR = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command registered."""
-    parser = argparse.ArgumentParser(prog="mobileintent-gym", description=__doc__)
+    parser = argparse.ArgumentParser(prog="mobileintent-gym", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     subparsers = parser.add_subparsers(dest="command", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
@@ -26,7 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except MobileIntentError as err:
+        print(f"mobileintent-gym {args.command}: {err}", file=sys.stderr)
+        return USAGE_ERROR
 
 
 if __name__ == "__main__":

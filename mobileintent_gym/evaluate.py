@@ -1,78 +1,281 @@
-"""``mobileintent-gym evaluate``: run an agent over users × tasks and print the PAIR scores."""
+"""``mobileintent-gym evaluate``: run an agent over users × tasks and print the PAIR scores.
+
+Every argument is checked before anything heavy is loaded (the sentence encoder, a language
+model); the results file (``--out``) is written as episodes finish and records where the
+run came from (see :mod:`mobileintent_gym.results`), so that ``--resume`` can continue it.
+"""
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
+import datetime
+import functools
 import json
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
+import numpy as np
+from PIL import Image
 
-from mobileintent_gym.agents import AGENTS
+import mobileintent_gym
+from mobileintent_gym.agents.resolve import SPEC_HELP, AgentSpec, parse_agent
+from mobileintent_gym.console import Progress, UsageError, run_encoder
 from mobileintent_gym.metrics.execution import step_success_rate
-from mobileintent_gym.metrics.pair import EpisodeResult, pair_scores
-from mobileintent_gym.rollouts import evaluate, teacher_forced
-from mobileintent_gym.tasks import task_ids
-from mobileintent_gym.users import profile_names
+from mobileintent_gym.metrics.pair import pair_scores
+from mobileintent_gym.results import (
+    ENCODER_FIELDS,
+    ResultsWriter,
+    RunRecord,
+    check_writable,
+    episode_dict,
+    episode_result,
+    provenance_difference,
+    read_run,
+)
+from mobileintent_gym.rollouts import episode_seed, record_episode, teacher_forced
+from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, parse_task_id, task_ids
+from mobileintent_gym.users import (
+    UnknownProfileError,
+    builtin_users,
+    profile_names,
+    resolve_profile,
+)
+
+OBSERVATION = ("instruction", "hierarchy")
 
 
-def _users(args: argparse.Namespace) -> list[str] | None:
-    if args.users:
-        return args.users
-    if args.profiles is None:
+@dataclass(frozen=True)
+class Plan:
+    """What a run will do, checked: users, tasks, the agent, where results go."""
+
+    users: tuple[str, ...]
+    tasks: tuple[str, ...]
+    agent: AgentSpec
+    out: Path | None
+    html: Path | None
+    frames: bool
+
+
+def plan(args: argparse.Namespace) -> Plan:
+    """Check the arguments without loading any model.
+
+    Raises:
+        UsageError: For contradictory options or an unwritable ``--out``.
+        MobileIntentError: For an unknown user, task, template or agent (named).
+    """
+    if args.teacher_forced and args.device_has_state:
+        raise UsageError("--teacher-forced replays each step from a fresh episode, which a "
+                         "device that keeps its content (--device-has-state) cannot; drop one")
+    real = not args.device.startswith("sim")
+    out = Path(args.out) if args.out else None
+    html = _html_path(args.html, out)
+    if real and html is not None and out is None:
+        raise UsageError("--html of a run on a real device needs --out: its screens are "
+                         "stored beside the results file")
+    for flag, given in (("--resume", args.resume), ("--frames", args.frames)):
+        if given and out is None:
+            raise UsageError(f"{flag} works on the results file of --out; give --out")
+    users = _users(args)
+    tasks = _tasks(args)
+    agent = parse_agent(args.agent)
+    for path in (out, html):
+        if path is not None:
+            check_writable(path)
+    return Plan(users, tasks, agent, out, html, real and (args.frames or html is not None))
+
+
+def _html_path(value: str | bool | None, out: Path | None) -> Path | None:
+    if value is None:
         return None
-    if not Path(args.profiles).is_dir():
-        raise SystemExit(f"evaluate: --profiles {args.profiles!r} is not a folder")
-    return list(profile_names(args.profiles)) or None
+    if value is True:
+        if out is None:
+            raise UsageError("--html without a path needs --out (the report goes beside it)")
+        return out.with_suffix(".html")
+    return Path(value)
 
 
-def _subgoals(result: EpisodeResult) -> str:
-    """Each subgoal's reward, or ``.`` where its entry context was not reached."""
-    return "".join(str(int(r)) if seen else "." for r, seen in zip(result.rewards,
-                                                                    result.reached, strict=True))
+def _users(args: argparse.Namespace) -> tuple[str, ...]:
+    if args.profiles is not None and not Path(args.profiles).is_dir():
+        raise UsageError(f"--profiles {args.profiles!r} is not a folder")
+    users = args.users or (profile_names(args.profiles) if args.profiles else ())
+    if not users:
+        return builtin_users()
+    for user in users:
+        try:
+            resolve_profile(user, args.profiles)
+        except UnknownProfileError as err:
+            raise UsageError(f"--users: {err}; give one of those names, a profile's JSON "
+                             "path, or --profiles DIR") from err
+    return tuple(users)
 
 
-def _report(runs: list, scores: dict, out: str | None) -> None:
-    for result, actions in runs:
-        print(f"{result.user:<12} {result.task:<28} success={int(result.success)} "
-              f"subgoals={_subgoals(result)} steps={len(actions)}")
-    print(" ".join(f"{k}={'n/a' if v is None else f'{v:.3f}'}" for k, v in scores.items()))
-    if out:
-        path = Path(out)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        episodes = [{**dataclasses.asdict(r), "actions": a} for r, a in runs]
-        path.write_text(json.dumps({"scores": scores, "episodes": episodes}, indent=1))
+def _tasks(args: argparse.Namespace) -> tuple[str, ...]:
+    unknown = [t for t in args.templates or () if t not in TEMPLATES]
+    if unknown:
+        raise UsageError(f"--templates: unknown {unknown}; known: {sorted(TEMPLATES)}")
+    chosen = [*task_ids(tuple(args.templates))] if args.templates else []
+    for task in args.tasks or ():
+        try:
+            parse_task_id(task)
+        except UnknownTaskError as err:
+            raise UsageError(f"--tasks: {err}") from err
+        chosen.append(task)
+    return tuple(dict.fromkeys(chosen)) or task_ids()
+
+
+def provenance(args: argparse.Namespace, run: Plan, env: gym.Env) -> dict[str, Any]:
+    """Where a run comes from: versions, device, content settings, users, tasks, agent.
+
+    The values are as JSON gives them back (lists, not tuples), to compare with a file's.
+    """
+    base = env.unwrapped
+    return json.loads(json.dumps({
+        "package": "mobileintent-gym", "version": mobileintent_gym.__version__,
+        "gymnasium": gym.__version__, "numpy": np.__version__,
+        "agent": args.agent, "seed": args.seed,
+        "device": args.device, "screen": [base.device.width, base.device.height],
+        "device_has_state": args.device_has_state,
+        "pair": asdict(base.pair), "profiles": args.profiles,
+        "users": list(run.users), "tasks": list(run.tasks),
+        "observation": list(base.fields), "teacher_forced": args.teacher_forced,
+        "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    }))
+
+
+def scores(episodes: list[dict[str, Any]], users: Sequence[str] | None = None,
+           finished: bool = True) -> dict[str, float | None]:
+    """The PAIR scores of the episodes, and SSR when they were teacher-forced.
+
+    Args:
+        episodes: The episode dicts of a run.
+        users: The run's users (all-success needs each group to hold every one of them).
+        finished: ``False`` while the run is under way: all-success is then ``None``, as
+            groups still miss users.
+    """
+    result = pair_scores([episode_result(e) for e in episodes], users, finished)
+    if any("teacher_forced" in e for e in episodes):
+        result["ssr"] = step_success_rate([e.get("teacher_forced", []) for e in episodes])
+    return result
+
+
+def _resumed(run: Plan) -> RunRecord | None:
+    """The run that ``--resume`` continues (``None`` when ``--out`` does not exist yet)."""
+    if run.out is None or not run.out.exists():
+        return None
+    return read_run(run.out)
+
+
+def _check_same(old: RunRecord, made: dict[str, Any], out: Path,
+                ignore: frozenset[str] = frozenset()) -> None:
+    differ = provenance_difference(old.provenance, made, ignore)
+    if differ:
+        raise UsageError(f"--resume: {str(out)!r} was written with other settings "
+                         f"({', '.join(differ)}); rerun with the same arguments or another --out")
+
+
+def _frames_saver(run: Plan, index: int, names: list[str]):
+    """A frame hook storing PNGs beside ``--out`` (for screens that cannot be re-rendered)."""
+    folder = run.out.with_name(run.out.stem + "_frames")
+    folder.mkdir(exist_ok=True)
+
+    def save(frame: np.ndarray) -> None:
+        name = f"{folder.name}/{index:04d}_{len(names):02d}.png"
+        Image.fromarray(frame).save(run.out.parent / name, compress_level=1)
+        names.append(name)
+
+    return save
+
+
+def run_all(args: argparse.Namespace, run: Plan, env: gym.Env,
+            writer: ResultsWriter | None, done: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Run every (user, task) not in ``done``, recording each as it finishes."""
+    episodes = list(done)
+    finished = {(e["user"], e["task"]) for e in done}
+    todo = [(u, t) for u in run.users for t in run.tasks if (u, t) not in finished]
+    make_agent = run.agent.factory()
+    progress = Progress(len(todo))
+    for user, task in todo:
+        seed = episode_seed(args.seed, user, task)
+        names: list[str] = []
+        hook = _frames_saver(run, len(episodes), names) if run.frames else None
+        record = record_episode(env, make_agent(env, seed), user, task, seed, hook)
+        extra: dict[str, Any] = {"frames": names} if run.frames else {}
+        if args.teacher_forced:
+            extra["teacher_forced"] = teacher_forced(env, make_agent, user, task, args.seed)
+        episodes.append(episode_dict(record, len(episodes), **extra))
+        if writer is not None:
+            writer.add(episodes[-1])
+        progress.update(record.result.success)
+    progress.close()
+    return episodes
 
 
 def _main(args: argparse.Namespace) -> int:
-    if args.teacher_forced and args.device_has_state:
-        raise SystemExit("evaluate: --teacher-forced replays each step from a fresh episode, "
-                         "which a device that keeps its content (--device-has-state) cannot")
-    env = gym.make("Act2Intent-Execute-v0", device=args.device, users=_users(args),
-                   observation=("instruction",), load_state=not args.device_has_state,
-                   profiles_dir=args.profiles)
-    base = env.unwrapped
-    tasks = task_ids(tuple(args.templates)) if args.templates else base.tasks
-    make_agent = AGENTS[args.agent]
-    runs = evaluate(env, make_agent, base.users, tasks, args.seed)
-    scores = pair_scores([r for r, _ in runs], base.users)
-    if args.teacher_forced:
-        scores["ssr"] = step_success_rate([teacher_forced(env, make_agent, user, task, args.seed)
-                                           for user in base.users for task in tasks])
-    env.close()
-    _report(runs, scores, args.out)
+    run = plan(args)
+    env = gym.make("Act2Intent-Execute-v0", device=args.device, users=run.users,
+                   tasks=run.tasks, observation=args.observation,
+                   load_state=not args.device_has_state, profiles_dir=args.profiles)
+    writer: ResultsWriter | None = None
+    try:
+        made = provenance(args, run, env)
+        old = _resumed(run) if args.resume else None
+        if old is not None:  # all but the encoder can be compared before it loads
+            _check_same(old, made, run.out, ENCODER_FIELDS)
+        encoder = run_encoder(args.require_encoder)
+        made |= {"encoder": encoder.name,
+                 "encoder_fallback": getattr(encoder, "fallback_reason", None)}
+        done: list[dict[str, Any]] = []
+        if old is not None:
+            _check_same(old, made, run.out)
+            made["started"], done = old.provenance.get("started"), old.episodes
+            print(f"resuming {run.out}: {len(done)} episodes done", file=sys.stderr)
+        progress = functools.partial(scores, users=run.users, finished=False)
+        writer = ResultsWriter(run.out, made, done, progress) if run.out else None
+        episodes = run_all(args, run, env, writer, done)
+        final = scores(episodes, run.users)
+        if writer is not None:
+            writer.finish(final)
+    finally:
+        env.close()
+        if writer is not None:
+            writer.close()
+    _report(RunRecord(made, episodes, final), run)
     return 0
+
+
+def _subgoals(episode: dict[str, Any]) -> str:
+    """Each subgoal's reward, or ``.`` where its entry context was not reached."""
+    return "".join(str(int(r)) if seen else "."
+                   for r, seen in zip(episode["rewards"], episode["reached"], strict=True))
+
+
+def _report(record: RunRecord, run: Plan) -> None:
+    for e in record.episodes:
+        print(f"{e['user']:<12} {e['task']:<28} success={int(e['success'])} "
+              f"subgoals={_subgoals(e)} steps={len(e['steps'])}")
+    print(" ".join(f"{k}={'n/a' if v is None else f'{v:.3f}'}" for k, v in record.scores.items()))
+    if run.html is not None:
+        from mobileintent_gym.report import write_report
+
+        write_report(record, run.html, frames_dir=run.out.parent if run.out else None)
+        print(f"report: {run.html}")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``evaluate`` sub-command."""
     parser = subparsers.add_parser("evaluate", help="run an agent over users x tasks")
-    parser.add_argument("--device", default="sim", help="sim, adb:<serial> or appium:<url>")
-    parser.add_argument("--agent", choices=sorted(AGENTS), default="oracle")
+    parser.add_argument("--device", default="sim", help="sim, sim:WxH, adb:<serial> or "
+                        "appium:<url>")
+    parser.add_argument("--agent", default="oracle", help=SPEC_HELP)
     parser.add_argument("--users", nargs="*", help="user profiles (default: every profile in "
                         "--profiles, else the built-in ones)")
-    parser.add_argument("--templates", nargs="*", help="template ids (default: all)")
+    parser.add_argument("--templates", nargs="*", help="template ids, e.g. G-SPT-02")
+    parser.add_argument("--tasks", nargs="*", help="full task ids, e.g. "
+                        "G-SPT-02:personal:implicit (default with --templates: all tasks)")
     parser.add_argument("--profiles", help="folder of PersonaLens profiles")
     parser.add_argument("--device-has-state", action="store_true",
                         help="the device already holds the user's content (serve-adb --user)")
@@ -80,5 +283,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="also score SSR: the agent's action at each step of the oracle's "
                         "trajectory, from that step's screen")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", help="write scores and episodes to this JSON file")
+    parser.add_argument("--observation", nargs="+", default=list(OBSERVATION),
+                        choices=("instruction", "hierarchy", "screenshot"),
+                        help="what the agent observes (default: instruction hierarchy)")
+    parser.add_argument("--out", help="results file (JSON, written as episodes finish)")
+    parser.add_argument("--resume", action="store_true",
+                        help="skip the episodes --out already holds (same arguments)")
+    parser.add_argument("--html", nargs="?", const=True,
+                        help="also write the HTML report (default: --out with .html)")
+    parser.add_argument("--frames", action="store_true",
+                        help="store a real device's screens beside --out (implied by --html "
+                        "there; simulated runs are re-rendered instead)")
+    parser.add_argument("--require-encoder", metavar="MODEL",
+                        help="refuse to run unless this sentence model ranks the content")
     parser.set_defaults(func=_main)

@@ -8,24 +8,86 @@ its own seed, so rollouts differ and reruns repeat.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import gymnasium as gym
+import numpy as np
 
 from mobileintent_gym.actions import Action, ActionLike, to_action
 from mobileintent_gym.agents import Agent, OracleAgent
+from mobileintent_gym.agents.base import AgentFactory
 from mobileintent_gym.errors import InvalidActionError, MobileIntentError
 from mobileintent_gym.metrics.execution import action_matches
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
 
-AgentFactory = Callable[[gym.Env, int], Agent]
+__all__ = ["AgentFactory", "EpisodeRecord", "ReferenceStep", "ReplayDivergedError",
+           "StepRecord", "Transition", "episode_seed", "evaluate", "record_episode",
+           "reference_steps", "rollout", "run_episode", "run_episodes", "teacher_forced"]
+
+# Called with each screen of an episode: before the first step, then after every step.
+FrameHook = Callable[[np.ndarray], None]
 
 
 class ReplayDivergedError(MobileIntentError):
     """A teacher-forced replay did not reach the reference trajectory's screen."""
+
+
+class Transition(NamedTuple):
+    """One step of a rollout: the agent's action, the env's reward and info."""
+
+    action: ActionLike
+    reward: float
+    info: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    """One step as the record of a run keeps it.
+
+    Attributes:
+        action: The action in its canonical string form, or ``repr`` of what the agent
+            gave when it was no action.
+        route_before: Route of the screen the action was taken on.
+        route_after: Route after it.
+        reward: The step's reward (subgoals newly achieved).
+        invalid: Why the env refused the action (nothing changed), else ``None``.
+    """
+
+    action: str
+    route_before: str
+    route_after: str
+    reward: float
+    invalid: str | None = None
+
+
+@dataclass(frozen=True)
+class EpisodeRecord:
+    """One rollout: its scores' record, what the agent was told, and every step.
+
+    Attributes:
+        result: What the scores need (:class:`EpisodeResult`).
+        seed: The seed of the env's reset and of the agent.
+        instruction: The instruction the agent was given.
+        target: Id of the task's target record.
+        subgoals: Names of the task's subgoals, in order.
+        steps: The steps, in order.
+    """
+
+    result: EpisodeResult
+    seed: int
+    instruction: str
+    target: str
+    subgoals: tuple[str, ...]
+    steps: tuple[StepRecord, ...]
+
+    @property
+    def actions(self) -> list[str]:
+        """The actions in their string form (``invalid: …`` for those that were none)."""
+        return [s.action if s.invalid is None else f"invalid: {s.action}" for s in self.steps]
 
 
 def episode_seed(seed: int, user: str, task: str) -> int:
@@ -34,8 +96,8 @@ def episode_seed(seed: int, user: str, task: str) -> int:
 
 
 def rollout(env: gym.Env, agent: Agent, options: dict | None = None, seed: int = 0
-            ) -> Iterator[tuple[ActionLike, dict]]:
-    """Each action of one episode of ``agent`` with the info of its step.
+            ) -> Iterator[Transition]:
+    """Each step of one episode of ``agent``: its action, reward and info.
 
     The env is reset with ``seed`` and ``options`` first; the episode ends when the env
     terminates or truncates it.
@@ -44,9 +106,54 @@ def rollout(env: gym.Env, agent: Agent, options: dict | None = None, seed: int =
     done = False
     while not done:
         action = agent.act(obs, info)
-        obs, _, terminated, truncated, info = env.step(action)
-        yield action, info
+        obs, reward, terminated, truncated, info = env.step(action)
+        yield Transition(action, float(reward), info)
         done = terminated or truncated
+
+
+def record_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0,
+                   frames: FrameHook | None = None) -> EpisodeRecord:
+    """One rollout of ``agent`` on ``task`` for ``user``, recorded step by step.
+
+    Args:
+        env: An ``Act2Intent-Execute`` env (wrappers are looked through for the device).
+        agent: The agent.
+        user: The user whose phone it runs on.
+        task: The task id.
+        seed: Seed of the env's reset.
+        frames: Called with the screen before the first step and after each step (for a
+            device whose screens cannot be re-rendered later).
+    """
+    device = env.unwrapped.device
+    if frames is not None:
+        agent = _Filmed(agent, device, frames)
+    steps: list[StepRecord] = []
+    route = ""
+    for action, reward, info in rollout(env, agent, {"user": user, "task": task}, seed):
+        event = info["event"]
+        if event is None:
+            route = route or device.route()
+            steps.append(StepRecord(repr(action), route, route, reward, info["invalid_action"]))
+        else:
+            route = event.route_after
+            steps.append(StepRecord(event.action, event.route_before, route, reward))
+    if frames is not None:
+        frames(device.screenshot())
+    result = EpisodeResult(task, user, info["success"], info["subgoal_rewards"],
+                           info["contexts"], info["subgoals_reached"])
+    return EpisodeRecord(result, seed, info["instruction"], info["target"], info["subgoals"],
+                         tuple(steps))
+
+
+class _Filmed:
+    """An agent that hands the screen it is asked on to a frame hook first."""
+
+    def __init__(self, agent: Agent, device: Any, frames: FrameHook) -> None:
+        self.agent, self.device, self.frames = agent, device, frames
+
+    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> ActionLike:
+        self.frames(self.device.screenshot())
+        return self.agent.act(observation, info)
 
 
 def run_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0
@@ -56,27 +163,31 @@ def run_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0
     Returns:
         The episode's result and the actions taken, in their string form.
     """
-    actions: list[str] = []
-    for action, info in rollout(env, agent, {"user": user, "task": task}, seed):
-        event = info["event"]
-        actions.append(event.action if event is not None else f"invalid: {action!r}")
-    result = EpisodeResult(task, user, info["success"], info["subgoal_rewards"],
-                           info["contexts"], info["subgoals_reached"])
-    return result, actions
+    record = record_episode(env, agent, user, task, seed)
+    return record.result, record.actions
+
+
+def run_episodes(env: gym.Env, make_agent: AgentFactory, users: Sequence[str],
+                 tasks: Sequence[str], seed: int = 0,
+                 skip: Collection[tuple[str, str]] = ()) -> Iterator[EpisodeRecord]:
+    """Every task for every user, one rollout each, with a fresh agent per rollout.
+
+    Each rollout's env and agent get :func:`episode_seed` of ``seed``, user and task, so an
+    episode does not depend on which others ran before it (a resumed run equals a whole
+    one). Pairs ``(user, task)`` in ``skip`` are left out.
+    """
+    for user in users:
+        for task in tasks:
+            if (user, task) in skip:
+                continue
+            episode = episode_seed(seed, user, task)
+            yield record_episode(env, make_agent(env, episode), user, task, episode)
 
 
 def evaluate(env: gym.Env, make_agent: AgentFactory, users: Sequence[str],
              tasks: Sequence[str], seed: int = 0) -> list[tuple[EpisodeResult, list[str]]]:
-    """Every task for every user, one rollout each, with a fresh agent per rollout.
-
-    Each rollout's env and agent get :func:`episode_seed` of ``seed``, user and task.
-    """
-    runs = []
-    for user in users:
-        for task in tasks:
-            episode = episode_seed(seed, user, task)
-            runs.append(run_episode(env, make_agent(env, episode), user, task, episode))
-    return runs
+    """Every task for every user (see :func:`run_episodes`): results and action strings."""
+    return [(r.result, r.actions) for r in run_episodes(env, make_agent, users, tasks, seed)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +201,7 @@ class ReferenceStep:
 def reference_steps(env: gym.Env, user: str, task: str) -> list[ReferenceStep]:
     """The oracle's trajectory on ``task`` for ``user``."""
     steps = rollout(env, OracleAgent(env), {"user": user, "task": task})
-    return [ReferenceStep(action, info["event"]) for action, info in steps]
+    return [ReferenceStep(step.action, step.info["event"]) for step in steps]
 
 
 def _same_step(replayed: StepEvent, reference: StepEvent) -> bool:

@@ -1,6 +1,54 @@
-"""Helpers shared by the tests: address a screen the way a scripted agent does."""
+"""Helpers shared by the tests: address a screen the way a scripted agent does, a scripted
+agent to run from the command line, a phone served over real adb."""
 
+import contextlib
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mobileintent_gym.adbd.harness import LocalAdb
+from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.query import find_all, tap
+
+ADB = shutil.which("adb")
+
+# A module of agents for `--agent MODULE:Scripted`: the oracle on explicit tasks; on
+# implicit ones an invalid action, then COMPLETE. CALLS keeps the seed of every agent made.
+SCRIPTED_AGENTS = '''
+from mobileintent_gym.agents import OracleAgent
+
+CALLS = []
+
+
+class Scripted:
+    def __init__(self, env, seed):
+        CALLS.append(seed)
+        self.oracle, self.steps = OracleAgent(env), 0
+
+    def act(self, obs, info):
+        self.steps += 1
+        if info["task"].endswith("explicit"):
+            return self.oracle.act(obs, info)
+        return "CLICK[oops]" if self.steps == 1 else "COMPLETE"
+
+
+def make(env, seed):
+    return Scripted(env, seed)
+
+
+class Mute:
+    def __init__(self, env, seed):
+        pass
+'''
+
+
+def write_agents(folder: Path) -> str:
+    """Write :data:`SCRIPTED_AGENTS` as a module in ``folder``; returns its (unique) name."""
+    name = f"agents_{abs(hash(str(folder)))}"
+    (folder / f"{name}.py").write_text(SCRIPTED_AGENTS)
+    return name
 
 
 def press(phone, **criteria):
@@ -11,3 +59,15 @@ def press(phone, **criteria):
 def texts(phone, resource_id):
     """Texts of every element with that resource id on the current screen."""
     return [n.text for n in find_all(phone.hierarchy(), resource_id=resource_id)]
+
+
+@contextlib.contextmanager
+def served_over_adb(phone: SimPhone, server_port: int, home: Path,
+                    user: str | None = None) -> Iterator[LocalAdb]:
+    """``phone`` as a virtual device online on a private adb server (skips without adb)."""
+    if ADB is None:
+        pytest.skip("the adb binary is not installed (apt-get install adb)")
+    pytest.importorskip("adbutils", reason="adbutils is not installed (pip install adbutils)")
+    with LocalAdb(phone, ADB, server_port, home=home, user=user) as adb:
+        assert adb.connect() == "device"
+        yield adb

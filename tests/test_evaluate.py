@@ -1,14 +1,22 @@
-"""``mobileintent-gym evaluate``: the oracle scores 1 everywhere; a random run is reproducible."""
+"""``mobileintent-gym evaluate``: scores, the record of a run, reproducibility, SSR."""
 
 import json
 
+import gymnasium as gym
+
+import mobileintent_gym
 from mobileintent_gym.cli import main
+from mobileintent_gym.users import make_encoder
 
 
 def evaluate(tmp_path, *args):
     out = tmp_path / f"{len(list(tmp_path.iterdir()))}.json"
     assert main(["evaluate", *args, "--out", str(out)]) == 0
     return json.loads(out.read_text())
+
+
+def actions(episode):
+    return [s["action"] for s in episode["steps"]]
 
 
 def test_the_oracle_scores_one_on_every_score(tmp_path, capsys):
@@ -19,17 +27,48 @@ def test_the_oracle_scores_one_on_every_score(tmp_path, capsys):
     assert len(episodes) == 2 * 2 * 4
     assert {e["task"].split(":")[0] for e in episodes} == {"G-SPT-03", "G-WCT-02"}
     wct = next(e for e in episodes if e["task"] == "G-WCT-02:common:explicit")
-    assert wct["contexts"] == ["UC", "UA"] and "TYPE[Understood]" in wct["actions"]
+    assert wct["contexts"] == ["UC", "UA"] and "TYPE[Understood]" in actions(wct)
     assert "task_sr=1.000 all_success=1.000" in capsys.readouterr().out
 
 
-def test_a_random_run_is_reproducible_and_scores_below_the_oracle(tmp_path):
-    args = ("--agent", "random", "--templates", "G-SPT-02", "G-WCT-01", "--seed", "5")
-    first, second = evaluate(tmp_path, *args), evaluate(tmp_path, *args)
-    assert first == second
+def test_the_record_names_where_a_run_came_from_and_every_step(tmp_path):
+    report = evaluate(tmp_path, "--tasks", "G-WCT-02:personal:implicit", "--users", "demo-chen",
+                      "--seed", "3", "--device", "sim:540x1200")
+    prov = report["provenance"]
+    encoder = make_encoder("auto")
+    assert prov["version"] == mobileintent_gym.__version__
+    assert prov["gymnasium"] == gym.__version__
+    assert (prov["agent"], prov["seed"], prov["device"], prov["screen"]) == (
+        "oracle", 3, "sim:540x1200", [540, 1200])
+    assert prov["encoder"] == encoder.name
+    assert prov["encoder_fallback"] == getattr(encoder, "fallback_reason", None)
+    assert prov["pair"]["seed"] == 0 and prov["pair"]["top_k"] == 20
+    assert (prov["users"], prov["tasks"]) == (["demo-chen"], ["G-WCT-02:personal:implicit"])
+    [episode] = report["episodes"]
+    assert episode["instruction"].startswith("In Chat")
+    assert episode["subgoals"] == ["open the conversation", "enter and send"]
+    steps = episode["steps"]
+    assert steps[0]["route_before"] == "chat/chats"
+    assert steps[0]["route_after"] == "chat/conversation"
+    assert [s["reward"] for s in steps] == [1.0] + [0.0] * (len(steps) - 2) + [1.0]
+    assert all(s["invalid"] is None for s in steps)
+    assert sum(s["reward"] for s in steps) == sum(episode["rewards"]) == 2
+
+
+def test_a_second_run_with_the_same_arguments_writes_the_same_file(tmp_path):
+    args = ["evaluate", "--agent", "random", "--templates", "G-SPT-02", "G-WCT-01",
+            "--seed", "5"]
+    files = []
+    for name in ("a.json", "b.json"):
+        assert main([*args, "--out", str(tmp_path / name)]) == 0
+        text = (tmp_path / name).read_text()
+        started = json.loads(text)["provenance"]["started"]
+        files.append(text.replace(started, "<started>"))
+    assert files[0] == files[1]
+    first = json.loads(files[0])
     assert first["scores"]["task_sr"] < 1.0
     # Rollouts get their own seeds, so they do not all repeat one action list.
-    assert len({tuple(e["actions"]) for e in first["episodes"]}) > 1
+    assert len({tuple(actions(e)) for e in first["episodes"]}) > 1
 
 
 def test_a_score_with_nothing_to_count_is_undefined_not_zero(tmp_path, capsys):
@@ -111,13 +150,14 @@ def test_a_replay_that_leaves_the_reference_path_is_refused():
                        "G-SPT-02:personal:explicit")
 
 
-def test_teacher_forcing_and_a_persistent_device_are_refused_together(tmp_path):
-    import pytest
-
-    with pytest.raises(SystemExit, match="device-has-state"):
-        main(["evaluate", "--teacher-forced", "--device-has-state"])
-    with pytest.raises(SystemExit, match="not a folder"):
-        main(["evaluate", "--profiles", str(tmp_path / "nowhere")])
+def test_teacher_forced_ssr_is_recorded_per_episode_and_scored(tmp_path):
+    tasks = ("--tasks", "G-SPT-03:common:explicit", "G-WCT-01:personal:implicit")
+    oracle = evaluate(tmp_path, *tasks)["episodes"]
+    report = evaluate(tmp_path, "--agent", "random", "--teacher-forced", *tasks)
+    matches = [e["teacher_forced"] for e in report["episodes"]]
+    # One verdict per step of the oracle's trajectory.
+    assert [len(m) for m in matches] == [len(e["steps"]) for e in oracle]
+    assert report["scores"]["ssr"] == sum(sum(m) / len(m) for m in matches) / len(matches)
 
 
 def test_a_profiles_folder_without_users_evaluates_every_profile_in_it(tmp_path):

@@ -3,7 +3,10 @@
 import contextlib
 import io
 import re
+import sys
 from pathlib import Path
+
+import pytest
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
@@ -16,8 +19,12 @@ def run_block(code: str) -> list[str]:
     return out.getvalue().splitlines()
 
 
+def block(marker: str) -> str:
+    return next(b for b in BLOCKS if marker in b)
+
+
 def test_the_env_loop_runs_the_oracle_to_success():
-    lines = run_block(BLOCKS[0])
+    lines = run_block(block('gym.make("Act2Intent-Execute-v0")'))
     assert lines[0].startswith("In Music, play a velvety R&B groove")
     assert [line.split()[1] for line in lines[1:-1]] == [
         "music/library", "music/library/recent", "music/library/recent"]
@@ -26,8 +33,36 @@ def test_the_env_loop_runs_the_oracle_to_success():
 
 
 def test_the_phone_loop_runs_and_prints_what_it_claims():
-    code = next(block for block in BLOCKS if "SimPhone()" in block)
-    lines = run_block(code)
+    lines = run_block(block("SimPhone()"))
     assert lines[0] == "True music/library/liked"
     assert lines[1].startswith("CLICK[") and "launcher -> music/home" in lines[1]
     assert len(lines) == 1 + 4  # one line per logged action
+
+
+def test_your_first_experiment_runs_as_written(tmp_path, monkeypatch, capsys):
+    """Steps 3 and 4 of the README: the agent file, then its evaluation and report (on
+    one user, to stay quick)."""
+    from mobileintent_gym.cli import main
+
+    section = README.read_text().split("## Your first experiment")[1].split("\n## ")[0]
+    command = next(line for line in section.splitlines()
+                   if line.startswith("mobileintent-gym evaluate"))
+    (tmp_path / "my_agent.py").write_text(block("class KeywordTapper"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        assert main([*command.split()[1:], "--users", "demo-ana"]) == 0
+    finally:
+        sys.modules.pop("my_agent", None)
+    task_sr = float(capsys.readouterr().out.split("task_sr=")[1].split()[0])
+    assert 0 < task_sr < 1
+    report = (tmp_path / "out" / "mine.html").read_text()
+    assert "KeywordTapper" in report and report.count('class="episode"') == 24
+
+
+def test_the_video_example_records_an_episode(tmp_path, monkeypatch):
+    pytest.importorskip("moviepy", reason="RecordVideo needs moviepy (pip install moviepy)")
+    monkeypatch.chdir(tmp_path)
+    run_block(block("RecordVideo"))
+    [video] = (tmp_path / "out" / "videos").iterdir()
+    assert video.name == "rl-video-episode-0.mp4" and video.stat().st_size > 10_000

@@ -20,10 +20,16 @@ import sys
 
 from mobileintent_gym.adbd.auth import load_keys
 from mobileintent_gym.adbd.device import VirtualDevice
-from mobileintent_gym.adbd.server import AdbServer, ServerConfig
+from mobileintent_gym.adbd.server import AdbServer, BindRefusedError, ServerConfig
+from mobileintent_gym.console import UsageError, run_encoder
 from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.phone import SimPhone
-from mobileintent_gym.users import PairConfig, UnknownProfileError, load_user_content
+from mobileintent_gym.users import (
+    PairConfig,
+    UnknownProfileError,
+    load_user_content,
+    resolve_profile,
+)
 
 
 def build_phone(user: str | None, seed: int, width: int, height: int,
@@ -67,22 +73,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "(NAME.json or NAME/profile.json)")
     parser.add_argument("--seed", type=int, default=0, help="content seed (default 0)")
     parser.add_argument("--size", default="1080x2400", help="screen WIDTHxHEIGHT")
+    parser.add_argument("--require-encoder", metavar="MODEL",
+                        help="refuse to serve --user's content unless this sentence model "
+                        "ranks it")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until interrupted; returns the exit code."""
+    """Serve until interrupted; returns the exit code.
+
+    Raises:
+        UsageError: For a bad size, a refused bind address or a port in use (each names
+            the fix); profile errors are printed the same way.
+    """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    width, _, height = args.size.partition("x")
+    width, sep, height = args.size.partition("x")
+    if not (sep and width.isdigit() and height.isdigit()):
+        raise UsageError(f"--size must be WIDTHxHEIGHT, e.g. 1080x2400; got {args.size!r}")
     config = ServerConfig(host=args.host, port=args.port, allow_remote=args.allow_remote,
                           keys=load_keys(args.keys) if args.keys else ())
-    config.check()
     try:
+        config.check()
+    except BindRefusedError as err:
+        raise UsageError(f"--host {args.host} is not loopback: serve it only with "
+                         "--allow-remote and --keys FILE (an adb_keys allow-list)") from err
+    try:
+        user = resolve_profile(args.user, args.profiles).user_id if args.user else None
+        if user is not None:
+            run_encoder(args.require_encoder)
         phone = build_phone(args.user, args.seed, int(width), int(height), args.profiles)
     except (UnknownProfileError, InvalidProfileError) as err:
         print(f"serve-adb: {err}", file=sys.stderr)
         return 2
-    server = AdbServer(VirtualDevice(phone), config)
+    server = AdbServer(VirtualDevice(phone, user=user), config)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(server.serve_forever())
+        try:
+            asyncio.run(server.serve_forever())
+        except OSError as err:
+            raise UsageError(f"cannot listen on {args.host}:{args.port} ({err.strerror}); "
+                             "choose another --port") from err
     return 0

@@ -9,6 +9,7 @@ from mobileintent_gym.adbd.commands import FileCommands, basic_commands, propert
 from mobileintent_gym.adbd.conventions import activity_for
 from mobileintent_gym.adbd.dumpsys import Dumpsys
 from mobileintent_gym.adbd.filesystem import MemoryFileSystem
+from mobileintent_gym.adbd.restore import StateService
 from mobileintent_gym.adbd.shell import CommandFn, Shell, ShellResult
 from mobileintent_gym.phone import SimPhone
 
@@ -22,12 +23,17 @@ class VirtualDevice:
     """What the adb services act on: the phone, an in-memory ``/sdcard`` and a shell.
 
     Args:
-        phone: The simulated phone to serve (the device takes ownership).
+        phone: The simulated phone to serve (the device takes ownership). Its content now
+            is what ``cmd mobileintent restore-state`` puts back (:mod:`.restore`).
         serial: The value of ``ro.serialno``.
+        user: Id of the user whose content the phone holds (``None``: default content).
     """
 
-    def __init__(self, phone: SimPhone, serial: str = "mobileintent-sim") -> None:
+    def __init__(self, phone: SimPhone, serial: str = "mobileintent-sim",
+                 user: str | None = None) -> None:
         self.phone = phone
+        self.initial_state = phone.state.copy()
+        self.user = user
         self.fs = MemoryFileSystem()
         self.density_dpi = round(160 * phone.density)
         self.recents: list[str] = []
@@ -55,6 +61,7 @@ class VirtualDevice:
             **FileCommands(self.fs).table(),
             **property_commands(self.props),
             **PhoneCommands(self).table(),
+            **StateService(self).table(),
             "dumpsys": Dumpsys(self),
         }
 

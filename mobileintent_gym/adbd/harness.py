@@ -28,11 +28,14 @@ class LocalAdb:
         server_port: Port of the private adb server.
         home: ``HOME`` for adb (where it keeps ``.android/adbkey``); default inherited.
         keys: Allow-listed adb keys; non-empty turns RSA AUTH on.
+        user: Id of the user whose content ``phone`` holds (what ``cmd mobileintent
+            restore-state`` restores); ``None`` for the default content.
     """
 
     def __init__(self, phone: SimPhone, adb: str = "adb", server_port: int = 15037,
-                 home: str | Path | None = None, keys: tuple[PublicKey, ...] = ()) -> None:
-        self.device = VirtualDevice(phone)
+                 home: str | Path | None = None, keys: tuple[PublicKey, ...] = (),
+                 user: str | None = None) -> None:
+        self.device = VirtualDevice(phone, user=user)
         self.server = AdbServer(self.device, ServerConfig(port=0, keys=keys))
         self.thread = ServerThread(self.server)
         self.adb_path = adb

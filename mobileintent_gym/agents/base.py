@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
+
+import gymnasium as gym
 
 from mobileintent_gym.actions import Action
 
@@ -12,3 +15,7 @@ class Agent(Protocol):
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Action | str | dict:
         """The next action: an Action, its string form or a sample of the action space."""
+
+
+# Builds a fresh agent for one rollout: ``make_agent(env, seed)``.
+AgentFactory = Callable[[gym.Env, int], Agent]

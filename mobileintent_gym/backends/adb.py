@@ -168,8 +168,10 @@ class AdbDevice:
             DeviceError: When ``state`` is given.
         """
         if state is not None:
-            raise DeviceError(f"AdbDevice cannot load a phone state ({type(state).__name__}); "
-                              "serve it with `mobileintent-gym serve-adb` instead")
+            raise DeviceError(
+                f"AdbDevice cannot load a phone state ({type(state).__name__}); serve the "
+                "user's phone with `mobileintent-gym serve-adb --user USER` and evaluate with "
+                "--device-has-state (ExecuteEnv(load_state=False))")
         self._send([f"input keyevent {KEYCODES['HOME']}"])
         self.events = []
 
@@ -239,8 +241,18 @@ class AdbDevice:
         self.events.append(event)
         return ActResult(event.effect, event.note, event)
 
+    def shell(self, command: str) -> str:
+        """Run a shell command that may change the device; returns its output.
+
+        Raises:
+            DeviceCommandError: When it exits non-zero (the message quotes its output).
+        """
+        self._dump = None
+        return self._link.run(command)
+
     def close(self) -> None:
-        """Nothing to release: a connection is opened per command."""
+        """Stop the adb server if this device started it; connections are per command."""
+        self._link.close()
 
     def _observe(self) -> ScreenDump | None:
         """The screen as the last dump shows it, read when none is current; ``None`` when off.

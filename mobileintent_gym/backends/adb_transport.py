@@ -8,11 +8,20 @@ loopback instead of ~1 ms (measured with ``benchmarks/adb_roundtrip.py``).
 Reads are retried (bounded) on timeouts; actions are never retried, since a repeated tap
 is a different action. Errors are :class:`DeviceError` subclasses raised ``from`` the
 adbutils cause; a device that vanishes gives :class:`DeviceUnavailableError`.
+
+When no adb server listens on the configured local port, the transport starts one (the
+``adb`` binary on ``PATH``, else adbutils' own) and :meth:`AdbTransport.close` stops it
+again; a server that was already running is left alone. A serial ``HOST:PORT`` that the
+server does not know yet is connected first, as ``adb connect`` does.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import socket
 import struct
+import subprocess
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -24,6 +33,8 @@ if TYPE_CHECKING:
 
 _V2_HEADER = struct.Struct("<BI")  # shell v2 packet: id (1 stdout, 2 stderr, 3 exit), length
 _V2_EXIT = 3
+_NETWORK_SERIAL = re.compile(r"^[\w.\-]+:\d+$")
+_LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 T = TypeVar("T")
 
 
@@ -73,14 +84,74 @@ class AdbTransport:
     def __init__(self, config: AdbConfig) -> None:
         self.config = config
         self._adbutils = require("adbutils", "android")
+        self.started_server = self._ensure_server()
         self._client = self._adbutils.AdbClient(config.server_host, config.server_port,
                                                 socket_timeout=config.timeout)
         self._device = self._client.device(config.serial)
-        state = self._call(lambda: self._query("get-state"), "get-state", retry=True)
-        if state != "device":
-            raise DeviceUnavailableError(f"device {config.serial!r} is {state!r}, not online")
-        features = self._call(lambda: self._query("features"), "features", retry=True)
+        try:
+            state = self._state()
+            if state != "device":
+                raise DeviceUnavailableError(
+                    f"device {config.serial!r} is {state!r}, not online")
+            features = self._call(lambda: self._query("features"), "features", retry=True)
+        except DeviceError:
+            self.close()
+            raise
         self._shell_v2 = "shell_v2" in features.split(",")
+
+    def close(self) -> None:
+        """Stop the adb server if this transport started it (module notes)."""
+        if self.started_server:
+            self.started_server = False
+            self._client.server_kill()
+
+    def _ensure_server(self) -> bool:
+        """Start an adb server on the configured local port when none listens there.
+
+        Returns:
+            Whether this call started it.
+
+        Raises:
+            DeviceUnavailableError: When none listens and none can be started.
+        """
+        host, port = self.config.server_host, self.config.server_port
+        try:
+            socket.create_connection((host, port), timeout=self.config.timeout).close()
+            return False
+        except OSError:
+            if host not in _LOCAL_HOSTS:
+                raise DeviceUnavailableError(f"no adb server answers on {host}:{port}") from None
+        env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(port)}
+        try:
+            done = subprocess.run([self._adbutils.adb_path(), "start-server"], env=env,
+                                  capture_output=True, timeout=30, check=False)
+        except (OSError, subprocess.SubprocessError, self._adbutils.AdbError) as err:
+            raise DeviceUnavailableError(f"no adb server on port {port}, and none could be "
+                                         f"started: {err}") from err
+        if done.returncode != 0:
+            raise DeviceUnavailableError(f"adb start-server on port {port} failed: "
+                                         f"{done.stderr.decode(errors='replace')[:200]}")
+        return True
+
+    def _state(self) -> str:
+        """The device's state; a network serial the server does not know is connected first."""
+        try:
+            return self._call(lambda: self._query("get-state"), "get-state", retry=True)
+        except DeviceUnavailableError as err:
+            if not (_NETWORK_SERIAL.match(self.config.serial) and "not found" in str(err)):
+                raise
+            unknown = err
+        answer = self._call(lambda: self._client.connect(self.config.serial,
+                                                         self.config.timeout),
+                            "connect", retry=False)
+        if not answer.startswith(("connected", "already connected")):
+            raise DeviceUnavailableError(f"adb connect {self.config.serial}: {answer}") from unknown
+        deadline = time.monotonic() + self.config.timeout
+        while True:  # the handshake finishes after `connect` answers
+            state = self._call(lambda: self._query("get-state"), "get-state", retry=True)
+            if state in ("device", "unauthorized") or time.monotonic() > deadline:
+                return state
+            time.sleep(self.config.retry_delay)
 
     def read(self, command: str) -> str:
         """The output of a shell command that only reads (retried on timeouts)."""
@@ -91,8 +162,8 @@ class AdbTransport:
         """The raw output of ``exec:command`` (binary-safe, retried on timeouts)."""
         return self._call(lambda: self._service(f"exec:{command}"), command, retry=True)
 
-    def run(self, command: str) -> None:
-        """Run an action's command once; a non-zero exit status is an error.
+    def run(self, command: str) -> str:
+        """Run an action's command once and return its output (non-zero exit: an error).
 
         The status comes from shell v2; on devices without it (before Android 7) from
         adbutils' ``echo $?`` fallback.
@@ -109,6 +180,7 @@ class AdbTransport:
             code, output = result.returncode, result.output
         if code != 0:
             raise DeviceCommandError(f"{command!r} exited {code}: {output.strip()[:200]!r}")
+        return output.decode("utf-8", errors="replace")
 
     def _query(self, request: str) -> str:
         """Ask the adb server about this device (``get-state``, ``features``).

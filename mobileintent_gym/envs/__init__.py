@@ -1,4 +1,4 @@
-"""The Gymnasium environments, registered from one table (HOUSE_STYLE 4)."""
+"""The Gymnasium environments, registered from one table."""
 
 from __future__ import annotations
 

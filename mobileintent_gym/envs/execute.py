@@ -1,6 +1,6 @@
 """``Act2Intent-Execute-v0``: carry out a user's intention on their personalised phone.
 
-Each episode is one task instance: a PAIR template on one user's phone, with a
+Each episode is one task instance of the PAIR study: a template on one user's phone, with a
 common or personal target and an explicit or implicit instruction. The phone — simulated,
 or a device behind the same :class:`~mobileintent_gym.backends.Device` contract — holds
 that user's PAIR content and starts in the task's app. The agent acts with the
@@ -26,6 +26,7 @@ import numpy as np
 from mobileintent_gym.actions import ActionLike, action_space, to_action
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
+from mobileintent_gym.envs.kept_content import KeptContent
 from mobileintent_gym.envs.spaces import observation_space
 from mobileintent_gym.errors import InvalidActionError, MobileIntentError
 from mobileintent_gym.phone import hierarchy
@@ -44,7 +45,9 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         tasks: Task ids episodes are drawn from (default: every task).
         observation: Observation fields: ``screenshot``, ``instruction``, ``hierarchy``.
         load_state: Load the user's PAIR state into the device at reset. Turn it off for a
-            device that already holds it (``mobileintent-gym serve-adb --user …``).
+            device that already holds it (``mobileintent-gym serve-adb --user …``): each
+            reset then asks the device to restore that content, or warns what may carry
+            over from earlier episodes (:mod:`mobileintent_gym.envs.kept_content`).
         pair: How PAIR builds each user's content.
         profiles_dir: Where user profiles named by ``users`` are looked up first.
         render_mode: ``"rgb_array"`` or ``None``.
@@ -83,6 +86,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.task: TaskInstance | None = None
         self._judge: Judge | None = None
         self._steps = 0
+        self._kept = KeptContent()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -96,6 +100,9 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
                                     "known: ['task', 'user']")
         content = load_user_content(user, self.pair, self.profiles_dir)
         task = instantiate(task_id, content)
+        if not self.load_state:
+            self._kept.finished(self.task, bool(self._judge and self._judge.verdict().success))
+            self._kept.start(self.device, task)
         self.device.reset(content.state if self.load_state else None)
         self.device.open(task.template.app)
         self.task, self._judge, self._steps = task, Judge(task), 0

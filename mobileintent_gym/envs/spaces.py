@@ -31,6 +31,10 @@ class UnicodeText(spaces.Text):
     def __init__(self, max_length: int, min_length: int = 1) -> None:
         super().__init__(max_length, min_length=min_length, charset=unicode_charset())
 
+    def __repr__(self) -> str:
+        """A short form: the charset has some 60,000 characters."""
+        return f"UnicodeText({self.min_length}, {self.max_length})"
+
     def contains(self, x: object) -> bool:
         """Whether ``x`` is a string of an allowed length that XML can carry."""
         return (isinstance(x, str) and self.min_length <= len(x) <= self.max_length

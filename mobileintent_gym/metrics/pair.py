@@ -112,18 +112,24 @@ def subgoal_achievement_rate(results: Iterable[EpisodeResult], context: str | No
     return achieved / evaluated if evaluated else None
 
 
-def pair_scores(results: Sequence[EpisodeResult],
-                users: Collection[str] | None = None) -> dict[str, float | None]:
+def pair_scores(results: Sequence[EpisodeResult], users: Collection[str] | None = None,
+                finished: bool = True) -> dict[str, float | None]:
     """Every PAIR score.
 
     Task SR, all-success, SAR (over reached contexts) overall and for UC and UA contexts,
     SAR of UC contexts for common and for personal targets (as the study compares them),
     and the all-subgoals ratio under its own name.
+
+    Args:
+        results: The rollouts.
+        users: The users of every group (see :func:`all_success`).
+        finished: ``False`` reports all-success as ``None`` (a run still under way, whose
+            groups miss users by design).
     """
     sar = subgoal_achievement_rate
     return {
         "task_sr": task_success_rate(results),
-        "all_success": all_success(results, users),
+        "all_success": all_success(results, users) if finished else None,
         "sar": sar(results),
         "sar_uc": sar(results, context="UC"),
         "sar_ua": sar(results, context="UA"),

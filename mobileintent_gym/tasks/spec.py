@@ -1,6 +1,6 @@
 """Task templates as data: subgoals, what counts as their expected click, the outcome.
 
-A template is a record (HOUSE_STYLE 6): id, app, template text, the UI context its target
+A template is a record: id, app, template text, the UI context its target
 comes from, ordered subgoals with their entry screens and UC/UA label, the outcome that
 decides success, the step limit, the instruction wordings and the oracle's moves. Nothing
 here looks at app internals: every predicate reads the event log or a hierarchy dump, which

@@ -1,4 +1,4 @@
-"""The PAIR study's task templates for the apps this gym simulates (SPEC.md, section B).
+"""The PAIR study's task templates for the apps this gym simulates.
 
 Spotify's G-SPT-01..03 run in the ``music`` app and WeChat's G-WCT-01..03 in ``chat``;
 the other apps' templates arrive with their apps. Subgoal names, order and UC/UA labels

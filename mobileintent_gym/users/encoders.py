@@ -60,6 +60,8 @@ class LexicalEncoder:
 
     def __init__(self, dim: int = 4096, ngram: int = 3) -> None:
         self.dim, self.ngram = dim, ngram
+        # Why a sentence encoder was not used, when this one stands in for it.
+        self.fallback_reason: str | None = None
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalised float32 row per text; an empty text gives a zero row."""
@@ -97,6 +99,8 @@ class SentenceEncoder:
     Attributes:
         name: Id of the model actually loaded.
         source: Where it came from: ``cache``, ``hub`` or the fallback's path.
+        fallback_reason: ``None`` when ``model_id`` was loaded; else why it was not (what was
+            tried), for the record of a run.
         dim: Length of an embedding.
 
     Raises:
@@ -107,7 +111,8 @@ class SentenceEncoder:
 
     def __init__(self, model_id: str = STUDY_MODEL, fallback: str | None = PACKAGED_FALLBACK,
                  max_seq_length: int = 96, device: str = "cpu") -> None:
-        self.name, self.source, self._model = _load(model_id, fallback, max_seq_length, device)
+        loaded = _load(model_id, fallback, max_seq_length, device)
+        self.name, self.source, self._model, self.fallback_reason = loaded
         # sentence-transformers 5 renamed the method; 2.6-4 only have the old name.
         dimension = (getattr(self._model, "get_embedding_dimension", None)
                      or self._model.get_sentence_embedding_dimension)
@@ -124,7 +129,7 @@ class SentenceEncoder:
 
 @functools.cache
 def _load(model_id: str, fallback: str | None, max_seq_length: int,
-          device: str) -> tuple[str, str, Any]:
+          device: str) -> tuple[str, str, Any, str | None]:
     st = require("sentence_transformers", "embed")
     tried = []
     for source in ("cache", "hub"):
@@ -137,15 +142,16 @@ def _load(model_id: str, fallback: str | None, max_seq_length: int,
         except (OSError, ValueError) as err:
             tried.append(f"the {source}: {str(err).splitlines()[0]}")
             continue
-        return model_id, source, _limited(model, max_seq_length)
+        return model_id, source, _limited(model, max_seq_length), None
     if fallback is None:
         raise MobileIntentError(f"no sentence model {model_id!r} could be loaded from "
                                 f"{'; '.join(tried)}")
     path = _fallback_path(fallback)
     name = PACKAGED_MODEL if fallback == PACKAGED_FALLBACK else path
-    _log.info("sentence model %s not available (%s); using %s from %s", model_id,
-              "; ".join(tried), name, path)
-    return name, path, _limited(st.SentenceTransformer(path, device=device), max_seq_length)
+    reason = f"{model_id} could not be loaded from {'; '.join(tried)}"
+    _log.info("%s; using %s from %s", reason, name, path)
+    model = st.SentenceTransformer(path, device=device)
+    return name, path, _limited(model, max_seq_length), reason
 
 
 def _limited(model: Any, max_seq_length: int) -> Any:
@@ -211,4 +217,6 @@ def make_encoder(kind: str = "auto") -> Encoder:
         logger.warn(f"user content is ranked with the lexical encoder and differs from the "
                     f"study's ({err}); install 'mobileintent-gym[embed]' for the sentence "
                     "encoder")
-    return LexicalEncoder()
+        lexical = LexicalEncoder()
+        lexical.fallback_reason = f"no sentence encoder: {err}"
+    return lexical

@@ -1,4 +1,4 @@
-"""PAIR: user-conditioned phone content built from a user profile (SPEC B).
+"""PAIR: user-conditioned phone content built from a user profile (the PAIR study's pipeline).
 
 For each UI context (Liked Songs, recently played, home playlists, the chat list, Moments)
 the pipeline keeps the user's active interests (``interests == 1``) among the PersonaLens

@@ -1,4 +1,4 @@
-"""PAIR's relevance score and ranking (SPEC B).
+"""PAIR's relevance score and ranking (r(e) of the PAIR study).
 
 For a user's preference values u_1..u_n and an entity e::
 

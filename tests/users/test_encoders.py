@@ -56,6 +56,22 @@ def test_without_sentence_transformers_auto_is_lexical_and_says_so(no_sentence_t
     assert content.encoder == "lexical" and len(content.contexts["music/liked"].personal) == 18
 
 
+def test_a_command_announces_the_lexical_fallback_and_why(no_sentence_transformers):
+    import io
+    import warnings
+
+    from mobileintent_gym.console import UsageError, run_encoder
+
+    stream = io.StringIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the announcement replaces the library's warning
+        encoder = run_encoder(stream=stream)
+    assert encoder.fallback_reason.startswith("no sentence encoder: 'sentence_transformers'")
+    assert stream.getvalue() == f"encoder: lexical (FALLBACK: {encoder.fallback_reason})\n"
+    with pytest.raises(UsageError, match="paraphrase-multilingual-MiniLM-L12-v2 but lexical"):
+        run_encoder("paraphrase-multilingual-MiniLM-L12-v2", stream=stream)
+
+
 def test_unknown_kind_is_refused():
     with pytest.raises(ValueError, match="'bert'"):
         make_encoder("bert")
@@ -94,12 +110,16 @@ def test_loading_order_cache_then_hub_then_fallback(tmp_path, monkeypatch, cache
     monkeypatch.setitem(sys.modules, "sentence_transformers",
                         fake_sentence_transformers(calls, cached))
     model_id = f"fake/model-{cached}"
-    name, source, model = encoders._load(model_id, str(tmp_path), 64, "cpu")
+    name, source, model, fallback_reason = encoders._load(model_id, str(tmp_path), 64, "cpu")
     if cached:
         assert (name, source, calls) == (model_id, "cache", [(model_id, True)])
-    else:  # offline: the hub is skipped, the fallback folder is loaded
+        assert fallback_reason is None
+    else:  # offline: the hub is skipped, the fallback folder is loaded, and says why
         assert (name, source) == (str(tmp_path), str(tmp_path))
         assert calls == [(model_id, True), (str(tmp_path), False)]
+        assert fallback_reason == (f"{model_id} could not be loaded from the cache: not in "
+                                   "the cache; the hub: offline, or it did not confirm the "
+                                   "model in time")
     assert model.max_seq_length == 64
 
 

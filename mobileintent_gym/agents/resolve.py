@@ -1,0 +1,142 @@
+"""Agents named on the command line (``evaluate --agent SPEC``).
+
+A spec is one of:
+
+* a built-in name: ``oracle``, ``random``;
+* ``module:Factory`` or ``path/to/file.py:Factory``: a class or function of your own that
+  takes ``(env, seed)`` and returns an agent (anything with ``act(observation, info)``);
+  modules are looked up from the current folder first, as ``python -m`` does;
+* ``hf`` or ``hf:<hub id or local path>``: a Hugging Face language model, built by
+  ``mobileintent_gym.agents.hf.hf_agent(model)`` (``model`` is ``None`` for plain ``hf``:
+  the default model) — a factory ``(env, seed)``, or one agent for every episode
+  (extra ``[llm]``).
+
+:func:`parse_agent` checks a spec without loading any model (it imports your module);
+:meth:`AgentSpec.factory` builds the agent factory, which may load one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+from mobileintent_gym.agents import AGENTS
+from mobileintent_gym.agents.base import Agent, AgentFactory
+from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError
+
+HF_MODULE = "mobileintent_gym.agents.hf"
+SPEC_HELP = "oracle, random, module:Factory, path/to/file.py:Factory, hf or hf:<model>"
+
+
+class AgentSpecError(MobileIntentError, ValueError):
+    """An ``--agent`` value that names no agent; the message says what to write instead."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A checked agent spec.
+
+    Attributes:
+        text: The spec as written.
+        build: Returns the factory ``(env, seed) -> agent`` (may load a model).
+    """
+
+    text: str
+    build: Callable[[], AgentFactory]
+
+    def factory(self) -> AgentFactory:
+        """The factory ``(env, seed) -> agent``; each agent it makes is checked to act."""
+        make = self.build()
+
+        def checked(env: gym.Env, seed: int) -> Agent:
+            agent = make(env, seed)
+            if not callable(getattr(agent, "act", None)):
+                raise AgentSpecError(f"--agent {self.text} made {type(agent).__name__!r}, "
+                                     "which has no act(observation, info) method")
+            return agent
+
+        return checked
+
+
+def parse_agent(text: str) -> AgentSpec:
+    """Check ``text`` (see the module notes) and return its spec; no model is loaded.
+
+    Raises:
+        AgentSpecError: For a spec that names nothing, or a module or attribute not found.
+        DependencyNotInstalled: For ``hf`` without the ``[llm]`` extra.
+    """
+    if text in AGENTS:
+        return AgentSpec(text, lambda: AGENTS[text])
+    kind, sep, rest = str(text).partition(":")
+    if kind == "hf":
+        return _hf_spec(text, rest or None)
+    if not (sep and kind and rest):
+        raise AgentSpecError(f"--agent {text!r} names no agent; use {SPEC_HELP}")
+    factory = _attribute(_load_module(kind, text), rest, text)
+    if not callable(factory):
+        raise AgentSpecError(f"--agent {text}: {rest!r} is not a class or function")
+    return AgentSpec(text, lambda: factory)
+
+
+def _hf_spec(text: str, model: str | None) -> AgentSpec:
+    if not _installed("transformers"):
+        raise DependencyNotInstalled(
+            f"--agent {text} needs transformers; run: pip install 'mobileintent-gym[llm]'")
+    try:
+        module = importlib.import_module(HF_MODULE)
+    except ModuleNotFoundError as err:
+        if err.name != HF_MODULE:
+            raise DependencyNotInstalled(
+                f"--agent {text} needs {err.name}; run: pip install 'mobileintent-gym[llm]'"
+            ) from err
+        raise AgentSpecError(f"--agent {text}: this installation has no Hugging Face agent "
+                             f"({HF_MODULE}); update mobileintent-gym") from err
+    return AgentSpec(text, lambda: _as_factory(module.hf_agent(model)))
+
+
+def _installed(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def _as_factory(made: Any) -> AgentFactory:
+    """A factory from what ``hf_agent`` returns: a factory, or one agent shared by all."""
+    if callable(getattr(made, "act", None)):
+        return lambda env, seed: made
+    return made
+
+
+def _load_module(name: str, text: str) -> Any:
+    if name.endswith(".py"):
+        path = Path(name)
+        if not path.is_file():
+            raise AgentSpecError(f"--agent {text}: no file {name!r}")
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    if os.getcwd() not in sys.path:  # as `python -m` does: your folder's modules come first
+        sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name is None or not name.startswith(err.name):
+            raise  # the module exists and imports something missing: its own error
+        raise AgentSpecError(f"--agent {text}: no module {name!r}; run from the folder that "
+                             "holds it, or give the path of its .py file") from err
+
+
+def _attribute(module: Any, name: str, text: str) -> Any:
+    try:
+        return getattr(module, name)
+    except AttributeError:
+        public = sorted(k for k in vars(module) if not k.startswith("_"))
+        raise AgentSpecError(f"--agent {text}: {module.__name__!r} has no {name!r}; it has "
+                             f"{public}") from None

@@ -1,0 +1,93 @@
+"""What the command line shows a person: usage errors, the encoder in use, a progress bar.
+
+Every sub-command raises :class:`UsageError` (or another :class:`MobileIntentError`) for a
+mistake a person can fix; ``mobileintent-gym`` prints it as one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+from typing import TextIO
+
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.users.encoders import Encoder, make_encoder
+
+
+class UsageError(MobileIntentError, ValueError):
+    """A command-line mistake; the message names the bad value and the fix."""
+
+
+def encoder_matches(encoder: Encoder, wanted: str) -> bool:
+    """Whether ``encoder`` is the model ``wanted`` (a full id, or its part after ``/``)."""
+    return encoder.name == wanted or encoder.name.rpartition("/")[2] == wanted
+
+
+def run_encoder(require: str | None = None, stream: TextIO | None = None) -> Encoder:
+    """The encoder that ranks users' content in this process, announced on stderr.
+
+    The one-line announcement names the model and, when it is a fallback, why the preferred
+    model could not be used. Each command that builds users' content calls this once,
+    before building any, so that no fallback goes unnoticed.
+
+    Args:
+        require: Refuse any other model than this one (``--require-encoder``).
+        stream: Where to announce (default ``sys.stderr``).
+
+    Raises:
+        UsageError: When ``require`` is given and another model was loaded.
+    """
+    with warnings.catch_warnings():  # the line below says it, once
+        warnings.simplefilter("ignore")
+        encoder = make_encoder("auto")
+    fallback = getattr(encoder, "fallback_reason", None)
+    note = f" (FALLBACK: {fallback})" if fallback else ""
+    print(f"encoder: {encoder.name}{note}", file=stream or sys.stderr)
+    if require is not None and not encoder_matches(encoder, require):
+        raise UsageError(f"--require-encoder {require} but {encoder.name} was loaded"
+                         f"{f' ({fallback})' if fallback else ''}; put {require} in the "
+                         "Hugging Face cache, or drop --require-encoder")
+    return encoder
+
+
+class Progress:
+    """A one-line progress bar on a terminal: done/total, episodes/s and a running rate.
+
+    Nothing is drawn when the stream is not a terminal (logs and pipes stay clean).
+
+    Args:
+        total: Episodes to run.
+        stream: Where to draw (default ``sys.stderr``).
+        label: Name of the running rate, e.g. ``task_sr``.
+    """
+
+    def __init__(self, total: int, stream: TextIO | None = None, label: str = "task_sr") -> None:
+        self.total, self.label = total, label
+        self.stream = stream or sys.stderr
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.done = self.successes = 0
+        self._start = time.perf_counter()
+
+    def update(self, success: bool) -> None:
+        """Count one finished episode and redraw."""
+        self.done += 1
+        self.successes += bool(success)
+        if self.enabled:
+            self.stream.write(f"\r{self.line()}")
+            self.stream.flush()
+
+    def line(self) -> str:
+        """The bar's text, e.g. ``[####      ] 12/30  3.1 ep/s  task_sr 0.917``."""
+        width = 20
+        filled = width * self.done // max(1, self.total)
+        rate = self.done / max(1e-9, time.perf_counter() - self._start)
+        share = self.successes / self.done if self.done else 0.0
+        return (f"[{'#' * filled}{' ' * (width - filled)}] {self.done}/{self.total}  "
+                f"{rate:.1f} ep/s  {self.label} {share:.3f}")
+
+    def close(self) -> None:
+        """End the bar's line."""
+        if self.enabled and self.done:
+            self.stream.write("\n")
+            self.stream.flush()

@@ -1,0 +1,37 @@
+"use strict";
+(function () {
+  const frames = JSON.parse(document.getElementById("frames").textContent);
+  const rows = Array.from(document.querySelectorAll("#episodes tbody tr"));
+  const selects = Array.from(document.querySelectorAll("#filters select"));
+  const shown = document.getElementById("shown");
+
+  function applyFilters() {
+    let count = 0;
+    for (const row of rows) {
+      const keep = selects.every((s) => !s.value || row.dataset[s.dataset.key] === s.value);
+      row.hidden = !keep;
+      count += keep ? 1 : 0;
+    }
+    shown.textContent = count + " of " + rows.length + " episodes";
+  }
+
+  function openEpisode(index) {
+    const section = document.getElementById("episode-" + index);
+    if (!section) return;
+    for (const other of document.querySelectorAll("section.episode")) other.hidden = true;
+    for (const img of section.querySelectorAll("img[data-frame]")) {
+      if (!img.getAttribute("src")) img.src = frames[img.dataset.frame];
+    }
+    for (const row of rows) row.classList.toggle("open", row.dataset.episode === String(index));
+    section.hidden = false;
+    section.scrollIntoView();
+  }
+
+  for (const select of selects) select.addEventListener("change", applyFilters);
+  for (const row of rows) {
+    row.addEventListener("click", () => { location.hash = "episode-" + row.dataset.episode; });
+  }
+  window.addEventListener("hashchange", () => openEpisode(location.hash.replace("#episode-", "")));
+  applyFilters();
+  if (location.hash.startsWith("#episode-")) openEpisode(location.hash.replace("#episode-", ""));
+})();

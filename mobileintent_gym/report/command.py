@@ -1,0 +1,86 @@
+"""``mobileintent-gym view RUN.json``: the HTML report of a run, or a GIF of one episode.
+
+Example::
+
+    mobileintent-gym evaluate --agent random --templates G-SPT-02 --out out/run.json
+    mobileintent-gym view out/run.json                 # writes out/run.html
+    mobileintent-gym view out/run.json --gif 3         # writes out/run.3.gif
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from mobileintent_gym.console import UsageError, encoder_matches, run_encoder
+from mobileintent_gym.report.gif import write_gif
+from mobileintent_gym.report.page import write_report
+from mobileintent_gym.report.screens import ScreenSource, is_simulated
+from mobileintent_gym.results import RunRecord, check_writable, read_run
+
+
+def find_episode(run: RunRecord, selector: str) -> dict[str, Any]:
+    """The episode ``selector`` names: its number in the report, or ``USER/TASK``.
+
+    Raises:
+        UsageError: When no episode matches; the message lists how to name one.
+    """
+    for episode in run.episodes:
+        if selector in (str(episode["index"]), f"{episode['user']}/{episode['task']}"):
+            return episode
+    numbers = [e["index"] for e in run.episodes]
+    span = f"{min(numbers)}-{max(numbers)}" if numbers else "none"
+    raise UsageError(f"--gif {selector!r} names no episode; give its number ({span}) "
+                     "or USER/TASK, e.g. demo-ana/G-SPT-02:personal:implicit")
+
+
+def _check_encoder(run: RunRecord) -> None:
+    """Announce the encoder; re-rendered content is only the run's under the run's encoder."""
+    recorded = run.provenance.get("encoder")
+    if not is_simulated(run.provenance) or recorded is None:
+        return
+    encoder = run_encoder()
+    if not encoder_matches(encoder, recorded):
+        print(f"view: the run's content was ranked by {recorded}, this process loads "
+              f"{encoder.name}; episodes whose screens differ are marked", file=sys.stderr)
+
+
+def _main(args: argparse.Namespace) -> int:
+    path = Path(args.run)
+    run = read_run(path)
+    episode = find_episode(run, args.gif) if args.gif is not None else None
+    html = Path(args.html) if args.html else (None if episode else path.with_suffix(".html"))
+    gif = (Path(args.gif_out or path.with_suffix(f".{episode['index']}.gif")) if episode
+           else None)
+    for target in (html, gif):
+        if target is not None:
+            check_writable(target)
+    _check_encoder(run)
+    if html is not None:
+        print(f"report: {write_report(run, html, frames_dir=path.parent)}")
+    if episode is not None:
+        source = ScreenSource(run.provenance, path.parent)
+        try:
+            screens = source.screens(episode)
+        finally:
+            source.close()
+        if not screens.frames:
+            raise UsageError(f"episode {args.gif} has no screens: {screens.problem}")
+        print(f"gif: {write_gif(episode, screens, tuple(run.provenance['screen']), gif)}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``view`` sub-command."""
+    parser = subparsers.add_parser(
+        "view", help="HTML report of an evaluate run, or a GIF of one episode",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("run", help="results file of `evaluate --out`")
+    parser.add_argument("--html", help="report file (default: RUN with .html; with --gif, "
+                        "only when given)")
+    parser.add_argument("--gif", metavar="EPISODE",
+                        help="write a GIF of this episode (number in the report, or USER/TASK)")
+    parser.add_argument("--gif-out", help="GIF file (default: RUN.EPISODE.gif)")
+    parser.set_defaults(func=_main)

@@ -1,0 +1,188 @@
+"""The HTML report of a run: one self-contained file (styles, script and screens inline).
+
+An index table lists the episodes, filtered by success, template and user; a click opens an
+episode: its instruction, user, target and subgoals with their rewards, then per step the
+screen with the action drawn on it, the route change, the reward and why an action was
+refused. Each distinct screen is stored once (JPEG) and shown when its episode opens.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from mobileintent_gym.report.marks import caption, marks, svg_marks
+from mobileintent_gym.report.screens import Screens, ScreenSource
+from mobileintent_gym.results import RunRecord
+
+THUMB_WIDTH = 360
+_ASSETS = Path(__file__).with_name("assets")
+
+
+def thumbnail(frame: np.ndarray, width: int = THUMB_WIDTH) -> Image.Image:
+    """``frame`` scaled to ``width`` pixels wide."""
+    image = Image.fromarray(frame)
+    factor = image.width / width
+    if factor == int(factor) and factor > 1:
+        return image.reduce(int(factor))
+    return image.resize((width, round(image.height / factor)), Image.Resampling.BILINEAR)
+
+
+class FrameStore:
+    """Distinct screens as JPEG data URIs, keyed by a digest of their pixels."""
+
+    def __init__(self) -> None:
+        self.uris: dict[str, str] = {}
+
+    def add(self, frame: np.ndarray) -> str:
+        """The key of ``frame``'s thumbnail (encoded once)."""
+        image = thumbnail(frame)
+        key = hashlib.blake2b(image.tobytes(), digest_size=8).hexdigest()
+        if key not in self.uris:
+            buffer = io.BytesIO()
+            image.save(buffer, format="JPEG", quality=70)
+            self.uris[key] = "data:image/jpeg;base64," + base64.b64encode(
+                buffer.getvalue()).decode("ascii")
+        return key
+
+
+def _template(task: str) -> str:
+    return task.split(":")[0]
+
+
+def _scores(scores: dict[str, Any]) -> str:
+    cells = "".join(f"<tr><th>{escape(k)}</th><td>{'n/a' if v is None else f'{v:.3f}'}</td></tr>"
+                    for k, v in scores.items())
+    return f'<table class="kv" id="scores">{cells}</table>'
+
+
+def _provenance(prov: dict[str, Any]) -> str:
+    shown = {k: prov.get(k) for k in ("agent", "device", "encoder", "seed", "version",
+                                      "started", "profiles")}
+    shown["users"] = ", ".join(prov.get("users", []))
+    shown["tasks"] = len(prov.get("tasks", []))
+    rows = "".join(f"<tr><th>{escape(k)}</th><td>{escape(str(v))}</td></tr>"
+                   for k, v in shown.items() if v is not None)
+    warning = (f'<p class="warn">Encoder fallback: {escape(prov["encoder_fallback"])}</p>'
+               if prov.get("encoder_fallback") else "")
+    return f'<div><table class="kv">{rows}</table>{warning}</div>'
+
+
+def _index(episodes: list[dict[str, Any]]) -> str:
+    rows = []
+    for e in episodes:
+        rewards = "".join(str(int(r)) for r in e["rewards"])
+        rows.append(
+            f'<tr data-episode="{e["index"]}" data-success="{int(e["success"])}" '
+            f'data-template="{escape(_template(e["task"]))}" data-user="{escape(e["user"])}">'
+            f'<td>{e["index"]}</td><td>{escape(e["user"])}</td><td>{escape(e["task"])}</td>'
+            f'<td class="{"ok" if e["success"] else "no"}">{"yes" if e["success"] else "no"}</td>'
+            f"<td>{rewards}</td><td>{len(e['steps'])}</td></tr>")
+    head = ("<tr><th>#</th><th>user</th><th>task</th><th>success</th><th>subgoals</th>"
+            "<th>steps</th></tr>")
+    return f'<table id="episodes"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _select(name: str, label: str, values: list[str]) -> str:
+    options = "".join(f'<option value="{escape(v)}">{escape(v)}</option>' for v in values)
+    return (f'<label>{label} <select id="filter-{name}" data-key="{name}">'
+            f'<option value="">all</option>{options}</select></label>')
+
+
+def _filters(episodes: list[dict[str, Any]]) -> str:
+    success = ('<label>success <select id="filter-success" data-key="success">'
+               '<option value="">all</option><option value="1">yes</option>'
+               '<option value="0">no</option></select></label>')
+    templates = sorted({_template(e["task"]) for e in episodes})
+    users = list(dict.fromkeys(e["user"] for e in episodes))
+    return (f'<div id="filters">{success}{_select("template", "template", templates)}'
+            f'{_select("user", "user", users)}<span id="shown"></span></div>')
+
+
+def _subgoals(e: dict[str, Any]) -> str:
+    items = "".join(
+        f'<li class="{"ok" if r else "no"}">{escape(name)} <small>{escape(ctx)}</small> '
+        f"&rarr; {r:g}</li>"
+        for name, ctx, r in zip(e["subgoals"], e["contexts"], e["rewards"], strict=True))
+    return f'<ol class="subgoals">{items}</ol>'
+
+
+def _step(n: int, step: dict[str, Any] | None, key: str | None, size: tuple[int, int]) -> str:
+    width, height = size
+    shapes = [] if step is None else marks(step["action"], width, height, step.get("invalid"))
+    shot = ('<div class="missing">no screen</div>' if key is None else
+            f'<img data-frame="{key}" alt="screen {n}" width="{THUMB_WIDTH}">'
+            f"{svg_marks(shapes, width, height)}")
+    banner = f'<div class="caption">{caption(shapes)}</div>' if caption(shapes) else ""
+    if step is None:
+        text = "final screen"
+    else:
+        route = escape(step["route_before"])
+        if step["route_after"] != step["route_before"]:
+            route += f" &rarr; {escape(step['route_after'])}"
+        invalid = step.get("invalid")
+        why = f'<br><span class="no">{escape(invalid)}</span>' if invalid else ""
+        text = (f"{n}. <code>{escape(step['action'])}</code><br>{route}"
+                f"<br>reward {step['reward']:g}{why}")
+    return (f'<figure class="step"><div class="shot">{shot}{banner}</div>'
+            f"<figcaption>{text}</figcaption></figure>")
+
+
+def _episode(e: dict[str, Any], screens: Screens, store: FrameStore,
+             size: tuple[int, int]) -> str:
+    keys = [store.add(f) for f in screens.frames]
+    steps = [*e["steps"], None]
+    figures = "".join(_step(n, step, keys[n - 1] if n - 1 < len(keys) else None, size)
+                      for n, step in enumerate(steps, start=1))
+    problem = f'<p class="warn">{escape(screens.problem)}</p>' if screens.problem else ""
+    verdict = "succeeded" if e["success"] else "failed"
+    return (f'<section class="episode" id="episode-{e["index"]}" hidden>'
+            f'<h2>#{e["index"]} {escape(e["user"])} &middot; {escape(e["task"])} '
+            f'<span class="{"ok" if e["success"] else "no"}">{verdict}</span></h2>'
+            f'<p class="instruction">{escape(e["instruction"])}</p>'
+            f'<p>user <b>{escape(e["user"])}</b>, target <code>{escape(e["target"])}</code>, '
+            f'seed {e["seed"]}</p>{_subgoals(e)}{problem}'
+            f'<div class="steps">{figures}</div></section>')
+
+
+def render_page(run: RunRecord, source: ScreenSource) -> str:
+    """The report of ``run`` as one HTML document."""
+    store = FrameStore()
+    size = tuple(run.provenance["screen"])
+    sections = "".join(_episode(e, source.screens(e), store, size) for e in run.episodes)
+    title = f"mobileintent-gym run: {run.provenance.get('agent', '?')}"
+    frames = json.dumps(store.uris).replace("</", "<\\/")
+    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f'<link rel="icon" href="data:,"><title>{escape(title)}</title>'
+            f"<style>{(_ASSETS / 'report.css').read_text()}</style></head><body>"
+            f"<h1>{escape(title)}</h1><div class=\"top\">{_provenance(run.provenance)}"
+            f"{_scores(run.scores)}</div>{_filters(run.episodes)}{_index(run.episodes)}"
+            f'{sections}<script type="application/json" id="frames">{frames}</script>'
+            f"<script>{(_ASSETS / 'report.js').read_text()}</script></body></html>")
+
+
+def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = None) -> Path:
+    """Write the HTML report of ``run`` to ``path``; returns the path.
+
+    Args:
+        run: The run (see :func:`mobileintent_gym.results.read_run`).
+        path: Where to write the HTML file.
+        frames_dir: Folder of the results file, where a real device's screens are stored.
+    """
+    source = ScreenSource(run.provenance, frames_dir)
+    try:
+        page = render_page(run, source)
+    finally:
+        source.close()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(page, encoding="utf-8")
+    return path

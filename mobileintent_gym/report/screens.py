@@ -1,0 +1,102 @@
+"""The screens of a recorded episode: re-rendered on the simulated phone, or read from disk.
+
+A run on the simulated phone is deterministic, so its screens are rebuilt by resetting the
+env as the run did (user, task, seed, content settings, screen size) and replaying the
+recorded actions; every replayed step must lead from and to the recorded routes, else the
+replay stops there and says so (content ranked by another encoder, another version). A run
+on a real device cannot be replayed: ``evaluate --frames`` (or ``--html``) stores its
+screens beside the results file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from mobileintent_gym.envs.execute import ExecuteEnv
+from mobileintent_gym.users import PairConfig
+
+
+@dataclass
+class Screens:
+    """An episode's screens: before each step, then after the last one.
+
+    Attributes:
+        frames: The screens (fewer than steps + 1 when the replay stopped).
+        problem: Why screens are missing or stop early, else ``None``.
+    """
+
+    frames: list[np.ndarray] = field(default_factory=list)
+    problem: str | None = None
+
+
+def is_simulated(provenance: dict[str, Any]) -> bool:
+    """Whether the run was on the simulated phone (its screens can be re-rendered)."""
+    return str(provenance.get("device", "sim")).startswith("sim")
+
+
+class ScreenSource:
+    """Gives the screens of a run's episodes (see the module notes).
+
+    Args:
+        provenance: The run's provenance.
+        frames_dir: Folder the stored frames' paths are relative to (real devices).
+    """
+
+    def __init__(self, provenance: dict[str, Any], frames_dir: Path | None = None) -> None:
+        self.provenance = provenance
+        self.frames_dir = frames_dir
+        self._env: ExecuteEnv | None = None
+
+    def screens(self, episode: dict[str, Any]) -> Screens:
+        """The screens of ``episode`` (a dict of the results file)."""
+        if not is_simulated(self.provenance):
+            return self._stored(episode)
+        return self._replayed(episode)
+
+    def close(self) -> None:
+        """Release the replay phone."""
+        if self._env is not None:
+            self._env.close()
+
+    def _stored(self, episode: dict[str, Any]) -> Screens:
+        names = episode.get("frames") or []
+        if not names or self.frames_dir is None:
+            return Screens(problem="no screens were stored for this real-device run "
+                           "(evaluate --frames stores them)")
+        try:
+            return Screens([np.asarray(Image.open(self.frames_dir / n).convert("RGB"))
+                            for n in names])
+        except OSError as err:
+            return Screens(problem=f"stored screens cannot be read: {err}")
+
+    def _replayed(self, episode: dict[str, Any]) -> Screens:
+        env = self._replay_env()
+        env.reset(seed=episode["seed"], options={"user": episode["user"],
+                                                 "task": episode["task"]})
+        screens = Screens([env.device.screenshot()])
+        for n, step in enumerate(episode["steps"], start=1):
+            if step.get("invalid") is None:  # refused actions changed nothing
+                event = env.step(step["action"])[4]["event"]
+                if (event.route_before, event.route_after) != (step["route_before"],
+                                                               step["route_after"]):
+                    screens.problem = (f"the replay left the recorded run at step {n} "
+                                       f"({event.route_after!r}, recorded "
+                                       f"{step['route_after']!r}); later screens are not shown")
+                    return screens
+            screens.frames.append(env.device.screenshot())
+        return screens
+
+    def _replay_env(self) -> ExecuteEnv:
+        if self._env is None:
+            prov = self.provenance
+            width, height = prov["screen"]
+            self._env = ExecuteEnv(f"sim:{width}x{height}", users=prov["users"],
+                                   tasks=prov["tasks"], observation=("instruction",),
+                                   pair=PairConfig(**prov["pair"]),
+                                   profiles_dir=prov.get("profiles"))
+        return self._env

@@ -1,0 +1,184 @@
+"""The record of an ``evaluate`` run: one JSON file, written as the episodes finish.
+
+The file is one JSON document at every moment::
+
+    {"provenance": {...},
+    "episodes": [
+    {...one episode per line...},
+    {...}
+    ],
+    "scores": {...}}
+
+After each episode the new line and a fresh ``scores`` tail are written over the old tail,
+so a run that stops early keeps every finished episode, and ``--resume`` continues it. A
+file cut off in the middle of a line (a killed process) is still read up to its last whole
+episode. Episodes hold :class:`~mobileintent_gym.metrics.pair.EpisodeResult`'s fields
+(``dataclasses.asdict``), so the record grows with it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.metrics.pair import EpisodeResult
+from mobileintent_gym.rollouts import EpisodeRecord
+
+_HEAD = '{"provenance": '
+_EPISODES = '"episodes": ['
+# Provenance fields that may differ between a run and its resumption.
+UNCHECKED_ON_RESUME = frozenset({"started"})
+# Provenance fields known only once the encoder is loaded.
+ENCODER_FIELDS = frozenset({"encoder", "encoder_fallback"})
+
+
+class ResultsFileError(MobileIntentError, ValueError):
+    """A results file that cannot be written, read or resumed; the message names it."""
+
+
+@dataclass
+class RunRecord:
+    """A run as read back: provenance, episodes (dicts) and scores."""
+
+    provenance: dict[str, Any]
+    episodes: list[dict[str, Any]] = field(default_factory=list)
+    scores: dict[str, Any] = field(default_factory=dict)
+
+    def results(self) -> list[EpisodeResult]:
+        """The episodes as :class:`EpisodeResult` records, for the scores."""
+        return [episode_result(e) for e in self.episodes]
+
+
+def episode_dict(record: EpisodeRecord, index: int, **extra: Any) -> dict[str, Any]:
+    """One episode as the file keeps it: its result's fields, what the agent saw, its steps."""
+    return {"index": index, **dataclasses.asdict(record.result), "seed": record.seed,
+            "instruction": record.instruction, "target": record.target,
+            "subgoals": list(record.subgoals),
+            "steps": [dataclasses.asdict(step) for step in record.steps], **extra}
+
+
+def episode_result(episode: dict[str, Any]) -> EpisodeResult:
+    """The :class:`EpisodeResult` stored in an episode dict (lists back to tuples)."""
+    values = {f.name: episode[f.name] for f in dataclasses.fields(EpisodeResult)}
+    return EpisodeResult(**{k: tuple(v) if isinstance(v, list) else v
+                            for k, v in values.items()})
+
+
+def check_writable(path: Path) -> None:
+    """Fail now, not after the run, when ``path`` cannot be written (nothing is left behind).
+
+    Raises:
+        ResultsFileError: Naming the path and the reason.
+    """
+    existed = path.exists()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as err:
+        raise ResultsFileError(f"cannot write {str(path)!r} ({err.strerror or err}); "
+                               "choose another --out") from err
+    if not existed:
+        path.unlink()
+
+
+class ResultsWriter:
+    """Writes a run's file episode by episode (see the module notes).
+
+    Args:
+        path: The file (replaced).
+        provenance: What produced the run.
+        episodes: Episodes already finished (a resumed run's), written first.
+        scores: Computes the scores from the episode dicts so far.
+    """
+
+    def __init__(self, path: Path, provenance: dict[str, Any],
+                 episodes: Iterable[dict[str, Any]],
+                 scores: Callable[[list[dict[str, Any]]], dict[str, Any]]) -> None:
+        self.path, self.scores = path, scores
+        self.episodes: list[dict[str, Any]] = []
+        self._file: IO[str] = path.open("w", encoding="utf-8")
+        self._file.write(f"{_HEAD}{json.dumps(provenance)},\n{_EPISODES}")
+        self._end = self._file.tell()
+        for episode in episodes:
+            self._append(episode)
+        self._write_tail()
+
+    def add(self, episode: dict[str, Any]) -> None:
+        """Append a finished episode and rewrite the scores."""
+        self._append(episode)
+        self._write_tail()
+
+    def finish(self, scores: dict[str, Any]) -> None:
+        """Write the finished run's scores (those of a whole run, e.g. all-success)."""
+        self._write_tail(scores)
+
+    def close(self) -> None:
+        """Close the file (it is complete after every :meth:`add`)."""
+        self._file.close()
+
+    def _append(self, episode: dict[str, Any]) -> None:
+        self._file.seek(self._end)
+        self._file.write(("," if self.episodes else "") + "\n" + json.dumps(episode))
+        self._end = self._file.tell()
+        self.episodes.append(episode)
+
+    def _write_tail(self, scores: dict[str, Any] | None = None) -> None:
+        scores = self.scores(self.episodes) if scores is None else scores
+        self._file.write(f"\n],\n\"scores\": {json.dumps(scores)}}}\n")
+        self._file.truncate()
+        self._file.flush()
+        self._file.seek(self._end)
+
+
+def read_run(path: str | os.PathLike[str]) -> RunRecord:
+    """Read a run's file, up to its last whole episode if it was cut off.
+
+    Raises:
+        ResultsFileError: When the file is missing or is not a run's record.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise ResultsFileError(f"cannot read {str(path)!r} ({err.strerror or err})") from err
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        return _read_cut(text, path)
+    if not isinstance(whole, dict) or not isinstance(whole.get("provenance"), dict):
+        raise ResultsFileError(f"{str(path)!r} is not the record of an evaluate run")
+    return RunRecord(whole["provenance"], list(whole.get("episodes", [])),
+                     dict(whole.get("scores", {})))
+
+
+def _read_cut(text: str, path: object) -> RunRecord:
+    lines = text.split("\n")
+    if not (lines[0].startswith(_HEAD) and len(lines) > 1 and lines[1] == _EPISODES):
+        raise ResultsFileError(f"{str(path)!r} is not the record of an evaluate run")
+    try:
+        run = RunRecord(json.loads(lines[0][len(_HEAD):].rstrip(",")))
+    except json.JSONDecodeError as err:
+        raise ResultsFileError(f"{str(path)!r}: its provenance line is damaged") from err
+    for line in lines[2:]:
+        try:
+            run.episodes.append(json.loads(line.rstrip(",")))
+        except json.JSONDecodeError:
+            break
+    return run
+
+
+def provenance_difference(old: dict[str, Any], new: dict[str, Any],
+                          ignore: frozenset[str] = frozenset()) -> list[str]:
+    """Fields of two provenances that differ.
+
+    ``ignore`` and the fields a resumption may change (:data:`UNCHECKED_ON_RESUME`) are
+    left out.
+    """
+    keys = (old.keys() | new.keys()) - UNCHECKED_ON_RESUME - ignore
+    return sorted(k for k in keys if old.get(k) != new.get(k))

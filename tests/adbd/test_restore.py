@@ -1,0 +1,44 @@
+"""``cmd mobileintent``: the virtual device puts back the user's content it was served with."""
+
+from mobileintent_gym.adbd.device import VirtualDevice
+from mobileintent_gym.adbd.restore import NO_SERVICE, RESTORE_COMMAND
+from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.users import load_user_content
+
+
+def served(user=None) -> VirtualDevice:
+    phone = SimPhone()
+    phone.reset(load_user_content(user).state if user else None, seed=0)
+    return VirtualDevice(phone, user=user)
+
+
+def test_restore_state_undoes_what_an_episode_did():
+    device = served("demo-ana")
+    recent_before = list(device.phone.state.apps["music"].recent)
+    device.phone.open("music", "music/library/recent")
+    device.phone.act("CLICK[540,1291]")  # plays a recently played track: it moves first
+    assert device.phone.state.apps["music"].recent != recent_before
+    result = device.run(RESTORE_COMMAND)
+    assert (result.code, result.stdout) == (0, b"user: demo-ana\n")
+    assert device.phone.state.apps["music"].recent == recent_before
+    assert device.phone.route() == "launcher" and device.phone.events == []
+    assert device.recents == []
+
+
+def test_state_names_the_user_and_a_user_less_phone_has_nothing_to_restore():
+    device = served()
+    assert device.run("cmd mobileintent state").stdout == b"user: -\n"
+    device.phone.open("chat")
+    result = device.run(RESTORE_COMMAND)
+    assert result.code == 1 and b"serve-adb --user" in result.stderr
+    assert device.phone.route() == "chat/chats"  # nothing changed
+
+
+def test_other_services_are_missing_as_on_android():
+    device = served()
+    result = device.run("cmd package list packages")
+    assert result.code == NO_SERVICE
+    assert result.stderr == b"cmd: Can't find service: package\n"
+    assert device.run("cmd").code == NO_SERVICE
+    assert b"mobileintent" in device.run("cmd -l").stdout
+    assert device.run("cmd mobileintent reboot").code == 1

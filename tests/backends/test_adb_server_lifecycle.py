@@ -1,0 +1,72 @@
+"""``load_device("adb:…")`` stops an adb server it had to start, and only that one."""
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+
+from mobileintent_gym.adbd import AdbServer, ServerConfig, ServerThread, VirtualDevice
+from mobileintent_gym.backends.loader import load_device
+from mobileintent_gym.phone import SimPhone
+
+ADB = shutil.which("adb")
+pytestmark = pytest.mark.skipif(ADB is None, reason="the adb binary is not installed "
+                                "(apt-get install adb)")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def stopped(port: int, wait: float = 10.0) -> bool:
+    deadline = time.monotonic() + wait
+    while listening(port):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.fixture
+def served(tmp_path, monkeypatch):
+    """A virtual device on a free port, and an adb server port nobody listens on."""
+    pytest.importorskip("adbutils", reason="adbutils is not installed (pip install adbutils)")
+    port = free_port()
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(port))
+    monkeypatch.setenv("HOME", str(tmp_path))  # adb keeps its key pair there
+    with ServerThread(AdbServer(VirtualDevice(SimPhone()), ServerConfig(port=0))) as thread:
+        yield thread, port
+        # However the test ended, no adb server of it stays behind.
+        subprocess.run([ADB, "kill-server"], env=os.environ.copy(), capture_output=True,
+                       timeout=30, check=False)
+
+
+def test_the_server_it_started_is_gone_after_close(served):
+    thread, port = served
+    assert not listening(port)
+    device = load_device(f"adb:127.0.0.1:{thread.port}")  # starts a server, connects
+    assert listening(port) and device.route() == "launcher"
+    device.close()
+    assert stopped(port)
+
+
+def test_a_server_that_was_running_stays(served):
+    thread, port = served
+    env = os.environ.copy()
+    subprocess.run([ADB, "start-server"], env=env, capture_output=True, timeout=30, check=True)
+    device = load_device(f"adb:127.0.0.1:{thread.port}")
+    device.close()
+    assert not stopped(port, wait=0.5)

@@ -1,0 +1,56 @@
+"""On a device that keeps its content, each episode starts from the user's content again.
+
+The device is the virtual adb device (real Debian adb server, adbutils) serving a user's
+phone, as `serve-adb --user` does; the env is told the device holds the content.
+"""
+
+import gymnasium as gym
+import pytest
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.agents import OracleAgent
+from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
+from mobileintent_gym.errors import DeviceError
+from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.rollouts import evaluate
+from mobileintent_gym.tasks import task_ids
+from mobileintent_gym.users import load_user_content
+from tests.helpers import served_over_adb
+
+
+@pytest.fixture(scope="module")
+def anas_phone(tmp_path_factory):
+    """demo-ana's phone served with its user, on a private adb server."""
+    phone = SimPhone()
+    phone.reset(load_user_content("demo-ana").state)
+    with served_over_adb(phone, 15041, tmp_path_factory.mktemp("adbhome"), "demo-ana") as adb:
+        yield adb
+
+
+def env_on(local, users):
+    device = AdbDevice(AdbConfig(local.serial, server_port=local.server_port))
+    return gym.make("Act2Intent-Execute-v0", device=device, observation=("instruction",),
+                    users=users, load_state=False)
+
+
+def test_every_recently_played_task_succeeds_in_a_row(anas_phone):
+    """Playing a track moves it to the top of "Recently played"; without the restore the
+    next episode found its target already playing and 2 of the 4 tasks failed."""
+    env = env_on(anas_phone, ["demo-ana"])
+    runs = evaluate(env, lambda e, seed: OracleAgent(e), ["demo-ana"], task_ids(("G-SPT-02",)))
+    assert [r.success for r, _ in runs] == [True] * 4
+    assert anas_phone.device.history.count(("cmd", "mobileintent", "restore-state")) >= 4
+
+
+def test_another_users_episode_on_this_phone_is_refused(anas_phone):
+    env = env_on(anas_phone, ["demo-ben"])
+    with pytest.raises(DeviceError, match="'demo-ana''s content, the episode is 'demo-ben''s"):
+        env.reset(options={"user": "demo-ben", "task": "G-SPT-03:common:explicit"})
+
+
+def test_loading_a_state_into_an_adb_device_names_the_real_fix(anas_phone):
+    device = AdbDevice(AdbConfig(anas_phone.serial, server_port=anas_phone.server_port))
+    with pytest.raises(DeviceError) as caught:
+        device.reset(load_user_content("demo-ana").state)
+    assert "serve-adb --user USER" in str(caught.value)
+    assert "--device-has-state" in str(caught.value)

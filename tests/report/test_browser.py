@@ -1,0 +1,98 @@
+"""The HTML report in a real browser: headless Chromium driven by Playwright.
+
+Skipped, with the reason, where Playwright for Python or a Chromium binary cannot be had
+(Playwright's own browser download needs a host this project cannot reach, so the test
+uses the distribution's Chromium: ``apt-get install chromium``).
+"""
+
+import json
+import os
+import shutil
+
+import pytest
+
+from mobileintent_gym.cli import main
+
+CHROMIUM = os.environ.get("MOBILEINTENT_GYM_CHROMIUM") or shutil.which("chromium") \
+    or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="Playwright for Python is not installed")
+    if CHROMIUM is None:
+        pytest.skip("no Chromium binary (apt-get install chromium)")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM,
+                                              args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def report(scripted_run):
+    assert main(["view", str(scripted_run)]) == 0
+    return scripted_run.with_suffix(".html")
+
+
+@pytest.fixture
+def page(browser, report):
+    page = browser.new_page()
+    problems = []
+    page.on("console", lambda m: m.type in ("error", "warning") and problems.append(m.text))
+    page.on("pageerror", lambda err: problems.append(str(err)))
+    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+    page.goto(report.as_uri())
+    yield page
+    assert problems == []
+    page.close()
+
+
+def visible_rows(page):
+    return page.eval_on_selector_all(
+        "#episodes tbody tr", "rows => rows.filter(r => !r.hidden).map(r => r.dataset)")
+
+
+def test_the_page_loads_and_lists_every_episode(page, scripted_run):
+    run = json.loads(scripted_run.read_text())
+    assert page.text_content("#shown") == "6 of 6 episodes"
+    assert len(visible_rows(page)) == 6
+    assert page.text_content("#scores").count("0.667") >= 1  # task_sr of 4 successes in 6
+    assert run["provenance"]["encoder"] in page.content()
+
+
+def test_the_table_filters_by_success_template_and_user(page):
+    page.select_option("#filter-success", "0")
+    rows = visible_rows(page)
+    assert [r["success"] for r in rows] == ["0", "0"]
+    assert page.text_content("#shown") == "2 of 6 episodes"
+    page.select_option("#filter-success", "")
+    page.select_option("#filter-template", "G-WCT-02")
+    page.select_option("#filter-user", "demo-ben")
+    rows = visible_rows(page)
+    assert [(r["template"], r["user"]) for r in rows] == [("G-WCT-02", "demo-ben")]
+
+
+def test_an_episode_opens_with_its_screens_and_marks(page, scripted_run):
+    episode = json.loads(scripted_run.read_text())["episodes"][2]  # demo-ana's reply
+    assert not page.is_visible("#episode-2")
+    page.click('#episodes tr[data-episode="2"]')
+    page.wait_for_selector("#episode-2", state="visible")
+    page.wait_for_function("() => Array.from(document.querySelectorAll('#episode-2 img'))"
+                           ".every(i => i.complete && i.naturalWidth === 360)")
+    steps = episode["steps"]
+    assert page.locator("#episode-2 img").count() == len(steps) + 1
+    assert page.locator("#episode-2 svg.marks circle").count() >= 2  # a tap: ring and dot
+    text = page.text_content("#episode-2")
+    assert episode["instruction"] in text
+    assert "open the conversation" in text and "TYPE[Understood]" in text
+    assert "type “Understood”" in page.text_content("#episode-2 .caption")
+    assert not page.is_visible("#episode-0")  # one episode at a time
+
+
+def test_a_refused_action_shows_why(page):
+    page.click('#episodes tr[data-episode="1"]')
+    page.wait_for_selector("#episode-1", state="visible")
+    assert "invalid: 'CLICK[oops]'" in page.text_content("#episode-1 .caption")
+    assert "oops" in page.text_content("#episode-1 figcaption span.no")

@@ -1,0 +1,99 @@
+"""The report's screens, marks and GIF: re-rendered screens are the run's own screens."""
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from PIL import Image
+
+from mobileintent_gym.agents import RandomAgent
+from mobileintent_gym.cli import main
+from mobileintent_gym.report import ScreenSource
+from mobileintent_gym.report.marks import COLOR, Arrow, Caption, Dot, draw_marks, marks, svg_marks
+from mobileintent_gym.results import read_run
+from mobileintent_gym.rollouts import record_episode
+
+
+def test_replayed_screens_are_the_screens_the_run_showed(tmp_path):
+    out = tmp_path / "run.json"
+    assert main(["evaluate", "--agent", "random", "--users", "demo-dara", "--seed", "2",
+                 "--device", "sim:540x1200", "--templates", "G-SPT-01", "--out", str(out)]) == 0
+    run = read_run(out)
+    env = gym.make("Act2Intent-Execute-v0", device="sim:540x1200", users=["demo-dara"],
+                   observation=("instruction", "hierarchy"))
+    source = ScreenSource(run.provenance)
+    for episode in run.episodes:
+        seen: list[np.ndarray] = []
+        record_episode(env, RandomAgent(env, episode["seed"]), episode["user"],
+                       episode["task"], episode["seed"], frames=seen.append)
+        screens = source.screens(episode)
+        assert screens.problem is None
+        assert len(screens.frames) == len(seen) == len(episode["steps"]) + 1
+        assert all(np.array_equal(a, b) for a, b in zip(screens.frames, seen, strict=True))
+    source.close()
+
+
+def test_a_replay_that_leaves_the_recorded_routes_stops_and_says_where(scripted_run):
+    run = read_run(scripted_run)
+    episode = run.episodes[0]
+    episode["steps"][1]["route_after"] = "music/nowhere"
+    screens = ScreenSource(run.provenance).screens(episode)
+    assert len(screens.frames) == 2
+    assert "step 2" in screens.problem and "music/nowhere" in screens.problem
+
+
+def test_each_action_has_its_mark():
+    assert marks("CLICK[10,20]", 100, 200) == [Dot(10, 20)]
+    assert marks("LONG_CLICK[10,20]", 100, 200) == [Dot(10, 20, held=True)]
+    assert marks("SWIPE[UP]", 100, 200) == [Arrow(50, 140, 50, 60)]  # the canonical gesture
+    assert marks("TYPE[Rainy Night]", 100, 200) == [Caption("type “Rainy Night”")]
+    assert marks("PRESS[BACK]", 100, 200) == [Caption("press BACK")]
+    assert marks("COMPLETE", 100, 200) == [Caption("COMPLETE")]
+    assert marks("'CLICK[oops]'", 100, 200, invalid="bad") == [Caption("invalid: 'CLICK[oops]'")]
+    assert svg_marks([Dot(10, 20)], 100, 200).count('cx="10" cy="20"') == 2  # ring and dot
+
+
+def test_a_drawn_tap_lands_where_the_finger_was():
+    frame = Image.new("RGB", (540, 1200), "white")
+    drawn = np.asarray(draw_marks(frame.resize((270, 600)), [Dot(400, 1000)], 540))
+    assert tuple(drawn[500, 200]) == COLOR  # (400, 1000) at half scale
+    assert tuple(drawn[100, 100]) == (255, 255, 255)
+
+
+def test_a_gif_of_one_episode_shows_each_step_then_the_end(scripted_run, capsys):
+    episodes = json.loads(scripted_run.read_text())["episodes"]
+    assert main(["view", str(scripted_run), "--gif", "2"]) == 0
+    gif = scripted_run.with_suffix(".2.gif")
+    assert f"gif: {gif}" in capsys.readouterr().out
+    with Image.open(gif) as image:
+        assert image.n_frames == len(episodes[2]["steps"]) + 1
+        assert image.width == 360
+    assert not scripted_run.with_suffix(".html").exists()  # only what was asked for
+    assert main(["view", str(scripted_run), "--gif", "demo-ben/G-SPT-02:common:explicit",
+                 "--gif-out", str(scripted_run.parent / "ben.gif")]) == 0
+    capsys.readouterr()
+    assert main(["view", str(scripted_run), "--gif", "99"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "names no episode; give its number (0-5)" in err[0]
+
+
+def test_view_of_something_else_is_one_line(tmp_path, capsys):
+    (tmp_path / "x.json").write_text("[1, 2]")
+    for path in (tmp_path / "x.json", tmp_path / "missing.json"):
+        assert main(["view", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "is not the record of an evaluate run" in err[0] and "cannot read" in err[1]
+
+
+@pytest.mark.parametrize("cut", [0.5, 0.8])
+def test_a_cut_off_results_file_is_read_to_its_last_whole_episode(scripted_run, tmp_path, cut):
+    text = scripted_run.read_text()
+    lines = text.split("\n")
+    assert len(lines) == 2 + 6 + 3  # provenance, "episodes", six episodes, tail
+    part = tmp_path / "cut.json"
+    part.write_text(text[:int(len(text) * cut)])
+    run = read_run(part)
+    whole = json.loads(text)
+    assert run.provenance == whole["provenance"]
+    assert 0 < len(run.episodes) < 6 and run.episodes == whole["episodes"][:len(run.episodes)]

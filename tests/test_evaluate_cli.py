@@ -1,0 +1,198 @@
+"""``evaluate`` from a researcher's side: own agents, resuming, progress and clean errors."""
+
+import io
+import json
+import socket
+import sys
+
+import pytest
+
+from mobileintent_gym import evaluate as evaluate_module
+from mobileintent_gym.cli import main
+from mobileintent_gym.users import make_encoder
+from tests.helpers import write_agents
+
+TASKS = ("G-SPT-03:common:explicit", "G-SPT-03:common:implicit", "G-WCT-01:personal:explicit")
+
+
+@pytest.fixture
+def agent_module(tmp_path, monkeypatch):
+    """A module of agents in the working folder, under a name unique to the test."""
+    name = write_agents(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield name
+    sys.modules.pop(name, None)
+
+
+def run(*args):
+    return main(["evaluate", *args])
+
+
+def test_an_own_agent_class_or_function_runs_from_the_command_line(agent_module, tmp_path):
+    for spec in (f"{agent_module}:Scripted", f"{agent_module}:make",
+                 f"{tmp_path / agent_module}.py:Scripted"):
+        out = tmp_path / "run.json"
+        assert run("--agent", spec, "--users", "demo-ana", "--tasks", *TASKS,
+                   "--out", str(out)) == 0
+        episodes = json.loads(out.read_text())["episodes"]
+        assert [e["task"] for e in episodes] == list(TASKS)
+        assert [e["success"] for e in episodes] == [True, False, True]
+        invalid = episodes[1]["steps"][0]
+        assert invalid["action"] == "'CLICK[oops]'" and "oops" in invalid["invalid"]
+        assert invalid["route_before"] == invalid["route_after"] == "music/home"
+        assert episodes[1]["steps"][1]["action"] == "COMPLETE"
+
+
+@pytest.mark.parametrize(("spec", "says"), [
+    ("nosuchmodule_x:Agent", "no module 'nosuchmodule_x'"),
+    ("{module}:Nope", "has no 'Nope'"),
+    ("{module}:CALLS", "is not a class or function"),
+    ("justaname", "names no agent"),
+    ("missing.py:Agent", "no file 'missing.py'"),
+])
+def test_a_wrong_agent_spec_is_one_line_naming_the_fix(agent_module, capsys, spec, says):
+    assert run("--agent", spec.format(module=agent_module)) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0] and "Traceback" not in err[0]
+
+
+def test_an_agent_without_act_is_refused_when_it_is_made(agent_module, capsys):
+    assert run("--agent", f"{agent_module}:Mute", "--tasks", TASKS[0]) == 2
+    assert "has no act(observation, info) method" in capsys.readouterr().err
+
+
+def test_hf_agents_are_delegated_and_name_the_llm_extra(monkeypatch):
+    """The Hugging Face agent module is another part of the package; a stand-in module
+    takes its place so that the delegation itself is what is tested."""
+    import types
+
+    from mobileintent_gym.agents import resolve
+
+    made = []
+    module = types.ModuleType(resolve.HF_MODULE)
+    module.hf_agent = lambda model: made.append(model) or (lambda env, seed: "agent")
+    monkeypatch.setitem(sys.modules, resolve.HF_MODULE, module)
+    monkeypatch.setattr(resolve, "_installed", lambda name: True)
+    spec = resolve.parse_agent("hf:some/model")
+    assert made == []  # parsing loads no model
+    with pytest.raises(resolve.AgentSpecError, match="no act"):
+        spec.factory()(None, 0)
+    assert made == ["some/model"] and resolve.parse_agent("hf").build() and made[-1] is None
+    monkeypatch.setattr(resolve, "_installed", lambda name: False)
+    with pytest.raises(resolve.DependencyNotInstalled, match=r"mobileintent-gym\[llm\]"):
+        resolve.parse_agent("hf")
+
+
+def test_a_run_cut_short_keeps_its_episodes_and_resumes_where_it_stopped(agent_module,
+                                                                         tmp_path, monkeypatch):
+    module = __import__(agent_module)
+    args = ("--agent", f"{agent_module}:Scripted", "--users", "demo-ana", "demo-ben",
+            "--tasks", *TASKS, "--seed", "4")
+    full = tmp_path / "full.json"
+    assert run(*args, "--out", str(full)) == 0
+
+    cut = tmp_path / "cut.json"
+    real_record = evaluate_module.record_episode
+    calls = []
+
+    def stops_at_the_fourth(*a, **k):
+        calls.append(a[2:4])
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real_record(*a, **k)
+
+    monkeypatch.setattr(evaluate_module, "record_episode", stops_at_the_fourth)
+    with pytest.raises(KeyboardInterrupt):
+        run(*args, "--out", str(cut))
+    kept = json.loads(cut.read_text())  # a whole JSON document after every episode
+    assert [e["task"] for e in kept["episodes"]] == list(TASKS)
+    assert kept["scores"]["task_sr"] == pytest.approx(2 / 3)
+
+    monkeypatch.setattr(evaluate_module, "record_episode", real_record)
+    module.CALLS.clear()
+    assert run(*args, "--out", str(cut), "--resume") == 0
+    assert len(module.CALLS) == 3  # only demo-ben's episodes ran again
+    started = json.loads(full.read_text())["provenance"]["started"]
+    resumed = json.loads(cut.read_text())
+    resumed["provenance"]["started"] = started
+    assert resumed == json.loads(full.read_text())
+
+
+def test_resuming_with_other_arguments_is_refused_naming_them(tmp_path, capsys):
+    out = tmp_path / "run.json"
+    assert run("--tasks", TASKS[0], "--out", str(out)) == 0
+    before = out.read_text()
+    assert run("--tasks", TASKS[0], "--seed", "9", "--out", str(out), "--resume") == 2
+    assert "other settings (seed)" in capsys.readouterr().err
+    assert out.read_text() == before
+
+
+def test_an_unwritable_out_fails_before_any_episode(agent_module, tmp_path, capsys):
+    module = __import__(agent_module)
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    module.CALLS.clear()
+    assert run("--agent", f"{agent_module}:Scripted", "--out", str(blocker / "run.json")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot write" in err[0] and "choose another --out" in err[0]
+    assert module.CALLS == []
+
+
+def test_mistakes_are_one_line_each_and_load_no_model(monkeypatch, tmp_path, capsys):
+    def no_model(*args, **kwargs):
+        raise AssertionError("an encoder was loaded before the arguments were checked")
+
+    monkeypatch.setattr(evaluate_module, "run_encoder", no_model)
+    mistakes = {
+        ("--users", "nobody"): "no user profile 'nobody'; searched built-in",
+        ("--templates", "G-XXX-01"): "--templates: unknown ['G-XXX-01']; known: ['G-SPT-01'",
+        ("--tasks", "G-SPT-02:mine:explicit"): "target type must be one of",
+        ("--device", "phone"): "use 'sim', 'adb:<serial>'",
+        ("--profiles", str(tmp_path / "nowhere")): "is not a folder",
+        ("--teacher-forced", "--device-has-state"): "drop one",
+        ("--resume",): "give --out",
+        ("--frames",): "give --out",
+        ("--html",): "needs --out",
+    }
+    for args, says in mistakes.items():
+        assert run(*args) == 2, args
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and says in err[0], (args, err)
+
+
+def test_serve_adb_mistakes_name_the_fix(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve-adb", "--port", str(port)]) == 2
+        assert "choose another --port" in capsys.readouterr().err
+    assert main(["serve-adb", "--host", "0.0.0.0"]) == 2
+    assert "--allow-remote and --keys" in capsys.readouterr().err
+    assert main(["serve-adb", "--size", "big"]) == 2
+    assert "WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_the_encoder_is_announced_once_and_can_be_required(tmp_path, capsys):
+    name = make_encoder("auto").name
+    assert run("--tasks", TASKS[0], "--require-encoder", name.rpartition("/")[2]) == 0
+    assert capsys.readouterr().err.count(f"encoder: {name}") == 1
+    assert run("--tasks", TASKS[0], "--require-encoder", "no-such-model",
+               "--out", str(tmp_path / "r.json")) == 2
+    err = capsys.readouterr().err
+    assert f"--require-encoder no-such-model but {name} was loaded" in err
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_a_long_run_shows_progress_on_a_terminal(monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    assert run("--tasks", *TASKS, "--users", "demo-ana") == 0
+    bars = screen.getvalue().split("\r")
+    assert bars[-1].startswith(f"[{'#' * 20}] 3/3 ") and "task_sr 1.000" in bars[-1]
+    assert any(bar.startswith("[") and " 1/3 " in bar and " ep/s " in bar for bar in bars)
