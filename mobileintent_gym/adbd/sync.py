@@ -8,6 +8,7 @@ stream (not the connection).
 
 from __future__ import annotations
 
+import mmap
 import stat
 import struct
 
@@ -16,6 +17,7 @@ from mobileintent_gym.adbd.stream import Stream
 
 MAX_PATH = 1024
 SYNC_DATA_MAX = 64 * 1024
+_RECV_BATCH = 16 * SYNC_DATA_MAX
 _REQUEST = struct.Struct("<4sI")
 
 
@@ -68,10 +70,13 @@ async def _list(stream: Stream, fs: MemoryFileSystem, path: str) -> None:
 
 async def _recv(stream: Stream, fs: MemoryFileSystem, path: str) -> None:
     data = fs.read(path)
-    out = [_message(b"DATA", len(data[i : i + SYNC_DATA_MAX])) + data[i : i + SYNC_DATA_MAX]
-           for i in range(0, len(data), SYNC_DATA_MAX)]
-    out.append(_message(b"DONE", 0))
-    await stream.write(b"".join(out))
+    # A batch of DATA messages per write: a few round trips, never a copy of the whole file.
+    for start in range(0, len(data), _RECV_BATCH):
+        batch = data[start : start + _RECV_BATCH]
+        await stream.write(b"".join(
+            _message(b"DATA", len(batch[i : i + SYNC_DATA_MAX])) + batch[i : i + SYNC_DATA_MAX]
+            for i in range(0, len(batch), SYNC_DATA_MAX)))
+    await stream.write(_message(b"DONE", 0))
 
 
 async def _send(stream: Stream, fs: MemoryFileSystem, spec: str) -> None:
@@ -81,20 +86,24 @@ async def _send(stream: Stream, fs: MemoryFileSystem, spec: str) -> None:
     mode = int(mode_text)
     if stat.S_ISLNK(mode) or stat.S_ISDIR(mode):
         raise SyncError(f"{path}: only regular files can be pushed")
-    # Refuse as soon as the data outgrows the free space, rather than buffer it all first.
-    room = fs.free() + (fs.stat(path) or (0, 0, 0))[1]  # a replaced file frees its size
-    chunks, size = [], 0
-    while True:
-        tag, value = _REQUEST.unpack(await stream.read_exactly(_REQUEST.size))
-        if tag == b"DONE":
-            break
-        if tag != b"DATA" or value > SYNC_DATA_MAX:
-            raise SyncError(f"expected DATA of at most {SYNC_DATA_MAX} bytes, got {tag!r} {value}")
-        size += value
-        if size > room:
-            raise SyncError(f"{fs.resolve(path)}: No space left on device")
-        chunks.append(await stream.read_exactly(value))
-    fs.write(path, b"".join(chunks), mode, mtime=value)
+    # Room for each chunk is held before its bytes are read, so that parallel pushes cannot
+    # together outgrow the storage. The bytes gather in an anonymous memory map, which
+    # returns its memory to the system when closed, whether the push finished or failed.
+    with fs.reserve(path) as reservation, mmap.mmap(-1, max(fs.free(), 1)) as received:
+        size = 0
+        while True:
+            tag, value = _REQUEST.unpack(await stream.read_exactly(_REQUEST.size))
+            if tag == b"DONE":
+                break
+            if tag != b"DATA" or value > SYNC_DATA_MAX:
+                raise SyncError(f"expected DATA of at most {SYNC_DATA_MAX} bytes, "
+                                f"got {tag!r} {value}")
+            if size + value > len(received):
+                raise FileSystemError(f"{reservation.path}: No space left on device")
+            reservation.grow(value)
+            received[size : size + value] = await stream.read_exactly(value)
+            size += value
+        reservation.commit(received[:size], mode, mtime=value)
     await stream.write(_message(b"OKAY", 0))
 
 
