@@ -8,6 +8,10 @@ Example::
 
     mobileintent-gym serve-adb --user demo-ana      # a built-in user's PAIR content
     mobileintent-gym serve-adb --user user3 --profiles ../shared/data/personalens/profiles
+
+Limits (each client's command lines, all clients' files): ``--time-limit`` seconds per
+command line (10), ``--output-limit`` MiB of output per command line (64), ``--storage``
+MiB of files under /sdcard (256).
 """
 
 from __future__ import annotations
@@ -16,11 +20,14 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import math
 import sys
 
 from mobileintent_gym.adbd.auth import load_keys
 from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.server import AdbServer, ServerConfig
+from mobileintent_gym.adbd.shell import MIB, ShellLimits
+from mobileintent_gym.backends.loader import DeviceConfigError, screen_size
 from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users import PairConfig, UnknownProfileError, load_user_content
@@ -66,23 +73,42 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--profiles", help="folder searched first for --user's profile "
                         "(NAME.json or NAME/profile.json)")
     parser.add_argument("--seed", type=int, default=0, help="content seed (default 0)")
-    parser.add_argument("--size", default="1080x2400", help="screen WIDTHxHEIGHT")
+    parser.add_argument("--size", default="1080x2400",
+                        help="screen WIDTHxHEIGHT, 320-3840 x 480-3840 (default 1080x2400)")
+    parser.add_argument("--time-limit", type=float, default=10.0,
+                        help="seconds one command line may run (default 10)")
+    parser.add_argument("--output-limit", type=int, default=64,
+                        help="MiB of output one command line may write (default 64)")
+    parser.add_argument("--storage", type=int, default=256,
+                        help="MiB the files under /sdcard may hold (default 256)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until interrupted; returns the exit code."""
+    """Serve until interrupted; returns the exit code (2 for bad arguments)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    width, _, height = args.size.partition("x")
     config = ServerConfig(host=args.host, port=args.port, allow_remote=args.allow_remote,
                           keys=load_keys(args.keys) if args.keys else ())
-    config.check()
     try:
-        phone = build_phone(args.user, args.seed, int(width), int(height), args.profiles)
-    except (UnknownProfileError, InvalidProfileError) as err:
+        config.check()
+        limits = _limits(args)
+        phone = build_phone(args.user, args.seed, *screen_size(args.size), args.profiles)
+    except (UnknownProfileError, InvalidProfileError, DeviceConfigError, ValueError) as err:
         print(f"serve-adb: {err}", file=sys.stderr)
         return 2
-    server = AdbServer(VirtualDevice(phone), config)
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(server.serve_forever())
+    device = VirtualDevice(phone, limits=limits, storage=args.storage * MIB)
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(AdbServer(device, config).serve_forever())
+    finally:
+        device.close()
     return 0
+
+
+def _limits(args: argparse.Namespace) -> ShellLimits:
+    """The command-line limits asked for; ``ValueError`` names one that is not positive."""
+    for name in ("time_limit", "output_limit", "storage"):
+        if not 0 < getattr(args, name) < math.inf:
+            raise ValueError(f"--{name.replace('_', '-')} must be a positive number, "
+                             f"got {getattr(args, name)!r}")
+    return ShellLimits(args.time_limit, args.output_limit * MIB)
