@@ -61,13 +61,15 @@ class WireClient:
         return header, self._exactly(HEADER.unpack(header)[3])
 
     def _exactly(self, size: int) -> bytes:
-        data = b""
-        while len(data) < size:
-            chunk = self.sock.recv(size - len(data))
-            if not chunk:
-                raise EOFError(f"closed after {len(data)} of {size} bytes")
-            data += chunk
-        return data
+        data = bytearray(size)
+        with memoryview(data) as view:
+            received = 0
+            while received < size:
+                count = self.sock.recv_into(view[received:])
+                if not count:
+                    raise EOFError(f"closed after {received} of {size} bytes")
+                received += count
+        return bytes(data)
 
     def handshake(self, maxdata: int = 4096) -> Packet:
         """Send CNXN; returns the device's answer (CNXN, or AUTH when it wants a key)."""
@@ -178,11 +180,11 @@ class RawAdb:
         return None
 
     def _read_to_close(self, client: WireClient, remote: int) -> bytes:
-        data = b""
+        data = bytearray()
         while (packet := client.recv()).command == A_WRTE:
             data += packet.payload
             client.send(Packet(A_OKAY, 1, remote))
-        return data
+        return bytes(data)
 
     def _sync_answer(self, client: WireClient, remote: int, packet: Packet) -> str:
         if packet.command == A_CLSE:

@@ -149,13 +149,11 @@ class ServeProcess:
 
     def memory(self) -> tuple[int, int]:
         """``(resident bytes now, peak resident bytes)`` of the server process."""
-        fields = dict(line.split(":", 1) for line in
-                      Path(f"/proc/{self.pid}/status").read_text().splitlines() if ":" in line)
-        return (int(fields["VmRSS"].split()[0]) * 1024, int(fields["VmHWM"].split()[0]) * 1024)
+        return process_memory(self.pid)
 
     def reset_peak(self) -> None:
         """Make the peak resident size start again from the current one."""
-        Path(f"/proc/{self.pid}/clear_refs").write_text("5")
+        reset_peak_memory(self.pid)
 
     def __enter__(self) -> ServeProcess:
         package_root = str(Path(mobileintent_gym.__file__).resolve().parents[1])
@@ -183,3 +181,15 @@ class ServeProcess:
                 self._process.kill()
                 self._process.wait()
         shutil.rmtree(self._folder, ignore_errors=True)
+
+
+def process_memory(pid: int) -> tuple[int, int]:
+    """``(resident bytes now, peak resident bytes)`` of process ``pid`` (Linux ``/proc``)."""
+    fields = dict(line.split(":", 1) for line in
+                  Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return int(fields["VmRSS"].split()[0]) * 1024, int(fields["VmHWM"].split()[0]) * 1024
+
+
+def reset_peak_memory(pid: int) -> None:
+    """Restart process ``pid``'s peak resident size from its current one (Linux 4.0+)."""
+    Path(f"/proc/{pid}/clear_refs").write_text("5")

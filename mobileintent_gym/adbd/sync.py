@@ -8,9 +8,10 @@ stream (not the connection).
 
 from __future__ import annotations
 
-import mmap
+import asyncio
 import stat
 import struct
+import tempfile
 
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
 from mobileintent_gym.adbd.stream import Stream
@@ -87,10 +88,10 @@ async def _send(stream: Stream, fs: MemoryFileSystem, spec: str) -> None:
     if stat.S_ISLNK(mode) or stat.S_ISDIR(mode):
         raise SyncError(f"{path}: only regular files can be pushed")
     # Room for each chunk is held before its bytes are read, so that parallel pushes cannot
-    # together outgrow the storage. The bytes gather in an anonymous memory map, which
-    # returns its memory to the system when closed, whether the push finished or failed.
-    with fs.reserve(path) as reservation, mmap.mmap(-1, max(fs.free(), 1)) as received:
-        size = 0
+    # together outgrow the storage. The bytes are staged in an unlinked temporary file, not
+    # in the server's memory, and read in once complete, on a thread (the read releases the
+    # interpreter lock, so that a large file never stalls the event loop).
+    with fs.reserve(path) as reservation, tempfile.TemporaryFile(prefix="adbd-push-") as staged:
         while True:
             tag, value = _REQUEST.unpack(await stream.read_exactly(_REQUEST.size))
             if tag == b"DONE":
@@ -98,12 +99,10 @@ async def _send(stream: Stream, fs: MemoryFileSystem, spec: str) -> None:
             if tag != b"DATA" or value > SYNC_DATA_MAX:
                 raise SyncError(f"expected DATA of at most {SYNC_DATA_MAX} bytes, "
                                 f"got {tag!r} {value}")
-            if size + value > len(received):
-                raise FileSystemError(f"{reservation.path}: No space left on device")
             reservation.grow(value)
-            received[size : size + value] = await stream.read_exactly(value)
-            size += value
-        reservation.commit(received[:size], mode, mtime=value)
+            staged.write(await stream.read_exactly(value))
+        staged.seek(0)
+        reservation.commit(await asyncio.to_thread(staged.read), mode, mtime=value)
     await stream.write(_message(b"OKAY", 0))
 
 
