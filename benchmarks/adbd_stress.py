@@ -36,7 +36,7 @@ from pathlib import Path
 
 from mobileintent_gym.adbd.client import ClientError, RawAdb
 from mobileintent_gym.adbd.harness import ServeProcess, process_memory, reset_peak_memory
-from mobileintent_gym.adbd.shell import MIB
+from mobileintent_gym.adbd.limits import MIB
 
 FILE = "/sdcard/big.bin"
 

@@ -25,8 +25,8 @@ import sys
 
 from mobileintent_gym.adbd.auth import load_keys
 from mobileintent_gym.adbd.device import VirtualDevice
+from mobileintent_gym.adbd.limits import MIB, ShellLimits
 from mobileintent_gym.adbd.server import AdbServer, ServerConfig
-from mobileintent_gym.adbd.shell import MIB, ShellLimits
 from mobileintent_gym.backends.loader import DeviceConfigError, screen_size
 from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.phone import SimPhone

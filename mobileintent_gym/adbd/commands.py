@@ -11,8 +11,9 @@ import stat as stat_module
 from collections.abc import Mapping
 
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
+from mobileintent_gym.adbd.limits import TimeLimitExceeded
 from mobileintent_gym.adbd.regex_pool import MatchError, RegexPool
-from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output, TimeLimitExceeded
+from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 
 
 def _error(name: str, message: str, code: int = 1) -> Output:

@@ -17,17 +17,9 @@ from mobileintent_gym.adbd.commands import FileCommands, basic_commands, propert
 from mobileintent_gym.adbd.conventions import activity_for
 from mobileintent_gym.adbd.dumpsys import Dumpsys
 from mobileintent_gym.adbd.filesystem import DEFAULT_CAPACITY, MemoryFileSystem
+from mobileintent_gym.adbd.limits import ShellLimits, TimeLimitExceeded
 from mobileintent_gym.adbd.regex_pool import RegexPool
-from mobileintent_gym.adbd.shell import (
-    CommandFn,
-    Emit,
-    Invocation,
-    Output,
-    Shell,
-    ShellLimits,
-    ShellResult,
-    TimeLimitExceeded,
-)
+from mobileintent_gym.adbd.shell import CommandFn, Emit, Invocation, Output, Shell, ShellResult
 from mobileintent_gym.phone import SimPhone
 
 # Features this device implements, advertised in its CNXN banner.

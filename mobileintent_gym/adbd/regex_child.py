@@ -16,6 +16,7 @@ space), and lines are read one at a time rather than split into a list.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import resource
@@ -57,7 +58,8 @@ def lines(text: str) -> Iterator[str]:
 def main() -> None:
     """Answer requests until the server closes stdin."""
     os.nice(10)  # a runaway pattern must not slow the server's own threads down
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    with contextlib.suppress(ValueError, OSError):  # some systems (macOS) refuse the cap
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     requests = Connection(0, writable=False)
     answers = Connection(1, readable=False)
     while True:

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Awaitable, Callable
 
 from mobileintent_gym.adbd.device import VirtualDevice
-from mobileintent_gym.adbd.shell import TimeLimitExceeded
+from mobileintent_gym.adbd.limits import TimeLimitExceeded
 from mobileintent_gym.errors import MobileIntentError
 
 # Sends one piece of output (fd 1 stdout, 2 stderr) on a stream.

@@ -1,22 +1,19 @@
 """Run parsed command lines against the virtual device's commands and file system.
 
-Every command line runs within :class:`ShellLimits`: a time limit, checked before each
-command and by every command that can wait or compute for long (``grep`` matches in a
-child process that is killed when time is up), and an output limit on all the bytes its
-commands write, wherever that output goes. A command line over either stops there with a
-message on stderr and a non-zero status.
+Every command line runs within its :class:`~.limits.ShellLimits`: a
+:class:`~.limits.Budget` checked before each command and charged with its output; a command
+line over either limit stops there with a message on stderr and a non-zero status.
 """
 
 from __future__ import annotations
 
-import math
 import posixpath
-import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
+from mobileintent_gym.adbd.limits import UNLIMITED, Budget, LimitExceeded, ShellLimits
 from mobileintent_gym.adbd.shellparse import (
     Command,
     Pipeline,
@@ -25,85 +22,10 @@ from mobileintent_gym.adbd.shellparse import (
     Word,
     parse,
 )
-from mobileintent_gym.errors import MobileIntentError
 
 BIN_DIRS = ("/system/bin", "/system/xbin", "/bin", "/vendor/bin", "/product/bin")
 NOT_FOUND = 127
 MAX_SUBSTITUTION_DEPTH = 8
-MIB = 1024 * 1024
-
-
-@dataclass(frozen=True)
-class ShellLimits:
-    """What one command line may cost the device.
-
-    Attributes:
-        time_limit: Seconds a command line may run (10 s); past it, it is stopped and ends
-            with status 137, as a killed command does.
-        output_limit: Bytes its commands may write in all (64 MiB), counting what passes
-            through pipes, command substitutions and redirections; past it, it stops with
-            status 1. A raw ``screencap`` of the largest simulated screen (3840×3840) fits.
-    """
-
-    time_limit: float = 10.0
-    output_limit: int = 64 * MIB
-
-
-class LimitExceeded(MobileIntentError):
-    """A command line went past one of its :class:`ShellLimits`; it ends with ``code``."""
-
-    code = 1
-
-
-class TimeLimitExceeded(LimitExceeded):
-    """The command line ran out of time."""
-
-    code = 137
-
-    def __init__(self, limit: float) -> None:
-        super().__init__(f"killed: over the {limit:g} s time limit")
-
-
-class OutputLimitExceeded(LimitExceeded):
-    """The command line's commands wrote more than the output limit."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"output over the {limit} byte limit")
-
-
-class Budget:
-    """What is left of a command line's :class:`ShellLimits` while it runs."""
-
-    def __init__(self, limits: ShellLimits) -> None:
-        self.limits = limits
-        self.deadline = time.monotonic() + limits.time_limit
-        self.room = limits.output_limit
-
-    def remaining(self) -> float:
-        """Seconds left (may be negative once over)."""
-        return self.deadline - time.monotonic()
-
-    def timeout(self) -> float | None:
-        """Seconds a wait may last now: ``None`` without a time limit, else at least 0."""
-        return None if math.isinf(self.deadline) else max(self.remaining(), 0.0)
-
-    def check_time(self) -> None:
-        """Raise :class:`TimeLimitExceeded` once the time is up."""
-        if self.remaining() <= 0:
-            raise TimeLimitExceeded(self.limits.time_limit)
-
-    def check_room(self, size: int) -> None:
-        """Raise :class:`OutputLimitExceeded` when ``size`` more bytes would not fit."""
-        if size > self.room:
-            raise OutputLimitExceeded(self.limits.output_limit)
-
-    def spend(self, size: int) -> None:
-        """Count ``size`` bytes of output (raising when they do not fit)."""
-        self.check_room(size)
-        self.room -= size
-
-
-UNLIMITED = ShellLimits(math.inf, 1 << 62)
 
 
 @dataclass

@@ -20,7 +20,7 @@ import pytest
 
 from mobileintent_gym.adbd.client import RawAdb, ShellOutput
 from mobileintent_gym.adbd.harness import AdbHost, ServeProcess
-from mobileintent_gym.adbd.shell import MIB
+from mobileintent_gym.adbd.limits import MIB
 
 ADB = shutil.which("adb")
 SERVER_PORT = 15034  # 15035-15038 belong to other adb tests

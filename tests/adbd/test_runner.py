@@ -8,8 +8,9 @@ exactly why the runner's guard against a worker that overstays is tested with on
 import asyncio
 import threading
 
+from mobileintent_gym.adbd.limits import ShellLimits
 from mobileintent_gym.adbd.runner import CommandRunner, OutputDropped
-from mobileintent_gym.adbd.shell import ShellLimits, ShellResult
+from mobileintent_gym.adbd.shell import ShellResult
 
 
 class BlockingDevice:

@@ -2,8 +2,9 @@ import pytest
 
 from mobileintent_gym.adbd.commands import FileCommands, basic_commands
 from mobileintent_gym.adbd.filesystem import MemoryFileSystem
+from mobileintent_gym.adbd.limits import ShellLimits
 from mobileintent_gym.adbd.regex_pool import RegexPool
-from mobileintent_gym.adbd.shell import Shell, ShellLimits
+from mobileintent_gym.adbd.shell import Shell
 from mobileintent_gym.adbd.shellparse import ShellSyntaxError, parse
 
 
