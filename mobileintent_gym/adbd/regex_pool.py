@@ -79,8 +79,8 @@ class RegexPool:
             child doing it has been killed); no ``timeout`` waits as long as it takes.
 
         Raises:
-            MatchError: When ``pattern`` does not compile, or the child died (out of
-                memory, say).
+            MatchError: When ``pattern`` does not compile, or no child could start or one
+                died (out of memory, say).
         """
         flags = (IGNORE_CASE if ignore_case else 0) | (INVERT if invert else 0)
         raw = pattern.encode("utf-8", errors="replace")
@@ -112,7 +112,10 @@ class RegexPool:
         with self._lock:
             if self._idle:
                 return self._idle.pop()
-        return _Child()
+        try:
+            return _Child()
+        except OSError as err:
+            raise MatchError(f"cannot start a matching process: {err}") from err
 
     def _give_back(self, child: _Child) -> None:
         with self._lock:

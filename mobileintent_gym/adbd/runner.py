@@ -6,7 +6,7 @@ exists, to be sent on its stream while the command line goes on. A connection ru
 :attr:`CommandRunner.per_connection` command lines at once (the rest wait their turn on the
 loop, holding no thread), so that no one client can occupy every thread.
 
-A command line stops itself at its time limit (:class:`~.shell.ShellLimits`); should a
+A command line stops itself at its time limit (:class:`~.limits.ShellLimits`); should a
 worker still be busy a moment later, the client is answered with the time-limit error at
 once and whatever the worker writes afterwards is dropped.
 """
@@ -82,9 +82,13 @@ class Session:
         dropped = threading.Event()
 
         def emit(fd: int, data: bytes) -> None:
-            if dropped.is_set():
-                raise OutputDropped("the stream no longer takes this command line's output")
-            loop.call_soon_threadsafe(queue.put_nowait, (fd, data))
+            try:
+                if not dropped.is_set():
+                    loop.call_soon_threadsafe(queue.put_nowait, (fd, data))
+                    return
+            except RuntimeError:  # the loop has closed: the server stopped
+                pass
+            raise OutputDropped("the stream no longer takes this command line's output")
 
         await self._slots.acquire()
         try:

@@ -126,3 +126,9 @@ def test_emit_receives_output_as_each_pipeline_finishes(pool):
     assert seen == [(1, b"one\n"), (2, b"/system/bin/sh: nope: inaccessible or not found\n"),
                     (1, b"two\n")]
     assert (result.chunks, result.code) == ([], 0)
+
+
+def test_a_pattern_re_cannot_compile_is_grep_status_2(shell):
+    out, err, code = run(shell, "echo a | grep -E 'a('")
+    assert (out, code) == ("", 2)
+    assert err.startswith("grep: bad regex 'a(': missing ), unterminated subpattern")
