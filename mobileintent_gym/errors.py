@@ -26,6 +26,10 @@ class InvalidProfileError(MobileIntentError, ValueError):
     """A user profile that cannot be loaded; the message names the bad field or value."""
 
 
+class InvalidOptionsError(MobileIntentError, ValueError):
+    """Options (of ``reset``, say) that are not a dict, or hold an unknown or bad value."""
+
+
 class DeviceError(MobileIntentError):
     """A device (simulated or real) failed to carry out a request."""
 

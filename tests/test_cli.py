@@ -16,3 +16,10 @@ def test_tour_writes_a_frame_per_step_and_a_log(tmp_path, capsys):
     assert log[-1]["route"] == "chat/profile"
     assert all(r["effect"] for r in log[1:])
     assert "frames written" in capsys.readouterr().out
+
+
+def test_tour_rejects_a_bad_size_before_creating_its_folder(tmp_path, capsys):
+    out = tmp_path / "never"
+    assert main(["tour", "--width", "10", "--out", str(out)]) == 2
+    assert "screen 10x2400 is outside 320-3840 x 480-3840 pixels" in capsys.readouterr().err
+    assert not out.exists()

@@ -2,12 +2,16 @@
 
 Modules: :mod:`.packet` (framing, checksums), :mod:`.auth` (RSA AUTH), :mod:`.connection`
 and :mod:`.stream` (handshake, streams, flow control), :mod:`.services` and :mod:`.sync`
-(shell v1/v2, exec, sync), :mod:`.shellparse`/:mod:`.shell` (the command language),
-:mod:`.commands`, :mod:`.android`, :mod:`.dumpsys` (the commands), :mod:`.filesystem`,
-:mod:`.device`, :mod:`.server` and :mod:`.command` (the ``serve-adb`` CLI).
+(shell v1/v2, exec, sync), :mod:`.runner` (command lines on worker threads),
+:mod:`.shellparse`/:mod:`.shell` (the command language), :mod:`.limits` (time and output
+per command line), :mod:`.commands`, :mod:`.android`, :mod:`.dumpsys` (the commands),
+:mod:`.regex_pool`/:mod:`.regex_child` (grep's killable matching), :mod:`.filesystem`,
+:mod:`.device`, :mod:`.server`, :mod:`.command` (the ``serve-adb`` CLI), :mod:`.client` (a
+raw adb client) and :mod:`.harness` (adb servers and ``serve-adb`` processes for tests).
 """
 
 from mobileintent_gym.adbd.device import VirtualDevice
+from mobileintent_gym.adbd.limits import ShellLimits
 from mobileintent_gym.adbd.server import AdbServer, ServerConfig, ServerThread
 
-__all__ = ["AdbServer", "ServerConfig", "ServerThread", "VirtualDevice"]
+__all__ = ["AdbServer", "ServerConfig", "ServerThread", "ShellLimits", "VirtualDevice"]

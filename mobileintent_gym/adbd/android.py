@@ -1,12 +1,20 @@
 """Android's device commands on the virtual device, the ones that touch the phone.
 
 ``input``, ``screencap``, ``uiautomator``, ``am``, ``monkey``, ``pm`` and ``wm``; ``dumpsys``
-lives in :mod:`mobileintent_gym.adbd.dumpsys`.
+lives in :mod:`mobileintent_gym.adbd.dumpsys`. ``input``'s numbers are read as Android
+reads them (decimal, finite, within a 32-bit int); anything else is ``Error: Invalid
+arguments`` with status 1. The ADBKeyboard IME is installed and active: ``am broadcast -a
+ADB_INPUT_B64 --es msg BASE64`` (or ``ADB_INPUT_TEXT --es msg TEXT``) types any Unicode
+text into the focused field, as ``input text`` types ASCII.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import io
+import math
+import re
 import struct
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -37,8 +45,39 @@ def _usage(message: str) -> Output:
     return Output(stderr=f"{message}\n".encode(), code=1)
 
 
+_INT_RANGE = 2**31
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
+# ADBKeyboard's broadcasts that type text, and how each carries it in its "msg" extra.
+_KEYBOARD_ACTIONS = {"ADB_INPUT_B64": True, "ADB_INPUT_TEXT": False}
+
+
 def _ints(values: list[str]) -> list[int]:
-    return [int(float(value)) for value in values]
+    """Android's reading of numeric arguments: finite decimals within a 32-bit int.
+
+    Raises:
+        ValueError: Naming the first value that is not such a number.
+    """
+    numbers = []
+    for value in values:
+        number = float(value) if _NUMBER.fullmatch(value) else math.nan
+        if not (math.isfinite(number) and -_INT_RANGE <= number < _INT_RANGE):
+            raise ValueError(f"not a number in range: {value[:40]!r}")
+        numbers.append(int(number))
+    return numbers
+
+
+def _keyboard_text(action: str, message: str) -> str:
+    """The text an ADBKeyboard broadcast types (``msg`` decoded for ``ADB_INPUT_B64``).
+
+    Raises:
+        ValueError: When a base64 message is not base64 of UTF-8 text.
+    """
+    if not _KEYBOARD_ACTIONS[action]:
+        return message
+    try:
+        return base64.b64decode(message, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError) as err:
+        raise ValueError(f"msg is not base64 of UTF-8 text: {message[:40]!r}") from err
 
 
 def android_text(raw: str) -> str:
@@ -96,8 +135,7 @@ class PhoneCommands:
     def _swipe(self, args: list[str]) -> Output:
         if len(args) not in (4, 5):
             raise ValueError(f"expected x1 y1 x2 y2 [duration], got {args}")
-        x1, y1, x2, y2 = _ints(args[:4])
-        duration = int(float(args[4])) if len(args) == 5 else 300
+        x1, y1, x2, y2, duration = _ints([*args, "300"][:5])
         for direction in ("UP", "DOWN", "LEFT", "RIGHT"):
             if (x1, y1, x2, y2) == swipe_gesture(direction, self.phone.width, self.phone.height):
                 self.phone.act(Action.swipe(direction))
@@ -119,8 +157,8 @@ class PhoneCommands:
         codes = []
         for arg in (a for a in args if a not in ("--longpress", "--doubletap")):
             name = arg.upper().removeprefix("KEYCODE_")
-            if arg.isdigit():
-                codes.append(int(arg))
+            if arg.isdecimal():
+                codes.extend(_ints([arg]))
             elif name in _KEY_NAMES:
                 codes.append(_KEY_NAMES[name])
             else:
@@ -176,8 +214,13 @@ class PhoneCommands:
         return Output(f"UI hierchary dumped to: {path}\n".encode())
 
     def am(self, inv: Invocation) -> Output:
-        """``am start [-W] [-S] -n PACKAGE/ACTIVITY`` (other options are accepted, unused)."""
+        """``am start [-W] [-S] -n PACKAGE/ACTIVITY`` (other options are accepted, unused).
+
+        And ``am broadcast -a ACTION [--es KEY VALUE]...``: see :meth:`broadcast`.
+        """
         args = inv.argv[1:]
+        if args[:1] == ["broadcast"]:
+            return self.broadcast(args[1:])
         if args[:1] not in (["start"], ["start-activity"]):
             return _usage(f"am: unsupported sub-command {' '.join(args[:1]) or '(none)'}")
         component = args[args.index("-n") + 1] if "-n" in args[:-1] else ""
@@ -189,6 +232,23 @@ class PhoneCommands:
         app_id = self.phone.packages()[package]
         self.phone.open(app_id, route if route.startswith(app_id + "/") else None)
         return Output(f"Starting: Intent {{ cmp={component} }}\n".encode())
+
+    def broadcast(self, args: list[str]) -> Output:
+        """``am broadcast``: ADBKeyboard's text broadcasts type; others reach no receiver.
+
+        ``-a ADB_INPUT_B64 --es msg BASE64`` types the decoded UTF-8 text and
+        ``-a ADB_INPUT_TEXT --es msg TEXT`` the text itself into the focused field.
+        """
+        action = args[args.index("-a") + 1] if "-a" in args[:-1] else ""
+        extras = {args[i + 1]: args[i + 2] for i in range(len(args) - 2) if args[i] == "--es"}
+        if action in _KEYBOARD_ACTIONS:
+            try:
+                self.phone.act(Action.type_text(_keyboard_text(action, extras.get("msg", ""))))
+            except (ValueError, MobileIntentError) as err:
+                return _usage(f"Error: broadcast {action}: {err}")
+        intent = f"act={action or '(none)'} flg=0x400000{' (has extras)' if extras else ''}"
+        return Output(f"Broadcasting: Intent {{ {intent} }}\nBroadcast completed: result=0\n"
+                      .encode())
 
     def monkey(self, inv: Invocation) -> Output:
         """``monkey -p PACKAGE [-c CATEGORY] [-v] COUNT``: launches the package."""

@@ -8,6 +8,10 @@ Example::
 
     mobileintent-gym serve-adb --user demo-ana      # a built-in user's PAIR content
     mobileintent-gym serve-adb --user user3 --profiles ../shared/data/personalens/profiles
+
+Limits (each client's command lines, all clients' files): ``--time-limit`` seconds per
+command line (10), ``--output-limit`` MiB of output per command line (64), ``--storage``
+MiB of files under /sdcard (256).
 """
 
 from __future__ import annotations
@@ -16,11 +20,14 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import math
 import sys
 
 from mobileintent_gym.adbd.auth import load_keys
 from mobileintent_gym.adbd.device import VirtualDevice
+from mobileintent_gym.adbd.limits import MIB, ShellLimits
 from mobileintent_gym.adbd.server import AdbServer, BindRefusedError, ServerConfig
+from mobileintent_gym.backends.loader import DeviceConfigError, screen_size
 from mobileintent_gym.console import UsageError, run_encoder
 from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.phone import SimPhone
@@ -72,24 +79,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--profiles", help="folder searched first for --user's profile "
                         "(NAME.json or NAME/profile.json)")
     parser.add_argument("--seed", type=int, default=0, help="content seed (default 0)")
-    parser.add_argument("--size", default="1080x2400", help="screen WIDTHxHEIGHT")
+    parser.add_argument("--size", default="1080x2400",
+                        help="screen WIDTHxHEIGHT, 320-3840 x 480-3840 (default 1080x2400)")
     parser.add_argument("--require-encoder", metavar="MODEL",
                         help="refuse to serve --user's content unless this sentence model "
                         "ranks it")
+    parser.add_argument("--time-limit", type=float, default=10.0,
+                        help="seconds one command line may run (default 10)")
+    parser.add_argument("--output-limit", type=int, default=64,
+                        help="MiB of output one command line may write (default 64)")
+    parser.add_argument("--storage", type=int, default=256,
+                        help="MiB the files under /sdcard may hold (default 256)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until interrupted; returns the exit code.
+    """Serve until interrupted; returns the exit code (2 for bad arguments).
 
     Raises:
-        UsageError: For a bad size, a refused bind address or a port in use (each names
-            the fix); profile errors are printed the same way.
+        UsageError: For a refused bind address or a port in use (each names the fix);
+            bad sizes, limits and profiles are printed the same way, with exit code 2.
     """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    width, sep, height = args.size.partition("x")
-    if not (sep and width.isdigit() and height.isdigit()):
-        raise UsageError(f"--size must be WIDTHxHEIGHT, e.g. 1080x2400; got {args.size!r}")
     config = ServerConfig(host=args.host, port=args.port, allow_remote=args.allow_remote,
                           keys=load_keys(args.keys) if args.keys else ())
     try:
@@ -98,18 +109,32 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--host {args.host} is not loopback: serve it only with "
                          "--allow-remote and --keys FILE (an adb_keys allow-list)") from err
     try:
+        limits = _limits(args)
+        size = screen_size(args.size)
         user = resolve_profile(args.user, args.profiles).user_id if args.user else None
         if user is not None:
             run_encoder(args.require_encoder)
-        phone = build_phone(args.user, args.seed, int(width), int(height), args.profiles)
-    except (UnknownProfileError, InvalidProfileError) as err:
+        phone = build_phone(args.user, args.seed, *size, args.profiles)
+    except (UnknownProfileError, InvalidProfileError, DeviceConfigError, ValueError) as err:
         print(f"serve-adb: {err}", file=sys.stderr)
         return 2
-    server = AdbServer(VirtualDevice(phone, user=user), config)
-    with contextlib.suppress(KeyboardInterrupt):
-        try:
-            asyncio.run(server.serve_forever())
-        except OSError as err:
-            raise UsageError(f"cannot listen on {args.host}:{args.port} ({err.strerror}); "
-                             "choose another --port") from err
+    device = VirtualDevice(phone, user=user, limits=limits, storage=args.storage * MIB)
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            try:
+                asyncio.run(AdbServer(device, config).serve_forever())
+            except OSError as err:
+                raise UsageError(f"cannot listen on {args.host}:{args.port} "
+                                 f"({err.strerror}); choose another --port") from err
+    finally:
+        device.close()
     return 0
+
+
+def _limits(args: argparse.Namespace) -> ShellLimits:
+    """The command-line limits asked for; ``ValueError`` names one that is not positive."""
+    for name in ("time_limit", "output_limit", "storage"):
+        if not 0 < getattr(args, name) < math.inf:
+            raise ValueError(f"--{name.replace('_', '-')} must be a positive number, "
+                             f"got {getattr(args, name)!r}")
+    return ShellLimits(args.time_limit, args.output_limit * MIB)

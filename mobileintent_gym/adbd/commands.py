@@ -11,6 +11,8 @@ import stat as stat_module
 from collections.abc import Mapping
 
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
+from mobileintent_gym.adbd.limits import TimeLimitExceeded
+from mobileintent_gym.adbd.regex_pool import MatchError, RegexPool
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 
 
@@ -48,16 +50,22 @@ class FileCommands:
                 "touch": self.touch}
 
     def cat(self, inv: Invocation) -> Output:
-        """``cat [FILE...]`` (standard input without operands)."""
+        """``cat [FILE...]`` (standard input without operands).
+
+        Refuses at once, before reading, when the files would not fit in the command
+        line's output limit (``cat`` of one file many times would otherwise build it).
+        """
         if len(inv.argv) == 1:
             return Output(inv.stdin)
+        inv.budget.check_room(sum((self.fs.stat(p) or (0, 0, 0))[1] for p in inv.argv[1:]))
         out, errors = [], []
         for path in inv.argv[1:]:
             try:
                 out.append(self.fs.read(path))
             except FileSystemError as err:
                 errors.append(f"cat: {err}\n")
-        return Output(b"".join(out), "".join(errors).encode(), 1 if errors else 0)
+        data = out[0] if len(out) == 1 else b"".join(out)  # one file: its bytes, not a copy
+        return Output(data, "".join(errors).encode(), 1 if errors else 0)
 
     def ls(self, inv: Invocation) -> Output:
         """``ls [-l] [-a] [-1] [PATH...]``."""
@@ -118,26 +126,35 @@ class FileCommands:
         return Output()
 
 
-def grep(inv: Invocation) -> Output:
-    """``grep [-i] [-v] [-E] [-F] [-c] [-q] PATTERN`` over standard input."""
-    flags, operands = _flags(inv.argv, "ivEFcqo")
-    if not operands:
-        return _error("grep", "no pattern", 2)
-    pattern = re.escape(operands[0]) if "F" in flags else operands[0]
-    if "E" not in flags and "F" not in flags:
-        pattern = _basic_to_python(pattern)
-    try:
-        regex = re.compile(pattern, re.IGNORECASE if "i" in flags else 0)
-    except re.error as err:
-        return _error("grep", f"bad regex {operands[0]!r}: {err}", 2)
-    lines = inv.stdin.decode("utf-8", errors="replace").splitlines()
-    chosen = [line for line in lines if bool(regex.search(line)) != ("v" in flags)]
-    code = 0 if chosen else 1
-    if "q" in flags:
-        return Output(code=code)
-    if "c" in flags:
-        return Output(f"{len(chosen)}\n".encode(), code=code)
-    return Output("".join(line + "\n" for line in chosen).encode(), code=code)
+def grep_command(pool: RegexPool) -> CommandFn:
+    """``grep [-i] [-v] [-E] [-F] [-c] [-q] PATTERN`` over standard input.
+
+    The matching runs in one of ``pool``'s child processes, killed when the command line's
+    time is up (see :mod:`mobileintent_gym.adbd.regex_pool`).
+    """
+
+    def grep(inv: Invocation) -> Output:
+        flags, operands = _flags(inv.argv, "ivEFcqo")
+        if not operands:
+            return _error("grep", "no pattern", 2)
+        pattern = re.escape(operands[0]) if "F" in flags else operands[0]
+        if "E" not in flags and "F" not in flags:
+            pattern = _basic_to_python(pattern)
+        try:
+            chosen = pool.select(pattern, inv.stdin, ignore_case="i" in flags,
+                                 invert="v" in flags, timeout=inv.budget.timeout())
+        except MatchError as err:
+            return _error("grep", f"bad regex {operands[0]!r}: {err}", 2)
+        if chosen is None:
+            raise TimeLimitExceeded(inv.budget.limits.time_limit)
+        code = 0 if chosen.count else 1
+        if "q" in flags:
+            return Output(code=code)
+        if "c" in flags:
+            return Output(f"{chosen.count}\n".encode(), code=code)
+        return Output(chosen.lines, code=code)
+
+    return grep
 
 
 def _basic_to_python(pattern: str) -> str:
@@ -167,11 +184,11 @@ def property_commands(props: Mapping[str, str]) -> dict[str, CommandFn]:
     return {"getprop": getprop}
 
 
-def basic_commands() -> dict[str, CommandFn]:
-    """Commands that need nothing but their input."""
+def basic_commands(pool: RegexPool) -> dict[str, CommandFn]:
+    """Commands that need nothing but their input (``grep`` matches in ``pool``)."""
     return {
         "echo": echo,
-        "grep": grep,
+        "grep": grep_command(pool),
         "true": lambda inv: Output(),
         "false": lambda inv: Output(code=1),
         "id": lambda inv: Output(b"uid=2000(shell) gid=2000(shell) groups=2000(shell)\n"),

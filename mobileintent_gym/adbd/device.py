@@ -1,16 +1,26 @@
-"""The virtual Android device: a SimPhone with properties, files and a shell."""
+"""The virtual Android device: a SimPhone with properties, files and a shell.
+
+Command lines may run on several threads at once (the server runs each off its event
+loop). The phone is not thread-safe, so every command that looks at or drives it holds the
+device's :attr:`~VirtualDevice.lock`; so must any other code touching the phone while the
+device is served. Commands that only compute (``echo``, ``grep``) or use the file system
+(which has a lock of its own) run side by side.
+"""
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 
 from mobileintent_gym.adbd.android import PhoneCommands
 from mobileintent_gym.adbd.commands import FileCommands, basic_commands, property_commands
 from mobileintent_gym.adbd.conventions import activity_for
 from mobileintent_gym.adbd.dumpsys import Dumpsys
-from mobileintent_gym.adbd.filesystem import MemoryFileSystem
+from mobileintent_gym.adbd.filesystem import DEFAULT_CAPACITY, MemoryFileSystem
+from mobileintent_gym.adbd.limits import ShellLimits, TimeLimitExceeded
+from mobileintent_gym.adbd.regex_pool import RegexPool
 from mobileintent_gym.adbd.restore import StateService
-from mobileintent_gym.adbd.shell import CommandFn, Shell, ShellResult
+from mobileintent_gym.adbd.shell import CommandFn, Emit, Invocation, Output, Shell, ShellResult
 from mobileintent_gym.phone import SimPhone
 
 # Features this device implements, advertised in its CNXN banner.
@@ -27,14 +37,20 @@ class VirtualDevice:
             is what ``cmd mobileintent restore-state`` puts back (:mod:`.restore`).
         serial: The value of ``ro.serialno``.
         user: Id of the user whose content the phone holds (``None``: default content).
+        limits: What one command line may cost (time and output).
+        storage: Bytes the files under ``/sdcard`` may hold together (256 MiB).
     """
 
     def __init__(self, phone: SimPhone, serial: str = "mobileintent-sim",
-                 user: str | None = None) -> None:
+                 user: str | None = None, limits: ShellLimits | None = None,
+                 storage: int = DEFAULT_CAPACITY) -> None:
         self.phone = phone
         self.initial_state = phone.state.copy()
         self.user = user
-        self.fs = MemoryFileSystem()
+        self.limits = limits or ShellLimits()
+        self.lock = threading.RLock()
+        self.fs = MemoryFileSystem(storage)
+        self._regex = RegexPool()
         self.density_dpi = round(160 * phone.density)
         self.recents: list[str] = []
         # Every command any shell ran, newest last (for tests and troubleshooting).
@@ -56,13 +72,13 @@ class VirtualDevice:
             "sys.boot_completed": "1",
             "persist.sys.locale": "en-US",
         }
+        phone_commands = {**PhoneCommands(self).table(), **StateService(self).table(),
+                          "dumpsys": Dumpsys(self)}
         self._commands: dict[str, CommandFn] = {
-            **basic_commands(),
+            **basic_commands(self._regex),
             **FileCommands(self.fs).table(),
             **property_commands(self.props),
-            **PhoneCommands(self).table(),
-            **StateService(self).table(),
-            "dumpsys": Dumpsys(self),
+            **{name: self._holding_lock(command) for name, command in phone_commands.items()},
         }
 
     def banner(self) -> bytes:
@@ -71,11 +87,40 @@ class VirtualDevice:
                          ("ro.product.name", "ro.product.model", "ro.product.device"))
         return f"device::{props};features={','.join(FEATURES)}".encode()
 
-    def run(self, command_line: str, stdin: bytes = b"") -> ShellResult:
-        """Run one command line in a fresh shell and note the app in front afterwards."""
-        result = Shell(self._commands, self.fs, SHELL_ENV, self.history).run(command_line, stdin)
-        self._note_foreground()
+    def run(self, command_line: str, stdin: bytes = b"", emit: Emit | None = None) -> ShellResult:
+        """Run one command line in a fresh shell within :attr:`limits`.
+
+        Safe to call from several threads at once. Afterwards the app in front is noted
+        for ``dumpsys activity recents``.
+
+        Args:
+            command_line: What to run.
+            stdin: Standard input of its first command.
+            emit: Receives output as it is produced (see :meth:`Shell.run`).
+        """
+        shell = Shell(self._commands, self.fs, SHELL_ENV, self.history, self.limits)
+        result = shell.run(command_line, stdin, emit)
+        with self.lock:
+            self._note_foreground()
         return result
+
+    def close(self) -> None:
+        """Stop the child processes that ``grep`` matches in."""
+        self._regex.close()
+
+    def _holding_lock(self, command: CommandFn) -> CommandFn:
+        """``command`` run while holding :attr:`lock`, waited for within the time limit."""
+
+        def locked(inv: Invocation) -> Output:
+            timeout = inv.budget.timeout()
+            if not self.lock.acquire(timeout=-1 if timeout is None else timeout):
+                raise TimeLimitExceeded(inv.budget.limits.time_limit)
+            try:
+                return command(inv)
+            finally:
+                self.lock.release()
+
+        return locked
 
     def component(self) -> str:
         """``package/activity`` of the focused window."""

@@ -19,6 +19,7 @@ from typing import TypeVar
 from mobileintent_gym.adbd.auth import PublicKey
 from mobileintent_gym.adbd.connection import Connection, ConnectionPolicy
 from mobileintent_gym.adbd.device import VirtualDevice
+from mobileintent_gym.adbd.runner import CommandRunner
 from mobileintent_gym.adbd.services import can_open, run_service
 from mobileintent_gym.errors import MobileIntentError
 
@@ -74,6 +75,10 @@ def _is_loopback(host: str) -> bool:
 class AdbServer:
     """Serves one :class:`VirtualDevice` to any number of adb hosts.
 
+    Packets are handled on the event loop; command lines run on worker threads
+    (:mod:`.runner`), within the device's limits, so that a slow command of one client
+    never holds up another's.
+
     Attributes:
         port: The bound port (after :meth:`start`).
         protocol_errors: Connections closed for breaking the protocol.
@@ -90,6 +95,7 @@ class AdbServer:
         self._policy = ConnectionPolicy(device.banner(), self.config.keys,
                                         self.config.handshake_timeout,
                                         self.config.packet_timeout)
+        self._runner = CommandRunner(device)
         self._server: asyncio.base_events.Server | None = None
         self._clients: dict[asyncio.Task, Connection] = {}
 
@@ -115,13 +121,15 @@ class AdbServer:
         for connection in self._clients.values():
             connection.close()
         await asyncio.gather(*self._clients, return_exceptions=True)
+        self._runner.close()
         if self._server is not None:
             await self._server.wait_closed()
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
+        session = self._runner.session()
         connection = Connection(reader, writer, self._policy, can_open,
-                                lambda name, stream: run_service(self.device, name, stream))
+                                lambda name, stream: run_service(session, name, stream))
         task = asyncio.current_task()
         self._clients[task] = connection
         task.add_done_callback(lambda done: self._clients.pop(done, None))
@@ -155,16 +163,13 @@ class ServerThread:
         return self.server.port
 
     def call(self, function: Callable[..., T], *args: object) -> T:
-        """Run ``function(*args)`` on the server's loop thread and return its result.
+        """Run ``function(*args)`` holding the device's lock, and return its result.
 
-        Every connection's commands run on that one thread, one at a time, which is what
-        keeps the (not thread-safe) phone consistent; touch the phone, its device or file
-        system only through this while the server runs.
+        Commands that touch the (not thread-safe) phone hold that lock too; touch the
+        phone or its device only through this while the server runs.
         """
-        async def invoke() -> T:
+        with self.server.device.lock:
             return function(*args)
-
-        return asyncio.run_coroutine_threadsafe(invoke(), self._loop).result(timeout=30)
 
     def __enter__(self) -> ServerThread:
         self._thread.start()

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import struct
 
-from mobileintent_gym.adbd.device import VirtualDevice
-from mobileintent_gym.adbd.shell import ShellResult
+from mobileintent_gym.adbd.runner import Send, Session
 from mobileintent_gym.adbd.stream import Stream
 from mobileintent_gym.adbd.sync import serve_sync
 
 V2_STDIN, V2_STDOUT, V2_STDERR, V2_EXIT, V2_CLOSE_STDIN = 0, 1, 2, 3, 4
 _V2_HEADER = struct.Struct("<BI")
 _V2_CHUNK = 16 * 1024
+_WRITE_PIECE = 64 * _V2_CHUNK  # output sent per stream write: big output is never copied whole
 MAX_LINE = 64 * 1024
 
 
@@ -44,34 +44,35 @@ def v2_frame(kind: int, data: bytes) -> bytes:
                     for i in range(0, len(data), _V2_CHUNK))
 
 
-async def run_service(device: VirtualDevice, name: str, stream: Stream) -> None:
-    """Serve one opened stream to its end."""
+async def run_service(session: Session, name: str, stream: Stream) -> None:
+    """Serve one opened stream to its end; commands run off the event loop."""
     kind, options, command = split_service(name)
     if kind == "sync":
-        await serve_sync(stream, device.fs)
+        await serve_sync(stream, session.device.fs)
         return
     v2 = kind == "shell" and "v2" in options
+    send = _sender(stream, v2)
     if kind == "shell" and not command.strip():
-        code = await _interactive(device, stream, v2)
+        code = await _interactive(session, stream, v2, send)
     else:
-        result = device.run(command)
-        await _send_output(stream, result, v2)
-        code = result.code
+        code = await session.run(command, send)
     if v2:
         await stream.write(v2_frame(V2_EXIT, bytes([code & 0xFF])))
 
 
-async def _send_output(stream: Stream, result: ShellResult, v2: bool) -> None:
-    if v2:
-        out = b"".join(v2_frame(V2_STDOUT if fd == 1 else V2_STDERR, data)
-                       for fd, data in result.chunks)
-    else:
-        out = b"".join(data for _fd, data in result.chunks)
-    if out:
-        await stream.write(out)
+def _sender(stream: Stream, v2: bool) -> Send:
+    """Sends output on ``stream``, framed for shell v2 or raw, a piece at a time."""
+
+    async def send(fd: int, data: bytes) -> None:
+        for start in range(0, len(data), _WRITE_PIECE):
+            piece = data[start : start + _WRITE_PIECE]
+            await stream.write(v2_frame(V2_STDOUT if fd == 1 else V2_STDERR, piece) if v2
+                               else piece)
+
+    return send
 
 
-async def _interactive(device: VirtualDevice, stream: Stream, v2: bool) -> int:
+async def _interactive(session: Session, stream: Stream, v2: bool, send: Send) -> int:
     """Line mode: run each line of stdin as it arrives (no prompt, no echo)."""
     pending, code = b"", 0
     while True:
@@ -84,14 +85,10 @@ async def _interactive(device: VirtualDevice, stream: Stream, v2: bool) -> int:
             text = line.decode("utf-8", errors="replace").strip()
             if text == "exit":
                 return code
-            result = device.run(text)
-            code = result.code
-            await _send_output(stream, result, v2)
+            code = await session.run(text, send)
         if finished:
             if pending.strip():
-                result = device.run(pending.decode("utf-8", errors="replace"))
-                await _send_output(stream, result, v2)
-                code = result.code
+                code = await session.run(pending.decode("utf-8", errors="replace"), send)
             return code
 
 

@@ -1,4 +1,9 @@
-"""Run parsed command lines against the virtual device's commands and file system."""
+"""Run parsed command lines against the virtual device's commands and file system.
+
+Every command line runs within its :class:`~.limits.ShellLimits`: a
+:class:`~.limits.Budget` checked before each command and charged with its output; a command
+line over either limit stops there with a message on stderr and a non-zero status.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
+from mobileintent_gym.adbd.limits import UNLIMITED, Budget, LimitExceeded, ShellLimits
 from mobileintent_gym.adbd.shellparse import (
     Command,
     Pipeline,
@@ -33,13 +39,16 @@ class Output:
 
 @dataclass
 class Invocation:
-    """A command's arguments (``argv[0]`` is its name) and standard input."""
+    """A command's arguments (``argv[0]`` is its name), standard input and budget."""
 
     argv: list[str]
     stdin: bytes = b""
+    budget: Budget = field(default_factory=lambda: Budget(UNLIMITED))
 
 
 CommandFn = Callable[[Invocation], Output]
+# Receives output as it is produced: (fd, data), fd 1 for stdout and 2 for stderr.
+Emit = Callable[[int, bytes], None]
 
 
 @dataclass
@@ -73,45 +82,70 @@ class Shell:
         fs: The file system redirections read and write.
         env: Variables visible to ``$NAME``.
         history: Where to record every command's argv (default: a private log).
+        limits: What one command line may cost (default: none).
     """
 
     def __init__(self, commands: Mapping[str, CommandFn], fs: MemoryFileSystem,
-                 env: Mapping[str, str], history: deque[tuple[str, ...]] | None = None) -> None:
+                 env: Mapping[str, str], history: deque[tuple[str, ...]] | None = None,
+                 limits: ShellLimits = UNLIMITED) -> None:
         self._commands = commands
         self._fs = fs
         self._env = dict(env)
+        self._limits = limits
+        self._budget = Budget(limits)
+        self._emit: Emit = lambda fd, data: None
         self._status = 0
         self._depth = 0
         self.history = deque(maxlen=1000) if history is None else history
 
-    def run(self, source: str, stdin: bytes = b"") -> ShellResult:
-        """Run a command line; syntax errors give exit code 2 like sh."""
+    def run(self, source: str, stdin: bytes = b"", emit: Emit | None = None) -> ShellResult:
+        """Run a command line within the shell's limits; syntax errors give exit code 2.
+
+        Args:
+            source: The command line.
+            stdin: Standard input of its first command.
+            emit: Receives the output as each pipeline produces it; without it the output
+                is collected in the result's ``chunks``.
+
+        Returns:
+            The exit code, and the output unless ``emit`` took it.
+        """
         result = ShellResult()
+        self._emit = emit or (lambda fd, data: result.chunks.append((fd, data)))
+        self._budget = Budget(self._limits)
         try:
-            pipelines = parse(source)
+            self._run(parse(source), stdin)
         except ShellSyntaxError as err:
-            return ShellResult([(2, f"/system/bin/sh: {err}\n".encode())], 2)
+            self._fail(f"{err}", 2)
+        except LimitExceeded as err:
+            self._fail(str(err), err.code)
+        result.code = self._status
+        return result
+
+    def _fail(self, message: str, code: int) -> None:
+        self._emit(2, f"/system/bin/sh: {message}\n".encode())
+        self._status = code
+
+    def _run(self, pipelines: list[Pipeline], stdin: bytes) -> None:
         try:
             for pipeline in pipelines:
                 if (pipeline.connector == "&&" and self._status != 0) or (
                     pipeline.connector == "||" and self._status == 0
                 ):
                     continue
-                self._status = self._pipeline(pipeline, stdin, result)
+                self._status = self._pipeline(pipeline, stdin)
         except _Exit as done:
             self._status = done.code
-        result.code = self._status
-        return result
 
-    def _pipeline(self, pipeline: Pipeline, stdin: bytes, result: ShellResult) -> int:
+    def _pipeline(self, pipeline: Pipeline, stdin: bytes) -> int:
         data, code = stdin, 0
         for position, command in enumerate(pipeline.commands):
             out = self._command(command, data)
             last = position == len(pipeline.commands) - 1
             if out.stderr:
-                result.chunks.append((2, out.stderr))
+                self._emit(2, out.stderr)
             if last and out.stdout:
-                result.chunks.append((1, out.stdout))
+                self._emit(1, out.stdout)
             data, code = out.stdout, out.code
         return code
 
@@ -120,11 +154,13 @@ class Shell:
         try:
             stdin = self._read_redirects(command.redirects, stdin)
             out = self._execute(argv, stdin)
+            self._budget.spend(len(out.stdout) + len(out.stderr))
             return self._write_redirects(command.redirects, out)
         except FileSystemError as err:
             return Output(stderr=f"/system/bin/sh: {err}\n".encode(), code=1)
 
     def _execute(self, argv: list[str], stdin: bytes) -> Output:
+        self._budget.check_time()
         if not argv:
             return Output()
         self.history.append(tuple(argv))
@@ -137,7 +173,7 @@ class Shell:
         if command is None or "/" in name:
             message = f"/system/bin/sh: {argv[0]}: inaccessible or not found\n"
             return Output(stderr=message.encode(), code=NOT_FOUND)
-        return command(Invocation([name, *argv[1:]], stdin))
+        return command(Invocation([name, *argv[1:]], stdin, self._budget))
 
     def _read_redirects(self, redirects: list[Redirect], stdin: bytes) -> bytes:
         for redirect in redirects:
@@ -156,9 +192,7 @@ class Shell:
             elif redirect.op in (">", ">>") and redirect.fd in streams:
                 data, streams[redirect.fd] = streams[redirect.fd], b""
                 if target != "/dev/null":
-                    if redirect.op == ">>" and self._fs.exists(target):
-                        data = self._fs.read(target) + data
-                    self._fs.write(target, data)
+                    (self._fs.append if redirect.op == ">>" else self._fs.write)(target, data)
         return Output(streams[1], streams[2], out.code)
 
     def _target(self, word: Word) -> str:
@@ -203,13 +237,18 @@ class Shell:
         return self._env.get(name, "")
 
     def _substitute(self, source: str) -> str:
+        """The stdout of ``source``, run in this command line (its stderr passes through)."""
         if self._depth >= MAX_SUBSTITUTION_DEPTH:
             return ""
+        outer, status = self._emit, self._status
+        captured: list[bytes] = []
+        self._emit = lambda fd, data: captured.append(data) if fd == 1 else outer(fd, data)
         self._depth += 1
-        status = self._status
         try:
-            output = self.run(source).stdout
+            self._run(parse(source), b"")
+        except ShellSyntaxError as err:
+            outer(2, f"/system/bin/sh: {err}\n".encode())
         finally:
             self._depth -= 1
-            self._status = status
-        return output.decode("utf-8", errors="replace").rstrip("\n")
+            self._emit, self._status = outer, status
+        return b"".join(captured).decode("utf-8", errors="replace").rstrip("\n")

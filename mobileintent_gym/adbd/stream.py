@@ -41,7 +41,8 @@ class Stream:
         # Holds at most one unacknowledged WRTE, then b"" once the stream has ended.
         self._inbox: asyncio.Queue[bytes] = asyncio.Queue()
         self._unacked = False
-        self._buffer = b""
+        # Read but not yet taken; a bytearray, so that taking from its front copies nothing.
+        self._buffer = bytearray()
         self.closed = False
 
     async def write(self, data: bytes) -> None:
@@ -64,7 +65,8 @@ class Stream:
     async def read(self) -> bytes:
         """The next chunk the host wrote (acknowledging it), or ``b""`` once closed."""
         if self._buffer:
-            data, self._buffer = self._buffer, b""
+            data = bytes(self._buffer)
+            self._buffer.clear()
             return data
         return await self._next_chunk()
 
@@ -79,7 +81,9 @@ class Stream:
             if not chunk:
                 raise StreamClosed(f"stream {self.local_id} ended inside a {size}-byte read")
             self._buffer += chunk
-        data, self._buffer = self._buffer[:size], self._buffer[size:]
+        with memoryview(self._buffer) as view:
+            data = bytes(view[:size])
+        del self._buffer[:size]
         return data
 
     async def _next_chunk(self) -> bytes:

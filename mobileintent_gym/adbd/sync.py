@@ -8,14 +8,17 @@ stream (not the connection).
 
 from __future__ import annotations
 
+import asyncio
 import stat
 import struct
+import tempfile
 
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
 from mobileintent_gym.adbd.stream import Stream
 
 MAX_PATH = 1024
 SYNC_DATA_MAX = 64 * 1024
+_RECV_BATCH = 16 * SYNC_DATA_MAX
 _REQUEST = struct.Struct("<4sI")
 
 
@@ -68,10 +71,13 @@ async def _list(stream: Stream, fs: MemoryFileSystem, path: str) -> None:
 
 async def _recv(stream: Stream, fs: MemoryFileSystem, path: str) -> None:
     data = fs.read(path)
-    out = [_message(b"DATA", len(data[i : i + SYNC_DATA_MAX])) + data[i : i + SYNC_DATA_MAX]
-           for i in range(0, len(data), SYNC_DATA_MAX)]
-    out.append(_message(b"DONE", 0))
-    await stream.write(b"".join(out))
+    # A batch of DATA messages per write: a few round trips, never a copy of the whole file.
+    for start in range(0, len(data), _RECV_BATCH):
+        batch = data[start : start + _RECV_BATCH]
+        await stream.write(b"".join(
+            _message(b"DATA", len(batch[i : i + SYNC_DATA_MAX])) + batch[i : i + SYNC_DATA_MAX]
+            for i in range(0, len(batch), SYNC_DATA_MAX)))
+    await stream.write(_message(b"DONE", 0))
 
 
 async def _send(stream: Stream, fs: MemoryFileSystem, spec: str) -> None:
@@ -81,20 +87,22 @@ async def _send(stream: Stream, fs: MemoryFileSystem, spec: str) -> None:
     mode = int(mode_text)
     if stat.S_ISLNK(mode) or stat.S_ISDIR(mode):
         raise SyncError(f"{path}: only regular files can be pushed")
-    # Refuse as soon as the data outgrows the free space, rather than buffer it all first.
-    room = fs.free() + (fs.stat(path) or (0, 0, 0))[1]  # a replaced file frees its size
-    chunks, size = [], 0
-    while True:
-        tag, value = _REQUEST.unpack(await stream.read_exactly(_REQUEST.size))
-        if tag == b"DONE":
-            break
-        if tag != b"DATA" or value > SYNC_DATA_MAX:
-            raise SyncError(f"expected DATA of at most {SYNC_DATA_MAX} bytes, got {tag!r} {value}")
-        size += value
-        if size > room:
-            raise SyncError(f"{fs.resolve(path)}: No space left on device")
-        chunks.append(await stream.read_exactly(value))
-    fs.write(path, b"".join(chunks), mode, mtime=value)
+    # Room for each chunk is held before its bytes are read, so that parallel pushes cannot
+    # together outgrow the storage. The bytes are staged in an unlinked temporary file, not
+    # in the server's memory, and read in once complete, on a thread (the read releases the
+    # interpreter lock, so that a large file never stalls the event loop).
+    with fs.reserve(path) as reservation, tempfile.TemporaryFile(prefix="adbd-push-") as staged:
+        while True:
+            tag, value = _REQUEST.unpack(await stream.read_exactly(_REQUEST.size))
+            if tag == b"DONE":
+                break
+            if tag != b"DATA" or value > SYNC_DATA_MAX:
+                raise SyncError(f"expected DATA of at most {SYNC_DATA_MAX} bytes, "
+                                f"got {tag!r} {value}")
+            reservation.grow(value)
+            staged.write(await stream.read_exactly(value))
+        staged.seek(0)
+        reservation.commit(await asyncio.to_thread(staged.read), mode, mtime=value)
     await stream.write(_message(b"OKAY", 0))
 
 

@@ -56,6 +56,8 @@ class AppiumDevice:
         webdriver = require("appium.webdriver", "android")
         options_module = require("appium.options.android", "android")
         self._errors = require("selenium.common.exceptions", "android")
+        # Nothing listening at the URL surfaces as urllib3's errors (MaxRetryError ...).
+        self._http_errors = require("urllib3.exceptions", "android").HTTPError
         options = options_module.UiAutomator2Options()
         options.platform_name = "Android"
         options.no_reset = True
@@ -64,7 +66,7 @@ class AppiumDevice:
             options.udid = udid
         try:
             self._driver = webdriver.Remote(url, options=options)
-        except (self._errors.WebDriverException, OSError) as err:
+        except (self._errors.WebDriverException, self._http_errors, OSError) as err:
             raise DeviceUnavailableError(f"no Appium session at {url!r}: {err}") from err
         size = self._call(self._driver.get_window_size, "window size")
         self.width, self.height = int(size["width"]), int(size["height"])
@@ -159,5 +161,5 @@ class AppiumDevice:
             return function()
         except self._errors.WebDriverException as err:
             raise DeviceCommandError(f"Appium could not {what}: {err.msg}") from err
-        except OSError as err:
+        except (self._http_errors, OSError) as err:
             raise DeviceUnavailableError(f"Appium server unreachable during {what}: {err}") from err

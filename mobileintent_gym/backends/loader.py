@@ -1,6 +1,7 @@
 """Build a device from a config string, so environments never branch on device types.
 
-``sim`` (or ``sim:WIDTHxHEIGHT``) is the embedded simulated phone; ``adb:<serial>`` a
+``sim`` (or ``sim:WIDTHxHEIGHT``, 320–3840 × 480–3840 pixels) is the embedded simulated
+phone; ``adb:<serial>`` a
 device or emulator the local adb server knows (``adb:127.0.0.1:15555`` for
 ``mobileintent-gym serve-adb``); ``appium:<url>`` an Appium server driving a device with
 UiAutomator2 (``appium:http://127.0.0.1:4723``).
@@ -8,8 +9,12 @@ UiAutomator2 (``appium:http://127.0.0.1:4723``).
 
 from __future__ import annotations
 
+import re
+
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.errors import DeviceError
+
+_SIZE = re.compile(r"([0-9]{1,9})x([0-9]{1,9})")
 
 
 class DeviceConfigError(DeviceError, ValueError):
@@ -26,19 +31,15 @@ def load_device(spec: str) -> Device:
         A device satisfying :class:`Device`.
 
     Raises:
-        DeviceConfigError: For an unknown backend or a malformed argument.
+        DeviceConfigError: For an unknown backend or a malformed argument (a screen size
+            out of range included).
         DependencyNotInstalled: When the backend's extra is not installed.
     """
     kind, _, argument = spec.strip().partition(":")
     if kind == "sim":
         from mobileintent_gym.phone import SimPhone
 
-        if not argument:
-            return SimPhone()
-        width, sep, height = argument.partition("x")
-        if not (sep and width.isdigit() and height.isdigit()):
-            raise DeviceConfigError(f"sim size must be WIDTHxHEIGHT, got {spec!r}")
-        return SimPhone(int(width), int(height))
+        return SimPhone(*screen_size(argument, spec)) if argument else SimPhone()
     if kind == "adb" and argument:
         from mobileintent_gym.backends.adb import AdbDevice
 
@@ -49,3 +50,26 @@ def load_device(spec: str) -> Device:
         return AppiumDevice(argument)
     raise DeviceConfigError(
         f"unknown device {spec!r}; use 'sim', 'adb:<serial>' or 'appium:<http url>'")
+
+
+def screen_size(text: str, spec: str | None = None) -> tuple[int, int]:
+    """``(width, height)`` of a simulated screen written ``WIDTHxHEIGHT`` (ASCII digits).
+
+    Args:
+        text: The size, e.g. ``1080x2400``.
+        spec: The config string it came from, quoted in errors (default ``text``).
+
+    Raises:
+        DeviceConfigError: When it is malformed or outside 320–3840 × 480–3840 pixels.
+    """
+    from mobileintent_gym.phone.phone import check_screen_size
+
+    match = _SIZE.fullmatch(text)
+    if match is None:
+        raise DeviceConfigError(f"sim size must be WIDTHxHEIGHT, got {spec or text!r}")
+    width, height = int(match[1]), int(match[2])
+    try:
+        check_screen_size(width, height)
+    except DeviceError as err:
+        raise DeviceConfigError(f"{spec or text!r}: {err}") from err
+    return width, height

@@ -17,7 +17,8 @@ Version History:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -28,7 +29,7 @@ from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
 from mobileintent_gym.envs.kept_content import KeptContent
 from mobileintent_gym.envs.spaces import observation_space
-from mobileintent_gym.errors import InvalidActionError, MobileIntentError
+from mobileintent_gym.errors import InvalidActionError, InvalidOptionsError, MobileIntentError
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.ui import Node
 from mobileintent_gym.tasks import Judge, TaskInstance, Verdict, instantiate, task_ids
@@ -52,7 +53,9 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         profiles_dir: Where user profiles named by ``users`` are looked up first.
         render_mode: ``"rgb_array"`` or ``None``.
 
-    Reset options: ``user`` and ``task`` pick the episode instead of drawing it.
+    Reset options: ``user`` (a profile name or path) and ``task`` (a task id) pick the
+    episode instead of drawing it; anything else, an empty value or a non-dict raises
+    :class:`~mobileintent_gym.errors.InvalidOptionsError`.
 
     Observations are dicts of the chosen fields; ``info`` carries the task, the per-subgoal
     rewards and whether each subgoal's entry context was reached (``subgoals_reached``),
@@ -92,12 +95,9 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Start an episode: pick a user and task, load the phone, open the task's app."""
         super().reset(seed=seed)
-        options = dict(options or {})
-        user = options.pop("user", None) or self.users[self.np_random.integers(len(self.users))]
-        task_id = options.pop("task", None) or self.tasks[self.np_random.integers(len(self.tasks))]
-        if options:
-            raise MobileIntentError(f"unknown reset options {sorted(options)}; "
-                                    "known: ['task', 'user']")
+        chosen = _reset_choices(options)
+        user = chosen.get("user") or self.users[self.np_random.integers(len(self.users))]
+        task_id = chosen.get("task") or self.tasks[self.np_random.integers(len(self.tasks))]
         content = load_user_content(user, self.pair, self.profiles_dir)
         task = instantiate(task_id, content)
         if not self.load_state:
@@ -168,3 +168,26 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             "target_exposed": verdict.exposed,
             "event": None if result is None else result.event,
         }
+
+
+def _reset_choices(options: Any) -> dict[str, Any]:
+    """The ``user`` and ``task`` that reset ``options`` pick (a ``None`` value picks none).
+
+    Raises:
+        InvalidOptionsError: When ``options`` is not a dict (or ``None``), names an unknown
+            option, or gives an empty or non-string value.
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise InvalidOptionsError(f"reset options must be a dict, got {type(options).__name__}")
+    unknown = sorted(str(key) for key in options if key not in ("user", "task"))
+    if unknown:
+        raise InvalidOptionsError(f"unknown reset options {unknown}; known: ['task', 'user']")
+    kinds = {"user": str | os.PathLike, "task": str}
+    for key, value in options.items():
+        if value is not None and not (isinstance(value, kinds[key]) and str(value).strip()):
+            raise InvalidOptionsError(f"reset option {key!r} must be a non-empty "
+                                      f"{'name or path' if key == 'user' else 'task id'}, "
+                                      f"got {value!r:.80}")
+    return {key: value for key, value in options.items() if value is not None}

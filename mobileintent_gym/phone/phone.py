@@ -28,8 +28,25 @@ from mobileintent_gym.phone.ui import Intent
 from mobileintent_gym.phone.view import Layer, View
 
 MAX_FIELD_LENGTH = 4000
+MIN_WIDTH, MIN_HEIGHT, MAX_SIDE = 320, 480, 3840
 _VIEW_CACHE = 64
 _SWIPE_SHARE = 0.8  # a swipe moves content by most of a viewport
+
+
+def check_screen_size(width: object, height: object) -> None:
+    """Accept only sizes a SimPhone can have: 320–3840 px wide, 480–3840 px high.
+
+    The bound keeps a frame (and a raw screenshot of it) to tens of megabytes.
+
+    Raises:
+        DeviceError: Naming the size when it is out of range or not integers.
+    """
+    sides = (width, height)
+    if not all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in sides):
+        raise DeviceError(f"screen size must be integers, got {width!r}x{height!r}")
+    if not (MIN_WIDTH <= width <= MAX_SIDE and MIN_HEIGHT <= height <= MAX_SIDE):
+        raise DeviceError(f"screen {width}x{height} is outside {MIN_WIDTH}-{MAX_SIDE} x "
+                          f"{MIN_HEIGHT}-{MAX_SIDE} pixels")
 
 
 class SimPhone:
@@ -44,6 +61,10 @@ class SimPhone:
             every frame from scratch (the benchmark's baseline).
         tile_budget: Bytes the tile cache may hold.
 
+    Raises:
+        DeviceError: When the size is outside 320–3840 × 480–3840 pixels
+            (:func:`check_screen_size`), before anything is allocated.
+
     Example:
         >>> phone = SimPhone()
         >>> phone.open("music")
@@ -54,9 +75,8 @@ class SimPhone:
     def __init__(self, width: int = 1080, height: int = 2400, *,
                  apps: Iterable[App] | None = None, seconds_per_action: float = 4.0,
                  render_cache: bool = True, tile_budget: int = 16 << 20) -> None:
-        if width < 320 or height < 480:
-            raise DeviceError(f"screen {width}x{height} is smaller than 320x480")
-        self.width, self.height = width, height
+        check_screen_size(width, height)
+        self.width, self.height = int(width), int(height)
         self.density = width / 411.43
         self.apps: dict[str, App] = {a.id: a for a in (apps or default_apps())}
         self.seconds_per_action = seconds_per_action

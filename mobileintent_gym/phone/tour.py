@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from PIL import Image
 
 from mobileintent_gym.actions import Action
+from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone.phone import SimPhone
 from mobileintent_gym.phone.query import tap
 
@@ -72,9 +74,14 @@ def run_tour(phone: SimPhone, out: Path | None = None) -> list[dict]:
 
 
 def _main(args: argparse.Namespace) -> int:
+    try:
+        phone = SimPhone(args.width, args.height)  # checks the size before any folder exists
+    except DeviceError as err:
+        print(f"tour: {err}", file=sys.stderr)
+        return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    records = run_tour(SimPhone(args.width, args.height), out)
+    records = run_tour(phone, out)
     (out / "tour.json").write_text(json.dumps(records, indent=1))
     for r in records:
         print(f"{r['name']:<24} {r['action']:<22} {r['route_before']:>24} -> {r['route']}")
@@ -86,6 +93,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``tour`` sub-command."""
     parser = subparsers.add_parser("tour", help="scripted tour of the apps, saved as PNGs")
     parser.add_argument("--out", default="out/tour", help="folder for the PNG frames")
-    parser.add_argument("--width", type=int, default=1080)
-    parser.add_argument("--height", type=int, default=2400)
+    parser.add_argument("--width", type=int, default=1080, help="screen width, 320-3840")
+    parser.add_argument("--height", type=int, default=2400, help="screen height, 480-3840")
     parser.set_defaults(func=_main)

@@ -11,6 +11,11 @@ A profile is a JSON object::
 ``resolve_profile`` looks a name up in an explicit folder, then in the folder named by the
 ``MOBILEINTENT_GYM_PROFILES`` environment variable (PersonaLens layouts ``userN.json`` and
 ``userN/profile.json`` both work), then among the built-in demo profiles.
+
+Anything wrong with a profile, or with the name or path given for it, is an
+:class:`~mobileintent_gym.errors.InvalidProfileError` naming the problem: a user id or
+profile name over 255 characters, demographics nested deeper than 16 levels or holding
+non-JSON values, a file nested too deeply to parse, a name that is not a string.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from typing import Any
 from mobileintent_gym.errors import InvalidProfileError, MobileIntentError
 
 PROFILES_ENV = "MOBILEINTENT_GYM_PROFILES"
+MAX_NAME = 255  # characters in a user id or profile name (a file name's limit)
+MAX_DEPTH = 16  # nesting of the free-form demographics
 _FIELDS = ("user_id", "demographics", "interests", "affinities", "interactions")
 
 
@@ -73,9 +80,13 @@ class UserProfile:
         if unknown:
             raise InvalidProfileError(f"unknown profile fields {unknown}; known: {list(_FIELDS)}")
         demographics = _mapping(data.get("demographics", {}), "demographics")
+        _json_values(demographics, "demographics")
         uid = data.get("user_id", demographics.get("user_id", user_id))
         if not isinstance(uid, str) or not uid.strip():
-            raise InvalidProfileError(f"user_id must be a non-empty string, got {uid!r}")
+            raise InvalidProfileError(f"user_id must be a non-empty string, got {uid!r:.80}")
+        if len(uid) > MAX_NAME:
+            raise InvalidProfileError(f"user_id is {len(uid)} characters, more than {MAX_NAME}: "
+                                      f"{uid[:40]!r}...")
         if "interests" not in data or "affinities" not in data:
             missing = [f for f in ("interests", "affinities") if f not in data]
             raise InvalidProfileError(f"profile {uid!r} lacks the fields {missing}")
@@ -105,6 +116,25 @@ def _mapping(value: Any, where: str) -> Mapping[str, Any]:
         if not isinstance(key, str) or not key:
             raise InvalidProfileError(f"{where} has a bad key {key!r}")
     return value
+
+
+def _json_values(value: Any, where: str) -> None:
+    """Check free-form data: JSON values only, nested at most :data:`MAX_DEPTH` deep."""
+    pending = [(value, where, 0)]
+    while pending:
+        item, path, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise InvalidProfileError(f"{where} is nested more than {MAX_DEPTH} levels deep "
+                                      f"(at {path[:120]})")
+        if isinstance(item, Mapping):
+            for key, inner in item.items():
+                if not isinstance(key, str):
+                    raise InvalidProfileError(f"{path[:120]} has a non-string key {key!r}")
+                pending.append((inner, f"{path}[{key[:40]!r}]", depth + 1))
+        elif isinstance(item, list):
+            pending.extend((inner, f"{path}[{i}]", depth + 1) for i, inner in enumerate(item))
+        elif not (item is None or isinstance(item, str | int | float)):
+            raise InvalidProfileError(f"{path[:120]} must be a JSON value, got {_kind(item)}")
 
 
 def _interests(value: Any) -> dict[str, int]:
@@ -151,15 +181,20 @@ def load_profile(path: str | os.PathLike[str]) -> UserProfile:
     PersonaLens layout ``userN/profile.json``), any other from its own name.
 
     Raises:
-        InvalidProfileError: When the file cannot be read, is not JSON or is not a valid
-            profile; the message starts with the path.
+        InvalidProfileError: When the file cannot be read, is not JSON (or nested too deeply
+            to parse) or is not a valid profile; the message starts with the path.
     """
     path = Path(path)
     fallback = path.parent.name if path.name == "profile.json" else path.stem
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return UserProfile.from_dict(data, user_id=fallback)
+    except RecursionError as err:
+        raise InvalidProfileError(f"{path}: JSON nested too deeply to read") from err
     except (OSError, ValueError) as err:
+        raise InvalidProfileError(f"{path}: {err}") from err
+    try:
+        return UserProfile.from_dict(data, user_id=fallback)
+    except InvalidProfileError as err:
         raise InvalidProfileError(f"{path}: {err}") from err
 
 
@@ -175,11 +210,38 @@ def resolve_profile(name_or_path: str | os.PathLike[str],
     Raises:
         UnknownProfileError: When the name is found nowhere; the message lists the places
             searched and the names available there.
-        InvalidProfileError: When the profile found is not valid.
+        InvalidProfileError: When the profile found is not valid, or ``name_or_path`` is
+            not a usable name or path (not a string, empty, too long, unreadable).
     """
+    text = _user_text(name_or_path)
+    try:
+        return _resolve(text, profiles_dir)
+    except OSError as err:
+        raise InvalidProfileError(f"cannot look up the profile {text[:60]!r}: "
+                                  f"{err.strerror or err}") from err
+
+
+def _user_text(name_or_path: Any) -> str:
+    """A profile name or path as text, or the profile error saying why it is not one."""
+    if not isinstance(name_or_path, str | os.PathLike):
+        raise InvalidProfileError(f"a user must be a profile name or path, got "
+                                  f"{_kind(name_or_path)}")
     text = os.fspath(name_or_path)
+    if not isinstance(text, str) or not text.strip() or "\0" in text:
+        raise InvalidProfileError(f"a user must be a non-empty name or path, got {text!r:.80}")
+    if not _looks_like_path(text) and len(text) > MAX_NAME:
+        raise InvalidProfileError(f"a user name is at most {MAX_NAME} characters, got "
+                                  f"{len(text)}: {text[:40]!r}...")
+    return text
+
+
+def _looks_like_path(text: str) -> bool:
+    return text.endswith(".json") or os.sep in text or "/" in text
+
+
+def _resolve(text: str, profiles_dir: str | os.PathLike[str] | None) -> UserProfile:
     path = Path(text)
-    if path.is_file() or text.endswith(".json") or os.sep in text or "/" in text:
+    if _looks_like_path(text) or path.is_file():
         if path.is_dir() and (path / "profile.json").is_file():
             path = path / "profile.json"
         if not path.is_file():

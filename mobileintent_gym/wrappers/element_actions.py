@@ -4,6 +4,8 @@ Pixel actions make a huge space for value-based or policy-gradient learners such
 PPO and DQN. This wrapper numbers what can be touched on the current screen — the targets
 of the hierarchy dump, in tree order, by the same rule the phone applies to touches
 (:mod:`mobileintent_gym.phone.touch`) — and adds a few fixed actions after them.
+:meth:`ElementActions.action_masks` says which actions reach something on the current
+screen, as sb3-contrib's ``MaskablePPO`` asks of an env.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 from gymnasium import spaces
 
 from mobileintent_gym.actions import Action
+from mobileintent_gym.errors import InvalidActionError
 from mobileintent_gym.phone import hierarchy, touch
 from mobileintent_gym.phone.ui import center
 
@@ -42,20 +46,33 @@ class ElementActions(gym.ActionWrapper):
     ``SWIPE[DOWN]``, ``TYPE`` of the text the task asks for (``Rainy Night``,
     ``Understood``; a space when it asks for none), ``PRESS[ENTER]`` and ``COMPLETE``. An
     index past the screen's targets is sent as an off-screen click, which the env flags
-    as invalid and ignores.
+    as invalid and ignores; :meth:`action_masks` leaves such indices out.
 
     Args:
         env: An environment of this package (its device gives the hierarchy).
         max_elements: Targets addressable per screen (screens list far fewer).
+
+    Raises:
+        ValueError: When ``max_elements`` is not a positive integer.
     """
 
     def __init__(self, env: gym.Env, max_elements: int = 64) -> None:
         super().__init__(env)
+        if isinstance(max_elements, bool) or not isinstance(max_elements, int) or max_elements < 1:
+            raise ValueError(f"max_elements must be a positive integer, got {max_elements!r}")
         self.max_elements = max_elements
         self.action_space = spaces.Discrete(max_elements + len(FIXED))
 
     def action(self, action: Any) -> Action:
-        """The pixel action behind index ``action``."""
+        """The pixel action behind index ``action``.
+
+        Raises:
+            InvalidActionError: When ``action`` is not in the action space: an integer
+                (Python or NumPy, not bool) from 0 to ``action_space.n - 1``; nothing is sent.
+        """
+        if isinstance(action, bool | np.bool_) or not self.action_space.contains(action):
+            raise InvalidActionError(f"element action must be an integer in "
+                                     f"[0, {self.action_space.n}), got {action!r:.80}")
         index = int(action)
         if index >= self.max_elements:
             return self._fixed(FIXED[index - self.max_elements])
@@ -64,6 +81,19 @@ class ElementActions(gym.ActionWrapper):
         if index >= len(points):
             return Action.click(device.width, 0)  # off screen: flagged, changes nothing
         return Action.click(*points[index])
+
+    def action_masks(self) -> np.ndarray:
+        """Which actions reach something now: the screen's listed elements and every fixed one.
+
+        Returns:
+            A bool array of ``action_space.n`` entries (sb3-contrib's ``MaskablePPO`` reads
+            it through ``env.action_masks()``).
+        """
+        mask = np.zeros(self.action_space.n, dtype=bool)
+        mask[: min(len(touchable_points(self.env.unwrapped.device.hierarchy())),
+                   self.max_elements)] = True
+        mask[self.max_elements :] = True
+        return mask
 
     def _fixed(self, name: str) -> Action:
         if name.startswith("SWIPE_"):

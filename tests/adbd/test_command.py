@@ -51,3 +51,21 @@ def test_an_invalid_profile_exits_with_the_bad_value(tmp_path, capsys):
     (tmp_path / "bad.json").write_text(json.dumps({"interests": {"Music": 3}, "affinities": {}}))
     assert main(["serve-adb", "--user", "bad", "--profiles", str(tmp_path)]) == 2
     assert "interests['Music'] must be 0 or 1, got 3" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["--user", "x" * 5000], "a user name is at most 255 characters, got 5000"),
+    (["--user", "deep"], "deep.json: JSON nested too deeply"),
+    (["--user", "long-id"], "user_id is 5000 characters, more than 255"),
+    (["--size", "99999x99999"], "screen 99999x99999 is outside 320-3840 x 480-3840"),
+    (["--size", "\u00b2x\u00b2"], "sim size must be WIDTHxHEIGHT"),
+    (["--time-limit", "0"], "--time-limit must be a positive number, got 0.0"),
+    (["--storage", "-1"], "--storage must be a positive number, got -1"),
+])
+def test_bad_arguments_exit_2_naming_the_problem_before_serving(tmp_path, capsys, args, named):
+    (tmp_path / "deep.json").write_text('{"interests": {}, "affinities": ' + "[" * 50_000
+                                        + "]" * 50_000 + "}")
+    ana = resolve_profile("demo-ana").to_dict()
+    (tmp_path / "long-id.json").write_text(json.dumps({**ana, "user_id": "u" * 5000}))
+    assert main(["serve-adb", "--port", "0", "--profiles", str(tmp_path), *args]) == 2
+    assert named in capsys.readouterr().err

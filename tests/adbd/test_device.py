@@ -1,7 +1,11 @@
+import base64
 import io
+import shlex
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from mobileintent_gym.adbd.android import android_text
@@ -9,13 +13,17 @@ from mobileintent_gym.adbd.conventions import activity_for, route_from_component
 from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
+from mobileintent_gym.phone.query import find
+from mobileintent_gym.phone.ui import center
 
 
 @pytest.fixture
-def device() -> VirtualDevice:
+def device():
     phone = SimPhone()
     phone.reset(seed=0)
-    return VirtualDevice(phone)
+    device = VirtualDevice(phone)
+    yield device
+    device.close()
 
 
 def out(device: VirtualDevice, line: str) -> str:
@@ -129,3 +137,54 @@ def test_banner_advertises_identity_and_only_implemented_features(device):
     assert device.banner() == (b"device::ro.product.name=mobileintent_sim;"
                                b"ro.product.model=SimPhone;ro.product.device=simphone;"
                                b"features=shell_v2")
+
+
+def focus_chat_input(device: VirtualDevice) -> None:
+    device.phone.open("chat")
+    chat = device.phone.state.apps["chat"].chats[0]
+    row = next(n for n in device.phone._current().targets if n.entity == chat.id)
+    out(device, "input tap {} {}".format(*center(row.bounds)))
+    out(device, "input tap {} {}".format(*center(find(device.phone.hierarchy(),
+                                                       resource_id="input").bounds)))
+
+
+def test_adbkeyboard_broadcasts_type_unicode_into_the_focused_field(device):
+    focus_chat_input(device)
+    text = "Grüße 👋 你好"
+    answer = out(device, "am broadcast -a ADB_INPUT_B64 --es msg "
+                 + base64.b64encode(text.encode()).decode())
+    assert answer == ("Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000 (has extras) }\n"
+                      "Broadcast completed: result=0\n")
+    assert find(device.phone.hierarchy(), resource_id="input").text == text
+    out(device, "am broadcast -a ADB_INPUT_TEXT --es msg ' ok'")
+    assert find(device.phone.hierarchy(), resource_id="input").text == text + " ok"
+    assert device.phone.events[-1].typed == " ok"
+
+
+def test_a_broadcast_nobody_receives_completes_and_a_bad_message_is_an_error(device):
+    focus_chat_input(device)
+    before = len(device.phone.events)
+    assert "Broadcast completed: result=0" in out(device, "am broadcast -a some.OTHER")
+    bad = device.run("am broadcast -a ADB_INPUT_B64 --es msg '@@@'")
+    assert bad.code == 1 and b"msg is not base64 of UTF-8 text: '@@@'" in bad.stderr
+    assert len(device.phone.events) == before
+
+
+NUMBERS = st.sampled_from(["1e999", "-1e999", "nan", "inf", "1_0", "0x10", "１", "٣", "",
+                           "9" * 30, "2147483648", "-2147483649", "10", "10.5", "-3", "+7"])
+ARG = st.one_of(NUMBERS, NUMBERS, st.text(max_size=8))  # two numbers in three
+# Mostly the arities tap, swipe and keyevent take, so that their numbers are read.
+ARGS = st.sampled_from([0, 1, 2, 2, 2, 4, 5, 5, 6]).flatmap(
+    lambda size: st.lists(ARG, min_size=size, max_size=size))
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(verb=st.sampled_from(["tap", "swipe", "draganddrop", "keyevent", "text", "roll"]),
+       args=ARGS)
+def test_any_input_arguments_end_in_status_zero_or_an_error_message(device, verb, args):
+    """One device for all examples: whatever the inputs did, it must keep answering."""
+    result = device.run(shlex.join(["input", verb, *args]))
+    assert result.code in (0, 1), (args, result)
+    if result.code:
+        assert result.stderr.startswith(b"Error: ") and result.stdout == b""

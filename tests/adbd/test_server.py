@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from mobileintent_gym.adbd import AdbServer, ServerConfig, ServerThread, VirtualDevice
+from mobileintent_gym.adbd.client import HOST_BANNER, WireClient, v2_packets
 from mobileintent_gym.adbd.packet import (
     A_AUTH,
     A_CLSE,
@@ -28,7 +29,6 @@ from mobileintent_gym.adbd.packet import (
 )
 from mobileintent_gym.adbd.server import BindRefusedError
 from mobileintent_gym.phone import SimPhone
-from tests.adbd.adbd_wire import HOST_BANNER, WireClient, v2_packets
 
 
 def serve(keys=()) -> ServerThread:

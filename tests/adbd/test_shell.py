@@ -2,14 +2,23 @@ import pytest
 
 from mobileintent_gym.adbd.commands import FileCommands, basic_commands
 from mobileintent_gym.adbd.filesystem import MemoryFileSystem
+from mobileintent_gym.adbd.limits import ShellLimits
+from mobileintent_gym.adbd.regex_pool import RegexPool
 from mobileintent_gym.adbd.shell import Shell
 from mobileintent_gym.adbd.shellparse import ShellSyntaxError, parse
 
 
+@pytest.fixture(scope="module")
+def pool():
+    pool = RegexPool()
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def shell() -> Shell:
+def shell(pool) -> Shell:
     fs = MemoryFileSystem()
-    return Shell({**basic_commands(), **FileCommands(fs).table()}, fs, {"HOME": "/"})
+    return Shell({**basic_commands(pool), **FileCommands(fs).table()}, fs, {"HOME": "/"})
 
 
 def run(shell: Shell, line: str) -> tuple[str, str, int]:
@@ -74,3 +83,52 @@ def test_syntax_error_in_shell_exits_2(shell):
 
 def test_empty_unquoted_expansion_vanishes_but_quoted_stays(shell):
     assert run(shell, 'echo $NOPE "$NOPE" x')[0] == " x\n"
+
+
+def limited(pool, **limits) -> Shell:
+    fs = MemoryFileSystem()
+    fs.write("/sdcard/k.bin", b"k" * 1000)
+    return Shell({**basic_commands(pool), **FileCommands(fs).table()}, fs, {},
+                 limits=ShellLimits(**limits))
+
+
+def test_output_limit_counts_pipes_substitutions_and_redirections(pool):
+    shell = limited(pool, output_limit=2500)
+    assert run(shell, "cat /sdcard/k.bin /sdcard/k.bin")[2] == 0
+    for line in ("cat /sdcard/k.bin /sdcard/k.bin /sdcard/k.bin",  # refused before reading
+                 "cat /sdcard/k.bin | cat | cat",
+                 "echo $(cat /sdcard/k.bin) $(cat /sdcard/k.bin) $(cat /sdcard/k.bin)",
+                 "cat /sdcard/k.bin > /sdcard/a; cat /sdcard/a > /sdcard/b; cat /sdcard/b"):
+        out, err, code = run(shell, line)
+        assert (out, code) == ("", 1), line
+        assert err == "/system/bin/sh: output over the 2500 byte limit\n", line
+
+
+def test_output_limit_stops_the_line_where_it_is_reached(pool):
+    out, err, code = run(limited(pool, output_limit=2500),
+                         "cat /sdcard/k.bin; cat /sdcard/k.bin; cat /sdcard/k.bin; echo never")
+    assert (len(out), code) == (2000, 1)
+    assert err.endswith("output over the 2500 byte limit\n")
+
+
+def test_time_limit_kills_a_runaway_grep_and_ends_the_line(pool):
+    shell = limited(pool, time_limit=0.5)
+    result = shell.run("echo before; echo " + "a" * 30 + "! | grep -E '^(a+)+$'; echo after")
+    assert result.stdout == b"before\n" and result.code == 137
+    assert result.stderr == b"/system/bin/sh: killed: over the 0.5 s time limit\n"
+    assert run(shell, "echo abc | grep b") == ("abc\n", "", 0)  # a fresh line, a fresh limit
+
+
+def test_emit_receives_output_as_each_pipeline_finishes(pool):
+    seen = []
+    result = limited(pool).run("echo one; nope; echo two", emit=lambda fd, data: seen.append(
+        (fd, data)))
+    assert seen == [(1, b"one\n"), (2, b"/system/bin/sh: nope: inaccessible or not found\n"),
+                    (1, b"two\n")]
+    assert (result.chunks, result.code) == ([], 0)
+
+
+def test_a_pattern_re_cannot_compile_is_grep_status_2(shell):
+    out, err, code = run(shell, "echo a | grep -E 'a('")
+    assert (out, code) == ("", 2)
+    assert err.startswith("grep: bad regex 'a(': missing ), unterminated subpattern")

@@ -3,7 +3,9 @@
 import asyncio
 import struct
 
-from mobileintent_gym.adbd.filesystem import MemoryFileSystem
+import pytest
+
+from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
 from mobileintent_gym.adbd.sync import SYNC_DATA_MAX, serve_sync
 
 
@@ -75,3 +77,45 @@ def test_unknown_request_fails_the_stream():
     stream = ScriptedStream(request(b"NOPE", b""))
     asyncio.run(serve_sync(stream, MemoryFileSystem()))
     assert stream.written.startswith(b"FAIL") and b"unknown sync request" in stream.written
+
+
+class InterleavedStream(ScriptedStream):
+    """Lets other transfers run between its reads, as parallel pushes do."""
+
+    async def read_exactly(self, size: int) -> bytes:
+        await asyncio.sleep(0)
+        return await super().read_exactly(size)
+
+
+def test_parallel_pushes_hold_room_as_data_arrives_and_never_pass_the_capacity():
+    fs = MemoryFileSystem(capacity=100_000)
+    streams = [InterleavedStream(send_file(f"/sdcard/{n}.bin", bytes(70_000))
+                                 + request(b"QUIT", b"")) for n in "ab"]
+
+    async def both() -> None:
+        await asyncio.gather(*(serve_sync(stream, fs) for stream in streams))
+
+    asyncio.run(both())
+    first, second = streams
+    assert first.written == b"OKAY" + bytes(4) and fs.read("/sdcard/a.bin") == bytes(70_000)
+    assert second.written.startswith(b"FAIL") and b"No space left on device" in second.written
+    assert second.consumed < SYNC_DATA_MAX  # refused at its first chunk, none of it buffered
+    assert not fs.exists("/sdcard/b.bin") and fs.free() == 30_000  # its room was given back
+
+
+def test_a_reservation_holds_room_until_committed_or_released():
+    fs = MemoryFileSystem(capacity=100)
+    with fs.reserve("/sdcard/x") as held:
+        held.grow(60)
+        assert fs.free() == 40
+        with pytest.raises(FileSystemError, match="No space left"):
+            fs.write("/sdcard/y", bytes(50))
+        with pytest.raises(FileSystemError, match="No space left"):
+            fs.reserve("/sdcard/z").grow(41)
+    assert fs.free() == 100
+    with fs.reserve("/sdcard/x") as held:
+        held.grow(60)
+        held.commit(bytes(60), 0o644, 7)
+    assert (fs.free(), fs.stat("/sdcard/x")) == (40, (0o100644, 60, 7))
+    with pytest.raises(FileSystemError, match="Permission denied"):
+        fs.reserve("/system/x")

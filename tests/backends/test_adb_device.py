@@ -18,6 +18,8 @@ from mobileintent_gym.backends.adb import (
 from mobileintent_gym.errors import InvalidActionError, UnknownRouteError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
+from mobileintent_gym.phone.query import find
+from mobileintent_gym.phone.ui import center as middle
 
 INJECTION = "a;echo PWNED $(id) 'x' \"y\""
 
@@ -85,10 +87,30 @@ def test_off_screen_point_is_rejected_before_sending(device):
 
 
 def test_a_failing_command_is_a_typed_error_with_its_output(local):
-    """The virtual device has no ADBKeyboard (``am broadcast``): the exit status must show."""
+    """A phone without the music app: ``monkey -p`` fails, and its status and words show."""
+    device = AdbDevice(AdbConfig(local.serial, server_port=local.server_port))
+    apps = local.device.phone.apps
+    installed = local.thread.call(dict, apps)
+    local.thread.call(apps.pop, "music")
+    try:
+        with pytest.raises(DeviceCommandError, match=r"monkey .* exited 252: .*No activities"):
+            device.open("music")
+    finally:
+        local.thread.call(lambda: (apps.clear(), apps.update(installed)))
+
+
+def test_unicode_text_types_end_to_end_through_the_adbkeyboard_broadcast(local):
+    """``AdbConfig(adb_keyboard=True)``: text ``input text`` cannot type reaches the field."""
+    local.thread.call(local.device.phone.reset, None, 0)
     device = AdbDevice(AdbConfig(local.serial, server_port=local.server_port, adb_keyboard=True))
-    with pytest.raises(DeviceCommandError, match=r"am broadcast .* exited 1: .*unsupported"):
-        device.act(Action.type_text("café"))
+    device.open("chat")
+    for rid in ("chat", "input"):
+        device.act(Action.click(*middle(find(device.hierarchy(), resource_id=rid).bounds)))
+    text = "Grüße 👋 你好\tœ"
+    result = device.act(Action.type_text(text))
+    assert result.event.typed == text and result.effect
+    assert find(device.hierarchy(), resource_id="input").text == text
+    assert local.thread.call(lambda: local.device.phone.events[-1].typed) == text
 
 
 def test_a_device_that_vanishes_gives_a_clear_error_at_once(tmp_path):

@@ -8,6 +8,7 @@ hierarchies come back) and records every request for the assertions.
 import base64
 import io
 import json
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -109,9 +110,16 @@ def endpoint():
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
+    stopped = []
+
+    def stop() -> None:
+        if not stopped:
+            stopped.append(server.shutdown())
+            server.server_close()
+
+    handler.stop = staticmethod(stop)
     yield f"http://127.0.0.1:{server.server_port}", handler
-    server.shutdown()
-    server.server_close()
+    stop()
 
 
 def test_the_tour_logs_what_simphone_logs(endpoint):
@@ -195,3 +203,30 @@ def test_open_activates_the_apps_package(endpoint):
     assert device.route() == "chat/chats"
     with pytest.raises(UnknownRouteError, match="'mail'"):
         device.open("mail")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_nothing_listening_is_the_device_unavailable_error():
+    from mobileintent_gym.backends.adb_transport import DeviceUnavailableError
+    from mobileintent_gym.backends.loader import load_device
+
+    url = f"http://127.0.0.1:{free_port()}"
+    with pytest.raises(DeviceUnavailableError, match="no Appium session at") as caught:
+        load_device(f"appium:{url}")  # unfixed: urllib3's MaxRetryError
+    assert url in str(caught.value) and caught.value.__cause__ is not None
+
+
+def test_a_server_that_goes_away_mid_session_is_the_device_unavailable_error(endpoint):
+    from mobileintent_gym.backends.adb_transport import DeviceUnavailableError
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url)
+    handler.stop()
+    with pytest.raises(DeviceUnavailableError, match="unreachable during screenshot"):
+        device.screenshot()

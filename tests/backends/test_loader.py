@@ -1,7 +1,10 @@
+import tracemalloc
+
 import pytest
 
 from mobileintent_gym.backends import Device
 from mobileintent_gym.backends.loader import DeviceConfigError, load_device
+from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone import SimPhone
 
 
@@ -11,11 +14,33 @@ def test_sim_specs_build_simulated_phones():
     assert (load_device("sim:720x1600").width, load_device("sim:720x1600").height) == (720, 1600)
 
 
-@pytest.mark.parametrize("spec", ["", "sim:big", "adb:", "appium:ftp://x", "usb:123"])
+@pytest.mark.parametrize("spec", ["", "sim:big", "sim:\u00b2x\u00b2", "sim:\u0663\u0663\u0663x900",
+                                  "sim:720x", "adb:", "appium:ftp://x", "usb:123"])
 def test_bad_specs_are_rejected_with_the_spec(spec):
     with pytest.raises(DeviceConfigError, match=r"unknown device|WIDTHxHEIGHT") as caught:
         load_device(spec)
     assert repr(spec) in str(caught.value)
+
+
+@pytest.mark.parametrize("size", ["99999x99999", "319x800", "720x479", "3841x2400",
+                                  "1080x3841", "0x0", "1" * 40 + "x2400"])
+def test_screen_sizes_out_of_range_are_refused_before_any_allocation(size):
+    tracemalloc.start()
+    try:
+        with pytest.raises(DeviceConfigError, match=r"outside 320-3840 x 480-3840|WIDTHxHEIGHT"):
+            load_device(f"sim:{size}")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20  # unfixed: a 28 GiB frame was tried for 99999x99999
+
+
+def test_the_size_range_is_inclusive_and_simphone_checks_it_too():
+    assert (load_device("sim:320x480").width, load_device("sim:320x480").height) == (320, 480)
+    with pytest.raises(DeviceError, match="outside"):
+        SimPhone(99999, 99999)
+    with pytest.raises(DeviceError, match="integers"):
+        SimPhone(True, 2400)
 
 
 def test_adb_spec_builds_an_adb_device(local, monkeypatch):

@@ -42,6 +42,10 @@ def changed(path, value):
     (("affinities", "Music"), "jazz", "affinities['Music'] must be an object, got str 'jazz'"),
     (("interactions", "Music"), 3, "interactions['Music'] must be a string, got int 3"),
     (("user_id",), "", "user_id must be a non-empty string, got ''"),
+    (("user_id",), "u" * 5000, "user_id is 5000 characters, more than 255"),
+    (("user_id",), 42, "user_id must be a non-empty string, got 42"),
+    (("demographics", "age"), object, "demographics['age'] must be a JSON value, got type"),
+    (("demographics", "x"), {3: "a"}, "demographics['x'] has a non-string key 3"),
     (("hobbies",), {}, "unknown profile fields ['hobbies']"),
 ])
 def test_a_bad_value_is_named_in_the_error(path, value, named):
@@ -127,3 +131,42 @@ def test_a_broken_file_names_its_path(tmp_path):
     write(path, changed(("interests", "Music"), 5))
     with pytest.raises(InvalidProfileError, match=r"broken\.json: interests\['Music'\]"):
         load_profile(path)
+
+
+def nested(depth: int) -> dict:
+    value: dict = {}
+    for _ in range(depth):
+        value = {"n": value}
+    return value
+
+
+def test_demographics_nested_deeply_are_refused_without_recursion():
+    assert UserProfile.from_dict(changed(("demographics", "x"), nested(15))).user_id == "tess"
+    for depth in (17, 50_000):  # unfixed: accepted, then RecursionError when hashed
+        with pytest.raises(InvalidProfileError, match="nested more than 16 levels deep"):
+            UserProfile.from_dict(changed(("demographics", "x"), nested(depth)))
+
+
+def test_a_file_nested_thousands_deep_is_the_profile_error(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"user_id": "d", "interests": {}, "affinities": '
+                    + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(InvalidProfileError, match=r"deep.json: JSON nested too deeply"):
+        load_profile(deep)
+    with pytest.raises(InvalidProfileError, match="nested too deeply"):
+        resolve_profile("deep", tmp_path)
+
+
+@pytest.mark.parametrize(("user", "named"), [
+    (123, "a user must be a profile name or path, got int 123"),
+    (None, "a user must be a profile name or path, got NoneType None"),
+    (["demo-ana"], "got list"),
+    ("", "a user must be a non-empty name or path"),
+    ("a\0b", "a user must be a non-empty name or path"),
+    ("x" * 5000, "a user name is at most 255 characters, got 5000"),
+    ("d/" + "x" * 5000 + ".json", "cannot look up the profile"),
+])
+def test_bad_user_names_are_the_profile_error(user, named, tmp_path):
+    with pytest.raises(InvalidProfileError) as err:
+        resolve_profile(user, tmp_path)
+    assert named in str(err.value)

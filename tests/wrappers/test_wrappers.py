@@ -6,6 +6,7 @@ import pytest
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents import OracleAgent
+from mobileintent_gym.errors import InvalidActionError
 from mobileintent_gym.tasks import task_ids
 from mobileintent_gym.wrappers import ElementActions, ScreenObservation
 from mobileintent_gym.wrappers.element_actions import FIXED, touchable_points
@@ -111,4 +112,63 @@ def test_sb3_checks_the_wrapped_env_and_ppo_learns_on_it():
     assert all(0 <= e["r"] <= 1 and 1 <= e["l"] <= 20 for e in episodes)
     action, _ = model.predict(env.reset(seed=0)[0], deterministic=True)
     assert env.action_space.contains(int(action))
+    env.close()
+
+
+@pytest.mark.parametrize("bad", [-1, 70, 10**20, 1.5, 2.0, np.float64(3.0), True, np.True_,
+                                 "3", None, np.array([1]), np.array(1.0)])
+def test_values_outside_the_discrete_space_are_invalid_actions_and_send_nothing(env, bad):
+    env.reset(seed=0, options=TASK)
+    base = env.unwrapped
+    xml, steps = base.device.hierarchy(), base._steps
+    with pytest.raises(InvalidActionError, match=r"element action must be an integer in \[0, 70\)"):
+        env.step(bad)  # unfixed: -1 clicked the last element, 1.5 and True became action 1
+    assert (base.device.hierarchy(), base._steps) == (xml, steps)
+
+
+def test_numpy_integers_and_0d_arrays_are_actions(env):
+    env.reset(seed=0, options=TASK)
+    back = env.max_elements + FIXED.index("BACK")
+    for action in (np.int64(back), np.array(back, dtype=np.int32)):
+        assert env.step(action)[4]["event"].action == "PRESS[BACK]"
+
+
+def test_action_masks_are_the_listed_elements_and_the_fixed_actions(env):
+    env.reset(seed=0, options=TASK)
+    for _ in range(3):
+        mask = env.action_masks()
+        count = len(touchable_points(env.unwrapped.device.hierarchy()))
+        assert mask.dtype == bool and mask.shape == (env.action_space.n,)
+        assert mask[:count].all() and not mask[count : env.max_elements].any()
+        assert mask[env.max_elements :].all()
+        env.step(0)  # the first element: a new screen, a new mask
+    with pytest.raises(ValueError, match="max_elements"):
+        ElementActions(env.unwrapped, 0)
+
+
+class InvalidActions(gym.Wrapper):
+    """Counts the steps the env flagged as invalid."""
+
+    def __init__(self, env):
+        super().__init__(env)
+        self.invalid = self.steps = 0
+
+    def step(self, action):
+        result = self.env.step(action)
+        self.steps += 1
+        self.invalid += bool(result[4].get("invalid_action"))
+        return result
+
+
+def test_maskable_ppo_only_ever_picks_actions_the_mask_allows():
+    contrib = pytest.importorskip("sb3_contrib", reason="sb3-contrib is a test extra")
+    counter = InvalidActions(ElementActions(gym.make(
+        "Act2Intent-Execute-v0", device="sim:540x1200", users=["demo-ana"],
+        tasks=["G-SPT-03:common:explicit"])))
+    env = ScreenObservation(counter, factor=8)
+    model = contrib.MaskablePPO("CnnPolicy", env, n_steps=16, batch_size=16, n_epochs=1, seed=0,
+                                device="cpu")
+    model.learn(32)
+    assert model.num_timesteps == 32 and counter.steps >= 32
+    assert counter.invalid == 0  # without the mask, indices past the screen's elements come up
     env.close()

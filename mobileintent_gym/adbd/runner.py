@@ -1,0 +1,120 @@
+"""Command lines off the event loop: worker threads, and their output relayed as produced.
+
+The event loop only moves packets. Each command line runs on a worker thread of the
+server's pool, and each of its pipelines' output is handed to the loop as soon as it
+exists, to be sent on its stream while the command line goes on. A connection runs at most
+:attr:`CommandRunner.per_connection` command lines at once (the rest wait their turn on the
+loop, holding no thread), so that no one client can occupy every thread.
+
+A command line stops itself at its time limit (:class:`~.limits.ShellLimits`); should a
+worker still be busy a moment later, the client is answered with the time-limit error at
+once and whatever the worker writes afterwards is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+from collections.abc import Awaitable, Callable
+
+from mobileintent_gym.adbd.device import VirtualDevice
+from mobileintent_gym.adbd.limits import TimeLimitExceeded
+from mobileintent_gym.errors import MobileIntentError
+
+# Sends one piece of output (fd 1 stdout, 2 stderr) on a stream.
+Send = Callable[[int, bytes], Awaitable[None]]
+GRACE = 1.0  # seconds past the time limit before the loop stops waiting for a worker
+_END = object()
+
+
+class OutputDropped(MobileIntentError):
+    """The stream of a command line went away (or gave up on it): stop producing output."""
+
+
+class CommandRunner:
+    """Runs one device's command lines on a pool of worker threads.
+
+    Args:
+        device: The device whose shell runs them.
+        threads: Worker threads for the whole server.
+        per_connection: Command lines one connection may run at once.
+    """
+
+    def __init__(self, device: VirtualDevice, threads: int = 32, per_connection: int = 4) -> None:
+        self.device = device
+        self.per_connection = per_connection
+        self._pool = concurrent.futures.ThreadPoolExecutor(threads, "adbd-command")
+
+    def session(self) -> Session:
+        """The runner as one connection uses it (with that connection's share of threads)."""
+        return Session(self, asyncio.Semaphore(self.per_connection))
+
+    def close(self) -> None:
+        """Let running command lines finish, start no new ones."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def submit(self, command_line: str, emit: Callable[[int, bytes], None]
+               ) -> asyncio.Future[int]:
+        """Start ``command_line`` on a worker; the future gives its exit code."""
+        return asyncio.get_running_loop().run_in_executor(self._pool, self._work,
+                                                          command_line, emit)
+
+    def _work(self, command_line: str, emit: Callable[[int, bytes], None]) -> int:
+        try:
+            return self.device.run(command_line, emit=emit).code
+        except OutputDropped:
+            return TimeLimitExceeded.code
+
+
+class Session:
+    """One connection's way of running command lines."""
+
+    def __init__(self, runner: CommandRunner, slots: asyncio.Semaphore) -> None:
+        self.runner = runner
+        self.device = runner.device
+        self._slots = slots
+
+    async def run(self, command_line: str, send: Send) -> int:
+        """Run ``command_line``, sending its output as it comes; returns the exit code."""
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[object] = asyncio.Queue()
+        dropped = threading.Event()
+
+        def emit(fd: int, data: bytes) -> None:
+            try:
+                if not dropped.is_set():
+                    loop.call_soon_threadsafe(queue.put_nowait, (fd, data))
+                    return
+            except RuntimeError:  # the loop has closed: the server stopped
+                pass
+            raise OutputDropped("the stream no longer takes this command line's output")
+
+        await self._slots.acquire()
+        try:
+            future = self.runner.submit(command_line, emit)
+        except BaseException:
+            self._slots.release()
+            raise
+        future.add_done_callback(lambda _: self._slots.release())
+        future.add_done_callback(lambda _: queue.put_nowait(_END))
+        try:
+            return await self._relay(future, queue, send)
+        finally:
+            dropped.set()
+
+    async def _relay(self, future: asyncio.Future[int], queue: asyncio.Queue[object],
+                     send: Send) -> int:
+        loop = asyncio.get_running_loop()
+        limit = self.device.limits.time_limit
+        deadline = loop.time() + limit + GRACE
+        while True:
+            wait = None if future.done() else max(deadline - loop.time(), 0.0)
+            try:
+                item = await asyncio.wait_for(queue.get(), wait)
+            except (TimeoutError, asyncio.TimeoutError):
+                await send(2, f"/system/bin/sh: {TimeLimitExceeded(limit)}\n".encode())
+                return TimeLimitExceeded.code
+            if item is _END:
+                return future.result()
+            await send(*item)

@@ -1,0 +1,154 @@
+"""One client must not take the virtual device down.
+
+Each attack is replayed against ``mobileintent-gym serve-adb`` running in a child process,
+through the real adb client where it is installed and a raw-socket client otherwise. Memory
+(the server's resident size, from /proc) and latency are bounded as ratios to a baseline
+measured in the same test, never as absolute figures. The stress amounts are smaller than
+in ``benchmarks/adbd_stress.py`` but each would catch the bug it guards: without the fix,
+the ratios come out many times over their bounds.
+"""
+
+import shutil
+import statistics
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from mobileintent_gym.adbd.client import RawAdb, ShellOutput
+from mobileintent_gym.adbd.harness import AdbHost, ServeProcess
+from mobileintent_gym.adbd.limits import MIB
+
+ADB = shutil.which("adb")
+SERVER_PORT = 15034  # 15035-15038 belong to other adb tests
+TIME_LIMIT = 2
+STORAGE_MIB = 40
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="reads the server's memory from /proc")
+
+
+class AdbBinaryClient:
+    """The same calls as :class:`RawAdb`, made with the adb binary through a private server."""
+
+    def __init__(self, host: AdbHost, folder: Path) -> None:
+        self.host, self.folder = host, folder
+
+    def shell(self, command: str) -> ShellOutput:
+        done = self.host.adb("-s", self.host.serial, "shell", command, timeout=60)
+        return ShellOutput(done.returncode, done.stdout, done.stderr)
+
+    def push(self, data: bytes, path: str) -> str:
+        local = self.folder / f"{threading.get_ident()}-{Path(path).name}"
+        local.write_bytes(data)
+        done = self.host.adb("-s", self.host.serial, "push", str(local), path, timeout=60)
+        local.unlink()
+        return "" if done.returncode == 0 else (done.stdout + done.stderr).decode(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def served():
+    with ServeProcess("--time-limit", str(TIME_LIMIT), "--storage", str(STORAGE_MIB)) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def client(served, tmp_path_factory):
+    if ADB is None:  # the adb binary is missing here: speak the protocol ourselves
+        yield RawAdb(served.port)
+        return
+    folder = tmp_path_factory.mktemp("adb")
+    with AdbHost(f"127.0.0.1:{served.port}", ADB, SERVER_PORT, home=folder) as host:
+        assert host.connect() == "device"
+        yield AdbBinaryClient(host, folder)
+
+
+def probe_seconds(client) -> float:
+    started = time.perf_counter()
+    answer = client.shell("echo ok")
+    assert (answer.code, answer.stdout) == (0, b"ok\n")
+    return time.perf_counter() - started
+
+
+def peak_growth(served: ServeProcess, attack) -> tuple[int, object]:
+    """How far the server's resident memory rose above its current size during ``attack``."""
+    before = served.memory()[0]
+    served.reset_peak()
+    result = attack()
+    return served.memory()[1] - before, result
+
+
+def test_output_past_the_limit_fails_without_building_it(served, client):
+    """The issue's 428-byte command: ``cat`` of a pushed file forty times in one line."""
+    assert client.push(bytes(range(256)) * (8 * MIB // 256), "/sdcard/eight.bin") == ""
+    # Baseline: one cat of the file, output sent whole.
+    one, answer = peak_growth(served, lambda: client.shell("cat /sdcard/eight.bin"))
+    assert answer.code == 0 and len(answer.stdout) == 8 * MIB
+    forty, answer = peak_growth(served, lambda: client.shell(
+        "cat" + " /sdcard/eight.bin" * 40))
+    assert forty <= max(one, MIB) * 1.5, (forty, one)  # unfixed: forty copies (320 MiB)
+    assert answer.code == 1 and answer.stdout == b""
+    assert b"output over the 67108864 byte limit" in answer.stderr
+    # Separate commands stream what fits (8 x 8 MiB = 64 MiB), then stop over the limit.
+    many, answer = peak_growth(served, lambda: client.shell(
+        "; ".join(["cat /sdcard/eight.bin"] * 12)))
+    assert many <= max(one, MIB) * 3, (many, one)  # unfixed: all twelve at once (96 MiB)
+    assert answer.code == 1 and len(answer.stdout) == 64 * MIB
+    assert answer.stderr.endswith(b"output over the 67108864 byte limit\n")
+    assert client.shell("rm /sdcard/eight.bin").code == 0
+    probe_seconds(client)
+
+
+def test_a_catastrophic_grep_is_killed_and_never_delays_another_client(client):
+    """``grep -E '^(a+)+$'`` on 28 a's: unfixed, every client waits for it (seconds)."""
+    baseline = [probe_seconds(client) for _ in range(15)]
+    attack = "echo " + "a" * 28 + "! | grep -E '^(a+)+$'"
+    during = []
+    with ThreadPoolExecutor(1) as pool:
+        started = time.perf_counter()
+        running = pool.submit(client.shell, attack)
+        while not running.done():
+            time.sleep(0.02)
+            during.append(probe_seconds(client))
+        answer = running.result()
+        attack_seconds = time.perf_counter() - started
+    assert answer.code == 137 and answer.stdout == b""
+    assert answer.stderr == f"/system/bin/sh: killed: over the {TIME_LIMIT} s time limit\n".encode()
+    # Typical probes stay as fast as before the attack; none waits a sizeable part of it
+    # (ratios to this test's own baseline and attack, which a busy machine stretches alike).
+    assert statistics.median(during) <= 5 * statistics.median(baseline), (during, baseline)
+    assert max(during) <= attack_seconds / 4, (max(during), attack_seconds)
+    assert client.shell("echo abc | grep -c b").stdout == b"1\n"  # grep still works after
+
+
+def test_parallel_pushes_cannot_exceed_the_storage_and_memory_comes_back(served, client):
+    size = 24 * MIB  # one fits in the 40 MiB of storage, two do not
+    blob = bytes(range(256)) * (size // 256)
+    one, refused = peak_growth(served, lambda: client.push(blob, "/sdcard/solo.bin"))
+    assert refused == ""
+    assert client.shell("rm /sdcard/solo.bin").code == 0
+    settled = served.memory()[0]
+    with ThreadPoolExecutor(4) as pool:
+        four, answers = peak_growth(served, lambda: list(pool.map(
+            lambda n: client.push(blob, f"/sdcard/p{n}.bin"), range(4))))
+    assert sum(answer == "" for answer in answers) <= 1
+    assert all("No space left on device" in a for a in answers if a), answers
+    listing = client.shell("ls -l /sdcard").stdout.decode()
+    stored = sum(int(line.split()[4]) for line in listing.splitlines() if ".bin" in line)
+    assert stored <= STORAGE_MIB * MIB and stored == size * (4 - sum(map(bool, answers)))
+    assert four <= 2 * one, (four, one)  # unfixed: all four buffered whole (4x and more)
+    # What was refused is given back: only the stored file stays resident.
+    assert served.memory()[0] - settled <= stored + one // 2
+    assert client.shell("rm -f /sdcard/p0.bin /sdcard/p1.bin /sdcard/p2.bin /sdcard/p3.bin"
+                        ).code == 0
+    probe_seconds(client)
+
+
+@pytest.mark.parametrize("command", ["input tap 1e999 5", "input swipe 1 1 2 2 1e999",
+                                     "input tap nan 1", "input keyevent 1e400"])
+def test_malformed_input_arguments_fail_with_status_one(client, command):
+    answer = client.shell(command)
+    assert answer.code == 1
+    assert b"Error: Invalid arguments for command" in answer.stdout + answer.stderr

@@ -1,0 +1,93 @@
+"""Command lines off the event loop: relaying output, the loop's own time guard, fair shares.
+
+The device here is a stand-in whose command lines block until told to finish. No real
+command can do that (each checks its time limit, and grep's matching is killed), which is
+exactly why the runner's guard against a worker that overstays is tested with one.
+"""
+
+import asyncio
+import threading
+
+from mobileintent_gym.adbd.limits import ShellLimits
+from mobileintent_gym.adbd.runner import CommandRunner, OutputDropped
+from mobileintent_gym.adbd.shell import ShellResult
+
+
+class BlockingDevice:
+    """Runs command lines that emit their name, then block until released."""
+
+    def __init__(self, time_limit: float = 10.0) -> None:
+        self.limits = ShellLimits(time_limit=time_limit)
+        self.release = threading.Event()
+        self.dropped = threading.Event()
+        self.started: list[str] = []
+
+    def run(self, command_line: str, stdin: bytes = b"", emit=None) -> ShellResult:
+        self.started.append(command_line)
+        emit(1, command_line.encode())
+        if command_line.startswith("block"):
+            self.release.wait(10)
+        try:
+            emit(1, b" done")
+        except OutputDropped:
+            self.dropped.set()
+            raise
+        return ShellResult(code=3)
+
+
+def collect():
+    sent: list[tuple[int, bytes]] = []
+
+    async def send(fd: int, data: bytes) -> None:
+        sent.append((fd, data))
+
+    return sent, send
+
+
+def test_output_is_relayed_in_order_with_the_exit_code():
+    async def scenario():
+        runner = CommandRunner(BlockingDevice())
+        sent, send = collect()
+        code = await runner.session().run("quick", send)
+        runner.close()
+        return code, sent
+
+    assert asyncio.run(scenario()) == (3, [(1, b"quick"), (1, b" done")])
+
+
+def test_a_worker_that_overstays_is_answered_for_and_its_later_output_dropped():
+    device = BlockingDevice(time_limit=0.1)
+
+    async def scenario():
+        runner = CommandRunner(device)
+        sent, send = collect()
+        code = await runner.session().run("block", send)
+        device.release.set()
+        await asyncio.get_running_loop().run_in_executor(None, device.dropped.wait, 5)
+        runner.close()
+        return code, sent
+
+    code, sent = asyncio.run(scenario())
+    assert code == 137
+    assert sent == [(1, b"block"), (2, b"/system/bin/sh: killed: over the 0.1 s time limit\n")]
+    assert device.dropped.is_set()
+
+
+def test_one_connection_cannot_take_every_thread():
+    device = BlockingDevice()
+
+    async def scenario():
+        runner = CommandRunner(device, threads=3, per_connection=2)
+        hog, other = runner.session(), runner.session()
+        _, send = collect()
+        blocked = [asyncio.ensure_future(hog.run(f"block{n}", send)) for n in range(3)]
+        await asyncio.sleep(0.2)
+        started_before_other = list(device.started)
+        await asyncio.wait_for(other.run("quick", send), 5)  # a thread was left for it
+        device.release.set()
+        await asyncio.gather(*blocked)
+        runner.close()
+        return started_before_other
+
+    assert sorted(asyncio.run(scenario())) == ["block0", "block1"]  # the third waited its turn
+    assert sorted(device.started) == ["block0", "block1", "block2", "quick"]

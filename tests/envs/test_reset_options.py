@@ -1,0 +1,45 @@
+"""Reset options of Act2Intent-Execute: empty, wrong-typed or unknown ones are named errors."""
+
+import gymnasium as gym
+import pytest
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.errors import InvalidOptionsError, InvalidProfileError
+from mobileintent_gym.users import builtin_users
+
+TASK = "G-SPT-01:common:explicit"
+
+
+@pytest.fixture(scope="module")
+def env():
+    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
+    yield env
+    env.close()
+
+
+@pytest.mark.parametrize(("options", "named"), [
+    ({"user": ""}, "reset option 'user' must be a non-empty name or path, got ''"),
+    ({"user": "  "}, "reset option 'user' must be a non-empty name or path"),
+    ({"task": ""}, "reset option 'task' must be a non-empty task id, got ''"),
+    ({"task": 3}, "reset option 'task' must be a non-empty task id, got 3"),
+    ({"user": 123}, "reset option 'user' must be a non-empty name or path, got 123"),
+    (["user", "demo-ana"], "reset options must be a dict, got list"),
+    ("user=demo-ana", "reset options must be a dict, got str"),
+    ({1: "x", "user": "demo-ana"}, "unknown reset options ['1']"),
+])
+def test_bad_options_are_named_and_leave_the_episode_as_it_was(env, options, named):
+    env.reset(seed=0, options={"user": builtin_users()[0], "task": TASK})
+    before = env.unwrapped.task
+    with pytest.raises(InvalidOptionsError) as err:  # unfixed: a random user, or a raw error
+        env.reset(options=options)
+    assert named in str(err.value)
+    assert env.unwrapped.task is before
+
+
+def test_none_values_draw_and_a_non_string_user_in_the_list_is_the_profile_error(env):
+    _, info = env.reset(seed=0, options={"user": None, "task": TASK})
+    assert info["task"] == TASK and info["user"] in builtin_users()
+    bad = gym.make("Act2Intent-Execute-v0", observation=("instruction",), users=[7])
+    with pytest.raises(InvalidProfileError, match="a user must be a profile name or path"):
+        bad.reset(seed=0)
+    bad.close()
