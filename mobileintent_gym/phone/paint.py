@@ -62,9 +62,9 @@ class Label:
 
 @dataclass(frozen=True, slots=True)
 class Icon:
-    """A vector icon from :mod:`icons`, centred, ``size`` pixels square."""
+    """A vector icon from :mod:`icons` (a name or a painter), centred, ``size`` pixels square."""
 
-    name: str
+    name: icons.Glyph
     color: Color
     under: Color
     size: int
@@ -76,13 +76,13 @@ class Avatar:
     """Artwork or an avatar.
 
     A colour derived from ``seed`` with the label's initials, or an app-style rounded icon
-    when ``glyph`` names an icon.
+    when ``glyph`` is an icon (a name or a painter).
     """
 
     seed: str
     label: str
     under: Color
-    glyph: str = ""
+    glyph: icons.Glyph = ""
     color: Color | None = None
 
 

@@ -1,12 +1,13 @@
 """SimPhone: a simulated Android phone that agents drive like a real device.
 
-The phone keeps one back stack per app (Android tasks, :mod:`.tasks`), routes touches to
+The phone keeps one back stack per app (Android tasks, :mod:`.backstack`), routes touches to
 the deepest view under the finger, shows a keyboard while a text field is focused, scrolls
 the container under a swipe, advances a simulated clock per action and logs every action.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
@@ -14,19 +15,26 @@ from typing import Any
 import numpy as np
 
 from mobileintent_gym.actions import Action, ActionLike, ActionType, to_action
-from mobileintent_gym.apps import default_apps
-from mobileintent_gym.apps.base import App
-from mobileintent_gym.errors import DeviceError, InvalidStateError, UnknownRouteError
+from mobileintent_gym.errors import (
+    DeviceError,
+    InvalidAppError,
+    InvalidStateError,
+    UnknownRouteError,
+)
 from mobileintent_gym.phone import chrome, launcher, touch
+from mobileintent_gym.phone.app import App, Installable, app_of, check_state_type
+from mobileintent_gym.phone.backstack import BackStacks, Nav
 from mobileintent_gym.phone.events import ActResult, Hit, StepEvent
 from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.render import Renderer
 from mobileintent_gym.phone.state import PhoneState
-from mobileintent_gym.phone.tasks import Nav, Tasks
 from mobileintent_gym.phone.ui import Intent
 from mobileintent_gym.phone.view import Layer, View
 
+# The apps a phone installs when it is given none: the registry, named rather than imported
+# so that the framework depends on no app (``module:function`` returning the bundles).
+DEFAULT_APPS = "mobileintent_gym.apps.registry:bundles"
 MAX_FIELD_LENGTH = 4000
 _VIEW_CACHE = 64
 _SWIPE_SHARE = 0.8  # a swipe moves content by most of a viewport
@@ -38,7 +46,8 @@ class SimPhone:
     Args:
         width: Screen width in pixels.
         height: Screen height in pixels.
-        apps: The installed apps (default: every built-in app).
+        apps: The installed apps in launcher order: apps or bundles of the app registry
+            (default: every app of the registry, :data:`DEFAULT_APPS`).
         seconds_per_action: How far the simulated clock advances per action.
         render_cache: Reuse tiles and unchanged regions between frames; ``False`` redraws
             every frame from scratch (the benchmark's baseline).
@@ -52,13 +61,14 @@ class SimPhone:
     """
 
     def __init__(self, width: int = 1080, height: int = 2400, *,
-                 apps: Iterable[App] | None = None, seconds_per_action: float = 4.0,
+                 apps: Iterable[App | Installable] | None = None,
+                 seconds_per_action: float = 4.0,
                  render_cache: bool = True, tile_budget: int = 16 << 20) -> None:
         if width < 320 or height < 480:
             raise DeviceError(f"screen {width}x{height} is smaller than 320x480")
         self.width, self.height = width, height
         self.density = width / 411.43
-        self.apps: dict[str, App] = {a.id: a for a in (apps or default_apps())}
+        self.apps: dict[str, App] = _install(default_apps() if apps is None else apps)
         self.seconds_per_action = seconds_per_action
         self._renderer = Renderer(width, height, render_cache, tile_budget)
         self._views: LRU[View] = LRU(_VIEW_CACHE)
@@ -92,7 +102,7 @@ class SimPhone:
             loaded.apps.update(PhoneState.default(missing, seed or 0).apps)
         self._state = loaded
         self._clock = loaded.clock
-        self._tasks = Tasks(self.apps)
+        self._stacks = BackStacks(self.apps)
         self._views.clear()
         self._layers.clear()
         self._view: View | None = None
@@ -130,11 +140,11 @@ class SimPhone:
     def _run(self, action: Action, gesture: tuple[tuple[int, int], int] | None = None
              ) -> ActResult:
         before = self._current()
-        signature = self._tasks.signature()
+        signature = self._stacks.signature()
         note, hit, typed = self._apply(action, before, gesture)
         self._clock += timedelta(seconds=self.seconds_per_action)
         after = self._current()
-        effect = self._tasks.signature() != signature
+        effect = self._stacks.signature() != signature
         event = StepEvent(len(self.events), str(action), before.route, after.route, hit,
                           before.visible, after.visible, typed, effect,
                           note or ("" if effect else "no effect"), self.clock)
@@ -157,12 +167,12 @@ class SimPhone:
             UnknownRouteError: When the app or the route does not exist.
         """
         self._check_open()
-        snapshot = self._tasks.snapshot()
-        self._tasks.open(app_id, route, tuple(sorted(params.items())))
+        snapshot = self._stacks.snapshot()
+        self._stacks.open(app_id, route, tuple(sorted(params.items())))
         try:
             self._current()  # a parameter naming no record fails here, not on a later call
         except LookupError as err:
-            self._tasks.restore(snapshot)
+            self._stacks.restore(snapshot)
             raise UnknownRouteError(
                 f"{app_id!r} has nothing for {route!r} with {params!r}: {err!r}") from err
 
@@ -178,7 +188,7 @@ class SimPhone:
 
     def foreground_package(self) -> str:
         """Package of the window in front (the launcher's when no app is)."""
-        fg = self._tasks.foreground
+        fg = self._stacks.foreground
         return launcher.PACKAGE if fg is None else self.apps[fg].package
 
     def packages(self) -> dict[str, str]:
@@ -217,25 +227,33 @@ class SimPhone:
         return view
 
     def _key(self) -> tuple:
-        key = self._tasks.view_key()
+        key = self._stacks.view_key()
         # The launcher draws the date and the time to the minute.
         return key if key is not None else (None, self._clock.date(), self._clock.hour,
                                             self._clock.minute)
 
     def _dispatch(self, intent: Intent) -> None:
         name, args = intent[0], intent[1:]
-        tasks = self._tasks
+        stacks = self._stacks
         if name == "launch":
-            tasks.launch(*args)
+            stacks.launch(*args)
         elif name == "open":
-            tasks.push(tasks.foreground, *args)
+            stacks.push(stacks.foreground, *args)
         elif name == "replace":
-            tasks.replace(*args)
+            stacks.replace(*args)
         elif name == "back":  # an in-app up or cancel control, not the BACK key
-            tasks.close_top()
+            stacks.close_top()
         else:
-            fg = tasks.foreground
-            self.apps[fg].handle(Nav(tasks, self._state.apps[fg], fg, self._clock), intent)
+            self._handle(intent)
+
+    def _handle(self, intent: Intent) -> None:
+        """Run an app's own intent; new data raises its version, so no screen goes stale."""
+        fg, states = self._stacks.foreground, self._state.apps
+        before = states[fg]
+        self.apps[fg].handle(Nav(self._stacks, states, fg, self._clock), intent)
+        after = states[fg]
+        if after is not before and after != before:
+            self._stacks.versions[fg] += 1
 
     def _tap(self, view: View, x: int, y: int, long_press: bool) -> tuple[str, Hit | None,
                                                                             str | None]:
@@ -248,7 +266,7 @@ class SimPhone:
         hit = touch.hit_of(node)
         intent = node.on_long_click if long_press and node.long_clickable else node.on_click
         if intent is None and node.field_key is not None:
-            top = self._tasks.top()
+            top = self._stacks.top()
             top.focus, top.keyboard = node.field_key, True
             return "", hit, None
         if intent is None:
@@ -260,7 +278,7 @@ class SimPhone:
         if char == ENTER:
             return self._enter(view), None, None
         if char == BACKSPACE:
-            top = self._tasks.top()
+            top = self._stacks.top()
             value = top.fields.get(top.focus, "")
             if not value:
                 return "nothing to delete", None, None
@@ -269,7 +287,7 @@ class SimPhone:
         return self._type(char)
 
     def _enter(self, view: View) -> str:
-        top = self._tasks.top()
+        top = self._stacks.top()
         node = view.fields.get(top.focus) if top is not None and top.focus else None
         if node is None or node.on_submit is None:
             return "nothing to submit"
@@ -278,7 +296,7 @@ class SimPhone:
 
     def _type(self, text: str) -> tuple[str, None, str | None]:
         """Append ``text`` to the focused field; ``typed`` is what actually reached it."""
-        top = self._tasks.top()
+        top = self._stacks.top()
         if top is None or top.focus is None:
             return "no focused field", None, None
         value = top.fields.get(top.focus, "")
@@ -302,7 +320,7 @@ class SimPhone:
         new = min(max(0, offset + sign * delta), max_offset)
         if new == offset:
             return "already at the end" if sign > 0 else "already at the start"
-        self._tasks.top().scroll[node.scroll_key] = new
+        self._stacks.top().scroll[node.scroll_key] = new
         return ""
 
     def _apply(self, action: Action, view: View,
@@ -320,7 +338,30 @@ class SimPhone:
 
     def _press(self, key: str, view: View) -> str:
         if key == "BACK":
-            return self._tasks.back()
+            return self._stacks.back()
         if key == "ENTER":
             return self._enter(view)
-        return self._tasks.home()
+        return self._stacks.home()
+
+
+def default_apps() -> list[App | Installable]:
+    """The bundles of the app registry named by :data:`DEFAULT_APPS`."""
+    module, _, function = DEFAULT_APPS.partition(":")
+    return list(getattr(importlib.import_module(module), function)())
+
+
+def _install(items: Iterable[App | Installable]) -> dict[str, App]:
+    """App id → app, in the given order.
+
+    Raises:
+        InvalidAppError: For an item that is not an app or bundle, an app whose state type
+            is not a frozen dataclass, or a repeated app id.
+    """
+    apps: dict[str, App] = {}
+    for item in items:
+        app = app_of(item)
+        check_state_type(app)
+        if app.id in apps:
+            raise InvalidAppError(f"app id {app.id!r} is installed twice")
+        apps[app.id] = app
+    return apps

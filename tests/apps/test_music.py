@@ -44,6 +44,7 @@ def test_add_to_an_existing_playlist_closes_the_flow(phone):
     press(phone, resource_id="add_to_playlist")
     press(phone, resource_id="playlist")
     assert phone.route() == "music/library/liked"
+    music = phone.state.apps["music"]  # states are immutable: read the new one
     assert music.playlists[music.mine[0]].tracks[-1] == second
 
 

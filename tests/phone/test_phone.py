@@ -183,9 +183,10 @@ def test_invalid_actions_raise_and_change_nothing(phone):
 
 
 def test_open_is_a_deep_link_and_unknown_ones_raise(phone):
-    phone.open("music", "music/playlist", id="p03")
+    third = phone.state.apps["music"].home[2]
+    phone.open("music", "music/playlist", id=third)
     assert phone.route() == "music/playlist"
-    assert texts(phone, "title")[0] == phone.state.apps["music"].playlists["p03"].name
+    assert texts(phone, "title")[0] == phone.state.apps["music"].playlists[third].name
     phone.act("PRESS[BACK]")
     assert phone.route() == "music/home"
     with pytest.raises(UnknownRouteError, match="camera"):
@@ -281,7 +282,7 @@ def test_bad_deep_links_raise_and_leave_the_app_task_alone(phone, route, params,
     assert phone.route() == "launcher"
     press(phone, text="Music", resource_id="icon")
     assert phone.route() == "music/library/liked"
-    assert phone._tasks.top().scroll["tracks"] > 0
+    assert phone._stacks.top().scroll["tracks"] > 0
 
 
 def test_touches_on_a_sheet_or_dialog_do_not_dismiss_it(phone):

@@ -1,67 +1,72 @@
 """Chat: a messenger that mirrors WeChat's structure.
 
-Routes: ``chat/chats`` (chat list with unread badges), ``chat/conversation?id=`` (messages,
-a text input and Send), ``chat/contacts``, ``chat/discover`` → ``chat/moments`` →
-``chat/profile?id=`` (an author's profile), and ``chat/me``.
+Routes (names in :mod:`.ids`): ``chat/chats`` (chat list with unread badges),
+``chat/conversation?id=`` (messages, a text input and Send), ``chat/contacts``,
+``chat/discover`` → ``chat/moments`` → ``chat/profile?id=`` (an author's profile), and
+``chat/me``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from mobileintent_gym.apps.base import App, Entry, Screen
-from mobileintent_gym.apps.chat.state import (
-    ME,
-    Chat,
-    ChatState,
-    Contact,
-    Message,
-    Moment,
-    default_state,
-)
+from mobileintent_gym.apps.chat import icon, tour
+from mobileintent_gym.apps.chat.content import default_state
+from mobileintent_gym.apps.chat.ids import APP, PACKAGE, Desc, Rid, Route
+from mobileintent_gym.apps.chat.state import ME, Chat, ChatState, Contact, Message, Moment
 from mobileintent_gym.phone import ui, widgets
+from mobileintent_gym.phone.app import App, Entry, Screen
+from mobileintent_gym.phone.backstack import Nav
 from mobileintent_gym.phone.paint import Avatar, Fill, Label, Round, text_width
-from mobileintent_gym.phone.tasks import Nav
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
 
-_NAV_ITEMS = (("Chats", "chat", "chat/chats"), ("Contacts", "contacts", "chat/contacts"),
-              ("Discover", "discover", "chat/discover"), ("Me", "person", "chat/me"))
+_NAV_ITEMS = (("Chats", icon.draw, Route.CHATS, Rid.NAV_CHATS),
+              ("Contacts", "contacts", Route.CONTACTS, Rid.NAV_CONTACTS),
+              (Desc.DISCOVER, "discover", Route.DISCOVER, Rid.NAV_DISCOVER),
+              ("Me", "person", Route.ME, Rid.NAV_ME))
 
 
 class ChatApp(App):
     """The chat app."""
 
-    id = "chat"
-    package = "com.mobileintent.chat"
+    id = APP
+    package = PACKAGE
     label = "Chat"
-    glyph = "chat"
+    icon = staticmethod(icon.draw)
     color = (7, 193, 96)
     theme = Theme(background=(255, 255, 255), surface=(247, 247, 247), text=(25, 25, 25),
                   muted=(128, 128, 128), accent=(7, 193, 96), bar=(237, 237, 237),
                   divider=(229, 229, 229))
-    home = "chat/chats"
+    home = Route.CHATS
     state_type = ChatState
     routes: ClassVar[dict[str, Screen]] = {
-        "chat/chats": Screen("chats_screen", tab=True),
-        "chat/contacts": Screen("contacts_screen", tab=True),
-        "chat/discover": Screen("discover_screen", tab=True),
-        "chat/me": Screen("me_screen", tab=True),
-        "chat/conversation": Screen("conversation_screen", params=("id",)),
-        "chat/moments": Screen("moments_screen"),
-        "chat/profile": Screen("profile_screen", params=("id",)),
+        Route.CHATS: Screen("chats_screen", tab=True),
+        Route.CONTACTS: Screen("contacts_screen", tab=True),
+        Route.DISCOVER: Screen("discover_screen", tab=True),
+        Route.ME: Screen("me_screen", tab=True),
+        Route.CONVERSATION: Screen("conversation_screen", params=("id",)),
+        Route.MOMENTS: Screen("moments_screen"),
+        Route.PROFILE: Screen("profile_screen", params=("id",)),
     }
+    tour = tour.STEPS
 
     def initial_state(self, seed: int) -> ChatState:
         """Built-in content for ``seed``."""
         return default_state(seed)
 
+    def samples(self, state: ChatState) -> Mapping[str, Mapping[str, Any]]:
+        """Parameters that open each parametrised route on ``state``."""
+        return {Route.CONVERSATION: {"id": state.chats[0].id},
+                Route.PROFILE: {"id": state.moments[0].author}}
+
     def _tab_root(self, ctx: Ctx, state: ChatState, tab: int, title: str) -> tuple[Node, Column]:
         root, col = widgets.page(ctx, "root")
         unread = sum(c.unread for c in state.chats)
-        items = [(label, icon, ("open", route), str(unread) if i == 0 and unread else "")
-                 for i, (label, icon, route) in enumerate(_NAV_ITEMS)]
+        items = [(label, glyph, ("open", route), str(unread) if i == 0 and unread else "", rid)
+                 for i, (label, glyph, route, rid) in enumerate(_NAV_ITEMS)]
         root.add(widgets.bottom_nav(ctx, col.take_bottom(ctx.dp(60)), items, tab))
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), title, back=False,
                                  actions=[("search", "Search", ("noop",)),
@@ -76,7 +81,7 @@ class ChatApp(App):
         root, col = self._tab_root(ctx, state, 0, "Chats")
         items = [(ctx.dp(76), lambda r, c=chat: self._chat_row(ctx, r, c, state))
                  for chat in state.chats]
-        root.add(self.scroll(entry, col.rest(), "chats", items))
+        root.add(self.scroll(entry, col.rest(), Rid.CHATS, items))
         return root
 
     def _chat_row(self, ctx: Ctx, rect: Rect, chat: Chat, state: ChatState) -> Node:
@@ -84,7 +89,7 @@ class ChatApp(App):
         last = chat.messages[-1] if chat.messages else Message(ME, "", "")
         row = widgets.list_row(ctx, rect, contact.name, last.text,
                                thumb=self._avatar(contact, ctx.theme.background),
-                               on_click=("open_chat", chat.id), entity=chat.id, rid="chat",
+                               on_click=("open_chat", chat.id), entity=chat.id, rid=Rid.CHAT,
                                meta=last.time, badge=str(chat.unread) if chat.unread else "")
         return row.add(widgets.divider(ctx, rect))
 
@@ -102,15 +107,16 @@ class ChatApp(App):
         input_bar = Node(ui.LINEAR, bar, paint=Fill(t.surface))
         input_bar.add(widgets.text_field(ctx, ui.inset(cells[0], ctx.dp(4), 0), "message", draft,
                                          "", focused=entry.focus == "message",
-                                         on_submit=("send", chat.id), rid="input",
+                                         on_submit=("send", chat.id), rid=Rid.INPUT,
                                          under=t.surface))
         input_bar.add(widgets.button(ctx, ui.inset(cells[1], ctx.dp(4), ctx.dp(2)), "Send",
-                                     ("send", chat.id), rid="send", under=t.surface,
+                                     ("send", chat.id), rid=Rid.SEND, under=t.surface,
                                      enabled=bool(draft.strip())))
         items = [(ctx.dp(72), lambda r, m=m: self._bubble(ctx, r, m, contact))
                  for m in chat.messages]
         # Conversations open at their newest message, like a messenger.
-        root.add(self.scroll(entry, col.rest(), "messages", items, default=1 << 30), input_bar)
+        root.add(self.scroll(entry, col.rest(), Rid.MESSAGE_LIST, items, default=1 << 30),
+                 input_bar)
         return root
 
     def _bubble(self, ctx: Ctx, rect: Rect, message: Message, contact: Contact) -> Node:
@@ -130,7 +136,7 @@ class ChatApp(App):
         x = face[0] - ctx.dp(8) - width if mine else face[2] + ctx.dp(8)
         bubble = (x, face[1], x + width, face[1] + ctx.dp(44))
         row.add(Node(ui.TEXT_VIEW, bubble, text=message.text,
-                     resource_id=f"{self.package}:id/message_{'out' if mine else 'in'}",
+                     resource_id=ctx.rid(Rid.MESSAGE_OUT if mine else Rid.MESSAGE_IN),
                      paint=Round((149, 236, 105) if mine else (255, 255, 255), t.bar,
                                  ctx.dp(6))))
         row.add(Node(ui.VIEW_GROUP, ui.inset(bubble, ctx.dp(14), 0),
@@ -144,9 +150,9 @@ class ChatApp(App):
         people = sorted(state.contacts.values(), key=lambda c: c.name)
         items = [(ctx.dp(64), lambda r, c=c: widgets.list_row(
             ctx, r, c.name, thumb=self._avatar(c, ctx.theme.background),
-            on_click=("open", "chat/profile", (("id", c.id),)), entity=c.id, rid="contact"))
+            on_click=("open", Route.PROFILE, (("id", c.id),)), entity=c.id, rid=Rid.CONTACT))
             for c in people]
-        root.add(self.scroll(entry, col.rest(), "contacts", items))
+        root.add(self.scroll(entry, col.rest(), Rid.CONTACTS, items))
         return root
 
     def discover_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
@@ -155,10 +161,10 @@ class ChatApp(App):
         t = ctx.theme
         row = widgets.list_row(ctx, col.take(ctx.dp(64)), "Moments",
                                thumb=Avatar("moments", "Moments", t.background,
-                                            glyph="moments", color=(250, 157, 59)),
-                               on_click=("open", "chat/moments"), rid="moments",
+                                            glyph="aperture", color=(250, 157, 59)),
+                               on_click=("open", Route.MOMENTS), rid=Rid.MOMENTS_ENTRY,
                                trailing=("chevron_right", "Open Moments",
-                                         ("open", "chat/moments")))
+                                         ("open", Route.MOMENTS)))
         root.add(row.add(widgets.divider(ctx, row.frame)))
         return root
 
@@ -169,26 +175,26 @@ class ChatApp(App):
                                  actions=[("camera", "Post", ("noop",))]))
         items = [(ctx.dp(140), lambda r, m=m: self._moment(ctx, r, m, state))
                  for m in state.moments]
-        root.add(self.scroll(entry, col.rest(), "feed", items))
+        root.add(self.scroll(entry, col.rest(), Rid.FEED, items))
         return root
 
     def _moment(self, ctx: Ctx, rect: Rect, moment: Moment, state: ChatState) -> Node:
         t = ctx.theme
         author = state.contacts[moment.author]
-        profile = ("open", "chat/profile", (("id", author.id),))
+        profile = ("open", Route.PROFILE, (("id", author.id),))
         post = Node(ui.LINEAR, rect, paint=Fill(t.background), entity=moment.id,
-                    resource_id=f"{self.package}:id/moment")
+                    resource_id=ctx.rid(Rid.MOMENT))
         pad, side = ctx.dp(14), ctx.dp(44)
         post.add(Node(ui.IMAGE_VIEW, (rect[0] + pad, rect[1] + pad, rect[0] + pad + side,
                                       rect[1] + pad + side), desc=author.name,
-                      resource_id=f"{self.package}:id/avatar", entity=author.id,
+                      resource_id=ctx.rid(Rid.AVATAR), entity=author.id,
                       on_click=profile, paint=self._avatar(author, t.background)))
         body = Column((rect[0] + 2 * pad + side, rect[1] + pad, rect[2] - pad, rect[3] - pad))
         post.add(widgets.text(ctx, body.take(ctx.dp(24)), author.name, 15, bold=True,
-                              color=(87, 107, 149), rid=f"{self.package}:id/author",
+                              color=(87, 107, 149), rid=Rid.AUTHOR,
                               entity=author.id, on_click=profile))
         post.add(widgets.text(ctx, body.take(ctx.dp(44)), moment.text, 15,
-                              rid=f"{self.package}:id/content"))
+                              rid=Rid.CONTENT))
         post.add(widgets.text(ctx, body.take(ctx.dp(24)), f"{moment.time} · {moment.likes} likes",
                               12, color=t.muted))
         return post.add(widgets.divider(ctx, rect))
@@ -202,11 +208,11 @@ class ChatApp(App):
         head = col.take(ctx.dp(120))
         root.add(widgets.list_row(ctx, head, contact.name, f"Region: {contact.region or '-'}",
                                   thumb=self._avatar(contact, t.background), entity=contact.id,
-                                  rid="profile_header"))
+                                  rid=Rid.PROFILE_HEADER))
         root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(48)), ctx.dp(16), 0),
                               contact.signature or "No signature", 14, color=t.muted))
         root.add(widgets.button(ctx, ui.inset(col.take(ctx.dp(72)), ctx.dp(24), ctx.dp(12)),
-                                "Messages", ("message", contact.id), rid="messages"))
+                                "Messages", ("message", contact.id), rid=Rid.MESSAGES))
         return root
 
     def me_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
@@ -214,7 +220,7 @@ class ChatApp(App):
         root, col = self._tab_root(ctx, state, 3, "Me")
         me = Contact(ME, state.me, "", "")
         root.add(widgets.list_row(ctx, col.take(ctx.dp(120)), state.me, "Chat ID: alex_sim",
-                                  thumb=self._avatar(me, ctx.theme.background), rid="me"))
+                                  thumb=self._avatar(me, ctx.theme.background), rid=Rid.ME))
         return root
 
     # ---- intents ----------------------------------------------------------------------------
@@ -223,10 +229,8 @@ class ChatApp(App):
         """Open a conversation; its unread messages become read."""
         state: ChatState = nav.state
         chat = state.chat(chat_id)
-        if chat.unread:
-            state.chats[state.chats.index(chat)] = replace(chat, unread=0)
-            nav.changed()
-        nav.push("chat/conversation", id=chat_id)
+        nav.update(chats=tuple(replace(c, unread=0) if c is chat else c for c in state.chats))
+        nav.push(Route.CONVERSATION, id=chat_id)
 
     def on_send(self, nav: Nav, chat_id: str) -> None:
         """Send the draft; the conversation moves to the top of the chat list."""
@@ -238,11 +242,9 @@ class ChatApp(App):
         chat = state.chat(chat_id)
         message = Message(ME, text, nav.clock.strftime("%H:%M"))
         sent = replace(chat, messages=(*chat.messages, message))
-        state.chats.remove(chat)
-        state.chats.insert(0, sent)
+        nav.update(chats=(sent, *(c for c in state.chats if c is not chat)))
         entry.fields["message"] = ""
-        entry.scroll.pop("messages", None)
-        nav.changed()
+        entry.scroll.pop(Rid.MESSAGE_LIST, None)
 
     def on_message(self, nav: Nav, contact_id: str) -> None:
         """Open (or start) the conversation with a contact."""
@@ -250,8 +252,7 @@ class ChatApp(App):
         chat = next((c for c in state.chats if c.contact == contact_id), None)
         if chat is None:
             chat = Chat(f"chat_{contact_id}", contact_id, ())
-            state.chats.insert(0, chat)
-            nav.changed()
+            nav.update(chats=(chat, *state.chats))
         self.on_open_chat(nav, chat.id)
 
     def on_noop(self, nav: Nav) -> None:

@@ -1,22 +1,24 @@
-"""The apps' back stacks (Android tasks) and which one is in front."""
+"""The apps' back stacks (what Android calls tasks) and which one is in front."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from mobileintent_gym.apps.base import App, Entry
-from mobileintent_gym.errors import UnknownRouteError
+from mobileintent_gym.errors import InvalidStateError, UnknownRouteError
+from mobileintent_gym.phone.app import App, Entry
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
 
-class Tasks:
+class BackStacks:
     """One back stack per started app, the foreground app, and each app's data version.
 
-    The version of an app goes up whenever its data changes, so a screen built from it can
-    be reused exactly while the version and the stack entry are unchanged.
+    The phone raises an app's version whenever a handler leaves the app with different
+    data, so a screen built from it can be reused exactly while the version and the stack
+    entry are unchanged.
     """
 
     def __init__(self, apps: Mapping[str, App]) -> None:
@@ -138,25 +140,42 @@ class Tasks:
 class Nav:
     """What an app's intent handler may touch: its own back stack and its data.
 
+    App data is immutable; a handler changes it by giving ``state`` a new value (or with
+    :meth:`update`). The phone compares the state before and after each handler, so no
+    handler has to report a change.
+
     Attributes:
-        state: The app's state object.
         clock: The phone's simulated time.
         stack: The app's back stack, top last.
     """
 
-    def __init__(self, tasks: Tasks, state: Any, app_id: str, clock: datetime) -> None:
-        self._tasks, self._app_id = tasks, app_id
-        self.state, self.clock = state, clock
-        self.stack = tasks.stacks[app_id]
+    def __init__(self, stacks: BackStacks, states: dict[str, Any], app_id: str,
+                 clock: datetime) -> None:
+        self._stacks, self._states, self._app_id = stacks, states, app_id
+        self._type = stacks.app(app_id).state_type
+        self.clock = clock
+        self.stack = stacks.stacks[app_id]
+
+    @property
+    def state(self) -> Any:
+        """The app's data."""
+        return self._states[self._app_id]
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        if not isinstance(value, self._type):
+            raise InvalidStateError(f"state of app {self._app_id!r} must be a "
+                                    f"{self._type.__name__}, got {type(value).__name__}")
+        self._states[self._app_id] = value
+
+    def update(self, **changes: Any) -> None:
+        """Replace fields of the app's data (``dataclasses.replace``)."""
+        self.state = dataclasses.replace(self.state, **changes)
 
     def push(self, route: str, **params: Any) -> None:
         """Open a screen on top of the current one."""
-        self._tasks.push(self._app_id, route, tuple(sorted(params.items())))
+        self._stacks.push(self._app_id, route, tuple(sorted(params.items())))
 
     def pop(self, count: int = 1) -> None:
         """Close ``count`` screens; the root stays, so a deep-linked flow closes onto it."""
         del self.stack[max(1, len(self.stack) - count):]
-
-    def changed(self) -> None:
-        """Record that the app's data changed."""
-        self._tasks.versions[self._app_id] += 1
