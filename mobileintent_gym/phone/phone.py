@@ -55,9 +55,12 @@ class SimPhone:
 
     Example:
         >>> phone = SimPhone()
-        >>> phone.open("music")
         >>> phone.route()
-        'music/home'
+        'launcher'
+        >>> app = next(iter(phone.apps.values()))
+        >>> phone.open(app.id)
+        >>> phone.route() == app.home
+        True
     """
 
     def __init__(self, width: int = 1080, height: int = 2400, *,
@@ -121,7 +124,7 @@ class SimPhone:
         return self._current().xml()
 
     def route(self) -> str:
-        """The route of the screen on top, e.g. ``launcher`` or ``music/library/liked``."""
+        """The route of the screen on top: ``launcher`` or ``<app>/<screen>…``."""
         self._check_open()
         return self._current().route
 

@@ -1,7 +1,7 @@
 """What an app declares for PAIR: the pools it ranks and the UI contexts PAIR fills.
 
-A context key names an app and one of its lists, ``<app>:<list>`` (``music:liked``) — a
-syntax apart from routes (``music/library/liked``), since one list may show on several
+A context key names an app and one of its lists, ``<app>:<list>`` (``demo:liked``) — a
+syntax apart from routes (``demo/library/liked``), since one list may show on several
 screens and one screen may show several lists.
 """
 
@@ -69,7 +69,7 @@ class ContextSpec:
     """A UI context that PAIR fills: one list of an app.
 
     Attributes:
-        key: ``<app>:<list>``, e.g. ``music:liked``.
+        key: ``<app>:<list>``, e.g. ``demo:liked``.
         pool: The pool its records come from.
         domains: PersonaLens domains relevant to it.
         common: Reserved record ids present for every user (the tasks' common targets).

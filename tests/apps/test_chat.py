@@ -1,6 +1,6 @@
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.query import find
-from tests.helpers import press, texts
+from tests.helpers import nodes, press, tap_node, texts
 
 
 def test_unread_badges_and_opening_a_chat_marks_it_read(phone):
@@ -78,3 +78,50 @@ def test_long_conversations_scroll_and_open_at_the_newest_message(phone):
     assert shown[-1] == chat.messages[-1].text
     assert chat.messages[0].text not in shown
     assert phone.act("SWIPE[DOWN]").effect
+
+
+# What the screen shows after each action that changes the app's data (read from the dump).
+
+def subtitle(row):
+    return next(n.text for n in row.walk() if n.resource_id.endswith(":id/subtitle"))
+
+
+def test_opening_an_unread_chat_clears_its_badge_in_the_list(phone):
+    phone.open("chat")
+    row = next(r for r in nodes(phone, resource_id="chat")
+               if any(n.resource_id.endswith(":id/badge") for n in r.walk()))
+    tap_node(phone, row)
+    phone.act("PRESS[BACK]")
+    again = next(r for r in nodes(phone, resource_id="chat") if r.entity == row.entity)
+    assert not any(n.resource_id.endswith(":id/badge") for n in again.walk())
+
+
+def test_a_reply_shows_as_a_bubble_and_tops_the_chat_list(phone):
+    phone.open("chat")
+    row = nodes(phone, resource_id="chat")[3]
+    tap_node(phone, row)
+    press(phone, resource_id="input")
+    phone.act("TYPE[Understood]")
+    press(phone, resource_id="send")
+    assert texts(phone, "message_out")[-1] == "Understood"
+    assert texts(phone, "input") == [""]
+    phone.act("PRESS[BACK]")
+    phone.act("PRESS[BACK]")
+    top = nodes(phone, resource_id="chat")[0]
+    assert top.entity == row.entity and subtitle(top) == "Understood"
+
+
+def test_messaging_a_contact_without_a_chat_lists_the_new_chat(phone):
+    from mobileintent_gym.apps.chat import ChatState
+
+    state = phone.state.copy()
+    chat = state.apps["chat"]
+    without = chat.chats[-1]
+    state.apps["chat"] = ChatState(chat.contacts, chat.chats[:-1], chat.moments)
+    phone.reset(state)
+    phone.open("chat", "chat/profile", id=without.contact)
+    press(phone, resource_id="messages")
+    phone.act("PRESS[BACK]")
+    phone.act("PRESS[BACK]")
+    phone.open("chat")
+    assert nodes(phone, resource_id="chat")[0].entity == without.id

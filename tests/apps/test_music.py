@@ -1,6 +1,6 @@
 from mobileintent_gym.actions import Action
 from mobileintent_gym.phone.query import find, find_all
-from tests.helpers import press, texts
+from tests.helpers import nodes, press, tap_node, texts
 
 
 def test_add_liked_song_to_a_new_rainy_night_playlist(phone):
@@ -109,3 +109,69 @@ def test_library_tabs_switch_in_place_and_artists_open_their_tracks(phone):
     assert phone.route() == "music/library"
     phone.act("PRESS[BACK]")
     assert phone.route() == "launcher"  # the tab switch replaced, it did not stack
+
+
+# What the screen shows after each action that changes the app's data (read from the dump,
+# as an agent would, never only from the private state).
+
+def child_text(node, rid):
+    return next(n.text for n in node.walk() if n.resource_id.endswith(f":id/{rid}"))
+
+
+def test_playing_shows_the_track_in_the_mini_player_and_first_in_recently_played(phone):
+    phone.open("music", "music/library/liked")
+    row = nodes(phone, resource_id="track")[2]
+    tap_node(phone, row)
+    assert texts(phone, "now_playing")[0].startswith(child_text(row, "title") + " • ")
+    assert nodes(phone, resource_id="mini_player")[0].entity == row.entity
+    phone.open("music", "music/library/recent")
+    assert nodes(phone, resource_id="track")[0].entity == row.entity
+
+
+def test_pause_and_play_switch_the_players_button(phone):
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="track")
+    press(phone, resource_id="mini_player")
+    press(phone, desc="Pause")
+    assert nodes(phone, desc="Play") and not nodes(phone, desc="Pause")
+    press(phone, desc="Play")
+    assert nodes(phone, desc="Pause") and not nodes(phone, desc="Play")
+
+
+def test_liking_in_the_player_puts_the_song_first_in_liked_songs(phone):
+    music = phone.state.apps["music"]
+    playlist = next(p for p in music.home if set(music.playlists[p].tracks) - set(music.liked))
+    song = next(t for t in music.playlists[playlist].tracks if t not in music.liked)
+    phone.open("music", "music/playlist", id=playlist)
+    tap_node(phone, next(n for n in nodes(phone, resource_id="track") if n.entity == song))
+    press(phone, resource_id="mini_player")
+    press(phone, desc="Add to Liked Songs")
+    assert nodes(phone, desc="Remove from Liked Songs")
+    phone.open("music", "music/library/liked")
+    assert nodes(phone, resource_id="track")[0].entity == song
+    assert f"{len(music.liked) + 1} songs" in texts(phone, "")  # the count under the title
+
+
+def test_removing_a_like_from_the_track_menu_takes_the_row_away(phone):
+    phone.open("music", "music/library/liked")
+    first = nodes(phone, resource_id="track")[0].entity
+    press(phone, resource_id="more")
+    press(phone, resource_id="like")
+    assert phone.route() == "music/library/liked"  # the sheet closed
+    assert first not in [n.entity for n in nodes(phone, resource_id="track")]
+
+
+def test_a_song_added_to_a_playlist_is_listed_in_it(phone):
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="more")
+    press(phone, resource_id="add_to_playlist")
+    press(phone, resource_id="new_playlist")
+    press(phone, resource_id="create")
+    phone.open("music", "music/library/liked")
+    second = nodes(phone, resource_id="track")[1]
+    tap_node(phone, nodes(phone, resource_id="more")[1])
+    press(phone, resource_id="add_to_playlist")
+    press(phone, resource_id="playlist")
+    playlist = phone.state.apps["music"].mine[0]
+    phone.open("music", "music/playlist", id=playlist)
+    assert [n.entity for n in nodes(phone, resource_id="track")][-1] == second.entity
