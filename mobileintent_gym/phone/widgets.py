@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mobileintent_gym.phone import ui
-from mobileintent_gym.phone.paint import Avatar, Color, Fill, Icon, Label, Round
+from mobileintent_gym.phone.paint import Avatar, Color, Fill, Icon, Label, Round, line_height, wrap
 from mobileintent_gym.phone.ui import Intent, Node, Rect
 
 TOOLBAR, TITLE, UP, SUBTITLE, THUMB, META, BADGE = (
@@ -81,6 +81,32 @@ def text(ctx: Ctx, rect: Rect, value: str, size: float = 16, *, color: Color | N
     t = ctx.theme
     paint = Label(value, ctx.dp(size), color or t.text, under or t.background, bold, align)
     return Node(ui.TEXT_VIEW, rect, text=value, resource_id=ctx.rid(rid), paint=paint, **kw)
+
+
+def text_height(ctx: Ctx, value: str, size: float, width: int, *, lines: int = 99,
+                bold: bool = False) -> int:
+    """Pixels that :func:`paragraph` needs for ``value`` in ``width`` pixels.
+
+    Rows that hold wrapping text take their height from this (it measures each text once;
+    see :func:`~mobileintent_gym.phone.paint.wrap`).
+    """
+    px = ctx.dp(size)
+    return len(wrap(value, px, bold, width, lines)) * line_height(px)
+
+
+def paragraph(ctx: Ctx, rect: Rect, value: str, size: float = 16, *, lines: int = 99,
+              color: Color | None = None, under: Color | None = None, bold: bool = False,
+              rid: str = "", **kw) -> Node:
+    """A TextView whose text wraps onto up to ``lines`` lines, from the top of ``rect``.
+
+    Its frame is ``rect`` cut to the measured height (:func:`text_height`).
+    """
+    t = ctx.theme
+    height = text_height(ctx, value, size, rect[2] - rect[0], lines=lines, bold=bold)
+    frame = (rect[0], rect[1], rect[2], min(rect[3], rect[1] + height))
+    paint = Label(value, ctx.dp(size), color or t.text, under or t.background, bold, "left",
+                  lines)
+    return Node(ui.TEXT_VIEW, frame, text=value, resource_id=ctx.rid(rid), paint=paint, **kw)
 
 
 def icon_button(ctx: Ctx, rect: Rect, icon: str, desc: str, intent: Intent | None, *,

@@ -125,3 +125,41 @@ def test_messaging_a_contact_without_a_chat_lists_the_new_chat(phone):
     phone.act("PRESS[BACK]")
     phone.open("chat")
     assert nodes(phone, resource_id="chat")[0].entity == without.id
+
+
+def test_bubbles_and_posts_take_the_height_of_their_wrapped_text(phone):
+    from dataclasses import replace
+
+    import numpy as np
+
+    from mobileintent_gym.apps.chat import Message
+    from mobileintent_gym.phone.paint import line_height, wrap
+
+    state = phone.state.copy()
+    chat = state.apps["chat"]
+    long = "Could you bring the blue folder with the contracts, the laptop charger " * 3
+    first = replace(chat.chats[0], messages=(Message(chat.chats[0].contact, long, "09:00"),
+                                             Message(chat.chats[0].contact, "ok", "09:01")))
+    post = replace(chat.moments[0], text=long)
+    state.apps["chat"] = replace(chat, chats=(first, *chat.chats[1:]),
+                                 moments=(post, *chat.moments[1:]))
+    phone.reset(state)
+    phone.open("chat", "chat/conversation", id=first.id)
+    tall, short = [n.bounds for n in nodes(phone, resource_id="message_in")]
+    size = round(15 * phone.density)
+    room = phone.width - 2 * (round(40 * phone.density) + 2 * round(12 * phone.density)) - 2 * (
+        round(14 * phone.density))
+    lines = len(wrap(long, size, False, room, 99))
+    assert lines >= 4
+    assert tall[3] - tall[1] == lines * line_height(size) + round(20 * phone.density)
+    assert short[3] - short[1] == round(40 * phone.density)  # one line: an avatar high
+    assert short[1] >= tall[3]  # the next row starts below the tall bubble
+    frame = phone.screenshot()
+    inked = (frame[tall[1]:tall[3], tall[0]:tall[2]].min(axis=2) < 128).any(axis=1)
+    runs = np.flatnonzero(np.diff(inked.astype(int)) == 1)  # text lines start here
+    assert len(runs) == lines  # painted on exactly the lines it was measured for
+    phone.open("chat", "chat/moments")
+    content = nodes(phone, resource_id="content")
+    assert content[0].text == long
+    assert content[0].bounds[3] - content[0].bounds[1] > 3 * (
+        content[1].bounds[3] - content[1].bounds[1])

@@ -19,10 +19,12 @@ from mobileintent_gym.apps.chat.state import ME, Chat, ChatState, Contact, Messa
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.backstack import Nav
-from mobileintent_gym.phone.paint import Avatar, Fill, Label, Round, text_width
+from mobileintent_gym.phone.paint import Avatar, Fill, Label, Round, text_width, wrap
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
 
+_BUBBLE_TEXT, _GAP = 15, 12  # dp: a message's text size, the space above and below it
+_MINE = (149, 236, 105)  # the colour of the user's own bubbles
 _NAV_ITEMS = (("Chats", icon.draw, Route.CHATS, Rid.NAV_CHATS),
               ("Contacts", "contacts", Route.CONTACTS, Rid.NAV_CONTACTS),
               (Desc.DISCOVER, "discover", Route.DISCOVER, Rid.NAV_DISCOVER),
@@ -112,36 +114,44 @@ class ChatApp(App):
         input_bar.add(widgets.button(ctx, ui.inset(cells[1], ctx.dp(4), ctx.dp(2)), "Send",
                                      ("send", chat.id), rid=Rid.SEND, under=t.surface,
                                      enabled=bool(draft.strip())))
-        items = [(ctx.dp(72), lambda r, m=m: self._bubble(ctx, r, m, contact))
+        items = [(self._bubble_height(ctx, m), lambda r, m=m: self._bubble(ctx, r, m, contact))
                  for m in chat.messages]
         # Conversations open at their newest message, like a messenger.
         root.add(self.scroll(entry, col.rest(), Rid.MESSAGE_LIST, items, default=1 << 30),
                  input_bar)
         return root
 
+    @staticmethod
+    def _text_room(ctx: Ctx) -> int:
+        """The widest a bubble's text may be: the row less both avatars and the padding."""
+        return ctx.width - 2 * (ctx.dp(40) + 2 * ctx.dp(12)) - 2 * ctx.dp(14)
+
+    def _bubble_height(self, ctx: Ctx, message: Message) -> int:
+        """A message row's height: its bubble (wrapped text, avatar high at least) and gaps."""
+        text = widgets.text_height(ctx, message.text, _BUBBLE_TEXT, self._text_room(ctx))
+        return max(ctx.dp(40), text + ctx.dp(20)) + 2 * ctx.dp(_GAP)
+
     def _bubble(self, ctx: Ctx, rect: Rect, message: Message, contact: Contact) -> Node:
         t, mine = ctx.theme, message.sender == ME
         row = Node(ui.LINEAR, rect, paint=Fill(t.bar))
-        side = ctx.dp(40)
-        pad = ctx.dp(12)
-        face = (rect[2] - pad - side, rect[1] + ctx.dp(8), rect[2] - pad,
-                          rect[1] + ctx.dp(8) + side) if mine else (
-            rect[0] + pad, rect[1] + ctx.dp(8), rect[0] + pad + side, rect[1] + ctx.dp(8) + side)
+        side, pad, top = ctx.dp(40), ctx.dp(12), rect[1] + ctx.dp(_GAP)
+        left = rect[2] - pad - side if mine else rect[0] + pad
+        face = (left, top, left + side, top + side)
         row.add(Node(ui.IMAGE_VIEW, face, desc="Me" if mine else contact.name,
                      paint=Avatar(ME if mine else contact.id, "Me" if mine else contact.name,
                                   t.bar)))
-        size = ctx.dp(15)
-        width = min(text_width(message.text, size) + 1 + ctx.dp(28),
-                    rect[2] - rect[0] - 2 * (side + 2 * pad))
+        size, room = ctx.dp(_BUBBLE_TEXT), self._text_room(ctx)
+        lines = wrap(message.text, size, False, room, 99)
+        width = max(text_width(line, size) for line in lines) + 1 + ctx.dp(28)
         x = face[0] - ctx.dp(8) - width if mine else face[2] + ctx.dp(8)
-        bubble = (x, face[1], x + width, face[1] + ctx.dp(44))
+        bubble = (x, top, x + width, rect[3] - ctx.dp(_GAP))
+        color = _MINE if mine else (255, 255, 255)
         row.add(Node(ui.TEXT_VIEW, bubble, text=message.text,
                      resource_id=ctx.rid(Rid.MESSAGE_OUT if mine else Rid.MESSAGE_IN),
-                     paint=Round((149, 236, 105) if mine else (255, 255, 255), t.bar,
-                                 ctx.dp(6))))
-        row.add(Node(ui.VIEW_GROUP, ui.inset(bubble, ctx.dp(14), 0),
-                     paint=Label(message.text, size, t.text,
-                                 (149, 236, 105) if mine else (255, 255, 255))))
+                     paint=Round(color, t.bar, ctx.dp(6))))
+        # As wide as its longest line, the text wraps into the same lines it was measured in.
+        row.add(Node(ui.VIEW_GROUP, ui.inset(bubble, ctx.dp(14), ctx.dp(10)),
+                     paint=Label(message.text, size, t.text, color, lines=99)))
         return row
 
     def contacts_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
@@ -173,10 +183,20 @@ class ChatApp(App):
         root, col = widgets.page(ctx, "moments")
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), "Moments",
                                  actions=[("camera", "Post", ("noop",))]))
-        items = [(ctx.dp(140), lambda r, m=m: self._moment(ctx, r, m, state))
+        items = [(self._moment_height(ctx, m), lambda r, m=m: self._moment(ctx, r, m, state))
                  for m in state.moments]
         root.add(self.scroll(entry, col.rest(), Rid.FEED, items))
         return root
+
+    @staticmethod
+    def _moment_text(ctx: Ctx) -> int:
+        """The width of a post's text: the row less the avatar and the padding."""
+        return ctx.width - 3 * ctx.dp(14) - ctx.dp(44)
+
+    def _moment_height(self, ctx: Ctx, moment: Moment) -> int:
+        """A post's height: name, its whole text (up to six lines), time and likes."""
+        text = widgets.text_height(ctx, moment.text, 15, self._moment_text(ctx), lines=6)
+        return 2 * ctx.dp(14) + ctx.dp(28) + text + ctx.dp(32)
 
     def _moment(self, ctx: Ctx, rect: Rect, moment: Moment, state: ChatState) -> Node:
         t = ctx.theme
@@ -190,13 +210,14 @@ class ChatApp(App):
                       resource_id=ctx.rid(Rid.AVATAR), entity=author.id,
                       on_click=profile, paint=self._avatar(author, t.background)))
         body = Column((rect[0] + 2 * pad + side, rect[1] + pad, rect[2] - pad, rect[3] - pad))
-        post.add(widgets.text(ctx, body.take(ctx.dp(24)), author.name, 15, bold=True,
+        post.add(widgets.text(ctx, body.take(ctx.dp(28)), author.name, 15, bold=True,
                               color=(87, 107, 149), rid=Rid.AUTHOR,
                               entity=author.id, on_click=profile))
-        post.add(widgets.text(ctx, body.take(ctx.dp(44)), moment.text, 15,
-                              rid=Rid.CONTENT))
-        post.add(widgets.text(ctx, body.take(ctx.dp(24)), f"{moment.time} · {moment.likes} likes",
-                              12, color=t.muted))
+        content = widgets.paragraph(ctx, body.rest(), moment.text, 15, lines=6, rid=Rid.CONTENT)
+        body.take(content.frame[3] - content.frame[1] + ctx.dp(8))
+        post.add(content, widgets.text(ctx, body.take(ctx.dp(24)),
+                                       f"{moment.time} · {moment.likes} likes", 12,
+                                       color=t.muted))
         return post.add(widgets.divider(ctx, rect))
 
     def profile_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
