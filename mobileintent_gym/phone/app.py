@@ -39,6 +39,7 @@ class Entry:
         focus: Key of the focused text field, if any.
         keyboard: Whether the keyboard shows for the focused field (BACK hides it and the
             field keeps its focus, as on Android).
+        key_set: The keyboard's key set: ``lower``, ``upper`` or ``symbols``.
     """
 
     route: str
@@ -47,6 +48,7 @@ class Entry:
     fields: dict[str, str] = field(default_factory=dict)
     focus: str | None = None
     keyboard: bool = False
+    key_set: str = "lower"
 
     def param(self, name: str, default: Any = None) -> Any:
         """The value of parameter ``name``."""
@@ -55,7 +57,7 @@ class Entry:
     def key(self) -> tuple:
         """A hashable summary of everything the screen's look depends on."""
         return (self.route, self.params, tuple(sorted(self.scroll.items())),
-                tuple(sorted(self.fields.items())), self.focus, self.keyboard)
+                tuple(sorted(self.fields.items())), self.focus, self.keyboard, self.key_set)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ class BackStacks:
         self.apps = apps
         self.stacks: dict[str, list[Entry]] = {}
         self.foreground: str | None = None
+        self.launcher = Entry("launcher")  # the home screen's own UI state (its page)
         self.versions = dict.fromkeys(apps, 0)
 
     def app(self, app_id: str) -> App:
@@ -42,6 +43,10 @@ class BackStacks:
     def top(self) -> Entry | None:
         """The screen in front, or ``None`` on the launcher."""
         return None if self.foreground is None else self.stacks[self.foreground][-1]
+
+    def front(self) -> Entry:
+        """The UI state of what is in front: the top screen, or the launcher's."""
+        return self.launcher if self.foreground is None else self.stacks[self.foreground][-1]
 
     def open(self, app_id: str, route: str | None = None, params: tuple = ()) -> None:
         """Start ``app_id`` afresh at ``route`` (a deep link) and bring it to the front.
@@ -110,10 +115,13 @@ class BackStacks:
         return ""
 
     def home(self) -> str:
-        """HOME: show the launcher; the app keeps its stack."""
-        if self.foreground is None:
+        """HOME: show the launcher (at its first page if it shows already); apps keep stacks."""
+        if self.foreground is not None:
+            self.foreground = None
+        elif self.launcher.scroll:
+            self.launcher.scroll.clear()
+        else:
             return "already home"
-        self.foreground = None
         return ""
 
     def layers(self) -> list[Entry]:
@@ -126,7 +134,7 @@ class BackStacks:
         """Everything an action can change: a different signature means it had an effect."""
         fg = self.foreground
         if fg is None:
-            return (None,)
+            return (None, self.launcher.key())
         return (fg, self.versions[fg], tuple(e.key() for e in self.stacks[fg]))
 
     def view_key(self) -> tuple | None:

@@ -36,12 +36,13 @@ def build_view(phone: SimPhone) -> View:
     fg = stacks.foreground
     if fg is None:
         ctx = Ctx(w, h, phone.density, (0, status, w, h - nav), launcher.THEME, launcher.PACKAGE)
-        content = launcher.build(ctx, list(phone.apps.values()), phone._clock)
+        content = launcher.build(ctx, list(phone.apps.values()), phone._clock, stacks.launcher)
         root = Node(FRAME, (0, 0, w, h)).add(content)
         return View(root, "launcher", launcher.PACKAGE, content)
     app, entries = phone.apps[fg], stacks.layers()
     top = entries[-1]
-    board = keyboard.layout(w, h - nav, phone.density) if top.focus and top.keyboard else None
+    board = (keyboard.layout(w, h - nav, phone.density, top.key_set) if top.focus and top.keyboard
+             else None)
     bottom = board.rect[1] if board else h - nav
     ctx = Ctx(w, h, phone.density, (0, status, w, bottom), app.theme, app.package)
     layers = tuple(_layer(phone, app, ctx, entry) for entry in entries)

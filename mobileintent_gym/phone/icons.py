@@ -245,6 +245,22 @@ def _bell(p: Pen) -> None:
     p.circle(12, 20.5, 2)
 
 
+def _shift(p: Pen) -> None:
+    p.poly(12, 3, 3, 12.5, 8, 12.5, 8, 20, 16, 20, 16, 12.5, 21, 12.5)
+    p.poly(12, 6, 6.5, 11, 10, 11, 10, 18, 14, 18, 14, 11, 17.5, 11, hole=True)
+
+
+def _backspace(p: Pen) -> None:
+    p.poly(8, 5, 22, 5, 22, 19, 8, 19, 2, 12)
+    p.d.line(p.p(11, 8.5, 18, 15.5), fill=p.under, width=p.w)
+    p.d.line(p.p(18, 8.5, 11, 15.5), fill=p.under, width=p.w)
+
+
+def _enter(p: Pen) -> None:
+    p.line(19, 5, 19, 14, 6, 14)
+    p.line(10, 9.5, 5.5, 14, 10, 18.5)
+
+
 _ICONS: dict[str, Callable[[Pen], None]] = {
     "album": _album, "back": _back, "battery": _battery, "bell": _bell, "camera": _camera,
     "bubble": _bubble, "check": _check, "chevron_down": _chevron_down,
@@ -253,7 +269,8 @@ _ICONS: dict[str, Callable[[Pen], None]] = {
     "heart_outline": _heart_outline, "home": _home, "library": _library, "mic": _mic,
     "aperture": _aperture, "more": _more, "next": _next, "pause": _pause,
     "person": _person, "play": _play, "plus": _plus, "queue": _queue, "search": _search,
-    "send": _send, "settings": _settings, "share": _share, "signal": _signal,
+    "send": _send, "settings": _settings, "share": _share, "shift": _shift,
+    "signal": _signal, "backspace": _backspace, "enter": _enter,
     "smile": _smile, "wifi": _wifi,
 }
 

@@ -21,11 +21,11 @@ from mobileintent_gym.errors import (
     InvalidStateError,
     UnknownRouteError,
 )
-from mobileintent_gym.phone import chrome, launcher, touch
+from mobileintent_gym.phone import chrome, keyboard, launcher, touch
 from mobileintent_gym.phone.app import App, Installable, app_of, check_state_type
 from mobileintent_gym.phone.backstack import BackStacks, Nav
 from mobileintent_gym.phone.events import ActResult, Hit, StepEvent
-from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER
+from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER, LETTERS, SHIFT, SYMBOLS
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.render import Renderer
 from mobileintent_gym.phone.state import PhoneState
@@ -231,8 +231,9 @@ class SimPhone:
 
     def _key(self) -> tuple:
         key = self._stacks.view_key()
-        # The launcher draws the date and the time to the minute.
-        return key if key is not None else (None, self._clock.date(), self._clock.hour,
+        # The launcher draws its page, the date and the time to the minute.
+        return key if key is not None else (None, self._stacks.launcher.key(),
+                                            self._clock.date(), self._clock.hour,
                                             self._clock.minute)
 
     def _dispatch(self, intent: Intent) -> None:
@@ -278,16 +279,22 @@ class SimPhone:
         return "", hit, None
 
     def _key_tap(self, view: View, char: str) -> tuple[str, None, str | None]:
+        top = self._stacks.top()
         if char == ENTER:
             return self._enter(view), None, None
         if char == BACKSPACE:
-            top = self._stacks.top()
             value = top.fields.get(top.focus, "")
             if not value:
                 return "nothing to delete", None, None
             top.fields[top.focus] = value[:-1]
             return "", None, None
-        return self._type(char)
+        if char in (SHIFT, SYMBOLS, LETTERS):
+            top.key_set = keyboard.after(top.key_set, char)
+            return "", None, None
+        note, hit, typed = self._type(char)
+        if typed:
+            top.key_set = keyboard.after(top.key_set, char)
+        return note, hit, typed
 
     def _enter(self, view: View) -> str:
         top = self._stacks.top()
@@ -317,13 +324,14 @@ class SimPhone:
         if node is None:
             return "nothing to scroll"
         extent = node.bounds[axis + 2] - node.bounds[axis]
-        delta = distance if distance is not None else round(_SWIPE_SHARE * extent)
+        delta = (extent if node.paged else distance if distance is not None
+                 else round(_SWIPE_SHARE * extent))
         sign = 1 if direction in ("UP", "LEFT") else -1
         offset, max_offset = node.scroll_range
         new = min(max(0, offset + sign * delta), max_offset)
         if new == offset:
             return "already at the end" if sign > 0 else "already at the start"
-        self._stacks.top().scroll[node.scroll_key] = new
+        self._stacks.front().scroll[node.scroll_key] = new
         return ""
 
     def _apply(self, action: Action, view: View,

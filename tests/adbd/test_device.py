@@ -9,6 +9,7 @@ from mobileintent_gym.adbd.conventions import activity_for, route_from_component
 from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
+from mobileintent_gym.phone.query import find
 
 
 @pytest.fixture
@@ -69,7 +70,8 @@ def test_screencap_png_to_stdout_and_file_equals_frame(device):
 def test_screencap_follows_the_screen_after_each_action(device):
     first = device.run("screencap -p").stdout
     assert device.run("screencap -p").stdout is first  # unchanged screen: encoded once
-    out(device, "input tap 182 800")
+    icon = find(device.phone.hierarchy(), text="Music", resource_id="icon").bounds
+    out(device, f"input tap {(icon[0] + icon[2]) // 2} {(icon[1] + icon[3]) // 2}")
     assert device.phone.route() == "music/home"
     png = device.run("screencap -p").stdout
     assert png != first
