@@ -163,3 +163,21 @@ def test_bubbles_and_posts_take_the_height_of_their_wrapped_text(phone):
     assert content[0].text == long
     assert content[0].bounds[3] - content[0].bounds[1] > 3 * (
         content[1].bounds[3] - content[1].bounds[1])
+
+
+def test_a_profile_card_shows_who_it_is_what_they_post_and_how_to_reach_them(phone):
+    chat = phone.state.apps["chat"]
+    author = chat.moments[0].author
+    contact = chat.contacts[author]
+    phone.open("chat", "chat/profile", id=author)
+    header = nodes(phone, resource_id="profile_header")[0]
+    assert header.entity == author
+    shown = [n.text for n in header.walk() if n.text]
+    assert shown[0] == contact.name and shown[1].startswith("Chat ID: ")
+    info = [next(n.text for n in row.walk() if n.resource_id.endswith(":id/subtitle"))
+            for row in nodes(phone, resource_id="info")]
+    assert info == [contact.signature or "-", chat.moments[0].text]
+    assert texts(phone, "messages") == ["Messages"] and texts(phone, "call")
+    phone.open("chat", "chat/me")
+    assert texts(phone, "title")[:2] == ["Me", chat.me]
+    assert len(nodes(phone, resource_id="me_settings")) == 1

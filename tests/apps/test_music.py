@@ -33,9 +33,10 @@ def test_add_to_an_existing_playlist_closes_the_flow(phone):
     press(phone, resource_id="more")
     press(phone, resource_id="add_to_playlist")
     press(phone, resource_id="new_playlist")
+    count = len(phone.state.apps["music"].mine)
     press(phone, resource_id="create")  # empty name: the hint's default name is used
     music = phone.state.apps["music"]
-    assert music.playlists[music.mine[0]].name == "My playlist #1"
+    assert music.playlists[music.mine[0]].name == f"My playlist #{count + 1}"
     phone.act("PRESS[BACK]")  # the new playlist opened; back to Liked Songs
     second = music.liked[1]
     rows = list(find_all(phone.hierarchy(), resource_id="more"))
@@ -175,3 +176,38 @@ def test_a_song_added_to_a_playlist_is_listed_in_it(phone):
     playlist = phone.state.apps["music"].mine[0]
     phone.open("music", "music/playlist", id=playlist)
     assert [n.entity for n in nodes(phone, resource_id="track")][-1] == second.entity
+
+
+def test_artwork_shows_the_initials_of_the_record_beside_it(phone):
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="track")
+    rows = [n for n in phone._current().root.walk()
+            if n.resource_id.endswith(":id/track") and n.bounds == n.frame]
+    assert len(rows) >= 8
+    for row in rows + [n for n in phone._current().root.walk()
+                       if n.resource_id.endswith(":id/mini_player")]:
+        art = next(n.paint for n in row.walk() if n.cls.endswith("ImageView"))
+        shown = next(n.text for n in row.walk() if n.resource_id.endswith((":id/title",
+                                                                           ":id/now_playing")))
+        assert shown.startswith(art.label)
+
+
+def test_add_to_playlist_lists_where_the_song_is_and_the_users_playlists(phone):
+    music = phone.state.apps["music"]
+    song = music.liked[0]
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="more")
+    press(phone, resource_id="add_to_playlist")
+    assert texts(phone, "title")[0] == "Add to playlist" and nodes(phone, resource_id="up")
+    mine = [music.playlists[p] for p in music.mine]
+    rows = nodes(phone, resource_id="playlist")
+    assert [n.entity for n in rows] == [p.id for p in mine] and len(rows) >= 2
+    for row, playlist in zip(rows, mine, strict=True):
+        mark = next(n.desc for n in row.walk() if n.resource_id.endswith(":id/more"))
+        assert mark == (f"In {playlist.name}" if song in playlist.tracks
+                        else f"Add to {playlist.name}")
+    saved = nodes(phone, resource_id="saved_in")[0]
+    assert any(n.desc == "Saved in Liked Songs" for n in saved.walk())
+    phone.act("PRESS[BACK]")
+    phone.act("PRESS[BACK]")  # the track's menu is still under it, as when it was opened
+    assert phone.route() == "music/library/liked"

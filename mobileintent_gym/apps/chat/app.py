@@ -9,16 +9,16 @@ Routes (names in :mod:`.ids`): ``chat/chats`` (chat list with unread badges),
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.chat import icon, tour
 from mobileintent_gym.apps.chat.content import default_state
 from mobileintent_gym.apps.chat.ids import APP, PACKAGE, Desc, Rid, Route
-from mobileintent_gym.apps.chat.state import ME, Chat, ChatState, Contact, Message, Moment
+from mobileintent_gym.apps.chat.intents import ChatIntents
+from mobileintent_gym.apps.chat.social import SocialScreens
+from mobileintent_gym.apps.chat.state import ME, Chat, ChatState, Contact, Message
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
-from mobileintent_gym.phone.backstack import Nav
 from mobileintent_gym.phone.paint import Avatar, Fill, Label, Round, text_width, wrap
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
@@ -31,7 +31,7 @@ _NAV_ITEMS = (("Chats", icon.draw, Route.CHATS, Rid.NAV_CHATS),
               ("Me", "person", Route.ME, Rid.NAV_ME))
 
 
-class ChatApp(App):
+class ChatApp(ChatIntents, SocialScreens, App):
     """The chat app."""
 
     id = APP
@@ -74,9 +74,6 @@ class ChatApp(App):
                                  actions=[("search", "Search", ("noop",)),
                                           ("plus", "More", ("noop",))]))
         return root, col
-
-    def _avatar(self, contact: Contact, under: tuple) -> Avatar:
-        return Avatar(contact.id, contact.name, under)
 
     def chats_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
         """The chat list: avatar, name, last message, time and unread badge per chat."""
@@ -177,104 +174,3 @@ class ChatApp(App):
                                          ("open", Route.MOMENTS)))
         root.add(row.add(widgets.divider(ctx, row.frame)))
         return root
-
-    def moments_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
-        """Moments: posts with their author's avatar and name, which open the profile."""
-        root, col = widgets.page(ctx, "moments")
-        root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), "Moments",
-                                 actions=[("camera", "Post", ("noop",))]))
-        items = [(self._moment_height(ctx, m), lambda r, m=m: self._moment(ctx, r, m, state))
-                 for m in state.moments]
-        root.add(self.scroll(entry, col.rest(), Rid.FEED, items))
-        return root
-
-    @staticmethod
-    def _moment_text(ctx: Ctx) -> int:
-        """The width of a post's text: the row less the avatar and the padding."""
-        return ctx.width - 3 * ctx.dp(14) - ctx.dp(44)
-
-    def _moment_height(self, ctx: Ctx, moment: Moment) -> int:
-        """A post's height: name, its whole text (up to six lines), time and likes."""
-        text = widgets.text_height(ctx, moment.text, 15, self._moment_text(ctx), lines=6)
-        return 2 * ctx.dp(14) + ctx.dp(28) + text + ctx.dp(32)
-
-    def _moment(self, ctx: Ctx, rect: Rect, moment: Moment, state: ChatState) -> Node:
-        t = ctx.theme
-        author = state.contacts[moment.author]
-        profile = ("open", Route.PROFILE, (("id", author.id),))
-        post = Node(ui.LINEAR, rect, paint=Fill(t.background), entity=moment.id,
-                    resource_id=ctx.rid(Rid.MOMENT))
-        pad, side = ctx.dp(14), ctx.dp(44)
-        post.add(Node(ui.IMAGE_VIEW, (rect[0] + pad, rect[1] + pad, rect[0] + pad + side,
-                                      rect[1] + pad + side), desc=author.name,
-                      resource_id=ctx.rid(Rid.AVATAR), entity=author.id,
-                      on_click=profile, paint=self._avatar(author, t.background)))
-        body = Column((rect[0] + 2 * pad + side, rect[1] + pad, rect[2] - pad, rect[3] - pad))
-        post.add(widgets.text(ctx, body.take(ctx.dp(28)), author.name, 15, bold=True,
-                              color=(87, 107, 149), rid=Rid.AUTHOR,
-                              entity=author.id, on_click=profile))
-        content = widgets.paragraph(ctx, body.rest(), moment.text, 15, lines=6, rid=Rid.CONTENT)
-        body.take(content.frame[3] - content.frame[1] + ctx.dp(8))
-        post.add(content, widgets.text(ctx, body.take(ctx.dp(24)),
-                                       f"{moment.time} · {moment.likes} likes", 12,
-                                       color=t.muted))
-        return post.add(widgets.divider(ctx, rect))
-
-    def profile_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
-        """A contact's profile with a Messages button."""
-        t = ctx.theme
-        contact = state.contacts[entry.param("id")]
-        root, col = widgets.page(ctx, "profile")
-        root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), ""))
-        head = col.take(ctx.dp(120))
-        root.add(widgets.list_row(ctx, head, contact.name, f"Region: {contact.region or '-'}",
-                                  thumb=self._avatar(contact, t.background), entity=contact.id,
-                                  rid=Rid.PROFILE_HEADER))
-        root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(48)), ctx.dp(16), 0),
-                              contact.signature or "No signature", 14, color=t.muted))
-        root.add(widgets.button(ctx, ui.inset(col.take(ctx.dp(72)), ctx.dp(24), ctx.dp(12)),
-                                "Messages", ("message", contact.id), rid=Rid.MESSAGES))
-        return root
-
-    def me_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
-        """The user's own page."""
-        root, col = self._tab_root(ctx, state, 3, "Me")
-        me = Contact(ME, state.me, "", "")
-        root.add(widgets.list_row(ctx, col.take(ctx.dp(120)), state.me, "Chat ID: alex_sim",
-                                  thumb=self._avatar(me, ctx.theme.background), rid=Rid.ME))
-        return root
-
-    # ---- intents ----------------------------------------------------------------------------
-
-    def on_open_chat(self, nav: Nav, chat_id: str) -> None:
-        """Open a conversation; its unread messages become read."""
-        state: ChatState = nav.state
-        chat = state.chat(chat_id)
-        nav.update(chats=tuple(replace(c, unread=0) if c is chat else c for c in state.chats))
-        nav.push(Route.CONVERSATION, id=chat_id)
-
-    def on_send(self, nav: Nav, chat_id: str) -> None:
-        """Send the draft; the conversation moves to the top of the chat list."""
-        state: ChatState = nav.state
-        entry = nav.stack[-1]
-        text = entry.fields.get("message", "").strip()
-        if not text:
-            return
-        chat = state.chat(chat_id)
-        message = Message(ME, text, nav.clock.strftime("%H:%M"))
-        sent = replace(chat, messages=(*chat.messages, message))
-        nav.update(chats=(sent, *(c for c in state.chats if c is not chat)))
-        entry.fields["message"] = ""
-        entry.scroll.pop(Rid.MESSAGE_LIST, None)
-
-    def on_message(self, nav: Nav, contact_id: str) -> None:
-        """Open (or start) the conversation with a contact."""
-        state: ChatState = nav.state
-        chat = next((c for c in state.chats if c.contact == contact_id), None)
-        if chat is None:
-            chat = Chat(f"chat_{contact_id}", contact_id, ())
-            nav.update(chats=(chat, *state.chats))
-        self.on_open_chat(nav, chat.id)
-
-    def on_noop(self, nav: Nav) -> None:
-        """A control this simulation does not model."""

@@ -18,8 +18,9 @@ from mobileintent_gym.apps.music import icon, tour
 from mobileintent_gym.apps.music.content import default_state
 from mobileintent_gym.apps.music.ids import APP, PACKAGE, Desc, Rid, Route
 from mobileintent_gym.apps.music.intents import MusicIntents
+from mobileintent_gym.apps.music.playlists import PlaylistScreens
 from mobileintent_gym.apps.music.state import MusicState, Playlist, Track
-from mobileintent_gym.phone import overlays, ui, widgets
+from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.paint import Avatar, Fill
 from mobileintent_gym.phone.ui import Column, Node, Rect
@@ -30,7 +31,7 @@ _NAV = (("Home", "home", ("open", Route.HOME), "", Rid.NAV_HOME),
         (Desc.LIBRARY, "library", ("open", Route.LIBRARY), "", Rid.NAV_LIBRARY))
 
 
-class MusicApp(MusicIntents, App):
+class MusicApp(MusicIntents, PlaylistScreens, App):
     """The music app."""
 
     id = APP
@@ -86,7 +87,7 @@ class MusicApp(MusicIntents, App):
                    paint=Fill(t.surface), on_click=("open", Route.PLAYER), entity=track.id)
         art, body, toggle = ui.split_row(ui.inset(rect, ctx.dp(8)), [ctx.dp(44), None,
                                                                      ctx.dp(48)])
-        bar.add(Node(ui.IMAGE_VIEW, art, paint=Avatar(track.album, track.album, t.surface)))
+        bar.add(Node(ui.IMAGE_VIEW, art, paint=self.art(track, t.surface)))
         body = ui.inset(body, ctx.dp(12), 0)
         bar.add(widgets.text(ctx, body, f"{track.title} • {track.artist}", 14,
                              under=t.surface, rid=Rid.NOW_PLAYING))
@@ -103,8 +104,7 @@ class MusicApp(MusicIntents, App):
     def _track_row(self, ctx: Ctx, rect: Rect, track: Track, state: MusicState) -> Node:
         menu = ("open", Route.TRACK_MENU, (("id", track.id),))
         return widgets.list_row(
-            ctx, rect, track.title, track.artist, thumb=Avatar(track.album, track.album,
-                                                               ctx.theme.background),
+            ctx, rect, track.title, track.artist, thumb=self.art(track, ctx.theme.background),
             on_click=("play", track.id), on_long_click=menu, entity=track.id,
             rid=Rid.TRACK, trailing=("more", f"More options for {track.title}", menu),
             highlight=state.playing == track.id)
@@ -223,14 +223,6 @@ class MusicApp(MusicIntents, App):
         root.add(self._track_list(ctx, col.rest(), Rid.TRACKS, entry, ids, state))
         return root
 
-    def _playlist_row(self, ctx: Ctx, rect: Rect, playlist: Playlist,
-                      intent: tuple | None = None) -> Node:
-        return widgets.list_row(
-            ctx, rect, playlist.name, f"Playlist • {len(playlist.tracks)} songs",
-            thumb=Avatar(playlist.id, playlist.name, ctx.theme.background),
-            on_click=intent or ("open", Route.PLAYLIST, (("id", playlist.id),)),
-            entity=playlist.id, rid=Rid.PLAYLIST)
-
     def liked_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
         """Liked Songs: every liked track, newest first."""
         root, col = self._frame(ctx, state, 2)
@@ -246,10 +238,12 @@ class MusicApp(MusicIntents, App):
         root, col = self._frame(ctx, state, 0)
         playlist = state.playlists[entry.param("id")]
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), playlist.name, entity=playlist.id))
-        root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(32)), ctx.dp(16), 0),
-                              playlist.description, 13, color=ctx.theme.muted))
-        root.add(self._track_list(ctx, col.rest(), Rid.TRACKS, entry, playlist.tracks,
-                                  state))
+        about = widgets.paragraph(ctx, ui.inset(col.rest(), ctx.dp(16), ctx.dp(4)),
+                                  f"{playlist.description} • {len(playlist.tracks)} songs", 13,
+                                  lines=2, color=ctx.theme.muted)
+        col.take(about.frame[3] - about.frame[1] + ctx.dp(12))
+        root.add(about, self._track_list(ctx, col.rest(), Rid.TRACKS, entry, playlist.tracks,
+                                         state))
         return root
 
     def player_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
@@ -266,7 +260,7 @@ class MusicApp(MusicIntents, App):
         art = col.take(side + ctx.dp(32))
         root.add(Node(ui.IMAGE_VIEW, (ctx.dp(32), art[1] + ctx.dp(16), ctx.dp(32) + side,
                                       art[1] + ctx.dp(16) + side), desc=track.album,
-                      paint=Avatar(track.album, track.album, t.background)))
+                      paint=self.art(track, t.background)))
         pad = ui.inset(col.take(ctx.dp(40)), ctx.dp(32), 0)
         root.add(widgets.text(ctx, pad, track.title, 22, bold=True,
                               rid=Rid.TRACK_TITLE, entity=track.id))
@@ -281,52 +275,3 @@ class MusicApp(MusicIntents, App):
         root.add(self._play_toggle(ctx, controls[1], state, 44, t.background))
         root.add(widgets.icon_button(ctx, controls[2], "queue", "Queue", ("noop",), size=30))
         return root
-
-    def track_menu(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
-        """The track's options sheet."""
-        track = state.tracks[entry.param("id")]
-        liked = track.id in state.liked
-        return overlays.bottom_sheet(ctx, track.title, [
-            ("Add to playlist", "plus", ("open", Route.ADD_TO_PLAYLIST, entry.params),
-             Rid.ADD_TO_PLAYLIST),
-            ("Remove from Liked Songs" if liked else "Add to Liked Songs",
-             "heart" if liked else "heart_outline", ("like", track.id), Rid.LIKE),
-            ("Add to queue", "queue", ("noop",), Rid.ADD_TO_QUEUE),
-            ("Share", "share", ("noop",), Rid.SHARE),
-        ], header=Avatar(track.album, track.album, ctx.theme.surface), subtitle=track.artist,
-            entity=track.id)
-
-    def add_to_playlist_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
-        """Choose a playlist for the track, or start a new one."""
-        root, col = widgets.page(ctx, "add_to_playlist")
-        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Add to playlist"))
-        button = ui.inset(col.take(ctx.dp(80)), ctx.width // 4, ctx.dp(14))
-        root.add(widgets.button(ctx, button, "New playlist",
-                                ("open", Route.NEW_PLAYLIST, entry.params),
-                                rid=Rid.NEW_PLAYLIST))
-        track = entry.param("id")
-        items = [(ctx.dp(72), lambda r, p=state.playlists[p]: self._playlist_row(
-            ctx, r, p, ("add", track, p.id))) for p in state.mine]
-        root.add(self.scroll(entry, col.rest(), Rid.PLAYLISTS, items))
-        return root
-
-    def new_playlist_dialog(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
-        """Name the new playlist; Create makes it with the track and closes the flow."""
-        height = ctx.dp(216)
-        card = overlays.dialog_rect(ctx, height)
-        col = Column(ui.inset(card, ctx.dp(24), ctx.dp(20)))
-        col.take(ctx.dp(44))
-        name = entry.fields.get("name", "")
-        field_ = widgets.text_field(ctx, col.take(ctx.dp(52)), "name", name,
-                                    f"My playlist #{len(state.mine) + 1}",
-                                    focused=entry.focus == "name",
-                                    on_submit=("create", entry.param("id")),
-                                    rid=Rid.PLAYLIST_NAME, under=ctx.theme.surface)
-        col.take(ctx.dp(20))
-        cancel, create = ui.split_row(col.take(ctx.dp(48)), [None, None])
-        buttons = [widgets.button(ctx, ui.inset(cancel, ctx.dp(6), 0), "Cancel", ("back",),
-                                  primary=False, rid=Rid.CANCEL, under=ctx.theme.surface),
-                   widgets.button(ctx, ui.inset(create, ctx.dp(6), 0), "Create",
-                                  ("create", entry.param("id")), rid=Rid.CREATE,
-                                  under=ctx.theme.surface)]
-        return overlays.dialog(ctx, "Give your playlist a name", [field_], buttons, height)

@@ -20,6 +20,7 @@ from mobileintent_gym.users.entities import match_key
 from mobileintent_gym.users.pair import named_rng, random_lists
 
 PLAYLIST_LENGTH = 12
+OWN_LENGTH = 10
 
 
 def _describe_track(r: Record) -> str:
@@ -44,7 +45,8 @@ CONTEXTS = (
 def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator) -> MusicState:
     """A music state showing PAIR's lists in their order.
 
-    The catalog holds exactly the tracks used: liked, recent and the home playlists' tracks.
+    The catalog holds exactly the tracks used: liked, recent and the home playlists' tracks;
+    the library holds two playlists of the user's own, made from them.
 
     Args:
         lists: Liked Songs and recently played (most recent first), home playlists.
@@ -55,8 +57,16 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
     catalog = {r.id: track(r) for r in (*liked, *recent)}
     wanted = {t for p in playlists.values() for t in p.tracks}
     catalog.update({r.id: track(r) for r in TRACKS.records() if r.id in wanted})
-    return MusicState(catalog, playlists, home=[r.id for r in home],
+    own = own_playlists([r.id for r in liked], [r.id for r in recent])
+    return MusicState(catalog, {**playlists, **{p.id: p for p in own}},
+                      home=[r.id for r in home], mine=[p.id for p in own],
                       liked=[r.id for r in liked], recent=[r.id for r in recent])
+
+
+def own_playlists(liked: Sequence[str], recent: Sequence[str]) -> tuple[Playlist, ...]:
+    """The user's own playlists, made from what they play and like (as a library holds)."""
+    return (Playlist("u000", "On Repeat", "The songs you play most", tuple(recent[:8])),
+            Playlist("u001", "Favourites", "By you", tuple(liked[:OWN_LENGTH])))
 
 
 def default_state(seed: int) -> MusicState:
