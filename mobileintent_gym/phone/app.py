@@ -12,7 +12,8 @@ The phone imports no app: the apps it runs are handed to it (see ``SimPhone(apps
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import importlib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -25,6 +26,10 @@ from mobileintent_gym.phone.widgets import Ctx, Theme
 if TYPE_CHECKING:
     from mobileintent_gym.phone.backstack import Nav
     from mobileintent_gym.phone.tour import Step
+
+# The apps a phone installs when it is given none: the registry, named rather than imported
+# so that the framework depends on no app (``module:function`` returning the bundles).
+DEFAULT_APPS = "mobileintent_gym.apps.registry:bundles"
 
 
 @dataclass(slots=True)
@@ -204,3 +209,23 @@ def check_state_type(app: App) -> None:
             and kind.__dataclass_params__.frozen):
         raise InvalidAppError(f"app {app.id!r}: state type {kind!r} must be a frozen "
                               "dataclass, so that the phone can tell when its data changed")
+
+
+def install(items: Iterable[App | Installable] | None) -> dict[str, App]:
+    """App id → app, in the given order (``None``: the bundles named by :data:`DEFAULT_APPS`).
+
+    Raises:
+        InvalidAppError: For an item that is not an app or bundle, an app whose state type
+            is not a frozen dataclass, or a repeated app id.
+    """
+    if items is None:
+        module, _, function = DEFAULT_APPS.partition(":")
+        items = getattr(importlib.import_module(module), function)()
+    apps: dict[str, App] = {}
+    for item in items:
+        app = app_of(item)
+        check_state_type(app)
+        if app.id in apps:
+            raise InvalidAppError(f"app id {app.id!r} is installed twice")
+        apps[app.id] = app
+    return apps

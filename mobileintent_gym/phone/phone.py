@@ -7,7 +7,6 @@ the container under a swipe, advances a simulated clock per action and logs ever
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
@@ -15,27 +14,17 @@ from typing import Any
 import numpy as np
 
 from mobileintent_gym.actions import Action, ActionLike, ActionType, to_action
-from mobileintent_gym.errors import (
-    DeviceError,
-    InvalidAppError,
-    InvalidStateError,
-    UnknownRouteError,
-)
-from mobileintent_gym.phone import chrome, keyboard, launcher, touch
-from mobileintent_gym.phone.app import App, Installable, app_of, check_state_type
+from mobileintent_gym.errors import DeviceError, InvalidStateError, UnknownRouteError
+from mobileintent_gym.phone import chrome, fields, launcher, touch
+from mobileintent_gym.phone.app import App, Installable, install
 from mobileintent_gym.phone.backstack import BackStacks, Nav
 from mobileintent_gym.phone.events import ActResult, Hit, StepEvent
-from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER, LETTERS, SHIFT, SYMBOLS
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.render import Renderer
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.phone.ui import Intent
 from mobileintent_gym.phone.view import Layer, View
 
-# The apps a phone installs when it is given none: the registry, named rather than imported
-# so that the framework depends on no app (``module:function`` returning the bundles).
-DEFAULT_APPS = "mobileintent_gym.apps.registry:bundles"
-MAX_FIELD_LENGTH = 4000
 _VIEW_CACHE = 64
 _SWIPE_SHARE = 0.8  # a swipe moves content by most of a viewport
 
@@ -47,7 +36,7 @@ class SimPhone:
         width: Screen width in pixels.
         height: Screen height in pixels.
         apps: The installed apps in launcher order: apps or bundles of the app registry
-            (default: every app of the registry, :data:`DEFAULT_APPS`).
+            (default: every app of the registry, ``phone.app.DEFAULT_APPS``).
         seconds_per_action: How far the simulated clock advances per action.
         render_cache: Reuse tiles and unchanged regions between frames; ``False`` redraws
             every frame from scratch (the benchmark's baseline).
@@ -71,7 +60,7 @@ class SimPhone:
             raise DeviceError(f"screen {width}x{height} is smaller than 320x480")
         self.width, self.height = width, height
         self.density = width / 411.43
-        self.apps: dict[str, App] = _install(default_apps() if apps is None else apps)
+        self.apps: dict[str, App] = install(apps)
         self.seconds_per_action = seconds_per_action
         self._renderer = Renderer(width, height, render_cache, tile_budget)
         self._views: LRU[View] = LRU(_VIEW_CACHE)
@@ -263,7 +252,7 @@ class SimPhone:
                                                                             str | None]:
         key = view.keyboard.key_at(x, y) if view.keyboard is not None else None
         if key is not None:
-            return self._key_tap(view, key)
+            return fields.key_tap(self._stacks.top(), view, key, self._dispatch)
         node = view.target_at(x, y)  # None on a modal surface too: it stops the touch
         if node is None:
             return "nothing to touch there", None, None
@@ -277,44 +266,6 @@ class SimPhone:
             return "not clickable", hit, None
         self._dispatch(intent)
         return "", hit, None
-
-    def _key_tap(self, view: View, char: str) -> tuple[str, None, str | None]:
-        top = self._stacks.top()
-        if char == ENTER:
-            return self._enter(view), None, None
-        if char == BACKSPACE:
-            value = top.fields.get(top.focus, "")
-            if not value:
-                return "nothing to delete", None, None
-            top.fields[top.focus] = value[:-1]
-            return "", None, None
-        if char in (SHIFT, SYMBOLS, LETTERS):
-            top.key_set = keyboard.after(top.key_set, char)
-            return "", None, None
-        note, hit, typed = self._type(char)
-        if typed:
-            top.key_set = keyboard.after(top.key_set, char)
-        return note, hit, typed
-
-    def _enter(self, view: View) -> str:
-        top = self._stacks.top()
-        node = view.fields.get(top.focus) if top is not None and top.focus else None
-        if node is None or node.on_submit is None:
-            return "nothing to submit"
-        self._dispatch(node.on_submit)
-        return ""
-
-    def _type(self, text: str) -> tuple[str, None, str | None]:
-        """Append ``text`` to the focused field; ``typed`` is what actually reached it."""
-        top = self._stacks.top()
-        if top is None or top.focus is None:
-            return "no focused field", None, None
-        value = top.fields.get(top.focus, "")
-        added = text[:MAX_FIELD_LENGTH - len(value)]
-        if not added:
-            return "the field is full", None, None
-        top.fields[top.focus] = value + added
-        return "", None, added
 
     def _scroll(self, view: View, direction: str, start: tuple[int, int] | None,
                 distance: int | None) -> str:
@@ -340,7 +291,7 @@ class SimPhone:
         if kind in (ActionType.CLICK, ActionType.LONG_CLICK):
             return self._tap(view, action.x, action.y, kind is ActionType.LONG_CLICK)
         if kind is ActionType.TYPE:
-            return self._type(action.text)
+            return fields.type_text(self._stacks.top(), action.text)
         if kind is ActionType.SWIPE:
             return self._scroll(view, action.direction, *(gesture or (None, None))), None, None
         if kind is ActionType.PRESS:
@@ -351,28 +302,6 @@ class SimPhone:
         if key == "BACK":
             return self._stacks.back()
         if key == "ENTER":
-            return self._enter(view)
+            return fields.enter(self._stacks.top(), view, self._dispatch)
         return self._stacks.home()
 
-
-def default_apps() -> list[App | Installable]:
-    """The bundles of the app registry named by :data:`DEFAULT_APPS`."""
-    module, _, function = DEFAULT_APPS.partition(":")
-    return list(getattr(importlib.import_module(module), function)())
-
-
-def _install(items: Iterable[App | Installable]) -> dict[str, App]:
-    """App id → app, in the given order.
-
-    Raises:
-        InvalidAppError: For an item that is not an app or bundle, an app whose state type
-            is not a frozen dataclass, or a repeated app id.
-    """
-    apps: dict[str, App] = {}
-    for item in items:
-        app = app_of(item)
-        check_state_type(app)
-        if app.id in apps:
-            raise InvalidAppError(f"app id {app.id!r} is installed twice")
-        apps[app.id] = app
-    return apps

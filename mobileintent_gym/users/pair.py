@@ -92,9 +92,10 @@ class PairConfig:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
 
-    def size(self, context: ContextSpec) -> int:
-        """The number of items in ``context``'s list, common items included."""
-        return dict(self.sizes).get(context.key, context.size or self.top_k)
+    def size(self, context: ContextSpec | str) -> int:
+        """The number of items in ``context``'s list (a spec or its key), common included."""
+        spec = CONTEXTS[context] if isinstance(context, str) else context
+        return dict(self.sizes).get(spec.key, spec.size or self.top_k)
 
 
 @dataclass(frozen=True)

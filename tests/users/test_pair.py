@@ -202,5 +202,5 @@ def test_bad_configs_are_refused(kwargs, message):
 def test_config_is_hashable_and_sizes_take_a_mapping():
     config = PairConfig(sizes={"music:home": 6})
     assert config.size(CONTEXTS["music:home"]) == 6 and config.size(CONTEXTS["chat:chats"]) == 20
-    assert PairConfig().size(CONTEXTS["music:home"]) == 8  # the context's own size
+    assert PairConfig().size("music:home") == 8  # the context's own size, by key too
     assert hash(config) == hash(PairConfig(sizes=(("music:home", 6),)))
