@@ -68,6 +68,9 @@ def test_messaging_a_contact_without_a_chat_starts_one(phone):
     assert phone.route() == "chat/conversation"
     started = phone.state.apps["chat"].chats[0]
     assert (started.contact, started.messages) == (without.contact, ())
+    assert texts(phone, "title")[0] == chat.contacts[without.contact].name
+    phone.open("chat")
+    assert nodes(phone, resource_id="chat")[0].entity == without.id  # listed on top
 
 
 def test_long_conversations_scroll_and_open_at_the_newest_message(phone):
@@ -109,22 +112,6 @@ def test_a_reply_shows_as_a_bubble_and_tops_the_chat_list(phone):
     phone.act("PRESS[BACK]")
     top = nodes(phone, resource_id="chat")[0]
     assert top.entity == row.entity and subtitle(top) == "Understood"
-
-
-def test_messaging_a_contact_without_a_chat_lists_the_new_chat(phone):
-    from mobileintent_gym.apps.chat import ChatState
-
-    state = phone.state.copy()
-    chat = state.apps["chat"]
-    without = chat.chats[-1]
-    state.apps["chat"] = ChatState(chat.contacts, chat.chats[:-1], chat.moments)
-    phone.reset(state)
-    phone.open("chat", "chat/profile", id=without.contact)
-    press(phone, resource_id="messages")
-    phone.act("PRESS[BACK]")
-    phone.act("PRESS[BACK]")
-    phone.open("chat")
-    assert nodes(phone, resource_id="chat")[0].entity == without.id
 
 
 def test_bubbles_and_posts_take_the_height_of_their_wrapped_text(phone):
