@@ -127,15 +127,23 @@ class BackStacks:
     def layers(self) -> list[Entry]:
         """The screens drawn in front: the top full screen and the overlays above it."""
         app, stack = self.apps[self.foreground], self.stacks[self.foreground]
-        base = max(i for i, e in enumerate(stack) if i == 0 or not app.screen(e.route).overlay)
+        base = len(stack) - 1
+        while base > 0 and app.screen(stack[base].route).overlay:
+            base -= 1
         return stack[base:]
 
     def signature(self) -> tuple:
-        """Everything an action can change: a different signature means it had an effect."""
+        """Everything an action can change: a different signature means it had an effect.
+
+        Actions change the UI state of the screen in front only, so the screens below count
+        by identity (pushed, popped or replaced) and only the top one by its state; the cost
+        does not grow with the depth of the stack.
+        """
         fg = self.foreground
         if fg is None:
             return (None, self.launcher.key())
-        return (fg, self.versions[fg], tuple(e.key() for e in self.stacks[fg]))
+        stack = self.stacks[fg]
+        return (fg, self.versions[fg], tuple(stack), stack[-1].key())
 
     def view_key(self) -> tuple | None:
         """What the app window's look depends on (``None`` on the launcher)."""
@@ -150,7 +158,8 @@ class Nav:
 
     App data is immutable; a handler changes it by giving ``state`` a new value (or with
     :meth:`update`). The phone compares the state before and after each handler, so no
-    handler has to report a change.
+    handler has to report a change. UI state (fields, scroll) a handler may change is the
+    screen in front's, ``stack[-1]``.
 
     Attributes:
         clock: The phone's simulated time.

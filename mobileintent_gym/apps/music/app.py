@@ -1,12 +1,12 @@
 """Music: a streaming app that mirrors Spotify's structure.
 
 Routes (names in :mod:`.ids`): ``music/home`` (playlists), ``music/search``,
-``music/library`` (Liked Songs, a
-collapsible recently-played group — expanded it is ``music/library/recent`` — and the
-user's playlists; its Artists tab is ``music/library/artists`` → ``music/artist?id=``),
-``music/library/liked``, ``music/playlist?id=``, ``music/player``, and
-the add-to-playlist flow: ``music/track_menu?id=`` (a sheet, also on long press of a track)
-→ ``music/add_to_playlist?id=`` → ``music/new_playlist?id=`` (a name dialog).
+``music/library`` (Liked Songs, a collapsible recently-played group — expanded it is
+``music/library/recent`` — and the user's playlists; its Artists tab is
+``music/library/artists`` → ``music/artist?id=``), ``music/library/liked``,
+``music/playlist?id=``, ``music/player``, and the add-to-playlist flow
+(:mod:`.playlists`): ``music/track_menu?id=`` (a sheet, also on long press of a track) →
+``music/add_to_playlist?id=`` → ``music/new_playlist?id=`` (a name dialog).
 """
 
 from __future__ import annotations
