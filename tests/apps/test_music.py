@@ -211,3 +211,15 @@ def test_add_to_playlist_lists_where_the_song_is_and_the_users_playlists(phone):
     phone.act("PRESS[BACK]")
     phone.act("PRESS[BACK]")  # the track's menu is still under it, as when it was opened
     assert phone.route() == "music/library/liked"
+
+
+def test_song_counts_read_as_words(phone):
+    from mobileintent_gym.apps.music.state import songs
+
+    assert (songs(0), songs(1), songs(12)) == ("0 songs", "1 song", "12 songs")
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="more")
+    press(phone, resource_id="add_to_playlist")
+    press(phone, resource_id="new_playlist")
+    press(phone, resource_id="create")
+    assert any(text.endswith("• 1 song") for text in texts(phone, ""))

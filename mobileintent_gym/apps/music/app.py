@@ -19,7 +19,7 @@ from mobileintent_gym.apps.music.content import default_state
 from mobileintent_gym.apps.music.ids import APP, PACKAGE, Desc, Rid, Route
 from mobileintent_gym.apps.music.intents import MusicIntents
 from mobileintent_gym.apps.music.playlists import PlaylistScreens
-from mobileintent_gym.apps.music.state import MusicState, Playlist, Track
+from mobileintent_gym.apps.music.state import MusicState, Playlist, Track, songs
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.paint import Avatar, Fill
@@ -176,7 +176,7 @@ class MusicApp(MusicIntents, PlaylistScreens, App):
         t = ctx.theme
         row_h = ctx.dp(72)
         items = [(row_h, lambda r: widgets.list_row(
-            ctx, r, "Liked Songs", f"Playlist • {len(state.liked)} songs",
+            ctx, r, "Liked Songs", f"Playlist • {songs(len(state.liked))}",
             thumb=Avatar("liked", "Liked", t.background, glyph="heart", color=(80, 56, 200)),
             on_click=("open", Route.LIKED), rid=Rid.LIKED_SONGS))]
         # Expanding and collapsing switch the route in place, so BACK leaves the library.
@@ -229,7 +229,7 @@ class MusicApp(MusicIntents, PlaylistScreens, App):
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Liked Songs",
                                  actions=[("search", "Search in Liked Songs", ("noop",))]))
         root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(32)), ctx.dp(16), 0),
-                              f"{len(state.liked)} songs", 13, color=ctx.theme.muted))
+                              songs(len(state.liked)), 13, color=ctx.theme.muted))
         root.add(self._track_list(ctx, col.rest(), Rid.TRACKS, entry, state.liked, state))
         return root
 
@@ -239,7 +239,7 @@ class MusicApp(MusicIntents, PlaylistScreens, App):
         playlist = state.playlists[entry.param("id")]
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), playlist.name, entity=playlist.id))
         about = widgets.paragraph(ctx, ui.inset(col.rest(), ctx.dp(16), ctx.dp(4)),
-                                  f"{playlist.description} • {len(playlist.tracks)} songs", 13,
+                                  f"{playlist.description} • {songs(len(playlist.tracks))}", 13,
                                   lines=2, color=ctx.theme.muted)
         col.take(about.frame[3] - about.frame[1] + ctx.dp(12))
         root.add(about, self._track_list(ctx, col.rest(), Rid.TRACKS, entry, playlist.tracks,

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from mobileintent_gym.apps.music.ids import Rid, Route
-from mobileintent_gym.apps.music.state import MusicState, Playlist, Track
+from mobileintent_gym.apps.music.state import MusicState, Playlist, Track, songs
 from mobileintent_gym.phone import overlays, ui, widgets
 from mobileintent_gym.phone.app import Entry
 from mobileintent_gym.phone.paint import Avatar, Color
@@ -33,7 +33,7 @@ class PlaylistScreens:
             "check" if holds else "plus", f"{'In' if holds else 'Add to'} {playlist.name}",
             intent)
         return widgets.list_row(
-            ctx, rect, playlist.name, f"Playlist • {len(playlist.tracks)} songs",
+            ctx, rect, playlist.name, f"Playlist • {songs(len(playlist.tracks))}",
             thumb=Avatar(playlist.id, playlist.name, ctx.theme.background), on_click=intent,
             entity=playlist.id, rid=Rid.PLAYLIST, trailing=mark)
 
@@ -68,7 +68,7 @@ class PlaylistScreens:
         liked = track.id in state.liked
         items = [(head_h, lambda r: widgets.section_header(ctx, r, "Saved in")),
                  (row_h, lambda r: widgets.list_row(
-                     ctx, r, "Liked Songs", f"{len(state.liked)} songs",
+                     ctx, r, "Liked Songs", songs(len(state.liked)),
                      thumb=Avatar("liked", "Liked", t.background, glyph="heart",
                                   color=(80, 56, 200)),
                      on_click=("like", track.id), rid=Rid.SAVED_IN,

@@ -59,3 +59,8 @@ class MusicState:
                 object.__setattr__(self, name, MappingProxyType(dict(value)))
         for name in ("home", "mine", "liked", "recent"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
+
+
+def songs(count: int) -> str:
+    """``count`` songs, in words: ``1 song``, ``12 songs``."""
+    return f"{count} song{'' if count == 1 else 's'}"
