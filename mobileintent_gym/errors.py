@@ -22,6 +22,10 @@ class InvalidStateError(MobileIntentError, ValueError):
     """A phone state, or a seed, that cannot be loaded; the message names the bad value."""
 
 
+class InvalidAppError(MobileIntentError, ValueError):
+    """An app, app bundle or app data file that cannot be installed; the message says why."""
+
+
 class InvalidProfileError(MobileIntentError, ValueError):
     """A user profile that cannot be loaded; the message names the bad field or value."""
 

@@ -71,3 +71,15 @@ def served_over_adb(phone: SimPhone, server_port: int, home: Path,
     with LocalAdb(phone, ADB, server_port, home=home, user=user) as adb:
         assert adb.connect() == "device"
         yield adb
+
+
+def nodes(phone, **criteria):
+    """Every element matching criteria on the phone's current screen."""
+    return list(find_all(phone.hierarchy(), **criteria))
+
+
+def tap_node(phone, node, long=False):
+    """Tap the middle of a node's visible bounds."""
+    b = node.bounds
+    x, y = (b[0] + b[2]) // 2, (b[1] + b[3]) // 2
+    return phone.act(f"{'LONG_CLICK' if long else 'CLICK'}[{x},{y}]")

@@ -2,7 +2,7 @@
 
 * **Routes as activities.** Android reports the focused window as ``package/activity``.
   The virtual device names its activities after the simulated route —
-  ``com.mobileintent.music/.route.music.library.recent`` — so that
+  ``com.example.demo/.route.demo.library.recent`` for ``demo/library/recent`` — so that
   :class:`~mobileintent_gym.backends.adb.AdbDevice` recovers the exact route; on other
   devices the route is ``package/activity`` (and ``launcher`` for a home screen).
 * **The canonical swipe.** ``SWIPE[d]`` is sent as one fixed gesture (Android-like: 40 % of
@@ -34,8 +34,8 @@ def activity_for(package: str, route: str) -> str:
     """The component the virtual device reports for ``route`` in ``package``.
 
     Example:
-        >>> activity_for("com.mobileintent.music", "music/library/recent")
-        'com.mobileintent.music/.route.music.library.recent'
+        >>> activity_for("com.example.demo", "demo/library/recent")
+        'com.example.demo/.route.demo.library.recent'
     """
     segments = (quote(segment, safe="").replace(".", "%2E") for segment in route.split("/"))
     return f"{package}/{_ROUTE_MARK}{'.'.join(segments)}"

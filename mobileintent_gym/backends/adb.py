@@ -56,7 +56,7 @@ from mobileintent_gym.adbd.conventions import (
     route_from_component,
     swipe_gesture,
 )
-from mobileintent_gym.apps import app_package
+from mobileintent_gym.apps.registry import app_package
 from mobileintent_gym.backends.adb_transport import (
     AdbTransport,
     DeviceCommandError,

@@ -27,7 +27,7 @@ from mobileintent_gym.adbd.conventions import (
     route_from_component,
     swipe_gesture,
 )
-from mobileintent_gym.apps import app_package
+from mobileintent_gym.apps.registry import app_package
 from mobileintent_gym.backends.adb import DeviceCommandError, DeviceUnavailableError
 from mobileintent_gym.backends.observed import observed_event, read_screen
 from mobileintent_gym.errors import DeviceError, require

@@ -31,10 +31,10 @@ class Device(Protocol):
         """The current view hierarchy in uiautomator dump XML."""
 
     def route(self) -> str:
-        """The current screen's route, e.g. ``launcher`` or ``music/library/liked``."""
+        """The current screen's route: ``launcher`` or ``<app>/<screen>…``."""
 
     def open(self, app_id: str) -> None:
-        """Bring the app ``app_id`` (``music``, ``chat`` …) to the front at its home screen."""
+        """Bring the app ``app_id`` (an id of the app registry) to the front at its home screen."""
 
     def act(self, action: Action) -> Any:
         """Carry out one action and return what happened (an ``ActResult``)."""

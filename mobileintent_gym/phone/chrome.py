@@ -17,7 +17,7 @@ from mobileintent_gym.phone.view import Layer, View
 from mobileintent_gym.phone.widgets import Ctx
 
 if TYPE_CHECKING:
-    from mobileintent_gym.apps.base import App, Entry
+    from mobileintent_gym.phone.app import App, Entry
     from mobileintent_gym.phone.phone import SimPhone
 
 STATUS_DP, NAV_DP = 28, 20
@@ -32,16 +32,17 @@ def build_view(phone: SimPhone) -> View:
     """The view of whatever is in front: the launcher or the top screens of an app."""
     status, nav = bar_heights(phone.density)
     w, h = phone.width, phone.height
-    tasks = phone._tasks
-    fg = tasks.foreground
+    stacks = phone._stacks
+    fg = stacks.foreground
     if fg is None:
         ctx = Ctx(w, h, phone.density, (0, status, w, h - nav), launcher.THEME, launcher.PACKAGE)
-        content = launcher.build(ctx, list(phone.apps.values()), phone._clock)
+        content = launcher.build(ctx, list(phone.apps.values()), phone._clock, stacks.launcher)
         root = Node(FRAME, (0, 0, w, h)).add(content)
         return View(root, "launcher", launcher.PACKAGE, content)
-    app, entries = phone.apps[fg], tasks.layers()
+    app, entries = phone.apps[fg], stacks.layers()
     top = entries[-1]
-    board = keyboard.layout(w, h - nav, phone.density) if top.focus and top.keyboard else None
+    board = (keyboard.layout(w, h - nav, phone.density, top.key_set) if top.focus and top.keyboard
+             else None)
     bottom = board.rect[1] if board else h - nav
     ctx = Ctx(w, h, phone.density, (0, status, w, bottom), app.theme, app.package)
     layers = tuple(_layer(phone, app, ctx, entry) for entry in entries)
@@ -55,7 +56,7 @@ def _layer(phone: SimPhone, app: App, ctx: Ctx, entry: Entry) -> Layer:
     A sheet or dialog over a list then rebuilds only itself; built trees are never
     modified, so one tree can sit in several views.
     """
-    key = (app.id, phone._tasks.versions[app.id], entry.key(), ctx.content)
+    key = (app.id, phone._stacks.versions[app.id], entry.key(), ctx.content)
     layer = phone._layers.get(key)
     if layer is None:
         layer = phone._layers.put(key, Layer(app.build(ctx, entry, phone._state.apps[app.id])))
@@ -68,7 +69,7 @@ def frame_ops(phone: SimPhone, view: View) -> tuple[list[Op], Geometry]:
     Both are kept on the view while the bars are unchanged, so an unchanged screen hands
     the renderer the very same list.
     """
-    fg = phone._tasks.foreground
+    fg = phone._stacks.foreground
     bar = launcher.THEME.bar if fg is None else phone.apps[fg].theme.bar
     bars = system_bars(phone.width, phone.height, phone.density, bar,
                        phone._clock.strftime("%H:%M"))

@@ -1,7 +1,9 @@
 """The on-screen keyboard: it takes the bottom of the screen while a field is focused.
 
 Like a real input method it is its own window, so it is absent from the uiautomator dump;
-its keys still type when tapped.
+its keys still type when tapped. It has three key sets, as Gboard does: lower-case
+letters; upper-case letters after a tap on shift (for one letter, then back); digits and
+symbols after a tap on ``?123`` (``ABC`` goes back to letters).
 """
 
 from __future__ import annotations
@@ -9,26 +11,40 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from mobileintent_gym.phone.paint import Fill, Round
+from mobileintent_gym.phone.paint import Fill, Icon, Round
 from mobileintent_gym.phone.render import Op, ops_of
 from mobileintent_gym.phone.ui import Rect, contains
 
-ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm\b", ",  .\n")
 BACKSPACE, ENTER, SPACE = "\b", "\n", " "
-_LABELS = {BACKSPACE: "del", ENTER: "go", SPACE: "space"}
+SHIFT, SYMBOLS, LETTERS = "\x0f", "\x0e", "\x10"
+LOWER, UPPER, DIGITS = "lower", "upper", "symbols"
+_ROWS = {
+    LOWER: ("qwertyuiop", "asdfghjkl", f"{SHIFT}zxcvbnm{BACKSPACE}",
+            f"{SYMBOLS},{SPACE}.{ENTER}"),
+    UPPER: ("QWERTYUIOP", "ASDFGHJKL", f"{SHIFT}ZXCVBNM{BACKSPACE}",
+            f"{SYMBOLS},{SPACE}.{ENTER}"),
+    DIGITS: ("1234567890", "@#$_&-+()/", f"=*\"':;!?{BACKSPACE}",
+             f"{LETTERS},{SPACE}.{ENTER}"),
+}
+KEY_SETS = tuple(_ROWS)
+_LABELS = {SYMBOLS: "?123", LETTERS: "ABC", SPACE: "space"}
+_ICONS = {SHIFT: "shift", BACKSPACE: "backspace", ENTER: "enter"}
+_WIDE = {SPACE: 4.5, SHIFT: 1.5, BACKSPACE: 1.5, ENTER: 1.5, SYMBOLS: 1.5, LETTERS: 1.5}
 _BACKGROUND = (232, 234, 237)
 _KEY = (255, 255, 255)
 _SPECIAL = (198, 202, 208)
+_ON = (138, 180, 248)  # shift while it is on
 _TEXT = (32, 33, 36)
 
 
 @dataclass(frozen=True, slots=True)
 class Keyboard:
-    r"""The keyboard laid out for one screen size.
+    r"""The keyboard laid out for one screen size and key set.
 
     Attributes:
         rect: The keyboard window.
-        keys: ``(rect, character)`` per key; ``\\b`` is backspace and ``\\n`` enter.
+        keys: ``(rect, character)`` per key; ``\\b`` is backspace, ``\\n`` enter, and
+            :data:`SHIFT`, :data:`SYMBOLS`, :data:`LETTERS` switch key sets.
         ops: Draw operations of the keyboard.
     """
 
@@ -44,39 +60,45 @@ class Keyboard:
         return None
 
 
-def _row_keys(row: str) -> list[tuple[str, float]]:
-    """Characters of a row with their widths in key units (space is wide)."""
-    out: list[tuple[str, float]] = []
-    for char in row:
-        if char == " " and out and out[-1][0] == SPACE:
-            out[-1] = (SPACE, out[-1][1] + 2.5)
-        else:
-            out.append((char, 2.5 if char == SPACE else 1.5 if char in (BACKSPACE, ENTER)
-                        else 1.0))
-    return out
+def after(key_set: str, char: str) -> str:
+    """The key set after tapping ``char`` on ``key_set`` (shift holds for one letter)."""
+    if char == SHIFT:
+        return LOWER if key_set == UPPER else UPPER
+    if char in (SYMBOLS, LETTERS):
+        return DIGITS if char == SYMBOLS else LOWER
+    return LOWER if key_set == UPPER and char.isalpha() else key_set
 
 
-@lru_cache(maxsize=8)
-def layout(width: int, bottom: int, density: float) -> Keyboard:
-    """The keyboard whose bottom edge is at ``bottom`` on a ``width``-pixel-wide screen.
+@lru_cache(maxsize=24)
+def layout(width: int, bottom: int, density: float, key_set: str = LOWER) -> Keyboard:
+    """The keyboard of ``key_set``, its bottom edge at ``bottom``, ``width`` pixels wide.
 
     The result is immutable and shared: every screen with a keyboard reuses it.
     """
+    rows = _ROWS[key_set]
     key_h, gap = round(54 * density), round(6 * density)
-    top = bottom - len(ROWS) * key_h - gap
+    top = bottom - len(rows) * key_h - gap
     keys, ops = [], [((0, top, width, bottom), Fill(_BACKGROUND), None)]
     unit = (width - gap) / 10.0
-    for r, row in enumerate(ROWS):
-        cells = _row_keys(row)
-        x = (width - sum(w for _, w in cells) * unit) / 2
+    for r, row in enumerate(rows):
+        x = (width - sum(_WIDE.get(c, 1.0) for c in row) * unit) / 2
         y = top + gap + r * key_h
-        for char, w in cells:
+        for char in row:
+            w = _WIDE.get(char, 1.0)
             rect = (round(x + gap / 2), y, round(x + w * unit - gap / 2), y + key_h - gap)
-            special = char in _LABELS
-            label = _LABELS.get(char, char)
-            paint = Round(_SPECIAL if special and char != SPACE else _KEY, _BACKGROUND,
-                          round(6 * density), label, _TEXT, round(20 * density))
             keys.append((rect, char))
-            ops.extend(ops_of(rect, paint, None))
+            ops.extend(_key_ops(rect, char, key_set, density))
             x += w * unit
     return Keyboard((0, top, width, bottom), tuple(keys), tuple(ops))
+
+
+def _key_ops(rect: Rect, char: str, key_set: str, density: float) -> list[Op]:
+    """A key's cap and its label or icon."""
+    special = char in _WIDE and char != SPACE
+    fill = _ON if char == SHIFT and key_set == UPPER else _SPECIAL if special else _KEY
+    label = "" if char in _ICONS else _LABELS.get(char, char)
+    size = round((16 if len(label) > 1 else 20) * density)
+    ops = ops_of(rect, Round(fill, _BACKGROUND, round(6 * density), label, _TEXT, size), None)
+    if char in _ICONS:
+        ops.append((rect, Icon(_ICONS[char], _TEXT, fill, round(22 * density)), None))
+    return ops

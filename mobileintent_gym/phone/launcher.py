@@ -1,4 +1,9 @@
-"""The home screen: a clock widget and a grid of app icons that open the apps."""
+"""The home screen: a clock, a search bar and a centred grid of app icons, in pages.
+
+Icons fill rows of :data:`COLUMNS` cells in the order the apps were installed; a row that
+is not full is centred. When the apps need more rows than the screen holds, the grid is a
+horizontal pager (``SWIPE[LEFT]`` shows the next page) with a dot per page below it.
+"""
 
 from __future__ import annotations
 
@@ -8,53 +13,89 @@ from typing import TYPE_CHECKING
 
 from mobileintent_gym.phone import ui
 from mobileintent_gym.phone.paint import Avatar, Fill, Round
-from mobileintent_gym.phone.ui import Node
+from mobileintent_gym.phone.ui import Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme, text
 
 if TYPE_CHECKING:
-    from mobileintent_gym.apps.base import App
+    from mobileintent_gym.phone.app import App, Entry
 
 PACKAGE = "com.android.launcher3"
 THEME = Theme(background=(28, 43, 74), surface=(44, 62, 99), text=(250, 250, 252),
               muted=(190, 200, 220), accent=(138, 180, 248), bar=(28, 43, 74),
               divider=(60, 80, 120))
 COLUMNS = 4
+ICON, PAGES, PAGE, DOTS = "icon", "workspace_pages", "page", "page_indicator"
+CELL_DP = 108
 
 
-def build(ctx: Ctx, apps: Sequence[App], clock: datetime) -> Node:
-    """The launcher window for ``apps`` at time ``clock``."""
+def build(ctx: Ctx, apps: Sequence[App], clock: datetime, entry: Entry) -> Node:
+    """The launcher window for ``apps`` at time ``clock``; ``entry`` holds the page scroll."""
     t = ctx.theme
-    root = Node(ui.FRAME, ctx.content, resource_id=f"{PACKAGE}:id/workspace",
+    root = Node(ui.FRAME, ctx.content, resource_id=ctx.rid("workspace"),
                 paint=Fill(t.background))
-    col = ui.Column(ui.inset(ctx.content, ctx.dp(24), ctx.dp(24)))
-    root.add(text(ctx, col.take(ctx.dp(72)), clock.strftime("%H:%M"), 56, bold=True,
-                  rid=f"{PACKAGE}:id/clock", align="center"))
-    root.add(text(ctx, col.take(ctx.dp(28)), clock.strftime("%A, %B %-d"), 16,
-                  color=t.muted, align="center", rid=f"{PACKAGE}:id/date"))
-    col.take(ctx.dp(12))
-    search = col.take(ctx.dp(52))
-    root.add(Node(ui.TEXT_VIEW, search, desc="Search", resource_id=f"{PACKAGE}:id/search",
-                  paint=Round(t.surface, t.background, ctx.dp(26), "Search apps",
-                              t.muted, ctx.dp(16))))
-    col.take(ctx.dp(36))
-    cell_h = ctx.dp(108)
-    rows = [apps[i:i + COLUMNS] for i in range(0, len(apps), COLUMNS)]
-    for row in rows:
-        cells = ui.split_row(col.take(cell_h), [None] * COLUMNS)
-        for cell, app in zip(cells, row, strict=False):
-            root.add(_icon(ctx, cell, app))
-    return root
+    col = ui.Column(ui.inset(ctx.content, 0, ctx.dp(24)))
+    head = ui.Column(ui.inset(col.take(ctx.dp(200)), ctx.dp(24), 0))
+    root.add(text(ctx, head.take(ctx.dp(72)), clock.strftime("%H:%M"), 56, bold=True,
+                  rid="clock", align="center"))
+    root.add(text(ctx, head.take(ctx.dp(28)), clock.strftime("%A, %B %-d"), 16,
+                  color=t.muted, align="center", rid="date"))
+    head.take(ctx.dp(12))
+    root.add(Node(ui.TEXT_VIEW, head.take(ctx.dp(52)), desc="Search",
+                  resource_id=ctx.rid("search"),
+                  paint=Round(t.surface, t.background, ctx.dp(26), "Search apps", t.muted,
+                              ctx.dp(16))))
+    col.take(ctx.dp(16))
+    dots = col.take_bottom(ctx.dp(24))
+    grid = col.rest()
+    per_page = COLUMNS * max(1, (grid[3] - grid[1]) // ctx.dp(CELL_DP))
+    pages = [apps[i:i + per_page] for i in range(0, len(apps), per_page)] or [[]]
+    if len(pages) == 1:
+        return root.add(_page(ctx, grid, pages[0]))
+    width = grid[2] - grid[0]
+    pager = ui.scroll_list(grid, PAGES, [(width, lambda r, p=p: _page(ctx, r, p)) for p in pages],
+                           entry.scroll.get(PAGES, 0), ctx.rid(PAGES), axis=0)
+    pager.paged = True
+    return root.add(pager, _dots(ctx, dots, len(pages), pager.scroll_range[0] // width))
 
 
-def _icon(ctx: Ctx, cell: ui.Rect, app: App) -> Node:
+def _page(ctx: Ctx, rect: Rect, apps: Sequence[App]) -> Node:
+    """One page of the grid; a row that is not full is centred."""
+    page = Node(ui.FRAME, rect, resource_id=ctx.rid(PAGE))
+    cell_w, cell_h = (rect[2] - rect[0]) // COLUMNS, ctx.dp(CELL_DP)
+    for start in range(0, len(apps), COLUMNS):
+        row = apps[start:start + COLUMNS]
+        left = rect[0] + (rect[2] - rect[0] - cell_w * len(row)) // 2
+        top = rect[1] + start // COLUMNS * cell_h
+        for i, app in enumerate(row):
+            page.add(_icon(ctx, (left + i * cell_w, top, left + (i + 1) * cell_w, top + cell_h),
+                           app))
+    return page
+
+
+def _dots(ctx: Ctx, rect: Rect, count: int, current: int) -> Node:
+    """The page indicator: one dot per page, the current one bright."""
+    t, size, gap = ctx.theme, ctx.dp(8), ctx.dp(8)
+    left = (rect[0] + rect[2] - count * size - (count - 1) * gap) // 2
+    top = (rect[1] + rect[3] - size) // 2
+    bar = Node(ui.LINEAR, rect, resource_id=ctx.rid(DOTS),
+               desc=f"Page {current + 1} of {count}")
+    for i in range(count):
+        x = left + i * (size + gap)
+        color = t.text if i == current else t.divider
+        bar.add(Node(ui.VIEW_GROUP, (x, top, x + size, top + size),
+                     paint=Round(color, t.background, size // 2)))
+    return bar
+
+
+def _icon(ctx: Ctx, cell: Rect, app: App) -> Node:
     """A launcher shortcut: a TextView labelled with the app name, as Launcher3 has."""
     t = ctx.theme
     icon = Node(ui.TEXT_VIEW, cell, text=app.label, desc=app.label,
-                resource_id=f"{PACKAGE}:id/icon", on_click=("launch", app.id))
+                resource_id=ctx.rid(ICON), on_click=("launch", app.id))
     size = ctx.dp(60)
     x = (cell[0] + cell[2] - size) // 2
     icon.add(Node(ui.IMAGE_VIEW, (x, cell[1] + ctx.dp(6), x + size, cell[1] + ctx.dp(6) + size),
-                  paint=Avatar(app.id, app.label, t.background, glyph=app.glyph,
+                  paint=Avatar(app.id, app.label, t.background, glyph=app.icon,
                                color=app.color)))
     icon.add(text(ctx, (cell[0], cell[1] + ctx.dp(72), cell[2], cell[3]), app.label, 13,
                   align="center"))

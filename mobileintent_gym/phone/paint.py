@@ -50,7 +50,7 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class Label:
-    """Text on one line, cut with an ellipsis when it does not fit."""
+    """Text wrapped at spaces onto at most ``lines`` lines; what does not fit ends in "…"."""
 
     text: str
     size: int
@@ -58,13 +58,14 @@ class Label:
     under: Color
     bold: bool = False
     align: str = "left"
+    lines: int = 1
 
 
 @dataclass(frozen=True, slots=True)
 class Icon:
-    """A vector icon from :mod:`icons`, centred, ``size`` pixels square."""
+    """A vector icon from :mod:`icons` (a name or a painter), centred, ``size`` pixels square."""
 
-    name: str
+    name: icons.Glyph
     color: Color
     under: Color
     size: int
@@ -76,13 +77,13 @@ class Avatar:
     """Artwork or an avatar.
 
     A colour derived from ``seed`` with the label's initials, or an app-style rounded icon
-    when ``glyph`` names an icon.
+    when ``glyph`` is an icon (a name or a painter).
     """
 
     seed: str
     label: str
     under: Color
-    glyph: str = ""
+    glyph: icons.Glyph = ""
     color: Color | None = None
 
 
@@ -119,6 +120,11 @@ def text_width(text: str, size: int, bold: bool = False) -> int:
     return math.ceil(font(size, bold).getlength(text))
 
 
+def line_height(size: int) -> int:
+    """Pixels from one line of text at ``size`` pixels to the next."""
+    return math.ceil(size * 1.3)  # Roboto's glyph box around the "lm" anchor
+
+
 def fit_text(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
     """``text`` on one line, cut with an ellipsis to fit ``width`` pixels."""
     line = " ".join(text.split())
@@ -134,6 +140,25 @@ def fit_text(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
     return line[:lo].rstrip() + "…"
 
 
+@lru_cache(maxsize=8192)
+def wrap(text: str, size: int, bold: bool, width: int, lines: int) -> tuple[str, ...]:
+    """``text`` broken at spaces into lines of at most ``width`` pixels, at most ``lines``.
+
+    A word wider than a line is cut; the last line ends in "…" when text is left over.
+    Layout and painting both call this, so a text is measured once (the result is cached).
+    """
+    face = font(size, bold)
+    words, out = text.split(), []
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and face.getlength(f"{line} {words[0]}") <= width:
+            line = f"{line} {words.pop(0)}"
+        out.append(fit_text(line, face, width))
+    if words:
+        out[-1] = fit_text(f"{out[-1]} {' '.join(words)}", face, width)
+    return tuple(out) or ("",)
+
+
 def _draw_text(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str,
                size: int, color: Color, bold: bool, align: str) -> None:
     face = font(size, bold)
@@ -144,7 +169,13 @@ def _draw_text(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: 
 
 
 def _paint_label(p: Label, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
-    _draw_text(draw, (0, 0, w, h), p.text, p.size, p.color, p.bold, p.align)
+    if p.lines == 1:
+        _draw_text(draw, (0, 0, w, h), p.text, p.size, p.color, p.bold, p.align)
+        return
+    step = line_height(p.size)
+    for i, line in enumerate(wrap(p.text, p.size, p.bold, w, p.lines)):
+        _draw_text(draw, (0, i * step, w, (i + 1) * step), line, p.size, p.color, p.bold,
+                   p.align)
 
 
 def _paint_round(p: Round, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
@@ -195,13 +226,15 @@ def tile(paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
     dx = dy = 0
     if type(paint) is Label:
         face = font(paint.size, paint.bold)
-        text_width = math.ceil(face.getlength(fit_text(paint.text, face, width))) + 4
-        if text_width < width:
-            dx = 0 if paint.align == "left" else (width - text_width) // 2
-            width = text_width
-        line_height = math.ceil(paint.size * 1.3)  # Roboto's glyph box around the "lm" anchor
-        if line_height < height:
-            dy, height = (height - line_height) // 2, line_height
+        shown = (wrap(paint.text, paint.size, paint.bold, width, paint.lines)
+                 if paint.lines > 1 else (fit_text(paint.text, face, width),))
+        inked = max(math.ceil(face.getlength(line)) for line in shown) + 4
+        if inked < width and paint.lines == 1:
+            dx = 0 if paint.align == "left" else (width - inked) // 2
+            width = inked
+        block = line_height(paint.size) * len(shown)
+        if block < height:
+            dy, height = (height - block) // 2, block
     image = Image.new("RGB", (width, height), paint.under)
     _PAINTERS[type(paint)](paint, ImageDraw.Draw(image), width, height)
     return np.asarray(image), dx, dy

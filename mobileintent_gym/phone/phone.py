@@ -1,6 +1,6 @@
 """SimPhone: a simulated Android phone that agents drive like a real device.
 
-The phone keeps one back stack per app (Android tasks, :mod:`.tasks`), routes touches to
+The phone keeps one back stack per app (Android tasks, :mod:`.backstack`), routes touches to
 the deepest view under the finger, shows a keyboard while a text field is focused, scrolls
 the container under a swipe, advances a simulated clock per action and logs every action.
 """
@@ -14,20 +14,17 @@ from typing import Any
 import numpy as np
 
 from mobileintent_gym.actions import Action, ActionLike, ActionType, to_action
-from mobileintent_gym.apps import default_apps
-from mobileintent_gym.apps.base import App
 from mobileintent_gym.errors import DeviceError, InvalidStateError, UnknownRouteError
-from mobileintent_gym.phone import chrome, launcher, touch
+from mobileintent_gym.phone import chrome, fields, launcher, touch
+from mobileintent_gym.phone.app import App, Installable, install
+from mobileintent_gym.phone.backstack import BackStacks, Nav
 from mobileintent_gym.phone.events import ActResult, Hit, StepEvent
-from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.render import Renderer
 from mobileintent_gym.phone.state import PhoneState
-from mobileintent_gym.phone.tasks import Nav, Tasks
 from mobileintent_gym.phone.ui import Intent
 from mobileintent_gym.phone.view import Layer, View
 
-MAX_FIELD_LENGTH = 4000
 MIN_WIDTH, MIN_HEIGHT, MAX_SIDE = 320, 480, 3840
 _VIEW_CACHE = 64
 _SWIPE_SHARE = 0.8  # a swipe moves content by most of a viewport
@@ -55,7 +52,8 @@ class SimPhone:
     Args:
         width: Screen width in pixels.
         height: Screen height in pixels.
-        apps: The installed apps (default: every built-in app).
+        apps: The installed apps in launcher order: apps or bundles of the app registry
+            (default: every app of the registry, ``phone.app.DEFAULT_APPS``).
         seconds_per_action: How far the simulated clock advances per action.
         render_cache: Reuse tiles and unchanged regions between frames; ``False`` redraws
             every frame from scratch (the benchmark's baseline).
@@ -67,18 +65,22 @@ class SimPhone:
 
     Example:
         >>> phone = SimPhone()
-        >>> phone.open("music")
         >>> phone.route()
-        'music/home'
+        'launcher'
+        >>> app = next(iter(phone.apps.values()))
+        >>> phone.open(app.id)
+        >>> phone.route() == app.home
+        True
     """
 
     def __init__(self, width: int = 1080, height: int = 2400, *,
-                 apps: Iterable[App] | None = None, seconds_per_action: float = 4.0,
+                 apps: Iterable[App | Installable] | None = None,
+                 seconds_per_action: float = 4.0,
                  render_cache: bool = True, tile_budget: int = 16 << 20) -> None:
         check_screen_size(width, height)
         self.width, self.height = int(width), int(height)
         self.density = width / 411.43
-        self.apps: dict[str, App] = {a.id: a for a in (apps or default_apps())}
+        self.apps: dict[str, App] = install(apps)
         self.seconds_per_action = seconds_per_action
         self._renderer = Renderer(width, height, render_cache, tile_budget)
         self._views: LRU[View] = LRU(_VIEW_CACHE)
@@ -112,7 +114,7 @@ class SimPhone:
             loaded.apps.update(PhoneState.default(missing, seed or 0).apps)
         self._state = loaded
         self._clock = loaded.clock
-        self._tasks = Tasks(self.apps)
+        self._stacks = BackStacks(self.apps)
         self._views.clear()
         self._layers.clear()
         self._view: View | None = None
@@ -131,7 +133,7 @@ class SimPhone:
         return self._current().xml()
 
     def route(self) -> str:
-        """The route of the screen on top, e.g. ``launcher`` or ``music/library/liked``."""
+        """The route of the screen on top: ``launcher`` or ``<app>/<screen>…``."""
         self._check_open()
         return self._current().route
 
@@ -150,11 +152,11 @@ class SimPhone:
     def _run(self, action: Action, gesture: tuple[tuple[int, int], int] | None = None
              ) -> ActResult:
         before = self._current()
-        signature = self._tasks.signature()
+        signature = self._stacks.signature()
         note, hit, typed = self._apply(action, before, gesture)
         self._clock += timedelta(seconds=self.seconds_per_action)
         after = self._current()
-        effect = self._tasks.signature() != signature
+        effect = self._stacks.signature() != signature
         event = StepEvent(len(self.events), str(action), before.route, after.route, hit,
                           before.visible, after.visible, typed, effect,
                           note or ("" if effect else "no effect"), self.clock,
@@ -178,12 +180,12 @@ class SimPhone:
             UnknownRouteError: When the app or the route does not exist.
         """
         self._check_open()
-        snapshot = self._tasks.snapshot()
-        self._tasks.open(app_id, route, tuple(sorted(params.items())))
+        snapshot = self._stacks.snapshot()
+        self._stacks.open(app_id, route, tuple(sorted(params.items())))
         try:
             self._current()  # a parameter naming no record fails here, not on a later call
         except LookupError as err:
-            self._tasks.restore(snapshot)
+            self._stacks.restore(snapshot)
             raise UnknownRouteError(
                 f"{app_id!r} has nothing for {route!r} with {params!r}: {err!r}") from err
 
@@ -199,7 +201,7 @@ class SimPhone:
 
     def foreground_package(self) -> str:
         """Package of the window in front (the launcher's when no app is)."""
-        fg = self._tasks.foreground
+        fg = self._stacks.foreground
         return launcher.PACKAGE if fg is None else self.apps[fg].package
 
     def packages(self) -> dict[str, str]:
@@ -238,76 +240,53 @@ class SimPhone:
         return view
 
     def _key(self) -> tuple:
-        key = self._tasks.view_key()
-        # The launcher draws the date and the time to the minute.
-        return key if key is not None else (None, self._clock.date(), self._clock.hour,
+        key = self._stacks.view_key()
+        # The launcher draws its page, the date and the time to the minute.
+        return key if key is not None else (None, self._stacks.launcher.key(),
+                                            self._clock.date(), self._clock.hour,
                                             self._clock.minute)
 
     def _dispatch(self, intent: Intent) -> None:
         name, args = intent[0], intent[1:]
-        tasks = self._tasks
+        stacks = self._stacks
         if name == "launch":
-            tasks.launch(*args)
+            stacks.launch(*args)
         elif name == "open":
-            tasks.push(tasks.foreground, *args)
+            stacks.push(stacks.foreground, *args)
         elif name == "replace":
-            tasks.replace(*args)
+            stacks.replace(*args)
         elif name == "back":  # an in-app up or cancel control, not the BACK key
-            tasks.close_top()
+            stacks.close_top()
         else:
-            fg = tasks.foreground
-            self.apps[fg].handle(Nav(tasks, self._state.apps[fg], fg, self._clock), intent)
+            self._handle(intent)
+
+    def _handle(self, intent: Intent) -> None:
+        """Run an app's own intent; new data raises its version, so no screen goes stale."""
+        fg, states = self._stacks.foreground, self._state.apps
+        before = states[fg]
+        self.apps[fg].handle(Nav(self._stacks, states, fg, self._clock), intent)
+        after = states[fg]
+        if after is not before and after != before:
+            self._stacks.versions[fg] += 1
 
     def _tap(self, view: View, x: int, y: int, long_press: bool) -> tuple[str, Hit | None,
                                                                             str | None]:
         key = view.keyboard.key_at(x, y) if view.keyboard is not None else None
         if key is not None:
-            return self._key_tap(view, key)
+            return fields.key_tap(self._stacks.top(), view, key, self._dispatch)
         node = view.target_at(x, y)  # None on a modal surface too: it stops the touch
         if node is None:
             return "nothing to touch there", None, None
         hit = touch.hit_of(node)
         intent = node.on_long_click if long_press and node.long_clickable else node.on_click
         if intent is None and node.field_key is not None:
-            top = self._tasks.top()
+            top = self._stacks.top()
             top.focus, top.keyboard = node.field_key, True
             return "", hit, None
         if intent is None:
             return "not clickable", hit, None
         self._dispatch(intent)
         return "", hit, None
-
-    def _key_tap(self, view: View, char: str) -> tuple[str, None, str | None]:
-        if char == ENTER:
-            return self._enter(view), None, None
-        if char == BACKSPACE:
-            top = self._tasks.top()
-            value = top.fields.get(top.focus, "")
-            if not value:
-                return "nothing to delete", None, None
-            top.fields[top.focus] = value[:-1]
-            return "", None, None
-        return self._type(char)
-
-    def _enter(self, view: View) -> str:
-        top = self._tasks.top()
-        node = view.fields.get(top.focus) if top is not None and top.focus else None
-        if node is None or node.on_submit is None:
-            return "nothing to submit"
-        self._dispatch(node.on_submit)
-        return ""
-
-    def _type(self, text: str) -> tuple[str, None, str | None]:
-        """Append ``text`` to the focused field; ``typed`` is what actually reached it."""
-        top = self._tasks.top()
-        if top is None or top.focus is None:
-            return "no focused field", None, None
-        value = top.fields.get(top.focus, "")
-        added = text[:MAX_FIELD_LENGTH - len(value)]
-        if not added:
-            return "the field is full", None, None
-        top.fields[top.focus] = value + added
-        return "", None, added
 
     def _scroll(self, view: View, direction: str, start: tuple[int, int] | None,
                 distance: int | None) -> str:
@@ -317,13 +296,14 @@ class SimPhone:
         if node is None:
             return "nothing to scroll"
         extent = node.bounds[axis + 2] - node.bounds[axis]
-        delta = distance if distance is not None else round(_SWIPE_SHARE * extent)
+        delta = (extent if node.paged else distance if distance is not None
+                 else round(_SWIPE_SHARE * extent))
         sign = 1 if direction in ("UP", "LEFT") else -1
         offset, max_offset = node.scroll_range
         new = min(max(0, offset + sign * delta), max_offset)
         if new == offset:
             return "already at the end" if sign > 0 else "already at the start"
-        self._tasks.top().scroll[node.scroll_key] = new
+        self._stacks.front().scroll[node.scroll_key] = new
         return ""
 
     def _apply(self, action: Action, view: View,
@@ -332,7 +312,7 @@ class SimPhone:
         if kind in (ActionType.CLICK, ActionType.LONG_CLICK):
             return self._tap(view, action.x, action.y, kind is ActionType.LONG_CLICK)
         if kind is ActionType.TYPE:
-            return self._type(action.text)
+            return fields.type_text(self._stacks.top(), action.text)
         if kind is ActionType.SWIPE:
             return self._scroll(view, action.direction, *(gesture or (None, None))), None, None
         if kind is ActionType.PRESS:
@@ -341,7 +321,8 @@ class SimPhone:
 
     def _press(self, key: str, view: View) -> str:
         if key == "BACK":
-            return self._tasks.back()
+            return self._stacks.back()
         if key == "ENTER":
-            return self._enter(view)
-        return self._tasks.home()
+            return fields.enter(self._stacks.top(), view, self._dispatch)
+        return self._stacks.home()
+

@@ -16,8 +16,7 @@ DEFAULT_CLOCK = datetime(2026, 3, 2, 9, 41)
 class PhoneState:
     """What a phone holds: per-app state objects and the time its clock starts at.
 
-    Each app state must offer ``copy()`` returning an independent copy (records are
-    immutable, so a copy only duplicates the containers and is cheap).
+    App states are immutable (frozen dataclasses), so phones and copies share them.
 
     Attributes:
         apps: App id → that app's state.
@@ -28,8 +27,8 @@ class PhoneState:
     clock: datetime = DEFAULT_CLOCK
 
     def copy(self) -> PhoneState:
-        """An independent copy; acting on a phone never changes the state it was reset to."""
-        return PhoneState({k: v.copy() for k, v in self.apps.items()}, self.clock)
+        """A new PhoneState sharing the immutable app states (a phone never changes them)."""
+        return PhoneState(dict(self.apps), self.clock)
 
     @classmethod
     def default(cls, apps: Mapping[str, Any], seed: int = 0) -> PhoneState:

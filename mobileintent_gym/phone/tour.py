@@ -1,76 +1,83 @@
-"""``mobileintent-gym tour``: a scripted walk through both apps, saved as PNG frames."""
+"""``mobileintent-gym tour``: a scripted walk through every installed app, saved as PNGs.
+
+The tour starts on the launcher; for each app it opens the app from its launcher icon
+(turning launcher pages until the icon shows), runs the app's own steps
+(:attr:`~mobileintent_gym.phone.app.App.tour`) and goes home.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from PIL import Image
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.errors import DeviceError
+from mobileintent_gym.phone import launcher
+from mobileintent_gym.phone.app import App
 from mobileintent_gym.phone.phone import SimPhone
-from mobileintent_gym.phone.query import tap
+from mobileintent_gym.phone.query import find_all
+from mobileintent_gym.phone.query import tap as tap_on
 
 Step = Callable[[str], Action]
+"""A tour step: the action to take on the screen whose dump is given."""
+
+MAX_PAGES = 16
 
 
-def _tap(**criteria: str) -> Step:
-    return lambda xml: tap(xml, **criteria)
+def tap(**criteria: str) -> Step:
+    """A step tapping the first element that matches ``criteria`` (see ``query.find``)."""
+    return lambda xml: tap_on(xml, **criteria)
 
 
-def _fixed(action: Action) -> Step:
+def fixed(action: Action) -> Step:
+    """A step that takes ``action`` whatever the screen."""
     return lambda xml: action
 
 
-TOUR: tuple[tuple[str, Step], ...] = (
-    ("launcher", _fixed(Action.complete())),
-    ("music_home", _tap(text="Music", resource_id="icon")),
-    ("music_library", _tap(desc="Your Library")),
-    ("music_recent_expanded", _tap(resource_id="recently_played")),
-    ("music_liked", _tap(resource_id="liked_songs")),
-    ("music_liked_scrolled", _fixed(Action.swipe("UP"))),
-    ("music_track_menu", _tap(resource_id="more")),
-    ("music_add_to_playlist", _tap(resource_id="add_to_playlist")),
-    ("music_new_playlist", _tap(resource_id="new_playlist")),
-    ("music_name_focused", _tap(resource_id="playlist_name")),
-    ("music_name_typed", _fixed(Action.type_text("Rainy Night"))),
-    ("music_created", _tap(resource_id="create")),
-    ("music_playing", _tap(resource_id="track")),
-    ("home", _fixed(Action.press("HOME"))),
-    ("chat_list", _tap(text="Chat", resource_id="icon")),
-    ("chat_conversation", _tap(resource_id="chat")),
-    ("chat_input_focused", _tap(resource_id="input")),
-    ("chat_typed", _fixed(Action.type_text("Understood"))),
-    ("chat_sent", _tap(resource_id="send")),
-    ("chat_back", _fixed(Action.press("BACK"))),
-    ("chat_list_again", _fixed(Action.press("BACK"))),
-    ("chat_discover", _tap(desc="Discover")),
-    ("chat_moments", _tap(resource_id="moments")),
-    ("chat_profile", _tap(resource_id="author")),
-)
+def steps(app: App) -> list[tuple[str, Step]]:
+    """The tour of one app: open it from its launcher icon, its own steps, then HOME."""
+    return ([(f"{app.id}_home", tap(text=app.label, resource_id=launcher.ICON))]
+            + [(f"{app.id}_{name}", step) for name, step in app.tour]
+            + [("home", fixed(Action.press("HOME")))])
+
+
+def plan(apps: Iterable[App]) -> list[tuple[str, Step]]:
+    """The whole tour over ``apps``: the launcher, then each app's :func:`steps`."""
+    return [("launcher", fixed(Action.complete()))] + [s for app in apps for s in steps(app)]
 
 
 def run_tour(phone: SimPhone, out: Path | None = None) -> list[dict]:
-    """Drive ``phone`` through :data:`TOUR`; optionally save a PNG per step.
+    """Drive ``phone`` through :func:`plan` of its apps; optionally save a PNG per step.
 
     Returns:
         One record per step: name, action, route before and after, effect.
     """
-    records = []
+    records: list[dict] = []
     phone.reset(seed=0)
-    for name, step in TOUR:
-        action = step(phone.hierarchy())
-        result = phone.act(action)
-        records.append({"name": name, "action": str(action),
+    opens = {f"{app.id}_home": app for app in phone.apps.values()}
+    for name, step in plan(phone.apps.values()):
+        if name in opens:
+            _turn_to(phone, opens[name])
+        result = phone.act(step(phone.hierarchy()))
+        records.append({"name": name, "action": result.event.action,
                         "route_before": result.event.route_before, "route": result.route,
                         "effect": result.effect, "note": result.note})
         if out is not None:
             Image.fromarray(phone.screenshot()).save(out / f"{len(records):02d}_{name}.png")
     return records
+
+
+def _turn_to(phone: SimPhone, app: App) -> None:
+    """Swipe to the launcher page that shows ``app``'s icon."""
+    for _ in range(MAX_PAGES):
+        if next(find_all(phone.hierarchy(), text=app.label, resource_id=launcher.ICON), None):
+            return
+        phone.act(Action.swipe("LEFT"))
 
 
 def _main(args: argparse.Namespace) -> int:

@@ -87,6 +87,7 @@ class Node:
     scroll_axis: int = 1
     scroll_range: tuple[int, int] = (0, 0)
     modal: bool = False  # a dialog or sheet: touches on it stop here
+    paged: bool = False  # a pager: a swipe scrolls by one whole page
     bounds: Rect = (0, 0, 0, 0)
     clip: Rect | None = None
 

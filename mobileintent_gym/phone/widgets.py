@@ -2,17 +2,25 @@
 
 Every builder takes a :class:`Ctx` (screen metrics and theme) and the rectangle it fills,
 and returns one node whose children are positioned inside it.
+
+Resource ids follow one convention: code names a view by its id's *name* (``track``,
+``nav_your_library``: lower case, digits and underscores), and the full id is
+``<package>:id/<name>`` (:meth:`Ctx.rid`). The names below are the ones the components
+give their own parts; task templates refer to them through their app's names module.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mobileintent_gym.phone import ui
-from mobileintent_gym.phone.paint import Avatar, Color, Dim, Fill, Icon, Label, Round
+from mobileintent_gym.phone.paint import Avatar, Color, Fill, Icon, Label, Round, line_height, wrap
 from mobileintent_gym.phone.ui import Intent, Node, Rect
+
+TOOLBAR, TITLE, UP, SUBTITLE, THUMB, META, BADGE = (
+    "toolbar", "title", "up", "subtitle", "thumb", "meta", "badge")
+MORE, SECTION_TITLE, BOTTOM_NAV, TABS = "more", "section_title", "bottom_nav", "tabs"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +62,14 @@ class Ctx:
         """``value`` density-independent pixels in device pixels."""
         return round(value * self.density)
 
+    def rid(self, name: str) -> str:
+        """The full resource id of the view named ``name`` in this app (``""`` for none)."""
+        return f"{self.package}:id/{name}" if name else ""
+
 
 def page(ctx: Ctx, rid: str, color: Color | None = None) -> tuple[Node, ui.Column]:
     """A screen's root filling the app window, and a layout cursor over it."""
-    root = Node(ui.LINEAR, ctx.content, resource_id=f"{ctx.package}:id/{rid}",
+    root = Node(ui.LINEAR, ctx.content, resource_id=ctx.rid(rid),
                 paint=Fill(color or ctx.theme.background))
     return root, ui.Column(ctx.content)
 
@@ -65,10 +77,36 @@ def page(ctx: Ctx, rid: str, color: Color | None = None) -> tuple[Node, ui.Colum
 def text(ctx: Ctx, rect: Rect, value: str, size: float = 16, *, color: Color | None = None,
          under: Color | None = None, bold: bool = False, rid: str = "",
          align: str = "left", **kw) -> Node:
-    """A TextView."""
+    """A TextView on one line (cut with an ellipsis when it does not fit)."""
     t = ctx.theme
     paint = Label(value, ctx.dp(size), color or t.text, under or t.background, bold, align)
-    return Node(ui.TEXT_VIEW, rect, text=value, resource_id=rid, paint=paint, **kw)
+    return Node(ui.TEXT_VIEW, rect, text=value, resource_id=ctx.rid(rid), paint=paint, **kw)
+
+
+def text_height(ctx: Ctx, value: str, size: float, width: int, *, lines: int = 99,
+                bold: bool = False) -> int:
+    """Pixels that :func:`paragraph` needs for ``value`` in ``width`` pixels.
+
+    Rows that hold wrapping text take their height from this (it measures each text once;
+    see :func:`~mobileintent_gym.phone.paint.wrap`).
+    """
+    px = ctx.dp(size)
+    return len(wrap(value, px, bold, width, lines)) * line_height(px)
+
+
+def paragraph(ctx: Ctx, rect: Rect, value: str, size: float = 16, *, lines: int = 99,
+              color: Color | None = None, under: Color | None = None, bold: bool = False,
+              rid: str = "", **kw) -> Node:
+    """A TextView whose text wraps onto up to ``lines`` lines, from the top of ``rect``.
+
+    Its frame is ``rect`` cut to the measured height (:func:`text_height`).
+    """
+    t = ctx.theme
+    height = text_height(ctx, value, size, rect[2] - rect[0], lines=lines, bold=bold)
+    frame = (rect[0], rect[1], rect[2], min(rect[3], rect[1] + height))
+    paint = Label(value, ctx.dp(size), color or t.text, under or t.background, bold, "left",
+                  lines)
+    return Node(ui.TEXT_VIEW, frame, text=value, resource_id=ctx.rid(rid), paint=paint, **kw)
 
 
 def icon_button(ctx: Ctx, rect: Rect, icon: str, desc: str, intent: Intent | None, *,
@@ -77,7 +115,7 @@ def icon_button(ctx: Ctx, rect: Rect, icon: str, desc: str, intent: Intent | Non
     """An ImageButton with a vector icon and a content description."""
     t = ctx.theme
     paint = Icon(icon, color or t.text, under or t.background, ctx.dp(size), badge)
-    return Node(ui.IMAGE_BUTTON, rect, desc=desc, resource_id=rid, paint=paint,
+    return Node(ui.IMAGE_BUTTON, rect, desc=desc, resource_id=ctx.rid(rid), paint=paint,
                 on_click=intent)
 
 
@@ -89,19 +127,19 @@ def app_bar(ctx: Ctx, rect: Rect, title: str, *, back: bool = True,
     ``entity`` is the record the whole screen is about (a playlist, a conversation).
     """
     t = ctx.theme
-    bar = Node(ui.TOOLBAR, rect, resource_id=f"{ctx.package}:id/toolbar", paint=Fill(t.bar),
+    bar = Node(ui.TOOLBAR, rect, resource_id=ctx.rid(TOOLBAR), paint=Fill(t.bar),
                entity=entity)
     side = ctx.dp(56)
     widths = [side if back else ctx.dp(16), None] + [ctx.dp(48)] * len(actions)
     cells = ui.split_row(rect, widths)
     if back:
         bar.add(icon_button(ctx, cells[0], "back", "Navigate up", ("back",), under=t.bar,
-                            rid=f"{ctx.package}:id/up"))
+                            rid=UP))
     bar.add(text(ctx, cells[1], title, 26 if large else 20, bold=True, under=t.bar,
-                 rid=f"{ctx.package}:id/title"))
+                 rid=TITLE))
     for cell, (icon, desc, intent) in zip(cells[2:], actions, strict=True):
         bar.add(icon_button(ctx, cell, icon, desc, intent, under=t.bar,
-                            rid=f"{ctx.package}:id/action_{icon}"))
+                            rid=f"action_{icon}"))
     return bar
 
 
@@ -112,8 +150,7 @@ def list_row(ctx: Ctx, rect: Rect, title: str, subtitle: str = "", *,
              meta: str = "", badge: str = "", highlight: bool = False) -> Node:
     """A list row: thumbnail, title over subtitle, optional meta text, badge or button."""
     t = ctx.theme
-    pkg = ctx.package
-    row = Node(ui.VIEW_GROUP, rect, resource_id=f"{pkg}:id/{rid}", paint=Fill(t.background),
+    row = Node(ui.VIEW_GROUP, rect, resource_id=ctx.rid(rid), paint=Fill(t.background),
                entity=entity, on_click=on_click, on_long_click=on_long_click)
     pad, height = ctx.dp(16), rect[3] - rect[1]
     widths = [pad, height - ctx.dp(16) if thumb else 0, pad, None,
@@ -121,29 +158,29 @@ def list_row(ctx: Ctx, rect: Rect, title: str, subtitle: str = "", *,
     _, art, _, body, side, tail = ui.split_row(rect, widths)
     if thumb:
         row.add(Node(ui.IMAGE_VIEW, ui.inset(art, 0, ctx.dp(8)), paint=thumb,
-                     resource_id=f"{pkg}:id/thumb"))
+                     resource_id=ctx.rid(THUMB)))
     col = ui.Column(ui.inset(body, 0, ctx.dp(10)))
     half = (col.bottom - col.top) // 2 if subtitle else col.bottom - col.top
-    row.add(text(ctx, col.take(half), title, 16, rid=f"{pkg}:id/title",
+    row.add(text(ctx, col.take(half), title, 16, rid=TITLE,
                  color=t.accent if highlight else t.text))
     if subtitle:
         row.add(text(ctx, col.take(half), subtitle, 13.5, color=t.muted,
-                     rid=f"{pkg}:id/subtitle"))
+                     rid=SUBTITLE))
     if meta or badge:
         side_col = ui.Column(ui.inset(side, 0, ctx.dp(12)))
         if meta:
             row.add(text(ctx, side_col.take(ctx.dp(20)), meta, 12, color=t.muted,
-                         align="right", rid=f"{pkg}:id/meta"))
+                         align="right", rid=META))
         if badge:
             pill = side_col.take(ctx.dp(22))
             pill = (pill[2] - ctx.dp(28), pill[1] + ctx.dp(2), pill[2] - ctx.dp(4), pill[3])
-            row.add(Node(ui.TEXT_VIEW, pill, text=badge, resource_id=f"{pkg}:id/badge",
+            row.add(Node(ui.TEXT_VIEW, pill, text=badge, resource_id=ctx.rid(BADGE),
                          paint=Round((235, 64, 52), t.background, ctx.dp(11), badge,
                                      size=ctx.dp(12))))
     if trailing:
         icon, desc, intent = trailing
         # The button acts on the row's record, so it shows (and reports) the same entity.
-        button = icon_button(ctx, tail, icon, desc, intent, color=t.muted, rid=f"{pkg}:id/more")
+        button = icon_button(ctx, tail, icon, desc, intent, color=t.muted, rid=MORE)
         button.entity = entity
         row.add(button)
     return row
@@ -159,12 +196,12 @@ def section_header(ctx: Ctx, rect: Rect, title: str, *, on_click: Intent | None 
                    expanded: bool | None = None, rid: str = "section") -> Node:
     """A bold section title; with ``expanded`` set it is a collapsible group header."""
     t = ctx.theme
-    head = Node(ui.LINEAR, rect, resource_id=f"{ctx.package}:id/{rid}", on_click=on_click,
+    head = Node(ui.LINEAR, rect, resource_id=ctx.rid(rid), on_click=on_click,
                 paint=Fill(t.background))
     if expanded is not None:
         head.checkable, head.checked = True, expanded
     cells = ui.split_row(rect, [ctx.dp(16), None, ctx.dp(48)])
-    head.add(text(ctx, cells[1], title, 20, bold=True, rid=f"{ctx.package}:id/section_title"))
+    head.add(text(ctx, cells[1], title, 20, bold=True, rid=SECTION_TITLE))
     if expanded is not None:
         head.add(Node(ui.IMAGE_VIEW, cells[2], desc="Collapse" if expanded else "Expand",
                       paint=Icon("chevron_up" if expanded else "chevron_down", t.muted,
@@ -172,17 +209,16 @@ def section_header(ctx: Ctx, rect: Rect, title: str, *, on_click: Intent | None 
     return head
 
 
-def bottom_nav(ctx: Ctx, rect: Rect, items: Sequence[tuple[str, str, Intent, str]],
+def bottom_nav(ctx: Ctx, rect: Rect, items: Sequence[tuple[str, str, Intent, str, str]],
                selected: int) -> Node:
-    """A BottomNavigationView of ``(label, icon, intent, badge)`` items."""
+    """A BottomNavigationView of ``(label, icon, intent, badge, resource id name)`` items."""
     t = ctx.theme
-    nav = Node(ui.BOTTOM_NAV, rect, resource_id=f"{ctx.package}:id/bottom_nav",
-               paint=Fill(t.bar))
-    for i, (cell, (label, icon, intent, badge)) in enumerate(
+    nav = Node(ui.BOTTOM_NAV, rect, resource_id=ctx.rid(BOTTOM_NAV), paint=Fill(t.bar))
+    for i, (cell, (label, icon, intent, badge, rid)) in enumerate(
             zip(ui.split_row(rect, [None] * len(items)), items, strict=True)):
         color = t.accent if i == selected else t.muted
         item = Node(ui.FRAME, cell, desc=label, selected=i == selected, on_click=intent,
-                    resource_id=f"{ctx.package}:id/nav_{label.lower().replace(' ', '_')}")
+                    resource_id=ctx.rid(rid))
         col = ui.Column(ui.inset(cell, 0, ctx.dp(6)))
         item.add(Node(ui.IMAGE_VIEW, col.take(ctx.dp(30)),
                       paint=Icon(icon, color, t.bar, ctx.dp(24), badge)))
@@ -195,8 +231,7 @@ def bottom_nav(ctx: Ctx, rect: Rect, items: Sequence[tuple[str, str, Intent, str
 def tabs(ctx: Ctx, rect: Rect, labels: Sequence[tuple[str, Intent]], selected: int) -> Node:
     """A TabLayout with an underline under the selected tab."""
     t = ctx.theme
-    bar = Node(ui.TAB_LAYOUT, rect, resource_id=f"{ctx.package}:id/tabs",
-               paint=Fill(t.background))
+    bar = Node(ui.TAB_LAYOUT, rect, resource_id=ctx.rid(TABS), paint=Fill(t.background))
     for i, (cell, (label, intent)) in enumerate(
             zip(ui.split_row(rect, [None] * len(labels)), labels, strict=True)):
         tab = Node(ui.LINEAR, cell, desc=label, selected=i == selected, on_click=intent)
@@ -215,7 +250,7 @@ def text_field(ctx: Ctx, rect: Rect, key: str, value: str, hint: str, *, focused
     """An EditText; it shows its hint as text when empty, like a uiautomator dump."""
     t = ctx.theme
     under = under or t.background
-    box = Node(ui.EDIT_TEXT, rect, text=value or hint, resource_id=f"{ctx.package}:id/{rid}",
+    box = Node(ui.EDIT_TEXT, rect, text=value or hint, resource_id=ctx.rid(rid),
                focusable=True, focused=focused, clickable=True,
                paint=Round(t.surface, under, ctx.dp(8),
                            outline=t.accent if focused else t.divider),
@@ -234,73 +269,8 @@ def button(ctx: Ctx, rect: Rect, label: str, intent: Intent | None, *, rid: str 
     t = ctx.theme
     fill = t.accent if primary and enabled else t.divider
     color = t.on_accent if primary and enabled else t.muted
-    return Node(ui.BUTTON, rect, text=label, resource_id=f"{ctx.package}:id/{rid}",
+    return Node(ui.BUTTON, rect, text=label, resource_id=ctx.rid(rid),
                 enabled=enabled, on_click=intent if enabled else None,
                 clickable=enabled,
                 paint=Round(fill, under or t.background, ctx.dp(24), label, color,
                             ctx.dp(15)))
-
-
-def scrim(ctx: Ctx, dismiss: Intent = ("back",)) -> Node:
-    """The darkened full-screen layer under a dialog or sheet; tapping it dismisses."""
-    return Node(ui.FRAME, ctx.content, resource_id=f"{ctx.package}:id/touch_outside",
-                paint=Dim(), on_click=dismiss)
-
-
-def bottom_sheet(ctx: Ctx, title: str, items: Sequence[tuple[str, str, Intent, str]],
-                 header: Avatar | None = None, subtitle: str = "",
-                 entity: str | None = None) -> Node:
-    """A modal bottom sheet of ``(label, icon, intent, resource id)`` menu items.
-
-    ``entity`` is the record the sheet is about; its header shows it.
-    """
-    t = ctx.theme
-    row_h, head_h = ctx.dp(56), ctx.dp(80)
-    left, _, right, bottom = ctx.content
-    top = bottom - head_h - row_h * len(items) - ctx.dp(16)
-    layer = scrim(ctx)
-    sheet = Node(ui.LINEAR, (left, top, right, bottom),
-                 resource_id=f"{ctx.package}:id/design_bottom_sheet",
-                 paint=Round(t.surface, t.background, ctx.dp(16)), modal=True)
-    col = ui.Column(ui.inset((left, top, right, bottom), 0, ctx.dp(8)))
-    head = col.take(head_h)
-    # The header is a list row drawn on the sheet's surface instead of the page background.
-    on_sheet = dataclasses.replace(ctx, theme=dataclasses.replace(t, background=t.surface))
-    sheet.add(list_row(on_sheet, head, title, subtitle, thumb=header, rid="sheet_header",
-                       entity=entity)
-              if header else text(on_sheet, ui.inset(head, ctx.dp(16), 0), title, 18,
-                                  bold=True))
-    for label, icon, intent, rid in items:
-        cell = col.take(row_h)
-        item = Node(ui.LINEAR, cell, resource_id=f"{ctx.package}:id/{rid}", on_click=intent,
-                    paint=Fill(t.surface))
-        parts = ui.split_row(cell, [ctx.dp(16), ctx.dp(40), ctx.dp(16), None])
-        item.add(Node(ui.IMAGE_VIEW, parts[1], paint=Icon(icon, t.text, t.surface, ctx.dp(24))))
-        item.add(text(ctx, parts[3], label, 16, under=t.surface))
-        sheet.add(item)
-    return layer.add(sheet)
-
-
-def dialog(ctx: Ctx, title: str, body: Sequence[Node], buttons: Sequence[Node],
-           height: int) -> Node:
-    """A centred modal dialog; ``body`` and ``buttons`` are placed by the caller.
-
-    Use :func:`dialog_rect` to get the rectangles to place them in.
-    """
-    t = ctx.theme
-    layer = scrim(ctx)
-    rect = dialog_rect(ctx, height)
-    card = Node(ui.FRAME, rect, resource_id="android:id/content",
-                paint=Round(t.surface, t.background, ctx.dp(20)), modal=True)
-    head = (rect[0] + ctx.dp(24), rect[1] + ctx.dp(20), rect[2] - ctx.dp(24),
-            rect[1] + ctx.dp(56))
-    card.add(text(ctx, head, title, 20, bold=True, under=t.surface,
-                  rid="android:id/alertTitle"), *body, *buttons)
-    return layer.add(card)
-
-
-def dialog_rect(ctx: Ctx, height: int) -> Rect:
-    """The card rectangle of a :func:`dialog` of ``height`` pixels."""
-    left, top, right, bottom = ctx.content
-    y = top + max(ctx.dp(24), (bottom - top - height) // 2)
-    return (left + ctx.dp(28), y, right - ctx.dp(28), y + height)

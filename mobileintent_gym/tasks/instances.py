@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from mobileintent_gym.apps import registry
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.tasks.spec import Target, TaskTemplate
 from mobileintent_gym.tasks.templates import TEMPLATES, get_template
@@ -83,11 +84,12 @@ def task_ids(templates: tuple[str, ...] | None = None) -> tuple[str, ...]:
 
 
 def _target(template: TaskTemplate, content: UserContent, record: str) -> Target:
+    """What the task acts on: the record, or what the context's role names (its author …)."""
     if template.act_on == "record":
         return Target(record, content.labels[record])
-    chat = content.state.apps["chat"]
-    moment = next(m for m in chat.moments if m.id == record)
-    return Target(moment.author, chat.contacts[moment.author].name)
+    context = registry.contexts()[template.context]
+    entity, label = context.roles[template.act_on](record, content.state.apps[context.app])
+    return Target(entity, label)
 
 
 def instantiate(task_id: str, content: UserContent) -> TaskInstance:

@@ -207,7 +207,7 @@ class TaskTemplate:
         id: Template id, e.g. ``G-SPT-02``.
         app: App id the task runs in.
         text: The template in a few words.
-        context: PAIR context the target is drawn from (``music/recent`` …).
+        context: PAIR context the target is drawn from (``<app>:<list>``).
         subgoals: Ordered reference subgoals; the last is decided by ``outcome``.
         outcome: The success criterion of the terminal subgoal.
         explicit: Explicit instruction; ``{label}`` is the target's visible label.

@@ -1,22 +1,24 @@
 """Users: PersonaLens profiles, sentence encoders and the PAIR content pipeline.
 
-``build_user_content(resolve_profile("demo-ana"))`` gives a user's phone state (music and
-chat apps filled with content ranked by their tastes) with, per UI context, the common and
-personal entity ids, their on-screen labels and implicit cues.
+``build_user_content(resolve_profile("demo-ana"))`` gives a user's phone state (every app's
+lists filled with content ranked by their tastes) with, per UI context, the common and
+personal entity ids, their on-screen labels and implicit cues. Apps declare their pools and
+contexts with :class:`Pool` and :class:`ContextSpec`.
 """
 
 from __future__ import annotations
 
+from mobileintent_gym.users.contexts import ContextSpec, Pool
 from mobileintent_gym.users.encoders import (
     Encoder,
     LexicalEncoder,
     SentenceEncoder,
     make_encoder,
 )
+from mobileintent_gym.users.entities import Entity, keys_of, match_key
 from mobileintent_gym.users.pair import (
     CONTEXTS,
     ContextItems,
-    ContextSpec,
     PairConfig,
     UserContent,
     build_user_content,
@@ -37,17 +39,21 @@ __all__ = [
     "ContextItems",
     "ContextSpec",
     "Encoder",
+    "Entity",
     "LexicalEncoder",
     "PairConfig",
+    "Pool",
     "SentenceEncoder",
     "UnknownProfileError",
     "UserContent",
     "UserProfile",
     "build_user_content",
     "builtin_users",
+    "keys_of",
     "load_profile",
     "load_user_content",
     "make_encoder",
+    "match_key",
     "preference_values",
     "profile_names",
     "rank_entities",

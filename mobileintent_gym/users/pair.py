@@ -1,20 +1,20 @@
 """PAIR: user-conditioned phone content built from a user profile (the PAIR study's pipeline).
 
-For each UI context (Liked Songs, recently played, home playlists, the chat list, Moments)
-the pipeline keeps the user's active interests (``interests == 1``) among the PersonaLens
-domains relevant to the context, ranks the context's entity pool by r(e) (exact match = 1,
-else the best cosine similarity to a preference value; see :mod:`.ranking`), takes the
-highest-ranked entities, removes duplicate ids and names and the reserved common items, adds
-the context's common items and shuffles the list with a seeded hash of (seed, user,
-context). Contexts that share a pool are filled in order and never repeat an entity, so a
-personal target belongs to one context only. :mod:`.states` then turns the lists into
-complete app states: same app structure, different content.
+Every installed app declares its UI contexts (its lists PAIR fills: Liked Songs, the chat
+list …, see :mod:`.contexts`). For each, the pipeline keeps the user's active interests
+(``interests == 1``) among the PersonaLens domains relevant to the context, ranks the
+context's pool by r(e) (exact match = 1, else the best cosine similarity to a preference
+value; see :mod:`.ranking`), takes the highest-ranked entities, removes duplicate ids and
+names and the reserved common items, adds the context's common items and shuffles the list
+with a seeded hash of (seed, user, context). Contexts that share a pool are filled in order
+and never repeat an entity, so a personal target belongs to one context only. Each app
+then turns its lists into its complete state: same app structure, different content.
 
 Example:
     >>> from mobileintent_gym.users import build_user_content, resolve_profile
     >>> content = build_user_content(resolve_profile("demo-ana"))
-    >>> content.contexts["music/liked"].common
-    ('t009', 't024')
+    >>> all(":" in key for key in content.contexts)  # keys are ``<app>:<list>``
+    True
 """
 
 from __future__ import annotations
@@ -22,22 +22,22 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from mobileintent_gym.apps import content
+import numpy as np
+
+from mobileintent_gym.apps import registry
+from mobileintent_gym.apps.records import Record
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.state import PhoneState
-from mobileintent_gym.users import catalogs, states
-from mobileintent_gym.users.catalogs import Entity
+from mobileintent_gym.users.contexts import ContextSpec, Pool
 from mobileintent_gym.users.encoders import Encoder, make_encoder
+from mobileintent_gym.users.entities import Entity
 from mobileintent_gym.users.profile import UserProfile, resolve_profile
 from mobileintent_gym.users.ranking import preference_values, rank_entities
 
-# PersonaLens domains whose tastes show in a social feed.
-LIFESTYLE_DOMAINS = ("Books", "Events", "Games", "Media", "Movies", "Music", "Restaurants",
-                     "Shopping", "Sports", "Travel")
 # Attributes that say how or when a user consumes, not what: their values ("Spotify",
 # "under $50", "weekends") describe no entity and would only add noise to max-cosine scores.
 LOGISTICS_ATTRIBUTES = (
@@ -51,31 +51,8 @@ LOGISTICS_ATTRIBUTES = (
 CACHE_SIZE = 64
 
 
-@dataclass(frozen=True)
-class ContextSpec:
-    """A UI context that PAIR fills.
-
-    Attributes:
-        key: Context key, ``<app>/<list>``.
-        pool: Returns the candidate entities.
-        domains: PersonaLens domains relevant to it.
-        common: Reserved entity ids present for every user (the tasks' common targets).
-    """
-
-    key: str
-    pool: Callable[[], tuple[Entity, ...]]
-    domains: tuple[str, ...]
-    common: tuple[str, ...]
-
-
-CONTEXTS = (
-    ContextSpec("music/liked", catalogs.tracks, ("Music",), ("t009", "t024")),
-    ContextSpec("music/recent", catalogs.tracks, ("Music",), ("t012", "t038")),
-    ContextSpec("music/home", catalogs.playlists, ("Music",), ("p00", "p04")),
-    ContextSpec("chat/chats", catalogs.chats, ("Messaging",), ("chat_c00", "chat_c14")),
-    ContextSpec("chat/moments", catalogs.moments, LIFESTYLE_DOMAINS, ("m01", "m02")),
-)
-_SPECS = {spec.key: spec for spec in CONTEXTS}
+CONTEXTS: Mapping[str, ContextSpec] = registry.View(registry.contexts)
+"""Every installed app's contexts by key, read from the app registry on first use."""
 
 
 @dataclass(frozen=True)
@@ -84,9 +61,10 @@ class PairConfig:
 
     Attributes:
         encoder: ``auto``, ``sentence`` or ``lexical`` (see ``make_encoder``), or an Encoder.
-        top_k: Items per list, common items included (most lists of the study hold 20).
-        sizes: Per-context overrides of ``top_k`` as (context key, size) pairs; a mapping
-            is accepted too.
+        top_k: Items per list, common items included (most lists of the study hold 20),
+            for contexts that set no size of their own.
+        sizes: Per-context sizes as (context key, size) pairs, over the contexts' own;
+            a mapping is accepted too.
         seed: Seed of the shuffle (the study shuffles with a seed-0 hash).
         skip_attributes: Affinity attributes left out of the preference values; ``()``
             uses every value.
@@ -94,7 +72,7 @@ class PairConfig:
 
     encoder: str | Encoder = "auto"
     top_k: int = 20
-    sizes: tuple[tuple[str, int], ...] = (("music/recent", 10), ("music/home", 8))
+    sizes: tuple[tuple[str, int], ...] = ()
     seed: int = 0
     skip_attributes: tuple[str, ...] = LOGISTICS_ATTRIBUTES
 
@@ -104,19 +82,20 @@ class PairConfig:
         sizes = self.sizes.items() if isinstance(self.sizes, Mapping) else self.sizes
         object.__setattr__(self, "sizes", tuple(sorted((str(k), int(v)) for k, v in sizes)))
         object.__setattr__(self, "skip_attributes", tuple(self.skip_attributes))
-        unknown = sorted(set(dict(self.sizes)) - set(_SPECS))
+        unknown = sorted(set(dict(self.sizes)) - set(CONTEXTS))
         if unknown:
-            raise ValueError(f"sizes name unknown contexts {unknown}; known: {list(_SPECS)}")
-        for spec in CONTEXTS:
-            if self.size(spec.key) < len(spec.common):
+            raise ValueError(f"sizes name unknown contexts {unknown}; known: {list(CONTEXTS)}")
+        for spec in CONTEXTS.values():
+            if self.size(spec) < len(spec.common):
                 raise ValueError(f"{spec.key} needs room for its {len(spec.common)} common "
-                                 f"items, got size {self.size(spec.key)}")
+                                 f"items, got size {self.size(spec)}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
 
-    def size(self, context: str) -> int:
-        """The number of items in ``context``'s list, common items included."""
-        return dict(self.sizes).get(context, self.top_k)
+    def size(self, context: ContextSpec | str) -> int:
+        """The number of items in ``context``'s list (a spec or its key), common included."""
+        spec = CONTEXTS[context] if isinstance(context, str) else context
+        return dict(self.sizes).get(spec.key, spec.size or self.top_k)
 
 
 @dataclass(frozen=True)
@@ -138,11 +117,9 @@ class UserContent:
 
     Attributes:
         user_id: The profile's user id.
-        state: The phone state (music and chat apps). Every ``build_user_content`` call
-            returns its own copy; copy it with ``PhoneState.copy()`` before handing it to
-            code that mutates it while you keep using it (``SimPhone.reset`` copies).
-        contexts: ``music/liked``, ``music/recent`` (track ids), ``music/home`` (playlist
-            ids), ``chat/chats`` (chat ids) and ``chat/moments`` (moment ids).
+        state: The phone state: every app with PAIR contexts, filled for this user. Every
+            ``build_user_content`` call returns its own copy (app states are immutable).
+        contexts: Context key (``<app>:<list>``) → its common and personal entity ids.
         labels: Entity id → the label the screen shows for it.
         cues: Entity id → an implicit cue that does not contain the label.
         encoder: Name of the encoder that ranked the content.
@@ -196,35 +173,74 @@ def _fingerprint(profile: UserProfile) -> str:
 
 
 def _build(profile: UserProfile, config: PairConfig, encoder: Encoder) -> UserContent:
-    blocked = _reserved()
-    contexts: dict[str, ContextItems] = {}
-    shown: dict[str, list[Entity]] = {}
-    for spec in CONTEXTS:
-        pool = spec.pool()
+    def ranked(spec: ContextSpec) -> list[Entity]:
         values = preference_values(profile, spec.domains, config.skip_attributes)
-        ranked = [entity for entity, _ in rank_entities(values, pool, encoder)]
-        personal = _select(ranked, config.size(spec.key) - len(spec.common), blocked[spec.pool])
-        contexts[spec.key] = ContextItems(spec.common, personal)
-        by_id = {e.id: e for e in pool}
-        order = _shuffled((*spec.common, *personal), config.seed, profile.user_id, spec.key)
-        shown[spec.key] = [by_id[i] for i in order]
-    chat_rng = content.rng(config.seed, f"pair/{profile.user_id}/chat")
+        return [entity for entity, _ in rank_entities(values, spec.pool.entities(), encoder)]
+
+    contexts = select(CONTEXTS.values(), ranked, config.size)
+    shown = _shown(CONTEXTS, contexts, config.seed, profile.user_id)
     state = PhoneState({
-        "music": states.music_state(shown["music/liked"], shown["music/recent"],
-                                    shown["music/home"]),
-        "chat": states.chat_state(shown["chat/chats"], shown["chat/moments"], chat_rng)})
+        bundle.id: bundle.build_state(
+            {c.key: [e.record for e in shown[c.key]] for c in bundle.contexts},
+            named_rng(config.seed, f"pair/{profile.user_id}/{bundle.id}"))
+        for bundle in registry.bundles() if bundle.contexts})
     entities = [e for items in shown.values() for e in items]
     return UserContent(profile.user_id, state, MappingProxyType(contexts),
                        MappingProxyType({e.id: e.label for e in entities}),
                        MappingProxyType({e.id: e.cue for e in entities}), encoder.name)
 
 
-def _reserved() -> dict[Callable, tuple[set[str], set[str]]]:
+def random_lists(contexts: Sequence[ContextSpec], seed: int,
+                 top_k: int = PairConfig.top_k) -> dict[str, list[Record]]:
+    """The lists of a phone without a user: PAIR with a seeded random ranking.
+
+    Each context holds its common records and others drawn at random, without repeats
+    across contexts that share a pool, in a seeded order.
+
+    Returns:
+        Context key → its records, in the order the screen shows them.
+    """
+    rng = named_rng(seed, "random/" + "+".join(spec.key for spec in contexts))
+
+    def ranked(spec: ContextSpec) -> list[Entity]:
+        pool = spec.pool.entities()
+        return [pool[int(i)] for i in rng.permutation(len(pool))]
+
+    chosen = select(contexts, ranked, lambda spec: spec.size or top_k)
+    shown = _shown({spec.key: spec for spec in contexts}, chosen, seed, "random")
+    return {key: [e.record for e in items] for key, items in shown.items()}
+
+
+def select(contexts: Iterable[ContextSpec], ranked: Callable[[ContextSpec], Sequence[Entity]],
+           size: Callable[[ContextSpec], int]) -> dict[str, ContextItems]:
+    """Each context's common ids and the first of its ``ranked`` entities that fit.
+
+    Personal items skip the ids and names of every context's common items and of items
+    already taken by an earlier context on the same pool.
+    """
+    contexts = tuple(contexts)
+    blocked = _reserved(contexts)
+    return {spec.key: ContextItems(spec.common, _select(
+        ranked(spec), size(spec) - len(spec.common), blocked[spec.pool])) for spec in contexts}
+
+
+def _shown(specs: Mapping[str, ContextSpec], contexts: Mapping[str, ContextItems], seed: int,
+           user_id: str) -> dict[str, list[Entity]]:
+    """Each context's entities in the order the screen shows them (a seeded shuffle)."""
+    shown = {}
+    for key, items in contexts.items():
+        by_id = {e.id: e for e in specs[key].pool.entities()}
+        order = _shuffled((*items.common, *items.personal), seed, user_id, key)
+        shown[key] = [by_id[i] for i in order]
+    return shown
+
+
+def _reserved(contexts: Iterable[ContextSpec]) -> dict[Pool, tuple[set[str], set[str]]]:
     """Per pool: the ids and case-folded labels no personal list may take."""
-    blocked: dict[Callable, tuple[set[str], set[str]]] = {}
-    for spec in CONTEXTS:
+    blocked: dict[Pool, tuple[set[str], set[str]]] = {}
+    for spec in contexts:
         ids, labels = blocked.setdefault(spec.pool, (set(), set()))
-        by_id = {e.id: e for e in spec.pool()}
+        by_id = {e.id: e for e in spec.pool.entities()}
         ids.update(spec.common)
         labels.update(by_id[i].label.casefold() for i in spec.common)
     return blocked
@@ -248,5 +264,11 @@ def _select(ranked: Sequence[Entity], count: int,
 
 def _shuffled(ids: Sequence[str], seed: int, user_id: str, context: str) -> list[str]:
     """``ids`` in an order fixed by (seed, user, context) in every process."""
-    permutation = content.rng(seed, f"pair/{user_id}/{context}").permutation(len(ids))
+    permutation = named_rng(seed, f"pair/{user_id}/{context}").permutation(len(ids))
     return [ids[int(i)] for i in permutation]
+
+
+def named_rng(seed: int, name: str) -> np.random.Generator:
+    """A generator stable for (seed, name) in every process (no global state)."""
+    digest = hashlib.blake2s(name.encode("utf-8"), digest_size=8).digest()
+    return np.random.default_rng([seed, int.from_bytes(digest, "little")])

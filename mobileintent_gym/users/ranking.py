@@ -19,8 +19,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from mobileintent_gym.users.catalogs import Entity, match_key
 from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.users.entities import Entity, match_key
 from mobileintent_gym.users.profile import UserProfile
 
 SCORE_DECIMALS = 6

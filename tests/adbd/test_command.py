@@ -5,7 +5,7 @@ import json
 import pytest
 
 from mobileintent_gym.adbd.command import build_phone
-from mobileintent_gym.apps.music.state import default_state
+from mobileintent_gym.apps.music.content import default_state
 from mobileintent_gym.cli import main
 from mobileintent_gym.users import build_user_content, resolve_profile
 

@@ -77,7 +77,8 @@ def test_screencap_png_to_stdout_and_file_equals_frame(device):
 def test_screencap_follows_the_screen_after_each_action(device):
     first = device.run("screencap -p").stdout
     assert device.run("screencap -p").stdout is first  # unchanged screen: encoded once
-    out(device, "input tap 182 800")
+    icon = find(device.phone.hierarchy(), text="Music", resource_id="icon").bounds
+    out(device, f"input tap {(icon[0] + icon[2]) // 2} {(icon[1] + icon[3]) // 2}")
     assert device.phone.route() == "music/home"
     png = device.run("screencap -p").stdout
     assert png != first

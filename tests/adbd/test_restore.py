@@ -14,7 +14,7 @@ def served(user=None) -> VirtualDevice:
 
 def test_restore_state_undoes_what_an_episode_did():
     device = served("demo-ana")
-    recent_before = list(device.phone.state.apps["music"].recent)
+    recent_before = tuple(device.phone.state.apps["music"].recent)
     device.phone.open("music", "music/library/recent")
     device.phone.act("CLICK[540,1291]")  # plays a recently played track: it moves first
     assert device.phone.state.apps["music"].recent != recent_before

@@ -1,6 +1,6 @@
 from mobileintent_gym.actions import Action
 from mobileintent_gym.phone.query import find, find_all
-from tests.helpers import press, texts
+from tests.helpers import nodes, press, tap_node, texts
 
 
 def test_add_liked_song_to_a_new_rainy_night_playlist(phone):
@@ -33,9 +33,10 @@ def test_add_to_an_existing_playlist_closes_the_flow(phone):
     press(phone, resource_id="more")
     press(phone, resource_id="add_to_playlist")
     press(phone, resource_id="new_playlist")
+    count = len(phone.state.apps["music"].mine)
     press(phone, resource_id="create")  # empty name: the hint's default name is used
     music = phone.state.apps["music"]
-    assert music.playlists[music.mine[0]].name == "My playlist #1"
+    assert music.playlists[music.mine[0]].name == f"My playlist #{count + 1}"
     phone.act("PRESS[BACK]")  # the new playlist opened; back to Liked Songs
     second = music.liked[1]
     rows = list(find_all(phone.hierarchy(), resource_id="more"))
@@ -44,6 +45,7 @@ def test_add_to_an_existing_playlist_closes_the_flow(phone):
     press(phone, resource_id="add_to_playlist")
     press(phone, resource_id="playlist")
     assert phone.route() == "music/library/liked"
+    music = phone.state.apps["music"]  # states are immutable: read the new one
     assert music.playlists[music.mine[0]].tracks[-1] == second
 
 
@@ -108,3 +110,116 @@ def test_library_tabs_switch_in_place_and_artists_open_their_tracks(phone):
     assert phone.route() == "music/library"
     phone.act("PRESS[BACK]")
     assert phone.route() == "launcher"  # the tab switch replaced, it did not stack
+
+
+# What the screen shows after each action that changes the app's data (read from the dump,
+# as an agent would, never only from the private state).
+
+def child_text(node, rid):
+    return next(n.text for n in node.walk() if n.resource_id.endswith(f":id/{rid}"))
+
+
+def test_playing_shows_the_track_in_the_mini_player_and_first_in_recently_played(phone):
+    phone.open("music", "music/library/liked")
+    row = nodes(phone, resource_id="track")[2]
+    tap_node(phone, row)
+    assert texts(phone, "now_playing")[0].startswith(child_text(row, "title") + " • ")
+    assert nodes(phone, resource_id="mini_player")[0].entity == row.entity
+    phone.open("music", "music/library/recent")
+    assert nodes(phone, resource_id="track")[0].entity == row.entity
+
+
+def test_pause_and_play_switch_the_players_button(phone):
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="track")
+    press(phone, resource_id="mini_player")
+    press(phone, desc="Pause")
+    assert nodes(phone, desc="Play") and not nodes(phone, desc="Pause")
+    press(phone, desc="Play")
+    assert nodes(phone, desc="Pause") and not nodes(phone, desc="Play")
+
+
+def test_liking_in_the_player_puts_the_song_first_in_liked_songs(phone):
+    music = phone.state.apps["music"]
+    playlist = next(p for p in music.home if set(music.playlists[p].tracks) - set(music.liked))
+    song = next(t for t in music.playlists[playlist].tracks if t not in music.liked)
+    phone.open("music", "music/playlist", id=playlist)
+    tap_node(phone, next(n for n in nodes(phone, resource_id="track") if n.entity == song))
+    press(phone, resource_id="mini_player")
+    press(phone, desc="Add to Liked Songs")
+    assert nodes(phone, desc="Remove from Liked Songs")
+    phone.open("music", "music/library/liked")
+    assert nodes(phone, resource_id="track")[0].entity == song
+    assert f"{len(music.liked) + 1} songs" in texts(phone, "")  # the count under the title
+
+
+def test_removing_a_like_from_the_track_menu_takes_the_row_away(phone):
+    phone.open("music", "music/library/liked")
+    first = nodes(phone, resource_id="track")[0].entity
+    press(phone, resource_id="more")
+    press(phone, resource_id="like")
+    assert phone.route() == "music/library/liked"  # the sheet closed
+    assert first not in [n.entity for n in nodes(phone, resource_id="track")]
+
+
+def test_a_song_added_to_a_playlist_is_listed_in_it(phone):
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="more")
+    press(phone, resource_id="add_to_playlist")
+    press(phone, resource_id="new_playlist")
+    press(phone, resource_id="create")
+    phone.open("music", "music/library/liked")
+    second = nodes(phone, resource_id="track")[1]
+    tap_node(phone, nodes(phone, resource_id="more")[1])
+    press(phone, resource_id="add_to_playlist")
+    press(phone, resource_id="playlist")
+    playlist = phone.state.apps["music"].mine[0]
+    phone.open("music", "music/playlist", id=playlist)
+    assert [n.entity for n in nodes(phone, resource_id="track")][-1] == second.entity
+
+
+def test_artwork_shows_the_initials_of_the_record_beside_it(phone):
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="track")
+    rows = [n for n in phone._current().root.walk()
+            if n.resource_id.endswith(":id/track") and n.bounds == n.frame]
+    assert len(rows) >= 8
+    for row in rows + [n for n in phone._current().root.walk()
+                       if n.resource_id.endswith(":id/mini_player")]:
+        art = next(n.paint for n in row.walk() if n.cls.endswith("ImageView"))
+        shown = next(n.text for n in row.walk() if n.resource_id.endswith((":id/title",
+                                                                           ":id/now_playing")))
+        assert shown.startswith(art.label)
+
+
+def test_add_to_playlist_lists_where_the_song_is_and_the_users_playlists(phone):
+    music = phone.state.apps["music"]
+    song = music.liked[0]
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="more")
+    press(phone, resource_id="add_to_playlist")
+    assert texts(phone, "title")[0] == "Add to playlist" and nodes(phone, resource_id="up")
+    mine = [music.playlists[p] for p in music.mine]
+    rows = nodes(phone, resource_id="playlist")
+    assert [n.entity for n in rows] == [p.id for p in mine] and len(rows) >= 2
+    for row, playlist in zip(rows, mine, strict=True):
+        mark = next(n.desc for n in row.walk() if n.resource_id.endswith(":id/more"))
+        assert mark == (f"In {playlist.name}" if song in playlist.tracks
+                        else f"Add to {playlist.name}")
+    saved = nodes(phone, resource_id="saved_in")[0]
+    assert any(n.desc == "Saved in Liked Songs" for n in saved.walk())
+    phone.act("PRESS[BACK]")
+    phone.act("PRESS[BACK]")  # the track's menu is still under it, as when it was opened
+    assert phone.route() == "music/library/liked"
+
+
+def test_song_counts_read_as_words(phone):
+    from mobileintent_gym.apps.music.state import songs
+
+    assert (songs(0), songs(1), songs(12)) == ("0 songs", "1 song", "12 songs")
+    phone.open("music", "music/library/liked")
+    press(phone, resource_id="more")
+    press(phone, resource_id="add_to_playlist")
+    press(phone, resource_id="new_playlist")
+    press(phone, resource_id="create")
+    assert any(text.endswith("• 1 song") for text in texts(phone, ""))

@@ -22,7 +22,7 @@ from mobileintent_gym.adbd.harness import LocalAdb
 from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
 from mobileintent_gym.phone import SimPhone, StepEvent
 from mobileintent_gym.phone.query import find
-from mobileintent_gym.phone.tour import TOUR
+from mobileintent_gym.phone.tour import plan
 from mobileintent_gym.phone.ui import Rect
 
 Step = Callable[[SimPhone], Action]
@@ -140,7 +140,7 @@ def assert_same_log(pairs: list[tuple[StepEvent, StepEvent]]) -> None:
 def test_the_scripted_tour_logs_the_same_events_on_both_backends(pair):
     direct, device = pair
     pairs = drive(direct, device, tuple(lambda phone, s=s: s(phone.hierarchy())
-                                        for _, s in TOUR))
+                                        for _, s in plan(SimPhone().apps.values())))
     assert_same_log(pairs)
     assert sum(e.hit is not None for e, _ in pairs) >= 15
     assert sum(bool(e.visible) for e, _ in pairs) >= 8

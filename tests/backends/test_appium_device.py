@@ -125,14 +125,14 @@ def endpoint():
 def test_the_tour_logs_what_simphone_logs(endpoint):
     """Hits, visible records, routes and effects from page sources equal SimPhone's own log."""
     from mobileintent_gym.backends.appium import AppiumDevice
-    from mobileintent_gym.phone.tour import TOUR
+    from mobileintent_gym.phone.tour import plan
 
     url, handler = endpoint
     handler.phone.reset(seed=0)
     direct = SimPhone()
     device = AppiumDevice(url)
     device.reset()
-    for _, step in TOUR[1:]:
+    for _, step in plan(direct.apps.values())[1:]:
         action = step(direct.hierarchy())
         device.act(action)
         direct.act(action)

@@ -6,7 +6,7 @@ import pytest
 from mobileintent_gym.actions import Action
 from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone import SimPhone, hierarchy, touch, ui
-from mobileintent_gym.phone.tour import TOUR
+from mobileintent_gym.phone.tour import plan
 from mobileintent_gym.phone.ui import Node
 
 REAL_DUMP = (
@@ -97,7 +97,8 @@ def test_phone_dump_lists_only_rows_inside_the_viewport(phone):
 def screens():
     """Distinct views met on the tour and on a seeded random walk (sheets, dialogs, keyboard)."""
     phone, rng, views = SimPhone(), np.random.default_rng(5), {}
-    steps = [lambda view, s=s: s(view.xml()) for _, s in TOUR] + [None] * 250
+    tour = plan(phone.apps.values())
+    steps = [lambda view, s=s: s(view.xml()) for _, s in tour] + [None] * 250
     for step in steps:
         view = phone._current()
         views.setdefault(id(view), view)

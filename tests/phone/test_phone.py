@@ -183,9 +183,10 @@ def test_invalid_actions_raise_and_change_nothing(phone):
 
 
 def test_open_is_a_deep_link_and_unknown_ones_raise(phone):
-    phone.open("music", "music/playlist", id="p03")
+    third = phone.state.apps["music"].home[2]
+    phone.open("music", "music/playlist", id=third)
     assert phone.route() == "music/playlist"
-    assert texts(phone, "title")[0] == phone.state.apps["music"].playlists["p03"].name
+    assert texts(phone, "title")[0] == phone.state.apps["music"].playlists[third].name
     phone.act("PRESS[BACK]")
     assert phone.route() == "music/home"
     with pytest.raises(UnknownRouteError, match="camera"):
@@ -281,7 +282,7 @@ def test_bad_deep_links_raise_and_leave_the_app_task_alone(phone, route, params,
     assert phone.route() == "launcher"
     press(phone, text="Music", resource_id="icon")
     assert phone.route() == "music/library/liked"
-    assert phone._tasks.top().scroll["tracks"] > 0
+    assert phone._stacks.top().scroll["tracks"] > 0
 
 
 def test_touches_on_a_sheet_or_dialog_do_not_dismiss_it(phone):
@@ -363,3 +364,27 @@ def test_visible_entities_are_listed_top_to_bottom(phone):
     view = phone._current()
     tops = {n.entity: n.bounds[1] for n in view.root.walk() if n.entity}
     assert [tops[e] for e in view.visible] == sorted(tops[e] for e in view.visible)
+
+
+def test_shift_types_one_capital_and_the_symbols_set_types_digits_and_symbols(phone):
+    from mobileintent_gym.phone.keyboard import LETTERS, SHIFT, SYMBOLS
+
+    def key(char):
+        rect = next(r for r, c in phone._current().keyboard.keys if c == char)
+        return phone.act(Action.click((rect[0] + rect[2]) // 2, (rect[1] + rect[3]) // 2))
+
+    phone.open("chat")
+    press(phone, resource_id="chat")
+    press(phone, resource_id="input")
+    lower = phone.screenshot()[-700:]
+    assert key(SHIFT).effect and key(SHIFT).effect  # on, then off again
+    assert np.array_equal(phone.screenshot()[-700:], lower)
+    key(SHIFT)
+    assert not np.array_equal(phone.screenshot()[-700:], lower)  # capitals on the keys
+    assert key("H").event.typed == "H"
+    assert key("i").event.typed == "i"  # shift held for one letter only
+    key(SYMBOLS)
+    assert [key(c).event.typed for c in "2!?"] == ["2", "!", "?"]
+    key(LETTERS)
+    assert key("x").event.typed == "x"
+    assert find(phone.hierarchy(), resource_id="input").text == "Hi2!?x"

@@ -1,4 +1,4 @@
-"""Property-based robustness: random valid and invalid actions on every screen of both apps.
+"""Property-based robustness: random valid and invalid actions on every screen of every app.
 
 Hypothesis drives 120 episodes of 90 actions (10,800 actions), each episode starting on a
 different screen through a deep link. Actions are drawn as dataclasses and as raw strings
@@ -20,16 +20,11 @@ EPISODES, STEPS = 120, 90
 
 
 def start_screens():
+    """The launcher and every route of every installed app, with the app's sample parameters."""
     phone = SimPhone()
-    music, chat = phone.state.apps["music"], phone.state.apps["chat"]
-    track = {"id": music.liked[0]}
-    params = {"music/playlist": {"id": music.home[0]}, "music/track_menu": track,
-              "music/add_to_playlist": track, "music/new_playlist": track,
-              "chat/conversation": {"id": chat.chats[0].id},
-              "chat/profile": {"id": chat.moments[0].author},
-              "music/artist": {"id": music.tracks[music.liked[0]].artist}}
     screens = [(None, None, {})]
     for app in phone.apps.values():
+        params = app.samples(phone.state.apps[app.id])
         screens += [(app.id, route, params.get(route, {})) for route in app.routes]
     return screens
 

@@ -1,5 +1,7 @@
-from mobileintent_gym.phone import ui
+from mobileintent_gym.phone import SimPhone, ui, widgets
+from mobileintent_gym.phone.paint import line_height, text_width, tile, wrap
 from mobileintent_gym.phone.ui import Column, Node, scroll_list, split_row
+from mobileintent_gym.phone.widgets import Ctx
 
 
 def test_column_hands_out_stacked_rectangles():
@@ -34,3 +36,30 @@ def test_scroll_offset_is_clamped_to_the_content():
     node = scroll_list((0, 0, 300, 400), "k", [(100, item)] * 3, 999)
     assert node.scroll_range == (0, 0) and not node.scrollable
     assert len(node.children) == 3
+
+
+def test_wrap_breaks_at_spaces_within_the_width_and_cuts_past_the_last_line():
+    text = " ".join(["the quick brown fox jumps over the lazy dog"] * 3)
+    lines = wrap(text, 40, False, 300, 99)
+    assert len(lines) >= 5 and all(text_width(line, 40) <= 300 for line in lines)
+    assert " ".join(lines).split() == text.split()  # every word, in order, none cut
+    cut = wrap(text, 40, False, 300, 2)
+    assert cut[0] == lines[0] and cut[1].endswith("…") and len(cut) == 2
+    assert text_width(cut[1], 40) <= 300
+    assert wrap("x" * 200, 40, False, 300, 3)[0].endswith("…")  # a word wider than a line
+    assert wrap("", 40, False, 300, 3) == ("",)
+
+
+def test_a_paragraph_is_as_high_as_its_lines_and_measured_once():
+    phone = SimPhone()
+    app = phone.apps["music"]
+    ctx = Ctx(1080, 2400, 2.625, (0, 0, 1080, 2400), app.theme, app.package)
+    text = "a paragraph long enough to need several lines on a phone screen " * 4
+    wrap.cache_clear()
+    node = widgets.paragraph(ctx, (0, 100, 600, 2000), text, 16)
+    lines = wrap(text, ctx.dp(16), False, 600, 99)
+    assert node.frame == (0, 100, 600, 100 + len(lines) * line_height(ctx.dp(16)))
+    tile(node.paint, 600, node.frame[3] - node.frame[1])  # painting reads the same layout
+    assert wrap.cache_info().misses == 1
+    short = widgets.paragraph(ctx, (0, 100, 600, 2000), "one line", 16)
+    assert short.frame[3] - short.frame[1] == line_height(ctx.dp(16))

@@ -53,7 +53,7 @@ def test_without_sentence_transformers_auto_is_lexical_and_says_so(no_sentence_t
     with pytest.raises(DependencyNotInstalled, match=r"mobileintent-gym\[embed\]"):
         make_encoder("sentence")
     content = build_user_content(resolve_profile("demo-ana"), PairConfig(encoder="auto"))
-    assert content.encoder == "lexical" and len(content.contexts["music/liked"].personal) == 18
+    assert content.encoder == "lexical" and len(content.contexts["music:liked"].personal) == 18
 
 
 def test_a_command_announces_the_lexical_fallback_and_why(no_sentence_transformers):

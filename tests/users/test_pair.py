@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mobileintent_gym.apps.chat.state import default_state as default_chat
-from mobileintent_gym.apps.music.state import default_state as default_music
+from mobileintent_gym.apps import registry
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.query import find_all
 from mobileintent_gym.users import (
@@ -16,13 +15,18 @@ from mobileintent_gym.users import (
     PairConfig,
     build_user_content,
     builtin_users,
+    match_key,
     resolve_profile,
 )
-from mobileintent_gym.users.catalogs import chats, contacts, match_key, moments, playlists, tracks
+from mobileintent_gym.users.pair import random_lists
 
-KEYS = ("music/liked", "music/recent", "music/home", "chat/chats", "chat/moments")
-SIZES = {"music/liked": 20, "music/recent": 10, "music/home": 8, "chat/chats": 20,
-         "chat/moments": 20}
+KEYS = ("music:liked", "music:recent", "music:home", "chat:chats", "chat:moments")
+SIZES = {"music:liked": 20, "music:recent": 10, "music:home": 8, "chat:chats": 20,
+         "chat:moments": 20}
+
+
+def pool(key):
+    return CONTEXTS[key].pool.entities()
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -36,12 +40,13 @@ def contents(sentence_encoder):
 def shown(content):
     """Each context's ids in the order the phone shows them."""
     music, chat = content.state.apps["music"], content.state.apps["chat"]
-    return {"music/liked": music.liked, "music/recent": music.recent, "music/home": music.home,
-            "chat/chats": [c.id for c in chat.chats], "chat/moments": [m.id for m in chat.moments]}
+    return {"music:liked": list(music.liked), "music:recent": list(music.recent),
+            "music:home": list(music.home), "chat:chats": [c.id for c in chat.chats],
+            "chat:moments": [m.id for m in chat.moments]}
 
 
 def test_every_context_holds_its_common_items_and_personal_picks(contents):
-    commons = {spec.key: spec.common for spec in CONTEXTS}
+    commons = {key: spec.common for key, spec in CONTEXTS.items()}
     for content in contents.values():
         assert tuple(content.contexts) == KEYS
         for key, items in content.contexts.items():
@@ -51,7 +56,7 @@ def test_every_context_holds_its_common_items_and_personal_picks(contents):
             for i in items.common + items.personal:
                 label, cue = content.labels[i], content.cues[i]
                 assert label and cue and label.casefold() not in cue.casefold()
-        songs = content.contexts["music/liked"], content.contexts["music/recent"]
+        songs = content.contexts["music:liked"], content.contexts["music:recent"]
         ids = [i for items in songs for i in items.common + items.personal]
         assert len(set(ids)) == len(ids)  # no song in both lists
         assert len({content.labels[i].casefold() for i in ids}) == len(ids)
@@ -69,7 +74,7 @@ def test_the_state_is_complete_and_loads_on_a_phone(contents):
     phone.reset(content.state)
     phone.open("music", "music/library/liked")
     on_screen = [n.entity for n in find_all(phone.hierarchy(), resource_id="track")]
-    assert on_screen[:5] == music.liked[:5]
+    assert on_screen[:5] == list(music.liked[:5])
     phone.open("chat", "chat/moments")
     assert chat.moments[0].id in {n.entity for n in find_all(phone.hierarchy())}
 
@@ -77,39 +82,42 @@ def test_the_state_is_complete_and_loads_on_a_phone(contents):
 def test_a_hip_hop_fan_and_a_classical_fan_like_different_songs(contents):
     ana, ben = contents["demo-ana"], contents["demo-ben"]
     # Each picks 18 of 64 posts; past their few strong matches both tails are generic.
-    for key, most in (("music/liked", 0), ("music/recent", 2), ("music/home", 1),
-                      ("chat/moments", 9)):
+    for key, most in (("music:liked", 0), ("music:recent", 2), ("music:home", 1),
+                      ("chat:moments", 9)):
         assert ana.contexts[key].common == ben.contexts[key].common
         overlap = set(ana.contexts[key].personal) & set(ben.contexts[key].personal)
         assert len(overlap) <= most, key
-    genre = {e.id: match_key(e.record.genre) for e in tracks()}
-    liked = Counter(genre[i] for i in ana.contexts["music/liked"].personal)
-    liked += Counter(genre[i] for i in ana.contexts["music/recent"].personal)
+    genre = {e.id: match_key(e.record["genre"]) for e in pool("music:liked")}
+    liked = Counter(genre[i] for i in ana.contexts["music:liked"].personal)
+    liked += Counter(genre[i] for i in ana.contexts["music:recent"].personal)
     assert sum(liked[g] for g in ("hiphop", "amapiano", "afrobeats", "rb")) >= 20
     # Ben's genres hold 16 tracks beyond the common ones: exact matches, so all are liked.
-    reserved = {i for spec in CONTEXTS[:2] for i in spec.common}
+    reserved = {i for key in ("music:liked", "music:recent") for i in CONTEXTS[key].common}
     exact = {i for i, g in genre.items() if g in ("classical", "jazz", "blues")} - reserved
-    assert len(exact) == 16 and exact <= set(ben.contexts["music/liked"].personal)
+    assert len(exact) == 16 and exact <= set(ben.contexts["music:liked"].personal)
 
 
 @pytest.mark.parametrize("name", ["demo-ana", "demo-dara"])
 def test_chats_with_the_users_frequent_contacts_are_all_listed(contents, name):
     wanted = {match_key(v) for v in
               resolve_profile(name).affinities["Messaging"]["Frequent Contact"]}
-    exact = {e.id for e in chats() if e.keys & wanted} - set(CONTEXTS[3].common)
+    exact = {e.id for e in pool("chat:chats") if e.keys & wanted} - set(
+        CONTEXTS["chat:chats"].common)
     assert 4 <= len(exact) <= 18
-    assert exact <= set(contents[name].contexts["chat/chats"].personal)
+    assert exact <= set(contents[name].contexts["chat:chats"].personal)
 
 
 def test_same_profile_gives_its_own_state_copy_each_time(contents, sentence_encoder):
     config = PairConfig(encoder=sentence_encoder)
     first = build_user_content(resolve_profile("demo-chen"), config)
-    first.state.apps["music"].liked.clear()
+    first.state.apps.clear()
     again = build_user_content(resolve_profile("demo-chen"), config)
     assert again.state is not first.state and again.contexts is contents["demo-chen"].contexts
     assert again.state.apps["music"].liked == contents["demo-chen"].state.apps["music"].liked
     with pytest.raises(TypeError):
         again.labels["t000"] = "changed"
+    with pytest.raises(AttributeError):  # app states are immutable: a phone cannot change them
+        again.state.apps["music"].liked = ()
 
 
 def test_the_seed_reorders_but_keeps_the_selection(contents, sentence_encoder):
@@ -153,31 +161,34 @@ def test_content_is_byte_identical_across_processes(contents):
     assert json.loads(outputs[0][0]) == json.loads(here)
 
 
-def test_pools_keep_the_built_in_records_under_their_ids():
-    music, chat = default_music(0), default_chat(0)
-    assert {e.id: e.record for e in tracks()[:len(music.tracks)]} == music.tracks
-    assert {p.id: p.name for p in music.playlists.values()} == {
-        e.id: e.label for e in playlists()[:len(music.playlists)]}
-    assert {i: c for i, c in contacts().items() if i in chat.contacts} == chat.contacts
-    for built_in in chat.chats:
-        seed = next(e.record for e in chats() if e.id == built_in.id)
-        assert seed.lines == tuple(m.text for m in built_in.messages)
-    assert [e.record.text for e in moments()[:len(chat.moments)]] == [m.text for m in chat.moments]
+@pytest.mark.parametrize("bundle", registry.bundles(), ids=lambda b: b.id)
+def test_a_phone_without_a_user_shows_random_lists_of_the_pools(bundle):
+    lists = random_lists(bundle.contexts, 3)
+    assert lists == random_lists(bundle.contexts, 3) != random_lists(bundle.contexts, 4)
+    for spec in bundle.contexts:
+        records = lists[spec.key]
+        assert len(records) == (spec.size or PairConfig.top_k)
+        assert set(spec.common) <= {r.id for r in records}
+        assert {r.id for r in records} <= {r.id for r in spec.pool.records()}
+    for a in bundle.contexts:  # lists that share a pool never share a record
+        for b in bundle.contexts:
+            if a.key < b.key and a.pool == b.pool:
+                assert not {r.id for r in lists[a.key]} & {r.id for r in lists[b.key]}
 
 
-def test_pools_are_large_unique_and_their_cues_hide_their_labels():
-    for pool, least in ((tracks(), 150), (playlists(), 30), (chats(), 30), (moments(), 60)):
-        assert len(pool) >= least
-        assert len({e.id for e in pool}) == len(pool)
-        assert len({e.label.casefold() for e in pool}) == len(pool)
-        assert all(e.label.casefold() not in e.cue.casefold() for e in pool)
-    assert all(e.record.author in contacts() for e in moments())
-    assert all(len(e.record.lines) >= 2 for e in chats())
+@pytest.mark.parametrize("key", list(CONTEXTS))
+def test_pools_are_large_unique_and_their_cues_hide_their_labels(key):
+    entities = pool(key)
+    assert len(entities) >= 1.5 * PairConfig().size(CONTEXTS[key])
+    assert len({e.id for e in entities}) == len(entities)
+    assert len({e.label.casefold() for e in entities}) == len(entities)
+    assert all(e.label.casefold() not in e.cue.casefold() for e in entities)
+    assert all(e.text and e.keys for e in entities)
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"sizes": {"music/nowhere": 5}}, "unknown contexts"),
-    ({"sizes": {"music/home": 1}}, "needs room for its 2 common"),
+    ({"sizes": {"music:nowhere": 5}}, "unknown contexts"),
+    ({"sizes": {"music:home": 1}}, "needs room for its 2 common"),
     ({"top_k": 1}, "needs room"),
     ({"top_k": 5.5}, "top_k must be an integer, got 5.5"),
     ({"top_k": "20"}, "top_k must be an integer, got '20'"),
@@ -189,6 +200,7 @@ def test_bad_configs_are_refused(kwargs, message):
 
 
 def test_config_is_hashable_and_sizes_take_a_mapping():
-    config = PairConfig(sizes={"music/home": 6})
-    assert config.size("music/home") == 6 and config.size("chat/chats") == 20
-    assert hash(config) == hash(PairConfig(sizes=(("music/home", 6),)))
+    config = PairConfig(sizes={"music:home": 6})
+    assert config.size(CONTEXTS["music:home"]) == 6 and config.size(CONTEXTS["chat:chats"]) == 20
+    assert PairConfig().size("music:home") == 8  # the context's own size, by key too
+    assert hash(config) == hash(PairConfig(sizes=(("music:home", 6),)))

@@ -1,8 +1,7 @@
 """All 40 PersonaLens profiles load and build (skipped without ../shared/data)."""
 
 
-from mobileintent_gym.users import PairConfig, build_user_content, load_profile
-from mobileintent_gym.users.catalogs import match_key, tracks
+from mobileintent_gym.users import CONTEXTS, PairConfig, build_user_content, load_profile, match_key
 
 
 def test_every_personalens_profile_loads_and_builds(personalens_dir, sentence_encoder):
@@ -10,13 +9,13 @@ def test_every_personalens_profile_loads_and_builds(personalens_dir, sentence_en
     assert len(paths) == 40
     profiles = [load_profile(p) for p in paths]
     assert [p.user_id for p in profiles] == [p.stem for p in paths]
-    genre = {e.id: match_key(e.record.genre) for e in tracks()}
+    genre = {e.id: match_key(e.record["genre"]) for e in CONTEXTS["music:liked"].pool.entities()}
     config = PairConfig(encoder=sentence_encoder)
     for profile in profiles:
         content = build_user_content(profile, config)
         assert content.user_id == profile.user_id
         assert [len(v.personal) for v in content.contexts.values()] == [18, 8, 6, 18, 18]
         # Every user's genres are in the pool, so exact matches dominate Liked Songs.
-        liked = content.contexts["music/liked"].personal
+        liked = content.contexts["music:liked"].personal
         wanted = {match_key(g) for g in profile.affinities["Music"]["Preferred Genres"]}
         assert sum(genre[i] in wanted for i in liked) >= 12, profile.user_id

@@ -2,12 +2,14 @@ import numpy as np
 import pytest
 
 from mobileintent_gym.users import (
+    CONTEXTS,
+    Entity,
     UserProfile,
+    keys_of,
     preference_values,
     rank_entities,
     score_entities,
 )
-from mobileintent_gym.users.catalogs import Entity, keys_of, tracks
 
 
 class TableEncoder:
@@ -54,13 +56,14 @@ def test_exact_match_scores_one_whatever_the_similarity():
 
 
 def test_real_encoder_ranking_equals_the_formula(sentence_encoder):
-    pool = [e for e in tracks() if e.id in ("t014", "t018", "t035", "t120")]
+    wanted = ("t014", "t018", "t035", "t120")
+    pool = [e for e in CONTEXTS["music:liked"].pool.entities() if e.id in wanted]
     values = ["Hip-Hop", "late-night dance party"]
     rows_v = sentence_encoder.encode(values)
     rows_e = sentence_encoder.encode([e.text for e in pool])
     similarity = {e.id: round(float((rows_v @ row).max()), 6)
                   for e, row in zip(pool, rows_e, strict=True)}
-    expected = {e.id: 1.0 if e.record.genre == "hiphop" else similarity[e.id] for e in pool}
+    expected = {e.id: 1.0 if e.record["genre"] == "hiphop" else similarity[e.id] for e in pool}
     ranked = rank_entities(values, pool, sentence_encoder)
     assert [e.id for e, _ in ranked] == sorted(expected, key=lambda i: (-expected[i], i))
     assert ranked[0][0].id == "t018" and ranked[0][1] == 1.0  # Run the City, genre "hiphop"

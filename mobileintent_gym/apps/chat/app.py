@@ -1,82 +1,86 @@
 """Chat: a messenger that mirrors WeChat's structure.
 
-Routes: ``chat/chats`` (chat list with unread badges), ``chat/conversation?id=`` (messages,
-a text input and Send), ``chat/contacts``, ``chat/discover`` → ``chat/moments`` →
-``chat/profile?id=`` (an author's profile), and ``chat/me``.
+Routes (names in :mod:`.ids`): ``chat/chats`` (chat list with unread badges),
+``chat/conversation?id=`` (messages, a text input and Send), ``chat/contacts``,
+``chat/discover`` → ``chat/moments`` → ``chat/profile?id=`` (an author's profile), and
+``chat/me``.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from mobileintent_gym.apps.base import App, Entry, Screen
-from mobileintent_gym.apps.chat.state import (
-    ME,
-    Chat,
-    ChatState,
-    Contact,
-    Message,
-    Moment,
-    default_state,
-)
+from mobileintent_gym.apps.chat import icon, tour
+from mobileintent_gym.apps.chat.content import default_state
+from mobileintent_gym.apps.chat.ids import APP, PACKAGE, Desc, Rid, Route, Text
+from mobileintent_gym.apps.chat.intents import ChatIntents
+from mobileintent_gym.apps.chat.social import SocialScreens
+from mobileintent_gym.apps.chat.state import ME, Chat, ChatState, Contact, Message
 from mobileintent_gym.phone import ui, widgets
-from mobileintent_gym.phone.paint import Avatar, Fill, Label, Round, text_width
-from mobileintent_gym.phone.tasks import Nav
+from mobileintent_gym.phone.app import App, Entry, Screen
+from mobileintent_gym.phone.paint import Avatar, Fill, Label, Round, text_width, wrap
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
 
-_NAV_ITEMS = (("Chats", "chat", "chat/chats"), ("Contacts", "contacts", "chat/contacts"),
-              ("Discover", "discover", "chat/discover"), ("Me", "person", "chat/me"))
+_BUBBLE_TEXT, _GAP = 15, 12  # dp: a message's text size, the space above and below it
+_MINE = (149, 236, 105)  # the colour of the user's own bubbles
+_NAV_ITEMS = (("Chats", icon.draw, Route.CHATS, Rid.NAV_CHATS),
+              ("Contacts", "contacts", Route.CONTACTS, Rid.NAV_CONTACTS),
+              (Desc.DISCOVER, "discover", Route.DISCOVER, Rid.NAV_DISCOVER),
+              ("Me", "person", Route.ME, Rid.NAV_ME))
 
 
-class ChatApp(App):
+class ChatApp(ChatIntents, SocialScreens, App):
     """The chat app."""
 
-    id = "chat"
-    package = "com.mobileintent.chat"
+    id = APP
+    package = PACKAGE
     label = "Chat"
-    glyph = "chat"
+    icon = staticmethod(icon.draw)
     color = (7, 193, 96)
     theme = Theme(background=(255, 255, 255), surface=(247, 247, 247), text=(25, 25, 25),
                   muted=(128, 128, 128), accent=(7, 193, 96), bar=(237, 237, 237),
                   divider=(229, 229, 229))
-    home = "chat/chats"
+    home = Route.CHATS
     state_type = ChatState
     routes: ClassVar[dict[str, Screen]] = {
-        "chat/chats": Screen("chats_screen", tab=True),
-        "chat/contacts": Screen("contacts_screen", tab=True),
-        "chat/discover": Screen("discover_screen", tab=True),
-        "chat/me": Screen("me_screen", tab=True),
-        "chat/conversation": Screen("conversation_screen", params=("id",)),
-        "chat/moments": Screen("moments_screen"),
-        "chat/profile": Screen("profile_screen", params=("id",)),
+        Route.CHATS: Screen("chats_screen", tab=True),
+        Route.CONTACTS: Screen("contacts_screen", tab=True),
+        Route.DISCOVER: Screen("discover_screen", tab=True),
+        Route.ME: Screen("me_screen", tab=True),
+        Route.CONVERSATION: Screen("conversation_screen", params=("id",)),
+        Route.MOMENTS: Screen("moments_screen"),
+        Route.PROFILE: Screen("profile_screen", params=("id",)),
     }
+    tour = tour.STEPS
 
     def initial_state(self, seed: int) -> ChatState:
         """Built-in content for ``seed``."""
         return default_state(seed)
 
+    def samples(self, state: ChatState) -> Mapping[str, Mapping[str, Any]]:
+        """Parameters that open each parametrised route on ``state``."""
+        return {Route.CONVERSATION: {"id": state.chats[0].id},
+                Route.PROFILE: {"id": state.moments[0].author}}
+
     def _tab_root(self, ctx: Ctx, state: ChatState, tab: int, title: str) -> tuple[Node, Column]:
         root, col = widgets.page(ctx, "root")
         unread = sum(c.unread for c in state.chats)
-        items = [(label, icon, ("open", route), str(unread) if i == 0 and unread else "")
-                 for i, (label, icon, route) in enumerate(_NAV_ITEMS)]
+        items = [(label, glyph, ("open", route), str(unread) if i == 0 and unread else "", rid)
+                 for i, (label, glyph, route, rid) in enumerate(_NAV_ITEMS)]
         root.add(widgets.bottom_nav(ctx, col.take_bottom(ctx.dp(60)), items, tab))
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), title, back=False,
                                  actions=[("search", "Search", ("noop",)),
                                           ("plus", "More", ("noop",))]))
         return root, col
 
-    def _avatar(self, contact: Contact, under: tuple) -> Avatar:
-        return Avatar(contact.id, contact.name, under)
-
     def chats_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
         """The chat list: avatar, name, last message, time and unread badge per chat."""
         root, col = self._tab_root(ctx, state, 0, "Chats")
         items = [(ctx.dp(76), lambda r, c=chat: self._chat_row(ctx, r, c, state))
                  for chat in state.chats]
-        root.add(self.scroll(entry, col.rest(), "chats", items))
+        root.add(self.scroll(entry, col.rest(), Rid.CHATS, items))
         return root
 
     def _chat_row(self, ctx: Ctx, rect: Rect, chat: Chat, state: ChatState) -> Node:
@@ -84,7 +88,7 @@ class ChatApp(App):
         last = chat.messages[-1] if chat.messages else Message(ME, "", "")
         row = widgets.list_row(ctx, rect, contact.name, last.text,
                                thumb=self._avatar(contact, ctx.theme.background),
-                               on_click=("open_chat", chat.id), entity=chat.id, rid="chat",
+                               on_click=("open_chat", chat.id), entity=chat.id, rid=Rid.CHAT,
                                meta=last.time, badge=str(chat.unread) if chat.unread else "")
         return row.add(widgets.divider(ctx, rect))
 
@@ -102,40 +106,49 @@ class ChatApp(App):
         input_bar = Node(ui.LINEAR, bar, paint=Fill(t.surface))
         input_bar.add(widgets.text_field(ctx, ui.inset(cells[0], ctx.dp(4), 0), "message", draft,
                                          "", focused=entry.focus == "message",
-                                         on_submit=("send", chat.id), rid="input",
+                                         on_submit=("send", chat.id), rid=Rid.INPUT,
                                          under=t.surface))
         input_bar.add(widgets.button(ctx, ui.inset(cells[1], ctx.dp(4), ctx.dp(2)), "Send",
-                                     ("send", chat.id), rid="send", under=t.surface,
+                                     ("send", chat.id), rid=Rid.SEND, under=t.surface,
                                      enabled=bool(draft.strip())))
-        items = [(ctx.dp(72), lambda r, m=m: self._bubble(ctx, r, m, contact))
+        items = [(self._bubble_height(ctx, m), lambda r, m=m: self._bubble(ctx, r, m, contact))
                  for m in chat.messages]
         # Conversations open at their newest message, like a messenger.
-        root.add(self.scroll(entry, col.rest(), "messages", items, default=1 << 30), input_bar)
+        root.add(self.scroll(entry, col.rest(), Rid.MESSAGE_LIST, items, default=1 << 30),
+                 input_bar)
         return root
+
+    @staticmethod
+    def _text_room(ctx: Ctx) -> int:
+        """The widest a bubble's text may be: the row less both avatars and the padding."""
+        return ctx.width - 2 * (ctx.dp(40) + 2 * ctx.dp(12)) - 2 * ctx.dp(14)
+
+    def _bubble_height(self, ctx: Ctx, message: Message) -> int:
+        """A message row's height: its bubble (wrapped text, avatar high at least) and gaps."""
+        text = widgets.text_height(ctx, message.text, _BUBBLE_TEXT, self._text_room(ctx))
+        return max(ctx.dp(40), text + ctx.dp(20)) + 2 * ctx.dp(_GAP)
 
     def _bubble(self, ctx: Ctx, rect: Rect, message: Message, contact: Contact) -> Node:
         t, mine = ctx.theme, message.sender == ME
         row = Node(ui.LINEAR, rect, paint=Fill(t.bar))
-        side = ctx.dp(40)
-        pad = ctx.dp(12)
-        face = (rect[2] - pad - side, rect[1] + ctx.dp(8), rect[2] - pad,
-                          rect[1] + ctx.dp(8) + side) if mine else (
-            rect[0] + pad, rect[1] + ctx.dp(8), rect[0] + pad + side, rect[1] + ctx.dp(8) + side)
+        side, pad, top = ctx.dp(40), ctx.dp(12), rect[1] + ctx.dp(_GAP)
+        left = rect[2] - pad - side if mine else rect[0] + pad
+        face = (left, top, left + side, top + side)
         row.add(Node(ui.IMAGE_VIEW, face, desc="Me" if mine else contact.name,
                      paint=Avatar(ME if mine else contact.id, "Me" if mine else contact.name,
                                   t.bar)))
-        size = ctx.dp(15)
-        width = min(text_width(message.text, size) + 1 + ctx.dp(28),
-                    rect[2] - rect[0] - 2 * (side + 2 * pad))
+        size, room = ctx.dp(_BUBBLE_TEXT), self._text_room(ctx)
+        lines = wrap(message.text, size, False, room, 99)
+        width = max(text_width(line, size) for line in lines) + 1 + ctx.dp(28)
         x = face[0] - ctx.dp(8) - width if mine else face[2] + ctx.dp(8)
-        bubble = (x, face[1], x + width, face[1] + ctx.dp(44))
+        bubble = (x, top, x + width, rect[3] - ctx.dp(_GAP))
+        color = _MINE if mine else (255, 255, 255)
         row.add(Node(ui.TEXT_VIEW, bubble, text=message.text,
-                     resource_id=f"{self.package}:id/message_{'out' if mine else 'in'}",
-                     paint=Round((149, 236, 105) if mine else (255, 255, 255), t.bar,
-                                 ctx.dp(6))))
-        row.add(Node(ui.VIEW_GROUP, ui.inset(bubble, ctx.dp(14), 0),
-                     paint=Label(message.text, size, t.text,
-                                 (149, 236, 105) if mine else (255, 255, 255))))
+                     resource_id=ctx.rid(Rid.MESSAGE_OUT if mine else Rid.MESSAGE_IN),
+                     paint=Round(color, t.bar, ctx.dp(6))))
+        # As wide as its longest line, the text wraps into the same lines it was measured in.
+        row.add(Node(ui.VIEW_GROUP, ui.inset(bubble, ctx.dp(14), ctx.dp(10)),
+                     paint=Label(message.text, size, t.text, color, lines=99)))
         return row
 
     def contacts_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
@@ -144,115 +157,20 @@ class ChatApp(App):
         people = sorted(state.contacts.values(), key=lambda c: c.name)
         items = [(ctx.dp(64), lambda r, c=c: widgets.list_row(
             ctx, r, c.name, thumb=self._avatar(c, ctx.theme.background),
-            on_click=("open", "chat/profile", (("id", c.id),)), entity=c.id, rid="contact"))
+            on_click=("open", Route.PROFILE, (("id", c.id),)), entity=c.id, rid=Rid.CONTACT))
             for c in people]
-        root.add(self.scroll(entry, col.rest(), "contacts", items))
+        root.add(self.scroll(entry, col.rest(), Rid.CONTACTS, items))
         return root
 
     def discover_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
         """Discover: the entry to Moments."""
         root, col = self._tab_root(ctx, state, 2, "Discover")
         t = ctx.theme
-        row = widgets.list_row(ctx, col.take(ctx.dp(64)), "Moments",
+        row = widgets.list_row(ctx, col.take(ctx.dp(64)), Text.MOMENTS,
                                thumb=Avatar("moments", "Moments", t.background,
-                                            glyph="moments", color=(250, 157, 59)),
-                               on_click=("open", "chat/moments"), rid="moments",
+                                            glyph="aperture", color=(250, 157, 59)),
+                               on_click=("open", Route.MOMENTS), rid=Rid.MOMENTS_ENTRY,
                                trailing=("chevron_right", "Open Moments",
-                                         ("open", "chat/moments")))
+                                         ("open", Route.MOMENTS)))
         root.add(row.add(widgets.divider(ctx, row.frame)))
         return root
-
-    def moments_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
-        """Moments: posts with their author's avatar and name, which open the profile."""
-        root, col = widgets.page(ctx, "moments")
-        root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), "Moments",
-                                 actions=[("camera", "Post", ("noop",))]))
-        items = [(ctx.dp(140), lambda r, m=m: self._moment(ctx, r, m, state))
-                 for m in state.moments]
-        root.add(self.scroll(entry, col.rest(), "feed", items))
-        return root
-
-    def _moment(self, ctx: Ctx, rect: Rect, moment: Moment, state: ChatState) -> Node:
-        t = ctx.theme
-        author = state.contacts[moment.author]
-        profile = ("open", "chat/profile", (("id", author.id),))
-        post = Node(ui.LINEAR, rect, paint=Fill(t.background), entity=moment.id,
-                    resource_id=f"{self.package}:id/moment")
-        pad, side = ctx.dp(14), ctx.dp(44)
-        post.add(Node(ui.IMAGE_VIEW, (rect[0] + pad, rect[1] + pad, rect[0] + pad + side,
-                                      rect[1] + pad + side), desc=author.name,
-                      resource_id=f"{self.package}:id/avatar", entity=author.id,
-                      on_click=profile, paint=self._avatar(author, t.background)))
-        body = Column((rect[0] + 2 * pad + side, rect[1] + pad, rect[2] - pad, rect[3] - pad))
-        post.add(widgets.text(ctx, body.take(ctx.dp(24)), author.name, 15, bold=True,
-                              color=(87, 107, 149), rid=f"{self.package}:id/author",
-                              entity=author.id, on_click=profile))
-        post.add(widgets.text(ctx, body.take(ctx.dp(44)), moment.text, 15,
-                              rid=f"{self.package}:id/content"))
-        post.add(widgets.text(ctx, body.take(ctx.dp(24)), f"{moment.time} · {moment.likes} likes",
-                              12, color=t.muted))
-        return post.add(widgets.divider(ctx, rect))
-
-    def profile_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
-        """A contact's profile with a Messages button."""
-        t = ctx.theme
-        contact = state.contacts[entry.param("id")]
-        root, col = widgets.page(ctx, "profile")
-        root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), ""))
-        head = col.take(ctx.dp(120))
-        root.add(widgets.list_row(ctx, head, contact.name, f"Region: {contact.region or '-'}",
-                                  thumb=self._avatar(contact, t.background), entity=contact.id,
-                                  rid="profile_header"))
-        root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(48)), ctx.dp(16), 0),
-                              contact.signature or "No signature", 14, color=t.muted))
-        root.add(widgets.button(ctx, ui.inset(col.take(ctx.dp(72)), ctx.dp(24), ctx.dp(12)),
-                                "Messages", ("message", contact.id), rid="messages"))
-        return root
-
-    def me_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
-        """The user's own page."""
-        root, col = self._tab_root(ctx, state, 3, "Me")
-        me = Contact(ME, state.me, "", "")
-        root.add(widgets.list_row(ctx, col.take(ctx.dp(120)), state.me, "Chat ID: alex_sim",
-                                  thumb=self._avatar(me, ctx.theme.background), rid="me"))
-        return root
-
-    # ---- intents ----------------------------------------------------------------------------
-
-    def on_open_chat(self, nav: Nav, chat_id: str) -> None:
-        """Open a conversation; its unread messages become read."""
-        state: ChatState = nav.state
-        chat = state.chat(chat_id)
-        if chat.unread:
-            state.chats[state.chats.index(chat)] = replace(chat, unread=0)
-            nav.changed()
-        nav.push("chat/conversation", id=chat_id)
-
-    def on_send(self, nav: Nav, chat_id: str) -> None:
-        """Send the draft; the conversation moves to the top of the chat list."""
-        state: ChatState = nav.state
-        entry = nav.stack[-1]
-        text = entry.fields.get("message", "").strip()
-        if not text:
-            return
-        chat = state.chat(chat_id)
-        message = Message(ME, text, nav.clock.strftime("%H:%M"))
-        sent = replace(chat, messages=(*chat.messages, message))
-        state.chats.remove(chat)
-        state.chats.insert(0, sent)
-        entry.fields["message"] = ""
-        entry.scroll.pop("messages", None)
-        nav.changed()
-
-    def on_message(self, nav: Nav, contact_id: str) -> None:
-        """Open (or start) the conversation with a contact."""
-        state: ChatState = nav.state
-        chat = next((c for c in state.chats if c.contact == contact_id), None)
-        if chat is None:
-            chat = Chat(f"chat_{contact_id}", contact_id, ())
-            state.chats.insert(0, chat)
-            nav.changed()
-        self.on_open_chat(nav, chat.id)
-
-    def on_noop(self, nav: Nav) -> None:
-        """A control this simulation does not model."""

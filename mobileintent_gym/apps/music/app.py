@@ -1,61 +1,75 @@
 """Music: a streaming app that mirrors Spotify's structure.
 
-Routes: ``music/home`` (playlists), ``music/search``, ``music/library`` (Liked Songs, a
-collapsible recently-played group — expanded it is ``music/library/recent`` — and the
-user's playlists; its Artists tab is ``music/library/artists`` → ``music/artist?id=``),
-``music/library/liked``, ``music/playlist?id=``, ``music/player``, and
-the add-to-playlist flow: ``music/track_menu?id=`` (a sheet, also on long press of a track)
-→ ``music/add_to_playlist?id=`` → ``music/new_playlist?id=`` (a name dialog).
+Routes (names in :mod:`.ids`): ``music/home`` (playlists), ``music/search``,
+``music/library`` (Liked Songs, a collapsible recently-played group — expanded it is
+``music/library/recent`` — and the user's playlists; its Artists tab is
+``music/library/artists`` → ``music/artist?id=``), ``music/library/liked``,
+``music/playlist?id=``, ``music/player``, and the add-to-playlist flow
+(:mod:`.playlists`): ``music/track_menu?id=`` (a sheet, also on long press of a track) →
+``music/add_to_playlist?id=`` → ``music/new_playlist?id=`` (a name dialog).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
-from mobileintent_gym.apps.base import App, Entry, Screen
+from mobileintent_gym.apps.music import icon, tour
+from mobileintent_gym.apps.music.content import default_state
+from mobileintent_gym.apps.music.ids import APP, PACKAGE, Desc, Rid, Route, Text
 from mobileintent_gym.apps.music.intents import MusicIntents
-from mobileintent_gym.apps.music.state import MusicState, Playlist, Track, default_state
+from mobileintent_gym.apps.music.playlists import PlaylistScreens
+from mobileintent_gym.apps.music.state import MusicState, Playlist, Track, songs
 from mobileintent_gym.phone import ui, widgets
+from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.paint import Avatar, Fill
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
 
-_NAV = (("Home", "home", ("open", "music/home"), ""),
-        ("Search", "search", ("open", "music/search"), ""),
-        ("Your Library", "library", ("open", "music/library"), ""))
+_NAV = (("Home", "home", ("open", Route.HOME), "", Rid.NAV_HOME),
+        ("Search", "search", ("open", Route.SEARCH), "", Rid.NAV_SEARCH),
+        (Desc.LIBRARY, "library", ("open", Route.LIBRARY), "", Rid.NAV_LIBRARY))
 
 
-class MusicApp(MusicIntents, App):
+class MusicApp(MusicIntents, PlaylistScreens, App):
     """The music app."""
 
-    id = "music"
-    package = "com.mobileintent.music"
+    id = APP
+    package = PACKAGE
     label = "Music"
-    glyph = "music"
+    icon = staticmethod(icon.draw)
     color = (30, 185, 84)
     theme = Theme(background=(18, 18, 18), surface=(40, 40, 40), text=(255, 255, 255),
                   muted=(179, 179, 179), accent=(30, 215, 96), bar=(24, 24, 24),
                   divider=(62, 62, 62), on_accent=(0, 0, 0))
-    home = "music/home"
+    home = Route.HOME
     state_type = MusicState
     routes: ClassVar[dict[str, Screen]] = {
-        "music/home": Screen("home_screen", tab=True),
-        "music/search": Screen("search_screen", tab=True),
-        "music/library": Screen("library_screen", tab=True),
-        "music/library/recent": Screen("library_screen"),
-        "music/library/liked": Screen("liked_screen"),
-        "music/library/artists": Screen("artists_screen"),
-        "music/artist": Screen("artist_screen", params=("id",)),
-        "music/playlist": Screen("playlist_screen", params=("id",)),
-        "music/player": Screen("player_screen"),
-        "music/track_menu": Screen("track_menu", overlay=True, params=("id",)),
-        "music/add_to_playlist": Screen("add_to_playlist_screen", params=("id",)),
-        "music/new_playlist": Screen("new_playlist_dialog", overlay=True, params=("id",)),
+        Route.HOME: Screen("home_screen", tab=True),
+        Route.SEARCH: Screen("search_screen", tab=True),
+        Route.LIBRARY: Screen("library_screen", tab=True),
+        Route.RECENT: Screen("library_screen"),
+        Route.LIKED: Screen("liked_screen"),
+        Route.ARTISTS: Screen("artists_screen"),
+        Route.ARTIST: Screen("artist_screen", params=("id",)),
+        Route.PLAYLIST: Screen("playlist_screen", params=("id",)),
+        Route.PLAYER: Screen("player_screen"),
+        Route.TRACK_MENU: Screen("track_menu", overlay=True, params=("id",)),
+        Route.ADD_TO_PLAYLIST: Screen("add_to_playlist_screen", params=("id",)),
+        Route.NEW_PLAYLIST: Screen("new_playlist_dialog", overlay=True, params=("id",)),
     }
+    tour = tour.STEPS
 
     def initial_state(self, seed: int) -> MusicState:
         """Built-in content for ``seed``."""
         return default_state(seed)
+
+    def samples(self, state: MusicState) -> Mapping[str, Mapping[str, Any]]:
+        """Parameters that open each parametrised route on ``state``."""
+        track = {"id": state.liked[0]}
+        return {Route.PLAYLIST: {"id": state.home[0]}, Route.TRACK_MENU: track,
+                Route.ADD_TO_PLAYLIST: track, Route.NEW_PLAYLIST: track,
+                Route.ARTIST: {"id": state.tracks[state.liked[0]].artist}}
 
     # ---- frame shared by full screens ---------------------------------------------------
 
@@ -69,14 +83,14 @@ class MusicApp(MusicIntents, App):
     def _mini_player(self, ctx: Ctx, rect: Rect, state: MusicState) -> Node:
         track = state.tracks[state.playing]
         t = ctx.theme
-        bar = Node(ui.LINEAR, rect, resource_id=f"{self.package}:id/mini_player",
-                   paint=Fill(t.surface), on_click=("open", "music/player"), entity=track.id)
+        bar = Node(ui.LINEAR, rect, resource_id=ctx.rid(Rid.MINI_PLAYER),
+                   paint=Fill(t.surface), on_click=("open", Route.PLAYER), entity=track.id)
         art, body, toggle = ui.split_row(ui.inset(rect, ctx.dp(8)), [ctx.dp(44), None,
                                                                      ctx.dp(48)])
-        bar.add(Node(ui.IMAGE_VIEW, art, paint=Avatar(track.album, track.album, t.surface)))
+        bar.add(Node(ui.IMAGE_VIEW, art, paint=self.art(track, t.surface)))
         body = ui.inset(body, ctx.dp(12), 0)
         bar.add(widgets.text(ctx, body, f"{track.title} • {track.artist}", 14,
-                             under=t.surface, rid=f"{self.package}:id/now_playing"))
+                             under=t.surface, rid=Rid.NOW_PLAYING))
         bar.add(self._play_toggle(ctx, toggle, state, 24, t.surface))
         return bar
 
@@ -88,15 +102,14 @@ class MusicApp(MusicIntents, App):
                                    under=under, size=size)
 
     def _track_row(self, ctx: Ctx, rect: Rect, track: Track, state: MusicState) -> Node:
-        menu = ("open", "music/track_menu", (("id", track.id),))
+        menu = ("open", Route.TRACK_MENU, (("id", track.id),))
         return widgets.list_row(
-            ctx, rect, track.title, track.artist, thumb=Avatar(track.album, track.album,
-                                                               ctx.theme.background),
+            ctx, rect, track.title, track.artist, thumb=self.art(track, ctx.theme.background),
             on_click=("play", track.id), on_long_click=menu, entity=track.id,
-            rid="track", trailing=("more", f"More options for {track.title}", menu),
+            rid=Rid.TRACK, trailing=("more", f"More options for {track.title}", menu),
             highlight=state.playing == track.id)
 
-    def _track_list(self, ctx: Ctx, rect: Rect, key: str, entry: Entry, ids: list[str],
+    def _track_list(self, ctx: Ctx, rect: Rect, key: str, entry: Entry, ids: Sequence[str],
                     state: MusicState, head: list | None = None) -> Node:
         row_h = ctx.dp(64)
         items = list(head or []) + [
@@ -117,7 +130,7 @@ class MusicApp(MusicIntents, App):
         items = [(ctx.dp(56), lambda r: widgets.section_header(ctx, r, "Made for you"))]
         items += [(ctx.dp(212), lambda r, pair=pair: self._card_row(ctx, r, pair))
                   for pair in pairs]
-        root.add(self.scroll(entry, col.rest(), "feed", items))
+        root.add(self.scroll(entry, col.rest(), Rid.FEED, items))
         return root
 
     def _card_row(self, ctx: Ctx, rect: Rect, pair: list[Playlist]) -> Node:
@@ -128,8 +141,8 @@ class MusicApp(MusicIntents, App):
 
     def _card(self, ctx: Ctx, rect: Rect, playlist: Playlist) -> Node:
         t = ctx.theme
-        card = Node(ui.LINEAR, rect, resource_id=f"{self.package}:id/playlist_card",
-                    on_click=("open", "music/playlist", (("id", playlist.id),)),
+        card = Node(ui.LINEAR, rect, resource_id=ctx.rid(Rid.PLAYLIST_CARD),
+                    on_click=("open", Route.PLAYLIST, (("id", playlist.id),)),
                     entity=playlist.id, desc=playlist.name)
         col = Column(rect)
         art = col.take(rect[3] - rect[1] - ctx.dp(52))
@@ -137,7 +150,7 @@ class MusicApp(MusicIntents, App):
         card.add(Node(ui.IMAGE_VIEW, (art[0], art[1], art[0] + side, art[3]),
                       paint=Avatar(playlist.id, playlist.name, t.background)))
         card.add(widgets.text(ctx, col.take(ctx.dp(26)), playlist.name, 15, bold=True,
-                              rid=f"{self.package}:id/playlist_title"))
+                              rid=Rid.PLAYLIST_TITLE))
         card.add(widgets.text(ctx, col.rest(), playlist.description, 12.5, color=t.muted))
         return card
 
@@ -148,29 +161,29 @@ class MusicApp(MusicIntents, App):
         query = entry.fields.get("query", "")
         root.add(widgets.text_field(ctx, ui.inset(col.take(ctx.dp(64)), ctx.dp(16), ctx.dp(8)),
                                     "query", query, "What do you want to listen to?",
-                                    focused=entry.focus == "query", rid="search_src_text"))
+                                    focused=entry.focus == "query", rid=Rid.SEARCH_FIELD))
         needle = query.strip().lower()
         ids = [t.id for t in state.tracks.values()
                if needle and (needle in t.title.lower() or needle in t.artist.lower())]
-        root.add(self._track_list(ctx, col.rest(), "results", entry, ids, state))
+        root.add(self._track_list(ctx, col.rest(), Rid.RESULTS, entry, ids, state))
         return root
 
     def library_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
         """Liked Songs, the recently-played group (expanded on its own route), playlists."""
         root, col = self._frame(ctx, state, 2)
-        expanded = entry.route == "music/library/recent"
+        expanded = entry.route == Route.RECENT
         self._library_head(ctx, root, col, 0)
         t = ctx.theme
         row_h = ctx.dp(72)
         items = [(row_h, lambda r: widgets.list_row(
-            ctx, r, "Liked Songs", f"Playlist • {len(state.liked)} songs",
+            ctx, r, Text.LIKED_SONGS, f"Playlist • {songs(len(state.liked))}",
             thumb=Avatar("liked", "Liked", t.background, glyph="heart", color=(80, 56, 200)),
-            on_click=("open", "music/library/liked"), rid="liked_songs"))]
+            on_click=("open", Route.LIKED), rid=Rid.LIKED_SONGS))]
         # Expanding and collapsing switch the route in place, so BACK leaves the library.
-        toggle = ("replace", "music/library" if expanded else "music/library/recent")
+        toggle = ("replace", Route.LIBRARY if expanded else Route.RECENT)
         items.append((ctx.dp(56), lambda r: widgets.section_header(
-            ctx, r, "Recently played", on_click=toggle, expanded=expanded,
-            rid="recently_played")))
+            ctx, r, Text.RECENTLY_PLAYED, on_click=toggle, expanded=expanded,
+            rid=Rid.RECENTLY_PLAYED)))
         if expanded:
             items += [(ctx.dp(64), lambda r, tr=state.tracks[i]: self._track_row(ctx, r, tr,
                                                                                   state))
@@ -178,15 +191,15 @@ class MusicApp(MusicIntents, App):
         items.append((ctx.dp(56), lambda r: widgets.section_header(ctx, r, "Your playlists")))
         items += [(row_h, lambda r, p=state.playlists[p]: self._playlist_row(ctx, r, p))
                   for p in state.mine]
-        root.add(self.scroll(entry, col.rest(), "library", items))
+        root.add(self.scroll(entry, col.rest(), Rid.LIBRARY, items))
         return root
 
     def _library_head(self, ctx: Ctx, root: Node, col: Column, selected: int) -> None:
-        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Your Library", back=False,
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), Desc.LIBRARY, back=False,
                                  large=True, actions=[("plus", "Create playlist", ("noop",))]))
         root.add(widgets.tabs(ctx, col.take(ctx.dp(48)), [
-            ("Playlists", ("replace", "music/library")),
-            ("Artists", ("replace", "music/library/artists"))], selected))
+            ("Playlists", ("replace", Route.LIBRARY)),
+            ("Artists", ("replace", Route.ARTISTS))], selected))
 
     def artists_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
         """The artists of the liked songs, in the order they were liked."""
@@ -195,8 +208,8 @@ class MusicApp(MusicIntents, App):
         artists = list(dict.fromkeys(state.tracks[t].artist for t in state.liked))
         items = [(ctx.dp(72), lambda r, a=a: widgets.list_row(
             ctx, r, a, "Artist", thumb=Avatar(a, a, ctx.theme.background), entity=a,
-            on_click=("open", "music/artist", (("id", a),)), rid="artist")) for a in artists]
-        root.add(self.scroll(entry, col.rest(), "artists", items))
+            on_click=("open", Route.ARTIST, (("id", a),)), rid=Rid.ARTIST)) for a in artists]
+        root.add(self.scroll(entry, col.rest(), Rid.ARTISTS, items))
         return root
 
     def artist_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
@@ -207,25 +220,17 @@ class MusicApp(MusicIntents, App):
             raise KeyError(f"no artist {artist!r}")
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), artist))
         ids = [t.id for t in state.tracks.values() if t.artist == artist]
-        root.add(self._track_list(ctx, col.rest(), "tracks", entry, ids, state))
+        root.add(self._track_list(ctx, col.rest(), Rid.TRACKS, entry, ids, state))
         return root
-
-    def _playlist_row(self, ctx: Ctx, rect: Rect, playlist: Playlist,
-                      intent: tuple | None = None) -> Node:
-        return widgets.list_row(
-            ctx, rect, playlist.name, f"Playlist • {len(playlist.tracks)} songs",
-            thumb=Avatar(playlist.id, playlist.name, ctx.theme.background),
-            on_click=intent or ("open", "music/playlist", (("id", playlist.id),)),
-            entity=playlist.id, rid="playlist")
 
     def liked_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
         """Liked Songs: every liked track, newest first."""
         root, col = self._frame(ctx, state, 2)
-        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Liked Songs",
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), Text.LIKED_SONGS,
                                  actions=[("search", "Search in Liked Songs", ("noop",))]))
         root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(32)), ctx.dp(16), 0),
-                              f"{len(state.liked)} songs", 13, color=ctx.theme.muted))
-        root.add(self._track_list(ctx, col.rest(), "tracks", entry, state.liked, state))
+                              songs(len(state.liked)), 13, color=ctx.theme.muted))
+        root.add(self._track_list(ctx, col.rest(), Rid.TRACKS, entry, state.liked, state))
         return root
 
     def playlist_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
@@ -233,10 +238,12 @@ class MusicApp(MusicIntents, App):
         root, col = self._frame(ctx, state, 0)
         playlist = state.playlists[entry.param("id")]
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), playlist.name, entity=playlist.id))
-        root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(32)), ctx.dp(16), 0),
-                              playlist.description, 13, color=ctx.theme.muted))
-        root.add(self._track_list(ctx, col.rest(), "tracks", entry, list(playlist.tracks),
-                                  state))
+        about = widgets.paragraph(ctx, ui.inset(col.rest(), ctx.dp(16), ctx.dp(4)),
+                                  f"{playlist.description} • {songs(len(playlist.tracks))}", 13,
+                                  lines=2, color=ctx.theme.muted)
+        col.take(about.frame[3] - about.frame[1] + ctx.dp(12))
+        root.add(about, self._track_list(ctx, col.rest(), Rid.TRACKS, entry, playlist.tracks,
+                                         state))
         return root
 
     def player_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
@@ -253,10 +260,10 @@ class MusicApp(MusicIntents, App):
         art = col.take(side + ctx.dp(32))
         root.add(Node(ui.IMAGE_VIEW, (ctx.dp(32), art[1] + ctx.dp(16), ctx.dp(32) + side,
                                       art[1] + ctx.dp(16) + side), desc=track.album,
-                      paint=Avatar(track.album, track.album, t.background)))
+                      paint=self.art(track, t.background)))
         pad = ui.inset(col.take(ctx.dp(40)), ctx.dp(32), 0)
         root.add(widgets.text(ctx, pad, track.title, 22, bold=True,
-                              rid=f"{self.package}:id/track_title", entity=track.id))
+                              rid=Rid.TRACK_TITLE, entity=track.id))
         root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(28)), ctx.dp(32), 0),
                               track.artist, 15, color=t.muted))
         liked = track.id in state.liked
@@ -268,52 +275,3 @@ class MusicApp(MusicIntents, App):
         root.add(self._play_toggle(ctx, controls[1], state, 44, t.background))
         root.add(widgets.icon_button(ctx, controls[2], "queue", "Queue", ("noop",), size=30))
         return root
-
-    def track_menu(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
-        """The track's options sheet."""
-        track = state.tracks[entry.param("id")]
-        liked = track.id in state.liked
-        return widgets.bottom_sheet(ctx, track.title, [
-            ("Add to playlist", "plus", ("open", "music/add_to_playlist", entry.params),
-             "add_to_playlist"),
-            ("Remove from Liked Songs" if liked else "Add to Liked Songs",
-             "heart" if liked else "heart_outline", ("like", track.id), "like"),
-            ("Add to queue", "queue", ("noop",), "add_to_queue"),
-            ("Share", "share", ("noop",), "share"),
-        ], header=Avatar(track.album, track.album, ctx.theme.surface), subtitle=track.artist,
-            entity=track.id)
-
-    def add_to_playlist_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
-        """Choose a playlist for the track, or start a new one."""
-        root, col = widgets.page(ctx, "add_to_playlist")
-        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Add to playlist"))
-        button = ui.inset(col.take(ctx.dp(80)), ctx.width // 4, ctx.dp(14))
-        root.add(widgets.button(ctx, button, "New playlist",
-                                ("open", "music/new_playlist", entry.params),
-                                rid="new_playlist"))
-        track = entry.param("id")
-        items = [(ctx.dp(72), lambda r, p=state.playlists[p]: self._playlist_row(
-            ctx, r, p, ("add", track, p.id))) for p in state.mine]
-        root.add(self.scroll(entry, col.rest(), "playlists", items))
-        return root
-
-    def new_playlist_dialog(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
-        """Name the new playlist; Create makes it with the track and closes the flow."""
-        height = ctx.dp(216)
-        card = widgets.dialog_rect(ctx, height)
-        col = Column(ui.inset(card, ctx.dp(24), ctx.dp(20)))
-        col.take(ctx.dp(44))
-        name = entry.fields.get("name", "")
-        field_ = widgets.text_field(ctx, col.take(ctx.dp(52)), "name", name,
-                                    f"My playlist #{len(state.mine) + 1}",
-                                    focused=entry.focus == "name",
-                                    on_submit=("create", entry.param("id")),
-                                    rid="playlist_name", under=ctx.theme.surface)
-        col.take(ctx.dp(20))
-        cancel, create = ui.split_row(col.take(ctx.dp(48)), [None, None])
-        buttons = [widgets.button(ctx, ui.inset(cancel, ctx.dp(6), 0), "Cancel", ("back",),
-                                  primary=False, rid="cancel", under=ctx.theme.surface),
-                   widgets.button(ctx, ui.inset(create, ctx.dp(6), 0), "Create",
-                                  ("create", entry.param("id")), rid="create",
-                                  under=ctx.theme.surface)]
-        return widgets.dialog(ctx, "Give your playlist a name", [field_], buttons, height)

@@ -1,10 +1,10 @@
-"""The music app's data: immutable records in containers that are cheap to copy."""
+"""The music app's data: immutable records in an immutable state."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from mobileintent_gym.apps import content
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,12 +28,12 @@ class Playlist:
     tracks: tuple[str, ...]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class MusicState:
-    """The music app's data; records are immutable, the containers are the state.
+    """The music app's data (lists given as lists are kept as tuples).
 
     Attributes:
-        tracks: Catalog, track id → track (shared between copies; never mutated).
+        tracks: Catalog, track id → track.
         playlists: Playlist id → playlist.
         home: Ids of the playlists shown on the home screen.
         mine: Ids of the user's own playlists, newest first.
@@ -43,32 +43,24 @@ class MusicState:
         paused: Whether the track in the player is paused.
     """
 
-    tracks: dict[str, Track]
-    playlists: dict[str, Playlist]
-    home: list[str]
-    mine: list[str] = field(default_factory=list)
-    liked: list[str] = field(default_factory=list)
-    recent: list[str] = field(default_factory=list)
+    tracks: Mapping[str, Track]
+    playlists: Mapping[str, Playlist]
+    home: tuple[str, ...]
+    mine: tuple[str, ...] = ()
+    liked: tuple[str, ...] = ()
+    recent: tuple[str, ...] = ()
     playing: str | None = None
     paused: bool = False
 
-    def copy(self) -> MusicState:
-        """An independent copy (the catalog is shared)."""
-        return MusicState(self.tracks, dict(self.playlists), list(self.home), list(self.mine),
-                          list(self.liked), list(self.recent), self.playing, self.paused)
+    def __post_init__(self) -> None:
+        for name in ("tracks", "playlists"):
+            value = getattr(self, name)
+            if not isinstance(value, MappingProxyType):
+                object.__setattr__(self, name, MappingProxyType(dict(value)))
+        for name in ("home", "mine", "liked", "recent"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
 
 
-def default_state(seed: int) -> MusicState:
-    """Built-in catalog with a seeded choice of liked and recent tracks."""
-    rng = content.rng(seed, "music")
-    tracks = {f"t{i:03d}": Track(f"t{i:03d}", *song) for i, song in enumerate(content.SONGS)}
-    ids = list(tracks)
-    playlists = {}
-    for i, (name, desc, genres) in enumerate(content.PLAYLISTS):
-        members = tuple(t for t in ids if tracks[t].genre in genres) or tuple(ids[:5])
-        playlists[f"p{i:02d}"] = Playlist(f"p{i:02d}", name, desc, members)
-    order = [ids[i] for i in rng.permutation(len(ids))]
-    home = [list(playlists)[i] for i in rng.permutation(len(playlists))]
-    return MusicState(tracks, playlists, home, liked=order[:30], recent=order[30:38])
-
-
+def songs(count: int) -> str:
+    """``count`` songs, in words: ``1 song``, ``12 songs``."""
+    return f"{count} song{'' if count == 1 else 's'}"

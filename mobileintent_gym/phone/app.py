@@ -1,25 +1,35 @@
-"""What every simulated app is made of: screens on a back stack, routes, intent handlers.
+"""The app framework: screens on a back stack, routes and intent handlers.
 
 An app is a class with a route table. Each route names the method that builds its screen
 from the app's state and the screen's own UI state (an :class:`Entry` on the back stack).
 Clicks carry intents as data; generic ones (open a screen, switch tab, go back) are run by
 the phone, app-specific ones by the app's ``on_<name>`` method through a
-:class:`~mobileintent_gym.phone.tasks.Nav`.
+:class:`~mobileintent_gym.phone.backstack.Nav`.
+
+The phone imports no app: the apps it runs are handed to it (see ``SimPhone(apps=...)``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+import importlib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from mobileintent_gym.errors import UnknownRouteError
+from mobileintent_gym.errors import InvalidAppError, UnknownRouteError
+from mobileintent_gym.phone.icons import Glyph
 from mobileintent_gym.phone.paint import Color
 from mobileintent_gym.phone.ui import Intent, ItemBuilder, Node, Rect, scroll_list
 from mobileintent_gym.phone.widgets import Ctx, Theme
 
 if TYPE_CHECKING:
-    from mobileintent_gym.phone.tasks import Nav
+    from mobileintent_gym.phone.backstack import Nav
+    from mobileintent_gym.phone.tour import Step
+
+# The apps a phone installs when it is given none: the registry, named rather than imported
+# so that the framework depends on no app (``module:function`` returning the bundles).
+DEFAULT_APPS = "mobileintent_gym.apps.registry:bundles"
 
 
 @dataclass(slots=True)
@@ -34,6 +44,7 @@ class Entry:
         focus: Key of the focused text field, if any.
         keyboard: Whether the keyboard shows for the focused field (BACK hides it and the
             field keeps its focus, as on Android).
+        key_set: The keyboard's key set: ``lower``, ``upper`` or ``symbols``.
     """
 
     route: str
@@ -42,6 +53,7 @@ class Entry:
     fields: dict[str, str] = field(default_factory=dict)
     focus: str | None = None
     keyboard: bool = False
+    key_set: str = "lower"
 
     def param(self, name: str, default: Any = None) -> Any:
         """The value of parameter ``name``."""
@@ -50,7 +62,7 @@ class Entry:
     def key(self) -> tuple:
         """A hashable summary of everything the screen's look depends on."""
         return (self.route, self.params, tuple(sorted(self.scroll.items())),
-                tuple(sorted(self.fields.items())), self.focus, self.keyboard)
+                tuple(sorted(self.fields.items())), self.focus, self.keyboard, self.key_set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,21 +83,43 @@ class Screen:
 
 
 class App:
-    """Base class of the simulated apps."""
+    """Base class of the simulated apps.
+
+    Attributes:
+        id: The app id, the first part of its routes (``<id>/...``).
+        package: Its Android package name.
+        label: The name under its launcher icon.
+        icon: Its launcher icon: a painter of :mod:`~mobileintent_gym.phone.icons`.
+        color: The launcher icon's background colour.
+        theme: The app's colours.
+        home: The route it opens at.
+        routes: Route → :class:`Screen`.
+        state_type: The type of its (immutable) data.
+        tour: Named steps of ``mobileintent-gym tour`` inside the app, starting on its
+            home screen.
+    """
 
     id: ClassVar[str]
     package: ClassVar[str]
     label: ClassVar[str]
-    glyph: ClassVar[str]
+    icon: ClassVar[Glyph]
     color: ClassVar[Color]
     theme: ClassVar[Theme]
     home: ClassVar[str]
     routes: ClassVar[dict[str, Screen]]
     state_type: ClassVar[type]
+    tour: ClassVar[tuple[tuple[str, Step], ...]] = ()
 
     def initial_state(self, seed: int) -> Any:
-        """The app's default data for ``seed``."""
+        """The app's built-in data for ``seed``."""
         raise NotImplementedError
+
+    def samples(self, state: Any) -> Mapping[str, Mapping[str, Any]]:
+        """Parameters that open each parametrised route on ``state`` (route → params).
+
+        Robustness tests open every route with them.
+        """
+        return {}
 
     def screen(self, route: str) -> Screen:
         """The route table entry of ``route``.
@@ -132,10 +166,66 @@ class App:
     def handle(self, nav: Nav, intent: Intent) -> None:
         """Run an app-specific intent with its ``on_<name>`` method.
 
-        Whether it changed anything is read off the phone's state afterwards, so handlers
-        return nothing; they call ``nav.changed()`` when they change the app's data.
+        A handler changes the app's data by giving ``nav`` a new state; the phone compares
+        it with the old one afterwards, so handlers report nothing.
         """
         handler = getattr(self, f"on_{intent[0]}", None)
         if handler is None:
             raise UnknownRouteError(f"app {self.id!r} has no handler for intent {intent!r}")
         handler(nav, *intent[1:])
+
+
+@runtime_checkable
+class Installable(Protocol):
+    """Anything that carries an app to install on a phone, such as a registry bundle."""
+
+    @property
+    def app(self) -> App:
+        """The app."""
+        ...
+
+
+def app_of(item: App | Installable) -> App:
+    """The app ``item`` is or carries.
+
+    Raises:
+        InvalidAppError: When ``item`` is neither.
+    """
+    if isinstance(item, App):
+        return item
+    if isinstance(item, Installable) and isinstance(item.app, App):
+        return item.app
+    raise InvalidAppError(f"not an app or an app bundle: {item!r}")
+
+
+def check_state_type(app: App) -> None:
+    """Raise unless ``app``'s state type is a frozen dataclass (the phone compares states).
+
+    Raises:
+        InvalidAppError: Naming the app and its state type.
+    """
+    kind = getattr(app, "state_type", None)
+    if not (isinstance(kind, type) and dataclasses.is_dataclass(kind)
+            and kind.__dataclass_params__.frozen):
+        raise InvalidAppError(f"app {app.id!r}: state type {kind!r} must be a frozen "
+                              "dataclass, so that the phone can tell when its data changed")
+
+
+def install(items: Iterable[App | Installable] | None) -> dict[str, App]:
+    """App id → app, in the given order (``None``: the bundles named by :data:`DEFAULT_APPS`).
+
+    Raises:
+        InvalidAppError: For an item that is not an app or bundle, an app whose state type
+            is not a frozen dataclass, or a repeated app id.
+    """
+    if items is None:
+        module, _, function = DEFAULT_APPS.partition(":")
+        items = getattr(importlib.import_module(module), function)()
+    apps: dict[str, App] = {}
+    for item in items:
+        app = app_of(item)
+        check_state_type(app)
+        if app.id in apps:
+            raise InvalidAppError(f"app id {app.id!r} is installed twice")
+        apps[app.id] = app
+    return apps

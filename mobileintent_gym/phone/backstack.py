@@ -1,28 +1,31 @@
-"""The apps' back stacks (Android tasks) and which one is in front."""
+"""The apps' back stacks (what Android calls tasks) and which one is in front."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from mobileintent_gym.apps.base import App, Entry
-from mobileintent_gym.errors import UnknownRouteError
+from mobileintent_gym.errors import InvalidStateError, UnknownRouteError
+from mobileintent_gym.phone.app import App, Entry
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
 
-class Tasks:
+class BackStacks:
     """One back stack per started app, the foreground app, and each app's data version.
 
-    The version of an app goes up whenever its data changes, so a screen built from it can
-    be reused exactly while the version and the stack entry are unchanged.
+    The phone raises an app's version whenever a handler leaves the app with different
+    data, so a screen built from it can be reused exactly while the version and the stack
+    entry are unchanged.
     """
 
     def __init__(self, apps: Mapping[str, App]) -> None:
         self.apps = apps
         self.stacks: dict[str, list[Entry]] = {}
         self.foreground: str | None = None
+        self.launcher = Entry("launcher")  # the home screen's own UI state (its page)
         self.versions = dict.fromkeys(apps, 0)
 
     def app(self, app_id: str) -> App:
@@ -40,6 +43,10 @@ class Tasks:
     def top(self) -> Entry | None:
         """The screen in front, or ``None`` on the launcher."""
         return None if self.foreground is None else self.stacks[self.foreground][-1]
+
+    def front(self) -> Entry:
+        """The UI state of what is in front: the top screen, or the launcher's."""
+        return self.launcher if self.foreground is None else self.stacks[self.foreground][-1]
 
     def open(self, app_id: str, route: str | None = None, params: tuple = ()) -> None:
         """Start ``app_id`` afresh at ``route`` (a deep link) and bring it to the front.
@@ -108,24 +115,35 @@ class Tasks:
         return ""
 
     def home(self) -> str:
-        """HOME: show the launcher; the app keeps its stack."""
-        if self.foreground is None:
+        """HOME: show the launcher (at its first page if it shows already); apps keep stacks."""
+        if self.foreground is not None:
+            self.foreground = None
+        elif self.launcher.scroll:
+            self.launcher.scroll.clear()
+        else:
             return "already home"
-        self.foreground = None
         return ""
 
     def layers(self) -> list[Entry]:
         """The screens drawn in front: the top full screen and the overlays above it."""
         app, stack = self.apps[self.foreground], self.stacks[self.foreground]
-        base = max(i for i, e in enumerate(stack) if i == 0 or not app.screen(e.route).overlay)
+        base = len(stack) - 1
+        while base > 0 and app.screen(stack[base].route).overlay:
+            base -= 1
         return stack[base:]
 
     def signature(self) -> tuple:
-        """Everything an action can change: a different signature means it had an effect."""
+        """Everything an action can change: a different signature means it had an effect.
+
+        Actions change the UI state of the screen in front only, so the screens below count
+        by identity (pushed, popped or replaced) and only the top one by its state; the cost
+        does not grow with the depth of the stack.
+        """
         fg = self.foreground
         if fg is None:
-            return (None,)
-        return (fg, self.versions[fg], tuple(e.key() for e in self.stacks[fg]))
+            return (None, self.launcher.key())
+        stack = self.stacks[fg]
+        return (fg, self.versions[fg], tuple(stack), stack[-1].key())
 
     def view_key(self) -> tuple | None:
         """What the app window's look depends on (``None`` on the launcher)."""
@@ -138,25 +156,43 @@ class Tasks:
 class Nav:
     """What an app's intent handler may touch: its own back stack and its data.
 
+    App data is immutable; a handler changes it by giving ``state`` a new value (or with
+    :meth:`update`). The phone compares the state before and after each handler, so no
+    handler has to report a change. UI state (fields, scroll) a handler may change is the
+    screen in front's, ``stack[-1]``.
+
     Attributes:
-        state: The app's state object.
         clock: The phone's simulated time.
         stack: The app's back stack, top last.
     """
 
-    def __init__(self, tasks: Tasks, state: Any, app_id: str, clock: datetime) -> None:
-        self._tasks, self._app_id = tasks, app_id
-        self.state, self.clock = state, clock
-        self.stack = tasks.stacks[app_id]
+    def __init__(self, stacks: BackStacks, states: dict[str, Any], app_id: str,
+                 clock: datetime) -> None:
+        self._stacks, self._states, self._app_id = stacks, states, app_id
+        self._type = stacks.app(app_id).state_type
+        self.clock = clock
+        self.stack = stacks.stacks[app_id]
+
+    @property
+    def state(self) -> Any:
+        """The app's data."""
+        return self._states[self._app_id]
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        if not isinstance(value, self._type):
+            raise InvalidStateError(f"state of app {self._app_id!r} must be a "
+                                    f"{self._type.__name__}, got {type(value).__name__}")
+        self._states[self._app_id] = value
+
+    def update(self, **changes: Any) -> None:
+        """Replace fields of the app's data (``dataclasses.replace``)."""
+        self.state = dataclasses.replace(self.state, **changes)
 
     def push(self, route: str, **params: Any) -> None:
         """Open a screen on top of the current one."""
-        self._tasks.push(self._app_id, route, tuple(sorted(params.items())))
+        self._stacks.push(self._app_id, route, tuple(sorted(params.items())))
 
     def pop(self, count: int = 1) -> None:
         """Close ``count`` screens; the root stays, so a deep-linked flow closes onto it."""
         del self.stack[max(1, len(self.stack) - count):]
-
-    def changed(self) -> None:
-        """Record that the app's data changed."""
-        self._tasks.versions[self._app_id] += 1

@@ -1,13 +1,9 @@
-"""What every pool is made of: entities, exact-match keys and the packaged rows."""
+"""What PAIR ranks: entities (a record with the text the encoder sees) and exact-match keys."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
-from typing import Any, Generic, TypeVar
-
-from mobileintent_gym.errors import InvalidStateError
+from typing import Generic, TypeVar
 
 R = TypeVar("R")
 
@@ -22,7 +18,7 @@ class Entity(Generic[R]):
         cue: A short implicit description that does not contain ``label``.
         text: Descriptive text that the encoder embeds for similarity scores.
         keys: ``match_key`` of every value that counts as an exact preference match.
-        record: The app record it becomes (``Track``, ``Playlist``, ``ChatSeed`` …).
+        record: The record it comes from.
     """
 
     id: str
@@ -45,20 +41,3 @@ def match_key(value: str) -> str:
 def keys_of(*values: str) -> frozenset[str]:
     """The match keys of ``values``, empty ones left out."""
     return frozenset(k for k in map(match_key, values) if k)
-
-
-def read_rows(name: str, prefix: str, width: int) -> list[dict[str, Any]]:
-    """The rows of ``data/NAME.jsonl``, checked to be numbered ``PREFIX0…`` in order.
-
-    Raises:
-        InvalidStateError: When a row's id breaks the numbering.
-    """
-    data = resources.files("mobileintent_gym.users.catalogs") / "data"
-    text = (data / f"{name}.jsonl").read_text("utf-8")
-    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
-    for i, row in enumerate(rows):
-        if row.get("id") != f"{prefix}{i:0{width}d}":
-            raise InvalidStateError(f"{name}.jsonl row {i} has id {row.get('id')!r}, "
-                                    f"expected {prefix}{i:0{width}d}")
-    return rows
-

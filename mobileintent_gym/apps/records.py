@@ -1,0 +1,81 @@
+"""Records: an app's built-in content, one JSON-lines data file per record pool.
+
+Each line of ``<app package>/data/<pool>.jsonl`` is one complete record::
+
+    {"id": "t000", "label": "Paper Lanterns", "cue": "a mellow indie song about ...",
+     "attributes": {"artist": "The Quiet Harbor", "genre": "indie", "moods": ["mellow"]}}
+
+``label`` is what the screen shows for the record, ``cue`` an implicit description that
+does not contain the label (implicit instructions use it), ``attributes`` everything else.
+Lists become tuples, so records are immutable.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from types import MappingProxyType
+from typing import Any
+
+from mobileintent_gym.errors import InvalidAppError
+
+FIELDS = ("id", "label", "cue", "attributes")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Record:
+    """One record of a pool (compared and hashed by identity: each is read once).
+
+    Attributes:
+        id: Its id, unique in the pool (the id the app's state and screens use).
+        label: What the screen shows for it.
+        cue: An implicit description that does not contain ``label``.
+        attributes: Everything else, read-only (lists as tuples).
+    """
+
+    id: str
+    label: str
+    cue: str
+    attributes: Mapping[str, Any]
+
+    def __getitem__(self, name: str) -> Any:
+        """The attribute ``name``."""
+        return self.attributes[name]
+
+
+@functools.cache
+def read_records(package: str, pool: str) -> tuple[Record, ...]:
+    """The records of ``data/<pool>.jsonl`` in the Python package ``package``, in file order.
+
+    Raises:
+        InvalidAppError: Naming the file, the line and what is wrong with it.
+    """
+    text = (resources.files(package) / "data" / f"{pool}.jsonl").read_text("utf-8")
+    records: list[Record] = []
+    seen: set[str] = set()
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{package}: data/{pool}.jsonl line {number}"
+        record = _record(json.loads(line), where)
+        if record.id in seen:
+            raise InvalidAppError(f"{where}: id {record.id!r} repeats")
+        seen.add(record.id)
+        records.append(record)
+    return tuple(records)
+
+
+def _record(row: Any, where: str) -> Record:
+    if not isinstance(row, dict) or sorted(row) != sorted(FIELDS):
+        raise InvalidAppError(f"{where}: a record has exactly {FIELDS}, got {row!r}")
+    if not all(isinstance(row[k], str) and row[k].strip() for k in FIELDS[:3]):
+        raise InvalidAppError(f"{where}: id, label and cue must be non-empty strings")
+    if row["label"].casefold() in row["cue"].casefold():
+        raise InvalidAppError(f"{where}: cue {row['cue']!r} contains label {row['label']!r}")
+    if not isinstance(row["attributes"], dict):
+        raise InvalidAppError(f"{where}: attributes must be an object, got {row['attributes']!r}")
+    attributes = {k: tuple(v) if isinstance(v, list) else v for k, v in row["attributes"].items()}
+    return Record(row["id"], row["label"], row["cue"], MappingProxyType(attributes))

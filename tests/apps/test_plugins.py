@@ -1,0 +1,182 @@
+"""Every registered app is a complete plugin, and nothing outside its package names it."""
+
+import ast
+import dataclasses
+import io
+import re
+import tokenize
+from pathlib import Path
+from types import MappingProxyType
+
+import pytest
+
+from mobileintent_gym.apps import registry
+from mobileintent_gym.apps.plugin import AppBundle
+from mobileintent_gym.errors import InvalidAppError
+from mobileintent_gym.phone import SimPhone, hierarchy
+from mobileintent_gym.phone.query import find_all, tap
+from mobileintent_gym.tasks import TEMPLATES
+from mobileintent_gym.users import CONTEXTS
+
+PACKAGE = Path(__file__).resolve().parents[2] / "mobileintent_gym"
+BUNDLES = registry.bundles()
+IDS = [b.id for b in BUNDLES]
+NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def sample_phone(bundle):
+    phone = SimPhone(apps=BUNDLES)
+    return phone, bundle.app.samples(phone.state.apps[bundle.id])
+
+
+def dump_of(bundle, route):
+    phone, samples = sample_phone(bundle)
+    phone.open(bundle.id, route, **samples.get(route, {}))
+    return phone, phone.hierarchy()
+
+
+def immutable(value):
+    if value is None or isinstance(value, str | int | float | bool | frozenset):
+        return True
+    if isinstance(value, tuple):
+        return all(immutable(v) for v in value)
+    if isinstance(value, MappingProxyType):
+        return all(immutable(k) and immutable(v) for k, v in value.items())
+    if dataclasses.is_dataclass(value) and type(value).__dataclass_params__.frozen:
+        return all(immutable(getattr(value, f.name)) for f in dataclasses.fields(value))
+    return False
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=IDS)
+def test_each_app_is_a_complete_plugin(bundle):
+    app = bundle.app
+    assert bundle.id == app.id and app.package.endswith("." + app.id)
+    assert all(route.startswith(app.id + "/") for route in app.routes) and app.home in app.routes
+    assert all(c.key.startswith(app.id + ":") for c in bundle.contexts)
+    assert all(t.app == app.id and t.context in CONTEXTS for t in bundle.templates)
+    assert callable(app.icon) and app.tour
+    state = app.initial_state(0)
+    assert immutable(state)  # so the phone can tell a changed state by comparing
+    assert app.initial_state(0) == state != app.initial_state(1)
+    parametrised = {r for r, screen in app.routes.items() if screen.params}
+    assert set(app.samples(state)) == parametrised
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=IDS)
+def test_every_route_opens_and_every_resource_id_follows_the_convention(bundle):
+    for route in bundle.app.routes:
+        phone, xml = dump_of(bundle, route)
+        assert phone.route() == route
+        for node in hierarchy.parse(xml).walk():
+            if node.resource_id:
+                package, _, name = node.resource_id.partition(":id/")
+                assert package in (bundle.app.package, "android"), node.resource_id
+                assert package == "android" or NAME.fullmatch(name), node.resource_id
+
+
+def template_names(template):
+    """(routes, resource id or None, description or None) of everything a template names."""
+    named = []
+    for goal in template.subgoals:
+        named += [(goal.screens, c.resource_id, None) for c in goal.clicks if c.resource_id]
+        if goal.context == "UC":
+            named += [(goal.screens, rid, None) for rid in template.picks]
+    for route, move in template.oracle.items():
+        named += [((route,), move.resource_id, move.desc)]
+        named += [((route,), move.fill[0], None)] if move.fill else []
+    outcome = template.outcome
+    if outcome.before is not None:
+        named += [((outcome.before.route,), n.resource_id, None) for n in outcome.before.nodes]
+    if outcome.route is not None:
+        named += [((outcome.route,), n.resource_id, None) for n in outcome.nodes]
+    return named
+
+
+@pytest.mark.parametrize("template", list(TEMPLATES.values()), ids=list(TEMPLATES))
+def test_every_route_resource_id_and_context_a_template_names_is_in_its_app(template):
+    bundle = registry.get(template.app)
+    assert template.context in {c.key for c in bundle.contexts}
+    dumps = {}
+    for routes, rid, desc in template_names(template):
+        assert set(routes) <= set(bundle.app.routes), routes
+        for route in routes:
+            dumps.setdefault(route, dump_of(bundle, route)[1])
+        criteria = {k: v for k, v in (("resource_id", rid), ("desc", desc)) if v}
+        assert any(next(find_all(dumps[r], **criteria), None) for r in routes), (routes, criteria)
+
+
+@pytest.mark.parametrize("template", [t for t in TEMPLATES.values() if t.outcome.route is None],
+                         ids=lambda t: t.id)
+def test_an_outcome_without_a_route_shows_its_nodes_after_its_deciding_click(template):
+    bundle = registry.get(template.app)
+    for click in template.outcome.via:
+        phone, xml = dump_of(bundle, template.subgoals[-1].screens[0])
+        phone.act(tap(xml, resource_id=click.resource_id))
+        for check in template.outcome.nodes:
+            assert next(find_all(phone.hierarchy(), resource_id=check.resource_id), None)
+
+
+def app_references(text, app_id):
+    """Places where Python source text names app ``app_id`` in code, strings or comments."""
+    pattern = re.compile(rf"(^|[^\w.-]){app_id}[/:]\w|apps[./]{app_id}\b|mobileintent\.{app_id}\b")
+    found = []
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type in (tokenize.NAME, tokenize.STRING, tokenize.COMMENT):
+            body = tok.string.strip("\"'frb")
+            if tok.string == app_id or body == app_id or pattern.search(body):
+                found.append((tok.start[0], tok.string[:60]))
+    return found
+
+
+def test_nothing_outside_an_apps_package_names_it():
+    files = [p for p in PACKAGE.rglob("*.py") if p != PACKAGE / "apps" / "registry.py"]
+    for app_id in IDS:
+        own = PACKAGE / "apps" / app_id
+        for path in files:
+            if own not in path.parents:
+                assert not app_references(path.read_text(), app_id), path
+
+
+def test_the_app_reference_finder_finds_the_ways_code_names_an_app():
+    code = ('from mobileintent_gym.apps import demo\nx = "demo"\ny = "demo/home"\n'
+            'z = "demo:liked"  # see apps/demo\nw = "com.mobileintent.demo"\n')
+    assert [line for line, _ in app_references(code, "demo")] == [1, 2, 3, 4, 4, 5]
+    assert not app_references('"""a demo of demos, demo-like"""\nq = "demon/x"\n', "demo")
+
+
+def test_the_phone_imports_no_app():
+    for path in (PACKAGE / "phone").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom | ast.Import):
+                names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [
+                    a.name for a in node.names]
+                assert not any(n.startswith("mobileintent_gym.apps") for n in names), path
+
+
+def test_a_phone_installs_the_apps_it_is_given():
+    music = registry.get("music")
+    phone = SimPhone(apps=[music])
+    assert list(phone.apps) == ["music"]
+    assert [n.text for n in find_all(phone.hierarchy(), resource_id="icon")] == ["Music"]
+    with pytest.raises(InvalidAppError, match="twice"):
+        SimPhone(apps=[music, music.app])
+    with pytest.raises(InvalidAppError, match="not an app"):
+        SimPhone(apps=["music"])
+
+
+def test_a_bundle_whose_parts_do_not_fit_is_refused():
+    music, chat = registry.get("music"), registry.get("chat")
+    with pytest.raises(InvalidAppError, match="contexts of other apps"):
+        AppBundle(music.app, chat.contexts, chat.build_state).check()
+    with pytest.raises(InvalidAppError, match="no build_state"):
+        AppBundle(music.app, music.contexts).check()
+    with pytest.raises(InvalidAppError, match="G-WCT-01 runs in 'chat'"):
+        AppBundle(music.app, music.contexts, music.build_state, chat.templates).check()
+
+    class Mutable(type(music.app)):
+        state_type = dict
+
+    with pytest.raises(InvalidAppError, match="frozen dataclass"):
+        AppBundle(Mutable()).check()
+    with pytest.raises(InvalidAppError, match="frozen dataclass"):
+        SimPhone(apps=[Mutable()])

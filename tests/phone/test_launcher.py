@@ -1,0 +1,95 @@
+"""The launcher: a centred grid of the installed apps that pages when they need more room."""
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import pytest
+
+from mobileintent_gym.phone import SimPhone, launcher, widgets
+from mobileintent_gym.phone.app import App, Screen
+from tests.helpers import nodes, press, tap_node
+
+
+@dataclass(frozen=True)
+class Nothing:
+    """The data of an app that holds none."""
+
+
+class Blank(App):
+    """A minimal app: one empty screen."""
+
+    color = (120, 120, 120)
+    icon = "home"
+    theme = launcher.THEME
+    state_type = Nothing
+    routes: ClassVar[dict[str, Screen]] = {}
+
+    def initial_state(self, seed):
+        return Nothing()
+
+    def home_screen(self, ctx, entry, state):
+        return widgets.page(ctx, "root")[0]
+
+
+def blanks(count):
+    """``count`` distinct minimal apps, ``demo0``…"""
+    made = []
+    for i in range(count):
+        home = f"demo{i}/home"
+        kind = type(f"Demo{i}", (Blank,), {
+            "id": f"demo{i}", "package": f"com.example.demo{i}", "label": f"Demo {i}",
+            "home": home, "routes": {home: Screen("home_screen", tab=True)}})
+        made.append(kind())
+    return made
+
+
+def icon_rows(phone):
+    rows = {}
+    for icon in nodes(phone, resource_id="icon"):
+        rows.setdefault(icon.bounds[1], []).append(icon.bounds)
+    return list(rows.values())
+
+
+def test_the_grid_is_centred_and_a_short_row_too(phone):
+    width = phone.width
+    (row,) = icon_rows(phone)
+    assert row[0][0] - 0 == width - row[-1][2]  # as much room left of the row as right
+    many = SimPhone(apps=blanks(6))
+    full, short = icon_rows(many)
+    assert (full[0][0], full[-1][2]) == (0, width) and len(full) == 4
+    assert short[0][0] == width - short[-1][2] > 0
+    assert not nodes(many, resource_id="page_indicator")
+
+
+def test_apps_past_one_page_go_to_a_next_page_reached_by_swiping():
+    phone = SimPhone(apps=blanks(30))
+    first = [n.text for n in nodes(phone, resource_id="icon")]
+    assert first[0] == "Demo 0" and 4 <= len(first) < 30 and len(first) % 4 == 0
+    dots = nodes(phone, resource_id="page_indicator")[0]
+    pages = -(-30 // len(first))
+    assert dots.desc == f"Page 1 of {pages}"
+    assert not phone.act("SWIPE[RIGHT]").effect  # nothing before the first page
+    result = phone.act("SWIPE[LEFT]")
+    assert result.effect and phone.route() == "launcher"
+    second = [n.text for n in nodes(phone, resource_id="icon")]
+    assert second[0] == f"Demo {len(first)}" and not set(first) & set(second)
+    assert nodes(phone, resource_id="page_indicator")[0].desc == f"Page 2 of {pages}"
+    tap_node(phone, nodes(phone, resource_id="icon")[0])
+    assert phone.route() == f"demo{len(first)}/home"
+    phone.act("PRESS[HOME]")
+    assert nodes(phone, resource_id="page_indicator")[0].desc == f"Page 2 of {pages}"
+    assert phone.act("PRESS[HOME]").effect  # HOME on the launcher goes to the first page
+    assert [n.text for n in nodes(phone, resource_id="icon")] == first
+    for _ in range(pages + 2):
+        phone.act("SWIPE[LEFT]")
+    last = [n.text for n in nodes(phone, resource_id="icon")]
+    assert last[-1] == "Demo 29" and not phone.act("SWIPE[LEFT]").effect
+
+
+@pytest.mark.parametrize("count", [1, 2, 5, 9])
+def test_every_installed_app_opens_from_its_icon(count):
+    phone = SimPhone(apps=blanks(count))
+    for i in range(count):
+        press(phone, text=f"Demo {i}", resource_id="icon")
+        assert phone.route() == f"demo{i}/home"
+        phone.act("PRESS[HOME]")
