@@ -13,6 +13,7 @@ counts them). Every intention is judged; its steps get descriptions
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -227,3 +228,10 @@ def replay(session: Session, phone: SimPhone) -> Iterator[tuple[IntentionSegment
             phone.seconds_per_action = (at - previous).total_seconds()
             phone.act(step.action)
             previous = at
+
+
+@functools.lru_cache(maxsize=64)
+def cached_sessions(user: str, days: int, seed: int = 0,
+                    config: GeneratorConfig | None = None) -> tuple[Session, ...]:
+    """:func:`generate_sessions`, kept for this process (the envs' data set)."""
+    return tuple(generate_sessions(user, days, seed, config))
