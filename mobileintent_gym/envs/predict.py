@@ -30,13 +30,13 @@ from typing import Any, ClassVar
 import gymnasium as gym
 from gymnasium import spaces
 
+from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions, user_names
 from mobileintent_gym.intents.persona import persona_text
 from mobileintent_gym.intents.schema import IntentionSegment
 from mobileintent_gym.metrics.act2intent import Prediction, parse_prediction, prediction_scores
-from mobileintent_gym.metrics.text import acc_s_encoder
 from mobileintent_gym.users.encoders import Encoder
 
 HISTORY_LENGTH = 1 << 15
@@ -82,7 +82,7 @@ class PredictEnv(gym.Env[dict[str, str], str]):
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 1}
 
-    def __init__(self, users: str | Sequence[str] = "test", *, history_days: int = 5,
+    def __init__(self, users: str | Sequence[str] = "test", *, history_days: int = 7,
                  predict_days: int = 2, history: int = 50, seed: int = 0,
                  encoder: Encoder | None = None, config: GeneratorConfig | None = None) -> None:
         if history_days < 1 or predict_days < 1 or history < 1:
@@ -91,7 +91,7 @@ class PredictEnv(gym.Env[dict[str, str], str]):
         self.users, self.data_seed = user_names(users), seed
         self.history_days, self.predict_days, self.history = history_days, predict_days, history
         self.config = config or GeneratorConfig()
-        self.encoder = encoder or acc_s_encoder()
+        self.encoder = scoring_encoder(encoder)
         self.observation_space = spaces.Dict({"history": UnicodeText(HISTORY_LENGTH),
                                               "persona": UnicodeText(TEXT_LENGTH),
                                               "time": UnicodeText(TEXT_LENGTH)})

@@ -34,11 +34,11 @@ from mobileintent_gym.actions import ActionLike
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
 from mobileintent_gym.envs.execute import ExecuteEnv
+from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions, user_names
 from mobileintent_gym.intents.schema import IntentionSegment, Session
-from mobileintent_gym.metrics.text import acc_s_encoder
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.tasks import TaskInstance
@@ -134,7 +134,7 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
                                   render_mode=render_mode)
         self.render_mode = render_mode
         self.guidance = guidance
-        self.encoder = (encoder or acc_s_encoder()) if guidance else None
+        self.encoder = scoring_encoder(encoder) if guidance else None
         fields = dict(self.execute.observation_space.spaces)
         if guidance:
             fields["guidance"] = UnicodeText(GUIDANCE_LENGTH, min_length=0)

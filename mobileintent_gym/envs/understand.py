@@ -29,6 +29,7 @@ import numpy as np
 from gymnasium import spaces
 from PIL import Image
 
+from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import (
@@ -39,7 +40,6 @@ from mobileintent_gym.intents.generator import (
 )
 from mobileintent_gym.intents.schema import IntentionSegment, Session
 from mobileintent_gym.metrics.act2intent import spans, understanding_scores
-from mobileintent_gym.metrics.text import acc_s_encoder
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users.encoders import Encoder
 
@@ -59,6 +59,10 @@ def unique_texts(pairs: Sequence[tuple[str, list[int]]]) -> dict[str, list[int]]
     return out
 
 
+class _Pairs(list):
+    """A JSON object's (key, value) pairs in order, duplicates kept."""
+
+
 def parse_answer(text: Any) -> dict[str, list[int]]:
     """An answer's segmentation.
 
@@ -68,13 +72,13 @@ def parse_answer(text: Any) -> dict[str, list[int]]:
     if not isinstance(text, str):
         raise ValueError(f"the answer must be JSON text, got {type(text).__name__}")
     try:
-        pairs = json.loads(text, object_pairs_hook=lambda kv: kv)
+        pairs = json.loads(text, object_pairs_hook=_Pairs)
     except json.JSONDecodeError as err:
         raise ValueError(f"the answer is not JSON ({err.msg}): {text[:80]!r}") from None
-    if not isinstance(pairs, list) or not pairs:
+    if not isinstance(pairs, _Pairs) or not pairs:
         raise ValueError(f"the answer must be a non-empty JSON object, got {text[:80]!r}")
     for key, indices in pairs:
-        if not isinstance(indices, list):
+        if not isinstance(indices, list) or isinstance(indices, _Pairs):
             raise ValueError(f"intention {key!r} needs a list of step indices, got {indices!r}")
     answer = unique_texts(pairs)
     spans(answer)  # raises ValueError naming a bad index
@@ -109,7 +113,7 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
                  config: GeneratorConfig | None = None) -> None:
         self.users, self.days, self.window, self.data_seed = user_names(users), days, window, seed
         self.config = config or GeneratorConfig()
-        self.encoder = encoder or acc_s_encoder()
+        self.encoder = scoring_encoder(encoder)
         self.screenshot_size = screenshot_size if screenshots else None
         fields: dict[str, spaces.Space] = {"steps": UnicodeText(STEPS_LENGTH)}
         if screenshots:

@@ -92,14 +92,14 @@ def _purpose(event: StepEvent, apps: Mapping[str, str], titles: tuple[str, str],
         return "try it, with no effect"
     if event.action.startswith("SWIPE"):
         return f"see more of {titles[0]}"
+    if event.action == "PRESS[BACK]":
+        return "hide the keyboard"
     if event.action.startswith("TYPE") or (event.hit is None and event.typed):
         return "fill in the field"
-    if event.hit is None:
+    if event.hit is None:  # a key of the keyboard that types nothing: delete
         return "fix a typo"
     if event.hit.cls.endswith("EditText"):
         return "start typing there"
-    if event.action == "PRESS[BACK]":
-        return "hide the keyboard"
     return f"select {label}" if label else "select it"
 
 

@@ -122,7 +122,7 @@ class UserLife:
         rng = stable_rng(self.seed, "behaviour", self.user, when.isoformat())
         start = self.phone.state.copy()
         self._put_away = True  # overnight
-        done = (self._segment(item, rng) for item in plan)
+        done = (self.carry_out(item, rng) for item in plan)
         segments = tuple(s for s in done if s is not None)
         first = segments[0].context if segments else Context.at(
             datetime.combine(when, datetime.min.time()), "home", "")
@@ -138,7 +138,8 @@ class UserLife:
         self._put_away = False
         return start, fresh
 
-    def _segment(self, item: Planned, rng: np.random.Generator) -> IntentionSegment | None:
+    def carry_out(self, item: Planned, rng: np.random.Generator) -> IntentionSegment | None:
+        """Carry out one planned segment on the phone (``None``: an intention given up)."""
         start, fresh = self._begin(item.time)
         hand = Hand(self.phone, rng, self.config.manner)
         hand.wait = int((start - _clock(self.phone)).total_seconds())
