@@ -112,6 +112,20 @@ def test_an_intention_the_judge_does_not_see_achieved_is_undone_and_left_out():
     life.close()
 
 
+def test_the_user_goes_on_from_the_screen_left_open_and_searches_both_ways():
+    """A chat left open is backed out of, and a list left scrolled down is scrolled back up."""
+    life, rng = UserLife(USER), np.random.default_rng(1)
+    first = life.carry_out(Planned(datetime(2026, 3, 2, 9, 0), "intention",
+                                   "G-WCT-01:personal:explicit"), rng)
+    assert first.success and any(s.action == "SWIPE[UP]" for s in first.steps)
+    then = life.carry_out(Planned(datetime(2026, 3, 2, 9, 3), "intention",
+                                  "G-WCT-02:common:explicit"), rng)
+    assert then is not None and then.success and not then.fresh
+    assert then.steps[0].description == "In Chat, press Back, to go back to Chats"
+    assert any(s.action == "SWIPE[DOWN]" for s in then.steps)
+    life.close()
+
+
 def test_sessions_are_fixed_by_seed():
     one = generate_sessions(USER, 1, seed=5)
     assert one == generate_sessions(USER, 1, seed=5)
