@@ -30,10 +30,11 @@ from typing import Any, ClassVar
 import gymnasium as gym
 from gymnasium import spaces
 
+from mobileintent_gym.envs.days import draw_day
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions, user_names
+from mobileintent_gym.intents.generator import GeneratorConfig, user_names
 from mobileintent_gym.intents.persona import persona_text
 from mobileintent_gym.intents.schema import IntentionSegment
 from mobileintent_gym.metrics.act2intent import Prediction, parse_prediction, prediction_scores
@@ -106,19 +107,8 @@ class PredictEnv(gym.Env[dict[str, str], str]):
               ) -> tuple[dict[str, str], dict[str, Any]]:
         """Draw a user and a predicted day (or take those ``options`` name)."""
         super().reset(seed=seed)
-        options = dict(options or {})
-        user, day = options.pop("user", None), options.pop("day", None)
-        if options:
-            raise MobileIntentError(f"unknown reset options {sorted(options)}; "
-                                    "known: ['day', 'user']")
-        user = user or self.users[self.np_random.integers(len(self.users))]
-        sessions = cached_sessions(user, self.history_days + self.predict_days, self.data_seed,
-                                   self.config)
-        days = [d for d in range(self.predict_days) if sessions[self.history_days + d].intentions()]
-        day = days[self.np_random.integers(len(days))] if day is None and days else day
-        if day not in days:
-            raise MobileIntentError(f"reset option day must be one of {days} (predicted days "
-                                    f"with intentions), got {day!r}")
+        user, sessions, day = draw_day(options, self.np_random, self.users, self.history_days,
+                                       self.predict_days, self.data_seed, self.config)
         self.past = [s for session in sessions[:self.history_days] for s in session.intentions()]
         self.targets = sessions[self.history_days + day].intentions()
         self.persona = persona_text(self.past)

@@ -33,11 +33,12 @@ from gymnasium import spaces
 from mobileintent_gym.actions import ActionLike
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
+from mobileintent_gym.envs.days import draw_day
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions, user_names
+from mobileintent_gym.intents.generator import GeneratorConfig, user_names
 from mobileintent_gym.intents.schema import IntentionSegment, Session
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.state import PhoneState
@@ -155,18 +156,8 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Draw a user and day (or take those ``options`` name); start its first intention."""
         super().reset(seed=seed)
-        options = dict(options or {})
-        user, day = options.pop("user", None), options.pop("day", None)
-        if options:
-            raise MobileIntentError(f"unknown reset options {sorted(options)}; "
-                                    "known: ['day', 'user']")
-        user = user or self.users[self.np_random.integers(len(self.users))]
-        sessions = cached_sessions(user, self.history_days + self.play_days, self.data_seed,
-                                   self.config)
-        days = [d for d in range(self.play_days) if sessions[self.history_days + d].intentions()]
-        day = days[self.np_random.integers(len(days))] if day is None and days else day
-        if day not in days:
-            raise MobileIntentError(f"reset option day must be one of {days}, got {day!r}")
+        user, sessions, day = draw_day(options, self.np_random, self.users, self.history_days,
+                                       self.play_days, self.data_seed, self.config)
         self._past = tuple(s for past in sessions[:self.history_days] for s in past.intentions())
         self._session, self.user = sessions[self.history_days + day], user
         self.segments, self._index, self._results = self._session.intentions(), 0, []

@@ -125,6 +125,22 @@ def record_segment(record: Any, where: str) -> IntentionSegment:
                             _text(record, "behavior", where), steps, kind)
 
 
+def read_json_list(path: str | os.PathLike[str], what: str) -> list:
+    """The JSON list a file holds.
+
+    Raises:
+        InvalidDataError: When the file cannot be read, is not JSON or holds no list; the
+            message names the file and says it should be ``what``.
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise InvalidDataError(f"{path}: {err}") from err
+    if not isinstance(data, list):
+        raise InvalidDataError(f"{path}: {what} holds a list, got {type(data).__name__}")
+    return data
+
+
 def load_trajectories(path: str | os.PathLike[str]) -> list[IntentionSegment]:
     """The segments of a trajectory JSON file.
 
@@ -132,13 +148,8 @@ def load_trajectories(path: str | os.PathLike[str]) -> list[IntentionSegment]:
         InvalidDataError: When the file cannot be read or a segment is malformed; the
             message names the file and the segment.
     """
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise InvalidDataError(f"{path}: {err}") from err
-    if not isinstance(data, list):
-        raise InvalidDataError(f"{path}: a trajectory file holds a list, got {type(data).__name__}")
-    return [record_segment(r, f"{path} segment {i + 1}") for i, r in enumerate(data)]
+    return [record_segment(r, f"{path} segment {i + 1}")
+            for i, r in enumerate(read_json_list(path, "a trajectory file"))]
 
 
 def write_intentions_csv(segments: Iterable[IntentionSegment], path: str | os.PathLike[str]

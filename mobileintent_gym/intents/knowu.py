@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from mobileintent_gym.errors import require
-from mobileintent_gym.intents.act2intention import InvalidDataError, parse_time
+from mobileintent_gym.intents.act2intention import InvalidDataError, parse_time, read_json_list
 from mobileintent_gym.intents.routine import EVERY_DAY, Habit, Trigger
 from mobileintent_gym.intents.schema import Session
 from mobileintent_gym.tasks import TEMPLATES
@@ -79,13 +79,8 @@ def load_behaviour_log(path: str | os.PathLike[str]) -> list[BehaviourEntry]:
     Raises:
         InvalidDataError: When the file cannot be read or an entry is malformed.
     """
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise InvalidDataError(f"{path}: {err}") from err
-    if not isinstance(data, list):
-        raise InvalidDataError(f"{path}: a behaviour log holds a list, got {type(data).__name__}")
-    return [_entry(d, f"{path} entry {i + 1}") for i, d in enumerate(data)]
+    return [_entry(d, f"{path} entry {i + 1}")
+            for i, d in enumerate(read_json_list(path, "a behaviour log"))]
 
 
 def write_behaviour_log(entries: Iterable[BehaviourEntry], path: str | os.PathLike[str]) -> None:
