@@ -66,7 +66,7 @@ def persona_text(history: Sequence[IntentionSegment]) -> str:
     total = len(intentions)
     days = len({s.time.date() for s in intentions})
     sentences = [
-        f"Over {days} days the user had {total} intentions, mostly in the "
+        f"Over {days} day{'s' * (days != 1)} the user had {total} intentions, mostly in the "
         f"{_share(Counter(_part(s.time.hour) for s in intentions), total, 2)}.",
         f"Most frequent: {_share(Counter(s.event for s in intentions), total, 3)}; "
         f"apps: {_share(Counter(s.app for s in intentions), total, 3)}.",
