@@ -14,16 +14,23 @@ class EnvSpec:
     Attributes:
         id: Gymnasium id.
         entry_point: ``module:Class``.
-        max_episode_steps: Longest episode (the longest task's step limit).
+        max_episode_steps: Longest episode (Execute: the longest task's step limit;
+            Predict: intentions in a day; Session: steps in a day of intentions), or
+            ``None`` for an env whose episodes always end by themselves (Understand's
+            single step).
     """
 
     id: str
     entry_point: str
-    max_episode_steps: int
+    max_episode_steps: int | None
 
 
 ENV_SPECS: tuple[EnvSpec, ...] = (
     EnvSpec("Act2Intent-Execute-v0", "mobileintent_gym.envs.execute:ExecuteEnv", 30),
+    EnvSpec("Act2Intent-Understand-v0", "mobileintent_gym.envs.understand:UnderstandEnv",
+            None),
+    EnvSpec("Act2Intent-Predict-v0", "mobileintent_gym.envs.predict:PredictEnv", 200),
+    EnvSpec("Act2Intent-Session-v0", "mobileintent_gym.envs.session:SessionEnv", 2000),
 )
 
 

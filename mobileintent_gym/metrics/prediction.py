@@ -54,7 +54,8 @@ class Prediction:
     error: str | None = None
 
 
-def _first_object(text: str) -> dict | None:
+def first_json_object(text: str) -> dict | None:
+    """The first JSON object in ``text`` (prose around it allowed), or ``None``."""
     decoder = json.JSONDecoder()
     start = text.find("{")
     while start != -1:
@@ -75,7 +76,7 @@ def parse_prediction(text: str, confidence: float = 1.0) -> Prediction:
     any case, and ``Behaviour`` or ``Behavior`` both name the behaviour. What is missing
     or of the wrong type is left empty and named in :attr:`Prediction.error`.
     """
-    data = _first_object(text) if isinstance(text, str) else None
+    data = first_json_object(text) if isinstance(text, str) else None
     if data is None:
         return Prediction("", None, confidence, f"no JSON object in the answer: {text!r:.80}")
     keys = {str(k).casefold(): v for k, v in data.items()}

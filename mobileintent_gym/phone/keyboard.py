@@ -18,7 +18,7 @@ from mobileintent_gym.phone.ui import Rect, contains
 BACKSPACE, ENTER, SPACE = "\b", "\n", " "
 SHIFT, SYMBOLS, LETTERS = "\x0f", "\x0e", "\x10"
 LOWER, UPPER, DIGITS = "lower", "upper", "symbols"
-_ROWS = {
+ROWS = {
     LOWER: ("qwertyuiop", "asdfghjkl", f"{SHIFT}zxcvbnm{BACKSPACE}",
             f"{SYMBOLS},{SPACE}.{ENTER}"),
     UPPER: ("QWERTYUIOP", "ASDFGHJKL", f"{SHIFT}ZXCVBNM{BACKSPACE}",
@@ -26,7 +26,8 @@ _ROWS = {
     DIGITS: ("1234567890", "@#$_&-+()/", f"=*\"':;!?{BACKSPACE}",
              f"{LETTERS},{SPACE}.{ENTER}"),
 }
-KEY_SETS = tuple(_ROWS)
+"""Key set → its rows of keys, top to bottom."""
+KEY_SETS = tuple(ROWS)
 _LABELS = {SYMBOLS: "?123", LETTERS: "ABC", SPACE: "space"}
 _ICONS = {SHIFT: "shift", BACKSPACE: "backspace", ENTER: "enter"}
 _WIDE = {SPACE: 4.5, SHIFT: 1.5, BACKSPACE: 1.5, ENTER: 1.5, SYMBOLS: 1.5, LETTERS: 1.5}
@@ -75,7 +76,7 @@ def layout(width: int, bottom: int, density: float, key_set: str = LOWER) -> Key
 
     The result is immutable and shared: every screen with a keyboard reuses it.
     """
-    rows = _ROWS[key_set]
+    rows = ROWS[key_set]
     key_h, gap = round(54 * density), round(6 * density)
     top = bottom - len(rows) * key_h - gap
     keys, ops = [], [((0, top, width, bottom), Fill(_BACKGROUND), None)]

@@ -28,7 +28,9 @@ def env():
     env.close()
 
 
-@pytest.mark.parametrize("spec", ENV_SPECS, ids=lambda s: s.id)
+# The envs on a device; the intention envs have their own checker tests (tests/envs/).
+@pytest.mark.parametrize("spec", [s for s in ENV_SPECS if s.id == "Act2Intent-Execute-v0"],
+                         ids=lambda s: s.id)
 def test_every_registered_env_passes_the_gymnasium_checker(spec):
     env = gym.make(spec.id, device="sim:540x1200")
     check_env(env.unwrapped, skip_render_check=True)

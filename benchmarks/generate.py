@@ -1,0 +1,111 @@
+"""Session generation throughput: verified intention segments per minute on one core.
+
+Workload: every test user lives ``--days`` days on a simulated phone (no screenshots);
+each intention is carried out like a person and judged, each step described. Printed:
+
+* generation: segments per minute (intentions and noise; every intention judged), and
+  intentions per minute;
+* baseline, measured in the same run on the same intentions: the oracle alone carrying out
+  each intention's task from its app's home screen, judged, with no slips, pauses or
+  descriptions (what ``Act2Intent-Execute-v0`` does per task) — and the ratio;
+* the one-off cost of building each user's content and routine (before the clock starts);
+* with ``--screenshots``: PNG export of one user-day, steps per second.
+
+The process is pinned to one core (``--core``) and torch to one thread.
+
+Usage: ``python benchmarks/generate.py [--days 7] [--users test] [--core 0] [--screenshots]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+
+from mobileintent_gym.intents import export_sessions, user_names
+from mobileintent_gym.intents.generator import UserLife
+from mobileintent_gym.phone import SimPhone, hierarchy
+from mobileintent_gym.phone.ui import Node
+from mobileintent_gym.tasks import Judge, Oracle, TaskInstance, instantiate
+
+
+def run_oracle(phone: SimPhone, task: TaskInstance, limit: int = 40) -> bool:
+    """Carry out ``task`` with the oracle from its app's home screen; the judge's verdict."""
+    phone.open(task.template.app)
+    judge, oracle = Judge(task), Oracle(task)
+
+    def screen() -> Node:
+        return hierarchy.parse(phone.hierarchy())
+
+    judge.start(phone.route(), screen)
+    for _ in range(limit):
+        event = phone.act(oracle.act(phone.route(), phone.hierarchy())).event
+        if judge.update(event, screen).success:
+            return True
+    return False
+
+
+def oracle_baseline(lives: list[UserLife], sessions: list[list]) -> tuple[float, int]:
+    """Seconds for the oracle to carry out every generated intention's task, and the count."""
+    count, began = 0, time.perf_counter()
+    for life, days in zip(lives, sessions, strict=True):
+        phone = SimPhone()
+        phone.reset(life.content.state)
+        for segment in (s for day in days for s in day.intentions()):
+            run_oracle(phone, instantiate(segment.task, life.content))
+            count += 1
+        phone.close()
+    return time.perf_counter() - began, count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--users", nargs="+", default=["test"])
+    parser.add_argument("--days", type=int, default=7)
+    parser.add_argument("--core", type=int, default=0)
+    parser.add_argument("--screenshots", action="store_true")
+    args = parser.parse_args()
+    os.sched_setaffinity(0, {args.core})
+    began = time.perf_counter()
+    lives = [UserLife(user) for user in user_names(args.users)]
+    setup = time.perf_counter() - began
+    try:
+        import torch
+
+        torch.set_num_threads(1)
+    except ImportError:
+        pass
+    began = time.perf_counter()
+    sessions = [[life.day(d) for d in range(args.days)] for life in lives]
+    seconds = time.perf_counter() - began
+    segments = sum(len(day.segments) for days in sessions for day in days)
+    intentions = sum(len(day.intentions()) for days in sessions for day in days)
+    dropped = sum(life.dropped for life in lives)
+    print(f"users {len(lives)} x {args.days} days on core {args.core}: content and routines "
+          f"built in {setup:.1f} s ({setup / len(lives):.2f} s per user)")
+    print(f"generation: {segments} segments ({intentions} intentions judged achieved, "
+          f"{dropped} not achieved and left out) in {seconds:.2f} s = "
+          f"{60 * segments / seconds:,.0f} segments/min, {60 * intentions / seconds:,.0f} "
+          f"intentions/min")
+    base_seconds, tasks = oracle_baseline(lives, sessions)
+    rate = 60 * intentions / seconds
+    base = 60 * tasks / base_seconds
+    print(f"baseline (oracle, same intentions, no slips or descriptions): {base:,.0f} "
+          f"tasks/min; generation/baseline = {rate / base:.2f}")
+    if args.screenshots:
+        with tempfile.TemporaryDirectory() as folder:
+            day = sessions[0][0]
+            steps = sum(len(s.steps) for s in day.segments)
+            began = time.perf_counter()
+            export_sessions([day], folder, screenshots=True)
+            spent = time.perf_counter() - began
+            print(f"PNG export of one user-day: {steps} steps in {spent:.1f} s = "
+                  f"{steps / spent:.1f} steps/s")
+    for life in lives:
+        life.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""Baselines of ``Act2Intent-Predict-v0``: random, most frequent at this hour, last, truth."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from mobileintent_gym.metrics.act2intent import EVENT_CLASSES
+
+HOURS_AROUND = 2  # the most-frequent baseline looks at intentions this close in time of day
+
+
+def history_entries(observation: dict[str, Any]) -> list[tuple[int, str, str]]:
+    """``(hour, intention, event class)`` of each line of a Predict observation's history."""
+    out = []
+    for line in observation["history"].splitlines():
+        parts = line.split(" | ")
+        if len(parts) >= 4:
+            out.append((int(parts[0][11:13]), " | ".join(parts[2:-1]), parts[-1]))
+    return out
+
+
+def guess(event: str, behaviour: str, confidence: float) -> str:
+    """The JSON answer."""
+    return json.dumps({"Event": event, "Behaviour": behaviour,
+                       "Confidence": round(float(confidence), 4)})
+
+
+class RandomPredictor:
+    """A uniformly drawn event class and a past intention, at a random confidence.
+
+    Args:
+        env: The environment.
+        seed: Seed of the draws.
+    """
+
+    def __init__(self, env: gym.Env, seed: int = 0) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
+        """A random prediction."""
+        history = history_entries(observation)
+        said = history[int(self.rng.integers(len(history)))][1] if history else ""
+        event = EVENT_CLASSES[int(self.rng.integers(len(EVENT_CLASSES)))]
+        return guess(event, said, self.rng.random())
+
+
+class MostFrequentPredictor:
+    """The most frequent class (and its most frequent intention) at this time of day.
+
+    Looks at the history within :data:`HOURS_AROUND` hours of the current time (all of it
+    when there is none); the confidence is that class's share there.
+
+    Args:
+        env: The environment (unused).
+        seed: Unused.
+    """
+
+    def __init__(self, env: gym.Env | None = None, seed: int = 0) -> None:
+        del env, seed
+
+    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
+        """The habitual prediction."""
+        history = history_entries(observation)
+        hour = int(observation["time"][11:13])
+        near = [h for h in history if min(abs(h[0] - hour), 24 - abs(h[0] - hour))
+                <= HOURS_AROUND] or history
+        if not near:
+            return guess(EVENT_CLASSES[0], "", 0.0)
+        (event, count), = Counter(e for _, _, e in near).most_common(1)
+        said = Counter(t for _, t, e in near if e == event).most_common(1)[0][0]
+        return guess(event, said, count / len(near))
+
+
+class LastIntentionPredictor:
+    """Predicts the last intention again, at confidence 0.5.
+
+    Args:
+        env: The environment (unused).
+        seed: Unused.
+    """
+
+    def __init__(self, env: gym.Env | None = None, seed: int = 0) -> None:
+        del env, seed
+
+    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
+        """The last intention."""
+        history = history_entries(observation)
+        if not history:
+            return guess(EVENT_CLASSES[0], "", 0.0)
+        _, said, event = history[-1]
+        return guess(event, said, 0.5)
+
+
+class OraclePredictor:
+    """Answers the intention that comes next, at confidence 1.
+
+    Args:
+        env: The environment (wrappers are looked through).
+        seed: Unused.
+    """
+
+    def __init__(self, env: gym.Env, seed: int = 0) -> None:
+        self.env = env.unwrapped
+
+    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
+        """The truth."""
+        truth = self.env.truth()
+        return guess(truth.event, truth.behaviour, 1.0)

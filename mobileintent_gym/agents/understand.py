@@ -1,0 +1,102 @@
+"""Baselines of ``Act2Intent-Understand-v0``: random cuts, cuts at app switches, the truth."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+_LINE = re.compile(r"^(\d+)\. (.*)$")
+_HOME = "On the home screen"
+
+
+def numbered_steps(observation: dict[str, Any]) -> list[str]:
+    """The step descriptions of an Understand observation, in order."""
+    return [m.group(2) for m in map(_LINE.match, observation["steps"].splitlines()) if m]
+
+
+def answer(groups: list[list[int]], texts: list[str]) -> str:
+    """The JSON answer for segments given as lists of step indices with their texts."""
+    pairs = [f"{json.dumps(text)}: {json.dumps(group)}" for text, group in zip(texts, groups,
+                                                                              strict=True)]
+    return "{" + ", ".join(pairs) + "}"
+
+
+class RandomSegmenter:
+    """Cuts the steps at random points; each segment is named by one of its descriptions.
+
+    Args:
+        env: The environment.
+        seed: Seed of the cuts.
+    """
+
+    def __init__(self, env: gym.Env, seed: int = 0) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
+        """A random segmentation."""
+        steps = numbered_steps(observation)
+        count = int(self.rng.integers(1, len(steps) + 1))
+        cuts = sorted(self.rng.choice(np.arange(1, len(steps)), count - 1, replace=False))
+        bounds = [0, *map(int, cuts), len(steps)]
+        groups = [list(range(a + 1, b + 1)) for a, b in itertools.pairwise(bounds)]
+        return answer(groups, [steps[int(self.rng.choice(g)) - 1] for g in groups])
+
+
+def _app(description: str) -> str:
+    return "" if description.startswith(_HOME) else description.split(",", 1)[0][3:]
+
+
+class AppSwitchSegmenter:
+    """Cuts where the user opens an app from the home screen or the app changes.
+
+    A step on the home screen starts a new intention unless the user had just backed out
+    of an app (that is one intention going back to its start). Each intention is named
+    ``In <App>, <purpose of its last step>.`` — the step that usually completes it.
+
+    Args:
+        env: The environment (unused).
+        seed: Unused.
+    """
+
+    def __init__(self, env: gym.Env | None = None, seed: int = 0) -> None:
+        del env, seed
+
+    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
+        """The segmentation at app switches."""
+        steps = numbered_steps(observation)
+        groups: list[list[int]] = []
+        app = None
+        for i, step in enumerate(steps, 1):
+            backed_out = i > 1 and "press Back" in steps[i - 2]
+            new_app = _app(step) not in ("", app)
+            if not groups or (step.startswith(_HOME) and not backed_out) or new_app:
+                groups.append([])
+            groups[-1].append(i)
+            app = _app(step) or app
+        texts = []
+        for group in groups:
+            last = steps[group[-1] - 1]
+            where = next((_app(steps[i - 1]) for i in group if _app(steps[i - 1])), "the phone")
+            texts.append(f"In {where}, {last.rpartition(', to ')[2]}.")
+        return answer(groups, texts)
+
+
+class OracleSegmenter:
+    """Answers the truth of the env's window.
+
+    Args:
+        env: The environment (wrappers are looked through).
+        seed: Unused.
+    """
+
+    def __init__(self, env: gym.Env, seed: int = 0) -> None:
+        self.env = env.unwrapped
+
+    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
+        """The true segmentation."""
+        return json.dumps(self.env.truth)

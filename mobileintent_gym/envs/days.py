@@ -1,0 +1,38 @@
+"""Which user and day an intention env's episode is about (shared by Predict and Session)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
+from mobileintent_gym.intents.schema import Session
+
+
+def draw_day(options: dict[str, Any] | None, rng: np.random.Generator, users: tuple[str, ...],
+             history_days: int, later_days: int, seed: int, config: GeneratorConfig
+             ) -> tuple[str, tuple[Session, ...], int]:
+    """The user, their sessions and the later day an episode plays, from options or drawn.
+
+    The user's first ``history_days`` days are history; the episode plays one of the
+    ``later_days`` days after them that holds an intention. ``options`` may name ``user``
+    and ``day`` (an index among the later days).
+
+    Raises:
+        MobileIntentError: For unknown options or a day that is not one of them; nothing
+            is drawn or changed then.
+    """
+    options = dict(options or {})
+    user, day = options.pop("user", None), options.pop("day", None)
+    if options:
+        raise MobileIntentError(f"unknown reset options {sorted(options)}; known: ['day', 'user']")
+    user = user or users[rng.integers(len(users))]
+    sessions = cached_sessions(user, history_days + later_days, seed, config)
+    days = [d for d in range(later_days) if sessions[history_days + d].intentions()]
+    day = days[rng.integers(len(days))] if day is None and days else day
+    if day not in days:
+        raise MobileIntentError(f"reset option day must be one of {days} (later days with "
+                                f"intentions), got {day!r}")
+    return user, sessions, day

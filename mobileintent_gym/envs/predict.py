@@ -1,0 +1,156 @@
+"""``Act2Intent-Predict-v0``: predict a user's next intention from their history.
+
+Each episode is one day of one user after ``history_days`` days of history. At every step
+the observation holds the last ``history`` (n = 50) intentions, one per line as
+``<time> | <app> | <intention> | <event class>``; a persona summarised from the whole
+history (:func:`~mobileintent_gym.intents.persona_text`); and the current time and place
+(the start of the intention to predict). The action is the study's JSON answer
+``{"Event": <class>, "Behaviour": <text>}``, optionally with ``"Confidence"`` in [0, 1]
+(default 1). Then the truth is revealed (``info["truth"]``), joins the history, and the next
+intention of the day is asked for; the episode ends after the day's last one.
+
+Reward = Acc-C of the step: 1 when the event class equals the truth's exactly, else 0.
+``info`` also holds the step's Acc-S (all-MiniLM-L6-v2) and BLEU-4 (characters) of the
+behaviour, and, when the episode ends, ``info["episode"]``: Acc-C, Acc-S, BLEU-4 over the
+day with the confidence fallback — ``all`` (every prediction pushed), ``0.60`` and ``0.80``
+(only predictions whose confidence reaches the threshold are pushed; each has its
+``push_rate``). A malformed answer is scored as a wrong prediction with confidence 0 and
+``info["malformed"]`` says why; it never raises.
+
+Version History:
+    v0: Initial version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+import gymnasium as gym
+from gymnasium import spaces
+
+from mobileintent_gym.envs.days import draw_day
+from mobileintent_gym.envs.scoring import scoring_encoder
+from mobileintent_gym.envs.spaces import UnicodeText
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.intents.generator import GeneratorConfig, user_names
+from mobileintent_gym.intents.persona import persona_text
+from mobileintent_gym.intents.schema import IntentionSegment
+from mobileintent_gym.metrics.act2intent import Prediction, prediction_scores
+from mobileintent_gym.metrics.prediction import first_json_object, parse_prediction
+from mobileintent_gym.users.encoders import Encoder
+
+HISTORY_LENGTH = 1 << 15
+TEXT_LENGTH = 2048
+THRESHOLDS = (0.60, 0.80)
+
+
+def history_line(segment: IntentionSegment) -> str:
+    """One intention as the observation lists it: ``time | app | intention | class``."""
+    return f"{segment.time:%Y-%m-%d %H:%M} | {segment.app} | {segment.intention} | {segment.event}"
+
+
+def parse_guess(text: Any) -> Prediction:
+    """A prediction from the JSON answer, ``"Confidence"`` included (default 1).
+
+    Never raises: what cannot be read (no JSON object, a missing part, a confidence that
+    is no number in [0, 1], which then counts as 0) is named in ``error``.
+    """
+    guess = parse_prediction(text)
+    data = first_json_object(text) if isinstance(text, str) else None
+    confidence = (data or {}).get("Confidence", 1.0)
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not (
+            0.0 <= confidence <= 1.0):
+        problem = f'"Confidence" must be a number in [0, 1], got {confidence!r:.40}'
+        return replace(guess, confidence=0.0,
+                       error="; ".join(e for e in (guess.error, problem) if e))
+    return replace(guess, confidence=float(confidence))
+
+
+class PredictEnv(gym.Env[dict[str, str], str]):
+    """Predict each next intention of a user's day from their history and persona.
+
+    Args:
+        users: ``"test"`` or profile names or paths.
+        history_days: Days of history before the predicted days.
+        predict_days: Days that episodes predict (drawn from, after the history).
+        history: Intentions shown (n).
+        seed: Seed of the generated sessions (the data set).
+        encoder: Sentence encoder of Acc-S (default all-MiniLM-L6-v2, extra ``[embed]``).
+        config: How sessions are generated.
+
+    Reset options: ``user`` and ``day`` (index among the predicted days) pick the episode.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 1}
+
+    def __init__(self, users: str | Sequence[str] = "test", *, history_days: int = 7,
+                 predict_days: int = 2, history: int = 50, seed: int = 0,
+                 encoder: Encoder | None = None, config: GeneratorConfig | None = None) -> None:
+        if history_days < 1 or predict_days < 1 or history < 1:
+            raise MobileIntentError("history_days, predict_days and history must be >= 1, got "
+                                    f"{history_days}, {predict_days}, {history}")
+        self.users, self.data_seed = user_names(users), seed
+        self.history_days, self.predict_days, self.history = history_days, predict_days, history
+        self.config = config or GeneratorConfig()
+        self.encoder = scoring_encoder(encoder)
+        self.observation_space = spaces.Dict({"history": UnicodeText(HISTORY_LENGTH),
+                                              "persona": UnicodeText(TEXT_LENGTH),
+                                              "time": UnicodeText(TEXT_LENGTH)})
+        self.action_space = UnicodeText(TEXT_LENGTH)
+        self.past: list[IntentionSegment] = []
+        self.targets: tuple[IntentionSegment, ...] = ()
+        self.persona = ""
+        self._t = 0
+        self._guesses: list[Prediction] = []
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, str], dict[str, Any]]:
+        """Draw a user and a predicted day (or take those ``options`` name)."""
+        super().reset(seed=seed)
+        user, sessions, day = draw_day(options, self.np_random, self.users, self.history_days,
+                                       self.predict_days, self.data_seed, self.config)
+        self.past = [s for session in sessions[:self.history_days] for s in session.intentions()]
+        self.targets = sessions[self.history_days + day].intentions()
+        self.persona = persona_text(self.past)
+        self._t, self._guesses = 0, []
+        return self._obs(), {"user": user, "day": day, "intentions": len(self.targets)}
+
+    def _obs(self) -> dict[str, str]:
+        target = self.targets[min(self._t, len(self.targets) - 1)]
+        lines = "\n".join(history_line(s) for s in self.past[-self.history:])
+        place = f", {target.context.scene}" if target.context is not None else ""
+        return {"history": lines[-HISTORY_LENGTH:] or "(none)", "persona": self.persona,
+                "time": f"{target.time:%Y-%m-%d %H:%M %A}{place}"}
+
+    def truth(self) -> Prediction:
+        """The intention to predict now (what an oracle answers)."""
+        target = self.targets[self._t]
+        return Prediction(target.event, target.intention)
+
+    def step(self, action: str) -> tuple[dict[str, str], float, bool, bool, dict[str, Any]]:
+        """Score one prediction, reveal the truth, move to the next intention."""
+        if not self.targets or self._t >= len(self.targets):
+            raise MobileIntentError("call reset() before step()")
+        truth = self.truth()
+        guess = parse_guess(action)
+        malformed = guess.error
+        scores = prediction_scores([guess], [truth], self.encoder)
+        self._guesses.append(guess)
+        self.past.append(self.targets[self._t])
+        self._t += 1
+        done = self._t == len(self.targets)
+        info = {"truth": {"Event": truth.event, "Behaviour": truth.behaviour},
+                "malformed": malformed, **{k: scores[k] for k in ("acc_c", "acc_s", "bleu4")}}
+        if done:
+            info["episode"] = self._episode_scores()
+        return self._obs(), float(scores["acc_c"]), done, False, info
+
+    def _episode_scores(self) -> dict[str, dict[str, float]]:
+        truths = [Prediction(t.event, t.intention) for t in self.targets]
+        out = {"all": prediction_scores(self._guesses, truths, self.encoder)}
+        for threshold in THRESHOLDS:
+            out[f"{threshold:.2f}"] = prediction_scores(self._guesses, truths, self.encoder,
+                                                        threshold)
+        return out

@@ -1,0 +1,224 @@
+"""``Act2Intent-Session-v0``: carry out a user's day of intentions on one phone.
+
+Each episode is one generated day of one user. The agent carries out the day's intentions
+one after another on the same phone, whose data carries over from one to the next (a
+playlist made in the morning is there at night). Each intention runs with the semantics of
+``Act2Intent-Execute-v0`` — the phone's clock is set to the intention's time, its app opens
+at its home screen, the observation gives its instruction, every step is judged and the
+reward is the rise in achieved subgoals — and it ends when the task succeeds, the agent
+declares ``COMPLETE`` or the task's step limit is used up; the next intention then starts.
+The episode ends after the day's last intention.
+
+``info`` carries Execute's fields for the current intention plus ``segment`` (its index),
+``segments`` (how many the day has), ``intention``, ``event_class`` and
+``segment_success`` (the verdict of each finished intention so far). With
+``guidance=True`` the observation adds ``guidance``: the action list of the most similar
+earlier intention of the same event class in the user's history (cosine similarity of
+all-MiniLM-L6-v2 embeddings of the intention texts), one ``<action> | <description>`` per
+line, empty when there is none — the study's experience-guided execution.
+
+Version History:
+    v0: Initial version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from mobileintent_gym.actions import ActionLike
+from mobileintent_gym.backends.base import Device
+from mobileintent_gym.backends.loader import load_device
+from mobileintent_gym.envs.days import draw_day
+from mobileintent_gym.envs.execute import ExecuteEnv
+from mobileintent_gym.envs.scoring import scoring_encoder
+from mobileintent_gym.envs.spaces import UnicodeText
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.intents.generator import GeneratorConfig, user_names
+from mobileintent_gym.intents.schema import IntentionSegment, Session
+from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.phone.state import PhoneState
+from mobileintent_gym.tasks import TaskInstance
+from mobileintent_gym.users.encoders import Encoder
+
+GUIDANCE_LENGTH = 1 << 14
+
+
+class CarriedDevice:
+    """A device whose state carries over: ``reset()`` without a state changes nothing.
+
+    Execute's reset reloads a device's state unless told the device already holds it; this
+    view makes every such reset keep the day's phone as the previous intention left it.
+
+    Args:
+        device: The device to keep.
+    """
+
+    def __init__(self, device: Device) -> None:
+        self.device, self.width, self.height = device, device.width, device.height
+
+    def reset(self, state: Any = None, seed: int | None = None) -> None:
+        """Load ``state`` if one is given; otherwise keep everything."""
+        if state is not None:
+            self.device.reset(state, seed)
+
+    def screenshot(self) -> np.ndarray:
+        """The device's screen."""
+        return self.device.screenshot()
+
+    def hierarchy(self) -> str:
+        """The device's view hierarchy."""
+        return self.device.hierarchy()
+
+    def route(self) -> str:
+        """The device's current route."""
+        return self.device.route()
+
+    def open(self, app_id: str) -> None:
+        """Open ``app_id`` on the device at its home screen."""
+        self.device.open(app_id)
+
+    def act(self, action: Any) -> Any:
+        """Carry out one action on the device."""
+        return self.device.act(action)
+
+    def close(self) -> None:
+        """Nothing: the session env closes the device it owns."""
+
+
+def guidance_text(segment: IntentionSegment | None) -> str:
+    """The action list of ``segment``, one ``<action> | <description>`` per line."""
+    if segment is None:
+        return ""
+    return "\n".join(f"{s.action} | {s.description}" for s in segment.steps)
+
+
+class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
+    """Carry out a day's intentions one after another on the same phone.
+
+    Args:
+        device: A device or a config string (``"sim"``, ``"sim:540x1200"`` …). A device
+            other than the simulated phone must already hold the user's content.
+        users: ``"test"`` or profile names or paths.
+        history_days: Days of history before the days episodes carry out (the guidance
+            comes from them).
+        play_days: Days episodes are drawn from, after the history.
+        seed: Seed of the generated sessions (the data set).
+        observation: Execute's observation fields.
+        guidance: Add the ``guidance`` observation.
+        encoder: Sentence encoder of the guidance's similarity (default all-MiniLM-L6-v2).
+        config: How sessions are generated.
+        render_mode: ``"rgb_array"`` or ``None``.
+
+    Reset options: ``user`` and ``day`` (index among the played days).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 4}
+
+    def __init__(self, device: Device | str = "sim", *, users: str | Sequence[str] = "test",
+                 history_days: int = 3, play_days: int = 2, seed: int = 0,
+                 observation: Sequence[str] = ("screenshot", "instruction"),
+                 guidance: bool = False, encoder: Encoder | None = None,
+                 config: GeneratorConfig | None = None, render_mode: str | None = None) -> None:
+        self._owns_device = isinstance(device, str)
+        self.device: Device = load_device(device) if isinstance(device, str) else device
+        self.users, self.data_seed = user_names(users), seed
+        self.history_days, self.play_days = history_days, play_days
+        self.config = config or GeneratorConfig()
+        self.execute = ExecuteEnv(CarriedDevice(self.device), users=self.users,
+                                  observation=observation, load_state=False,
+                                  pair=self.config.pair, profiles_dir=self.config.profiles_dir,
+                                  render_mode=render_mode)
+        self.render_mode = render_mode
+        self.guidance = guidance
+        self.encoder = scoring_encoder(encoder) if guidance else None
+        fields = dict(self.execute.observation_space.spaces)
+        if guidance:
+            fields["guidance"] = UnicodeText(GUIDANCE_LENGTH, min_length=0)
+        self.observation_space = spaces.Dict(fields)
+        self.action_space = self.execute.action_space
+        self.segments: tuple[IntentionSegment, ...] = ()
+        self.user = ""
+        self._session: Session | None = None
+        self._past: tuple[IntentionSegment, ...] = ()
+        self._index, self._results, self._guide = 0, [], ""
+
+    @property
+    def task(self) -> TaskInstance | None:
+        """The task of the current intention (what an oracle completes)."""
+        return self.execute.task
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Draw a user and day (or take those ``options`` name); start its first intention."""
+        super().reset(seed=seed)
+        user, sessions, day = draw_day(options, self.np_random, self.users, self.history_days,
+                                       self.play_days, self.data_seed, self.config)
+        self._past = tuple(s for past in sessions[:self.history_days] for s in past.intentions())
+        self._session, self.user = sessions[self.history_days + day], user
+        self.segments, self._index, self._results = self._session.intentions(), 0, []
+        return self._start()
+
+    def _start(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start the current intention: its time on the clock, its app open, its judge."""
+        segment = self.segments[self._index]
+        if isinstance(self.device, SimPhone) and self._session.start is not None:
+            first = self._index == 0
+            apps = self._session.start.apps if first else self.device.state.apps
+            self.device.reset(PhoneState(apps, segment.time))
+        obs, info = self.execute.reset(options={"user": self.user, "task": segment.task})
+        self._guide = guidance_text(self._similar(segment)) if self.guidance else ""
+        return self._observe(obs), self._info(info)
+
+    def _similar(self, segment: IntentionSegment) -> IntentionSegment | None:
+        same = [p for p in self._past if p.event == segment.event]
+        if not same:
+            return None
+        rows = self.encoder.encode([segment.intention, *(p.intention for p in same)])
+        return same[int(np.argmax(rows[1:] @ rows[0]))]
+
+    def _observe(self, obs: dict[str, Any]) -> dict[str, Any]:
+        return {**obs, "guidance": self._guide} if self.guidance else obs
+
+    def _info(self, info: dict[str, Any]) -> dict[str, Any]:
+        segment = self.segments[self._index]
+        return {**info, "segment": self._index, "segments": len(self.segments),
+                "intention": segment.intention, "event_class": segment.event,
+                "segment_success": tuple(self._results)}
+
+    def step(self, action: ActionLike) -> tuple[dict[str, Any], float, bool, bool,
+                                                 dict[str, Any]]:
+        """One action in the current intention; moves on when that intention ends.
+
+        When an intention ends, the observation and ``info`` are the next intention's first
+        ones and ``info["finished"]`` holds the ended one's index, task, success and
+        subgoal rewards.
+        """
+        if not self.segments or self._index >= len(self.segments):
+            raise MobileIntentError("call reset() before step()")
+        obs, reward, terminated, truncated, info = self.execute.step(action)
+        if not (terminated or truncated):
+            return self._observe(obs), reward, False, False, self._info(info)
+        self._results.append(bool(info["success"]))
+        finished = {"segment": self._index, "task": info["task"], "success": info["success"],
+                    "subgoal_rewards": info["subgoal_rewards"]}
+        info = {**self._info(info), "finished": finished}
+        self._index += 1
+        if self._index == len(self.segments):
+            return self._observe(obs), reward, True, False, info
+        obs, info = self._start()
+        return obs, reward, False, False, {**info, "finished": finished}
+
+    def render(self) -> np.ndarray | None:
+        """The current screen (``rgb_array``), or ``None`` without a render mode."""
+        return self.device.screenshot() if self.render_mode == "rgb_array" else None
+
+    def close(self) -> None:
+        """Release the device if this env built it from a config string."""
+        self.execute.close()
+        if self._owns_device:
+            self.device.close()

@@ -1,0 +1,207 @@
+"""``Act2Intent-Understand-v0``: tell which intentions a run of actions was for.
+
+Each episode is one window of ``window`` (m = 5) consecutive intention segments of a
+generated session (noise segments are left out). The observation is the window's action
+descriptions, numbered from 1 (and, if asked, the screen of each step); the action is the
+Act2Intention answer, a JSON object mapping each intention's text to the indices of its
+steps in order, ``{"<intention>": [1, 2, 3], "<intention>": [4, 5], …}``. The episode ends
+after that one step.
+
+Reward = (Acc-G + Acc-S + BLEU-4) / 3 of the answer against the truth
+(:func:`~mobileintent_gym.metrics.act2intent.understanding_scores`; Acc-S with
+all-MiniLM-L6-v2, BLEU-4 on characters), each term also in ``info``. An answer that is not
+such a JSON object scores 0 on all three and ``info["malformed"]`` says why; it never
+raises. Two intentions with the same text in one window are told apart by a suffix
+(``"… #2"``), in the truth and in answers alike.
+
+Version History:
+    v0: Initial version.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from PIL import Image
+
+from mobileintent_gym.envs.scoring import scoring_encoder
+from mobileintent_gym.envs.spaces import UnicodeText
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.intents.generator import (
+    GeneratorConfig,
+    cached_sessions,
+    replay,
+    user_names,
+)
+from mobileintent_gym.intents.schema import IntentionSegment, Session
+from mobileintent_gym.metrics.act2intent import understanding_scores
+from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.users.encoders import Encoder
+
+STEPS_LENGTH = 1 << 15
+ANSWER_LENGTH = 1 << 13
+
+
+def unique_texts(pairs: Sequence[tuple[str, list[int]]]) -> dict[str, list[int]]:
+    """A segmentation from (text, indices) pairs; a repeated text gets ``" #2"``, ``" #3"``."""
+    out: dict[str, list[int]] = {}
+    for text, indices in pairs:
+        key, n = text, 1
+        while key in out:
+            n += 1
+            key = f"{text} #{n}"
+        out[key] = list(indices)
+    return out
+
+
+class _Pairs(list):
+    """A JSON object's (key, value) pairs in order, duplicates kept."""
+
+
+def parse_answer(text: Any) -> dict[str, list[int]]:
+    """An answer's segmentation.
+
+    Raises:
+        ValueError: Naming what is wrong with ``text``.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"the answer must be JSON text, got {type(text).__name__}")
+    try:
+        pairs = json.loads(text, object_pairs_hook=_Pairs)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"the answer is not JSON ({err.msg}): {text[:80]!r}") from None
+    if not isinstance(pairs, _Pairs) or not pairs:
+        raise ValueError(f"the answer must be a non-empty JSON object, got {text[:80]!r}")
+    for key, indices in pairs:
+        if not isinstance(indices, list) or isinstance(indices, _Pairs):
+            raise ValueError(f"intention {key!r} needs a list of step indices, got {indices!r}")
+    return unique_texts(pairs)  # the scores name bad indices (ValueError)
+
+
+class UnderstandEnv(gym.Env[dict[str, Any], str]):
+    """Segment a window of a user's actions into the intentions behind them.
+
+    Args:
+        users: ``"test"`` or profile names or paths (see
+            :func:`~mobileintent_gym.intents.user_names`).
+        days: Days generated per user; windows come from all of them.
+        window: Intention segments per window (m).
+        seed: Seed of the generated sessions (the data set; episodes are drawn by the
+            reset seed).
+        screenshots: Add the screen each step was taken on (``screenshots``, one H×W×3
+            frame per step, resized to ``screenshot_size``).
+        screenshot_size: (width, height) of those frames.
+        encoder: Sentence encoder of Acc-S (default all-MiniLM-L6-v2, extra ``[embed]``).
+        config: How sessions are generated.
+
+    Reset options: ``user``, ``day`` (index) and ``start`` (index of the window's first
+    intention in that day) pick the window instead of drawing it.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 1}
+
+    def __init__(self, users: str | Sequence[str] = "test", *, days: int = 2, window: int = 5,
+                 seed: int = 0, screenshots: bool = False,
+                 screenshot_size: tuple[int, int] = (216, 480), encoder: Encoder | None = None,
+                 config: GeneratorConfig | None = None) -> None:
+        self.users, self.days, self.window, self.data_seed = user_names(users), days, window, seed
+        self.config = config or GeneratorConfig()
+        self.encoder = scoring_encoder(encoder)
+        self.screenshot_size = screenshot_size if screenshots else None
+        fields: dict[str, spaces.Space] = {"steps": UnicodeText(STEPS_LENGTH)}
+        if screenshots:
+            width, height = screenshot_size
+            fields["screenshots"] = spaces.Sequence(
+                spaces.Box(0, 255, (height, width, 3), np.uint8), stack=False)
+        self.observation_space = spaces.Dict(fields)
+        self.action_space = UnicodeText(ANSWER_LENGTH)
+        self.segments: tuple[IntentionSegment, ...] = ()
+        self.truth: dict[str, list[int]] = {}
+        self._session: Session | None = None
+        self._obs: dict[str, Any] = {}
+        self._done = True
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Draw a window (or take the one ``options`` name) and show its steps."""
+        super().reset(seed=seed)
+        options = dict(options or {})
+        user, day, start = (options.pop(k, None) for k in ("user", "day", "start"))
+        if options:
+            raise MobileIntentError(f"unknown reset options {sorted(options)}; "
+                                    "known: ['day', 'start', 'user']")
+        user = user or self.users[self.np_random.integers(len(self.users))]
+        sessions = cached_sessions(user, self.days, self.data_seed, self.config)
+        candidates = [i for i, s in enumerate(sessions) if len(s.intentions()) >= self.window]
+        if not candidates:
+            raise MobileIntentError(f"no day of {user!r} has {self.window} intentions")
+        day = candidates[self.np_random.integers(len(candidates))] if day is None else day
+        if day not in candidates:
+            raise MobileIntentError(f"reset option day must be one of {candidates} (days with "
+                                    f"{self.window} intentions), got {day!r}")
+        intentions = sessions[day].intentions()
+        last = len(intentions) - self.window
+        start = int(self.np_random.integers(last + 1)) if start is None else start
+        if not isinstance(start, int | np.integer) or not 0 <= start <= last:
+            raise MobileIntentError(f"reset option start must be in 0..{last}, got {start!r}")
+        self._session, self._done = sessions[day], False
+        self.segments = intentions[start:start + self.window]
+        self.truth = self._truth()
+        self._obs = self._observe()
+        return self._fresh_obs(), {"user": user, "day": day, "start": start,
+                           "segments": len(self.segments)}
+
+    def _truth(self) -> dict[str, list[int]]:
+        pairs, index = [], 1
+        for segment in self.segments:
+            pairs.append((segment.intention, list(range(index, index + len(segment.steps)))))
+            index += len(segment.steps)
+        return unique_texts(pairs)
+
+    def _observe(self) -> dict[str, Any]:
+        steps = [step for segment in self.segments for step in segment.steps]
+        text = "\n".join(f"{i}. {step.description}" for i, step in enumerate(steps, 1))
+        obs: dict[str, Any] = {"steps": text[:STEPS_LENGTH]}
+        if self.screenshot_size is not None:
+            obs["screenshots"] = self._frames()
+        return obs
+
+    def _frames(self) -> tuple[np.ndarray, ...]:
+        wanted = {id(step) for segment in self.segments for step in segment.steps}
+        phone = SimPhone(self.config.width, self.config.height)
+        frames = []
+        try:
+            for _, step in replay(self._session, phone):
+                if id(step) in wanted:
+                    image = Image.fromarray(phone.screenshot()).resize(self.screenshot_size)
+                    frames.append(np.asarray(image))
+        finally:
+            phone.close()
+        return tuple(frames)
+
+    def step(self, action: str) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Score the answer; the episode ends."""
+        if self._done:
+            raise MobileIntentError("call reset() before step()")
+        self._done = True
+        info: dict[str, Any] = {"truth": dict(self.truth), "malformed": None}
+        try:
+            scores = understanding_scores(parse_answer(action), self.truth, self.encoder)
+        except ValueError as err:
+            scores = {"acc_g": 0.0, "acc_s": 0.0, "bleu4": 0.0}
+            info["malformed"] = str(err)
+        info.update(scores)
+        reward = (scores["acc_g"] + scores["acc_s"] + scores["bleu4"]) / 3
+        return self._fresh_obs(), float(reward), True, False, info
+
+    def _fresh_obs(self) -> dict[str, Any]:
+        """A copy of the observation (users keep what they are given)."""
+        obs = dict(self._obs)
+        if "screenshots" in obs:
+            obs["screenshots"] = tuple(frame.copy() for frame in obs["screenshots"])
+        return obs

@@ -1,0 +1,121 @@
+"""``mobileintent-gym generate``: users live days on their phones; sessions are exported.
+
+Writes, per user, ``<out>/<user>/<date>.json`` (Act2Intention trajectories; with
+``--screenshots`` also ``<out>/<user>/<date>/*.png``), ``intentions.csv`` and
+``behaviour.json`` (a KnowU behaviour log), and ``<out>/summary.json``; prints a progress bar
+and a summary: segments, event classes, intentions whose success the judge checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.intents.act2intention import export_sessions
+from mobileintent_gym.intents.generator import GeneratorConfig, UserLife, user_names
+from mobileintent_gym.intents.knowu import behaviour_log, load_knowu_habits, write_behaviour_log
+from mobileintent_gym.intents.schema import Session
+
+
+def progress(done: int, total: int, note: str, out: TextIO, width: int = 30) -> None:
+    """Draw a one-line progress bar (redrawn in place; a newline when complete)."""
+    filled = width * done // max(1, total)
+    end = "\n" if done >= total else ""
+    out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {note}{end}")
+    out.flush()
+
+
+def summarise(sessions: Sequence[Session], seconds: float, dropped: int = 0) -> dict:
+    """Counts of a generation run: segments, noise, classes, judged successes, speed.
+
+    ``dropped`` is the number of intentions the judge found not achieved (left out).
+    """
+    intentions = [s for session in sessions for s in session.intentions()]
+    segments = sum(len(session.segments) for session in sessions)
+    return {
+        "users": len({s.user for s in sessions}), "sessions": len(sessions),
+        "segments": segments, "intentions": len(intentions),
+        "noise": segments - len(intentions),
+        "steps": sum(len(seg.steps) for session in sessions for seg in session.segments),
+        "judged": sum(seg.success is not None for seg in intentions),
+        "succeeded": sum(bool(seg.success) for seg in intentions),
+        "dropped": dropped,
+        "classes": dict(Counter(seg.event for seg in intentions).most_common()),
+        "seconds": round(seconds, 2),
+        "segments_per_minute": round(60 * segments / seconds) if seconds else None,
+    }
+
+
+def _knowu(pairs: Sequence[str]) -> tuple:
+    habits = []
+    for pair in pairs:
+        user, sep, path = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"generate: --knowu takes USER=PATH, got {pair!r}")
+        habits.append((user, load_knowu_habits(path)))
+    return tuple(habits)
+
+
+def _size(text: str) -> tuple[int, int]:
+    width, sep, height = text.partition("x")
+    if not (sep and width.isdigit() and height.isdigit()):
+        raise SystemExit(f"generate: --size must be WIDTHxHEIGHT, got {text!r}")
+    return int(width), int(height)
+
+
+def _main(args: argparse.Namespace) -> int:
+    if args.days < 1:
+        raise SystemExit(f"generate: --days must be at least 1, got {args.days}")
+    width, height = _size(args.size)
+    config = GeneratorConfig(width, height, profiles_dir=args.profiles,
+                             habits=_knowu(args.knowu or ()))
+    users = user_names(args.users)
+    out, sessions, dropped, began = Path(args.out), [], 0, time.perf_counter()
+    for n, user in enumerate(users):
+        try:
+            life = UserLife(user, args.seed, config)
+        except MobileIntentError as err:
+            raise SystemExit(f"generate: {err}") from err
+        days = []
+        for day in range(args.days):
+            days.append(life.day(day))
+            done = n * args.days + day + 1
+            progress(done, len(users) * args.days, f"user-days ({life.user})", sys.stderr)
+        life.close()
+        dropped += life.dropped
+        export_sessions(days, out, args.screenshots, (width, height))
+        write_behaviour_log(behaviour_log(days), out / life.user / "behaviour.json")
+        sessions += days
+    summary = summarise(sessions, time.perf_counter() - began, dropped)
+    (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    print(f"{summary['segments']} segments ({summary['intentions']} intentions, "
+          f"{summary['noise']} noise, {summary['steps']} steps) for {summary['users']} users "
+          f"x {args.days} days; success checked by the judge: {summary['succeeded']}/"
+          f"{summary['judged']} kept, {dropped} not achieved and left out; "
+          f"{summary['segments_per_minute']} segments/min")
+    print("classes: " + ", ".join(f"{k} {v}" for k, v in summary["classes"].items()))
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``generate`` sub-command."""
+    parser = subparsers.add_parser("generate", help="generate users' intention sessions")
+    parser.add_argument("--users", nargs="+", default=["test"],
+                        help="'test' (the built-in test users) or profile names or paths")
+    parser.add_argument("--days", type=int, default=7)
+    parser.add_argument("--out", required=True, help="output folder")
+    parser.add_argument("--screenshots", action="store_true",
+                        help="also write the screen of every step as a PNG")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--profiles", help="folder of PersonaLens profiles")
+    parser.add_argument("--size", default="1080x2400", help="phone screen WIDTHxHEIGHT")
+    parser.add_argument("--knowu", nargs="*", metavar="USER=PATH",
+                        help="add the habits of a KnowU profile YAML to a user's routine")
+    parser.set_defaults(func=_main)

@@ -1,0 +1,238 @@
+"""The generator: a user lives through days on one simulated phone; sessions come out.
+
+For each day, :func:`~mobileintent_gym.intents.routine.plan_day` draws the segments from the
+user's routine; the user carries each out on the same phone (:mod:`.behaviour`), whose data
+carries over from segment to segment and day to day. A gap of at least
+:data:`LOCK_AFTER` puts the phone away: the next segment starts on the home
+screen at its own time (the phone's clock jumps there; the segment is ``fresh``); after a
+shorter gap the user goes on from the screen they left. An intention the judge does not
+see achieved is given up: its actions are undone and it is left out (``UserLife.dropped``
+counts them). Every intention is judged; its steps get descriptions
+(:mod:`.describe`). The same user, days and seed give the same sessions in every process.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+import numpy as np
+
+from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner, Recorded, wander
+from mobileintent_gym.intents.classes import TEMPLATE_INTENTS
+from mobileintent_gym.intents.describe import describe
+from mobileintent_gym.intents.routine import (
+    Habit,
+    Planned,
+    Routine,
+    build_routine,
+    plan_day,
+    stable_rng,
+)
+from mobileintent_gym.intents.schema import (
+    NOISE_EVENT,
+    TIME_FORMAT,
+    Context,
+    IntentionSegment,
+    Session,
+    Step,
+)
+from mobileintent_gym.phone import SimPhone, hierarchy
+from mobileintent_gym.phone.state import PhoneState
+from mobileintent_gym.tasks import TaskInstance, instantiate
+from mobileintent_gym.users import PairConfig, build_user_content, builtin_users, resolve_profile
+
+FIRST_DAY = date(2026, 3, 2)  # a Monday
+LOCK_AFTER = timedelta(minutes=10)  # a gap this long puts the phone away between segments
+_NOISE_TEXT = {"idle": "Idle on the home screen without opening an app",
+               "accidental": "Opened {app} by accident and left it at once",
+               "distractor": "Browsed {app} for a moment without a goal"}
+
+
+def user_names(users: str | Sequence[str]) -> tuple[str, ...]:
+    """The user names a command or an env runs for.
+
+    ``"test"`` names the built-in test users. The built-in profiles do not come in named
+    sets (train / val / test) yet, so until they do ``"test"`` means every built-in user;
+    this is the one place to switch over. Anything else is a list of profile names or paths.
+    """
+    names = (users,) if isinstance(users, str) else tuple(users)
+    if names == ("test",):
+        return builtin_users()
+    return names
+
+
+@dataclass(frozen=True)
+class GeneratorConfig:
+    """How sessions are generated.
+
+    Attributes:
+        width: Screen width of the phone.
+        height: Screen height of the phone.
+        manner: How the users handle the phone.
+        pair: How PAIR builds each user's content.
+        profiles_dir: Where user profiles are looked up first.
+        first_day: The first day generated.
+        habits: Extra habits per user id (from KnowU profiles, :mod:`.knowu`).
+    """
+
+    width: int = 1080
+    height: int = 2400
+    manner: Manner = field(default_factory=Manner)
+    pair: PairConfig = field(default_factory=PairConfig)
+    profiles_dir: str | None = None
+    first_day: date = FIRST_DAY
+    habits: tuple[tuple[str, tuple[Habit, ...]], ...] = ()
+
+
+def _clock(phone: SimPhone) -> datetime:
+    return datetime.strptime(phone.clock, TIME_FORMAT)
+
+
+class UserLife:
+    """One user living day after day on one simulated phone.
+
+    Args:
+        user: Profile name or path.
+        seed: Seed of the routine and of every day.
+        config: Generator settings.
+    """
+
+    def __init__(self, user: str, seed: int = 0, config: GeneratorConfig | None = None) -> None:
+        self.config = config or GeneratorConfig()
+        profile = resolve_profile(user, self.config.profiles_dir)
+        self.content = build_user_content(profile, self.config.pair)
+        extra = dict(self.config.habits).get(profile.user_id, ())
+        self.routine: Routine = build_routine(profile, seed, extra)
+        self.seed, self.user = seed, profile.user_id
+        self.phone = SimPhone(self.config.width, self.config.height)
+        midnight = datetime.combine(self.config.first_day, datetime.min.time())
+        self.phone.reset(PhoneState(self.content.state.apps, midnight))
+        self.apps = {app_id: app.label for app_id, app in self.phone.apps.items()}
+        self._tasks: dict[str, TaskInstance] = {}
+        self._put_away = True
+        self.dropped = 0  # intentions the judge found not achieved, left out
+
+    def day(self, index: int) -> Session:
+        """Live day ``index`` (from 0; days must be lived in order) and return its session."""
+        when = self.config.first_day + timedelta(days=index)
+        plan = plan_day(self.routine, when, self.seed)
+        rng = stable_rng(self.seed, "behaviour", self.user, when.isoformat())
+        start = self.phone.state.copy()
+        self._put_away = True  # overnight
+        done = (self.carry_out(item, rng) for item in plan)
+        segments = tuple(s for s in done if s is not None)
+        first = segments[0].context if segments else Context.at(
+            datetime.combine(when, datetime.min.time()), "home", "")
+        return Session(self.user, first, segments, self.seed, start)
+
+    def _begin(self, planned: datetime) -> tuple[datetime, bool]:
+        """When the next segment starts, and whether the phone was put away before it."""
+        now = _clock(self.phone)
+        start = max(planned, now + timedelta(seconds=30))
+        fresh = self._put_away or start - now >= LOCK_AFTER
+        if fresh:
+            self.phone.reset(PhoneState(self.phone.state.apps, start))
+        self._put_away = False
+        return start, fresh
+
+    def carry_out(self, item: Planned, rng: np.random.Generator) -> IntentionSegment | None:
+        """Carry out one planned segment on the phone (``None``: an intention given up)."""
+        start, fresh = self._begin(item.time)
+        hand = Hand(self.phone, rng, self.config.manner)
+        hand.wait = int((start - _clock(self.phone)).total_seconds())
+        schedule = self.routine.schedule
+        context = Context.at(start, schedule.place(start), schedule.scene(start))
+        if item.task is None:
+            app = sorted(self.apps)[int(rng.integers(len(self.apps)))]
+            wander(hand, item.kind, app)
+            label = "Home screen" if item.kind == "idle" else self.apps[app]
+            return IntentionSegment(start, label, NOISE_EVENT,
+                                    _NOISE_TEXT[item.kind].format(app=label),
+                                    self._steps(hand.steps), item.kind, context, fresh=fresh)
+        task, before = self._task(item.task), self.phone.state.copy()
+        attempt = Attempt(hand, task)
+        if not attempt.run():
+            # The judge says the intention was not achieved (it may be impossible now, e.g.
+            # the song already plays): the user gives up, nothing of it is kept.
+            self.phone.reset(PhoneState(before.apps, start))
+            self._put_away, self.dropped = True, self.dropped + 1
+            return None
+        meaning = TEMPLATE_INTENTS[task.template.id]
+        steps = self._steps(hand.steps, attempt.decided, task.template.text)
+        return IntentionSegment(start, self.apps[task.template.app], meaning.event,
+                                intention_text(task), steps, "intention", context,
+                                task.id, True, fresh)
+
+    def _task(self, task_id: str) -> TaskInstance:
+        if task_id not in self._tasks:
+            self._tasks[task_id] = instantiate(task_id, self.content)
+        return self._tasks[task_id]
+
+    def _steps(self, recorded: list[Recorded], decided: int | None = None,
+               operation: str = "") -> tuple[Step, ...]:
+        steps = []
+        for i, rec in enumerate(recorded):
+            purpose = operation.replace("; ", " and ") if i == decided else None
+            text = describe(rec.event, hierarchy.parse(rec.before), hierarchy.parse(rec.after),
+                            self.apps, purpose)
+            steps.append(Step(rec.event.action, text, None, rec.event))
+        return tuple(steps)
+
+    def close(self) -> None:
+        """Release the phone."""
+        self.phone.close()
+
+
+def intention_text(task: TaskInstance) -> str:
+    """The intention behind ``task`` in the study's style: app, operation and purpose."""
+    purpose = TEMPLATE_INTENTS[task.template.id].purpose
+    return f"{task.instruction.rstrip('.')} {purpose}."
+
+
+def generate_sessions(user: str, days: int, seed: int = 0,
+                      config: GeneratorConfig | None = None) -> list[Session]:
+    """``days`` consecutive sessions of ``user`` on one phone."""
+    life = UserLife(user, seed, config)
+    try:
+        return [life.day(i) for i in range(days)]
+    finally:
+        life.close()
+
+
+def replay(session: Session, phone: SimPhone) -> Iterator[tuple[IntentionSegment, Step]]:
+    """Carry out a generated session again on ``phone``, yielding before each step.
+
+    The phone shows the screen each step was taken on when its pair is yielded (take
+    ``phone.screenshot()`` then); the screen after a step is the next step's screen, or the
+    phone's when the iteration ends. Needs the session's start state and step events.
+
+    Raises:
+        ValueError: For a session without a start state or step events (loaded data).
+    """
+    if session.start is None:
+        raise ValueError(f"session of {session.user!r} on {session.context.date} has no start "
+                         "state to replay from (it was loaded, not generated)")
+    previous = session.start.clock
+    for segment in session.segments:
+        if segment.fresh:
+            apps = session.start.apps if segment is session.segments[0] else phone.state.apps
+            phone.reset(PhoneState(apps, segment.time))
+            previous = segment.time
+        for step in segment.steps:
+            if step.event is None:
+                raise ValueError(f"step {step.action!r} of {segment.intention!r} has no event")
+            at = datetime.strptime(step.event.clock, TIME_FORMAT)
+            yield segment, step
+            phone.seconds_per_action = (at - previous).total_seconds()
+            phone.act(step.action)
+            previous = at
+
+
+@functools.lru_cache(maxsize=64)
+def cached_sessions(user: str, days: int, seed: int = 0,
+                    config: GeneratorConfig | None = None) -> tuple[Session, ...]:
+    """:func:`generate_sessions`, kept for this process (the envs' data set)."""
+    return tuple(generate_sessions(user, days, seed, config))

@@ -1,0 +1,170 @@
+"""KnowU-style data: user profiles with habits (``trigger → action``) and behaviour logs.
+
+**Behaviour logs** are JSON lists of ``{"time", "location", "action", "label", "category"}``
+where ``label`` is ``signal`` or ``noise`` (:func:`load_behaviour_log`,
+:func:`write_behaviour_log`; a generated session becomes one with :func:`behaviour_log`).
+
+**Habits** come from a KnowU profile's YAML (``user_profile.habits``, needs PyYAML:
+``pip install 'mobileintent-gym[data]'``). Each becomes a routine :class:`Habit` when its
+action maps to a task the phone can execute (:data:`ACTION_TEMPLATES`, first template the
+phone has wins) — today sending a message maps to the chat app's reply task and browsing
+to Moments; settings, alarms, galleries and calls have no app yet and are skipped. Its
+trigger's ``time`` (a ten-minute window) or ``time_range`` gives the window, ``days`` or
+``day_of_week`` the weekdays; a trigger with neither (a condition such as low battery) fires
+by chance at any waking hour.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from mobileintent_gym.errors import require
+from mobileintent_gym.intents.act2intention import InvalidDataError, parse_time, read_json_list
+from mobileintent_gym.intents.routine import EVERY_DAY, Habit, Trigger
+from mobileintent_gym.intents.schema import Session
+from mobileintent_gym.tasks import TEMPLATES
+
+LABELS = ("signal", "noise")
+# KnowU action type -> the templates that carry it out, best first.
+ACTION_TEMPLATES: dict[str, tuple[str, ...]] = {
+    "send_message": ("G-WCT-02", "G-ALI-03", "G-RDT-02"),
+    "initiate_call": ("G-WCT-01", "G-ALI-02"),
+    "send_email": ("G-WCT-02",),
+    "browse_info": ("G-X-02", "G-RDT-01", "G-WCT-03"),
+    "open_file": ("G-WRE-01",),
+}
+_DAYS = {name: i for i, name in enumerate(("mon", "tue", "wed", "thu", "fri", "sat", "sun"))}
+_CONDITION_CHANCE = 0.3
+_ENTRY_KEYS = ("time", "location", "action", "label", "category")
+
+
+@dataclass(frozen=True, slots=True)
+class BehaviourEntry:
+    """One entry of a KnowU behaviour log.
+
+    Attributes:
+        time: When it happened (with the log's UTC offset, if it has one).
+        location: Where.
+        action: What the user did, in words.
+        label: ``signal`` (part of a habit or preference) or ``noise``.
+        category: What kind of behaviour it is.
+    """
+
+    time: datetime
+    location: str
+    action: str
+    label: str
+    category: str
+
+
+def _entry(data: Any, where: str) -> BehaviourEntry:
+    if not isinstance(data, dict) or any(not isinstance(data.get(k), str) for k in _ENTRY_KEYS):
+        raise InvalidDataError(f"{where}: an entry needs string fields {list(_ENTRY_KEYS)}, "
+                               f"got {str(data)[:120]}")
+    if data["label"] not in LABELS:
+        raise InvalidDataError(f"{where}: 'label' must be one of {LABELS}, got {data['label']!r}")
+    return BehaviourEntry(parse_time(data["time"], f"{where} 'time'"), data["location"],
+                          data["action"], data["label"], data["category"])
+
+
+def load_behaviour_log(path: str | os.PathLike[str]) -> list[BehaviourEntry]:
+    """The entries of a KnowU behaviour log.
+
+    Raises:
+        InvalidDataError: When the file cannot be read or an entry is malformed.
+    """
+    return [_entry(d, f"{path} entry {i + 1}")
+            for i, d in enumerate(read_json_list(path, "a behaviour log"))]
+
+
+def write_behaviour_log(entries: Iterable[BehaviourEntry], path: str | os.PathLike[str]) -> None:
+    """Write entries as a KnowU behaviour log (folders are created)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    records = [{"time": e.time.isoformat(), "location": e.location, "action": e.action,
+                "label": e.label, "category": e.category} for e in entries]
+    path.write_text(json.dumps(records, ensure_ascii=False, indent=2), encoding="utf-8")
+
+
+def behaviour_log(sessions: Sequence[Session]) -> list[BehaviourEntry]:
+    """The sessions' segments as KnowU log entries (noise labelled ``noise``)."""
+    entries = []
+    for session in sessions:
+        for seg in session.segments:
+            where = seg.context.place if seg.context is not None else ""
+            text = seg.intention[:1].lower() + seg.intention[1:]
+            entries.append(BehaviourEntry(seg.time, where, f"At {seg.time:%H:%M}, {text}",
+                                          "noise" if seg.is_noise else "signal",
+                                          seg.kind if seg.is_noise else seg.event))
+    return entries
+
+
+def _minutes(text: Any, where: str) -> int:
+    try:
+        hours, minutes = str(text).split(":")
+        return int(hours) * 60 + int(minutes)
+    except ValueError:
+        raise InvalidDataError(f"{where}: not a time of day: {text!r}") from None
+
+
+def _days(trigger: dict, where: str) -> tuple[int, ...]:
+    days = trigger.get("days", trigger.get("day_of_week"))
+    if days is None:
+        return EVERY_DAY
+    names = [days] if isinstance(days, str) else days
+    try:
+        return tuple(sorted({_DAYS[str(n).lower()[:3]] for n in names}))
+    except (KeyError, TypeError):
+        raise InvalidDataError(f"{where}: unknown weekday in {days!r}") from None
+
+
+def habit_from_knowu(name: str, spec: Any, task_target: str = "personal:explicit"
+                     ) -> Habit | None:
+    """The routine habit of one KnowU habit, or ``None`` when no executable task fits it.
+
+    Raises:
+        InvalidDataError: Naming the habit and its malformed trigger.
+    """
+    if not isinstance(spec, dict):
+        return None
+    trigger, action = spec.get("trigger") or {}, spec.get("action") or {}
+    kind = action.get("type") if isinstance(action, dict) else None
+    template = next((t for t in ACTION_TEMPLATES.get(kind, ()) if t in TEMPLATES), None)
+    if template is None or not isinstance(trigger, dict):
+        return None
+    where = f"KnowU habit {name!r}"
+    chance = 0.9
+    if "time" in trigger:
+        start = _minutes(trigger["time"], where)
+        window = (start, start + 10)
+    elif "time_range" in trigger:
+        window = tuple(sorted(_minutes(t, where) for t in trigger["time_range"][:2]))
+    else:
+        window, chance = (8 * 60, 22 * 60), _CONDITION_CHANCE
+    return Habit(name, f"{template}:{task_target}", Trigger(*window, _days(trigger, where)),
+                 chance, source="knowu")
+
+
+def load_knowu_habits(path: str | os.PathLike[str]) -> tuple[Habit, ...]:
+    """The executable habits of a KnowU profile YAML (``user_profile.habits``).
+
+    Raises:
+        DependencyNotInstalled: Without PyYAML (``[data]``).
+        InvalidDataError: When the file cannot be read or holds no habits section.
+    """
+    yaml = require("yaml", "data")
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as err:
+        raise InvalidDataError(f"{path}: {err}") from err
+    habits = (data or {}).get("user_profile", {}).get("habits") if isinstance(data, dict) else None
+    if not isinstance(habits, dict):
+        raise InvalidDataError(f"{path}: no user_profile.habits mapping")
+    found = (habit_from_knowu(name, spec) for name, spec in habits.items())
+    return tuple(h for h in found if h is not None)

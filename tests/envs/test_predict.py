@@ -1,0 +1,112 @@
+"""Act2Intent-Predict: history and persona in, the next intention out, with the fallback."""
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.agents.predict import (
+    LastIntentionPredictor,
+    MostFrequentPredictor,
+    OraclePredictor,
+    RandomPredictor,
+)
+from mobileintent_gym.errors import MobileIntentError
+
+USERS = ["demo-ana"]
+
+
+@pytest.fixture(scope="module")
+def env():
+    env = gym.make("Act2Intent-Predict-v0", users=USERS, history_days=5, predict_days=2)
+    yield env
+    env.close()
+
+
+def _episode(env, make, seed):
+    obs, info = env.reset(seed=seed)
+    agent, done = make(env, seed), False
+    while not done:
+        obs, _, done, truncated, info = env.step(agent.act(obs, info))
+        assert not truncated
+    return info["episode"]
+
+
+def test_the_env_passes_the_gymnasium_checker(env):
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+def test_the_observation_shows_the_last_n_intentions_persona_and_time():
+    env = gym.make("Act2Intent-Predict-v0", users=USERS, history_days=5, predict_days=2,
+                   history=30)
+    obs, info = env.reset(seed=0, options={"user": USERS[0], "day": 0})
+    lines = obs["history"].splitlines()
+    past = env.unwrapped.past
+    assert len(past) > 30 and len(lines) == 30
+    assert lines[-1] == (f"{past[-1].time:%Y-%m-%d %H:%M} | {past[-1].app} | "
+                         f"{past[-1].intention} | {past[-1].event}")
+    assert obs["persona"].startswith("Over 5 days the user had")
+    first = env.unwrapped.targets[0]
+    assert obs["time"].startswith(f"{first.time:%Y-%m-%d %H:%M %A}")
+    assert info["intentions"] == len(env.unwrapped.targets)
+
+
+def test_the_truth_is_revealed_and_joins_the_history(env):
+    obs, _ = env.reset(seed=0)
+    truth = env.unwrapped.truth()
+    obs, reward, _, _, info = env.step(json.dumps({"Event": "Take notes", "Behaviour": "x"}))
+    assert reward == 0.0 and info["acc_c"] == 0.0
+    assert info["truth"] == {"Event": truth.event, "Behaviour": truth.behaviour}
+    assert obs["history"].splitlines()[-1].endswith(f"| {truth.behaviour} | {truth.event}")
+
+
+def test_the_oracle_scores_one_and_the_fallback_reports_push_rates(env):
+    episode = _episode(env, OraclePredictor, 0)
+    scores = episode["all"]
+    assert scores == pytest.approx({"push_rate": 1, "acc_c": 1, "acc_s": 1, "bleu4": 1,
+                                    "pushed": scores["pushed"], "unreadable": 0})
+    assert scores["pushed"] > 0
+    assert episode["0.80"]["push_rate"] == 1.0
+    env.reset(seed=0)
+    done = False
+    while not done:  # right class, pushed only at 0.60
+        truth = env.unwrapped.truth()
+        answer = {"Event": truth.event, "Behaviour": truth.behaviour, "Confidence": 0.7}
+        _, reward, done, _, info = env.step(json.dumps(answer))
+        assert reward == 1.0
+    assert info["episode"]["0.60"]["push_rate"] == 1.0
+    assert info["episode"]["0.80"] == {"push_rate": 0.0, "pushed": 0, "unreadable": 0,
+                                       "acc_c": None, "acc_s": None, "bleu4": None}
+
+
+@pytest.mark.parametrize(("answer", "why"), [
+    ("nope", "no JSON object"), ('{"Event": "Take photo"}', "no Behaviour"),
+    ('{"Event": "Take photo", "Behaviour": "x", "Confidence": 2}', "[0, 1]"),
+    ('{"Event": "Take photo", "Behaviour": "x", "Confidence": true}', "[0, 1]"),
+    (7, "no JSON object"),
+])
+def test_malformed_answers_are_wrong_and_named(env, answer, why):
+    env.reset(seed=1)
+    _, reward, _, _, info = env.step(answer)
+    assert reward == 0.0 and why in info["malformed"] and info["acc_c"] == 0.0
+
+
+def test_the_habitual_predictor_beats_random_and_last_on_acc_c(env):
+    acc = {name: np.mean([_episode(env, make, seed)["all"]["acc_c"] for seed in range(4)])
+           for name, make in (("random", RandomPredictor), ("last", LastIntentionPredictor),
+                              ("frequent", MostFrequentPredictor))}
+    assert acc["random"] < acc["last"] < acc["frequent"]
+    assert acc["frequent"] > 0.3 and acc["random"] < 0.15
+
+
+def test_reset_options_and_stepping_past_the_end(env):
+    with pytest.raises(MobileIntentError, match="unknown reset options"):
+        env.reset(options={"days": 2})
+    with pytest.raises(MobileIntentError, match="day must be one of"):
+        env.reset(options={"user": USERS[0], "day": 5})
+    _episode(env, LastIntentionPredictor, 0)
+    with pytest.raises(MobileIntentError, match="reset"):
+        env.step("{}")

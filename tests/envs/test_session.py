@@ -1,0 +1,119 @@
+"""Act2Intent-Session: a day of intentions on one phone, with Execute's judging."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.actions import Action
+from mobileintent_gym.agents import OracleAgent, RandomAgent
+from mobileintent_gym.agents.guided import GuidanceAgent
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.phone.query import find_all
+
+USERS = ["demo-ana"]
+
+
+@pytest.fixture(scope="module")
+def env():
+    env = gym.make("Act2Intent-Session-v0", users=USERS, history_days=5, play_days=2,
+                   observation=("instruction",), guidance=True)
+    yield env
+    env.close()
+
+
+def _play(env, agent, seed=0, options=None):
+    obs, info = env.reset(seed=seed, options=options)
+    infos, total, done = [info], 0.0, False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(agent.act(obs, info))
+        infos.append(info)
+        total, done = total + reward, terminated or truncated
+    return total, infos
+
+
+def test_the_env_passes_the_gymnasium_checker():
+    env = gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=USERS,
+                   history_days=5, play_days=2)
+    check_env(env.unwrapped, skip_render_check=True)
+    obs, _ = env.reset(seed=1)
+    assert obs["screenshot"].shape == (1200, 540, 3)
+    env.close()
+
+
+def test_the_oracle_carries_out_every_intention_of_the_day(env):
+    total, infos = _play(env, OracleAgent(env))
+    assert len(infos) > len(env.unwrapped.segments) + 1
+    last = infos[-1]
+    segments = env.unwrapped.segments
+    assert last["segment_success"] == (True,) * len(segments) == (True,) * last["segments"]
+    finished = [i["finished"] for i in infos if "finished" in i]
+    assert [f["segment"] for f in finished] == list(range(len(segments)))
+    assert [f["task"] for f in finished] == [s.task for s in segments]
+    assert total == sum(len(f["subgoal_rewards"]) for f in finished)  # every subgoal earned
+
+
+def test_info_and_instruction_follow_the_current_intention(env):
+    obs, info = env.reset(seed=0)
+    segment = env.unwrapped.segments[0]
+    assert info["segment"] == 0 and info["intention"] == segment.intention
+    assert info["event_class"] == segment.event and info["task"] == segment.task
+    assert obs["instruction"] == info["instruction"] and info["user"] == USERS[0]
+    obs, _, _, _, info = env.step(Action.complete())  # give the first one up
+    assert info["finished"]["success"] is False and info["segment"] == 1
+    assert info["segment_success"] == (False,)
+    assert info["task"] == env.unwrapped.segments[1].task
+    assert env.unwrapped.device.clock.startswith(
+        env.unwrapped.segments[1].time.strftime("%Y-%m-%d %H:%M"))
+
+
+def _replies(device):
+    chat = device.state.apps["chat"]
+    return sum(m.text == "Understood" for c in chat.chats for m in c.messages)
+
+
+def test_the_phone_keeps_what_earlier_intentions_did(env):
+    """Replies sent in earlier intentions are still there when later ones start."""
+    obs, info = env.reset(seed=0)
+    oracle, device = OracleAgent(env), env.unwrapped.device
+    counts, sent, done = [_replies(device)], 0, False
+    while not done:
+        obs, _, done, _, info = env.step(oracle.act(obs, info))
+        if "finished" in info:
+            sent += info["finished"]["task"].startswith("G-WCT-02")
+            counts.append(_replies(device))  # the next intention has started (or the day ended)
+    assert sent >= 1 and counts == sorted(counts) and counts[-1] - counts[0] == sent
+    device.open("chat")  # and a user sees the last one in the chat list
+    assert "Understood" in [n.text for n in find_all(device.hierarchy())]
+
+
+def test_guidance_is_the_most_similar_past_intention_of_the_same_class(env):
+    obs, info = env.reset(seed=0)
+    past = [s for s in env.unwrapped._past if s.event == info["event_class"]]
+    assert past and obs["guidance"]
+    chosen = [s for s in past if obs["guidance"] == "\n".join(
+        f"{st.action} | {st.description}" for st in s.steps)]
+    assert chosen and any(s.task == info["task"] for s in chosen) == any(
+        s.task == info["task"] for s in past)
+
+
+def test_baselines_separate_on_completed_intentions(env):
+    done = {}
+    for name, agent in (("random", RandomAgent(env, 0)), ("guidance", GuidanceAgent(env)),
+                        ("oracle", OracleAgent(env))):
+        _, infos = _play(env, agent, seed=0)
+        done[name] = np.mean(infos[-1]["segment_success"])
+    assert done["random"] < done["guidance"] < done["oracle"] == 1.0
+
+
+def test_step_before_reset_and_bad_options_raise():
+    env = gym.make("Act2Intent-Session-v0", users=USERS, history_days=5, play_days=2,
+                   observation=("instruction",))
+    with pytest.raises(MobileIntentError, match="reset"):
+        env.unwrapped.step(Action.complete())
+    with pytest.raises(MobileIntentError, match="unknown reset options"):
+        env.reset(options={"task": "x"})
+    with pytest.raises(MobileIntentError, match="day must be one of"):
+        env.reset(options={"day": 9})
+    env.close()

@@ -1,0 +1,114 @@
+"""Act2Intent-Understand: windows of a generated session, scored answers, baselines."""
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.agents.understand import (
+    AppSwitchSegmenter,
+    OracleSegmenter,
+    RandomSegmenter,
+)
+from mobileintent_gym.errors import MobileIntentError
+
+USERS = ["demo-ana"]
+
+
+@pytest.fixture(scope="module")
+def env():
+    env = gym.make("Act2Intent-Understand-v0", users=USERS, days=7)
+    yield env
+    env.close()
+
+
+def test_the_env_passes_the_gymnasium_checker(env):
+    check_env(env.unwrapped, skip_render_check=True)
+    assert env.spec.max_episode_steps is None  # one step, then terminated
+
+
+def test_the_observation_numbers_the_window_steps_and_the_truth_indexes_them(env):
+    obs, info = env.reset(seed=4)
+    lines = obs["steps"].splitlines()
+    truth = env.unwrapped.truth
+    assert info["segments"] == len(truth) == 5
+    indices = [i for group in truth.values() for i in group]
+    assert indices == list(range(1, len(lines) + 1))
+    assert all(line.startswith(f"{i}. ") for i, line in enumerate(lines, 1))
+    first = env.unwrapped.segments[0]
+    assert next(iter(truth)) == first.intention
+    assert lines[0] == f"1. {first.steps[0].description}"
+
+
+def test_the_truth_scores_one_and_a_shifted_answer_less(env):
+    _obs, info = env.reset(seed=4)
+    _, reward, terminated, truncated, info = env.step(json.dumps(env.unwrapped.truth))
+    assert terminated and not truncated and info["malformed"] is None
+    assert info["acc_g"] == 1.0 and info["bleu4"] == 1.0
+    assert reward == pytest.approx(1.0, abs=1e-6)
+    env.reset(seed=4)
+    groups = list(env.unwrapped.truth.values())
+    shifted = dict(zip(env.unwrapped.truth, [groups[0] + groups[1][:1], groups[1][1:] or [99],
+                                             *groups[2:]], strict=True))
+    _, reward, _, _, info = env.step(json.dumps(shifted))
+    assert info["acc_g"] == 0.6 and reward < 1.0
+
+
+@pytest.mark.parametrize(("answer", "why"), [
+    ("not json", "not JSON"), ("[1, 2]", "non-empty JSON object"), ("{}", "non-empty"),
+    ('{"a": 3}', "needs a list"), ('{"a": [0, 1]}', "indices >= 1"),
+    ('{"a": ["1"]}', "indices >= 1"), (None, "JSON text"), ("", "not JSON"),
+])
+def test_malformed_answers_are_scored_zero_and_named(env, answer, why):
+    env.reset(seed=1)
+    _, reward, terminated, _, info = env.step(answer)
+    assert terminated and reward == 0.0 and why in info["malformed"]
+    assert (info["acc_g"], info["acc_s"], info["bleu4"]) == (0.0, 0.0, 0.0)
+
+
+def test_repeated_intentions_are_told_apart_in_answers_too(env):
+    env.reset(seed=1)
+    truth = env.unwrapped.truth
+    text = "{" + ", ".join(f'"same": {json.dumps(v)}' for v in truth.values()) + "}"
+    _, _, _, _, info = env.step(text)
+    assert info["acc_g"] == 1.0 and info["malformed"] is None  # five spans, one text
+
+
+def test_step_without_reset_and_bad_options_raise(env):
+    env.reset(seed=0)
+    env.step("{}")
+    with pytest.raises(MobileIntentError, match="reset"):
+        env.step("{}")
+    with pytest.raises(MobileIntentError, match="unknown reset options"):
+        env.reset(options={"window": 3})
+    with pytest.raises(MobileIntentError, match="start must be in"):
+        env.reset(options={"user": USERS[0], "day": 0, "start": 999})
+
+
+def test_cutting_at_app_switches_beats_random_cuts_and_the_oracle_is_perfect(env):
+    scores = {}
+    for name, make in (("random", RandomSegmenter), ("switches", AppSwitchSegmenter),
+                       ("oracle", OracleSegmenter)):
+        rewards = []
+        for seed in range(6):
+            obs, info = env.reset(seed=seed)
+            rewards.append(env.step(make(env, seed).act(obs, info))[1])
+        scores[name] = np.mean(rewards)
+    assert scores["random"] < scores["switches"] < scores["oracle"]
+    assert scores["oracle"] == pytest.approx(1.0, abs=1e-6)
+
+
+def test_screenshots_show_the_screen_of_each_step():
+    env = gym.make("Act2Intent-Understand-v0", users=USERS, days=7, screenshots=True,
+                   screenshot_size=(108, 240))
+    obs, _ = env.reset(seed=2)
+    frames = obs["screenshots"]
+    assert len(frames) == len(obs["steps"].splitlines())
+    assert all(f.shape == (240, 108, 3) and f.dtype == np.uint8 for f in frames)
+    assert env.observation_space.contains(obs)
+    assert not all(np.array_equal(frames[0], f) for f in frames[1:])
+    again, _ = env.reset(seed=2)
+    assert all(np.array_equal(a, b) for a, b in zip(frames, again["screenshots"], strict=True))

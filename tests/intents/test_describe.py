@@ -1,0 +1,70 @@
+"""Action descriptions: the study's format, from the step's event and screens."""
+
+import re
+
+from mobileintent_gym.actions import Action
+from mobileintent_gym.intents import describe
+from mobileintent_gym.intents.behaviour import delete_key
+from mobileintent_gym.intents.describe import MAX_WORDS
+from mobileintent_gym.phone import SimPhone, hierarchy
+from tests.helpers import press
+
+FORMAT = re.compile(r'^(On the home screen|In [A-Z][a-z]+), [a-z-]+ .+, to [a-z].+$')
+APPS = {"music": "Music", "chat": "Chat"}
+
+
+def _described(phone, action, purpose=None):
+    before = hierarchy.parse(phone.hierarchy())
+    event = (action(phone) if callable(action) else phone.act(action)).event
+    return describe(event, before, hierarchy.parse(phone.hierarchy()), APPS, purpose)
+
+
+def test_steps_are_described_from_what_changed_on_screen():
+    phone = SimPhone()
+    assert (_described(phone, lambda p: press(p, desc="Music"))
+            == 'On the home screen, tap "Music", to open Music')
+    assert (_described(phone, lambda p: press(p, desc="Your Library"))
+            == 'In Music, tap "Your Library", to open Your Library')
+    assert (_described(phone, lambda p: press(p, resource_id="recently_played"))
+            == 'In Music, tap "Recently played", to show Recently played')
+    assert (_described(phone, Action.swipe("UP"))
+            == "In Music, swipe up on Your Library, to see more of Your Library")
+    assert (_described(phone, Action.press("BACK")) == "In Music, press Back, to leave Music")
+
+
+def test_typing_keys_going_back_and_the_deciding_step():
+    phone = SimPhone()
+    phone.open("chat")
+    press(phone, resource_id="chat")
+    assert (_described(phone, lambda p: press(p, resource_id="input"))
+            == 'In Chat, tap the "input" field, to start typing there')
+    assert (_described(phone, Action.type_text("Understoox"))
+            == 'In Chat, type "Understoox", to fill in the field')
+    assert (_described(phone, Action.click(*delete_key(phone)))
+            == "In Chat, tap the delete key, to fix a typo")
+    phone.act(Action.type_text("d"))
+    assert (_described(phone, lambda p: press(p, resource_id="send"), "reply to the chat")
+            == 'In Chat, tap "Send", to reply to the chat')
+    assert _described(phone, Action.press("BACK")) == "In Chat, press Back, to hide the keyboard"
+    assert _described(phone, Action.press("BACK")) == "In Chat, press Back, to go back to Chats"
+
+
+def test_every_generated_description_has_the_format_and_at_most_20_words(week):
+    descriptions = [step.description for session in week for s in session.segments
+                    for step in s.steps]
+    assert len(descriptions) > 300
+    assert all(FORMAT.match(d) for d in descriptions), [d for d in descriptions
+                                                        if not FORMAT.match(d)][:3]
+    assert max(len(d.split()) for d in descriptions) <= MAX_WORDS
+
+
+def test_long_labels_are_clipped_to_keep_20_words():
+    phone = SimPhone()
+    phone.open("chat")
+    press(phone, resource_id="chat")
+    press(phone, resource_id="input")
+    long = " ".join(["word"] * 30)
+    assert (_described(phone, Action.type_text(long))
+            == 'In Chat, type "word word word word word word…", to fill in the field')
+    text = _described(phone, Action.type_text(long), "reply with a very long message " * 3)
+    assert len(text.split()) == MAX_WORDS and text.startswith('In Chat, type "word…", to reply')

@@ -1,0 +1,65 @@
+"""Generated sessions and the intention envs are the same in every process for a seed."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = """
+import hashlib, json, random, sys
+import numpy as np
+# Each process disturbs the global generators differently: nothing may read them.
+random.seed(int(sys.argv[1]))
+np.random.seed(int(sys.argv[1]))
+from tests.intents.test_determinism import digests
+print(json.dumps(digests()))
+"""
+
+
+def digests():
+    """Digests of two generated days and of each intention env's first observations."""
+    import hashlib
+
+    import gymnasium as gym
+
+    import mobileintent_gym  # noqa: F401
+    from mobileintent_gym.agents import OracleAgent
+    from mobileintent_gym.intents import generate_sessions
+    from mobileintent_gym.intents.act2intention import segment_record
+
+    def sha(value):
+        return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
+
+    days = generate_sessions("demo-ana", 2, seed=0)
+    out = {"sessions": sha([[segment_record(s), [st.event.clock for st in s.steps]]
+                            for day in days for s in day.segments])}
+    understand = gym.make("Act2Intent-Understand-v0", users=["demo-ana"], days=2)
+    obs, _ = understand.reset(seed=3)
+    out["understand"] = sha([obs["steps"], understand.unwrapped.truth])
+    predict = gym.make("Act2Intent-Predict-v0", users=["demo-ana"], history_days=1,
+                       predict_days=1)
+    out["predict"] = sha(predict.reset(seed=3)[0])
+    session = gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=["demo-ana"],
+                       history_days=1, play_days=1)
+    obs, info = session.reset(seed=3)
+    frames, oracle = hashlib.sha256(obs["screenshot"].tobytes()), OracleAgent(session)
+    for _ in range(4):
+        obs, _, _, _, info = session.step(oracle.act(obs, info))
+        frames.update(obs["screenshot"].tobytes())
+    out["session"] = [obs["instruction"], info["segment"], frames.hexdigest()]
+    return out
+
+
+def _run(noise):
+    env = {**os.environ, "PYTHONHASHSEED": str(noise), "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", SCRIPT, str(noise)], env=env, cwd=REPO,
+                          check=True, capture_output=True, text=True, timeout=600)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_two_processes_generate_the_same_sessions_and_env_observations():
+    other = _run(noise=11)
+    assert other == digests()
+    assert len(set(other)) == 4

@@ -1,0 +1,127 @@
+"""Act2Intention trajectories (JSON + PNG), the intention CSV and KnowU logs: in and out."""
+
+import json
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from mobileintent_gym.intents import (
+    InvalidDataError,
+    behaviour_log,
+    export_sessions,
+    generate_sessions,
+    load_behaviour_log,
+    load_intentions_csv,
+    load_trajectories,
+    replay,
+    write_behaviour_log,
+    write_intentions_csv,
+    write_trajectories,
+)
+from mobileintent_gym.intents.generator import GeneratorConfig
+from mobileintent_gym.phone import SimPhone
+
+from .conftest import USER, shared
+
+
+def _fields(segment):
+    return (segment.time, segment.app, segment.event, segment.intention, segment.kind,
+            tuple((s.action, s.description, s.image_path) for s in segment.steps))
+
+
+def test_trajectories_round_trip_with_noise_kinds(week, tmp_path):
+    segments = [s for session in week[:2] for s in session.segments]
+    write_trajectories(segments, tmp_path / "t.json")
+    loaded = load_trajectories(tmp_path / "t.json")
+    assert [_fields(s) for s in loaded] == [_fields(s) for s in segments]
+    records = json.loads((tmp_path / "t.json").read_text())
+    assert set(records[0]) >= {"datetime", "event", "behavior", "app", "steps"}
+    assert all(("kind" in r) == (r["event"] == "Noise") for r in records)
+    write_trajectories(loaded, tmp_path / "again.json")
+    assert (tmp_path / "again.json").read_text() == (tmp_path / "t.json").read_text()
+
+
+def test_the_intention_csv_round_trips_and_leaves_noise_out(week, tmp_path):
+    segments = [s for session in week for s in session.segments]
+    write_intentions_csv(segments, tmp_path / "i.csv")
+    loaded = load_intentions_csv(tmp_path / "i.csv")
+    intentions = [s for s in segments if not s.is_noise]
+    assert [(s.time, s.app, s.intention, s.event) for s in loaded] == [
+        (s.time, s.app, s.intention, s.event) for s in intentions]
+    assert (tmp_path / "i.csv").read_text().splitlines()[0] == "Time,APP,Intention,Event"
+
+
+def test_knowu_logs_round_trip_with_signal_and_noise(week, tmp_path):
+    entries = behaviour_log(week)
+    write_behaviour_log(entries, tmp_path / "log.json")
+    assert load_behaviour_log(tmp_path / "log.json") == entries
+    labels = {e.label for e in entries}
+    assert labels == {"signal", "noise"}
+    assert all(e.action.startswith(f"At {e.time:%H:%M}, ") for e in entries)
+
+
+def test_the_real_intention_log_loads_and_writes_back_byte_for_byte(tmp_path):
+    path = shared("act2intention", "user_demo.csv")
+    rows = load_intentions_csv(path)
+    assert len(rows) == 349 and rows[0].app == "抖音短视频" and rows[0].event == "Watch videos"
+    assert rows[0].time.microsecond == 2000
+    write_intentions_csv(rows, tmp_path / "copy.csv")
+    assert (tmp_path / "copy.csv").read_bytes() == path.read_bytes()
+
+
+def test_the_real_knowu_logs_load_and_round_trip(tmp_path):
+    for path in sorted(shared("knowu").glob("*.json")):
+        entries = load_behaviour_log(path)
+        assert entries and {e.label for e in entries} <= {"signal", "noise"}
+        assert ("noise" in {e.label for e in entries}) == ("noise" in path.stem)
+        write_behaviour_log(entries, tmp_path / path.name)
+        assert load_behaviour_log(tmp_path / path.name) == entries
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("{}", "holds a list"),
+    ('[{"datetime": "2026-03-02 08:00:00"}]', "segment 1: a segment needs the keys"),
+    ('[{"datetime": "soon", "event": "E", "behavior": "b", "app": "A", "steps": []}]',
+     "not a date and time: 'soon'"),
+    ('[{"datetime": "2026-03-02 08:00:00", "event": "E", "behavior": "b", "app": "A", '
+     '"steps": [{"action": 3}]}]', "step 1: 'action' must be a string"),
+    ('[{"datetime": "2026-03-02 08:00:00", "event": "E", "behavior": "b", "app": "A", '
+     '"steps": [], "kind": "nap"}]', "'kind' must be one of"),
+    ("[", "t.json"),
+])
+def test_malformed_trajectory_files_are_named(tmp_path, content, message):
+    (tmp_path / "t.json").write_text(content)
+    with pytest.raises(InvalidDataError, match=message):
+        load_trajectories(tmp_path / "t.json")
+
+
+def test_malformed_csv_and_logs_are_named(tmp_path):
+    (tmp_path / "a.csv").write_text("Time,App\n")
+    with pytest.raises(InvalidDataError, match="header must be Time,APP,Intention,Event"):
+        load_intentions_csv(tmp_path / "a.csv")
+    (tmp_path / "b.csv").write_text("Time,APP,Intention,Event\n2024-10-25,X,y\n")
+    with pytest.raises(InvalidDataError, match="line 2: expected 4 fields"):
+        load_intentions_csv(tmp_path / "b.csv")
+    (tmp_path / "c.json").write_text('[{"time": "2026-01-01T08:00:00", "location": "x", '
+                                     '"action": "y", "label": "maybe", "category": "z"}]')
+    with pytest.raises(InvalidDataError, match="'label' must be one of"):
+        load_behaviour_log(tmp_path / "c.json")
+
+
+def test_export_with_screenshots_writes_the_screen_of_every_step(tmp_path):
+    config = GeneratorConfig(540, 1200)
+    session = generate_sessions(USER, 1, seed=3, config=config)[0]
+    export_sessions([session], tmp_path, screenshots=True, size=(540, 1200))
+    folder = tmp_path / USER
+    loaded = load_trajectories(folder / f"{session.context.date}.json")
+    paths = [step.image_path for seg in loaded for step in seg.steps]
+    assert len(paths) == sum(len(seg.steps) for seg in session.segments) == len(set(paths))
+    assert all((folder / p).is_file() for p in paths)
+    assert len(load_intentions_csv(folder / "intentions.csv")) == len(session.intentions())
+    phone, frames = SimPhone(540, 1200), []
+    for _ in replay(session, phone):
+        frames.append(phone.screenshot().copy())
+    for k in (0, len(frames) // 2, len(frames) - 1):
+        png = np.asarray(Image.open(folder / paths[k]))
+        assert png.shape == (1200, 540, 3) and np.array_equal(png, frames[k])

@@ -1,0 +1,142 @@
+"""The generator: judged intentions, person-like behaviour, carried state, exact replays."""
+
+import itertools
+from dataclasses import replace
+from datetime import datetime
+
+import numpy as np
+import pytest
+
+from mobileintent_gym.intents import generate_sessions, replay, user_names
+from mobileintent_gym.intents.generator import UserLife
+from mobileintent_gym.intents.routine import Planned
+from mobileintent_gym.intents.schema import TIME_FORMAT
+from mobileintent_gym.phone import SimPhone, hierarchy
+from mobileintent_gym.tasks import Judge, instantiate
+from mobileintent_gym.users import builtin_users, load_user_content
+
+from .conftest import USER
+
+
+def test_a_week_has_intentions_and_noise_with_contexts(week):
+    intentions = [s for session in week for s in session.intentions()]
+    noise = [s for session in week for s in session.segments if s.is_noise]
+    assert len(week) == 7 and len(intentions) >= 40 and noise
+    assert [s.context.date for s in week] == [f"2026-03-0{d}" for d in range(2, 9)]
+    assert {s.context.weekday for s in week} == {"Monday", "Tuesday", "Wednesday", "Thursday",
+                                                  "Friday", "Saturday", "Sunday"}
+    for session in week:
+        times = [s.time for s in session.segments]
+        assert times == sorted(times)
+        assert all(s.steps and s.context.place for s in session.segments)
+    assert all(s.success is True and s.task and s.app in ("Music", "Chat") for s in intentions)
+    assert {s.kind for s in noise} == {"idle", "accidental", "distractor"}
+
+
+def _rejudged(session, content):
+    """Replay a session on a new phone and judge each intention again from its events."""
+    phone = SimPhone()
+    verdicts, judge = {}, {}
+    act = phone.act
+
+    def judged_act(action):
+        result = act(action)
+        if current["judge"] is not None:
+            verdict = current["judge"].update(result.event,
+                                              lambda: hierarchy.parse(phone.hierarchy()))
+            verdicts[current["segment"]] = verdict.success
+        events.append(result.event)
+        return result
+
+    current, events = {"judge": None, "segment": None}, []
+    phone.act = judged_act
+    for segment, _step in replay(session, phone):
+        if segment is not current["segment"]:
+            current["segment"] = segment
+            current["judge"] = None
+            if not segment.is_noise:
+                judge = Judge(instantiate(segment.task, content))
+                judge.start(phone.route(), lambda: hierarchy.parse(phone.hierarchy()))
+                current["judge"] = judge
+    phone.close()
+    return verdicts, events
+
+
+def test_every_kept_intention_is_judged_achieved_again_on_a_replay(week):
+    content = load_user_content(USER)
+    for session in week[:3]:
+        verdicts, events = _rejudged(session, content)
+        recorded = [step.event for seg in session.segments for step in seg.steps]
+        assert [(e.action, e.route_before, e.route_after, e.hit, e.visible, e.typed, e.clock)
+                for e in events] == [(e.action, e.route_before, e.route_after, e.hit,
+                                      e.visible, e.typed, e.clock) for e in recorded]
+        assert all(verdicts[s] for s in session.intentions())
+
+
+def test_the_user_behaves_like_a_person_not_like_the_oracle(week):
+    steps = [step for session in week for s in session.intentions() for step in s.steps]
+    descriptions = [s.description for s in steps]
+    assert any("fix a typo" in d for d in descriptions)  # a slip deleted with the keyboard
+    assert any(s.action == "SWIPE[DOWN]" for s in steps)  # an overshoot scrolled back
+    assert any(s.action == "PRESS[BACK]" for s in steps)  # detours, retries, backing out
+    clocks = [datetime.strptime(s.event.clock, TIME_FORMAT) for s in steps]
+    pauses = {(b - a).total_seconds() for a, b in itertools.pairwise(clocks)
+              if b > a and (b - a).total_seconds() < 120}
+    assert len(pauses) > 10 and max(pauses) > 8  # varied pauses, some long
+
+
+def test_phone_state_carries_over_between_segments_and_days(week):
+    # Each new playlist's name field offers the next number: "My playlist #<n>".
+    offered = [int(d.split("#")[1].split('"')[0]) for session in week for s in session.segments
+               for d in (step.description for step in s.steps) if "My playlist #" in d]
+    assert len(offered) >= 3 and offered == sorted(offered) and len(set(offered)) == len(offered)
+    continuing = [s for session in week for s in session.segments[1:] if not s.fresh]
+    assert continuing and any(not s.steps[0].description.startswith("On the home screen")
+                              for s in continuing)  # goes on from the screen left open
+
+
+def test_an_intention_the_judge_does_not_see_achieved_is_undone_and_left_out():
+    life, rng = UserLife(USER), np.random.default_rng(0)
+    play = "G-SPT-02:common:explicit"
+    first = life.carry_out(Planned(datetime(2026, 3, 2, 9, 0), "intention", play), rng)
+    assert first is not None and first.success and first.fresh
+    music = life.phone.state.apps["music"]
+    before = (music.playing, tuple(music.recent), life.phone.clock)
+    again = life.carry_out(Planned(datetime(2026, 3, 2, 9, 2), "intention", play), rng)
+    assert again is None and life.dropped == 1  # the song already plays: tapping it does nothing
+    music = life.phone.state.apps["music"]
+    assert (music.playing, music.recent) == before[:2]
+    assert life.phone.route() == "launcher"  # the phone was put away
+    later = life.carry_out(Planned(datetime(2026, 3, 2, 9, 3), "idle"), rng)
+    assert later.fresh
+    life.close()
+
+
+def test_the_user_goes_on_from_the_screen_left_open_and_searches_both_ways():
+    """A chat left open is backed out of, and a list left scrolled down is scrolled back up."""
+    life, rng = UserLife("demo-chen"), np.random.default_rng(1)  # her chat is below the fold
+    first = life.carry_out(Planned(datetime(2026, 3, 2, 9, 0), "intention",
+                                   "G-WCT-01:personal:explicit"), rng)
+    assert first.success and any(s.action == "SWIPE[UP]" for s in first.steps)
+    then = life.carry_out(Planned(datetime(2026, 3, 2, 9, 3), "intention",
+                                  "G-WCT-02:common:explicit"), rng)
+    assert then is not None and then.success and not then.fresh
+    assert then.steps[0].description == "In Chat, press Back, to go back to Chats"
+    assert any(s.action == "SWIPE[DOWN]" for s in then.steps)
+    life.close()
+
+
+def test_sessions_are_fixed_by_seed():
+    one = generate_sessions(USER, 1, seed=5)
+    assert one == generate_sessions(USER, 1, seed=5)
+    assert one != generate_sessions(USER, 1, seed=6)
+
+
+def test_test_users_are_the_built_in_users_until_named_sets_exist():
+    assert user_names("test") == builtin_users() == user_names(["test"])
+    assert user_names(["demo-ben", "x.json"]) == ("demo-ben", "x.json")
+
+
+def test_replay_needs_a_generated_session(week):
+    with pytest.raises(ValueError, match="no start state"):
+        next(replay(replace(week[0], start=None), SimPhone()))

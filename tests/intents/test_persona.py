@@ -1,0 +1,50 @@
+"""Persona text: summarised from behaviour, not copied from the profile."""
+
+from datetime import datetime, timedelta
+
+from mobileintent_gym.intents import IntentionSegment, persona_text
+from mobileintent_gym.users import resolve_profile
+
+from .conftest import USER
+
+
+def _seg(day, hour, minute, event, text, kind="intention"):
+    return IntentionSegment(datetime(2026, 3, 2 + day, hour, minute), "Music", event, text,
+                            kind=kind)
+
+
+def test_the_persona_names_routines_shares_and_sequences():
+    history = []
+    for day in range(4):
+        history.append(_seg(day, 8, 10 + day, "Listen music", 'Play "Kite Strings" in Music.'))
+        history.append(_seg(day, 8, 20 + day, "Chatting", "Reply to Li Wei in Chat."))
+        history.append(_seg(day, 21, 0, "Listen music", "Open a playlist in Music."))
+    history.append(_seg(1, 12, 0, "Noise", "Browsed Music", kind="distractor"))
+    text = persona_text(history)
+    assert text.startswith("Over 4 days the user had 12 intentions, mostly in the early "
+                           "morning (66%), evening (33%).")
+    assert "Most frequent: Listen music (66%), Chatting (33%)" in text
+    assert 'on 4 of 4 days, around 08:12: Play "Kite Strings" in Music' in text
+    assert "Chatting often follows Listen music" in text
+    assert 'Often named: "Kite Strings"' in text and "Browsed" not in text
+
+
+def test_no_history_says_so():
+    assert persona_text([]) == "No history yet."
+
+
+def test_a_generated_persona_comes_from_behaviour_not_from_the_profile(week):
+    text = persona_text([s for session in week for s in session.segments])
+    profile = resolve_profile(USER)
+    liked = [v for attrs in profile.affinities.values() for values in attrs.values()
+             for v in ([values] if isinstance(values, str) else values)]
+    assert not any(value in text for value in liked if len(value) > 4)
+    assert "Routines:" in text and f"Over {len(week)} days" in text
+    assert persona_text([s for session in week[:3] for s in session.segments]) != text
+
+
+def test_intentions_close_in_time_count_as_sequences_only_within_15_minutes():
+    base = [_seg(d, 9, 0, "Listen music", "a") for d in range(3)]
+    late = [IntentionSegment(s.time + timedelta(minutes=20), "Chat", "Chatting", "b")
+            for s in base]
+    assert "follows" not in persona_text(base + late)

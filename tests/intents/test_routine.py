@@ -1,0 +1,116 @@
+"""Routines: habits from a profile and a seed, days drawn from them, KnowU habits."""
+
+import itertools
+from datetime import date, timedelta
+
+import pytest
+
+from mobileintent_gym.intents import build_routine, load_knowu_habits, plan_day
+from mobileintent_gym.intents.act2intention import InvalidDataError
+from mobileintent_gym.intents.routine import MIN_GAP, WEEKDAYS, Habit, Trigger
+from mobileintent_gym.tasks import task_ids
+from mobileintent_gym.users import builtin_users, resolve_profile
+
+from .conftest import shared
+
+MONDAY = date(2026, 3, 2)
+
+
+@pytest.fixture(scope="module")
+def profiles():
+    return [resolve_profile(name) for name in builtin_users()]
+
+
+def test_a_routine_is_fixed_by_profile_and_seed_and_differs_across_users(profiles):
+    first = build_routine(profiles[0], seed=0)
+    assert build_routine(profiles[0], seed=0) == first
+    assert build_routine(profiles[0], seed=1).habits != first.habits
+    assert len({build_routine(p).habits for p in profiles}) == len(profiles)
+    assert all(h.task in task_ids() for h in first.habits)
+    assert any(h.trigger.after is not None for h in first.habits)  # a follow-up habit
+
+
+def test_interests_raise_the_weight_of_templates_in_liked_domains(profiles):
+    for profile in profiles:
+        weights = dict(build_routine(profile).interests)
+        music = weights["G-SPT-02:personal:explicit"]
+        liked = profile.interests.get("Music") == 1
+        assert music == (2.5 / 4 if liked else 0.5 / 4)
+
+
+def test_a_day_is_ordered_spaced_and_on_its_date(profiles):
+    routine = build_routine(profiles[0])
+    for offset in range(14):
+        day = MONDAY + timedelta(days=offset)
+        plan = plan_day(routine, day)
+        assert plan == plan_day(routine, day)
+        assert all(p.time.date() == day for p in plan)
+        assert all(b.time - a.time >= MIN_GAP for a, b in itertools.pairwise(plan))
+        assert all((p.task is None) == (p.kind != "intention") for p in plan)
+
+
+def test_habits_fire_in_their_window_on_their_days_most_of_the_time(profiles):
+    habit = Habit("reply", "G-WCT-02:personal:explicit", Trigger(600, 620, WEEKDAYS), 0.9)
+    routine = build_routine(profiles[0])
+    routine = type(routine)(routine.user, routine.schedule, (habit,), routine.interests,
+                            extra=0.0, noise=0.0)
+    fired = {d: [p for p in plan_day(routine, MONDAY + timedelta(days=d)) if p.habit]
+             for d in range(28)}
+    weekdays = [d for d in fired if (MONDAY + timedelta(days=d)).weekday() < 5]
+    assert all(not fired[d] for d in fired if d not in weekdays)
+    assert sum(bool(fired[d]) for d in weekdays) >= 0.75 * len(weekdays)
+    assert all(600 <= p.time.hour * 60 + p.time.minute <= 620 for d in fired for p in fired[d])
+
+
+def test_a_follow_up_habit_comes_minutes_after_its_trigger(profiles):
+    lead = Habit("music", "G-SPT-03:common:explicit", Trigger(480, 490), 1.0)
+    then = Habit("then chat", "G-WCT-01:common:explicit", Trigger(1, 10, after="G-SPT-03"), 1.0)
+    base = build_routine(profiles[0])
+    routine = type(base)(base.user, base.schedule, (lead, then), base.interests, 0.0, 0.0)
+    plan = plan_day(routine, MONDAY)
+    assert [p.habit for p in plan] == ["music", "then chat"]
+    assert timedelta(minutes=1) <= plan[1].time - plan[0].time <= timedelta(minutes=10, seconds=59)
+
+
+def test_knowu_habits_become_routine_habits(tmp_path):
+    pytest.importorskip("yaml")
+    path = tmp_path / "me.yaml"
+    path.write_text("""
+user_profile:
+  habits:
+    clock_out:
+      trigger: {type: time_event, time: "18:00", days: [Monday, Friday]}
+      action: {type: send_message, app: Mattermost, content: "bye"}
+    dark_mode:
+      trigger: {time_range: ["22:55", "23:30"]}
+      action: {type: change_settings, settings: [dark_theme]}
+    on_alert:
+      trigger: {condition: "Battery level <= 15%"}
+      action: {type: browse_info}
+""")
+    habits = {h.name: h for h in load_knowu_habits(path)}
+    assert set(habits) == {"clock_out", "on_alert"}  # no app changes settings yet
+    assert habits["clock_out"].task == "G-WCT-02:personal:explicit"
+    assert habits["clock_out"].trigger == Trigger(18 * 60, 18 * 60 + 10, (0, 4))
+    assert habits["on_alert"].task.startswith("G-WCT-03") and habits["on_alert"].chance < 0.5
+
+
+def test_a_bad_knowu_file_is_named(tmp_path):
+    pytest.importorskip("yaml")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("user_profile:\n  habits:\n    x: {trigger: {time: '18:00', days: [Funday]},"
+                   " action: {type: send_message}}\n")
+    with pytest.raises(InvalidDataError, match="Funday"):
+        load_knowu_habits(bad)
+    (tmp_path / "none.yaml").write_text("a: 1\n")
+    with pytest.raises(InvalidDataError, match=r"none\.yaml"):
+        load_knowu_habits(tmp_path / "none.yaml")
+
+
+def test_the_real_knowu_profiles_load():
+    pytest.importorskip("yaml")
+    folder = shared("knowu")
+    habits = {p.stem: load_knowu_habits(p) for p in sorted(folder.glob("*.yaml"))}
+    assert {h.name for h in habits["developer"]} == {"on_call_response", "clock_out_routine"}
+    clock_out = next(h for h in habits["developer"] if h.name == "clock_out_routine")
+    assert clock_out.trigger.start == 18 * 60 and clock_out.trigger.days == WEEKDAYS
