@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import gymnasium
@@ -28,10 +29,16 @@ ENV_SPECS: tuple[EnvSpec, ...] = (
 
 
 def register_envs() -> None:
-    """Register every env of :data:`ENV_SPECS` with Gymnasium (once)."""
+    """Register every env of :data:`ENV_SPECS` with Gymnasium (once).
+
+    Each id's ``vector_entry_point`` is :func:`~mobileintent_gym.envs.vector.make_vector`.
+    """
+    from mobileintent_gym.envs.vector import make_vector
+
     for spec in ENV_SPECS:
         if spec.id not in gymnasium.registry:
             gymnasium.register(spec.id, entry_point=spec.entry_point,
+                               vector_entry_point=functools.partial(make_vector, spec.id),
                                max_episode_steps=spec.max_episode_steps)
 
 

@@ -31,6 +31,10 @@ class UnicodeText(spaces.Text):
     def __init__(self, max_length: int, min_length: int = 1) -> None:
         super().__init__(max_length, min_length=min_length, charset=unicode_charset())
 
+    def __reduce__(self) -> tuple:
+        # Pickled as its lengths: the charset is rebuilt from the cache (2 MB otherwise).
+        return type(self), (self.max_length, self.min_length)
+
     def contains(self, x: object) -> bool:
         """Whether ``x`` is a string of an allowed length that XML can carry."""
         return (isinstance(x, str) and self.min_length <= len(x) <= self.max_length
