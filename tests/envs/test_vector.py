@@ -163,3 +163,18 @@ def test_spaces_travel_light_and_come_back_equal():
              action_space(1080, 2400))
     packed = pack_spaces(*found)
     assert pickle.loads(packed) == found and len(packed) < 10_000
+
+
+def test_the_screenshot_space_is_a_box_whose_bounds_take_no_memory():
+    from gymnasium import spaces
+    from gymnasium.vector.utils import batch_space
+
+    from mobileintent_gym.envs.spaces import FrameBox
+
+    frames, plain_box = FrameBox((2400, 1080, 3)), spaces.Box(0, 255, (2400, 1080, 3), np.uint8)
+    assert frames == plain_box and plain_box == frames
+    assert all(a.strides == (0, 0, 0) for a in (frames.low, frames.high, frames.bounded_below))
+    frames.seed(0)
+    assert frames.contains(frames.sample()) and not frames.contains(np.zeros((2, 2, 3), np.uint8))
+    batched = batch_space(frames, 4)
+    assert isinstance(batched, FrameBox) and batched == batch_space(plain_box, 4)
