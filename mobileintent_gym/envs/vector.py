@@ -211,8 +211,8 @@ def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
                 context: str | None = "spawn", **kwargs: Any) -> SharedMemoryVectorEnv:
     """``num_envs`` copies of a registered env in a :class:`SharedMemoryVectorEnv`.
 
-    Each registered id of this package names it as its ``vector_entry_point``, so
-    ``gym.make_vec(id, n, vectorization_mode="vector_entry_point", **kwargs)`` calls it.
+    Each registered id of this package names it as its ``vector_entry_point`` (through
+    this module's ``__getattr__``), so ``gym.make_vec(id, n, **kwargs)`` calls it.
 
     Args:
         env_id: The registered id.
@@ -223,6 +223,19 @@ def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
     """
     return SharedMemoryVectorEnv([functools.partial(gym.make, env_id, **kwargs)] * num_envs,
                                  copy=copy, context=context)
+
+
+def __getattr__(name: str) -> Callable[..., SharedMemoryVectorEnv]:
+    """``vector:<env id>``: :func:`make_vector` of that registered id (its vector entry point).
+
+    Raises:
+        AttributeError: When no env of this package has the id ``name``.
+    """
+    from mobileintent_gym.envs import ENV_SPECS
+
+    if any(spec.id == name for spec in ENV_SPECS):
+        return functools.partial(make_vector, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:

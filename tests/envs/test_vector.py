@@ -48,6 +48,7 @@ def assert_same_observations(ours, theirs):
 def test_steps_and_autoresets_equal_a_sync_vector_env(pair_of_vectors):
     ours, sync = pair_of_vectors
     assert isinstance(ours, SharedMemoryVectorEnv)
+    assert "vector:Act2Intent-Execute-v0" in gym.spec(ENV).to_json()  # specs still serialise
     assert ours.observation_space == sync.observation_space
     assert ours.action_space == sync.action_space
     obs, info = ours.reset(seed=[11, 12, 13])
