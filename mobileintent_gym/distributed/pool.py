@@ -21,6 +21,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from mobileintent_gym import rollouts
 from mobileintent_gym.distributed.threads import worker_thread_env
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.metrics.pair import EpisodeResult
@@ -51,9 +52,7 @@ class RolloutActor:
 
     def run(self, make_agent: AgentFactory, index: int, episode: Episode) -> tuple[int, Run]:
         """Run one episode; ``index`` comes back with its result."""
-        from mobileintent_gym.rollouts import run
-
-        return index, run(self.env, make_agent, Episode(*episode))
+        return index, rollouts.run(self.env, make_agent, Episode(*episode))
 
     def pid(self) -> int:
         """The actor's process id."""

@@ -68,16 +68,16 @@ class SharedMemoryVectorEnv(VectorEnv):
             raise ValueError("SharedMemoryVectorEnv needs at least one env function")
         self.num_envs, self.copy, self.closed = len(env_fns), copy, False
         self._frames: SharedFrames | None = None
-        self._pipes, self._processes = self._start(env_fns, multiprocessing.get_context(context))
+        self._pipes: list[Any] = []
+        self._processes: list[Any] = []
         try:
+            self._start(env_fns, multiprocessing.get_context(context))
             self._setup()
         except BaseException:
             self.close(terminate=True)
             raise
 
-    def _start(self, env_fns: Sequence[Callable[[], gym.Env]],
-               ctx: Any) -> tuple[list[Any], list[Any]]:
-        pipes, processes = [], []
+    def _start(self, env_fns: Sequence[Callable[[], gym.Env]], ctx: Any) -> None:
         with worker_environment():
             for index, env_fn in enumerate(env_fns):
                 parent, child = ctx.Pipe()
@@ -86,9 +86,8 @@ class SharedMemoryVectorEnv(VectorEnv):
                                       args=(index, CloudpickleWrapper(env_fn), child, parent))
                 process.start()
                 child.close()
-                pipes.append(parent)
-                processes.append(process)
-        return pipes, processes
+                self._pipes.append(parent)
+                self._processes.append(process)
 
     def _setup(self) -> None:
         found = [pickle.loads(packed) for packed in self._command(None)]
@@ -138,6 +137,10 @@ class SharedMemoryVectorEnv(VectorEnv):
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call a method of every sub-env (or read an attribute); one result per sub-env."""
         return tuple(self._command([("call", (name, args, kwargs))] * self.num_envs))
+
+    def render(self) -> tuple[Any, ...]:
+        """Each sub-env's ``render()``."""
+        return self.call("render")
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """An attribute of every sub-env."""
