@@ -186,11 +186,14 @@ def plot(figures: dict, path: Path) -> None:
 
     for i, n in enumerate(counts):
         draw.text((point(i, 0)[0] - 4, height - pad + 8), str(n), "black")
+    for k in range(5):
+        value = top * k / 4
+        draw.text((8, point(0, value)[1] - 6), f"{value:,.0f}", "black")
     for k, (name, values) in enumerate(series.items()):
         draw.line([point(i, v) for i, v in enumerate(values)] * (1 if len(values) > 1 else 2),
                   colours[name], 3)
         draw.text((width - pad - 150, pad + 16 * k), f"{name}", colours[name])
-    draw.text((pad, 20), f"aggregate steps/s (1080x2400), top {top:,.0f}", "black")
+    draw.text((pad, 20), "aggregate steps/s (1080x2400)", "black")
     draw.text((width // 2 - 20, height - 25), "workers", "black")
     image.save(path)
 
