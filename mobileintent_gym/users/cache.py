@@ -41,6 +41,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from gymnasium import logger
+
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.users import encoders
 from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEncoder, make_encoder
@@ -83,7 +85,8 @@ def fetch(profile_key: str, config: Any, contexts: Sequence[Any],
         expected: The type of the content; an entry of another type is rebuilt.
 
     Raises:
-        CacheError: When the cache folder cannot be created or written.
+        CacheError: When the folder that ``$MOBILEINTENT_GYM_CACHE`` names cannot be
+            created or written (the default folder only warns).
     """
     folder = content_dir()
     if not isinstance(config.encoder, str) or folder is None:
@@ -97,8 +100,18 @@ def fetch(profile_key: str, config: Any, contexts: Sequence[Any],
     content = build(encoder)
     identity = loaded_identity(encoder)
     if identity is not None:
-        _write(_entry(folder, profile_key, config, identity, contexts), content)
+        _store(_entry(folder, profile_key, config, identity, contexts), content)
     return content
+
+
+def _store(path: Path, content: Any) -> None:
+    """Write an entry; a default folder that cannot be written only costs a warning."""
+    try:
+        _write(path, content)
+    except CacheError as err:
+        if os.environ.get(CACHE_ENV, "").strip():
+            raise
+        logger.warn(f"{err}; built user content stays in this process only")
 
 
 @functools.cache

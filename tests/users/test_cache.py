@@ -168,9 +168,16 @@ def test_an_unusable_folder_is_named_and_off_turns_the_cache_off(tmp_path, monke
     pair._CACHE.clear()
 
 
-def test_the_platform_folder_is_used_without_the_variable(monkeypatch, tmp_path):
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG folders are Linux's")
+def test_the_platform_folder_is_used_without_the_variable_and_only_warns(monkeypatch,
+                                                                        tmp_path):
     monkeypatch.delenv("MOBILEINTENT_GYM_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    if sys.platform.startswith("linux"):
-        assert content_cache.content_dir() == tmp_path / "mobileintent-gym" / "content"
+    assert content_cache.content_dir() == tmp_path / "mobileintent-gym" / "content"
+    (tmp_path / "a-file").write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file"))
+    pair._CACHE.clear()
+    with pytest.warns(UserWarning, match="stays in this process"):
+        assert build_user_content(resolve_profile("demo-dara"), LEXICAL).user_id == "demo-dara"
+    pair._CACHE.clear()
 
