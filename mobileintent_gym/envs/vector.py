@@ -110,10 +110,11 @@ class SharedMemoryVectorEnv(VectorEnv):
                 the sub-envs to reset (the others keep their episode).
         """
         seeds = _seeds(seed, self.num_envs)
-        options = dict(options or {})
-        mask = options.pop("reset_mask", None)
+        mask = (options or {}).get("reset_mask")
         mask = np.ones(self.num_envs, bool) if mask is None else _checked_mask(mask,
                                                                                  self.num_envs)
+        if options is not None:  # as SyncVectorEnv: the sub-envs get the rest, or None
+            options = {k: v for k, v in options.items() if k != "reset_mask"}
         commands = [("reset", {"seed": s, "options": options}) if m else ("keep", None)
                     for s, m in zip(seeds, mask, strict=True)]
         replies = self._command(commands)
