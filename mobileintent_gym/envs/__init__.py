@@ -35,10 +35,16 @@ ENV_SPECS: tuple[EnvSpec, ...] = (
 
 
 def register_envs() -> None:
-    """Register every env of :data:`ENV_SPECS` with Gymnasium (once)."""
+    """Register every env of :data:`ENV_SPECS` with Gymnasium (once).
+
+    Each id's ``vector_entry_point`` is ``mobileintent_gym.envs.vector:<id>``, a
+    :class:`~mobileintent_gym.envs.vector.SharedMemoryVectorEnv` of that env (a string, so
+    that specs still serialise to JSON).
+    """
     for spec in ENV_SPECS:
         if spec.id not in gymnasium.registry:
             gymnasium.register(spec.id, entry_point=spec.entry_point,
+                               vector_entry_point=f"mobileintent_gym.envs.vector:{spec.id}",
                                max_episode_steps=spec.max_episode_steps)
 
 

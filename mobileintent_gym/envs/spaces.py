@@ -6,6 +6,7 @@ from functools import lru_cache
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import batch_space
 
 from mobileintent_gym.phone.hierarchy import xml_safe
 
@@ -35,10 +36,42 @@ class UnicodeText(spaces.Text):
         """A short form: the charset has some 60,000 characters."""
         return f"UnicodeText({self.min_length}, {self.max_length})"
 
+    def __reduce__(self) -> tuple:
+        # Pickled as its lengths: the charset is rebuilt from the cache (2 MB otherwise).
+        return type(self), (self.max_length, self.min_length)
+
     def contains(self, x: object) -> bool:
         """Whether ``x`` is a string of an allowed length that XML can carry."""
         return (isinstance(x, str) and self.min_length <= len(x) <= self.max_length
                 and xml_safe(x))
+
+
+class FrameBox(spaces.Box):
+    """The ``Box`` of H×W×3 uint8 screenshots, with bounds that take no memory.
+
+    A plain ``Box`` keeps its bounds and their masks as four arrays of the frame's shape,
+    31 MB at 1080×2400 per space, and as many again per sub-env once a vector env batches
+    it. Here they are read-only broadcasts of one value; the space pickles as its shape,
+    and batches (``gymnasium.vector.utils.batch_space``) into a ``FrameBox`` too.
+
+    Args:
+        shape: The frame's shape, leading batch dimensions included.
+    """
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        super().__init__(0, 255, (1,) * len(shape), np.uint8)
+        self._shape = tuple(shape)
+        self.low, self.high = (np.broadcast_to(b, self._shape) for b in (self.low, self.high))
+        self.bounded_below, self.bounded_above = (np.broadcast_to(b, self._shape) for b in
+                                                  (self.bounded_below, self.bounded_above))
+
+    def __reduce__(self) -> tuple:
+        return type(self), (self._shape,)
+
+
+@batch_space.register(FrameBox)
+def _batch_frames(space: FrameBox, n: int = 1) -> FrameBox:
+    return FrameBox((n, *space.shape))
 
 
 def observation_space(width: int, height: int, fields: tuple[str, ...]) -> spaces.Dict:
@@ -51,7 +84,7 @@ def observation_space(width: int, height: int, fields: tuple[str, ...]) -> space
         ValueError: Naming an unknown field.
     """
     known = {
-        "screenshot": lambda: spaces.Box(0, 255, (height, width, 3), np.uint8),
+        "screenshot": lambda: FrameBox((height, width, 3)),
         "instruction": lambda: UnicodeText(INSTRUCTION_LENGTH),
         "hierarchy": lambda: UnicodeText(HIERARCHY_LENGTH),
     }

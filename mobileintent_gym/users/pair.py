@@ -19,6 +19,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -32,8 +33,9 @@ from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.state import PhoneState
+from mobileintent_gym.users import cache
 from mobileintent_gym.users.contexts import ContextSpec, Pool
-from mobileintent_gym.users.encoders import Encoder, make_encoder
+from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.entities import Entity
 from mobileintent_gym.users.profile import UserProfile, resolve_profile
 from mobileintent_gym.users.ranking import preference_values, rank_entities
@@ -137,7 +139,10 @@ _CACHE: LRU[UserContent] = LRU(CACHE_SIZE)
 
 
 def build_user_content(profile: UserProfile, config: PairConfig | None = None) -> UserContent:
-    """Build (or fetch from this process's cache) a user's phone content.
+    """Build (or fetch from this process's cache, else from disk) a user's phone content.
+
+    Content built before, by any process, is read from disk without loading the encoder
+    (see :mod:`.cache`).
 
     Args:
         profile: The user.
@@ -148,11 +153,12 @@ def build_user_content(profile: UserProfile, config: PairConfig | None = None) -
 
     Raises:
         DependencyNotInstalled: When ``config.encoder`` is ``sentence`` without ``[embed]``.
+        CacheError: When the content cache folder cannot be written.
     """
     config = config or PairConfig()
-    encoder = make_encoder(config.encoder) if isinstance(config.encoder, str) else config.encoder
-    key = (_fingerprint(profile), config, encoder.name)
-    built = _CACHE.get(key) or _CACHE.put(key, _build(profile, config, encoder))
+    key = (_fingerprint(profile), config)  # one encoder per kind and process (make_encoder)
+    built = _CACHE.get(key) or _CACHE.put(key, cache.fetch(
+        key[0], config, functools.partial(_build, profile, config), UserContent))
     return replace(built, state=built.state.copy())
 
 

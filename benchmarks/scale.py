@@ -1,0 +1,240 @@
+"""Scale-out: aggregate env steps/s for 1, 2, 4 … workers, cold start and RSS per worker.
+
+Every mode steps ``Act2Intent-Execute-v0`` with full 1080x2400 screenshots through the
+same seeded random actions (every sub-env takes the same sequence; an episode that ends
+is reset), for the built-in users, whose content is built once beforehand (in a
+subprocess, so that this process never imports torch) and then read from the disk cache:
+
+- ``baseline``: one synchronous env in this process, measured in this run; every ratio is
+  against it;
+- ``sync``: Gymnasium's ``SyncVectorEnv`` of N envs (one process);
+- ``gym_async``: Gymnasium's ``AsyncVectorEnv`` without shared memory (frames pickled
+  through pipes);
+- ``shm``: ``SharedMemoryVectorEnv`` with N worker processes (frames in shared memory),
+  returning copies; ``shm_nocopy`` the same with ``copy=False`` (views of the memory);
+- ``ray``: N Ray actors running random-agent episodes (only results come back).
+
+Rates are the best of ``--repeats`` runs. Per worker: the cold start of an env for a
+cached user in a fresh interpreter (import, ``gym.make``, ``reset``; median of three) and
+its peak RSS after 50 steps; the RSS of each vector env's and Ray's workers.
+
+Usage: ``python benchmarks/scale.py --workers 1 2 4 8 16 [--steps 200] [--out out/scale.json]``
+(also writes the plot beside the JSON, ``out/scale.png``). Linux: RSS is read from /proc.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import gymnasium as gym
+from gymnasium.vector.utils import concatenate, create_empty_array
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.agents import RandomAgent
+from mobileintent_gym.rollouts import episodes
+
+ENV = "Act2Intent-Execute-v0"
+ROOT = Path(__file__).resolve().parents[1]
+MODES = ("sync", "gym_async", "shm", "shm_nocopy", "ray")
+RANDOM_EPISODE_STEPS = 15  # about what a random episode lasts (step limits 20 and 30)
+WORKER = """
+import json, resource, sys
+import gymnasium as gym
+import mobileintent_gym
+env = gym.make("Act2Intent-Execute-v0", users=["demo-ana"])
+env.reset(seed=0)
+print("ready", flush=True)
+env.action_space.seed(0)
+for _ in range(50):
+    env.step(env.action_space.sample())
+print(json.dumps({"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "torch": "torch" in sys.modules}))
+"""
+
+
+def rss_mb(pid: int) -> float:
+    """A process's resident memory (``VmRSS``) in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def run_python(code: str) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get(
+        "PYTHONPATH", "")])}
+    return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+
+def prebuild() -> None:
+    """Build the built-in users' content into the disk cache, in another process."""
+    code = ("from mobileintent_gym.users import builtin_users, load_user_content\n"
+            "for user in builtin_users(): load_user_content(user)")
+    if run_python(code).wait() != 0:
+        raise SystemExit("building the users' content failed")
+
+
+def cold_start() -> dict:
+    """Seconds from starting an interpreter to an env reset for a cached user, and RSS."""
+    start = time.perf_counter()
+    child = run_python(WORKER)
+    assert child.stdout.readline().strip() == "ready"
+    seconds = time.perf_counter() - start
+    report = json.loads(child.stdout.readline())
+    child.wait()
+    return {"seconds": seconds, **report}
+
+
+def seeded_actions(space: gym.Space, steps: int) -> list:
+    """The workload: ``steps`` seeded random actions, the same in every mode."""
+    space.seed(0)
+    return [space.sample() for _ in range(steps)]
+
+
+def single_rate(env: gym.Env, actions: list, repeats: int) -> float:
+    """The baseline's steps/s: one env, reset when an episode ends (best of ``repeats``)."""
+    rates = []
+    for _ in range(repeats):
+        env.reset(seed=0)
+        start = time.perf_counter()
+        for action in actions:
+            if any(env.step(action)[2:4]):
+                env.reset()
+        rates.append(len(actions) / (time.perf_counter() - start))
+    return max(rates)
+
+
+def vector_rate(envs: gym.vector.VectorEnv, actions: list, repeats: int) -> float:
+    """Aggregate steps/s, every sub-env taking the workload's actions (best of ``repeats``)."""
+    space, n = envs.single_action_space, envs.num_envs
+    batched = [concatenate(space, [a] * n, create_empty_array(space, n)) for a in actions]
+    rates = []
+    for _ in range(repeats):
+        envs.reset(seed=0)
+        start = time.perf_counter()
+        for action in batched:
+            envs.step(action)
+        rates.append(n * len(actions) / (time.perf_counter() - start))
+    return max(rates)
+
+
+def vector_rates(n: int, actions: list, repeats: int) -> dict:
+    """steps/s of the three vector envs with ``n`` sub-envs, and their workers' RSS."""
+    made = {"sync": lambda: gym.make_vec(ENV, n, vectorization_mode="sync"),
+            "gym_async": lambda: gym.make_vec(ENV, n, vectorization_mode="async",
+                                              vector_kwargs={"shared_memory": False}),
+            "shm": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point"),
+            "shm_nocopy": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point",
+                                               copy=False)}
+    figures = {}
+    for name, make in made.items():
+        start = time.perf_counter()
+        envs = make()
+        envs.reset(seed=0)
+        figures[f"{name}_start_s"] = time.perf_counter() - start
+        figures[f"{name}_steps_per_s"] = vector_rate(envs, actions, repeats)
+        if name == "shm":
+            figures["shm_worker_rss_mb"] = [rss_mb(p.pid) for p in envs._processes]
+        envs.close()
+    return figures
+
+
+def ray_rate(n: int, steps: int) -> dict:
+    """steps/s of ``n`` Ray actors running random-agent episodes, and the actors' RSS."""
+    from mobileintent_gym.distributed import RolloutPool
+
+    users = ["demo-ana", "demo-ben", "demo-chen", "demo-dara"]
+    tasks = ["G-SPT-01:common:explicit", "G-SPT-02:personal:implicit",
+             "G-WCT-02:common:explicit", "G-WCT-03:personal:explicit"]
+    rounds = -(-steps * n // (RANDOM_EPISODE_STEPS * len(users) * len(tasks)))
+    work = [e for seed in range(rounds) for e in episodes(users, tasks, seed)]
+    with RolloutPool(n, progress=False) as pool:
+        pool.run(work[:n], RandomAgent)  # every actor builds its env first
+        start = time.perf_counter()
+        runs = pool.run(work, RandomAgent)
+        seconds = time.perf_counter() - start
+        rss = [rss_mb(pid) for pid in pool.pids()]
+    return {"ray_steps_per_s": sum(len(a) for _, a in runs) / seconds, "ray_actor_rss_mb": rss}
+
+
+def plot(figures: dict, path: Path) -> None:
+    """Steps/s against workers for every mode, drawn with Pillow (no plotting library)."""
+    from PIL import Image, ImageDraw
+
+    colours = {"ideal": (160, 160, 160), "sync": (31, 119, 180), "gym_async": (255, 127, 14),
+               "shm": (44, 160, 44), "shm_nocopy": (148, 103, 189), "ray": (214, 39, 40)}
+    counts = figures["workers"]
+    series = {"ideal": [n * figures["baseline_steps_per_s"] for n in counts]}
+    series.update({m: [figures[f"{n}"][f"{m}_steps_per_s"] for n in counts] for m in MODES})
+    width, height, pad = 800, 500, 60
+    top = max(max(v) for v in series.values()) * 1.1
+    image = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(image)
+    draw.line([(pad, pad), (pad, height - pad), (width - pad, height - pad)], "black")
+
+    def point(i: int, value: float) -> tuple[float, float]:
+        x = pad + (width - 2 * pad) * (i / max(1, len(counts) - 1))
+        return x, height - pad - (height - 2 * pad) * value / top
+
+    for i, n in enumerate(counts):
+        draw.text((point(i, 0)[0] - 4, height - pad + 8), str(n), "black")
+    for k in range(5):
+        value = top * k / 4
+        draw.text((8, point(0, value)[1] - 6), f"{value:,.0f}", "black")
+    for k, (name, values) in enumerate(series.items()):
+        draw.line([point(i, v) for i, v in enumerate(values)] * (1 if len(values) > 1 else 2),
+                  colours[name], 3)
+        draw.text((width - pad - 150, pad + 16 * k), f"{name}", colours[name])
+    draw.text((pad, 20), "aggregate steps/s (1080x2400)", "black")
+    draw.text((width // 2 - 20, height - 25), "workers", "black")
+    image.save(path)
+
+
+def main() -> None:
+    """Measure and print every figure; write JSON and the plot."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--steps", type=int, default=200, help="steps per env and mode")
+    parser.add_argument("--repeats", type=int, default=3, help="best of this many runs")
+    parser.add_argument("--no-ray", action="store_true")
+    parser.add_argument("--out", default="out/scale.json")
+    args = parser.parse_args()
+    prebuild()
+    starts = [cold_start() for _ in range(3)]
+    single = gym.make(ENV)
+    actions = seeded_actions(single.action_space, args.steps)
+    figures: dict = {
+        "workers": args.workers, "load_average": os.getloadavg()[0],
+        "baseline_steps_per_s": single_rate(single, actions, args.repeats),
+        "cold_start_s": statistics.median(s["seconds"] for s in starts),
+        "cold_start_rss_mb": max(s["rss_mb"] for s in starts),
+        "cold_start_imported_torch": any(s["torch"] for s in starts)}
+    single.close()
+    if not args.no_ray:
+        import ray
+
+        ray.init(num_cpus=max(args.workers), include_dashboard=False, log_to_driver=False)
+    for n in args.workers:
+        figures[str(n)] = vector_rates(n, actions, args.repeats)
+        figures[str(n)].update({"ray_steps_per_s": float("nan")} if args.no_ray else
+                               ray_rate(n, args.steps))
+        for mode in MODES:
+            rate = figures[str(n)][f"{mode}_steps_per_s"]
+            figures[str(n)][f"{mode}_vs_baseline"] = rate / figures["baseline_steps_per_s"]
+    print(json.dumps(figures, indent=1))
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(figures, indent=1))
+    plot(figures, out.with_suffix(".png"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""Rollouts on Ray: actors that each hold an env, results streamed back as they finish.
+
+Ray is the engine: episodes go to idle actors through Ray's ``ActorPool``; an actor whose
+process dies (a crash, the OOM killer, ``os.kill``, a lost node) is restarted by Ray
+(``max_restarts``) and its unfinished episode is run again there
+(``max_task_retries``). Every episode resets its env with its own seed and gets a fresh
+agent seeded the same way, so a rerun gives the same result: no episode is lost and none
+is counted twice, and the results equal those of
+:func:`mobileintent_gym.rollouts.evaluate` in one process.
+
+Actors start with one thread per numeric library
+(:mod:`mobileintent_gym.distributed.threads`). They import the package as the driver does:
+installed, or, on a local cluster, from the driver's working directory, which Ray puts on
+their path.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from mobileintent_gym import rollouts
+from mobileintent_gym.console import Progress
+from mobileintent_gym.distributed.threads import worker_thread_env
+from mobileintent_gym.errors import MobileIntentError, require
+from mobileintent_gym.rollouts import AgentFactory, Episode, EpisodeRecord
+
+EXECUTE_ENV = "Act2Intent-Execute-v0"
+
+
+class RolloutError(MobileIntentError):
+    """An episode could not be run on the pool: its actor died more often than allowed."""
+
+
+class RolloutActor:
+    """A Ray actor's state: one env, built once (and again after a restart).
+
+    Args:
+        env_id: The registered env id.
+        env_kwargs: Passed to ``gym.make``.
+    """
+
+    def __init__(self, env_id: str, env_kwargs: Mapping[str, Any]) -> None:
+        import gymnasium as gym
+
+        import mobileintent_gym  # noqa: F401  registers the env ids
+
+        self.env = gym.make(env_id, **env_kwargs)
+
+    def run(self, make_agent: AgentFactory, index: int, episode: Episode
+            ) -> tuple[int, EpisodeRecord]:
+        """Run one episode; ``index`` comes back with its result."""
+        return index, rollouts.run(self.env, make_agent, Episode(*episode))
+
+    def pid(self) -> int:
+        """The actor's process id."""
+        return os.getpid()
+
+
+class RolloutPool:
+    """``num_actors`` Ray actors, each holding an env, that run episodes.
+
+    Connects to Ray: the running session if there is one, else the cluster at ``address``,
+    else a new local one with ``num_actors`` CPUs (which :meth:`close` shuts down again).
+
+    Args:
+        num_actors: How many actors (one CPU each); ``None``: one per CPU of the cluster.
+        env_id: The registered env id each actor builds.
+        env_kwargs: Passed to ``gym.make`` in each actor.
+        address: A Ray cluster's address (``ray.init(address=...)``).
+        max_restarts: Restarts Ray allows each actor.
+        max_task_retries: Reruns Ray allows an episode whose actor died.
+        progress: Show a progress bar on stderr (a terminal) while :meth:`run` runs.
+
+    Raises:
+        ValueError: For a ``num_actors`` that is not a positive integer.
+        DependencyNotInstalled: Without the ``[distributed]`` extra.
+    """
+
+    def __init__(self, num_actors: int | None, env_id: str = EXECUTE_ENV,
+                 env_kwargs: Mapping[str, Any] | None = None, *, address: str | None = None,
+                 max_restarts: int = 3, max_task_retries: int = 3,
+                 progress: bool = True) -> None:
+        if num_actors is not None and (isinstance(num_actors, bool)
+                                       or not isinstance(num_actors, int) or num_actors < 1):
+            raise ValueError(f"num_actors must be a positive integer, got {num_actors!r}")
+        ray = self._ray = require("ray", "distributed")
+        self._owns_ray = not ray.is_initialized()
+        if self._owns_ray:
+            ray.init(address=address, num_cpus=None if address else num_actors,
+                     include_dashboard=False)
+        if num_actors is None:
+            num_actors = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        actor = ray.remote(num_cpus=1, max_restarts=max_restarts,
+                           max_task_retries=max_task_retries,
+                           runtime_env={"env_vars": worker_thread_env()})(RolloutActor)
+        self.actors = [actor.remote(env_id, dict(env_kwargs or {})) for _ in range(num_actors)]
+        self.progress = progress
+
+    def stream(self, episodes: Sequence[Episode], make_agent: AgentFactory
+               ) -> Iterator[tuple[int, EpisodeRecord]]:
+        """Each episode's index and result, as the episodes finish.
+
+        Args:
+            episodes: What to run (see :func:`mobileintent_gym.rollouts.episodes`).
+            make_agent: ``make_agent(env, seed)`` builds each episode's agent (pickled once,
+                with cloudpickle, for the actors).
+
+        Raises:
+            RolloutError: When an actor died more than ``max_restarts`` times.
+        """
+        ray = self._ray
+        pool = require("ray.util", "distributed").ActorPool(self.actors)
+        agent = ray.put(make_agent)
+        for index, episode in enumerate(episodes):
+            pool.submit(lambda actor, item: actor.run.remote(agent, *item),
+                        (index, tuple(episode)))
+        while pool.has_next():
+            try:
+                yield pool.get_next_unordered()
+            except ray.exceptions.RayActorError as err:
+                raise RolloutError(f"an actor died more than its restarts allow ({err})"
+                                   ) from err
+
+    def run(self, episodes: Sequence[Episode], make_agent: AgentFactory
+            ) -> list[EpisodeRecord]:
+        """Every episode's record, in the order of ``episodes`` (see :meth:`stream`)."""
+        return list(self.ordered(episodes, make_agent))
+
+    def ordered(self, episodes: Sequence[Episode], make_agent: AgentFactory
+                ) -> Iterator[EpisodeRecord]:
+        """Every episode's record in the order of ``episodes``.
+
+        Each is yielded as soon as it and all before it have finished: what a results file
+        written in order needs.
+        """
+        waiting: dict[int, EpisodeRecord] = {}
+        following = 0
+        bar = Progress(len(episodes)) if self.progress else None
+        for index, record in self.stream(episodes, make_agent):
+            waiting[index] = record
+            if bar is not None:
+                bar.update(record.result.success)
+            while following in waiting:
+                yield waiting.pop(following)
+                following += 1
+        if bar is not None:
+            bar.close()
+
+    def pids(self) -> list[int]:
+        """Each actor's current process id."""
+        return self._ray.get([actor.pid.remote() for actor in self.actors])
+
+    def close(self) -> None:
+        """Stop the actors, and Ray if this pool started it."""
+        for actor in self.actors:
+            self._ray.kill(actor)
+        self.actors = []
+        if self._owns_ray:
+            self._ray.shutdown()
+
+    def __enter__(self) -> RolloutPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

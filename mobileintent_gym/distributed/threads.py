@@ -1,0 +1,61 @@
+"""Thread limits of worker processes.
+
+N env workers on a machine are N processes, and each numeric library in each of them
+(OpenBLAS, MKL, OpenMP — torch's too) would start a thread per core: the CPUs are
+oversubscribed and every thread adds its buffers to the worker's memory. Workers — the
+processes of :class:`~mobileintent_gym.envs.vector.SharedMemoryVectorEnv` and the Ray
+rollout actors — therefore start with each of :data:`THREAD_VARIABLES` set to
+``$MOBILEINTENT_GYM_WORKER_THREADS`` (default 1). A variable already set in the
+environment keeps its value, so ``OMP_NUM_THREADS=4`` still gives workers four OpenMP
+threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator, Mapping
+
+from mobileintent_gym.errors import MobileIntentError
+
+WORKER_THREADS_ENV = "MOBILEINTENT_GYM_WORKER_THREADS"
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                    "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+def worker_thread_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The thread variables a worker starts with.
+
+    Args:
+        environ: The environment to start from (default ``os.environ``).
+
+    Raises:
+        MobileIntentError: When ``$MOBILEINTENT_GYM_WORKER_THREADS`` is not a positive
+            integer.
+    """
+    environ = os.environ if environ is None else environ
+    threads = environ.get(WORKER_THREADS_ENV, "1").strip()
+    if not threads.isdigit() or int(threads) < 1:
+        raise MobileIntentError(f"{WORKER_THREADS_ENV} must be a positive integer, "
+                                f"got {threads!r}")
+    return {name: environ.get(name, threads) for name in THREAD_VARIABLES}
+
+
+@contextlib.contextmanager
+def worker_environment() -> Iterator[None]:
+    """While open, ``os.environ`` holds :func:`worker_thread_env`.
+
+    Processes started inside inherit it before they import numpy. (``multiprocessing``
+    takes no environment argument, so this is the way to hand one to its processes.)
+    """
+    limits = worker_thread_env()
+    saved = {name: os.environ.get(name) for name in limits}
+    os.environ.update(limits)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

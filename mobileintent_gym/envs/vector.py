@@ -1,0 +1,260 @@
+"""A vector env of worker processes that hand their screenshots over in shared memory.
+
+Gymnasium's ``AsyncVectorEnv`` either pickles every observation through a pipe (a
+1080×2400 screenshot is 7.8 MB) or, with ``shared_memory=True``, reads ``Text`` fields out
+of shared memory only once, when it is built, so every instruction comes back blank.
+:class:`SharedMemoryVectorEnv` puts only the observation's arrays in shared memory and
+sends text, rewards, flags and ``info`` through the pipes. Its results equal a
+``SyncVectorEnv``'s for the same seeds, autoresets included (next-step autoreset,
+Gymnasium's default).
+
+Every registered env id of this package reaches it through Gymnasium::
+
+    envs = gym.make_vec("Act2Intent-Execute-v0", num_envs=8,
+                        vectorization_mode="vector_entry_point", device="sim")
+
+Workers are fresh interpreters (``spawn``) started with one thread per numeric library
+(:mod:`mobileintent_gym.distributed.threads`); a script that builds one must guard its
+entry point with ``if __name__ == "__main__":``, as for any spawned process.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import pickle
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import (
+    CloudpickleWrapper,
+    batch_space,
+    concatenate,
+    create_empty_array,
+    iterate,
+)
+
+from mobileintent_gym.distributed.threads import worker_environment
+from mobileintent_gym.envs import vector_worker
+from mobileintent_gym.envs.vector_worker import WHOLE, SharedFrames, WorkerError
+
+JOIN_SECONDS = 10.0
+
+
+class SharedMemoryVectorEnv(VectorEnv):
+    """``num_envs`` envs, each in a worker process; screenshots come back in shared memory.
+
+    Args:
+        env_fns: One function per sub-env that builds it (run in the worker).
+        copy: Return observations' arrays as copies. With ``False`` they are views of the
+            shared memory that the next ``step``/``reset`` overwrites (no copy at all).
+        context: The ``multiprocessing`` start method; ``spawn`` starts lean workers.
+
+    Raises:
+        ValueError: For no env functions.
+        WorkerError: When a worker dies, or its env's spaces differ from the first's.
+        Exception: An error raised by an env in its worker, re-raised with the worker's
+            traceback as its cause (the other workers finished their command).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, env_fns: Sequence[Callable[[], gym.Env]], *, copy: bool = True,
+                 context: str | None = "spawn") -> None:
+        if not env_fns:
+            raise ValueError("SharedMemoryVectorEnv needs at least one env function")
+        self.num_envs, self.copy, self.closed = len(env_fns), copy, False
+        self._frames: SharedFrames | None = None
+        self._pipes: list[Any] = []
+        self._processes: list[Any] = []
+        try:
+            self._start(env_fns, multiprocessing.get_context(context))
+            self._setup()
+        except BaseException:
+            self.close(terminate=True)
+            raise
+
+    def _start(self, env_fns: Sequence[Callable[[], gym.Env]], ctx: Any) -> None:
+        with worker_environment():
+            for index, env_fn in enumerate(env_fns):
+                parent, child = ctx.Pipe()
+                process = ctx.Process(target=vector_worker.run, daemon=True,
+                                      name=f"mobileintent-gym-worker-{index}",
+                                      args=(index, CloudpickleWrapper(env_fn), child, parent))
+                process.start()
+                child.close()
+                self._pipes.append(parent)
+                self._processes.append(process)
+
+    def _setup(self) -> None:
+        found = [pickle.loads(packed) for packed in self._command(None)]
+        for index, pair in enumerate(found):
+            if pair != found[0]:
+                raise WorkerError(f"worker {index}'s env has other spaces than worker 0's")
+        self.single_observation_space, self.single_action_space = found[0]
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._frames = SharedFrames.create(self.single_observation_space, self.num_envs)
+        self._command([("attach", self._frames.layout)] * self.num_envs, reply=False)
+
+    def reset(self, *, seed: int | Sequence[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Reset every sub-env, or those of ``options["reset_mask"]``.
+
+        Args:
+            seed: ``None``; an int ``s`` (sub-env ``i`` gets ``s + i``); or one per sub-env.
+            options: Passed to every sub-env's reset; a boolean ``reset_mask`` array picks
+                the sub-envs to reset (the others keep their episode).
+        """
+        seeds = _seeds(seed, self.num_envs)
+        mask = (options or {}).get("reset_mask")
+        mask = np.ones(self.num_envs, bool) if mask is None else _checked_mask(mask,
+                                                                                 self.num_envs)
+        if options is not None:  # as SyncVectorEnv: the sub-envs get the rest, or None
+            options = {k: v for k, v in options.items() if k != "reset_mask"}
+        commands = [("reset", {"seed": s, "options": options}) if m else ("keep", None)
+                    for s, m in zip(seeds, mask, strict=True)]
+        replies = self._command(commands)
+        infos: dict[str, Any] = {}
+        for index, (_, info) in enumerate(replies):
+            if mask[index]:
+                infos = self._add_info(infos, info, index)
+        return self._observation([rest for rest, _ in replies]), infos
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray,
+                                          dict[str, Any]]:
+        """Step every sub-env; one that ended its episode at the last step resets instead."""
+        replies = self._command([("step", a) for a in iterate(self.action_space, actions)])
+        infos: dict[str, Any] = {}
+        for index, reply in enumerate(replies):
+            infos = self._add_info(infos, reply[4], index)
+        rests, rewards, terminations, truncations, _ = zip(*replies, strict=True)
+        return (self._observation(rests), np.array(rewards, np.float64),
+                np.array(terminations, np.bool_), np.array(truncations, np.bool_), infos)
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Call a method of every sub-env (or read an attribute); one result per sub-env."""
+        return tuple(self._command([("call", (name, args, kwargs))] * self.num_envs))
+
+    def render(self) -> tuple[Any, ...]:
+        """Each sub-env's ``render()``."""
+        return self.call("render")
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """An attribute of every sub-env."""
+        return self.call(name)
+
+    def close_extras(self, terminate: bool = False, **kwargs: Any) -> None:
+        """Stop the workers (``terminate`` kills them) and free the shared memory."""
+        if not terminate:
+            try:
+                self._command([("close", None)] * self.num_envs)
+            except (WorkerError, OSError):
+                terminate = True
+        for process in self._processes:
+            if terminate and process.is_alive():
+                process.terminate()
+            process.join(JOIN_SECONDS)
+        for pipe in self._pipes:
+            pipe.close()
+        if self._frames is not None:
+            self._frames.close(unlink=True)
+            self._frames = None
+
+    def _command(self, commands: Sequence[tuple[str, Any]] | None,
+                 reply: bool = True) -> list[Any]:
+        """Send each worker its command (``None``: send nothing) and collect the answers.
+
+        Raises:
+            Exception: The first error, once every worker has answered.
+        """
+        alive = [True] * self.num_envs
+        for index, command in enumerate(commands or ()):
+            try:
+                self._pipes[index].send(command)
+            except OSError:  # the worker is gone
+                alive[index] = False
+        answers = [self._answer(i) if alive[i] and reply else
+                   ("ok", None) if alive[i] else ("error", self._died(i))
+                   for i in range(self.num_envs)]
+        errors = [payload for status, payload in answers if status == "error"]
+        if errors:
+            err, trace = errors[0]
+            raise err from (WorkerError(f"in the worker:\n{trace}") if trace else None)
+        return [payload for _, payload in answers]
+
+    def _answer(self, index: int) -> tuple[str, Any]:
+        try:
+            return self._pipes[index].recv()
+        except (EOFError, OSError):
+            return "error", self._died(index)
+
+    def _died(self, index: int) -> tuple[WorkerError, str]:
+        process = self._processes[index]
+        process.join(1.0)
+        return WorkerError(f"worker {index} died (exit code {process.exitcode})"), ""
+
+    def _observation(self, rests: Sequence[Any]) -> Any:
+        arrays = self._frames.arrays
+        if WHOLE in arrays:
+            return arrays[WHOLE].copy() if self.copy else arrays[WHOLE]
+        batched = {}
+        for name, space in self.single_observation_space.spaces.items():
+            if name in arrays:
+                batched[name] = arrays[name].copy() if self.copy else arrays[name]
+            else:
+                batched[name] = concatenate(space, [rest[name] for rest in rests],
+                                            create_empty_array(space, self.num_envs))
+        return batched
+
+
+def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
+                context: str | None = "spawn", **kwargs: Any) -> SharedMemoryVectorEnv:
+    """``num_envs`` copies of a registered env in a :class:`SharedMemoryVectorEnv`.
+
+    Each registered id of this package names it as its ``vector_entry_point`` (through
+    this module's ``__getattr__``), so ``gym.make_vec(id, n, **kwargs)`` calls it.
+
+    Args:
+        env_id: The registered id.
+        num_envs: How many sub-envs.
+        copy: See :class:`SharedMemoryVectorEnv`.
+        context: See :class:`SharedMemoryVectorEnv`.
+        **kwargs: Passed to ``gym.make`` in each worker (``max_episode_steps`` included).
+    """
+    return SharedMemoryVectorEnv([functools.partial(gym.make, env_id, **kwargs)] * num_envs,
+                                 copy=copy, context=context)
+
+
+def __getattr__(name: str) -> Callable[..., SharedMemoryVectorEnv]:
+    """``vector:<env id>``: :func:`make_vector` of that registered id (its vector entry point).
+
+    Raises:
+        AttributeError: When no env of this package has the id ``name``.
+    """
+    from mobileintent_gym.envs import ENV_SPECS
+
+    if any(spec.id == name for spec in ENV_SPECS):
+        return functools.partial(make_vector, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
+    if seed is None:
+        return [None] * num_envs
+    if isinstance(seed, (int, np.integer)):
+        return [int(seed) + i for i in range(num_envs)]
+    if len(seed) != num_envs:
+        raise ValueError(f"seed must be None, an int or {num_envs} seeds, got {seed!r}")
+    return list(seed)
+
+
+def _checked_mask(mask: Any, num_envs: int) -> np.ndarray:
+    if not (isinstance(mask, np.ndarray) and mask.dtype == np.bool_
+            and mask.shape == (num_envs,) and mask.any()):
+        raise ValueError(f"options['reset_mask'] must be a bool array of shape ({num_envs},) "
+                         f"with a True value, got {mask!r}")
+    return mask

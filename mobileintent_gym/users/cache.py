@@ -1,0 +1,270 @@
+"""Built user content on disk, so that a process whose users were built before stays lean.
+
+Ranking a user's content with the sentence encoder costs importing torch and the model
+(seconds and hundreds of MB per process). Built content is therefore kept in files that
+every process reads: an env worker, a vector env's worker or a Ray actor whose users were
+built before loads them without importing torch or sentence-transformers.
+
+Location: ``$MOBILEINTENT_GYM_CACHE/content`` when the variable is set (``off`` turns the
+cache off), else ``mobileintent-gym/content`` in the platform's cache folder
+(``$XDG_CACHE_HOME`` or ``~/.cache`` on Linux, ``~/Library/Caches`` on macOS,
+``%LOCALAPPDATA%`` on Windows). Entries are pickles: the folder must be as trusted as the
+code that reads it.
+
+An entry's name is a hash of everything the content depends on, so a change of any of them
+leads to a new entry, never to stale content: the profile's content, the ``PairConfig``
+(its encoder kind aside), the encoder model actually used (a sentence model's id and the
+names, sizes and times of its files; the lexical encoder's settings), every file of the
+registered apps and of this package (:func:`source_fingerprint`: the record pools, how each
+app builds its state, how PAIR ranks), the package version and ``FORMAT``. Which model an
+encoder kind loads is told without loading it (:func:`encoder_identity`); when only loading
+can tell (the hub may be asked), the model is loaded. Files are written to a temporary name
+and moved into place with ``os.replace``, so concurrent processes never read a partial
+entry; an entry that cannot be read (written by another version of the code) is rebuilt.
+Encoders given as objects rather than kinds have no identity on disk: their content is
+cached per process only.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import functools
+import hashlib
+import importlib.util
+import io
+import os
+import pickle
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from gymnasium import logger
+
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.users import encoders
+from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEncoder, make_encoder
+
+CACHE_ENV = "MOBILEINTENT_GYM_CACHE"
+FORMAT = 1  # bump when the pickled layout of UserContent changes
+_OFF = {"0", "off", "no", "false", "none"}
+T = TypeVar("T")
+
+
+class CacheError(MobileIntentError):
+    """The content cache folder cannot be used; the message names it."""
+
+
+def content_dir() -> Path | None:
+    """The folder of cached content, or ``None`` when ``$MOBILEINTENT_GYM_CACHE`` is ``off``."""
+    chosen = os.environ.get(CACHE_ENV, "").strip()
+    if chosen.casefold() in _OFF:
+        return None
+    if chosen:
+        return Path(chosen).expanduser() / "content"
+    if sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    elif sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "mobileintent-gym" / "content"
+
+
+def fetch(profile_key: str, config: Any, build: Callable[[Encoder], T],
+          expected: type[T]) -> T:
+    """The content of a user: read from disk when it was built before, else built and stored.
+
+    Args:
+        profile_key: A hash of the profile's content.
+        config: The ``PairConfig``; its ``encoder`` is a kind or an Encoder object.
+        build: Builds the content with an encoder.
+        expected: The type of the content; an entry of another type is rebuilt.
+
+    Raises:
+        CacheError: When the folder that ``$MOBILEINTENT_GYM_CACHE`` names cannot be
+            created or written (the default folder only warns).
+    """
+    folder = content_dir()
+    if not isinstance(config.encoder, str) or folder is None:
+        return build(_encoder(config.encoder))
+    predicted = encoder_identity(config.encoder)
+    if predicted is not None:
+        found = _read(_entry(folder, profile_key, config, predicted))
+        if isinstance(found, expected):
+            return found
+    encoder = make_encoder(config.encoder)
+    content = build(encoder)
+    identity = loaded_identity(encoder)
+    if identity is not None:
+        _store(_entry(folder, profile_key, config, identity), content)
+    return content
+
+
+def _store(path: Path, content: Any) -> None:
+    """Write an entry; a default folder that cannot be written only costs a warning."""
+    try:
+        _write(path, content)
+    except CacheError as err:
+        if os.environ.get(CACHE_ENV, "").strip():
+            raise
+        logger.warn(f"{err}; built user content stays in this process only")
+
+
+@functools.cache
+def source_fingerprint() -> str:
+    """A hash of every file that built content depends on besides the profile and encoder.
+
+    These are the files of each registered app's package (its record pools and the code
+    that turns ranked records into its state) and of this package (PAIR and its ranking):
+    editing any of them, or registering another app, leads to new entries.
+    """
+    from mobileintent_gym.apps import registry
+
+    folders = [Path(importlib.import_module(f"mobileintent_gym.apps.{b.id}").__file__).parent
+               for b in registry.bundles()]
+    return folder_fingerprint([*folders, Path(__file__).parent])
+
+
+def folder_fingerprint(folders: Sequence[Path]) -> str:
+    """A hash of the names and bytes of every file under ``folders`` (bytecode aside)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for folder in folders:
+        for path in sorted(p for p in folder.rglob("*")
+                           if p.is_file() and "__pycache__" not in p.parts):
+            digest.update(f"{path.relative_to(folder.parent)}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def encoder_identity(kind: str) -> str | None:
+    """Which model ``make_encoder(kind)`` ranks with, told without importing it.
+
+    It follows ``SentenceEncoder``'s loading order: the study's model in the local
+    Hugging Face cache, the hub, the packaged fallback; ``auto`` without
+    sentence-transformers is the lexical encoder.
+
+    Returns:
+        The identity, or ``None`` when only loading the encoder can tell: the hub would be
+        tried (``HF_HUB_OFFLINE`` unset and the hub answering within its bound), or the
+        kind cannot be loaded at all.
+    """
+    lexical = _lexical_identity(LexicalEncoder())
+    if kind == "lexical":
+        return lexical
+    if kind not in ("auto", "sentence"):
+        return None
+    if importlib.util.find_spec("sentence_transformers") is None:
+        return lexical if kind == "auto" else None
+    folder = _cached_snapshot(encoders.STUDY_MODEL)
+    if folder is not None:
+        return _model_identity(encoders.STUDY_MODEL, folder)
+    if encoders._hub_allowed(encoders.STUDY_MODEL):
+        return None
+    try:
+        folder = Path(encoders._fallback_path(encoders.PACKAGED_FALLBACK))
+    except MobileIntentError:
+        return lexical if kind == "auto" else None
+    return _model_identity(encoders.PACKAGED_MODEL, folder)
+
+
+def loaded_identity(encoder: Encoder) -> str | None:
+    """The identity of an encoder that is loaded (``None`` for other encoder types)."""
+    if isinstance(encoder, LexicalEncoder):
+        return _lexical_identity(encoder)
+    if not isinstance(encoder, SentenceEncoder):
+        return None
+    if encoder.source in ("cache", "hub"):
+        folder = _cached_snapshot(encoder.name)
+        return None if folder is None else _model_identity(encoder.name, folder)
+    return _model_identity(encoder.name, Path(encoder.source))
+
+
+def _encoder(kind: str | Encoder) -> Encoder:
+    return make_encoder(kind) if isinstance(kind, str) else kind
+
+
+def _lexical_identity(encoder: LexicalEncoder) -> str:
+    return f"lexical/{encoder.dim}/{encoder.ngram}"
+
+
+def _cached_snapshot(model_id: str) -> Path | None:
+    """The folder of ``model_id``'s ``main`` snapshot in the local Hugging Face cache.
+
+    Read from the cache's documented layout (``models--<org>--<name>/refs/main`` names the
+    snapshot), which is much cheaper than importing huggingface_hub's downloader.
+    """
+    from huggingface_hub import constants
+
+    root = Path(os.environ.get("SENTENCE_TRANSFORMERS_HOME") or constants.HF_HUB_CACHE)
+    repo = root / f"models--{model_id.replace('/', '--')}"
+    try:
+        revision = (repo / "refs" / "main").read_text().strip()
+    except OSError:
+        return None
+    folder = repo / "snapshots" / revision
+    return folder if (folder / "modules.json").is_file() else None
+
+
+def _model_identity(name: str, folder: Path) -> str:
+    """A model's id and the names, sizes and modification times of its files."""
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    stats = [(str(p.relative_to(folder)), p.stat().st_size, p.stat().st_mtime_ns)
+             for p in files]
+    return f"{name}@{hashlib.blake2b(repr(stats).encode(), digest_size=16).hexdigest()}"
+
+
+def _entry(folder: Path, profile_key: str, config: Any, identity: str) -> Path:
+    from mobileintent_gym import __version__
+
+    parts = (FORMAT, __version__, profile_key, repr(replace(config, encoder="")), identity,
+             source_fingerprint())
+    return folder / f"{hashlib.blake2b(repr(parts).encode(), digest_size=20).hexdigest()}.pkl"
+
+
+def _read(path: Path) -> Any:
+    """The entry at ``path``, or ``None`` when it is missing or unreadable."""
+    try:
+        return pickle.loads(path.read_bytes())
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError,
+            ValueError, IndexError):
+        return None
+
+
+def _write(path: Path, value: Any) -> None:
+    """Store ``value`` at ``path`` atomically: readers see the old file or the whole new one.
+
+    Raises:
+        CacheError: When the folder cannot be created or written; no partial file is left.
+    """
+    data = _dumps(value)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pkl")
+    except OSError as err:
+        raise CacheError(f"cannot write the content cache {str(path.parent)!r} ({err}); set "
+                         f"{CACHE_ENV} to a writable folder, or to 'off'") from err
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.replace(temporary, path)
+    except OSError as err:
+        Path(temporary).unlink(missing_ok=True)
+        raise CacheError(f"cannot write the content cache entry {str(path)!r} ({err})") from err
+
+
+def _restore_mapping(items: dict) -> MappingProxyType:
+    return MappingProxyType(items)
+
+
+def _dumps(value: Any) -> bytes:
+    """Pickle ``value``, read-only mappings included (pickle refuses them by itself)."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = {**copyreg.dispatch_table,
+                              MappingProxyType: lambda m: (_restore_mapping, (dict(m),))}
+    pickler.dump(value)
+    return buffer.getvalue()

@@ -1,0 +1,135 @@
+"""Rollouts on a real local Ray cluster: equal to one process, and to a run that lost an actor."""
+
+import json
+import os
+import signal
+import sys
+import time
+
+import cloudpickle
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from mobileintent_gym.agents import AGENTS, RandomAgent
+from mobileintent_gym.cli import main
+from mobileintent_gym.rollouts import episodes, evaluate, run
+from mobileintent_gym.users import PairConfig
+
+ray = pytest.importorskip("ray", reason="needs the [distributed] extra (ray)")
+
+from mobileintent_gym.distributed import (  # noqa: E402
+    RolloutPool,
+    evaluate_ray,
+    group_episodes,
+    rollout_groups,
+)
+
+# Instruction-only observations and the lexical encoder keep the actors light.
+ENV_KWARGS = {"observation": ("instruction",), "pair": PairConfig(encoder="lexical")}
+USERS = ["demo-ana", "demo-ben"]
+TASKS = ["G-SPT-02:personal:implicit", "G-WCT-02:common:explicit", "G-SPT-03:common:explicit"]
+cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the actors cannot import tests
+
+
+class SlowRandomAgent(RandomAgent):
+    """A random agent that thinks 5 ms per action, so that episodes are in flight."""
+
+    def act(self, observation, info):
+        time.sleep(0.005)
+        return super().act(observation, info)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    ray.init(num_cpus=2, include_dashboard=False)
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def single_process():
+    env = gym.make("Act2Intent-Execute-v0", **ENV_KWARGS)
+    yield env
+    env.close()
+
+
+@pytest.mark.parametrize("agent", ["oracle", "random"])
+def test_evaluate_ray_equals_the_single_process_evaluation(cluster, single_process, agent):
+    expected = evaluate(single_process, AGENTS[agent], USERS, TASKS, seed=3)
+    got = evaluate_ray(ENV_KWARGS, AGENTS[agent], USERS, TASKS, seed=3, num_actors=2,
+                       progress=False)
+    assert [(r.result, r.actions) for r in got] == expected
+    assert ray.is_initialized()  # the pool leaves a session it did not start running
+
+
+def test_a_killed_actor_loses_no_episode_and_repeats_none(cluster, single_process):
+    work = episodes(USERS * 2, TASKS, seed=5)  # 18 episodes, each user twice
+    expected = [run(single_process, SlowRandomAgent, e) for e in work]
+    with RolloutPool(2, env_kwargs=ENV_KWARGS, progress=False) as pool:
+        before = pool.pids()
+        seen, killed = {}, False
+        for index, result in pool.stream(work, SlowRandomAgent):
+            assert index not in seen
+            seen[index] = result
+            if not killed:  # both actors are in the middle of an episode now
+                os.kill(before[0], signal.SIGKILL)
+                killed = True
+        after = pool.pids()
+    assert after[0] != before[0] and after[1] == before[1]  # Ray restarted the killed one
+    assert [seen[i] for i in range(len(work))] == expected
+
+
+def test_rollout_groups_hold_each_users_rollouts_with_their_advantages(cluster,
+                                                                       single_process):
+    specs = [("G-SPT-02:personal:implicit", USERS), ("G-WCT-01:common:explicit", USERS)]
+    with RolloutPool(2, env_kwargs=ENV_KWARGS, progress=False) as pool:
+        groups = rollout_groups(pool, specs, AGENTS["random"], per_user=2, seed=9)
+    for (task, users), group in zip(specs, groups, strict=True):
+        planned = group_episodes(task, users, 2, seed=9)
+        assert len({e.seed for e in planned}) == 4  # a user's two rollouts differ
+        assert group.users == ("demo-ana", "demo-ana", "demo-ben", "demo-ben")
+        assert list(group.records) == [run(single_process, AGENTS["random"], e) for e in planned]
+        advantages = group.advantages()
+        assert advantages.shape == (4,) and np.isclose(advantages.sum(), 0.0)
+
+
+def test_bad_pool_and_group_arguments_are_named():
+    with pytest.raises(ValueError, match="num_actors must be a positive integer, got 0"):
+        RolloutPool(0)
+    with pytest.raises(ValueError, match="two users"):
+        group_episodes("G-SPT-02:common:explicit", ["demo-ana"], 2)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_actors_start_with_the_worker_thread_limits(cluster, monkeypatch):
+    monkeypatch.setenv("MOBILEINTENT_GYM_WORKER_THREADS", "2")
+    with RolloutPool(1, env_kwargs=ENV_KWARGS, progress=False) as pool:
+        (pid,) = pool.pids()
+        with open(f"/proc/{pid}/environ") as file:
+            environ = dict(item.split("=", 1) for item in file.read().split("\0") if item)
+    assert environ["OPENBLAS_NUM_THREADS"] == "2" and environ["OMP_NUM_THREADS"] == "2"
+
+
+def _evaluate(tmp_path, name, *args):
+    out = tmp_path / f"{name}.json"
+    assert main(["evaluate", "--agent", "random", "--seed", "4", "--users", *USERS,
+                 "--tasks", *TASKS, "--out", str(out), *args]) == 0
+    return json.loads(out.read_text())
+
+
+def test_evaluate_on_ray_writes_what_one_process_writes(cluster, tmp_path):
+    alone = _evaluate(tmp_path, "alone")
+    on_ray = _evaluate(tmp_path, "ray", "--ray", "2")
+    assert on_ray["episodes"] == alone["episodes"] and on_ray["scores"] == alone["scores"]
+    assert len(on_ray["episodes"]) == len(USERS) * len(TASKS)
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--ray", "0"], "--ray takes a number of actors of 1 or more, got 0"),
+    (["--ray", "2", "--teacher-forced"], "--teacher-forced needs the single-process run"),
+    (["--ray", "2", "--device", "adb:emulator-5554"], "a real --device needs"),
+])
+def test_what_ray_actors_cannot_do_is_refused_first(capsys, args, says):
+    assert main(["evaluate", *args]) == 2
+    assert says in capsys.readouterr().err

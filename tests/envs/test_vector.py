@@ -1,0 +1,182 @@
+"""The shared-memory vector env gives what Gymnasium's SyncVectorEnv gives, step by step."""
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from mobileintent_gym.envs.vector import SharedMemoryVectorEnv, make_vector
+from mobileintent_gym.envs.vector_worker import WorkerError
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.users import PairConfig
+
+ENV = "Act2Intent-Execute-v0"
+# The lexical encoder keeps torch out of the workers of these tests.
+KWARGS = {"device": "sim:540x1200", "users": ["demo-ana", "demo-ben"],
+          "pair": PairConfig(encoder="lexical")}
+
+
+@pytest.fixture(scope="module")
+def pair_of_vectors():
+    """Our vector env and a SyncVectorEnv of the same three envs."""
+    ours = gym.make_vec(ENV, num_envs=3, vectorization_mode="vector_entry_point", **KWARGS)
+    sync = gym.make_vec(ENV, num_envs=3, vectorization_mode="sync", **KWARGS)
+    yield ours, sync
+    ours.close()
+    sync.close()
+
+
+def plain(infos):
+    """Infos as lists, comparable with == (NaN, which Gymnasium puts for None, as "nan")."""
+    def value(v):
+        v = v.item() if isinstance(v, np.generic) else v
+        return "nan" if isinstance(v, float) and np.isnan(v) else v
+
+    return {k: [value(v) for v in values] for k, values in infos.items()}
+
+
+def assert_same_observations(ours, theirs):
+    assert ours["instruction"] == theirs["instruction"]
+    assert all(ours["instruction"])  # never blank, unlike AsyncVectorEnv with shared memory
+    assert np.array_equal(ours["screenshot"], theirs["screenshot"])
+
+
+def test_steps_and_autoresets_equal_a_sync_vector_env(pair_of_vectors):
+    ours, sync = pair_of_vectors
+    assert isinstance(ours, SharedMemoryVectorEnv)
+    assert "vector:Act2Intent-Execute-v0" in gym.spec(ENV).to_json()  # specs still serialise
+    assert ours.observation_space == sync.observation_space
+    assert ours.action_space == sync.action_space
+    obs, info = ours.reset(seed=[11, 12, 13])
+    expected_obs, expected_info = sync.reset(seed=[11, 12, 13])
+    assert_same_observations(obs, expected_obs)
+    assert plain(info) == plain(expected_info)
+    ours.action_space.seed(3)
+    ended = 0
+    for _ in range(45):
+        actions = ours.action_space.sample()
+        got, want = ours.step(actions), sync.step(actions)
+        assert_same_observations(got[0], want[0])
+        for mine, theirs in zip(got[1:4], want[1:4], strict=True):
+            assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs)
+        assert plain(got[4]) == plain(want[4])
+        ended += int(np.sum(got[2] | got[3]))
+    assert ended >= 3  # autoresets happened on the way
+
+
+def test_a_partial_reset_equals_a_sync_vector_env(pair_of_vectors):
+    ours, sync = pair_of_vectors
+    ours.reset(seed=0)
+    sync.reset(seed=0)
+    step = {"type": np.array([4, 4, 4]), "point": np.zeros((3, 2), np.int64),
+            "text": ("", "", ""), "direction": np.zeros(3, np.int64), "key": np.ones(3, int)}
+    ours.step(step)
+    sync.step(step)
+    mask = np.array([False, True, False])
+    options = {"reset_mask": mask, "task": "G-WCT-01:common:explicit"}
+    obs, info = ours.reset(seed=[None, 7, None], options=dict(options))
+    expected_obs, expected_info = sync.reset(seed=[None, 7, None], options=dict(options))
+    assert_same_observations(obs, expected_obs)
+    assert plain(info) == plain(expected_info)
+    assert info["task"][1] == "G-WCT-01:common:explicit" and not info["_task"][0]
+
+
+def test_an_env_error_is_raised_with_its_type_and_the_env_keeps_working(pair_of_vectors):
+    ours, _ = pair_of_vectors
+    with pytest.raises(MobileIntentError, match="unknown reset options") as caught:
+        ours.reset(seed=0, options={"bogus": 1})
+    assert isinstance(caught.value.__cause__, WorkerError)
+    assert "execute.py" in str(caught.value.__cause__)  # the worker's traceback
+    obs, _ = ours.reset(seed=0)
+    assert len(obs["instruction"]) == 3
+    assert ours.get_attr("users") == (("demo-ana", "demo-ben"),) * 3
+    with pytest.raises(ValueError, match="reset_mask"):
+        ours.reset(options={"reset_mask": np.zeros(3, bool)})
+    with pytest.raises(ValueError, match="3 seeds"):
+        ours.reset(seed=[1, 2])
+
+
+def test_without_copy_observations_are_shared_memory_the_next_step_overwrites():
+    envs = make_vector(ENV, 1, copy=False, **KWARGS)
+    try:
+        first, _ = envs.reset(seed=1)
+        held = first["screenshot"].copy()
+        envs.step({"type": np.array([4]), "point": np.zeros((1, 2), np.int64), "text": ("",),
+                   "direction": np.zeros(1, np.int64), "key": np.array([0])})  # HOME
+        assert not np.array_equal(first["screenshot"], held)  # overwritten in place
+        again, _ = envs.reset(seed=1)
+        assert again["screenshot"] is first["screenshot"]
+        assert np.array_equal(again["screenshot"], held)
+    finally:
+        envs.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_start_with_one_thread_per_library_unless_told(monkeypatch):
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    envs = make_vector(ENV, 1, **KWARGS)
+    try:
+        (process,) = envs._processes
+        environ = dict(item.split("=", 1) for item in
+                       Path(f"/proc/{process.pid}/environ").read_text().split("\0") if item)
+        assert environ["OMP_NUM_THREADS"] == "1" and environ["OPENBLAS_NUM_THREADS"] == "1"
+        assert environ["MKL_NUM_THREADS"] == "3"
+        assert "OMP_NUM_THREADS" not in os.environ  # the parent's environment is as it was
+    finally:
+        envs.close()
+
+
+def test_a_dead_worker_is_named_and_close_still_frees_everything():
+    envs = make_vector(ENV, 2, **KWARGS)
+    envs.reset(seed=0)
+    names = [block.name for block in envs._frames._blocks]
+    os.kill(envs._processes[1].pid, signal.SIGKILL)
+    envs._processes[1].join(10)
+    with pytest.raises(WorkerError, match="worker 1 died"):
+        envs.reset(seed=0)
+    envs.close()
+    assert not any(p.is_alive() for p in envs._processes)
+    assert not any(Path("/dev/shm", name).exists() for name in names)
+
+
+def test_an_env_that_cannot_be_built_fails_the_constructor_cleanly():
+    with pytest.raises(ValueError, match="observation fields"):
+        make_vector(ENV, 2, observation=("smell",), **KWARGS)
+    with pytest.raises(ValueError, match="at least one"):
+        SharedMemoryVectorEnv([])
+
+
+def test_spaces_travel_light_and_come_back_equal():
+    import pickle
+
+    from mobileintent_gym.actions import action_space
+    from mobileintent_gym.envs.spaces import UnicodeText, observation_space
+    from mobileintent_gym.envs.vector_worker import pack_spaces
+
+    text = UnicodeText(512, min_length=2)
+    assert pickle.loads(pickle.dumps(text)) == text and len(pickle.dumps(text)) < 1000
+    found = (observation_space(1080, 2400, ("screenshot", "instruction")),
+             action_space(1080, 2400))
+    packed = pack_spaces(*found)
+    assert pickle.loads(packed) == found and len(packed) < 10_000
+
+
+def test_the_screenshot_space_is_a_box_whose_bounds_take_no_memory():
+    from gymnasium import spaces
+    from gymnasium.vector.utils import batch_space
+
+    from mobileintent_gym.envs.spaces import FrameBox
+
+    full = FrameBox((2400, 1080, 3))
+    assert all(a.strides == (0, 0, 0) for a in (full.low, full.high, full.bounded_below))
+    frames, plain_box = FrameBox((24, 10, 3)), spaces.Box(0, 255, (24, 10, 3), np.uint8)
+    assert frames == plain_box and plain_box == frames
+    frames.seed(0)
+    assert frames.contains(frames.sample()) and not frames.contains(np.zeros((2, 2, 3), np.uint8))
+    batched = batch_space(frames, 4)
+    assert isinstance(batched, FrameBox) and batched == batch_space(plain_box, 4)

@@ -1,0 +1,201 @@
+"""Built content on disk: shared by processes, keyed by everything it depends on."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mobileintent_gym.users import PairConfig, build_user_content, encoders, pair, resolve_profile
+from mobileintent_gym.users import cache as content_cache
+
+ROOT = Path(__file__).resolve().parents[2]
+STUDY_REPO = "models--" + encoders.STUDY_MODEL.replace("/", "--")
+LEXICAL = PairConfig(encoder="lexical")
+
+# A worker: an env for a user, reset and stepped; it reports what it imported.
+WORKER = """
+import json, sys
+import gymnasium as gym
+import mobileintent_gym
+from mobileintent_gym.users import load_user_content
+env = gym.make("Act2Intent-Execute-v0", users=["demo-ana"], device="sim:540x1200")
+obs, info = env.reset(seed=0, options={"task": "G-SPT-02:personal:implicit"})
+for action in ("PRESS[BACK]", "SWIPE[UP]", "CLICK[100,300]"):
+    env.step(action)
+content = load_user_content("demo-ana")
+print(json.dumps({"torch": "torch" in sys.modules,
+                  "sentence_transformers": "sentence_transformers" in sys.modules,
+                  "encoder": content.encoder, "instruction": obs["instruction"],
+                  "liked": content.contexts["music:liked"].personal}))
+"""
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """An empty cache folder, and no content of this process's memory."""
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path / "cache"))
+    pair._CACHE.clear()
+    yield tmp_path / "cache" / "content"
+    pair._CACHE.clear()
+
+
+def run_worker(cache: Path, **env: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER], cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "MOBILEINTENT_GYM_CACHE": str(cache), "HF_HUB_OFFLINE": "1",
+             "PYTHONPATH": str(ROOT), **env})
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def fake_study_model(root: Path) -> None:
+    """A local Hugging Face cache holding the study model's id (the packaged weights)."""
+    fallback = Path(encoders._fallback_path(encoders.PACKAGED_FALLBACK))
+    repo = root / STUDY_REPO
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text("0123abcd")
+    shutil.copytree(fallback, repo / "snapshots" / "0123abcd", copy_function=os.symlink)
+
+
+def test_workers_read_cached_users_without_torch_and_rebuild_when_the_encoder_changes(
+        folder, tmp_path, sentence_encoder):
+    built = build_user_content(resolve_profile("demo-ana"))  # this process writes the entry
+    assert built.encoder == encoders.PACKAGED_MODEL and len(list(folder.glob("*.pkl"))) == 1
+    cached = run_worker(folder.parent)
+    assert not cached["torch"] and not cached["sentence_transformers"]
+    assert cached["encoder"] == built.encoder
+    assert cached["liked"] == list(built.contexts["music:liked"].personal)
+
+    fake_study_model(tmp_path / "hf")  # the study's model is now in the local cache
+    home = {"SENTENCE_TRANSFORMERS_HOME": str(tmp_path / "hf")}
+    rebuilt = run_worker(folder.parent, **home)
+    assert rebuilt["torch"] and rebuilt["encoder"] == encoders.STUDY_MODEL
+    assert len(list(folder.glob("*.pkl"))) == 2
+    again = run_worker(folder.parent, **home)
+    assert not again["torch"] and again["encoder"] == encoders.STUDY_MODEL
+    assert again["instruction"] == cached["instruction"]
+
+
+def test_changed_sources_build_new_content_and_unchanged_ones_read_it(folder, monkeypatch):
+    profile = resolve_profile("demo-ben")
+    first = build_user_content(profile, LEXICAL)
+    pair._CACHE.clear()
+    with monkeypatch.context() as patch:
+        patch.setattr(pair, "_build", lambda *a: pytest.fail("built instead of read"))
+        assert build_user_content(profile, LEXICAL).contexts == first.contexts
+
+    monkeypatch.setattr(content_cache, "source_fingerprint", lambda: "an app was edited")
+    pair._CACHE.clear()
+    built = []
+    monkeypatch.setattr(pair, "_build", lambda *a: built.append(a) or first)
+    build_user_content(profile, LEXICAL)
+    assert len(built) == 1 and len(list(folder.glob("*.pkl"))) == 2
+
+
+def test_the_source_fingerprint_covers_every_app_and_changes_with_any_file(tmp_path,
+                                                                           monkeypatch):
+    from mobileintent_gym.apps import registry
+
+    app = tmp_path / "apps" / "demo"
+    (app / "data").mkdir(parents=True)
+    (app / "data" / "items.jsonl").write_text('{"id": "a", "label": "A"}\n')
+    (app / "state.py").write_text("X = 1\n")
+    before = content_cache.folder_fingerprint([app])
+    (app / "data" / "items.jsonl").write_text('{"id": "a", "label": "B"}\n')
+    after_data = content_cache.folder_fingerprint([app])
+    (app / "state.py").write_text("X = 2\n")
+    assert len({before, after_data, content_cache.folder_fingerprint([app])}) == 3
+    (app / "__pycache__").mkdir()
+    (app / "__pycache__" / "state.pyc").write_bytes(b"\0")  # bytecode does not count
+    assert content_cache.folder_fingerprint([app]) == content_cache.folder_fingerprint([app])
+
+    seen = []
+    real = content_cache.folder_fingerprint
+    monkeypatch.setattr(content_cache, "folder_fingerprint",
+                        lambda folders: seen.extend(folders) or real(folders))
+    content_cache.source_fingerprint.cache_clear()
+    content_cache.source_fingerprint()
+    content_cache.source_fingerprint.cache_clear()
+    assert {f.name for f in seen} == {b.id for b in registry.bundles()} | {"users"}
+    assert all((f / "__init__.py").is_file() for f in seen)
+
+
+def test_the_key_holds_profile_config_and_encoder_settings(folder):
+    ana, ben = resolve_profile("demo-ana"), resolve_profile("demo-ben")
+    build_user_content(ana, LEXICAL)
+    build_user_content(ben, LEXICAL)
+    build_user_content(ana, PairConfig(encoder="lexical", seed=1))
+    build_user_content(ana, PairConfig(encoder=encoders.LexicalEncoder(dim=512)))  # an object
+    assert len(list(folder.glob("*.pkl"))) == 3
+    assert content_cache.encoder_identity("lexical") == "lexical/4096/3"
+    assert content_cache.loaded_identity(encoders.LexicalEncoder(dim=512)) == "lexical/512/3"
+
+
+def test_a_model_file_that_changes_changes_the_identity(tmp_path):
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "weights.bin").write_bytes(b"1234")
+    before = content_cache._model_identity("org/model", tmp_path / "model")
+    (tmp_path / "model" / "weights.bin").write_bytes(b"12345")
+    assert content_cache._model_identity("org/model", tmp_path / "model") != before
+
+
+def test_auto_without_sentence_transformers_is_keyed_as_lexical(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    assert content_cache.encoder_identity("auto") == "lexical/4096/3"
+    assert content_cache.encoder_identity("sentence") is None  # loading it will say why
+
+
+def test_an_unreadable_entry_is_rebuilt_and_replaced(folder):
+    profile = resolve_profile("demo-chen")
+    first = build_user_content(profile, LEXICAL)
+    (entry,) = folder.glob("*.pkl")
+    entry.write_bytes(entry.read_bytes()[:100])  # as if another version had written it
+    pair._CACHE.clear()
+    assert build_user_content(profile, LEXICAL).contexts == first.contexts
+    assert content_cache._read(entry) is not None
+
+
+def test_concurrent_processes_share_one_entry_per_user(folder):
+    script = ("import json; from mobileintent_gym.users import PairConfig, load_user_content; "
+              "print(json.dumps([dict(load_user_content(u, PairConfig(encoder='lexical')).labels) "
+              "for u in ('demo-ana', 'demo-ben', 'demo-chen', 'demo-dara')]))")
+    env = {**os.environ, "MOBILEINTENT_GYM_CACHE": str(folder.parent), "PYTHONPATH": str(ROOT)}
+    runs = [subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    assert all(run.returncode == 0 for run in runs), outputs[0][1][-2000:]
+    assert len({out for out, _ in outputs}) == 1
+    assert len(list(folder.glob("*.pkl"))) == 4 and not list(folder.glob(".tmp-*"))
+
+
+def test_an_unusable_folder_is_named_and_off_turns_the_cache_off(tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(blocker))
+    pair._CACHE.clear()
+    with pytest.raises(content_cache.CacheError, match="a-file"):
+        build_user_content(resolve_profile("demo-dara"), LEXICAL)
+    assert len(pair._CACHE) == 0  # nothing half-done kept
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", "off")
+    assert content_cache.content_dir() is None
+    assert build_user_content(resolve_profile("demo-dara"), LEXICAL).user_id == "demo-dara"
+    pair._CACHE.clear()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG folders are Linux's")
+def test_the_platform_folder_is_used_without_the_variable_and_only_warns(monkeypatch,
+                                                                        tmp_path):
+    monkeypatch.delenv("MOBILEINTENT_GYM_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert content_cache.content_dir() == tmp_path / "mobileintent-gym" / "content"
+    (tmp_path / "a-file").write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file"))
+    pair._CACHE.clear()
+    with pytest.warns(UserWarning, match="stays in this process"):
+        assert build_user_content(resolve_profile("demo-dara"), LEXICAL).user_id == "demo-dara"
+    pair._CACHE.clear()
+
