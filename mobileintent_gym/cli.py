@@ -11,6 +11,7 @@ COMMAND_MODULES = (
     "mobileintent_gym.phone.tour",
     "mobileintent_gym.adbd.command",
     "mobileintent_gym.evaluate",
+    "mobileintent_gym.rl.command",
 )
 
 

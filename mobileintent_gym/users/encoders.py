@@ -128,7 +128,7 @@ def _load(model_id: str, fallback: str | None, max_seq_length: int,
     st = require("sentence_transformers", "embed")
     tried = []
     for source in ("cache", "hub"):
-        if source == "hub" and not _hub_allowed(model_id):
+        if source == "hub" and not hub_allowed(model_id):
             tried.append("the hub: offline, or it did not confirm the model in time")
             continue
         try:
@@ -162,7 +162,7 @@ def _fallback_path(fallback: str) -> str:
     return fallback
 
 
-def _hub_allowed(model_id: str) -> bool:
+def hub_allowed(model_id: str) -> bool:
     """Whether to try the hub: not offline, and it answers for the model within the bound."""
     if os.environ.get("HF_HUB_OFFLINE", "").strip().casefold() in _TRUE:
         return False

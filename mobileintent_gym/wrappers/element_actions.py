@@ -24,15 +24,9 @@ def touchable_points(xml: str) -> list[tuple[int, int]]:
     """Centres of the elements a touch reaches on the screen of dump ``xml``, in tree order.
 
     An element counts when it takes touches and a touch at its centre lands on it (not on
-    a dialog, sheet or scrim drawn over it).
+    a dialog, sheet or scrim drawn over it): :func:`~mobileintent_gym.phone.touch.reachable`.
     """
-    candidates = touch.targets(hierarchy.parse(xml))
-    points = []
-    for node in candidates:
-        point = center(node.bounds)
-        if touch.target_at(candidates, *point) is node:
-            points.append(point)
-    return points
+    return [center(node.bounds) for node in touch.reachable(hierarchy.parse(xml))]
 
 
 class ElementActions(gym.ActionWrapper):
