@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from mobileintent_gym.actions import Action, parse_action
 from mobileintent_gym.errors import InvalidActionError
-from mobileintent_gym.phone import hierarchy, touch
-from mobileintent_gym.phone.query import rid_suffix
-from mobileintent_gym.phone.ui import EDIT_TEXT, Node, center, contains
+from mobileintent_gym.phone.elements import ScreenElement, element_at, read_screen
 
 EXECUTE_SYSTEM = (
     "You operate an Android phone to carry out a user's intention. You see the intention, "
@@ -33,71 +30,24 @@ MAX_ELEMENTS = 48  # elements listed per screen
 MAX_OTHER_TEXT = 12  # texts shown outside any element
 
 
-@dataclass(frozen=True, slots=True)
-class ScreenElement:
-    """One element a touch reaches, as the prompt lists it.
-
-    Attributes:
-        kind: Its resource id suffix, else its class name without the package.
-        label: Its own and its descendants' text and descriptions (those not inside another
-            element), joined with `` | ``.
-        point: The pixel at its centre, where a tap on it lands.
-        bounds: Its bounds on screen, ``(left, top, right, bottom)``.
-        field: It is a text field.
-        focused: It has the input focus.
-    """
-
-    kind: str
-    label: str
-    point: tuple[int, int]
-    bounds: tuple[int, int, int, int]
-    field: bool = False
-    focused: bool = False
-
-    def line(self, index: int) -> str:
-        """The element as one line of the prompt: ``[3] chat "Lucas Martin | ..." at (270,945)``."""
-        flags = " (text field, focused)" if self.focused else " (text field)" if self.field else ""
-        label = f' "{self.label}"' if self.label else ""
-        return f"[{index}] {self.kind}{flags}{label} at ({self.point[0]},{self.point[1]})"
-
-
-def _shown(node: Node, stop: set[int]) -> list[Node]:
-    """``node`` and its descendants, not descending into the other touch targets in ``stop``."""
-    out, stack = [], [node]
-    while stack:
-        current = stack.pop()
-        out.append(current)
-        stack.extend(c for c in reversed(current.children) if id(c) not in stop)
-    return out
-
-
 def _clip(text: str) -> str:
     return text if len(text) <= MAX_LABEL else text[:MAX_LABEL - 1] + "…"
 
 
-def read_screen(xml: str) -> tuple[list[ScreenElement], list[str]]:
-    """The elements a touch reaches on the screen of dump ``xml``, and the other texts shown.
+def _label(element: ScreenElement) -> str:
+    """`` "text | text"`` of an element (cut to :data:`MAX_LABEL`), or nothing."""
+    return f' "{_clip(" | ".join(element.texts))}"' if element.texts else ""
 
-    Elements come in tree order (:func:`~mobileintent_gym.phone.touch.reachable`); the
-    other texts are those of nodes inside no touch target (titles, message bubbles …).
+
+def element_line(element: ScreenElement, index: int) -> str:
+    """One element as the prompt lists it: ``[3] chat "Lucas Martin | ..." at (270,945)``.
+
+    Its texts are joined with `` | `` and cut to :data:`MAX_LABEL` characters.
     """
-    root = hierarchy.parse(xml)
-    stop = {id(n) for n in touch.targets(root)}
-    elements, labelled = [], set()
-    for node in touch.reachable(root):
-        shown = _shown(node, stop - {id(node)})
-        labelled.update(id(n) for n in shown)
-        label = " | ".join(dict.fromkeys(t for n in shown for t in (n.text, n.desc) if t))
-        elements.append(ScreenElement(rid_suffix(node.resource_id) or node.cls.rpartition(".")[2],
-                                      _clip(label), center(node.bounds), node.bounds,
-                                      node.cls == EDIT_TEXT, node.focused))
-    others = [t for n in root.walk() if id(n) not in labelled for t in (n.text, n.desc) if t]
-    return elements, list(dict.fromkeys(_clip(t) for t in others))
-
-
-def element_at(elements: Sequence[ScreenElement], x: int, y: int) -> ScreenElement | None:
-    """The last (frontmost) of ``elements`` whose bounds hold the point, if any."""
-    return next((e for e in reversed(elements) if contains(e.bounds, x, y)), None)
+    flags = " (text field, focused)" if element.focused else \
+        " (text field)" if element.field else ""
+    x, y = element.point
+    return f"[{index}] {element.kind}{flags}{_label(element)} at ({x},{y})"
 
 
 def screen_text(elements: Sequence[ScreenElement], others: Sequence[str] = (),
@@ -106,19 +56,18 @@ def screen_text(elements: Sequence[ScreenElement], others: Sequence[str] = (),
 
     Elements are numbered from 0 (``CLICK[3]`` names element [3]).
     """
-    lines = [e.line(i) for i, e in enumerate(elements[:max_elements])] or ["(nothing to touch)"]
+    lines = [element_line(e, i) for i, e in enumerate(elements[:max_elements])]
+    lines = lines or ["(nothing to touch)"]
     if others:
-        lines.append("Other text: " + "; ".join(f'"{t}"' for t in others[:MAX_OTHER_TEXT]))
+        lines.append("Other text: " + "; ".join(f'"{_clip(t)}"' for t in others[:MAX_OTHER_TEXT]))
     return "\n".join(lines)
 
 
-def describe_action(action: Action | None, answer: str,
-                    elements: Sequence[ScreenElement]) -> str:
+def describe_action(action: Action | None, elements: Sequence[ScreenElement]) -> str:
     """One line of the action history: the action and the element it was aimed at.
 
     Args:
         action: The parsed action, or ``None`` when the answer held none.
-        answer: The model's answer (quoted when it held no action).
         elements: The elements of the screen the action was taken on.
     """
     if action is None:
@@ -126,7 +75,7 @@ def describe_action(action: Action | None, answer: str,
     element = None if action.x is None else element_at(elements, action.x, action.y)
     if element is None:
         return str(action)
-    return f'{action} on {element.kind}' + (f' "{element.label}"' if element.label else "")
+    return f"{action} on {element.kind}{_label(element)}"
 
 
 def execute_prompt(instruction: str, history: Sequence[str], screen: str,

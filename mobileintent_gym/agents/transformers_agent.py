@@ -16,17 +16,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
+from gymnasium.vector.utils import concatenate, create_empty_array
 
-from mobileintent_gym.actions import Action
+from mobileintent_gym.actions import Action, action_to_dict
 from mobileintent_gym.agents.lm import Generation, LanguageModel, generate, load_language_model
-from mobileintent_gym.agents.prompts import (
-    MAX_ELEMENTS,
-    ScreenElement,
-    describe_action,
-    parse_answer,
-    step_prompt,
-)
+from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, parse_answer, step_prompt
 from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.phone.elements import ScreenElement
 
 Guidance = Callable[[Mapping[str, Any]], Sequence[str] | None]
 
@@ -107,23 +103,33 @@ class TransformersAgent:
     def _answer(self, slot: int, generation: Generation,
                 elements: Sequence[ScreenElement]) -> Action | str:
         action = parse_answer(generation.text, elements)
-        self._histories[slot].append(describe_action(action, generation.text, elements))
+        self._histories[slot].append(describe_action(action, elements))
         self.stats["answers"] += 1
         self.stats["unparsed"] += action is None
         return action if action is not None else no_action(generation.text)
 
-    def act_vector(self, observations: Mapping[str, Sequence[Any]],
-                   infos: Mapping[str, Any]) -> list[Action | str]:
-        """The next actions of a Gymnasium vector env's sub-envs, from its batched output.
+    def act_vector(self, observations: Mapping[str, Sequence[Any]], infos: Mapping[str, Any],
+                   space: gym.spaces.Dict) -> dict[str, Any]:
+        """The next actions of a Gymnasium vector env's sub-envs, batched for its ``step``.
 
         Args:
             observations: The vector env's observation: a dict of per-env sequences.
             infos: The vector env's info (per-env ``steps`` marks resets).
+            space: The vector env's ``single_action_space``.
+
+        Returns:
+            The actions batched in the layout of ``space``. An answer without an action
+            becomes a TYPE of empty text, which the env flags in ``invalid_action`` and
+            ignores (a batch has no place for a string).
         """
         count = len(next(iter(observations.values())))
         steps = infos.get("steps", [0] * count)
-        return self.act_batch([{k: v[i] for k, v in observations.items()} for i in range(count)],
-                              [{"steps": int(steps[i])} for i in range(count)])
+        actions = self.act_batch([{k: v[i] for k, v in observations.items()}
+                                  for i in range(count)],
+                                 [{"steps": int(steps[i])} for i in range(count)])
+        samples = [action_to_dict(a) if isinstance(a, Action) else
+                   {**action_to_dict(Action.type_text(" ")), "text": ""} for a in actions]
+        return concatenate(space, samples, create_empty_array(space, count))
 
     def _field(self, observation: Mapping[str, Any], name: str) -> str:
         if name in observation:

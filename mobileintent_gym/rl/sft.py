@@ -88,7 +88,7 @@ class _Recorder:
         messages, elements = step_prompt(observation["instruction"], observation["hierarchy"],
                                          self.history, None, self.max_elements)
         self.examples.append((messages, str(action)))
-        self.history.append(describe_action(action, str(action), elements))
+        self.history.append(describe_action(action, elements))
         return action
 
 

@@ -173,7 +173,7 @@ class RepairTrainer:
         gen_seconds = time.perf_counter() - started
         results = [r.result for r in rollouts]
         advantages = group_advantages([r.rewards for r in results], results[0].contexts)
-        stats = self._step(rollouts, advantages)
+        stats = self.policy_step(rollouts, advantages)
         self.done = index
         scores = pair_scores(results)
         return {"update": index, "task": task, "users": "+".join(dict.fromkeys(users)),
@@ -202,7 +202,8 @@ class RepairTrainer:
                                  max_new_tokens=self.config.max_new_tokens,
                                  temperature=temperature, max_elements=self.config.max_elements)
 
-    def _step(self, rollouts: Sequence[Rollout], advantages: np.ndarray) -> dict[str, float]:
+    def policy_step(self, rollouts: Sequence[Rollout], advantages: np.ndarray
+                    ) -> dict[str, float]:
         """The GRPO step over a group, one rollout's micro-batches at a time.
 
         The loss is a mean over rollouts of each rollout's mean over its tokens, so a

@@ -8,16 +8,15 @@ from mobileintent_gym.actions import Action
 from mobileintent_gym.agents import OracleAgent
 from mobileintent_gym.agents.prompts import (
     EXECUTE_SYSTEM,
-    ScreenElement,
     describe_action,
-    element_at,
+    element_line,
     execute_prompt,
     parse_answer,
-    read_screen,
     screen_text,
     step_prompt,
 )
 from mobileintent_gym.phone import hierarchy, touch
+from mobileintent_gym.phone.elements import ScreenElement, element_at, read_screen
 from mobileintent_gym.tasks import task_ids
 
 
@@ -55,7 +54,7 @@ def test_each_oracle_step_round_trips_through_the_prompt_and_the_parser(env, tas
         candidates = touch.targets(hierarchy.parse(obs["hierarchy"]))
         aimed = None if action.x is None else element_at(elements, action.x, action.y)
         if action.x is not None:  # the element the oracle taps is listed, with its text
-            assert aimed is not None and aimed.line(elements.index(aimed)) in prompt
+            assert aimed is not None and element_line(aimed, elements.index(aimed)) in prompt
             wanted = touch.target_at(candidates, action.x, action.y)
         for answer in answers_for(action, elements.index(aimed) if aimed else 0):
             parsed = parse_answer(answer, elements)
@@ -64,7 +63,7 @@ def test_each_oracle_step_round_trips_through_the_prompt_and_the_parser(env, tas
             else:  # the listed point or index reaches the element the oracle's tap reaches
                 assert parsed.type is action.type, answer
                 assert touch.target_at(candidates, parsed.x, parsed.y) is wanted, answer
-        history.append(describe_action(action, str(action), elements))
+        history.append(describe_action(action, elements))
         obs, _, terminated, truncated, info = env.step(action)
         done = terminated or truncated
     assert info["success"]
@@ -77,15 +76,16 @@ def test_the_screen_lists_what_a_touch_reaches_with_its_own_text(env):
     kinds = [e.kind for e in elements]
     assert kinds[:3] == ["nav_home", "nav_search", "nav_your_library"]
     track = elements[kinds.index("track")]
-    # A row's label holds its texts but not those of the menu button inside it, which is
-    # listed on its own.
-    assert " | " in track.label and "More options" not in track.label
+    # A row's texts are its title and artist, not those of the menu button inside it,
+    # which is an element of its own.
     more = elements[kinds.index("track") + 1]
-    assert more.kind == "more" and more.label.startswith("More options for ")
+    assert len(track.texts) == 2 and more.kind == "more"
+    assert more.texts == (f"More options for {track.texts[0]}",)
     assert "Liked Songs" in others
     text = screen_text(elements, others, max_elements=3)
-    assert text.splitlines() == [e.line(i) for i, e in enumerate(elements[:3])] + [
+    assert text.splitlines() == [element_line(e, i) for i, e in enumerate(elements[:3])] + [
         "Other text: " + "; ".join(f'"{t}"' for t in others)]
+    assert screen_text([], ["Title"]) == '(nothing to touch)\nOther text: "Title"'
 
 
 def test_a_sheet_hides_what_lies_under_it(env):
@@ -100,14 +100,16 @@ def test_a_sheet_hides_what_lies_under_it(env):
 
 
 def test_a_focused_field_says_so():
-    field = ScreenElement("input", "Understood", (215, 840), (10, 800, 420, 880), True, True)
-    assert field.line(2) == '[2] input (text field, focused) "Understood" at (215,840)'
-    blank = ScreenElement("up", "", (36, 73), (0, 40, 72, 106))
-    assert blank.line(0) == "[0] up at (36,73)"
+    field = ScreenElement("input", ("Understood",), (215, 840), (10, 800, 420, 880), True, True)
+    assert element_line(field, 2) == '[2] input (text field, focused) "Understood" at (215,840)'
+    blank = ScreenElement("up", (), (36, 73), (0, 40, 72, 106))
+    assert element_line(blank, 0) == "[0] up at (36,73)"
+    long = ScreenElement("row", ("x" * 100,), (1, 1), (0, 0, 2, 2))
+    assert len(element_line(long, 0)) == len('[0] row "" at (1,1)') + 80
 
 
-ELEMENTS = [ScreenElement("nav_home", "Home", (90, 1132), (0, 1095, 180, 1170)),
-            ScreenElement("chat", "Li Wei | See you", (270, 660), (0, 610, 540, 710))]
+ELEMENTS = [ScreenElement("nav_home", ("Home",), (90, 1132), (0, 1095, 180, 1170)),
+            ScreenElement("chat", ("Li Wei", "See you"), (270, 660), (0, 610, 540, 710))]
 
 
 @pytest.mark.parametrize(("answer", "expected"), [
@@ -151,8 +153,8 @@ def test_the_prompt_follows_the_execution_input_format():
 
 
 def test_history_lines_name_the_element_aimed_at():
-    assert describe_action(Action.click(270, 650), "", ELEMENTS) == \
+    assert describe_action(Action.click(270, 650), ELEMENTS) == \
         'CLICK[270,650] on chat "Li Wei | See you"'
-    assert describe_action(Action.click(5, 5), "", ELEMENTS) == "CLICK[5,5]"
-    assert describe_action(Action.swipe("UP"), "", ELEMENTS) == "SWIPE[UP]"
-    assert describe_action(None, "hello", ELEMENTS).startswith("(an answer without an action")
+    assert describe_action(Action.click(5, 5), ELEMENTS) == "CLICK[5,5]"
+    assert describe_action(Action.swipe("UP"), ELEMENTS) == "SWIPE[UP]"
+    assert describe_action(None, ELEMENTS).startswith("(an answer without an action")
