@@ -49,7 +49,7 @@ def test_missing_pieces_name_what_to_install(monkeypatch):
 
 
 def test_a_model_that_cannot_be_found_is_named_without_falling_back():
-    with pytest.raises(MobileIntentError, match="nobody/no-such-model.*cache.*hub"):
+    with pytest.raises(MobileIntentError, match=r"nobody/no-such-model.*cache.*hub"):
         load_language_model("nobody/no-such-model")
 
 

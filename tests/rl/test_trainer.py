@@ -54,7 +54,7 @@ def turn(lm, prompt, answer):
     ids = lm.tokenizer(lm.prompt_text([{"role": "user", "content": prompt}]),
                        add_special_tokens=False)["input_ids"]
     response = lm.tokenizer(answer, add_special_tokens=False)["input_ids"]
-    return Generation(answer, tuple(ids), tuple(response + [lm.tokenizer.eos_token_id]))
+    return Generation(answer, tuple(ids), (*response, lm.tokenizer.eos_token_id))
 
 
 def group(lm, answers):
