@@ -11,8 +11,9 @@ text, ENTER, COMPLETE) and observes ``ElementFeatures`` (per element: named by t
 instruction, holds a quoted phrase, text field, focused, kind; the route; the instruction's
 words), with ``ElementPolicy``, which scores every element slot with one shared network
 (``--policy mlp`` runs SB3's MlpPolicy instead, for comparison). Every ``--eval-every``
-steps the greedy policy plays the 16 episodes once; the success rate is the curve's point. The random level is measured in the same run:
-uniform actions on the same 16 episodes, ``--random-repeats`` times.
+steps the greedy policy plays the 16 episodes once; the success rate is the curve's point.
+The random level is measured in the same run: uniform actions on the same 16 episodes,
+``--random-repeats`` times.
 
 Usage: ``python benchmarks/ppo_curriculum.py [--steps 150000] [--out out/ppo_curriculum]``
 writes ``curve.json`` and ``curve.png`` there and prints the figures.
