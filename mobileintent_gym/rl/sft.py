@@ -25,11 +25,11 @@ from mobileintent_gym.actions import Action
 from mobileintent_gym.agents.lm import LanguageModel, Messages, load_language_model
 from mobileintent_gym.agents.oracle import OracleAgent
 from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, step_prompt
-from mobileintent_gym.errors import require
+from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.rl.policy import response_logprobs, with_lora
 from mobileintent_gym.rl.runs import RunLog, make_envs, split_users
 from mobileintent_gym.rollouts import rollout
-from mobileintent_gym.tasks import task_ids
+from mobileintent_gym.tasks import parse_task_id, task_ids
 
 LOG_FIELDS = ("update", "epoch", "loss", "examples", "tokens_per_s", "seconds")
 
@@ -47,6 +47,8 @@ class SftConfig:
         users: Users split as in RePAIR; the training half's trajectories are learnt.
         epochs: Passes over the examples.
         batch_size: Examples per optimiser step.
+        micro_batch: Examples per forward pass (gradients accumulate over a batch; fewer
+            hold less memory).
         lr: AdamW learning rate.
         lora_rank: Rank of the LoRA adapters.
         lora_alpha: Their alpha.
@@ -64,6 +66,7 @@ class SftConfig:
     users: tuple[str, ...] | None = None
     epochs: int = 2
     batch_size: int = 8
+    micro_batch: int = 4
     lr: float = 2e-4
     lora_rank: int = 16
     lora_alpha: int = 32
@@ -129,16 +132,29 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
         config: The run's settings.
         lm: An already loaded base model (changed in place); default: load ``config.model``.
         progress: Show a progress bar.
+
+    Raises:
+        UnknownTaskError: Naming a wrong task id (before any model is loaded).
+        MobileIntentError: Naming a setting out of range.
     """
     torch = require("torch", "llm")
     tqdm = require("tqdm.auto", "llm").tqdm
+    tasks = tuple(config.tasks or task_ids())
+    for task in tasks:
+        parse_task_id(task)
+    counts = (config.epochs, config.batch_size, config.micro_batch, config.max_elements)
+    if min(counts) < 1 or config.lr <= 0:
+        raise MobileIntentError(f"SFT settings out of range: epochs={config.epochs} "
+                                f"batch_size={config.batch_size} micro_batch="
+                                f"{config.micro_batch} max_elements={config.max_elements} "
+                                f"lr={config.lr}")
     base = lm or load_language_model(config.model, config.device)
     train_users, _ = split_users(config.users)
     env = make_envs(1, config.phone, train_users, config.profiles_dir)[0]
-    data = tokenize(base, demonstrations(env, train_users, config.tasks or task_ids(),
-                                         config.max_elements))
+    data = tokenize(base, demonstrations(env, train_users, tasks, config.max_elements))
     env.close()
-    policy = with_lora(base.model, config.lora_rank, config.lora_alpha)
+    policy = with_lora(base.model, config.lora_rank, config.lora_alpha,
+                       base_name=base.name)
     params = [p for p in policy.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=config.lr)
     out = Path(config.out)
@@ -151,17 +167,20 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     policy.train()
     for update, (epoch, batch) in enumerate(tqdm(batches, disable=not progress, desc="SFT"), 1):
         started = time.perf_counter()
-        logps = response_logprobs(policy, [data[i] for i in batch], base.tokenizer.pad_token_id)
-        loss = -torch.stack([lp.mean() for lp in logps]).mean()
         optimizer.zero_grad()
-        loss.backward()
+        loss = 0.0
+        for start in range(0, len(batch), config.micro_batch):  # gradients accumulate
+            chunk = [data[i] for i in batch[start:start + config.micro_batch]]
+            logps = response_logprobs(policy, chunk, base.tokenizer.pad_token_id)
+            part = -torch.stack([lp.mean() for lp in logps]).sum() / len(batch)
+            part.backward()
+            loss += float(part.detach())
         torch.nn.utils.clip_grad_norm_(params, config.max_grad_norm)
         optimizer.step()
         seconds = time.perf_counter() - started
         tokens = sum(len(data[i][0]) + len(data[i][1]) for i in batch)
-        log.write({"update": update, "epoch": epoch + 1, "loss": float(loss),
-                   "examples": len(batch), "tokens_per_s": tokens / seconds,
-                   "seconds": seconds})
+        log.write({"update": update, "epoch": epoch + 1, "loss": loss, "examples": len(batch),
+                   "tokens_per_s": tokens / seconds, "seconds": seconds})
     log.close()
     policy.save_pretrained(str(out / "adapters"))
     return out / "adapters"

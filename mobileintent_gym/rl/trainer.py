@@ -31,7 +31,7 @@ from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA, grpo_loss
 from mobileintent_gym.rl.policy import load_adapters, response_logprobs, with_lora
 from mobileintent_gym.rl.repair import group_advantages
 from mobileintent_gym.rl.runs import RunLog, checkpoints, make_envs, split_users
-from mobileintent_gym.tasks import task_ids
+from mobileintent_gym.tasks import parse_task_id, task_ids
 
 LOG_FIELDS = ("update", "task", "users", "return", "success", "sar", "sar_uc", "sar_ua",
               "advantage_abs", "loss", "kl", "clipped", "unparsed", "gen_tokens",
@@ -95,13 +95,37 @@ class RepairConfig:
     max_new_tokens: int = 32
     max_steps: int | None = None
     max_elements: int = 48
-    micro_batch: int = 8
+    micro_batch: int = 4
     val_every: int = 20
     checkpoint_every: int = 20
     seed: int = 0
     device: str | None = None
     phone: str = "sim"
     profiles_dir: str | None = None
+
+
+def _check(config: RepairConfig, tasks: Sequence[str], train_users: Sequence[str]) -> None:
+    """Refuse a run that could not work, before any model is loaded.
+
+    Raises:
+        UnknownTaskError: Naming a task id that is wrong.
+        MobileIntentError: Naming a setting out of range, or too few training users.
+    """
+    for task in tasks:
+        parse_task_id(task)
+    if len(set(train_users)) < 2:
+        raise MobileIntentError(f"RePAIR groups pair two training users; the first half of "
+                                f"the users is {list(train_users)} (give four or more users)")
+    counts = {"updates": config.updates, "per_user": config.per_user, "epochs": config.epochs,
+              "max_new_tokens": config.max_new_tokens, "max_elements": config.max_elements,
+              "micro_batch": config.micro_batch}
+    bad = {k: v for k, v in counts.items() if v < 1}
+    if config.max_steps is not None and config.max_steps < 1:
+        bad["max_steps"] = config.max_steps
+    if bad or config.lr <= 0 or config.temperature < 0:
+        raise MobileIntentError(f"RePAIR settings out of range: {bad or ''} lr={config.lr} "
+                                f"temperature={config.temperature} (counts must be >= 1, lr "
+                                "> 0, temperature >= 0)")
 
 
 class RepairTrainer:
@@ -118,8 +142,13 @@ class RepairTrainer:
         self.config = config
         self.train_users, self.val_users = split_users(config.users)
         self.tasks = tuple(config.tasks or task_ids())
+        _check(config, self.tasks, self.train_users)
         base = lm or load_language_model(config.model, config.device)
-        self.policy = with_lora(base.model, config.lora_rank, config.lora_alpha, config.init)
+        # Saved adapters name their base: the SFT adapters (themselves naming the model)
+        # when the run starts from them, else the model.
+        base_name = str(Path(config.init).resolve()) if config.init else base.name
+        self.policy = with_lora(base.model, config.lora_rank, config.lora_alpha, config.init,
+                                base_name)
         self.lm = LanguageModel(self.policy, base.tokenizer, base.name, base.source)
         params = [p for p in self.policy.parameters() if p.requires_grad]
         self.optimizer = self.torch.optim.AdamW(params, lr=config.lr)

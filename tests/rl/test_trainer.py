@@ -116,6 +116,32 @@ def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
     assert torch.allclose(steps[0], steps[1], rtol=1e-4, atol=1e-7)
 
 
+@pytest.mark.parametrize(("settings", "message"), [
+    ({"tasks": ("G-WCT-01:mine:explicit",)}, "target type"),
+    ({"tasks": ("G-NOPE-01:common:explicit",)}, "unknown template 'G-NOPE-01'"),
+    ({"users": ("demo-ana", "demo-ben", "demo-chen")}, r"first half .*\['demo-ana'\]"),
+    ({"updates": 0}, "'updates': 0"),
+    ({"max_steps": 0}, "'max_steps': 0"),
+    ({"lr": 0.0}, "lr=0.0"),
+])
+def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, message):
+    from mobileintent_gym.errors import MobileIntentError
+    from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
+
+    with pytest.raises(MobileIntentError, match=message):
+        RepairTrainer(RepairConfig(model="not/loaded-when-refused", **settings))
+
+
+def test_sft_refuses_bad_settings_before_loading_a_model():
+    from mobileintent_gym.errors import MobileIntentError
+    from mobileintent_gym.rl.sft import SftConfig, train_sft
+
+    with pytest.raises(MobileIntentError, match="G-X"):
+        train_sft(SftConfig(model="not/loaded", tasks=("G-X",)))
+    with pytest.raises(MobileIntentError, match="epochs=0"):
+        train_sft(SftConfig(model="not/loaded", epochs=0))
+
+
 def test_groups_pair_two_different_users_twice_each():
     rng = np.random.default_rng(0)
     for _ in range(20):
