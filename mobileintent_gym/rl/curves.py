@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -66,14 +67,14 @@ def _pillow(series: Series, path: Path, title: str, xlabel: str, ylabel: str,
     draw = ImageDraw.Draw(image)
     font = ImageFont.truetype(str(FONT), 14)
     draw.rectangle((left, top, left + width, top + height), outline="black")
-    for i in range(6):
-        fx, fy = x0 + (x1 - x0) * i / 5, y0 + (y1 - y0) * i / 5
-        px, py = point(fx, fy)
+    for fx in _ticks(x0, x1):
+        px, _ = point(fx, y0)
         draw.line((px, top, px, top + height), fill="#e6e6e6")
+        draw.text((px, top + height + 6), f"{fx:,.6g}", fill="black", font=font, anchor="ma")
+    for fy in _ticks(y0, y1):
+        _, py = point(x0, fy)
         draw.line((left, py, left + width, py), fill="#e6e6e6")
-        tick = f"{fx:,.0f}" if x1 - x0 >= 10 else f"{fx:.3g}"
-        draw.text((px, top + height + 6), tick, fill="black", font=font, anchor="ma")
-        draw.text((left - 6, py), f"{fy:.3g}", fill="black", font=font, anchor="rm")
+        draw.text((left - 6, py), f"{fy:.6g}", fill="black", font=font, anchor="rm")
     if target is not None:
         _dashed(draw, point(x0, target), point(x1, target))
     for colour, (name, (x_values, y_values)) in zip(COLOURS * 4, series.items(), strict=False):
@@ -91,6 +92,15 @@ def _pillow(series: Series, path: Path, title: str, xlabel: str, ylabel: str,
     ImageDraw.Draw(label).text((height / 2, 10), ylabel, fill="black", font=font, anchor="mm")
     image.paste(label.rotate(90, expand=True), (8, top))
     image.save(path)
+
+
+def _ticks(low: float, high: float, most: int = 6) -> list[float]:
+    """Round tick values (1, 2 or 5 times a power of ten apart) from ``low`` to ``high``."""
+    raw = (high - low) / most
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(power * m for m in (1, 2, 5, 10) if power * m >= raw)
+    first = math.ceil(low / step) * step
+    return [first + i * step for i in range(int((high - first) / step + 1e-9) + 1)]
 
 
 def _dashed(draw: ImageDraw.ImageDraw, start: tuple[float, float],
