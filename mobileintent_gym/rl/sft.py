@@ -26,7 +26,7 @@ from mobileintent_gym.agents.lm import LanguageModel, Messages, load_language_mo
 from mobileintent_gym.agents.oracle import OracleAgent
 from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, step_prompt
 from mobileintent_gym.errors import MobileIntentError, require
-from mobileintent_gym.rl.policy import response_logprobs, with_lora
+from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
 from mobileintent_gym.rl.runs import RunLog, make_envs, split_users
 from mobileintent_gym.rollouts import rollout
 from mobileintent_gym.tasks import parse_task_id, task_ids
@@ -182,5 +182,5 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
         log.write({"update": update, "epoch": epoch + 1, "loss": loss, "examples": len(batch),
                    "tokens_per_s": tokens / seconds, "seconds": seconds})
     log.close()
-    policy.save_pretrained(str(out / "adapters"))
+    save_adapters(policy, out / "adapters")
     return out / "adapters"

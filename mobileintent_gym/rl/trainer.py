@@ -28,7 +28,12 @@ from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.metrics.pair import pair_scores
 from mobileintent_gym.rl.groups import Rollout, draw_group, run_episodes, run_group
 from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA, grpo_loss
-from mobileintent_gym.rl.policy import load_adapters, response_logprobs, with_lora
+from mobileintent_gym.rl.policy import (
+    load_adapters,
+    response_logprobs,
+    save_adapters,
+    with_lora,
+)
 from mobileintent_gym.rl.repair import group_advantages
 from mobileintent_gym.rl.runs import RunLog, checkpoints, make_envs, split_users
 from mobileintent_gym.tasks import parse_task_id, task_ids
@@ -185,7 +190,7 @@ class RepairTrainer:
                 if (every and self.done % every == 0) or self.done == self.config.updates:
                     self.save(out / f"checkpoint-{self.done}")
         log.close()
-        self.policy.save_pretrained(str(out / "adapters"))
+        save_adapters(self.policy, out / "adapters")
         return rows
 
     def update(self) -> dict[str, Any]:
@@ -273,7 +278,7 @@ class RepairTrainer:
 
     def save(self, folder: Path) -> None:
         """Write adapters, optimiser state and the update count to ``folder``."""
-        self.policy.save_pretrained(str(folder))
+        save_adapters(self.policy, folder)
         self.torch.save({"done": self.done, "optimizer": self.optimizer.state_dict()},
                         folder / "trainer.pt")
 

@@ -65,10 +65,10 @@ def test_batched_generation_equals_one_prompt_at_a_time(small_lm):
 def test_sampling_repeats_with_its_seed_and_leaves_torch_random_state_alone(small_lm):
     torch.manual_seed(123)
     state = torch.random.get_rng_state()
-    first = generate(small_lm, SHORT, max_new_tokens=12, temperature=1.0, seed=5)
+    first = generate(small_lm, SHORT, max_new_tokens=6, temperature=1.0, seed=5)
     assert torch.equal(torch.random.get_rng_state(), state)
-    again = generate(small_lm, SHORT, max_new_tokens=12, temperature=1.0, seed=5)
-    other = generate(small_lm, SHORT, max_new_tokens=12, temperature=1.0, seed=6)
+    again = generate(small_lm, SHORT, max_new_tokens=6, temperature=1.0, seed=5)
+    other = generate(small_lm, SHORT, max_new_tokens=6, temperature=1.0, seed=6)
     assert [g.response_ids for g in first] == [g.response_ids for g in again]
     assert [g.response_ids for g in first] != [g.response_ids for g in other]
 
