@@ -24,7 +24,8 @@ torch = pytest.importorskip("torch", reason="needs the [llm] extra")
 TASK = {"user": "demo-ana", "task": "G-WCT-01:common:explicit"}
 SHORT = [[{"role": "user", "content": "Say hello."}],
          [{"role": "system", "content": "You answer in one word."},
-          {"role": "user", "content": "What colour is the sky on a clear day? Answer briefly."}]]
+          {"role": "user", "content": "What colour is the sky on a clear day, far from any "
+                                      "city, in the middle of summer? Answer briefly."}]]
 
 
 def test_the_packaged_model_is_dequantized_once_into_the_cache(small_lm):
@@ -56,6 +57,7 @@ def test_a_model_that_cannot_be_found_is_named_without_falling_back():
 def test_batched_generation_equals_one_prompt_at_a_time(small_lm):
     batched = generate(small_lm, SHORT, max_new_tokens=8)
     alone = [generate(small_lm, [p], max_new_tokens=8)[0] for p in SHORT]
+    assert len({len(g.prompt_ids) for g in alone}) == 2  # one of them is padded
     assert [g.response_ids for g in batched] == [g.response_ids for g in alone]
     assert [g.prompt_ids for g in batched] == [g.prompt_ids for g in alone]
     assert all(g.text == small_lm.tokenizer.decode(g.response_ids, skip_special_tokens=True)
