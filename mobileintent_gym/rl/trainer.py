@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -196,9 +195,11 @@ class RepairTrainer:
     def update(self) -> dict[str, Any]:
         """One group and one optimiser step; returns the update's log row."""
         config, index = self.config, self.done + 1
-        seed = zlib.crc32(f"{config.seed}:{index}".encode())
-        task, users = draw_group(np.random.default_rng(seed), self.tasks, self.train_users,
-                                 config.per_user)
+        # A seed sequence of (seed, update): CRC-32 seeds of "seed:update" strings gave
+        # visibly correlated first draws across updates.
+        rng = np.random.default_rng([config.seed, index])
+        task, users = draw_group(rng, self.tasks, self.train_users, config.per_user)
+        seed = int(rng.integers(2**31))
         agent = self._agent(config.temperature, seed)
         started = time.perf_counter()
         self.policy.eval()

@@ -6,6 +6,7 @@ direction and exactness of the GRPO step, and SFT making the oracle's answer lik
 
 import copy
 import csv
+import importlib.util
 import math
 
 import numpy as np
@@ -48,6 +49,8 @@ def test_two_updates_run_log_checkpoint_and_resume(small_lm, tmp_path, capsys):
         assert (out / folder / "adapter_model.safetensors").is_file()
     assert (out / "adapters" / "adapter_config.json").is_file()
     assert "update 2: return=" in capsys.readouterr().out
+    if importlib.util.find_spec("tensorboard") is not None:  # optional: events files too
+        assert any((out / "tensorboard").glob("events.out.tfevents.*"))
 
 
 def turn(lm, prompt, answer):
