@@ -25,6 +25,7 @@ from mobileintent_gym.agents.lm import LanguageModel, load_language_model
 from mobileintent_gym.agents.transformers_agent import TransformersAgent
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.metrics.pair import pair_scores
+from mobileintent_gym.rl.curves import plot_curves
 from mobileintent_gym.rl.groups import Rollout, draw_group, run_episodes, run_group
 from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA, grpo_loss
 from mobileintent_gym.rl.policy import (
@@ -108,6 +109,17 @@ class RepairConfig:
     profiles_dir: str | None = None
 
 
+def plot_log(rows: Sequence[dict[str, str]], path: Path) -> Path:
+    """Plot a run's log: each update's group SAR and the validation SAR where measured."""
+    updates = [int(r["update"]) for r in rows]
+    series = {"group SAR (sampled rollouts)": (updates, [float(r["sar"]) for r in rows])}
+    validated = [(int(r["update"]), float(r["val_sar"])) for r in rows if r.get("val_sar")]
+    if validated:
+        series["validation SAR (greedy)"] = tuple(zip(*validated, strict=True))
+    return plot_curves(series, path, "RePAIR", "update", "subgoal achievement rate",
+                       ylim=(0.0, 1.0))
+
+
 def _check(config: RepairConfig, tasks: Sequence[str], train_users: Sequence[str]) -> None:
     """Refuse a run that could not work, before any model is loaded.
 
@@ -188,6 +200,7 @@ class RepairTrainer:
                 every = self.config.checkpoint_every
                 if (every and self.done % every == 0) or self.done == self.config.updates:
                     self.save(out / f"checkpoint-{self.done}")
+        plot_log(log.rows(), out / "curve.png")
         log.close()
         save_adapters(self.policy, out / "adapters")
         return rows
