@@ -10,13 +10,14 @@ SB3's PPO acts through ``ElementActions`` (click element i, BACK, SWIPE, TYPE of
 text, ENTER, COMPLETE) and observes ``ElementFeatures`` (per element: named by the
 instruction, holds a quoted phrase, text field, focused, kind; the route; the instruction's
 words), with ``ElementPolicy``, which scores every element slot with one shared network
-(``--policy mlp`` runs SB3's MlpPolicy instead, for comparison). Every ``--eval-every``
+and, for comparison in the same run, with SB3's MlpPolicy (256 x 256). Every ``--eval-every``
 steps the greedy policy plays the 16 episodes once; the success rate is the curve's point.
 The random level is measured in the same run: uniform actions on the same 16 episodes,
 ``--random-repeats`` times.
 
-Usage: ``python benchmarks/ppo_curriculum.py [--steps 150000] [--out out/ppo_curriculum]``
-writes ``curve.json`` and ``curve.png`` there and prints the figures.
+Usage: ``python benchmarks/ppo_curriculum.py [--steps 150000] [--policies element mlp]
+[--out out/ppo_curriculum]`` writes ``curve.json`` and ``curve.png`` there and prints the
+figures.
 """
 
 from __future__ import annotations
@@ -108,37 +109,45 @@ def train(steps: int, eval_every: int, envs: int = 8, seed: int = 0, policy: str
     return curve, model
 
 
+POLICIES = {"element": "ElementPolicy", "mlp": "MlpPolicy"}
+
+
 def main() -> None:
-    """Measure the random level, train, print the figures, write the curve."""
+    """Measure the random level, train each policy, print the figures, write the curves."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=150_000)
     parser.add_argument("--eval-every", type=int, default=5_000)
     parser.add_argument("--random-repeats", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--policy", choices=("element", "mlp"), default="element")
+    parser.add_argument("--policies", nargs="+", choices=sorted(POLICIES),
+                        default=["element", "mlp"])
     parser.add_argument("--out", default="out/ppo_curriculum")
     args = parser.parse_args()
     env = make_env(args.seed)
     random = random_level(env, args.random_repeats, args.seed)
     env.close()
     print(f"random actions: success {random:.3f} over {args.random_repeats} x 16 episodes")
-    started = time.perf_counter()
-    curve, _ = train(args.steps, args.eval_every, seed=args.seed, policy=args.policy)
-    seconds = time.perf_counter() - started
-    reached = next((s for s, rate in curve if rate >= TARGET), None)
-    print(f"PPO: {curve[-1][1]:.3f} after {curve[-1][0]} steps; first >= {TARGET} at "
-          f"{reached} steps; {seconds:.0f} s ({curve[-1][0] / seconds:.0f} steps/s incl. "
-          f"evaluation)")
+    runs = {}
+    for policy in args.policies:
+        started = time.perf_counter()
+        curve, _ = train(args.steps, args.eval_every, seed=args.seed, policy=policy)
+        seconds = time.perf_counter() - started
+        reached = next((s for s, rate in curve if rate >= TARGET), None)
+        print(f"PPO with {POLICIES[policy]}: {curve[-1][1]:.3f} after {curve[-1][0]} steps; "
+              f"first >= {TARGET} at {reached} steps; {seconds:.0f} s "
+              f"({curve[-1][0] / seconds:.0f} steps/s incl. evaluation)")
+        runs[policy] = {"curve": curve, "reached_target_at": reached, "seconds": seconds}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "curve.json").write_text(json.dumps(
-        {"tasks": TASKS, "random": random, "curve": curve, "reached_target_at": reached,
-         "seconds": seconds}, indent=1))
-    steps, rates = zip(*curve, strict=True)
-    plot_curves({"PPO (greedy policy)": (steps, rates),
-                 "random actions": ((steps[0], steps[-1]), (random, random))},
-                out / "curve.png", "PPO on the chat curriculum (16 user x task episodes)",
-                "environment steps", "success rate", ylim=(0.0, 1.0), target=TARGET)
+    (out / "curve.json").write_text(json.dumps({"tasks": TASKS, "random": random, **runs},
+                                               indent=1))
+    series = {f"PPO, {POLICIES[p]} (greedy)": tuple(zip(*run["curve"], strict=True))
+              for p, run in runs.items()}
+    ends = (0, max(run["curve"][-1][0] for run in runs.values()))
+    series["random actions"] = (ends, (random, random))
+    plot_curves(series, out / "curve.png", "PPO on the chat curriculum (16 user x task "
+                "episodes)", "environment steps", "success rate", ylim=(0.0, 1.0),
+                target=TARGET)
     print(f"wrote {out / 'curve.json'} and {out / 'curve.png'}")
 
 
