@@ -10,6 +10,7 @@ from typing import Any
 
 import gymnasium as gym
 
+from mobileintent_gym.rl.curves import plot_curves
 from mobileintent_gym.users import builtin_users
 
 _CHECKPOINT = re.compile(r"checkpoint-(\d+)")
@@ -88,6 +89,17 @@ class RunLog:
         """Close the TensorBoard writer."""
         if self._board is not None:
             self._board.close()
+
+
+def plot_log(rows: Sequence[dict[str, str]], path: Path) -> Path:
+    """Plot a RePAIR run's log rows: each update's group SAR, the validation SAR where measured."""
+    updates = [int(r["update"]) for r in rows]
+    series = {"group SAR (sampled rollouts)": (updates, [float(r["sar"]) for r in rows])}
+    validated = [(int(r["update"]), float(r["val_sar"])) for r in rows if r.get("val_sar")]
+    if validated:
+        series["validation SAR (greedy)"] = tuple(zip(*validated, strict=True))
+    return plot_curves(series, path, "RePAIR", "update", "subgoal achievement rate",
+                       ylim=(0.0, 1.0))
 
 
 def _cell(value: Any) -> Any:

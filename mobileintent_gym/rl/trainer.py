@@ -25,7 +25,6 @@ from mobileintent_gym.agents.lm import LanguageModel, load_language_model
 from mobileintent_gym.agents.transformers_agent import TransformersAgent
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.metrics.pair import pair_scores
-from mobileintent_gym.rl.curves import plot_curves
 from mobileintent_gym.rl.groups import Rollout, draw_group, run_episodes, run_group
 from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA, grpo_loss
 from mobileintent_gym.rl.policy import (
@@ -35,7 +34,7 @@ from mobileintent_gym.rl.policy import (
     with_lora,
 )
 from mobileintent_gym.rl.repair import group_advantages
-from mobileintent_gym.rl.runs import RunLog, checkpoints, make_envs, split_users
+from mobileintent_gym.rl.runs import RunLog, checkpoints, make_envs, plot_log, split_users
 from mobileintent_gym.tasks import parse_task_id, task_ids
 
 LOG_FIELDS = ("update", "task", "users", "return", "success", "sar", "sar_uc", "sar_ua",
@@ -107,17 +106,6 @@ class RepairConfig:
     device: str | None = None
     phone: str = "sim"
     profiles_dir: str | None = None
-
-
-def plot_log(rows: Sequence[dict[str, str]], path: Path) -> Path:
-    """Plot a run's log: each update's group SAR and the validation SAR where measured."""
-    updates = [int(r["update"]) for r in rows]
-    series = {"group SAR (sampled rollouts)": (updates, [float(r["sar"]) for r in rows])}
-    validated = [(int(r["update"]), float(r["val_sar"])) for r in rows if r.get("val_sar")]
-    if validated:
-        series["validation SAR (greedy)"] = tuple(zip(*validated, strict=True))
-    return plot_curves(series, path, "RePAIR", "update", "subgoal achievement rate",
-                       ylim=(0.0, 1.0))
 
 
 def _check(config: RepairConfig, tasks: Sequence[str], train_users: Sequence[str]) -> None:
