@@ -49,6 +49,11 @@ def rollout(env: gym.Env, agent: Agent, options: dict | None = None, seed: int =
         done = terminated or truncated
 
 
+def episode_result(user: str, task: str, info: dict) -> EpisodeResult:
+    """What the scores need of an episode, from the ``info`` of its last step."""
+    return EpisodeResult(task, user, info["success"], info["subgoal_rewards"], info["contexts"])
+
+
 def run_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0
                 ) -> tuple[EpisodeResult, list[str]]:
     """One rollout of ``agent`` on ``task`` for ``user``.
@@ -60,9 +65,7 @@ def run_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0
     for action, info in rollout(env, agent, {"user": user, "task": task}, seed):
         event = info["event"]
         actions.append(event.action if event is not None else f"invalid: {action!r}")
-    result = EpisodeResult(task, user, info["success"], info["subgoal_rewards"],
-                           info["contexts"])
-    return result, actions
+    return episode_result(user, task, info), actions
 
 
 def evaluate(env: gym.Env, make_agent: AgentFactory, users: Sequence[str],

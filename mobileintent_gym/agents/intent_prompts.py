@@ -149,6 +149,8 @@ def parse_next_intention(answer: str, confidence: float = 1.0) -> Prediction | N
     if data is None:
         return None
     try:
-        return parse_prediction(json.dumps(data), confidence)
-    except ValueError:
+        prediction = parse_prediction(json.dumps(data), confidence)
+    except ValueError:  # a strict reader names what is wrong by raising
         return None
+    # A lenient reader keeps what it could read and names the rest in ``error``.
+    return None if getattr(prediction, "error", None) else prediction

@@ -37,6 +37,17 @@ class ScreenElement:
     focused: bool = False
 
 
+def reachable(root: Node) -> list[Node]:
+    """The nodes under ``root`` that a touch at their centre acts on, in tree order.
+
+    A node counts when it takes touches and nothing drawn over it (a dialog, sheet or
+    scrim) takes the touch at its centre instead (:mod:`~mobileintent_gym.phone.touch`).
+    """
+    candidates = touch.targets(root)
+    return [node for node in candidates
+            if touch.target_at(candidates, *center(node.bounds)) is node]
+
+
 def _shown(node: Node, stop: set[int]) -> list[Node]:
     """``node`` and its descendants, not descending into the other touch targets in ``stop``."""
     out, stack = [], [node]
@@ -50,14 +61,14 @@ def _shown(node: Node, stop: set[int]) -> list[Node]:
 def read_screen(xml: str) -> tuple[list[ScreenElement], list[str]]:
     """The elements a touch reaches on the screen of dump ``xml``, and the other texts shown.
 
-    Elements come in tree order (:func:`~mobileintent_gym.phone.touch.reachable`, the
-    order of :class:`~mobileintent_gym.wrappers.ElementActions`); the other texts are
+    Elements come in tree order (:func:`reachable`, the order of
+    :class:`~mobileintent_gym.wrappers.ElementActions`); the other texts are
     those of nodes inside no element (titles, message bubbles …), each once.
     """
     root = hierarchy.parse(xml)
     stop = {id(n) for n in touch.targets(root)}
     elements, labelled = [], set()
-    for node in touch.reachable(root):
+    for node in reachable(root):
         shown = _shown(node, stop - {id(node)})
         labelled.update(id(n) for n in shown)
         texts = tuple(dict.fromkeys(t for n in shown for t in (n.text, n.desc) if t))

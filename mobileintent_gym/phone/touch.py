@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.events import Hit
-from mobileintent_gym.phone.ui import EDIT_TEXT, Node, center, contains
+from mobileintent_gym.phone.ui import EDIT_TEXT, Node, contains
 
 
 def takes_touch(node: Node) -> bool:
@@ -57,17 +57,6 @@ def target_at(candidates: Sequence[Node], x: int, y: int) -> Node | None:
         if contains(node.bounds, x, y):
             return node if takes_touch(node) and not node.modal else None
     return None
-
-
-def reachable(root: Node) -> list[Node]:
-    """The nodes under ``root`` that a touch at their centre acts on, in tree order.
-
-    A node counts when it takes touches and nothing drawn over it (a dialog, sheet or
-    scrim) takes the touch at its centre instead.
-    """
-    candidates = targets(root)
-    return [node for node in candidates
-            if target_at(candidates, *center(node.bounds)) is node]
 
 
 def hit_of(node: Node) -> Hit:

@@ -18,7 +18,7 @@ from mobileintent_gym.agents.lm import Generation
 from mobileintent_gym.agents.transformers_agent import TransformersAgent
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.metrics.pair import EpisodeResult
-from mobileintent_gym.rollouts import episode_seed
+from mobileintent_gym.rollouts import episode_result, episode_seed
 
 
 @dataclass(slots=True)
@@ -86,8 +86,7 @@ def run_episodes(envs: Sequence[gym.Env], agent: TransformersAgent,
             rollout.unparsed += isinstance(action, str)
             obs[i], _, terminated, truncated, infos[i] = envs[i].step(action)
             if terminated or truncated or len(rollout.turns) == max_steps:
-                rollout.result = EpisodeResult(rollout.task, rollout.user, infos[i]["success"],
-                                               infos[i]["subgoal_rewards"], infos[i]["contexts"])
+                rollout.result = episode_result(rollout.user, rollout.task, infos[i])
         live = [i for i in live if rollouts[i].result is None]
     return rollouts
 

@@ -14,7 +14,8 @@ import gymnasium as gym
 from gymnasium import spaces
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.phone import hierarchy, touch
+from mobileintent_gym.phone import hierarchy
+from mobileintent_gym.phone.elements import reachable
 from mobileintent_gym.phone.ui import center
 
 FIXED = ("BACK", "SWIPE_UP", "SWIPE_DOWN", "TYPE_TASK_TEXT", "ENTER", "COMPLETE")
@@ -24,9 +25,9 @@ def touchable_points(xml: str) -> list[tuple[int, int]]:
     """Centres of the elements a touch reaches on the screen of dump ``xml``, in tree order.
 
     An element counts when it takes touches and a touch at its centre lands on it (not on
-    a dialog, sheet or scrim drawn over it): :func:`~mobileintent_gym.phone.touch.reachable`.
+    a dialog, sheet or scrim drawn over it): :func:`~mobileintent_gym.phone.elements.reachable`.
     """
-    return [center(node.bounds) for node in touch.reachable(hierarchy.parse(xml))]
+    return [center(node.bounds) for node in reachable(hierarchy.parse(xml))]
 
 
 class ElementActions(gym.ActionWrapper):

@@ -14,7 +14,6 @@ import pytest
 
 from mobileintent_gym.agents.lm import Generation, load_language_model
 from mobileintent_gym.cli import main
-from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.rl.groups import Rollout, draw_group
 from mobileintent_gym.rl.policy import response_logprobs, with_lora
 
@@ -64,13 +63,8 @@ def turn(lm, prompt, answer):
 
 def group(lm, answers):
     """One rollout per list of (prompt, answer) turns."""
-    out = []
-    for i, turns in enumerate(answers):
-        rollout = Rollout(f"user{i}", "G-WCT-01:common:explicit",
-                          [turn(lm, p, a) for p, a in turns])
-        rollout.result = EpisodeResult(rollout.task, rollout.user, False, (0.0,), ("UC",))
-        out.append(rollout)
-    return out
+    return [Rollout(f"user{i}", "G-WCT-01:common:explicit", [turn(lm, p, a) for p, a in turns])
+            for i, turns in enumerate(answers)]
 
 
 @pytest.fixture
