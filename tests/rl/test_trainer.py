@@ -111,8 +111,10 @@ def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
         trainer.optimizer = torch.optim.SGD(params, lr=1.0)
         trainer.policy_step(group(trainer.lm, answers), np.array([0.7, -0.7]))
         steps.append(torch.cat([p.detach().flatten() for p in params]) - before)
-    assert steps[0].abs().max() > 1e-4  # the step moved something
-    assert torch.allclose(steps[0], steps[1], rtol=1e-4, atol=1e-7)
+    largest = steps[0].abs().max()
+    assert largest > 1e-4  # the step moved something
+    # Equal up to float32 summation order (which batch shapes and threads change).
+    assert (steps[0] - steps[1]).abs().max() < 1e-3 * largest
 
 
 @pytest.mark.parametrize(("settings", "message"), [
