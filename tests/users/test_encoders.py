@@ -136,7 +136,7 @@ def test_without_a_fallback_the_error_says_what_was_tried(monkeypatch, tmp_path)
 def test_offline_means_no_hub_check(monkeypatch):
     probes = []
     monkeypatch.setattr(encoders.urllib.request, "urlopen", lambda *a, **k: probes.append(a))
-    assert encoders._hub_allowed("any/model") is False and probes == []
+    assert encoders.hub_allowed("any/model") is False and probes == []
 
 
 def serve(handler):
@@ -159,8 +159,8 @@ def test_hub_is_tried_only_when_it_confirms_the_model(monkeypatch):
     monkeypatch.delenv("HF_HUB_OFFLINE")
     monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{server.server_port}")
     try:
-        assert encoders._hub_allowed("org/known") is True
-        assert encoders._hub_allowed("org/unknown") is False
+        assert encoders.hub_allowed("org/known") is True
+        assert encoders.hub_allowed("org/unknown") is False
     finally:
         server.shutdown()
 
@@ -172,7 +172,7 @@ def test_a_hub_that_never_answers_costs_at_most_the_bound(monkeypatch):
     monkeypatch.setattr(encoders, "HUB_CHECK_SECONDS", 0.5)
     try:
         start = time.monotonic()
-        assert encoders._hub_allowed("org/known") is False
+        assert encoders.hub_allowed("org/known") is False
         assert time.monotonic() - start < 1.5
     finally:
         silent.close()

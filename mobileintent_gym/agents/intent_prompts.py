@@ -1,0 +1,156 @@
+"""Prompts and answer parsing for understanding and predicting intentions (Act2Intention).
+
+Pure functions over plain inputs, for any model and any env that serves these tasks:
+
+* **Understand**: the action descriptions of a window of intentions go in; the answer maps
+  each intention, in order, to its action indices from 1:
+  ``{"Order a no-ice latte via the food-delivery app": [1, 2, 3], ...}``.
+* **Predict**: the user's last intentions (time, app, text, event class), their persona
+  and the current time go in; the answer names the next intention:
+  ``{"Event": "<one of the event classes>", "Behaviour": "<text>"}``.
+
+Parsers find the JSON object in an answer (inside prose or a code fence, single-quoted or
+with a trailing comma) and return ``None`` when there is none or it is malformed; they
+never raise.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from mobileintent_gym.metrics.act2intent import EVENT_CLASSES, Prediction, parse_prediction, spans
+
+HISTORY_WINDOW = 50  # the study predicts from the last 50 intentions
+
+UNDERSTAND_SYSTEM = (
+    "You read the actions a person took on their phone and name the intentions behind them. "
+    "An intention is one objective carried out in one app, written as a short sentence "
+    "naming the app, the operation and the purpose, such as \"Order a no-ice latte via the "
+    "food-delivery app\". Consecutive actions with one purpose form one intention; "
+    "boundaries usually fall where the app or the purpose changes. Answer with one JSON "
+    "object mapping each intention, in order, to the list of its action numbers, such as "
+    '{"Check the weather for tomorrow in the weather app": [1, 2], '
+    '"Reply to Mum in the chat app": [3, 4, 5]}')
+
+PREDICT_SYSTEM = (
+    "You predict what a person will do next on their phone from their recent intentions, "
+    "their persona and the current time. Answer with one JSON object: "
+    '{"Event": <one event class>, "Behaviour": <the intention, one short sentence>}. '
+    "Event classes: ")
+
+Intention = tuple[str, str, str, str]  # (time, app, intention text, event class)
+
+
+def understand_prompt(descriptions: Sequence[str]) -> list[dict[str, str]]:
+    """Chat messages asking to segment numbered actions into intentions.
+
+    Args:
+        descriptions: The action descriptions, in order (``"In Music, tap Liked Songs, to
+            find the song"``); they are numbered from 1.
+    """
+    actions = "\n".join(f"{i}. {d}" for i, d in enumerate(descriptions, 1))
+    return [{"role": "system", "content": UNDERSTAND_SYSTEM},
+            {"role": "user", "content": f"Actions:\n{actions}\n\nIntentions (JSON):"}]
+
+
+def predict_prompt(history: Sequence[Intention], persona: str, now: str,
+                   events: Sequence[str] = EVENT_CLASSES,
+                   window: int = HISTORY_WINDOW) -> list[dict[str, str]]:
+    """Chat messages asking for the user's next intention.
+
+    Args:
+        history: Past intentions as (time, app, text, event class), oldest first; the
+            last ``window`` are shown.
+        persona: The user's persona, in words.
+        now: The current time, as the history writes times.
+        events: The event classes the answer chooses from.
+        window: How many of the latest intentions are shown.
+    """
+    shown = history[-window:] if window > 0 else []
+    lines = "\n".join(f"{t} | {app} | {text} | {event}" for t, app, text, event in shown)
+    user = (f"Persona: {persona}\n\nRecent intentions (time | app | intention | event):\n"
+            f"{lines or '(none)'}\n\nCurrent time: {now}\n\nNext intention (JSON):")
+    return [{"role": "system", "content": PREDICT_SYSTEM + ", ".join(events) + "."},
+            {"role": "user", "content": user}]
+
+
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S | re.I)
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+
+
+def json_object(answer: str) -> dict[str, Any] | None:
+    """The first JSON object in a model's answer, or ``None``.
+
+    Looks inside a code fence first, then anywhere; accepts Python-style quoting and a
+    trailing comma.
+    """
+    if not isinstance(answer, str):
+        return None
+    fenced = _FENCE.search(answer)
+    text = fenced.group(1) if fenced else answer
+    decoder = json.JSONDecoder()
+    for start in (i for i, c in enumerate(text) if c == "{"):
+        chunk = text[start:]
+        for attempt in (chunk, _TRAILING_COMMA.sub(r"\1", chunk)):
+            try:
+                value, _ = decoder.raw_decode(attempt)
+            except json.JSONDecodeError:
+                value = _literal(attempt)
+            if isinstance(value, dict):
+                return value
+    return None
+
+
+def _literal(text: str) -> Any:
+    """``text`` up to its first balanced ``}`` read as a Python literal, or ``None``."""
+    depth = 0
+    for end, c in enumerate(text):
+        depth += (c == "{") - (c == "}")
+        if depth == 0:
+            try:
+                return ast.literal_eval(text[:end + 1])
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                return None
+    return None
+
+
+def parse_segmentation(answer: str) -> dict[str, list[int]] | None:
+    """The segmentation ``{intention: [indices from 1]}`` in an answer, or ``None``.
+
+    Indices may be written as numbers or numeric strings; a segment without positive
+    integer indices makes the whole answer malformed.
+    """
+    data = json_object(answer)
+    if not data or not all(isinstance(v, list) for v in data.values()):
+        return None
+    segments = {str(k): [_index(i) for i in v] for k, v in data.items()}
+    try:
+        spans(segments)  # every segment has indices, all of them integers >= 1
+    except ValueError:
+        return None
+    return segments
+
+
+def _index(value: Any) -> Any:
+    """A numeric string as its integer; anything else as it is (``spans`` judges it)."""
+    return int(value) if isinstance(value, str) and value.strip().isdecimal() else value
+
+
+def parse_next_intention(answer: str, confidence: float = 1.0) -> Prediction | None:
+    """The ``{"Event", "Behaviour"}`` prediction in an answer, or ``None``.
+
+    The event class is kept as written (Acc-C scores it exactly as the study does).
+    """
+    data = json_object(answer)
+    if data is None:
+        return None
+    try:
+        prediction = parse_prediction(json.dumps(data), confidence)
+    except ValueError:  # a strict reader names what is wrong by raising
+        return None
+    # A lenient reader keeps what it could read and names the rest in ``error``.
+    return None if getattr(prediction, "error", None) else prediction

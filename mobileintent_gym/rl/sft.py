@@ -1,0 +1,186 @@
+"""The SFT warm start: LoRA adapters trained on the oracle's trajectories.
+
+The study starts RePAIR from an SFT policy. Every step of the oracle's episodes on the
+training users' tasks becomes one example: the prompt the language agent would see at that
+step (:func:`~mobileintent_gym.agents.prompts.step_prompt`, with the oracle's earlier
+actions as history) and the oracle's action as the answer. The
+loss is the answer tokens' negative log-likelihood, each example weighted equally and
+averaged over its tokens. Needs the ``[llm]`` extra.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from mobileintent_gym.actions import Action
+from mobileintent_gym.agents.lm import LanguageModel, Messages, load_language_model
+from mobileintent_gym.agents.oracle import OracleAgent
+from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, step_prompt
+from mobileintent_gym.errors import MobileIntentError, require
+from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
+from mobileintent_gym.rl.runs import RunLog, make_envs, split_users
+from mobileintent_gym.rollouts import rollout
+from mobileintent_gym.tasks import parse_task_id, task_ids
+
+LOG_FIELDS = ("update", "epoch", "loss", "examples", "tokens_per_s", "seconds")
+
+
+@dataclass(frozen=True)
+class SftConfig:
+    """Settings of an SFT run.
+
+    Attributes:
+        model: Hub id, folder or ``.gguf`` file of the base model (``None``: the default
+            small model).
+        out: Folder of the log and the adapters (``<out>/adapters``, which
+            ``train repair --init`` takes).
+        tasks: Task ids whose oracle trajectories are learnt (default: every task).
+        users: Users split as in RePAIR; the training half's trajectories are learnt.
+        epochs: Passes over the examples.
+        batch_size: Examples per optimiser step.
+        micro_batch: Examples per forward pass (gradients accumulate over a batch; fewer
+            hold less memory).
+        lr: AdamW learning rate.
+        lora_rank: Rank of the LoRA adapters.
+        lora_alpha: Their alpha.
+        max_grad_norm: Gradient-norm clip.
+        max_elements: Screen elements listed per prompt.
+        seed: Seed of the example order.
+        device: Torch device (``None``: a GPU when torch sees one, else the CPU).
+        phone: Device config of the env.
+        profiles_dir: Folder of user profiles named in ``users``.
+    """
+
+    model: str | None = None
+    out: str = "out/sft"
+    tasks: tuple[str, ...] | None = None
+    users: tuple[str, ...] | None = None
+    epochs: int = 2
+    batch_size: int = 8
+    micro_batch: int = 4
+    lr: float = 2e-4
+    lora_rank: int = 16
+    lora_alpha: int = 32
+    max_grad_norm: float = 1.0
+    max_elements: int = MAX_ELEMENTS
+    seed: int = 0
+    device: str | None = None
+    phone: str = "sim"
+    profiles_dir: str | None = None
+
+
+class _Recorder:
+    """Acts like the oracle and records, per step, the prompt a language agent would see."""
+
+    def __init__(self, env: gym.Env, max_elements: int) -> None:
+        self.oracle, self.max_elements = OracleAgent(env), max_elements
+        self.examples: list[tuple[list[dict[str, str]], str]] = []
+        self.history: list[str] = []
+
+    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Action:
+        action = self.oracle.act(observation, info)
+        messages, elements = step_prompt(observation["instruction"], observation["hierarchy"],
+                                         self.history, None, self.max_elements)
+        self.examples.append((messages, str(action)))
+        self.history.append(describe_action(action, elements))
+        return action
+
+
+def demonstrations(env: gym.Env, users: Sequence[str], tasks: Sequence[str],
+                   max_elements: int = MAX_ELEMENTS) -> list[tuple[Messages, str]]:
+    """(prompt, oracle action) for every step of the oracle on every task of every user.
+
+    Args:
+        env: An Execute env observing ``instruction`` and ``hierarchy``.
+        users: The users.
+        tasks: The task ids.
+        max_elements: Screen elements listed per prompt.
+    """
+    examples: list[tuple[Messages, str]] = []
+    for user in users:
+        for task in tasks:
+            recorder = _Recorder(env, max_elements)
+            for _ in rollout(env, recorder, {"user": user, "task": task}):
+                pass
+            examples += recorder.examples
+    return examples
+
+
+def tokenize(lm: LanguageModel, examples: Sequence[tuple[Messages, str]]
+             ) -> list[tuple[list[int], list[int]]]:
+    """(prompt ids, answer ids ending with the end-of-turn token) of each example."""
+    tokenizer = lm.tokenizer
+    return [(tokenizer(lm.prompt_text(m), add_special_tokens=False)["input_ids"],
+             tokenizer(a, add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id])
+            for m, a in examples]
+
+
+def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool = True
+              ) -> Path:
+    """Train LoRA adapters on the oracle's trajectories; returns the adapters' folder.
+
+    Args:
+        config: The run's settings.
+        lm: An already loaded base model (changed in place); default: load ``config.model``.
+        progress: Show a progress bar.
+
+    Raises:
+        UnknownTaskError: Naming a wrong task id (before any model is loaded).
+        MobileIntentError: Naming a setting out of range.
+    """
+    torch = require("torch", "llm")
+    tqdm = require("tqdm.auto", "llm").tqdm
+    tasks = tuple(config.tasks or task_ids())
+    for task in tasks:
+        parse_task_id(task)
+    counts = (config.epochs, config.batch_size, config.micro_batch, config.max_elements)
+    if min(counts) < 1 or config.lr <= 0:
+        raise MobileIntentError(f"SFT settings out of range: epochs={config.epochs} "
+                                f"batch_size={config.batch_size} micro_batch="
+                                f"{config.micro_batch} max_elements={config.max_elements} "
+                                f"lr={config.lr}")
+    base = lm or load_language_model(config.model, config.device)
+    train_users, _ = split_users(config.users)
+    env = make_envs(1, config.phone, train_users, config.profiles_dir)[0]
+    data = tokenize(base, demonstrations(env, train_users, tasks, config.max_elements))
+    env.close()
+    policy = with_lora(base.model, config.lora_rank, config.lora_alpha,
+                       base_name=base.name)
+    params = [p for p in policy.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(params, lr=config.lr)
+    out = Path(config.out)
+    log = RunLog(out, LOG_FIELDS)
+    (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=1))
+    rng = np.random.default_rng(config.seed)
+    batches = [(epoch, order[s:s + config.batch_size]) for epoch in range(config.epochs)
+               for order in [rng.permutation(len(data))]
+               for s in range(0, len(data), config.batch_size)]
+    policy.train()
+    for update, (epoch, batch) in enumerate(tqdm(batches, disable=not progress, desc="SFT"), 1):
+        started = time.perf_counter()
+        optimizer.zero_grad()
+        loss = 0.0
+        for start in range(0, len(batch), config.micro_batch):  # gradients accumulate
+            chunk = [data[i] for i in batch[start:start + config.micro_batch]]
+            logps = response_logprobs(policy, chunk, base.tokenizer.pad_token_id)
+            part = -torch.stack([lp.mean() for lp in logps]).sum() / len(batch)
+            part.backward()
+            loss += float(part.detach())
+        torch.nn.utils.clip_grad_norm_(params, config.max_grad_norm)
+        optimizer.step()
+        seconds = time.perf_counter() - started
+        tokens = sum(len(data[i][0]) + len(data[i][1]) for i in batch)
+        log.write({"update": update, "epoch": epoch + 1, "loss": loss, "examples": len(batch),
+                   "tokens_per_s": tokens / seconds, "seconds": seconds})
+    log.close()
+    save_adapters(policy, out / "adapters")
+    return out / "adapters"

