@@ -4,7 +4,7 @@ import pytest
 from mobileintent_gym.actions import Action
 from mobileintent_gym.phone import SimPhone, chrome
 from mobileintent_gym.phone.paint import Fill, Label, Round
-from mobileintent_gym.phone.render import Renderer, ops_of
+from mobileintent_gym.phone.render import Renderer, initials, ops_of
 from tests.helpers import press
 
 STEPS = ("SWIPE[UP]", "SWIPE[UP]", "SWIPE[DOWN]", "PRESS[BACK]", "PRESS[HOME]")
@@ -122,3 +122,9 @@ def test_a_dropped_frame_is_reused_in_place():
     address = phone.screenshot().__array_interface__["data"][0]
     phone.act("SWIPE[UP]")
     assert phone.screenshot().__array_interface__["data"][0] == address
+
+
+def test_artwork_initials_skip_words_that_are_not_words():
+    assert initials("Hearth & Home Goods") == "HH"
+    assert initials("Paper Lanterns") == "PL" and initials("Ana") == "A"
+    assert initials("- 42 Steps") == "4S" and initials("& -") == "?"
