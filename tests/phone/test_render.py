@@ -81,6 +81,18 @@ def test_text_tiles_draw_dark_pixels_on_light_background():
     assert cols.min() >= 10 and cols.max() < 200  # left aligned, cropped to the text
 
 
+@pytest.mark.parametrize("align", ["left", "center", "right"])
+def test_text_lines_up_as_asked(align):
+    white = (255, 255, 255)
+    frame = Renderer(400, 100).render([
+        ((0, 0, 400, 100), Fill(white), None),
+        ((10, 10, 390, 90), Label("-310.00", 40, (0, 0, 0), white, True, align), None)])
+    cols = np.flatnonzero((frame.sum(axis=2) < 200).any(axis=0))
+    left, right = cols.min() - 10, 390 - cols.max()
+    assert {"left": left < 8, "center": abs(left - right) < 8, "right": right < 8}[align]
+    assert left + right > 200  # the text is narrow: only one side can be near its edge
+
+
 def test_tile_cache_stays_within_budget():
     renderer = Renderer(600, 600, budget_bytes=200_000)
     for i in range(50):
