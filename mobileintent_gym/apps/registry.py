@@ -27,6 +27,7 @@ APP_PACKAGES: tuple[str, ...] = (
     "music",  # mirrors Spotify
     "chat",  # mirrors WeChat
     "pay",  # mirrors Alipay
+    "meeting",  # mirrors Tencent Meeting
 )
 
 V = TypeVar("V")
