@@ -10,12 +10,14 @@ from mobileintent_gym.phone.tour import plan
 def test_tour_writes_a_frame_per_step_and_a_log(tmp_path, capsys):
     assert main(["tour", "--out", str(tmp_path)]) == 0
     frames = sorted(tmp_path.glob("*.png"))
-    tour = plan(SimPhone().apps.values())
+    apps = SimPhone().apps
+    tour = plan(apps.values())
     assert len(frames) == len(tour)
     assert Image.open(frames[0]).size == (1080, 2400)
     log = json.loads((tmp_path / "tour.json").read_text())
     assert [r["name"] for r in log] == [name for name, _ in tour]
-    assert [r["route"] for r in log[-2:]] == ["chat/profile", "launcher"]
+    # The last app's tour ends inside it, then HOME leads back to the launcher.
+    assert log[-2]["route"].startswith(f"{list(apps)[-1]}/") and log[-1]["route"] == "launcher"
     assert all(r["effect"] for r in log[1:])
     assert "frames written" in capsys.readouterr().out
 

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 APP_PACKAGES: tuple[str, ...] = (
     "music",  # mirrors Spotify
     "chat",  # mirrors WeChat
+    "pay",  # mirrors Alipay
+    "meeting",  # mirrors Tencent Meeting
 )
 
 V = TypeVar("V")

@@ -50,7 +50,10 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class Label:
-    """Text wrapped at spaces onto at most ``lines`` lines; what does not fit ends in "…"."""
+    """Text wrapped at spaces onto at most ``lines`` lines; what does not fit ends in "…".
+
+    ``align`` is ``left``, ``center`` or ``right``.
+    """
 
     text: str
     size: int
@@ -163,7 +166,8 @@ def _draw_text(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: 
                size: int, color: Color, bold: bool, align: str) -> None:
     face = font(size, bold)
     line = fit_text(text, face, box[2] - box[0])
-    x = box[0] if align == "left" else (box[0] + box[2] - face.getlength(line)) / 2
+    length = face.getlength(line)
+    x = {"left": box[0], "right": box[2] - length - 2}.get(align, (box[0] + box[2] - length) / 2)
     y = (box[1] + box[3]) / 2
     draw.text((x, y), line, fill=color, font=face, anchor="lm")
 
@@ -230,7 +234,7 @@ def tile(paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
                  if paint.lines > 1 else (fit_text(paint.text, face, width),))
         inked = max(math.ceil(face.getlength(line)) for line in shown) + 4
         if inked < width and paint.lines == 1:
-            dx = 0 if paint.align == "left" else (width - inked) // 2
+            dx = {"left": 0, "right": width - inked}.get(paint.align, (width - inked) // 2)
             width = inked
         block = line_height(paint.size) * len(shown)
         if block < height:

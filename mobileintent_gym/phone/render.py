@@ -238,11 +238,21 @@ def _artwork(frame: Rect, paint: Avatar, clip: Rect | None) -> list[Op]:
     color = paint.color or seed_color(paint.seed)
     light = (min(255, color[0] + 36), min(255, color[1] + 36), min(255, color[2] + 36))
     band = y2 - (y2 - y1) * 3 // 10
-    initials = "".join(word[0] for word in paint.label.split()[:2]).upper() or "?"
+    shown = initials(paint.label)
     size = max(6, (min(x2 - x1, y2 - y1) * 38) // 100)
     return [(frame, Fill(color), clip), ((x1, band, x2, y2), Fill(light), clip),
-            ((x1, y1, x2, band), Label(initials, size, (255, 255, 255), color, True, "center"),
+            ((x1, y1, x2, band), Label(shown, size, (255, 255, 255), color, True, "center"),
              clip)]
+
+
+def initials(label: str) -> str:
+    """What artwork shows for ``label``: the first letters of its first two words.
+
+    Words that do not start with a letter or digit ("&", "-") are skipped, so
+    "Hearth & Home Goods" shows "HH"; a label without such a word shows "?".
+    """
+    words = [word for word in label.split() if word[0].isalnum()]
+    return "".join(word[0] for word in words[:2]).upper() or "?"
 
 
 Geometry = tuple[np.ndarray, np.ndarray]

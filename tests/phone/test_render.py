@@ -4,7 +4,7 @@ import pytest
 from mobileintent_gym.actions import Action
 from mobileintent_gym.phone import SimPhone, chrome
 from mobileintent_gym.phone.paint import Fill, Label, Round
-from mobileintent_gym.phone.render import Renderer, ops_of
+from mobileintent_gym.phone.render import Renderer, initials, ops_of
 from tests.helpers import press
 
 STEPS = ("SWIPE[UP]", "SWIPE[UP]", "SWIPE[DOWN]", "PRESS[BACK]", "PRESS[HOME]")
@@ -81,6 +81,18 @@ def test_text_tiles_draw_dark_pixels_on_light_background():
     assert cols.min() >= 10 and cols.max() < 200  # left aligned, cropped to the text
 
 
+@pytest.mark.parametrize("align", ["left", "center", "right"])
+def test_text_lines_up_as_asked(align):
+    white = (255, 255, 255)
+    frame = Renderer(400, 100).render([
+        ((0, 0, 400, 100), Fill(white), None),
+        ((10, 10, 390, 90), Label("-310.00", 40, (0, 0, 0), white, True, align), None)])
+    cols = np.flatnonzero((frame.sum(axis=2) < 200).any(axis=0))
+    left, right = cols.min() - 10, 390 - cols.max()
+    assert {"left": left < 8, "center": abs(left - right) < 8, "right": right < 8}[align]
+    assert left + right > 200  # the text is narrow: only one side can be near its edge
+
+
 def test_tile_cache_stays_within_budget():
     renderer = Renderer(600, 600, budget_bytes=200_000)
     for i in range(50):
@@ -122,3 +134,9 @@ def test_a_dropped_frame_is_reused_in_place():
     address = phone.screenshot().__array_interface__["data"][0]
     phone.act("SWIPE[UP]")
     assert phone.screenshot().__array_interface__["data"][0] == address
+
+
+def test_artwork_initials_skip_words_that_are_not_words():
+    assert initials("Hearth & Home Goods") == "HH"
+    assert initials("Paper Lanterns") == "PL" and initials("Ana") == "A"
+    assert initials("- 42 Steps") == "4S" and initials("& -") == "?"

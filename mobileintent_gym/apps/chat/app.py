@@ -16,14 +16,13 @@ from mobileintent_gym.apps.chat.content import default_state
 from mobileintent_gym.apps.chat.ids import APP, PACKAGE, Desc, Rid, Route, Text
 from mobileintent_gym.apps.chat.intents import ChatIntents
 from mobileintent_gym.apps.chat.social import SocialScreens
-from mobileintent_gym.apps.chat.state import ME, Chat, ChatState, Contact, Message
-from mobileintent_gym.phone import ui, widgets
+from mobileintent_gym.apps.chat.state import ME, Chat, ChatState, Message
+from mobileintent_gym.phone import messenger, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
-from mobileintent_gym.phone.paint import Avatar, Fill, Label, Round, text_width, wrap
+from mobileintent_gym.phone.paint import Avatar
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
 
-_BUBBLE_TEXT, _GAP = 15, 12  # dp: a message's text size, the space above and below it
 _MINE = (149, 236, 105)  # the colour of the user's own bubbles
 _NAV_ITEMS = (("Chats", icon.draw, Route.CHATS, Rid.NAV_CHATS),
               ("Contacts", "contacts", Route.CONTACTS, Rid.NAV_CONTACTS),
@@ -100,56 +99,16 @@ class ChatApp(ChatIntents, SocialScreens, App):
         root, col = widgets.page(ctx, "conversation", t.bar)
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), contact.name,
                                  actions=[("more", "Chat info", ("noop",))], entity=chat.id))
-        bar = col.take_bottom(ctx.dp(64))
-        draft = entry.fields.get("message", "")
-        cells = ui.split_row(ui.inset(bar, ctx.dp(8), ctx.dp(10)), [None, ctx.dp(84)])
-        input_bar = Node(ui.LINEAR, bar, paint=Fill(t.surface))
-        input_bar.add(widgets.text_field(ctx, ui.inset(cells[0], ctx.dp(4), 0), "message", draft,
-                                         "", focused=entry.focus == "message",
-                                         on_submit=("send", chat.id), rid=Rid.INPUT,
-                                         under=t.surface))
-        input_bar.add(widgets.button(ctx, ui.inset(cells[1], ctx.dp(4), ctx.dp(2)), "Send",
-                                     ("send", chat.id), rid=Rid.SEND, under=t.surface,
-                                     enabled=bool(draft.strip())))
-        items = [(self._bubble_height(ctx, m), lambda r, m=m: self._bubble(ctx, r, m, contact))
-                 for m in chat.messages]
+        bar = messenger.input_bar(ctx, col.take_bottom(ctx.dp(64)), entry, ("send", chat.id),
+                                  hint="", color=t.surface)
+        style = messenger.BubbleStyle(_MINE, t.text, (255, 255, 255), t.bar)
+        faces = {True: Avatar(ME, "Me", t.bar), False: Avatar(contact.id, contact.name, t.bar)}
+        items = [(messenger.bubble_height(ctx, m.text), lambda r, m=m: messenger.bubble_row(
+            ctx, r, m.text, faces[m.sender == ME], mine=m.sender == ME, style=style))
+            for m in chat.messages]
         # Conversations open at their newest message, like a messenger.
-        root.add(self.scroll(entry, col.rest(), Rid.MESSAGE_LIST, items, default=1 << 30),
-                 input_bar)
+        root.add(self.scroll(entry, col.rest(), Rid.MESSAGE_LIST, items, default=1 << 30), bar)
         return root
-
-    @staticmethod
-    def _text_room(ctx: Ctx) -> int:
-        """The widest a bubble's text may be: the row less both avatars and the padding."""
-        return ctx.width - 2 * (ctx.dp(40) + 2 * ctx.dp(12)) - 2 * ctx.dp(14)
-
-    def _bubble_height(self, ctx: Ctx, message: Message) -> int:
-        """A message row's height: its bubble (wrapped text, avatar high at least) and gaps."""
-        text = widgets.text_height(ctx, message.text, _BUBBLE_TEXT, self._text_room(ctx))
-        return max(ctx.dp(40), text + ctx.dp(20)) + 2 * ctx.dp(_GAP)
-
-    def _bubble(self, ctx: Ctx, rect: Rect, message: Message, contact: Contact) -> Node:
-        t, mine = ctx.theme, message.sender == ME
-        row = Node(ui.LINEAR, rect, paint=Fill(t.bar))
-        side, pad, top = ctx.dp(40), ctx.dp(12), rect[1] + ctx.dp(_GAP)
-        left = rect[2] - pad - side if mine else rect[0] + pad
-        face = (left, top, left + side, top + side)
-        row.add(Node(ui.IMAGE_VIEW, face, desc="Me" if mine else contact.name,
-                     paint=Avatar(ME if mine else contact.id, "Me" if mine else contact.name,
-                                  t.bar)))
-        size, room = ctx.dp(_BUBBLE_TEXT), self._text_room(ctx)
-        lines = wrap(message.text, size, False, room, 99)
-        width = max(text_width(line, size) for line in lines) + 1 + ctx.dp(28)
-        x = face[0] - ctx.dp(8) - width if mine else face[2] + ctx.dp(8)
-        bubble = (x, top, x + width, rect[3] - ctx.dp(_GAP))
-        color = _MINE if mine else (255, 255, 255)
-        row.add(Node(ui.TEXT_VIEW, bubble, text=message.text,
-                     resource_id=ctx.rid(Rid.MESSAGE_OUT if mine else Rid.MESSAGE_IN),
-                     paint=Round(color, t.bar, ctx.dp(6))))
-        # As wide as its longest line, the text wraps into the same lines it was measured in.
-        row.add(Node(ui.VIEW_GROUP, ui.inset(bubble, ctx.dp(14), ctx.dp(10)),
-                     paint=Label(message.text, size, t.text, color, lines=99)))
-        return row
 
     def contacts_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:
         """Contacts in alphabetical order; a tap opens the profile."""

@@ -5,7 +5,7 @@ Its screens and its task templates both import them, so a rename cannot leave on
 
 from __future__ import annotations
 
-from mobileintent_gym.phone import widgets
+from mobileintent_gym.phone import messenger, widgets
 
 APP = "chat"
 PACKAGE = "com.mobileintent.chat"
@@ -30,8 +30,9 @@ class Rid:
         "nav_chats", "nav_contacts", "nav_discover", "nav_me")
     TOOLBAR, TITLE, BADGE = widgets.TOOLBAR, widgets.TITLE, widgets.BADGE
     CHATS, CHAT, CONTACTS, CONTACT = "chats", "chat", "contacts", "contact"
-    MESSAGE_LIST, MESSAGE_IN, MESSAGE_OUT = "message_list", "message_in", "message_out"
-    INPUT, SEND = "input", "send"
+    MESSAGE_LIST, MESSAGE_IN, MESSAGE_OUT = (
+        messenger.MESSAGE_LIST, messenger.MESSAGE_IN, messenger.MESSAGE_OUT)
+    INPUT, SEND = messenger.INPUT, messenger.SEND
     MOMENTS_ENTRY, FEED, MOMENT = "moments", "feed", "moment"
     AVATAR, AUTHOR, CONTENT = "avatar", "author", "content"
     PROFILE_HEADER, MESSAGES, ME = "profile_header", "messages", "me"

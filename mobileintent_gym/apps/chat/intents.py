@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mobileintent_gym.apps.chat.ids import Rid, Route
+from mobileintent_gym.apps.chat.ids import Route
 from mobileintent_gym.apps.chat.state import ME, Chat, ChatState, Message
+from mobileintent_gym.phone import messenger
 from mobileintent_gym.phone.backstack import Nav
 
 
@@ -26,16 +27,13 @@ class ChatIntents:
     def on_send(self, nav: Nav, chat_id: str) -> None:
         """Send the draft; the conversation moves to the top of the chat list."""
         state: ChatState = nav.state
-        entry = nav.stack[-1]
-        text = entry.fields.get("message", "").strip()
+        text = messenger.take_draft(nav.stack[-1])
         if not text:
             return
         chat = state.chat(chat_id)
         message = Message(ME, text, nav.clock.strftime("%H:%M"))
         sent = replace(chat, messages=(*chat.messages, message))
         nav.update(chats=(sent, *(c for c in state.chats if c is not chat)))
-        entry.fields["message"] = ""
-        entry.scroll.pop(Rid.MESSAGE_LIST, None)
 
     def on_message(self, nav: Nav, contact_id: str) -> None:
         """Open (or start) the conversation with a contact."""

@@ -1,0 +1,112 @@
+"""The meeting app's data: immutable records in an immutable state, and how times read."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from mobileintent_gym.phone.state import DEFAULT_CLOCK
+
+TIME_FORMAT = "%Y-%m-%d %H:%M"
+
+
+@dataclass(frozen=True, slots=True)
+class Meeting:
+    """A scheduled meeting or one of the meeting history.
+
+    Attributes:
+        id: Its record id.
+        title: Its title, as the lists show it.
+        host: Who hosts it (a person, or the organisation giving a webinar).
+        kind: ``meeting`` or ``webinar``.
+        topic: Its agenda or topic.
+        start: When it starts, as ``YYYY-MM-DD HH:MM``.
+        minutes: How long it lasts.
+        people: How many take part.
+        code: Its meeting ID as the app writes it (``482 193 775``).
+        recorded: Whether it left a cloud recording.
+    """
+
+    id: str
+    title: str
+    host: str
+    kind: str
+    topic: str
+    start: str
+    minutes: int
+    people: int
+    code: str
+    recorded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingState:
+    """The meeting app's data (lists given as lists are kept as tuples).
+
+    Attributes:
+        scheduled: The scheduled meetings, soonest first.
+        history: The meeting history, newest first.
+        reminders: Ids of the scheduled meetings that remind the user before they start.
+        joined: Id of the scheduled meeting the user is in (``None``: none).
+        joined_at: When the user joined it, as ``YYYY-MM-DD HH:MM``.
+        muted: Whether the user's microphone is off in the meeting.
+        camera: Whether the user's camera is on in the meeting.
+        me: The user's display name.
+        account: The account line of the Me page.
+    """
+
+    scheduled: tuple[Meeting, ...]
+    history: tuple[Meeting, ...]
+    reminders: tuple[str, ...] = ()
+    joined: str | None = None
+    joined_at: str = ""
+    muted: bool = True
+    camera: bool = False
+    me: str = "Alex Morgan"
+    account: str = "Personal account · ID 6182 0473"
+
+    def __post_init__(self) -> None:
+        for name in ("scheduled", "history", "reminders"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+
+    def meeting(self, meeting_id: str) -> Meeting:
+        """The scheduled or past meeting with id ``meeting_id``.
+
+        Raises:
+            KeyError: When there is no such meeting.
+        """
+        for meeting in (*self.scheduled, *self.history):
+            if meeting.id == meeting_id:
+                return meeting
+        raise KeyError(f"no meeting {meeting_id!r}")
+
+    def upcoming(self, meeting_id: str) -> bool:
+        """Whether ``meeting_id`` is a scheduled meeting (not one of the history)."""
+        return any(m.id == meeting_id for m in self.scheduled)
+
+
+def at(time: str) -> datetime:
+    """``time`` (``YYYY-MM-DD HH:MM``) as a datetime."""
+    return datetime.strptime(time, TIME_FORMAT)
+
+
+def span(meeting: Meeting) -> str:
+    """When a meeting runs, as the lists show it: ``14:00–15:00``."""
+    start = at(meeting.start)
+    return f"{start:%H:%M}–{start + timedelta(minutes=meeting.minutes):%H:%M}"
+
+
+@functools.lru_cache(maxsize=256)
+def day(time: str) -> str:
+    """The day heading of ``time``: ``Today``, ``Tomorrow``, ``Yesterday`` or ``Wed, Mar 4``."""
+    date = at(time).date()
+    names = {0: "Today", 1: "Tomorrow", -1: "Yesterday"}
+    return names.get((date - DEFAULT_CLOCK.date()).days, f"{date:%a, %b} {date.day}")
+
+
+def duration(minutes: int) -> str:
+    """A length of time in words: ``45 min``, ``1 h``, ``1 h 30 min``."""
+    hours, rest = divmod(minutes, 60)
+    return " ".join(part for part in (f"{hours} h" if hours else "",
+                                      f"{rest} min" if rest or not hours else "") if part)

@@ -1,0 +1,97 @@
+"""The pay app's content: its record pools, its PAIR contexts and the state built from them.
+
+Pools: ``data/bills.jsonl`` (``b000``…: a merchant or counterparty with its category,
+tags, item, amount in cents and payment method) and ``data/conversations.jsonl``
+(``m00``…: a service, merchant or friend with its tags, topic and messages as
+``[sender, text]`` pairs). Timing: the billing history is newest first, each transaction
+3 to 30 hours before the one above it; the message list likewise, 20 minutes to 10 hours
+apart, with messages three minutes apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from mobileintent_gym.apps.pay.ids import APP, Pair
+from mobileintent_gym.apps.pay.state import (
+    THEM,
+    Bill,
+    Conversation,
+    Message,
+    PayState,
+    minutes_ago,
+)
+from mobileintent_gym.apps.records import Record
+from mobileintent_gym.users.contexts import ContextSpec, Pool
+from mobileintent_gym.users.pair import named_rng, random_lists
+
+BILL_GAP_MINUTES = (180, 1800)
+CHAT_GAP_MINUTES = (20, 600)
+MESSAGE_SPACING_MINUTES = 3
+MAX_UNREAD = 3
+UNREAD_SHARE = 0.3  # of conversations whose last message is theirs
+# PersonaLens domains whose tastes show in what a person pays for.
+SPENDING_DOMAINS = ("Restaurants", "Shopping", "Events", "Movies", "Music", "Sports", "Games",
+                    "Books", "Media", "Travel", "Hotels", "Flights", "Train", "Buses",
+                    "Rental Cars", "Services", "Finance")
+MESSAGE_DOMAINS = ("Messaging", "Finance", "Restaurants", "Shopping", "Events", "Services",
+                   "Travel", "Sports", "Games")
+
+
+def _describe_bill(r: Record) -> str:
+    return f"{r.label}: {r['item']}, a {r['category']} payment ({', '.join(r['tags'])})"
+
+
+def _describe_conversation(r: Record) -> str:
+    return (f"{r['kind']} {r.label} ({', '.join(r['tags'])}) about {r['topic']}: "
+            f"{r['messages'][-1][1]}")
+
+
+BILLS = Pool(__package__, "bills", _describe_bill, ("tags", "category"))
+CONVERSATIONS = Pool(__package__, "conversations", _describe_conversation, ("label", "tags"))
+
+CONTEXTS = (
+    ContextSpec(Pair.BILLS, BILLS, SPENDING_DOMAINS, ("b000", "b001")),
+    ContextSpec(Pair.MESSAGES, CONVERSATIONS, MESSAGE_DOMAINS, ("m00", "m42")),
+)
+
+
+def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator) -> PayState:
+    """A pay state with PAIR's billing history and message list, newest first.
+
+    Args:
+        lists: The transactions and the conversations, in screen order.
+        rng: Source of times, order numbers and unread counts.
+    """
+    bills, ago = [], int(rng.integers(25, 240))
+    for r in lists[Pair.BILLS]:
+        time = minutes_ago(ago)
+        order = f"{time[:10].replace('-', '')}{int(rng.integers(10**11, 10**12))}"
+        bills.append(Bill(r.id, r.label, r["category"], r["item"], r["amount"], r["method"],
+                          time, order))
+        ago += int(rng.integers(*BILL_GAP_MINUTES))
+    conversations, ago = [], int(rng.integers(2, 30))
+    for r in lists[Pair.MESSAGES]:
+        unread = int(rng.integers(1, MAX_UNREAD + 1)) if rng.random() < UNREAD_SHARE else 0
+        conversations.append(_timed(r, ago, unread))
+        ago += int(rng.integers(*CHAT_GAP_MINUTES))
+    return PayState(bills, conversations)
+
+
+def default_state(seed: int) -> PayState:
+    """The content of a phone without a user: random lists of the pools for ``seed``."""
+    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP))
+
+
+def _timed(record: Record, ago: int, unread: int) -> Conversation:
+    """A conversation whose last message was ``ago`` minutes before the phone's clock."""
+    lines = record["messages"]
+    last = len(lines) - 1
+    messages = tuple(Message(sender, text,
+                             minutes_ago(ago + MESSAGE_SPACING_MINUTES * (last - k)))
+                     for k, (sender, text) in enumerate(lines))
+    # Only a conversation whose last word is theirs can hold unread messages.
+    return Conversation(record.id, record.label, record["kind"], messages,
+                        unread if lines[-1][0] == THEM else 0)

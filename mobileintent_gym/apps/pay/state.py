@@ -1,0 +1,144 @@
+"""The pay app's data: immutable records in an immutable state."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from mobileintent_gym.phone.state import DEFAULT_CLOCK
+
+ME = "me"
+THEM = "them"
+TIME_FORMAT = "%Y-%m-%d %H:%M"
+
+
+@dataclass(frozen=True, slots=True)
+class Bill:
+    """One transaction of the billing history.
+
+    Attributes:
+        id: Its record id.
+        title: The merchant or counterparty, as the list shows it.
+        category: Its spending category (``Food & Dining``, ``Transfers`` …).
+        item: What was bought or why money moved.
+        amount: In cents; negative for money spent, positive for money received.
+        method: How it was paid (``Balance``, a card …).
+        time: When, as ``YYYY-MM-DD HH:MM``.
+        order: The order number.
+    """
+
+    id: str
+    title: str
+    category: str
+    item: str
+    amount: int
+    method: str
+    time: str
+    order: str
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message; ``sender`` is :data:`ME` or :data:`THEM`."""
+
+    sender: str
+    text: str
+    time: str
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """A conversation of the message list.
+
+    Attributes:
+        id: Its record id.
+        name: The service, merchant or friend it is with.
+        kind: ``service``, ``merchant`` or ``friend``.
+        messages: Its messages, oldest first.
+        unread: Messages not read yet.
+    """
+
+    id: str
+    name: str
+    kind: str
+    messages: tuple[Message, ...]
+    unread: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PayState:
+    """The pay app's data (lists given as lists are kept as tuples).
+
+    Attributes:
+        bills: The billing history, newest first.
+        conversations: The message list, most recent first.
+        me: The user's display name.
+        account: The account name shown on the My page.
+        balance: The balance in cents.
+        savings: What the savings fund holds, in cents.
+    """
+
+    bills: tuple[Bill, ...]
+    conversations: tuple[Conversation, ...]
+    me: str = "Alex Morgan"
+    account: str = "alex.m•••@mail.com"
+    balance: int = 102_436
+    savings: int = 1_137_780
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bills", tuple(self.bills))
+        object.__setattr__(self, "conversations", tuple(self.conversations))
+
+    def bill(self, bill_id: str) -> Bill:
+        """The transaction with id ``bill_id``.
+
+        Raises:
+            KeyError: When there is no such transaction.
+        """
+        for bill in self.bills:
+            if bill.id == bill_id:
+                return bill
+        raise KeyError(f"no bill {bill_id!r}")
+
+    def conversation(self, conversation_id: str) -> Conversation:
+        """The conversation with id ``conversation_id``.
+
+        Raises:
+            KeyError: When there is no such conversation.
+        """
+        for conversation in self.conversations:
+            if conversation.id == conversation_id:
+                return conversation
+        raise KeyError(f"no conversation {conversation_id!r}")
+
+
+def money(cents: int, sign: bool = True) -> str:
+    """An amount as the app writes it: ``-16.80``, ``+24.50``, ``1,024.36`` (no sign)."""
+    text = f"{abs(cents) / 100:,.2f}"
+    return (("-" if cents < 0 else "+") + text) if sign else text
+
+
+def minutes_ago(minutes: int) -> str:
+    """The time ``minutes`` before the phone's default clock, as ``YYYY-MM-DD HH:MM``."""
+    return (DEFAULT_CLOCK - timedelta(minutes=minutes)).strftime(TIME_FORMAT)
+
+
+@functools.lru_cache(maxsize=1024)
+def when(time: str, clock: bool = True) -> str:
+    """How a list shows ``time``: ``Today 18:42`` / ``Yesterday 09:10`` / ``Feb 27 12:31``.
+
+    Without ``clock`` only the day: ``18:42`` for today, ``Yesterday``, ``Feb 27``.
+    """
+    at = datetime.strptime(time, TIME_FORMAT)
+    days = (DEFAULT_CLOCK.date() - at.date()).days
+    hour = at.strftime("%H:%M")
+    day = "Today" if days == 0 else "Yesterday" if days == 1 else f"{at:%b} {at.day}"
+    if not clock:
+        return hour if days == 0 else day
+    return f"{day} {hour}"
+
+
+def month_of(time: str) -> str:
+    """The month heading of ``time``: ``March 2026``."""
+    return datetime.strptime(time, TIME_FORMAT).strftime("%B %Y")
