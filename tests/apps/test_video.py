@@ -13,30 +13,9 @@ from mobileintent_gym.errors import UnknownRouteError
 from mobileintent_gym.rollouts import evaluate
 from mobileintent_gym.tasks import task_ids
 from mobileintent_gym.users import load_user_content, resolve_profile
-from tests.helpers import nodes, press, tap_node, texts
+from tests.helpers import entities, nodes, press, scrolled_entities, shown_count, tap_node, texts
 
 TASKS = task_ids(("G-BIL-01", "G-BIL-02", "G-BIL-03"))
-
-
-def shown_count(phone, rid):
-    """(checked, exact count) of an action button on the video page."""
-    button = nodes(phone, resource_id=rid)[0]
-    count = next(n.text for n in button.walk() if n.text)
-    return button.checked, int(count.replace(",", ""))
-
-
-def entities(phone, rid):
-    return [n.entity for n in nodes(phone, resource_id=rid)]
-
-
-def scrolled_entities(phone, rid, swipes=12):
-    """Every record id a list shows from its top to its end."""
-    seen = dict.fromkeys(entities(phone, rid))
-    for _ in range(swipes):
-        if not phone.act("SWIPE[UP]").effect:
-            break
-        seen.update(dict.fromkeys(entities(phone, rid)))
-    return list(seen)
 
 
 def test_liking_a_followed_video_shows_on_its_page_and_tops_the_liked_list(phone):
