@@ -27,6 +27,7 @@ APP_PACKAGES: tuple[str, ...] = (
     "music",  # mirrors Spotify
     "chat",  # mirrors WeChat
     "video",  # mirrors Bilibili
+    "notes",  # mirrors RedBook
 )
 
 V = TypeVar("V")
