@@ -146,7 +146,7 @@ def test_mistakes_are_one_line_each_and_load_no_model(monkeypatch, tmp_path, cap
     monkeypatch.setattr(evaluate_module, "run_encoder", no_model)
     mistakes = {
         ("--users", "nobody"): "no user profile 'nobody'; searched built-in",
-        ("--templates", "G-XXX-01"): "--templates: unknown ['G-XXX-01']; known: ['G-SPT-01'",
+        ("--templates", "G-XXX-01"): "--templates: unknown ['G-XXX-01']; known: ['G-",
         ("--tasks", "G-SPT-02:mine:explicit"): "target type must be one of",
         ("--device", "phone"): "use 'sim', 'adb:<serial>'",
         ("--profiles", str(tmp_path / "nowhere")): "is not a folder",
