@@ -83,3 +83,25 @@ def tap_node(phone, node, long=False):
     b = node.bounds
     x, y = (b[0] + b[2]) // 2, (b[1] + b[3]) // 2
     return phone.act(f"{'LONG_CLICK' if long else 'CLICK'}[{x},{y}]")
+
+
+def entities(phone, resource_id):
+    """Record ids of every element with that resource id on the current screen."""
+    return [n.entity for n in nodes(phone, resource_id=resource_id)]
+
+
+def scrolled_entities(phone, resource_id, swipes=12):
+    """Every record id a list shows from where it is to its end, in order."""
+    seen = dict.fromkeys(entities(phone, resource_id))
+    for _ in range(swipes):
+        if not phone.act("SWIPE[UP]").effect:
+            break
+        seen.update(dict.fromkeys(entities(phone, resource_id)))
+    return list(seen)
+
+
+def shown_count(phone, resource_id):
+    """(checked, exact count) of a toggle that shows its count (a like or save button)."""
+    button = nodes(phone, resource_id=resource_id)[0]
+    count = next(n.text for n in button.walk() if n.text)
+    return button.checked, int(count.replace(",", ""))

@@ -58,6 +58,7 @@ def test_your_first_experiment_runs_as_written(tmp_path, monkeypatch, capsys):
     task_sr = float(capsys.readouterr().out.split("task_sr=")[1].split()[0])
     assert 0 < task_sr < 1
     report = (tmp_path / "out" / "mine.html").read_text()
+    # one episode per task of the one user: four per template of every registered app
     assert "KeywordTapper" in report and report.count('class="episode"') == len(task_ids())
 
 

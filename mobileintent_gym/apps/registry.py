@@ -28,6 +28,8 @@ APP_PACKAGES: tuple[str, ...] = (
     "chat",  # mirrors WeChat
     "pay",  # mirrors Alipay
     "meeting",  # mirrors Tencent Meeting
+    "video",  # mirrors Bilibili
+    "notes",  # mirrors RedBook
 )
 
 V = TypeVar("V")

@@ -93,6 +93,8 @@ class NodeCheck:
         target: It must show the target (by entity id, else by label).
         which: Which of the nodes with that id is checked: ``first``, ``last`` or ``any``.
         present: ``False`` turns the check around: the screen shows no such node.
+        checked: The node's on/off state as a dump shows it (a like or save toggle's
+            ``checked``); ``None``: either.
     """
 
     resource_id: str
@@ -100,6 +102,7 @@ class NodeCheck:
     target: bool = False
     which: Literal["first", "last", "any"] = "any"
     present: bool = True
+    checked: bool | None = None
 
     def holds(self, root: Node, target: Target) -> bool:
         """Whether the screen under ``root`` shows such a node (shows none, if not present).
@@ -111,6 +114,7 @@ class NodeCheck:
         if self.which != "any":
             nodes = nodes[:1] if self.which == "first" else nodes[-1:]
         found = any((self.text is None or n.text == self.text)
+                    and (self.checked is None or n.checked == self.checked)
                     and (not self.target or _shows(n, target)) for n in nodes)
         return found == self.present
 

@@ -294,3 +294,19 @@ def test_controls_match_by_normalised_label_where_dumps_carry_no_resource_ids():
     verdict = run(judge, [event("music/home", "music/home", texts=("Library",),
                                 effect=False)])
     assert verdict.rewards == (0, 0, 0)  # the label is not inside "Library"
+
+
+def test_a_node_check_can_require_a_toggles_checked_state_as_a_dump_shows_it():
+    from mobileintent_gym.phone import hierarchy
+    from mobileintent_gym.tasks.spec import NodeCheck
+
+    def toggle(checked):
+        root = Node("android.widget.FrameLayout", (0, 0, 10, 10))
+        root.add(Node("android.widget.Button", (0, 0, 5, 5), resource_id=f"{PKG}music:id/like",
+                      checkable=True, checked=checked, entity="t1"))
+        return hierarchy.parse(hierarchy.dump(root, PKG + "music"))  # as a device shows it
+
+    liked, target = NodeCheck("like", target=True, checked=True), Target("t1", "Song One")
+    assert liked.holds(toggle(True), target) and not liked.holds(toggle(False), target)
+    assert NodeCheck("like", checked=False).holds(toggle(False), target)
+    assert NodeCheck("like").holds(toggle(False), target)  # None: either state

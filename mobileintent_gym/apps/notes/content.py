@@ -1,0 +1,86 @@
+"""The notes app's content: its record pools, its PAIR contexts and the state built from them.
+
+Pools: ``data/notes.jsonl`` (``n000``…: author, topic, tags, location, body), which the
+three contexts share, so a note is in one list only (saved, liked or the Discover feed),
+and ``data/posts.jsonl`` (``p00``…), the user's own notes, a few of which each user has
+posted. Counts, posting dates and followers are drawn per user.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+
+import numpy as np
+
+from mobileintent_gym.apps.notes.ids import APP, Pair
+from mobileintent_gym.apps.notes.state import ME, Note, NotesState
+from mobileintent_gym.apps.records import Record, read_records
+from mobileintent_gym.phone.state import DEFAULT_CLOCK
+from mobileintent_gym.users.contexts import ContextSpec, Pool
+from mobileintent_gym.users.pair import named_rng, random_lists
+
+# PersonaLens domains whose tastes show in a lifestyle notes feed.
+DOMAINS = ("Restaurants", "Travel", "Shopping", "Books", "Media", "Movies", "Events", "Sports",
+           "Games", "Music")
+OWN_NOTES = 3
+FOLLOWS = 12  # authors the user follows: those of the first saved notes
+
+
+def _describe(r: Record) -> str:
+    return (f"{r.label}: a {r['topic']} note by {r['author']}. {r['body']} "
+            f"({', '.join(r['tags'])}{'; ' + r['location'] if r['location'] else ''})")
+
+
+NOTES = Pool(__package__, "notes", _describe, ("label", "topic", "tags", "location"))
+
+CONTEXTS = (
+    ContextSpec(Pair.SAVED, NOTES, DOMAINS, ("n001", "n016")),
+    ContextSpec(Pair.LIKED, NOTES, DOMAINS, ("n035", "n040")),
+    ContextSpec(Pair.DISCOVER, NOTES, DOMAINS, ("n066", "n087")),
+)
+
+
+def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator) -> NotesState:
+    """A notes state showing PAIR's lists in their order.
+
+    The user follows the authors of their first saved notes and has posted a few notes.
+
+    Args:
+        lists: The saved and liked notes (most recent first) and the Discover feed.
+        rng: Source of the counts, the dates, the user's own notes and followers.
+    """
+    saved, liked, discover = lists[Pair.SAVED], lists[Pair.LIKED], lists[Pair.DISCOVER]
+    notes = {r.id: _note(r, r["author"], rng) for r in (*saved, *liked, *discover)}
+    posts = read_records(__package__, "posts")
+    mine = [posts[int(i)] for i in sorted(rng.choice(len(posts), OWN_NOTES, replace=False))]
+    notes.update({r.id: _note(r, ME, rng, popular=False) for r in mine})
+    follows = list(dict.fromkeys(r["author"] for r in saved))[:FOLLOWS]
+    return NotesState(notes, discover=[r.id for r in discover], saved=[r.id for r in saved],
+                      liked=[r.id for r in liked], mine=[r.id for r in mine], follows=follows,
+                      followers=int(rng.integers(3, 300)))
+
+
+def default_state(seed: int) -> NotesState:
+    """The content of a phone without a user: random lists of the pools for ``seed``."""
+    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP))
+
+
+def posted(days: int) -> str:
+    """How a note's date shows ``days`` before the phone's date.
+
+    ``Yesterday``, ``3 days ago``, then the date as ``MM-DD``.
+    """
+    if days < 7:
+        return "Yesterday" if days == 1 else f"{days} days ago"
+    return (DEFAULT_CLOCK - timedelta(days=days)).strftime("%m-%d")
+
+
+def _note(record: Record, author: str, rng: np.random.Generator, popular: bool = True) -> Note:
+    """A note of a record, by ``author``, with counts and a date drawn from ``rng``."""
+    likes = int(10 ** rng.uniform(2.0, 4.6)) if popular else int(rng.integers(2, 60))
+    return Note(record.id, record.label, author, record["topic"], record["tags"],
+                record["location"], record["body"], likes,
+                saves=int(likes * rng.uniform(0.1, 0.6)),
+                comments=int(likes * rng.uniform(0.01, 0.08)),
+                age=posted(int(rng.integers(1, 120))))

@@ -1,0 +1,31 @@
+"""What the video app's controls do to its data: its intent handlers.
+
+:class:`~mobileintent_gym.apps.video.app.VideoApp` takes them as a mixin. The state is
+immutable: each handler gives ``nav`` a new one, and the phone notices the change.
+"""
+
+from __future__ import annotations
+
+from mobileintent_gym.apps.video.state import VideoState
+from mobileintent_gym.phone.backstack import Nav
+
+
+def _toggled(items: tuple[str, ...], item: str) -> tuple[str, ...]:
+    """``items`` without ``item`` if it holds it, else with ``item`` first."""
+    return tuple(i for i in items if i != item) if item in items else (item, *items)
+
+
+class VideoIntents:
+    """The ``on_<intent>`` handlers of the video app (see :meth:`App.handle`)."""
+
+    def on_toggle(self, nav: Nav, toggle: str, video_id: str) -> None:
+        """Like, coin or favourite a video, or take it back (``toggle``: a field of TOGGLES)."""
+        state: VideoState = nav.state
+        nav.update(**{toggle: _toggled(getattr(state, toggle), video_id)})
+
+    def on_follow(self, nav: Nav, uploader: str) -> None:
+        """Follow an uploader, or unfollow one: their videos join or leave the Following feed."""
+        nav.update(follows=_toggled(nav.state.follows, uploader))
+
+    def on_noop(self, nav: Nav) -> None:
+        """A control this simulation does not model: it does nothing, as a stub app would."""

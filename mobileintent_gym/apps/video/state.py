@@ -1,0 +1,109 @@
+"""The video app's data: immutable records in an immutable state."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+
+@dataclass(frozen=True, slots=True)
+class Video:
+    """A video and its counts (the user's own like, coin and favourite not included).
+
+    Attributes:
+        id: Its record id.
+        title: Its title.
+        uploader: The name of the uploader.
+        category: Its channel (``games``, ``food`` …).
+        duration: Its length as shown on the cover (``12:09``).
+        description: One line about it.
+        views: Views by others.
+        likes: Likes by others.
+        coins: Coins given by others.
+        favorites: Others who saved it to their favourites.
+        comments: Comments under it.
+        age: How long ago it was posted, as shown (``3 h ago``).
+    """
+
+    id: str
+    title: str
+    uploader: str
+    category: str
+    duration: str
+    description: str
+    views: int
+    likes: int
+    coins: int
+    favorites: int
+    comments: int
+    age: str
+
+
+# The user's toggles on a video: the state field holding the videos it is on for, and the
+# video's count of others that the user's own one adds to.
+TOGGLES: Mapping[str, str] = MappingProxyType(
+    {"liked": "likes", "coined": "coins", "favorites": "favorites"})
+
+
+@dataclass(frozen=True, slots=True)
+class VideoState:
+    """The video app's data (lists given as lists are kept as tuples).
+
+    Attributes:
+        videos: Every video the app shows, by id.
+        uploaders: Followers of each uploader, by name.
+        home: Ids of the recommended videos on the home feed.
+        following: Ids of the followed uploaders' videos, newest first.
+        liked: Ids of the videos the user liked, most recent first.
+        coined: Ids of the videos the user gave a coin.
+        favorites: Ids of the videos in the user's favourites.
+        follows: Names of the uploaders the user follows.
+        me: The user's display name.
+        level: The user's account level.
+    """
+
+    videos: Mapping[str, Video]
+    uploaders: Mapping[str, int]
+    home: tuple[str, ...]
+    following: tuple[str, ...]
+    liked: tuple[str, ...] = ()
+    coined: tuple[str, ...] = ()
+    favorites: tuple[str, ...] = ()
+    follows: tuple[str, ...] = ()
+    me: str = "Alex"
+    level: int = 4
+
+    def __post_init__(self) -> None:
+        for name in ("videos", "uploaders"):
+            value = getattr(self, name)
+            if not isinstance(value, MappingProxyType):
+                object.__setattr__(self, name, MappingProxyType(dict(value)))
+        for name in ("home", "following", "liked", "coined", "favorites", "follows"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+
+    def count(self, video: Video, toggle: str) -> int:
+        """A video's count for ``toggle`` (a field of :data:`TOGGLES`), the user's own included."""
+        return getattr(video, TOGGLES[toggle]) + (video.id in getattr(self, toggle))
+
+    def feed(self) -> tuple[str, ...]:
+        """The Following feed: videos of the uploaders the user still follows, newest first."""
+        return tuple(v for v in self.following if self.videos[v].uploader in self.follows)
+
+
+def compact(count: int) -> str:
+    """A count as the app shows it: ``987``, ``1.2K``, ``34.5K``, ``1.2M``."""
+    for size, unit in ((1_000_000, "M"), (1_000, "K")):
+        if count >= size:
+            return f"{count / size:.1f}".rstrip("0").rstrip(".") + unit
+    return str(count)
+
+
+def ago(hours: int) -> str:
+    """How the app says a time ``hours`` ago: ``1 h ago``, ``2 days ago``, ``3 weeks ago``."""
+    if hours < 24:
+        return f"{hours} h ago"
+    days = hours // 24
+    if days < 14:
+        return f"{days} day{'' if days == 1 else 's'} ago"
+    return f"{days // 7} weeks ago"
