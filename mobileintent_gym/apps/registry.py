@@ -27,6 +27,7 @@ APP_PACKAGES: tuple[str, ...] = (
     "music",  # mirrors Spotify
     "chat",  # mirrors WeChat
     "maps",  # mirrors Google Maps
+    "forum",  # mirrors Reddit
 )
 
 V = TypeVar("V")
