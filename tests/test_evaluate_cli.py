@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from mobileintent_gym import evaluate as evaluate_module
+from mobileintent_gym.apps import registry
 from mobileintent_gym.cli import main
 from mobileintent_gym.users import make_encoder
 from tests.helpers import write_agents
@@ -146,7 +147,8 @@ def test_mistakes_are_one_line_each_and_load_no_model(monkeypatch, tmp_path, cap
     monkeypatch.setattr(evaluate_module, "run_encoder", no_model)
     mistakes = {
         ("--users", "nobody"): "no user profile 'nobody'; searched built-in",
-        ("--templates", "G-XXX-01"): "--templates: unknown ['G-XXX-01']; known: ['G-SPT-01'",
+        ("--templates", "G-XXX-01"): f"--templates: unknown ['G-XXX-01']; known: "
+                                     f"{sorted(registry.templates())}",
         ("--tasks", "G-SPT-02:mine:explicit"): "target type must be one of",
         ("--device", "phone"): "use 'sim', 'adb:<serial>'",
         ("--profiles", str(tmp_path / "nowhere")): "is not a folder",
