@@ -30,6 +30,8 @@ APP_PACKAGES: tuple[str, ...] = (
     "meeting",  # mirrors Tencent Meeting
     "video",  # mirrors Bilibili
     "notes",  # mirrors RedBook
+    "maps",  # mirrors Google Maps
+    "forum",  # mirrors Reddit
 )
 
 V = TypeVar("V")

@@ -1,0 +1,68 @@
+"""The maps app's own icons.
+
+Painters on the 24-unit grid of a :class:`~mobileintent_gym.phone.icons.Pen`.
+"""
+
+from __future__ import annotations
+
+from mobileintent_gym.phone.icons import Pen
+
+
+def pin(p: Pen) -> None:
+    """A map pin: a round head over a point, with a hole in the head."""
+    p.circle(12, 9, 7)
+    p.poly(6.2, 12.5, 12, 23, 17.8, 12.5)
+    p.circle(12, 9, 2.8, hole=True)
+
+
+def dot(p: Pen) -> None:
+    """Your location: a disc in a white ring."""
+    p.d.ellipse(p.box(1, 1, 23, 23), fill=(255, 255, 255))
+    p.circle(12, 12, 8)
+
+
+def clock(p: Pen) -> None:
+    """A clock face (a recent search)."""
+    p.circle(12, 12, 9, fill=False)
+    p.line(12, 7, 12, 12, 16, 14)
+
+
+def star(p: Pen) -> None:
+    """A filled five-pointed star."""
+    p.poly(12, 2, 14.9, 8.6, 22, 9.2, 16.6, 13.9, 18.2, 21, 12, 17.3, 5.8, 21, 7.4, 13.9,
+           2, 9.2, 9.1, 8.6)
+
+
+def turn(p: Pen) -> None:
+    """Directions: a turn arrow in a diamond."""
+    p.poly(12, 1, 23, 12, 12, 23, 1, 12)
+    p.poly(13, 6.5, 17.5, 10.5, 13, 14.5, hole=True)
+    p.rect(8, 9.3, 14, 11.7, hole=True)
+    p.rect(8, 9.3, 10.4, 16.5, hole=True)
+
+
+def bookmark(p: Pen) -> None:
+    """A saved place: a filled bookmark."""
+    p.poly(6, 3, 18, 3, 18, 21, 12, 16, 6, 21)
+
+
+def bookmark_outline(p: Pen) -> None:
+    """Save a place: a bookmark outline."""
+    bookmark(p)
+    p.poly(8.2, 5.2, 15.8, 5.2, 15.8, 16.8, 12, 13.6, 8.2, 16.8, hole=True)
+
+
+def car(p: Pen) -> None:
+    """Go: a car seen from the front."""
+    p.rect(3, 10, 21, 18, radius=2)
+    p.poly(5.5, 10.5, 8, 4.5, 16, 4.5, 18.5, 10.5)
+    p.poly(7.8, 9.5, 9.3, 6.3, 14.7, 6.3, 16.2, 9.5, hole=True)
+    p.circle(7, 14, 1.6, hole=True)
+    p.circle(17, 14, 1.6, hole=True)
+    p.rect(4.5, 18, 7.5, 21)
+    p.rect(16.5, 18, 19.5, 21)
+
+
+def navigate(p: Pen) -> None:
+    """Start navigating: an arrowhead pointing up and right."""
+    p.poly(21, 3, 13.5, 21, 11, 13, 3, 10.5)

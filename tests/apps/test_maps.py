@@ -1,0 +1,199 @@
+"""The maps app: what its screens show after each action, its content per user, its tasks."""
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.agents import OracleAgent, RandomAgent
+from mobileintent_gym.apps.maps import mapview
+from mobileintent_gym.apps.maps.state import MODES, duration, minutes
+from mobileintent_gym.phone.query import find
+from mobileintent_gym.rollouts import run_episode
+from mobileintent_gym.tasks import task_ids
+from mobileintent_gym.users import builtin_users, load_user_content
+from tests.helpers import nodes, press, tap_node, texts
+
+MAPS_TASKS = task_ids(("G-MAP-01", "G-MAP-02", "G-MAP-03"))
+
+
+def entities(phone, rid):
+    return [n.entity for n in nodes(phone, resource_id=rid)]
+
+
+def scroll_all(phone, rid, also="section_title"):
+    """Entity ids of every row ``rid`` of the list in front, swiping to its end, and the
+    texts of every ``also`` on the way."""
+    seen, other = list(entities(phone, rid)), texts(phone, also)
+    while phone.act("SWIPE[UP]").effect:
+        seen += [e for e in entities(phone, rid) if e not in seen]
+        other += [t for t in texts(phone, also) if t not in other]
+    return seen, other
+
+
+def test_search_lists_both_sections_of_recent_searches_in_order(phone):
+    phone.open("maps")
+    press(phone, resource_id="search_bar")
+    assert phone.route() == "maps/search"
+    maps = phone.state.apps["maps"]
+    assert len(maps.recent) >= 20 and len(maps.food) >= 20
+    assert scroll_all(phone, "recent") == ([*maps.recent, *maps.food],
+                                           ["Recent", "Recent food & drink"])
+
+
+def test_a_place_shows_its_details_and_saving_shows_on_the_place_and_in_saved(phone):
+    maps = phone.state.apps["maps"]
+    place = maps.places[next(i for i in maps.recent if i not in maps.saved)]
+    phone.open("maps", "maps/search")
+    row = next(n for n in nodes(phone, resource_id="recent") if n.entity == place.id)
+    tap_node(phone, row)
+    assert phone.route() == "maps/place"
+    assert texts(phone, "title")[0] == texts(phone, "place_name")[0] == place.name
+    assert find(phone.hierarchy(), resource_id="rating").desc == (
+        f"Rated {place.rating:.1f} of 5 by {place.reviews:,} reviewers")
+    assert place.address in texts(phone, "title")
+    save = find(phone.hierarchy(), resource_id="save")
+    assert (save.text, save.checked) == ("Save", False)
+    press(phone, resource_id="save")
+    save = find(phone.hierarchy(), resource_id="save")
+    assert (save.text, save.checked) == ("Saved", True)
+    phone.open("maps", "maps/saved")
+    assert entities(phone, "saved_place")[0] == place.id
+    assert texts(phone, "section_title") == [f"{len(maps.saved) + 1} saved places"]
+    tap_node(phone, nodes(phone, resource_id="saved_place")[0])
+    press(phone, resource_id="save")  # unsave
+    phone.act("PRESS[BACK]")
+    assert place.id not in entities(phone, "saved_place")
+
+
+def test_directions_preview_then_navigate_shows_on_every_screen(phone):
+    maps = phone.state.apps["maps"]
+    place = maps.places[maps.food[0]]
+    phone.open("maps", "maps/place", id=place.id)
+    press(phone, resource_id="directions")
+    assert phone.route() == "maps/directions"
+    assert entities(phone, "destination") == [place.id]
+    drive = duration(minutes(place, "drive"))
+    assert texts(phone, "route_summary")[0].startswith(drive)
+    assert texts(phone, "route_status")[0].startswith("Route preview")
+    assert [n.desc for n in nodes(phone, resource_id="mode") if n.selected] == ["Drive"]
+    press(phone, desc="Walk")
+    walk = duration(minutes(place, "walk"))
+    assert [n.desc for n in nodes(phone, resource_id="mode") if n.selected] == ["Walk"]
+    assert texts(phone, "route_summary")[0].startswith(walk) and walk != drive
+    press(phone, resource_id="start")
+    assert texts(phone, "route_status")[0] == f"Navigating · arrive in {walk}"
+    assert texts(phone, "end_navigation") == ["End"] and not texts(phone, "start")
+    phone.open("maps", "maps/go")
+    trip = nodes(phone, resource_id="trip")[0]
+    assert trip.entity == place.id
+    assert f"{walk} on foot · {place.address}" in [n.text for n in trip.walk()]
+    press(phone, desc="Explore")
+    banner = find(phone.hierarchy(), resource_id="nav_banner")
+    assert banner.entity == place.id
+    assert f"Navigating to {place.name}" in [n.text for n in banner.walk()]
+    press(phone, resource_id="resume")
+    assert phone.route() == "maps/directions" and entities(phone, "destination") == [place.id]
+    press(phone, resource_id="end_navigation")
+    assert texts(phone, "route_status")[0].startswith("Route preview")
+    phone.act("PRESS[BACK]")
+    assert not nodes(phone, resource_id="nav_banner")
+
+
+def test_typing_lists_matches_and_a_picked_match_tops_the_recent_searches(phone):
+    maps = phone.state.apps["maps"]
+    unsearched = next(p for p in maps.places.values()
+                      if p.id not in maps.recent + maps.food and not p.food)
+    phone.open("maps", "maps/search")
+    press(phone, resource_id="search_field")
+    phone.act(f"TYPE[{unsearched.name.upper()}]")
+    assert entities(phone, "result") == [unsearched.id]
+    press(phone, resource_id="result")
+    assert phone.route() == "maps/place" and texts(phone, "place_name") == [unsearched.name]
+    while phone.route() != "maps/explore":  # the place, the keyboard, the search
+        phone.act("PRESS[BACK]")
+    press(phone, resource_id="search_bar")
+    assert entities(phone, "recent")[0] == unsearched.id
+    phone.act("PRESS[BACK]")
+    press(phone, text="Museums")
+    shown = entities(phone, "result")
+    assert shown and all("museum" in maps.places[i].category.lower() for i in shown)
+    press(phone, resource_id="search_field")
+    phone.act("TYPE[zzz]")
+    assert texts(phone, "empty") == ['No places match "museumzzz"']
+
+
+def test_the_map_is_drawn_with_streets_water_a_pin_and_the_route(phone):
+    maps = phone.state.apps["maps"]
+    phone.open("maps", "maps/directions", id=maps.recent[0])
+    area = find(phone.hierarchy(), resource_id="map").bounds
+    frame = phone.screenshot()[area[1]:area[3], area[0]:area[2]].reshape(-1, 3)
+    colours = {tuple(c) for c in np.unique(frame, axis=0)}
+    for colour in (mapview.LAND, mapview.STREET, mapview.WATER, mapview.ROUTE, mapview.PIN):
+        assert colour in colours
+    pin = find(phone.hierarchy(), resource_id="pin")
+    assert pin.entity == maps.recent[0]
+    me = find(phone.hierarchy(), resource_id="my_location").bounds
+    assert me[1] > pin.bounds[1] and me[0] < pin.bounds[0]  # from below left to the place
+
+
+def test_two_users_see_different_recent_searches():
+    first, second = (load_user_content(u) for u in builtin_users()[:2])
+    for key in ("maps:recent", "maps:food"):
+        a, b = first.contexts[key], second.contexts[key]
+        assert a.common == b.common and len(a.common) + len(a.personal) >= 20
+        assert set(a.personal) != set(b.personal)
+
+
+PROFILE = {
+    "user_id": "test-maps-foodie",
+    "demographics": {"age": "25-34 years old"},
+    "interests": {"Restaurants": 1, "Travel": 1, "Sports": 0},
+    "affinities": {"Restaurants": {"Cuisine Preference": ["Thai", "Ethiopian"]},
+                   "Travel": {"Preferred Destination Types": ["wildlife", "birdwatching"]}},
+    "interactions": {},
+}
+
+
+@pytest.fixture(scope="module")
+def own_user(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("profiles")
+    (folder / "test-maps-foodie.json").write_text(json.dumps(PROFILE))
+    return str(folder)
+
+
+def test_a_profile_written_here_gets_its_tastes_on_top(own_user):
+    content = load_user_content("test-maps-foodie", profiles_dir=own_user)
+    food = [content.labels[i] for i in content.contexts["maps:food"].personal[:2]]
+    assert set(food) == {"Baan Thai", "Abyssinia Kitchen"}  # exact cuisine matches first
+    assert content.labels[content.contexts["maps:recent"].personal[0]] in (
+        "Wild Heath Nature Reserve", "Saltmarsh Zoo", "Gull Rock Cove")
+
+
+def test_the_oracle_solves_every_maps_task_for_a_profile_written_here(own_user):
+    # Built-in users: tests/envs/test_execute.py runs the oracle on every registered task.
+    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",),
+                   profiles_dir=own_user)
+    for task in MAPS_TASKS:
+        result, actions = run_episode(env, OracleAgent(env), "test-maps-foodie", task)
+        assert result.success and all(result.rewards), (task, actions)
+    env.close()
+
+
+def test_a_random_agent_almost_never_completes_a_maps_task():
+    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
+    user = builtin_users()[0]
+    wins = sum(run_episode(env, RandomAgent(env, seed), user, task, seed)[0].success
+               for seed in range(2) for task in MAPS_TASKS)
+    env.close()
+    assert wins <= 2  # of 24 episodes
+
+
+def test_every_mode_has_a_time_that_grows_with_distance():
+    from mobileintent_gym.apps.maps.content import world
+
+    near, far = sorted(world().values(), key=lambda p: p.distance)[::len(world()) - 1]
+    for key, *_ in MODES:
+        assert minutes(near, key) < minutes(far, key)
