@@ -23,11 +23,12 @@ import os
 import tempfile
 import time
 
-from mobileintent_gym.intents import export_sessions, user_names
+from mobileintent_gym.intents import export_sessions
 from mobileintent_gym.intents.generator import UserLife
 from mobileintent_gym.phone import SimPhone, hierarchy
 from mobileintent_gym.phone.ui import Node
 from mobileintent_gym.tasks import Judge, Oracle, TaskInstance, instantiate
+from mobileintent_gym.users import resolve_users
 
 
 def run_oracle(phone: SimPhone, task: TaskInstance, limit: int = 40) -> bool:
@@ -69,7 +70,7 @@ def main() -> None:
     args = parser.parse_args()
     os.sched_setaffinity(0, {args.core})
     began = time.perf_counter()
-    lives = [UserLife(user) for user in user_names(args.users)]
+    lives = [UserLife(user) for user in resolve_users(args.users)]
     setup = time.perf_counter() - began
     try:
         import torch

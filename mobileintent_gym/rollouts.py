@@ -23,6 +23,7 @@ from mobileintent_gym.metrics.execution import action_matches
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
+from mobileintent_gym.users.sets import UserSpec, resolve_users
 
 __all__ = ["AgentFactory", "EpisodeRecord", "ReferenceStep", "ReplayDivergedError",
            "StepRecord", "Transition", "episode_seed", "evaluate", "record_episode",
@@ -167,16 +168,19 @@ def run_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int = 0
     return record.result, record.actions
 
 
-def run_episodes(env: gym.Env, make_agent: AgentFactory, users: Sequence[str],
+def run_episodes(env: gym.Env, make_agent: AgentFactory, users: UserSpec,
                  tasks: Sequence[str], seed: int = 0,
                  skip: Collection[tuple[str, str]] = ()) -> Iterator[EpisodeRecord]:
     """Every task for every user, one rollout each, with a fresh agent per rollout.
+
+    ``users`` is anything :func:`~mobileintent_gym.users.resolve_users` takes (``"test"``,
+    names, paths), looked up in the env's ``profiles_dir`` first.
 
     Each rollout's env and agent get :func:`episode_seed` of ``seed``, user and task, so an
     episode does not depend on which others ran before it (a resumed run equals a whole
     one). Pairs ``(user, task)`` in ``skip`` are left out.
     """
-    for user in users:
+    for user in resolve_users(users, getattr(env.unwrapped, "profiles_dir", None)):
         for task in tasks:
             if (user, task) in skip:
                 continue
@@ -184,7 +188,7 @@ def run_episodes(env: gym.Env, make_agent: AgentFactory, users: Sequence[str],
             yield record_episode(env, make_agent(env, episode), user, task, episode)
 
 
-def evaluate(env: gym.Env, make_agent: AgentFactory, users: Sequence[str],
+def evaluate(env: gym.Env, make_agent: AgentFactory, users: UserSpec,
              tasks: Sequence[str], seed: int = 0) -> list[tuple[EpisodeResult, list[str]]]:
     """Every task for every user (see :func:`run_episodes`): results and action strings."""
     return [(r.result, r.actions) for r in run_episodes(env, make_agent, users, tasks, seed)]
