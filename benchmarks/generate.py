@@ -1,6 +1,6 @@
 """Session generation throughput: verified intention segments per minute on one core.
 
-Workload: every test user lives ``--days`` days on a simulated phone (no screenshots);
+Workload: every demo user lives ``--days`` days on a simulated phone (no screenshots);
 each intention is carried out like a person and judged, each step described. Printed:
 
 * generation: segments per minute (intentions and noise; every intention judged), and
@@ -13,7 +13,7 @@ each intention is carried out like a person and judged, each step described. Pri
 
 The process is pinned to one core (``--core``) and torch to one thread.
 
-Usage: ``python benchmarks/generate.py [--days 7] [--users test] [--core 0] [--screenshots]``
+Usage: ``python benchmarks/generate.py [--days 7] [--users demo] [--core 0] [--screenshots]``
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def oracle_baseline(lives: list[UserLife], sessions: list[list]) -> tuple[float,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", nargs="+", default=["test"])
+    parser.add_argument("--users", nargs="+", default=["demo"])
     parser.add_argument("--days", type=int, default=7)
     parser.add_argument("--core", type=int, default=0)
     parser.add_argument("--screenshots", action="store_true")
