@@ -1,11 +1,12 @@
 """``mobileintent-gym contact-sheet``: each app's main target list for users side by side.
 
 For every app of the registry the sheet shows the screen of its *main target context* —
-the context most of its task templates draw their target from (the first such template
-breaks a tie) — as each user's phone shows it, so that how PAIR personalises each app can
-be seen at a glance. The screen is reached the way an agent reaches it: from the app's
-opening screen, by the oracle of that template, up to the entry screen of its first
-user-conditioned (UC) subgoal. An app without templates shows its opening screen.
+the context most of its task templates draw their target from (on a tie, the one of the
+earliest template) — as each user's phone shows it, so that how PAIR personalises each app
+can be seen at a glance. The screen is reached the way an agent reaches it: from the app's
+opening screen, by the oracle of the first template on that context, up to the entry
+screen of its first user-conditioned (UC) subgoal. An app without templates shows its
+opening screen.
 
 Example::
 
@@ -71,7 +72,8 @@ def target_screen(phone: SimPhone, content: UserContent, bundle: AppBundle) -> n
 
 
 def _walk_to_target_list(phone: SimPhone, content: UserContent, template: TaskTemplate) -> None:
-    entry = next(g.screens for g in template.subgoals if g.context == "UC")
+    entry = next((g.screens for g in template.subgoals if g.context == "UC"),
+                 template.subgoals[0].screens)
     oracle = Oracle(instantiate(task_ids((template.id,))[0], content))
     for _ in range(template.step_limit):
         if phone.route() in entry:
@@ -99,12 +101,18 @@ def contact_sheet(users: Sequence[str], *, pair: PairConfig | None = None,
         profiles_dir: Where profile names are looked up first.
         size: The simulated phone's screen size; screens are drawn at this size.
         per_row: Apps per row of the sheet.
+
+    Raises:
+        UnknownProfileError: When a user's profile is not found.
+        MobileIntentError: When an app's target screen cannot be reached.
     """
-    phone = SimPhone(*size)
     contents = [load_user_content(u, pair, profiles_dir) for u in users]
-    cells = [(_caption(b), [target_screen(phone, c, b) for c in contents])
-             for b in registry.bundles()]
-    phone.close()
+    phone = SimPhone(*size)
+    try:
+        cells = [(_caption(b), [target_screen(phone, c, b) for c in contents])
+                 for b in registry.bundles()]
+    finally:
+        phone.close()
     header = [user_line(u, profiles_dir) for u in users]
     return _compose(users, header, cells, Layout(len(cells), len(users), size, per_row))
 

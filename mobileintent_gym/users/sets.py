@@ -97,7 +97,8 @@ def pick_user(choice: str | os.PathLike[str] | None, users: tuple[str, ...],
     if choice is None:
         return users[int(rng.integers(len(users)))]
     named = resolve_users(choice, profiles_dir)
-    return named[int(rng.integers(len(named)))] if user_set(str(choice)) else named[0]
+    drawn = isinstance(choice, str) and user_set(choice) is not None
+    return named[int(rng.integers(len(named)))] if drawn else named[0]
 
 
 def _items(users: UserSpec) -> tuple[str | os.PathLike[str], ...]:
