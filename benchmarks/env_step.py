@@ -1,6 +1,6 @@
 """Act2Intent-Execute-v0 throughput: env steps/s and episodes/s, against the bare phone.
 
-Workload: the oracle's episodes of every task for every built-in user (its actions are
+Workload: the oracle's episodes of every task for every demo user (its actions are
 recorded once, then replayed), and seeded random-agent episodes. Each mode is timed over
 the same actions: the bare SimPhone replaying them (the baseline, measured in this run),
 the env with an instruction-only observation (judging every step), the env with
@@ -26,15 +26,16 @@ from mobileintent_gym.agents import RandomAgent
 from mobileintent_gym.errors import InvalidActionError
 from mobileintent_gym.rollouts import reference_steps, rollout
 from mobileintent_gym.tasks import parse_task_id, task_ids
-from mobileintent_gym.users import builtin_users, load_user_content
+from mobileintent_gym.users import USER_SETS, load_user_content
 
+USERS = USER_SETS["demo"]  # the README's figures are over these four
 Episode = tuple[str, str, list]
 
 
 def record_oracle(env: gym.Env) -> list[Episode]:
     """Every (user, task) oracle episode as its action list."""
     return [(user, task, [step.action for step in reference_steps(env, user, task)])
-            for user in builtin_users() for task in task_ids()]
+            for user in USERS for task in task_ids()]
 
 
 def record_random(env: gym.Env, count: int) -> list[Episode]:
@@ -84,9 +85,9 @@ def main() -> None:
     parser.add_argument("--out")
     args = parser.parse_args()
     start = time.perf_counter()
-    load_user_content(builtin_users()[0])
+    load_user_content(USERS[0])
     figures = {"first_pair_build_s": time.perf_counter() - start}
-    plain = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
+    plain = gym.make("Act2Intent-Execute-v0", users=USERS, observation=("instruction",))
     oracle, randoms = record_oracle(plain), record_random(plain, args.random_episodes)
     start = time.perf_counter()
     for user, task, _ in oracle:

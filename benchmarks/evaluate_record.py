@@ -1,6 +1,6 @@
 """What recording a run costs: evaluate's results file and the HTML report.
 
-Three figures, measured in one process on the oracle's 96 episodes (four built-in users ×
+Three figures, measured in one process on the oracle's 96 episodes (four demo users ×
 24 tasks, cached content):
 
 * the bare rollout loop (``rollouts.evaluate``), the baseline;
@@ -28,7 +28,9 @@ from mobileintent_gym.report import write_report
 from mobileintent_gym.results import ResultsWriter, episode_dict, read_run
 from mobileintent_gym.rollouts import episode_seed, evaluate, record_episode
 from mobileintent_gym.tasks import task_ids
-from mobileintent_gym.users import builtin_users, load_user_content
+from mobileintent_gym.users import USER_SETS, load_user_content
+
+USERS = USER_SETS["demo"]  # the README's figures are over these four
 
 
 def oracle(env: gym.Env, seed: int) -> OracleAgent:
@@ -38,7 +40,7 @@ def oracle(env: gym.Env, seed: int) -> OracleAgent:
 def bare(env: gym.Env) -> float:
     """Seconds for the oracle's episodes through the bare loop."""
     start = time.perf_counter()
-    evaluate(env, oracle, builtin_users(), task_ids())
+    evaluate(env, oracle, USERS, task_ids())
     return time.perf_counter() - start
 
 
@@ -46,9 +48,9 @@ def recorded(env: gym.Env, path: Path) -> float:
     """Seconds for the same episodes recorded and written one by one to ``path``."""
     start = time.perf_counter()
     writer = ResultsWriter(path, {"agent": "oracle", "screen": [1080, 2400], "device": "sim",
-                                  "users": list(builtin_users()), "tasks": list(task_ids()),
+                                  "users": list(USERS), "tasks": list(task_ids()),
                                   "pair": {}}, [], scores)
-    for user in builtin_users():
+    for user in USERS:
         for task in task_ids():
             seed = episode_seed(0, user, task)
             record = record_episode(env, oracle(env, seed), user, task, seed)
@@ -62,9 +64,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", help="write the figures as JSON here")
     args = parser.parse_args()
-    for user in builtin_users():
+    for user in USERS:
         load_user_content(user)  # build (and cache) every user's content first
-    env = gym.make("Act2Intent-Execute-v0", observation=("instruction", "hierarchy"))
+    env = gym.make("Act2Intent-Execute-v0", users=USERS, observation=("instruction", "hierarchy"))
     folder = Path(tempfile.mkdtemp())
     run_file = folder / "run.json"
     base = min(bare(env) for _ in range(args.repeats))

@@ -1,6 +1,6 @@
 """Session generation throughput: verified intention segments per minute on one core.
 
-Workload: every test user lives ``--days`` days on a simulated phone (no screenshots);
+Workload: every demo user lives ``--days`` days on a simulated phone (no screenshots);
 each intention is carried out like a person and judged, each step described. Printed:
 
 * generation: segments per minute (intentions and noise; every intention judged), and
@@ -13,7 +13,7 @@ each intention is carried out like a person and judged, each step described. Pri
 
 The process is pinned to one core (``--core``) and torch to one thread.
 
-Usage: ``python benchmarks/generate.py [--days 7] [--users test] [--core 0] [--screenshots]``
+Usage: ``python benchmarks/generate.py [--days 7] [--users demo] [--core 0] [--screenshots]``
 """
 
 from __future__ import annotations
@@ -23,11 +23,12 @@ import os
 import tempfile
 import time
 
-from mobileintent_gym.intents import export_sessions, user_names
+from mobileintent_gym.intents import export_sessions
 from mobileintent_gym.intents.generator import UserLife
 from mobileintent_gym.phone import SimPhone, hierarchy
 from mobileintent_gym.phone.ui import Node
 from mobileintent_gym.tasks import Judge, Oracle, TaskInstance, instantiate
+from mobileintent_gym.users import resolve_users
 
 
 def run_oracle(phone: SimPhone, task: TaskInstance, limit: int = 40) -> bool:
@@ -62,14 +63,14 @@ def oracle_baseline(lives: list[UserLife], sessions: list[list]) -> tuple[float,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", nargs="+", default=["test"])
+    parser.add_argument("--users", nargs="+", default=["demo"])
     parser.add_argument("--days", type=int, default=7)
     parser.add_argument("--core", type=int, default=0)
     parser.add_argument("--screenshots", action="store_true")
     args = parser.parse_args()
     os.sched_setaffinity(0, {args.core})
     began = time.perf_counter()
-    lives = [UserLife(user) for user in user_names(args.users)]
+    lives = [UserLife(user) for user in resolve_users(args.users)]
     setup = time.perf_counter() - began
     try:
         import torch

@@ -1,6 +1,6 @@
 """Baseline scores of the Understand, Predict and Session envs (the README's table).
 
-Runs each baseline over the same episodes (every test user; windows / days drawn with fixed
+Runs each baseline over the same episodes (every demo user; windows / days drawn with fixed
 seeds) and prints mean scores:
 
 * Understand: Acc-G, Acc-S, BLEU-4 and the reward, per baseline.
@@ -91,7 +91,7 @@ def session(users: list[str], episodes: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", nargs="+", default=["test"])
+    parser.add_argument("--users", nargs="+", default=["demo"])
     parser.add_argument("--episodes", type=int, default=8)
     args = parser.parse_args()
     began = time.perf_counter()

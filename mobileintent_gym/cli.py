@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "mobileintent_gym.adbd.command",
     "mobileintent_gym.evaluate",
     "mobileintent_gym.report.command",
+    "mobileintent_gym.report.contact_sheet",
     "mobileintent_gym.intents.command",
     "mobileintent_gym.rl.command",
 )

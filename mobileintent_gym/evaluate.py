@@ -39,12 +39,7 @@ from mobileintent_gym.results import (
 from mobileintent_gym.rollouts import Episode, EpisodeRecord, record_episode, teacher_forced
 from mobileintent_gym.rollouts import episodes as rollout_episodes
 from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, parse_task_id, task_ids
-from mobileintent_gym.users import (
-    UnknownProfileError,
-    builtin_users,
-    profile_names,
-    resolve_profile,
-)
+from mobileintent_gym.users import UnknownProfileError, profile_names, resolve_users
 
 OBSERVATION = ("instruction", "hierarchy")
 
@@ -116,16 +111,12 @@ def _html_path(value: str | bool | None, out: Path | None) -> Path | None:
 def _users(args: argparse.Namespace) -> tuple[str, ...]:
     if args.profiles is not None and not Path(args.profiles).is_dir():
         raise UsageError(f"--profiles {args.profiles!r} is not a folder")
-    users = args.users or (profile_names(args.profiles) if args.profiles else ())
-    if not users:
-        return builtin_users()
-    for user in users:
-        try:
-            resolve_profile(user, args.profiles)
-        except UnknownProfileError as err:
-            raise UsageError(f"--users: {err}; give one of those names, a profile's JSON "
-                             "path, or --profiles DIR") from err
-    return tuple(users)
+    given = args.users or (profile_names(args.profiles) if args.profiles else None)
+    try:
+        return resolve_users(given, args.profiles)
+    except UnknownProfileError as err:
+        raise UsageError(f"--users: {err}; give a set, one of those names, a profile's JSON "
+                         "path, or --profiles DIR") from err
 
 
 def _tasks(args: argparse.Namespace) -> tuple[str, ...]:
@@ -305,8 +296,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--device", default="sim", help="sim, sim:WxH, adb:<serial> or "
                         "appium:<url>")
     parser.add_argument("--agent", default="oracle", help=SPEC_HELP)
-    parser.add_argument("--users", nargs="*", help="user profiles (default: every profile in "
-                        "--profiles, else the built-in ones)")
+    parser.add_argument("--users", nargs="*", help="sets of built-in users (train, val, test, "
+                        "demo, all) and/or profile names or paths (default: every profile in "
+                        "--profiles, else the test set)")
     parser.add_argument("--templates", nargs="*", help="template ids, e.g. G-SPT-02")
     parser.add_argument("--tasks", nargs="*", help="full task ids, e.g. "
                         "G-SPT-02:personal:implicit (default with --templates: all tasks)")

@@ -23,6 +23,7 @@ from mobileintent_gym.metrics.execution import action_matches
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
+from mobileintent_gym.users.sets import UserSpec, resolve_users
 
 __all__ = ["AgentFactory", "Episode", "EpisodeRecord", "ReferenceStep", "ReplayDivergedError",
            "StepRecord", "Transition", "episode_result", "episode_seed", "episodes", "evaluate",
@@ -197,14 +198,19 @@ def run(env: gym.Env, make_agent: AgentFactory, episode: Episode) -> EpisodeReco
     return record_episode(env, make_agent(env, episode.seed), *episode)
 
 
-def run_episodes(env: gym.Env, make_agent: AgentFactory, users: Sequence[str],
+def run_episodes(env: gym.Env, make_agent: AgentFactory, users: UserSpec,
                  tasks: Sequence[str], seed: int = 0,
                  skip: Collection[tuple[str, str]] = ()) -> Iterator[EpisodeRecord]:
-    """Every task for every user, one rollout each (see :func:`episodes`), as they finish."""
-    return (run(env, make_agent, e) for e in episodes(users, tasks, seed, skip))
+    """Every task for every user, one rollout each (see :func:`episodes`), as they finish.
+
+    ``users`` is anything :func:`~mobileintent_gym.users.resolve_users` takes (``"test"``,
+    names, paths), looked up in the env's ``profiles_dir`` first.
+    """
+    names = resolve_users(users, getattr(env.unwrapped, "profiles_dir", None))
+    return (run(env, make_agent, e) for e in episodes(names, tasks, seed, skip))
 
 
-def evaluate(env: gym.Env, make_agent: AgentFactory, users: Sequence[str],
+def evaluate(env: gym.Env, make_agent: AgentFactory, users: UserSpec,
              tasks: Sequence[str], seed: int = 0) -> list[tuple[EpisodeResult, list[str]]]:
     """Every task for every user (see :func:`run_episodes`): results and action strings.
 

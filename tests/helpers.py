@@ -1,5 +1,5 @@
 """Helpers shared by the tests: address a screen the way a scripted agent does, a scripted
-agent to run from the command line, a phone served over real adb."""
+agent to run from the command line, a phone served over real adb, the oracle over users."""
 
 import contextlib
 import shutil
@@ -9,8 +9,11 @@ from pathlib import Path
 import pytest
 
 from mobileintent_gym.adbd.harness import LocalAdb
+from mobileintent_gym.agents import OracleAgent
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.query import find_all, tap
+from mobileintent_gym.rollouts import run_episode
+from mobileintent_gym.tasks import TEMPLATES, task_ids
 
 ADB = shutil.which("adb")
 
@@ -105,3 +108,22 @@ def shown_count(phone, resource_id):
     button = nodes(phone, resource_id=resource_id)[0]
     count = next(n.text for n in button.walk() if n.text)
     return button.checked, int(count.replace(",", ""))
+
+
+def oracle_misses(env, user, tasks):
+    """The tasks the oracle does not solve for ``user`` with every subgoal earned, by the
+    outcome (not by declaring COMPLETE), each with the actions it took."""
+    misses = []
+    for task in tasks:
+        result, actions = run_episode(env, OracleAgent(env), user, task)
+        if not result.success or set(result.rewards) != {1.0} or actions[-1] == "COMPLETE":
+            misses.append((task, actions))
+    return misses
+
+
+def spread_tasks(users, every):
+    """A fixed sample of tasks per user: user i gets template j when (i + j) % every == 0,
+    the template's four target/instruction variants turning from one such user to the next."""
+    templates = sorted(TEMPLATES)
+    return {user: [task_ids((t,))[(i + j) // every % 4] for j, t in enumerate(templates)
+                   if (i + j) % every == 0] for i, user in enumerate(users)}

@@ -172,3 +172,17 @@ def test_a_profiles_folder_without_users_evaluates_every_profile_in_it(tmp_path)
     shutil.copy(builtin_profiles_dir() / "demo-ana.json", folder / "user10" / "profile.json")
     report = evaluate(tmp_path, "--profiles", str(folder), "--templates", "G-SPT-03")
     assert [e["user"] for e in report["episodes"]] == ["user2"] * 4 + ["user10"] * 4
+
+
+def test_a_user_set_stands_for_its_users_on_the_command_line_and_in_rollouts(tmp_path):
+    from mobileintent_gym.agents import OracleAgent
+    from mobileintent_gym.rollouts import evaluate as rollouts
+    from mobileintent_gym.users import USER_SETS
+
+    task = "G-SPT-02:common:explicit"
+    report = evaluate(tmp_path, "--agent", "oracle", "--users", "val", "demo-ana", "--tasks", task)
+    assert [e["user"] for e in report["episodes"]] == [*USER_SETS["val"], "demo-ana"]
+    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",), users="demo")
+    results = rollouts(env, lambda e, seed: OracleAgent(e), "val", [task])
+    assert [(r.user, r.success) for r, _ in results] == [(u, True) for u in USER_SETS["val"]]
+    env.close()

@@ -9,6 +9,7 @@ import numpy as np
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
 from mobileintent_gym.intents.schema import Session
+from mobileintent_gym.users.sets import pick_user
 
 
 def draw_day(options: dict[str, Any] | None, rng: np.random.Generator, users: tuple[str, ...],
@@ -18,7 +19,8 @@ def draw_day(options: dict[str, Any] | None, rng: np.random.Generator, users: tu
 
     The user's first ``history_days`` days are history; the episode plays one of the
     ``later_days`` days after them that holds an intention. ``options`` may name ``user``
-    and ``day`` (an index among the later days).
+    (a profile, or a set to draw from: :func:`~mobileintent_gym.users.sets.pick_user`) and
+    ``day`` (an index among the later days).
 
     Raises:
         MobileIntentError: For unknown options or a day that is not one of them; nothing
@@ -28,7 +30,7 @@ def draw_day(options: dict[str, Any] | None, rng: np.random.Generator, users: tu
     user, day = options.pop("user", None), options.pop("day", None)
     if options:
         raise MobileIntentError(f"unknown reset options {sorted(options)}; known: ['day', 'user']")
-    user = user or users[rng.integers(len(users))]
+    user = pick_user(user, users, rng, config.profiles_dir)
     sessions = cached_sessions(user, history_days + later_days, seed, config)
     days = [d for d in range(later_days) if sessions[history_days + d].intentions()]
     day = days[rng.integers(len(days))] if day is None and days else day

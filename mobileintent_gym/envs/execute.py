@@ -33,7 +33,8 @@ from mobileintent_gym.errors import InvalidActionError, InvalidOptionsError, Mob
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.ui import Node
 from mobileintent_gym.tasks import Judge, TaskInstance, Verdict, instantiate, task_ids
-from mobileintent_gym.users import PairConfig, builtin_users, load_user_content
+from mobileintent_gym.users import PairConfig, load_user_content, resolve_users
+from mobileintent_gym.users.sets import UserSpec, pick_user
 
 
 class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
@@ -42,7 +43,9 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     Args:
         device: A device, or a config string for :func:`~mobileintent_gym.backends.load_device`
             (``"sim"``, ``"adb:127.0.0.1:15555"`` …).
-        users: User profiles episodes are drawn from (names or paths).
+        users: Users episodes are drawn from: a set of built-in users (``"test"``,
+            ``"train"`` …, see :mod:`mobileintent_gym.users.sets`), profile names or paths,
+            or a list mixing them (default: the test set).
         tasks: Task ids episodes are drawn from (default: every task).
         observation: Observation fields: ``screenshot``, ``instruction``, ``hierarchy``.
         load_state: Load the user's PAIR state into the device at reset. Turn it off for a
@@ -53,9 +56,9 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         profiles_dir: Where user profiles named by ``users`` are looked up first.
         render_mode: ``"rgb_array"`` or ``None``.
 
-    Reset options: ``user`` (a profile name or path) and ``task`` (a task id) pick the
-    episode instead of drawing it; anything else, an empty value or a non-dict raises
-    :class:`~mobileintent_gym.errors.InvalidOptionsError`.
+    Reset options: ``user`` (a profile name or path, or a set to draw the user from) and
+    ``task`` (a task id) pick the episode instead of drawing it; anything else, an empty
+    value or a non-dict raises :class:`~mobileintent_gym.errors.InvalidOptionsError`.
 
     Observations are dicts of the chosen fields; ``info`` carries the task, the per-subgoal
     rewards and whether each subgoal's entry context was reached (``subgoals_reached``),
@@ -63,20 +66,24 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     ``sar_all_subgoals`` (achieved / every subgoal) and the step's event. An action that
     is malformed or off screen changes nothing: the step returns reward 0 with
     ``info["invalid_action"]`` naming the problem, and counts toward the step limit.
+
+    Raises:
+        UnknownProfileError: When ``users`` names neither a set nor a profile (before any
+            device is opened).
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 4}
 
-    def __init__(self, device: Device | str = "sim", *, users: Sequence[str] | None = None,
+    def __init__(self, device: Device | str = "sim", *, users: UserSpec = "test",
                  tasks: Sequence[str] | None = None,
                  observation: Sequence[str] = ("screenshot", "instruction"),
                  load_state: bool = True, pair: PairConfig | None = None,
                  profiles_dir: str | None = None, render_mode: str | None = None) -> None:
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        self.users = resolve_users(users, profiles_dir)
         self._owns_device = isinstance(device, str)
         self.device: Device = load_device(device) if isinstance(device, str) else device
-        self.users = tuple(users or builtin_users())
         self.tasks = tuple(tasks or task_ids())
         self.fields = tuple(observation)
         self.load_state = load_state
@@ -96,7 +103,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         """Start an episode: pick a user and task, load the phone, open the task's app."""
         super().reset(seed=seed)
         chosen = _reset_choices(options)
-        user = chosen.get("user") or self.users[self.np_random.integers(len(self.users))]
+        user = pick_user(chosen.get("user"), self.users, self.np_random, self.profiles_dir)
         task_id = chosen.get("task") or self.tasks[self.np_random.integers(len(self.tasks))]
         content = load_user_content(user, self.pair, self.profiles_dir)
         task = instantiate(task_id, content)

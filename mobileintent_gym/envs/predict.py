@@ -23,7 +23,6 @@ Version History:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -34,12 +33,13 @@ from mobileintent_gym.envs.days import draw_day
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.intents.generator import GeneratorConfig, user_names
+from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.intents.persona import persona_text
 from mobileintent_gym.intents.schema import IntentionSegment
 from mobileintent_gym.metrics.act2intent import Prediction, prediction_scores
 from mobileintent_gym.metrics.prediction import first_json_object, parse_prediction
 from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.users.sets import UserSpec, resolve_users
 
 HISTORY_LENGTH = 1 << 15
 TEXT_LENGTH = 2048
@@ -72,7 +72,8 @@ class PredictEnv(gym.Env[dict[str, str], str]):
     """Predict each next intention of a user's day from their history and persona.
 
     Args:
-        users: ``"test"`` or profile names or paths.
+        users: A set of built-in users (``"test"`` …), profile names or paths, or a list
+            mixing them.
         history_days: Days of history before the predicted days.
         predict_days: Days that episodes predict (drawn from, after the history).
         history: Intentions shown (n).
@@ -80,20 +81,21 @@ class PredictEnv(gym.Env[dict[str, str], str]):
         encoder: Sentence encoder of Acc-S (default all-MiniLM-L6-v2, extra ``[embed]``).
         config: How sessions are generated.
 
-    Reset options: ``user`` and ``day`` (index among the predicted days) pick the episode.
+    Reset options: ``user`` (a profile, or a set to draw from) and ``day`` (index among the
+    predicted days) pick the episode.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 1}
 
-    def __init__(self, users: str | Sequence[str] = "test", *, history_days: int = 7,
+    def __init__(self, users: UserSpec = "test", *, history_days: int = 7,
                  predict_days: int = 2, history: int = 50, seed: int = 0,
                  encoder: Encoder | None = None, config: GeneratorConfig | None = None) -> None:
         if history_days < 1 or predict_days < 1 or history < 1:
             raise MobileIntentError("history_days, predict_days and history must be >= 1, got "
                                     f"{history_days}, {predict_days}, {history}")
-        self.users, self.data_seed = user_names(users), seed
-        self.history_days, self.predict_days, self.history = history_days, predict_days, history
         self.config = config or GeneratorConfig()
+        self.users, self.data_seed = resolve_users(users, self.config.profiles_dir), seed
+        self.history_days, self.predict_days, self.history = history_days, predict_days, history
         self.encoder = scoring_encoder(encoder)
         self.observation_space = spaces.Dict({"history": UnicodeText(HISTORY_LENGTH),
                                               "persona": UnicodeText(TEXT_LENGTH),

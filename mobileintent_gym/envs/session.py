@@ -38,12 +38,13 @@ from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.intents.generator import GeneratorConfig, user_names
+from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.intents.schema import IntentionSegment, Session
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.tasks import TaskInstance
 from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.users.sets import UserSpec, resolve_users
 
 GUIDANCE_LENGTH = 1 << 14
 
@@ -103,7 +104,8 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
     Args:
         device: A device or a config string (``"sim"``, ``"sim:540x1200"`` …). A device
             other than the simulated phone must already hold the user's content.
-        users: ``"test"`` or profile names or paths.
+        users: A set of built-in users (``"test"`` …), profile names or paths, or a list
+            mixing them.
         history_days: Days of history before the days episodes carry out (the guidance
             comes from them).
         play_days: Days episodes are drawn from, after the history.
@@ -114,21 +116,22 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
         config: How sessions are generated.
         render_mode: ``"rgb_array"`` or ``None``.
 
-    Reset options: ``user`` and ``day`` (index among the played days).
+    Reset options: ``user`` (a profile, or a set to draw from) and ``day`` (index among the
+    played days).
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 4}
 
-    def __init__(self, device: Device | str = "sim", *, users: str | Sequence[str] = "test",
+    def __init__(self, device: Device | str = "sim", *, users: UserSpec = "test",
                  history_days: int = 3, play_days: int = 2, seed: int = 0,
                  observation: Sequence[str] = ("screenshot", "instruction"),
                  guidance: bool = False, encoder: Encoder | None = None,
                  config: GeneratorConfig | None = None, render_mode: str | None = None) -> None:
+        self.config = config or GeneratorConfig()
+        self.users, self.data_seed = resolve_users(users, self.config.profiles_dir), seed
+        self.history_days, self.play_days = history_days, play_days
         self._owns_device = isinstance(device, str)
         self.device: Device = load_device(device) if isinstance(device, str) else device
-        self.users, self.data_seed = user_names(users), seed
-        self.history_days, self.play_days = history_days, play_days
-        self.config = config or GeneratorConfig()
         self.execute = ExecuteEnv(CarriedDevice(self.device), users=self.users,
                                   observation=observation, load_state=False,
                                   pair=self.config.pair, profiles_dir=self.config.profiles_dir,

@@ -36,12 +36,12 @@ from mobileintent_gym.intents.generator import (
     GeneratorConfig,
     cached_sessions,
     replay,
-    user_names,
 )
 from mobileintent_gym.intents.schema import IntentionSegment, Session
 from mobileintent_gym.metrics.act2intent import understanding_scores
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.users.sets import UserSpec, pick_user, resolve_users
 
 STEPS_LENGTH = 1 << 15
 ANSWER_LENGTH = 1 << 13
@@ -87,8 +87,8 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
     """Segment a window of a user's actions into the intentions behind them.
 
     Args:
-        users: ``"test"`` or profile names or paths (see
-            :func:`~mobileintent_gym.intents.user_names`).
+        users: A set of built-in users (``"test"`` …), profile names or paths, or a list
+            mixing them (see :func:`~mobileintent_gym.users.resolve_users`).
         days: Days generated per user; windows come from all of them.
         window: Intention segments per window (m).
         seed: Seed of the generated sessions (the data set; episodes are drawn by the
@@ -99,18 +99,20 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         encoder: Sentence encoder of Acc-S (default all-MiniLM-L6-v2, extra ``[embed]``).
         config: How sessions are generated.
 
-    Reset options: ``user``, ``day`` (index) and ``start`` (index of the window's first
-    intention in that day) pick the window instead of drawing it.
+    Reset options: ``user`` (a profile, or a set to draw from), ``day`` (index) and
+    ``start`` (index of the window's first intention in that day) pick the window instead
+    of drawing it.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 1}
 
-    def __init__(self, users: str | Sequence[str] = "test", *, days: int = 2, window: int = 5,
+    def __init__(self, users: UserSpec = "test", *, days: int = 2, window: int = 5,
                  seed: int = 0, screenshots: bool = False,
                  screenshot_size: tuple[int, int] = (216, 480), encoder: Encoder | None = None,
                  config: GeneratorConfig | None = None) -> None:
-        self.users, self.days, self.window, self.data_seed = user_names(users), days, window, seed
         self.config = config or GeneratorConfig()
+        self.users = resolve_users(users, self.config.profiles_dir)
+        self.days, self.window, self.data_seed = days, window, seed
         self.encoder = scoring_encoder(encoder)
         self.screenshot_size = screenshot_size if screenshots else None
         fields: dict[str, spaces.Space] = {"steps": UnicodeText(STEPS_LENGTH)}
@@ -135,7 +137,7 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         if options:
             raise MobileIntentError(f"unknown reset options {sorted(options)}; "
                                     "known: ['day', 'start', 'user']")
-        user = user or self.users[self.np_random.integers(len(self.users))]
+        user = pick_user(user, self.users, self.np_random, self.config.profiles_dir)
         sessions = cached_sessions(user, self.days, self.data_seed, self.config)
         candidates = [i for i, s in enumerate(sessions) if len(s.intentions()) >= self.window]
         if not candidates:

@@ -30,7 +30,6 @@ from mobileintent_gym.intents.generator import (
     generate_sessions,
     intention_text,
     replay,
-    user_names,
 )
 from mobileintent_gym.intents.knowu import (
     BehaviourEntry,
@@ -82,7 +81,6 @@ __all__ = [
     "reachable_classes",
     "reachable_templates",
     "replay",
-    "user_names",
     "write_behaviour_log",
     "write_intentions_csv",
     "write_trajectories",

@@ -19,9 +19,10 @@ from typing import TextIO
 
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.act2intention import export_sessions
-from mobileintent_gym.intents.generator import GeneratorConfig, UserLife, user_names
+from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.knowu import behaviour_log, load_knowu_habits, write_behaviour_log
 from mobileintent_gym.intents.schema import Session
+from mobileintent_gym.users.sets import resolve_users
 
 
 def progress(done: int, total: int, note: str, out: TextIO, width: int = 30) -> None:
@@ -76,7 +77,7 @@ def _main(args: argparse.Namespace) -> int:
     width, height = _size(args.size)
     config = GeneratorConfig(width, height, profiles_dir=args.profiles,
                              habits=_knowu(args.knowu or ()))
-    users = user_names(args.users)
+    users = resolve_users(args.users, args.profiles)
     out, sessions, dropped, began = Path(args.out), [], 0, time.perf_counter()
     for n, user in enumerate(users):
         try:
@@ -108,7 +109,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``generate`` sub-command."""
     parser = subparsers.add_parser("generate", help="generate users' intention sessions")
     parser.add_argument("--users", nargs="+", default=["test"],
-                        help="'test' (the built-in test users) or profile names or paths")
+                        help="sets of built-in users (train, val, test, demo, all) and/or "
+                        "profile names or paths")
     parser.add_argument("--days", type=int, default=7)
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--screenshots", action="store_true",

@@ -14,7 +14,7 @@ counts them). Every intention is judged; its steps get descriptions
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
@@ -42,26 +42,13 @@ from mobileintent_gym.intents.schema import (
 from mobileintent_gym.phone import SimPhone, hierarchy
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.tasks import TaskInstance, instantiate
-from mobileintent_gym.users import PairConfig, build_user_content, builtin_users, resolve_profile
+from mobileintent_gym.users import PairConfig, build_user_content, resolve_profile
 
 FIRST_DAY = date(2026, 3, 2)  # a Monday
 LOCK_AFTER = timedelta(minutes=10)  # a gap this long puts the phone away between segments
 _NOISE_TEXT = {"idle": "Idle on the home screen without opening an app",
                "accidental": "Opened {app} by accident and left it at once",
                "distractor": "Browsed {app} for a moment without a goal"}
-
-
-def user_names(users: str | Sequence[str]) -> tuple[str, ...]:
-    """The user names a command or an env runs for.
-
-    ``"test"`` names the built-in test users. The built-in profiles do not come in named
-    sets (train / val / test) yet, so until they do ``"test"`` means every built-in user;
-    this is the one place to switch over. Anything else is a list of profile names or paths.
-    """
-    names = (users,) if isinstance(users, str) else tuple(users)
-    if names == ("test",):
-        return builtin_users()
-    return names
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,9 @@
 ``build_user_content(resolve_profile("demo-ana"))`` gives a user's phone state (every app's
 lists filled with content ranked by their tastes) with, per UI context, the common and
 personal entity ids, their on-screen labels and implicit cues. Apps declare their pools and
-contexts with :class:`Pool` and :class:`ContextSpec`.
+contexts with :class:`Pool` and :class:`ContextSpec`. The built-in users come in named sets
+(``train``, ``val``, ``test``, ``demo``, ``all``); :func:`resolve_users` turns any ``users``
+argument (sets, names, paths) into user names.
 """
 
 from __future__ import annotations
@@ -33,9 +35,17 @@ from mobileintent_gym.users.profile import (
     resolve_profile,
 )
 from mobileintent_gym.users.ranking import preference_values, rank_entities, score_entities
+from mobileintent_gym.users.sets import (
+    USER_SETS,
+    pick_user,
+    resolve_users,
+    set_names,
+    user_set,
+)
 
 __all__ = [
     "CONTEXTS",
+    "USER_SETS",
     "ContextItems",
     "ContextSpec",
     "Encoder",
@@ -54,9 +64,13 @@ __all__ = [
     "load_user_content",
     "make_encoder",
     "match_key",
+    "pick_user",
     "preference_values",
     "profile_names",
     "rank_entities",
     "resolve_profile",
+    "resolve_users",
     "score_entities",
+    "set_names",
+    "user_set",
 ]

@@ -10,7 +10,8 @@ A profile is a JSON object::
 
 ``resolve_profile`` looks a name up in an explicit folder, then in the folder named by the
 ``MOBILEINTENT_GYM_PROFILES`` environment variable (PersonaLens layouts ``userN.json`` and
-``userN/profile.json`` both work), then among the built-in demo profiles.
+``userN/profile.json`` both work), then among the built-in profiles (which come in named
+sets: :mod:`.sets`).
 
 Anything wrong with a profile, or with the name or path given for it, is an
 :class:`~mobileintent_gym.errors.InvalidProfileError` naming the problem: a user id or
@@ -258,12 +259,12 @@ def _resolve(text: str, profiles_dir: str | os.PathLike[str] | None) -> UserProf
 
 
 def builtin_profiles_dir() -> Path:
-    """The folder of the built-in demo profiles shipped with the package."""
+    """The folder of the built-in profiles shipped with the package."""
     return Path(str(resources.files("mobileintent_gym.users") / "profiles"))
 
 
 def builtin_users() -> tuple[str, ...]:
-    """Names of the built-in demo profiles."""
+    """Names of every built-in profile (the set ``all``), in natural order."""
     return profile_names(builtin_profiles_dir())
 
 

@@ -11,7 +11,7 @@ from mobileintent_gym.agents import OracleAgent
 from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
 from mobileintent_gym.rollouts import run_episode
 from mobileintent_gym.tasks import task_ids
-from mobileintent_gym.users import builtin_users, load_user_content
+from mobileintent_gym.users import load_user_content
 
 
 def comparable(event):
@@ -21,7 +21,7 @@ def comparable(event):
 
 
 def test_every_task_earns_the_same_subgoal_rewards_on_both_backends(local):
-    user = builtin_users()[0]
+    user = "demo-ana"
     state = load_user_content(user).state
     sim = gym.make("Act2Intent-Execute-v0", observation=("instruction",), users=[user])
     device = AdbDevice(AdbConfig(local.serial, server_port=local.server_port))
@@ -38,7 +38,7 @@ def test_every_task_earns_the_same_subgoal_rewards_on_both_backends(local):
 
 def test_content_kept_from_an_earlier_episode_never_decides_a_task(local):
     """On a device that keeps its content, each reply must be sent in its own episode."""
-    user = builtin_users()[1]
+    user = "demo-ben"
     local.thread.call(local.device.phone.reset, load_user_content(user).state, 0)
     device = AdbDevice(AdbConfig(local.serial, server_port=local.server_port))
     env = gym.make("Act2Intent-Execute-v0", device=device, observation=("instruction",),

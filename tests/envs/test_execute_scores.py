@@ -13,9 +13,8 @@ from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.query import rid_suffix
 from mobileintent_gym.phone.touch import ScreenDump
 from mobileintent_gym.phone.ui import center
-from mobileintent_gym.users import builtin_users
 
-USER = builtin_users()[0]
+USER = "demo-ana"
 
 
 @pytest.fixture(scope="module")

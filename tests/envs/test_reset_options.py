@@ -5,7 +5,7 @@ import pytest
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.errors import InvalidOptionsError, InvalidProfileError
-from mobileintent_gym.users import builtin_users
+from mobileintent_gym.users import USER_SETS, UnknownProfileError
 
 TASK = "G-SPT-01:common:explicit"
 
@@ -28,7 +28,7 @@ def env():
     ({1: "x", "user": "demo-ana"}, "unknown reset options ['1']"),
 ])
 def test_bad_options_are_named_and_leave_the_episode_as_it_was(env, options, named):
-    env.reset(seed=0, options={"user": builtin_users()[0], "task": TASK})
+    env.reset(seed=0, options={"user": "demo-ana", "task": TASK})
     before = env.unwrapped.task
     with pytest.raises(InvalidOptionsError) as err:  # unfixed: a random user, or a raw error
         env.reset(options=options)
@@ -38,8 +38,16 @@ def test_bad_options_are_named_and_leave_the_episode_as_it_was(env, options, nam
 
 def test_none_values_draw_and_a_non_string_user_in_the_list_is_the_profile_error(env):
     _, info = env.reset(seed=0, options={"user": None, "task": TASK})
-    assert info["task"] == TASK and info["user"] in builtin_users()
-    bad = gym.make("Act2Intent-Execute-v0", observation=("instruction",), users=[7])
+    assert info["task"] == TASK and info["user"] in USER_SETS["test"]  # the default users
     with pytest.raises(InvalidProfileError, match="a user must be a profile name or path"):
-        bad.reset(seed=0)
-    bad.close()
+        gym.make("Act2Intent-Execute-v0", observation=("instruction",), users=[7])
+
+
+def test_a_set_named_by_the_user_option_draws_one_of_its_users_by_seed(env):
+    def user(seed):
+        return env.reset(seed=seed, options={"user": "val", "task": TASK})[1]["user"]
+
+    assert {user(seed) for seed in range(8)} == set(USER_SETS["val"])  # not the env's users
+    assert [user(3) for _ in range(3)] == [user(3)] * 3
+    with pytest.raises(UnknownProfileError, match=r"'vla'.*nor is it a user set: train"):
+        env.reset(options={"user": "vla"})

@@ -31,7 +31,14 @@ def test_generate_writes_every_format_and_prints_a_summary(tmp_path, capsys):
 def test_bad_arguments_stop_with_a_message(tmp_path):
     for argv, message in ((["--days", "0"], "--days must be at least 1"),
                           (["--size", "big"], "--size must be WIDTHxHEIGHT"),
-                          (["--users", "nobody"], "no user profile 'nobody'"),
                           (["--knowu", "x.yaml"], "--knowu takes USER=PATH")):
         with pytest.raises(SystemExit, match=message):
             main(["generate", "--out", str(tmp_path), *argv])
+
+
+def test_unknown_users_are_one_line_naming_them_and_the_sets(tmp_path, capsys):
+    assert main(["generate", "--out", str(tmp_path), "--users", "val", "nobody"]) == 2
+    err = capsys.readouterr().err
+    assert "mobileintent-gym generate: no user profile 'nobody'" in err
+    assert "nor is it a user set: train (8), val (2), test (10), demo (4), all (24)" in err
+    assert not list(tmp_path.iterdir())

@@ -7,13 +7,13 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from mobileintent_gym.intents import generate_sessions, replay, user_names
+from mobileintent_gym.intents import generate_sessions, replay
 from mobileintent_gym.intents.generator import UserLife
 from mobileintent_gym.intents.routine import Planned
 from mobileintent_gym.intents.schema import TIME_FORMAT
 from mobileintent_gym.phone import SimPhone, hierarchy
 from mobileintent_gym.tasks import Judge, instantiate
-from mobileintent_gym.users import builtin_users, load_user_content
+from mobileintent_gym.users import load_user_content
 
 from .conftest import USER
 
@@ -130,11 +130,6 @@ def test_sessions_are_fixed_by_seed():
     one = generate_sessions(USER, 1, seed=5)
     assert one == generate_sessions(USER, 1, seed=5)
     assert one != generate_sessions(USER, 1, seed=6)
-
-
-def test_test_users_are_the_built_in_users_until_named_sets_exist():
-    assert user_names("test") == builtin_users() == user_names(["test"])
-    assert user_names(["demo-ben", "x.json"]) == ("demo-ben", "x.json")
 
 
 def test_replay_needs_a_generated_session(week):

@@ -5,9 +5,9 @@ import pytest
 
 from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.users import (
+    USER_SETS,
     UnknownProfileError,
     UserProfile,
-    builtin_users,
     load_profile,
     resolve_profile,
 )
@@ -75,8 +75,8 @@ def test_round_trip_and_active_domains():
     assert profile.active_domains() == ("Music",)
 
 
-def test_builtin_profiles_are_four_people_with_different_tastes():
-    names = builtin_users()
+def test_the_demo_profiles_are_four_people_with_different_tastes():
+    names = USER_SETS["demo"]
     assert names == ("demo-ana", "demo-ben", "demo-chen", "demo-dara")
     genres = [frozenset(resolve_profile(n).affinities["Music"]["Preferred Genres"]) for n in names]
     assert all(not (a & b) for i, a in enumerate(genres) for b in genres[i + 1:])

@@ -1,0 +1,124 @@
+"""Named sets of built-in users, and the one resolver every ``users`` argument goes through.
+
+The built-in profiles (``users/profiles/*.json``) are people invented for this project. They
+come in the PAIR study's split, :data:`USER_SETS` ``train`` (8 users), ``val`` (2) and
+``test`` (10), beside the four small profiles of the examples (``demo``); ``all`` names
+every built-in profile. The README's "Built-in users" table describes each person.
+
+Wherever users are taken — the env's ``users=``, ``evaluate --users``, ``generate --users``
+— a set name stands for its users and may be mixed with profile names and paths
+(``["val", "user3", "me.json"]``); an env's ``user`` reset option may name a set too (one of
+its users is drawn, :func:`pick_user`). Set names come first: a profile that happens to be named
+like a set is given by its path.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+
+import numpy as np
+
+from mobileintent_gym.errors import InvalidProfileError
+from mobileintent_gym.users.profile import UnknownProfileError, builtin_users, resolve_profile
+
+USER_SETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "train": ("amara", "bruno", "greta", "ivan", "jun", "olga", "pedro", "rania"),
+    "val": ("elif", "tomas"),
+    "test": ("chiara", "dev", "farid", "hana", "kwame", "lucia", "mei", "noah", "quinn",
+             "sipho"),
+    "demo": ("demo-ana", "demo-ben", "demo-chen", "demo-dara"),
+})
+"""The named sets of built-in users; ``all`` (every built-in profile) is named too."""
+ALL = "all"
+DEFAULT_SET = "test"
+
+UserSpec = str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None
+"""A set name, a profile name or path, a list of them, or ``None`` (the test set)."""
+
+
+def set_names() -> tuple[str, ...]:
+    """The names that stand for sets of users: those of :data:`USER_SETS`, then ``all``."""
+    return (*USER_SETS, ALL)
+
+
+def user_set(name: str) -> tuple[str, ...] | None:
+    """The users of set ``name``, or ``None`` when ``name`` names no set."""
+    if name == ALL:
+        return builtin_users()
+    return USER_SETS.get(name)
+
+
+def resolve_users(users: UserSpec = None,
+                  profiles_dir: str | os.PathLike[str] | None = None) -> tuple[str, ...]:
+    """The user names (and paths) that ``users`` stands for, each checked to exist.
+
+    Args:
+        users: A set name (``"test"``), a profile name or path, or a list mixing them;
+            ``None`` is the test set.
+        profiles_dir: Where profile names are looked up first (see ``resolve_profile``).
+
+    Returns:
+        Set names expanded to their users, profiles kept as given, without repeats, in
+        order.
+
+    Raises:
+        UnknownProfileError: Naming the first name that is neither a set nor a profile,
+            the sets and the places searched for profiles.
+        InvalidProfileError: When a profile found is not valid, ``users`` is empty, or
+            an item is not a name or path.
+    """
+    names: list[str] = []
+    for item in _items(users):
+        members = user_set(item) if isinstance(item, str) else None
+        if members is None:
+            _check_profile(item, profiles_dir)
+            members = (os.fspath(item),)
+        names.extend(m for m in members if m not in names)
+    return tuple(names)
+
+
+def pick_user(choice: str | os.PathLike[str] | None, users: tuple[str, ...],
+              rng: np.random.Generator,
+              profiles_dir: str | os.PathLike[str] | None = None) -> str:
+    """The user of an episode: the one a reset option names, else one drawn from ``users``.
+
+    Args:
+        choice: The ``user`` reset option: a profile name or path (that user), a set name
+            (one of its users, drawn), or ``None`` (one of ``users``, drawn).
+        users: The env's users (from :func:`resolve_users`).
+        rng: The env's generator (a named profile draws nothing from it).
+        profiles_dir: Where profile names are looked up first.
+
+    Raises:
+        UnknownProfileError: When ``choice`` names neither a set nor a profile.
+    """
+    if choice is None:
+        return users[int(rng.integers(len(users)))]
+    named = resolve_users(choice, profiles_dir)
+    drawn = isinstance(choice, str) and user_set(choice) is not None
+    return named[int(rng.integers(len(named)))] if drawn else named[0]
+
+
+def _items(users: UserSpec) -> tuple[str | os.PathLike[str], ...]:
+    if users is None:
+        return (DEFAULT_SET,)
+    if isinstance(users, str | os.PathLike):
+        return (users,)
+    if not isinstance(users, Iterable) or isinstance(users, bytes | Mapping):
+        raise InvalidProfileError(f"users must be a set name, a profile name or path, or a "
+                                  f"list of them; got {type(users).__name__} {users!r:.60}")
+    items = tuple(users)
+    if not items:
+        raise InvalidProfileError(f"users is empty; give a set ({', '.join(set_names())}) "
+                                  "or profile names")
+    return items
+
+
+def _check_profile(item: object, profiles_dir: str | os.PathLike[str] | None) -> None:
+    try:
+        resolve_profile(item, profiles_dir)  # type: ignore[arg-type]  # refused if not a name
+    except UnknownProfileError as err:
+        sets = ", ".join(f"{name} ({len(user_set(name) or ())})" for name in set_names())
+        raise UnknownProfileError(f"{err}; nor is it a user set: {sets}") from err
