@@ -16,7 +16,7 @@ class EnvSpec:
         entry_point: ``module:Class``.
         max_episode_steps: Longest episode (Execute: the longest task's step limit;
             Predict: intentions in a day; Session: steps in a day of intentions;
-            Proactive: turns in a day), or
+            Proactive: turns in a day; Assist: user and assistant actions in a day), or
             ``None`` for an env whose episodes always end by themselves (Understand's
             single step).
     """
@@ -33,6 +33,7 @@ ENV_SPECS: tuple[EnvSpec, ...] = (
     EnvSpec("Act2Intent-Predict-v0", "mobileintent_gym.envs.predict:PredictEnv", 200),
     EnvSpec("Act2Intent-Session-v0", "mobileintent_gym.envs.session:SessionEnv", 2000),
     EnvSpec("Act2Intent-Proactive-v0", "mobileintent_gym.envs.proactive:ProactiveEnv", 4000),
+    EnvSpec("Act2Intent-Assist-v0", "mobileintent_gym.envs.assist:AssistEnv", 4000),
 )
 
 

@@ -257,6 +257,18 @@ class UserLife:
         rest = self._segment(attempt, start, context, fresh, part=2)
         return [first, *filter(None, [between]), rest]
 
+    def finish_by_hand(self, task_id: str, rng: np.random.Generator) -> IntentionSegment:
+        """The user carries out ``task_id`` from the screen the phone shows now.
+
+        Used after an assistant took the phone and failed the intention: the user finishes
+        it by hand (a segment with ``part`` 2, as a resumed intention). Nothing is undone
+        when the user fails too; the segment's ``success`` says whether they did not.
+        """
+        start, fresh, hand, context = self._pick_up(_clock(self.phone), rng)
+        attempt = Attempt(hand, self._task(task_id))
+        attempt.run()
+        return self._segment(attempt, start, context, fresh, part=2)
+
     def _task(self, task_id: str) -> TaskInstance:
         if task_id not in self._tasks:
             self._tasks[task_id] = instantiate(task_id, self.content)
