@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "mobileintent_gym.adbd.command",
     "mobileintent_gym.evaluate",
     "mobileintent_gym.report.command",
+    "mobileintent_gym.report.assist_command",
     "mobileintent_gym.intents.command",
 )
 USAGE_ERROR = 2
