@@ -48,12 +48,11 @@ import numpy as np
 from gymnasium import spaces
 
 from mobileintent_gym.actions import ActionLike
-from mobileintent_gym.envs.days import draw_day
+from mobileintent_gym.envs.days import check_counts, check_number, draw_day
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.lived_day import LivedDay
 from mobileintent_gym.envs.predict import HISTORY_LENGTH, TEXT_LENGTH, history_text, time_text
-from mobileintent_gym.envs.proactive import ANSWER_LENGTH
-from mobileintent_gym.envs.proposals import known_intentions, parse_proposal
+from mobileintent_gym.envs.proposals import ANSWER_LENGTH, known_intentions, parse_proposal
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.session import CarriedDevice
 from mobileintent_gym.envs.spaces import HIERARCHY_LENGTH, INSTRUCTION_LENGTH, UnicodeText
@@ -102,6 +101,9 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
                  false_alarm_cost: float = 1.0, match_threshold: float = MATCH_THRESHOLD,
                  seed: int = 0, encoder: Encoder | None = None,
                  config: GeneratorConfig | None = None, render_mode: str | None = None) -> None:
+        check_counts(history_days=history_days, play_days=play_days, history=history)
+        check_number("false_alarm_cost", false_alarm_cost, 0.0, float("inf"))
+        check_number("match_threshold", match_threshold, 0.0, 1.0)
         self.config = config or ASSIST_CONFIG
         if self.config.interleave:
             raise MobileIntentError("the Assist env lives days without interleaved intentions; "

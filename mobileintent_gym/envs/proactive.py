@@ -40,9 +40,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from mobileintent_gym.envs.days import draw_day
+from mobileintent_gym.envs.days import check_counts, check_number, draw_day
 from mobileintent_gym.envs.predict import HISTORY_LENGTH, TEXT_LENGTH, history_text, time_text
-from mobileintent_gym.envs.proposals import Proposal, known_intentions, parse_proposal
+from mobileintent_gym.envs.proposals import (
+    ANSWER_LENGTH,
+    Proposal,
+    known_intentions,
+    parse_proposal,
+)
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import HIERARCHY_LENGTH, UnicodeText
 from mobileintent_gym.envs.stream import ScreenStream
@@ -58,7 +63,6 @@ from mobileintent_gym.metrics.pira import (
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users.encoders import Encoder
 
-ANSWER_LENGTH = 2048
 CANDIDATES_LENGTH = 1 << 15
 # The stream's data set: about one noise stretch per intention, and an intention in three
 # interrupted by the next segment and resumed after it.
@@ -94,10 +98,12 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
                  candidates: bool = False, history: int = 50,
                  match_threshold: float = MATCH_THRESHOLD, seed: int = 0,
                  encoder: Encoder | None = None, config: GeneratorConfig | None = None) -> None:
-        counts = (history_days, play_days, window, stride, history, *frame_size)
-        if any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in counts):
-            raise MobileIntentError("history_days, play_days, window, stride, history and "
-                                    f"frame_size must be integers >= 1, got {counts}")
+        if not (isinstance(frame_size, tuple | list) and len(frame_size) == 2):
+            raise MobileIntentError(f"frame_size must be (width, height), got {frame_size!r}")
+        check_counts(history_days=history_days, play_days=play_days, window=window,
+                     stride=stride, history=history, frame_width=frame_size[0],
+                     frame_height=frame_size[1])
+        check_number("match_threshold", match_threshold, 0.0, 1.0)
         self.users, self.data_seed = user_names(users), seed
         self.history_days, self.play_days, self.history = history_days, play_days, history
         self.window, self.stride, self.frame_size = window, stride, tuple(frame_size)

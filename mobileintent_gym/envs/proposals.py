@@ -19,6 +19,7 @@ from mobileintent_gym.metrics.pira import MEMORY_OPS
 from mobileintent_gym.metrics.prediction import first_json_object
 
 NO_ACTION = "no action"
+ANSWER_LENGTH = 2048  # the longest answer the action space holds
 _SILENT = {"", "no action", "no_action", "none"}
 
 

@@ -190,3 +190,7 @@ def test_no_warning_and_bad_arguments():
     env.close()
     with pytest.raises(MobileIntentError, match=r"interleave=0\.3"):
         gym.make("Act2Intent-Assist-v0", config=GeneratorConfig(interleave=0.3))
+    with pytest.raises(MobileIntentError, match="history_days=0: must be integers >= 1"):
+        gym.make("Act2Intent-Assist-v0", history_days=0)
+    with pytest.raises(MobileIntentError, match="false_alarm_cost must be a number"):
+        gym.make("Act2Intent-Assist-v0", false_alarm_cost=-1)

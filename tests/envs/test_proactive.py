@@ -159,8 +159,13 @@ def test_answers_are_read_leniently():
 
 
 def test_bad_arguments_options_and_stepping_past_the_end(env):
-    with pytest.raises(MobileIntentError, match=r"got \(3, 2, 0, 1, 50, 216, 480\)"):
-        gym.make("Act2Intent-Proactive-v0", users=USERS, window=0)
+    with pytest.raises(MobileIntentError, match="window=0, frame_width=-5: must be integers"):
+        gym.make("Act2Intent-Proactive-v0", users=USERS, window=0, frame_size=(-5, 480))
+    with pytest.raises(MobileIntentError, match=r"frame_size must be \(width, height\), got 5"):
+        gym.make("Act2Intent-Proactive-v0", users=USERS, frame_size=5)
+    with pytest.raises(MobileIntentError, match=r"match_threshold must be .* got '0.6'"):
+        gym.make("Act2Intent-Proactive-v0", users=USERS, match_threshold="0.6")
+    env.reset(seed=3)
     with pytest.raises(MobileIntentError, match="unknown reset options"):
         env.reset(options={"turn": 2})
     _episode(env, lambda e: NeverPropose(), seed=3)
