@@ -124,7 +124,8 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
         self.day: LivedDay | None = None
         self.matcher: IntentMatcher | None = None
         self.mode = WATCH
-        self._lives: dict[str, UserLife] = {}
+        self._lives: dict[str, UserLife] = {}  # each user's life, reused across episodes
+        self._user = ""
         self._texts: dict[str, str] = {}
         self._answers: list[bool] = []
         self._agent_steps = 0
