@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "mobileintent_gym.evaluate",
     "mobileintent_gym.report.command",
     "mobileintent_gym.report.contact_sheet",
+    "mobileintent_gym.report.assist_command",
     "mobileintent_gym.intents.command",
     "mobileintent_gym.rl.command",
 )

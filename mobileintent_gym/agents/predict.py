@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium as gym
 import numpy as np
@@ -14,14 +14,30 @@ from mobileintent_gym.metrics.act2intent import EVENT_CLASSES
 HOURS_AROUND = 2  # the most-frequent baseline looks at intentions this close in time of day
 
 
-def history_entries(observation: dict[str, Any]) -> list[tuple[int, str, str]]:
-    """``(hour, intention, event class)`` of each line of a Predict observation's history."""
+class HistoryEntry(NamedTuple):
+    """One line of an observation's history: ``time | app | intention | class``."""
+
+    hour: int
+    app: str
+    intention: str
+    event: str
+
+
+def history_entries(observation: dict[str, Any]) -> list[HistoryEntry]:
+    """The entries of an observation's ``history``, one per line (Predict's and Assist's)."""
     out = []
     for line in observation["history"].splitlines():
         parts = line.split(" | ")
         if len(parts) >= 4:
-            out.append((int(parts[0][11:13]), " | ".join(parts[2:-1]), parts[-1]))
+            out.append(HistoryEntry(int(parts[0][11:13]), parts[1], " | ".join(parts[2:-1]),
+                                    parts[-1]))
     return out
+
+
+def near_hour(history: list[HistoryEntry], hour: int) -> list[HistoryEntry]:
+    """The entries within :data:`HOURS_AROUND` hours of ``hour`` in the time of day."""
+    return [h for h in history
+            if min(abs(h.hour - hour), 24 - abs(h.hour - hour)) <= HOURS_AROUND]
 
 
 def guess(event: str, behaviour: str, confidence: float) -> str:
@@ -44,7 +60,7 @@ class RandomPredictor:
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
         """A random prediction."""
         history = history_entries(observation)
-        said = history[int(self.rng.integers(len(history)))][1] if history else ""
+        said = history[int(self.rng.integers(len(history)))].intention if history else ""
         event = EVENT_CLASSES[int(self.rng.integers(len(EVENT_CLASSES)))]
         return guess(event, said, self.rng.random())
 
@@ -67,12 +83,11 @@ class MostFrequentPredictor:
         """The habitual prediction."""
         history = history_entries(observation)
         hour = int(observation["time"][11:13])
-        near = [h for h in history if min(abs(h[0] - hour), 24 - abs(h[0] - hour))
-                <= HOURS_AROUND] or history
+        near = near_hour(history, hour) or history
         if not near:
             return guess(EVENT_CLASSES[0], "", 0.0)
-        (event, count), = Counter(e for _, _, e in near).most_common(1)
-        said = Counter(t for _, t, e in near if e == event).most_common(1)[0][0]
+        (event, count), = Counter(h.event for h in near).most_common(1)
+        said = Counter(h.intention for h in near if h.event == event).most_common(1)[0][0]
         return guess(event, said, count / len(near))
 
 
@@ -92,8 +107,7 @@ class LastIntentionPredictor:
         history = history_entries(observation)
         if not history:
             return guess(EVENT_CLASSES[0], "", 0.0)
-        _, said, event = history[-1]
-        return guess(event, said, 0.5)
+        return guess(history[-1].event, history[-1].intention, 0.5)
 
 
 class OraclePredictor:

@@ -7,10 +7,11 @@ from typing import Any
 
 from mobileintent_gym.distributed.pool import EXECUTE_ENV, RolloutPool
 from mobileintent_gym.rollouts import AgentFactory, EpisodeRecord, episodes
+from mobileintent_gym.users.sets import UserSpec, resolve_users
 
 
 def evaluate_ray(env_kwargs: Mapping[str, Any], make_agent: AgentFactory,
-                 users: Sequence[str], tasks: Sequence[str], seed: int = 0, *,
+                 users: UserSpec, tasks: Sequence[str], seed: int = 0, *,
                  num_actors: int = 2, address: str | None = None,
                  env_id: str = EXECUTE_ENV, progress: bool = True) -> list[EpisodeRecord]:
     """Every task for every user, one rollout each, on ``num_actors`` Ray actors.
@@ -22,7 +23,8 @@ def evaluate_ray(env_kwargs: Mapping[str, Any], make_agent: AgentFactory,
     Args:
         env_kwargs: Passed to ``gym.make`` in each actor.
         make_agent: ``make_agent(env, seed)`` builds each rollout's agent.
-        users: The users.
+        users: Anything :func:`~mobileintent_gym.users.resolve_users` takes (``"test"``,
+            names, paths), looked up in ``env_kwargs['profiles_dir']`` first.
         tasks: The task ids.
         seed: Seed of the evaluation (each rollout gets ``episode_seed`` of it).
         num_actors: Actors to start (one CPU each).
@@ -30,6 +32,7 @@ def evaluate_ray(env_kwargs: Mapping[str, Any], make_agent: AgentFactory,
         env_id: The registered env id.
         progress: Show a progress bar on stderr.
     """
+    names = resolve_users(users, env_kwargs.get("profiles_dir"))
     with RolloutPool(num_actors, env_id, env_kwargs, address=address,
                      progress=progress) as pool:
-        return pool.run(episodes(users, tasks, seed), make_agent)
+        return pool.run(episodes(names, tasks, seed), make_agent)

@@ -15,7 +15,8 @@ class EnvSpec:
         id: Gymnasium id.
         entry_point: ``module:Class``.
         max_episode_steps: Longest episode (Execute: the longest task's step limit;
-            Predict: intentions in a day; Session: steps in a day of intentions), or
+            Predict: intentions in a day; Session: steps in a day of intentions;
+            Proactive: turns in a day; Assist: user and assistant actions in a day), or
             ``None`` for an env whose episodes always end by themselves (Understand's
             single step).
     """
@@ -31,6 +32,8 @@ ENV_SPECS: tuple[EnvSpec, ...] = (
             None),
     EnvSpec("Act2Intent-Predict-v0", "mobileintent_gym.envs.predict:PredictEnv", 200),
     EnvSpec("Act2Intent-Session-v0", "mobileintent_gym.envs.session:SessionEnv", 2000),
+    EnvSpec("Act2Intent-Proactive-v0", "mobileintent_gym.envs.proactive:ProactiveEnv", 4000),
+    EnvSpec("Act2Intent-Assist-v0", "mobileintent_gym.envs.assist:AssistEnv", 4000),
 )
 
 

@@ -1,7 +1,8 @@
-"""Which user and day an intention env's episode is about (shared by Predict and Session)."""
+"""Which user and day an intention env's episode is about, and checks of env arguments."""
 
 from __future__ import annotations
 
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -38,3 +39,25 @@ def draw_day(options: dict[str, Any] | None, rng: np.random.Generator, users: tu
         raise MobileIntentError(f"reset option day must be one of {days} (later days with "
                                 f"intentions), got {day!r}")
     return user, sessions, day
+
+
+def check_counts(**counts: Any) -> None:
+    """Raise unless every count (history days, a window …) is an integer of at least 1.
+
+    Raises:
+        MobileIntentError: Naming each bad count and its value.
+    """
+    bad = [f"{name}={value!r}" for name, value in counts.items()
+           if isinstance(value, bool) or not isinstance(value, int) or value < 1]
+    if bad:
+        raise MobileIntentError(f"{', '.join(bad)}: must be integers >= 1")
+
+
+def check_number(name: str, value: Any, low: float, high: float) -> None:
+    """Raise unless ``value`` is a number in [``low``, ``high``].
+
+    Raises:
+        MobileIntentError: Naming the argument and its value.
+    """
+    if isinstance(value, bool) or not isinstance(value, Real) or not low <= value <= high:
+        raise MobileIntentError(f"{name} must be a number in [{low}, {high}], got {value!r}")

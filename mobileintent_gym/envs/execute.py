@@ -52,6 +52,9 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             device that already holds it (``mobileintent-gym serve-adb --user …``): each
             reset then asks the device to restore that content, or warns what may carry
             over from earlier episodes (:mod:`mobileintent_gym.envs.kept_content`).
+        carries_state: With ``load_state`` off, the caller carries the device's content
+            from episode to episode on purpose (the Session and Assist envs: a day on one
+            simulated phone), so it is neither restored nor warned about.
         pair: How PAIR builds each user's content.
         profiles_dir: Where user profiles named by ``users`` are looked up first.
         render_mode: ``"rgb_array"`` or ``None``.
@@ -77,7 +80,8 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     def __init__(self, device: Device | str = "sim", *, users: UserSpec = "test",
                  tasks: Sequence[str] | None = None,
                  observation: Sequence[str] = ("screenshot", "instruction"),
-                 load_state: bool = True, pair: PairConfig | None = None,
+                 load_state: bool = True, carries_state: bool = False,
+                 pair: PairConfig | None = None,
                  profiles_dir: str | None = None, render_mode: str | None = None) -> None:
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
@@ -86,7 +90,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.device: Device = load_device(device) if isinstance(device, str) else device
         self.tasks = tuple(tasks or task_ids())
         self.fields = tuple(observation)
-        self.load_state = load_state
+        self.load_state, self.carries_state = load_state, carries_state
         self.pair = pair or PairConfig()
         self.profiles_dir = profiles_dir
         self.render_mode = render_mode
@@ -107,7 +111,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         task_id = chosen.get("task") or self.tasks[self.np_random.integers(len(self.tasks))]
         content = load_user_content(user, self.pair, self.profiles_dir)
         task = instantiate(task_id, content)
-        if not self.load_state:
+        if not (self.load_state or self.carries_state):
             self._kept.finished(self.task, bool(self._judge and self._judge.verdict().success))
             self._kept.start(self.device, task)
         self.device.reset(content.state if self.load_state else None)

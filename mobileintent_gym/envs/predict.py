@@ -24,6 +24,7 @@ Version History:
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -35,7 +36,7 @@ from mobileintent_gym.envs.spaces import UnicodeText
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.intents.persona import persona_text
-from mobileintent_gym.intents.schema import IntentionSegment
+from mobileintent_gym.intents.schema import Context, IntentionSegment
 from mobileintent_gym.metrics.act2intent import Prediction, prediction_scores
 from mobileintent_gym.metrics.prediction import first_json_object, parse_prediction
 from mobileintent_gym.users.encoders import Encoder
@@ -49,6 +50,18 @@ THRESHOLDS = (0.60, 0.80)
 def history_line(segment: IntentionSegment) -> str:
     """One intention as the observation lists it: ``time | app | intention | class``."""
     return f"{segment.time:%Y-%m-%d %H:%M} | {segment.app} | {segment.intention} | {segment.event}"
+
+
+def history_text(past: Sequence[IntentionSegment], count: int) -> str:
+    """The last ``count`` intentions of ``past``, one :func:`history_line` each."""
+    lines = "\n".join(history_line(s) for s in past[-count:])
+    return lines[-HISTORY_LENGTH:] or "(none)"
+
+
+def time_text(when: datetime, context: Context | None) -> str:
+    """A time and, when known, its scene: ``2026-03-05 08:14 Thursday, weekday morning, home``."""
+    place = f", {context.scene}" if context is not None else ""
+    return f"{when:%Y-%m-%d %H:%M %A}{place}"
 
 
 def parse_guess(text: Any) -> Prediction:
@@ -121,10 +134,8 @@ class PredictEnv(gym.Env[dict[str, str], str]):
 
     def _obs(self) -> dict[str, str]:
         target = self.targets[min(self._t, len(self.targets) - 1)]
-        lines = "\n".join(history_line(s) for s in self.past[-self.history:])
-        place = f", {target.context.scene}" if target.context is not None else ""
-        return {"history": lines[-HISTORY_LENGTH:] or "(none)", "persona": self.persona,
-                "time": f"{target.time:%Y-%m-%d %H:%M %A}{place}"}
+        return {"history": history_text(self.past, self.history), "persona": self.persona,
+                "time": time_text(target.time, target.context)}
 
     def truth(self) -> Prediction:
         """The intention to predict now (what an oracle answers)."""

@@ -134,8 +134,8 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
         self.device: Device = load_device(device) if isinstance(device, str) else device
         self.execute = ExecuteEnv(CarriedDevice(self.device), users=self.users,
                                   observation=observation, load_state=False,
-                                  pair=self.config.pair, profiles_dir=self.config.profiles_dir,
-                                  render_mode=render_mode)
+                                  carries_state=True, pair=self.config.pair,
+                                  profiles_dir=self.config.profiles_dir, render_mode=render_mode)
         self.render_mode = render_mode
         self.guidance = guidance
         self.encoder = scoring_encoder(encoder) if guidance else None

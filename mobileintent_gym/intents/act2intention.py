@@ -9,7 +9,8 @@
 
 ``image_path`` is relative to the JSON file's folder (``null`` without screenshots). Noise
 segments carry ``"event": "Noise"`` and one key the study's files lack, ``"kind"`` (``idle``,
-``accidental`` or ``distractor``); readers of the study's format ignore it.
+``accidental`` or ``distractor``); the two parts of an interleaved intention carry
+``"part"`` (1, then 2 where it is resumed). Readers of the study's format ignore both.
 
 **Intention CSV** — ``Time,APP,Intention,Event``, one row per intention (noise has no row),
 as the study's ``user_demo.csv``.
@@ -77,6 +78,8 @@ def segment_record(segment: IntentionSegment) -> dict[str, Any]:
                    "image_path": s.image_path} for s in segment.steps]}
     if segment.is_noise:
         record["kind"] = segment.kind
+    if segment.part:
+        record["part"] = segment.part
     return record
 
 
@@ -119,10 +122,13 @@ def record_segment(record: Any, where: str) -> IntentionSegment:
         raise InvalidDataError(f"{where}: 'kind' must be one of {SEGMENT_KINDS}, got {kind!r}")
     if not isinstance(record["steps"], list):
         raise InvalidDataError(f"{where}: 'steps' must be a list, got {record['steps']!r}")
+    part = record.get("part", 0)
+    if part not in (0, 1, 2) or isinstance(part, bool) or (part and kind != "intention"):
+        raise InvalidDataError(f"{where}: 'part' must be 1 or 2 on an intention, got {part!r}")
     steps = tuple(_step(s, f"{where} step {i + 1}") for i, s in enumerate(record["steps"]))
     return IntentionSegment(parse_time(record["datetime"], f"{where} 'datetime'"),
                             _text(record, "app", where), _text(record, "event", where),
-                            _text(record, "behavior", where), steps, kind)
+                            _text(record, "behavior", where), steps, kind, part=part)
 
 
 def read_json_list(path: str | os.PathLike[str], what: str) -> list:

@@ -136,16 +136,39 @@ class Attempt:
         self._started = False  # reached a screen the task starts from
         self._search = ("", "UP")  # (screen, direction) to scroll when looking for the target
         self._idle = 0  # actions in a row that changed nothing
+        self.gave_up = False  # the last run ended for lack of patience or steps
 
-    def run(self) -> bool:
-        """Act until the judge sees the task done or patience runs out; the verdict."""
+    def run(self, pause_after: int | None = None) -> bool:
+        """Act until the judge sees the task done or patience runs out; the verdict.
+
+        With ``pause_after`` the user stops after that many more actions, task undone and
+        patience left (:attr:`paused`), to go on later with :meth:`resume`.
+        """
         start = len(self.hand.steps)
         limit = self.hand.manner.max_steps
-        while (self.decided is None and len(self.hand.steps) - start < limit
-               and self._idle < self.hand.manner.patience):
-            slips = len(self.hand.steps) - start < limit // 2
-            self._next(slips)
+        self.gave_up = False
+        while self.decided is None:
+            taken = len(self.hand.steps) - start
+            if taken >= limit or self._idle >= self.hand.manner.patience:
+                self.gave_up = True
+                break
+            if pause_after is not None and taken >= pause_after:
+                break
+            self._next(taken < limit // 2)
         return self.decided is not None
+
+    @property
+    def paused(self) -> bool:
+        """Whether the last :meth:`run` stopped for a pause, neither done nor given up."""
+        return self.decided is None and not self.gave_up
+
+    def resume(self, hand: Hand) -> None:
+        """Go on with a paused attempt from the screen the phone shows now.
+
+        Its further steps are recorded in ``hand``.
+        """
+        self.hand, self._idle, self._keyboard = hand, 0, False
+        self.judge.start(hand.phone.route(), hand.screen)
 
     def do(self, action: Action) -> StepEvent:
         """Take one action and judge it."""

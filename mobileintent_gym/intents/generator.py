@@ -14,8 +14,8 @@ counts them). Every intention is judged; its steps get descriptions
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
 import numpy as np
@@ -63,6 +63,11 @@ class GeneratorConfig:
         profiles_dir: Where user profiles are looked up first.
         first_day: The first day generated.
         habits: Extra habits per user id (from KnowU profiles, :mod:`.knowu`).
+        noise: Noise segments per intention for every user (``None``: each routine's own
+            rate, drawn in 0.1–0.3).
+        interleave: Chance that an intention is interrupted after a few actions by the
+            day's next planned segment and resumed after it (0: never; then no draw is
+            made and the sessions are those of earlier versions).
     """
 
     width: int = 1080
@@ -72,6 +77,8 @@ class GeneratorConfig:
     profiles_dir: str | None = None
     first_day: date = FIRST_DAY
     habits: tuple[tuple[str, tuple[Habit, ...]], ...] = ()
+    noise: float | None = None
+    interleave: float = 0.0
 
 
 def _clock(phone: SimPhone) -> datetime:
@@ -93,6 +100,8 @@ class UserLife:
         self.content = build_user_content(profile, self.config.pair)
         extra = dict(self.config.habits).get(profile.user_id, ())
         self.routine: Routine = build_routine(profile, seed, extra)
+        if self.config.noise is not None:
+            self.routine = replace(self.routine, noise=self.config.noise)
         self.seed, self.user = seed, profile.user_id
         self.phone = SimPhone(self.config.width, self.config.height)
         midnight = datetime.combine(self.config.first_day, datetime.min.time())
@@ -104,16 +113,55 @@ class UserLife:
 
     def day(self, index: int) -> Session:
         """Live day ``index`` (from 0; days must be lived in order) and return its session."""
-        when = self.config.first_day + timedelta(days=index)
+        start = self.phone.state.copy()
+        segments = tuple(self.live(index))
+        first = segments[0].context if segments else Context.at(
+            datetime.combine(self.date(index), datetime.min.time()), "home", "")
+        return Session(self.user, first, segments, self.seed, start)
+
+    def date(self, index: int) -> date:
+        """The date of day ``index``."""
+        return self.config.first_day + timedelta(days=index)
+
+    def live(self, index: int) -> Iterator[IntentionSegment]:
+        """Live day ``index`` segment by segment, from the phone as it is now.
+
+        Each planned segment is carried out when the iteration asks for the next one, so
+        whatever happens to the phone in between (an assistant acting on it) is where the
+        user goes on from.
+        """
+        when = self.date(index)
         plan = plan_day(self.routine, when, self.seed)
         rng = stable_rng(self.seed, "behaviour", self.user, when.isoformat())
-        start = self.phone.state.copy()
+        breaks = self._breaks(plan, when)
         self._put_away = True  # overnight
-        done = (self.carry_out(item, rng) for item in plan)
-        segments = tuple(s for s in done if s is not None)
-        first = segments[0].context if segments else Context.at(
-            datetime.combine(when, datetime.min.time()), "home", "")
-        return Session(self.user, first, segments, self.seed, start)
+        i = 0
+        while i < len(plan):
+            if i in breaks:
+                yield from self._interleaved(plan[i], plan[i + 1], breaks[i], rng)
+                i += 2
+                continue
+            segment = self.carry_out(plan[i], rng)
+            if segment is not None:
+                yield segment
+            i += 1
+
+    def _breaks(self, plan: list[Planned], when: date) -> dict[int, int]:
+        """Planned intentions interrupted by the next segment → actions taken before that.
+
+        An intention is never interrupted by the same task, nor is the segment that
+        interrupts one interrupted in turn.
+        """
+        if self.config.interleave <= 0 or len(plan) < 2:
+            return {}
+        rng = stable_rng(self.seed, "interleave", self.user, when.isoformat())
+        draws, pauses = rng.random(len(plan)), rng.integers(2, 6, len(plan))
+        breaks: dict[int, int] = {}
+        for i in range(len(plan) - 1):
+            if (plan[i].task is not None and plan[i + 1].task != plan[i].task
+                    and i - 1 not in breaks and draws[i] < self.config.interleave):
+                breaks[i] = int(pauses[i])
+        return breaks
 
     def _begin(self, planned: datetime) -> tuple[datetime, bool]:
         """When the next segment starts, and whether the phone was put away before it."""
@@ -125,13 +173,18 @@ class UserLife:
         self._put_away = False
         return start, fresh
 
-    def carry_out(self, item: Planned, rng: np.random.Generator) -> IntentionSegment | None:
-        """Carry out one planned segment on the phone (``None``: an intention given up)."""
-        start, fresh = self._begin(item.time)
+    def _pick_up(self, planned: datetime, rng: np.random.Generator
+                 ) -> tuple[datetime, bool, Hand, Context]:
+        """Begin a segment: its start, freshness, the hand that acts and the context."""
+        start, fresh = self._begin(planned)
         hand = Hand(self.phone, rng, self.config.manner)
         hand.wait = int((start - _clock(self.phone)).total_seconds())
         schedule = self.routine.schedule
-        context = Context.at(start, schedule.place(start), schedule.scene(start))
+        return start, fresh, hand, Context.at(start, schedule.place(start), schedule.scene(start))
+
+    def carry_out(self, item: Planned, rng: np.random.Generator) -> IntentionSegment | None:
+        """Carry out one planned segment on the phone (``None``: an intention given up)."""
+        start, fresh, hand, context = self._pick_up(item.time, rng)
         if item.task is None:
             app = sorted(self.apps)[int(rng.integers(len(self.apps)))]
             wander(hand, item.kind, app)
@@ -139,19 +192,69 @@ class UserLife:
             return IntentionSegment(start, label, NOISE_EVENT,
                                     _NOISE_TEXT[item.kind].format(app=label),
                                     self._steps(hand.steps), item.kind, context, fresh=fresh)
-        task, before = self._task(item.task), self.phone.state.copy()
-        attempt = Attempt(hand, task)
+        before = self.phone.state.copy()
+        attempt = Attempt(hand, self._task(item.task))
         if not attempt.run():
-            # The judge says the intention was not achieved (it may be impossible now, e.g.
-            # the song already plays): the user gives up, nothing of it is kept.
-            self.phone.reset(PhoneState(before.apps, start))
-            self._put_away, self.dropped = True, self.dropped + 1
+            self._give_up(before, start)
             return None
-        meaning = TEMPLATE_INTENTS[task.template.id]
-        steps = self._steps(hand.steps, attempt.decided, task.template.text)
-        return IntentionSegment(start, self.apps[task.template.app], meaning.event,
-                                intention_text(task), steps, "intention", context,
-                                task.id, True, fresh)
+        return self._segment(attempt, start, context, fresh)
+
+    def _give_up(self, before: PhoneState, start: datetime, count: int = 1) -> None:
+        """Undo an intention the judge does not see achieved; ``count`` are left out.
+
+        It may be impossible now (the song already plays): the user gives up, and nothing
+        of it is kept.
+        """
+        self.phone.reset(PhoneState(before.apps, start))
+        self._put_away, self.dropped = True, self.dropped + count
+
+    def _segment(self, attempt: Attempt, start: datetime, context: Context, fresh: bool,
+                 part: int = 0) -> IntentionSegment:
+        task = attempt.task
+        steps = self._steps(attempt.hand.steps, attempt.decided, task.template.text)
+        return IntentionSegment(start, self.apps[task.template.app],
+                                TEMPLATE_INTENTS[task.template.id].event, intention_text(task),
+                                steps, "intention", context, task.id,
+                                None if part == 1 else attempt.decided is not None, fresh, part)
+
+    def _interleaved(self, item: Planned, other: Planned, pause: int,
+                     rng: np.random.Generator) -> list[IntentionSegment]:
+        """``item`` interrupted after ``pause`` actions by ``other``, then resumed.
+
+        An intention done (or given up) before the pause is not interrupted. When the
+        resumed intention is given up, both are undone and left out.
+        """
+        start, fresh, hand, context = self._pick_up(item.time, rng)
+        before = self.phone.state.copy()
+        attempt = Attempt(hand, self._task(item.task))
+        attempt.run(pause)
+        if not attempt.paused:  # done or given up before the pause: no interruption
+            if attempt.gave_up:
+                self._give_up(before, start)
+            done = [] if attempt.gave_up else [self._segment(attempt, start, context, fresh)]
+            return [*done, *filter(None, [self.carry_out(other, rng)])]
+        first = self._segment(attempt, start, context, fresh, part=1)
+        now = _clock(self.phone)
+        between = self.carry_out(Planned(now, other.kind, other.task, other.habit), rng)
+        start, fresh, hand, context = self._pick_up(_clock(self.phone), rng)
+        attempt.resume(hand)
+        if not attempt.run():
+            self._give_up(before, first.time, 1 + (between is not None and not between.is_noise))
+            return []
+        rest = self._segment(attempt, start, context, fresh, part=2)
+        return [first, *filter(None, [between]), rest]
+
+    def finish_by_hand(self, task_id: str, rng: np.random.Generator) -> IntentionSegment:
+        """The user carries out ``task_id`` from the screen the phone shows now.
+
+        Used after an assistant took the phone and failed the intention: the user finishes
+        it by hand (a segment with ``part`` 2, as a resumed intention). Nothing is undone
+        when the user fails too; the segment's ``success`` says whether they did not.
+        """
+        start, fresh, hand, context = self._pick_up(_clock(self.phone), rng)
+        attempt = Attempt(hand, self._task(task_id))
+        attempt.run()
+        return self._segment(attempt, start, context, fresh, part=2)
 
     def _task(self, task_id: str) -> TaskInstance:
         if task_id not in self._tasks:

@@ -3,7 +3,9 @@
 A :class:`Session` holds the day's context and its ordered :class:`IntentionSegment` s.
 A segment is either an **intention** (one self-contained objective carried out in one app:
 the task instance behind it, its steps and the judge's verdict) or labelled **noise**
-(``idle`` on the home screen, an ``accidental`` open, ``distractor`` browsing). Each step
+(``idle`` on the home screen, an ``accidental`` open, ``distractor`` browsing). An
+**interleaved** intention is left unfinished for another segment and resumed after it: it
+comes as two segments with the same intention, ``part`` 1 and ``part`` 2. Each step
 keeps its action, its action description and, for generated sessions, the event the phone
 logged; screens are rendered on demand by replaying the session
 (:func:`mobileintent_gym.intents.replay`) or written as PNG files by the exporter.
@@ -88,6 +90,9 @@ class IntentionSegment:
         fresh: It began on the home screen of a phone just taken up, whose clock then
             jumped to ``time`` (generated sessions; the other segments go on from the
             screen the previous one left).
+        part: 0 for an intention carried out in one go; 1 for the first part of an
+            interleaved intention, left unfinished for another segment (its ``success`` is
+            ``None``); 2 for the part that resumes it (and carries the verdict).
     """
 
     time: datetime
@@ -100,6 +105,7 @@ class IntentionSegment:
     task: str | None = None
     success: bool | None = None
     fresh: bool = False
+    part: int = 0
 
     @property
     def is_noise(self) -> bool:
@@ -128,3 +134,7 @@ class Session:
     def intentions(self) -> tuple[IntentionSegment, ...]:
         """The intention segments, noise left out."""
         return tuple(s for s in self.segments if not s.is_noise)
+
+    def done(self) -> tuple[IntentionSegment, ...]:
+        """Each intention once, where it ended: noise and unfinished first parts left out."""
+        return tuple(s for s in self.segments if not s.is_noise and s.part != 1)

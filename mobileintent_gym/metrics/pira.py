@@ -13,17 +13,32 @@ undefined); FPS_norm = 1 − fp / max(1, noise turns); **S_final = F1 × FPS_nor
 punishes over-proactivity: high recall bought with pushes on idle or noisy stretches.
 Taken literally, as here, fp also counts wrong intents on signal turns, so FPS_norm (and
 S_final) go below 0 when false pushes outnumber the noise turns.
+
+Whether a predicted intent "equals" gold is a rule of its own: :class:`IntentMatcher`
+decides it by sentence-embedding similarity among the intentions the user could mean
+(docs/scores.md, "Proactive recommendation"). Memory operations (CREATE, RESUME, UPDATE,
+IDLE) are scored apart, by :func:`memory_accuracy`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+
+from mobileintent_gym.metrics.text import unit_rows
+from mobileintent_gym.users.encoders import Encoder
+
+MATCH_THRESHOLD = 0.6
+MEMORY_OPS = ("CREATE", "RESUME", "UPDATE", "IDLE")
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.casefold().split())
 
 
 def same_intent(predicted: str, gold: str) -> bool:
     """Intents agree when equal after case folding and whitespace normalisation."""
-    return " ".join(predicted.casefold().split()) == " ".join(gold.casefold().split())
+    return _normal(predicted) == _normal(gold)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,3 +84,67 @@ def pira_scores(predictions: Sequence[str | None], gold: Sequence[str | None],
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     fps_norm = 1 - fp / max(1, noise)
     return PiraScores(tp, fp, fn, noise, precision, recall, f1, fps_norm, f1 * fps_norm)
+
+
+class IntentMatcher:
+    """Decides whether a predicted intent names the same task as the gold one.
+
+    The known intentions are the candidates the user could mean (their history and the
+    day's intentions), each with the task it names (two wordings of one task, explicit and
+    implicit, share it). A prediction matches gold when
+
+    * it is, case and spacing aside, gold or a known wording of gold's task; or
+    * it is no known intention, the cosine similarity of its sentence embedding to gold
+      (or to a known wording of gold's task) is at least ``threshold``, and no known
+      intention of another task is closer to it.
+
+    So naming another known task — even one worded much like gold, say the same playlist
+    with another song — never matches, while a paraphrase of gold does. Choosing from
+    candidates an env offers is the special case of answering one of them word for word.
+
+    Args:
+        encoder: The sentence encoder (all-MiniLM-L6-v2 in the envs).
+        known: Each known intention → the task it names.
+        threshold: The least cosine similarity of a match.
+    """
+
+    def __init__(self, encoder: Encoder, known: Mapping[str, str],
+                 threshold: float = MATCH_THRESHOLD) -> None:
+        self.encoder, self.threshold = encoder, threshold
+        self._task = {_normal(text): task for text, task in known.items()}
+        self._texts = tuple(known)
+        self._rows = unit_rows(encoder.encode(list(self._texts))) if known else None
+
+    def task(self, intent: str) -> str | None:
+        """The task a known intention names, ``None`` for an unknown text."""
+        return self._task.get(_normal(intent))
+
+    def __call__(self, predicted: str, gold: str) -> bool:
+        """Whether ``predicted`` names the task ``gold`` names."""
+        target, said = self.task(gold), self.task(predicted)
+        if same_intent(predicted, gold):
+            return True
+        if said is not None:  # a known intention word for word: the task it names decides
+            return said == target
+        p, g = unit_rows(self.encoder.encode([predicted, gold]))
+        closeness, rivals = float(p @ g), 0.0
+        if self._rows is not None:
+            near = [(float(c), self.task(text)) for c, text in zip(self._rows @ p, self._texts,
+                                                                    strict=True)]
+            closeness = max([closeness, *(c for c, task in near if task == target)])
+            rivals = max((c for c, task in near if task != target), default=0.0)
+        return closeness >= self.threshold and rivals <= closeness
+
+
+def memory_accuracy(operations: Sequence[str | None], gold: Sequence[str]) -> float | None:
+    """Share of the turns given a memory operation whose operation equals gold's.
+
+    Turns without one are left out; ``None`` when no turn has one.
+
+    Raises:
+        ValueError: When the sequences differ in length.
+    """
+    if len(operations) != len(gold):
+        raise ValueError(f"{len(operations)} memory operations for {len(gold)} gold ones")
+    given = [(op, g) for op, g in zip(operations, gold, strict=True) if op is not None]
+    return sum(op == g for op, g in given) / len(given) if given else None

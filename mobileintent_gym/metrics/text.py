@@ -96,11 +96,12 @@ def pair_similarities(predicted: Sequence[str], truth: Sequence[str],
         raise ValueError(f"{len(predicted)} predicted texts for {len(truth)} true ones")
     if not truth:
         return np.zeros(0)
-    a, b = (_unit(encoder.encode(list(texts))) for texts in (predicted, truth))
+    a, b = (unit_rows(encoder.encode(list(texts))) for texts in (predicted, truth))
     return np.sum(a * b, axis=1)
 
 
-def _unit(vectors: np.ndarray) -> np.ndarray:
+def unit_rows(vectors: np.ndarray) -> np.ndarray:
+    """``vectors`` scaled to unit length row by row (a zero row stays zero)."""
     vectors = np.asarray(vectors, dtype=np.float64)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)

@@ -1,5 +1,7 @@
 """Act2Intent-Session: a day of intentions on one phone, with Execute's judging."""
 
+import warnings
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -116,4 +118,14 @@ def test_step_before_reset_and_bad_options_raise():
         env.reset(options={"task": "x"})
     with pytest.raises(MobileIntentError, match="day must be one of"):
         env.reset(options={"day": 9})
+    env.close()
+
+
+def test_a_day_carried_on_one_phone_is_no_cause_for_warnings():
+    env = gym.make("Act2Intent-Session-v0", users=USERS, history_days=5, play_days=2,
+                   observation=("instruction",))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # kept content: a day's phone keeps it on purpose
+        for seed in (0, 1):
+            _play(env, OracleAgent(env), seed=seed)
     env.close()

@@ -49,7 +49,46 @@ def digests():
         obs, _, _, _, info = session.step(oracle.act(obs, info))
         frames.update(obs["screenshot"].tobytes())
     out["session"] = [obs["instruction"], info["segment"], frames.hexdigest()]
+    out["proactive"] = _proactive_digest(sha)
+    out["assist"] = _assist_digest(sha)
     return out
+
+
+def _proactive_digest(sha):
+    import hashlib
+
+    import gymnasium as gym
+
+    from mobileintent_gym.agents.proactive import MostFrequentProposer
+
+    env = gym.make("Act2Intent-Proactive-v0", users=["demo-ana"], history_days=1,
+                   play_days=1, frame_size=(108, 240))
+    obs, info = env.reset(seed=3)
+    frames, agent, rewards = hashlib.sha256(), MostFrequentProposer(), []
+    for _ in range(15):
+        frames.update(obs["frames"].tobytes())
+        obs, reward, _, _, info = env.step(agent.act(obs, info))
+        rewards.append(reward)
+    return [frames.hexdigest(), rewards, sha([obs["profile"], obs["context"]])]
+
+
+def _assist_digest(sha):
+    import hashlib
+
+    import gymnasium as gym
+
+    from mobileintent_gym.agents.assist import ASSISTANTS
+    from mobileintent_gym.intents.generator import GeneratorConfig
+
+    env = gym.make("Act2Intent-Assist-v0", users=["demo-ana"], history_days=1, play_days=1,
+                   config=GeneratorConfig(540, 1200, noise=0.8))
+    obs, info = env.reset(seed=3)
+    frames, agent, done, trace = hashlib.sha256(), ASSISTANTS["history-oracle"](env, 3), False, []
+    while not done:
+        frames.update(obs["screenshot"].tobytes())
+        obs, reward, done, _, info = env.step(agent.act(obs, info))
+        trace.append([reward, info["accepted"], info["user_action"]])
+    return [frames.hexdigest(), sha(trace), sha(info["episode"])]
 
 
 def _run(noise):
@@ -62,4 +101,4 @@ def _run(noise):
 def test_two_processes_generate_the_same_sessions_and_env_observations():
     other = _run(noise=11)
     assert other == digests()
-    assert len(set(other)) == 4
+    assert len(set(other)) == 6

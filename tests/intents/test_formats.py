@@ -1,6 +1,7 @@
 """Act2Intention trajectories (JSON + PNG), the intention CSV and KnowU logs: in and out."""
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -40,6 +41,15 @@ def test_trajectories_round_trip_with_noise_kinds(week, tmp_path):
     assert all(("kind" in r) == (r["event"] == "Noise") for r in records)
     write_trajectories(loaded, tmp_path / "again.json")
     assert (tmp_path / "again.json").read_text() == (tmp_path / "t.json").read_text()
+
+
+def test_the_parts_of_an_interleaved_intention_round_trip(week, tmp_path):
+    first = week[0].intentions()[0]
+    segments = [replace(first, part=1, success=None), week[0].segments[1],
+                replace(first, part=2)]
+    write_trajectories(segments, tmp_path / "t.json")
+    assert [r.get("part") for r in json.loads((tmp_path / "t.json").read_text())] == [1, None, 2]
+    assert [s.part for s in load_trajectories(tmp_path / "t.json")] == [1, 0, 2]
 
 
 def test_the_intention_csv_round_trips_and_leaves_noise_out(week, tmp_path):
@@ -88,6 +98,10 @@ def test_the_real_knowu_logs_load_and_round_trip(tmp_path):
      '"steps": [{"action": 3}]}]', "step 1: 'action' must be a string"),
     ('[{"datetime": "2026-03-02 08:00:00", "event": "E", "behavior": "b", "app": "A", '
      '"steps": [], "kind": "nap"}]', "'kind' must be one of"),
+    ('[{"datetime": "2026-03-02 08:00:00", "event": "E", "behavior": "b", "app": "A", '
+     '"steps": [], "part": 3}]', "'part' must be 1 or 2 on an intention, got 3"),
+    ('[{"datetime": "2026-03-02 08:00:00", "event": "Noise", "behavior": "b", "app": "A", '
+     '"steps": [], "kind": "idle", "part": 1}]', "'part' must be 1 or 2 on an intention"),
     ("[", "t.json"),
 ])
 def test_malformed_trajectory_files_are_named(tmp_path, content, message):

@@ -1,0 +1,201 @@
+"""``Act2Intent-Proactive-v0``: watch a noisy stream of a user's screens; propose or keep quiet.
+
+PIRA-Bench's task on generated data. Each episode is one day of one user after
+``history_days`` days of history, played as a stream of screens (:mod:`.stream`): the
+screen each of the user's actions was taken on — intentions, noise stretches (idle on the
+home screen, accidental opens, distractor browsing) and interleaved intentions, left for
+another segment and resumed after it. Each turn the stream advances by ``stride`` frames
+(1) and the observation holds the last ``window`` frames (N = 10; black before the start),
+the user's profile (a persona summarised from the history), their last ``history``
+intentions, the time and scene of the newest frame, and optionally each frame's view
+hierarchy and the candidate intents.
+
+The action is an answer (:mod:`.proposals`): ``"no action"`` or
+``{"Intent": "<intention>", "Memory": "CREATE|RESUME|UPDATE|IDLE"}``. Per turn, gold is the
+intention under way, or noise; the answer is a tp (an intent matching gold), fp (an intent
+on noise, or one not matching gold) or fn ("no action" on an intention). An intent matches
+when it names the same task (:class:`~mobileintent_gym.metrics.pira.IntentMatcher`: a known
+wording of gold's task, or a text whose all-MiniLM-L6-v2 embedding is within cosine
+``match_threshold`` of gold's task and closer to it than to any other known task);
+``candidates=True`` lists the known intentions, so an agent may choose one.
+
+Reward: +1 for a tp, −1 for an fp, 0 otherwise. ``info["outcome"]`` is the turn's ``tp``,
+``fp``, ``fn`` or ``tn`` and ``info["gold"]`` its gold intent (``None`` on noise); a
+malformed answer counts as "no action" and ``info["malformed"]`` says why (it never
+raises). When the day ends, ``info["episode"]`` holds PIRA's scores (docs/scores.md):
+precision, recall, F1, FPS_norm, S_final, the counts, and the accuracy of the memory
+operations given.
+
+Version History:
+    v0: Initial version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from mobileintent_gym.envs.days import check_counts, check_number, draw_day
+from mobileintent_gym.envs.predict import HISTORY_LENGTH, TEXT_LENGTH, history_text, time_text
+from mobileintent_gym.envs.proposals import (
+    ANSWER_LENGTH,
+    Proposal,
+    known_intentions,
+    parse_proposal,
+)
+from mobileintent_gym.envs.scoring import scoring_encoder
+from mobileintent_gym.envs.spaces import HIERARCHY_LENGTH, UnicodeText
+from mobileintent_gym.envs.stream import ScreenStream
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.intents.generator import GeneratorConfig, user_names
+from mobileintent_gym.intents.persona import persona_text
+from mobileintent_gym.metrics.pira import (
+    MATCH_THRESHOLD,
+    IntentMatcher,
+    memory_accuracy,
+    pira_scores,
+)
+from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.users.encoders import Encoder
+
+CANDIDATES_LENGTH = 1 << 15
+# The stream's data set: about one noise stretch per intention, and an intention in three
+# interrupted by the next segment and resumed after it.
+STREAM_CONFIG = GeneratorConfig(noise=0.8, interleave=0.3)
+
+
+class ProactiveEnv(gym.Env[dict[str, Any], str]):
+    """Propose the user's intention from a stream of their screens, or stay quiet.
+
+    Args:
+        users: ``"test"`` or profile names or paths.
+        history_days: Days of history before the played days.
+        play_days: Days episodes are drawn from, after the history.
+        window: Frames per turn (N).
+        stride: Frames the stream advances per turn.
+        frame_size: (width, height) of the frames.
+        hierarchy: Add ``hierarchies``, the view hierarchy of each frame.
+        candidates: Add ``candidates``, the known intentions (history and day), sorted.
+        history: Past intentions listed in ``history``.
+        match_threshold: Least cosine similarity of a matching intent.
+        seed: Seed of the generated sessions (the data set).
+        encoder: Sentence encoder of the match (default all-MiniLM-L6-v2, extra ``[embed]``).
+        config: How sessions are generated (default :data:`STREAM_CONFIG`).
+
+    Reset options: ``user`` and ``day`` (index among the played days).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 1}
+
+    def __init__(self, users: str | Sequence[str] = "test", *, history_days: int = 3,
+                 play_days: int = 2, window: int = 10, stride: int = 1,
+                 frame_size: tuple[int, int] = (216, 480), hierarchy: bool = False,
+                 candidates: bool = False, history: int = 50,
+                 match_threshold: float = MATCH_THRESHOLD, seed: int = 0,
+                 encoder: Encoder | None = None, config: GeneratorConfig | None = None) -> None:
+        if not (isinstance(frame_size, tuple | list) and len(frame_size) == 2):
+            raise MobileIntentError(f"frame_size must be (width, height), got {frame_size!r}")
+        check_counts(history_days=history_days, play_days=play_days, window=window,
+                     stride=stride, history=history, frame_width=frame_size[0],
+                     frame_height=frame_size[1])
+        check_number("match_threshold", match_threshold, 0.0, 1.0)
+        self.users, self.data_seed = user_names(users), seed
+        self.history_days, self.play_days, self.history = history_days, play_days, history
+        self.window, self.stride, self.frame_size = window, stride, tuple(frame_size)
+        self.config = config or STREAM_CONFIG
+        self.encoder, self.match_threshold = scoring_encoder(encoder), match_threshold
+        self.observation_space = spaces.Dict(self._fields(hierarchy, candidates))
+        self.action_space = UnicodeText(ANSWER_LENGTH)
+        self._phone = SimPhone(self.config.width, self.config.height)
+        self.stream: ScreenStream | None = None
+        self.matcher: IntentMatcher | None = None
+        self._texts: dict[str, str] = {}
+        self._t = 0
+        self._said: list[Proposal] = []
+
+    def _fields(self, hierarchy: bool, candidates: bool) -> dict[str, spaces.Space]:
+        width, height = self.frame_size
+        fields: dict[str, spaces.Space] = {
+            "frames": spaces.Box(0, 255, (self.window, height, width, 3), np.uint8),
+            "profile": UnicodeText(TEXT_LENGTH), "history": UnicodeText(HISTORY_LENGTH),
+            "context": UnicodeText(TEXT_LENGTH)}
+        if hierarchy:
+            fields["hierarchies"] = spaces.Tuple(
+                [UnicodeText(HIERARCHY_LENGTH, min_length=0)] * self.window)
+        if candidates:
+            fields["candidates"] = UnicodeText(CANDIDATES_LENGTH)
+        return fields
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Draw a user and day (or take those ``options`` name) and show its first turn."""
+        super().reset(seed=seed)
+        user, sessions, day = draw_day(options, self.np_random, self.users, self.history_days,
+                                       self.play_days, self.data_seed, self.config)
+        past = [s for session in sessions[:self.history_days] for s in session.done()]
+        session = sessions[self.history_days + day]
+        known = known_intentions([*past, *session.segments])
+        self.matcher = IntentMatcher(self.encoder, known, self.match_threshold)
+        self.stream = ScreenStream(session, self._phone, self.window, self.stride,
+                                   self.frame_size, self._shows("hierarchies"))
+        self._texts = {"profile": persona_text(past), "history": history_text(past, self.history),
+                       "candidates": "\n".join(known)}
+        self._t, self._said = 0, []
+        return self._obs(), {"user": user, "day": day, "turns": self.stream.turns}
+
+    def _obs(self) -> dict[str, Any]:
+        turn = min(self._t, self.stream.turns - 1)
+        frames, dumps = self.stream.frames(turn)
+        newest = self.stream.last_frame(turn)
+        when = self.stream.times[newest]
+        obs = {"frames": frames, "profile": self._texts["profile"],
+               "history": self._texts["history"],
+               "context": time_text(when, self.stream.segment(turn).context)}
+        if self._shows("hierarchies"):
+            obs["hierarchies"] = dumps
+        if self._shows("candidates"):
+            obs["candidates"] = self._texts["candidates"]
+        return obs
+
+    def _shows(self, field: str) -> bool:
+        return field in self.observation_space.spaces
+
+    def truth(self) -> Proposal:
+        """The current turn's gold intent (``None`` on noise) and memory operation."""
+        return Proposal(self.stream.gold(self._t), self.stream.memory(self._t))
+
+    def step(self, action: str) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Score the answer to the current turn; the stream moves on."""
+        if self.stream is None or self._t >= self.stream.turns:
+            raise MobileIntentError("call reset() before step()")
+        said, gold = parse_proposal(action), self.stream.gold(self._t)
+        if said.intent is None:
+            outcome = "tn" if gold is None else "fn"
+        else:
+            outcome = "tp" if gold is not None and self.matcher(said.intent, gold) else "fp"
+        self._said.append(said)
+        self._t += 1
+        done = self._t == self.stream.turns
+        info: dict[str, Any] = {"outcome": outcome, "gold": gold, "malformed": said.error}
+        if done:
+            info["episode"] = self._episode()
+        reward = {"tp": 1.0, "fp": -1.0}.get(outcome, 0.0)
+        return self._obs(), reward, done, False, info
+
+    def _episode(self) -> dict[str, Any]:
+        turns = range(self.stream.turns)
+        gold = [self.stream.gold(t) for t in turns]
+        scores = asdict(pira_scores([s.intent for s in self._said], gold, self.matcher))
+        scores["memory_accuracy"] = memory_accuracy([s.memory for s in self._said],
+                                                    [self.stream.memory(t) for t in turns])
+        return {**scores, "turns": len(gold),
+                "malformed": sum(s.error is not None for s in self._said)}
+
+    def close(self) -> None:
+        """Release the replay phone."""
+        self._phone.close()

@@ -1,0 +1,88 @@
+"""Proposals of the proactive envs: what an assistant answers each turn, read leniently.
+
+An answer is ``"no action"`` or a JSON object ``{"Intent": "<intention>", "Memory": "<op>"}``
+(prose around it is allowed; keys in any case). ``"Intent"`` null, empty or "no action"
+proposes nothing; ``"Memory"`` is optional, one of CREATE, RESUME, UPDATE, IDLE. An answer
+that is neither is read as no proposal and the reason kept in :attr:`Proposal.error`; a bad
+``"Memory"`` keeps the intent and drops the operation. Nothing here raises on an answer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from mobileintent_gym.intents.schema import IntentionSegment
+from mobileintent_gym.metrics.pira import MEMORY_OPS
+from mobileintent_gym.metrics.prediction import first_json_object
+
+NO_ACTION = "no action"
+ANSWER_LENGTH = 2048  # the longest answer the action space holds
+_SILENT = {"", "no action", "no_action", "none"}
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """One answer, read.
+
+    Attributes:
+        intent: The intention proposed, or ``None`` for no proposal.
+        memory: The memory operation given, or ``None``.
+        error: Why (part of) the answer could not be read, else ``None``.
+    """
+
+    intent: str | None
+    memory: str | None = None
+    error: str | None = None
+
+
+def _silent(text: str) -> bool:
+    return text.strip().strip(".!").casefold() in _SILENT
+
+
+def parse_proposal(answer: Any) -> Proposal:
+    """Read an answer (see the module notes); never raises."""
+    if not isinstance(answer, str):
+        return Proposal(None, None, f"the answer must be text, got {type(answer).__name__}")
+    if _silent(answer):
+        return Proposal(None)
+    data = first_json_object(answer)
+    if data is None:
+        return Proposal(None, None, 'the answer must be "no action" or a JSON object '
+                        f'{{"Intent": ...}}, got {answer.strip()[:80]!r}')
+    keys = {str(k).casefold(): v for k, v in data.items()}
+    intent = keys.get("intent")
+    if "intent" not in keys or not (intent is None or isinstance(intent, str)):
+        return Proposal(None, None, f'"Intent" must be a text or null, got {intent!r:.80}')
+    intent = None if intent is None or _silent(intent) else " ".join(intent.split())
+    memory = keys.get("memory")
+    if memory is None:
+        return Proposal(intent)
+    if not isinstance(memory, str) or memory.strip().upper() not in MEMORY_OPS:
+        return Proposal(intent, None, f'"Memory" must be one of {", ".join(MEMORY_OPS)}, '
+                        f"got {memory!r:.40}")
+    return Proposal(intent, memory.strip().upper())
+
+
+def answer(intent: str | None, memory: str | None = None) -> str:
+    """The answer proposing ``intent`` (``None``: "no action") with an optional operation."""
+    if intent is None and memory is None:
+        return NO_ACTION
+    data: dict[str, Any] = {"Intent": intent}
+    if memory is not None:
+        data["Memory"] = memory
+    return json.dumps(data, ensure_ascii=False)
+
+
+def known_intentions(segments: Iterable[IntentionSegment]) -> dict[str, str]:
+    """Each distinct intention among ``segments`` → the task it names, sorted by text.
+
+    The task is the template and target type of the segment's task id (the explicit and
+    implicit wordings of one task name the same one); a segment without a task id (loaded
+    data) names its own text. Noise is left out.
+    """
+    known = {s.intention: s.task.rsplit(":", 1)[0] if s.task else s.intention
+             for s in segments if not s.is_noise}
+    return dict(sorted(known.items()))

@@ -1,0 +1,82 @@
+"""``mobileintent-gym assist``: play one Assist day with a baseline and draw it as a strip.
+
+The strip (:mod:`mobileintent_gym.report.strip`) shows every step of the day: the screen,
+the action taken on it, who took it (the user, or the assistant in a blue frame) and each
+proposal on green (accepted) or red (rejected). The episode's scores are printed.
+
+Example::
+
+    mobileintent-gym assist --agent history-oracle --user demo-ana --out out/assist.png
+    mobileintent-gym assist --agent oracle --steps 1:40 --columns 8 --out out/oracle.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import gymnasium as gym
+
+from mobileintent_gym.agents.assist import ASSISTANTS
+from mobileintent_gym.backends.loader import screen_size
+from mobileintent_gym.console import UsageError
+from mobileintent_gym.envs.assist import ASSIST_CONFIG
+from mobileintent_gym.intents.generator import GeneratorConfig
+from mobileintent_gym.report.strip import draw_strip, record_assist
+from mobileintent_gym.results import check_writable
+
+
+def step_range(text: str, count: int) -> slice:
+    """The frames ``FIRST:LAST`` names (steps counted from 1, both included; either empty).
+
+    Raises:
+        UsageError: When it is malformed or selects no step of the ``count`` there are.
+    """
+    first, sep, last = text.partition(":")
+    if not sep or not all(p.isdigit() or p == "" for p in (first, last)):
+        raise UsageError(f"--steps must be FIRST:LAST (e.g. 1:40), got {text!r}")
+    start, stop = int(first or 1), int(last or count)
+    if not 1 <= start <= min(stop, count):
+        raise UsageError(f"--steps {text!r} selects none of the episode's {count} steps")
+    return slice(start - 1, stop)
+
+
+def _main(args: argparse.Namespace) -> int:
+    size = screen_size(args.size)
+    out = Path(args.out)
+    check_writable(out)
+    config = GeneratorConfig(*size, noise=ASSIST_CONFIG.noise)
+    env = gym.make("Act2Intent-Assist-v0", users=[args.user], history_days=args.history_days,
+                   play_days=args.play_days, seed=args.data_seed, config=config)
+    try:
+        agent = ASSISTANTS[args.agent](env, args.seed)
+        frames, scores = record_assist(env, agent, args.width, args.seed,
+                                       {"user": args.user, "day": args.day})
+    finally:
+        env.close()
+    chosen = step_range(args.steps, len(frames))
+    draw_strip(frames[chosen], size, args.columns, chosen.start + 1).save(out)
+    print(json.dumps(scores))
+    print(f"strip: {out}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``assist`` sub-command."""
+    parser = subparsers.add_parser(
+        "assist", help="play an Act2Intent-Assist day with a baseline; draw it as a strip",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--agent", choices=sorted(ASSISTANTS), default="history-oracle")
+    parser.add_argument("--user", default="demo-ana", help="profile name or path")
+    parser.add_argument("--day", type=int, default=0, help="index among the played days")
+    parser.add_argument("--history-days", type=int, default=3)
+    parser.add_argument("--play-days", type=int, default=2)
+    parser.add_argument("--data-seed", type=int, default=0, help="seed of the generated days")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the reset and the agent")
+    parser.add_argument("--size", default="540x1200", help="phone screen WIDTHxHEIGHT")
+    parser.add_argument("--width", type=int, default=180, help="width of a frame in the strip")
+    parser.add_argument("--columns", type=int, default=10, help="frames per row")
+    parser.add_argument("--steps", default=":", help="FIRST:LAST steps to draw (from 1)")
+    parser.add_argument("--out", required=True, help="PNG file")
+    parser.set_defaults(func=_main)

@@ -1,0 +1,196 @@
+"""Act2Intent-Assist: the simulated user lives their day; proposals, hand-overs, scores."""
+
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.actions import Action
+from mobileintent_gym.agents.assist import ASSISTANTS
+from mobileintent_gym.envs.assist import EXECUTE, WATCH
+from mobileintent_gym.envs.proposals import NO_ACTION, answer
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.intents import replay
+from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
+from mobileintent_gym.phone import SimPhone
+
+USERS = ["demo-ana"]
+SMALL = GeneratorConfig(width=540, height=1200, noise=0.8)
+DAY = {"user": USERS[0], "day": 0}
+
+
+@pytest.fixture(scope="module")
+def env():
+    env = gym.make("Act2Intent-Assist-v0", users=USERS, config=SMALL)
+    yield env
+    env.close()
+
+
+def _play(env, name, options=DAY):
+    obs, info = env.reset(seed=0, options=options)
+    agent, done, infos, total = ASSISTANTS[name](env, 0), False, [], 0.0
+    while not done:
+        obs, reward, done, truncated, info = env.step(agent.act(obs, info))
+        infos.append(info)
+        total += reward
+        assert not truncated
+    return infos, total
+
+
+def _session():
+    return cached_sessions(USERS[0], 5, 0, SMALL)[3]  # the first played day
+
+
+def test_the_env_passes_the_gymnasium_checker():
+    env = gym.make("Act2Intent-Assist-v0", users=USERS, config=SMALL, hierarchy=True)
+    check_env(env.unwrapped, skip_render_check=True)
+    obs, _ = env.reset(seed=1)
+    assert obs["screenshot"].shape == (1200, 540, 3) and obs["mode"] == WATCH
+    assert obs["hierarchy"].startswith("<?xml") and obs["instruction"] == ""
+    assert env.spec.max_episode_steps == 4000
+    env.close()
+
+
+def test_left_alone_the_user_lives_the_generated_day_screen_by_screen(env):
+    obs, _ = env.reset(seed=0, options=DAY)
+    session, phone = _session(), SimPhone(540, 1200)
+    shown, done, actions = [obs["screenshot"]], False, []
+    while not done:
+        obs, reward, done, _, info = env.step(NO_ACTION)
+        assert reward == 0.0 and info["accepted"] is None and info["mode"] == WATCH
+        actions.append(info["user_action"])
+        shown.append(obs["screenshot"])
+    steps = [step for s in session.segments for step in s.steps]
+    assert actions == [step.action for step in steps]
+    for n, _ in enumerate(replay(session, phone)):
+        assert np.array_equal(shown[n], phone.screenshot()), n
+    phone.close()
+    episode = info["episode"]
+    assert episode["by_hand_steps"] == episode["user_steps"] == len(steps)
+    assert (episode["proposals"], episode["steps_saved"], episode["agent_steps"]) == (0, 0, 0)
+    assert episode["intentions"] == episode["intentions_done"] == len(session.intentions())
+
+
+def test_the_app_and_context_say_where_and_when_the_user_is(env):
+    obs, _ = env.reset(seed=0, options=DAY)
+    first = _session().segments[0]
+    assert obs["app"] == "" and obs["context"] == f"{first.time:%Y-%m-%d %H:%M %A}, " \
+                                                  f"{first.context.scene}"
+    while obs["app"] == "":
+        obs, *_ = env.step(NO_ACTION)
+    assert obs["app"] in ("Music", "Chat")
+
+
+def test_an_accepted_proposal_hands_over_the_phone_and_the_user_goes_on_from_there(env):
+    obs, info = env.reset(seed=0, options=DAY)
+    while env.unwrapped.truth() is None:
+        obs, _, _, _, info = env.step(NO_ACTION)
+    day, intention = env.unwrapped.day, env.unwrapped.truth()
+    segment = day.segment
+    obs, reward, _, _, info = env.step(answer(intention))
+    assert (reward, info["accepted"], info["user_action"], obs["mode"]) == (
+        0.0, True, None, EXECUTE)
+    assert obs["instruction"] == env.unwrapped.task.instruction
+    assert env.unwrapped.task.id == segment.task
+    agent, rewards = ASSISTANTS["oracle"](env, 0), []
+    while obs["mode"] == EXECUTE:
+        obs, reward, _, _, info = env.step(agent.act(obs, info))
+        rewards.append(reward)
+    assert info["success"] and sum(rewards) == len(info["subgoal_rewards"])
+    assert day.outcomes[-1].executed is True and day.outcomes[-1].taken == 0
+
+
+def _same(event, recorded):
+    fields = ("route_before", "route_after", "hit", "visible", "visible_after", "typed",
+              "effect", "record", "record_after", "clock")
+    return [getattr(event, f) for f in fields] == [getattr(recorded, f) for f in fields]
+
+
+@pytest.mark.parametrize("assistant", ["history-random", "oracle"])
+def test_the_user_goes_on_from_the_screen_and_data_the_assistant_left(env, assistant):
+    """Every user action, before and after hand-overs, does on the shown phone exactly
+    what it did when the user's life planned it (the same screen, element and effect)."""
+    obs, info = env.reset(seed=0, options=DAY)
+    unwrapped = env.unwrapped
+    agent, day, done, checked = ASSISTANTS[assistant](env, 0), unwrapped.day, False, 0
+    taken = []
+    act = unwrapped.device.act
+
+    def recording(action):
+        result = act(action)
+        taken.append(result.event)
+        return result
+
+    unwrapped.device.act = recording
+    while not done:
+        planned = day.next_step if obs["mode"] == WATCH else None
+        obs, _, done, _, info = env.step(agent.act(obs, info))
+        if info["user_action"] is not None:
+            assert _same(taken[-1], planned.event), planned
+            checked += 1
+    unwrapped.device.act = act
+    episode = info["episode"]
+    assert checked == episode["user_steps"] and episode["accepted"] > 0
+
+
+def test_a_rejected_proposal_costs_one_and_the_user_acts_anyway(env):
+    env.reset(seed=0, options=DAY)
+    while env.unwrapped.truth() is not None:
+        env.step(NO_ACTION)
+    _, reward, _, _, info = env.step(answer("In Chat, open the conversation with nobody."))
+    assert (reward, info["accepted"]) == (-1.0, False) and info["user_action"] is not None
+
+
+def test_after_a_failed_execution_the_user_finishes_by_hand_and_declines_it(env):
+    obs, info = env.reset(seed=0, options=DAY)
+    while env.unwrapped.truth() is None:
+        obs, _, _, _, info = env.step(NO_ACTION)
+    intention, day = env.unwrapped.truth(), env.unwrapped.day
+    number = day.number
+    env.step(answer(intention))
+    obs, reward, _, _, info = env.step(Action.complete())  # the assistant gives up at once
+    assert info["success"] is False and obs["mode"] == WATCH
+    assert env.unwrapped.truth() is None  # finishing by hand: any proposal is rejected
+    _, reward, _, _, info = env.step(answer(intention))
+    assert (reward, info["accepted"]) == (-1.0, False)
+    while len(day.outcomes) <= number:
+        env.step(NO_ACTION)
+    outcome = day.outcomes[number]  # outcomes come in the order of the segments
+    assert outcome.executed is False and outcome.done and outcome.taken > 0
+
+
+def test_the_baselines_order_on_steps_saved_and_false_alarms(env):
+    scores, totals = {}, {}
+    for name in ASSISTANTS:
+        infos, totals[name] = _play(env, name)
+        scores[name] = infos[-1]["episode"]
+    never, oracle = scores["never"], scores["oracle"]
+    smart, blind = scores["history-oracle"], scores["history-random"]
+    assert never["steps_saved"] == 0 and never["false_alarm_rate"] is None
+    assert oracle["rejected"] == 0 and oracle["accepted"] == oracle["intentions"]
+    assert oracle["steps_saved"] > smart["steps_saved"] > blind["steps_saved"]
+    assert smart["proposals"] == blind["proposals"] and smart["rejected"] > 0
+    assert smart["accepted_success"] == 1.0 > blind["accepted_success"]
+    assert totals["history-oracle"] > totals["history-random"]
+    assert totals["never"] == 0.0
+
+
+def test_no_warning_and_bad_arguments():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gym.make("Act2Intent-Assist-v0", users=USERS, config=SMALL)
+        _play(env, "oracle")
+    with pytest.raises(MobileIntentError, match="unknown reset options"):
+        env.reset(options={"task": "x"})
+    with pytest.raises(MobileIntentError, match="reset"):
+        env.step(NO_ACTION)  # the day is over
+    env.close()
+    with pytest.raises(MobileIntentError, match=r"interleave=0\.3"):
+        gym.make("Act2Intent-Assist-v0", config=GeneratorConfig(interleave=0.3))
+    with pytest.raises(MobileIntentError, match="history_days=0: must be integers >= 1"):
+        gym.make("Act2Intent-Assist-v0", history_days=0)
+    with pytest.raises(MobileIntentError, match="false_alarm_cost must be a number"):
+        gym.make("Act2Intent-Assist-v0", false_alarm_cost=-1)

@@ -1,0 +1,173 @@
+"""Act2Intent-Proactive: a noisy stream of screens, per-turn gold, PIRA's scores."""
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from PIL import Image
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.agents.proactive import MostFrequentProposer, NeverPropose, OracleProposer
+from mobileintent_gym.envs.proposals import answer, parse_proposal
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.intents import replay
+from mobileintent_gym.phone import SimPhone
+
+USERS = ["demo-ana"]
+
+
+@pytest.fixture(scope="module")
+def env():
+    env = gym.make("Act2Intent-Proactive-v0", users=USERS)
+    yield env
+    env.close()
+
+
+def _episode(env, make, seed=0, options=None):
+    obs, info = env.reset(seed=seed, options=options)
+    agent, done, outcomes = make(env), False, []
+    while not done:
+        obs, reward, done, truncated, info = env.step(agent.act(obs, info))
+        outcomes.append((info["outcome"], reward))
+        assert not truncated
+    return info["episode"], outcomes
+
+
+def test_the_env_passes_the_gymnasium_checker():
+    env = gym.make("Act2Intent-Proactive-v0", users=USERS, window=4, frame_size=(108, 240),
+                   hierarchy=True, candidates=True)
+    check_env(env.unwrapped, skip_render_check=True)
+    obs, _ = env.reset(seed=2)
+    assert obs["frames"].shape == (4, 240, 108, 3) and len(obs["hierarchies"]) == 4
+    assert obs["hierarchies"][-1].startswith("<?xml") and obs["hierarchies"][0] == ""
+    assert env.spec.max_episode_steps == 4000
+    env.close()
+
+
+def test_each_turn_shows_the_last_n_screens_of_the_replayed_day(env):
+    obs, info = env.reset(seed=0, options={"user": USERS[0], "day": 0})
+    stream = env.unwrapped.stream
+    phone, screens = SimPhone(), []
+    for _ in replay(stream.session, phone):
+        screens.append(np.asarray(Image.fromarray(phone.screenshot()).resize((216, 480))))
+        if len(screens) == 12:
+            break
+    assert obs["frames"].shape == (10, 480, 216, 3) and not obs["frames"][:9].any()
+    assert np.array_equal(obs["frames"][9], screens[0])
+    for _ in range(11):
+        obs, *_ = env.step("no action")
+    assert np.array_equal(obs["frames"], np.stack(screens[2:12]))  # the window slid on
+    first = stream.session.segments[0]
+    assert obs["context"].startswith(f"{first.time:%Y-%m-%d}")
+    assert obs["profile"].startswith("Over 3 days the user had") and info["turns"] == stream.turns
+    phone.close()
+
+
+def test_gold_and_memory_follow_the_segments_with_a_resumed_intention(env):
+    env.reset(seed=0, options={"user": USERS[0], "day": 0})
+    stream = env.unwrapped.stream
+    segments = stream.session.segments
+    assert any(s.part == 2 for s in segments) and any(s.is_noise for s in segments)
+    truths = []
+    for _ in range(stream.turns):
+        truths.append(env.unwrapped.truth())
+        env.step("no action")
+    assert len(truths) == sum(len(s.steps) for s in segments)  # stride 1: a turn per frame
+    turn = 0
+    for segment in segments:
+        memory = [t.memory for t in truths[turn:turn + len(segment.steps)]]
+        intents = {t.intent for t in truths[turn:turn + len(segment.steps)]}
+        if segment.is_noise:
+            assert intents == {None} and set(memory) == {"IDLE"}
+        else:
+            first = "RESUME" if segment.part == 2 else "CREATE"
+            assert intents == {segment.intention}
+            assert memory == [first] + ["UPDATE"] * (len(segment.steps) - 1)
+        turn += len(segment.steps)
+
+
+def test_a_stride_skips_frames_and_gold_is_the_newest_frames_segment():
+    env = gym.make("Act2Intent-Proactive-v0", users=USERS, window=3, stride=4,
+                   frame_size=(108, 240))
+    env.reset(seed=0, options={"user": USERS[0], "day": 0})
+    stream = env.unwrapped.stream
+    frames = len(stream.labels)
+    assert stream.turns == -(-frames // 4)
+    assert [stream.last_frame(t) for t in (0, 1, stream.turns - 1)] == [3, 7, frames - 1]
+    segments = stream.session.segments
+    for turn in range(stream.turns):
+        newest = segments[stream.labels[stream.last_frame(turn)]]
+        gold = None if newest.is_noise else newest.intention
+        assert env.unwrapped.truth().intent == gold
+        env.step("no action")
+    env.close()
+
+
+def test_the_oracle_scores_one_and_never_proposing_scores_zero(env):
+    oracle, outcomes = _episode(env, OracleProposer, seed=1)
+    assert {k: oracle[k] for k in ("precision", "recall", "f1", "fps_norm", "s_final",
+                                   "memory_accuracy", "fp", "fn")} == {
+        "precision": 1.0, "recall": 1.0, "f1": 1.0, "fps_norm": 1.0, "s_final": 1.0,
+        "memory_accuracy": 1.0, "fp": 0, "fn": 0}
+    assert oracle["tp"] == sum(o == ("tp", 1.0) for o in outcomes) > 0
+    assert oracle["noise"] == sum(o == ("tn", 0.0) for o in outcomes) > 0
+    quiet, _ = _episode(env, lambda e: NeverPropose(), seed=1)
+    assert (quiet["tp"], quiet["fp"], quiet["fn"]) == (0, 0, oracle["tp"])
+    assert (quiet["recall"], quiet["fps_norm"], quiet["s_final"]) == (0.0, 1.0, 0.0)
+
+
+def test_always_proposing_falls_into_the_over_proactivity_trap(env):
+    eager, outcomes = _episode(env, lambda e: MostFrequentProposer(), seed=1)
+    assert eager["fn"] == 0 and eager["recall"] == 1.0 and eager["tp"] > 0
+    assert eager["fp"] >= eager["noise"] and eager["fps_norm"] <= 0 and eager["s_final"] <= 0
+    assert sum(r for _, r in outcomes) == eager["tp"] - eager["fp"]
+
+
+def test_a_paraphrase_is_a_hit_and_another_known_task_a_false_push(env):
+    env.reset(seed=0, options={"user": USERS[0], "day": 0})
+    while env.unwrapped.truth().intent is None or "reunion" not in env.unwrapped.truth().intent:
+        env.step("no action")
+    _, reward, _, _, info = env.step(answer("open the chat about the reunion"))
+    assert (reward, info["outcome"]) == (1.0, "tp")
+    other = next(t for t in env.unwrapped.matcher._texts if "reunion" not in t)
+    _, reward, _, _, info = env.step(answer(other, "UPDATE"))
+    assert (reward, info["outcome"]) == (-1.0, "fp")
+
+
+@pytest.mark.parametrize(("said", "why"), [
+    ("maybe later", "must be \"no action\" or a JSON object"),
+    ('{"Intent": 3}', '"Intent" must be a text or null'),
+    (None, "must be text"),
+])
+def test_malformed_answers_count_as_no_action_and_are_named(env, said, why):
+    env.reset(seed=0, options={"user": USERS[0], "day": 0})
+    gold = env.unwrapped.truth().intent
+    _, reward, _, _, info = env.step(said)
+    assert reward == 0.0 and why in info["malformed"]
+    assert info["outcome"] == ("tn" if gold is None else "fn")
+
+
+def test_answers_are_read_leniently():
+    assert parse_proposal("No action.") == parse_proposal(answer(None)) == parse_proposal(
+        '{"intent": null}')
+    said = parse_proposal('Sure: {"INTENT": " Play  a song ", "memory": "resume"} ok')
+    assert (said.intent, said.memory, said.error) == ("Play a song", "RESUME", None)
+    bad = parse_proposal(json.dumps({"Intent": "Play a song", "Memory": "FORGET"}))
+    assert bad.intent == "Play a song" and bad.memory is None and "FORGET" in bad.error
+
+
+def test_bad_arguments_options_and_stepping_past_the_end(env):
+    with pytest.raises(MobileIntentError, match="window=0, frame_width=-5: must be integers"):
+        gym.make("Act2Intent-Proactive-v0", users=USERS, window=0, frame_size=(-5, 480))
+    with pytest.raises(MobileIntentError, match=r"frame_size must be \(width, height\), got 5"):
+        gym.make("Act2Intent-Proactive-v0", users=USERS, frame_size=5)
+    with pytest.raises(MobileIntentError, match=r"match_threshold must be .* got '0.6'"):
+        gym.make("Act2Intent-Proactive-v0", users=USERS, match_threshold="0.6")
+    env.reset(seed=3)
+    with pytest.raises(MobileIntentError, match="unknown reset options"):
+        env.reset(options={"turn": 2})
+    _episode(env, lambda e: NeverPropose(), seed=3)
+    with pytest.raises(MobileIntentError, match="reset"):
+        env.step("no action")

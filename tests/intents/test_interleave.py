@@ -1,0 +1,60 @@
+"""Noisy days: a set noise rate, and intentions interrupted by another segment and resumed."""
+
+import pytest
+
+from mobileintent_gym.intents import replay
+from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
+from mobileintent_gym.phone import SimPhone
+
+from .conftest import USER
+
+NOISY = GeneratorConfig(noise=0.8, interleave=0.3)
+
+
+@pytest.fixture(scope="module")
+def noisy():
+    return cached_sessions(USER, 4, 0, NOISY)
+
+
+def test_an_interrupted_intention_comes_in_two_parts_around_another_segment(noisy):
+    segments = [s for day in noisy for s in day.segments]
+    firsts = [i for i, s in enumerate(segments) if s.part == 1]
+    assert len(firsts) >= 3
+    for i in firsts:
+        first, between, rest = segments[i:i + 3]
+        assert between.part == 0 and between.intention != first.intention
+        assert (rest.part, rest.task, rest.intention) == (2, first.task, first.intention)
+        assert first.success is None and rest.success is True
+        assert 2 <= len(first.steps) <= 7  # paused after 2-5 actions (a slip may add two)
+        assert first.time < between.time < rest.time
+    assert sum(s.part == 2 for s in segments) == len(firsts)
+    assert all(s.part == 0 for s in segments if s.is_noise)
+
+
+def test_done_lists_each_intention_once_where_it_ended(noisy):
+    for day in noisy:
+        done = day.done()
+        assert [s for s in day.segments if s in done] == list(done)
+        assert all(not s.is_noise and s.part != 1 and s.success for s in done)
+        assert len(done) == len(day.intentions()) - sum(s.part == 1 for s in day.segments)
+
+
+def test_the_noise_rate_is_the_configured_one(noisy):
+    noise = sum(s.is_noise for day in noisy for s in day.segments)
+    done = sum(len(day.done()) for day in noisy)
+    default = cached_sessions(USER, 4, 0, GeneratorConfig())
+    quiet = sum(s.is_noise for day in default for s in day.segments)
+    assert 0.5 * done <= noise <= 1.2 * done and quiet < noise / 2
+    assert not any(s.part for day in default for s in day.segments)  # interleave 0: never
+
+
+def test_an_interleaved_day_replays_exactly(noisy):
+    phone = SimPhone()
+    for day in noisy[:2]:
+        replayed = []
+        for _segment, step in replay(day, phone):
+            replayed.append((step.event.action, phone.route()))
+        recorded = [(st.event.action, st.event.route_before) for s in day.segments
+                    for st in s.steps]
+        assert replayed == recorded
+    phone.close()

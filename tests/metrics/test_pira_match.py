@@ -1,0 +1,65 @@
+"""The rule deciding that a proposed intent names the gold task, and memory operations."""
+
+import numpy as np
+import pytest
+
+from mobileintent_gym.metrics.pira import IntentMatcher, memory_accuracy
+
+
+class TableEncoder:
+    """Fixed unit vectors per text (angles in the plane), for exact similarities."""
+
+    name = "table"
+
+    def __init__(self, angles):
+        self.angles = angles
+
+    def encode(self, texts):
+        return np.array([[np.cos(np.radians(self.angles[t])), np.sin(np.radians(self.angles[t]))]
+                         for t in texts])
+
+
+# cos 10° = 0.985, cos 40° = 0.766, cos 60° = 0.5
+ENCODER = TableEncoder({"play Owambe": 0, "play Owambe (implicit)": 5, "play Kite Strings": 20,
+                        "reply to Lucas": 90, "put on that party song": 10,
+                        "something musical": 60, "start Kite Strings": 19, "music please": 40})
+KNOWN = {"play Owambe": "SPT-02:common", "play Owambe (implicit)": "SPT-02:common",
+         "play Kite Strings": "SPT-02:personal", "reply to Lucas": "WCT-02:common"}
+
+
+@pytest.fixture
+def match():
+    return IntentMatcher(ENCODER, KNOWN, threshold=0.6)
+
+
+def test_a_known_wording_of_the_same_task_matches_and_another_task_never(match):
+    assert match("PLAY  owambe", "play Owambe")
+    assert match("play Owambe (implicit)", "play Owambe")  # same task, other wording
+    assert not match("play Kite Strings", "play Owambe")  # cos 20° = 0.94, another task
+    assert match.task("Play Owambe") == "SPT-02:common" and match.task("x") is None
+
+
+def test_a_paraphrase_matches_when_gold_is_the_closest_known_task(match):
+    # 10° from gold, 5° from gold's other wording, 10° from Kite Strings: gold's task wins
+    assert match("put on that party song", "play Owambe")
+    assert not match("start Kite Strings", "play Owambe")  # 19°, but Kite (1°) is closer
+    assert match("start Kite Strings", "play Kite Strings")
+    assert not match("music please", "play Owambe")  # 35° from gold's task, 20° from Kite's
+    assert match("music please", "play Kite Strings")
+    assert not match("something musical", "play Kite Strings")  # cos 40° ≥ 0.6, but ...
+    assert match("something musical", "reply to Lucas")  # ... Lucas is 30° away
+    assert not match("something musical", "play Owambe")  # cos 55° = 0.57 < 0.6
+
+
+def test_without_known_intentions_the_threshold_alone_decides():
+    bare = IntentMatcher(ENCODER, {}, threshold=0.6)
+    assert bare("start Kite Strings", "play Owambe")  # cos 19° with nothing to compete
+    assert not bare("something musical", "play Owambe")  # cos 60° = 0.5
+
+
+def test_memory_accuracy_counts_only_turns_given_an_operation():
+    ops = [None, "CREATE", "IDLE", "UPDATE"]
+    assert memory_accuracy(ops, ["IDLE", "CREATE", "UPDATE", "UPDATE"]) == pytest.approx(2 / 3)
+    assert memory_accuracy([None, None], ["IDLE", "CREATE"]) is None
+    with pytest.raises(ValueError, match="1 memory operations for 2 gold"):
+        memory_accuracy(["IDLE"], ["IDLE", "CREATE"])

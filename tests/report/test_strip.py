@@ -1,0 +1,74 @@
+"""The Assist strip: tiles with bands for actors and proposals, and the ``assist`` command."""
+
+import json
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from mobileintent_gym.cli import main
+from mobileintent_gym.report.assist_command import step_range
+from mobileintent_gym.report.strip import (
+    ACCEPTED,
+    ASSISTANT,
+    GAP,
+    PLAIN,
+    REJECTED,
+    StripFrame,
+    draw_strip,
+)
+
+SCREEN = (540, 1200)
+
+
+def _frame(**kwargs):
+    return StripFrame(Image.new("RGB", (90, 200), (10, 10, 10)), **kwargs)
+
+
+def _top(strip, n, columns, tile):
+    """The pixel above the text in the middle of tile ``n``'s band."""
+    x = GAP + (n % columns) * (tile[0] + GAP) + tile[0] // 2
+    y = GAP + (n // columns) * (tile[1] + GAP) + 1
+    return strip.getpixel((x, y))
+
+
+def test_bands_show_who_acted_and_what_the_user_answered():
+    frames = [_frame(actor="user", action="CLICK[270,600]"),
+              _frame(actor="user", action="SWIPE[UP]", proposal="Play a song", accepted=False),
+              _frame(actor="user", action=None, proposal="Reply to Lucas", accepted=True),
+              _frame(actor="assistant", action="CLICK[100,100]"),
+              _frame(actor="assistant", action="TYPE[hi]")]
+    strip = draw_strip(frames, SCREEN, columns=3)
+    tile_height = 200 + 3 * 12 + 4  # the screen under three lines of 12 px
+    assert strip.size == (3 * (90 + GAP) + GAP, 2 * (tile_height + GAP) + GAP)
+    tops = [_top(strip, n, 3, (90, tile_height)) for n in range(5)]
+    assert tops == [PLAIN, REJECTED, ACCEPTED, ASSISTANT, ASSISTANT]  # (the blue frame)
+    x, y = GAP, GAP + tile_height + GAP  # tile 4 is framed all round
+    assert strip.getpixel((x + 1, y + 100)) == strip.getpixel((x + 88, y + 150)) == ASSISTANT
+    screen = np.asarray(strip)[GAP + 40:GAP + tile_height, GAP:GAP + 90]
+    assert (screen == (229, 57, 53)).all(axis=2).any()  # the tap is drawn in red
+
+
+def test_a_strip_needs_frames():
+    with pytest.raises(ValueError, match="0 frames"):
+        draw_strip([], SCREEN)
+
+
+@pytest.mark.parametrize(("text", "count", "expected"), [
+    (":", 30, slice(0, 30)), ("1:40", 30, slice(0, 40)), ("5:", 30, slice(4, 30)),
+    ("3:3", 30, slice(2, 3))])
+def test_step_ranges(text, count, expected):
+    assert step_range(text, count) == expected
+
+
+def test_the_command_draws_a_day_and_names_bad_steps(tmp_path, capsys):
+    out = tmp_path / "day.png"
+    assert main(["assist", "--agent", "oracle", "--steps", "1:12", "--columns", "4",
+                 "--out", str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    scores = json.loads(printed[0])
+    assert scores["rejected"] == 0 and scores["accepted"] == scores["intentions"] > 0
+    assert printed[1] == f"strip: {out}"
+    assert Image.open(out).size == (4 * (180 + GAP) + GAP, 3 * (400 + 3 * 15 + 4 + GAP) + GAP)
+    assert main(["assist", "--steps", "500:", "--out", str(out)]) == 2
+    assert "selects none of the episode's" in capsys.readouterr().err
