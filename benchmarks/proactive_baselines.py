@@ -1,6 +1,6 @@
 """Baseline scores of the Proactive and Assist envs (the README's table).
 
-Runs each baseline over the same episodes (days of the test users drawn with fixed seeds)
+Runs each baseline over the same episodes (days of the four demo users drawn with fixed seeds)
 and prints:
 
 * Proactive: mean over days of precision, recall, F1, FPS_norm and S_final, and the mean
@@ -77,7 +77,7 @@ def assist(users: list[str], episodes: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", nargs="+", default=["test"])
+    parser.add_argument("--users", nargs="+", default=["demo"])
     parser.add_argument("--episodes", type=int, default=8)
     args = parser.parse_args()
     began = time.perf_counter()

@@ -38,7 +38,6 @@ Version History:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any, ClassVar
@@ -59,7 +58,7 @@ from mobileintent_gym.envs.spaces import HIERARCHY_LENGTH, INSTRUCTION_LENGTH, U
 from mobileintent_gym.envs.tape import TapedPhone
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.describe import app_of
-from mobileintent_gym.intents.generator import GeneratorConfig, UserLife, user_names
+from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.persona import persona_text
 from mobileintent_gym.intents.schema import TIME_FORMAT
 from mobileintent_gym.metrics.assist import assist_scores
@@ -67,6 +66,7 @@ from mobileintent_gym.metrics.pira import MATCH_THRESHOLD, IntentMatcher
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.tasks import TaskInstance
 from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.users.sets import UserSpec, resolve_users
 
 WATCH, EXECUTE = 0, 1
 ASSIST_PACE = 2.0  # seconds the phone's clock advances per assistant action
@@ -78,7 +78,8 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
     """Watch a user live their day, propose intentions, and execute the accepted ones.
 
     Args:
-        users: ``"test"`` or profile names or paths.
+        users: A set of built-in users (``"test"`` …), profile names or paths, or a list
+            mixing them.
         history_days: Days of history before the played days.
         play_days: Days episodes are drawn from, after the history.
         history: Past intentions listed in ``history``.
@@ -96,7 +97,7 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 4}
 
-    def __init__(self, users: str | Sequence[str] = "test", *, history_days: int = 3,
+    def __init__(self, users: UserSpec = "test", *, history_days: int = 3,
                  play_days: int = 2, history: int = 50, hierarchy: bool = False,
                  false_alarm_cost: float = 1.0, match_threshold: float = MATCH_THRESHOLD,
                  seed: int = 0, encoder: Encoder | None = None,
@@ -110,7 +111,8 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
                                     f"got a config with interleave={self.config.interleave}")
         if render_mode not in (None, "rgb_array"):
             raise MobileIntentError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-        self.users, self.data_seed, self.history = user_names(users), seed, history
+        self.users = resolve_users(users, self.config.profiles_dir)
+        self.data_seed, self.history = seed, history
         self.history_days, self.play_days = history_days, play_days
         self.false_alarm_cost, self.render_mode = false_alarm_cost, render_mode
         self.encoder, self.match_threshold = scoring_encoder(encoder), match_threshold

@@ -23,6 +23,7 @@ Version History:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any, ClassVar

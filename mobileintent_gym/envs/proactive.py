@@ -32,7 +32,6 @@ Version History:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any, ClassVar
 
@@ -52,7 +51,7 @@ from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import HIERARCHY_LENGTH, UnicodeText
 from mobileintent_gym.envs.stream import ScreenStream
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.intents.generator import GeneratorConfig, user_names
+from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.intents.persona import persona_text
 from mobileintent_gym.metrics.pira import (
     MATCH_THRESHOLD,
@@ -62,6 +61,7 @@ from mobileintent_gym.metrics.pira import (
 )
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.users.sets import UserSpec, resolve_users
 
 CANDIDATES_LENGTH = 1 << 15
 # The stream's data set: about one noise stretch per intention, and an intention in three
@@ -73,7 +73,8 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
     """Propose the user's intention from a stream of their screens, or stay quiet.
 
     Args:
-        users: ``"test"`` or profile names or paths.
+        users: A set of built-in users (``"test"`` …), profile names or paths, or a list
+            mixing them.
         history_days: Days of history before the played days.
         play_days: Days episodes are drawn from, after the history.
         window: Frames per turn (N).
@@ -92,7 +93,7 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 1}
 
-    def __init__(self, users: str | Sequence[str] = "test", *, history_days: int = 3,
+    def __init__(self, users: UserSpec = "test", *, history_days: int = 3,
                  play_days: int = 2, window: int = 10, stride: int = 1,
                  frame_size: tuple[int, int] = (216, 480), hierarchy: bool = False,
                  candidates: bool = False, history: int = 50,
@@ -104,10 +105,11 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
                      stride=stride, history=history, frame_width=frame_size[0],
                      frame_height=frame_size[1])
         check_number("match_threshold", match_threshold, 0.0, 1.0)
-        self.users, self.data_seed = user_names(users), seed
         self.history_days, self.play_days, self.history = history_days, play_days, history
         self.window, self.stride, self.frame_size = window, stride, tuple(frame_size)
         self.config = config or STREAM_CONFIG
+        self.users = resolve_users(users, self.config.profiles_dir)
+        self.data_seed = seed
         self.encoder, self.match_threshold = scoring_encoder(encoder), match_threshold
         self.observation_space = spaces.Dict(self._fields(hierarchy, candidates))
         self.action_space = UnicodeText(ANSWER_LENGTH)

@@ -14,7 +14,7 @@ counts them). Every intention is judged; its steps get descriptions
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
