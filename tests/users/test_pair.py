@@ -48,8 +48,9 @@ def shown(content):
 def test_every_context_holds_its_common_items_and_personal_picks(contents):
     commons = {key: spec.common for key, spec in CONTEXTS.items()}
     for content in contents.values():
-        assert tuple(content.contexts) == KEYS
-        for key, items in content.contexts.items():
+        assert tuple(content.contexts) == tuple(CONTEXTS)  # every installed app's, in order
+        for key in KEYS:
+            items = content.contexts[key]
             assert items.common == commons[key]
             assert len(items.common) + len(items.personal) == SIZES[key]
             assert sorted(shown(content)[key]) == sorted(items.common + items.personal)
