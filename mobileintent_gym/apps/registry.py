@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 APP_PACKAGES: tuple[str, ...] = (
     "music",  # mirrors Spotify
     "chat",  # mirrors WeChat
+    "reader",  # mirrors WeChat Reading
 )
 
 V = TypeVar("V")
