@@ -27,6 +27,7 @@ APP_PACKAGES: tuple[str, ...] = (
     "music",  # mirrors Spotify
     "chat",  # mirrors WeChat
     "reader",  # mirrors WeChat Reading
+    "social",  # mirrors X
 )
 
 V = TypeVar("V")
