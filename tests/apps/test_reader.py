@@ -57,6 +57,11 @@ def test_a_book_of_the_reading_list_opens_its_page(phone):
                                      "Genre", read, "Read"]
     assert texts(phone, "read") == ["Continue reading"]
     assert texts(phone, "topics") == ["  ".join(f"#{t}" for t in book.topics)]
+    press(phone, resource_id="read")  # a reading session gets one percent further
+    assert shown(phone, "facts")[4] == f"{reader(phone).progress[book.id]}%" != read
+    assert int(shown(phone, "facts")[4][:-1]) == int(read[:-1]) + 1
+    phone.act("PRESS[BACK]")
+    assert nodes(phone, resource_id="shelf_book")[0].entity == book.id  # now on top
 
 
 def test_a_book_page_suggests_books_of_its_genre_that_open_their_own_page(phone):

@@ -10,18 +10,18 @@ from mobileintent_gym.apps.reader.ids import Rid
 from mobileintent_gym.apps.reader.state import ReaderState
 from mobileintent_gym.phone.backstack import Nav
 
-STARTED_PERCENT = 1  # how far a book just begun counts as read
+READ_PERCENT = 1  # how far one reading session gets: a book just begun is that far
 
 
 class ReaderIntents:
     """The ``on_<intent>`` handlers of the reader app (see :meth:`App.handle`)."""
 
     def on_read(self, nav: Nav, book_id: str) -> None:
-        """Read a book: it tops the reading list, begun if it was not."""
+        """Read a book: it tops the reading list and is read :data:`READ_PERCENT` further."""
         state: ReaderState = nav.state
-        progress = {**state.progress, book_id: state.progress.get(book_id, STARTED_PERCENT)}
+        read = min(100, state.progress.get(book_id, 0) + READ_PERCENT)
         nav.update(reading=(book_id, *(b for b in state.reading if b != book_id)),
-                   progress=progress)
+                   progress={**state.progress, book_id: read})
 
     def on_add_favorite(self, nav: Nav, book_id: str) -> None:
         """Put a book on top of the book list; back to the editor, scrolled to the top."""
