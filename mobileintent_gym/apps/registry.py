@@ -27,11 +27,13 @@ APP_PACKAGES: tuple[str, ...] = (
     "music",  # mirrors Spotify
     "chat",  # mirrors WeChat
     "pay",  # mirrors Alipay
-    "meeting",  # mirrors Tencent Meeting
     "video",  # mirrors Bilibili
-    "notes",  # mirrors RedBook
     "maps",  # mirrors Google Maps
+    "notes",  # mirrors RedBook
     "forum",  # mirrors Reddit
+    "meeting",  # mirrors Tencent Meeting
+    "reader",  # mirrors WeChat Reading
+    "social",  # mirrors X
 )
 
 V = TypeVar("V")

@@ -117,13 +117,20 @@ def test_an_outcome_without_a_route_shows_its_nodes_after_its_deciding_click(tem
 
 
 def app_references(text, app_id):
-    """Places where Python source text names app ``app_id`` in code, strings or comments."""
+    """Places where Python source text names app ``app_id`` in code, strings or comments.
+
+    In code, a name is the app's when it is imported from the apps package; a variable or
+    another package's module that happens to share the id's spelling (``reader``) is not.
+    """
     pattern = re.compile(rf"(^|[^\w.-]){app_id}[/:]\w|apps[./]{app_id}\b|mobileintent\.{app_id}\b")
+    imported = re.compile(rf"\bapps(\.{app_id}\b|\s+import\b)")
     found = []
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-        if tok.type in (tokenize.NAME, tokenize.STRING, tokenize.COMMENT):
+        if tok.type == tokenize.NAME and tok.string == app_id and imported.search(tok.line):
+            found.append((tok.start[0], tok.string))
+        elif tok.type in (tokenize.STRING, tokenize.COMMENT):
             body = tok.string.strip("\"'frb")
-            if tok.string == app_id or body == app_id or pattern.search(body):
+            if body == app_id or pattern.search(body):
                 found.append((tok.start[0], tok.string[:60]))
     return found
 
@@ -142,6 +149,12 @@ def test_the_app_reference_finder_finds_the_ways_code_names_an_app():
             'z = "demo:liked"  # see apps/demo\nw = "com.mobileintent.demo"\n')
     assert [line for line, _ in app_references(code, "demo")] == [1, 2, 3, 4, 4, 5]
     assert not app_references('"""a demo of demos, demo-like"""\nq = "demon/x"\n', "demo")
+    assert [line for line, _ in app_references(
+        "import mobileintent_gym.apps.demo\nfrom mobileintent_gym.apps import x, demo\n",
+        "demo")] == [1, 2]
+    # A variable, or another app's module, spelled like the id is not the app.
+    assert not app_references("demo = stream.demo\nfrom mobileintent_gym.apps.chat.demo "
+                              "import Demo\n", "demo")
 
 
 def test_the_phone_imports_no_app():
