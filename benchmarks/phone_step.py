@@ -1,9 +1,11 @@
 """Steps per second of the simulated phone, against a from-scratch baseline, in one run.
 
 Workload: a fixed, seeded mix of clicks on visible controls, clicks anywhere, long presses,
-swipes, typing and back/home presses across the music and chat apps. The action list is
-recorded once per screen size and replayed in every mode, so each mode walks the same
-screens.
+swipes, typing and back/home presses across every installed app: the steps are split into
+one run per app, started (and restarted whenever the mix reaches the launcher) by tapping
+the app's icon. The action list
+is recorded once per screen size and replayed in every mode, so each mode walks the same
+screens; the share of steps taken inside each app is printed.
 
 Prints (a) hierarchy-only steps/s, (b) full 1080x2400 screenshot steps/s, (c) 540x1200
 screenshot steps/s, (d) the baseline that redraws every frame from scratch without caches,
@@ -20,43 +22,82 @@ import gc
 import json
 import time
 import tracemalloc
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
 from mobileintent_gym.actions import Action
+from mobileintent_gym.apps import registry
 from mobileintent_gym.phone import SimPhone, hierarchy
 
 WORDS = ("hello", "Rainy Night", "see you at 7", "ok", "lunch?")
 
 
 def record(width: int, height: int, steps: int, seed: int = 0) -> list[Action]:
-    """A random but fixed action list, chosen by looking at each screen's hierarchy."""
+    """A random but fixed action list, chosen by looking at each screen's hierarchy.
+
+    Each installed app gets an equal share of ``steps``: HOME, a tap on its launcher icon,
+    then random actions, with a tap on its icon again whenever they reach the launcher.
+    """
     rng = np.random.default_rng(seed)
     phone = SimPhone(width, height)
-    actions = []
-    for _ in range(steps):
-        roll = rng.random()
-        targets = [n.bounds for n in hierarchy.parse(phone.hierarchy()).walk()
-                   if n.clickable or n.focusable]
-        if roll < 0.5 and targets:
-            b = targets[int(rng.integers(len(targets)))]
-            action = Action.click((b[0] + b[2]) // 2, (b[1] + b[3]) // 2)
-        elif roll < 0.58:
-            action = Action.click(int(rng.integers(width)), int(rng.integers(height)))
-        elif roll < 0.63:
-            action = Action.long_click(int(rng.integers(width)), int(rng.integers(height)))
-        elif roll < 0.78:
-            action = Action.swipe(("UP", "UP", "DOWN", "LEFT")[int(rng.integers(4))])
-        elif roll < 0.88:
-            action = Action.type_text(WORDS[int(rng.integers(len(WORDS)))])
-        elif roll < 0.97:
-            action = Action.press("BACK")
-        else:
-            action = Action.press(("HOME", "ENTER")[int(rng.integers(2))])
-        phone.act(action)
-        actions.append(action)
+    actions: list[Action] = []
+    apps = registry.bundles()
+    for i, bundle in enumerate(apps):
+        share = steps * (i + 1) // len(apps) - steps * i // len(apps)
+        for k in range(share):  # each action is chosen on the screen the last one left
+            if k == 0:
+                action = Action.press("HOME")
+            elif phone.route() == "launcher":  # back to the app whenever the mix left it
+                action = _icon(phone, bundle.app.label)
+            else:
+                action = _random_action(phone, rng)
+            phone.act(action)
+            actions.append(action)
     return actions
+
+
+def _icon(phone: SimPhone, label: str) -> Action:
+    """A tap on the launcher icon labelled ``label`` (the launcher is on screen)."""
+    icon = next(n for n in hierarchy.parse(phone.hierarchy()).walk()
+                if n.clickable and n.text == label)
+    x1, y1, x2, y2 = icon.bounds
+    return Action.click((x1 + x2) // 2, (y1 + y2) // 2)
+
+
+def _random_action(phone: SimPhone, rng: np.random.Generator) -> Action:
+    """One action of the mix, aimed with the current screen's hierarchy."""
+    width, height = phone.width, phone.height
+    roll = rng.random()
+    targets = [n.bounds for n in hierarchy.parse(phone.hierarchy()).walk()
+               if n.clickable or n.focusable]
+    if roll < 0.5 and targets:
+        b = targets[int(rng.integers(len(targets)))]
+        action = Action.click((b[0] + b[2]) // 2, (b[1] + b[3]) // 2)
+    elif roll < 0.58:
+        action = Action.click(int(rng.integers(width)), int(rng.integers(height)))
+    elif roll < 0.63:
+        action = Action.long_click(int(rng.integers(width)), int(rng.integers(height)))
+    elif roll < 0.78:
+        action = Action.swipe(("UP", "UP", "DOWN", "LEFT")[int(rng.integers(4))])
+    elif roll < 0.88:
+        action = Action.type_text(WORDS[int(rng.integers(len(WORDS)))])
+    elif roll < 0.97:
+        action = Action.press("BACK")
+    else:
+        action = Action.press(("HOME", "ENTER")[int(rng.integers(2))])
+    return action
+
+
+def app_shares(actions: list[Action]) -> dict[str, float]:
+    """The share of ``actions`` after which the phone shows each app (or the launcher)."""
+    phone = SimPhone()
+    counts: Counter[str] = Counter()
+    for action in actions:
+        phone.act(action)
+        counts[phone.route().split("/")[0]] += 1
+    return {name: count / len(actions) for name, count in counts.most_common()}
 
 
 def steps_per_second(phone: SimPhone, actions: list[Action], observe: str,
@@ -142,6 +183,9 @@ def main() -> None:
     figures["steps"] = args.steps
     for name, value in figures.items():
         print(f"{name:<40} {value:>12.2f}")
+    figures["b_share_of_steps_per_app"] = app_shares(full)
+    print("share of steps per app:", ", ".join(
+        f"{name} {share:.0%}" for name, share in figures["b_share_of_steps_per_app"].items()))
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(figures, indent=1))

@@ -31,6 +31,7 @@ import numpy as np
 
 from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.records import Record
+from mobileintent_gym.errors import InvalidAppError
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.users import cache
@@ -180,7 +181,11 @@ def _fingerprint(profile: UserProfile) -> str:
 
 def _build(profile: UserProfile, config: PairConfig, encoder: Encoder) -> UserContent:
     def ranked(spec: ContextSpec) -> list[Entity]:
-        values = preference_values(profile, spec.domains, config.skip_attributes)
+        # A user with no interest in the context's domains is ranked by all their
+        # interests: ranking by nothing would give every such user the same list.
+        values = (preference_values(profile, spec.domains, config.skip_attributes)
+                  or preference_values(profile, profile.active_domains(),
+                                       config.skip_attributes))
         return [entity for entity, _ in rank_entities(values, spec.pool.entities(), encoder)]
 
     contexts = select(CONTEXTS.values(), ranked, config.size)
@@ -190,10 +195,26 @@ def _build(profile: UserProfile, config: PairConfig, encoder: Encoder) -> UserCo
             {c.key: [e.record for e in shown[c.key]] for c in bundle.contexts},
             named_rng(config.seed, f"pair/{profile.user_id}/{bundle.id}"))
         for bundle in registry.bundles() if bundle.contexts})
-    entities = [e for items in shown.values() for e in items]
+    entities = _by_id(shown)
     return UserContent(profile.user_id, state, MappingProxyType(contexts),
-                       MappingProxyType({e.id: e.label for e in entities}),
-                       MappingProxyType({e.id: e.cue for e in entities}), encoder.name)
+                       MappingProxyType({i: e.label for i, e in entities.items()}),
+                       MappingProxyType({i: e.cue for i, e in entities.items()}), encoder.name)
+
+
+def _by_id(shown: Mapping[str, Sequence[Entity]]) -> dict[str, Entity]:
+    """The entities of every list by id, which tasks look labels and cues up by.
+
+    Raises:
+        InvalidAppError: When two pools' records share an id, naming both lists.
+    """
+    found: dict[str, tuple[str, Entity]] = {}
+    for key, items in shown.items():
+        for entity in items:
+            where, seen = found.setdefault(entity.id, (key, entity))
+            if seen.record is not entity.record:
+                raise InvalidAppError(f"record id {entity.id!r} is in the pools of {where!r} "
+                                      f"and {key!r}; record ids must be unique across apps")
+    return {i: entity for i, (_, entity) in found.items()}
 
 
 def random_lists(contexts: Sequence[ContextSpec], seed: int,

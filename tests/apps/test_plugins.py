@@ -135,6 +135,31 @@ def app_references(text, app_id):
     return found
 
 
+def test_record_ids_are_unique_across_every_apps_data():
+    """PAIR content looks a task target's label up by record id, over every app's lists."""
+    from mobileintent_gym.apps.records import read_records
+
+    owner = {}
+    for bundle in registry.bundles():
+        package = f"mobileintent_gym.apps.{bundle.id}"
+        for path in sorted((PACKAGE / "apps" / bundle.id / "data").glob("*.jsonl")):
+            for record in read_records(package, path.stem):
+                where = f"{bundle.id}/{path.stem}"
+                assert owner.setdefault(record.id, where) == where, (record.id, owner[record.id])
+    assert len(owner) > 1000  # every pool of every app was read
+
+
+def test_two_lists_whose_records_share_an_id_are_refused():
+    from mobileintent_gym.users.pair import _by_id
+
+    first, second = (CONTEXTS[key].pool.entities()[0] for key in ("music:liked", "chat:chats"))
+    clash = dataclasses.replace(second, id=first.id)
+    with pytest.raises(InvalidAppError, match=f"record id '{first.id}' is in the pools of "
+                                              "'music:liked' and 'chat:chats'"):
+        _by_id({"music:liked": [first], "chat:chats": [clash]})
+    assert _by_id({"music:liked": [first], "music:recent": [first]}) == {first.id: first}
+
+
 def test_nothing_outside_an_apps_package_names_it():
     files = [p for p in PACKAGE.rglob("*.py") if p != PACKAGE / "apps" / "registry.py"]
     for app_id in IDS:

@@ -197,7 +197,7 @@ def test_the_timeline_is_a_scrolling_list_of_the_three_contexts_20_each(phone):
     phone.open("social")
     shown = scrolled_through(phone, "post")
     assert shown == list(social(phone).feed)
-    assert [sum(i.startswith(k) for i in shown) for k in "pnq"] == [20, 20, 20]
+    assert [sum(i.startswith(k) for i in shown) for k in ("sp", "sn", "q")] == [20, 20, 20]
 
 
 def test_two_users_get_different_posts_and_share_the_common_ones():

@@ -2,7 +2,7 @@
 
 Pools: ``data/notes.jsonl`` (``n000``…: author, topic, tags, location, body), which the
 three contexts share, so a note is in one list only (saved, liked or the Discover feed),
-and ``data/posts.jsonl`` (``p00``…), the user's own notes, a few of which each user has
+and ``data/posts.jsonl`` (``np00``…), the user's own notes, a few of which each user has
 posted. Counts, posting dates and followers are drawn per user.
 """
 

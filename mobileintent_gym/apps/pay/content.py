@@ -1,8 +1,8 @@
 """The pay app's content: its record pools, its PAIR contexts and the state built from them.
 
-Pools: ``data/bills.jsonl`` (``b000``…: a merchant or counterparty with its category,
+Pools: ``data/bills.jsonl`` (``bl000``…: a merchant or counterparty with its category,
 tags, item, amount in cents and payment method) and ``data/conversations.jsonl``
-(``m00``…: a service, merchant or friend with its tags, topic and messages as
+(``pm00``…: a service, merchant or friend with its tags, topic and messages as
 ``[sender, text]`` pairs). Timing: the billing history is newest first, each transaction
 3 to 30 hours before the one above it; the message list likewise, 20 minutes to 10 hours
 apart, with messages three minutes apart.
@@ -53,8 +53,8 @@ BILLS = Pool(__package__, "bills", _describe_bill, ("tags", "category"))
 CONVERSATIONS = Pool(__package__, "conversations", _describe_conversation, ("label", "tags"))
 
 CONTEXTS = (
-    ContextSpec(Pair.BILLS, BILLS, SPENDING_DOMAINS, ("b000", "b001")),
-    ContextSpec(Pair.MESSAGES, CONVERSATIONS, MESSAGE_DOMAINS, ("m00", "m42")),
+    ContextSpec(Pair.BILLS, BILLS, SPENDING_DOMAINS, ("bl000", "bl001")),
+    ContextSpec(Pair.MESSAGES, CONVERSATIONS, MESSAGE_DOMAINS, ("pm00", "pm42")),
 )
 
 

@@ -1,7 +1,7 @@
 """The social app's content: its record pools, its PAIR contexts and the state built from them.
 
-Pools: ``data/posts.jsonl`` (``p000``…: people's posts with their tags),
-``data/news.jsonl`` (``n000``…: outlets' news with a section) and ``data/topics.jsonl``
+Pools: ``data/posts.jsonl`` (``sp000``…: people's posts with their tags),
+``data/news.jsonl`` (``sn000``…: outlets' news with a section) and ``data/topics.jsonl``
 (``q000``…: posts of a topic), all by the accounts of ``data/accounts.jsonl``
 (``a00``…: people and outlets). The For you timeline interleaves the three lists PAIR
 fills, one from each pool; every post of the pools can be found by search and on its
@@ -57,8 +57,8 @@ NEWS = Pool(__package__, "news", _describe_news, ("section", "tags"))
 TOPICS = Pool(__package__, "topics", _describe_topic, ("topic", "tags"))
 
 CONTEXTS = (
-    ContextSpec(Pair.INTERESTS, POSTS, TIMELINE_DOMAINS, ("p003", "p021")),
-    ContextSpec(Pair.NEWS, NEWS, TIMELINE_DOMAINS, ("n006", "n022")),
+    ContextSpec(Pair.INTERESTS, POSTS, TIMELINE_DOMAINS, ("sp003", "sp021")),
+    ContextSpec(Pair.NEWS, NEWS, TIMELINE_DOMAINS, ("sn006", "sn022")),
     ContextSpec(Pair.TOPICS, TOPICS, TIMELINE_DOMAINS, ("q004", "q016")),
 )
 
