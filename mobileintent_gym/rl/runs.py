@@ -11,7 +11,7 @@ from typing import Any
 import gymnasium as gym
 
 from mobileintent_gym.rl.curves import plot_curves
-from mobileintent_gym.users import builtin_users
+from mobileintent_gym.users import resolve_users
 
 _CHECKPOINT = re.compile(r"checkpoint-(\d+)")
 
@@ -19,10 +19,10 @@ _CHECKPOINT = re.compile(r"checkpoint-(\d+)")
 def split_users(users: Sequence[str] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Training and validation users: the first half of ``users`` and the rest.
 
-    Default: the built-in users (``demo-ana``, ``demo-ben`` train; ``demo-chen``,
+    Default: the four demo users (``demo-ana``, ``demo-ben`` train; ``demo-chen``,
     ``demo-dara`` validate).
     """
-    users = tuple(users or builtin_users())
+    users = tuple(users or resolve_users("demo"))
     half = max(1, len(users) // 2)
     return users[:half], users[half:]
 

@@ -127,11 +127,11 @@ def test_always_proposing_falls_into_the_over_proactivity_trap(env):
 
 def test_a_paraphrase_is_a_hit_and_another_known_task_a_false_push(env):
     env.reset(seed=0, options={"user": USERS[0], "day": 0})
-    while env.unwrapped.truth().intent is None or "reunion" not in env.unwrapped.truth().intent:
+    while env.unwrapped.truth().intent is None or "Li Wei" not in env.unwrapped.truth().intent:
         env.step("no action")
-    _, reward, _, _, info = env.step(answer("open the chat about the reunion"))
+    _, reward, _, _, info = env.step(answer("tell Li Wei understood in the chat"))
     assert (reward, info["outcome"]) == (1.0, "tp")
-    other = next(t for t in env.unwrapped.matcher._texts if "reunion" not in t)
+    other = next(t for t in env.unwrapped.matcher._texts if "Li Wei" not in t)
     _, reward, _, _, info = env.step(answer(other, "UPDATE"))
     assert (reward, info["outcome"]) == (-1.0, "fp")
 
