@@ -268,7 +268,7 @@ def _main(args: argparse.Namespace) -> int:
         env.close()
         if writer is not None:
             writer.close()
-    _report(RunRecord(made, episodes, final), run)
+    _report(RunRecord(made, episodes, final), run, args.episodes)
     return 0
 
 
@@ -278,10 +278,16 @@ def _subgoals(episode: dict[str, Any]) -> str:
                    for r, seen in zip(episode["rewards"], episode["reached"], strict=True))
 
 
-def _report(record: RunRecord, run: Plan) -> None:
+def _report(record: RunRecord, run: Plan, every: bool = False) -> None:
+    """Print each user's solved tasks (and each episode when ``every``), then the scores."""
+    solved: dict[str, list[bool]] = {}
     for e in record.episodes:
-        print(f"{e['user']:<12} {e['task']:<28} success={int(e['success'])} "
-              f"subgoals={_subgoals(e)} steps={len(e['steps'])}")
+        solved.setdefault(e["user"], []).append(bool(e["success"]))
+        if every:
+            print(f"{e['user']:<12} {e['task']:<28} success={int(e['success'])} "
+                  f"subgoals={_subgoals(e)} steps={len(e['steps'])}")
+    for user, results in solved.items():
+        print(f"{user:<12} solved {sum(results)}/{len(results)} tasks")
     print(" ".join(f"{k}={'n/a' if v is None else f'{v:.3f}'}" for k, v in record.scores.items()))
     if run.html is not None:
         from mobileintent_gym.report import write_report
@@ -296,6 +302,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--device", default="sim", help="sim, sim:WxH, adb:<serial> or "
                         "appium:<url>")
     parser.add_argument("--agent", default="oracle", help=SPEC_HELP)
+    parser.add_argument("--episodes", action="store_true",
+                        help="print one line per episode (task, success, subgoals, steps)")
     parser.add_argument("--users", nargs="*", help="sets of built-in users (train, val, test, "
                         "demo, all) and/or profile names or paths (default: every profile in "
                         "--profiles, else the test set)")

@@ -28,7 +28,10 @@ def test_the_oracle_scores_one_on_every_score(tmp_path, capsys):
     assert {e["task"].split(":")[0] for e in episodes} == {"G-SPT-03", "G-WCT-02"}
     wct = next(e for e in episodes if e["task"] == "G-WCT-02:common:explicit")
     assert wct["contexts"] == ["UC", "UA"] and "TYPE[Understood]" in actions(wct)
-    assert "task_sr=1.000 all_success=1.000" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "task_sr=1.000 all_success=1.000" in out
+    assert [line.split() for line in out.splitlines() if "solved" in line] == [
+        ["demo-ana", "solved", "8/8", "tasks"], ["demo-ben", "solved", "8/8", "tasks"]]
 
 
 def test_the_record_names_where_a_run_came_from_and_every_step(tmp_path):
@@ -73,10 +76,15 @@ def test_a_second_run_with_the_same_arguments_writes_the_same_file(tmp_path):
 
 
 def test_a_score_with_nothing_to_count_is_undefined_not_zero(tmp_path, capsys):
-    report = evaluate(tmp_path, "--templates", "G-SPT-03", "--users", "demo-ben")
+    report = evaluate(tmp_path, "--templates", "G-SPT-03", "--users", "demo-ben", "--episodes")
     assert report["scores"]["sar_ua"] is None  # G-SPT-03 has no UA subgoal
     assert report["scores"]["sar_uc"] == 1.0
-    assert "sar_ua=n/a" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "sar_ua=n/a" in out
+    # --episodes: a line per episode, its subgoals' rewards ("." where not reached)
+    lines = [line.split() for line in out.splitlines() if " success=" in line]
+    assert [line[1] for line in lines] == [e["task"] for e in report["episodes"]]
+    assert all(line[2:4] == ["success=1", "subgoals=1"] for line in lines), lines
 
 
 def test_teacher_forcing_scores_each_reference_step_from_its_own_screen():
