@@ -40,8 +40,8 @@ $(VENV)/.embed-installed: $(VENV)/.installed
 	touch $@
 
 run: $(VENV)/.embed-installed
-	$(VENV)/bin/mobileintent-gym evaluate --agent oracle --users demo --out $(OUT)/evaluate_oracle.json --html
-	$(VENV)/bin/mobileintent-gym evaluate --agent random --users demo --out $(OUT)/evaluate_random.json --html
+	$(VENV)/bin/mobileintent-gym evaluate --agent oracle --users all --out $(OUT)/evaluate_oracle.json --html
+	$(VENV)/bin/mobileintent-gym evaluate --agent random --users all --out $(OUT)/evaluate_random.json --html
 	$(VENV)/bin/mobileintent-gym tour --out $(OUT)/tour
 	$(PY) benchmarks/phone_step.py --out $(OUT)/phone_step.json
 	$(PY) benchmarks/env_step.py --out $(OUT)/env_step.json
