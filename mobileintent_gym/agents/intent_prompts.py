@@ -9,20 +9,20 @@ Pure functions over plain inputs, for any model and any env that serves these ta
   and the current time go in; the answer names the next intention:
   ``{"Event": "<one of the event classes>", "Behaviour": "<text>"}``.
 
-Parsers find the JSON object in an answer (inside prose or a code fence, single-quoted or
-with a trailing comma) and return ``None`` when there is none or it is malformed; they
-never raise.
+Parsers find the JSON object in an answer with
+:func:`~mobileintent_gym.metrics.prediction.first_json_object` (inside prose or a code
+fence, single-quoted or with a trailing comma) and return ``None`` when there is none or it
+is malformed; they never raise.
 """
 
 from __future__ import annotations
 
-import ast
 import json
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from mobileintent_gym.metrics.act2intent import EVENT_CLASSES, Prediction, parse_prediction, spans
+from mobileintent_gym.metrics.prediction import first_json_object
 
 HISTORY_WINDOW = 50  # the study predicts from the last 50 intentions
 
@@ -78,53 +78,13 @@ def predict_prompt(history: Sequence[Intention], persona: str, now: str,
             {"role": "user", "content": user}]
 
 
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S | re.I)
-_TRAILING_COMMA = re.compile(r",\s*([}\]])")
-
-
-def json_object(answer: str) -> dict[str, Any] | None:
-    """The first JSON object in a model's answer, or ``None``.
-
-    Looks inside a code fence first, then anywhere; accepts Python-style quoting and a
-    trailing comma.
-    """
-    if not isinstance(answer, str):
-        return None
-    fenced = _FENCE.search(answer)
-    text = fenced.group(1) if fenced else answer
-    decoder = json.JSONDecoder()
-    for start in (i for i, c in enumerate(text) if c == "{"):
-        chunk = text[start:]
-        for attempt in (chunk, _TRAILING_COMMA.sub(r"\1", chunk)):
-            try:
-                value, _ = decoder.raw_decode(attempt)
-            except json.JSONDecodeError:
-                value = _literal(attempt)
-            if isinstance(value, dict):
-                return value
-    return None
-
-
-def _literal(text: str) -> Any:
-    """``text`` up to its first balanced ``}`` read as a Python literal, or ``None``."""
-    depth = 0
-    for end, c in enumerate(text):
-        depth += (c == "{") - (c == "}")
-        if depth == 0:
-            try:
-                return ast.literal_eval(text[:end + 1])
-            except (ValueError, SyntaxError, MemoryError, RecursionError):
-                return None
-    return None
-
-
 def parse_segmentation(answer: str) -> dict[str, list[int]] | None:
     """The segmentation ``{intention: [indices from 1]}`` in an answer, or ``None``.
 
     Indices may be written as numbers or numeric strings; a segment without positive
     integer indices makes the whole answer malformed.
     """
-    data = json_object(answer)
+    data = first_json_object(answer)
     if not data or not all(isinstance(v, list) for v in data.values()):
         return None
     segments = {str(k): [_index(i) for i in v] for k, v in data.items()}
@@ -145,7 +105,7 @@ def parse_next_intention(answer: str, confidence: float = 1.0) -> Prediction | N
 
     The event class is kept as written (Acc-C scores it exactly as the study does).
     """
-    data = json_object(answer)
+    data = first_json_object(answer)
     if data is None:
         return None
     try:
