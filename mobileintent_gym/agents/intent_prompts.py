@@ -1,4 +1,4 @@
-"""Prompts and answer parsing for understanding and predicting intentions (Act2Intention).
+"""Prompts and answer parsing for understanding, predicting and proposing intentions.
 
 Pure functions over plain inputs, for any model and any env that serves these tasks:
 
@@ -8,6 +8,9 @@ Pure functions over plain inputs, for any model and any env that serves these ta
 * **Predict**: the user's last intentions (time, app, text, event class), their persona
   and the current time go in; the answer names the next intention:
   ``{"Event": "<one of the event classes>", "Behaviour": "<text>"}``.
+* **Propose** (the Proactive and Assist envs): the same, with the user's screen, the app
+  in front and the known intentions when given; the answer is ``"no action"`` or
+  ``{"Intent": "<intention>"}`` (read by ``envs.proposals.parse_proposal``).
 
 Parsers find the JSON object in an answer with
 :func:`~mobileintent_gym.metrics.prediction.first_json_object` (inside prose or a code
@@ -42,7 +45,34 @@ PREDICT_SYSTEM = (
     '{"Event": <one event class>, "Behaviour": <the intention, one short sentence>}. '
     "Event classes: ")
 
+PROPOSE_SYSTEM = (
+    "You watch a person use their phone and offer help only when it is useful. From their "
+    "persona, their recent intentions, the time and their screen, decide whether they are "
+    "now carrying out an intention you could do for them. If they are, answer with one "
+    "JSON object naming it in one short sentence, such as "
+    '{"Intent": "In Chat, reply to Mum that you will be late"}. If they are idle or '
+    "browsing without a purpose, answer: no action")
+
 Intention = tuple[str, str, str, str]  # (time, app, intention text, event class)
+
+
+def history_intentions(text: str) -> list[Intention]:
+    """The intentions of an env's ``history`` text, one ``time | app | intention | class`` a line.
+
+    The intention's text may itself hold `` | ``; lines with fewer than four fields (the
+    ``(none)`` of an empty history) are skipped.
+    """
+    out = []
+    for line in text.splitlines():
+        parts = line.split(" | ")
+        if len(parts) >= 4:
+            out.append((parts[0], parts[1], " | ".join(parts[2:-1]), parts[-1]))
+    return out
+
+
+def _history_lines(history: Sequence[Intention], window: int) -> str:
+    shown = history[-window:] if window > 0 else []
+    return "\n".join(" | ".join(intention) for intention in shown) or "(none)"
 
 
 def understand_prompt(descriptions: Sequence[str]) -> list[dict[str, str]]:
@@ -70,12 +100,41 @@ def predict_prompt(history: Sequence[Intention], persona: str, now: str,
         events: The event classes the answer chooses from.
         window: How many of the latest intentions are shown.
     """
-    shown = history[-window:] if window > 0 else []
-    lines = "\n".join(f"{t} | {app} | {text} | {event}" for t, app, text, event in shown)
     user = (f"Persona: {persona}\n\nRecent intentions (time | app | intention | event):\n"
-            f"{lines or '(none)'}\n\nCurrent time: {now}\n\nNext intention (JSON):")
+            f"{_history_lines(history, window)}\n\nCurrent time: {now}\n\n"
+            "Next intention (JSON):")
     return [{"role": "system", "content": PREDICT_SYSTEM + ", ".join(events) + "."},
             {"role": "user", "content": user}]
+
+
+def propose_prompt(history: Sequence[Intention], persona: str, now: str,
+                   screen: str | None = None, app: str | None = None,
+                   candidates: Sequence[str] = (), window: int = HISTORY_WINDOW
+                   ) -> list[dict[str, str]]:
+    """Chat messages asking whether to propose an intention now (PIRA's proactive turn).
+
+    Args:
+        history: Past intentions as (time, app, text, event class), oldest first.
+        persona: The user's persona, in words.
+        now: The current time (and scene).
+        screen: The user's screen as text (``agents.prompts.screen_text``), if known.
+        app: The app in front (``""``: the home screen), if known.
+        candidates: Known intentions the answer may name.
+        window: How many of the latest intentions are shown.
+    """
+    parts = [f"Persona: {persona}",
+             f"Recent intentions (time | app | intention | event):\n"
+             f"{_history_lines(history, window)}", f"Now: {now}"]
+    if app is not None:
+        parts.append(f"App in front: {app or '(the home screen)'}")
+    if screen:
+        parts.append(f"Screen:\n{screen}")
+    if candidates:
+        parts.append("Known intentions (you may name one):\n"
+                     + "\n".join(f"- {c}" for c in candidates))
+    parts.append("Your answer (JSON or no action):")
+    return [{"role": "system", "content": PROPOSE_SYSTEM},
+            {"role": "user", "content": "\n\n".join(parts)}]
 
 
 def parse_segmentation(answer: str) -> dict[str, list[int]] | None:
