@@ -242,12 +242,16 @@ class RepairTrainer:
                     ) -> dict[str, float]:
         """The GRPO step over a group, one rollout's micro-batches at a time.
 
-        The loss is a mean over rollouts of each rollout's mean over its tokens, so a
-        micro-batch of n of rollout i's T_i tokens contributes its own token mean times
-        n / (T_i · G): the gradient equals that of the whole group's loss at once.
+        The model stays in eval mode: gradients flow all the same, and no dropout makes the
+        loss differ from the sampling policy's. The loss is a mean over rollouts of each
+        rollout's mean over its tokens, so a micro-batch of n of rollout i's T_i tokens
+        contributes its own token mean times n / (T_i · G): the gradient equals that of the
+        whole group's loss at once.
         """
         torch, config = self.torch, self.config
-        self.policy.train()
+        # Eval mode (no dropout): the loss is then deterministic, and π_θ at the first step
+        # is exactly the policy that sampled (ratios of 1).
+        self.policy.eval()
         pad = self.lm.tokenizer.pad_token_id
         chunks = [(i, r.turns[s:s + config.micro_batch]) for i, r in enumerate(rollouts)
                   for s in range(0, len(r.turns), config.micro_batch)]

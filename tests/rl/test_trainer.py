@@ -100,6 +100,19 @@ def test_the_grpo_step_raises_advantaged_answers_and_lowers_the_others(trainer_f
     assert stats["loss"] == pytest.approx(0.0, abs=1e-6)  # -(1 + -1) / 2 at ratio 1
 
 
+def test_the_loss_is_computed_in_eval_mode_as_the_sampling_policy_is(trainer_for):
+    trainer = trainer_for()
+    modes = []
+    hook = trainer.policy.register_forward_pre_hook(
+        lambda module, args: modes.append(module.training))
+    trainer.policy.train()  # whatever mode it was left in
+    trainer.policy_step(group(trainer.lm, [[("Open the chat.", "SWIPE[UP]")]] * 2),
+                        np.array([1.0, -1.0]))
+    hook.remove()
+    assert modes and not any(modes)
+    assert not any(m.training for m in trainer.policy.modules())
+
+
 def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
     answers = [[("Open the chat.", "CLICK[270,660]"), ("Now reply.", "TYPE[Understood]"),
                 ("Send it.", "CLICK[475,840]")], [("Open the chat.", "PRESS[BACK]")]]
