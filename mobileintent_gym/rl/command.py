@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS
 from mobileintent_gym.tasks import task_ids
 
 
@@ -19,8 +20,8 @@ def _common(parser: argparse.ArgumentParser, out: str) -> None:
     parser.add_argument("--out", default=out, help="folder of the log, checkpoints, adapters")
     parser.add_argument("--templates", nargs="*", help="template ids (default: all)")
     parser.add_argument("--tasks", nargs="*", help="task ids (overrides --templates)")
-    parser.add_argument("--users", nargs="*", help="users: the first half trains, the rest "
-                        "validates (default: the built-in users)")
+    parser.add_argument("--users", nargs="*", help="training users: set names (train, val, "
+                        "test, demo, all), profile names or paths (default: the train set)")
     parser.add_argument("--profiles", help="folder of PersonaLens profiles")
     parser.add_argument("--max-elements", type=int, default=48,
                         help="screen elements listed per prompt")
@@ -34,7 +35,7 @@ def _sft(args: argparse.Namespace) -> int:
     from mobileintent_gym.rl.sft import SftConfig, train_sft
 
     config = SftConfig(model=args.model, out=args.out, tasks=_tasks(args),
-                       users=tuple(args.users) if args.users else None, epochs=args.epochs,
+                       users=tuple(args.users or TRAIN_USERS), epochs=args.epochs,
                        batch_size=args.batch_size, lr=args.lr or SftConfig.lr,
                        max_elements=args.max_elements, seed=args.seed, device=args.device,
                        profiles_dir=args.profiles)
@@ -47,7 +48,8 @@ def _repair(args: argparse.Namespace) -> int:
 
     config = RepairConfig(model=args.model, init=args.init, out=args.out,
                           updates=args.updates, tasks=_tasks(args),
-                          users=tuple(args.users) if args.users else None,
+                          users=tuple(args.users or TRAIN_USERS),
+                          val_users=tuple(args.val_users or VAL_USERS),
                           lr=args.lr or RepairConfig.lr, max_new_tokens=args.max_new_tokens,
                           max_steps=args.max_steps, max_elements=args.max_elements,
                           val_every=args.val_every, checkpoint_every=args.checkpoint_every,
@@ -73,6 +75,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _common(repair, "out/repair")
     repair.add_argument("--init", help="adapters to start from (train sft's <out>/adapters); "
                         "their base model is loaded, --model may be left out")
+    repair.add_argument("--val-users", nargs="*", help="validation users, as --users "
+                        "(default: the val set)")
     repair.add_argument("--updates", type=int, default=200)
     repair.add_argument("--max-new-tokens", type=int, default=32)
     repair.add_argument("--max-steps", type=int, help="end episodes after this many steps")

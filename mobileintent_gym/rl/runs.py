@@ -1,4 +1,4 @@
-"""What training runs share: the users' split, the envs, the CSV/TensorBoard log, checkpoints."""
+"""What training runs share: the default users, the envs, the CSV/TensorBoard log, checkpoints."""
 
 from __future__ import annotations
 
@@ -11,20 +11,12 @@ from typing import Any
 import gymnasium as gym
 
 from mobileintent_gym.rl.curves import plot_curves
-from mobileintent_gym.users import builtin_users
 
 _CHECKPOINT = re.compile(r"checkpoint-(\d+)")
 
 
-def split_users(users: Sequence[str] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Training and validation users: the first half of ``users`` and the rest.
-
-    Default: the built-in users (``demo-ana``, ``demo-ben`` train; ``demo-chen``,
-    ``demo-dara`` validate).
-    """
-    users = tuple(users or builtin_users())
-    half = max(1, len(users) // 2)
-    return users[:half], users[half:]
+TRAIN_USERS = ("train",)  # the built-in training set (users.USER_SETS)
+VAL_USERS = ("val",)  # the built-in validation set
 
 
 def make_envs(count: int, device: str = "sim", users: Sequence[str] | None = None,

@@ -27,9 +27,10 @@ from mobileintent_gym.agents.oracle import OracleAgent
 from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, step_prompt
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
-from mobileintent_gym.rl.runs import RunLog, make_envs, split_users
+from mobileintent_gym.rl.runs import TRAIN_USERS, RunLog, make_envs
 from mobileintent_gym.rollouts import rollout
 from mobileintent_gym.tasks import parse_task_id, task_ids
+from mobileintent_gym.users.sets import resolve_users
 
 LOG_FIELDS = ("update", "epoch", "loss", "examples", "tokens_per_s", "seconds")
 
@@ -44,7 +45,8 @@ class SftConfig:
         out: Folder of the log and the adapters (``<out>/adapters``, which
             ``train repair --init`` takes).
         tasks: Task ids whose oracle trajectories are learnt (default: every task).
-        users: Users split as in RePAIR; the training half's trajectories are learnt.
+        users: Users whose trajectories are learnt: set names, profile names or paths;
+            default the built-in ``train`` set (RePAIR's training users).
         epochs: Passes over the examples.
         batch_size: Examples per optimiser step.
         micro_batch: Examples per forward pass (gradients accumulate over a batch; fewer
@@ -63,7 +65,7 @@ class SftConfig:
     model: str | None = None
     out: str = "out/sft"
     tasks: tuple[str, ...] | None = None
-    users: tuple[str, ...] | None = None
+    users: tuple[str, ...] = TRAIN_USERS
     epochs: int = 2
     batch_size: int = 8
     micro_batch: int = 4
@@ -148,8 +150,8 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
                                 f"batch_size={config.batch_size} micro_batch="
                                 f"{config.micro_batch} max_elements={config.max_elements} "
                                 f"lr={config.lr}")
+    train_users = resolve_users(config.users, config.profiles_dir)
     base = lm or load_language_model(config.model, config.device)
-    train_users, _ = split_users(config.users)
     env = make_envs(1, config.phone, train_users, config.profiles_dir)[0]
     data = tokenize(base, demonstrations(env, train_users, tasks, config.max_elements))
     env.close()

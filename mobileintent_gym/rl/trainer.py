@@ -34,8 +34,16 @@ from mobileintent_gym.rl.policy import (
     with_lora,
 )
 from mobileintent_gym.rl.repair import group_advantages
-from mobileintent_gym.rl.runs import RunLog, checkpoints, make_envs, plot_log, split_users
+from mobileintent_gym.rl.runs import (
+    TRAIN_USERS,
+    VAL_USERS,
+    RunLog,
+    checkpoints,
+    make_envs,
+    plot_log,
+)
 from mobileintent_gym.tasks import parse_task_id, task_ids
+from mobileintent_gym.users.sets import resolve_users
 
 LOG_FIELDS = ("update", "task", "users", "return", "success", "sar", "sar_uc", "sar_ua",
               "advantage_abs", "loss", "kl", "clipped", "unparsed", "gen_tokens",
@@ -56,8 +64,10 @@ class RepairConfig:
         out: Folder of the log, checkpoints and final adapters.
         updates: Number of policy updates (one group each).
         tasks: Task ids groups are drawn from (default: every task).
-        users: Users split into training (first half) and validation (the rest); default
-            the built-in users.
+        users: Training users: set names, profile names or paths
+            (:func:`~mobileintent_gym.users.resolve_users`); default the built-in ``train``
+            set (8 users).
+        val_users: Validation users, the same way; default the built-in ``val`` set.
         per_user: Rollouts per user in a group (the study: 2 + 2).
         lora_rank: Rank of the LoRA adapters (the study: 16).
         lora_alpha: Their alpha (the study: 32).
@@ -87,7 +97,8 @@ class RepairConfig:
     out: str = "out/repair"
     updates: int = 200
     tasks: tuple[str, ...] | None = None
-    users: tuple[str, ...] | None = None
+    users: tuple[str, ...] = TRAIN_USERS
+    val_users: tuple[str, ...] = VAL_USERS
     per_user: int = 2
     lora_rank: int = 16
     lora_alpha: int = 32
@@ -114,14 +125,15 @@ def _check(config: RepairConfig, tasks: Sequence[str], train_users: Sequence[str
 
     Raises:
         UnknownTaskError: Naming a task id that is wrong.
+        UnknownProfileError: Naming a user that is neither a set nor a profile.
         MobileIntentError: Naming a setting out of range, or too few training users.
     """
     for task in tasks:
         parse_task_id(task)
     base_model(config)
     if len(set(train_users)) < 2:
-        raise MobileIntentError(f"RePAIR groups pair two training users; the first half of "
-                                f"the users is {list(train_users)} (give four or more users)")
+        raise MobileIntentError(f"RePAIR groups pair two training users; the training users "
+                                f"are {list(train_users)} (give two or more)")
     counts = {"updates": config.updates, "per_user": config.per_user, "epochs": config.epochs,
               "max_new_tokens": config.max_new_tokens, "max_elements": config.max_elements,
               "micro_batch": config.micro_batch}
@@ -162,7 +174,8 @@ class RepairTrainer:
     def __init__(self, config: RepairConfig, lm: LanguageModel | None = None) -> None:
         self.torch = require("torch", "llm")
         self.config = config
-        self.train_users, self.val_users = split_users(config.users)
+        self.train_users = resolve_users(config.users, config.profiles_dir)
+        self.val_users = resolve_users(config.val_users, config.profiles_dir)
         self.tasks = tuple(config.tasks or task_ids())
         _check(config, self.tasks, self.train_users)
         base = lm or load_language_model(base_model(config), config.device)

