@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import asdict
 
-from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS
+from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_run_folder
 from mobileintent_gym.tasks import task_ids
 
 
@@ -54,6 +55,7 @@ def _repair(args: argparse.Namespace) -> int:
                           max_steps=args.max_steps, max_elements=args.max_elements,
                           val_every=args.val_every, checkpoint_every=args.checkpoint_every,
                           seed=args.seed, device=args.device, profiles_dir=args.profiles)
+    check_run_folder(config.out, asdict(config), args.resume)  # before loading a model
     rows = RepairTrainer(config).train(progress=not args.quiet, resume=args.resume)
     if rows:
         last = rows[-1]

@@ -11,7 +11,6 @@ averaged over its tokens. Needs the ``[llm]`` extra.
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,7 +26,14 @@ from mobileintent_gym.agents.oracle import OracleAgent
 from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, step_prompt
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
-from mobileintent_gym.rl.runs import TRAIN_USERS, RunLog, make_envs
+from mobileintent_gym.rl.runs import (
+    TRAIN_USERS,
+    RunLog,
+    atomic_folder,
+    check_run_folder,
+    make_envs,
+    write_config,
+)
 from mobileintent_gym.rollouts import rollout
 from mobileintent_gym.tasks import parse_task_id, task_ids
 from mobileintent_gym.users.sets import resolve_users
@@ -137,7 +143,8 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
 
     Raises:
         UnknownTaskError: Naming a wrong task id (before any model is loaded).
-        MobileIntentError: Naming a setting out of range.
+        MobileIntentError: Naming a setting out of range, or an ``out`` folder that
+            already holds a run.
     """
     torch = require("torch", "llm")
     tqdm = require("tqdm.auto", "llm").tqdm
@@ -151,6 +158,7 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
                                 f"{config.micro_batch} max_elements={config.max_elements} "
                                 f"lr={config.lr}")
     train_users = resolve_users(config.users, config.profiles_dir)
+    check_run_folder(config.out, dataclasses.asdict(config), flag="")
     base = lm or load_language_model(config.model, config.device)
     env = make_envs(1, config.phone, train_users, config.profiles_dir)[0]
     data = tokenize(base, demonstrations(env, train_users, tasks, config.max_elements))
@@ -161,7 +169,7 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     optimizer = torch.optim.AdamW(params, lr=config.lr)
     out = Path(config.out)
     log = RunLog(out, LOG_FIELDS)
-    (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=1))
+    write_config(out, dataclasses.asdict(config))
     rng = np.random.default_rng(config.seed)
     batches = [(epoch, order[s:s + config.batch_size]) for epoch in range(config.epochs)
                for order in [rng.permutation(len(data))]
@@ -184,5 +192,6 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
         log.write({"update": update, "epoch": epoch + 1, "loss": loss, "examples": len(batch),
                    "tokens_per_s": tokens / seconds, "seconds": seconds})
     log.close()
-    save_adapters(policy, out / "adapters")
+    with atomic_folder(out / "adapters") as folder:
+        save_adapters(policy, folder)
     return out / "adapters"

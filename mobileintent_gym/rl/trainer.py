@@ -12,7 +12,6 @@ model with the adapters disabled: the base model, or the SFT policy merged into 
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,9 +37,12 @@ from mobileintent_gym.rl.runs import (
     TRAIN_USERS,
     VAL_USERS,
     RunLog,
+    atomic_folder,
+    check_run_folder,
     checkpoints,
     make_envs,
     plot_log,
+    write_config,
 )
 from mobileintent_gym.tasks import parse_task_id, task_ids
 from mobileintent_gym.users.sets import resolve_users
@@ -198,12 +200,18 @@ class RepairTrainer:
             progress: Show a progress bar.
             resume: Continue from the run's latest checkpoint (its adapters, optimiser and
                 update count; later log rows are dropped). Without one it starts afresh.
+
+        Raises:
+            MobileIntentError: For a fresh run into a folder holding a run, or a resumed
+                one whose settings differ from the saved ones
+                (:func:`~.runs.check_run_folder`).
         """
-        out = Path(self.config.out)
+        out, settings = Path(self.config.out), dataclasses.asdict(self.config)
+        check_run_folder(out, settings, resume)
         if resume and checkpoints(out):
             self.load(checkpoints(out)[-1][1])
         log = RunLog(out, LOG_FIELDS, self.done if resume else None)
-        (out / "config.json").write_text(json.dumps(dataclasses.asdict(self.config), indent=1))
+        write_config(out, settings)
         tqdm = require("tqdm.auto", "llm").tqdm
         rows = []
         with tqdm(total=self.config.updates, initial=self.done, disable=not progress,
@@ -221,7 +229,8 @@ class RepairTrainer:
                     self.save(out / f"checkpoint-{self.done}")
         plot_log(log.rows(), out / "curve.png")
         log.close()
-        save_adapters(self.policy, out / "adapters")
+        with atomic_folder(out / "adapters") as folder:
+            save_adapters(self.policy, folder)
         return rows
 
     def update(self) -> dict[str, Any]:
@@ -320,10 +329,11 @@ class RepairTrainer:
         self.envs = []
 
     def save(self, folder: Path) -> None:
-        """Write adapters, optimiser state and the update count to ``folder``."""
-        save_adapters(self.policy, folder)
-        self.torch.save({"done": self.done, "optimizer": self.optimizer.state_dict()},
-                        folder / "trainer.pt")
+        """Write adapters, optimiser state and the update count to ``folder``, atomically."""
+        with atomic_folder(folder) as partial:
+            save_adapters(self.policy, partial)
+            self.torch.save({"done": self.done, "optimizer": self.optimizer.state_dict()},
+                            partial / "trainer.pt")
 
     def load(self, folder: Path) -> None:
         """Continue from a folder written by :meth:`save`.

@@ -7,6 +7,7 @@ direction and exactness of the GRPO step, and SFT making the oracle's answer lik
 import copy
 import csv
 import dataclasses
+import json
 import importlib.util
 import math
 
@@ -17,6 +18,7 @@ from mobileintent_gym.agents.lm import Generation, load_language_model
 from mobileintent_gym.cli import main
 from mobileintent_gym.rl.groups import Rollout, draw_group
 from mobileintent_gym.rl.policy import response_logprobs, with_lora
+from mobileintent_gym.rl.trainer import RepairConfig
 
 torch = pytest.importorskip("torch", reason="needs the [llm] extra")
 pytest.importorskip("peft", reason="needs the [llm] extra")
@@ -56,6 +58,41 @@ def test_two_updates_run_log_checkpoint_and_resume(small_lm, tmp_path, capsys):
     assert "update 2: return=" in capsys.readouterr().out
     if importlib.util.find_spec("tensorboard") is not None:  # optional: events files too
         assert any((out / "tensorboard").glob("events.out.tfevents.*"))
+
+
+def test_a_run_is_neither_overwritten_nor_resumed_with_other_settings(tmp_path, capsys):
+    out = tmp_path / "repair"
+    out.mkdir()
+    (out / "config.json").write_text(json.dumps(dataclasses.asdict(
+        RepairConfig(out=str(out), updates=2, tasks=("G-WCT-01:common:explicit",),
+                     users=("demo-ana", "demo-ben"), val_users=("demo-chen", "demo-dara"),
+                     max_steps=1, max_new_tokens=4, max_elements=2, val_every=2,
+                     checkpoint_every=1))))
+    # Refused before any model loads: these calls take no time.
+    assert main([*SMOKE, "--out", str(out), "--updates", "3"]) == 2
+    assert f"{out} already holds a run; continue it with --resume" in capsys.readouterr().err
+    assert main([*SMOKE, "--out", str(out), "--updates", "3", "--resume", "--lr", "0.1",
+                 "--seed", "7"]) == 2
+    said = capsys.readouterr().err
+    assert "lr: 1e-05 saved, 0.1 given; seed: 0 saved, 7 given)" in said
+    assert "updates" not in said  # a resumed run may go further
+
+
+def test_a_checkpoint_is_written_whole_or_not_at_all(trainer_for, tmp_path, monkeypatch):
+    trainer = trainer_for()
+
+    def fail(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(trainer.torch, "save", fail)
+    with pytest.raises(OSError, match="disk full"):
+        trainer.save(tmp_path / "run" / "checkpoint-1")
+    assert list((tmp_path / "run").iterdir()) == []  # neither it nor a partial one
+    monkeypatch.undo()
+    trainer.save(tmp_path / "run" / "checkpoint-1")
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == ["checkpoint-1"]
+    assert {"trainer.pt", "adapter_model.safetensors"} <= {
+        p.name for p in (tmp_path / "run" / "checkpoint-1").iterdir()}
 
 
 def turn(lm, prompt, answer):
