@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
@@ -50,7 +51,20 @@ from mobileintent_gym.phone.elements import read_screen
 
 Guidance = Callable[[Mapping[str, Any]], Sequence[str] | None]
 
-__all__ = ["Guidance", "TransformersAgent", "no_action"]
+__all__ = ["Guidance", "TransformersAgent", "Turn", "no_action"]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One step of the agent, as a trainer needs it.
+
+    Attributes:
+        generation: The prompt and answer tokens.
+        read: Whether anything could be read in the answer.
+    """
+
+    generation: Generation
+    read: bool
 
 
 class TransformersAgent:
@@ -73,6 +87,10 @@ class TransformersAgent:
         stats: ``answers`` generated and ``unparsed`` ones (nothing could be read).
         last: The generations of the latest call (prompt and response token ids).
 
+    An episode's turns (:meth:`episode_turns`) go into its record
+    (:class:`~mobileintent_gym.rollouts.EpisodeRecord`), which is what the RePAIR trainer
+    learns from, rollouts run here or on Ray actors.
+
     Raises:
         MobileIntentError: For a ``mode`` that is not one of the modes.
     """
@@ -91,6 +109,7 @@ class TransformersAgent:
         self.stats = {"answers": 0, "unparsed": 0}
         self.last: list[Generation] = []
         self._histories: dict[int, list[str]] = {}
+        self._turns: dict[int, list[Turn]] = {}
         self._calls = 0
 
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> Action | str:
@@ -120,7 +139,16 @@ class TransformersAgent:
         self.last = generate(self.lm, [q.messages for q in questions], self.max_new_tokens,
                              self.temperature, zlib.crc32(f"{self.seed}:{self._calls}".encode()))
         self._calls += 1
-        return [self._answer(q, g) for q, g in zip(questions, self.last, strict=True)]
+        return [self._answer(slot, q, g)
+                for slot, q, g in zip(slots, questions, self.last, strict=True)]
+
+    def episode_turns(self, slot: int = 0) -> tuple[Turn, ...]:
+        """The turns of ``slot`` since its episode began.
+
+        Executing, an episode begins where ``info["steps"]`` is 0; in the other modes the
+        turns are all those since the agent was made.
+        """
+        return tuple(self._turns.get(slot, ()))
 
     def _question(self, slot: int, observation: Mapping[str, Any],
                   info: Mapping[str, Any]) -> Question:
@@ -152,7 +180,7 @@ class TransformersAgent:
     def _execute_question(self, slot: int, observation: Mapping[str, Any],
                           info: Mapping[str, Any]) -> Question:
         if info.get("steps", 0) == 0:
-            self._histories[slot] = []
+            self._histories[slot], self._turns[slot] = [], []
         history = self._histories.setdefault(slot, [])
         messages, elements = step_prompt(
             self._field(observation, "instruction"), self._field(observation, "hierarchy"),
@@ -165,8 +193,9 @@ class TransformersAgent:
 
         return Question(messages, read, no_action)
 
-    def _answer(self, question: Question, generation: Generation) -> Action | str:
+    def _answer(self, slot: int, question: Question, generation: Generation) -> Action | str:
         said = question.read(generation.text)
+        self._turns.setdefault(slot, []).append(Turn(generation, said is not None))
         self.stats["answers"] += 1
         self.stats["unparsed"] += said is None
         return said if said is not None else question.unread(generation.text)

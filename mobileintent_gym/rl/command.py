@@ -54,7 +54,8 @@ def _repair(args: argparse.Namespace) -> int:
                           lr=args.lr or RepairConfig.lr, max_new_tokens=args.max_new_tokens,
                           max_steps=args.max_steps, max_elements=args.max_elements,
                           val_every=args.val_every, checkpoint_every=args.checkpoint_every,
-                          seed=args.seed, device=args.device, profiles_dir=args.profiles)
+                          seed=args.seed, device=args.device, profiles_dir=args.profiles,
+                          ray=args.ray)
     check_run_folder(config.out, asdict(config), args.resume)  # before loading a model
     rows = RepairTrainer(config).train(progress=not args.quiet, resume=args.resume)
     if rows:
@@ -84,6 +85,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     repair.add_argument("--max-steps", type=int, help="end episodes after this many steps")
     repair.add_argument("--val-every", type=int, default=20, help="0: never")
     repair.add_argument("--checkpoint-every", type=int, default=20)
+    repair.add_argument("--ray", type=int, metavar="N", help="run the rollouts on N Ray "
+                        "actors (needs [distributed]; default: in lockstep in this process)")
     repair.add_argument("--resume", action="store_true",
                         help="continue from the latest checkpoint in --out")
     repair.set_defaults(func=_repair)

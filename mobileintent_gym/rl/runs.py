@@ -14,6 +14,7 @@ from typing import Any
 
 import gymnasium as gym
 
+from mobileintent_gym.distributed.pool import EXECUTE_ENV
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.curves import plot_curves
 
@@ -28,14 +29,26 @@ CONFIG_FILE = "config.json"
 RESUMABLE = ("updates", "out")
 
 
-def make_envs(count: int, device: str = "sim", users: Sequence[str] | None = None,
-              profiles_dir: str | None = None) -> list[gym.Env]:
-    """``count`` Execute envs observing what a language policy reads: instruction and dump."""
+def env_kwargs(device: str = "sim", users: Sequence[str] | None = None,
+               profiles_dir: str | None = None, max_steps: int | None = None
+               ) -> dict[str, Any]:
+    """``gym.make`` keywords of an Execute env observing what a language policy reads.
+
+    The observation is the instruction and the dump; ``max_steps`` (if given) truncates
+    episodes before the task's step limit.
+    """
+    kwargs: dict[str, Any] = {"device": device, "users": users, "profiles_dir": profiles_dir,
+                              "observation": ("instruction", "hierarchy")}
+    if max_steps is not None:
+        kwargs["max_episode_steps"] = max_steps
+    return kwargs
+
+
+def make_envs(count: int, **kwargs: Any) -> list[gym.Env]:
+    """``count`` Execute envs made with :func:`env_kwargs` of ``kwargs``."""
     import mobileintent_gym  # noqa: F401  (registers the envs)
 
-    return [gym.make("Act2Intent-Execute-v0", device=device, users=users,
-                     observation=("instruction", "hierarchy"), profiles_dir=profiles_dir)
-            for _ in range(count)]
+    return [gym.make(EXECUTE_ENV, **env_kwargs(**kwargs)) for _ in range(count)]
 
 
 def checkpoints(out: str | Path) -> list[tuple[int, Path]]:

