@@ -86,6 +86,11 @@ class RepairConfig:
     ray: int | None = None
 
 
+# What each real-valued setting may be.
+RANGES = {"lr": "> 0", "temperature": ">= 0", "epsilon": "in (0, 1): the ratio's clip range",
+          "beta": ">= 0: the KL penalty's weight", "max_grad_norm": "> 0"}
+
+
 def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequence[str]) -> None:
     """Refuse a run that could not work, before any model is loaded.
 
@@ -107,10 +112,16 @@ def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequen
     for name in ("max_steps", "ray"):
         if getattr(config, name) is not None and getattr(config, name) < 1:
             bad[name] = getattr(config, name)
-    if bad or config.lr <= 0 or config.temperature < 0:
-        raise MobileIntentError(f"RePAIR settings out of range: {bad or ''} lr={config.lr} "
-                                f"temperature={config.temperature} (counts must be >= 1, lr "
-                                "> 0, temperature >= 0)")
+    if bad:
+        raise MobileIntentError(f"RePAIR settings out of range: {bad} (counts must be >= 1)")
+    for name, value, rule in (("lr", config.lr, config.lr > 0),
+                              ("temperature", config.temperature, config.temperature >= 0),
+                              ("epsilon", config.epsilon, 0 < config.epsilon < 1),
+                              ("beta", config.beta, config.beta >= 0),
+                              ("max_grad_norm", config.max_grad_norm, config.max_grad_norm > 0)):
+        if not rule:
+            raise MobileIntentError(f"RePAIR setting {name}={value!r} is out of range "
+                                    f"({RANGES[name]})")
 
 
 def base_model(config: RepairConfig) -> str | None:

@@ -132,6 +132,18 @@ def tokenize(lm: LanguageModel, examples: Sequence[tuple[Messages, str]]
             for m, a in examples]
 
 
+def epoch_batches(count: int, batch_size: int, epochs: int, seed: int = 0
+                  ) -> list[tuple[int, list[int]]]:
+    """(epoch from 0, example indices) of every batch: each epoch a new order of all.
+
+    Each epoch visits every example once, in its own permutation drawn from ``seed``; its
+    last batch may be smaller.
+    """
+    rng = np.random.default_rng(seed)
+    return [(epoch, [int(i) for i in order[s:s + batch_size]]) for epoch in range(epochs)
+            for order in [rng.permutation(count)] for s in range(0, count, batch_size)]
+
+
 def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool = True
               ) -> Path:
     """Train LoRA adapters on the oracle's trajectories; returns the adapters' folder.
@@ -169,14 +181,11 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     policy = with_lora(base.model, config.lora_rank, config.lora_alpha,
                        base_name=base.name, seed=config.seed)
     params = [p for p in policy.parameters() if p.requires_grad]
-    optimizer = torch.optim.AdamW(params, lr=config.lr)
+    optimizer = torch.optim.AdamW(params, lr=config.lr, weight_decay=0.0)  # as in RePAIR
     out = Path(config.out)
     log = RunLog(out, LOG_FIELDS)
     write_config(out, dataclasses.asdict(config))
-    rng = np.random.default_rng(config.seed)
-    batches = [(epoch, order[s:s + config.batch_size]) for epoch in range(config.epochs)
-               for order in [rng.permutation(len(data))]
-               for s in range(0, len(data), config.batch_size)]
+    batches = epoch_batches(len(data), config.batch_size, config.epochs, config.seed)
     policy.train()
     for update, (epoch, batch) in enumerate(tqdm(batches, disable=not progress, desc="SFT"), 1):
         started = time.perf_counter()

@@ -90,7 +90,9 @@ class RepairTrainer:
                                 base_name, config.seed)
         self.lm = LanguageModel(self.policy, base.tokenizer, base.name, base.source)
         params = [p for p in self.policy.parameters() if p.requires_grad]
-        self.optimizer = self.torch.optim.AdamW(params, lr=config.lr)
+        # No weight decay, as LoRA RL usually runs: decay would pull the adapters toward
+        # zero, i.e. toward the reference, on top of the KL penalty that already does.
+        self.optimizer = self.torch.optim.AdamW(params, lr=config.lr, weight_decay=0.0)
         kwargs = {"device": config.phone, "users": self.train_users + self.val_users,
                   "profiles_dir": config.profiles_dir, "max_steps": config.max_steps}
         self.pool = None if config.ray is None else RolloutPool(
@@ -100,6 +102,8 @@ class RepairTrainer:
 
     def train(self, progress: bool = True, resume: bool = False) -> list[dict[str, Any]]:
         """Run the remaining updates, logging each; returns the rows logged by this call.
+
+        The envs (and the Ray pool) are closed when it returns, or fails.
 
         Args:
             progress: Show a progress bar.
@@ -117,25 +121,33 @@ class RepairTrainer:
             self.load(checkpoints(out)[-1][1])
         log = RunLog(out, LOG_FIELDS, self.done if resume else None)
         write_config(out, settings)
+        try:
+            rows = self._updates(out, log, progress)
+            plot_log(log.rows(), out / "curve.png")
+            with atomic_folder(out / "adapters") as folder:
+                save_adapters(self.policy, folder)
+        finally:
+            log.close()
+            self.close()
+        return rows
+
+    def _updates(self, out: Path, log: RunLog, progress: bool) -> list[dict[str, Any]]:
+        """The remaining updates, each logged (and validated, checkpointed when due)."""
         tqdm = require("tqdm.auto", "llm").tqdm
-        rows = []
-        with tqdm(total=self.config.updates, initial=self.done, disable=not progress,
+        config, rows = self.config, []
+        with tqdm(total=config.updates, initial=self.done, disable=not progress,
                   desc="RePAIR") as bar:
-            while self.done < self.config.updates:
+            while self.done < config.updates:
                 row = self.update()
-                if self.config.val_every and self.done % self.config.val_every == 0:
+                if config.val_every and self.done % config.val_every == 0:
                     row.update({f"val_{k}": v for k, v in self.validate().items()})
                 log.write(row)
                 rows.append(row)
                 bar.update(1)
                 bar.set_postfix(ret=f"{row['return']:.2f}", kl=f"{row['kl']:.4f}")
-                every = self.config.checkpoint_every
-                if (every and self.done % every == 0) or self.done == self.config.updates:
+                every = config.checkpoint_every
+                if (every and self.done % every == 0) or self.done == config.updates:
                     self.save(out / f"checkpoint-{self.done}")
-        plot_log(log.rows(), out / "curve.png")
-        log.close()
-        with atomic_folder(out / "adapters") as folder:
-            save_adapters(self.policy, folder)
         return rows
 
     def update(self) -> dict[str, Any]:

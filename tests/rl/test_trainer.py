@@ -22,6 +22,7 @@ from mobileintent_gym.rl.trainer import RepairConfig
 
 torch = pytest.importorskip("torch", reason="needs the [llm] extra")
 pytest.importorskip("peft", reason="needs the [llm] extra")
+load_file = pytest.importorskip("safetensors.torch", reason="needs the [llm] extra").load_file
 SMOKE = ["train", "repair", "--tasks", "G-WCT-01:common:explicit", "--users", "demo-ana",
          "demo-ben", "--val-users", "demo-chen", "demo-dara", "--max-steps", "1",
          "--max-new-tokens", "4", "--max-elements", "2", "--val-every", "2",
@@ -33,19 +34,46 @@ def rows(path):
         return list(csv.DictReader(handle))
 
 
-def test_two_updates_run_log_checkpoint_and_resume(small_lm, tmp_path, capsys):
-    out = tmp_path / "repair"
+TIMING = ("gen_tokens_per_s", "seconds")  # the only columns a rerun may change
+
+
+def test_two_updates_run_log_checkpoint_and_resume_as_one_run(small_lm, tmp_path, capsys,
+                                                              monkeypatch):
+    from mobileintent_gym.distributed.groups import RolloutGroup
+    from mobileintent_gym.rl.trainer import RepairTrainer
+
+    # The small model's rollouts rarely earn a reward, so every advantage would be 0 and
+    # no update would move the weights: fixed advantages make each update change them.
+    monkeypatch.setattr(RolloutGroup, "advantages", lambda group: np.array([1.0, -1, 0.5, -0.5]))
+    closed = []
+    close = RepairTrainer.close
+    monkeypatch.setattr(RepairTrainer, "close", lambda self: closed.append(close(self)))
+    out, whole = tmp_path / "repair", tmp_path / "whole"
     assert main([*SMOKE, "--out", str(out), "--updates", "1"]) == 0
     first = rows(out / "log.csv")
+    start = load_file(out / "adapters" / "adapter_model.safetensors")
     assert main([*SMOKE, "--out", str(out), "--updates", "2", "--resume"]) == 0
+    assert main([*SMOKE, "--out", str(whole), "--updates", "2"]) == 0
+    assert len(closed) == 3  # every run closed its envs
     log = rows(out / "log.csv")
     assert [r["update"] for r in log] == ["1", "2"] and log[0] == first[0]
+    # One update and a resumed one are the run of two updates: the same rows, the same
+    # adapters (which both updates changed).
+    untimed = [[{k: v for k, v in r.items() if k not in TIMING} for r in rows(folder / "log.csv")]
+               for folder in (out, whole)]
+    assert untimed[0] == untimed[1]
+    weights = [load_file(folder / "adapters" / "adapter_model.safetensors")
+               for folder in (out, whole)]
+    assert weights[0].keys() == weights[1].keys() == start.keys()
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in start)
+    assert any(not torch.equal(weights[0][k], start[k]) for k in start)
     for row in log:
         assert row["task"] == "G-WCT-01:common:explicit"
         assert set(row["users"].split("+")) == {"demo-ana", "demo-ben"}  # --users
         assert 0 <= float(row["return"]) <= 1 and float(row["sar_ua"] or 0) == 0
         assert math.isfinite(float(row["kl"])) and float(row["kl"]) >= 0
         assert int(row["gen_tokens"]) <= 4 * 4 and int(row["unparsed"]) <= 4
+    assert float(log[0]["kl"]) == 0 < float(log[1]["kl"])  # the policy left the reference
     # Validated at update 2 (--val-every 2), on demo-chen and demo-dara.
     # (SAR is empty, being undefined, when no subgoal's context was reached.)
     assert log[0]["val_task_sr"] == "" and 0 <= float(log[1]["val_task_sr"]) <= 1
@@ -130,16 +158,28 @@ def logp(trainer, rollout):
         return float(torch.cat(response_logprobs(trainer.policy, seqs, 0)).sum())
 
 
-def test_the_grpo_step_raises_advantaged_answers_and_lowers_the_others(trainer_for):
+def base_weights(model):
+    return {k: v.detach().clone() for k, v in model.named_parameters() if "lora_" not in k}
+
+
+def test_the_grpo_step_raises_advantaged_answers_and_keeps_the_reference(trainer_for):
     trainer = trainer_for(lr=2e-3)
+    assert trainer.optimizer.param_groups[0]["weight_decay"] == 0.0  # LoRA RL: no decay
     rollouts = group(trainer.lm, [[("Open the chat.", "CLICK[270,660]")],
                                   [("Open the chat.", "SWIPE[UP]")]])
     before = [logp(trainer, r) for r in rollouts]
+    frozen = base_weights(trainer.policy)
+    with trainer.policy.disable_adapter():
+        reference = [logp(trainer, r) for r in rollouts]
     stats = trainer.policy_step(rollouts, np.array([1.0, -1.0]))
     after = [logp(trainer, r) for r in rollouts]
     assert after[0] > before[0] and after[1] < before[1]
     assert stats["kl"] == 0.0 and stats["clipped"] == 0.0  # first step: policy = reference
     assert stats["loss"] == pytest.approx(0.0, abs=1e-6)  # -(1 + -1) / 2 at ratio 1
+    # The reference (the adapters disabled) is frozen: its weights and answers unchanged.
+    assert all(torch.equal(v, frozen[k]) for k, v in base_weights(trainer.policy).items())
+    with trainer.policy.disable_adapter():
+        assert [logp(trainer, r) for r in rollouts] == reference
 
 
 def adapter_weights(model):
@@ -201,6 +241,11 @@ def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
     ({"updates": 0}, "'updates': 0"),
     ({"max_steps": 0}, "'max_steps': 0"),
     ({"lr": 0.0}, "lr=0.0"),
+    ({"epsilon": 1.5}, r"epsilon=1.5 is out of range \(in \(0, 1\)"),
+    ({"epsilon": 0.0}, "epsilon=0.0"),
+    ({"beta": -0.01}, r"beta=-0.01 is out of range \(>= 0"),
+    ({"max_grad_norm": 0.0}, "max_grad_norm=0.0"),
+    ({"ray": 0}, "'ray': 0"),
 ])
 def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, message):
     from mobileintent_gym.errors import MobileIntentError
@@ -247,7 +292,7 @@ def test_users_default_to_the_built_in_training_and_validation_sets(trainer_for)
     assert SftConfig().users == ("train",)
 
 
-def test_sft_refuses_bad_settings_before_loading_a_model():
+def test_sft_refuses_bad_settings_before_loading_a_model(tmp_path):
     from mobileintent_gym.errors import MobileIntentError
     from mobileintent_gym.rl.sft import SftConfig, train_sft
 
@@ -255,6 +300,20 @@ def test_sft_refuses_bad_settings_before_loading_a_model():
         train_sft(SftConfig(model="not/loaded", tasks=("G-X",)))
     with pytest.raises(MobileIntentError, match="epochs=0"):
         train_sft(SftConfig(model="not/loaded", epochs=0))
+    (tmp_path / "config.json").write_text("{}")
+    with pytest.raises(MobileIntentError, match=f"{tmp_path} already holds a run; give"):
+        train_sft(SftConfig(model="not/loaded", out=str(tmp_path)))
+
+
+def test_sft_epochs_each_visit_every_example_once_in_a_new_order():
+    from mobileintent_gym.rl.sft import epoch_batches
+
+    batches = epoch_batches(7, 3, epochs=3, seed=0)
+    assert [len(b) for _, b in batches] == [3, 3, 1] * 3
+    orders = [[i for e, b in batches if e == epoch for i in b] for epoch in range(3)]
+    assert all(sorted(order) == list(range(7)) for order in orders)
+    assert len({tuple(order) for order in orders}) == 3
+    assert epoch_batches(7, 3, epochs=3, seed=0) == batches
 
 
 def test_groups_pair_two_different_users_twice_each():
