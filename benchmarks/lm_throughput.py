@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import gymnasium as gym
+import torch
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents.lm import generate, load_language_model
@@ -41,11 +42,19 @@ def prompts(count: int) -> list:
     return out
 
 
+def synchronize(device) -> None:
+    """Wait for the GPU's queued work (CUDA runs asynchronously), so a clock read is honest."""
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
 def timed_generation(lm, batches: list, max_new_tokens: int) -> tuple[float, int]:
     """Seconds and generated tokens over ``batches`` of prompts."""
+    synchronize(lm.device)
     started, tokens = time.perf_counter(), 0
     for batch in batches:
         tokens += sum(len(g.response_ids) for g in generate(lm, batch, max_new_tokens))
+    synchronize(lm.device)
     return time.perf_counter() - started, tokens
 
 
@@ -67,6 +76,7 @@ def main() -> None:
     batch_s, batch_tokens = timed_generation(lm, groups, args.max_new_tokens)
     answered = [g for group in groups for g in generate(lm, group, args.max_new_tokens)]
     policy = with_lora(lm.model)
+    synchronize(lm.device)
     started = time.perf_counter()
     trained = 0
     for i in range(0, len(answered), args.batch):
@@ -74,6 +84,7 @@ def main() -> None:
         sum(lp.sum() for lp in response_logprobs(policy, seqs, lm.tokenizer.pad_token_id)
             ).backward()
         trained += sum(len(p) + len(r) for p, r in seqs)
+    synchronize(lm.device)
     train_s = time.perf_counter() - started
     figures = {
         "model": lm.name, "device": str(lm.device), "prompts": len(work),

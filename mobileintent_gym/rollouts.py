@@ -26,9 +26,9 @@ from mobileintent_gym.phone.touch import ScreenDump
 from mobileintent_gym.users.sets import UserSpec, resolve_users
 
 __all__ = ["AgentFactory", "Episode", "EpisodeRecord", "ReferenceStep", "ReplayDivergedError",
-           "StepRecord", "Transition", "episode_result", "episode_seed", "episodes", "evaluate",
-           "record_episode", "reference_steps", "rollout", "run", "run_episode", "run_episodes",
-           "teacher_forced"]
+           "StepRecord", "Transition", "episode_record", "episode_result", "episode_seed",
+           "episodes", "evaluate", "record_episode", "reference_steps", "rollout", "run",
+           "run_episode", "run_episodes", "step_record", "teacher_forced"]
 
 # Called with each screen of an episode: before the first step, then after every step.
 FrameHook = Callable[[np.ndarray], None]
@@ -77,6 +77,9 @@ class EpisodeRecord:
         target: Id of the task's target record.
         subgoals: Names of the task's subgoals, in order.
         steps: The steps, in order.
+        turns: What the agent kept of its steps, for training: its ``episode_turns()``
+            when it has that method (a language agent: each step's prompt and answer
+            tokens and whether the answer was read), else empty.
     """
 
     result: EpisodeResult
@@ -85,6 +88,7 @@ class EpisodeRecord:
     target: str
     subgoals: tuple[str, ...]
     steps: tuple[StepRecord, ...]
+    turns: tuple[Any, ...] = ()
 
     @property
     def actions(self) -> list[str]:
@@ -133,22 +137,41 @@ def record_episode(env: gym.Env, agent: Agent, user: str, task: str, seed: int =
             device whose screens cannot be re-rendered later).
     """
     device = env.unwrapped.device
-    if frames is not None:
-        agent = _Filmed(agent, device, frames)
+    acting = agent if frames is None else _Filmed(agent, device, frames)
     steps: list[StepRecord] = []
-    route = ""
-    for action, reward, info in rollout(env, agent, {"user": user, "task": task}, seed):
-        event = info["event"]
-        if event is None:
-            route = route or device.route()
-            steps.append(StepRecord(repr(action), route, route, reward, info["invalid_action"]))
-        else:
-            route = event.route_after
-            steps.append(StepRecord(event.action, event.route_before, route, reward))
+    for action, reward, info in rollout(env, acting, {"user": user, "task": task}, seed):
+        steps.append(step_record(action, reward, info, steps, device))
     if frames is not None:
         frames(device.screenshot())
-    return EpisodeRecord(episode_result(user, task, info), seed, info["instruction"],
-                         info["target"], info["subgoals"], tuple(steps))
+    turns = agent.episode_turns() if hasattr(agent, "episode_turns") else ()
+    return episode_record(Episode(user, task, seed), info, steps, turns)
+
+
+def step_record(action: ActionLike, reward: float, info: dict[str, Any],
+                earlier: Sequence[StepRecord], device: Any) -> StepRecord:
+    """One step as a record keeps it.
+
+    Args:
+        action: What the agent gave.
+        reward: The step's reward.
+        info: The step's info.
+        earlier: The episode's steps before it (an action that was none stays on the
+            route the last one reached).
+        device: The env's device (read for the route of a first step that was no action).
+    """
+    event = info["event"]
+    if event is None:
+        route = earlier[-1].route_after if earlier else device.route()
+        return StepRecord(repr(action), route, route, reward, info["invalid_action"])
+    return StepRecord(event.action, event.route_before, event.route_after, reward)
+
+
+def episode_record(episode: Episode, info: dict[str, Any], steps: Sequence[StepRecord],
+                   turns: Sequence[Any] = ()) -> EpisodeRecord:
+    """The record of ``episode``: the info of its last step, its steps, the agent's turns."""
+    return EpisodeRecord(episode_result(episode.user, episode.task, info), episode.seed,
+                         info["instruction"], info["target"], info["subgoals"], tuple(steps),
+                         tuple(turns))
 
 
 class _Filmed:

@@ -1,4 +1,4 @@
-"""Prompts and answer parsing for understanding and predicting intentions (Act2Intention).
+"""Prompts and answer parsing for understanding, predicting and proposing intentions.
 
 Pure functions over plain inputs, for any model and any env that serves these tasks:
 
@@ -8,21 +8,24 @@ Pure functions over plain inputs, for any model and any env that serves these ta
 * **Predict**: the user's last intentions (time, app, text, event class), their persona
   and the current time go in; the answer names the next intention:
   ``{"Event": "<one of the event classes>", "Behaviour": "<text>"}``.
+* **Propose** (the Proactive and Assist envs): the same, with the user's screen, the app
+  in front and the known intentions when given; the answer is ``"no action"`` or
+  ``{"Intent": "<intention>"}`` (read by ``envs.proposals.parse_proposal``).
 
-Parsers find the JSON object in an answer (inside prose or a code fence, single-quoted or
-with a trailing comma) and return ``None`` when there is none or it is malformed; they
-never raise.
+Parsers find the JSON object in an answer with
+:func:`~mobileintent_gym.metrics.prediction.first_json_object` (inside prose or a code
+fence, single-quoted or with a trailing comma) and return ``None`` when there is none or it
+is malformed; they never raise.
 """
 
 from __future__ import annotations
 
-import ast
 import json
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from mobileintent_gym.metrics.act2intent import EVENT_CLASSES, Prediction, parse_prediction, spans
+from mobileintent_gym.metrics.prediction import first_json_object
 
 HISTORY_WINDOW = 50  # the study predicts from the last 50 intentions
 
@@ -42,7 +45,34 @@ PREDICT_SYSTEM = (
     '{"Event": <one event class>, "Behaviour": <the intention, one short sentence>}. '
     "Event classes: ")
 
+PROPOSE_SYSTEM = (
+    "You watch a person use their phone and offer help only when it is useful. From their "
+    "persona, their recent intentions, the time and their screen, decide whether they are "
+    "now carrying out an intention you could do for them. If they are, answer with one "
+    "JSON object naming it in one short sentence, such as "
+    '{"Intent": "In Chat, reply to Mum that you will be late"}. If they are idle or '
+    "browsing without a purpose, answer: no action")
+
 Intention = tuple[str, str, str, str]  # (time, app, intention text, event class)
+
+
+def history_intentions(text: str) -> list[Intention]:
+    """The intentions of an env's ``history`` text, one ``time | app | intention | class`` a line.
+
+    The intention's text may itself hold `` | ``; lines with fewer than four fields (the
+    ``(none)`` of an empty history) are skipped.
+    """
+    out = []
+    for line in text.splitlines():
+        parts = line.split(" | ")
+        if len(parts) >= 4:
+            out.append((parts[0], parts[1], " | ".join(parts[2:-1]), parts[-1]))
+    return out
+
+
+def _history_lines(history: Sequence[Intention], window: int) -> str:
+    shown = history[-window:] if window > 0 else []
+    return "\n".join(" | ".join(intention) for intention in shown) or "(none)"
 
 
 def understand_prompt(descriptions: Sequence[str]) -> list[dict[str, str]]:
@@ -70,52 +100,41 @@ def predict_prompt(history: Sequence[Intention], persona: str, now: str,
         events: The event classes the answer chooses from.
         window: How many of the latest intentions are shown.
     """
-    shown = history[-window:] if window > 0 else []
-    lines = "\n".join(f"{t} | {app} | {text} | {event}" for t, app, text, event in shown)
     user = (f"Persona: {persona}\n\nRecent intentions (time | app | intention | event):\n"
-            f"{lines or '(none)'}\n\nCurrent time: {now}\n\nNext intention (JSON):")
+            f"{_history_lines(history, window)}\n\nCurrent time: {now}\n\n"
+            "Next intention (JSON):")
     return [{"role": "system", "content": PREDICT_SYSTEM + ", ".join(events) + "."},
             {"role": "user", "content": user}]
 
 
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S | re.I)
-_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+def propose_prompt(history: Sequence[Intention], persona: str, now: str,
+                   screen: str | None = None, app: str | None = None,
+                   candidates: Sequence[str] = (), window: int = HISTORY_WINDOW
+                   ) -> list[dict[str, str]]:
+    """Chat messages asking whether to propose an intention now (PIRA's proactive turn).
 
-
-def json_object(answer: str) -> dict[str, Any] | None:
-    """The first JSON object in a model's answer, or ``None``.
-
-    Looks inside a code fence first, then anywhere; accepts Python-style quoting and a
-    trailing comma.
+    Args:
+        history: Past intentions as (time, app, text, event class), oldest first.
+        persona: The user's persona, in words.
+        now: The current time (and scene).
+        screen: The user's screen as text (``agents.prompts.screen_text``), if known.
+        app: The app in front (``""``: the home screen), if known.
+        candidates: Known intentions the answer may name.
+        window: How many of the latest intentions are shown.
     """
-    if not isinstance(answer, str):
-        return None
-    fenced = _FENCE.search(answer)
-    text = fenced.group(1) if fenced else answer
-    decoder = json.JSONDecoder()
-    for start in (i for i, c in enumerate(text) if c == "{"):
-        chunk = text[start:]
-        for attempt in (chunk, _TRAILING_COMMA.sub(r"\1", chunk)):
-            try:
-                value, _ = decoder.raw_decode(attempt)
-            except json.JSONDecodeError:
-                value = _literal(attempt)
-            if isinstance(value, dict):
-                return value
-    return None
-
-
-def _literal(text: str) -> Any:
-    """``text`` up to its first balanced ``}`` read as a Python literal, or ``None``."""
-    depth = 0
-    for end, c in enumerate(text):
-        depth += (c == "{") - (c == "}")
-        if depth == 0:
-            try:
-                return ast.literal_eval(text[:end + 1])
-            except (ValueError, SyntaxError, MemoryError, RecursionError):
-                return None
-    return None
+    parts = [f"Persona: {persona}",
+             f"Recent intentions (time | app | intention | event):\n"
+             f"{_history_lines(history, window)}", f"Now: {now}"]
+    if app is not None:
+        parts.append(f"App in front: {app or '(the home screen)'}")
+    if screen:
+        parts.append(f"Screen:\n{screen}")
+    if candidates:
+        parts.append("Known intentions (you may name one):\n"
+                     + "\n".join(f"- {c}" for c in candidates))
+    parts.append("Your answer (JSON or no action):")
+    return [{"role": "system", "content": PROPOSE_SYSTEM},
+            {"role": "user", "content": "\n\n".join(parts)}]
 
 
 def parse_segmentation(answer: str) -> dict[str, list[int]] | None:
@@ -124,7 +143,7 @@ def parse_segmentation(answer: str) -> dict[str, list[int]] | None:
     Indices may be written as numbers or numeric strings; a segment without positive
     integer indices makes the whole answer malformed.
     """
-    data = json_object(answer)
+    data = first_json_object(answer)
     if not data or not all(isinstance(v, list) for v in data.values()):
         return None
     segments = {str(k): [_index(i) for i in v] for k, v in data.items()}
@@ -145,7 +164,7 @@ def parse_next_intention(answer: str, confidence: float = 1.0) -> Prediction | N
 
     The event class is kept as written (Acc-C scores it exactly as the study does).
     """
-    data = json_object(answer)
+    data = first_json_object(answer)
     if data is None:
         return None
     try:

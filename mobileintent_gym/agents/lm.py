@@ -178,12 +178,38 @@ def load_language_model(model: str | None = None, device: str | None = None
 
 def _with_adapters(folder: Path, device: str) -> LanguageModel:
     """The base model named in a folder of LoRA adapters, with the adapters merged in."""
-    base = json.loads((folder / "adapter_config.json").read_text())["base_model_name_or_path"]
-    lm = load_language_model(base, device)
-    peft = require("peft", "llm")
-    lm.model = peft.PeftModel.from_pretrained(lm.model, str(folder)).merge_and_unload().eval()
+    lm = load_language_model(adapters_base(folder), device)
+    lm.model = merge_adapters(lm.model, folder).eval()
     lm.name, lm.source = f"{lm.name} + {folder}", str(folder)
     return lm
+
+
+def adapters_base(folder: str | Path) -> str:
+    """The base model a folder of LoRA adapters names (``base_model_name_or_path``).
+
+    Raises:
+        MobileIntentError: When the folder holds no readable ``adapter_config.json``.
+    """
+    config = Path(folder).expanduser() / "adapter_config.json"
+    try:
+        base = json.loads(config.read_text())["base_model_name_or_path"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise MobileIntentError(f"{folder} holds no LoRA adapters naming their base model "
+                                f"({config.name} with base_model_name_or_path): {err}"
+                                ) from err
+    return str(base)
+
+
+def merge_adapters(model: Any, folder: str | Path) -> Any:
+    """``model`` with the LoRA adapters of ``folder`` merged into its weights.
+
+    The merge is computed in float32 and the weights are then cast back to the model's
+    dtype, so bfloat16 weights on a GPU are rounded once, not at each term of W + BA.
+    """
+    peft = require("peft", "llm")
+    dtype = model.dtype
+    merged = peft.PeftModel.from_pretrained(model.float(), str(folder)).merge_and_unload()
+    return merged.to(dtype)
 
 
 def _locate(model: str, fallback: bool) -> tuple[str, str, str, dict[str, Any]]:
@@ -238,7 +264,8 @@ def generate(lm: LanguageModel, prompts: Sequence[Messages], max_new_tokens: int
     """
     torch = require("torch", "llm")
     texts = [lm.prompt_text(p) for p in prompts]
-    batch = lm.tokenizer(texts, return_tensors="pt", padding=True,
+    # Left padding, whatever the tokenizer's default: batched prompts must end together.
+    batch = lm.tokenizer(texts, return_tensors="pt", padding=True, padding_side="left",
                          add_special_tokens=False).to(lm.device)
     sampling = {"do_sample": True, "temperature": temperature, "top_k": 0, "top_p": 1.0} \
         if temperature > 0 else {"do_sample": False}
@@ -247,15 +274,30 @@ def generate(lm: LanguageModel, prompts: Sequence[Messages], max_new_tokens: int
         torch.manual_seed(seed)
         out = lm.model.generate(**batch, max_new_tokens=max_new_tokens, **sampling)
     width = batch["input_ids"].shape[1]
-    return [_generation(lm.tokenizer, batch["input_ids"][i], batch["attention_mask"][i],
-                        out[i, width:]) for i in range(len(texts))]
+    # One transfer of each tensor to Python lists (one device sync, not one per token).
+    ids, attention = batch["input_ids"].tolist(), batch["attention_mask"].tolist()
+    stops = set(eos_ids(lm)) | {lm.tokenizer.pad_token_id}
+    return [_generation(lm.tokenizer, row, mask, new, stops)
+            for row, mask, new in zip(ids, attention, out[:, width:].tolist(), strict=True)]
 
 
-def _generation(tokenizer: Any, ids: Any, attention: Any, new: Any) -> Generation:
-    prompt = tuple(int(t) for t, keep in zip(ids, attention, strict=True) if keep)
+def eos_ids(lm: LanguageModel) -> list[int]:
+    """The ids that end an answer.
+
+    The model's ``generation_config.eos_token_id`` (one id or several: chat models often
+    end a turn with either of two), else the tokenizer's end-of-sequence id.
+    """
+    ids = getattr(lm.model.generation_config, "eos_token_id", None)
+    if ids is None:
+        ids = lm.tokenizer.eos_token_id
+    return [int(i) for i in (ids if isinstance(ids, list | tuple) else [ids])]
+
+
+def _generation(tokenizer: Any, ids: list[int], attention: list[int], new: list[int],
+                stops: set[int]) -> Generation:
+    prompt = tuple(t for t, keep in zip(ids, attention, strict=True) if keep)
     response = []
-    stops = {tokenizer.eos_token_id, tokenizer.pad_token_id}
-    for token in (int(t) for t in new):
+    for token in new:
         response.append(token)
         if token in stops:
             break

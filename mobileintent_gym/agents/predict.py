@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 import gymnasium as gym
 import numpy as np
 
+from mobileintent_gym.agents.intent_prompts import history_intentions
 from mobileintent_gym.metrics.act2intent import EVENT_CLASSES
 
 HOURS_AROUND = 2  # the most-frequent baseline looks at intentions this close in time of day
@@ -25,13 +26,8 @@ class HistoryEntry(NamedTuple):
 
 def history_entries(observation: dict[str, Any]) -> list[HistoryEntry]:
     """The entries of an observation's ``history``, one per line (Predict's and Assist's)."""
-    out = []
-    for line in observation["history"].splitlines():
-        parts = line.split(" | ")
-        if len(parts) >= 4:
-            out.append(HistoryEntry(int(parts[0][11:13]), parts[1], " | ".join(parts[2:-1]),
-                                    parts[-1]))
-    return out
+    return [HistoryEntry(int(time[11:13]), app, text, event)
+            for time, app, text, event in history_intentions(observation["history"])]
 
 
 def near_hour(history: list[HistoryEntry], hour: int) -> list[HistoryEntry]:

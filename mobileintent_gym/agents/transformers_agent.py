@@ -1,11 +1,15 @@
-"""``TransformersAgent``: a Hugging Face causal LM acting on the phone through text.
+"""``TransformersAgent``: a Hugging Face causal LM acting in any env of the gym through text.
 
-Each step the agent reads the screen from the hierarchy dump (:mod:`.prompts`), asks the
-model for one action given the intention, its own action history and optional guidance,
-and parses the answer into the Act2Intention action format. An answer holding no action is
-never raised: the agent counts it in :attr:`TransformersAgent.stats` and sends a string that
-is no action, which the env flags in ``info["invalid_action"]`` (quoting the answer) while
-changing nothing. A batch of observations is answered by one batched generation, so a
+The agent's mode follows the env it is given (:func:`~.lm_modes.mode_of`: its observation
+fields; ``mode=`` overrides): it executes intentions on the phone (Execute, Session, and
+Assist while executing), segments actions into intentions (Understand), predicts the next
+intention (Predict) or proposes one (Proactive, Assist while watching). To execute, each step
+it reads the screen from the hierarchy dump (:mod:`.prompts`), asks the model for one action
+given the intention, its own action history and optional guidance, and parses the answer
+into the Act2Intention action format. An answer in which nothing could be read is never
+raised: the agent counts it in :attr:`TransformersAgent.stats` and sends something the env
+flags (``info["invalid_action"]`` when executing, ``info["malformed"]`` in the text envs)
+and scores as wrong. A batch of observations is answered by one batched generation, so a
 vector env's sub-envs step together (:meth:`TransformersAgent.act_vector`).
 """
 
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
@@ -20,26 +25,57 @@ from gymnasium.vector.utils import concatenate, create_empty_array
 
 from mobileintent_gym.actions import Action, action_to_dict
 from mobileintent_gym.agents.lm import Generation, LanguageModel, generate, load_language_model
-from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, parse_answer, step_prompt
+from mobileintent_gym.agents.lm_modes import (
+    ASSIST,
+    EXECUTE,
+    MODES,
+    PREDICT,
+    PROPOSE,
+    UNDERSTAND,
+    Question,
+    mode_of,
+    no_action,
+    predict_question,
+    propose_question,
+    understand_question,
+)
+from mobileintent_gym.agents.prompts import (
+    MAX_ELEMENTS,
+    describe_action,
+    parse_answer,
+    screen_text,
+    step_prompt,
+)
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.phone.elements import ScreenElement
+from mobileintent_gym.phone.elements import read_screen
 
 Guidance = Callable[[Mapping[str, Any]], Sequence[str] | None]
 
+__all__ = ["Guidance", "TransformersAgent", "Turn", "no_action"]
 
-def no_action(answer: str) -> str:
-    """What the agent sends for an answer without an action: a string the env flags."""
-    return f"no action in the model's answer {answer[:200]!r}"
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One step of the agent, as a trainer needs it.
+
+    Attributes:
+        generation: The prompt and answer tokens.
+        read: Whether anything could be read in the answer.
+    """
+
+    generation: Generation
+    read: bool
 
 
 class TransformersAgent:
-    """Acts with a causal language model.
+    """Acts with a causal language model in the mode of its env.
 
     Args:
-        env: The environment, needed only when observations lack ``hierarchy`` or
-            ``instruction`` (the agent then reads the env's device and task).
+        env: The environment: it sets the mode, and the agent reads its device and task
+            when executing from observations without ``hierarchy`` or ``instruction``.
         lm: A loaded model; default :func:`~.lm.load_language_model` of ``model``.
         model: Hub id, folder or ``.gguf`` file to load when ``lm`` is not given.
+        mode: One of :data:`~.lm_modes.MODES`; default :func:`~.lm_modes.mode_of` ``env``.
         seed: Seed of the sampling (each call draws from its own derived seed).
         max_new_tokens: Longest answer in tokens.
         temperature: 0 decodes greedily; above 0 samples.
@@ -47,31 +83,43 @@ class TransformersAgent:
         max_elements: Screen elements listed in the prompt (shorter prompts run faster).
 
     Attributes:
-        stats: ``answers`` generated and ``unparsed`` ones (no action found).
+        mode: The mode it acts in.
+        stats: ``answers`` generated and ``unparsed`` ones (nothing could be read).
         last: The generations of the latest call (prompt and response token ids).
+
+    An episode's turns (:meth:`episode_turns`) go into its record
+    (:class:`~mobileintent_gym.rollouts.EpisodeRecord`), which is what the RePAIR trainer
+    learns from, rollouts run here or on Ray actors.
+
+    Raises:
+        MobileIntentError: For a ``mode`` that is not one of the modes.
     """
 
     def __init__(self, env: gym.Env | None = None, lm: LanguageModel | None = None, *,
-                 model: str | None = None, seed: int = 0, max_new_tokens: int = 32,
-                 temperature: float = 0.0, guidance: Guidance | None = None,
-                 max_elements: int = MAX_ELEMENTS) -> None:
+                 model: str | None = None, mode: str | None = None, seed: int = 0,
+                 max_new_tokens: int = 32, temperature: float = 0.0,
+                 guidance: Guidance | None = None, max_elements: int = MAX_ELEMENTS) -> None:
+        if mode is not None and mode not in MODES:
+            raise MobileIntentError(f"mode must be one of {list(MODES)}, got {mode!r}")
         self.env = None if env is None else env.unwrapped
+        self.mode = mode or mode_of(env)
         self.lm = lm if lm is not None else load_language_model(model)
         self.seed, self.max_new_tokens, self.temperature = seed, max_new_tokens, temperature
         self.guidance, self.max_elements = guidance, max_elements
         self.stats = {"answers": 0, "unparsed": 0}
         self.last: list[Generation] = []
         self._histories: dict[int, list[str]] = {}
+        self._turns: dict[int, list[Turn]] = {}
         self._calls = 0
 
     def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> Action | str:
-        """The next action for one env (see :meth:`act_batch`)."""
+        """The next action or answer for one env (see :meth:`act_batch`)."""
         return self.act_batch([observation], [info])[0]
 
     def act_batch(self, observations: Sequence[Mapping[str, Any]],
                   infos: Sequence[Mapping[str, Any]], slots: Sequence[int] | None = None
                   ) -> list[Action | str]:
-        """The next action of each of several envs, from one batched generation.
+        """The next action or answer of each of several envs, from one batched generation.
 
         Args:
             observations: One observation per env.
@@ -80,37 +128,81 @@ class TransformersAgent:
                 history is cleared when its ``info["steps"]`` is 0 (the info of a reset).
 
         Returns:
-            An :class:`Action` per entry, or the :func:`no_action` string for an answer
-            that holds none.
+            Executing: an :class:`Action` per entry, or the :func:`no_action` string for an
+            answer that holds none. Otherwise the answer's text for the env: what was read
+            in the model's answer, written as the env expects it, or the model's answer as
+            it is when nothing could be read.
         """
         slots = list(range(len(observations)) if slots is None else slots)
-        prompts, screens = [], []
-        for slot, obs, info in zip(slots, observations, infos, strict=True):
-            if info.get("steps", 0) == 0:
-                self._histories[slot] = []
-            messages, elements = step_prompt(
-                self._field(obs, "instruction"), self._field(obs, "hierarchy"),
-                self._histories.setdefault(slot, []),
-                self.guidance(info) if self.guidance else None, self.max_elements)
-            prompts.append(messages)
-            screens.append(elements)
-        self.last = generate(self.lm, prompts, self.max_new_tokens, self.temperature,
-                             zlib.crc32(f"{self.seed}:{self._calls}".encode()))
+        questions = [self._question(slot, obs, info)
+                     for slot, obs, info in zip(slots, observations, infos, strict=True)]
+        self.last = generate(self.lm, [q.messages for q in questions], self.max_new_tokens,
+                             self.temperature, zlib.crc32(f"{self.seed}:{self._calls}".encode()))
         self._calls += 1
-        return [self._answer(slot, generation, elements)
-                for slot, generation, elements in zip(slots, self.last, screens, strict=True)]
+        return [self._answer(slot, q, g)
+                for slot, q, g in zip(slots, questions, self.last, strict=True)]
 
-    def _answer(self, slot: int, generation: Generation,
-                elements: Sequence[ScreenElement]) -> Action | str:
-        action = parse_answer(generation.text, elements)
-        self._histories[slot].append(describe_action(action, elements))
+    def episode_turns(self, slot: int = 0) -> tuple[Turn, ...]:
+        """The turns of ``slot`` since its episode began.
+
+        Executing, an episode begins where ``info["steps"]`` is 0; in the other modes the
+        turns are all those since the agent was made.
+        """
+        return tuple(self._turns.get(slot, ()))
+
+    def _question(self, slot: int, observation: Mapping[str, Any],
+                  info: Mapping[str, Any]) -> Question:
+        mode = self._mode(observation)
+        if mode == UNDERSTAND:
+            return understand_question(observation)
+        if mode == PREDICT:
+            return predict_question(observation)
+        if mode == PROPOSE:
+            return propose_question(observation, self._screen(observation))
+        return self._execute_question(slot, observation, info)
+
+    def _mode(self, observation: Mapping[str, Any]) -> str:
+        if self.mode != ASSIST:
+            return self.mode
+        from mobileintent_gym.envs.assist import WATCH
+
+        return PROPOSE if int(observation["mode"]) == WATCH else EXECUTE
+
+    def _screen(self, observation: Mapping[str, Any]) -> str | None:
+        """The screen a proposal is asked on, as text: the newest dump shown, if any."""
+        if "hierarchies" in observation:
+            dumps = [d for d in observation["hierarchies"] if d]
+            xml = dumps[-1] if dumps else None
+        else:
+            xml = self._field(observation, "hierarchy") if self.mode == ASSIST else None
+        return None if xml is None else screen_text(*read_screen(xml), self.max_elements)
+
+    def _execute_question(self, slot: int, observation: Mapping[str, Any],
+                          info: Mapping[str, Any]) -> Question:
+        if info.get("steps", 0) == 0:
+            self._histories[slot], self._turns[slot] = [], []
+        history = self._histories.setdefault(slot, [])
+        messages, elements = step_prompt(
+            self._field(observation, "instruction"), self._field(observation, "hierarchy"),
+            history, self.guidance(info) if self.guidance else None, self.max_elements)
+
+        def read(text: str) -> Action | None:
+            action = parse_answer(text, elements)
+            history.append(describe_action(action, elements))
+            return action
+
+        return Question(messages, read, no_action)
+
+    def _answer(self, slot: int, question: Question, generation: Generation) -> Action | str:
+        said = question.read(generation.text)
+        self._turns.setdefault(slot, []).append(Turn(generation, said is not None))
         self.stats["answers"] += 1
-        self.stats["unparsed"] += action is None
-        return action if action is not None else no_action(generation.text)
+        self.stats["unparsed"] += said is None
+        return said if said is not None else question.unread(generation.text)
 
     def act_vector(self, observations: Mapping[str, Sequence[Any]], infos: Mapping[str, Any],
                    space: gym.spaces.Dict) -> dict[str, Any]:
-        """The next actions of a Gymnasium vector env's sub-envs, batched for its ``step``.
+        """The next actions of an Execute vector env's sub-envs, batched for its ``step``.
 
         Args:
             observations: The vector env's observation: a dict of per-env sequences.
@@ -121,7 +213,13 @@ class TransformersAgent:
             The actions batched in the layout of ``space``. An answer without an action
             becomes a TYPE of empty text, which the env flags in ``invalid_action`` and
             ignores (a batch has no place for a string).
+
+        Raises:
+            MobileIntentError: When the agent's mode is not ``execute``.
         """
+        if self.mode != EXECUTE:
+            raise MobileIntentError(f"act_vector batches Act2Intention actions; this agent's "
+                                    f"mode is {self.mode!r} (use act_batch)")
         count = len(next(iter(observations.values())))
         steps = infos.get("steps", [0] * count)
         actions = self.act_batch([{k: v[i] for k, v in observations.items()}

@@ -1,23 +1,35 @@
-"""RePAIR's rollout groups, run on a :class:`~mobileintent_gym.distributed.pool.RolloutPool`.
+"""RePAIR's rollout groups: one task specification, two users, two rollouts each.
 
-A group is several rollouts of one task specification by different users (the study: two
-by user p, two by user q); :func:`mobileintent_gym.rl.group_advantages` turns its subgoal
-rewards into one advantage per rollout. A trainer keeps one pool for all its iterations
-and asks it for groups with a new ``seed`` (and a ``make_agent`` holding the current
-policy) each time.
+The study compares users on the same specification, so a group holds rollouts of one task
+id (a template with its target and instruction types) by two users, ``per_user`` each
+(the study: 2 + 2); the users' instances have the same subgoal structure (names and UC/UA
+contexts), each with their own target and screens.
+:func:`mobileintent_gym.rl.group_advantages` turns a group's subgoal rewards into one
+advantage per rollout.
+
+Every rollout is an :class:`~mobileintent_gym.rollouts.Episode` (user, task, seed), so a
+group is the same wherever it runs: ``run`` is anything that turns episodes into records,
+in order — a :class:`~mobileintent_gym.distributed.pool.RolloutPool`
+(``functools.partial(pool.run, make_agent=...)``) or the RePAIR trainer's lockstep runner
+(:func:`mobileintent_gym.rl.lockstep.run_lockstep`). A trainer asks for groups with a new
+``seed`` (and an agent holding the current policy) each update.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from mobileintent_gym.distributed.pool import RolloutPool
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.rl.repair import group_advantages
-from mobileintent_gym.rollouts import AgentFactory, Episode, EpisodeRecord, episode_seed
+from mobileintent_gym.rollouts import Episode, EpisodeRecord, episode_seed
+
+# Runs episodes and returns their records in the same order.
+Runner = Callable[[Sequence[Episode]], Sequence[EpisodeRecord]]
+GroupSpec = tuple[str, Sequence[str]]  # (task id, the group's users)
 
 
 @dataclass(frozen=True)
@@ -47,9 +59,26 @@ class RolloutGroup:
         return group_advantages([r.rewards for r in self.results], self.results[0].contexts)
 
 
+def draw_group(rng: np.random.Generator, tasks: Sequence[str], users: Sequence[str]
+               ) -> tuple[str, tuple[str, str]]:
+    """A task id and two different users for a group, drawn from ``rng``.
+
+    Raises:
+        MobileIntentError: When fewer than two different users are given.
+    """
+    if len(set(users)) < 2:
+        raise MobileIntentError(f"a RePAIR group needs two different users, got {list(users)}")
+    task = tasks[int(rng.integers(len(tasks)))]
+    p, q = rng.choice(sorted(set(users)), size=2, replace=False)
+    return task, (str(p), str(q))
+
+
 def group_episodes(task: str, users: Sequence[str], per_user: int = 2, seed: int = 0
                    ) -> list[Episode]:
     """The episodes of one group: ``per_user`` rollouts of ``task`` by each user.
+
+    Rollout k of a user is seeded by :func:`~mobileintent_gym.rollouts.episode_seed` of
+    ``seed``, the user and ``<task>#k``, so a user's rollouts differ and a rerun repeats.
 
     Raises:
         ValueError: For ``per_user`` below 1 or fewer than two users.
@@ -61,23 +90,31 @@ def group_episodes(task: str, users: Sequence[str], per_user: int = 2, seed: int
             for k in range(per_user)]
 
 
-def rollout_groups(pool: RolloutPool, specs: Sequence[tuple[str, Sequence[str]]],
-                   make_agent: AgentFactory, per_user: int = 2, seed: int = 0
-                   ) -> list[RolloutGroup]:
-    """Run the groups of ``specs`` on the pool, all their episodes at once.
+def rollout_groups(run: Runner, specs: Sequence[GroupSpec], per_user: int = 2,
+                   seed: int = 0) -> list[RolloutGroup]:
+    """Run the groups of ``specs``, all their episodes in one call of ``run``.
 
     Args:
-        pool: The actors.
+        run: Turns episodes into their records, in order (see the module notes).
         specs: ``(task, users)`` per group, e.g. ``("G-SPT-02:personal:implicit",
             ("user3", "user7"))``.
-        make_agent: ``make_agent(env, seed)`` builds each rollout's agent.
         per_user: Rollouts per user (the study: 2).
         seed: Seed of this round; each rollout gets its own seed from it.
 
     Returns:
         One group per spec, in order.
+
+    Raises:
+        MobileIntentError: When a group's rollouts differ in subgoal structure (they
+            share the task id, hence the template, so this means a broken template).
     """
     planned = [group_episodes(task, users, per_user, seed) for task, users in specs]
-    runs = iter(pool.run([e for group in planned for e in group], make_agent))
-    return [RolloutGroup(task, tuple(next(runs) for _ in group))
-            for (task, _), group in zip(specs, planned, strict=True)]
+    records = iter(run([e for group in planned for e in group]))
+    groups = [RolloutGroup(task, tuple(next(records) for _ in group))
+              for (task, _), group in zip(specs, planned, strict=True)]
+    for group in groups:
+        if len({r.contexts for r in group.results}) != 1:
+            raise MobileIntentError(f"users {sorted(set(group.users))} differ in the subgoal "
+                                    f"structure of {group.task!r}; a group compares "
+                                    "compatible rollouts only")
+    return groups

@@ -72,7 +72,7 @@ def parse_guess(text: Any) -> Prediction:
     is no number in [0, 1], which then counts as 0) is named in ``error``.
     """
     guess = parse_prediction(text)
-    data = first_json_object(text) if isinstance(text, str) else None
+    data = first_json_object(text)
     confidence = (data or {}).get("Confidence", 1.0)
     if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not (
             0.0 <= confidence <= 1.0):

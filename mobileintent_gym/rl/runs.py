@@ -1,40 +1,54 @@
-"""What training runs share: the users' split, the envs, the CSV/TensorBoard log, checkpoints."""
+"""What training runs share: the default users, the envs, the CSV/TensorBoard log, checkpoints."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import json
 import re
-from collections.abc import Mapping, Sequence
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 
+from mobileintent_gym.distributed.pool import EXECUTE_ENV
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.curves import plot_curves
-from mobileintent_gym.users import resolve_users
 
 _CHECKPOINT = re.compile(r"checkpoint-(\d+)")
 
 
-def split_users(users: Sequence[str] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Training and validation users: the first half of ``users`` and the rest.
+TRAIN_USERS = ("train",)  # the built-in training set (users.USER_SETS)
+VAL_USERS = ("val",)  # the built-in validation set
+CONFIG_FILE = "config.json"
+# Settings a resumed run may change: how far it goes, and where it is (the same folder,
+# however it is written).
+RESUMABLE = ("updates", "out")
 
-    Default: the four demo users (``demo-ana``, ``demo-ben`` train; ``demo-chen``,
-    ``demo-dara`` validate).
+
+def env_kwargs(device: str = "sim", users: Sequence[str] | None = None,
+               profiles_dir: str | None = None, max_steps: int | None = None
+               ) -> dict[str, Any]:
+    """``gym.make`` keywords of an Execute env observing what a language policy reads.
+
+    The observation is the instruction and the dump; ``max_steps`` (if given) truncates
+    episodes before the task's step limit.
     """
-    users = tuple(users or resolve_users("demo"))
-    half = max(1, len(users) // 2)
-    return users[:half], users[half:]
+    kwargs: dict[str, Any] = {"device": device, "users": users, "profiles_dir": profiles_dir,
+                              "observation": ("instruction", "hierarchy")}
+    if max_steps is not None:
+        kwargs["max_episode_steps"] = max_steps
+    return kwargs
 
 
-def make_envs(count: int, device: str = "sim", users: Sequence[str] | None = None,
-              profiles_dir: str | None = None) -> list[gym.Env]:
-    """``count`` Execute envs observing what a language policy reads: instruction and dump."""
+def make_envs(count: int, **kwargs: Any) -> list[gym.Env]:
+    """``count`` Execute envs made with :func:`env_kwargs` of ``kwargs``."""
     import mobileintent_gym  # noqa: F401  (registers the envs)
 
-    return [gym.make("Act2Intent-Execute-v0", device=device, users=users,
-                     observation=("instruction", "hierarchy"), profiles_dir=profiles_dir)
-            for _ in range(count)]
+    return [gym.make(EXECUTE_ENV, **env_kwargs(**kwargs)) for _ in range(count)]
 
 
 def checkpoints(out: str | Path) -> list[tuple[int, Path]]:
@@ -42,6 +56,76 @@ def checkpoints(out: str | Path) -> list[tuple[int, Path]]:
     found = [(int(m.group(1)), p) for p in Path(out).glob("checkpoint-*")
              if p.is_dir() and (m := _CHECKPOINT.fullmatch(p.name))]
     return sorted(found)
+
+
+def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = False,
+                     flag: str = "--resume") -> None:
+    """Refuse to start a run where it would mix with another one.
+
+    A fresh run needs an ``out`` folder holding no run (no config, log or checkpoint). A
+    resumed one needs the settings saved there to equal ``config``, but for
+    :data:`RESUMABLE` ones (a folder without saved settings starts afresh).
+
+    Args:
+        out: The run's folder.
+        config: The run's settings (``dataclasses.asdict`` of its config).
+        resume: Whether the run continues the one in ``out``.
+        flag: How a user asks to resume (named in the message); ``""``: the run cannot.
+
+    Raises:
+        MobileIntentError: Naming the folder and what to do, or every setting that differs
+            with its saved and its given value.
+    """
+    out = Path(out)
+    saved_file = out / CONFIG_FILE
+    if not resume:
+        if saved_file.exists() or (out / "log.csv").exists() or checkpoints(out):
+            how = f"continue it with {flag}, or " if flag else ""
+            raise MobileIntentError(f"{out} already holds a run; {how}give another --out "
+                                    "(or delete that folder)")
+        return
+    if not saved_file.is_file():
+        return
+    saved = json.loads(saved_file.read_text())
+    given = json.loads(json.dumps(dict(config)))  # tuples as lists, as saved
+    differ = sorted(k for k in saved.keys() | given.keys()
+                    if k not in RESUMABLE and saved.get(k) != given.get(k))
+    if differ:
+        changes = "; ".join(f"{k}: {saved.get(k)!r} saved, {given.get(k)!r} given"
+                            for k in differ)
+        raise MobileIntentError(f"{flag} would continue the run in {out} with other settings "
+                                f"({changes}); give the saved ones, or another --out")
+
+
+def write_config(out: str | Path, config: Mapping[str, Any]) -> None:
+    """Save a run's settings in its folder (what :func:`check_run_folder` compares)."""
+    Path(out).mkdir(parents=True, exist_ok=True)
+    Path(out, CONFIG_FILE).write_text(json.dumps(dict(config), indent=1))
+
+
+@contextlib.contextmanager
+def atomic_folder(target: str | Path) -> Iterator[Path]:
+    """A temporary folder beside ``target`` that becomes ``target`` when the block ends.
+
+    Written under a hidden temporary name and renamed when complete, so an interrupted
+    write (a crash, a killed job) leaves no partial ``target``: a checkpoint is whole or
+    absent. A ``target`` already there is replaced.
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        yield partial
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    if target.exists():
+        old = partial.with_name(partial.name + "-old")
+        target.rename(old)
+        partial.rename(target)
+        shutil.rmtree(old)
+    else:
+        partial.rename(target)
 
 
 class RunLog:

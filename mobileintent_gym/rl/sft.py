@@ -11,7 +11,6 @@ averaged over its tokens. Needs the ``[llm]`` extra.
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,9 +26,17 @@ from mobileintent_gym.agents.oracle import OracleAgent
 from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, step_prompt
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
-from mobileintent_gym.rl.runs import RunLog, make_envs, split_users
+from mobileintent_gym.rl.runs import (
+    TRAIN_USERS,
+    RunLog,
+    atomic_folder,
+    check_run_folder,
+    make_envs,
+    write_config,
+)
 from mobileintent_gym.rollouts import rollout
 from mobileintent_gym.tasks import parse_task_id, task_ids
+from mobileintent_gym.users.sets import resolve_users
 
 LOG_FIELDS = ("update", "epoch", "loss", "examples", "tokens_per_s", "seconds")
 
@@ -44,7 +51,8 @@ class SftConfig:
         out: Folder of the log and the adapters (``<out>/adapters``, which
             ``train repair --init`` takes).
         tasks: Task ids whose oracle trajectories are learnt (default: every task).
-        users: Users split as in RePAIR; the training half's trajectories are learnt.
+        users: Users whose trajectories are learnt: set names, profile names or paths;
+            default the built-in ``train`` set (RePAIR's training users).
         epochs: Passes over the examples.
         batch_size: Examples per optimiser step.
         micro_batch: Examples per forward pass (gradients accumulate over a batch; fewer
@@ -54,7 +62,7 @@ class SftConfig:
         lora_alpha: Their alpha.
         max_grad_norm: Gradient-norm clip.
         max_elements: Screen elements listed per prompt.
-        seed: Seed of the example order.
+        seed: Seed of the adapters' initialisation and the example order.
         device: Torch device (``None``: a GPU when torch sees one, else the CPU).
         phone: Device config of the env.
         profiles_dir: Folder of user profiles named in ``users``.
@@ -63,7 +71,7 @@ class SftConfig:
     model: str | None = None
     out: str = "out/sft"
     tasks: tuple[str, ...] | None = None
-    users: tuple[str, ...] | None = None
+    users: tuple[str, ...] = TRAIN_USERS
     epochs: int = 2
     batch_size: int = 8
     micro_batch: int = 4
@@ -124,6 +132,18 @@ def tokenize(lm: LanguageModel, examples: Sequence[tuple[Messages, str]]
             for m, a in examples]
 
 
+def epoch_batches(count: int, batch_size: int, epochs: int, seed: int = 0
+                  ) -> list[tuple[int, list[int]]]:
+    """(epoch from 0, example indices) of every batch: each epoch a new order of all.
+
+    Each epoch visits every example once, in its own permutation drawn from ``seed``; its
+    last batch may be smaller.
+    """
+    rng = np.random.default_rng(seed)
+    return [(epoch, [int(i) for i in order[s:s + batch_size]]) for epoch in range(epochs)
+            for order in [rng.permutation(count)] for s in range(0, count, batch_size)]
+
+
 def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool = True
               ) -> Path:
     """Train LoRA adapters on the oracle's trajectories; returns the adapters' folder.
@@ -135,7 +155,8 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
 
     Raises:
         UnknownTaskError: Naming a wrong task id (before any model is loaded).
-        MobileIntentError: Naming a setting out of range.
+        MobileIntentError: Naming a setting out of range, or an ``out`` folder that
+            already holds a run.
     """
     torch = require("torch", "llm")
     tqdm = require("tqdm.auto", "llm").tqdm
@@ -148,22 +169,23 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
                                 f"batch_size={config.batch_size} micro_batch="
                                 f"{config.micro_batch} max_elements={config.max_elements} "
                                 f"lr={config.lr}")
+    train_users = resolve_users(config.users, config.profiles_dir)
+    check_run_folder(config.out, dataclasses.asdict(config), flag="")
     base = lm or load_language_model(config.model, config.device)
-    train_users, _ = split_users(config.users)
-    env = make_envs(1, config.phone, train_users, config.profiles_dir)[0]
-    data = tokenize(base, demonstrations(env, train_users, tasks, config.max_elements))
-    env.close()
+    env = make_envs(1, device=config.phone, users=train_users,
+                    profiles_dir=config.profiles_dir)[0]
+    try:
+        data = tokenize(base, demonstrations(env, train_users, tasks, config.max_elements))
+    finally:
+        env.close()
     policy = with_lora(base.model, config.lora_rank, config.lora_alpha,
-                       base_name=base.name)
+                       base_name=base.name, seed=config.seed)
     params = [p for p in policy.parameters() if p.requires_grad]
-    optimizer = torch.optim.AdamW(params, lr=config.lr)
+    optimizer = torch.optim.AdamW(params, lr=config.lr, weight_decay=0.0)  # as in RePAIR
     out = Path(config.out)
     log = RunLog(out, LOG_FIELDS)
-    (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=1))
-    rng = np.random.default_rng(config.seed)
-    batches = [(epoch, order[s:s + config.batch_size]) for epoch in range(config.epochs)
-               for order in [rng.permutation(len(data))]
-               for s in range(0, len(data), config.batch_size)]
+    write_config(out, dataclasses.asdict(config))
+    batches = epoch_batches(len(data), config.batch_size, config.epochs, config.seed)
     policy.train()
     for update, (epoch, batch) in enumerate(tqdm(batches, disable=not progress, desc="SFT"), 1):
         started = time.perf_counter()
@@ -182,5 +204,6 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
         log.write({"update": update, "epoch": epoch + 1, "loss": loss, "examples": len(batch),
                    "tokens_per_s": tokens / seconds, "seconds": seconds})
     log.close()
-    save_adapters(policy, out / "adapters")
+    with atomic_folder(out / "adapters") as folder:
+        save_adapters(policy, folder)
     return out / "adapters"

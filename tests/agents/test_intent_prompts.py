@@ -5,13 +5,13 @@ import pytest
 from mobileintent_gym.agents.intent_prompts import (
     PREDICT_SYSTEM,
     UNDERSTAND_SYSTEM,
-    json_object,
     parse_next_intention,
     parse_segmentation,
     predict_prompt,
     understand_prompt,
 )
 from mobileintent_gym.metrics.act2intent import EVENT_CLASSES, Prediction, goal_accuracy
+from mobileintent_gym.metrics.prediction import first_json_object
 
 ACTIONS = ["In Music, tap Your Library, to find saved songs",
            "In Music, tap Liked Songs, to open the liked list",
@@ -81,6 +81,6 @@ def test_malformed_predictions_give_none(answer):
 
 
 def test_json_object_prefers_the_fenced_block_and_survives_unbalanced_braces():
-    assert json_object('{"outside": 1} ```json\n{"inside": 2}\n```') == {"inside": 2}
-    assert json_object("{ { {") is None
-    assert json_object('{"a": {"b": [1, {"c": 2}]}}') == {"a": {"b": [1, {"c": 2}]}}
+    assert first_json_object('{"outside": 1} ```json\n{"inside": 2}\n```') == {"inside": 2}
+    assert first_json_object("{ { {") is None
+    assert first_json_object('{"a": {"b": [1, {"c": 2}]}}') == {"a": {"b": [1, {"c": 2}]}}

@@ -14,8 +14,10 @@ from mobileintent_gym.agents import TransformersAgent, hf_agent
 from mobileintent_gym.agents.lm import (
     PACKAGED,
     cache_dir,
+    eos_ids,
     generate,
     load_language_model,
+    merge_adapters,
     packaged_gguf,
 )
 from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError
@@ -132,3 +134,47 @@ def test_the_hf_factory_shares_one_model(small_lm):
     first, second = make(env, 0), make(env, 1)
     assert first.lm is second.lm and first.max_new_tokens == 3 and second.seed == 1
     env.close()
+
+
+def test_any_of_the_models_end_ids_ends_an_answer(small_lm):
+    answer = generate(small_lm, SHORT[:1], max_new_tokens=8)[0].response_ids
+    config = small_lm.model.generation_config
+    saved = config.eos_token_id
+    config.eos_token_id = [saved, answer[2]]  # a model listing two end ids
+    try:
+        assert eos_ids(small_lm) == [saved, answer[2]]
+        assert generate(small_lm, SHORT[:1], max_new_tokens=8)[0].response_ids == answer[:3]
+    finally:
+        config.eos_token_id = saved
+
+
+def test_batches_are_padded_on_the_left_whatever_the_tokenizers_default(small_lm):
+    alone = [generate(small_lm, [p], max_new_tokens=6)[0] for p in SHORT]
+    small_lm.tokenizer.padding_side = "right"
+    try:
+        batched = generate(small_lm, SHORT, max_new_tokens=6)
+    finally:
+        small_lm.tokenizer.padding_side = "left"
+    assert [g.response_ids for g in batched] == [g.response_ids for g in alone]
+
+
+def test_adapters_merge_in_float32_into_bfloat16_weights(small_lm, tmp_path):
+    pytest.importorskip("peft", reason="needs the [llm] extra")
+    import copy
+
+    from mobileintent_gym.rl.policy import save_adapters, with_lora
+
+    policy = with_lora(copy.deepcopy(small_lm).model, base_name=PACKAGED)
+    name = "model.layers.0.self_attn.q_proj"
+    layer = policy.get_submodule(f"base_model.model.{name}")
+    with torch.no_grad():
+        layer.lora_B["default"].weight.normal_(0, 1.0)  # a change as large as the weights
+    save_adapters(policy, tmp_path)
+    delta = (layer.lora_B["default"].weight @ layer.lora_A["default"].weight
+             * layer.scaling["default"]).detach()
+    base = copy.deepcopy(small_lm.model).to(torch.bfloat16)
+    weight = base.get_submodule(name).weight.detach().float()
+    merged = merge_adapters(base, tmp_path)
+    got = merged.get_submodule(name).weight
+    assert got.dtype == torch.bfloat16
+    assert torch.equal(got, (weight + delta).to(torch.bfloat16))  # rounded once, from float32

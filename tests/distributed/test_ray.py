@@ -1,5 +1,8 @@
 """Rollouts on a real local Ray cluster: equal to one process, and to a run that lost an actor."""
 
+import copy
+import dataclasses
+import functools
 import json
 import os
 import signal
@@ -84,7 +87,8 @@ def test_rollout_groups_hold_each_users_rollouts_with_their_advantages(cluster,
                                                                        single_process):
     specs = [("G-SPT-02:personal:implicit", USERS), ("G-WCT-01:common:explicit", USERS)]
     with RolloutPool(2, env_kwargs=ENV_KWARGS, progress=False) as pool:
-        groups = rollout_groups(pool, specs, AGENTS["random"], per_user=2, seed=9)
+        on_pool = functools.partial(pool.run, make_agent=AGENTS["random"])
+        groups = rollout_groups(on_pool, specs, per_user=2, seed=9)
     for (task, users), group in zip(specs, groups, strict=True):
         planned = group_episodes(task, users, 2, seed=9)
         assert len({e.seed for e in planned}) == 4  # a user's two rollouts differ
@@ -133,3 +137,28 @@ def test_evaluate_on_ray_writes_what_one_process_writes(cluster, tmp_path):
 def test_what_ray_actors_cannot_do_is_refused_first(capsys, args, says):
     assert main(["evaluate", *args]) == 2
     assert says in capsys.readouterr().err
+
+
+def test_the_trainers_groups_are_the_same_episodes_on_ray_as_in_lockstep(cluster, small_lm,
+                                                                        tmp_path):
+    pytest.importorskip("peft", reason="needs the [llm] extra")
+    from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
+
+    # Greedy decoding: each episode's agent on an actor answers what the batch does here.
+    config = RepairConfig(out=str(tmp_path / "run"), tasks=("G-WCT-01:common:explicit",),
+                          users=USERS, max_steps=2, max_new_tokens=6, max_elements=3,
+                          temperature=0.0)
+    groups = {}
+    for ray_actors in (None, 2):
+        trainer = RepairTrainer(dataclasses.replace(config, ray=ray_actors),
+                                copy.deepcopy(small_lm))
+        try:
+            groups[ray_actors] = trainer.group(1)
+        finally:
+            trainer.close()
+    here, there = groups[None], groups[2]
+    assert here.users == ("demo-ana", "demo-ana", "demo-ben", "demo-ben")
+    assert [r.seed for r in here.records] == [r.seed for r in there.records]
+    assert here.records == there.records  # steps, results and the policy's turns
+    assert all(len(r.turns) == len(r.steps) >= 1 for r in here.records)
+    assert ray.is_initialized()  # the trainer's pool leaves the session it found

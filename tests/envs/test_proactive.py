@@ -156,6 +156,8 @@ def test_answers_are_read_leniently():
     assert (said.intent, said.memory, said.error) == ("Play a song", "RESUME", None)
     bad = parse_proposal(json.dumps({"Intent": "Play a song", "Memory": "FORGET"}))
     assert bad.intent == "Play a song" and bad.memory is None and "FORGET" in bad.error
+    fenced = parse_proposal("```json\n{'Intent': 'Play a song', 'Memory': 'IDLE',}\n```")
+    assert (fenced.intent, fenced.memory, fenced.error) == ("Play a song", "IDLE", None)
 
 
 def test_bad_arguments_options_and_stepping_past_the_end(env):

