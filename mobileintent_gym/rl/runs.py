@@ -7,7 +7,7 @@ import csv
 import json
 import re
 import shutil
-import tempfile
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -113,7 +113,10 @@ def atomic_folder(target: str | Path) -> Iterator[Path]:
     """
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    # mkdir, not tempfile.mkdtemp: the folder gets the umask's permissions, as any other
+    # the run writes (mkdtemp's 0700 would hide checkpoints from the rest of a team).
+    partial = target.parent / f".{target.name}-{uuid.uuid4().hex}"
+    partial.mkdir()
     try:
         yield partial
     except BaseException:
