@@ -208,10 +208,17 @@ class RepairTrainer:
         return functools.partial(run_lockstep, self.envs, agent)
 
     def _cpu_policy(self) -> LanguageModel:
-        """The policy as the actors get it: this one on the CPU, else a CPU copy."""
+        """The policy as the actors get it: this one on the CPU, else a float32 CPU copy.
+
+        The copy is float32 whatever the GPU's dtype: half precision on a CPU is slow or
+        unsupported by some kernels.
+        """
         if self.lm.device.type == "cpu":
             return self.lm
-        return dataclasses.replace(self.lm, model=copy.deepcopy(self.policy).to("cpu"))
+        import torch
+
+        cpu_model = copy.deepcopy(self.policy).to(device="cpu", dtype=torch.float32)
+        return dataclasses.replace(self.lm, model=cpu_model)
 
     def policy_step(self, rollouts: Sequence[Sequence[Generation]], advantages: np.ndarray
                     ) -> dict[str, float]:
