@@ -3,7 +3,8 @@
 A profile is a JSON object::
 
     {"user_id": "demo-ana",                      # or demographics.user_id, or the file name
-     "demographics": {"age": "25-34 years old", ...},
+     "demographics": {"name": "Ana Ferreira",     # optional: the name the phone shows
+                      "age": "25-34 years old", ...},
      "interests": {"Music": 1, "Books": 0, ...},  # 0/1 per domain
      "affinities": {"Music": {"Preferred Genres": ["amapiano", "hip-hop"], ...}, ...},
      "interactions": {"Music": "The user ...", ...}}
@@ -13,10 +14,15 @@ A profile is a JSON object::
 ``userN/profile.json`` both work), then among the built-in profiles (which come in named
 sets: :mod:`.sets`).
 
+The owner's name that the apps show (chat's Me page, the pay account, the meeting Me page …)
+is ``demographics.name``; PersonaLens profiles have none, so without it the name is made of
+the user id (:func:`name_from_id`: ``user12`` → ``User 12``, ``demo-ana`` → ``Demo Ana``).
+
 Anything wrong with a profile, or with the name or path given for it, is an
 :class:`~mobileintent_gym.errors.InvalidProfileError` naming the problem: a user id or
 profile name over 255 characters, demographics nested deeper than 16 levels or holding
-non-JSON values, a file nested too deeply to parse, a name that is not a string.
+non-JSON values, a file nested too deeply to parse, a profile name that is not a string, a
+``demographics.name`` that is not one line of text.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -51,7 +58,8 @@ class UserProfile:
 
     Attributes:
         user_id: Stable identifier, e.g. ``user3`` or ``demo-ana``.
-        demographics: Free-form facts (age, country, employment ...).
+        demographics: Free-form facts (age, country, employment ...); an optional
+            ``name`` is the user's own name (see ``name``).
         interests: Domain → 1 when the user is interested in it, else 0.
         affinities: Domain → attribute → one value or a list of values.
         interactions: Domain → text describing the user's past requests there.
@@ -88,6 +96,8 @@ class UserProfile:
         if len(uid) > MAX_NAME:
             raise InvalidProfileError(f"user_id is {len(uid)} characters, more than {MAX_NAME}: "
                                       f"{uid[:40]!r}...")
+        if "name" in demographics:
+            _check_name(demographics["name"])
         if "interests" not in data or "affinities" not in data:
             missing = [f for f in ("interests", "affinities") if f not in data]
             raise InvalidProfileError(f"profile {uid!r} lacks the fields {missing}")
@@ -101,9 +111,43 @@ class UserProfile:
                 "interests": self.interests, "affinities": self.affinities,
                 "interactions": self.interactions}
 
+    @property
+    def name(self) -> str:
+        """The name the phone shows for its owner.
+
+        ``demographics.name`` (stripped), else one made of the user id
+        (:func:`name_from_id`).
+        """
+        given = self.demographics.get("name")
+        return given.strip() if given else name_from_id(self.user_id)
+
     def active_domains(self) -> tuple[str, ...]:
         """Domains the user is interested in (``interests == 1``), in profile order."""
         return tuple(domain for domain, flag in self.interests.items() if flag == 1)
+
+
+def name_from_id(user_id: str) -> str:
+    """A name to show for a user whose profile has none, made of their id.
+
+    The id's runs of letters and of digits become words, each with a capital first letter,
+    joined by spaces: ``user12`` → ``User 12``, ``demo-ana`` → ``Demo Ana``, ``kwame`` →
+    ``Kwame``. An id without letters or digits is shown as it is, stripped.
+    """
+    words = re.findall(r"[^\W\d_]+|\d+", user_id)
+    return " ".join(w[:1].upper() + w[1:] for w in words) or user_id.strip()
+
+
+def _check_name(value: Any) -> None:
+    """Check ``demographics.name``: one line of text, not blank, at most :data:`MAX_NAME`."""
+    where = "demographics['name']"
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidProfileError(f"{where} must be a non-empty string, got {_kind(value)}")
+    if len(value) > MAX_NAME:
+        raise InvalidProfileError(f"{where} is {len(value)} characters, more than {MAX_NAME}: "
+                                  f"{value[:40]!r}...")
+    if any(unicodedata.category(ch) == "Cc" for ch in value):
+        raise InvalidProfileError(f"{where} must be one line of text without control "
+                                  f"characters, got {value[:80]!r}")
 
 
 def _kind(value: Any) -> str:

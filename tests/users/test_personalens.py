@@ -9,6 +9,9 @@ def test_every_personalens_profile_loads_and_builds(personalens_dir, sentence_en
     assert len(paths) == 40
     profiles = [load_profile(p) for p in paths]
     assert [p.user_id for p in profiles] == [p.stem for p in paths]
+    # They name nobody: the phone shows a name made of the id, "User 12" for user12.
+    assert all("name" not in p.demographics for p in profiles)
+    assert [p.name for p in profiles] == [f"User {p.stem[4:]}" for p in paths]
     genre = {e.id: match_key(e.record["genre"]) for e in CONTEXTS["music:liked"].pool.entities()}
     config = PairConfig(encoder=sentence_encoder)
     for profile in profiles:

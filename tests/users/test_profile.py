@@ -47,6 +47,12 @@ def changed(path, value):
     (("demographics", "age"), object, "demographics['age'] must be a JSON value, got type"),
     (("demographics", "x"), {3: "a"}, "demographics['x'] has a non-string key 3"),
     (("hobbies",), {}, "unknown profile fields ['hobbies']"),
+    (("demographics", "name"), 42, "demographics['name'] must be a non-empty string, got int 42"),
+    (("demographics", "name"), ["Tess"], "demographics['name'] must be a non-empty string, "
+                                         "got list ['Tess']"),
+    (("demographics", "name"), " ", "demographics['name'] must be a non-empty string, got str ' '"),
+    (("demographics", "name"), "n" * 300, "demographics['name'] is 300 characters, more than 255"),
+    (("demographics", "name"), "Tess\nWard", "demographics['name'] must be one line of text"),
 ])
 def test_a_bad_value_is_named_in_the_error(path, value, named):
     with pytest.raises(InvalidProfileError) as err:
@@ -67,6 +73,20 @@ def test_user_id_comes_from_the_top_then_demographics_then_the_caller():
     assert UserProfile.from_dict(data, user_id="file").user_id == "file"
     data["demographics"] = {"user_id": "user7"}
     assert UserProfile.from_dict(data, user_id="file").user_id == "user7"
+
+
+def test_the_name_is_the_demographics_one_and_survives_the_round_trip():
+    profile = UserProfile.from_dict(changed(("demographics", "name"), " Tess Ward "))
+    assert profile.name == "Tess Ward"
+    assert UserProfile.from_dict(profile.to_dict()) == profile
+
+
+@pytest.mark.parametrize(("user_id", "name"), [
+    ("user12", "User 12"), ("demo-ana", "Demo Ana"), ("tess", "Tess"),
+    ("mary_jane.o'neil", "Mary Jane O Neil"), ("élise2", "Élise 2"), ("__", "__"),
+])
+def test_without_a_name_the_name_is_made_of_the_user_id(user_id, name):
+    assert UserProfile.from_dict({**VALID, "user_id": user_id}).name == name
 
 
 def test_round_trip_and_active_domains():
