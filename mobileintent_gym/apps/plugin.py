@@ -1,10 +1,17 @@
-"""An app plugin: the one object an app package exports and the registry lists."""
+"""An app plugin: the one object an app package exports and the registry lists.
+
+Also what every app's state builder is given (:class:`StateBuilder`): PAIR's lists, a seeded
+generator and the name of the phone's owner, of which apps make their handles
+(:func:`user_handle`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -16,9 +23,35 @@ if TYPE_CHECKING:
     from mobileintent_gym.tasks.spec import TaskTemplate
     from mobileintent_gym.users.contexts import ContextSpec
 
-StateBuilder = Callable[[Mapping[str, Sequence[Record]], np.random.Generator], Any]
-"""From PAIR's lists (context key → records, in screen order) and a seeded generator for
-what ranking does not decide (times, counts), the app's complete state."""
+DEFAULT_OWNER = "Alex Morgan"
+"""The owner's name on a phone without a user (random lists: ``App.initial_state``)."""
+
+
+def user_handle(name: str, joiner: str = "_") -> str:
+    """A user name made of a display name: ``Lucía Hernández`` → ``lucia_hernandez``.
+
+    Letters lose their accents and are lower-cased; every run of other characters between
+    them becomes ``joiner``. A name without letters or digits gives ``me``.
+    """
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name.lower())
+                    if not unicodedata.combining(ch))
+    return joiner.join(re.findall(r"[^\W_]+", plain)) or "me"
+
+
+class StateBuilder(Protocol):
+    """Builds an app's complete state for one phone owner."""
+
+    def __call__(self, lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
+                 owner: str) -> Any:
+        """The app's state.
+
+        Args:
+            lists: PAIR's lists: context key → records, in screen order.
+            rng: A seeded generator for what ranking does not decide (times, counts).
+            owner: The name of the phone's owner, shown wherever the app shows its user
+                (a profile's ``name``, or :data:`DEFAULT_OWNER` without a user).
+        """
+        ...
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ from mobileintent_gym.users import encoders
 from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEncoder, make_encoder
 
 CACHE_ENV = "MOBILEINTENT_GYM_CACHE"
-FORMAT = 1  # bump when the pickled layout of UserContent changes
+FORMAT = 2  # bump when the pickled layout of UserContent (its app states included) changes
 _OFF = {"0", "off", "no", "false", "none"}
 T = TypeVar("T")
 

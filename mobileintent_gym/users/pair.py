@@ -8,7 +8,8 @@ value; see :mod:`.ranking`), takes the highest-ranked entities, removes duplicat
 names and the reserved common items, adds the context's common items and shuffles the list
 with a seeded hash of (seed, user, context). Contexts that share a pool are filled in order
 and never repeat an entity, so a personal target belongs to one context only. Each app
-then turns its lists into its complete state: same app structure, different content.
+then turns its lists into its complete state: same app structure, different content, and
+the user's own name (the profile's ``name``) wherever an app shows its owner.
 
 Example:
     >>> from mobileintent_gym.users import build_user_content, resolve_profile
@@ -193,7 +194,7 @@ def _build(profile: UserProfile, config: PairConfig, encoder: Encoder) -> UserCo
     state = PhoneState({
         bundle.id: bundle.build_state(
             {c.key: [e.record for e in shown[c.key]] for c in bundle.contexts},
-            named_rng(config.seed, f"pair/{profile.user_id}/{bundle.id}"))
+            named_rng(config.seed, f"pair/{profile.user_id}/{bundle.id}"), profile.name)
         for bundle in registry.bundles() if bundle.contexts})
     entities = _by_id(shown)
     return UserContent(profile.user_id, state, MappingProxyType(contexts),

@@ -101,7 +101,7 @@ def test_a_comment_shows_under_the_note_and_counts(phone):
     press(phone, resource_id="send")
     mine = nodes(phone, resource_id="my_comment")
     assert [[n.text for n in c.walk() if n.text] for c in mine] == [
-        ["Alex", "Which size did you take?", "Today 09:41"]]
+        ["Alex Morgan", "Which size did you take?", "Today 09:41"]]
     assert f"{comments + 1:,} comments" in [n.text for n in nodes(phone)]
     assert shown_count(phone, "comment") == (False, comments + 1)
     assert texts(phone, "comment_box") == ["Say something…"]  # the box empties

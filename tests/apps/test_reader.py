@@ -131,7 +131,7 @@ def test_add_favorite_book_puts_the_book_in_the_list(phone):
     phone.act("PRESS[BACK]")
     assert phone.route() == "reader/book_list"
     assert nodes(phone, resource_id="list_book")[0].entity == candidate.entity
-    assert shown(phone, "list_header")[1] == f"{listed + 1} books · by Alex"
+    assert shown(phone, "list_header")[1] == f"{listed + 1} books · by Alex Morgan"
 
 
 def test_cancel_adds_nothing_and_remove_takes_a_book_off_the_list(phone):

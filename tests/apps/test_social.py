@@ -113,7 +113,7 @@ def test_liking_in_the_timeline_shows_in_the_row_and_on_me(phone):
     like = inside(row_of(phone, post.id), "like")
     assert like.checked and inside(like, "count").text == f"{post.likes + 1:,}"
     press(phone, desc="Me")
-    assert texts(phone, "name") == ["Alex"]
+    assert texts(phone, "name") == ["Alex Morgan"]
     assert nodes(phone, resource_id="post")[0].entity == post.id
 
 
@@ -126,7 +126,7 @@ def test_a_reply_shows_first_under_the_post_and_empties_the_box(phone):
     press(phone, resource_id="reply_send")
     first = nodes(phone, resource_id="reply_row")[0]
     assert [inside(first, n).text for n in ("author", "meta", "text")] == [
-        "Alex", "@alex · now", "Great point"]
+        "Alex Morgan", "@alexmorgan · now", "Great point"]
     assert texts(phone, "reply_input") == ["Post your reply"]  # the hint: the box is empty
     assert action(phone, "reply")[0] == str(len(post.replies) + 1)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mobileintent_gym.apps.plugin import user_handle
 from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.users import (
     USER_SETS,
@@ -95,6 +96,16 @@ def test_every_built_in_profile_is_valid_and_complete():
         profile = load_profile(path)
         assert profile.user_id == name == path.stem
         assert shape_problems(profile) == [], name
+
+
+def test_every_built_in_user_has_a_full_name_of_their_own_starting_with_their_id():
+    profiles = [resolve_profile(n) for n in builtin_users()]
+    names = [p.demographics["name"] for p in profiles]
+    assert len(set(names)) == len(names)
+    for profile, name in zip(profiles, names, strict=True):
+        assert profile.name == name and len(name.split()) >= 2, name  # a first and a last name
+        given = profile.user_id.removeprefix("demo-")
+        assert user_handle(name).startswith(given + "_"), (profile.user_id, name)
 
 
 def shape_problems(p):

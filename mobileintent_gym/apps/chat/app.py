@@ -102,7 +102,7 @@ class ChatApp(ChatIntents, SocialScreens, App):
         bar = messenger.input_bar(ctx, col.take_bottom(ctx.dp(64)), entry, ("send", chat.id),
                                   hint="", color=t.surface)
         style = messenger.BubbleStyle(_MINE, t.text, (255, 255, 255), t.bar)
-        faces = {True: Avatar(ME, "Me", t.bar), False: Avatar(contact.id, contact.name, t.bar)}
+        faces = {True: Avatar(ME, state.me, t.bar), False: Avatar(contact.id, contact.name, t.bar)}
         items = [(messenger.bubble_height(ctx, m.text), lambda r, m=m: messenger.bubble_row(
             ctx, r, m.text, faces[m.sender == ME], mine=m.sender == ME, style=style))
             for m in chat.messages]

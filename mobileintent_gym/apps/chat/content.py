@@ -25,6 +25,7 @@ from mobileintent_gym.apps.chat.state import (
     Moment,
     clock_text,
 )
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record, read_records
 from mobileintent_gym.users.contexts import ContextSpec, Pool
 from mobileintent_gym.users.pair import named_rng, random_lists
@@ -70,7 +71,8 @@ def contacts() -> Mapping[str, Contact]:
                              for r in read_records(__package__, "contacts")})
 
 
-def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator) -> ChatState:
+def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
+                owner: str) -> ChatState:
     """A chat state with PAIR's chat list and Moments, newest first.
 
     Contacts are the people of the chats and the authors of the posts.
@@ -79,6 +81,7 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
         lists: The chat list and the Moments posts.
         rng: Source of unread counts (for chats whose last message is the contact's) and
             like counts.
+        owner: The owner's name, on the Me page.
     """
     chats = [_timed_chat(r, n, int(rng.integers(0, MAX_UNREAD + 1)))
              for n, r in enumerate(lists[Pair.CHATS])]
@@ -87,12 +90,12 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
                for k, r in enumerate(lists[Pair.MOMENTS])]
     people = {c.contact for c in chats} | {m.author for m in moments}
     return ChatState({cid: c for cid, c in contacts().items() if cid in people}, chats,
-                     moments)
+                     moments, me=owner)
 
 
 def default_state(seed: int) -> ChatState:
     """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP))
+    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 def _timed_chat(record: Record, n: int, unread: int) -> Chat:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from mobileintent_gym.apps.chat import icon
 from mobileintent_gym.apps.chat.ids import Rid, Route
 from mobileintent_gym.apps.chat.state import ME, ChatState, Contact, Moment
+from mobileintent_gym.apps.plugin import user_handle
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import Entry
 from mobileintent_gym.phone.icons import Glyph
@@ -108,11 +109,11 @@ class SocialScreens:
         card.add(Node(ui.IMAGE_VIEW, (rect[0] + pad, top, rect[0] + pad + side, top + side),
                       desc=contact.name, paint=self._avatar(contact, t.background)))
         body = Column((rect[0] + 2 * pad + side, top - ctx.dp(4), rect[2] - pad, rect[3]))
-        handle = "".join(ch if ch.isalnum() else "_" for ch in contact.name.lower())
         card.add(widgets.text(ctx, body.take(ctx.dp(30)), contact.name, 21, bold=True,
                               rid=widgets.TITLE),
-                 widgets.text(ctx, body.take(ctx.dp(22)), f"Chat ID: {handle}", 13.5,
-                              color=t.muted, rid=widgets.SUBTITLE),
+                 widgets.text(ctx, body.take(ctx.dp(22)),
+                              f"Chat ID: {user_handle(contact.name)}", 13.5, color=t.muted,
+                              rid=widgets.SUBTITLE),
                  widgets.text(ctx, body.take(ctx.dp(22)),
                               f"Region: {contact.region}" if contact.region else "", 13.5,
                               color=t.muted))

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
+
 ME = "me"
 
 
@@ -57,13 +59,13 @@ class ChatState:
         contacts: Contact id → contact.
         chats: Conversations, most recent first.
         moments: Moments posts, newest first.
-        me: The user's display name.
+        me: The owner's name (the profile's ``name``).
     """
 
     contacts: Mapping[str, Contact]
     chats: tuple[Chat, ...]
     moments: tuple[Moment, ...]
-    me: str = "Alex"
+    me: str = DEFAULT_OWNER
 
     def __post_init__(self) -> None:
         if not isinstance(self.contacts, MappingProxyType):

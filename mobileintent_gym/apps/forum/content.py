@@ -16,6 +16,7 @@ import numpy as np
 
 from mobileintent_gym.apps.forum.ids import APP, Pair
 from mobileintent_gym.apps.forum.state import ME, Comment, ForumState, Post
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.users.contexts import ContextSpec, Pool
 from mobileintent_gym.users.pair import named_rng, random_lists
@@ -43,7 +44,8 @@ CONTEXTS = (
 )
 
 
-def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator) -> ForumState:
+def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
+                owner: str) -> ForumState:
     """A forum state whose home feed interleaves PAIR's two lists, in their order.
 
     The user has joined the communities of the first list's posts.
@@ -52,6 +54,8 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
         lists: Posts of followed communities, and suggested posts.
         rng: Source of ages, votes, commenters, the user's karma and which posts hold the
             comments the user wrote before (each the newest of its thread).
+        owner: Unused: the forum shows its users by their pseudonyms, the owner's
+            included (:data:`~mobileintent_gym.apps.forum.state.ME`).
     """
     followed, suggested = lists[Pair.HOME], lists[Pair.SUGGESTED]
     feed = [r.id for r in chain.from_iterable(zip_longest(followed, suggested)) if r]
@@ -69,7 +73,7 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
 
 def default_state(seed: int) -> ForumState:
     """The content of a phone without a user: random lists of the pool for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP))
+    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 def _post(record: Record, rng: np.random.Generator, hours: int, suggested: bool,

@@ -16,6 +16,7 @@ import numpy as np
 
 from mobileintent_gym.apps.maps.ids import APP, Pair
 from mobileintent_gym.apps.maps.state import MapsState, Place
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.users.contexts import ContextSpec, Pool
 from mobileintent_gym.users.pair import named_rng, random_lists
@@ -47,7 +48,8 @@ CONTEXTS = (
 )
 
 
-def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator) -> MapsState:
+def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
+                owner: str) -> MapsState:
     """A maps state whose recent searches are PAIR's lists, in their order.
 
     The app can find every place of both pools; a few of the searched ones are saved and
@@ -56,6 +58,7 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
     Args:
         lists: Recent searches of places and of places to eat and drink.
         rng: Source of which searches were saved and asked directions to.
+        owner: Unused: the map shows no account.
     """
     recent, food = lists[Pair.RECENT], lists[Pair.FOOD]
     searched = [r.id for r in (*recent, *food)]
@@ -66,7 +69,7 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
 
 def default_state(seed: int) -> MapsState:
     """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP))
+    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 @functools.cache

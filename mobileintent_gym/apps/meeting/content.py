@@ -17,6 +17,7 @@ import numpy as np
 
 from mobileintent_gym.apps.meeting.ids import APP, Pair
 from mobileintent_gym.apps.meeting.state import TIME_FORMAT, Meeting, MeetingState
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from mobileintent_gym.users.contexts import ContextSpec, Pool
@@ -54,8 +55,8 @@ CONTEXTS = (
 )
 
 
-def build_state(lists: Mapping[str, Sequence[Record]],
-                rng: np.random.Generator) -> MeetingState:
+def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
+                owner: str) -> MeetingState:
     """A meeting state with PAIR's meeting history (meetings and webinars) and schedule.
 
     Args:
@@ -63,6 +64,7 @@ def build_state(lists: Mapping[str, Sequence[Record]],
             (soonest first).
         rng: Source of the time slots, the mix of the history, meeting IDs, recordings
             and reminders.
+        owner: The owner's name, on the Me page and their tile in a meeting.
     """
     meetings, webinars = lists[Pair.HISTORY], lists[Pair.WEBINARS]
     past = _slots(rng, False, len(meetings) + len(webinars))[::-1]
@@ -74,12 +76,12 @@ def build_state(lists: Mapping[str, Sequence[Record]],
     scheduled = [_meeting(r, start, rng) for r, start in
                  zip(upcoming, _slots(rng, True, len(upcoming)), strict=True)]
     reminders = [m.id for m in scheduled if rng.random() < REMINDER_SHARE]
-    return MeetingState(scheduled, history, reminders)
+    return MeetingState(scheduled, history, reminders, me=owner)
 
 
 def default_state(seed: int) -> MeetingState:
     """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP))
+    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 def _slots(rng: np.random.Generator, future: bool, count: int) -> list[str]:

@@ -6,6 +6,7 @@ import functools
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.phone.state import DEFAULT_CLOCK
 
 TIME_FORMAT = "%Y-%m-%d %H:%M"
@@ -52,7 +53,7 @@ class MeetingState:
         joined_at: When the user joined it, as ``YYYY-MM-DD HH:MM``.
         muted: Whether the user's microphone is off in the meeting.
         camera: Whether the user's camera is on in the meeting.
-        me: The user's display name.
+        me: The owner's name (the profile's ``name``).
         account: The account line of the Me page.
     """
 
@@ -63,7 +64,7 @@ class MeetingState:
     joined_at: str = ""
     muted: bool = True
     camera: bool = False
-    me: str = "Alex Morgan"
+    me: str = DEFAULT_OWNER
     account: str = "Personal account · ID 6182 0473"
 
     def __post_init__(self) -> None:

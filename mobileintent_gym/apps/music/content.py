@@ -14,6 +14,7 @@ import numpy as np
 
 from mobileintent_gym.apps.music.ids import APP, Pair
 from mobileintent_gym.apps.music.state import MusicState, Playlist, Track
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.users.contexts import ContextSpec, Pool
 from mobileintent_gym.users.entities import match_key
@@ -42,7 +43,8 @@ CONTEXTS = (
 )
 
 
-def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator) -> MusicState:
+def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
+                owner: str) -> MusicState:
     """A music state showing PAIR's lists in their order.
 
     The catalog holds exactly the tracks used: liked, recent and the home playlists' tracks;
@@ -51,6 +53,7 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
     Args:
         lists: Liked Songs and recently played (most recent first), home playlists.
         rng: Unused: ranking decides everything the music app shows.
+        owner: Unused: the library calls the owner "you".
     """
     liked, recent, home = lists[Pair.LIKED], lists[Pair.RECENT], lists[Pair.HOME]
     playlists = {r.id: playlist(r) for r in home}
@@ -71,7 +74,7 @@ def own_playlists(liked: Sequence[str], recent: Sequence[str]) -> tuple[Playlist
 
 def default_state(seed: int) -> MusicState:
     """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP))
+    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 @functools.cache

@@ -15,6 +15,7 @@ import numpy as np
 
 from mobileintent_gym.apps.notes.ids import APP, Pair
 from mobileintent_gym.apps.notes.state import ME, Note, NotesState
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record, read_records
 from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from mobileintent_gym.users.contexts import ContextSpec, Pool
@@ -41,7 +42,8 @@ CONTEXTS = (
 )
 
 
-def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator) -> NotesState:
+def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
+                owner: str) -> NotesState:
     """A notes state showing PAIR's lists in their order.
 
     The user follows the authors of their first saved notes and has posted a few notes.
@@ -49,6 +51,7 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
     Args:
         lists: The saved and liked notes (most recent first) and the Discover feed.
         rng: Source of the counts, the dates, the user's own notes and followers.
+        owner: The owner's name, on the Me page and the user's notes and comments.
     """
     saved, liked, discover = lists[Pair.SAVED], lists[Pair.LIKED], lists[Pair.DISCOVER]
     notes = {r.id: _note(r, r["author"], rng) for r in (*saved, *liked, *discover)}
@@ -58,12 +61,12 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
     follows = list(dict.fromkeys(r["author"] for r in saved))[:FOLLOWS]
     return NotesState(notes, discover=[r.id for r in discover], saved=[r.id for r in saved],
                       liked=[r.id for r in liked], mine=[r.id for r in mine], follows=follows,
-                      followers=int(rng.integers(3, 300)))
+                      followers=int(rng.integers(3, 300)), me=owner)
 
 
 def default_state(seed: int) -> NotesState:
     """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP))
+    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 def posted(days: int) -> str:

@@ -10,6 +10,7 @@ import dataclasses
 from mobileintent_gym.apps.notes import cards
 from mobileintent_gym.apps.notes.ids import Rid, Route, Text
 from mobileintent_gym.apps.notes.state import NotesState
+from mobileintent_gym.apps.plugin import user_handle
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import Entry
 from mobileintent_gym.phone.paint import Avatar, Fill
@@ -58,7 +59,7 @@ class MeScreens:
         head.add(Node(ui.IMAGE_VIEW, (top[0], top[1], top[0] + side, top[3]), desc=state.me,
                       paint=Avatar("me", state.me, HEADER)))
         names = Column((top[0] + side + ctx.dp(16), top[1] + ctx.dp(8), top[2], top[3]))
-        handle = state.me.lower() + "_notes"
+        handle = user_handle(state.me) + "_notes"
         head.add(widgets.text(dark, names.take(ctx.dp(30)), state.me, 21, bold=True,
                               rid=Rid.TITLE),
                  widgets.text(dark, names.take(ctx.dp(22)), f"ID: {handle}", 12.5,

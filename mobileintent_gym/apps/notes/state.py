@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
+
 ME = "me"  # the author id of the user's own notes
 
 
@@ -67,7 +69,7 @@ class NotesState:
         mine: Ids of the user's own notes, newest first.
         follows: Names of the authors the user follows.
         comments: The user's comments, newest first.
-        me: The user's display name.
+        me: The owner's name (the profile's ``name``).
         followers: The user's followers.
     """
 
@@ -78,7 +80,7 @@ class NotesState:
     mine: tuple[str, ...] = ()
     follows: tuple[str, ...] = ()
     comments: tuple[Comment, ...] = ()
-    me: str = "Alex"
+    me: str = DEFAULT_OWNER
     followers: int = 0
 
     def __post_init__(self) -> None:

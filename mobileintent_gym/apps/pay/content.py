@@ -23,6 +23,7 @@ from mobileintent_gym.apps.pay.state import (
     PayState,
     minutes_ago,
 )
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.users.contexts import ContextSpec, Pool
 from mobileintent_gym.users.pair import named_rng, random_lists
@@ -58,12 +59,14 @@ CONTEXTS = (
 )
 
 
-def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator) -> PayState:
+def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
+                owner: str) -> PayState:
     """A pay state with PAIR's billing history and message list, newest first.
 
     Args:
         lists: The transactions and the conversations, in screen order.
         rng: Source of times, order numbers and unread counts.
+        owner: The owner's name, on the My page's account card.
     """
     bills, ago = [], int(rng.integers(25, 240))
     for r in lists[Pair.BILLS]:
@@ -77,12 +80,12 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
         unread = int(rng.integers(1, MAX_UNREAD + 1)) if rng.random() < UNREAD_SHARE else 0
         conversations.append(_timed(r, ago, unread))
         ago += int(rng.integers(*CHAT_GAP_MINUTES))
-    return PayState(bills, conversations)
+    return PayState(bills, conversations, me=owner)
 
 
 def default_state(seed: int) -> PayState:
     """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP))
+    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 def _timed(record: Record, ago: int, unread: int) -> Conversation:

@@ -6,6 +6,7 @@ import functools
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER, user_handle
 from mobileintent_gym.phone.state import DEFAULT_CLOCK
 
 ME = "me"
@@ -73,22 +74,30 @@ class PayState:
     Attributes:
         bills: The billing history, newest first.
         conversations: The message list, most recent first.
-        me: The user's display name.
-        account: The account name shown on the My page.
+        me: The owner's name (the profile's ``name``).
         balance: The balance in cents.
         savings: What the savings fund holds, in cents.
     """
 
     bills: tuple[Bill, ...]
     conversations: tuple[Conversation, ...]
-    me: str = "Alex Morgan"
-    account: str = "alex.m•••@mail.com"
+    me: str = DEFAULT_OWNER
     balance: int = 102_436
     savings: int = 1_137_780
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "bills", tuple(self.bills))
         object.__setattr__(self, "conversations", tuple(self.conversations))
+
+    @property
+    def account(self) -> str:
+        """The account name shown on the My page: the owner's e-mail address, masked.
+
+        ``Alex Morgan`` → ``alex.m•••@mail.com``: the first word of the name and the first
+        letter of the next.
+        """
+        first, _, rest = user_handle(self.me, ".").partition(".")
+        return f"{first}.{rest[0]}•••@mail.com" if rest else f"{first}•••@mail.com"
 
     def bill(self, bill_id: str) -> Bill:
         """The transaction with id ``bill_id``.

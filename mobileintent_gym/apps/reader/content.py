@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.reader.ids import APP, Pair
 from mobileintent_gym.apps.reader.state import Book, ReaderState
 from mobileintent_gym.apps.records import Record
@@ -49,13 +50,15 @@ def book(record: Record) -> Book:
                 float(record["rating"]), tuple(record["topics"]))
 
 
-def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator) -> ReaderState:
+def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
+                owner: str) -> ReaderState:
     """A reader state showing PAIR's lists in their order.
 
     Args:
         lists: The reading list, the books Add Favorite Book offers, the recommendations.
         rng: Source of how far each book on the reading list is read and of the week's
             reading time.
+        owner: The owner's name, on the Me page and the book list they keep.
     """
     reading, candidates = lists[Pair.READING], lists[Pair.FAVORITES]
     recommended = lists[Pair.RECOMMENDED]
@@ -65,9 +68,9 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
         reading=[r.id for r in reading], progress=progress,
         recommended=[r.id for r in recommended], candidates=[r.id for r in candidates],
         favorites=[r.id for r in reading[:LISTED_AT_START]],
-        week_minutes=int(rng.integers(*WEEK_MINUTES_RANGE)))
+        week_minutes=int(rng.integers(*WEEK_MINUTES_RANGE)), me=owner)
 
 
 def default_state(seed: int) -> ReaderState:
     """The content of a phone without a user: random lists of the pool for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP))
+    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)

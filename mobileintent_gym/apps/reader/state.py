@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
+
 
 @dataclass(frozen=True, slots=True)
 class Book:
@@ -31,7 +33,7 @@ class ReaderState:
         recommended: The recommendations, best first.
         candidates: The books Add Favorite Book offers.
         favorites: The user's book list, newest first.
-        me: The user's display name.
+        me: The owner's name (the profile's ``name``).
         week_minutes: Minutes read this week.
     """
 
@@ -41,7 +43,7 @@ class ReaderState:
     recommended: tuple[str, ...]
     candidates: tuple[str, ...]
     favorites: tuple[str, ...] = ()
-    me: str = "Alex"
+    me: str = DEFAULT_OWNER
     week_minutes: int = 0
 
     def __post_init__(self) -> None:

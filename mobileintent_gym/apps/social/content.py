@@ -17,6 +17,7 @@ from itertools import chain
 
 import numpy as np
 
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record, read_records
 from mobileintent_gym.apps.social.ids import APP, Pair
 from mobileintent_gym.apps.social.state import Account, Post, Reply, SocialState, age_text
@@ -70,13 +71,15 @@ def context_line(record: Record) -> str:
     return f"Topic · {record['topic']}" if "topic" in record.attributes else ""
 
 
-def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator) -> SocialState:
+def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
+                owner: str) -> SocialState:
     """A social state whose For you timeline interleaves PAIR's three lists in their order.
 
     Args:
         lists: People's posts, news and topic posts, best first.
         rng: Source of ages, counts, replies and repliers, followers, and which timeline
             accounts the user follows and which posts they liked and bookmarked.
+        owner: The owner's name, on the Me page and the user's replies.
     """
     accounts = {r.id: Account(r.id, r.label, r["handle"], r["bio"], r["kind"] == "outlet",
                               int(rng.integers(50, 90_000))) for r in _account_records()}
@@ -86,12 +89,13 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
     feed = [r.id for r in chain.from_iterable(trio)]
     authors = list(dict.fromkeys(posts[p].author for p in feed))
     return SocialState(accounts, posts, feed, following=_draw(rng, authors, FOLLOWED),
-                       liked=_draw(rng, feed, LIKED), bookmarks=_draw(rng, feed, BOOKMARKED))
+                       liked=_draw(rng, feed, LIKED), bookmarks=_draw(rng, feed, BOOKMARKED),
+                       me=owner)
 
 
 def default_state(seed: int) -> SocialState:
     """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP))
+    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 @functools.cache

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER, user_handle
+
 ME = "me"
 
 
@@ -72,7 +74,7 @@ class SocialState:
         liked: Posts the user liked, most recent first.
         reposted: Posts the user reposted, most recent first.
         bookmarks: Posts the user bookmarked, most recent first.
-        me: The user's display name.
+        me: The owner's name (the profile's ``name``).
     """
 
     accounts: Mapping[str, Account]
@@ -82,7 +84,7 @@ class SocialState:
     liked: tuple[str, ...] = ()
     reposted: tuple[str, ...] = ()
     bookmarks: tuple[str, ...] = ()
-    me: str = "Alex"
+    me: str = DEFAULT_OWNER
 
     def __post_init__(self) -> None:
         for name in ("accounts", "posts"):
@@ -99,8 +101,7 @@ class SocialState:
             KeyError: When there is no such account.
         """
         if account_id == ME:
-            handle = "".join(ch for ch in self.me.lower() if ch.isalnum())
-            return Account(ME, self.me, handle, "", False, 0)
+            return Account(ME, self.me, user_handle(self.me, ""), "", False, 0)
         return self.accounts[account_id]
 
     def counts(self, post: Post) -> dict[str, int]:

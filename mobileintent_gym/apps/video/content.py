@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.apps.video.ids import APP, Pair
 from mobileintent_gym.apps.video.state import Video, VideoState, ago
@@ -38,7 +39,8 @@ CONTEXTS = (
 )
 
 
-def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator) -> VideoState:
+def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
+                owner: str) -> VideoState:
     """A video state showing PAIR's lists in their order.
 
     The user follows the uploaders of the Following feed and has liked the liked videos.
@@ -46,6 +48,7 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
     Args:
         lists: The Following feed (newest first), the recommendations and the liked videos.
         rng: Source of the counts, the posting times and the uploaders' followers.
+        owner: The owner's name, on the Me page.
     """
     following, home, liked = lists[Pair.FOLLOWING], lists[Pair.HOME], lists[Pair.LIKED]
     videos = {r.id: _video(r, rng, 1 + FEED_HOURS * n + int(rng.integers(0, FEED_HOURS)))
@@ -55,12 +58,13 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator)
     uploaders = {name: int(10 ** rng.uniform(3.5, 6.3)) for name in names}
     return VideoState(videos, uploaders, home=[r.id for r in home],
                       following=[r.id for r in following], liked=[r.id for r in liked],
-                      follows=list(dict.fromkeys(r["uploader"] for r in following)))
+                      follows=list(dict.fromkeys(r["uploader"] for r in following)),
+                      me=owner)
 
 
 def default_state(seed: int) -> VideoState:
     """The content of a phone without a user: random lists of the pool for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP))
+    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 def _video(record: Record, rng: np.random.Generator, hours: int) -> Video:

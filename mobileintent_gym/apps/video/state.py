@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER
+
 
 @dataclass(frozen=True, slots=True)
 class Video:
@@ -59,7 +61,7 @@ class VideoState:
         coined: Ids of the videos the user gave a coin.
         favorites: Ids of the videos in the user's favourites.
         follows: Names of the uploaders the user follows.
-        me: The user's display name.
+        me: The owner's name (the profile's ``name``).
         level: The user's account level.
     """
 
@@ -71,7 +73,7 @@ class VideoState:
     coined: tuple[str, ...] = ()
     favorites: tuple[str, ...] = ()
     follows: tuple[str, ...] = ()
-    me: str = "Alex"
+    me: str = DEFAULT_OWNER
     level: int = 4
 
     def __post_init__(self) -> None:

@@ -1,0 +1,112 @@
+"""The phone shows its owner's own name: the profile's, else one made of the user id."""
+
+import json
+
+import pytest
+
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER, user_handle
+from mobileintent_gym.phone import SimPhone, hierarchy
+from mobileintent_gym.users import PairConfig, build_user_content, load_profile, load_user_content
+from mobileintent_gym.users.profile import builtin_profiles_dir
+
+LEXICAL = PairConfig(encoder="lexical")
+# The page of each app that shows its owner (the forum shows a pseudonym, the others none).
+ME_PAGES = {"chat": "chat/me", "notes": "notes/me", "pay": "pay/me", "reader": "reader/me",
+            "meeting": "meeting/me", "social": "social/me", "video": "video/me"}
+
+
+def shown(phone):
+    """Every text and content description of the phone's current screen."""
+    return [t for n in hierarchy.parse(phone.hierarchy()).walk() for t in (n.text, n.desc) if t]
+
+
+def phone_of(content):
+    phone = SimPhone()
+    phone.reset(content.state)
+    return phone
+
+
+def me_pages(phone):
+    """What each app's Me page shows, by route."""
+    pages = {}
+    for app, route in ME_PAGES.items():
+        phone.open(app, route)
+        pages[route] = shown(phone)
+    return pages
+
+
+@pytest.mark.parametrize(("user", "name", "handle"), [
+    ("kwame", "Kwame Mensah", "kwame_mensah"),
+    ("lucia", "Lucía Hernández", "lucia_hernandez"),
+    ("jun", "Jun-ho Park", "jun_ho_park"),
+])
+def test_every_me_page_shows_the_users_own_name_and_handles_made_of_it(user, name, handle):
+    phone = phone_of(load_user_content(user, LEXICAL))
+    pages = me_pages(phone)
+    assert [route for route, texts in pages.items() if name not in texts] == []
+    first, *rest = handle.split("_")
+    assert f"Chat ID: {handle}" in pages["chat/me"]
+    assert f"ID: {handle}_notes" in pages["notes/me"]
+    assert f"{first}.{rest[0][0]}•••@mail.com" in pages["pay/me"]
+    assert f"@{handle.replace('_', '')}" in pages["social/me"]
+    phone.open("reader", "reader/book_list")
+    assert any(t.endswith(f"· by {name}") for t in shown(phone))
+    chat = phone.state.apps["chat"].chats[0]
+    phone.open("chat", "chat/conversation", id=chat.id)
+    assert name in shown(phone)  # the face beside the user's own messages
+
+
+def test_no_screen_of_a_built_in_users_phone_shows_the_default_name():
+    phone = phone_of(load_user_content("kwame", LEXICAL))
+    opened = []
+    for app in phone.apps.values():
+        params = app.samples(phone.state.apps[app.id])
+        for route in app.routes:
+            phone.open(app.id, route, **params.get(route, {}))
+            opened.append(route)
+            assert "alex" not in phone.hierarchy().casefold(), route
+    assert len(opened) == sum(len(app.routes) for app in phone.apps.values()) > 60
+
+
+def test_a_phone_without_a_user_shows_the_default_name():
+    phone = SimPhone()
+    pages = me_pages(phone)
+    assert [route for route, texts in pages.items() if DEFAULT_OWNER not in texts] == []
+    assert "alex.m•••@mail.com" in pages["pay/me"]
+    phone.close()
+
+
+def test_a_profile_without_a_name_shows_one_made_of_its_id(tmp_path):
+    data = json.loads((builtin_profiles_dir() / "kwame.json").read_text(encoding="utf-8"))
+    del data["demographics"]["name"]
+    data["user_id"] = data["demographics"]["user_id"] = "user12"
+    path = tmp_path / "user12.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    pages = me_pages(phone_of(build_user_content(load_profile(path), LEXICAL)))
+    assert [route for route, texts in pages.items() if "User 12" not in texts] == []
+    assert "user.1•••@mail.com" in pages["pay/me"]
+
+
+def test_a_renamed_user_is_built_anew_not_served_the_old_name_from_the_cache(tmp_path):
+    data = json.loads((builtin_profiles_dir() / "kwame.json").read_text(encoding="utf-8"))
+    path = tmp_path / "kwame.json"
+    names = []
+    for name in ("Kwame Mensah", "Kwame Asante"):
+        data["demographics"]["name"] = name
+        path.write_text(json.dumps(data), encoding="utf-8")
+        state = build_user_content(load_profile(path), LEXICAL).state
+        names.append({app: state.apps[app].me for app in ME_PAGES})
+    assert names == [dict.fromkeys(ME_PAGES, "Kwame Mensah"),
+                     dict.fromkeys(ME_PAGES, "Kwame Asante")]
+
+
+@pytest.mark.parametrize(("name", "joiner", "handle"), [
+    ("Lucía Hernández", "_", "lucia_hernandez"),
+    ("Dr. Alan Reyes", "_", "dr_alan_reyes"),
+    ("Jun-ho Park", "", "junhopark"),
+    ("Mei Ling Tan", ".", "mei.ling.tan"),
+    ("---", "_", "me"),
+])
+def test_a_handle_is_the_names_letters_and_digits_lower_cased_without_accents(name, joiner,
+                                                                             handle):
+    assert user_handle(name, joiner) == handle
