@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "mobileintent_gym.report.assist_command",
     "mobileintent_gym.intents.command",
     "mobileintent_gym.rl.command",
+    "mobileintent_gym.tasks.catalog",
 )
 USAGE_ERROR = 2
 

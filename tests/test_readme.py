@@ -68,3 +68,12 @@ def test_the_video_example_records_an_episode(tmp_path, monkeypatch):
     run_block(block("RecordVideo"))
     [video] = (tmp_path / "out" / "videos").iterdir()
     assert video.name == "rl-video-episode-0.mp4" and video.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("table", ["templates", "contexts"])
+def test_the_readme_tables_are_the_catalog_of_the_installed_apps(table, capsys):
+    from mobileintent_gym.cli import main
+
+    assert main(["catalog", table]) == 0
+    printed = capsys.readouterr().out.strip()
+    assert printed in README.read_text()

@@ -1,9 +1,12 @@
-"""The HTML report of a run: one self-contained file (styles, script and screens inline).
+"""The HTML report of a run: one file with its styles and script inline.
 
 An index table lists the episodes, filtered by success, template and user; a click opens an
 episode: its instruction, user, target and subgoals with their rewards, then per step the
 screen with the action drawn on it, the route change, the reward and why an action was
-refused. Each distinct screen is stored once (JPEG) and shown when its episode opens.
+refused. Each distinct screen is stored once (JPEG) and loaded when its episode opens:
+inside the page while the screens total at most ``INLINE_BYTES``, else as files in a
+folder beside it (``run.html`` → ``run_screens/``), so that the report of a run of
+thousands of episodes stays a page a browser opens at once.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import base64
 import hashlib
 import io
 import json
+import shutil
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -24,6 +28,7 @@ from mobileintent_gym.report.screens import Screens, ScreenSource
 from mobileintent_gym.results import RunRecord
 
 THUMB_WIDTH = 360
+INLINE_BYTES = 16 * 2**20  # screens (JPEG) kept inside the page up to this total
 _ASSETS = Path(__file__).with_name("assets")
 
 
@@ -37,21 +42,44 @@ def thumbnail(frame: np.ndarray, width: int = THUMB_WIDTH) -> Image.Image:
 
 
 class FrameStore:
-    """Distinct screens as JPEG data URIs, keyed by a digest of their pixels."""
+    """Distinct screens as JPEG thumbnails, keyed by a digest of their pixels."""
 
     def __init__(self) -> None:
-        self.uris: dict[str, str] = {}
+        self.jpegs: dict[str, bytes] = {}
 
     def add(self, frame: np.ndarray) -> str:
         """The key of ``frame``'s thumbnail (encoded once)."""
         image = thumbnail(frame)
         key = hashlib.blake2b(image.tobytes(), digest_size=8).hexdigest()
-        if key not in self.uris:
+        if key not in self.jpegs:
             buffer = io.BytesIO()
             image.save(buffer, format="JPEG", quality=70)
-            self.uris[key] = "data:image/jpeg;base64," + base64.b64encode(
-                buffer.getvalue()).decode("ascii")
+            self.jpegs[key] = buffer.getvalue()
         return key
+
+    def size(self) -> int:
+        """Bytes of all the thumbnails."""
+        return sum(map(len, self.jpegs.values()))
+
+    def inline(self) -> dict[str, str]:
+        """Key → the thumbnail as a data URI."""
+        return {key: "data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii")
+                for key, jpeg in self.jpegs.items()}
+
+    def write(self, folder: Path) -> dict[str, str]:
+        """Write the thumbnails into ``folder`` (replaced); key → path from its parent."""
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        for key, jpeg in self.jpegs.items():
+            (folder / f"{key}.jpg").write_bytes(jpeg)
+        return {key: f"{folder.name}/{key}.jpg" for key in self.jpegs}
+
+
+def screens_folder(path: str | Path) -> Path:
+    """The folder of a report's screens when they are not inline: ``run.html`` → ``run_screens``."""
+    path = Path(path)
+    return path.with_name(f"{path.stem}_screens")
 
 
 def _template(task: str) -> str:
@@ -153,13 +181,24 @@ def _episode(e: dict[str, Any], screens: Screens, store: FrameStore,
             f'<div class="steps">{figures}</div></section>')
 
 
-def render_page(run: RunRecord, source: ScreenSource) -> str:
-    """The report of ``run`` as one HTML document."""
+def render_page(run: RunRecord, source: ScreenSource, folder: Path | None = None,
+                inline_bytes: int = INLINE_BYTES) -> str:
+    """The report of ``run`` as one HTML document.
+
+    Args:
+        run: The run.
+        source: Where the episodes' screens come from.
+        folder: Where the screens go when they total more than ``inline_bytes``
+            (``None``: always inline).
+        inline_bytes: The most bytes of screens kept inside the page.
+    """
     store = FrameStore()
     size = tuple(run.provenance["screen"])
     sections = "".join(_episode(e, source.screens(e), store, size) for e in run.episodes)
     title = f"mobileintent-gym run: {run.provenance.get('agent', '?')}"
-    frames = json.dumps(store.uris).replace("</", "<\\/")
+    uris = (store.write(folder) if folder is not None and store.size() > inline_bytes
+            else store.inline())
+    frames = json.dumps(uris).replace("</", "<\\/")
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f'<link rel="icon" href="data:,"><title>{escape(title)}</title>'
             f"<style>{(_ASSETS / 'report.css').read_text()}</style></head><body>"
@@ -169,20 +208,23 @@ def render_page(run: RunRecord, source: ScreenSource) -> str:
             f"<script>{(_ASSETS / 'report.js').read_text()}</script></body></html>")
 
 
-def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = None) -> Path:
+def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = None,
+                 inline_bytes: int = INLINE_BYTES) -> Path:
     """Write the HTML report of ``run`` to ``path``; returns the path.
 
     Args:
         run: The run (see :func:`mobileintent_gym.results.read_run`).
         path: Where to write the HTML file.
         frames_dir: Folder of the results file, where a real device's screens are stored.
+        inline_bytes: The most bytes of screens kept inside the page; more go to
+            :func:`screens_folder` of ``path``.
     """
+    path = Path(path)
     source = ScreenSource(run.provenance, frames_dir)
     try:
-        page = render_page(run, source)
+        page = render_page(run, source, screens_folder(path), inline_bytes)
     finally:
         source.close()
-    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(page, encoding="utf-8")
     return path

@@ -1,21 +1,12 @@
-"""The forum app: what its screens show after each action, its content per user, its tasks."""
+"""The forum app: what its screens show after each action and its content per user."""
 
-import json
-
-import gymnasium as gym
 import pytest
 
-import mobileintent_gym  # noqa: F401  (registers the envs)
-from mobileintent_gym.agents import OracleAgent, RandomAgent
 from mobileintent_gym.apps.forum.state import count
 from mobileintent_gym.errors import UnknownRouteError
 from mobileintent_gym.phone.query import find
-from mobileintent_gym.rollouts import run_episode
-from mobileintent_gym.tasks import task_ids
 from mobileintent_gym.users import builtin_users, load_user_content
 from tests.helpers import nodes, press, tap_node, texts
-
-FORUM_TASKS = task_ids(("G-RDT-01", "G-RDT-02", "G-RDT-03"))
 
 
 def entities(phone, rid):
@@ -175,39 +166,3 @@ def test_two_users_see_different_feeds():
         a, b = first.contexts[key], second.contexts[key]
         assert a.common == b.common and len(a.common) + len(a.personal) >= 20
         assert set(a.personal) != set(b.personal)
-
-
-PROFILE = {
-    "user_id": "test-forum-gardener",
-    "demographics": {"age": "35-44 years old"},
-    "interests": {"Books": 1, "Travel": 1, "Sports": 0},
-    "affinities": {"Books": {"Favorite Genres": ["mystery"]},
-                   "Travel": {"Preferred Destination Types": ["mountains", "hiking"]}},
-    "interactions": {},
-}
-
-
-@pytest.fixture(scope="module")
-def own_user(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("profiles")
-    (folder / "test-forum-gardener.json").write_text(json.dumps(PROFILE))
-    return str(folder)
-
-
-def test_the_oracle_solves_every_forum_task_for_a_profile_written_here(own_user):
-    # Built-in users: tests/envs/test_execute.py runs the oracle on every registered task.
-    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",),
-                   profiles_dir=own_user)
-    for task in FORUM_TASKS:
-        result, actions = run_episode(env, OracleAgent(env), "test-forum-gardener", task)
-        assert result.success and all(result.rewards), (task, actions)
-    env.close()
-
-
-def test_a_random_agent_almost_never_completes_a_forum_task():
-    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
-    user = builtin_users()[0]
-    wins = sum(run_episode(env, RandomAgent(env, seed), user, task, seed)[0].success
-               for seed in range(2) for task in FORUM_TASKS)
-    env.close()
-    assert wins <= 2  # of 24 episodes

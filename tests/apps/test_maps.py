@@ -1,22 +1,15 @@
-"""The maps app: what its screens show after each action, its content per user, its tasks."""
+"""The maps app: what its screens show after each action and its content per user."""
 
 import json
 
-import gymnasium as gym
 import numpy as np
 import pytest
 
-import mobileintent_gym  # noqa: F401  (registers the envs)
-from mobileintent_gym.agents import OracleAgent, RandomAgent
 from mobileintent_gym.apps.maps import mapview
 from mobileintent_gym.apps.maps.state import MODES, duration, minutes
 from mobileintent_gym.phone.query import find
-from mobileintent_gym.rollouts import run_episode
-from mobileintent_gym.tasks import task_ids
 from mobileintent_gym.users import builtin_users, load_user_content
 from tests.helpers import nodes, press, tap_node, texts
-
-MAPS_TASKS = task_ids(("G-MAP-01", "G-MAP-02", "G-MAP-03"))
 
 
 def entities(phone, rid):
@@ -170,25 +163,6 @@ def test_a_profile_written_here_gets_its_tastes_on_top(own_user):
     assert set(food) == {"Baan Thai", "Abyssinia Kitchen"}  # exact cuisine matches first
     assert content.labels[content.contexts["maps:recent"].personal[0]] in (
         "Wild Heath Nature Reserve", "Saltmarsh Zoo", "Gull Rock Cove")
-
-
-def test_the_oracle_solves_every_maps_task_for_a_profile_written_here(own_user):
-    # Built-in users: tests/envs/test_execute.py runs the oracle on every registered task.
-    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",),
-                   profiles_dir=own_user)
-    for task in MAPS_TASKS:
-        result, actions = run_episode(env, OracleAgent(env), "test-maps-foodie", task)
-        assert result.success and all(result.rewards), (task, actions)
-    env.close()
-
-
-def test_a_random_agent_almost_never_completes_a_maps_task():
-    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
-    user = builtin_users()[0]
-    wins = sum(run_episode(env, RandomAgent(env, seed), user, task, seed)[0].success
-               for seed in range(2) for task in MAPS_TASKS)
-    env.close()
-    assert wins <= 2  # of 24 episodes
 
 
 def test_every_mode_has_a_time_that_grows_with_distance():

@@ -1,21 +1,12 @@
 """The video app: what its screens show after each action (read from the dump, as an
-agent would), its user-conditioned lists, and its tasks for a profile written here."""
+agent would) and its user-conditioned lists."""
 
-import json
-
-import gymnasium as gym
 import pytest
 
-import mobileintent_gym  # noqa: F401  (registers the envs)
-from mobileintent_gym.agents import OracleAgent, RandomAgent
 from mobileintent_gym.apps import registry
 from mobileintent_gym.errors import UnknownRouteError
-from mobileintent_gym.rollouts import evaluate
-from mobileintent_gym.tasks import task_ids
-from mobileintent_gym.users import load_user_content, resolve_profile
+from mobileintent_gym.users import load_user_content
 from tests.helpers import entities, nodes, press, scrolled_entities, shown_count, tap_node, texts
-
-TASKS = task_ids(("G-BIL-01", "G-BIL-02", "G-BIL-03"))
 
 
 def test_liking_a_followed_video_shows_on_its_page_and_tops_the_liked_list(phone):
@@ -138,29 +129,3 @@ def test_two_users_get_their_own_twenty_videos_in_each_list_and_share_the_common
              for name, c in (("ana", ana), ("chen", chen))}
     assert {"mechanical keyboards", "anime"} & first["chen"]
     assert {"jewelry", "amapiano", "sneakers"} & first["ana"]
-
-
-@pytest.fixture(scope="module")
-def viewer(tmp_path_factory):
-    """A profile of this test's own: a hiker and home cook who follows football."""
-    profile = resolve_profile("demo-dara").to_dict()
-    profile["user_id"] = profile["demographics"]["user_id"] = "test-viewer"
-    profile["interests"] = {k: int(k in ("Sports", "Travel", "Restaurants"))
-                            for k in profile["interests"]}
-    profile["affinities"] = {
-        "Sports": {"Favorite Sports": ["soccer", "cycling"]},
-        "Travel": {"Preferred Destination Types": ["adventure", "scenic"]},
-        "Restaurants": {"Cuisine Preference": ["Italian", "Thai"]}}
-    path = tmp_path_factory.mktemp("profiles") / "test-viewer.json"
-    path.write_text(json.dumps(profile))
-    return str(path)
-
-
-def test_the_oracle_solves_every_video_task_for_a_profile_of_the_tests_own(viewer):
-    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",), users=[viewer])
-    runs = evaluate(env, lambda e, seed: OracleAgent(e), [viewer], TASKS)
-    assert [r.success for r, _ in runs] == [True] * 12
-    assert all(r.rewards == (1.0,) * len(r.rewards) for r, _ in runs)
-    random = evaluate(env, lambda e, seed: RandomAgent(e, seed), [viewer], TASKS)
-    assert sum(r.success for r, _ in random) <= 2  # a random agent stays near zero
-    env.close()

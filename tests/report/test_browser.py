@@ -96,3 +96,21 @@ def test_a_refused_action_shows_why(page):
     page.wait_for_selector("#episode-1", state="visible")
     assert "invalid: 'CLICK[oops]'" in page.text_content("#episode-1 .caption")
     assert "oops" in page.text_content("#episode-1 figcaption span.no")
+
+
+def test_screens_kept_in_a_folder_load_when_their_episode_opens(browser, scripted_run, tmp_path):
+    from mobileintent_gym.report.page import write_report
+    from mobileintent_gym.results import read_run
+
+    report = write_report(read_run(scripted_run), tmp_path / "big.html", inline_bytes=0)
+    page = browser.new_page()
+    failed = []
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.goto(report.as_uri())
+    page.click('#episodes tr[data-episode="2"]')
+    page.wait_for_function("() => Array.from(document.querySelectorAll('#episode-2 img'))"
+                           ".every(i => i.complete && i.naturalWidth === 360)")
+    sources = page.eval_on_selector_all("#episode-2 img", "imgs => imgs.map(i => i.src)")
+    assert sources and all("/big_screens/" in s and s.endswith(".jpg") for s in sources)
+    assert failed == []
+    page.close()

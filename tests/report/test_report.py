@@ -1,5 +1,6 @@
 """The report's screens, marks and GIF: re-rendered screens are the run's own screens."""
 
+import base64
 import json
 
 import gymnasium as gym
@@ -97,3 +98,37 @@ def test_a_cut_off_results_file_is_read_to_its_last_whole_episode(scripted_run, 
     whole = json.loads(text)
     assert run.provenance == whole["provenance"]
     assert 0 < len(run.episodes) < 6 and run.episodes == whole["episodes"][:len(run.episodes)]
+
+
+def frame_uris(page):
+    start = page.index('<script type="application/json" id="frames">')
+    return json.loads(page[page.index(">", start) + 1:page.index("</script>", start)])
+
+
+def test_screens_stay_inside_the_page_up_to_the_limit(scripted_run, tmp_path):
+    from mobileintent_gym.report.page import screens_folder, write_report
+
+    page = write_report(read_run(scripted_run), tmp_path / "run.html",
+                        frames_dir=scripted_run.parent)
+    uris = frame_uris(page.read_text())
+    assert uris and all(u.startswith("data:image/jpeg;base64,") for u in uris.values())
+    assert not screens_folder(page).exists()
+
+
+def test_a_large_run_keeps_its_screens_in_a_folder_beside_the_page(scripted_run, tmp_path):
+    from mobileintent_gym.report.page import screens_folder, write_report
+
+    folder = screens_folder(tmp_path / "run.html")
+    folder.mkdir()
+    (folder / "stale.jpg").write_bytes(b"from an earlier report")
+    run = read_run(scripted_run)
+    page = write_report(run, tmp_path / "run.html", frames_dir=scripted_run.parent,
+                        inline_bytes=0)
+    inline = frame_uris(write_report(run, tmp_path / "inline.html").read_text())
+    uris = frame_uris(page.read_text())
+    assert folder == tmp_path / "run_screens"
+    assert uris == {key: f"run_screens/{key}.jpg" for key in inline}  # the same screens
+    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{k}.jpg" for k in inline)
+    for key, uri in inline.items():  # each file is the JPEG the page would have held
+        assert (folder / f"{key}.jpg").read_bytes() == base64.b64decode(uri.split(",")[1])
+    assert "data:image/jpeg" not in page.read_text()

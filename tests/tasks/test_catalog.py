@@ -1,0 +1,33 @@
+"""The catalog tables: one row per template and per context of the registry, in its order."""
+
+from mobileintent_gym.tasks import TEMPLATES
+from mobileintent_gym.tasks.catalog import contexts_table, markdown_table, templates_table
+from mobileintent_gym.users.pair import CONTEXTS, PairConfig
+
+
+def cells(table):
+    return [[cell.strip() for cell in line.strip("|").split("|")]
+            for line in table.splitlines()[2:]]
+
+
+def test_markdown_table_writes_a_header_rule_and_rows():
+    assert markdown_table(("a", "b"), [("1", "2")]) == "| a | b |\n|---|---|\n| 1 | 2 |"
+
+
+def test_every_template_has_its_row_with_its_subgoals_in_order():
+    rows = cells(templates_table())
+    assert [row[0] for row in rows] == list(TEMPLATES)
+    spt01 = rows[list(TEMPLATES).index("G-SPT-01")]
+    assert spt01[1:3] == ["music", "`music:liked`"]
+    subgoals = spt01[4].split(" · ")
+    assert len(subgoals) == len(TEMPLATES["G-SPT-01"].subgoals) == 6
+    assert subgoals[2] == "open the track's menu (UC)"  # the one user-conditioned subgoal
+    assert sum(s.endswith("(UC)") for s in subgoals) == 1
+
+
+def test_every_context_has_its_row_with_the_configured_size():
+    rows = cells(contexts_table(PairConfig(sizes={"music:home": 5})))
+    assert [row[0].strip("`") for row in rows] == list(CONTEXTS)
+    by_key = {row[0].strip("`"): row for row in rows}
+    assert by_key["music:home"][1:] == ["`p00` … `p31` (32)", "5", "`p00`, `p04`"]
+    assert by_key["chat:chats"][2] == "20"  # no size of its own: top_k
