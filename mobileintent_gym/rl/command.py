@@ -30,6 +30,9 @@ def _common(parser: argparse.ArgumentParser, out: str) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", help="torch device (default: cuda if available, else cpu)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--micro-batch", type=int, default=4,
+                        help="sequences per forward pass of a training step (memory grows "
+                        "with it: about 2-3 GB each for the default model on the CPU)")
 
 
 def _sft(args: argparse.Namespace) -> int:
@@ -38,8 +41,8 @@ def _sft(args: argparse.Namespace) -> int:
     config = SftConfig(model=args.model, out=args.out, tasks=_tasks(args),
                        users=tuple(args.users or TRAIN_USERS), epochs=args.epochs,
                        batch_size=args.batch_size, lr=args.lr or SftConfig.lr,
-                       max_elements=args.max_elements, seed=args.seed, device=args.device,
-                       profiles_dir=args.profiles)
+                       micro_batch=args.micro_batch, max_elements=args.max_elements,
+                       seed=args.seed, device=args.device, profiles_dir=args.profiles)
     print(f"adapters: {train_sft(config, progress=not args.quiet)}")
     return 0
 
@@ -53,6 +56,7 @@ def _repair(args: argparse.Namespace) -> int:
                           val_users=tuple(args.val_users or VAL_USERS),
                           lr=args.lr or RepairConfig.lr, max_new_tokens=args.max_new_tokens,
                           max_steps=args.max_steps, max_elements=args.max_elements,
+                          micro_batch=args.micro_batch,
                           val_every=args.val_every, checkpoint_every=args.checkpoint_every,
                           seed=args.seed, device=args.device, profiles_dir=args.profiles,
                           ray=args.ray)

@@ -305,6 +305,14 @@ def test_sft_refuses_bad_settings_before_loading_a_model(tmp_path):
         train_sft(SftConfig(model="not/loaded", out=str(tmp_path)))
 
 
+@pytest.mark.parametrize("command", ["sft", "repair"])
+def test_micro_batch_reaches_the_run_and_a_bad_one_is_refused(tmp_path, capsys, command):
+    out = tmp_path / command
+    assert main(["train", command, "--model", "not/loaded-when-refused", "--out", str(out),
+                 "--micro-batch", "0"]) == 2
+    assert "micro_batch" in capsys.readouterr().err and not out.exists()
+
+
 def test_sft_epochs_each_visit_every_example_once_in_a_new_order():
     from mobileintent_gym.rl.sft import epoch_batches
 
