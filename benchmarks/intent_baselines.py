@@ -65,9 +65,16 @@ def predict(users: list[str], episodes: int) -> None:
             rows.append((ep["all"]["acc_c"], ep["all"]["acc_s"], ep["all"]["bleu4"],
                          ep["0.60"]["push_rate"], ep["0.60"]["acc_c"],
                          ep["0.80"]["push_rate"], ep["0.80"]["acc_c"]))
-        values = np.mean(rows, axis=0)
-        print(f"  {name:<38}" + " ".join(f"{v:6.3f}" for v in values[:3])
-              + f" | {values[3]:6.3f} {values[4]:6.3f} | {values[5]:6.3f} {values[6]:6.3f}")
+        values = [_mean(column) for column in zip(*rows, strict=True)]
+        print(f"  {name:<38}" + " ".join(values[:3])
+              + f" | {values[3]} {values[4]} | {values[5]} {values[6]}")
+
+
+def _mean(values: tuple[float | None, ...]) -> str:
+    """The mean of the episodes' values that are defined (an Acc-C at a threshold is not
+    where an episode pushed nothing), as a cell; ``n/a`` when none is."""
+    defined = [v for v in values if v is not None]
+    return f"{np.mean(defined):6.3f}" if defined else "   n/a"
 
 
 def session(users: list[str], episodes: int) -> None:

@@ -54,8 +54,9 @@ def _app(description: str) -> str:
 class AppSwitchSegmenter:
     """Cuts where the user opens an app from the home screen or the app changes.
 
-    A step on the home screen starts a new intention unless the user had just backed out
-    of an app (that is one intention going back to its start). Each intention is named
+    A step on the home screen starts a new intention, which the app it opens continues,
+    unless the user had just backed out of an app (that is one intention going back to its
+    start). Each intention is named
     ``In <App>, <purpose of its last step>.`` — the step that usually completes it.
 
     Args:
@@ -72,8 +73,11 @@ class AppSwitchSegmenter:
         groups: list[list[int]] = []
         app = None
         for i, step in enumerate(steps, 1):
-            backed_out = i > 1 and "press Back" in steps[i - 2]
-            new_app = _app(step) not in ("", app)
+            previous = steps[i - 2] if i > 1 else ""
+            backed_out = "press Back" in previous
+            # An app opened from the home screen continues the intention the home-screen
+            # step began.
+            new_app = _app(step) not in ("", app) and not previous.startswith(_HOME)
             if not groups or (step.startswith(_HOME) and not backed_out) or new_app:
                 groups.append([])
             groups[-1].append(i)

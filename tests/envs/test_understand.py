@@ -112,3 +112,17 @@ def test_screenshots_show_the_screen_of_each_step():
     assert not all(np.array_equal(frames[0], f) for f in frames[1:])
     again, _ = env.reset(seed=2)
     assert all(np.array_equal(a, b) for a, b in zip(frames, again["screenshots"], strict=True))
+
+
+def test_an_app_opened_from_the_home_screen_continues_the_intention_it_began():
+    steps = ['On the home screen, tap "Pay", to open Pay',
+             'In Pay, tap "Messages", to open Messages',
+             'In Pay, tap "Send", to reply',
+             'On the home screen, tap "Meeting", to open Meeting',
+             'In Meeting, tap "11:00", to open the scheduled meeting',
+             'In Chat, tap "Li Wei", to open the chat']  # another app without the home screen
+    observation = {"steps": "\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1))}
+    answer = json.loads(AppSwitchSegmenter().act(observation, {}))
+    assert list(answer.values()) == [[1, 2, 3], [4, 5], [6]]
+    assert list(answer) == ["In Pay, reply.", "In Meeting, open the scheduled meeting.",
+                            "In Chat, open the chat."]
