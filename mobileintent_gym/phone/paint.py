@@ -162,11 +162,21 @@ def wrap(text: str, size: int, bold: bool, width: int, lines: int) -> tuple[str,
     return tuple(out) or ("",)
 
 
+@lru_cache(maxsize=16384)
+def fitted(text: str, size: int, bold: bool, width: int) -> tuple[str, float]:
+    """:func:`fit_text` of ``text`` at ``size`` pixels, and the line's length in pixels.
+
+    A label is measured here once per width, however many times its tile is drawn.
+    """
+    face = font(size, bold)
+    line = fit_text(text, face, width)
+    return line, face.getlength(line)
+
+
 def _draw_text(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str,
                size: int, color: Color, bold: bool, align: str) -> None:
     face = font(size, bold)
-    line = fit_text(text, face, box[2] - box[0])
-    length = face.getlength(line)
+    line, length = fitted(text, size, bold, box[2] - box[0])
     x = {"left": box[0], "right": box[2] - length - 2}.get(align, (box[0] + box[2] - length) / 2)
     y = (box[1] + box[3]) / 2
     draw.text((x, y), line, fill=color, font=face, anchor="lm")
@@ -229,10 +239,10 @@ def tile(paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
     """
     dx = dy = 0
     if type(paint) is Label:
-        face = font(paint.size, paint.bold)
         shown = (wrap(paint.text, paint.size, paint.bold, width, paint.lines)
-                 if paint.lines > 1 else (fit_text(paint.text, face, width),))
-        inked = max(math.ceil(face.getlength(line)) for line in shown) + 4
+                 if paint.lines > 1 else (fitted(paint.text, paint.size, paint.bold, width)[0],))
+        inked = max(math.ceil(fitted(line, paint.size, paint.bold, width)[1])
+                    for line in shown) + 4
         if inked < width and paint.lines == 1:
             dx = {"left": 0, "right": width - inked}.get(paint.align, (width - inked) // 2)
             width = inked

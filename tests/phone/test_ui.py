@@ -1,5 +1,5 @@
 from mobileintent_gym.phone import SimPhone, ui, widgets
-from mobileintent_gym.phone.paint import line_height, text_width, tile, wrap
+from mobileintent_gym.phone.paint import fit_text, fitted, font, line_height, text_width, tile, wrap
 from mobileintent_gym.phone.ui import Column, Node, scroll_list, split_row
 from mobileintent_gym.phone.widgets import Ctx
 
@@ -63,3 +63,12 @@ def test_a_paragraph_is_as_high_as_its_lines_and_measured_once():
     assert wrap.cache_info().misses == 1
     short = widgets.paragraph(ctx, (0, 100, 600, 2000), "one line", 16)
     assert short.frame[3] - short.frame[1] == line_height(ctx.dp(16))
+
+
+def test_a_fitted_label_is_the_cut_line_and_its_length():
+    text = "A title far too long to fit on one narrow line of a card"
+    line, length = fitted(text, 40, True, 300)
+    assert line == fit_text(text, font(40, True), 300) and line.endswith("…")
+    assert length == font(40, True).getlength(line) <= 300
+    assert fitted("  two   spaces ", 40, False, 1000) == ("two spaces",
+                                                        font(40).getlength("two spaces"))
