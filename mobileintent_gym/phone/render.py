@@ -156,11 +156,12 @@ class Renderer:
                         & (rects[hits, 2] >= x2) & (rects[hits, 3] >= y2)]
         if covering.size:
             hits = hits[hits >= covering[-1]]
-        for i in hits.tolist():
+        # Every hit op's part of the region at once; an empty piece (e.g. the middle band
+        # of a pill) is left out.
+        parts = np.clip(rects[hits], (x1, y1, x1, y1), (x2, y2, x2, y2))
+        whole = (parts[:, 0] < parts[:, 2]) & (parts[:, 1] < parts[:, 3])
+        for i, r in zip(hits[whole].tolist(), parts[whole].tolist(), strict=True):
             frame, paint, _ = ops[i]
-            r = intersect(tuple(rects[i].tolist()), region)
-            if r is None:  # an empty piece, e.g. the middle band of a pill
-                continue
             kind = type(paint)
             if kind is Fill:
                 buf[r[1]:r[3], r[0]:r[2]] = self._row(paint.color)[:, :r[2] - r[0]]
