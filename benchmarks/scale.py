@@ -162,7 +162,8 @@ def ray_rate(n: int, steps: int) -> dict:
         runs = pool.run(work, RandomAgent)
         seconds = time.perf_counter() - start
         rss = [rss_mb(pid) for pid in pool.pids()]
-    return {"ray_steps_per_s": sum(len(a) for _, a in runs) / seconds, "ray_actor_rss_mb": rss}
+    return {"ray_steps_per_s": sum(len(r.steps) for r in runs) / seconds,
+            "ray_actor_rss_mb": rss}
 
 
 def plot(figures: dict, path: Path) -> None:
