@@ -21,16 +21,40 @@ def unicode_charset() -> str:
                    if c.isprintable() and not 0xD800 <= ord(c) <= 0xDFFF)
 
 
+@lru_cache(maxsize=1)
+def _charset_tables() -> spaces.Text:
+    """One ``Text`` holding the tables of :func:`unicode_charset` for the whole process."""
+    return spaces.Text(1, charset=unicode_charset())
+
+
 class UnicodeText(spaces.Text):
     """A ``Text`` space of any text XML can carry: every plane, joiners, no-break spaces.
 
     Samples are drawn from the printable basic plane (:func:`unicode_charset`); membership
     asks for a string of the allowed length without the control characters, surrogates
     and non-characters XML 1.0 cannot hold (which no dump or instruction contains).
+
+    The charset's tables (some 60,000 characters as a set, a list and an index, about
+    10 MB of Python objects) are built once per process, when first asked for (sampling,
+    flattening, comparing): a worker that only steps an env never builds them.
     """
 
     def __init__(self, max_length: int, min_length: int = 1) -> None:
-        super().__init__(max_length, min_length=min_length, charset=unicode_charset())
+        super().__init__(max_length, min_length=min_length, charset=" ")
+
+    @property
+    def character_set(self) -> frozenset[str]:
+        """The characters samples are drawn from (shared; built on first use)."""
+        return _charset_tables().character_set
+
+    @property
+    def character_list(self) -> tuple[str, ...]:
+        """Those characters in a fixed order (shared; built on first use)."""
+        return _charset_tables().character_list
+
+    def character_index(self, char: str) -> np.int32:
+        """The index of ``char`` in :attr:`character_list`."""
+        return _charset_tables().character_index(char)
 
     def __repr__(self) -> str:
         """A short form: the charset has some 60,000 characters."""

@@ -12,3 +12,30 @@ def test_the_observation_space_prints_short():
     assert text == ("Dict('hierarchy': UnicodeText(1, 1048576), 'instruction': "
                     "UnicodeText(1, 512), 'screenshot': Box(0, 255, (1200, 540, 3), uint8))")
     assert repr(env.observation_space["instruction"]) == "UnicodeText(1, 512)"
+
+
+def test_text_spaces_share_one_charset_built_on_first_use():
+    import subprocess
+    import sys
+
+    from gymnasium.spaces import utils
+
+    from mobileintent_gym.envs.spaces import UnicodeText
+
+    short, long = UnicodeText(20), UnicodeText(512, min_length=0)
+    assert short.character_set is long.character_set and len(short.character_list) > 50_000
+    sample = short.sample()
+    assert short.contains(sample) and set(sample) <= short.character_set
+    assert utils.unflatten(short, utils.flatten(short, "héllo")) == "héllo"
+    assert short == UnicodeText(20) and short != long
+    # An env stepped in a fresh process never builds the tables (about 10 MB).
+    code = ("import gymnasium as gym, mobileintent_gym\n"
+            "from mobileintent_gym.envs.spaces import _charset_tables\n"
+            "env = gym.make('Act2Intent-Execute-v0', device='sim:540x1200',"
+            " observation=('instruction', 'hierarchy'), users=['demo-ana'])\n"
+            "env.reset(seed=0)\n"
+            "env.step('SWIPE[UP]')\n"
+            "print(_charset_tables.cache_info().currsize)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split()[-1] == "0"
