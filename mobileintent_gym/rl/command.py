@@ -41,7 +41,9 @@ def _sft(args: argparse.Namespace) -> int:
     config = SftConfig(model=args.model, out=args.out, tasks=_tasks(args),
                        users=tuple(args.users or TRAIN_USERS), epochs=args.epochs,
                        batch_size=args.batch_size, lr=args.lr or SftConfig.lr,
-                       micro_batch=args.micro_batch, max_elements=args.max_elements,
+                       micro_batch=args.micro_batch,
+                       gradient_checkpointing=args.gradient_checkpointing,
+                       max_elements=args.max_elements,
                        seed=args.seed, device=args.device, profiles_dir=args.profiles)
     print(f"adapters: {train_sft(config, progress=not args.quiet)}")
     return 0
@@ -77,6 +79,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _common(sft, "out/sft")
     sft.add_argument("--epochs", type=int, default=2)
     sft.add_argument("--batch-size", type=int, default=8)
+    sft.add_argument("--gradient-checkpointing", action="store_true",
+                     help="recompute each layer's activations in the backward pass: far "
+                     "less memory for long prompts")
     sft.set_defaults(func=_sft)
     repair = commands.add_parser("repair", help="RePAIR: cross-user GRPO on subgoal rewards")
     _common(repair, "out/repair")

