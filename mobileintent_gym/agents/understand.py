@@ -72,15 +72,16 @@ class AppSwitchSegmenter:
         steps = numbered_steps(observation)
         groups: list[list[int]] = []
         app = None
+        began_at_home = False  # the last step began an intention on the home screen
         for i, step in enumerate(steps, 1):
-            previous = steps[i - 2] if i > 1 else ""
-            backed_out = "press Back" in previous
-            # An app opened from the home screen continues the intention the home-screen
-            # step began.
-            new_app = _app(step) not in ("", app) and not previous.startswith(_HOME)
-            if not groups or (step.startswith(_HOME) and not backed_out) or new_app:
+            backed_out = i > 1 and "press Back" in steps[i - 2]
+            # An app opened by a home-screen step that began an intention continues it.
+            new_app = _app(step) not in ("", app) and not began_at_home
+            home_cut = step.startswith(_HOME) and not backed_out
+            if not groups or home_cut or new_app:
                 groups.append([])
             groups[-1].append(i)
+            began_at_home = home_cut
             app = _app(step) or app
         texts = []
         for group in groups:

@@ -126,3 +126,13 @@ def test_an_app_opened_from_the_home_screen_continues_the_intention_it_began():
     assert list(answer.values()) == [[1, 2, 3], [4, 5], [6]]
     assert list(answer) == ["In Pay, reply.", "In Meeting, open the scheduled meeting.",
                             "In Chat, open the chat."]
+
+
+def test_backing_out_to_the_home_screen_then_opening_another_app_cuts_there():
+    steps = ['In Pay, tap "Bills", to open Bills',
+             'In Pay, press Back, to go back',
+             'On the home screen, swipe up, to see more apps',  # still Pay's intention
+             'In Chat, tap "Li Wei", to open the chat']
+    observation = {"steps": "\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1))}
+    answer = json.loads(AppSwitchSegmenter().act(observation, {}))
+    assert list(answer.values()) == [[1, 2, 3], [4]]
