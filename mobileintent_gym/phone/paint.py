@@ -117,10 +117,15 @@ def seed_color(seed: str) -> Color:
     return (int(r * 255), int(g * 255), int(b * 255))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)
+def text_length(text: str, size: int, bold: bool = False) -> float:
+    """Length in pixels of ``text`` on one line at ``size`` pixels (measured once)."""
+    return font(size, bold).getlength(text)
+
+
 def text_width(text: str, size: int, bold: bool = False) -> int:
     """Width in pixels of ``text`` on one line at ``size`` pixels, rounded up."""
-    return math.ceil(font(size, bold).getlength(text))
+    return math.ceil(text_length(text, size, bold))
 
 
 def line_height(size: int) -> int:
@@ -166,11 +171,15 @@ def wrap(text: str, size: int, bold: bool, width: int, lines: int) -> tuple[str,
 def fitted(text: str, size: int, bold: bool, width: int) -> tuple[str, float]:
     """:func:`fit_text` of ``text`` at ``size`` pixels, and the line's length in pixels.
 
-    A label is measured here once per width, however many times its tile is drawn.
+    A text that fits is measured once whatever the width (:func:`text_length`), so a tile
+    cropped to its text and then painted at the narrower width measures nothing again.
     """
-    face = font(size, bold)
-    line = fit_text(text, face, width)
-    return line, face.getlength(line)
+    line = " ".join(text.split())
+    length = text_length(line, size, bold)
+    if length <= width:
+        return line, length
+    line = fit_text(line, font(size, bold), width)
+    return line, text_length(line, size, bold)
 
 
 def _draw_text(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str,
@@ -239,10 +248,12 @@ def tile(paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
     """
     dx = dy = 0
     if type(paint) is Label:
-        shown = (wrap(paint.text, paint.size, paint.bold, width, paint.lines)
-                 if paint.lines > 1 else (fitted(paint.text, paint.size, paint.bold, width)[0],))
-        inked = max(math.ceil(fitted(line, paint.size, paint.bold, width)[1])
-                    for line in shown) + 4
+        if paint.lines > 1:
+            shown = wrap(paint.text, paint.size, paint.bold, width, paint.lines)
+            inked = max(text_width(line, paint.size, paint.bold) for line in shown) + 4
+        else:
+            line, length = fitted(paint.text, paint.size, paint.bold, width)
+            shown, inked = (line,), math.ceil(length) + 4
         if inked < width and paint.lines == 1:
             dx = {"left": 0, "right": width - inked}.get(paint.align, (width - inked) // 2)
             width = inked

@@ -1,5 +1,12 @@
 from mobileintent_gym.phone import SimPhone, ui, widgets
-from mobileintent_gym.phone.paint import fit_text, fitted, font, line_height, text_width, tile, wrap
+from mobileintent_gym.phone.paint import (
+    fitted,
+    line_height,
+    text_length,
+    text_width,
+    tile,
+    wrap,
+)
 from mobileintent_gym.phone.ui import Column, Node, scroll_list, split_row
 from mobileintent_gym.phone.widgets import Ctx
 
@@ -65,10 +72,16 @@ def test_a_paragraph_is_as_high_as_its_lines_and_measured_once():
     assert short.frame[3] - short.frame[1] == line_height(ctx.dp(16))
 
 
-def test_a_fitted_label_is_the_cut_line_and_its_length():
+def test_a_label_tile_measures_its_text_once():
+    from mobileintent_gym.phone.paint import Label
+
+    text_length.cache_clear()
+    fitted.cache_clear()
+    label = Label("Open Water · Lena Park", 40, (20, 20, 20), (255, 255, 255), align="center")
+    pixels, dx, _ = tile(label, 1000, 60)  # cropped to the text, then painted there
+    assert text_length.cache_info().misses == 1 and dx > 0
+    assert pixels.shape[1] == text_width(label.text, 40) + 4
     text = "A title far too long to fit on one narrow line of a card"
     line, length = fitted(text, 40, True, 300)
-    assert line == fit_text(text, font(40, True), 300) and line.endswith("…")
-    assert length == font(40, True).getlength(line) <= 300
-    assert fitted("  two   spaces ", 40, False, 1000) == ("two spaces",
-                                                        font(40).getlength("two spaces"))
+    assert line.endswith("…") and length == text_length(line, 40, True) <= 300
+    assert text_length(text, 40, True) > 300
