@@ -52,6 +52,11 @@ class UnicodeText(spaces.Text):
         """Those characters in a fixed order (shared; built on first use)."""
         return _charset_tables().character_list
 
+    @property
+    def characters(self) -> str:
+        """Those characters as one string (shared; built on first use)."""
+        return _charset_tables().characters
+
     def character_index(self, char: str) -> np.int32:
         """The index of ``char`` in :attr:`character_list`."""
         return _charset_tables().character_index(char)

@@ -24,6 +24,7 @@ def test_text_spaces_share_one_charset_built_on_first_use():
 
     short, long = UnicodeText(20), UnicodeText(512, min_length=0)
     assert short.character_set is long.character_set and len(short.character_list) > 50_000
+    assert len(short.characters) == len(short.character_list)
     sample = short.sample()
     assert short.contains(sample) and set(sample) <= short.character_set
     assert utils.unflatten(short, utils.flatten(short, "héllo")) == "héllo"
