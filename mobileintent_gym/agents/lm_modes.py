@@ -84,11 +84,14 @@ class Question:
         read: The model's text -> what to send to the env, or ``None`` when nothing could
             be read in it.
         unread: The text -> what to send instead when ``read`` gave ``None``.
+        turns: Where the prompt and answer are kept for training (an Execute episode's
+            turns), or ``None`` when they are not kept.
     """
 
     messages: Messages
     read: Callable[[str], Any]
     unread: Callable[[str], Any] = field(default=_as_is)
+    turns: list[Any] | None = None
 
 
 def _segmentation(text: str) -> str | None:

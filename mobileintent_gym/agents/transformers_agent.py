@@ -139,14 +139,13 @@ class TransformersAgent:
         self.last = generate(self.lm, [q.messages for q in questions], self.max_new_tokens,
                              self.temperature, zlib.crc32(f"{self.seed}:{self._calls}".encode()))
         self._calls += 1
-        return [self._answer(slot, q, g)
-                for slot, q, g in zip(slots, questions, self.last, strict=True)]
+        return [self._answer(q, g) for q, g in zip(questions, self.last, strict=True)]
 
     def episode_turns(self, slot: int = 0) -> tuple[Turn, ...]:
         """The turns of ``slot`` since its episode began.
 
-        Executing, an episode begins where ``info["steps"]`` is 0; in the other modes the
-        turns are all those since the agent was made.
+        Executing, an episode begins where ``info["steps"]`` is 0; the other modes keep no
+        turns (nothing trains on them, and an agent answering for hours would hold them all).
         """
         return tuple(self._turns.get(slot, ()))
 
@@ -182,6 +181,7 @@ class TransformersAgent:
         if info.get("steps", 0) == 0:
             self._histories[slot], self._turns[slot] = [], []
         history = self._histories.setdefault(slot, [])
+        turns = self._turns.setdefault(slot, [])
         messages, elements = step_prompt(
             self._field(observation, "instruction"), self._field(observation, "hierarchy"),
             history, self.guidance(info) if self.guidance else None, self.max_elements)
@@ -191,11 +191,12 @@ class TransformersAgent:
             history.append(describe_action(action, elements))
             return action
 
-        return Question(messages, read, no_action)
+        return Question(messages, read, no_action, turns)
 
-    def _answer(self, slot: int, question: Question, generation: Generation) -> Action | str:
+    def _answer(self, question: Question, generation: Generation) -> Action | str:
         said = question.read(generation.text)
-        self._turns.setdefault(slot, []).append(Turn(generation, said is not None))
+        if question.turns is not None:
+            question.turns.append(Turn(generation, said is not None))
         self.stats["answers"] += 1
         self.stats["unparsed"] += said is None
         return said if said is not None else question.unread(generation.text)

@@ -116,6 +116,7 @@ def test_predict_answers_each_intention_and_the_env_scores_it(envs, small_lm):
     prompt = _prompt(small_lm, agent)
     assert "Persona: " in prompt and "Current time: " in prompt
     assert agent.stats["answers"] == len(steps) == 2
+    assert agent.episode_turns() == ()  # only Execute episodes keep their turns
     for read, _, info in steps:
         assert {"acc_c", "acc_s", "bleu4"} <= set(info)
         assert (info["malformed"] is None) == read  # what it read, the env reads too
