@@ -74,7 +74,8 @@ def first_json_object(text: str) -> dict | None:
     decoder = json.JSONDecoder()
     for start in (i for i, c in enumerate(inside) if c == "{"):
         chunk = inside[start:]
-        for attempt in (chunk, _TRAILING_COMMA.sub(r"\1", chunk)):
+        # The text as it is, then without trailing commas (when it has any).
+        for attempt in dict.fromkeys((chunk, _TRAILING_COMMA.sub(r"\1", chunk))):
             try:
                 value, _ = decoder.raw_decode(attempt)
             except json.JSONDecodeError:

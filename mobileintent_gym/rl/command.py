@@ -32,7 +32,7 @@ def _common(parser: argparse.ArgumentParser, out: str) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--micro-batch", type=int, default=4,
                         help="sequences per forward pass of a training step (memory grows "
-                        "with it: about 2-3 GB each for the default model on the CPU)")
+                        "with it: about 2-3 GB each in SFT of the default model on the CPU)")
 
 
 def _sft(args: argparse.Namespace) -> int:
