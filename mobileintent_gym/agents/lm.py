@@ -274,7 +274,7 @@ def generate(lm: LanguageModel, prompts: Sequence[Messages], max_new_tokens: int
         torch.manual_seed(seed)
         out = lm.model.generate(**batch, max_new_tokens=max_new_tokens, **sampling)
     width = batch["input_ids"].shape[1]
-    # One transfer of each tensor to Python lists (one device sync, not one per token).
+    # One transfer per tensor to Python lists, not one per token.
     ids, attention = batch["input_ids"].tolist(), batch["attention_mask"].tolist()
     stops = set(eos_ids(lm)) | {lm.tokenizer.pad_token_id}
     return [_generation(lm.tokenizer, row, mask, new, stops)

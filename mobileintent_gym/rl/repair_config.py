@@ -53,8 +53,9 @@ class RepairConfig:
         profiles_dir: Folder of user profiles named in ``users``.
         ray: Run the rollouts on this many Ray actors (the ``[distributed]`` extra; a
             local cluster, or the running session) instead of in lockstep here: the same
-            episodes, each sampled by its own agent (greedy decoding gives the same
-            records).
+            episodes, each sampled by its own agent (training on the CPU, greedy decoding
+            gives the same records; from a GPU the actors get a float32 CPU copy, whose
+            logits differ slightly from the GPU's).
     """
 
     model: str | None = None
