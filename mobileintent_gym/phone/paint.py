@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from mobileintent_gym.phone import icons
+from mobileintent_gym.phone import icons, typeset
 
 Color = tuple[int, int, int]
 OUTLINE_WIDTH = 2
@@ -182,55 +182,56 @@ def fitted(text: str, size: int, bold: bool, width: int) -> tuple[str, float]:
     return line, text_length(line, size, bold)
 
 
-def _draw_text(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str,
-               size: int, color: Color, bold: bool, align: str) -> None:
-    face = font(size, bold)
+Run = tuple[tuple[int, int, int, int], str, int, Color, bool, str]
+"""One line of text to set: its box, text, size, colour, weight and alignment in the box."""
+
+
+def _set_text(alpha: np.ndarray, run: Run) -> None:
+    box, text, size, _, bold, align = run
     line, length = fitted(text, size, bold, box[2] - box[0])
     x = {"left": box[0], "right": box[2] - length - 2}.get(align, (box[0] + box[2] - length) / 2)
-    y = (box[1] + box[3]) / 2
-    draw.text((x, y), line, fill=color, font=face, anchor="lm")
+    typeset.set_line(alpha, x, (box[1] + box[3]) / 2, line, font(size, bold))
 
 
-def _paint_label(p: Label, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+def _label_runs(p: Label, w: int, h: int) -> list[Run]:
     if p.lines == 1:
-        _draw_text(draw, (0, 0, w, h), p.text, p.size, p.color, p.bold, p.align)
-        return
+        return [((0, 0, w, h), p.text, p.size, p.color, p.bold, p.align)]
     step = line_height(p.size)
-    for i, line in enumerate(wrap(p.text, p.size, p.bold, w, p.lines)):
-        _draw_text(draw, (0, i * step, w, (i + 1) * step), line, p.size, p.color, p.bold,
-                   p.align)
+    return [((0, i * step, w, (i + 1) * step), line, p.size, p.color, p.bold, p.align)
+            for i, line in enumerate(wrap(p.text, p.size, p.bold, w, p.lines))]
 
 
-def _paint_round(p: Round, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+def _paint_round(p: Round, draw: ImageDraw.ImageDraw, w: int, h: int) -> list[Run]:
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=min(p.radius, h // 2, w // 2),
                            fill=p.color, outline=p.outline,
                            width=OUTLINE_WIDTH if p.outline else 0)
-    if p.label:
-        _draw_text(draw, (0, 0, w, h), p.label, p.size or h // 2, p.label_color, True,
-                   "center")
+    return ([((0, 0, w, h), p.label, p.size or h // 2, p.label_color, True, "center")]
+            if p.label else [])
 
 
-def _paint_icon(p: Icon, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+def _paint_icon(p: Icon, draw: ImageDraw.ImageDraw, w: int, h: int) -> list[Run]:
     x0, y0 = (w - p.size) // 2, (h - p.size) // 2
     icons.draw(draw, p.name, (x0, y0, p.size), p.color, p.under)
-    if p.badge:
-        r = max(6, p.size // 4)
-        cx, cy = x0 + p.size - r // 2, y0 + r // 2
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(235, 64, 52))
-        _draw_text(draw, (cx - r, cy - r, cx + r, cy + r), p.badge, int(r * 1.2),
-                   (255, 255, 255), True, "center")
+    if not p.badge:
+        return []
+    r = max(6, p.size // 4)
+    cx, cy = x0 + p.size - r // 2, y0 + r // 2
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(235, 64, 52))
+    return [((cx - r, cy - r, cx + r, cy + r), p.badge, int(r * 1.2), (255, 255, 255), True,
+             "center")]
 
 
-def _paint_avatar(p: Avatar, draw: ImageDraw.ImageDraw, w: int, h: int) -> None:
+def _paint_avatar(p: Avatar, draw: ImageDraw.ImageDraw, w: int, h: int) -> list[Run]:
     # Plain artwork never gets here: the renderer draws it as fills and a label.
     color = p.color or seed_color(p.seed)
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(4, min(w, h) // 5), fill=color)
     size = int(min(w, h) * 0.5)
     icons.draw(draw, p.glyph, ((w - size) // 2, (h - size) // 2, size), (255, 255, 255), color)
+    return []
 
 
+# Shape painters draw with Pillow and return the text runs set over the shapes.
 _PAINTERS = {
-    Label: _paint_label,
     Round: _paint_round,
     Icon: _paint_icon,
     Avatar: _paint_avatar,
@@ -260,6 +261,22 @@ def tile(paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
         block = line_height(paint.size) * len(shown)
         if block < height:
             dy, height = (height - block) // 2, block
+        return _label_tile(paint, width, height), dx, dy
     image = Image.new("RGB", (width, height), paint.under)
-    _PAINTERS[type(paint)](paint, ImageDraw.Draw(image), width, height)
-    return np.asarray(image), dx, dy
+    runs = _PAINTERS[type(paint)](paint, ImageDraw.Draw(image), width, height)
+    pixels = np.asarray(image)
+    for run in runs:
+        alpha = np.zeros((height, width), np.uint8)
+        _set_text(alpha, run)
+        pixels = typeset.blend(pixels, run[3], alpha)
+    return pixels, dx, dy
+
+
+def _label_tile(p: Label, width: int, height: int) -> np.ndarray:
+    """A label's tile: its coverage mask coloured through a 256-entry palette in one step."""
+    alpha = np.zeros((height, width), np.uint8)
+    for run in _label_runs(p, width, height):
+        _set_text(alpha, run)
+    image = Image.frombuffer("P", (width, height), alpha, "raw", "P", 0, 1)
+    image.putpalette(typeset.ink_table(p.color, p.under).tobytes())
+    return np.asarray(image.convert("RGB"))

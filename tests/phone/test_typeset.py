@@ -1,0 +1,108 @@
+"""Text set from cached glyphs equals Pillow's own drawing of it, pixel for pixel.
+
+Pillow's ``ImageDraw.text`` is the reference: tiles were drawn with it before the glyph
+cache, and screenshots must not change because text is now set from cached glyphs.
+"""
+
+import random
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from mobileintent_gym.phone import icons, typeset
+from mobileintent_gym.phone.paint import Icon, Label, Round, fitted, font, line_height, tile, wrap
+
+WORDS = ["The", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "Ärger", "café",
+         "naïve", "Тест", "Ωmega", "fjord", "tiffany", "rt", "ff", "12:45", "$3.99", "…", "«»",
+         "¿?", "—", "中文", "\x07", "☺", "‘quoted’", "Wy", "To", "LT"]
+
+
+def pillow_line(size, bold, x, y, text, ink, under, width, height):
+    image = Image.new("RGB", (width, height), under)
+    ImageDraw.Draw(image).text((x, y), text, fill=ink, font=font(size, bold), anchor="lm")
+    return np.asarray(image)
+
+
+def cases(count, seed):
+    rng = random.Random(seed)
+    for _ in range(count):
+        size = rng.choice([14, 18, 21, 28, 36, 42, 48, 63, 91])
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 6)))
+        # Positions off the canvas and fractional ones on both sides of zero included.
+        x = rng.choice([0, 0.5, 3.25, -7.5, -0.5, rng.uniform(-40, 300)])
+        y = rng.choice([10.5, 20, rng.uniform(-10, 90)])
+        yield (size, rng.random() < 0.4, x, y, text, tuple(rng.randrange(256) for _ in range(3)),
+               tuple(rng.randrange(256) for _ in range(3)), rng.randint(1, 500),
+               rng.randint(1, 100))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_set_line_equals_pillow_text(seed):
+    for size, bold, x, y, text, ink, under, width, height in cases(250, seed):
+        alpha = np.zeros((height, width), np.uint8)
+        typeset.set_line(alpha, x, y, text, font(size, bold))
+        ours = typeset.ink_table(ink, under)[alpha]
+        expected = pillow_line(size, bold, x, y, text, ink, under, width, height)
+        assert np.array_equal(ours, expected), (text, size, bold, x, y, width, height)
+
+
+def test_overlapping_glyphs_join_as_pillow_joins_them():
+    # "ff", "fj" and "rt" overlap in Roboto: the second glyph's coverage adds to the first.
+    alpha = np.zeros((60, 200), np.uint8)
+    typeset.set_line(alpha, 2, 30, "ffjrt", font(48))
+    expected = pillow_line(48, False, 2, 30, "ffjrt", (255, 255, 255), (0, 0, 0), 200, 60)
+    assert np.array_equal(np.repeat(alpha[..., None], 3, axis=2), expected)
+    assert alpha.max() == 255
+
+
+def pillow_label(p, width, height):
+    """A label tile's pixels drawn the way tiles were drawn before the glyph cache."""
+    image = Image.new("RGB", (width, height), p.under)
+    draw = ImageDraw.Draw(image)
+    shown = wrap(p.text, p.size, p.bold, width, p.lines) if p.lines > 1 else (p.text,)
+    step = line_height(p.size) if p.lines > 1 else height
+    for i, text in enumerate(shown):
+        line, length = fitted(text, p.size, p.bold, width)
+        x = {"left": 0, "right": width - length - 2}.get(p.align, (width - length) / 2)
+        draw.text((x, i * step + step / 2), line, fill=p.color, font=font(p.size, p.bold),
+                  anchor="lm")
+    return np.asarray(image)
+
+
+@pytest.mark.parametrize("lines", [1, 2, 3])
+def test_label_tiles_equal_pillow_drawing(lines):
+    rng = random.Random(lines)
+    for _ in range(60):
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 12)))
+        p = Label(text, rng.choice([21, 36, 42]), (20, 20, 20), (250, 248, 240),
+                  rng.random() < 0.5, rng.choice(["left", "center", "right"]), lines)
+        width = rng.randint(60, 900)
+        pixels, _, dy = tile(p, width, 300)
+        assert np.array_equal(pixels, pillow_label(p, pixels.shape[1], pixels.shape[0]))
+        assert dy == (300 - pixels.shape[0]) // 2
+
+
+def test_text_over_shapes_blends_with_the_shape_under_it():
+    button = Round((33, 150, 243), (255, 255, 255), 24, "Follow", (255, 255, 255), 36)
+    pixels, _, _ = tile(button, 300, 96)
+    image = Image.new("RGB", (300, 96), button.under)
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((0, 0, 299, 95), radius=24, fill=button.color)
+    line, length = fitted("Follow", 36, True, 300)
+    draw.text(((300 - length) / 2, 48), line, fill=(255, 255, 255), font=font(36, True),
+              anchor="lm")
+    assert np.array_equal(pixels, np.asarray(image))
+    assert (pixels == 255).all(axis=2).sum() > 300  # the white label is there
+
+
+def test_badge_digits_are_set_on_the_badge():
+    pixels, _, _ = tile(Icon("heart", (90, 90, 90), (255, 255, 255), 72, "12"), 96, 96)
+    image = Image.new("RGB", (96, 96), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    icons.draw(draw, "heart", (12, 12, 72), (90, 90, 90), (255, 255, 255))
+    draw.ellipse((57, 3, 93, 39), fill=(235, 64, 52))
+    line, length = fitted("12", 21, True, 36)
+    draw.text((57 + (36 - length) / 2, 21), line, fill=(255, 255, 255), font=font(21, True),
+              anchor="lm")
+    assert np.array_equal(pixels, np.asarray(image))
