@@ -185,8 +185,11 @@ class AdbDevice:
         package = shlex.quote(app_package(app_id))
         self._send([f"monkey -p {package} -c android.intent.category.LAUNCHER 1"])
 
-    def screenshot(self) -> np.ndarray:
-        """The screen as an H×W×3 uint8 array (``screencap -p``)."""
+    def screenshot(self, fresh: bool = False) -> np.ndarray:
+        """The screen as a read-only H×W×3 uint8 array (``screencap -p``).
+
+        Every call decodes a new frame, so each is ``fresh`` whatever the argument says.
+        """
         data = self._link.read_bytes("screencap -p")
         try:
             image = Image.open(io.BytesIO(data))

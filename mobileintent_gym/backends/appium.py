@@ -85,8 +85,11 @@ class AppiumDevice:
         self._call(lambda: self._driver.press_keycode(KEYCODES["HOME"]), "press HOME")
         self.events, self._screen = [], None
 
-    def screenshot(self) -> np.ndarray:
-        """The screen as an H×W×3 uint8 array."""
+    def screenshot(self, fresh: bool = False) -> np.ndarray:
+        """The screen as a read-only H×W×3 uint8 array.
+
+        Every call decodes a new frame, so each is ``fresh`` whatever the argument says.
+        """
         png = self._call(self._driver.get_screenshot_as_png, "screenshot")
         try:
             return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))

@@ -24,8 +24,12 @@ class Device(Protocol):
     def reset(self, state: Any = None, seed: int | None = None) -> None:
         """Bring the device to ``state`` (or its default state) and the home screen."""
 
-    def screenshot(self) -> np.ndarray:
-        """The current screen as an H×W×3 uint8 array."""
+    def screenshot(self, fresh: bool = False) -> np.ndarray:
+        """The current screen as a read-only H×W×3 uint8 array, never changed once returned.
+
+        A device may return the same array while the screen is unchanged; with ``fresh``
+        the result shares no memory with any earlier frame that a caller still holds.
+        """
 
     def hierarchy(self) -> str:
         """The current view hierarchy in uiautomator dump XML."""

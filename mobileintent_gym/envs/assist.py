@@ -177,7 +177,7 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
         route = self.device.route()
         app = app_of(route)
         segment = self.day.segment
-        obs = {"mode": self.mode, "screenshot": self.device.screenshot().copy(),
+        obs = {"mode": self.mode, "screenshot": self.device.screenshot(fresh=True),
                "app": self.device.phone.apps[app].label if app else "",
                "instruction": self.task.instruction if self.task is not None else "",
                **self._texts,

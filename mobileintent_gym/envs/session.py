@@ -67,9 +67,9 @@ class CarriedDevice:
         if state is not None:
             self.device.reset(state, seed)
 
-    def screenshot(self) -> np.ndarray:
+    def screenshot(self, fresh: bool = False) -> np.ndarray:
         """The device's screen."""
-        return self.device.screenshot()
+        return self.device.screenshot(fresh)
 
     def hierarchy(self) -> str:
         """The device's view hierarchy."""

@@ -77,9 +77,9 @@ class TapedPhone:
         """The simulated time, ``YYYY-MM-DD HH:MM:SS``."""
         return self.phone.clock
 
-    def screenshot(self) -> np.ndarray:
-        """The screen."""
-        return self.phone.screenshot()
+    def screenshot(self, fresh: bool = False) -> np.ndarray:
+        """The screen (see :meth:`SimPhone.screenshot`)."""
+        return self.phone.screenshot(fresh)
 
     def hierarchy(self) -> str:
         """The view hierarchy."""

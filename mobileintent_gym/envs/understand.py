@@ -202,8 +202,5 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         return self._fresh_obs(), float(reward), True, False, info
 
     def _fresh_obs(self) -> dict[str, Any]:
-        """A copy of the observation (users keep what they are given)."""
-        obs = dict(self._obs)
-        if "screenshots" in obs:
-            obs["screenshots"] = tuple(frame.copy() for frame in obs["screenshots"])
-        return obs
+        """A copy of the observation dict (its frames are read-only, so they are shared)."""
+        return dict(self._obs)

@@ -241,8 +241,8 @@ _PAINTERS = {
 def tile(paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
     """Draw a shape or text paint for a ``width × height`` frame.
 
-    Text tiles are cropped to the text's box (the frame around it is the parent's
-    background), which keeps the tile cache small.
+    Text tiles are cut to the text's ink (the frame around it is the parent's background,
+    the colour the paint names ``under`` it), which keeps the tile cache small.
 
     Returns:
         The ``h × w × 3`` uint8 tile and its offset (dx, dy) inside the frame.
@@ -261,7 +261,8 @@ def tile(paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
         block = line_height(paint.size) * len(shown)
         if block < height:
             dy, height = (height - block) // 2, block
-        return _label_tile(paint, width, height), dx, dy
+        pixels, (left, top) = _label_tile(paint, width, height)
+        return pixels, dx + left, dy + top
     image = Image.new("RGB", (width, height), paint.under)
     runs = _PAINTERS[type(paint)](paint, ImageDraw.Draw(image), width, height)
     pixels = np.asarray(image)
@@ -272,11 +273,18 @@ def tile(paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
     return pixels, dx, dy
 
 
-def _label_tile(p: Label, width: int, height: int) -> np.ndarray:
-    """A label's tile: its coverage mask coloured through a 256-entry palette in one step."""
+def _label_tile(p: Label, width: int, height: int) -> tuple[np.ndarray, tuple[int, int]]:
+    """A label's tile cut to its ink, and where that cut starts in the ``width × height`` box.
+
+    The coverage mask is coloured through a 256-entry palette in one step.
+    """
     alpha = np.zeros((height, width), np.uint8)
     for run in _label_runs(p, width, height):
         _set_text(alpha, run)
-    image = Image.frombuffer("P", (width, height), alpha, "raw", "P", 0, 1)
+    rows, columns = np.flatnonzero(alpha.any(axis=1)), np.flatnonzero(alpha.any(axis=0))
+    if not rows.size:
+        return np.zeros((0, 0, 3), np.uint8), (0, 0)
+    alpha = np.ascontiguousarray(alpha[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1])
+    image = Image.frombuffer("P", alpha.shape[::-1], alpha, "raw", "P", 0, 1)
     image.putpalette(typeset.ink_table(p.color, p.under).tobytes())
-    return np.asarray(image.convert("RGB"))
+    return np.asarray(image.convert("RGB")), (int(columns[0]), int(rows[0]))

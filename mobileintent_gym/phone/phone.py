@@ -121,11 +121,16 @@ class SimPhone:
         self._view_key: tuple | None = None
         self.events: list[StepEvent] = []
 
-    def screenshot(self) -> np.ndarray:
-        """The screen as a read-only H×W×3 uint8 array (never modified afterwards)."""
+    def screenshot(self, fresh: bool = False) -> np.ndarray:
+        """The screen as a read-only H×W×3 uint8 array (never modified afterwards).
+
+        While the screen is unchanged the same array comes back; with ``fresh`` a copy of
+        it does when an earlier caller still holds it (no memory shared with any frame
+        held, as Gymnasium asks of observations).
+        """
         self._check_open()
         ops, geometry = chrome.frame_ops(self, self._current())
-        return self._renderer.render(ops, geometry)
+        return self._renderer.render(ops, geometry, fresh)
 
     def hierarchy(self) -> str:
         """The current window in uiautomator dump XML."""

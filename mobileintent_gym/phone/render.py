@@ -87,13 +87,19 @@ class Renderer:
         self._frame: np.ndarray | None = None
         self._rows: dict[tuple[int, int, int], np.ndarray] = {}
 
-    def render(self, ops: list[Op], layout: Geometry | None = None) -> np.ndarray:
+    def render(self, ops: list[Op], layout: Geometry | None = None, fresh: bool = False
+               ) -> np.ndarray:
         """The frame for ``ops`` (read-only; the same array while nothing changes).
 
-        ``layout`` is :func:`geometry` of ``ops`` when the caller keeps it.
+        ``layout`` is :func:`geometry` of ``ops`` when the caller keeps it. With ``fresh``
+        an unchanged frame that something outside the renderer still holds comes back as a
+        copy, so the result shares no memory with any frame handed out before.
         """
         if self._frame is not None and self.cache and (ops is self._ops or ops == self._ops):
             self._ops = ops
+            if fresh and self._held():
+                self._frame = self._frame.copy()
+                self._frame.flags.writeable = False
             return self._frame
         damage = self._damage(ops) if self._frame is not None and self.cache else None
         buf = self._writable_frame(keep=damage is not None)
@@ -115,13 +121,16 @@ class Renderer:
         the renderer (an agent's observation, a view, a tensor sharing its memory) the next
         frame goes to a new buffer (a copy when ``keep``); otherwise it is drawn in place.
         """
-        old = self._frame
-        if old is not None and sys.getrefcount(old) <= _OWN_REFERENCES:
-            old.flags.writeable = True
-            return old
-        if old is not None and keep:
-            return old.copy()
+        if self._frame is not None and not self._held():
+            self._frame.flags.writeable = True
+            return self._frame
+        if self._frame is not None and keep:
+            return self._frame.copy()
         return np.empty((self.height, self.width, 3), np.uint8)
+
+    def _held(self) -> bool:
+        """Whether anything outside the renderer holds the last frame."""
+        return sys.getrefcount(self._frame) > _OWN_REFERENCES
 
     def _row(self, color: tuple[int, int, int]) -> np.ndarray:
         """A screen-wide row of ``color``.
@@ -183,13 +192,12 @@ class Renderer:
 def _own_references() -> int:
     """The reference count of a frame that only the renderer holds.
 
-    Measured the way :meth:`Renderer._writable_frame` reads it, since the count that
+    Measured the way :meth:`Renderer._held` reads it, since the count that
     ``sys.getrefcount`` reports differs between Python versions.
     """
     probe = Renderer(1, 1)
     probe._frame = np.empty((1, 1, 3), np.uint8)
-    old = probe._frame
-    return sys.getrefcount(old)
+    return sys.getrefcount(probe._frame)
 
 
 _OWN_REFERENCES = _own_references()

@@ -207,3 +207,23 @@ def test_submitting_with_the_keyboards_enter_key_completes_the_task(env, task):
         Action.click((rect[0] + rect[2]) // 2, (rect[1] + rect[3]) // 2))
     assert info["event"].hit is None  # the keyboard is no element of the dump
     assert terminated and info["success"] and info["sar"] == 1.0
+
+
+def test_screenshots_share_no_memory_yet_are_not_copied_when_dropped():
+    env = gym.make("Act2Intent-Execute-v0", device="sim:540x1200", users=USERS)
+    first, _ = env.reset(seed=0, options={"user": USERS[0], "task": "G-WCT-01:common:explicit"})
+    kept = np.array(first["screenshot"])
+    second = env.step(Action.click(5, 5))[0]  # the status bar: the screen stays as it was
+    assert np.array_equal(second["screenshot"], kept)
+    assert not np.shares_memory(first["screenshot"], second["screenshot"])
+    assert not first["screenshot"].flags.writeable and not second["screenshot"].flags.writeable
+    # Once nobody holds the last frame (Gymnasium's checker keeps the first two steps'),
+    # the next one is drawn in its buffer.
+    second = env.step(Action.click(5, 5))[0]
+    address = second["screenshot"].__array_interface__["data"][0]
+    del first, second
+    third = env.step("SWIPE[UP]")[0]
+    assert third["screenshot"].__array_interface__["data"][0] == address
+    assert np.array_equal(kept, env.reset(
+        seed=0, options={"user": USERS[0], "task": "G-WCT-01:common:explicit"})[0]["screenshot"])
+    env.close()

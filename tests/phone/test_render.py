@@ -140,3 +140,14 @@ def test_artwork_initials_skip_words_that_are_not_words():
     assert initials("Hearth & Home Goods") == "HH"
     assert initials("Paper Lanterns") == "PL" and initials("Ana") == "A"
     assert initials("- 42 Steps") == "4S" and initials("& -") == "?"
+
+
+def test_a_fresh_frame_is_a_copy_only_while_the_last_one_is_held():
+    phone = SimPhone()
+    phone.open("music")
+    frame = phone.screenshot()
+    again = phone.screenshot(fresh=True)
+    assert again is not frame and np.array_equal(again, frame) and not again.flags.writeable
+    address = again.__array_interface__["data"][0]
+    del frame, again
+    assert phone.screenshot(fresh=True).__array_interface__["data"][0] == address

@@ -4,6 +4,7 @@ Pillow's ``ImageDraw.text`` is the reference: tiles were drawn with it before th
 cache, and screenshots must not change because text is now set from cached glyphs.
 """
 
+import math
 import random
 
 import numpy as np
@@ -56,31 +57,45 @@ def test_overlapping_glyphs_join_as_pillow_joins_them():
     assert alpha.max() == 255
 
 
-def pillow_label(p, width, height):
-    """A label tile's pixels drawn the way tiles were drawn before the glyph cache."""
-    image = Image.new("RGB", (width, height), p.under)
-    draw = ImageDraw.Draw(image)
+def pillow_frame(p, width, height):
+    """A label drawn with Pillow the way tiles were drawn before the glyph cache: in a box
+    as wide as the text (one line) and as tall as its lines, centred in the frame."""
+    frame = np.empty((height, width, 3), np.uint8)
+    frame[...] = p.under
     shown = wrap(p.text, p.size, p.bold, width, p.lines) if p.lines > 1 else (p.text,)
-    step = line_height(p.size) if p.lines > 1 else height
+    box_width, dx = width, 0
+    if p.lines == 1:
+        box_width = min(width, math.ceil(fitted(p.text, p.size, p.bold, width)[1]) + 4)
+        dx = {"left": 0, "right": width - box_width}.get(p.align, (width - box_width) // 2)
+    step = line_height(p.size)
+    dy = max(0, (height - step * len(shown)) // 2)
+    image = Image.new("RGB", (box_width, min(height, step * len(shown))), p.under)
+    draw = ImageDraw.Draw(image)
     for i, text in enumerate(shown):
-        line, length = fitted(text, p.size, p.bold, width)
-        x = {"left": 0, "right": width - length - 2}.get(p.align, (width - length) / 2)
+        line, length = fitted(text, p.size, p.bold, box_width)
+        x = {"left": 0, "right": box_width - length - 2}.get(p.align, (box_width - length) / 2)
         draw.text((x, i * step + step / 2), line, fill=p.color, font=font(p.size, p.bold),
                   anchor="lm")
-    return np.asarray(image)
+    frame[dy:dy + image.height, dx:dx + box_width] = np.asarray(image)
+    return frame
 
 
 @pytest.mark.parametrize("lines", [1, 2, 3])
-def test_label_tiles_equal_pillow_drawing(lines):
+def test_label_tiles_cut_to_their_ink_paint_what_pillow_paints(lines):
     rng = random.Random(lines)
     for _ in range(60):
         text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 12)))
         p = Label(text, rng.choice([21, 36, 42]), (20, 20, 20), (250, 248, 240),
                   rng.random() < 0.5, rng.choice(["left", "center", "right"]), lines)
         width = rng.randint(60, 900)
-        pixels, _, dy = tile(p, width, 300)
-        assert np.array_equal(pixels, pillow_label(p, pixels.shape[1], pixels.shape[0]))
-        assert dy == (300 - pixels.shape[0]) // 2
+        pixels, dx, dy = tile(p, width, 300)
+        frame = np.empty((300, width, 3), np.uint8)
+        frame[...] = p.under
+        frame[dy:dy + pixels.shape[0], dx:dx + pixels.shape[1]] = pixels
+        assert np.array_equal(frame, pillow_frame(p, width, 300)), (text, width)
+        # Cut to the ink: every edge row and column of the tile has some.
+        assert (pixels[0] != p.under).any() and (pixels[-1] != p.under).any()
+        assert (pixels[:, 0] != p.under).any() and (pixels[:, -1] != p.under).any()
 
 
 def test_text_over_shapes_blends_with_the_shape_under_it():
