@@ -175,7 +175,7 @@ def main() -> None:
     }
     phone = SimPhone()
     figures["reset_ms"], figures["reset_and_screenshot_ms"] = reset_ms(phone)
-    figures["memory_peak_mb_one_phone"] = memory_mb(full[:500])
+    figures["memory_peak_mb_one_phone"] = memory_mb(full)
     same = full[:args.baseline_steps]
     figures["b_cold_same_steps_per_s"] = steps_per_second(SimPhone(), same, "png", repeats=1)
     figures["b_cold_over_d_speedup"] = (figures["b_cold_same_steps_per_s"]

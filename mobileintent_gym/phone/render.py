@@ -17,6 +17,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.paint import (
     OUTLINE_WIDTH,
     Avatar,
@@ -37,6 +38,7 @@ Op = tuple[Rect, Paint, Rect | None]
 _FULL_REPAINT_SHARE = 0.6
 _MAX_DAMAGE_RECTS = 6
 _NINE_PATCH_AREA = 20_000
+_ROW_COLORS = 256
 
 
 class TileCache:
@@ -85,7 +87,7 @@ class Renderer:
         self.tiles = TileCache(budget_bytes if cache else 0)
         self._ops: list[Op] = []
         self._frame: np.ndarray | None = None
-        self._rows: dict[tuple[int, int, int], np.ndarray] = {}
+        self._rows: LRU[np.ndarray] = LRU(_ROW_COLORS)
 
     def render(self, ops: list[Op], layout: Geometry | None = None, fresh: bool = False
                ) -> np.ndarray:
@@ -135,11 +137,12 @@ class Renderer:
     def _row(self, color: tuple[int, int, int]) -> np.ndarray:
         """A screen-wide row of ``color``.
 
-        Broadcasting it down a slice is ~70x faster than assigning the colour tuple.
+        Broadcasting it down a slice is ~70x faster than assigning the colour tuple. Rows
+        are kept for the most recently used colours only: artwork brings a colour per record.
         """
         row = self._rows.get(color)
         if row is None:
-            row = self._rows[color] = np.empty((1, self.width, 3), np.uint8)
+            row = self._rows.put(color, np.empty((1, self.width, 3), np.uint8))
             row[...] = color
         return row
 

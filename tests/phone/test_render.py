@@ -151,3 +151,12 @@ def test_a_fresh_frame_is_a_copy_only_while_the_last_one_is_held():
     address = again.__array_interface__["data"][0]
     del frame, again
     assert phone.screenshot(fresh=True).__array_interface__["data"][0] == address
+
+
+def test_fill_rows_are_kept_for_recent_colours_only():
+    renderer = Renderer(64, 32)
+    for i in range(1000):  # artwork brings a colour per record
+        color = (i % 256, i // 256, 7)
+        frame = renderer.render([((0, 0, 64, 32), Fill(color), None)])
+        assert tuple(frame[5, 5]) == color
+    assert len(renderer._rows) == 256
