@@ -39,7 +39,7 @@ from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.intents.persona import persona_text
 from mobileintent_gym.intents.schema import Context, IntentionSegment
 from mobileintent_gym.metrics.act2intent import Prediction, prediction_scores
-from mobileintent_gym.metrics.prediction import first_json_object, parse_prediction
+from mobileintent_gym.metrics.prediction import first_json_object, prediction_from
 from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.sets import UserSpec, resolve_users
 
@@ -71,8 +71,8 @@ def parse_guess(text: Any) -> Prediction:
     Never raises: what cannot be read (no JSON object, a missing part, a confidence that
     is no number in [0, 1], which then counts as 0) is named in ``error``.
     """
-    guess = parse_prediction(text)
     data = first_json_object(text)
+    guess = prediction_from(data, text)
     confidence = (data or {}).get("Confidence", 1.0)
     if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not (
             0.0 <= confidence <= 1.0):

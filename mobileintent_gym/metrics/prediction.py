@@ -105,7 +105,12 @@ def parse_prediction(text: str, confidence: float = 1.0) -> Prediction:
     any case, and ``Behaviour`` or ``Behavior`` both name the behaviour. What is missing
     or of the wrong type is left empty and named in :attr:`Prediction.error`.
     """
-    data = first_json_object(text)
+    return prediction_from(first_json_object(text), text, confidence)
+
+
+def prediction_from(data: dict[str, Any] | None, text: str, confidence: float = 1.0
+                    ) -> Prediction:
+    """:func:`parse_prediction` of an answer whose first JSON object is already ``data``."""
     if data is None:
         return Prediction("", None, confidence, f"no JSON object in the answer: {text!r:.80}")
     keys = {str(k).casefold(): v for k, v in data.items()}

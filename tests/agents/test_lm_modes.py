@@ -160,7 +160,10 @@ def test_assist_proposes_while_watching_and_acts_once_accepted(envs, small_lm):
     env = envs("Assist")
     agent = TransformersAgent(env, small_lm, max_new_tokens=16, max_elements=6)
     for read, _, info in _steps(env, agent, 2, DAY):
-        assert info["accepted"] in (None, True, False) and (info["malformed"] is None) == read
+        # A verdict exactly when something was proposed; nothing is accepted while unread.
+        assert (info["accepted"] is None) == (info["proposal"] is None)
+        assert info["accepted"] in (None, False) or read
+        assert (info["malformed"] is None) == read
     assert "App in front: " in _prompt(small_lm, agent) and "Screen:\n[0] " in _prompt(
         small_lm, agent)
     obs, info = env.reset(seed=0, options=DAY)
