@@ -15,7 +15,6 @@ import base64
 import hashlib
 import io
 import json
-import shutil
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from mobileintent_gym.files import atomic_folder, write_atomic
 from mobileintent_gym.report.marks import caption, marks, svg_marks
 from mobileintent_gym.report.screens import Screens, ScreenSource
 from mobileintent_gym.results import RunRecord
@@ -66,14 +66,14 @@ class FrameStore:
         return {key: "data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii")
                 for key, jpeg in self.jpegs.items()}
 
-    def write(self, folder: Path) -> dict[str, str]:
-        """Write the thumbnails into ``folder`` (replaced); key → path from its parent."""
-        if folder.exists():
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
+    def paths(self, folder: str) -> dict[str, str]:
+        """Key → the thumbnail's path in a folder named ``folder`` beside the page."""
+        return {key: f"{folder}/{key}.jpg" for key in self.jpegs}
+
+    def write(self, folder: Path) -> None:
+        """Write the thumbnails into ``folder`` as ``<key>.jpg``."""
         for key, jpeg in self.jpegs.items():
             (folder / f"{key}.jpg").write_bytes(jpeg)
-        return {key: f"{folder.name}/{key}.jpg" for key in self.jpegs}
 
 
 def screens_folder(path: str | Path) -> Path:
@@ -181,23 +181,26 @@ def _episode(e: dict[str, Any], screens: Screens, store: FrameStore,
             f'<div class="steps">{figures}</div></section>')
 
 
-def render_page(run: RunRecord, source: ScreenSource, folder: Path | None = None,
-                inline_bytes: int = INLINE_BYTES) -> str:
-    """The report of ``run`` as one HTML document.
+def render_page(run: RunRecord, source: ScreenSource, folder: str | None = None,
+                inline_bytes: int = INLINE_BYTES) -> tuple[str, FrameStore | None]:
+    """The report of ``run`` as one HTML document, and the screens it loads from a folder.
 
     Args:
         run: The run.
         source: Where the episodes' screens come from.
-        folder: Where the screens go when they total more than ``inline_bytes``
-            (``None``: always inline).
+        folder: The name of the folder beside the page that the screens go to when they
+            total more than ``inline_bytes`` (``None``: always inline).
         inline_bytes: The most bytes of screens kept inside the page.
+
+    Returns:
+        The page, and the screens to write into ``folder`` (``None`` when they are inline).
     """
     store = FrameStore()
     size = tuple(run.provenance["screen"])
     sections = "".join(_episode(e, source.screens(e), store, size) for e in run.episodes)
     title = f"mobileintent-gym run: {run.provenance.get('agent', '?')}"
-    uris = (store.write(folder) if folder is not None and store.size() > inline_bytes
-            else store.inline())
+    spilled = folder is not None and store.size() > inline_bytes
+    uris = store.paths(folder) if spilled else store.inline()
     frames = json.dumps(uris).replace("</", "<\\/")
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f'<link rel="icon" href="data:,"><title>{escape(title)}</title>'
@@ -205,12 +208,16 @@ def render_page(run: RunRecord, source: ScreenSource, folder: Path | None = None
             f"<h1>{escape(title)}</h1><div class=\"top\">{_provenance(run.provenance)}"
             f"{_scores(run.scores)}</div>{_filters(run.episodes)}{_index(run.episodes)}"
             f'{sections}<script type="application/json" id="frames">{frames}</script>'
-            f"<script>{(_ASSETS / 'report.js').read_text()}</script></body></html>")
+            f"<script>{(_ASSETS / 'report.js').read_text()}</script></body></html>",
+            store if spilled else None)
 
 
 def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = None,
                  inline_bytes: int = INLINE_BYTES) -> Path:
     """Write the HTML report of ``run`` to ``path``; returns the path.
+
+    The screens' folder and then the page replace earlier ones whole, so an interrupted
+    write leaves the earlier report as it was.
 
     Args:
         run: The run (see :func:`mobileintent_gym.results.read_run`).
@@ -220,11 +227,14 @@ def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = Non
             :func:`screens_folder` of ``path``.
     """
     path = Path(path)
+    folder = screens_folder(path)
     source = ScreenSource(run.provenance, frames_dir)
     try:
-        page = render_page(run, source, screens_folder(path), inline_bytes)
+        page, spilled = render_page(run, source, folder.name, inline_bytes)
     finally:
         source.close()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(page, encoding="utf-8")
+    if spilled is not None:
+        with atomic_folder(folder) as partial:
+            spilled.write(partial)
+    write_atomic(path, page.encode("utf-8"))
     return path

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import json
 import re
-import shutil
-import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -101,34 +98,6 @@ def write_config(out: str | Path, config: Mapping[str, Any]) -> None:
     """Save a run's settings in its folder (what :func:`check_run_folder` compares)."""
     Path(out).mkdir(parents=True, exist_ok=True)
     Path(out, CONFIG_FILE).write_text(json.dumps(dict(config), indent=1))
-
-
-@contextlib.contextmanager
-def atomic_folder(target: str | Path) -> Iterator[Path]:
-    """A temporary folder beside ``target`` that becomes ``target`` when the block ends.
-
-    Written under a hidden temporary name and renamed when complete, so an interrupted
-    write (a crash, a killed job) leaves no partial ``target``: a checkpoint is whole or
-    absent. A ``target`` already there is replaced.
-    """
-    target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # mkdir, not tempfile.mkdtemp: the folder gets the umask's permissions, as any other
-    # the run writes (mkdtemp's 0700 would hide checkpoints from the rest of a team).
-    partial = target.parent / f".{target.name}-{uuid.uuid4().hex}"
-    partial.mkdir()
-    try:
-        yield partial
-    except BaseException:
-        shutil.rmtree(partial, ignore_errors=True)
-        raise
-    if target.exists():
-        old = partial.with_name(partial.name + "-old")
-        target.rename(old)
-        partial.rename(target)
-        shutil.rmtree(old)
-    else:
-        partial.rename(target)
 
 
 class RunLog:

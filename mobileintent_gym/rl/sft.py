@@ -25,11 +25,11 @@ from mobileintent_gym.agents.lm import LanguageModel, Messages, load_language_mo
 from mobileintent_gym.agents.oracle import OracleAgent
 from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, step_prompt
 from mobileintent_gym.errors import MobileIntentError, require
+from mobileintent_gym.files import atomic_folder
 from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
 from mobileintent_gym.rl.runs import (
     TRAIN_USERS,
     RunLog,
-    atomic_folder,
     check_run_folder,
     make_envs,
     write_config,

@@ -34,6 +34,7 @@ from mobileintent_gym.distributed.groups import (
 )
 from mobileintent_gym.distributed.pool import EXECUTE_ENV, RolloutPool
 from mobileintent_gym.errors import MobileIntentError, require
+from mobileintent_gym.files import atomic_folder
 from mobileintent_gym.metrics.pair import pair_scores
 from mobileintent_gym.rl.grpo import grpo_loss
 from mobileintent_gym.rl.lockstep import PolicyAgents, run_lockstep
@@ -46,7 +47,6 @@ from mobileintent_gym.rl.policy import (
 from mobileintent_gym.rl.repair_config import RepairConfig, base_model, check_config
 from mobileintent_gym.rl.runs import (
     RunLog,
-    atomic_folder,
     check_run_folder,
     checkpoints,
     env_kwargs,

@@ -35,7 +35,6 @@ import io
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -45,6 +44,7 @@ from typing import Any, TypeVar
 from gymnasium import logger
 
 from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.files import write_atomic
 from mobileintent_gym.users import encoders
 from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEncoder, make_encoder
 
@@ -240,20 +240,11 @@ def _write(path: Path, value: Any) -> None:
     Raises:
         CacheError: When the folder cannot be created or written; no partial file is left.
     """
-    data = _dumps(value)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pkl")
+        write_atomic(path, _dumps(value))
     except OSError as err:
-        raise CacheError(f"cannot write the content cache {str(path.parent)!r} ({err}); set "
+        raise CacheError(f"cannot write the content cache entry {str(path)!r} ({err}); set "
                          f"{CACHE_ENV} to a writable folder, or to 'off'") from err
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temporary, path)
-    except OSError as err:
-        Path(temporary).unlink(missing_ok=True)
-        raise CacheError(f"cannot write the content cache entry {str(path)!r} ({err})") from err
 
 
 def _restore_mapping(items: dict) -> MappingProxyType:

@@ -115,6 +115,24 @@ def test_screens_stay_inside_the_page_up_to_the_limit(scripted_run, tmp_path):
     assert not screens_folder(page).exists()
 
 
+def test_a_report_interrupted_while_writing_keeps_the_earlier_one(scripted_run, tmp_path,
+                                                                  monkeypatch):
+    from mobileintent_gym.report import page as module
+
+    run = read_run(scripted_run)
+    path = module.write_report(run, tmp_path / "run.html", inline_bytes=0)
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+
+    def killed(self, folder):
+        (folder / "half.jpg").write_bytes(b"...")
+        raise KeyboardInterrupt  # the job is stopped while the screens are written
+
+    monkeypatch.setattr(module.FrameStore, "write", killed)
+    with pytest.raises(KeyboardInterrupt):
+        module.write_report(run, path, inline_bytes=0)
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
 def test_a_large_run_keeps_its_screens_in_a_folder_beside_the_page(scripted_run, tmp_path):
     from mobileintent_gym.report.page import screens_folder, write_report
 

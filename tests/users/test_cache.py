@@ -169,7 +169,7 @@ def test_concurrent_processes_share_one_entry_per_user(folder):
     outputs = [run.communicate(timeout=300) for run in runs]
     assert all(run.returncode == 0 for run in runs), outputs[0][1][-2000:]
     assert len({out for out, _ in outputs}) == 1
-    assert len(list(folder.glob("*.pkl"))) == 4 and not list(folder.glob(".tmp-*"))
+    assert len(list(folder.glob("*.pkl"))) == 4 and not list(folder.glob(".*"))  # no temporaries
 
 
 def test_an_unusable_folder_is_named_and_off_turns_the_cache_off(tmp_path, monkeypatch):

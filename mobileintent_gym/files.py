@@ -1,0 +1,61 @@
+"""Writing files and folders so that readers see the old version or the whole new one."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def write_atomic(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file beside it, then rename it.
+
+    Concurrent readers see the old file or the whole new one, never a part.
+
+    Raises:
+        OSError: When the folder cannot be created or written; no temporary file is left.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # A unique name opened exclusively (not mkstemp, whose files are private to their
+    # owner): the file gets the umask's permissions, as a plain write would give it.
+    temporary = path.with_name(f".{path.name}-{uuid.uuid4().hex}")
+    try:
+        with open(temporary, "xb") as file:
+            file.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_folder(target: str | Path) -> Iterator[Path]:
+    """A temporary folder beside ``target`` that becomes ``target`` when the block ends.
+
+    Written under a hidden temporary name and renamed when complete, so an interrupted
+    write (a crash, a killed job) leaves no partial ``target``: it is whole or absent. A
+    ``target`` already there is replaced.
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # mkdir, not tempfile.mkdtemp: the folder gets the umask's permissions, as any other
+    # the run writes (mkdtemp's 0700 would hide checkpoints from the rest of a team).
+    partial = target.parent / f".{target.name}-{uuid.uuid4().hex}"
+    partial.mkdir()
+    try:
+        yield partial
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    if target.exists():
+        old = partial.with_name(partial.name + "-old")
+        target.rename(old)
+        partial.rename(target)
+        shutil.rmtree(old)
+    else:
+        partial.rename(target)
+

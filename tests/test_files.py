@@ -1,0 +1,64 @@
+"""Files and folders are written whole, with the permissions of any other file."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from mobileintent_gym.files import atomic_folder, write_atomic
+
+
+def test_atomic_folder_appears_only_when_complete(tmp_path):
+    target = tmp_path / "checkpoint-1"
+    with pytest.raises(RuntimeError), atomic_folder(target) as partial:
+        (partial / "weights.bin").write_text("half")
+        raise RuntimeError("killed mid-write")
+    assert not target.exists()
+    assert list(tmp_path.iterdir()) == []  # the partial folder is gone too
+
+
+def test_atomic_folder_replaces_an_old_target(tmp_path):
+    target = tmp_path / "adapters"
+    target.mkdir()
+    (target / "old.bin").write_text("old")
+    with atomic_folder(target) as partial:
+        (partial / "new.bin").write_text("new")
+    assert sorted(p.name for p in target.iterdir()) == ["new.bin"]
+    assert [p.name for p in tmp_path.iterdir()] == ["adapters"]
+
+
+def test_atomic_folder_follows_the_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        with atomic_folder(tmp_path / "checkpoint-2"):
+            pass
+    finally:
+        os.umask(old)
+    assert (tmp_path / "checkpoint-2").stat().st_mode & 0o777 == 0o755
+
+
+def test_write_atomic_replaces_a_file_whole_with_the_umask_permissions(tmp_path):
+    target = tmp_path / "deep" / "report.html"
+    old = os.umask(0o022)
+    try:
+        write_atomic(target, b"first")
+        write_atomic(target, b"second")
+    finally:
+        os.umask(old)
+    assert target.read_bytes() == b"second" and target.stat().st_mode & 0o777 == 0o644
+    assert [p.name for p in target.parent.iterdir()] == ["report.html"]
+
+
+def test_a_failed_atomic_write_keeps_the_old_file(tmp_path, monkeypatch):
+    target = tmp_path / "page.html"
+    target.write_bytes(b"old")
+
+    def refuse(source, destination):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)  # a full disk cannot be made here
+    with pytest.raises(OSError, match="No space"):
+        write_atomic(target, b"new")
+    assert target.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == [
+        "page.html"]
