@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from mobileintent_gym.agents.lm import adapters_base
@@ -87,9 +87,14 @@ class RepairConfig:
     ray: int | None = None
 
 
-# What each real-valued setting may be.
-RANGES = {"lr": "> 0", "temperature": ">= 0", "epsilon": "in (0, 1): the ratio's clip range",
-          "beta": ">= 0: the KL penalty's weight", "max_grad_norm": "> 0"}
+# What each real-valued setting may be: the test, and how an error message says it.
+RANGES: dict[str, tuple[Callable[[float], bool], str]] = {
+    "lr": (lambda v: v > 0, "> 0"),
+    "temperature": (lambda v: v >= 0, ">= 0"),
+    "epsilon": (lambda v: 0 < v < 1, "in (0, 1): the ratio's clip range"),
+    "beta": (lambda v: v >= 0, ">= 0: the KL penalty's weight"),
+    "max_grad_norm": (lambda v: v > 0, "> 0"),
+}
 
 
 def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequence[str]) -> None:
@@ -115,14 +120,10 @@ def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequen
             bad[name] = getattr(config, name)
     if bad:
         raise MobileIntentError(f"RePAIR settings out of range: {bad} (counts must be >= 1)")
-    for name, value, rule in (("lr", config.lr, config.lr > 0),
-                              ("temperature", config.temperature, config.temperature >= 0),
-                              ("epsilon", config.epsilon, 0 < config.epsilon < 1),
-                              ("beta", config.beta, config.beta >= 0),
-                              ("max_grad_norm", config.max_grad_norm, config.max_grad_norm > 0)):
-        if not rule:
-            raise MobileIntentError(f"RePAIR setting {name}={value!r} is out of range "
-                                    f"({RANGES[name]})")
+    for name, (allowed, says) in RANGES.items():
+        value = getattr(config, name)
+        if not allowed(value):
+            raise MobileIntentError(f"RePAIR setting {name}={value!r} is out of range ({says})")
 
 
 def base_model(config: RepairConfig) -> str | None:
