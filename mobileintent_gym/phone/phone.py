@@ -7,6 +7,7 @@ the container under a swipe, advances a simulated clock per action and logs ever
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
@@ -85,6 +86,8 @@ class SimPhone:
         self._renderer = Renderer(width, height, render_cache, tile_budget)
         self._views: LRU[View] = LRU(_VIEW_CACHE)
         self._layers: LRU[Layer] = LRU(_VIEW_CACHE)
+        self._versions = itertools.count(1)
+        self._loaded: LRU[tuple[Any, int]] = LRU(_VIEW_CACHE)
         self._closed = False
         self.reset()
 
@@ -115,8 +118,8 @@ class SimPhone:
         self._state = loaded
         self._clock = loaded.clock
         self._stacks = BackStacks(self.apps)
-        self._views.clear()
-        self._layers.clear()
+        self._stacks.versions.update(
+            {app_id: self._version_of(app_id, data) for app_id, data in loaded.apps.items()})
         self._view: View | None = None
         self._view_key: tuple | None = None
         self.events: list[StepEvent] = []
@@ -272,7 +275,20 @@ class SimPhone:
         self.apps[fg].handle(Nav(self._stacks, states, fg, self._clock), intent)
         after = states[fg]
         if after is not before and after != before:
-            self._stacks.versions[fg] += 1
+            self._stacks.versions[fg] = next(self._versions)
+
+    def _version_of(self, app_id: str, data: Any) -> int:
+        """The data version of an app state a reset loads.
+
+        Versions are never reused for other data, and app states are immutable, so a reset
+        that loads the very state object an earlier reset loaded (the same user's content
+        again) gets its version back, and the screens built from it are reused.
+        """
+        key = (app_id, id(data))
+        known = self._loaded.get(key)
+        if known is None or known[0] is not data:
+            known = self._loaded.put(key, (data, next(self._versions)))
+        return known[1]
 
     def _tap(self, view: View, x: int, y: int, long_press: bool) -> tuple[str, Hit | None,
                                                                             str | None]:

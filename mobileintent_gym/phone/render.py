@@ -86,6 +86,7 @@ class Renderer:
         self.width, self.height, self.cache = width, height, cache
         self.tiles = TileCache(budget_bytes if cache else 0)
         self._ops: list[Op] = []
+        self._op_set: set[Op] = set()  # the last frame's ops, hashed once
         self._frame: np.ndarray | None = None
         self._rows: LRU[np.ndarray] = LRU(_ROW_COLORS)
 
@@ -103,7 +104,8 @@ class Renderer:
                 self._frame = self._frame.copy()
                 self._frame.flags.writeable = False
             return self._frame
-        damage = self._damage(ops) if self._frame is not None and self.cache else None
+        drawn = set(ops) if self.cache else self._op_set
+        damage = self._damage(drawn) if self._frame is not None and self.cache else None
         buf = self._writable_frame(keep=damage is not None)
         if damage is None:
             damage = [(0, 0, self.width, self.height)]
@@ -113,7 +115,7 @@ class Renderer:
         if not self.cache:
             self.tiles.clear()
         buf.flags.writeable = False
-        self._frame, self._ops = buf, ops
+        self._frame, self._ops, self._op_set = buf, ops, drawn
         return buf
 
     def _writable_frame(self, keep: bool) -> np.ndarray:
@@ -146,10 +148,10 @@ class Renderer:
             row[...] = color
         return row
 
-    def _damage(self, ops: list[Op]) -> list[Rect] | None:
-        """Rectangles that differ from the last frame; ``None`` for a full repaint."""
-        old, new = set(self._ops), set(ops)
-        rects = [r for op in old.symmetric_difference(new) if (r := _visible(op)) is not None]
+    def _damage(self, drawn: set[Op]) -> list[Rect] | None:
+        """Rectangles where ``drawn`` differs from the last frame; ``None``: repaint all."""
+        rects = [r for op in self._op_set.symmetric_difference(drawn)
+                 if (r := _visible(op)) is not None]
         area = sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects)
         if area > _FULL_REPAINT_SHARE * self.width * self.height:
             return None

@@ -227,3 +227,36 @@ def test_screenshots_share_no_memory_yet_are_not_copied_when_dropped():
     assert np.array_equal(kept, env.reset(
         seed=0, options={"user": USERS[0], "task": "G-WCT-01:common:explicit"})[0]["screenshot"])
     env.close()
+
+
+def solve(env, task):
+    """The oracle's episode of ``task`` for the first demo user: each step's observation."""
+    obs, info = env.reset(seed=0, options={"user": USERS[0], "task": task})
+    agent, seen, done = OracleAgent(env), [obs["hierarchy"]], False
+    while not done:
+        obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+        seen.append(obs["hierarchy"])
+        done = terminated or truncated
+    assert info["success"]
+    return seen
+
+
+@pytest.mark.parametrize("first, second", [
+    ("G-SPT-03:personal:explicit", "G-SPT-03:common:explicit"),
+    ("G-WCT-01:common:explicit", "G-WCT-01:personal:explicit")])
+def test_screens_reused_across_resets_never_show_another_episodes_changes(first, second):
+    """Screens built before are reused across resets of the same user's content; what an
+    earlier episode changed (a like, a sent message) never shows in a later one."""
+    def make():
+        return gym.make("Act2Intent-Execute-v0", device="sim:540x1200",
+                        observation=("instruction", "hierarchy"))
+    env, fresh = make(), make()
+    phone = env.unwrapped.device
+    env.reset(seed=0, options={"user": USERS[0], "task": second})
+    home = phone._current()
+    solve(env, first)
+    assert solve(env, second) == solve(fresh, second)
+    env.reset(seed=0, options={"user": USERS[0], "task": second})
+    assert phone._current() is home  # built once, reused
+    env.close()
+    fresh.close()

@@ -388,3 +388,29 @@ def test_shift_types_one_capital_and_the_symbols_set_types_digits_and_symbols(ph
     key(LETTERS)
     assert key("x").event.typed == "x"
     assert find(phone.hierarchy(), resource_id="input").text == "Hi2!?x"
+
+
+def test_screens_kept_across_resets_never_show_another_episodes_data():
+    """A reset to the same content reuses the screens built from it; data an episode
+    changed gets a version no later episode reuses, whatever that one changes."""
+    from mobileintent_gym.apps.music.ids import Rid, Route
+
+    phone = SimPhone(540, 1200)
+    state = PhoneState.default(phone.apps, 0)
+    songs = [t for t in state.apps["music"].tracks if t not in state.apps["music"].liked][:2]
+    liked = []
+    for track in songs:  # two episodes, each liking another song
+        phone.reset(state)
+        phone.open("music", Route.TRACK_MENU, id=track)
+        press(phone, resource_id=Rid.LIKE)
+        phone.open("music", Route.LIKED)
+        liked.append(phone.hierarchy())
+    titles = [state.apps["music"].tracks[t].title for t in songs]
+    assert titles[0] in liked[0] and titles[1] not in liked[0]
+    assert titles[1] in liked[1] and titles[0] not in liked[1]
+    phone.reset(state)
+    phone.open("music", Route.LIKED)
+    view = phone._current()
+    phone.reset(state)
+    phone.open("music", Route.LIKED)
+    assert phone._current() is view
