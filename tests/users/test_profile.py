@@ -190,3 +190,16 @@ def test_bad_user_names_are_the_profile_error(user, named, tmp_path):
     with pytest.raises(InvalidProfileError) as err:
         resolve_profile(user, tmp_path)
     assert named in str(err.value)
+
+
+def test_an_unchanged_file_is_read_once_and_an_edited_one_again(tmp_path):
+    path = write(tmp_path / "tess.json", VALID)
+    first = load_profile(path)
+    assert load_profile(path) is first and resolve_profile(path) is first
+    edited = {**VALID, "interests": {"Music": 1, "Books": 1, "Travel": 1}}
+    write(path, edited)  # a larger file: its stat differs even within one clock tick
+    again = load_profile(path)
+    assert again is not first and again.interests == {"Music": 1, "Books": 1, "Travel": 1}
+    path.write_text("{not json")
+    with pytest.raises(InvalidProfileError, match="tess.json"):
+        load_profile(path)
