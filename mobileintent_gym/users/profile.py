@@ -55,8 +55,9 @@ class UnknownProfileError(MobileIntentError, LookupError):
 
 @dataclass(frozen=True)
 class UserProfile:
-    """One user in the PersonaLens format (treat the dicts as read-only: loading an
-    unchanged file again gives the same object).
+    """One user in the PersonaLens format (treat the dicts as read-only).
+
+    Loading an unchanged file again gives the same object back.
 
     Attributes:
         user_id: Stable identifier, e.g. ``user3`` or ``demo-ana``.

@@ -201,5 +201,5 @@ def test_an_unchanged_file_is_read_once_and_an_edited_one_again(tmp_path):
     again = load_profile(path)
     assert again is not first and again.interests == {"Music": 1, "Books": 1, "Travel": 1}
     path.write_text("{not json")
-    with pytest.raises(InvalidProfileError, match="tess.json"):
+    with pytest.raises(InvalidProfileError, match=r"tess\.json"):
         load_profile(path)
