@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 class BackStacks:
     """One back stack per started app, the foreground app, and each app's data version.
 
-    The phone raises an app's version whenever a handler leaves the app with different
-    data, so a screen built from it can be reused exactly while the version and the stack
-    entry are unchanged.
+    The phone gives an app a new version (a number it never gives other data) whenever a
+    handler leaves the app with different data, so a screen built from it can be reused
+    exactly while the version and the stack entry are unchanged, across resets too.
     """
 
     def __init__(self, apps: Mapping[str, App]) -> None:
