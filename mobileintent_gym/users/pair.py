@@ -27,10 +27,12 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
 from mobileintent_gym.apps import registry
+from mobileintent_gym.apps.plugin import DEFAULT_OWNER, StateBuilder
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.errors import InvalidAppError
 from mobileintent_gym.phone.lru import LRU
@@ -216,6 +218,16 @@ def _by_id(shown: Mapping[str, Sequence[Entity]]) -> dict[str, Entity]:
                 raise InvalidAppError(f"record id {entity.id!r} is in the pools of {where!r} "
                                       f"and {key!r}; record ids must be unique across apps")
     return {i: entity for i, (_, entity) in found.items()}
+
+
+def random_state(contexts: Sequence[ContextSpec], build_state: StateBuilder, app_id: str,
+                 seed: int) -> Any:
+    """An app's content on a phone without a user (what its ``initial_state`` gives).
+
+    ``build_state`` over :func:`random_lists` of the app's contexts for ``seed``, owned by
+    :data:`~mobileintent_gym.apps.plugin.DEFAULT_OWNER`.
+    """
+    return build_state(random_lists(contexts, seed), named_rng(seed, app_id), DEFAULT_OWNER)
 
 
 def random_lists(contexts: Sequence[ContextSpec], seed: int,

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.chat import icon, tour
-from mobileintent_gym.apps.chat.content import default_state
+from mobileintent_gym.apps.chat.content import CONTEXTS, build_state
 from mobileintent_gym.apps.chat.ids import APP, PACKAGE, Desc, Rid, Route, Text
 from mobileintent_gym.apps.chat.intents import ChatIntents
 from mobileintent_gym.apps.chat.social import SocialScreens
@@ -22,6 +22,7 @@ from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.paint import Avatar
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
+from mobileintent_gym.users.pair import random_state
 
 _MINE = (149, 236, 105)  # the colour of the user's own bubbles
 _NAV_ITEMS = (("Chats", icon.draw, Route.CHATS, Rid.NAV_CHATS),
@@ -56,7 +57,7 @@ class ChatApp(ChatIntents, SocialScreens, App):
 
     def initial_state(self, seed: int) -> ChatState:
         """Built-in content for ``seed``."""
-        return default_state(seed)
+        return random_state(CONTEXTS, build_state, APP, seed)
 
     def samples(self, state: ChatState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

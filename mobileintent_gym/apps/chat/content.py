@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from mobileintent_gym.apps.chat.ids import APP, Pair
+from mobileintent_gym.apps.chat.ids import Pair
 from mobileintent_gym.apps.chat.state import (
     ME,
     Chat,
@@ -25,10 +25,8 @@ from mobileintent_gym.apps.chat.state import (
     Moment,
     clock_text,
 )
-from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record, read_records
 from mobileintent_gym.users.contexts import ContextSpec, Pool
-from mobileintent_gym.users.pair import named_rng, random_lists
 
 LAST_MESSAGE_MINUTE = 9 * 60 + 40
 CHAT_SPACING_MINUTES = 37
@@ -91,11 +89,6 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
     people = {c.contact for c in chats} | {m.author for m in moments}
     return ChatState({cid: c for cid, c in contacts().items() if cid in people}, chats,
                      moments, me=owner)
-
-
-def default_state(seed: int) -> ChatState:
-    """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 def _timed_chat(record: Record, n: int, unread: int) -> Chat:

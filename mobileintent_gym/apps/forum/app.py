@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from mobileintent_gym.apps.forum import icon, tour
 from mobileintent_gym.apps.forum.community import CommunityScreens
-from mobileintent_gym.apps.forum.content import default_state
+from mobileintent_gym.apps.forum.content import CONTEXTS, build_state
 from mobileintent_gym.apps.forum.feed import FeedCards
 from mobileintent_gym.apps.forum.ids import APP, PACKAGE, Desc, Rid, Route
 from mobileintent_gym.apps.forum.intents import ForumIntents
@@ -27,6 +27,7 @@ from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.paint import Avatar, Fill
 from mobileintent_gym.phone.ui import Column, Node
 from mobileintent_gym.phone.widgets import Ctx, Theme
+from mobileintent_gym.users.pair import random_state
 
 _NAV = ((Desc.HOME, "home", ("open", Route.HOME), "", Rid.NAV_HOME),
         ("Communities", "contacts", ("open", Route.COMMUNITIES), "", Rid.NAV_COMMUNITIES),
@@ -58,7 +59,7 @@ class ForumApp(ForumIntents, FeedCards, CommunityScreens, PostPage, App):
 
     def initial_state(self, seed: int) -> ForumState:
         """Built-in content for ``seed``."""
-        return default_state(seed)
+        return random_state(CONTEXTS, build_state, APP, seed)
 
     def samples(self, state: ForumState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

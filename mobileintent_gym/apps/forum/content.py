@@ -14,12 +14,10 @@ from itertools import chain, zip_longest
 
 import numpy as np
 
-from mobileintent_gym.apps.forum.ids import APP, Pair
+from mobileintent_gym.apps.forum.ids import Pair
 from mobileintent_gym.apps.forum.state import ME, Comment, ForumState, Post
-from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.users.contexts import ContextSpec, Pool
-from mobileintent_gym.users.pair import named_rng, random_lists
 
 HOBBY_DOMAINS = ("Books", "Games", "Movies", "Media", "Music", "Sports")
 LIFE_DOMAINS = ("Travel", "Restaurants", "Events", "Shopping", "Hotels", "Services",
@@ -69,11 +67,6 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
     joined = dict.fromkeys(r["community"] for r in followed)
     return ForumState(posts, feed, joined=tuple(joined), mine=mine,
                       karma=int(rng.integers(100, 5000)))
-
-
-def default_state(seed: int) -> ForumState:
-    """The content of a phone without a user: random lists of the pool for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 def _post(record: Record, rng: np.random.Generator, hours: int, suggested: bool,

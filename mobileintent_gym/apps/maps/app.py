@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.maps import glyphs, icon, tour
-from mobileintent_gym.apps.maps.content import default_state
+from mobileintent_gym.apps.maps.content import CONTEXTS, build_state
 from mobileintent_gym.apps.maps.ids import APP, PACKAGE, Desc, Rid, Route, Text
 from mobileintent_gym.apps.maps.intents import MapsIntents
 from mobileintent_gym.apps.maps.mapview import LAND, Mark, grid, map_view
@@ -34,6 +34,7 @@ from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.paint import Avatar, Icon, Round, text_width
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
+from mobileintent_gym.users.pair import random_state
 
 _NAV = ((Desc.EXPLORE, "discover", ("open", Route.EXPLORE), "", Rid.NAV_EXPLORE),
         ("Go", glyphs.car, ("open", Route.GO), "", Rid.NAV_GO),
@@ -70,7 +71,7 @@ class MapsApp(MapsIntents, SearchScreen, PlaceScreens, App):
 
     def initial_state(self, seed: int) -> MapsState:
         """Built-in content for ``seed``."""
-        return default_state(seed)
+        return random_state(CONTEXTS, build_state, APP, seed)
 
     def samples(self, state: MapsState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

@@ -14,12 +14,10 @@ from types import MappingProxyType
 
 import numpy as np
 
-from mobileintent_gym.apps.maps.ids import APP, Pair
+from mobileintent_gym.apps.maps.ids import Pair
 from mobileintent_gym.apps.maps.state import MapsState, Place
-from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.users.contexts import ContextSpec, Pool
-from mobileintent_gym.users.pair import named_rng, random_lists
 
 SAVED_AT_START = 3  # places the user had saved before, drawn from their searches
 TRIPS_AT_START = 2  # destinations they had asked directions to
@@ -65,11 +63,6 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
     saved = [searched[int(i)] for i in rng.choice(len(searched), SAVED_AT_START, replace=False)]
     trips = [recent[int(i)].id for i in rng.choice(len(recent), TRIPS_AT_START, replace=False)]
     return MapsState(world(), [r.id for r in recent], [r.id for r in food], saved, trips)
-
-
-def default_state(seed: int) -> MapsState:
-    """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 @functools.cache

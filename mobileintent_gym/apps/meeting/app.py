@@ -16,7 +16,7 @@ from itertools import groupby
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.meeting import icon, tour
-from mobileintent_gym.apps.meeting.content import default_state
+from mobileintent_gym.apps.meeting.content import CONTEXTS, build_state
 from mobileintent_gym.apps.meeting.details import DetailScreens, day_row
 from mobileintent_gym.apps.meeting.ids import APP, PACKAGE, Desc, Rid, Route, Text
 from mobileintent_gym.apps.meeting.intents import MeetingIntents
@@ -28,6 +28,7 @@ from mobileintent_gym.phone.icons import Glyph
 from mobileintent_gym.phone.paint import Avatar, Fill, Icon
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
+from mobileintent_gym.users.pair import random_state
 
 _ACCENT = (79, 70, 229)
 _LIVE = (22, 163, 74)  # the banner of the meeting the user is in
@@ -58,7 +59,7 @@ class MeetingApp(MeetingIntents, DetailScreens, RoomScreen, App):
 
     def initial_state(self, seed: int) -> MeetingState:
         """Built-in content for ``seed``."""
-        return default_state(seed)
+        return random_state(CONTEXTS, build_state, APP, seed)
 
     def samples(self, state: MeetingState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

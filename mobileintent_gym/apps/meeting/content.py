@@ -15,13 +15,11 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from mobileintent_gym.apps.meeting.ids import APP, Pair
+from mobileintent_gym.apps.meeting.ids import Pair
 from mobileintent_gym.apps.meeting.state import TIME_FORMAT, Meeting, MeetingState
-from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from mobileintent_gym.users.contexts import ContextSpec, Pool
-from mobileintent_gym.users.pair import named_rng, random_lists
 
 HISTORY_DAYS = 21
 SCHEDULE_DAYS = 14
@@ -77,11 +75,6 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
                  zip(upcoming, _slots(rng, True, len(upcoming)), strict=True)]
     reminders = [m.id for m in scheduled if rng.random() < REMINDER_SHARE]
     return MeetingState(scheduled, history, reminders, me=owner)
-
-
-def default_state(seed: int) -> MeetingState:
-    """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 def _slots(rng: np.random.Generator, future: bool, count: int) -> list[str]:

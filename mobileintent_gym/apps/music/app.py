@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.music import icon, tour
-from mobileintent_gym.apps.music.content import default_state
+from mobileintent_gym.apps.music.content import CONTEXTS, build_state
 from mobileintent_gym.apps.music.ids import APP, PACKAGE, Desc, Rid, Route, Text
 from mobileintent_gym.apps.music.intents import MusicIntents
 from mobileintent_gym.apps.music.playlists import PlaylistScreens
@@ -25,6 +25,7 @@ from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.paint import Avatar, Fill
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
+from mobileintent_gym.users.pair import random_state
 
 _NAV = (("Home", "home", ("open", Route.HOME), "", Rid.NAV_HOME),
         ("Search", "search", ("open", Route.SEARCH), "", Rid.NAV_SEARCH),
@@ -62,7 +63,7 @@ class MusicApp(MusicIntents, PlaylistScreens, App):
 
     def initial_state(self, seed: int) -> MusicState:
         """Built-in content for ``seed``."""
-        return default_state(seed)
+        return random_state(CONTEXTS, build_state, APP, seed)
 
     def samples(self, state: MusicState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

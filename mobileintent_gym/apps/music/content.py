@@ -12,13 +12,11 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from mobileintent_gym.apps.music.ids import APP, Pair
+from mobileintent_gym.apps.music.ids import Pair
 from mobileintent_gym.apps.music.state import MusicState, Playlist, Track
-from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.users.contexts import ContextSpec, Pool
 from mobileintent_gym.users.entities import match_key
-from mobileintent_gym.users.pair import named_rng, random_lists
 
 PLAYLIST_LENGTH = 12
 OWN_LENGTH = 10
@@ -70,11 +68,6 @@ def own_playlists(liked: Sequence[str], recent: Sequence[str]) -> tuple[Playlist
     """The user's own playlists, made from what they play and like (as a library holds)."""
     return (Playlist("u000", "On Repeat", "The songs you play most", tuple(recent[:8])),
             Playlist("u001", "Favourites", "By you", tuple(liked[:OWN_LENGTH])))
-
-
-def default_state(seed: int) -> MusicState:
-    """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 @functools.cache

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.notes import cards, icon, tour
-from mobileintent_gym.apps.notes.content import default_state
+from mobileintent_gym.apps.notes.content import CONTEXTS, build_state
 from mobileintent_gym.apps.notes.ids import APP, PACKAGE, Rid, Route, Text
 from mobileintent_gym.apps.notes.intents import NotesIntents
 from mobileintent_gym.apps.notes.me import MeScreens
@@ -23,6 +23,7 @@ from mobileintent_gym.phone import widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.ui import Column, Node
 from mobileintent_gym.phone.widgets import Ctx, Theme
+from mobileintent_gym.users.pair import random_state
 
 _NAV = (("Home", "home", ("open", Route.DISCOVER), Rid.NAV_HOME),
         ("Post", "plus", ("noop",), Rid.NAV_POST),
@@ -53,7 +54,7 @@ class NotesApp(NotesIntents, NoteScreen, MeScreens, App):
 
     def initial_state(self, seed: int) -> NotesState:
         """Built-in content for ``seed``."""
-        return default_state(seed)
+        return random_state(CONTEXTS, build_state, APP, seed)
 
     def samples(self, state: NotesState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

@@ -13,13 +13,11 @@ from datetime import timedelta
 
 import numpy as np
 
-from mobileintent_gym.apps.notes.ids import APP, Pair
+from mobileintent_gym.apps.notes.ids import Pair
 from mobileintent_gym.apps.notes.state import ME, Note, NotesState
-from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record, read_records
 from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from mobileintent_gym.users.contexts import ContextSpec, Pool
-from mobileintent_gym.users.pair import named_rng, random_lists
 
 # PersonaLens domains whose tastes show in a lifestyle notes feed.
 DOMAINS = ("Restaurants", "Travel", "Shopping", "Books", "Media", "Movies", "Events", "Sports",
@@ -63,10 +61,6 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
                       liked=[r.id for r in liked], mine=[r.id for r in mine], follows=follows,
                       followers=int(rng.integers(3, 300)), me=owner)
 
-
-def default_state(seed: int) -> NotesState:
-    """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 def posted(days: int) -> str:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from mobileintent_gym.apps.pay import icon, tour
 from mobileintent_gym.apps.pay.bills import BillScreens
-from mobileintent_gym.apps.pay.content import default_state
+from mobileintent_gym.apps.pay.content import CONTEXTS, build_state
 from mobileintent_gym.apps.pay.ids import APP, PACKAGE, Desc, Rid, Route, Text
 from mobileintent_gym.apps.pay.intents import PayIntents
 from mobileintent_gym.apps.pay.messages import MessageScreens
@@ -27,6 +27,7 @@ from mobileintent_gym.phone.paint import Avatar, Color, Fill, Icon, Paint, Round
 from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
+from mobileintent_gym.users.pair import random_state
 
 _BLUE = (22, 119, 255)
 _QUICK = (("Scan", icon.scan), ("Pay / Receive", icon.receive), ("Transfer", icon.transfer),
@@ -71,7 +72,7 @@ class PayApp(PayIntents, BillScreens, MessageScreens, App):
 
     def initial_state(self, seed: int) -> PayState:
         """Built-in content for ``seed``."""
-        return default_state(seed)
+        return random_state(CONTEXTS, build_state, APP, seed)
 
     def samples(self, state: PayState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from mobileintent_gym.apps.pay.ids import APP, Pair
+from mobileintent_gym.apps.pay.ids import Pair
 from mobileintent_gym.apps.pay.state import (
     THEM,
     Bill,
@@ -23,10 +23,8 @@ from mobileintent_gym.apps.pay.state import (
     PayState,
     minutes_ago,
 )
-from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.users.contexts import ContextSpec, Pool
-from mobileintent_gym.users.pair import named_rng, random_lists
 
 BILL_GAP_MINUTES = (180, 1800)
 CHAT_GAP_MINUTES = (20, 600)
@@ -82,10 +80,6 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
         ago += int(rng.integers(*CHAT_GAP_MINUTES))
     return PayState(bills, conversations, me=owner)
 
-
-def default_state(seed: int) -> PayState:
-    """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 def _timed(record: Record, ago: int, unread: int) -> Conversation:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from mobileintent_gym.apps.reader import icon, tour
 from mobileintent_gym.apps.reader.book import BookScreen, open_book
-from mobileintent_gym.apps.reader.content import default_state
+from mobileintent_gym.apps.reader.content import CONTEXTS, build_state
 from mobileintent_gym.apps.reader.ids import APP, PACKAGE, Desc, Rid, Route, Text
 from mobileintent_gym.apps.reader.intents import ReaderIntents
 from mobileintent_gym.apps.reader.lists import ListScreens
@@ -26,6 +26,7 @@ from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.paint import Avatar, Fill
 from mobileintent_gym.phone.ui import Column, Node
 from mobileintent_gym.phone.widgets import Ctx, Theme
+from mobileintent_gym.users.pair import random_state
 
 _NAV = (("Reading", "library", ("open", Route.HOME), "", Rid.NAV_READING),
         (Desc.DISCOVER, "discover", ("open", Route.DISCOVER), "", Rid.NAV_DISCOVER),
@@ -61,7 +62,7 @@ class ReaderApp(ReaderIntents, BookScreen, ListScreens, App):
 
     def initial_state(self, seed: int) -> ReaderState:
         """Built-in content for ``seed``."""
-        return default_state(seed)
+        return random_state(CONTEXTS, build_state, APP, seed)
 
     def samples(self, state: ReaderState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

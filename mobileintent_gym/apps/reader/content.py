@@ -13,12 +13,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from mobileintent_gym.apps.plugin import DEFAULT_OWNER
-from mobileintent_gym.apps.reader.ids import APP, Pair
+from mobileintent_gym.apps.reader.ids import Pair
 from mobileintent_gym.apps.reader.state import Book, ReaderState
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.users.contexts import ContextSpec, Pool
-from mobileintent_gym.users.pair import named_rng, random_lists
 
 LISTED_AT_START = 5
 PROGRESS_RANGE = (2, 98)  # percent read of a book on the reading list
@@ -69,8 +67,3 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
         recommended=[r.id for r in recommended], candidates=[r.id for r in candidates],
         favorites=[r.id for r in reading[:LISTED_AT_START]],
         week_minutes=int(rng.integers(*WEEK_MINUTES_RANGE)), me=owner)
-
-
-def default_state(seed: int) -> ReaderState:
-    """The content of a phone without a user: random lists of the pool for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)

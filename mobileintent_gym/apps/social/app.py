@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.social import glyphs, icon, tour
-from mobileintent_gym.apps.social.content import default_state
+from mobileintent_gym.apps.social.content import CONTEXTS, build_state
 from mobileintent_gym.apps.social.ids import APP, PACKAGE, Desc, Rid, Route
 from mobileintent_gym.apps.social.intents import SocialIntents
 from mobileintent_gym.apps.social.pages import PageScreens, profile_height
@@ -24,6 +24,7 @@ from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
+from mobileintent_gym.users.pair import random_state
 
 _NAV = ((Desc.HOME, "home", ("open", Route.HOME), "", Rid.NAV_HOME),
         ("Explore", "search", ("open", Route.EXPLORE), "", Rid.NAV_EXPLORE),
@@ -57,7 +58,7 @@ class SocialApp(SocialIntents, PageScreens, App):
 
     def initial_state(self, seed: int) -> SocialState:
         """Built-in content for ``seed``."""
-        return default_state(seed)
+        return random_state(CONTEXTS, build_state, APP, seed)
 
     def samples(self, state: SocialState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

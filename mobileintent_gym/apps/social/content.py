@@ -17,12 +17,10 @@ from itertools import chain
 
 import numpy as np
 
-from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record, read_records
-from mobileintent_gym.apps.social.ids import APP, Pair
+from mobileintent_gym.apps.social.ids import Pair
 from mobileintent_gym.apps.social.state import Account, Post, Reply, SocialState, age_text
 from mobileintent_gym.users.contexts import ContextSpec, Pool
-from mobileintent_gym.users.pair import named_rng, random_lists
 
 # PersonaLens domains whose tastes show in what a timeline suggests.
 TIMELINE_DOMAINS = ("Books", "Events", "Games", "Media", "Movies", "Music", "Restaurants",
@@ -92,10 +90,6 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
                        liked=_draw(rng, feed, LIKED), bookmarks=_draw(rng, feed, BOOKMARKED),
                        me=owner)
 
-
-def default_state(seed: int) -> SocialState:
-    """The content of a phone without a user: random lists of the pools for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 @functools.cache

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.video import cards, icon, tour
-from mobileintent_gym.apps.video.content import default_state
+from mobileintent_gym.apps.video.content import CONTEXTS, build_state
 from mobileintent_gym.apps.video.ids import APP, PACKAGE, Rid, Route, Text
 from mobileintent_gym.apps.video.intents import VideoIntents
 from mobileintent_gym.apps.video.me import MeScreens
@@ -25,6 +25,7 @@ from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.paint import Avatar, Fill
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
+from mobileintent_gym.users.pair import random_state
 
 _NAV = (("Home", "home", Route.HOME, Rid.NAV_HOME),
         (Text.FOLLOWING, "contacts", Route.FOLLOWING, Rid.NAV_FOLLOWING),
@@ -59,7 +60,7 @@ class VideoApp(VideoIntents, WatchScreen, MeScreens, App):
 
     def initial_state(self, seed: int) -> VideoState:
         """Built-in content for ``seed``."""
-        return default_state(seed)
+        return random_state(CONTEXTS, build_state, APP, seed)
 
     def samples(self, state: VideoState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

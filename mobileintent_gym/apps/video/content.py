@@ -12,12 +12,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from mobileintent_gym.apps.plugin import DEFAULT_OWNER
 from mobileintent_gym.apps.records import Record
-from mobileintent_gym.apps.video.ids import APP, Pair
+from mobileintent_gym.apps.video.ids import Pair
 from mobileintent_gym.apps.video.state import Video, VideoState, ago
 from mobileintent_gym.users.contexts import ContextSpec, Pool
-from mobileintent_gym.users.pair import named_rng, random_lists
 
 # PersonaLens domains whose tastes show in what a video site recommends.
 DOMAINS = ("Media", "Movies", "Games", "Music", "Sports", "Travel", "Restaurants",
@@ -60,11 +58,6 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
                       following=[r.id for r in following], liked=[r.id for r in liked],
                       follows=list(dict.fromkeys(r["uploader"] for r in following)),
                       me=owner)
-
-
-def default_state(seed: int) -> VideoState:
-    """The content of a phone without a user: random lists of the pool for ``seed``."""
-    return build_state(random_lists(CONTEXTS, seed), named_rng(seed, APP), DEFAULT_OWNER)
 
 
 def _video(record: Record, rng: np.random.Generator, hours: int) -> Video:
