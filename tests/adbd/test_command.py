@@ -5,7 +5,7 @@ import json
 import pytest
 
 from mobileintent_gym.adbd.command import build_phone
-from mobileintent_gym.apps.music.content import default_state
+from mobileintent_gym.apps import registry
 from mobileintent_gym.cli import main
 from mobileintent_gym.users import build_user_content, resolve_profile
 
@@ -18,7 +18,7 @@ def offline(monkeypatch):
 
 def test_without_a_user_the_phone_holds_the_default_content():
     phone = build_phone(None, 3, 720, 1600)
-    assert phone.state.apps["music"].liked == default_state(3).liked
+    assert phone.state.apps["music"].liked == registry.get("music").app.initial_state(3).liked
     assert (phone.width, phone.height) == (720, 1600)
 
 
