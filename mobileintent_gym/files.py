@@ -58,4 +58,3 @@ def atomic_folder(target: str | Path) -> Iterator[Path]:
         shutil.rmtree(old)
     else:
         partial.rename(target)
-

@@ -250,15 +250,13 @@ def tile(paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
     dx = dy = 0
     if type(paint) is Label:
         if paint.lines > 1:
-            shown = wrap(paint.text, paint.size, paint.bold, width, paint.lines)
-            inked = max(text_width(line, paint.size, paint.bold) for line in shown) + 4
+            count = len(wrap(paint.text, paint.size, paint.bold, width, paint.lines))
         else:
-            line, length = fitted(paint.text, paint.size, paint.bold, width)
-            shown, inked = (line,), math.ceil(length) + 4
-        if inked < width and paint.lines == 1:
-            dx = {"left": 0, "right": width - inked}.get(paint.align, (width - inked) // 2)
-            width = inked
-        block = line_height(paint.size) * len(shown)
+            count, inked = 1, math.ceil(fitted(paint.text, paint.size, paint.bold, width)[1]) + 4
+            if inked < width:
+                dx = {"left": 0, "right": width - inked}.get(paint.align, (width - inked) // 2)
+                width = inked
+        block = line_height(paint.size) * count
         if block < height:
             dy, height = (height - block) // 2, block
         pixels, (left, top) = _label_tile(paint, width, height)

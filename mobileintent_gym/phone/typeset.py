@@ -15,7 +15,6 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 Color = tuple[int, int, int]
-Box = tuple[int, int, int, int]
 
 
 _Glyph = tuple[np.ndarray, int, int, int, int, int]
