@@ -245,8 +245,11 @@ def solve(env, task):
     ("G-SPT-03:personal:explicit", "G-SPT-03:common:explicit"),
     ("G-WCT-01:common:explicit", "G-WCT-01:personal:explicit")])
 def test_screens_reused_across_resets_never_show_another_episodes_changes(first, second):
-    """Screens built before are reused across resets of the same user's content; what an
-    earlier episode changed (a like, a sent message) never shows in a later one."""
+    """Screens built before are reused across resets of the same user's content, and an
+    episode after another solved task observes what a fresh env observes, step by step.
+
+    (Versions colliding across resets are caught by the phone test that likes two songs:
+    the oracle's paths here never revisit a changed screen.)"""
     def make():
         return gym.make("Act2Intent-Execute-v0", device="sim:540x1200",
                         observation=("instruction", "hierarchy"))
