@@ -193,14 +193,6 @@ def _set_text(alpha: np.ndarray, run: Run) -> None:
     typeset.set_line(alpha, x, (box[1] + box[3]) / 2, line, font(size, bold))
 
 
-def _label_runs(p: Label, w: int, h: int) -> list[Run]:
-    if p.lines == 1:
-        return [((0, 0, w, h), p.text, p.size, p.color, p.bold, p.align)]
-    step = line_height(p.size)
-    return [((0, i * step, w, (i + 1) * step), line, p.size, p.color, p.bold, p.align)
-            for i, line in enumerate(wrap(p.text, p.size, p.bold, w, p.lines))]
-
-
 def _paint_round(p: Round, draw: ImageDraw.ImageDraw, w: int, h: int) -> list[Run]:
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=min(p.radius, h // 2, w // 2),
                            fill=p.color, outline=p.outline,
@@ -241,22 +233,21 @@ _PAINTERS = {
 def tile(paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
     """Draw a shape or text paint for a ``width × height`` frame.
 
-    Text tiles are cut to the text's ink (the frame around it is the parent's background,
-    the colour the paint names ``under`` it), which keeps the tile cache small.
+    A label is drawn as one line (the renderer splits wrapping text into its lines, see
+    :func:`~mobileintent_gym.phone.render.ops_of`). Its tile is cut to the text's ink (the
+    frame around it is the parent's background, the colour the paint names ``under`` it),
+    which keeps the tile cache small.
 
     Returns:
         The ``h × w × 3`` uint8 tile and its offset (dx, dy) inside the frame.
     """
     dx = dy = 0
     if type(paint) is Label:
-        if paint.lines > 1:
-            count = len(wrap(paint.text, paint.size, paint.bold, width, paint.lines))
-        else:
-            count, inked = 1, math.ceil(fitted(paint.text, paint.size, paint.bold, width)[1]) + 4
-            if inked < width:
-                dx = {"left": 0, "right": width - inked}.get(paint.align, (width - inked) // 2)
-                width = inked
-        block = line_height(paint.size) * count
+        inked = math.ceil(fitted(paint.text, paint.size, paint.bold, width)[1]) + 4
+        if inked < width:
+            dx = {"left": 0, "right": width - inked}.get(paint.align, (width - inked) // 2)
+            width = inked
+        block = line_height(paint.size)
         if block < height:
             dy, height = (height - block) // 2, block
         pixels, (left, top) = _label_tile(paint, width, height)
@@ -277,8 +268,7 @@ def _label_tile(p: Label, width: int, height: int) -> tuple[np.ndarray, tuple[in
     The coverage mask is coloured through a 256-entry palette in one step.
     """
     alpha = np.zeros((height, width), np.uint8)
-    for run in _label_runs(p, width, height):
-        _set_text(alpha, run)
+    _set_text(alpha, ((0, 0, width, height), p.text, p.size, p.color, p.bold, p.align))
     rows, columns = np.flatnonzero(alpha.any(axis=1)), np.flatnonzero(alpha.any(axis=0))
     if not rows.size:
         return np.zeros((0, 0, 3), np.uint8), (0, 0)

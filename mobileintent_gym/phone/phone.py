@@ -21,7 +21,7 @@ from mobileintent_gym.phone.app import App, Installable, install
 from mobileintent_gym.phone.backstack import BackStacks, Nav
 from mobileintent_gym.phone.events import ActResult, Hit, StepEvent
 from mobileintent_gym.phone.lru import LRU
-from mobileintent_gym.phone.render import Renderer
+from mobileintent_gym.phone.render import TILE_BUDGET, Renderer
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.phone.ui import Intent
 from mobileintent_gym.phone.view import Layer, View
@@ -77,7 +77,7 @@ class SimPhone:
     def __init__(self, width: int = 1080, height: int = 2400, *,
                  apps: Iterable[App | Installable] | None = None,
                  seconds_per_action: float = 4.0,
-                 render_cache: bool = True, tile_budget: int = 16 << 20) -> None:
+                 render_cache: bool = True, tile_budget: int = TILE_BUDGET) -> None:
         check_screen_size(width, height)
         self.width, self.height = int(width), int(height)
         self.density = width / 411.43

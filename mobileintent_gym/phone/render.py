@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 from collections import OrderedDict
+from dataclasses import replace
 
 import numpy as np
 
@@ -26,8 +27,10 @@ from mobileintent_gym.phone.paint import (
     Label,
     Paint,
     Round,
+    line_height,
     seed_color,
     tile,
+    wrap,
 )
 from mobileintent_gym.phone.ui import Rect, intersect
 
@@ -39,6 +42,8 @@ _FULL_REPAINT_SHARE = 0.6
 _MAX_DAMAGE_RECTS = 6
 _NINE_PATCH_AREA = 20_000
 _ROW_COLORS = 256
+TILE_BUDGET = 14 << 20
+"""Default bytes of a renderer's tile cache (one phone's peak stays under 30 MB with it)."""
 
 
 class TileCache:
@@ -82,7 +87,7 @@ class Renderer:
     """
 
     def __init__(self, width: int, height: int, cache: bool = True,
-                 budget_bytes: int = 16 << 20) -> None:
+                 budget_bytes: int = TILE_BUDGET) -> None:
         self.width, self.height, self.cache = width, height, cache
         self.tiles = TileCache(budget_bytes if cache else 0)
         self._ops: list[Op] = []
@@ -211,13 +216,16 @@ _OWN_REFERENCES = _own_references()
 def ops_of(frame: Rect, paint: Paint, clip: Rect | None) -> list[Op]:
     """The draw operations of one node.
 
-    Artwork becomes fills and a text tile; a rounded rectangle (with its label) becomes
-    three fills, four corners of one small shared tile (a nine-patch) and a text tile. The
-    tile cache then holds text and icons, not megabytes of flat colour.
+    Artwork becomes fills and a text tile; wrapping text becomes one label per line; a
+    rounded rectangle (with its label) becomes three fills, four corners of one small shared
+    tile (a nine-patch) and a text tile. The tile cache then holds text and icons, not
+    megabytes of flat colour.
     """
     kind = type(paint)
     if kind is Avatar and not paint.glyph:
         return _artwork(frame, paint, clip)
+    if kind is Label and paint.lines > 1:
+        return _text_lines(frame, paint, clip)
     x1, y1, x2, y2 = frame
     r = min(paint.radius, (x2 - x1) // 2, (y2 - y1) // 2) if kind is Round else 0
     if r < 3 or (x2 - x1) * (y2 - y1) < _NINE_PATCH_AREA:
@@ -241,6 +249,24 @@ def ops_of(frame: Rect, paint: Paint, clip: Rect | None) -> list[Op]:
         ops.append((frame, Label(paint.label, paint.size or (y2 - y1) // 2, paint.label_color,
                                  paint.color, True, "center"), clip))
     return ops
+
+
+def _text_lines(frame: Rect, paint: Label, clip: Rect | None) -> list[Op]:
+    """Wrapping text as one single-line label per line, the block centred in ``frame``.
+
+    Each line's tile is cut to that line's ink, so no tile holds the gaps between lines or
+    the end of a short last line, and a line scrolled out of view is never drawn. Lines
+    that do not fit in ``frame`` are cut at its edge.
+    """
+    x1, y1, x2, y2 = frame
+    shown = frame if clip is None else intersect(frame, clip)
+    if shown is None:
+        return []
+    lines = wrap(paint.text, paint.size, paint.bold, x2 - x1, paint.lines)
+    step = line_height(paint.size)
+    top = y1 + max(0, (y2 - y1 - step * len(lines)) // 2)
+    return [((x1, top + i * step, x2, top + (i + 1) * step),
+             replace(paint, text=line, lines=1), shown) for i, line in enumerate(lines)]
 
 
 def _artwork(frame: Rect, paint: Avatar, clip: Rect | None) -> list[Op]:

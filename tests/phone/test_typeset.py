@@ -12,7 +12,18 @@ import pytest
 from PIL import Image, ImageDraw
 
 from mobileintent_gym.phone import icons, typeset
-from mobileintent_gym.phone.paint import Icon, Label, Round, fitted, font, line_height, tile, wrap
+from mobileintent_gym.phone.paint import (
+    Fill,
+    Icon,
+    Label,
+    Round,
+    fitted,
+    font,
+    line_height,
+    tile,
+    wrap,
+)
+from mobileintent_gym.phone.render import Renderer, ops_of
 
 WORDS = ["The", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "Ärger", "café",
          "naïve", "Тест", "Ωmega", "fjord", "tiffany", "rt", "ff", "12:45", "$3.99", "…", "«»",
@@ -80,22 +91,68 @@ def pillow_frame(p, width, height):
     return frame
 
 
-@pytest.mark.parametrize("lines", [1, 2, 3])
-def test_label_tiles_cut_to_their_ink_paint_what_pillow_paints(lines):
-    rng = random.Random(lines)
-    for _ in range(60):
-        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 12)))
-        p = Label(text, rng.choice([21, 36, 42]), (20, 20, 20), (250, 248, 240),
-                  rng.random() < 0.5, rng.choice(["left", "center", "right"]), lines)
-        width = rng.randint(60, 900)
+def pillow_lines(p, width, height):
+    """A wrapping label as its lines, each drawn as a one-line label in a box one line tall."""
+    frame = np.empty((height, width, 3), np.uint8)
+    frame[...] = p.under
+    shown = wrap(p.text, p.size, p.bold, width, p.lines)
+    step = line_height(p.size)
+    top = max(0, (height - step * len(shown)) // 2)
+    for i, line in enumerate(shown):
+        one = pillow_frame(Label(line, p.size, p.color, p.under, p.bold, p.align), width, step)
+        frame[top + i * step:top + (i + 1) * step] = one[:max(0, height - top - i * step)]
+    return frame
+
+
+def rendered(p, width, height):
+    """``p`` drawn by the renderer in a ``width × height`` frame on its background."""
+    box = (0, 0, width, height)
+    return Renderer(width, height).render([(box, Fill(p.under), None), *ops_of(box, p, None)])
+
+
+def random_label(rng, lines, align=None):
+    text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 12)))
+    return Label(text, rng.choice([21, 36, 42]), (20, 20, 20), (250, 248, 240),
+                 rng.random() < 0.5, align or rng.choice(["left", "center", "right"]), lines)
+
+
+def test_label_tiles_cut_to_their_ink_paint_what_pillow_paints():
+    rng = random.Random(1)
+    for _ in range(120):
+        p, width = random_label(rng, 1), rng.randint(60, 900)
         pixels, dx, dy = tile(p, width, 300)
         frame = np.empty((300, width, 3), np.uint8)
         frame[...] = p.under
         frame[dy:dy + pixels.shape[0], dx:dx + pixels.shape[1]] = pixels
-        assert np.array_equal(frame, pillow_frame(p, width, 300)), (text, width)
+        assert np.array_equal(frame, pillow_frame(p, width, 300)), (p.text, width)
+        assert np.array_equal(rendered(p, width, 300), frame)
         # Cut to the ink: every edge row and column of the tile has some.
         assert (pixels[0] != p.under).any() and (pixels[-1] != p.under).any()
         assert (pixels[:, 0] != p.under).any() and (pixels[:, -1] != p.under).any()
+
+
+@pytest.mark.parametrize("lines", [2, 3])
+def test_wrapping_text_is_drawn_line_by_line_as_pillow_draws_it(lines):
+    rng = random.Random(lines)
+    for _ in range(60):
+        p, width = random_label(rng, lines), rng.randint(60, 900)
+        height = rng.choice([300, line_height(p.size) * lines - 7])  # roomy, or cut short
+        assert np.array_equal(rendered(p, width, height), pillow_lines(p, width, height)), (
+            p.text, width, height)
+    for _ in range(30):  # left-aligned paragraphs: exactly Pillow's drawing of the block
+        p, width = random_label(rng, lines, "left"), rng.randint(60, 900)
+        assert np.array_equal(rendered(p, width, 300), pillow_frame(p, width, 300)), p.text
+
+
+def test_wrapped_lines_out_of_view_are_not_drawn():
+    p = Label(" ".join(WORDS[:20]), 36, (20, 20, 20), (250, 248, 240), lines=6)
+    step = line_height(36)
+    clip = (0, 0, 400, step * 2)  # a scrolling parent showing the first two lines
+    ops = ops_of((0, 0, 400, step * 6), p, clip)
+    assert [op[1].text for op in ops] == list(wrap(p.text, 36, False, 400, 6))
+    renderer = Renderer(400, step * 6)
+    renderer.render([((0, 0, 400, step * 6), Fill(p.under), None), *ops])
+    assert {key[0].text for key in renderer.tiles._tiles} == {op[1].text for op in ops[:2]}
 
 
 def test_text_over_shapes_blends_with_the_shape_under_it():
