@@ -96,11 +96,13 @@ Paint = Fill | Dim | Round | Label | Icon | Avatar
 _FONTS = Path(__file__).with_name("fonts")
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=1024)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """Roboto (Android's typeface, shipped in this package) at ``size`` pixels.
 
-    Bold text uses Roboto Medium, as Android's titles do. No system font is read.
+    Bold text uses Roboto Medium, as Android's titles do. No system font is read. A face
+    is made once per size and weight and kept (glyph bitmaps are cached per face; the
+    cache holds every size up to 4K screens).
     """
     name = "Roboto-Medium.ttf" if bold else "Roboto-Regular.ttf"
     # Basic layout: a fifth faster than raqm and exact for the Latin, Greek and Cyrillic

@@ -37,7 +37,7 @@ def _glyph(face: ImageFont.FreeTypeFont, char: str) -> _Glyph:
     return mask, left, top, image.height, image.width, round(face.getlength(char) * 64)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=1024)
 def _middle(face: ImageFont.FreeTypeFont) -> int:
     """Pixels from the middle of the em box (anchor ``m``) down to the baseline."""
     return face.getbbox("x", anchor="lm")[1] - face.getbbox("x", anchor="ls")[1]

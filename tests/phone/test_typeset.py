@@ -178,3 +178,15 @@ def test_badge_digits_are_set_on_the_badge():
     draw.text((57 + (36 - length) / 2, 21), line, fill=(255, 255, 255), font=font(21, True),
               anchor="lm")
     assert np.array_equal(pixels, np.asarray(image))
+
+
+def test_a_size_keeps_its_face_and_glyphs_while_other_sizes_are_used():
+    # Glyphs are cached per face: a face made again would render every glyph again.
+    first = font(14)
+    typeset.set_line(np.zeros((40, 200), np.uint8), 0, 20, "abc", first)
+    misses = typeset._glyph.cache_info().misses
+    for size in range(15, 400):  # every size of a 4K screen's text, both weights
+        font(size), font(size, True)
+    assert font(14) is first
+    typeset.set_line(np.zeros((40, 200), np.uint8), 0, 20, "abc", font(14))
+    assert typeset._glyph.cache_info().misses == misses
