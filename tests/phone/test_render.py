@@ -136,6 +136,20 @@ def test_a_dropped_frame_is_reused_in_place():
     assert phone.screenshot().__array_interface__["data"][0] == address
 
 
+def test_frames_held_two_deep_are_never_drawn_over():
+    phone = SimPhone()
+    phone.open("music", "music/library/liked")
+    frames = [phone.screenshot()]
+    for step in ["SWIPE[UP]", "SWIPE[UP]", "SWIPE[DOWN]", "PRESS[BACK]"]:
+        phone.act(step)
+        frames.append(phone.screenshot())
+    kept = [f.copy() for f in frames]
+    phone.act("PRESS[HOME]")
+    phone.screenshot()
+    assert all(np.array_equal(f, k) for f, k in zip(frames, kept, strict=True))
+    assert len({f.__array_interface__["data"][0] for f in frames}) == len(frames)
+
+
 def test_artwork_initials_skip_words_that_are_not_words():
     assert initials("Hearth & Home Goods") == "HH"
     assert initials("Paper Lanterns") == "PL" and initials("Ana") == "A"
