@@ -54,7 +54,12 @@ from mobileintent_gym.envs.predict import HISTORY_LENGTH, TEXT_LENGTH, history_t
 from mobileintent_gym.envs.proposals import ANSWER_LENGTH, known_intentions, parse_proposal
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.session import CarriedDevice
-from mobileintent_gym.envs.spaces import HIERARCHY_LENGTH, INSTRUCTION_LENGTH, UnicodeText
+from mobileintent_gym.envs.spaces import (
+    HIERARCHY_LENGTH,
+    INSTRUCTION_LENGTH,
+    FrameBox,
+    UnicodeText,
+)
 from mobileintent_gym.envs.tape import TapedPhone
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.describe import app_of
@@ -136,7 +141,7 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
         width, height = self.config.width, self.config.height
         fields: dict[str, spaces.Space] = {
             "mode": spaces.Discrete(2),
-            "screenshot": spaces.Box(0, 255, (height, width, 3), np.uint8),
+            "screenshot": FrameBox((height, width, 3)),
             "app": UnicodeText(TEXT_LENGTH, min_length=0),
             "instruction": UnicodeText(INSTRUCTION_LENGTH, min_length=0),
             "profile": UnicodeText(TEXT_LENGTH), "history": UnicodeText(HISTORY_LENGTH),

@@ -36,7 +36,6 @@ from dataclasses import asdict
 from typing import Any, ClassVar
 
 import gymnasium as gym
-import numpy as np
 from gymnasium import spaces
 
 from mobileintent_gym.envs.days import check_counts, check_number, draw_day
@@ -48,7 +47,7 @@ from mobileintent_gym.envs.proposals import (
     parse_proposal,
 )
 from mobileintent_gym.envs.scoring import scoring_encoder
-from mobileintent_gym.envs.spaces import HIERARCHY_LENGTH, UnicodeText
+from mobileintent_gym.envs.spaces import HIERARCHY_LENGTH, FrameBox, UnicodeText
 from mobileintent_gym.envs.stream import ScreenStream
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig
@@ -123,7 +122,7 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
     def _fields(self, hierarchy: bool, candidates: bool) -> dict[str, spaces.Space]:
         width, height = self.frame_size
         fields: dict[str, spaces.Space] = {
-            "frames": spaces.Box(0, 255, (self.window, height, width, 3), np.uint8),
+            "frames": FrameBox((self.window, height, width, 3)),
             "profile": UnicodeText(TEXT_LENGTH), "history": UnicodeText(HISTORY_LENGTH),
             "context": UnicodeText(TEXT_LENGTH)}
         if hierarchy:

@@ -195,3 +195,10 @@ def test_no_warning_and_bad_arguments():
         gym.make("Act2Intent-Assist-v0", history_days=0)
     with pytest.raises(MobileIntentError, match="false_alarm_cost must be a number"):
         gym.make("Act2Intent-Assist-v0", false_alarm_cost=-1)
+
+
+def test_the_screenshot_space_bounds_take_no_memory(env):
+    # A plain Box would hold four arrays of the frame's shape (31 MB at 1080x2400).
+    screenshot = env.observation_space["screenshot"]
+    assert screenshot.low.strides == (0, 0, 0) and screenshot.high.strides == (0, 0, 0)
+    assert screenshot.contains(np.zeros(screenshot.shape, np.uint8))

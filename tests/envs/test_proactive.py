@@ -173,3 +173,10 @@ def test_bad_arguments_options_and_stepping_past_the_end(env):
     _episode(env, lambda e: NeverPropose(), seed=3)
     with pytest.raises(MobileIntentError, match="reset"):
         env.step("no action")
+
+
+def test_the_frames_space_bounds_take_no_memory(env):
+    # A plain Box would hold four arrays of the frames' shape (12 MB here).
+    frames = env.observation_space["frames"]
+    assert frames.shape == (10, 480, 216, 3) and frames.low.strides == (0, 0, 0, 0)
+    assert frames.contains(np.zeros(frames.shape, np.uint8))
