@@ -30,7 +30,7 @@ from gymnasium import spaces
 from PIL import Image
 
 from mobileintent_gym.envs.scoring import scoring_encoder
-from mobileintent_gym.envs.spaces import UnicodeText
+from mobileintent_gym.envs.spaces import FrameBox, UnicodeText
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import (
     GeneratorConfig,
@@ -119,7 +119,7 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         if screenshots:
             width, height = screenshot_size
             fields["screenshots"] = spaces.Sequence(
-                spaces.Box(0, 255, (height, width, 3), np.uint8), stack=False)
+                FrameBox((height, width, 3)), stack=False)
         self.observation_space = spaces.Dict(fields)
         self.action_space = UnicodeText(ANSWER_LENGTH)
         self.segments: tuple[IntentionSegment, ...] = ()

@@ -151,12 +151,12 @@ def serve(index: int, env: gym.Env, frames: SharedFrames, pipe: Connection) -> N
     """Answer the parent's commands until ``close``, with next-step autoreset.
 
     ``step`` after an episode ended resets the env instead (reward 0, not terminated, not
-    truncated), as Gymnasium's vector envs do by default. An observation is let go of as
-    soon as it is stored, so the env's device may draw the next frame over its own.
+    truncated), as Gymnasium's vector envs do by default. What a command returned is let go
+    of once it is sent, so the env's device may draw the next frame over its own.
     """
     autoreset, rest = False, None
     while True:
-        observation = None
+        observation = info = reply = None
         command, data = pipe.recv()
         if command == "close":
             pipe.send(("ok", None))

@@ -52,7 +52,8 @@ class Round:
 class Label:
     """Text wrapped at spaces onto at most ``lines`` lines; what does not fit ends in "…".
 
-    ``align`` is ``left``, ``center`` or ``right``.
+    ``align`` is ``left``, ``center`` or ``right``. The renderer draws wrapping text line
+    by line (:func:`~mobileintent_gym.phone.render.ops_of`); a tile holds one line.
     """
 
     text: str
@@ -235,10 +236,11 @@ _PAINTERS = {
 def tile(paint: Paint, width: int, height: int) -> tuple[np.ndarray, int, int]:
     """Draw a shape or text paint for a ``width × height`` frame.
 
-    A label is drawn as one line (the renderer splits wrapping text into its lines, see
-    :func:`~mobileintent_gym.phone.render.ops_of`). Its tile is cut to the text's ink (the
-    frame around it is the parent's background, the colour the paint names ``under`` it),
-    which keeps the tile cache small.
+    A label is drawn as one line, whatever its ``lines`` (the renderer splits wrapping
+    text into its lines, see :func:`~mobileintent_gym.phone.render.ops_of`), in a box one
+    line high: a glyph that reaches beyond it (a capital with stacked accents) is cut
+    there. Its tile is cut to the text's ink (the frame around it is the parent's
+    background, the colour the paint names ``under`` it), which keeps the tile cache small.
 
     Returns:
         The ``h × w × 3`` uint8 tile and its offset (dx, dy) inside the frame.

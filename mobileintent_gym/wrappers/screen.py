@@ -8,6 +8,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from mobileintent_gym.envs.spaces import FrameBox
+
 
 class ScreenObservation(gym.ObservationWrapper):
     """Keep only the screenshot, taking every ``factor``-th pixel in both directions.
@@ -35,7 +37,7 @@ class ScreenObservation(gym.ObservationWrapper):
         self.factor = factor
         height, width, _ = screen.shape
         shape = (-(-height // factor), -(-width // factor), 3)
-        self.observation_space = spaces.Box(0, 255, shape, np.uint8)
+        self.observation_space = FrameBox(shape)
 
     def observation(self, observation: dict[str, Any]) -> np.ndarray:
         """The strided screenshot (a new contiguous array)."""

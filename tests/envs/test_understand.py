@@ -109,6 +109,7 @@ def test_screenshots_show_the_screen_of_each_step():
     assert len(frames) == len(obs["steps"].splitlines())
     assert all(f.shape == (240, 108, 3) and f.dtype == np.uint8 for f in frames)
     assert env.observation_space.contains(obs)
+    assert env.observation_space["screenshots"].feature_space.low.strides == (0, 0, 0)
     assert not all(np.array_equal(frames[0], f) for f in frames[1:])
     again, _ = env.reset(seed=2)
     assert all(np.array_equal(a, b) for a, b in zip(frames, again["screenshots"], strict=True))

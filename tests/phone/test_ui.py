@@ -7,6 +7,7 @@ from mobileintent_gym.phone.paint import (
     tile,
     wrap,
 )
+from mobileintent_gym.phone.render import ops_of
 from mobileintent_gym.phone.ui import Column, Node, scroll_list, split_row
 from mobileintent_gym.phone.widgets import Ctx
 
@@ -66,8 +67,8 @@ def test_a_paragraph_is_as_high_as_its_lines_and_measured_once():
     node = widgets.paragraph(ctx, (0, 100, 600, 2000), text, 16)
     lines = wrap(text, ctx.dp(16), False, 600, 99)
     assert node.frame == (0, 100, 600, 100 + len(lines) * line_height(ctx.dp(16)))
-    tile(node.paint, 600, node.frame[3] - node.frame[1])  # painting reads the same layout
-    assert wrap.cache_info().misses == 1
+    drawn = ops_of(node.frame, node.paint, None)  # painting reads the same layout
+    assert [op[1].text for op in drawn] == list(lines) and wrap.cache_info().misses == 1
     short = widgets.paragraph(ctx, (0, 100, 600, 2000), "one line", 16)
     assert short.frame[3] - short.frame[1] == line_height(ctx.dp(16))
 

@@ -84,6 +84,7 @@ def test_screen_observation_strides_the_frame():
     env = ScreenObservation(gym.make("Act2Intent-Execute-v0", device="sim:540x1200"), 4)
     obs, _ = env.reset(seed=0)
     assert obs.shape == (300, 135, 3) and env.observation_space.contains(obs)
+    assert env.observation_space.low.strides == (0, 0, 0)  # bounds take no memory
     full = env.unwrapped.device.screenshot()
     assert np.array_equal(obs, full[::4, ::4])
     with pytest.raises(ValueError, match="0"):
