@@ -180,3 +180,38 @@ def test_the_screenshot_space_is_a_box_whose_bounds_take_no_memory():
     assert frames.contains(frames.sample()) and not frames.contains(np.zeros((2, 2, 3), np.uint8))
     batched = batch_space(frames, 4)
     assert isinstance(batched, FrameBox) and batched == batch_space(plain_box, 4)
+
+
+def test_a_worker_draws_each_frame_over_its_last():
+    # The worker's own loop (serve) in a thread of this process with a real pipe, so that
+    # its env's renderer can be looked at: once a frame is in shared memory the worker lets
+    # go of it, and the next frame is drawn over it instead of into a new 7.8 MB buffer.
+    # (Gymnasium's env checker keeps the first step's observation until the second step.)
+    import multiprocessing
+    import threading
+
+    from mobileintent_gym.envs import vector_worker
+
+    env = gym.make(ENV, **KWARGS)
+    frames = vector_worker.SharedFrames.create(env.observation_space, 1)
+    ours, theirs = multiprocessing.Pipe()
+    worker = threading.Thread(target=vector_worker.serve, args=(0, env, frames, theirs))
+    worker.start()
+    renderer = env.unwrapped.device._renderer
+    try:
+        ours.send(("reset", {"seed": 0}))
+        assert ours.recv()[0] == "ok"
+        addresses, shown = [], set()
+        for action in ["SWIPE[UP]", "SWIPE[UP]", "SWIPE[DOWN]", "SWIPE[UP]", "PRESS[HOME]"]:
+            ours.send(("step", action))
+            assert ours.recv()[0] == "ok"
+            addresses.append(renderer._frame.__array_interface__["data"][0])
+            shown.add(frames.arrays["screenshot"][0].tobytes())
+        assert len(shown) >= 3  # the screen did change
+        assert len(set(addresses[1:])) == 1
+    finally:
+        ours.send(("close", None))
+        ours.recv()
+        worker.join()
+        frames.close(unlink=True)
+        env.close()
