@@ -42,12 +42,6 @@ from mobileintent_gym.envs import vector_worker
 from mobileintent_gym.envs.vector_worker import WHOLE, SharedFrames, WorkerError
 
 JOIN_SECONDS = 10.0
-HANDED_BATCHES = 4
-"""Shared-memory batches that ``copy=True`` observations are handed out in, at most.
-
-While the caller holds all of them (a replay buffer keeping raw observations), the next
-observations are copied out of the working batch instead.
-"""
 
 
 class SharedMemoryVectorEnv(VectorEnv):
@@ -55,12 +49,8 @@ class SharedMemoryVectorEnv(VectorEnv):
 
     Args:
         env_fns: One function per sub-env that builds it (run in the worker).
-        copy: Observations' arrays never change while the caller holds them. Each step's
-            land in a shared-memory batch that nothing holds any more (an agent that keeps
-            only its latest observation alternates between two; no copy is made), or, while
-            the caller holds all :data:`HANDED_BATCHES` of them, are copied out. With
-            ``False`` they are views of shared memory that the next ``step``/``reset``
-            overwrites.
+        copy: Return observations' arrays as copies. With ``False`` they are views of the
+            shared memory that the next ``step``/``reset`` overwrites (no copy at all).
         context: The ``multiprocessing`` start method; ``spawn`` starts lean workers.
 
     Raises:
@@ -77,8 +67,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         if not env_fns:
             raise ValueError("SharedMemoryVectorEnv needs at least one env function")
         self.num_envs, self.copy, self.closed = len(env_fns), copy, False
-        self._batches: list[SharedFrames] = []  # [0] is the working batch
-        self._batch = 0  # the batch of the last observation
+        self._frames: SharedFrames | None = None
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
         try:
@@ -108,22 +97,8 @@ class SharedMemoryVectorEnv(VectorEnv):
         self.single_observation_space, self.single_action_space = found[0]
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._add_batch()
-
-    def _add_batch(self) -> int:
-        """Allocate one more batch in shared memory, attach the workers to it, its index."""
-        self._batches.append(SharedFrames.create(self.single_observation_space, self.num_envs))
-        self._command([("attach", self._batches[-1].layout)] * self.num_envs)
-        return len(self._batches) - 1
-
-    def _next_batch(self) -> int:
-        """The batch the next observations go to (see ``copy``)."""
-        if not self.copy:
-            return 0
-        free = next((i for i, b in enumerate(self._batches) if i and not b.held()), None)
-        if free is not None:
-            return free
-        return self._add_batch() if len(self._batches) <= HANDED_BATCHES else 0
+        self._frames = SharedFrames.create(self.single_observation_space, self.num_envs)
+        self._command([("attach", self._frames.layout)] * self.num_envs, reply=False)
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
@@ -140,31 +115,24 @@ class SharedMemoryVectorEnv(VectorEnv):
                                                                                  self.num_envs)
         if options is not None:  # as SyncVectorEnv: the sub-envs get the rest, or None
             options = {k: v for k, v in options.items() if k != "reset_mask"}
-        batch = self._next_batch()
-        commands = [("reset", (batch, {"seed": s, "options": options})) if m else ("keep", None)
+        commands = [("reset", {"seed": s, "options": options}) if m else ("keep", None)
                     for s, m in zip(seeds, mask, strict=True)]
         replies = self._command(commands)
         infos: dict[str, Any] = {}
         for index, (_, info) in enumerate(replies):
             if mask[index]:
                 infos = self._add_info(infos, info, index)
-        kept, new = self._batches[self._batch].arrays, self._batches[batch].arrays
-        if batch != self._batch:  # a kept sub-env's frame is where its last one went
-            for name, array in new.items():
-                array[~mask] = kept[name][~mask]
-        return self._observation([rest for rest, _ in replies], batch), infos
+        return self._observation([rest for rest, _ in replies]), infos
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
         """Step every sub-env; one that ended its episode at the last step resets instead."""
-        batch = self._next_batch()
-        replies = self._command([("step", (batch, a))
-                                 for a in iterate(self.action_space, actions)])
+        replies = self._command([("step", a) for a in iterate(self.action_space, actions)])
         infos: dict[str, Any] = {}
         for index, reply in enumerate(replies):
             infos = self._add_info(infos, reply[4], index)
         rests, rewards, terminations, truncations, _ = zip(*replies, strict=True)
-        return (self._observation(rests, batch), np.array(rewards, np.float64),
+        return (self._observation(rests), np.array(rewards, np.float64),
                 np.array(terminations, np.bool_), np.array(truncations, np.bool_), infos)
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
@@ -192,11 +160,12 @@ class SharedMemoryVectorEnv(VectorEnv):
             process.join(JOIN_SECONDS)
         for pipe in self._pipes:
             pipe.close()
-        for batch in self._batches:
-            batch.close(unlink=True)
-        self._batches.clear()
+        if self._frames is not None:
+            self._frames.close(unlink=True)
+            self._frames = None
 
-    def _command(self, commands: Sequence[tuple[str, Any]] | None) -> list[Any]:
+    def _command(self, commands: Sequence[tuple[str, Any]] | None,
+                 reply: bool = True) -> list[Any]:
         """Send each worker its command (``None``: send nothing) and collect the answers.
 
         Raises:
@@ -208,7 +177,8 @@ class SharedMemoryVectorEnv(VectorEnv):
                 self._pipes[index].send(command)
             except OSError:  # the worker is gone
                 alive[index] = False
-        answers = [self._answer(i) if alive[i] else ("error", self._died(i))
+        answers = [self._answer(i) if alive[i] and reply else
+                   ("ok", None) if alive[i] else ("error", self._died(i))
                    for i in range(self.num_envs)]
         errors = [payload for status, payload in answers if status == "error"]
         if errors:
@@ -227,19 +197,14 @@ class SharedMemoryVectorEnv(VectorEnv):
         process.join(1.0)
         return WorkerError(f"worker {index} died (exit code {process.exitcode})"), ""
 
-    def _observation(self, rests: Sequence[Any], batch: int) -> Any:
-        """The batched observation in ``batch``, with the fields that came through the pipes.
-
-        Its arrays are copied out when ``batch`` is the working one and ``copy`` is set.
-        """
-        self._batch, arrays = batch, self._batches[batch].arrays
-        copied = self.copy and batch == 0
+    def _observation(self, rests: Sequence[Any]) -> Any:
+        arrays = self._frames.arrays
         if WHOLE in arrays:
-            return arrays[WHOLE].copy() if copied else arrays[WHOLE]
+            return arrays[WHOLE].copy() if self.copy else arrays[WHOLE]
         batched = {}
         for name, space in self.single_observation_space.spaces.items():
             if name in arrays:
-                batched[name] = arrays[name].copy() if copied else arrays[name]
+                batched[name] = arrays[name].copy() if self.copy else arrays[name]
             else:
                 batched[name] = concatenate(space, [rest[name] for rest in rests],
                                             create_empty_array(space, self.num_envs))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import pickle
-import sys
 import traceback
 from dataclasses import dataclass
 from multiprocessing import shared_memory
@@ -68,10 +67,6 @@ class SharedFrames:
         self.arrays[name] = np.ndarray(shape, np.dtype(dtype), buffer=block.buf)
         self.layout[name] = (block.name, shape, np.dtype(dtype).str)
 
-    def held(self) -> bool:
-        """Whether anything but this object holds one of the arrays (a caller was given it)."""
-        return any(sys.getrefcount(self.arrays[name]) > _OWN_REFERENCES for name in self.arrays)
-
     def store(self, index: int, observation: Any) -> Any:
         """Write the array fields of ``observation`` to row ``index``; the rest is returned."""
         if WHOLE in self.arrays:
@@ -89,18 +84,6 @@ class SharedFrames:
             if unlink:
                 block.unlink()
         self._blocks.clear()
-
-
-def _own_references() -> int:
-    """The reference count :meth:`SharedFrames.held` reads for an array nobody else holds.
-
-    Measured the same way, since what ``sys.getrefcount`` reports differs between versions.
-    """
-    arrays = {WHOLE: np.empty(1)}
-    return sys.getrefcount(arrays[WHOLE])
-
-
-_OWN_REFERENCES = _own_references()
 
 
 def shared_fields(space: gym.Space) -> dict[str, spaces.Box]:
@@ -142,7 +125,7 @@ def run(index: int, env_fn: Any, pipe: Connection, parent_pipe: Connection) -> N
         parent_pipe: The parent's end, closed here.
     """
     parent_pipe.close()
-    env, batches = None, []
+    env, frames = None, None
     try:
         env = env_fn()
         pipe.send(("ok", pack_spaces(env.observation_space, env.action_space)))
@@ -150,29 +133,26 @@ def run(index: int, env_fn: Any, pipe: Connection, parent_pipe: Connection) -> N
         if command != "attach":  # closed before it started
             pipe.send(("ok", None))
             return
-        batches.append(SharedFrames.attach(layout))
-        pipe.send(("ok", None))
-        serve(index, env, batches, pipe)
+        frames = SharedFrames.attach(layout)
+        serve(index, env, frames, pipe)
     except (KeyboardInterrupt, EOFError):
         pass
     except Exception as err:
         pipe.send(("error", portable(err)))
     finally:
-        for frames in batches:
+        if frames is not None:
             frames.close()
         if env is not None:
             env.close()
         pipe.close()
 
 
-def serve(index: int, env: gym.Env, batches: list[SharedFrames], pipe: Connection) -> None:
+def serve(index: int, env: gym.Env, frames: SharedFrames, pipe: Connection) -> None:
     """Answer the parent's commands until ``close``, with next-step autoreset.
 
-    ``reset``, ``step`` and ``keep`` name the batch (an index into ``batches``) the
-    observation goes to; ``attach`` adds a batch. ``step`` after an episode ended resets the
-    env instead (reward 0, not terminated, not truncated), as Gymnasium's vector envs do by
-    default. What a command returned is let go of once it is sent, so the env's device may
-    draw the next frame over its own.
+    ``step`` after an episode ended resets the env instead (reward 0, not terminated, not
+    truncated), as Gymnasium's vector envs do by default. What a command returned is let go
+    of once it is sent, so the env's device may draw the next frame over its own.
     """
     autoreset, rest = False, None
     while True:
@@ -183,24 +163,19 @@ def serve(index: int, env: gym.Env, batches: list[SharedFrames], pipe: Connectio
             return
         try:
             if command == "reset":
-                batch, kwargs = data
-                observation, info = env.reset(**kwargs)
-                autoreset, rest = False, batches[batch].store(index, observation)
+                observation, info = env.reset(**data)
+                autoreset, rest = False, frames.store(index, observation)
                 reply: Any = (rest, info)
-            elif command == "keep":  # not in a partial reset's mask (the parent copies its row)
+            elif command == "keep":  # not in a partial reset's mask
                 reply = (rest, {})
             elif command == "step":
-                batch, action = data
                 if autoreset:
                     observation, info = env.reset()
                     reward, terminated, truncated = 0.0, False, False
                 else:
-                    observation, reward, terminated, truncated, info = env.step(action)
-                autoreset, rest = terminated or truncated, batches[batch].store(index, observation)
+                    observation, reward, terminated, truncated, info = env.step(data)
+                autoreset, rest = terminated or truncated, frames.store(index, observation)
                 reply = (rest, reward, terminated, truncated, info)
-            elif command == "attach":
-                batches.append(SharedFrames.attach(data))
-                reply = None
             else:  # call
                 name, args, kwargs = data
                 attr = env.get_wrapper_attr(name)
