@@ -11,7 +11,8 @@ subprocess, so that this process never imports torch) and then read from the dis
 - ``gym_async``: Gymnasium's ``AsyncVectorEnv`` without shared memory (frames pickled
   through pipes);
 - ``shm``: ``SharedMemoryVectorEnv`` with N worker processes (frames in shared memory),
-  returning copies; ``shm_nocopy`` the same with ``copy=False`` (views of the memory);
+  with ``copy=True`` (observations that never change while held); ``shm_nocopy`` the
+  same with ``copy=False`` (views of memory the next step overwrites);
 - ``ray``: N Ray actors running random-agent episodes (only results come back).
 
 Rates are the best of ``--repeats`` runs. Per worker: the cold start of an env for a

@@ -42,6 +42,12 @@ from mobileintent_gym.envs import vector_worker
 from mobileintent_gym.envs.vector_worker import WHOLE, SharedFrames, WorkerError
 
 JOIN_SECONDS = 10.0
+HANDED_BATCHES = 4
+"""Shared-memory batches that ``copy=True`` observations are handed out in, at most.
+
+While the caller holds all of them (a replay buffer keeping raw observations), the next
+observations are copied out of the working batch instead.
+"""
 
 
 class SharedMemoryVectorEnv(VectorEnv):
@@ -49,8 +55,12 @@ class SharedMemoryVectorEnv(VectorEnv):
 
     Args:
         env_fns: One function per sub-env that builds it (run in the worker).
-        copy: Return observations' arrays as copies. With ``False`` they are views of the
-            shared memory that the next ``step``/``reset`` overwrites (no copy at all).
+        copy: Observations' arrays never change while the caller holds them, even after
+            :meth:`close`. Each step's land in a shared-memory batch that nothing holds any
+            more and come back as read-only views of it (an agent that keeps only its latest
+            observation alternates between two; no copy is made), or, while the caller holds
+            all :data:`HANDED_BATCHES` of them, as copies. With ``False`` they are views of
+            shared memory that the next ``step``/``reset`` overwrites.
         context: The ``multiprocessing`` start method; ``spawn`` starts lean workers.
 
     Raises:
@@ -67,7 +77,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         if not env_fns:
             raise ValueError("SharedMemoryVectorEnv needs at least one env function")
         self.num_envs, self.copy, self.closed = len(env_fns), copy, False
-        self._frames: SharedFrames | None = None
+        self._batches: list[SharedFrames] = []  # [0] is the working batch
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
         try:
@@ -97,8 +107,27 @@ class SharedMemoryVectorEnv(VectorEnv):
         self.single_observation_space, self.single_action_space = found[0]
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._frames = SharedFrames.create(self.single_observation_space, self.num_envs)
-        self._command([("attach", self._frames.layout)] * self.num_envs, reply=False)
+        self._add_batch()
+
+    def _add_batch(self) -> int:
+        """Allocate one more batch in shared memory, attach the workers to it, its index."""
+        number = len(self._batches)
+        self._batches.append(SharedFrames.create(self.single_observation_space, self.num_envs))
+        try:
+            self._command([("attach", (number, self._batches[-1].layout))] * self.num_envs)
+        except BaseException:
+            self._batches.pop().close(unlink=True)
+            raise
+        return number
+
+    def _next_batch(self) -> int:
+        """The batch the next observations go to (see ``copy``)."""
+        if not self.copy:
+            return 0
+        free = next((i for i, b in enumerate(self._batches) if i and not b.held()), None)
+        if free is not None:
+            return free
+        return self._add_batch() if len(self._batches) <= HANDED_BATCHES else 0
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
@@ -115,24 +144,27 @@ class SharedMemoryVectorEnv(VectorEnv):
                                                                                  self.num_envs)
         if options is not None:  # as SyncVectorEnv: the sub-envs get the rest, or None
             options = {k: v for k, v in options.items() if k != "reset_mask"}
-        commands = [("reset", {"seed": s, "options": options}) if m else ("keep", None)
+        batch = self._next_batch()
+        commands = [("reset", (batch, {"seed": s, "options": options})) if m else ("keep", batch)
                     for s, m in zip(seeds, mask, strict=True)]
         replies = self._command(commands)
         infos: dict[str, Any] = {}
         for index, (_, info) in enumerate(replies):
             if mask[index]:
                 infos = self._add_info(infos, info, index)
-        return self._observation([rest for rest, _ in replies]), infos
+        return self._observation([rest for rest, _ in replies], batch), infos
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
         """Step every sub-env; one that ended its episode at the last step resets instead."""
-        replies = self._command([("step", a) for a in iterate(self.action_space, actions)])
+        batch = self._next_batch()
+        replies = self._command([("step", (batch, a))
+                                 for a in iterate(self.action_space, actions)])
         infos: dict[str, Any] = {}
         for index, reply in enumerate(replies):
             infos = self._add_info(infos, reply[4], index)
         rests, rewards, terminations, truncations, _ = zip(*replies, strict=True)
-        return (self._observation(rests), np.array(rewards, np.float64),
+        return (self._observation(rests, batch), np.array(rewards, np.float64),
                 np.array(terminations, np.bool_), np.array(truncations, np.bool_), infos)
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
@@ -160,12 +192,11 @@ class SharedMemoryVectorEnv(VectorEnv):
             process.join(JOIN_SECONDS)
         for pipe in self._pipes:
             pipe.close()
-        if self._frames is not None:
-            self._frames.close(unlink=True)
-            self._frames = None
+        for batch in self._batches:
+            batch.close(unlink=True)
+        self._batches.clear()
 
-    def _command(self, commands: Sequence[tuple[str, Any]] | None,
-                 reply: bool = True) -> list[Any]:
+    def _command(self, commands: Sequence[tuple[str, Any]] | None) -> list[Any]:
         """Send each worker its command (``None``: send nothing) and collect the answers.
 
         Raises:
@@ -177,8 +208,7 @@ class SharedMemoryVectorEnv(VectorEnv):
                 self._pipes[index].send(command)
             except OSError:  # the worker is gone
                 alive[index] = False
-        answers = [self._answer(i) if alive[i] and reply else
-                   ("ok", None) if alive[i] else ("error", self._died(i))
+        answers = [self._answer(i) if alive[i] else ("error", self._died(i))
                    for i in range(self.num_envs)]
         errors = [payload for status, payload in answers if status == "error"]
         if errors:
@@ -197,18 +227,33 @@ class SharedMemoryVectorEnv(VectorEnv):
         process.join(1.0)
         return WorkerError(f"worker {index} died (exit code {process.exitcode})"), ""
 
-    def _observation(self, rests: Sequence[Any]) -> Any:
-        arrays = self._frames.arrays
+    def _observation(self, rests: Sequence[Any], batch: int) -> Any:
+        """The batched observation in ``batch``, with the fields that came through the pipes.
+
+        With ``copy`` its arrays are read-only views of a handed-out batch, or copies of the
+        working one's.
+        """
+        arrays = self._batches[batch].arrays
         if WHOLE in arrays:
-            return arrays[WHOLE].copy() if self.copy else arrays[WHOLE]
+            return self._handed(arrays[WHOLE], batch)
         batched = {}
         for name, space in self.single_observation_space.spaces.items():
             if name in arrays:
-                batched[name] = arrays[name].copy() if self.copy else arrays[name]
+                batched[name] = self._handed(arrays[name], batch)
             else:
                 batched[name] = concatenate(space, [rest[name] for rest in rests],
                                             create_empty_array(space, self.num_envs))
         return batched
+
+    def _handed(self, array: np.ndarray, batch: int) -> np.ndarray:
+        """What the caller gets of ``array`` (of ``batch``): see ``copy``."""
+        if not self.copy:
+            return array
+        if batch == 0:
+            return array.copy()
+        view = array.view()  # holds the batch's array: it is not reused while this lives
+        view.flags.writeable = False
+        return view
 
 
 def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import io
 import pickle
+import sys
 import traceback
+import weakref
 from dataclasses import dataclass
 from multiprocessing import shared_memory
 from multiprocessing.connection import Connection
@@ -63,9 +65,15 @@ class SharedFrames:
 
     def _add(self, name: str, block: shared_memory.SharedMemory, shape: tuple[int, ...],
              dtype: Any) -> None:
+        array = np.ndarray(shape, np.dtype(dtype), buffer=block.buf)
+        weakref.finalize(array, block.close)  # mapped while the array or a view of it lives
         self._blocks.append(block)
-        self.arrays[name] = np.ndarray(shape, np.dtype(dtype), buffer=block.buf)
+        self.arrays[name] = array
         self.layout[name] = (block.name, shape, np.dtype(dtype).str)
+
+    def held(self) -> bool:
+        """Whether anything but this object holds one of the arrays (a caller was given it)."""
+        return any(sys.getrefcount(self.arrays[name]) > _OWN_REFERENCES for name in self.arrays)
 
     def store(self, index: int, observation: Any) -> Any:
         """Write the array fields of ``observation`` to row ``index``; the rest is returned."""
@@ -76,14 +84,34 @@ class SharedFrames:
             array[index] = observation[name]
         return {k: v for k, v in observation.items() if k not in self.arrays}
 
+    def copy_row(self, index: int, source: SharedFrames) -> None:
+        """Row ``index`` of every array, from ``source`` (a batch of the same layout)."""
+        for name, array in self.arrays.items():
+            array[index] = source.arrays[name][index]
+
     def close(self, unlink: bool = False) -> None:
-        """Let go of the memory; ``unlink`` frees it (the creator does, once)."""
+        """Let go of the memory; ``unlink`` frees its name (the creator does, once).
+
+        A block is unmapped once no array or view of it is left, so an observation held
+        after its env was closed stays readable.
+        """
         self.arrays.clear()
         for block in self._blocks:
-            block.close()
             if unlink:
                 block.unlink()
         self._blocks.clear()
+
+
+def _own_references() -> int:
+    """The reference count :meth:`SharedFrames.held` reads for an array nobody else holds.
+
+    Measured the same way, since what ``sys.getrefcount`` reports differs between versions.
+    """
+    arrays = {WHOLE: np.empty(1)}
+    return sys.getrefcount(arrays[WHOLE])
+
+
+_OWN_REFERENCES = _own_references()
 
 
 def shared_fields(space: gym.Space) -> dict[str, spaces.Box]:
@@ -125,36 +153,42 @@ def run(index: int, env_fn: Any, pipe: Connection, parent_pipe: Connection) -> N
         parent_pipe: The parent's end, closed here.
     """
     parent_pipe.close()
-    env, frames = None, None
+    env, batches = None, {}
     try:
         env = env_fn()
         pipe.send(("ok", pack_spaces(env.observation_space, env.action_space)))
-        command, layout = pipe.recv()
+        command, data = pipe.recv()
         if command != "attach":  # closed before it started
             pipe.send(("ok", None))
             return
-        frames = SharedFrames.attach(layout)
-        serve(index, env, frames, pipe)
+        number, layout = data
+        batches[number] = SharedFrames.attach(layout)
+        pipe.send(("ok", None))
+        serve(index, env, batches, pipe)
     except (KeyboardInterrupt, EOFError):
         pass
     except Exception as err:
         pipe.send(("error", portable(err)))
     finally:
-        if frames is not None:
+        for frames in batches.values():
             frames.close()
         if env is not None:
             env.close()
         pipe.close()
 
 
-def serve(index: int, env: gym.Env, frames: SharedFrames, pipe: Connection) -> None:
+def serve(index: int, env: gym.Env, batches: dict[int, SharedFrames], pipe: Connection
+          ) -> None:
     """Answer the parent's commands until ``close``, with next-step autoreset.
 
-    ``step`` after an episode ended resets the env instead (reward 0, not terminated, not
-    truncated), as Gymnasium's vector envs do by default. What a command returned is let go
-    of once it is sent, so the env's device may draw the next frame over its own.
+    ``reset``, ``step`` and ``keep`` name the batch (a key of ``batches``) the observation
+    goes to; ``keep`` copies this env's row there from the batch it last wrote; ``attach``
+    adds (or replaces) a batch. ``step`` after an episode ended resets the
+    env instead (reward 0, not terminated, not truncated), as Gymnasium's vector envs do by
+    default. What a command returned is let go of once it is sent, so the env's device may
+    draw the next frame over its own.
     """
-    autoreset, rest = False, None
+    autoreset, rest, last = False, None, 0
     while True:
         observation = info = reply = None
         command, data = pipe.recv()
@@ -163,19 +197,29 @@ def serve(index: int, env: gym.Env, frames: SharedFrames, pipe: Connection) -> N
             return
         try:
             if command == "reset":
-                observation, info = env.reset(**data)
-                autoreset, rest = False, frames.store(index, observation)
+                batch, kwargs = data
+                observation, info = env.reset(**kwargs)
+                autoreset, rest, last = False, batches[batch].store(index, observation), batch
                 reply: Any = (rest, info)
             elif command == "keep":  # not in a partial reset's mask
-                reply = (rest, {})
+                if data != last:
+                    batches[data].copy_row(index, batches[last])
+                last, reply = data, (rest, {})
             elif command == "step":
+                batch, action = data
                 if autoreset:
                     observation, info = env.reset()
                     reward, terminated, truncated = 0.0, False, False
                 else:
-                    observation, reward, terminated, truncated, info = env.step(data)
-                autoreset, rest = terminated or truncated, frames.store(index, observation)
-                reply = (rest, reward, terminated, truncated, info)
+                    observation, reward, terminated, truncated, info = env.step(action)
+                autoreset, rest = terminated or truncated, batches[batch].store(index, observation)
+                last, reply = batch, (rest, reward, terminated, truncated, info)
+            elif command == "attach":
+                number, layout = data
+                if number in batches:
+                    batches[number].close()
+                batches[number] = SharedFrames.attach(layout)
+                reply = None
             else:  # call
                 name, args, kwargs = data
                 attr = env.get_wrapper_attr(name)

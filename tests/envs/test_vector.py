@@ -2,6 +2,7 @@
 
 import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from mobileintent_gym.envs.vector import SharedMemoryVectorEnv, make_vector
+from mobileintent_gym.envs.vector import HANDED_BATCHES, SharedMemoryVectorEnv, make_vector
 from mobileintent_gym.envs.vector_worker import WorkerError
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.users import PairConfig
@@ -74,7 +75,7 @@ def test_a_partial_reset_equals_a_sync_vector_env(pair_of_vectors):
     sync.reset(seed=0)
     step = {"type": np.array([4, 4, 4]), "point": np.zeros((3, 2), np.int64),
             "text": ("", "", ""), "direction": np.zeros(3, np.int64), "key": np.ones(3, int)}
-    ours.step(step)
+    stepped = ours.step(step)[0]  # held: the reset goes to another batch, kept rows with it
     sync.step(step)
     mask = np.array([False, True, False])
     options = {"reset_mask": mask, "task": "G-WCT-01:common:explicit"}
@@ -83,6 +84,8 @@ def test_a_partial_reset_equals_a_sync_vector_env(pair_of_vectors):
     assert_same_observations(obs, expected_obs)
     assert plain(info) == plain(expected_info)
     assert info["task"][1] == "G-WCT-01:common:explicit" and not info["_task"][0]
+    assert obs["screenshot"] is not stepped["screenshot"]
+    assert np.array_equal(obs["screenshot"][0], stepped["screenshot"][0])
 
 
 def test_an_env_error_is_raised_with_its_type_and_the_env_keeps_working(pair_of_vectors):
@@ -115,6 +118,63 @@ def test_without_copy_observations_are_shared_memory_the_next_step_overwrites():
         envs.close()
 
 
+def test_copied_observations_never_change_while_held_and_take_no_copy_when_dropped():
+    envs = make_vector(ENV, 2, **KWARGS)
+    try:
+        envs.action_space.seed(0)
+        held = [envs.reset(seed=0)[0]]
+        for _ in range(7):  # every observation kept: the batches run out, then copies
+            held.append(envs.step(envs.action_space.sample())[0])
+        kept = [h["screenshot"].copy() for h in held]
+        for _ in range(3):
+            envs.step(envs.action_space.sample())
+        assert all(np.array_equal(h["screenshot"], k) for h, k in zip(held, kept, strict=True))
+        assert len(envs._batches) == 1 + HANDED_BATCHES
+        assert not any(h["screenshot"].flags.owndata for h in held[:HANDED_BATCHES])
+        assert all(h["screenshot"].flags.owndata for h in held[HANDED_BATCHES:])
+        del held, kept
+        latest, seen = None, set()
+        for _ in range(6):  # only the latest kept: two batches take turns, nothing copied
+            latest = envs.step(envs.action_space.sample())[0]
+            seen.add(id(latest["screenshot"].base))
+            assert not latest["screenshot"].flags.owndata
+            assert not latest["screenshot"].flags.writeable
+        assert len(seen) == 2
+    finally:
+        envs.close()
+
+
+def test_observations_held_after_close_stay_readable(tmp_path):
+    # Run in a process of its own: reading unmapped shared memory would kill this one.
+    script = tmp_path / "held.py"
+    script.write_text(f"""
+import gc, sys
+import numpy as np
+from mobileintent_gym.envs.vector import make_vector
+from mobileintent_gym.users import PairConfig
+
+def observe():
+    envs = make_vector({ENV!r}, 1, device="sim:540x1200", users=["demo-ana"],
+                       pair=PairConfig(encoder="lexical"))
+    obs = envs.reset(seed=0)[0]
+    return envs, obs, obs["screenshot"].copy()
+
+if __name__ == "__main__":
+    envs, closed, kept = observe()
+    envs.close()
+    dropped = observe()[1:]  # the env itself is dropped and collected
+    gc.collect()
+    assert np.array_equal(closed["screenshot"], kept)
+    assert np.array_equal(dropped[0]["screenshot"], dropped[1])
+    print("read", int(kept.sum()))
+""")
+    root = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PYTHONPATH": root})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("read ")
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_workers_start_with_one_thread_per_library_unless_told(monkeypatch):
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
@@ -134,7 +194,7 @@ def test_workers_start_with_one_thread_per_library_unless_told(monkeypatch):
 def test_a_dead_worker_is_named_and_close_still_frees_everything():
     envs = make_vector(ENV, 2, **KWARGS)
     envs.reset(seed=0)
-    names = [block.name for block in envs._frames._blocks]
+    names = [block.name for batch in envs._batches for block in batch._blocks]
     os.kill(envs._processes[1].pid, signal.SIGKILL)
     envs._processes[1].join(10)
     with pytest.raises(WorkerError, match="worker 1 died"):
@@ -195,15 +255,15 @@ def test_a_worker_draws_each_frame_over_its_last():
     env = gym.make(ENV, **KWARGS)
     frames = vector_worker.SharedFrames.create(env.observation_space, 1)
     ours, theirs = multiprocessing.Pipe()
-    worker = threading.Thread(target=vector_worker.serve, args=(0, env, frames, theirs))
+    worker = threading.Thread(target=vector_worker.serve, args=(0, env, {0: frames}, theirs))
     worker.start()
     renderer = env.unwrapped.device._renderer
     try:
-        ours.send(("reset", {"seed": 0}))
+        ours.send(("reset", (0, {"seed": 0})))
         assert ours.recv()[0] == "ok"
         addresses, shown = [], set()
         for action in ["SWIPE[UP]", "SWIPE[UP]", "SWIPE[DOWN]", "SWIPE[UP]", "PRESS[HOME]"]:
-            ours.send(("step", action))
+            ours.send(("step", (0, action)))
             assert ours.recv()[0] == "ok"
             addresses.append(renderer._frame.__array_interface__["data"][0])
             shown.add(frames.arrays["screenshot"][0].tobytes())
