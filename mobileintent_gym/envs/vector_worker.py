@@ -66,7 +66,9 @@ class SharedFrames:
     def _add(self, name: str, block: shared_memory.SharedMemory, shape: tuple[int, ...],
              dtype: Any) -> None:
         array = np.ndarray(shape, np.dtype(dtype), buffer=block.buf)
-        weakref.finalize(array, block.close)  # mapped while the array or a view of it lives
+        # Mapped while the array or a view of it lives; at exit the OS unmaps it (closing it
+        # in the finalizers' exit hook would pull it from under a later exit hook's reads).
+        weakref.finalize(array, block.close).atexit = False
         self._blocks.append(block)
         self.arrays[name] = array
         self.layout[name] = (block.name, shape, np.dtype(dtype).str)

@@ -148,7 +148,7 @@ def test_observations_held_after_close_stay_readable(tmp_path):
     # Run in a process of its own: reading unmapped shared memory would kill this one.
     script = tmp_path / "held.py"
     script.write_text(f"""
-import gc, sys
+import atexit, gc, sys
 import numpy as np
 from mobileintent_gym.envs.vector import make_vector
 from mobileintent_gym.users import PairConfig
@@ -159,7 +159,12 @@ def observe():
     obs = envs.reset(seed=0)[0]
     return envs, obs, obs["screenshot"].copy()
 
+def at_exit():  # registered first, so it runs after every later exit hook
+    assert np.array_equal(closed["screenshot"], kept)
+    print("read at exit", flush=True)
+
 if __name__ == "__main__":
+    atexit.register(at_exit)
     envs, closed, kept = observe()
     envs.close()
     dropped = observe()[1:]  # the env itself is dropped and collected
@@ -172,7 +177,7 @@ if __name__ == "__main__":
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           timeout=300, env={**os.environ, "PYTHONPATH": root})
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("read ")
+    assert done.stdout.startswith("read ") and done.stdout.endswith("read at exit\n")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
