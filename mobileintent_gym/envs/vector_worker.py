@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import pickle
-import sys
 import traceback
 import weakref
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ import numpy as np
 from gymnasium import spaces
 
 from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.held import held
 
 WHOLE = ""  # the field name of a Box observation that is shared as a whole
 
@@ -75,7 +75,8 @@ class SharedFrames:
 
     def held(self) -> bool:
         """Whether anything but this object holds one of the arrays (a caller was given it)."""
-        return any(sys.getrefcount(self.arrays[name]) > _OWN_REFERENCES for name in self.arrays)
+        # By name: a loop variable bound to an array would be one more holder.
+        return any(held(self.arrays[name]) for name in self.arrays)
 
     def store(self, index: int, observation: Any) -> Any:
         """Write the array fields of ``observation`` to row ``index``; the rest is returned."""
@@ -102,18 +103,6 @@ class SharedFrames:
             if unlink:
                 block.unlink()
         self._blocks.clear()
-
-
-def _own_references() -> int:
-    """The reference count :meth:`SharedFrames.held` reads for an array nobody else holds.
-
-    Measured the same way, since what ``sys.getrefcount`` reports differs between versions.
-    """
-    arrays = {WHOLE: np.empty(1)}
-    return sys.getrefcount(arrays[WHOLE])
-
-
-_OWN_REFERENCES = _own_references()
 
 
 def shared_fields(space: gym.Space) -> dict[str, spaces.Box]:

@@ -12,12 +12,12 @@ is reused for the next one.
 
 from __future__ import annotations
 
-import sys
 from collections import OrderedDict
 from dataclasses import replace
 
 import numpy as np
 
+from mobileintent_gym.held import held
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.paint import (
     OUTLINE_WIDTH,
@@ -143,7 +143,7 @@ class Renderer:
 
     def _held(self) -> bool:
         """Whether anything outside the renderer holds the last frame."""
-        return sys.getrefcount(self._frame) > _OWN_REFERENCES
+        return held(self._frame)
 
     def _row(self, color: tuple[int, int, int]) -> np.ndarray:
         """A screen-wide row of ``color``.
@@ -202,19 +202,6 @@ class Renderer:
         y1, y2 = max(r[1], top), min(r[3], top + src.shape[0])
         if x1 < x2 and y1 < y2:
             buf[y1:y2, x1:x2] = src[y1 - top:y2 - top, x1 - left:x2 - left]
-
-def _own_references() -> int:
-    """The reference count of a frame that only the renderer holds.
-
-    Measured the way :meth:`Renderer._held` reads it, since the count that
-    ``sys.getrefcount`` reports differs between Python versions.
-    """
-    probe = Renderer(1, 1)
-    probe._frame = np.empty((1, 1, 3), np.uint8)
-    return sys.getrefcount(probe._frame)
-
-
-_OWN_REFERENCES = _own_references()
 
 
 def ops_of(frame: Rect, paint: Paint, clip: Rect | None) -> list[Op]:
