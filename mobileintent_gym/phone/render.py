@@ -13,7 +13,6 @@ is reused for the next one.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import replace
 
 import numpy as np
 
@@ -246,8 +245,9 @@ def _text_lines(frame: Rect, paint: Label, clip: Rect | None) -> list[Op]:
     """Wrapping text as one single-line label per line, the block centred in ``frame``.
 
     Each line's tile is cut to that line's ink, so no tile holds the gaps between lines or
-    the end of a short last line, and a line scrolled out of view is never drawn. Lines
-    that do not fit in ``frame`` are cut at its edge.
+    the end of a short last line, and a line out of view (scrolled away, or past the
+    frame's edge, where lines are cut) gets no op: a long paragraph adds only the lines
+    a frame shows to the ops each frame hashes and lays out.
     """
     x1, y1, x2, y2 = frame
     shown = frame if clip is None else intersect(frame, clip)
@@ -257,7 +257,9 @@ def _text_lines(frame: Rect, paint: Label, clip: Rect | None) -> list[Op]:
     step = line_height(paint.size)
     top = y1 + max(0, (y2 - y1 - step * len(lines)) // 2)
     return [((x1, top + i * step, x2, top + (i + 1) * step),
-             replace(paint, text=line, lines=1), shown) for i, line in enumerate(lines)]
+             Label(line, paint.size, paint.color, paint.under, paint.bold, paint.align), shown)
+            for i, line in enumerate(lines)
+            if top + (i + 1) * step > shown[1] and top + i * step < shown[3]]
 
 
 def _artwork(frame: Rect, paint: Avatar, clip: Rect | None) -> list[Op]:

@@ -151,10 +151,11 @@ def test_wrapped_lines_out_of_view_are_not_drawn():
     step = line_height(36)
     clip = (0, 0, 400, step * 2)  # a scrolling parent showing the first two lines
     ops = ops_of((0, 0, 400, step * 6), p, clip)
-    assert [op[1].text for op in ops] == list(wrap(p.text, 36, False, 400, 6))
+    lines = wrap(p.text, 36, False, 400, 6)
+    assert len(lines) > 2 and [op[1].text for op in ops] == list(lines[:2])
     renderer = Renderer(400, step * 6)
     renderer.render([((0, 0, 400, step * 6), Fill(p.under), None), *ops])
-    assert {key[0].text for key in renderer.tiles._tiles} == {op[1].text for op in ops[:2]}
+    assert {key[0].text for key in renderer.tiles._tiles} == set(lines[:2])
 
 
 def test_text_over_shapes_blends_with_the_shape_under_it():
