@@ -244,7 +244,7 @@ def solve(env, task):
 @pytest.mark.parametrize("first, second", [
     ("G-SPT-03:personal:explicit", "G-SPT-03:common:explicit"),
     ("G-WCT-01:common:explicit", "G-WCT-01:personal:explicit")])
-def test_screens_reused_across_resets_never_show_another_episodes_changes(first, second):
+def test_screens_are_reused_across_resets_and_episodes_equal_a_fresh_envs(first, second):
     """Screens built before are reused across resets of the same user's content, and an
     episode after another solved task observes what a fresh env observes, step by step.
 

@@ -84,7 +84,7 @@ def test_a_partial_reset_equals_a_sync_vector_env(pair_of_vectors):
     assert_same_observations(obs, expected_obs)
     assert plain(info) == plain(expected_info)
     assert info["task"][1] == "G-WCT-01:common:explicit" and not info["_task"][0]
-    assert obs["screenshot"] is not stepped["screenshot"]
+    assert not np.shares_memory(obs["screenshot"], stepped["screenshot"])
     assert np.array_equal(obs["screenshot"][0], stepped["screenshot"][0])
 
 
