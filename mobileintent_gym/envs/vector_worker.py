@@ -3,7 +3,9 @@
 Each worker process holds one env. The observation's array fields (the top-level ``Box``
 spaces of a ``Dict``, or a ``Box`` observation itself) go into shared memory, one batched
 array per field with a row per worker; everything else (text, the reward, the flags and
-``info``) goes through the worker's pipe.
+``info``) goes through the worker's pipe. A worker whose env shows a simulated phone
+(``env.unwrapped.device`` has ``draw_into``) has its screenshots drawn straight into its
+row of shared memory, so a frame is never copied there.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import io
 import pickle
 import traceback
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import shared_memory
 from multiprocessing.connection import Connection
@@ -20,6 +24,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker, TimeLimit
 
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.held import held
@@ -29,6 +34,29 @@ WHOLE = ""  # the field name of a Box observation that is shared as a whole
 
 class WorkerError(MobileIntentError):
     """A vector env's worker failed or died; the message names it and what happened."""
+
+
+class _Mapped:
+    """A shared-memory block that stays mapped while any array over it lives.
+
+    At exit the OS unmaps it: closing it in the finalizers' exit hook would pull it from
+    under a later exit hook's reads.
+    """
+
+    def __init__(self, block: shared_memory.SharedMemory) -> None:
+        self.block, self._arrays = block, 0
+
+    def array(self, shape: tuple[int, ...], dtype: Any, offset: int = 0) -> np.ndarray:
+        """An array over the block; views of it keep it alive (not another array's)."""
+        array = np.ndarray(shape, np.dtype(dtype), buffer=self.block.buf, offset=offset)
+        self._arrays += 1
+        weakref.finalize(array, self._release).atexit = False
+        return array
+
+    def _release(self) -> None:
+        self._arrays -= 1
+        if not self._arrays:
+            self.block.close()
 
 
 @dataclass
@@ -42,12 +70,12 @@ class SharedFrames:
 
     arrays: dict[str, np.ndarray]
     layout: dict[str, tuple[str, tuple[int, ...], str]]
-    _blocks: list[shared_memory.SharedMemory]
+    _blocks: dict[str, _Mapped]
 
     @classmethod
     def create(cls, space: gym.Space, num_envs: int) -> SharedFrames:
         """Allocate the arrays of ``space``'s array fields for ``num_envs`` workers."""
-        frames = cls({}, {}, [])
+        frames = cls({}, {}, {})
         for name, box in shared_fields(space).items():
             shape = (num_envs, *box.shape)
             size = max(1, int(np.prod(shape)) * box.dtype.itemsize)
@@ -58,34 +86,40 @@ class SharedFrames:
     @classmethod
     def attach(cls, layout: dict[str, tuple[str, tuple[int, ...], str]]) -> SharedFrames:
         """The arrays that :meth:`create` allocated in another process."""
-        frames = cls({}, {}, [])
+        frames = cls({}, {}, {})
         for name, (block_name, shape, dtype) in layout.items():
             frames._add(name, shared_memory.SharedMemory(name=block_name), shape, dtype)
         return frames
 
     def _add(self, name: str, block: shared_memory.SharedMemory, shape: tuple[int, ...],
              dtype: Any) -> None:
-        array = np.ndarray(shape, np.dtype(dtype), buffer=block.buf)
-        # Mapped while the array or a view of it lives; at exit the OS unmaps it (closing it
-        # in the finalizers' exit hook would pull it from under a later exit hook's reads).
-        weakref.finalize(array, block.close).atexit = False
-        self._blocks.append(block)
-        self.arrays[name] = array
+        self._blocks[name] = _Mapped(block)
+        self.arrays[name] = self._blocks[name].array(shape, dtype)
         self.layout[name] = (block.name, shape, np.dtype(dtype).str)
+
+    def row(self, name: str, index: int) -> np.ndarray:
+        """Row ``index`` of field ``name`` as an array of its own (views of it hold it)."""
+        array = self.arrays[name]
+        return self._blocks[name].array(array.shape[1:], array.dtype, index * array.strides[0])
 
     def held(self) -> bool:
         """Whether anything but this object holds one of the arrays (a caller was given it)."""
         # By name: a loop variable bound to an array would be one more holder.
         return any(held(self.arrays[name]) for name in self.arrays)
 
-    def store(self, index: int, observation: Any) -> Any:
-        """Write the array fields of ``observation`` to row ``index``; the rest is returned."""
+    def store(self, index: int, observation: Any) -> tuple[Any, bool]:
+        """Write the array fields of ``observation`` to row ``index``.
+
+        Returns:
+            The other fields (``None`` for a Box observation), and whether an array was
+            copied (an array drawn in its row already is not).
+        """
         if WHOLE in self.arrays:
-            self.arrays[WHOLE][index] = observation
-            return None
+            return None, _put(self.arrays[WHOLE], index, observation)
+        copied = False
         for name, array in self.arrays.items():
-            array[index] = observation[name]
-        return {k: v for k, v in observation.items() if k not in self.arrays}
+            copied = _put(array, index, observation[name]) or copied
+        return {k: v for k, v in observation.items() if k not in self.arrays}, copied
 
     def copy_row(self, index: int, source: SharedFrames) -> None:
         """Row ``index`` of every array, from ``source`` (a batch of the same layout)."""
@@ -99,10 +133,21 @@ class SharedFrames:
         after its env was closed stays readable.
         """
         self.arrays.clear()
-        for block in self._blocks:
+        for mapped in self._blocks.values():
             if unlink:
-                block.unlink()
+                mapped.block.unlink()
         self._blocks.clear()
+
+
+def _put(array: np.ndarray, index: int, value: Any) -> bool:
+    """``array[index] = value`` unless ``value`` is that row already; whether it copied."""
+    if (isinstance(value, np.ndarray) and value.shape == array.shape[1:]
+            and value.strides == array.strides[1:]
+            and value.__array_interface__["data"][0]
+            == array.__array_interface__["data"][0] + index * array.strides[0]):
+        return False
+    array[index] = value
+    return True
 
 
 def shared_fields(space: gym.Space) -> dict[str, spaces.Box]:
@@ -134,8 +179,72 @@ def pack_spaces(*found: gym.Space) -> bytes:
     return buffer.getvalue()
 
 
+_PASSING = (TimeLimit, OrderEnforcing, PassiveEnvChecker)
+"""Wrappers that keep no observation, so frames can be drawn in shared memory under them."""
+
+
+class _Canvases:
+    """This worker's rows of shared memory, used as canvases by its env's simulated phone.
+
+    Only while a ``reset``/``step`` writes a batch are its screenshots drawn there, so a
+    frame drawn at any other time (``render()``, a ``call``) never lands in a batch the
+    parent has handed out. An env without such a phone, or wrapped in anything but
+    ``_PASSING`` (a frame stack would see the frames it keeps overwritten), draws nothing
+    here: its frames are copied.
+    """
+
+    def __init__(self, env: gym.Env, index: int) -> None:
+        device = getattr(env.unwrapped, "device", None)
+        drawable = callable(getattr(device, "draw_into", None)) and _passing(env)
+        self._device = device if drawable else None
+        self._index, self._keys = index, set()
+
+    def add(self, number: int, frames: SharedFrames) -> None:
+        """Draw into this worker's row of ``frames`` (batch ``number``); again once written."""
+        if self._device is None:
+            return
+        shape = (self._device.height, self._device.width, 3)
+        name = next((k for k, a in frames.arrays.items()
+                     if a.shape[1:] == shape and a.dtype == np.uint8), None)
+        if name is not None:
+            self._device.add_canvas(number, frames.row(name, self._index))
+            self._keys.add(number)
+
+    def store(self, batches: dict[int, SharedFrames], number: int, observation: Any) -> Any:
+        """Store ``observation`` in this worker's row of batch ``number``; the other fields.
+
+        A frame that was not drawn in place (the canvas was held, or a wrapper changed the
+        frame) is copied there, and the canvas forgets what it showed.
+        """
+        rest, copied = batches[number].store(self._index, observation)
+        if copied and number in self._keys:
+            self.add(number, batches[number])
+        return rest
+
+    @contextmanager
+    def drawing_into(self, number: int) -> Iterator[None]:
+        """Screenshots taken inside go to batch ``number``'s row."""
+        if number not in self._keys:
+            yield
+            return
+        self._device.draw_into(number)
+        try:
+            yield
+        finally:
+            self._device.draw_into(None)
+
+
+def _passing(env: gym.Env) -> bool:
+    """Whether every wrapper around ``env``'s core is one of ``_PASSING``."""
+    while isinstance(env, gym.Wrapper):
+        if type(env) not in _PASSING:
+            return False
+        env = env.env
+    return True
+
+
 def run(index: int, env_fn: Any, pipe: Connection, parent_pipe: Connection) -> None:
-    """A worker's life: build the env, report its spaces, attach the frames, serve.
+    """A worker's life: build the env, report its spaces, serve.
 
     Args:
         index: The worker's row in the shared arrays.
@@ -148,13 +257,6 @@ def run(index: int, env_fn: Any, pipe: Connection, parent_pipe: Connection) -> N
     try:
         env = env_fn()
         pipe.send(("ok", pack_spaces(env.observation_space, env.action_space)))
-        command, data = pipe.recv()
-        if command != "attach":  # closed before it started
-            pipe.send(("ok", None))
-            return
-        number, layout = data
-        batches[number] = SharedFrames.attach(layout)
-        pipe.send(("ok", None))
         serve(index, env, batches, pipe)
     except (KeyboardInterrupt, EOFError):
         pass
@@ -179,6 +281,9 @@ def serve(index: int, env: gym.Env, batches: dict[int, SharedFrames], pipe: Conn
     default. What a command returned is let go of once it is sent, so the env's device may
     draw the next frame over its own.
     """
+    canvases = _Canvases(env, index)
+    for number, frames in batches.items():
+        canvases.add(number, frames)
     autoreset, rest, last = False, None, 0
     while True:
         observation = info = reply = None
@@ -189,27 +294,32 @@ def serve(index: int, env: gym.Env, batches: dict[int, SharedFrames], pipe: Conn
         try:
             if command == "reset":
                 batch, kwargs = data
-                observation, info = env.reset(**kwargs)
-                autoreset, rest, last = False, batches[batch].store(index, observation), batch
+                with canvases.drawing_into(batch):
+                    observation, info = env.reset(**kwargs)
+                autoreset, rest, last = False, canvases.store(batches, batch, observation), batch
                 reply: Any = (rest, info)
             elif command == "keep":  # not in a partial reset's mask
                 if data != last:
                     batches[data].copy_row(index, batches[last])
+                    canvases.add(data, batches[data])
                 last, reply = data, (rest, {})
             elif command == "step":
                 batch, action = data
-                if autoreset:
-                    observation, info = env.reset()
-                    reward, terminated, truncated = 0.0, False, False
-                else:
-                    observation, reward, terminated, truncated, info = env.step(action)
-                autoreset, rest = terminated or truncated, batches[batch].store(index, observation)
+                with canvases.drawing_into(batch):
+                    if autoreset:
+                        observation, info = env.reset()
+                        reward, terminated, truncated = 0.0, False, False
+                    else:
+                        observation, reward, terminated, truncated, info = env.step(action)
+                autoreset = terminated or truncated
+                rest = canvases.store(batches, batch, observation)
                 last, reply = batch, (rest, reward, terminated, truncated, info)
             elif command == "attach":
                 number, layout = data
                 if number in batches:
                     batches[number].close()
                 batches[number] = SharedFrames.attach(layout)
+                canvases.add(number, batches[number])
                 reply = None
             else:  # call
                 name, args, kwargs = data

@@ -8,7 +8,7 @@ the container under a swipe, advances a simulated clock per action and logs ever
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -215,6 +215,32 @@ class SimPhone:
     def packages(self) -> dict[str, str]:
         """Package name → app id of every installed app."""
         return {app.package: app.id for app in self.apps.values()}
+
+    def add_canvas(self, key: Hashable, pixels: np.ndarray) -> None:
+        """Let screenshots be drawn straight into ``pixels`` once :meth:`draw_into` picks ``key``.
+
+        ``pixels`` is a writable C-contiguous H×W×3 uint8 array (a vector env worker's row
+        of shared memory, say); it replaces the canvas ``key`` named before, and the first
+        screenshot drawn into it is drawn whole. Call this again after writing to it.
+
+        Raises:
+            ValueError: When ``pixels`` is not such an array.
+        """
+        self._check_open()
+        self._renderer.add_canvas(key, pixels)
+
+    def draw_into(self, key: Hashable | None) -> None:
+        """Draw the next screenshots into the canvas ``key`` (``None``: the phone's own).
+
+        A screenshot drawn there is that array, read-only. A canvas that anything still
+        holds (the last screenshot drawn into it, a view of it) is not drawn over: the
+        screenshot goes to the phone's own buffers instead.
+
+        Raises:
+            ValueError: When no canvas was added under ``key``.
+        """
+        self._check_open()
+        self._renderer.draw_into(key)
 
     def swipe_between(self, x1: int, y1: int, x2: int, y2: int) -> ActResult:
         """A finger drag from (x1, y1) to (x2, y2); the content under it follows the finger.

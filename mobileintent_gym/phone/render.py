@@ -7,12 +7,15 @@ Shape and text tiles are cached by value (paint and size) in an LRU bounded in b
 
 Frames handed out are read-only and never modified while anything outside the renderer
 holds them: an observation an agent keeps stays what it was. A frame nobody holds any more
-is reused for the next one.
+is reused for the next one. Frames can also be drawn straight into arrays of the caller's
+(:meth:`Renderer.add_canvas`), such as a vector env worker's row of shared memory.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -78,6 +81,15 @@ class TileCache:
         self.bytes = 0
 
 
+@dataclass(eq=False)
+class _Canvas:
+    """A buffer frames are drawn into and the ops it shows (``None``: not known)."""
+
+    pixels: np.ndarray | None = None
+    ops: list[Op] | None = None
+    op_set: set[Op] = field(default_factory=set)
+
+
 class Renderer:
     """Turns op lists into H×W×3 uint8 frames.
 
@@ -93,10 +105,42 @@ class Renderer:
                  budget_bytes: int = TILE_BUDGET) -> None:
         self.width, self.height, self.cache = width, height, cache
         self.tiles = TileCache(budget_bytes if cache else 0)
-        self._ops: list[Op] = []
-        self._op_set: set[Op] = set()  # the last frame's ops, hashed once
-        self._frame: np.ndarray | None = None
+        self._own = self._canvas = _Canvas()
+        self._canvases: dict[Hashable, _Canvas] = {}
         self._rows: LRU[np.ndarray] = LRU(_ROW_COLORS)
+
+    def add_canvas(self, key: Hashable, pixels: np.ndarray) -> None:
+        """Let frames be drawn straight into ``pixels`` once :meth:`draw_into` picks ``key``.
+
+        ``pixels`` (H×W×3 uint8, C-contiguous, writable; a row of shared memory, say)
+        replaces the canvas ``key`` named before. What it shows is taken as unknown, so the
+        first frame drawn into it is drawn whole; call this again after writing to it.
+
+        Raises:
+            ValueError: When ``pixels`` is not such an array.
+        """
+        if not (isinstance(pixels, np.ndarray) and pixels.dtype == np.uint8
+                and pixels.shape == (self.height, self.width, 3)
+                and pixels.flags.c_contiguous and pixels.flags.writeable):
+            raise ValueError(f"a canvas must be a writable C-contiguous uint8 array of shape "
+                             f"{(self.height, self.width, 3)}, got {_described(pixels)}")
+        canvas = _Canvas(pixels)
+        if self._canvas is self._canvases.get(key):
+            self._canvas = canvas
+        self._canvases[key] = canvas
+
+    def draw_into(self, key: Hashable | None) -> None:
+        """Draw the next frames into the canvas ``key`` (``None``: the renderer's own).
+
+        A canvas that anything outside the renderer still holds (the frame last drawn there,
+        a view of it) is never drawn over: the frame goes to the renderer's own buffers.
+
+        Raises:
+            ValueError: When no canvas was added under ``key``.
+        """
+        if key is not None and key not in self._canvases:
+            raise ValueError(f"no canvas named {key!r}; add it with add_canvas first")
+        self._canvas = self._own if key is None else self._canvases[key]
 
     def render(self, ops: list[Op], layout: Geometry | None = None, fresh: bool = False
                ) -> np.ndarray:
@@ -106,15 +150,19 @@ class Renderer:
         an unchanged frame that something outside the renderer still holds comes back as a
         copy, so the result shares no memory with any frame handed out before.
         """
-        if self._frame is not None and self.cache and (ops is self._ops or ops == self._ops):
-            self._ops = ops
-            if fresh and self._held():
-                self._frame = self._frame.copy()
-                self._frame.flags.writeable = False
-            return self._frame
-        drawn = set(ops) if self.cache else self._op_set
-        damage = self._damage(drawn) if self._frame is not None and self.cache else None
-        buf = self._writable_frame(keep=damage is not None)
+        canvas = self._canvas
+        if canvas is not self._own and held(canvas.pixels):
+            canvas = self._own
+        if canvas.ops is not None and self.cache and (ops is canvas.ops or ops == canvas.ops):
+            canvas.ops = ops
+            if fresh and canvas is self._own and held(canvas.pixels):
+                canvas.pixels = canvas.pixels.copy()
+                canvas.pixels.flags.writeable = False
+            return canvas.pixels
+        drawn = set(ops) if self.cache else set()
+        damage = self._damage(canvas, drawn) if canvas.ops is not None and self.cache else None
+        buf = self._writable_frame(canvas, keep=damage is not None)
+        canvas.ops = None  # not known until it is drawn
         if damage is None:
             damage = [(0, 0, self.width, self.height)]
         rects, opaque = layout if layout is not None else geometry(ops)
@@ -123,26 +171,23 @@ class Renderer:
         if not self.cache:
             self.tiles.clear()
         buf.flags.writeable = False
-        self._frame, self._ops, self._op_set = buf, ops, drawn
+        canvas.pixels, canvas.ops, canvas.op_set = buf, ops, drawn
         return buf
 
-    def _writable_frame(self, keep: bool) -> np.ndarray:
-        """A buffer for the next frame: the last one itself when nobody else holds it.
+    def _writable_frame(self, canvas: _Canvas, keep: bool) -> np.ndarray:
+        """A buffer for the next frame: ``canvas``'s own when nobody else holds it.
 
         A frame handed out must never change, so while any reference to it exists outside
         the renderer (an agent's observation, a view, a tensor sharing its memory) the next
         frame goes to a new buffer (a copy when ``keep``); otherwise it is drawn in place.
+        An added canvas is never held here (see :meth:`render`).
         """
-        if self._frame is not None and not self._held():
-            self._frame.flags.writeable = True
-            return self._frame
-        if self._frame is not None and keep:
-            return self._frame.copy()
+        if canvas.pixels is not None and not held(canvas.pixels):
+            canvas.pixels.flags.writeable = True
+            return canvas.pixels
+        if canvas.pixels is not None and keep:
+            return canvas.pixels.copy()
         return np.empty((self.height, self.width, 3), np.uint8)
-
-    def _held(self) -> bool:
-        """Whether anything outside the renderer holds the last frame."""
-        return held(self._frame)
 
     def _row(self, color: tuple[int, int, int]) -> np.ndarray:
         """A screen-wide row of ``color``.
@@ -156,9 +201,9 @@ class Renderer:
             row[...] = color
         return row
 
-    def _damage(self, drawn: set[Op]) -> list[Rect] | None:
-        """Rectangles where ``drawn`` differs from the last frame; ``None``: repaint all."""
-        rects = [r for op in self._op_set.symmetric_difference(drawn)
+    def _damage(self, canvas: _Canvas, drawn: set[Op]) -> list[Rect] | None:
+        """Rectangles where ``drawn`` differs from what ``canvas`` shows; ``None``: all."""
+        rects = [r for op in canvas.op_set.symmetric_difference(drawn)
                  if (r := _visible(op)) is not None]
         area = sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects)
         if area > _FULL_REPAINT_SHARE * self.width * self.height:
@@ -304,3 +349,11 @@ def geometry(ops: list[Op]) -> Geometry:
 def _visible(op: Op) -> Rect | None:
     frame, _, clip = op
     return frame if clip is None else intersect(frame, clip)
+
+
+def _described(value: object) -> str:
+    """What a would-be canvas is, for an error message."""
+    if not isinstance(value, np.ndarray):
+        return type(value).__name__
+    flags = "" if value.flags.c_contiguous and value.flags.writeable else ", not a writable C array"
+    return f"{value.dtype} array of shape {value.shape}{flags}"

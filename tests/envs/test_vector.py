@@ -199,7 +199,7 @@ def test_workers_start_with_one_thread_per_library_unless_told(monkeypatch):
 def test_a_dead_worker_is_named_and_close_still_frees_everything():
     envs = make_vector(ENV, 2, **KWARGS)
     envs.reset(seed=0)
-    names = [block.name for batch in envs._batches for block in batch._blocks]
+    names = [name for batch in envs._batches for name, _, _ in batch.layout.values()]
     os.kill(envs._processes[1].pid, signal.SIGKILL)
     envs._processes[1].join(10)
     with pytest.raises(WorkerError, match="worker 1 died"):
@@ -247,36 +247,85 @@ def test_the_screenshot_space_is_a_box_whose_bounds_take_no_memory():
     assert isinstance(batched, FrameBox) and batched == batch_space(plain_box, 4)
 
 
-def test_a_worker_draws_each_frame_over_its_last():
-    # The worker's own loop (serve) in a thread of this process with a real pipe, so that
-    # its env's renderer can be looked at: once a frame is in shared memory the worker lets
-    # go of it, and the next frame is drawn over it instead of into a new 7.8 MB buffer.
-    # (Gymnasium's env checker keeps the first step's observation until the second step.)
+class _KeepFrames(gym.ObservationWrapper):
+    """Keeps every screenshot it passes on, as a frame-stacking wrapper would."""
+
+    def __init__(self, env):
+        super().__init__(env)
+        self.frames = []
+
+    def observation(self, observation):
+        self.frames.append((observation["screenshot"], observation["screenshot"].copy()))
+        return observation
+
+
+def serving(env, batches):
+    """The worker's own loop (serve) in a thread of this process, with a real pipe.
+
+    Yields a function that sends one command and returns its reply's payload.
+    """
     import multiprocessing
     import threading
 
     from mobileintent_gym.envs import vector_worker
 
-    env = gym.make(ENV, **KWARGS)
-    frames = vector_worker.SharedFrames.create(env.observation_space, 1)
     ours, theirs = multiprocessing.Pipe()
-    worker = threading.Thread(target=vector_worker.serve, args=(0, env, {0: frames}, theirs))
+    worker = threading.Thread(target=vector_worker.serve, args=(0, env, batches, theirs))
     worker.start()
-    renderer = env.unwrapped.device._renderer
+
+    def command(name, data):
+        ours.send((name, data))
+        status, payload = ours.recv()
+        assert status == "ok", payload
+        return payload
+
     try:
-        ours.send(("reset", (0, {"seed": 0})))
-        assert ours.recv()[0] == "ok"
-        addresses, shown = [], set()
-        for action in ["SWIPE[UP]", "SWIPE[UP]", "SWIPE[DOWN]", "SWIPE[UP]", "PRESS[HOME]"]:
-            ours.send(("step", (0, action)))
-            assert ours.recv()[0] == "ok"
-            addresses.append(renderer._frame.__array_interface__["data"][0])
-            shown.add(frames.arrays["screenshot"][0].tobytes())
-        assert len(shown) >= 3  # the screen did change
-        assert len(set(addresses[1:])) == 1
+        yield command
     finally:
-        ours.send(("close", None))
-        ours.recv()
+        command("close", None)
         worker.join()
-        frames.close(unlink=True)
+        for frames in batches.values():
+            frames.close(unlink=True)
         env.close()
+
+
+STEPS = ["SWIPE[UP]", "SWIPE[UP]", "SWIPE[DOWN]", "SWIPE[UP]", "PRESS[HOME]", "PRESS[BACK]"]
+
+
+def test_a_worker_draws_its_frames_straight_into_shared_memory():
+    # Two batches taking turns, as copy=True does while only the latest observation is
+    # held: every frame equals a plain env's, and once Gymnasium's env checker lets go of
+    # the first step's observation (at the second step) none is drawn anywhere but in the
+    # worker's row of the batch it goes to: the renderer's own buffer is left alone.
+    from mobileintent_gym.envs.vector_worker import SharedFrames
+
+    env, plain_env = gym.make(ENV, **KWARGS), gym.make(ENV, **KWARGS)
+    renderer = env.unwrapped.device._renderer
+    batches = {n: SharedFrames.create(env.observation_space, 1) for n in (1, 2)}
+    for command in serving(env, batches):
+        command("reset", (1, {"seed": 0}))
+        plain_env.reset(seed=0)
+        for number, action in enumerate(STEPS):
+            batch = 1 + number % 2
+            command("step", (batch, action))
+            expected = plain_env.step(action)[0]["screenshot"]
+            assert np.array_equal(batches[batch].arrays["screenshot"][0], expected)
+            if number == 1:
+                own = renderer._own.ops
+        assert renderer._own.ops is own
+        assert all(np.shares_memory(renderer._canvases[n].pixels, batches[n].arrays["screenshot"])
+                   for n in batches)
+    plain_env.close()
+
+
+def test_frames_a_wrapper_in_the_worker_keeps_are_never_drawn_over():
+    from mobileintent_gym.envs.vector_worker import SharedFrames
+
+    env = _KeepFrames(gym.make(ENV, **KWARGS))
+    batches = {0: SharedFrames.create(env.observation_space, 1)}
+    for command in serving(env, batches):
+        command("reset", (0, {"seed": 0}))
+        for action in STEPS:
+            command("step", (0, action))
+            assert np.array_equal(batches[0].arrays["screenshot"][0], env.frames[-1][1])
+        assert all(np.array_equal(frame, kept) for frame, kept in env.frames)

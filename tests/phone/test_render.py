@@ -174,3 +174,75 @@ def test_fill_rows_are_kept_for_recent_colours_only():
         frame = renderer.render([((0, 0, 64, 32), Fill(color), None)])
         assert tuple(frame[5, 5]) == color
     assert len(renderer._rows) == 256
+
+
+def canvases(phone, count):
+    """``count`` canvases over one buffer, as rows of shared memory are, added as 0, 1 …
+
+    Only the phone holds the canvases; the caller reads and writes them through the whole
+    buffer that comes back (``count × H × W × 3``), which holds none of them.
+    """
+    backing = bytearray(count * phone.height * phone.width * 3)
+    shape = (phone.height, phone.width, 3)
+    for key in range(count):
+        phone.add_canvas(key, np.ndarray(shape, np.uint8, backing, key * int(np.prod(shape))))
+    return np.frombuffer(backing, np.uint8).reshape(count, *shape)
+
+
+def test_frames_drawn_into_canvases_equal_frames_drawn_from_scratch():
+    # Two canvases taking turns with the phone's own buffers: each frame is drawn over
+    # what that canvas showed one or more frames before, and must come out whole.
+    phone = SimPhone()
+    rows = canvases(phone, 2)
+    phone.open("music", "music/library/liked")
+    steps = [*STEPS, "SWIPE[UP]", "PRESS[BACK]"]
+    for step, key in zip(steps, [0, 0, 1, 1, 0, 1, 0], strict=True):
+        phone.act(step)
+        phone.draw_into(key)
+        frame = phone.screenshot()
+        phone.draw_into(None)
+        assert np.shares_memory(frame, rows[key]) and not frame.flags.writeable
+        assert np.array_equal(frame, fresh_frame(phone))
+        del frame
+        assert not np.shares_memory(phone.screenshot(), rows)
+
+
+def test_a_canvas_held_through_a_view_is_not_drawn_over():
+    phone = SimPhone()
+    rows = canvases(phone, 1)
+    phone.open("music", "music/library/liked")
+    phone.draw_into(0)
+    half = phone.screenshot()[::2]  # the frame itself is dropped, a view keeps it alive
+    kept = half.copy()
+    phone.act("SWIPE[UP]")
+    frame = phone.screenshot()
+    assert np.array_equal(half, kept) and not np.shares_memory(frame, rows)
+    assert np.array_equal(frame, fresh_frame(phone))
+    del half, frame
+    phone.act("SWIPE[UP]")
+    assert np.shares_memory(phone.screenshot(), rows)  # let go of: drawn there again
+
+
+def test_a_canvas_added_again_after_a_write_is_drawn_whole():
+    phone = SimPhone()
+    rows = canvases(phone, 1)
+    phone.draw_into(0)
+    phone.screenshot()
+    rows[0] = 7  # written by someone else: the canvas no longer shows its last frame
+    phone.add_canvas(0, np.ndarray(rows.shape[1:], np.uint8, rows.base))
+    frame = phone.screenshot()
+    assert np.shares_memory(frame, rows) and np.array_equal(frame, fresh_frame(phone))
+
+
+def test_a_bad_canvas_or_key_is_refused_by_name():
+    phone = SimPhone(540, 1200)
+    expected = r"\(1200, 540, 3\).*int64 array of shape \(1200, 540, 3\)"
+    with pytest.raises(ValueError, match=expected):
+        phone.add_canvas(0, np.zeros((1200, 540, 3), np.int64))
+    with pytest.raises(ValueError, match=r"shape \(540, 1200, 3\)"):
+        phone.add_canvas(0, np.zeros((540, 1200, 3), np.uint8))
+    with pytest.raises(ValueError, match="not a writable C array"):
+        phone.add_canvas(0, np.zeros((1200, 1080, 3), np.uint8)[:, ::2])
+    with pytest.raises(ValueError, match="no canvas named 'left'"):
+        phone.draw_into("left")
+    assert np.array_equal(phone.screenshot(), fresh_frame(phone))  # nothing changed
