@@ -39,7 +39,12 @@ from gymnasium.vector.utils import (
 
 from mobileintent_gym.distributed.threads import worker_environment
 from mobileintent_gym.envs import vector_worker
-from mobileintent_gym.envs.vector_worker import WHOLE, SharedFrames, WorkerError
+from mobileintent_gym.envs.vector_worker import (
+    WHOLE,
+    SharedFrames,
+    SharedMemoryFullError,
+    WorkerError,
+)
 
 JOIN_SECONDS = 10.0
 HANDED_BATCHES = 4
@@ -59,12 +64,14 @@ class SharedMemoryVectorEnv(VectorEnv):
             :meth:`close`. Each step's land in a shared-memory batch that nothing holds any
             more and come back as read-only views of it (an agent that keeps only its latest
             observation alternates between two; no copy is made), or, while the caller holds
-            all :data:`HANDED_BATCHES` of them, as copies. With ``False`` they are views of
-            shared memory that the next ``step``/``reset`` overwrites.
+            all :data:`HANDED_BATCHES` of them or ``/dev/shm`` has no room for another, as
+            copies. With ``False`` they are views of shared memory that the next
+            ``step``/``reset`` overwrites.
         context: The ``multiprocessing`` start method; ``spawn`` starts lean workers.
 
     Raises:
         ValueError: For no env functions.
+        SharedMemoryFullError: When ``/dev/shm`` cannot hold one batch of observations.
         WorkerError: When a worker dies, or its env's spaces differ from the first's.
         Exception: An error raised by an env in its worker, re-raised with the worker's
             traceback as its cause (the other workers finished their command).
@@ -127,7 +134,12 @@ class SharedMemoryVectorEnv(VectorEnv):
         free = next((i for i, b in enumerate(self._batches) if i and not b.held()), None)
         if free is not None:
             return free
-        return self._add_batch() if len(self._batches) <= HANDED_BATCHES else 0
+        if len(self._batches) > HANDED_BATCHES:
+            return 0
+        try:
+            return self._add_batch()
+        except SharedMemoryFullError:
+            return 0
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:

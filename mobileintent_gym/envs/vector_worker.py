@@ -11,6 +11,7 @@ row of shared memory, so a frame is never copied there.
 from __future__ import annotations
 
 import io
+import os
 import pickle
 import traceback
 import weakref
@@ -30,10 +31,24 @@ from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.held import held
 
 WHOLE = ""  # the field name of a Box observation that is shared as a whole
+SHM_DIR = "/dev/shm"  # where Linux keeps shared memory
 
 
 class WorkerError(MobileIntentError):
     """A vector env's worker failed or died; the message names it and what happened."""
+
+
+class SharedMemoryFullError(MobileIntentError):
+    """Shared memory has no room for another batch of observations."""
+
+
+def free_shared_bytes() -> int | None:
+    """Bytes free in ``/dev/shm``, where shared memory lives; ``None`` where there is none."""
+    try:
+        found = os.statvfs(SHM_DIR)
+    except OSError:
+        return None
+    return found.f_bavail * found.f_frsize
 
 
 class _Mapped:
@@ -74,13 +89,30 @@ class SharedFrames:
 
     @classmethod
     def create(cls, space: gym.Space, num_envs: int) -> SharedFrames:
-        """Allocate the arrays of ``space``'s array fields for ``num_envs`` workers."""
+        """Allocate the arrays of ``space``'s array fields for ``num_envs`` workers.
+
+        Raises:
+            SharedMemoryFullError: When ``/dev/shm`` has no room for them (a worker
+                writing there would be killed by SIGBUS); nothing is allocated.
+        """
+        boxes = shared_fields(space)
+        shapes = {name: (num_envs, *box.shape) for name, box in boxes.items()}
+        sizes = {name: max(1, int(np.prod(shapes[name])) * box.dtype.itemsize)
+                 for name, box in boxes.items()}
+        free = free_shared_bytes()
+        if free is not None and sum(sizes.values()) > free:
+            raise SharedMemoryFullError(
+                f"a batch of {num_envs} observations needs {sum(sizes.values()) / 2**20:.1f} "
+                f"MiB of shared memory and {SHM_DIR} has {free / 2**20:.1f} MiB free: give it "
+                f"more (Docker: --shm-size) or use fewer envs")
         frames = cls({}, {}, {})
-        for name, box in shared_fields(space).items():
-            shape = (num_envs, *box.shape)
-            size = max(1, int(np.prod(shape)) * box.dtype.itemsize)
-            block = shared_memory.SharedMemory(create=True, size=size)
-            frames._add(name, block, shape, box.dtype)
+        try:
+            for name, size in sizes.items():
+                block = shared_memory.SharedMemory(create=True, size=size)
+                frames._add(name, block, shapes[name], boxes[name].dtype)
+        except BaseException:
+            frames.close(unlink=True)
+            raise
         return frames
 
     @classmethod

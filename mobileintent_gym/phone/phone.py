@@ -176,6 +176,7 @@ class SimPhone:
         """Release frames and caches; the phone refuses calls afterwards."""
         self._views.clear()
         self._layers.clear()
+        self._loaded.clear()
         self._renderer = Renderer(self.width, self.height, False, 0)
         self._closed = True
 
@@ -311,8 +312,8 @@ class SimPhone:
         again) gets its version back, and the screens built from it are reused.
         """
         key = (app_id, id(data))
-        known = self._loaded.get(key)
-        if known is None or known[0] is not data:
+        known = self._loaded.get(key)  # the entry keeps ``data`` alive: no other has its id
+        if known is None:
             known = self._loaded.put(key, (data, next(self._versions)))
         return known[1]
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mobileintent_gym.envs.vector import HANDED_BATCHES, SharedMemoryVectorEnv, make_vector
-from mobileintent_gym.envs.vector_worker import WorkerError
+from mobileintent_gym.envs.vector_worker import SharedMemoryFullError, WorkerError
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.users import PairConfig
 
@@ -140,6 +140,32 @@ def test_copied_observations_never_change_while_held_and_take_no_copy_when_dropp
             assert not latest["screenshot"].flags.owndata
             assert not latest["screenshot"].flags.writeable
         assert len(seen) == 2
+    finally:
+        envs.close()
+
+
+def test_a_full_dev_shm_is_named_at_start_and_later_batches_become_copies(monkeypatch):
+    # /dev/shm cannot be filled here without starving the machine, so the parent reads
+    # its free space from a stand-in (the one thing mocked in this file).
+    from mobileintent_gym.envs import vector_worker
+
+    monkeypatch.setattr(vector_worker, "free_shared_bytes", lambda: 2**20)
+    with pytest.raises(SharedMemoryFullError, match=r"needs 3\.7 MiB.*/dev/shm has 1\.0 MiB"):
+        make_vector(ENV, 2, **KWARGS)
+    room = [2**30]
+    monkeypatch.setattr(vector_worker, "free_shared_bytes", lambda: room[0])
+    envs = make_vector(ENV, 2, **KWARGS)
+    try:
+        room[0] = 0  # room for the working batch only
+        envs.action_space.seed(0)
+        held = [envs.reset(seed=0)[0]]
+        for _ in range(3):
+            held.append(envs.step(envs.action_space.sample())[0])
+        kept = [h["screenshot"].copy() for h in held]
+        envs.step(envs.action_space.sample())
+        assert len(envs._batches) == 1
+        assert all(h["screenshot"].flags.owndata for h in held)
+        assert all(np.array_equal(h["screenshot"], k) for h, k in zip(held, kept, strict=True))
     finally:
         envs.close()
 
