@@ -12,7 +12,8 @@ subprocess, so that this process never imports torch) and then read from the dis
   through pipes);
 - ``shm``: ``SharedMemoryVectorEnv`` with N worker processes (frames in shared memory),
   with ``copy=True`` (observations that never change while held); ``shm_nocopy`` the
-  same with ``copy=False`` (views of memory the next step overwrites);
+  same with ``copy=False`` (views of memory the next step overwrites); ``shm_pinned``
+  ``copy=True`` with worker i pinned to this process's i-th CPU (round robin);
 - ``ray``: N Ray actors running random-agent episodes (only results come back).
 
 Rates are the best of ``--repeats`` runs. Per worker: the cold start of an env for a
@@ -43,7 +44,7 @@ from mobileintent_gym.rollouts import episodes
 
 ENV = "Act2Intent-Execute-v0"
 ROOT = Path(__file__).resolve().parents[1]
-MODES = ("sync", "gym_async", "shm", "shm_nocopy", "ray")
+MODES = ("sync", "gym_async", "shm", "shm_nocopy", "shm_pinned", "ray")
 RANDOM_EPISODE_STEPS = 15  # about what a random episode lasts (step limits 20 and 30)
 WORKER = """
 import json, resource, sys
@@ -136,13 +137,15 @@ def vector_rate(envs: gym.vector.VectorEnv, actions: list, repeats: int) -> floa
 
 
 def vector_rates(n: int, actions: list, repeats: int) -> dict:
-    """steps/s of the three vector envs with ``n`` sub-envs, and their workers' RSS."""
+    """steps/s of the vector envs with ``n`` sub-envs, and the shm workers' RSS."""
     made = {"sync": lambda: gym.make_vec(ENV, n, vectorization_mode="sync"),
             "gym_async": lambda: gym.make_vec(ENV, n, vectorization_mode="async",
                                               vector_kwargs={"shared_memory": False}),
             "shm": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point"),
             "shm_nocopy": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point",
-                                               copy=False)}
+                                               copy=False),
+            "shm_pinned": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point",
+                                               cpus=sorted(os.sched_getaffinity(0)))}
     figures = {}
     for name, make in made.items():
         start = time.perf_counter()
@@ -180,7 +183,8 @@ def plot(figures: dict, path: Path) -> None:
     from PIL import Image, ImageDraw
 
     colours = {"ideal": (160, 160, 160), "sync": (31, 119, 180), "gym_async": (255, 127, 14),
-               "shm": (44, 160, 44), "shm_nocopy": (148, 103, 189), "ray": (214, 39, 40)}
+               "shm": (44, 160, 44), "shm_nocopy": (148, 103, 189), "shm_pinned": (23, 190, 207),
+               "ray": (214, 39, 40)}
     counts = figures["workers"]
     series = {"ideal": [n * figures["baseline_steps_per_s"] for n in counts]}
     series.update({m: [figures[f"{n}"][f"{m}_steps_per_s"] for n in counts] for m in MODES})

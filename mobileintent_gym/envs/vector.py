@@ -15,13 +15,16 @@ Every registered env id of this package reaches it through Gymnasium::
 
 Workers are fresh interpreters (``spawn``) started with one thread per numeric library
 (:mod:`mobileintent_gym.distributed.threads`); a script that builds one must guard its
-entry point with ``if __name__ == "__main__":``, as for any spawned process.
+entry point with ``if __name__ == "__main__":``, as for any spawned process. On Linux they
+run under the ``SCHED_BATCH`` policy (see :mod:`~mobileintent_gym.envs.vector_worker`) and
+can be pinned to CPUs (``cpus``).
 """
 
 from __future__ import annotations
 
 import functools
 import multiprocessing
+import os
 import pickle
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
@@ -68,9 +71,15 @@ class SharedMemoryVectorEnv(VectorEnv):
             copies. With ``False`` they are views of shared memory that the next
             ``step``/``reset`` overwrites.
         context: The ``multiprocessing`` start method; ``spawn`` starts lean workers.
+        cpus: Pin worker ``i`` to CPU ``cpus[i % len(cpus)]`` (Linux), e.g.
+            ``sorted(os.sched_getaffinity(0))``: a worker then keeps its caches, where an
+            unpinned one moves between cores as it sleeps and wakes each step. ``None``
+            (the default) leaves placement to the OS, as two runs on one machine pinning
+            the same CPUs would share them.
 
     Raises:
-        ValueError: For no env functions.
+        ValueError: For no env functions, or ``cpus`` naming a CPU this process may not
+            run on (before any worker starts).
         SharedMemoryFullError: When ``/dev/shm`` cannot hold one batch of observations.
         WorkerError: When a worker dies, or its env's spaces differ from the first's.
         Exception: An error raised by an env in its worker, re-raised with the worker's
@@ -80,9 +89,10 @@ class SharedMemoryVectorEnv(VectorEnv):
     metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, env_fns: Sequence[Callable[[], gym.Env]], *, copy: bool = True,
-                 context: str | None = "spawn") -> None:
+                 context: str | None = "spawn", cpus: Sequence[int] | None = None) -> None:
         if not env_fns:
             raise ValueError("SharedMemoryVectorEnv needs at least one env function")
+        self._cpus = _checked_cpus(cpus)
         self.num_envs, self.copy, self.closed = len(env_fns), copy, False
         self._batches: list[SharedFrames] = []  # [0] is the working batch
         self._pipes: list[Any] = []
@@ -105,6 +115,8 @@ class SharedMemoryVectorEnv(VectorEnv):
                 child.close()
                 self._pipes.append(parent)
                 self._processes.append(process)
+                if self._cpus:
+                    os.sched_setaffinity(process.pid, {self._cpus[index % len(self._cpus)]})
 
     def _setup(self) -> None:
         found = [pickle.loads(packed) for packed in self._command(None)]
@@ -269,7 +281,8 @@ class SharedMemoryVectorEnv(VectorEnv):
 
 
 def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
-                context: str | None = "spawn", **kwargs: Any) -> SharedMemoryVectorEnv:
+                context: str | None = "spawn", cpus: Sequence[int] | None = None,
+                **kwargs: Any) -> SharedMemoryVectorEnv:
     """``num_envs`` copies of a registered env in a :class:`SharedMemoryVectorEnv`.
 
     Each registered id of this package names it as its ``vector_entry_point`` (through
@@ -280,10 +293,11 @@ def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
         num_envs: How many sub-envs.
         copy: See :class:`SharedMemoryVectorEnv`.
         context: See :class:`SharedMemoryVectorEnv`.
+        cpus: See :class:`SharedMemoryVectorEnv`.
         **kwargs: Passed to ``gym.make`` in each worker (``max_episode_steps`` included).
     """
     return SharedMemoryVectorEnv([functools.partial(gym.make, env_id, **kwargs)] * num_envs,
-                                 copy=copy, context=context)
+                                 copy=copy, context=context, cpus=cpus)
 
 
 def __getattr__(name: str) -> Callable[..., SharedMemoryVectorEnv]:
@@ -307,6 +321,19 @@ def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int |
     if len(seed) != num_envs:
         raise ValueError(f"seed must be None, an int or {num_envs} seeds, got {seed!r}")
     return list(seed)
+
+
+def _checked_cpus(cpus: Sequence[int] | None) -> list[int] | None:
+    if cpus is None:
+        return None
+    if not hasattr(os, "sched_setaffinity"):
+        raise ValueError(f"cpus={cpus!r}: pinning workers to CPUs needs Linux")
+    allowed, listed = os.sched_getaffinity(0), list(cpus)
+    if not listed or any(isinstance(c, bool) or not isinstance(c, int | np.integer)
+                         or c not in allowed for c in listed):
+        raise ValueError(f"cpus must list CPUs this process may run on "
+                         f"({sorted(allowed)}), got {cpus!r}")
+    return [int(c) for c in listed]
 
 
 def _checked_mask(mask: Any, num_envs: int) -> np.ndarray:

@@ -6,6 +6,11 @@ array per field with a row per worker; everything else (text, the reward, the fl
 ``info``) goes through the worker's pipe. A worker whose env shows a simulated phone
 (``env.unwrapped.device`` has ``draw_into``) has its screenshots drawn straight into its
 row of shared memory, so a frame is never copied there.
+
+On Linux a worker runs under the ``SCHED_BATCH`` policy: waking it (the parent sending it
+a command) does not hand it the parent's core at once. Without it, the parent's send to
+the first worker let that worker take over the parent's core and the other workers'
+commands waited for it: 116 µs per send instead of 12 with two workers on two cores.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import pickle
 import traceback
 import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from multiprocessing import shared_memory
 from multiprocessing.connection import Connection
@@ -285,6 +290,10 @@ def run(index: int, env_fn: Any, pipe: Connection, parent_pipe: Connection) -> N
         parent_pipe: The parent's end, closed here.
     """
     parent_pipe.close()
+    # A sandbox may refuse it: the worker runs all the same, only less well placed.
+    with suppress(OSError):
+        if hasattr(os, "SCHED_BATCH"):
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
     env, batches = None, {}
     try:
         env = env_fn()

@@ -222,6 +222,35 @@ def test_workers_start_with_one_thread_per_library_unless_told(monkeypatch):
         envs.close()
 
 
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="Linux scheduling")
+def test_workers_run_as_batch_tasks_pinned_to_the_cpus_asked_for():
+    allowed = sorted(os.sched_getaffinity(0))
+    cpus = [allowed[-1], allowed[0]]
+    envs = make_vector(ENV, 3, cpus=cpus, **KWARGS)
+    try:
+        pids = [p.pid for p in envs._processes]
+        assert [os.sched_getaffinity(pid) for pid in pids] == [{cpus[0]}, {cpus[1]}, {cpus[0]}]
+        assert all(os.sched_getscheduler(pid) == os.SCHED_BATCH for pid in pids)
+        assert os.sched_getscheduler(0) == os.SCHED_OTHER  # the parent is left as it was
+    finally:
+        envs.close()
+    free = make_vector(ENV, 1, **KWARGS)
+    try:
+        assert os.sched_getaffinity(free._processes[0].pid) == set(allowed)
+    finally:
+        free.close()
+
+
+@pytest.mark.parametrize("cpus", [[], [10_000], [0.5], [True], "0"])
+def test_cpus_this_process_cannot_run_on_are_refused_before_any_worker_starts(cpus):
+    import multiprocessing
+
+    before = multiprocessing.active_children()
+    with pytest.raises(ValueError, match="cpus must list CPUs"):
+        make_vector(ENV, 1, cpus=cpus, **KWARGS)
+    assert multiprocessing.active_children() == before
+
+
 def test_a_dead_worker_is_named_and_close_still_frees_everything():
     envs = make_vector(ENV, 2, **KWARGS)
     envs.reset(seed=0)
