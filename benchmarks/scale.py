@@ -18,10 +18,13 @@ subprocess, so that this process never imports torch) and then read from the dis
 
 Rates are the best of ``--repeats`` runs. Per worker: the cold start of an env for a
 cached user in a fresh interpreter (import, ``gym.make``, ``reset``; median of three) and
-its peak RSS after 50 steps; the RSS of each vector env's and Ray's workers.
+its peak RSS after 50 steps; the RSS of each vector env's and Ray's workers, and their PSS
+(the shared libraries' pages divided among the processes mapping them: what each worker
+adds to the machine's memory).
 
 Usage: ``python benchmarks/scale.py --workers 1 2 4 8 16 [--steps 200] [--out out/scale.json]``
-(also writes the plot beside the JSON, ``out/scale.png``). Linux: RSS is read from /proc.
+(also writes the plot beside the JSON, ``out/scale.png``). Linux: RSS and PSS are read
+from /proc.
 """
 
 from __future__ import annotations
@@ -61,12 +64,22 @@ print(json.dumps({"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss /
 """
 
 
-def rss_mb(pid: int) -> float:
-    """A process's resident memory (``VmRSS``) in MB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+def _proc_mb(path: str, key: str) -> float:
+    """The ``key:`` line of a /proc file, in MB."""
+    for line in Path(path).read_text().splitlines():
+        if line.startswith(f"{key}:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def rss_mb(pid: int) -> float:
+    """A process's resident memory (``VmRSS``) in MB."""
+    return _proc_mb(f"/proc/{pid}/status", "VmRSS")
+
+
+def pss_mb(pid: int) -> float:
+    """A process's proportional set size (shared pages split among their users) in MB."""
+    return _proc_mb(f"/proc/{pid}/smaps_rollup", "Pss")
 
 
 def run_python(code: str) -> subprocess.Popen:
@@ -155,6 +168,7 @@ def vector_rates(n: int, actions: list, repeats: int) -> dict:
         figures[f"{name}_steps_per_s"] = vector_rate(envs, actions, repeats)
         if name == "shm":
             figures["shm_worker_rss_mb"] = [rss_mb(p.pid) for p in envs._processes]
+            figures["shm_worker_pss_mb"] = [pss_mb(p.pid) for p in envs._processes]
         envs.close()
     return figures
 
@@ -174,8 +188,9 @@ def ray_rate(n: int, steps: int) -> dict:
         runs = pool.run(work, RandomAgent)
         seconds = time.perf_counter() - start
         rss = [rss_mb(pid) for pid in pool.pids()]
+        pss = [pss_mb(pid) for pid in pool.pids()]
     return {"ray_steps_per_s": sum(len(r.steps) for r in runs) / seconds,
-            "ray_actor_rss_mb": rss}
+            "ray_actor_rss_mb": rss, "ray_actor_pss_mb": pss}
 
 
 def plot(figures: dict, path: Path) -> None:
