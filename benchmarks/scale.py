@@ -150,7 +150,7 @@ def vector_rate(envs: gym.vector.VectorEnv, actions: list, repeats: int) -> floa
 
 
 def vector_rates(n: int, actions: list, repeats: int) -> dict:
-    """steps/s of the vector envs with ``n`` sub-envs, and the shm workers' RSS."""
+    """steps/s of the vector envs with ``n`` sub-envs, and the shm workers' RSS and PSS."""
     made = {"sync": lambda: gym.make_vec(ENV, n, vectorization_mode="sync"),
             "gym_async": lambda: gym.make_vec(ENV, n, vectorization_mode="async",
                                               vector_kwargs={"shared_memory": False}),
@@ -174,7 +174,7 @@ def vector_rates(n: int, actions: list, repeats: int) -> dict:
 
 
 def ray_rate(n: int, steps: int) -> dict:
-    """steps/s of ``n`` Ray actors running random-agent episodes, and the actors' RSS."""
+    """steps/s of ``n`` Ray actors running random-agent episodes, and their RSS and PSS."""
     from mobileintent_gym.distributed import RolloutPool
 
     users = ["demo-ana", "demo-ben", "demo-chen", "demo-dara"]

@@ -76,6 +76,9 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 4}
+    keeps_screenshots: ClassVar[bool] = False
+    """The env holds no screenshot once it returned it, so a vector env worker may have its
+    device draw them straight into shared memory (a frame held there would be drawn over)."""
 
     def __init__(self, device: Device | str = "sim", *, users: UserSpec = "test",
                  tasks: Sequence[str] | None = None,

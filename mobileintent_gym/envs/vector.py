@@ -68,10 +68,10 @@ class SharedMemoryVectorEnv(VectorEnv):
             more and come back as read-only views of it (an agent that keeps only its latest
             observation alternates between two; no copy is made), or, while the caller holds
             all :data:`HANDED_BATCHES` of them or ``/dev/shm`` has no room for another, as
-            copies. With ``False`` they are views of shared memory that the next
+            copies. With ``False`` they are read-only views of shared memory that the next
             ``step``/``reset`` overwrites.
         context: The ``multiprocessing`` start method; ``spawn`` starts lean workers.
-        cpus: Pin worker ``i`` to CPU ``cpus[i % len(cpus)]`` (Linux), e.g.
+        cpus: Pin worker ``i`` (and what it starts) to CPU ``cpus[i % len(cpus)]`` (Linux), e.g.
             ``sorted(os.sched_getaffinity(0))``: a worker then keeps its caches, where an
             unpinned one moves between cores as it sleeps and wakes each step. ``None``
             (the default) leaves placement to the OS, as two runs on one machine pinning
@@ -108,15 +108,15 @@ class SharedMemoryVectorEnv(VectorEnv):
         with worker_environment():
             for index, env_fn in enumerate(env_fns):
                 parent, child = ctx.Pipe()
+                cpu = self._cpus[index % len(self._cpus)] if self._cpus else None
                 process = ctx.Process(target=vector_worker.run, daemon=True,
                                       name=f"mobileintent-gym-worker-{index}",
-                                      args=(index, CloudpickleWrapper(env_fn), child, parent))
+                                      args=(index, CloudpickleWrapper(env_fn), child, parent,
+                                            cpu))
                 process.start()
                 child.close()
                 self._pipes.append(parent)
                 self._processes.append(process)
-                if self._cpus:
-                    os.sched_setaffinity(process.pid, {self._cpus[index % len(self._cpus)]})
 
     def _setup(self) -> None:
         found = [pickle.loads(packed) for packed in self._command(None)]
@@ -132,6 +132,10 @@ class SharedMemoryVectorEnv(VectorEnv):
         """Allocate one more batch in shared memory, attach the workers to it, its index."""
         number = len(self._batches)
         self._batches.append(SharedFrames.create(self.single_observation_space, self.num_envs))
+        # Handed out read-only: the workers draw only what changed between frames, so a
+        # caller's writes would stay in later ones.
+        for array in self._batches[-1].arrays.values():
+            array.flags.writeable = False
         try:
             self._command([("attach", (number, self._batches[-1].layout))] * self.num_envs)
         except BaseException:
@@ -275,9 +279,7 @@ class SharedMemoryVectorEnv(VectorEnv):
             return array
         if batch == 0:
             return array.copy()
-        view = array.view()  # holds the batch's array: it is not reused while this lives
-        view.flags.writeable = False
-        return view
+        return array.view()  # holds the batch's array: it is not reused while this lives
 
 
 def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,

@@ -3,18 +3,21 @@
 Each worker process holds one env. The observation's array fields (the top-level ``Box``
 spaces of a ``Dict``, or a ``Box`` observation itself) go into shared memory, one batched
 array per field with a row per worker; everything else (text, the reward, the flags and
-``info``) goes through the worker's pipe. A worker whose env shows a simulated phone
+``info``) goes through the worker's pipe. A worker whose env declares that it keeps no
+screenshot (``keeps_screenshots = False``) and shows a simulated phone
 (``env.unwrapped.device`` has ``draw_into``) has its screenshots drawn straight into its
-row of shared memory, so a frame is never copied there.
+row of shared memory instead of copied there.
 
-On Linux a worker runs under the ``SCHED_BATCH`` policy: waking it (the parent sending it
-a command) does not hand it the parent's core at once. Without it, the parent's send to
-the first worker let that worker take over the parent's core and the other workers'
-commands waited for it: 116 µs per send instead of 12 with two workers on two cores.
+On Linux a worker (and whatever it starts) runs under the ``SCHED_BATCH`` policy: waking
+it (the parent sending it a command) does not hand it the parent's core at once. Without
+it, the parent's send to the first worker let that worker take over the parent's core
+and the other workers' commands waited for it: 116 µs per send instead of 12 with two
+workers on two cores.
 """
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import pickle
@@ -47,13 +50,33 @@ class SharedMemoryFullError(MobileIntentError):
     """Shared memory has no room for another batch of observations."""
 
 
-def free_shared_bytes() -> int | None:
-    """Bytes free in ``/dev/shm``, where shared memory lives; ``None`` where there is none."""
+def _reserve(block: shared_memory.SharedMemory, num_envs: int) -> None:
+    """Allocate the pages of a new block now.
+
+    ``/dev/shm`` (tmpfs) gives a block its pages when they are first written, and a write
+    that finds it full kills the writer with SIGBUS; reserving them here turns that into
+    an error at creation. Where shared memory is not a file in ``/dev/shm`` (not Linux)
+    nothing is reserved.
+
+    Raises:
+        SharedMemoryFullError: When ``/dev/shm`` has no room for the block.
+    """
+    path = os.path.join(SHM_DIR, block.name.lstrip("/"))
+    if not (hasattr(os, "posix_fallocate") and os.path.exists(path)):
+        return
+    descriptor = os.open(path, os.O_RDWR)
     try:
+        os.posix_fallocate(descriptor, 0, block.size)
+    except OSError as err:
+        if err.errno != errno.ENOSPC:
+            raise
         found = os.statvfs(SHM_DIR)
-    except OSError:
-        return None
-    return found.f_bavail * found.f_frsize
+        raise SharedMemoryFullError(
+            f"a batch of {num_envs} observations needs {block.size / 2**20:.1f} MiB of "
+            f"shared memory and {SHM_DIR} has {found.f_bavail * found.f_frsize / 2**20:.1f} "
+            f"MiB free: give it more (Docker: --shm-size) or use fewer envs") from err
+    finally:
+        os.close(descriptor)
 
 
 class _Mapped:
@@ -98,23 +121,16 @@ class SharedFrames:
 
         Raises:
             SharedMemoryFullError: When ``/dev/shm`` has no room for them (a worker
-                writing there would be killed by SIGBUS); nothing is allocated.
+                writing there would be killed by SIGBUS); nothing is kept.
         """
-        boxes = shared_fields(space)
-        shapes = {name: (num_envs, *box.shape) for name, box in boxes.items()}
-        sizes = {name: max(1, int(np.prod(shapes[name])) * box.dtype.itemsize)
-                 for name, box in boxes.items()}
-        free = free_shared_bytes()
-        if free is not None and sum(sizes.values()) > free:
-            raise SharedMemoryFullError(
-                f"a batch of {num_envs} observations needs {sum(sizes.values()) / 2**20:.1f} "
-                f"MiB of shared memory and {SHM_DIR} has {free / 2**20:.1f} MiB free: give it "
-                f"more (Docker: --shm-size) or use fewer envs")
         frames = cls({}, {}, {})
         try:
-            for name, size in sizes.items():
-                block = shared_memory.SharedMemory(create=True, size=size)
-                frames._add(name, block, shapes[name], boxes[name].dtype)
+            for name, box in shared_fields(space).items():
+                shape = (num_envs, *box.shape)
+                block = shared_memory.SharedMemory(
+                    create=True, size=max(1, int(np.prod(shape)) * box.dtype.itemsize))
+                frames._add(name, block, shape, box.dtype)
+                _reserve(block, num_envs)
         except BaseException:
             frames.close(unlink=True)
             raise
@@ -144,19 +160,17 @@ class SharedFrames:
         # By name: a loop variable bound to an array would be one more holder.
         return any(held(self.arrays[name]) for name in self.arrays)
 
-    def store(self, index: int, observation: Any) -> tuple[Any, bool]:
-        """Write the array fields of ``observation`` to row ``index``.
+    def store(self, index: int, observation: Any) -> Any:
+        """Write the array fields of ``observation`` to row ``index``; the rest is returned.
 
-        Returns:
-            The other fields (``None`` for a Box observation), and whether an array was
-            copied (an array drawn in its row already is not).
+        An array that is that row already (drawn there) is left as it is.
         """
         if WHOLE in self.arrays:
-            return None, _put(self.arrays[WHOLE], index, observation)
-        copied = False
+            _put(self.arrays[WHOLE], index, observation)
+            return None
         for name, array in self.arrays.items():
-            copied = _put(array, index, observation[name]) or copied
-        return {k: v for k, v in observation.items() if k not in self.arrays}, copied
+            _put(array, index, observation[name])
+        return {k: v for k, v in observation.items() if k not in self.arrays}
 
     def copy_row(self, index: int, source: SharedFrames) -> None:
         """Row ``index`` of every array, from ``source`` (a batch of the same layout)."""
@@ -176,15 +190,18 @@ class SharedFrames:
         self._blocks.clear()
 
 
-def _put(array: np.ndarray, index: int, value: Any) -> bool:
-    """``array[index] = value`` unless ``value`` is that row already; whether it copied."""
-    if (isinstance(value, np.ndarray) and value.shape == array.shape[1:]
+def _put(array: np.ndarray, index: int, value: Any) -> None:
+    """``array[index] = value``, unless ``value`` is that row already."""
+    if not _is_row(array, index, value):
+        array[index] = value
+
+
+def _is_row(array: np.ndarray, index: int, value: Any) -> bool:
+    """Whether ``value`` is row ``index`` of ``array`` itself (the same memory, laid out alike)."""
+    return (isinstance(value, np.ndarray) and value.shape == array.shape[1:]
             and value.strides == array.strides[1:]
             and value.__array_interface__["data"][0]
-            == array.__array_interface__["data"][0] + index * array.strides[0]):
-        return False
-    array[index] = value
-    return True
+            == array.__array_interface__["data"][0] + index * array.strides[0])
 
 
 def shared_fields(space: gym.Space) -> dict[str, spaces.Box]:
@@ -225,38 +242,42 @@ class _Canvases:
 
     Only while a ``reset``/``step`` writes a batch are its screenshots drawn there, so a
     frame drawn at any other time (``render()``, a ``call``) never lands in a batch the
-    parent has handed out. An env without such a phone, or wrapped in anything but
-    ``_PASSING`` (a frame stack would see the frames it keeps overwritten), draws nothing
-    here: its frames are copied.
+    parent has handed out. An env that may keep its screenshots, one without such a phone,
+    or one wrapped in anything but ``_PASSING`` (a frame stack would see the frames it
+    keeps drawn over) draws nothing here: its frames are copied.
     """
 
     def __init__(self, env: gym.Env, index: int) -> None:
         device = getattr(env.unwrapped, "device", None)
-        drawable = callable(getattr(device, "draw_into", None)) and _passing(env)
+        drawable = (getattr(env.unwrapped, "keeps_screenshots", True) is False
+                    and callable(getattr(device, "draw_into", None)) and _passing(env))
         self._device = device if drawable else None
         self._index, self._keys = index, set()
+        self._field: str | None = None
 
     def add(self, number: int, frames: SharedFrames) -> None:
         """Draw into this worker's row of ``frames`` (batch ``number``); again once written."""
         if self._device is None:
             return
         shape = (self._device.height, self._device.width, 3)
-        name = next((k for k, a in frames.arrays.items()
-                     if a.shape[1:] == shape and a.dtype == np.uint8), None)
-        if name is not None:
-            self._device.add_canvas(number, frames.row(name, self._index))
+        self._field = next((k for k, a in frames.arrays.items()
+                            if a.shape[1:] == shape and a.dtype == np.uint8), None)
+        if self._field is not None:
+            self._device.add_canvas(number, frames.row(self._field, self._index))
             self._keys.add(number)
 
     def store(self, batches: dict[int, SharedFrames], number: int, observation: Any) -> Any:
         """Store ``observation`` in this worker's row of batch ``number``; the other fields.
 
-        A frame that was not drawn in place (the canvas was held, or a wrapper changed the
-        frame) is copied there, and the canvas forgets what it showed.
+        A screenshot that was not drawn in place (the canvas was held, or a wrapper changed
+        the frame) is copied there, and the canvas forgets what it showed.
         """
-        rest, copied = batches[number].store(self._index, observation)
-        if copied and number in self._keys:
-            self.add(number, batches[number])
-        return rest
+        frames = batches[number]
+        if number in self._keys:
+            frame = observation if self._field == WHOLE else observation[self._field]
+            if not _is_row(frames.arrays[self._field], self._index, frame):
+                self.add(number, frames)
+        return frames.store(self._index, observation)
 
     @contextmanager
     def drawing_into(self, number: int) -> Iterator[None]:
@@ -280,16 +301,20 @@ def _passing(env: gym.Env) -> bool:
     return True
 
 
-def run(index: int, env_fn: Any, pipe: Connection, parent_pipe: Connection) -> None:
-    """A worker's life: build the env, report its spaces, serve.
+def run(index: int, env_fn: Any, pipe: Connection, parent_pipe: Connection,
+        cpu: int | None = None) -> None:
+    """A worker's life: place it, build the env, report its spaces, serve.
 
     Args:
         index: The worker's row in the shared arrays.
         env_fn: Builds the env (wrapped for cloudpickle).
         pipe: This worker's end of its pipe.
         parent_pipe: The parent's end, closed here.
+        cpu: The CPU to pin the worker (and every thread and process it starts) to.
     """
     parent_pipe.close()
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
     # A sandbox may refuse it: the worker runs all the same, only less well placed.
     with suppress(OSError):
         if hasattr(os, "SCHED_BATCH"):

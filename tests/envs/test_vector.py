@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mobileintent_gym.envs.vector import HANDED_BATCHES, SharedMemoryVectorEnv, make_vector
-from mobileintent_gym.envs.vector_worker import SharedMemoryFullError, WorkerError
+from mobileintent_gym.envs.vector_worker import WorkerError
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.users import PairConfig
 
@@ -103,11 +103,13 @@ def test_an_env_error_is_raised_with_its_type_and_the_env_keeps_working(pair_of_
         ours.reset(seed=[1, 2])
 
 
-def test_without_copy_observations_are_shared_memory_the_next_step_overwrites():
+def test_without_copy_observations_are_read_only_memory_the_next_step_overwrites():
     envs = make_vector(ENV, 1, copy=False, **KWARGS)
     try:
         first, _ = envs.reset(seed=1)
         held = first["screenshot"].copy()
+        with pytest.raises(ValueError, match="read-only"):  # the next frame would keep it
+            first["screenshot"][0, :10] = 0
         envs.step({"type": np.array([4]), "point": np.zeros((1, 2), np.int64), "text": ("",),
                    "direction": np.zeros(1, np.int64), "key": np.array([0])})  # HOME
         assert not np.array_equal(first["screenshot"], held)  # overwritten in place
@@ -144,30 +146,53 @@ def test_copied_observations_never_change_while_held_and_take_no_copy_when_dropp
         envs.close()
 
 
-def test_a_full_dev_shm_is_named_at_start_and_later_batches_become_copies(monkeypatch):
-    # /dev/shm cannot be filled here without starving the machine, so the parent reads
-    # its free space from a stand-in (the one thing mocked in this file).
-    from mobileintent_gym.envs import vector_worker
+def _in_small_dev_shm(script, megabytes):
+    """Run ``script`` with a /dev/shm of its own of ``megabytes`` (a private tmpfs)."""
+    import shutil
 
-    monkeypatch.setattr(vector_worker, "free_shared_bytes", lambda: 2**20)
-    with pytest.raises(SharedMemoryFullError, match=r"needs 3\.7 MiB.*/dev/shm has 1\.0 MiB"):
-        make_vector(ENV, 2, **KWARGS)
-    room = [2**30]
-    monkeypatch.setattr(vector_worker, "free_shared_bytes", lambda: room[0])
-    envs = make_vector(ENV, 2, **KWARGS)
+    if shutil.which("unshare") is None or subprocess.run(
+            ["unshare", "-rm", "true"], capture_output=True).returncode != 0:
+        pytest.skip("needs unshare and user namespaces to mount a small /dev/shm")
+    root = str(Path(__file__).resolve().parents[2])
+    mount = f"mount -t tmpfs -o size={megabytes}m tmpfs /dev/shm && exec \"$0\" \"$1\""
+    return subprocess.run(["unshare", "-rm", "sh", "-c", mount, sys.executable, str(script)],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": root})
+
+
+def test_a_full_dev_shm_is_named_at_start_and_later_batches_become_copies(tmp_path):
+    # A real 6 MiB /dev/shm: one batch of two 540x1200 frames (3.7 MiB) fits, two do not.
+    script = tmp_path / "full.py"
+    script.write_text(f"""
+import numpy as np
+from mobileintent_gym.envs.vector import make_vector
+from mobileintent_gym.envs.vector_worker import SharedMemoryFullError
+from mobileintent_gym.users import PairConfig
+
+KWARGS = dict(device="sim:540x1200", users=["demo-ana"], pair=PairConfig(encoder="lexical"))
+
+if __name__ == "__main__":
     try:
-        room[0] = 0  # room for the working batch only
-        envs.action_space.seed(0)
-        held = [envs.reset(seed=0)[0]]
-        for _ in range(3):
-            held.append(envs.step(envs.action_space.sample())[0])
-        kept = [h["screenshot"].copy() for h in held]
-        envs.step(envs.action_space.sample())
-        assert len(envs._batches) == 1
-        assert all(h["screenshot"].flags.owndata for h in held)
-        assert all(np.array_equal(h["screenshot"], k) for h, k in zip(held, kept, strict=True))
-    finally:
-        envs.close()
+        make_vector({ENV!r}, 4, **KWARGS)
+    except SharedMemoryFullError as err:
+        print("refused:", err)
+    envs = make_vector({ENV!r}, 2, **KWARGS)
+    envs.action_space.seed(0)
+    held = [envs.reset(seed=0)[0]]
+    for _ in range(3):
+        held.append(envs.step(envs.action_space.sample())[0])
+    kept = [h["screenshot"].copy() for h in held]
+    envs.step(envs.action_space.sample())
+    assert all(np.array_equal(h["screenshot"], k) for h, k in zip(held, kept))
+    print("batches", len(envs._batches), "copies", sum(h["screenshot"].flags.owndata for h in held))
+    envs.close()
+""")
+    done = _in_small_dev_shm(script, 6)
+    assert done.returncode == 0, done.stderr
+    refused, used = done.stdout.splitlines()
+    assert refused.startswith("refused: a batch of 4 observations needs 7.4 MiB")
+    assert "/dev/shm has 6.0 MiB free" in refused and "--shm-size" in refused
+    assert used == "batches 1 copies 4"
 
 
 def test_observations_held_after_close_stay_readable(tmp_path):
@@ -384,3 +409,67 @@ def test_frames_a_wrapper_in_the_worker_keeps_are_never_drawn_over():
             command("step", (0, action))
             assert np.array_equal(batches[0].arrays["screenshot"][0], env.frames[-1][1])
         assert all(np.array_equal(frame, kept) for frame, kept in env.frames)
+
+
+class _PhoneEnv(gym.Env):
+    """A light env showing a simulated phone: its screenshot and a step counter."""
+
+    def __init__(self, keeps=None):
+        from mobileintent_gym.phone import SimPhone
+
+        self.device = SimPhone(540, 1200)
+        if keeps is not None:
+            self.keeps_screenshots = keeps
+        self.observation_space = gym.spaces.Dict({
+            "screenshot": gym.spaces.Box(0, 255, (1200, 540, 3), np.uint8),
+            "count": gym.spaces.Box(0, 1e6, (1,), np.float32)})
+        self.action_space = gym.spaces.Discrete(2)
+        self.kept, self.count = [], 0
+
+    def _obs(self):
+        self.count += 1
+        frame = self.device.screenshot(fresh=True)
+        if getattr(self, "keeps_screenshots", True) is not False:
+            self.kept.append((frame, frame.copy()))
+        return {"screenshot": frame, "count": np.array([self.count], np.float32)}
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.device.open("music", "music/library/liked")
+        return self._obs(), {}
+
+    def step(self, action):
+        self.device.act(["SWIPE[UP]", "SWIPE[DOWN]"][action])
+        return self._obs(), 0.0, False, False, {}
+
+
+@pytest.mark.parametrize("keeps", [True, None])
+@pytest.mark.parametrize("numbers", [[0, 0, 0, 0, 0], [1, 2, 1, 2, 1]])
+def test_frames_an_env_keeps_are_never_drawn_over(keeps, numbers):
+    # An env that keeps its screenshots, or does not say that it keeps none, gets them
+    # copied into shared memory, never drawn there.
+    from mobileintent_gym.envs.vector_worker import SharedFrames
+
+    env = _PhoneEnv(keeps)
+    batches = {n: SharedFrames.create(env.observation_space, 1) for n in set(numbers)}
+    for command in serving(env, batches):
+        command("reset", (numbers[0], {"seed": 0}))
+        for number in numbers[1:]:
+            command("step", (number, 0))
+            assert np.array_equal(batches[number].arrays["screenshot"][0], env.kept[-1][1])
+        assert all(np.array_equal(frame, kept) for frame, kept in env.kept)
+
+
+def test_another_array_field_leaves_the_frames_drawn_in_place():
+    from mobileintent_gym.envs.vector_worker import SharedFrames
+
+    env = _PhoneEnv(keeps=False)
+    renderer = env.device._renderer
+    batches = {0: SharedFrames.create(env.observation_space, 1)}
+    for command in serving(env, batches):
+        command("reset", (0, {"seed": 0}))
+        canvas = renderer._canvases[0]
+        for count in range(2, 6):
+            command("step", (0, 0))
+            assert batches[0].arrays["count"][0, 0] == count
+        assert renderer._canvases[0] is canvas and canvas.ops is not None
