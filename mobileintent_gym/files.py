@@ -33,12 +33,13 @@ def write_atomic(path: str | Path, data: bytes) -> None:
 
 
 @contextlib.contextmanager
-def atomic_folder(target: str | Path) -> Iterator[Path]:
+def atomic_folder(target: str | Path, keep_existing: bool = False) -> Iterator[Path]:
     """A temporary folder beside ``target`` that becomes ``target`` when the block ends.
 
     Written under a hidden temporary name and renamed when complete, so an interrupted
     write (a crash, a killed job) leaves no partial ``target``: it is whole or absent. A
-    ``target`` already there is replaced.
+    ``target`` already there is replaced, or with ``keep_existing`` kept and the new
+    folder dropped (another process wrote the same content first).
     """
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -51,7 +52,14 @@ def atomic_folder(target: str | Path) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
-    if target.exists():
+    if keep_existing:
+        try:
+            partial.rename(target)  # refused once another writer's target is there
+        except OSError:
+            shutil.rmtree(partial, ignore_errors=True)
+            if not target.exists():
+                raise
+    elif target.exists():
         old = partial.with_name(partial.name + "-old")
         target.rename(old)
         partial.rename(target)

@@ -28,6 +28,16 @@ def test_atomic_folder_replaces_an_old_target(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["adapters"]
 
 
+def test_atomic_folder_keeps_a_target_another_writer_finished_first(tmp_path):
+    target = tmp_path / "model"
+    with atomic_folder(target, keep_existing=True) as first:
+        (first / "config.json").write_text("first")
+        with atomic_folder(target, keep_existing=True) as second:  # finishes first
+            (second / "config.json").write_text("second")
+    assert (target / "config.json").read_text() == "second"
+    assert [p.name for p in tmp_path.iterdir()] == ["model"]  # the other one is dropped
+
+
 def test_atomic_folder_follows_the_umask(tmp_path):
     old = os.umask(0o022)
     try:

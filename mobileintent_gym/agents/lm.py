@@ -17,14 +17,13 @@ import importlib.util
 import json
 import logging
 import os
-import shutil
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError, require
+from mobileintent_gym.files import atomic_folder
 from mobileintent_gym.users.encoders import hub_allowed
 
 DEFAULT_MODEL = "HuggingFaceTB/SmolLM2-135M-Instruct"
@@ -121,16 +120,9 @@ def dequantized(gguf: Path) -> Path:
     tokenizer = transformers.AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
     model.hf_quantizer = None  # the weights are plain floats now; transformers may save them
     del model.config.quantization_config
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
-    try:
+    with atomic_folder(target, keep_existing=True) as partial:  # kept: another process's
         model.save_pretrained(partial)
         tokenizer.save_pretrained(partial)
-        partial.rename(target)
-    except OSError:
-        shutil.rmtree(partial, ignore_errors=True)
-        if not (target / "config.json").is_file():  # not another process's conversion
-            raise
     return target
 
 
