@@ -78,8 +78,8 @@ class SharedMemoryVectorEnv(VectorEnv):
             the same CPUs would share them.
 
     Raises:
-        ValueError: For no env functions, or ``cpus`` naming a CPU this process may not
-            run on (before any worker starts).
+        ValueError: For no env functions, ``cpus`` naming no CPU of this machine (before
+            any worker starts), or a CPU the worker may not run on (its cgroup's set).
         SharedMemoryFullError: When ``/dev/shm`` cannot hold one batch of observations.
         WorkerError: When a worker dies, or its env's spaces differ from the first's.
         Exception: An error raised by an env in its worker, re-raised with the worker's
@@ -330,11 +330,11 @@ def _checked_cpus(cpus: Sequence[int] | None) -> list[int] | None:
         return None
     if not hasattr(os, "sched_setaffinity"):
         raise ValueError(f"cpus={cpus!r}: pinning workers to CPUs needs Linux")
-    allowed, listed = os.sched_getaffinity(0), list(cpus)
+    count, listed = os.cpu_count() or 1, list(cpus)
     if not listed or any(isinstance(c, bool) or not isinstance(c, int | np.integer)
-                         or c not in allowed for c in listed):
-        raise ValueError(f"cpus must list CPUs this process may run on "
-                         f"({sorted(allowed)}), got {cpus!r}")
+                         or not 0 <= c < count for c in listed):
+        raise ValueError(f"cpus must list CPU numbers of this machine (0-{count - 1}), "
+                         f"got {cpus!r}")
     return [int(c) for c in listed]
 
 

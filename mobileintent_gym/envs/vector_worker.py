@@ -301,6 +301,23 @@ def _passing(env: gym.Env) -> bool:
     return True
 
 
+def _place(index: int, cpu: int | None) -> None:
+    """Pin this worker to ``cpu`` (unless ``None``) and run it under ``SCHED_BATCH``.
+
+    Raises:
+        ValueError: When this worker may not run on ``cpu`` (outside its cgroup's set).
+    """
+    if cpu is not None:
+        try:
+            os.sched_setaffinity(0, {cpu})
+        except OSError as err:
+            raise ValueError(f"cannot pin worker {index} to CPU {cpu}: {err.strerror}") from err
+    # A sandbox may refuse it: the worker runs all the same, only less well placed.
+    with suppress(OSError):
+        if hasattr(os, "SCHED_BATCH"):
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+
+
 def run(index: int, env_fn: Any, pipe: Connection, parent_pipe: Connection,
         cpu: int | None = None) -> None:
     """A worker's life: place it, build the env, report its spaces, serve.
@@ -313,14 +330,9 @@ def run(index: int, env_fn: Any, pipe: Connection, parent_pipe: Connection,
         cpu: The CPU to pin the worker (and every thread and process it starts) to.
     """
     parent_pipe.close()
-    if cpu is not None:
-        os.sched_setaffinity(0, {cpu})
-    # A sandbox may refuse it: the worker runs all the same, only less well placed.
-    with suppress(OSError):
-        if hasattr(os, "SCHED_BATCH"):
-            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
     env, batches = None, {}
     try:
+        _place(index, cpu)
         env = env_fn()
         pipe.send(("ok", pack_spaces(env.observation_space, env.action_space)))
         serve(index, env, batches, pipe)

@@ -266,12 +266,12 @@ def test_workers_run_as_batch_tasks_pinned_to_the_cpus_asked_for():
         free.close()
 
 
-@pytest.mark.parametrize("cpus", [[], [10_000], [0.5], [True], "0"])
-def test_cpus_this_process_cannot_run_on_are_refused_before_any_worker_starts(cpus):
+@pytest.mark.parametrize("cpus", [[], [10_000], [-1], [0.5], [True], "0"])
+def test_cpus_that_are_no_cpu_numbers_are_refused_before_any_worker_starts(cpus):
     import multiprocessing
 
     before = multiprocessing.active_children()
-    with pytest.raises(ValueError, match="cpus must list CPUs"):
+    with pytest.raises(ValueError, match="cpus must list CPU numbers"):
         make_vector(ENV, 1, cpus=cpus, **KWARGS)
     assert multiprocessing.active_children() == before
 
