@@ -39,7 +39,8 @@ def atomic_folder(target: str | Path, keep_existing: bool = False) -> Iterator[P
     Written under a hidden temporary name and renamed when complete, so an interrupted
     write (a crash, a killed job) leaves no partial ``target``: it is whole or absent. A
     ``target`` already there is replaced, or with ``keep_existing`` kept and the new
-    folder dropped (another process wrote the same content first).
+    folder dropped (another process wrote the same content first; an empty folder is
+    replaced all the same).
     """
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)

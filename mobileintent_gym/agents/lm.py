@@ -109,6 +109,9 @@ def dequantized(gguf: Path) -> Path:
 
     The folder is named after the file's name and size; it is written under a temporary
     name and renamed when complete, so an interrupted conversion leaves nothing behind.
+
+    Raises:
+        MobileIntentError: When that folder exists without a model in it.
     """
     target = cache_dir() / f"{gguf.stem}-{gguf.stat().st_size}"
     if (target / "config.json").is_file():
@@ -123,6 +126,9 @@ def dequantized(gguf: Path) -> Path:
     with atomic_folder(target, keep_existing=True) as partial:  # kept: another process's
         model.save_pretrained(partial)
         tokenizer.save_pretrained(partial)
+    if not (target / "config.json").is_file():
+        raise MobileIntentError(f"{target} holds no converted model (left by something "
+                                f"else?): remove it and try again")
     return target
 
 

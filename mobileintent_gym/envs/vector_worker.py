@@ -50,7 +50,11 @@ class SharedMemoryFullError(MobileIntentError):
     """Shared memory has no room for another batch of observations."""
 
 
-def _reserve(block: shared_memory.SharedMemory, num_envs: int) -> None:
+class _NoRoom(Exception):
+    """``/dev/shm`` had no room for a block (turned into ``SharedMemoryFullError``)."""
+
+
+def _reserve(block: shared_memory.SharedMemory) -> None:
     """Allocate the pages of a new block now.
 
     ``/dev/shm`` (tmpfs) gives a block its pages when they are first written, and a write
@@ -59,7 +63,7 @@ def _reserve(block: shared_memory.SharedMemory, num_envs: int) -> None:
     nothing is reserved.
 
     Raises:
-        SharedMemoryFullError: When ``/dev/shm`` has no room for the block.
+        _NoRoom: When ``/dev/shm`` has no room for the block (or memory runs out).
     """
     path = os.path.join(SHM_DIR, block.name.lstrip("/"))
     if not (hasattr(os, "posix_fallocate") and os.path.exists(path)):
@@ -68,13 +72,9 @@ def _reserve(block: shared_memory.SharedMemory, num_envs: int) -> None:
     try:
         os.posix_fallocate(descriptor, 0, block.size)
     except OSError as err:
-        if err.errno != errno.ENOSPC:
+        if err.errno not in (errno.ENOSPC, errno.ENOMEM):
             raise
-        found = os.statvfs(SHM_DIR)
-        raise SharedMemoryFullError(
-            f"a batch of {num_envs} observations needs {block.size / 2**20:.1f} MiB of "
-            f"shared memory and {SHM_DIR} has {found.f_bavail * found.f_frsize / 2**20:.1f} "
-            f"MiB free: give it more (Docker: --shm-size) or use fewer envs") from err
+        raise _NoRoom from err
     finally:
         os.close(descriptor)
 
@@ -123,14 +123,23 @@ class SharedFrames:
             SharedMemoryFullError: When ``/dev/shm`` has no room for them (a worker
                 writing there would be killed by SIGBUS); nothing is kept.
         """
+        boxes = shared_fields(space)
+        sizes = {name: max(1, int(np.prod((num_envs, *box.shape))) * box.dtype.itemsize)
+                 for name, box in boxes.items()}
         frames = cls({}, {}, {})
         try:
-            for name, box in shared_fields(space).items():
-                shape = (num_envs, *box.shape)
-                block = shared_memory.SharedMemory(
-                    create=True, size=max(1, int(np.prod(shape)) * box.dtype.itemsize))
-                frames._add(name, block, shape, box.dtype)
-                _reserve(block, num_envs)
+            for name, box in boxes.items():
+                block = shared_memory.SharedMemory(create=True, size=sizes[name])
+                frames._add(name, block, (num_envs, *box.shape), box.dtype)
+                _reserve(block)
+        except _NoRoom as err:
+            frames.close(unlink=True)
+            found = os.statvfs(SHM_DIR)  # once this batch's blocks are freed again
+            raise SharedMemoryFullError(
+                f"a batch of {num_envs} observations needs {sum(sizes.values()) / 2**20:.1f} "
+                f"MiB of shared memory and {SHM_DIR} has "
+                f"{found.f_bavail * found.f_frsize / 2**20:.1f} MiB free: give it more "
+                f"(Docker: --shm-size) or use fewer envs") from err.__cause__
         except BaseException:
             frames.close(unlink=True)
             raise

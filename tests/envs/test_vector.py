@@ -166,7 +166,8 @@ def test_a_full_dev_shm_is_named_at_start_and_later_batches_become_copies(tmp_pa
     script.write_text(f"""
 import numpy as np
 from mobileintent_gym.envs.vector import make_vector
-from mobileintent_gym.envs.vector_worker import SharedMemoryFullError
+from gymnasium.spaces import Box, Dict
+from mobileintent_gym.envs.vector_worker import SharedFrames, SharedMemoryFullError
 from mobileintent_gym.users import PairConfig
 
 KWARGS = dict(device="sim:540x1200", users=["demo-ana"], pair=PairConfig(encoder="lexical"))
@@ -174,6 +175,11 @@ KWARGS = dict(device="sim:540x1200", users=["demo-ana"], pair=PairConfig(encoder
 if __name__ == "__main__":
     try:
         make_vector({ENV!r}, 4, **KWARGS)
+    except SharedMemoryFullError as err:
+        print("refused:", err)
+    frame = Box(0, 255, (1200, 540, 3), np.uint8)
+    try:  # the first field fits, the second does not: the message counts both
+        SharedFrames.create(Dict({{"a": frame, "b": frame}}), 2)
     except SharedMemoryFullError as err:
         print("refused:", err)
     envs = make_vector({ENV!r}, 2, **KWARGS)
@@ -189,9 +195,11 @@ if __name__ == "__main__":
 """)
     done = _in_small_dev_shm(script, 6)
     assert done.returncode == 0, done.stderr
-    refused, used = done.stdout.splitlines()
+    refused, fields, used = done.stdout.splitlines()
     assert refused.startswith("refused: a batch of 4 observations needs 7.4 MiB")
     assert "/dev/shm has 6.0 MiB free" in refused and "--shm-size" in refused
+    assert fields.startswith("refused: a batch of 2 observations needs 7.4 MiB")
+    assert "/dev/shm has 6.0 MiB free" in fields
     assert used == "batches 1 copies 4"
 
 
