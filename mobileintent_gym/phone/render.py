@@ -106,6 +106,7 @@ class Renderer:
         self.width, self.height, self.cache = width, height, cache
         self.tiles = TileCache(budget_bytes if cache else 0)
         self._own = self._canvas = _Canvas()
+        self._own_used = False  # a frame came from the own buffer since the last canvas frame
         self._canvases: dict[Hashable, _Canvas] = {}
         self._rows: LRU[np.ndarray] = LRU(_ROW_COLORS)
 
@@ -134,8 +135,8 @@ class Renderer:
 
         A canvas that anything outside the renderer still holds (the frame last drawn there,
         a view of it) is never drawn over: the frame goes to the renderer's own buffers.
-        Once a frame is drawn into a canvas, the renderer lets go of its own buffer unless
-        something holds it (a 1080×2400 frame is 7.8 MB).
+        Once frames go to canvases only, the renderer lets go of its own buffer (a
+        1080×2400 frame is 7.8 MB).
 
         Raises:
             ValueError: When no canvas was added under ``key``.
@@ -155,6 +156,7 @@ class Renderer:
         canvas = self._canvas
         if canvas is not self._own and held(canvas.pixels):
             canvas = self._own
+        self._own_used |= canvas is self._own
         if canvas.ops is not None and self.cache and (ops is canvas.ops or ops == canvas.ops):
             canvas.ops = ops
             if fresh and canvas is self._own and held(canvas.pixels):
@@ -174,10 +176,21 @@ class Renderer:
             self.tiles.clear()
         buf.flags.writeable = False
         canvas.pixels, canvas.ops, canvas.op_set = buf, ops, drawn
-        if canvas is not self._own and self._own.pixels is not None and not held(
-                self._own.pixels):
-            self._own.pixels = self._own.ops = None  # frames go elsewhere: free its memory
+        if canvas is not self._own:
+            self._release_own()
         return buf
+
+    def _release_own(self) -> None:
+        """After a frame drawn into a canvas: let go of the own buffer if it is not in use.
+
+        It is kept while something holds it, or while frames are taken from it between
+        canvas frames too (``render()`` of an env whose steps go to shared memory), so that
+        those are still drawn incrementally.
+        """
+        if not self._own_used and self._own.pixels is not None and not held(
+                self._own.pixels):
+            self._own.pixels = self._own.ops = None
+        self._own_used = False
 
     def _writable_frame(self, canvas: _Canvas, keep: bool) -> np.ndarray:
         """A buffer for the next frame: ``canvas``'s own when nobody else holds it.

@@ -246,3 +246,24 @@ def test_a_bad_canvas_or_key_is_refused_by_name():
     with pytest.raises(ValueError, match="no canvas named 'left'"):
         phone.draw_into("left")
     assert np.array_equal(phone.screenshot(), fresh_frame(phone))  # nothing changed
+
+
+def test_the_own_buffer_is_kept_while_frames_are_taken_from_it_between_canvas_frames():
+    # As a vector env worker whose env is also rendered between steps: the own buffer
+    # stays and is drawn over incrementally; once frames go to the canvas only, it goes.
+    phone = SimPhone()
+    canvases(phone, 1)
+    renderer = phone._renderer
+    phone.open("music", "music/library/liked")
+    for index, step in enumerate(["SWIPE[UP]", "SWIPE[UP]", "SWIPE[DOWN]"]):
+        phone.act(step)
+        phone.draw_into(0)
+        phone.screenshot()
+        phone.draw_into(None)
+        assert index == 0 or renderer._own.pixels is not None  # kept since the first
+        assert np.array_equal(phone.screenshot(), fresh_frame(phone))
+    phone.draw_into(0)
+    for step in ["SWIPE[DOWN]", "SWIPE[UP]"]:  # each changes the screen
+        phone.act(step)
+        assert np.array_equal(phone.screenshot(), fresh_frame(phone))
+    assert renderer._own.pixels is None
