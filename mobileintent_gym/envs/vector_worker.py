@@ -50,33 +50,27 @@ class SharedMemoryFullError(MobileIntentError):
     """Shared memory has no room for another batch of observations."""
 
 
-class _NoRoom(Exception):
-    """``/dev/shm`` had no room for a block (turned into ``SharedMemoryFullError``)."""
-
-
-def _reserve(block: shared_memory.SharedMemory) -> None:
-    """Allocate the pages of a new block now.
+def _reserve(block: shared_memory.SharedMemory) -> bool:
+    """Allocate the pages of a new block now; whether there was room (or memory) for them.
 
     ``/dev/shm`` (tmpfs) gives a block its pages when they are first written, and a write
     that finds it full kills the writer with SIGBUS; reserving them here turns that into
     an error at creation. Where shared memory is not a file in ``/dev/shm`` (not Linux)
     nothing is reserved.
-
-    Raises:
-        _NoRoom: When ``/dev/shm`` has no room for the block (or memory runs out).
     """
     path = os.path.join(SHM_DIR, block.name.lstrip("/"))
     if not (hasattr(os, "posix_fallocate") and os.path.exists(path)):
-        return
+        return True
     descriptor = os.open(path, os.O_RDWR)
     try:
         os.posix_fallocate(descriptor, 0, block.size)
     except OSError as err:
         if err.errno not in (errno.ENOSPC, errno.ENOMEM):
             raise
-        raise _NoRoom from err
+        return False
     finally:
         os.close(descriptor)
+    return True
 
 
 class _Mapped:
@@ -131,19 +125,20 @@ class SharedFrames:
             for name, box in boxes.items():
                 block = shared_memory.SharedMemory(create=True, size=sizes[name])
                 frames._add(name, block, (num_envs, *box.shape), box.dtype)
-                _reserve(block)
-        except _NoRoom as err:
-            frames.close(unlink=True)
-            found = os.statvfs(SHM_DIR)  # once this batch's blocks are freed again
-            raise SharedMemoryFullError(
-                f"a batch of {num_envs} observations needs {sum(sizes.values()) / 2**20:.1f} "
-                f"MiB of shared memory and {SHM_DIR} has "
-                f"{found.f_bavail * found.f_frsize / 2**20:.1f} MiB free: give it more "
-                f"(Docker: --shm-size) or use fewer envs") from err.__cause__
+                if not _reserve(block):
+                    break
+            else:
+                return frames
         except BaseException:
             frames.close(unlink=True)
             raise
-        return frames
+        frames.close(unlink=True)
+        found = os.statvfs(SHM_DIR)  # once this batch's blocks are freed again
+        raise SharedMemoryFullError(
+            f"a batch of {num_envs} observations needs {sum(sizes.values()) / 2**20:.1f} "
+            f"MiB of shared memory and {SHM_DIR} has "
+            f"{found.f_bavail * found.f_frsize / 2**20:.1f} MiB free: give it more "
+            f"(Docker: --shm-size) or use fewer envs")
 
     @classmethod
     def attach(cls, layout: dict[str, tuple[str, tuple[int, ...], str]]) -> SharedFrames:
@@ -169,17 +164,19 @@ class SharedFrames:
         # By name: a loop variable bound to an array would be one more holder.
         return any(held(self.arrays[name]) for name in self.arrays)
 
-    def store(self, index: int, observation: Any) -> Any:
-        """Write the array fields of ``observation`` to row ``index``; the rest is returned.
+    def store(self, index: int, observation: Any) -> tuple[Any, list[str]]:
+        """Write the array fields of ``observation`` to row ``index``.
 
         An array that is that row already (drawn there) is left as it is.
+
+        Returns:
+            The other fields (``None`` for a Box observation) and the fields copied.
         """
         if WHOLE in self.arrays:
-            _put(self.arrays[WHOLE], index, observation)
-            return None
-        for name, array in self.arrays.items():
-            _put(array, index, observation[name])
-        return {k: v for k, v in observation.items() if k not in self.arrays}
+            return None, [WHOLE] if _put(self.arrays[WHOLE], index, observation) else []
+        copied = [name for name, array in self.arrays.items()
+                  if _put(array, index, observation[name])]
+        return {k: v for k, v in observation.items() if k not in self.arrays}, copied
 
     def copy_row(self, index: int, source: SharedFrames) -> None:
         """Row ``index`` of every array, from ``source`` (a batch of the same layout)."""
@@ -199,18 +196,15 @@ class SharedFrames:
         self._blocks.clear()
 
 
-def _put(array: np.ndarray, index: int, value: Any) -> None:
-    """``array[index] = value``, unless ``value`` is that row already."""
-    if not _is_row(array, index, value):
-        array[index] = value
-
-
-def _is_row(array: np.ndarray, index: int, value: Any) -> bool:
-    """Whether ``value`` is row ``index`` of ``array`` itself (the same memory, laid out alike)."""
-    return (isinstance(value, np.ndarray) and value.shape == array.shape[1:]
+def _put(array: np.ndarray, index: int, value: Any) -> bool:
+    """``array[index] = value``, unless ``value`` is that row itself; whether it copied."""
+    if (isinstance(value, np.ndarray) and value.shape == array.shape[1:]
             and value.strides == array.strides[1:]
             and value.__array_interface__["data"][0]
-            == array.__array_interface__["data"][0] + index * array.strides[0])
+            == array.__array_interface__["data"][0] + index * array.strides[0]):
+        return False
+    array[index] = value
+    return True
 
 
 def shared_fields(space: gym.Space) -> dict[str, spaces.Box]:
@@ -258,19 +252,16 @@ class _Canvases:
 
     def __init__(self, env: gym.Env, index: int) -> None:
         device = getattr(env.unwrapped, "device", None)
-        drawable = (getattr(env.unwrapped, "keeps_screenshots", True) is False
-                    and callable(getattr(device, "draw_into", None)) and _passing(env))
-        self._device = device if drawable else None
-        self._index, self._keys = index, set()
-        self._field: str | None = None
+        self._field = None  # the shared field that holds the device's screenshots
+        if (getattr(env.unwrapped, "keeps_screenshots", True) is False
+                and callable(getattr(device, "draw_into", None)) and _passing(env)):
+            shape, boxes = (device.height, device.width, 3), shared_fields(env.observation_space)
+            self._field = next((name for name, box in boxes.items()
+                                if box.shape == shape and box.dtype == np.uint8), None)
+        self._device, self._index, self._keys = device, index, set()
 
     def add(self, number: int, frames: SharedFrames) -> None:
         """Draw into this worker's row of ``frames`` (batch ``number``); again once written."""
-        if self._device is None:
-            return
-        shape = (self._device.height, self._device.width, 3)
-        self._field = next((k for k, a in frames.arrays.items()
-                            if a.shape[1:] == shape and a.dtype == np.uint8), None)
         if self._field is not None:
             self._device.add_canvas(number, frames.row(self._field, self._index))
             self._keys.add(number)
@@ -281,12 +272,10 @@ class _Canvases:
         A screenshot that was not drawn in place (the canvas was held, or a wrapper changed
         the frame) is copied there, and the canvas forgets what it showed.
         """
-        frames = batches[number]
-        if number in self._keys:
-            frame = observation if self._field == WHOLE else observation[self._field]
-            if not _is_row(frames.arrays[self._field], self._index, frame):
-                self.add(number, frames)
-        return frames.store(self._index, observation)
+        rest, copied = batches[number].store(self._index, observation)
+        if number in self._keys and self._field in copied:
+            self.add(number, batches[number])
+        return rest
 
     @contextmanager
     def drawing_into(self, number: int) -> Iterator[None]:
