@@ -7,7 +7,7 @@ Example::
     adb -s 127.0.0.1:15555 shell input tap 540 1200
 
     mobileintent-gym serve-adb --user demo-ana      # a built-in user's PAIR content
-    mobileintent-gym serve-adb --user user3 --profiles ../shared/data/personalens/profiles
+    mobileintent-gym serve-adb --user user3 --profiles path/to/personalens/profiles
 
 Limits (each client's command lines, all clients' files): ``--time-limit`` seconds per
 command line (10), ``--output-limit`` MiB of output per command line (64), ``--storage``
