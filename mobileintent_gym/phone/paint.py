@@ -170,7 +170,6 @@ def wrap(text: str, size: int, bold: bool, width: int, lines: int) -> tuple[str,
     return tuple(out) or ("",)
 
 
-@lru_cache(maxsize=16384)
 def fitted(text: str, size: int, bold: bool, width: int) -> tuple[str, float]:
     """:func:`fit_text` of ``text`` at ``size`` pixels, and the line's length in pixels.
 
@@ -181,8 +180,14 @@ def fitted(text: str, size: int, bold: bool, width: int) -> tuple[str, float]:
     length = text_length(line, size, bold)
     if length <= width:
         return line, length
-    line = fit_text(line, font(size, bold), width)
-    return line, text_length(line, size, bold)
+    return _cut(line, size, bold, width)
+
+
+@lru_cache(maxsize=4096)
+def _cut(line: str, size: int, bold: bool, width: int) -> tuple[str, float]:
+    """``line`` (too long for ``width``) cut with an ellipsis, and the cut line's length."""
+    cut = fit_text(line, font(size, bold), width)
+    return cut, text_length(cut, size, bold)
 
 
 Run = tuple[tuple[int, int, int, int], str, int, Color, bool, str]

@@ -77,7 +77,6 @@ def test_a_label_tile_measures_its_text_once():
     from mobileintent_gym.phone.paint import Label
 
     text_length.cache_clear()
-    fitted.cache_clear()
     label = Label("Open Water · Lena Park", 40, (20, 20, 20), (255, 255, 255), align="center")
     pixels, dx, _ = tile(label, 1000, 60)  # cut to the text, then painted there
     assert text_length.cache_info().misses == 1 and dx > 0
