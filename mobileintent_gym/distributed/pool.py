@@ -9,9 +9,10 @@ is counted twice, and the results equal those of
 :func:`mobileintent_gym.rollouts.evaluate` in one process.
 
 Actors start with one thread per numeric library
-(:mod:`mobileintent_gym.distributed.threads`). They import the package as the driver does:
-installed, or, on a local cluster, from the driver's working directory, which Ray puts on
-their path.
+(:mod:`mobileintent_gym.distributed.threads`) and hand their freed heap back to the OS
+between episodes (:mod:`mobileintent_gym.distributed.heap`). They import the package as
+the driver does: installed, or, on a local cluster, from the driver's working directory,
+which Ray puts on their path.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from mobileintent_gym import rollouts
 from mobileintent_gym.console import Progress
+from mobileintent_gym.distributed.heap import HeapTrimmer
 from mobileintent_gym.distributed.threads import worker_thread_env
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.rollouts import AgentFactory, Episode, EpisodeRecord
@@ -46,12 +48,14 @@ class RolloutActor:
 
         import mobileintent_gym  # noqa: F401  registers the env ids
 
-        self.env = gym.make(env_id, **env_kwargs)
+        self.env, self._trim = gym.make(env_id, **env_kwargs), HeapTrimmer()
 
     def run(self, make_agent: AgentFactory, index: int, episode: Episode
             ) -> tuple[int, EpisodeRecord]:
         """Run one episode; ``index`` comes back with its result."""
-        return index, rollouts.run(self.env, make_agent, Episode(*episode))
+        record = rollouts.run(self.env, make_agent, Episode(*episode))
+        self._trim()
+        return index, record
 
     def pid(self) -> int:
         """The actor's process id."""

@@ -35,6 +35,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker, TimeLimit
 
+from mobileintent_gym.distributed.heap import HeapTrimmer
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.held import held
 
@@ -355,9 +356,10 @@ def serve(index: int, env: gym.Env, batches: dict[int, SharedFrames], pipe: Conn
     adds (or replaces) a batch. ``step`` after an episode ended resets the
     env instead (reward 0, not terminated, not truncated), as Gymnasium's vector envs do by
     default. What a command returned is let go of once it is sent, so the env's device may
-    draw the next frame over its own.
+    draw the next frame over its own; then, at most once a second, the freed heap goes back
+    to the OS (:class:`~mobileintent_gym.distributed.heap.HeapTrimmer`).
     """
-    canvases = _Canvases(env, index)
+    canvases, trim = _Canvases(env, index), HeapTrimmer()
     for number, frames in batches.items():
         canvases.add(number, frames)
     autoreset, rest, last = False, None, 0
@@ -404,6 +406,7 @@ def serve(index: int, env: gym.Env, batches: dict[int, SharedFrames], pipe: Conn
             pipe.send(("ok", reply))
         except Exception as err:
             pipe.send(("error", portable(err)))
+        trim()
 
 
 def portable(err: Exception) -> tuple[Exception, str]:
