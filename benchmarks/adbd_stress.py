@@ -35,8 +35,9 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from mobileintent_gym.adbd.client import ClientError, RawAdb
-from mobileintent_gym.adbd.harness import ServeProcess, process_memory, reset_peak_memory
+from mobileintent_gym.adbd.harness import ServeProcess
 from mobileintent_gym.adbd.limits import MIB
+from mobileintent_gym.memory import process_memory, reset_peak_memory
 
 FILE = "/sdcard/big.bin"
 

@@ -43,6 +43,7 @@ from gymnasium.vector.utils import concatenate, create_empty_array
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents import RandomAgent
+from mobileintent_gym.memory import process_memory, proportional_memory
 from mobileintent_gym.rollouts import episodes
 
 ENV = "Act2Intent-Execute-v0"
@@ -64,22 +65,14 @@ print(json.dumps({"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss /
 """
 
 
-def _proc_mb(path: str, key: str) -> float:
-    """The ``key:`` line of a /proc file, in MB."""
-    for line in Path(path).read_text().splitlines():
-        if line.startswith(f"{key}:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
 def rss_mb(pid: int) -> float:
     """A process's resident memory (``VmRSS``) in MB."""
-    return _proc_mb(f"/proc/{pid}/status", "VmRSS")
+    return process_memory(pid)[0] / 2**20
 
 
 def pss_mb(pid: int) -> float:
     """A process's proportional set size (shared pages split among their users) in MB."""
-    return _proc_mb(f"/proc/{pid}/smaps_rollup", "Pss")
+    return proportional_memory(pid) / 2**20
 
 
 def run_python(code: str) -> subprocess.Popen:

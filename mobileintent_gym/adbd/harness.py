@@ -23,6 +23,7 @@ from mobileintent_gym.adbd.auth import PublicKey
 from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.server import AdbServer, ServerConfig, ServerThread
 from mobileintent_gym.errors import DeviceError
+from mobileintent_gym.memory import process_memory, reset_peak_memory
 from mobileintent_gym.phone import SimPhone
 
 _LISTENING = re.compile(r"virtual adb device on \S+:(\d+)")
@@ -184,15 +185,3 @@ class ServeProcess:
                 self._process.kill()
                 self._process.wait()
         shutil.rmtree(self._folder, ignore_errors=True)
-
-
-def process_memory(pid: int) -> tuple[int, int]:
-    """``(resident bytes now, peak resident bytes)`` of process ``pid`` (Linux ``/proc``)."""
-    fields = dict(line.split(":", 1) for line in
-                  Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
-    return int(fields["VmRSS"].split()[0]) * 1024, int(fields["VmHWM"].split()[0]) * 1024
-
-
-def reset_peak_memory(pid: int) -> None:
-    """Restart process ``pid``'s peak resident size from its current one (Linux 4.0+)."""
-    Path(f"/proc/{pid}/clear_refs").write_text("5")

@@ -11,11 +11,12 @@ glibc = pytest.mark.skipif(_malloc_trim() is None, reason="the C library has no 
 # A fresh interpreter fragments its heap: 60 MB of 1 KB buffers, every fiftieth kept, so the
 # freed ones lie below live ones and free() cannot give them back.
 FRAGMENTED = textwrap.dedent("""
+    import os
     from mobileintent_gym.distributed.heap import HeapTrimmer
+    from mobileintent_gym.memory import process_memory
 
     def rss_mb():
-        with open("/proc/self/status") as status:
-            return next(int(l.split()[1]) for l in status if l.startswith("VmRSS")) / 1024
+        return process_memory(os.getpid())[0] / 2**20
 
     buffers = [bytearray(1000) for _ in range(60_000)]
     kept = buffers[::50]
