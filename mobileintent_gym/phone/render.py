@@ -105,7 +105,7 @@ class Renderer:
                  budget_bytes: int = TILE_BUDGET) -> None:
         self.width, self.height, self.cache = width, height, cache
         self.tiles = TileCache(budget_bytes if cache else 0)
-        self._own = self._canvas = _Canvas()
+        self._own = self._canvas = self._last = _Canvas()  # _last: the last frame drawn
         self._own_used = False  # a frame came from the own buffer since the last canvas frame
         self._canvases: dict[Hashable, _Canvas] = {}
         self._rows: LRU[np.ndarray] = LRU(_ROW_COLORS)
@@ -125,9 +125,11 @@ class Renderer:
                 and pixels.flags.c_contiguous and pixels.flags.writeable):
             raise ValueError(f"a canvas must be a writable C-contiguous uint8 array of shape "
                              f"{(self.height, self.width, 3)}, got {_described(pixels)}")
-        canvas = _Canvas(pixels)
-        if self._canvas is self._canvases.get(key):
+        canvas, replaced = _Canvas(pixels), self._canvases.get(key)
+        if self._canvas is replaced:
             self._canvas = canvas
+        if self._last is replaced:
+            self._last = self._own
         self._canvases[key] = canvas
 
     def draw_into(self, key: Hashable | None) -> None:
@@ -157,7 +159,10 @@ class Renderer:
         if canvas is not self._own and held(canvas.pixels):
             canvas = self._own
         self._own_used |= canvas is self._own
-        if canvas.ops is not None and self.cache and (ops is canvas.ops or ops == canvas.ops):
+        if self.cache and not _shows(canvas, ops):
+            self._catch_up(canvas)
+        self._last = canvas
+        if self.cache and _shows(canvas, ops):
             canvas.ops = ops
             if fresh and canvas is self._own and held(canvas.pixels):
                 canvas.pixels = canvas.pixels.copy()
@@ -179,6 +184,27 @@ class Renderer:
         if canvas is not self._own:
             self._release_own()
         return buf
+
+    def _catch_up(self, canvas: _Canvas) -> None:
+        """Make ``canvas`` show the last frame drawn, if that went to another buffer.
+
+        Frames drawn into two canvases in turn (a vector env handing out batches in turn)
+        find each canvas two frames behind: copying what differs from the last frame is
+        cheaper than painting it again (half the painting when few ops change a step).
+        """
+        last = self._last
+        if (last is canvas or last.ops is None or last.pixels is None
+                or (canvas.pixels is not None and held(canvas.pixels))):
+            return
+        rects = self._damage(canvas, last.op_set) if canvas.ops is not None else None
+        buf = canvas.pixels if canvas.pixels is not None else np.empty_like(last.pixels)
+        buf.flags.writeable = True
+        if rects is None:
+            np.copyto(buf, last.pixels)
+        for x1, y1, x2, y2 in rects or ():
+            buf[y1:y2, x1:x2] = last.pixels[y1:y2, x1:x2]
+        buf.flags.writeable = False
+        canvas.pixels, canvas.ops, canvas.op_set = buf, last.ops, last.op_set
 
     def _release_own(self) -> None:
         """After a frame drawn into a canvas: let go of the own buffer if it is not in use.
@@ -367,6 +393,11 @@ def geometry(ops: list[Op]) -> Geometry:
 def _visible(op: Op) -> Rect | None:
     frame, _, clip = op
     return frame if clip is None else intersect(frame, clip)
+
+
+def _shows(canvas: _Canvas, ops: list[Op]) -> bool:
+    """Whether ``canvas`` shows the frame of ``ops``."""
+    return canvas.ops is not None and (ops is canvas.ops or ops == canvas.ops)
 
 
 def _described(value: object) -> str:

@@ -267,3 +267,31 @@ def test_the_own_buffer_is_kept_while_frames_are_taken_from_it_between_canvas_fr
         phone.act(step)
         assert np.array_equal(phone.screenshot(), fresh_frame(phone))
     assert renderer._own.pixels is None
+
+
+def test_a_canvas_behind_the_last_frame_copies_what_changed_instead_of_painting(monkeypatch):
+    # The vector env's pattern: two canvases in turn, each a frame or two behind.
+    phone = SimPhone()
+    rows = canvases(phone, 2)
+    phone.open("music", "music/library/liked")
+    painted = []
+    paint = Renderer._paint
+    monkeypatch.setattr(Renderer, "_paint", lambda self, buf, ops, region, *rest: (
+        painted.append((region[2] - region[0]) * (region[3] - region[1])),
+        paint(self, buf, ops, region, *rest)))
+    whole = phone.width * phone.height
+    # Canvas 0 drawn whole; canvas 1, never drawn, copies that frame and paints nothing;
+    # canvas 0 paints what the swipe changed; canvas 1, a frame behind, copies it.
+    for key, step, area in [(0, None, whole), (1, None, 0), (0, "SWIPE[UP]", "some"),
+                            (1, None, 0)]:
+        if step:
+            phone.act(step)
+        painted.clear()
+        phone.draw_into(key)
+        frame = phone.screenshot()
+        phone.draw_into(None)
+        drawn = sum(painted)
+        assert drawn > 0 if area == "some" else drawn == area
+        assert np.shares_memory(frame, rows[key])
+        assert np.array_equal(frame, fresh_frame(phone))
+        del frame
