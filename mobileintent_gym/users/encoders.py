@@ -173,12 +173,22 @@ def fallback_path(fallback: str) -> str:
 
 
 def hub_allowed(model_id: str) -> bool:
-    """Whether to try the hub: not offline, and it answers for the model within the bound."""
+    """Whether to try the hub: not offline, and it answers for the model within the bound.
+
+    The hub is asked once per process, endpoint and model: a worker reading many users'
+    content from the disk cache checks which encoder it would load for each user, and
+    would otherwise send a request (up to :data:`HUB_CHECK_SECONDS`) every time.
+    """
     if os.environ.get("HF_HUB_OFFLINE", "").strip().casefold() in _TRUE:
         return False
     endpoint = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
-    request = urllib.request.Request(f"{endpoint.rstrip('/')}/api/models/{model_id}",
-                                     method="HEAD")
+    return _hub_answers(endpoint.rstrip("/"), model_id)
+
+
+@functools.cache
+def _hub_answers(endpoint: str, model_id: str) -> bool:
+    """Whether the hub at ``endpoint`` confirms ``model_id`` within the bound."""
+    request = urllib.request.Request(f"{endpoint}/api/models/{model_id}", method="HEAD")
     answers: list[bool] = []
 
     def probe() -> None:

@@ -5,6 +5,7 @@ import sys
 import threading
 import time
 import types
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -146,7 +147,10 @@ def serve(handler):
 
 
 class Answers(http.server.BaseHTTPRequestHandler):
+    asked: ClassVar[list[str]] = []  # paths asked for, by every test serving it
+
     def do_HEAD(self):
+        self.asked.append(self.path)
         self.send_response(200 if self.path == "/api/models/org/known" else 404)
         self.end_headers()
 
@@ -161,6 +165,10 @@ def test_hub_is_tried_only_when_it_confirms_the_model(monkeypatch):
     try:
         assert encoders.hub_allowed("org/known") is True
         assert encoders.hub_allowed("org/unknown") is False
+        assert encoders.hub_allowed("org/known") is True  # remembered: asked once
+        assert Answers.asked == ["/api/models/org/known", "/api/models/org/unknown"]
+        monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+        assert encoders.hub_allowed("org/known") is False  # offline wins over the answer
     finally:
         server.shutdown()
 
