@@ -66,13 +66,19 @@ print(json.dumps({"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss /
 
 
 def rss_mb(pid: int) -> float:
-    """A process's resident memory (``VmRSS``) in MB."""
-    return process_memory(pid)[0] / 2**20
+    """A process's resident memory (``VmRSS``) in MB; NaN for one gone or a zombie."""
+    try:
+        return process_memory(pid)[0] / 2**20
+    except (OSError, KeyError):
+        return float("nan")
 
 
 def pss_mb(pid: int) -> float:
     """A process's proportional set size (shared pages split among their users) in MB."""
-    return proportional_memory(pid) / 2**20
+    try:
+        return proportional_memory(pid) / 2**20
+    except (OSError, KeyError):
+        return float("nan")
 
 
 def run_python(code: str) -> subprocess.Popen:

@@ -11,23 +11,29 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def _field_bytes(path: str, key: str) -> int:
-    """The ``key:`` line of a /proc file, in bytes (the kernel writes kB)."""
-    for line in Path(path).read_text().splitlines():
-        if line.startswith(f"{key}:"):
-            return int(line.split()[1]) * 1024
-    raise KeyError(f"{path} has no {key!r} line")
+def _fields_bytes(path: str, *keys: str) -> list[int]:
+    """The ``key:`` lines of a /proc file, in bytes (the kernel writes kB).
+
+    Raises:
+        KeyError: When a line is missing (a zombie process has no memory lines).
+    """
+    lines = dict(line.split(":", 1) for line in Path(path).read_text().splitlines()
+                 if ":" in line)
+    missing = [key for key in keys if key not in lines]
+    if missing:
+        raise KeyError(f"{path} has no {', '.join(missing)} line")
+    return [int(lines[key].split()[0]) * 1024 for key in keys]
 
 
 def process_memory(pid: int) -> tuple[int, int]:
     """``(resident bytes now, peak resident bytes)`` of process ``pid``."""
-    return (_field_bytes(f"/proc/{pid}/status", "VmRSS"),
-            _field_bytes(f"/proc/{pid}/status", "VmHWM"))
+    rss, peak = _fields_bytes(f"/proc/{pid}/status", "VmRSS", "VmHWM")
+    return rss, peak
 
 
 def proportional_memory(pid: int) -> int:
     """Proportional set size of process ``pid`` in bytes (Linux 4.14+)."""
-    return _field_bytes(f"/proc/{pid}/smaps_rollup", "Pss")
+    return _fields_bytes(f"/proc/{pid}/smaps_rollup", "Pss")[0]
 
 
 def reset_peak_memory(pid: int) -> None:

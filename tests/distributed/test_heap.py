@@ -4,6 +4,7 @@ import textwrap
 
 import pytest
 
+from mobileintent_gym.distributed import heap
 from mobileintent_gym.distributed.heap import HeapTrimmer, _malloc_trim
 
 glibc = pytest.mark.skipif(_malloc_trim() is None, reason="the C library has no malloc_trim")
@@ -51,3 +52,13 @@ def test_without_malloc_trim_it_does_nothing(monkeypatch):
     trim = HeapTrimmer(interval=0.0)
     monkeypatch.setattr(trim, "_trim", None)
     assert not trim()
+
+
+@pytest.mark.parametrize("error", [TypeError, OSError, AttributeError])
+def test_a_c_library_without_malloc_trim_means_no_trimming(monkeypatch, error):
+    # Stands in for Windows (CDLL(None) is a TypeError), musl and macOS, absent here.
+    def refuse(name):
+        raise error(name)
+
+    monkeypatch.setattr(heap.ctypes, "CDLL", refuse)
+    assert heap._malloc_trim() is None and not HeapTrimmer(interval=0.0)()

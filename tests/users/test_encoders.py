@@ -147,7 +147,7 @@ def serve(handler):
 
 
 class Answers(http.server.BaseHTTPRequestHandler):
-    asked: ClassVar[list[str]] = []  # paths asked for, by every test serving it
+    asked: ClassVar[list[str]] = []  # the paths asked for
 
     def do_HEAD(self):
         self.asked.append(self.path)
@@ -160,13 +160,21 @@ class Answers(http.server.BaseHTTPRequestHandler):
 
 def test_hub_is_tried_only_when_it_confirms_the_model(monkeypatch):
     server = serve(Answers)
+    monkeypatch.setattr(encoders, "_HUB_ANSWERS", {})
+    monkeypatch.setattr(Answers, "asked", [])
     monkeypatch.delenv("HF_HUB_OFFLINE")
     monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{server.server_port}")
+    known, unknown = "/api/models/org/known", "/api/models/org/unknown"
     try:
         assert encoders.hub_allowed("org/known") is True
         assert encoders.hub_allowed("org/unknown") is False
-        assert encoders.hub_allowed("org/known") is True  # remembered: asked once
-        assert Answers.asked == ["/api/models/org/known", "/api/models/org/unknown"]
+        assert encoders.hub_allowed("org/known") and not encoders.hub_allowed("org/unknown")
+        assert Answers.asked == [known, unknown]  # each answer believed for a while
+        monkeypatch.setattr(encoders, "HUB_RETRY_SECONDS", 0.0)
+        assert not encoders.hub_allowed("org/other") and not encoders.hub_allowed("org/other")
+        assert encoders.hub_allowed("org/known")  # a confirmation stays
+        other = "/api/models/org/other"
+        assert Answers.asked == [known, unknown, other, other]  # a refusal: asked again
         monkeypatch.setenv("HF_HUB_OFFLINE", "1")
         assert encoders.hub_allowed("org/known") is False  # offline wins over the answer
     finally:
@@ -175,6 +183,7 @@ def test_hub_is_tried_only_when_it_confirms_the_model(monkeypatch):
 
 def test_a_hub_that_never_answers_costs_at_most_the_bound(monkeypatch):
     silent = socket.create_server(("127.0.0.1", 0))  # accepts, never replies
+    monkeypatch.setattr(encoders, "_HUB_ANSWERS", {})
     monkeypatch.delenv("HF_HUB_OFFLINE")
     monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{silent.getsockname()[1]}")
     monkeypatch.setattr(encoders, "HUB_CHECK_SECONDS", 0.5)
