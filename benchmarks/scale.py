@@ -14,7 +14,10 @@ subprocess, so that this process never imports torch) and then read from the dis
   with ``copy=True`` (observations that never change while held); ``shm_nocopy`` the
   same with ``copy=False`` (views of memory the next step overwrites); ``shm_pinned``
   ``copy=True`` with worker i pinned to this process's i-th CPU (round robin);
-- ``ray``: N Ray actors running random-agent episodes (only results come back).
+- ``ray``: N Ray actors running random-agent episodes (only results come back);
+- ``independent``: N interpreters each stepping an env of its own at the same time, as
+  the baseline does, talking to nobody (the sum of their rates): what the machine itself
+  gives N envs (cores, caches, memory bandwidth), the ceiling of every other mode.
 
 Rates are the best of ``--repeats`` runs. Per worker: the cold start of an env for a
 cached user in a fresh interpreter (import, ``gym.make``, ``reset``; median of three) and
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -48,7 +52,7 @@ from mobileintent_gym.rollouts import episodes
 
 ENV = "Act2Intent-Execute-v0"
 ROOT = Path(__file__).resolve().parents[1]
-MODES = ("sync", "gym_async", "shm", "shm_nocopy", "shm_pinned", "ray")
+MODES = ("sync", "gym_async", "shm", "shm_nocopy", "shm_pinned", "ray", "independent")
 RANDOM_EPISODE_STEPS = 15  # about what a random episode lasts (step limits 20 and 30)
 WORKER = """
 import json, resource, sys
@@ -81,11 +85,26 @@ def pss_mb(pid: int) -> float:
         return float("nan")
 
 
+INDEPENDENT = """
+import sys
+sys.path.insert(0, {folder!r})
+import gymnasium as gym
+from scale import ENV, seeded_actions, single_rate
+env = gym.make(ENV)
+actions = seeded_actions(env.action_space, {steps})
+env.reset(seed=0)
+print("ready", flush=True)
+sys.stdin.readline()
+print(single_rate(env, actions, {repeats}), flush=True)
+"""
+
+
 def run_python(code: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get(
         "PYTHONPATH", "")])}
     return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
 
 
 def prebuild() -> None:
@@ -192,16 +211,40 @@ def ray_rate(n: int, steps: int) -> dict:
             "ray_actor_rss_mb": rss, "ray_actor_pss_mb": pss}
 
 
+def independent_rate(n: int, steps: int, repeats: int) -> float:
+    """The sum of the steps/s of ``n`` interpreters stepping the workload at the same time.
+
+    Each builds its env, then all start together; each times itself as the baseline does.
+    """
+    code = INDEPENDENT.format(folder=str(Path(__file__).parent), steps=steps, repeats=repeats)
+    children = [run_python(code) for _ in range(n)]
+    try:
+        for child in children:
+            if child.stdout.readline().strip() != "ready":
+                raise SystemExit("an independent env process did not start")
+        for child in children:
+            child.stdin.write("go\n")
+            child.stdin.flush()
+        return sum(float(child.stdout.readline()) for child in children)
+    finally:
+        for child in children:
+            child.kill()
+            child.wait()
+
+
 def plot(figures: dict, path: Path) -> None:
     """Steps/s against workers for every mode, drawn with Pillow (no plotting library)."""
     from PIL import Image, ImageDraw
 
     colours = {"ideal": (160, 160, 160), "sync": (31, 119, 180), "gym_async": (255, 127, 14),
                "shm": (44, 160, 44), "shm_nocopy": (148, 103, 189), "shm_pinned": (23, 190, 207),
-               "ray": (214, 39, 40)}
+               "ray": (214, 39, 40), "independent": (0, 0, 0)}
     counts = figures["workers"]
     series = {"ideal": [n * figures["baseline_steps_per_s"] for n in counts]}
-    series.update({m: [figures[f"{n}"][f"{m}_steps_per_s"] for n in counts] for m in MODES})
+    for mode in MODES:  # a mode not measured (ray with --no-ray: NaN) is left out
+        values = [figures[f"{n}"][f"{mode}_steps_per_s"] for n in counts]
+        if all(math.isfinite(v) for v in values):
+            series[mode] = values
     width, height, pad = 800, 500, 60
     top = max(max(v) for v in series.values()) * 1.1
     image = Image.new("RGB", (width, height), "white")
@@ -254,6 +297,8 @@ def main() -> None:
         figures[str(n)] = vector_rates(n, actions, args.repeats)
         figures[str(n)].update({"ray_steps_per_s": float("nan")} if args.no_ray else
                                ray_rate(n, args.steps))
+        figures[str(n)]["independent_steps_per_s"] = independent_rate(n, args.steps,
+                                                                      args.repeats)
         for mode in MODES:
             rate = figures[str(n)][f"{mode}_steps_per_s"]
             figures[str(n)][f"{mode}_vs_baseline"] = rate / figures["baseline_steps_per_s"]
