@@ -159,24 +159,23 @@ class Renderer:
         if canvas is not self._own and held(canvas.pixels):
             canvas = self._own
         self._own_used |= canvas is self._own
-        if self.cache and not _shows(canvas, ops):
-            self._catch_up(canvas)
-        self._last = canvas
         if self.cache and _shows(canvas, ops):
-            canvas.ops = ops
+            self._last, canvas.ops = canvas, ops
             if fresh and canvas is self._own and held(canvas.pixels):
                 canvas.pixels = canvas.pixels.copy()
                 canvas.pixels.flags.writeable = False
             return canvas.pixels
         drawn = set(ops) if self.cache else set()
-        damage = self._damage(canvas, drawn) if canvas.ops is not None and self.cache else None
+        damage = self._damage_to(canvas, drawn) if self.cache else None
+        self._last = canvas
         buf = self._writable_frame(canvas, keep=damage is not None)
         canvas.ops = None  # not known until it is drawn
         if damage is None:
             damage = [(0, 0, self.width, self.height)]
-        rects, opaque = layout if layout is not None else geometry(ops)
-        for region in damage:
-            self._paint(buf, ops, region, rects, opaque)
+        if damage:  # none when the canvas caught up with a last frame that was this one
+            rects, opaque = layout if layout is not None else geometry(ops)
+            for region in damage:
+                self._paint(buf, ops, region, rects, opaque)
         if not self.cache:
             self.tiles.clear()
         buf.flags.writeable = False
@@ -185,26 +184,35 @@ class Renderer:
             self._release_own()
         return buf
 
-    def _catch_up(self, canvas: _Canvas) -> None:
-        """Make ``canvas`` show the last frame drawn, if that went to another buffer.
+    def _damage_to(self, canvas: _Canvas, drawn: set[Op]) -> list[Rect] | None:
+        """Where ``canvas`` must be painted to show ``drawn``; ``None``: everywhere.
 
         Frames drawn into two canvases in turn (a vector env handing out batches in turn)
-        find each canvas two frames behind: copying what differs from the last frame is
-        cheaper than painting it again (half the painting when few ops change a step).
+        find each canvas two frames behind. When the last frame drawn, in another buffer,
+        is close to ``drawn``, the canvas first copies what differs from that frame
+        (cheaper than painting it again) and only the last frame's changes are painted.
         """
         last = self._last
-        if (last is canvas or last.ops is None or last.pixels is None
-                or (canvas.pixels is not None and held(canvas.pixels))):
-            return
-        rects = self._damage(canvas, last.op_set) if canvas.ops is not None else None
-        buf = canvas.pixels if canvas.pixels is not None else np.empty_like(last.pixels)
+        if (last is not canvas and last.ops is not None and last.pixels is not None
+                and not (canvas.pixels is not None and held(canvas.pixels))):
+            left = self._damage(last, drawn)
+            if left is not None:
+                self._copy_frame(last, canvas)
+                return left
+        return self._damage(canvas, drawn) if canvas.ops is not None else None
+
+    def _copy_frame(self, source: _Canvas, canvas: _Canvas) -> None:
+        """Make ``canvas`` (held by nothing outside) show ``source``'s frame: copy what differs."""
+        rects = self._damage(canvas, source.op_set) if canvas.ops is not None else None
+        buf = canvas.pixels if canvas.pixels is not None else np.empty_like(source.pixels)
         buf.flags.writeable = True
         if rects is None:
-            np.copyto(buf, last.pixels)
-        for x1, y1, x2, y2 in rects or ():
-            buf[y1:y2, x1:x2] = last.pixels[y1:y2, x1:x2]
+            np.copyto(buf, source.pixels)
+        else:
+            for x1, y1, x2, y2 in rects:
+                buf[y1:y2, x1:x2] = source.pixels[y1:y2, x1:x2]
         buf.flags.writeable = False
-        canvas.pixels, canvas.ops, canvas.op_set = buf, last.ops, last.op_set
+        canvas.pixels, canvas.ops, canvas.op_set = buf, source.ops, source.op_set
 
     def _release_own(self) -> None:
         """After a frame drawn into a canvas: let go of the own buffer if it is not in use.
