@@ -2,10 +2,11 @@
 
 Each step allocates and frees thousands of small buffers (tiles, glyph masks, hierarchy
 trees, info dicts). glibc's ``free`` gives memory back only from the top of its heap, so
-pages freed below live objects stay in the process: a worker stepping random actions held
-about 25 MB of them after 1,000 steps, and more the longer it ran. ``malloc_trim(0)``
-returns every free page (2–3 ms with a 140 MB heap), so env workers call
-:class:`HeapTrimmer` between commands, at most once every :data:`TRIM_SECONDS`.
+pages freed below live objects stay in the process: an env process stepping random
+actions held about 25 MB of them after 1,000 steps, and more the longer it ran.
+``malloc_trim(0)`` returns every free page (2.0–3.4 ms in a process of 125–134 MB), so
+env workers call :class:`HeapTrimmer` between commands, at most once every
+:data:`TRIM_SECONDS`.
 """
 
 from __future__ import annotations

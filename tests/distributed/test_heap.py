@@ -37,7 +37,6 @@ def test_trimming_gives_freed_heap_pages_back():
     assert trimmed == "True" and before - after > 30  # of the ~59 MB freed
 
 
-@glibc
 def test_it_trims_at_most_once_per_interval(monkeypatch):
     calls = []
     trim = HeapTrimmer(interval=60.0)
@@ -46,12 +45,6 @@ def test_it_trims_at_most_once_per_interval(monkeypatch):
     monkeypatch.setattr(trim, "_due", 0.0)
     assert trim() and calls == [0]
     assert not trim() and calls == [0]
-
-
-def test_without_malloc_trim_it_does_nothing(monkeypatch):
-    trim = HeapTrimmer(interval=0.0)
-    monkeypatch.setattr(trim, "_trim", None)
-    assert not trim()
 
 
 @pytest.mark.parametrize("error", [TypeError, OSError, AttributeError])
