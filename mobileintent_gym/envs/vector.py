@@ -13,6 +13,17 @@ Every registered env id of this package reaches it through Gymnasium::
     envs = gym.make_vec("Act2Intent-Execute-v0", num_envs=8,
                         vectorization_mode="vector_entry_point", device="sim")
 
+Besides ``step``, which waits for the slowest env, it can be stepped as a pool (as EnvPool's
+asynchronous mode): :meth:`~SharedMemoryVectorEnv.send` starts a step of some envs and
+returns at once, :meth:`~SharedMemoryVectorEnv.recv` returns the first ``batch_size`` envs
+to finish, ``info["env_id"]`` saying which::
+
+    observations, infos = envs.reset(seed=0)
+    envs.send(policy(observations))                  # every env starts a step
+    while training:
+        observations, rewards, terminations, truncations, infos = envs.recv(batch_size=4)
+        envs.send(policy(observations), infos["env_id"])
+
 Workers are fresh interpreters (``spawn``) started with one thread per numeric library
 (:mod:`mobileintent_gym.distributed.threads`); a script that builds one must guard its
 entry point with ``if __name__ == "__main__":``, as for any spawned process. On Linux they
@@ -24,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+import multiprocessing.connection
 import os
 import pickle
 from collections.abc import Callable, Sequence
@@ -31,6 +43,7 @@ from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
+from gymnasium.error import AlreadyPendingCallError, NoAsyncCallError
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import (
     CloudpickleWrapper,
@@ -95,6 +108,9 @@ class SharedMemoryVectorEnv(VectorEnv):
         self._cpus = _checked_cpus(cpus)
         self.num_envs, self.copy, self.closed = len(env_fns), copy, False
         self._batches: list[SharedFrames] = []  # [0] is the working batch
+        self._sent: dict[int, int] = {}  # sub-env stepping (send) → its batch
+        self._ready: dict[int, tuple[int, Any]] = {}  # stepped, not returned: batch, answer
+        self._action_batches: dict[int, gym.Space] = {}  # batch_space of k actions, by k
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
         try:
@@ -150,7 +166,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         free = next((i for i, b in enumerate(self._batches) if i and not b.held()), None)
         if free is not None:
             return free
-        if len(self._batches) > HANDED_BATCHES:
+        if len(self._batches) > HANDED_BATCHES or self._sent:  # no attach while stepping
             return 0
         try:
             return self._add_batch()
@@ -166,6 +182,7 @@ class SharedMemoryVectorEnv(VectorEnv):
             options: Passed to every sub-env's reset; a boolean ``reset_mask`` array picks
                 the sub-envs to reset (the others keep their episode).
         """
+        self._idle("reset")
         seeds = _seeds(seed, self.num_envs)
         mask = (options or {}).get("reset_mask")
         mask = np.ones(self.num_envs, bool) if mask is None else _checked_mask(mask,
@@ -180,23 +197,88 @@ class SharedMemoryVectorEnv(VectorEnv):
         for index, (_, info) in enumerate(replies):
             if mask[index]:
                 infos = self._add_info(infos, info, index)
-        return self._observation([rest for rest, _ in replies], batch), infos
+        rows = [(batch, index) for index in range(self.num_envs)]
+        return self._observation([rest for rest, _ in replies], rows), infos
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
         """Step every sub-env; one that ended its episode at the last step resets instead."""
+        self._idle("step")
         batch = self._next_batch()
         replies = self._command([("step", (batch, a))
                                  for a in iterate(self.action_space, actions)])
-        infos: dict[str, Any] = {}
-        for index, reply in enumerate(replies):
-            infos = self._add_info(infos, reply[4], index)
-        rests, rewards, terminations, truncations, _ = zip(*replies, strict=True)
-        return (self._observation(rests, batch), np.array(rewards, np.float64),
-                np.array(terminations, np.bool_), np.array(truncations, np.bool_), infos)
+        return self._results(replies, [(batch, index) for index in range(self.num_envs)])
+
+    def send(self, actions: Any, env_ids: Sequence[int] | np.ndarray | None = None) -> None:
+        """Start a step of the sub-envs ``env_ids`` (every one by default); return at once.
+
+        :meth:`recv` returns the results. One that ended its episode at its last step
+        resets instead, as in ``step``.
+
+        Args:
+            actions: Their actions, batched as for ``len(env_ids)`` sub-envs, in the order
+                of ``env_ids``.
+            env_ids: Sub-envs whose last step :meth:`recv` has returned (or that were reset
+                since), e.g. the last ``info["env_id"]``.
+
+        Raises:
+            ValueError: For ids that name no sub-env or one twice, or actions that are not
+                one per id; nothing is sent.
+            AlreadyPendingCallError: For a sub-env whose step :meth:`recv` has not returned
+                yet; nothing is sent.
+        """
+        ids = self._sendable(env_ids)
+        items = self._actions(actions, len(ids))
+        batch = self._next_batch()
+        for index, action in zip(ids, items, strict=True):
+            try:
+                self._pipes[index].send(("step", (batch, action)))
+            except OSError:  # the worker is gone: recv raises it
+                self._ready[index] = (batch, ("error", self._died(index)))
+            else:
+                self._sent[index] = batch
+
+    def recv(self, batch_size: int | None = None) -> tuple[Any, np.ndarray, np.ndarray,
+                                                           np.ndarray, dict[str, Any]]:
+        """The results of the first ``batch_size`` sub-envs to finish the steps sent them.
+
+        Args:
+            batch_size: How many; by default every sub-env sent a step not returned yet.
+
+        Returns:
+            What ``step`` returns, for those sub-envs in the order of their ids, which
+            ``info["env_id"]`` holds. Observations' arrays are views of shared memory (as
+            in ``step``, see ``copy``) where the sub-envs are consecutive ones that were
+            sent their steps together, otherwise copies.
+
+        Raises:
+            NoAsyncCallError: When no step was sent.
+            ValueError: For a ``batch_size`` below 1 or above the steps not returned yet.
+            Exception: An error a sub-env raised in its step, as ``step`` raises it; the
+                other finished steps are returned by the next ``recv``.
+        """
+        pending = len(self._sent) + len(self._ready)
+        if not pending:
+            raise NoAsyncCallError("recv() with no step sent: call send() first", "recv")
+        size = pending if batch_size is None else batch_size
+        if isinstance(size, bool) or not isinstance(size, int | np.integer) or not (
+                1 <= size <= pending):
+            raise ValueError(f"batch_size must be 1-{pending} (the steps sent and not "
+                             f"returned yet), got {batch_size!r}")
+        self._wait_for(int(size))
+        first = list(self._ready)[:size]
+        for index in first:
+            if self._ready[index][1][0] == "error":
+                _raise(self._ready.pop(index)[1][1])
+        ids = sorted(first)
+        rows = [(self._ready[index][0], index) for index in ids]
+        results = self._results([self._ready.pop(index)[1][1] for index in ids], rows)
+        results[4]["env_id"], results[4]["_env_id"] = np.array(ids), np.ones(len(ids), bool)
+        return results
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call a method of every sub-env (or read an attribute); one result per sub-env."""
+        self._idle("call")
         return tuple(self._command([("call", (name, args, kwargs))] * self.num_envs))
 
     def render(self) -> tuple[Any, ...]:
@@ -208,8 +290,14 @@ class SharedMemoryVectorEnv(VectorEnv):
         return self.call(name)
 
     def close_extras(self, terminate: bool = False, **kwargs: Any) -> None:
-        """Stop the workers (``terminate`` kills them) and free the shared memory."""
+        """Stop the workers (``terminate`` kills them) and free the shared memory.
+
+        Steps sent and not returned are waited for and dropped.
+        """
         if not terminate:
+            for index in list(self._sent):
+                self._answer(index)
+            self._sent.clear()
             try:
                 self._command([("close", None)] * self.num_envs)
             except (WorkerError, OSError):
@@ -240,9 +328,65 @@ class SharedMemoryVectorEnv(VectorEnv):
                    for i in range(self.num_envs)]
         errors = [payload for status, payload in answers if status == "error"]
         if errors:
-            err, trace = errors[0]
-            raise err from (WorkerError(f"in the worker:\n{trace}") if trace else None)
+            _raise(errors[0])
         return [payload for _, payload in answers]
+
+    def _idle(self, name: str) -> None:
+        """Refuse ``name`` while sub-envs have steps that :meth:`recv` has not returned."""
+        pending = sorted([*self._sent, *self._ready])
+        if pending:
+            raise AlreadyPendingCallError(
+                f"{name}() while sub-envs {pending} have steps sent that recv() has not "
+                f"returned: recv() them first", name)
+
+    def _sendable(self, env_ids: Sequence[int] | np.ndarray | None) -> list[int]:
+        """``env_ids`` as a list of sub-env numbers, each free to be sent a step."""
+        ids = list(range(self.num_envs)) if env_ids is None else (
+            list(env_ids) if np.ndim(env_ids) == 1 else [])
+        if not ids or len(set(ids)) != len(ids) or any(
+                isinstance(i, bool) or not isinstance(i, int | np.integer)
+                or not 0 <= i < self.num_envs for i in ids):
+            raise ValueError(f"env_ids must name distinct sub-envs (0-{self.num_envs - 1}), "
+                             f"got {env_ids!r}")
+        ids = [int(i) for i in ids]
+        pending = sorted(i for i in ids if i in self._sent or i in self._ready)
+        if pending:
+            raise AlreadyPendingCallError(
+                f"sub-envs {pending} have steps sent that recv() has not returned", "send")
+        return ids
+
+    def _actions(self, actions: Any, count: int) -> list[Any]:
+        """Each of ``count`` sub-envs' action out of the batched ``actions``."""
+        if count not in self._action_batches:
+            self._action_batches[count] = batch_space(self.single_action_space, count)
+        try:
+            items = list(iterate(self._action_batches[count], actions))
+        except (TypeError, KeyError, IndexError, ValueError) as err:
+            raise ValueError(f"actions must be batched for {count} sub-envs of action "
+                             f"space {self.single_action_space}, got {actions!r}") from err
+        if len(items) != count:
+            raise ValueError(f"actions must be batched for {count} sub-envs, got "
+                             f"{len(items)}: {actions!r}")
+        return items
+
+    def _wait_for(self, size: int) -> None:
+        """Receive finished steps until ``size`` wait to be returned."""
+        while len(self._ready) < size:
+            waiting = {self._pipes[index]: index for index in self._sent}
+            for pipe in multiprocessing.connection.wait(list(waiting)):
+                index = waiting[pipe]
+                self._ready[index] = (self._sent.pop(index), self._answer(index))
+
+    def _results(self, replies: Sequence[Any], rows: Sequence[tuple[int, int]]
+                 ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Steps' replies as ``step`` returns them; ``rows``: (batch, sub-env) of each."""
+        infos: dict[str, Any] = {}
+        for position, reply in enumerate(replies):
+            infos = self._add_info(infos, reply[4], position)
+        rests, rewards, terminations, truncations, _ = zip(*replies, strict=True)
+        return (self._observation(rests, rows), np.array(rewards, np.float64),
+                np.array(terminations, np.bool_), np.array(truncations, np.bool_),
+                infos if len(replies) == self.num_envs else _first(infos, len(replies)))
 
     def _answer(self, index: int) -> tuple[str, Any]:
         try:
@@ -255,23 +399,35 @@ class SharedMemoryVectorEnv(VectorEnv):
         process.join(1.0)
         return WorkerError(f"worker {index} died (exit code {process.exitcode})"), ""
 
-    def _observation(self, rests: Sequence[Any], batch: int) -> Any:
-        """The batched observation in ``batch``, with the fields that came through the pipes.
+    def _observation(self, rests: Sequence[Any], rows: Sequence[tuple[int, int]]) -> Any:
+        """The batched observation of ``rows`` ((batch, sub-env) pairs).
 
-        With ``copy`` its arrays are read-only views of a handed-out batch, or copies of the
-        working one's.
+        Its fields that are not in shared memory come from ``rests``, the pipes' part.
         """
-        arrays = self._batches[batch].arrays
+        arrays = self._batches[0].arrays
         if WHOLE in arrays:
-            return self._handed(arrays[WHOLE], batch)
+            return self._rows(WHOLE, rows)
         batched = {}
         for name, space in self.single_observation_space.spaces.items():
             if name in arrays:
-                batched[name] = self._handed(arrays[name], batch)
+                batched[name] = self._rows(name, rows)
             else:
                 batched[name] = concatenate(space, [rest[name] for rest in rests],
-                                            create_empty_array(space, self.num_envs))
+                                            create_empty_array(space, len(rows)))
         return batched
+
+    def _rows(self, name: str, rows: Sequence[tuple[int, int]]) -> np.ndarray:
+        """Field ``name`` of ``rows``, batched.
+
+        Consecutive rows of one batch are handed (with ``copy``, read-only views of a
+        handed-out batch or copies of the working one's); others are copied together.
+        """
+        batch, start = rows[0]
+        if all(row == (batch, start + k) for k, row in enumerate(rows)):
+            array = self._batches[batch].arrays[name]
+            return self._handed(array if len(rows) == self.num_envs
+                                else array[start:start + len(rows)], batch)
+        return np.stack([self._batches[b].arrays[name][index] for b, index in rows])
 
     def _handed(self, array: np.ndarray, batch: int) -> np.ndarray:
         """What the caller gets of ``array`` (of ``batch``): see ``copy``."""
@@ -313,6 +469,18 @@ def __getattr__(name: str) -> Callable[..., SharedMemoryVectorEnv]:
     if any(spec.id == name for spec in ENV_SPECS):
         return functools.partial(make_vector, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _raise(error: tuple[Exception, str]) -> None:
+    """Raise a worker's error, its traceback (when it has one) as the cause."""
+    err, trace = error
+    raise err from (WorkerError(f"in the worker:\n{trace}") if trace else None)
+
+
+def _first(infos: dict[str, Any], count: int) -> dict[str, Any]:
+    """``infos`` with every array cut to its first ``count`` entries (sub-envs)."""
+    return {key: _first(value, count) if isinstance(value, dict) else value[:count]
+            for key, value in infos.items()}
 
 
 def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:

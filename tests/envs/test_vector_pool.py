@@ -1,0 +1,160 @@
+"""The shared-memory vector env stepped as a pool: send() to some sub-envs, recv() the first."""
+
+import hashlib
+import os
+import signal
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.error import AlreadyPendingCallError, NoAsyncCallError
+from gymnasium.vector.utils import concatenate, create_empty_array
+
+from mobileintent_gym.envs.vector import make_vector
+from mobileintent_gym.envs.vector_worker import WorkerError
+from tests.envs.test_vector import ENV, KWARGS
+
+
+def batched(space, actions):
+    return concatenate(space, actions, create_empty_array(space, len(actions)))
+
+
+def home(envs, count):
+    """``count`` HOME presses, batched."""
+    press = {"type": 4, "point": np.zeros(2, np.int64), "text": "", "direction": 0, "key": 0}
+    return batched(envs.single_action_space, [press] * count)
+
+
+def sampled(envs, count):
+    """``count`` random actions, batched."""
+    space = envs.single_action_space
+    return batched(space, [space.sample() for _ in range(count)])
+
+
+def plain(value):
+    """An info value as a sub-env gave it: Gymnasium's info arrays take the type of the
+    batch's first value (``None`` is NaN in a float array, a float an object in another)."""
+    value = value.item() if isinstance(value, np.generic) else value
+    return None if isinstance(value, float) and np.isnan(value) else value
+
+
+def row(results, k):
+    """What sub-env ``k`` of a step's results saw, comparable with ==."""
+    obs, rewards, terminations, truncations, infos = results
+    info = {key: plain(values[k]) for key, values in infos.items()
+            if not key.startswith("_") and key != "env_id" and infos[f"_{key}"][k]}
+    return (obs["instruction"][k], hashlib.sha1(obs["screenshot"][k].tobytes()).hexdigest(),
+            float(rewards[k]), bool(terminations[k]), bool(truncations[k]), info)
+
+
+def test_each_sub_env_steps_in_a_pool_as_in_a_sync_vector_env():
+    n, steps = 3, 14
+    ours = make_vector(ENV, n, max_episode_steps=4, **KWARGS)
+    sync = gym.make_vec(ENV, n, vectorization_mode="sync", max_episode_steps=4, **KWARGS)
+    space = ours.single_action_space
+    space.seed(5)
+    plans = [[space.sample() for _ in range(steps)] for _ in range(n)]
+    sync.reset(seed=0)
+    want = [[] for _ in range(n)]
+    for t in range(steps):
+        results = sync.step(batched(space, [plan[t] for plan in plans]))
+        for i in range(n):
+            want[i].append(row(results, i))
+    ours.reset(seed=0)
+    got, pending, sizes = [[] for _ in range(n)], n, []
+    rng = np.random.default_rng(0)
+    ours.send(batched(space, [plan[0] for plan in plans]))
+    while pending:
+        sizes.append(int(rng.integers(1, pending + 1)))
+        results = ours.recv(sizes[-1])
+        ids = [int(i) for i in results[4]["env_id"]]
+        assert ids == sorted(ids) and len(ids) == sizes[-1]
+        for k, i in enumerate(ids):
+            got[i].append(row(results, k))
+        again = [i for i in ids if len(got[i]) < steps]
+        pending -= len(ids)
+        if again:
+            ours.send(batched(space, [plans[i][len(got[i])] for i in again]), np.array(again))
+            pending += len(again)
+    ours.close()
+    sync.close()
+    assert got == want
+    assert 1 in sizes and max(sizes) > 1
+    assert all(sum(r[3] or r[4] for r in rows) >= 2 for rows in got)  # then autoresets
+
+
+def test_pool_observations_are_views_that_never_change_while_held():
+    envs = make_vector(ENV, 2, max_episode_steps=2, **KWARGS)  # new screens at each reset
+    try:
+        obs, _ = envs.reset(seed=0)
+        envs.single_action_space.seed(1)
+        envs.send(sampled(envs, 2))
+        for _ in range(6):  # only the latest kept: views of shared memory, no copy
+            obs, *_, info = envs.recv(1)
+            assert not obs["screenshot"].flags.owndata
+            assert not obs["screenshot"].flags.writeable
+            envs.send(home(envs, 1), info["env_id"])
+        held = []
+        for _ in range(8):  # every one kept: the batches in use never change under them
+            obs, *_, info = envs.recv(1)
+            held.append((obs["screenshot"], obs["screenshot"].copy()))
+            envs.send(sampled(envs, 1), info["env_id"])
+        both = envs.recv()
+        assert list(both[4]["env_id"]) == [0, 1]
+        assert all(np.array_equal(frame, copy) for frame, copy in held)
+        assert len({frame.tobytes() for frame, _ in held}) > 1
+    finally:
+        envs.close()
+
+
+def test_pool_misuse_is_refused_naming_it_and_loses_or_repeats_no_step():
+    envs = make_vector(ENV, 3, **KWARGS)
+    processes = list(envs._processes)
+    names = [name for batch in envs._batches for name, _, _ in batch.layout.values()]
+    envs.reset(seed=0)
+    with pytest.raises(NoAsyncCallError, match="no step sent"):
+        envs.recv()
+    envs.send(home(envs, 2), [0, 2])
+    with pytest.raises(AlreadyPendingCallError, match=r"sub-envs \[0\]"):
+        envs.send(home(envs, 2), [1, 0])
+    for call in (lambda: envs.step(home(envs, 3)), lambda: envs.reset(seed=0), envs.render):
+        with pytest.raises(AlreadyPendingCallError, match=r"sub-envs \[0, 2\].*recv\(\)"):
+            call()
+    for ids in ([3], [1, 1], [], [True], ["1"], 1, [[1]]):
+        with pytest.raises(ValueError, match=r"env_ids must name distinct sub-envs \(0-2\)"):
+            envs.send(home(envs, 1), ids)
+    with pytest.raises(ValueError, match="batched for 1 sub-envs, got 2"):
+        envs.send(home(envs, 2), [1])
+    with pytest.raises(ValueError, match="batched for 1 sub-envs"):
+        envs.send({"type": [4]}, [1])
+    for size in (0, 3, 1.5):
+        with pytest.raises(ValueError, match=f"batch_size must be 1-2.*got {size}"):
+            envs.recv(size)
+    *_, info = envs.recv()
+    assert list(info["env_id"]) == [0, 2] and list(info["steps"]) == [1, 1]
+    *_, info = envs.step(home(envs, 3))
+    assert list(info["steps"]) == [2, 1, 2]  # sub-env 1 was never sent the refused step
+    assert "env_id" not in info
+    envs.send(home(envs, 3))
+    envs.close()  # with steps in flight: they are waited for, the workers end cleanly
+    assert [p.exitcode for p in processes] == [0, 0, 0]
+    assert not any(Path("/dev/shm", name).exists() for name in names)
+
+
+def test_a_worker_dying_in_a_pool_is_raised_and_the_others_steps_kept():
+    envs = make_vector(ENV, 2, **KWARGS)
+    envs.reset(seed=0)
+    envs.send(home(envs, 2))
+    os.kill(envs._processes[1].pid, signal.SIGKILL)
+    envs._processes[1].join(10)
+    with pytest.raises(WorkerError, match="worker 1 died"):
+        envs.recv()
+    obs, *_, info = envs.recv()
+    assert list(info["env_id"]) == [0] and obs["screenshot"].shape[0] == 1
+    assert list(info["steps"]) == [1]
+    with pytest.raises(WorkerError, match="worker 1 died"):
+        envs.send(home(envs, 1), [1])
+        envs.recv()
+    envs.close()
+    assert not any(p.is_alive() for p in envs._processes)
