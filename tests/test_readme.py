@@ -4,6 +4,7 @@ import contextlib
 import io
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
 def run_block(code: str) -> list[str]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(code, "README.md", "exec"), {})
+        exec(compile(textwrap.dedent(code), "README.md", "exec"), {})  # a list item's too
     return out.getvalue().splitlines()
 
 
@@ -77,3 +78,10 @@ def test_the_readme_tables_are_the_catalog_of_the_installed_apps(table, capsys):
     assert main(["catalog", table]) == 0
     printed = capsys.readouterr().out.strip()
     assert printed in README.read_text()
+
+
+def test_the_pool_loop_steps_every_sub_env_at_its_own_pace():
+    lines = run_block(block("envs.recv(batch_size=2)"))
+    total, shares = lines[-1].split(" ", 1)
+    shares = [int(n) for n in shares.strip("[]").split(", ")]
+    assert int(total) == sum(shares) == 200 and len(shares) == 4 and min(shares) > 0
