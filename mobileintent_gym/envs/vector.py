@@ -39,7 +39,7 @@ import multiprocessing.connection
 import os
 import pickle
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import gymnasium as gym
 import numpy as np
@@ -81,8 +81,9 @@ class SharedMemoryVectorEnv(VectorEnv):
             more and come back as read-only views of it (an agent that keeps only its latest
             observation alternates between two; no copy is made), or, while the caller holds
             all :data:`HANDED_BATCHES` of them or ``/dev/shm`` has no room for another, as
-            copies. With ``False`` they are read-only views of shared memory that the next
-            ``step``/``reset`` overwrites.
+            copies (also while steps sent with :meth:`send` are out and no batch is free:
+            none is added then). With ``False`` they are read-only views of shared memory
+            that the next ``step``/``reset`` (or ``send`` to that sub-env) overwrites.
         context: The ``multiprocessing`` start method; ``spawn`` starts lean workers.
         cpus: Pin worker ``i`` (and what it starts) to CPU ``cpus[i % len(cpus)]`` (Linux), e.g.
             ``sorted(os.sched_getaffinity(0))``: a worker then keeps its caches, where an
@@ -109,7 +110,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         self.num_envs, self.copy, self.closed = len(env_fns), copy, False
         self._batches: list[SharedFrames] = []  # [0] is the working batch
         self._sent: dict[int, int] = {}  # sub-env stepping (send) → its batch
-        self._ready: dict[int, tuple[int, Any]] = {}  # stepped, not returned: batch, answer
+        self._ready: dict[int, _Step] = {}  # stepped, not returned yet (completion order)
         self._action_batches: dict[int, gym.Space] = {}  # batch_space of k actions, by k
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
@@ -204,9 +205,9 @@ class SharedMemoryVectorEnv(VectorEnv):
                                           dict[str, Any]]:
         """Step every sub-env; one that ended its episode at the last step resets instead."""
         self._idle("step")
+        items = self._actions(actions, self.num_envs)
         batch = self._next_batch()
-        replies = self._command([("step", (batch, a))
-                                 for a in iterate(self.action_space, actions)])
+        replies = self._command([("step", (batch, action)) for action in items])
         return self._results(replies, [(batch, index) for index in range(self.num_envs)])
 
     def send(self, actions: Any, env_ids: Sequence[int] | np.ndarray | None = None) -> None:
@@ -226,17 +227,18 @@ class SharedMemoryVectorEnv(VectorEnv):
                 one per id; nothing is sent.
             AlreadyPendingCallError: For a sub-env whose step :meth:`recv` has not returned
                 yet; nothing is sent.
+            WorkerError: When a new shared-memory batch is needed (see ``copy``) and a
+                worker cannot attach it (it died); nothing is sent.
         """
-        ids = self._sendable(env_ids)
+        ids = _ids(env_ids, self.num_envs)
+        self._idle("send", ids)
         items = self._actions(actions, len(ids))
         batch = self._next_batch()
         for index, action in zip(ids, items, strict=True):
-            try:
-                self._pipes[index].send(("step", (batch, action)))
-            except OSError:  # the worker is gone: recv raises it
-                self._ready[index] = (batch, ("error", self._died(index)))
-            else:
+            if self._post(index, ("step", (batch, action))):
                 self._sent[index] = batch
+            else:  # the worker is gone: recv raises it
+                self._ready[index] = _Step(batch, "error", self._died(index))
 
     def recv(self, batch_size: int | None = None) -> tuple[Any, np.ndarray, np.ndarray,
                                                            np.ndarray, dict[str, Any]]:
@@ -267,14 +269,18 @@ class SharedMemoryVectorEnv(VectorEnv):
                              f"returned yet), got {batch_size!r}")
         self._wait_for(int(size))
         first = list(self._ready)[:size]
-        for index in first:
-            if self._ready[index][1][0] == "error":
-                _raise(self._ready.pop(index)[1][1])
+        failed = next((index for index in first if self._ready[index].status == "error"), None)
+        if failed is not None:
+            _raise(self._ready.pop(failed).payload)
         ids = sorted(first)
-        rows = [(self._ready[index][0], index) for index in ids]
-        results = self._results([self._ready.pop(index)[1][1] for index in ids], rows)
-        results[4]["env_id"], results[4]["_env_id"] = np.array(ids), np.ones(len(ids), bool)
-        return results
+        done = [self._ready[index] for index in ids]
+        observations, rewards, terminations, truncations, infos = self._results(
+            [step.payload for step in done],
+            [(step.batch, index) for step, index in zip(done, ids, strict=True)])
+        for index in ids:  # only now: an error above leaves them to be received again
+            del self._ready[index]
+        infos["env_id"], infos["_env_id"] = np.array(ids), np.ones(len(ids), bool)
+        return observations, rewards, terminations, truncations, infos
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call a method of every sub-env (or read an attribute); one result per sub-env."""
@@ -297,11 +303,12 @@ class SharedMemoryVectorEnv(VectorEnv):
         if not terminate:
             for index in list(self._sent):
                 self._answer(index)
-            self._sent.clear()
             try:
                 self._command([("close", None)] * self.num_envs)
             except (WorkerError, OSError):
                 terminate = True
+        self._sent.clear()
+        self._ready.clear()
         for process in self._processes:
             if terminate and process.is_alive():
                 process.terminate()
@@ -320,10 +327,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         """
         alive = [True] * self.num_envs
         for index, command in enumerate(commands or ()):
-            try:
-                self._pipes[index].send(command)
-            except OSError:  # the worker is gone
-                alive[index] = False
+            alive[index] = self._post(index, command)
         answers = [self._answer(i) if alive[i] else ("error", self._died(i))
                    for i in range(self.num_envs)]
         errors = [payload for status, payload in answers if status == "error"]
@@ -331,29 +335,22 @@ class SharedMemoryVectorEnv(VectorEnv):
             _raise(errors[0])
         return [payload for _, payload in answers]
 
-    def _idle(self, name: str) -> None:
-        """Refuse ``name`` while sub-envs have steps that :meth:`recv` has not returned."""
-        pending = sorted([*self._sent, *self._ready])
-        if pending:
-            raise AlreadyPendingCallError(
-                f"{name}() while sub-envs {pending} have steps sent that recv() has not "
-                f"returned: recv() them first", name)
+    def _post(self, index: int, command: tuple[str, Any]) -> bool:
+        """Send worker ``index`` its command; whether it could be (it is alive)."""
+        try:
+            self._pipes[index].send(command)
+        except OSError:
+            return False
+        return True
 
-    def _sendable(self, env_ids: Sequence[int] | np.ndarray | None) -> list[int]:
-        """``env_ids`` as a list of sub-env numbers, each free to be sent a step."""
-        ids = list(range(self.num_envs)) if env_ids is None else (
-            list(env_ids) if np.ndim(env_ids) == 1 else [])
-        if not ids or len(set(ids)) != len(ids) or any(
-                isinstance(i, bool) or not isinstance(i, int | np.integer)
-                or not 0 <= i < self.num_envs for i in ids):
-            raise ValueError(f"env_ids must name distinct sub-envs (0-{self.num_envs - 1}), "
-                             f"got {env_ids!r}")
-        ids = [int(i) for i in ids]
-        pending = sorted(i for i in ids if i in self._sent or i in self._ready)
-        if pending:
+    def _idle(self, name: str, ids: Sequence[int] | None = None) -> None:
+        """Refuse ``name`` while sub-envs ``ids`` (any, by default) have steps out."""
+        out = sorted(index for index in self._sent.keys() | self._ready.keys()
+                     if ids is None or index in ids)
+        if out:
             raise AlreadyPendingCallError(
-                f"sub-envs {pending} have steps sent that recv() has not returned", "send")
-        return ids
+                f"{name}(): sub-envs {out} have steps sent that recv() has not returned: "
+                f"recv() them first", name)
 
     def _actions(self, actions: Any, count: int) -> list[Any]:
         """Each of ``count`` sub-envs' action out of the batched ``actions``."""
@@ -375,7 +372,7 @@ class SharedMemoryVectorEnv(VectorEnv):
             waiting = {self._pipes[index]: index for index in self._sent}
             for pipe in multiprocessing.connection.wait(list(waiting)):
                 index = waiting[pipe]
-                self._ready[index] = (self._sent.pop(index), self._answer(index))
+                self._ready[index] = _Step(self._sent.pop(index), *self._answer(index))
 
     def _results(self, replies: Sequence[Any], rows: Sequence[tuple[int, int]]
                  ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -386,7 +383,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         rests, rewards, terminations, truncations, _ = zip(*replies, strict=True)
         return (self._observation(rests, rows), np.array(rewards, np.float64),
                 np.array(terminations, np.bool_), np.array(truncations, np.bool_),
-                infos if len(replies) == self.num_envs else _first(infos, len(replies)))
+                infos if len(replies) == self.num_envs else _cut(infos, len(replies)))
 
     def _answer(self, index: int) -> tuple[str, Any]:
         try:
@@ -477,10 +474,32 @@ def _raise(error: tuple[Exception, str]) -> None:
     raise err from (WorkerError(f"in the worker:\n{trace}") if trace else None)
 
 
-def _first(infos: dict[str, Any], count: int) -> dict[str, Any]:
+class _Step(NamedTuple):
+    """A sub-env's finished step that :meth:`SharedMemoryVectorEnv.recv` has not returned."""
+
+    batch: int
+    status: str  # "ok" or "error"
+    payload: Any  # the step's reply, or (error, trace)
+
+
+def _cut(infos: dict[str, Any], count: int) -> dict[str, Any]:
     """``infos`` with every array cut to its first ``count`` entries (sub-envs)."""
-    return {key: _first(value, count) if isinstance(value, dict) else value[:count]
+    return {key: _cut(value, count) if isinstance(value, dict) else value[:count]
             for key, value in infos.items()}
+
+
+def _ids(env_ids: Sequence[int] | np.ndarray | None, num_envs: int) -> list[int]:
+    """``env_ids`` as a list of distinct sub-env numbers (every one for ``None``)."""
+    if env_ids is None:
+        return list(range(num_envs))
+    listed = list(env_ids) if (isinstance(env_ids, list | tuple | range) or (
+        isinstance(env_ids, np.ndarray) and env_ids.ndim == 1)) else []
+    if not listed or any(isinstance(i, bool) or not isinstance(i, int | np.integer)
+                         or not 0 <= i < num_envs for i in listed) or (
+            len(set(listed)) != len(listed)):
+        raise ValueError(f"env_ids must name distinct sub-envs (0-{num_envs - 1}), "
+                         f"got {env_ids!r}")
+    return [int(i) for i in listed]
 
 
 def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:

@@ -121,7 +121,7 @@ def test_pool_misuse_is_refused_naming_it_and_loses_or_repeats_no_step():
     for call in (lambda: envs.step(home(envs, 3)), lambda: envs.reset(seed=0), envs.render):
         with pytest.raises(AlreadyPendingCallError, match=r"sub-envs \[0, 2\].*recv\(\)"):
             call()
-    for ids in ([3], [1, 1], [], [True], ["1"], 1, [[1]]):
+    for ids in ([3], [1, 1], [], [True], ["1"], 1, [[1]], [{}], [[0], 1], "1"):
         with pytest.raises(ValueError, match=r"env_ids must name distinct sub-envs \(0-2\)"):
             envs.send(home(envs, 1), ids)
     with pytest.raises(ValueError, match="batched for 1 sub-envs, got 2"):
@@ -133,11 +133,16 @@ def test_pool_misuse_is_refused_naming_it_and_loses_or_repeats_no_step():
             envs.recv(size)
     *_, info = envs.recv()
     assert list(info["env_id"]) == [0, 2] and list(info["steps"]) == [1, 1]
+    with pytest.raises(ValueError, match="batched for 3 sub-envs, got 2"):
+        envs.step(home(envs, 2))  # refused before anything is sent (it used to hang)
     *_, info = envs.step(home(envs, 3))
     assert list(info["steps"]) == [2, 1, 2]  # sub-env 1 was never sent the refused step
     assert "env_id" not in info
     envs.send(home(envs, 3))
-    envs.close()  # with steps in flight: they are waited for, the workers end cleanly
+    envs.recv(1)
+    envs.close()  # with steps in flight, or received and not returned: all dropped
+    with pytest.raises(NoAsyncCallError):
+        envs.recv()
     assert [p.exitcode for p in processes] == [0, 0, 0]
     assert not any(Path("/dev/shm", name).exists() for name in names)
 
