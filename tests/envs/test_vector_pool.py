@@ -33,10 +33,14 @@ def sampled(envs, count):
 
 
 def plain(value):
-    """An info value as a sub-env gave it: Gymnasium's info arrays take the type of the
-    batch's first value (``None`` is NaN in a float array, a float an object in another)."""
+    """An info value, comparable whichever sub-envs shared its batch.
+
+    Gymnasium's info arrays take the type of the batch's first value, so a ``None`` is
+    NaN in a float array and ``False`` in a bool one: all three read as ``None`` here.
+    """
     value = value.item() if isinstance(value, np.generic) else value
-    return None if isinstance(value, float) and np.isnan(value) else value
+    nan = isinstance(value, float) and np.isnan(value)
+    return None if nan or value is False else value
 
 
 def row(results, k):
@@ -163,3 +167,24 @@ def test_a_worker_dying_in_a_pool_is_raised_and_the_others_steps_kept():
         envs.recv()
     envs.close()
     assert not any(p.is_alive() for p in envs._processes)
+
+
+def test_without_copy_a_view_changes_only_when_its_own_sub_env_steps_again():
+    envs = make_vector(ENV, 2, copy=False, max_episode_steps=2, **KWARGS)
+    try:
+        envs.reset(seed=0)
+        envs.single_action_space.seed(2)
+        envs.send(sampled(envs, 2))
+        obs, *_, info = envs.recv(1)
+        mine, other = int(info["env_id"][0]), 1 - int(info["env_id"][0])
+        frame, kept = obs["screenshot"], obs["screenshot"].copy()
+        for _ in range(4):  # the other sub-env steps on: this view stays as it was
+            envs.recv(1)
+            envs.send(sampled(envs, 1), [other])
+            assert np.array_equal(frame, kept)
+        envs.send(home(envs, 1), [mine])
+        now, *_, info = envs.recv()
+        assert np.array_equal(frame[0], now["screenshot"][list(info["env_id"]).index(mine)])
+        assert np.shares_memory(frame, envs._batches[0].arrays["screenshot"])  # in place
+    finally:
+        envs.close()
