@@ -38,6 +38,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, NamedTuple
 
@@ -63,6 +64,7 @@ from mobileintent_gym.envs.vector_worker import (
 )
 
 JOIN_SECONDS = 10.0
+"""How long ``close()`` waits for the workers to answer, and then for each to end."""
 HANDED_BATCHES = 4
 """Shared-memory batches that ``copy=True`` observations are handed out in, at most.
 
@@ -298,26 +300,49 @@ class SharedMemoryVectorEnv(VectorEnv):
     def close_extras(self, terminate: bool = False, **kwargs: Any) -> None:
         """Stop the workers (``terminate`` kills them) and free the shared memory.
 
-        Steps sent and not returned are waited for and dropped.
+        Steps sent and not returned are waited for and dropped. Workers that have not
+        answered within :data:`JOIN_SECONDS` (an env stuck in a step, a stopped process)
+        are killed.
         """
-        if not terminate:
-            for index in list(self._sent):
-                self._answer(index)
-            try:
-                self._command([("close", None)] * self.num_envs)
-            except (WorkerError, OSError):
-                terminate = True
+        # After a failed start there may be fewer processes than sub-envs.
+        stuck = range(len(self._processes)) if terminate else self._unanswered_close()
         self._sent.clear()
         self._ready.clear()
+        for index in stuck:
+            if self._processes[index].is_alive():
+                self._processes[index].terminate()
         for process in self._processes:
-            if terminate and process.is_alive():
-                process.terminate()
             process.join(JOIN_SECONDS)
+            if process.is_alive():  # stopped, or deaf to SIGTERM
+                process.kill()
+                process.join()
         for pipe in self._pipes:
             pipe.close()
         for batch in self._batches:
             batch.close(unlink=True)
         self._batches.clear()
+
+    def _unanswered_close(self) -> list[int]:
+        """Ask every worker to close; those that did not answer within ``JOIN_SECONDS``.
+
+        A worker with a step out answers it first.
+        """
+        deadline = time.monotonic() + JOIN_SECONDS
+        posted = [self._post(index, ("close", None)) for index in range(self.num_envs)]
+        return [index for index in range(self.num_envs) if not (
+            posted[index] and self._answered(index, 1 + (index in self._sent), deadline))]
+
+    def _answered(self, index: int, count: int, deadline: float) -> bool:
+        """Whether worker ``index`` sent ``count`` answers before ``deadline``."""
+        pipe = self._pipes[index]
+        for _ in range(count):
+            if not pipe.poll(max(0.0, deadline - time.monotonic())):
+                return False
+            try:
+                pipe.recv()
+            except (EOFError, OSError):
+                return False
+        return True
 
     def _command(self, commands: Sequence[tuple[str, Any]] | None) -> list[Any]:
         """Send each worker its command (``None``: send nothing) and collect the answers.

@@ -188,3 +188,19 @@ def test_without_copy_a_view_changes_only_when_its_own_sub_env_steps_again():
         assert np.shares_memory(frame, envs._batches[0].arrays["screenshot"])  # in place
     finally:
         envs.close()
+
+
+@pytest.mark.parametrize("step_out", [True, False])
+def test_close_kills_a_worker_that_does_not_answer(step_out, monkeypatch):
+    from mobileintent_gym.envs import vector
+
+    monkeypatch.setattr(vector, "JOIN_SECONDS", 0.5)
+    envs = make_vector(ENV, 2, **KWARGS)
+    names = [name for batch in envs._batches for name, _, _ in batch.layout.values()]
+    envs.reset(seed=0)
+    os.kill(envs._processes[1].pid, signal.SIGSTOP)  # as an env stuck in a step
+    if step_out:
+        envs.send(home(envs, 2))
+    envs.close()
+    assert [p.exitcode for p in envs._processes] == [0, -signal.SIGKILL]
+    assert not any(Path("/dev/shm", name).exists() for name in names)
