@@ -28,8 +28,9 @@ its peak RSS after 50 steps; the RSS of each vector env's and Ray's workers, and
 (the shared libraries' pages divided among the processes mapping them: what each worker
 adds to the machine's memory).
 
-Usage: ``python benchmarks/scale.py --workers 1 2 4 8 16 [--steps 200] [--out out/scale.json]``
-(also writes the plot beside the JSON, ``out/scale.png``). Linux: RSS and PSS are read
+Usage: ``python benchmarks/scale.py --workers 1 2 4 8 16 [--steps 200] [--modes shm pool]
+[--out out/scale.json]`` (also writes the plot beside the JSON, ``out/scale.png``; modes
+left out are NaN in the JSON and not drawn). Linux: RSS and PSS are read
 from /proc.
 """
 
@@ -200,8 +201,9 @@ def pool_rate(envs: SharedMemoryVectorEnv, actions: list, repeats: int) -> float
     return max(rates)
 
 
-def vector_rates(n: int, actions: list, repeats: int) -> dict:
-    """steps/s of the vector envs with ``n`` sub-envs, and the shm workers' RSS and PSS."""
+def vector_rates(n: int, actions: list, repeats: int, modes: list[str]) -> dict:
+    """steps/s of the vector envs of ``modes`` with ``n`` sub-envs (NaN for the others),
+    and the shm workers' RSS and PSS."""
     made = {"sync": lambda: gym.make_vec(ENV, n, vectorization_mode="sync"),
             "gym_async": lambda: gym.make_vec(ENV, n, vectorization_mode="async",
                                               vector_kwargs={"shared_memory": False}),
@@ -211,8 +213,9 @@ def vector_rates(n: int, actions: list, repeats: int) -> dict:
             "shm_pinned": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point",
                                                cpus=sorted(os.sched_getaffinity(0))),
             "pool": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point")}
-    figures = {}
-    for name, make in made.items():
+    figures = {f"{name}_steps_per_s": float("nan") for name in made}
+    for name in (name for name in made if name in modes):
+        make = made[name]
         start = time.perf_counter()
         envs = make()
         envs.reset(seed=0)
@@ -277,7 +280,7 @@ def plot(figures: dict, path: Path) -> None:
                "ray": (214, 39, 40), "independent": (0, 0, 0)}
     counts = figures["workers"]
     series = {"ideal": [n * figures["baseline_steps_per_s"] for n in counts]}
-    for mode in MODES:  # a mode not measured (ray with --no-ray: NaN) is left out
+    for mode in MODES:  # a mode not measured (not in --modes: NaN) is left out
         values = [figures[f"{n}"][f"{mode}_steps_per_s"] for n in counts]
         if all(math.isfinite(v) for v in values):
             series[mode] = values
@@ -311,7 +314,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--steps", type=int, default=200, help="steps per env and mode")
     parser.add_argument("--repeats", type=int, default=3, help="best of this many runs")
-    parser.add_argument("--no-ray", action="store_true")
+    parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES),
+                        help="what to measure (default: every mode)")
     parser.add_argument("--out", default="out/scale.json")
     args = parser.parse_args()
     prebuild()
@@ -325,16 +329,17 @@ def main() -> None:
         "cold_start_rss_mb": max(s["rss_mb"] for s in starts),
         "cold_start_imported_torch": any(s["torch"] for s in starts)}
     single.close()
-    if not args.no_ray:
+    if "ray" in args.modes:
         import ray
 
         ray.init(num_cpus=max(args.workers), include_dashboard=False, log_to_driver=False)
     for n in args.workers:
-        figures[str(n)] = vector_rates(n, actions, args.repeats)
-        figures[str(n)].update({"ray_steps_per_s": float("nan")} if args.no_ray else
-                               ray_rate(n, args.steps))
-        figures[str(n)]["independent_steps_per_s"] = independent_rate(n, args.steps,
-                                                                      args.repeats)
+        figures[str(n)] = vector_rates(n, actions, args.repeats, args.modes)
+        figures[str(n)].update(ray_rate(n, args.steps) if "ray" in args.modes else
+                               {"ray_steps_per_s": float("nan")})
+        figures[str(n)]["independent_steps_per_s"] = (
+            independent_rate(n, args.steps, args.repeats) if "independent" in args.modes
+            else float("nan"))
         for mode in MODES:
             rate = figures[str(n)][f"{mode}_steps_per_s"]
             figures[str(n)][f"{mode}_vs_baseline"] = rate / figures["baseline_steps_per_s"]
