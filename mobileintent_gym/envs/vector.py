@@ -40,6 +40,7 @@ import os
 import pickle
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
 import gymnasium as gym
@@ -63,6 +64,8 @@ from mobileintent_gym.envs.vector_worker import (
     WorkerError,
 )
 
+ONLINE_CPUS = Path("/sys/devices/system/cpu/online")
+"""Where Linux lists the CPUs that are online ("0-3,6-7"): their numbers can have gaps."""
 JOIN_SECONDS = 10.0
 """How long ``close()`` waits for the workers to answer, and then for each to end."""
 HANDED_BATCHES = 4
@@ -542,12 +545,36 @@ def _checked_cpus(cpus: Sequence[int] | None) -> list[int] | None:
         return None
     if not hasattr(os, "sched_setaffinity"):
         raise ValueError(f"cpus={cpus!r}: pinning workers to CPUs needs Linux")
-    count, listed = os.cpu_count() or 1, list(cpus)
+    online, listed = _online_cpus(), list(cpus)
     if not listed or any(isinstance(c, bool) or not isinstance(c, int | np.integer)
-                         or not 0 <= c < count for c in listed):
-        raise ValueError(f"cpus must list CPU numbers of this machine (0-{count - 1}), "
+                         or c not in online for c in listed):
+        raise ValueError(f"cpus must list CPU numbers of this machine ({_spans(online)}), "
                          f"got {cpus!r}")
     return [int(c) for c in listed]
+
+
+def _online_cpus() -> set[int]:
+    """The numbers of this machine's online CPUs; 0 … ``os.cpu_count() - 1`` if unlisted."""
+    try:
+        text = ONLINE_CPUS.read_text().strip()
+    except OSError:
+        return set(range(os.cpu_count() or 1))
+    online: set[int] = set()
+    for span in text.split(","):
+        first, _, last = span.partition("-")
+        online.update(range(int(first), int(last or first) + 1))
+    return online
+
+
+def _spans(numbers: set[int]) -> str:
+    """Numbers as Linux lists CPUs: runs of consecutive ones as "first-last", comma-joined."""
+    ordered, spans = sorted(numbers), []
+    for number in ordered:
+        if spans and number == spans[-1][1] + 1:
+            spans[-1][1] = number
+        else:
+            spans.append([number, number])
+    return ",".join(f"{a}-{b}" if b > a else f"{a}" for a, b in spans)
 
 
 def _checked_mask(mask: Any, num_envs: int) -> np.ndarray:
