@@ -193,17 +193,17 @@ class Renderer:
         (cheaper than painting it again) and only the last frame's changes are painted.
         """
         last = self._last
-        if (last is not canvas and last.ops is not None and last.pixels is not None
+        if (last is not canvas and last.pixels is not None
                 and not (canvas.pixels is not None and held(canvas.pixels))):
             left = self._damage(last, drawn)
             if left is not None:
                 self._copy_frame(last, canvas)
                 return left
-        return self._damage(canvas, drawn) if canvas.ops is not None else None
+        return self._damage(canvas, drawn)
 
     def _copy_frame(self, source: _Canvas, canvas: _Canvas) -> None:
         """Make ``canvas`` (held by nothing outside) show ``source``'s frame: copy what differs."""
-        rects = self._damage(canvas, source.op_set) if canvas.ops is not None else None
+        rects = self._damage(canvas, source.op_set)
         buf = canvas.pixels if canvas.pixels is not None else np.empty_like(source.pixels)
         buf.flags.writeable = True
         if rects is None:
@@ -254,7 +254,12 @@ class Renderer:
         return row
 
     def _damage(self, canvas: _Canvas, drawn: set[Op]) -> list[Rect] | None:
-        """Rectangles where ``drawn`` differs from what ``canvas`` shows; ``None``: all."""
+        """Rectangles where ``drawn`` differs from what ``canvas`` shows; ``None``: all.
+
+        A canvas whose frame is not known (``ops`` is ``None``) differs everywhere.
+        """
+        if canvas.ops is None:
+            return None
         rects = [r for op in canvas.op_set.symmetric_difference(drawn)
                  if (r := _visible(op)) is not None]
         area = sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects)
