@@ -268,8 +268,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         if not pending:
             raise NoAsyncCallError("recv() with no step sent: call send() first", "recv")
         size = pending if batch_size is None else batch_size
-        if isinstance(size, bool) or not isinstance(size, int | np.integer) or not (
-                1 <= size <= pending):
+        if not (_integer(size) and 1 <= size <= pending):
             raise ValueError(f"batch_size must be 1-{pending} (the steps sent and not "
                              f"returned yet), got {batch_size!r}")
         self._wait_for(int(size))
@@ -337,14 +336,10 @@ class SharedMemoryVectorEnv(VectorEnv):
 
     def _answered(self, index: int, count: int, deadline: float) -> bool:
         """Whether worker ``index`` sent ``count`` answers before ``deadline``."""
-        pipe = self._pipes[index]
         for _ in range(count):
-            if not pipe.poll(max(0.0, deadline - time.monotonic())):
+            if not self._pipes[index].poll(max(0.0, deadline - time.monotonic())):
                 return False
-            try:
-                pipe.recv()
-            except (EOFError, OSError):
-                return False
+            self._answer(index)  # a worker that died answers too: nothing left to stop
         return True
 
     def _command(self, commands: Sequence[tuple[str, Any]] | None) -> list[Any]:
@@ -373,6 +368,8 @@ class SharedMemoryVectorEnv(VectorEnv):
 
     def _idle(self, name: str, ids: Sequence[int] | None = None) -> None:
         """Refuse ``name`` while sub-envs ``ids`` (any, by default) have steps out."""
+        if not (self._sent or self._ready):
+            return
         out = sorted(index for index in self._sent.keys() | self._ready.keys()
                      if ids is None or index in ids)
         if out:
@@ -522,8 +519,7 @@ def _ids(env_ids: Sequence[int] | np.ndarray | None, num_envs: int) -> list[int]
         return list(range(num_envs))
     listed = list(env_ids) if (isinstance(env_ids, list | tuple | range) or (
         isinstance(env_ids, np.ndarray) and env_ids.ndim == 1)) else []
-    if not listed or any(isinstance(i, bool) or not isinstance(i, int | np.integer)
-                         or not 0 <= i < num_envs for i in listed) or (
+    if not listed or any(not (_integer(i) and 0 <= i < num_envs) for i in listed) or (
             len(set(listed)) != len(listed)):
         raise ValueError(f"env_ids must name distinct sub-envs (0-{num_envs - 1}), "
                          f"got {env_ids!r}")
@@ -545,36 +541,34 @@ def _checked_cpus(cpus: Sequence[int] | None) -> list[int] | None:
         return None
     if not hasattr(os, "sched_setaffinity"):
         raise ValueError(f"cpus={cpus!r}: pinning workers to CPUs needs Linux")
-    online, listed = _online_cpus(), list(cpus)
-    if not listed or any(isinstance(c, bool) or not isinstance(c, int | np.integer)
-                         or c not in online for c in listed):
-        raise ValueError(f"cpus must list CPU numbers of this machine ({_spans(online)}), "
+    listing, listed = _online_cpus(), list(cpus)
+    online = {cpu for span in listing.split(",") for cpu in _span(span)}
+    if not listed or any(not (_integer(c) and c in online) for c in listed):
+        raise ValueError(f"cpus must list CPU numbers of this machine ({listing}), "
                          f"got {cpus!r}")
     return [int(c) for c in listed]
 
 
-def _online_cpus() -> set[int]:
-    """The numbers of this machine's online CPUs; 0 … ``os.cpu_count() - 1`` if unlisted."""
+def _online_cpus() -> str:
+    """This machine's online CPUs as Linux lists them ("0-3,6-7": numbers can have gaps).
+
+    Where Linux does not list them: 0 to ``os.cpu_count() - 1``.
+    """
     try:
-        text = ONLINE_CPUS.read_text().strip()
+        return ONLINE_CPUS.read_text().strip()
     except OSError:
-        return set(range(os.cpu_count() or 1))
-    online: set[int] = set()
-    for span in text.split(","):
-        first, _, last = span.partition("-")
-        online.update(range(int(first), int(last or first) + 1))
-    return online
+        return f"0-{(os.cpu_count() or 1) - 1}"
 
 
-def _spans(numbers: set[int]) -> str:
-    """Numbers as Linux lists CPUs: runs of consecutive ones as "first-last", comma-joined."""
-    ordered, spans = sorted(numbers), []
-    for number in ordered:
-        if spans and number == spans[-1][1] + 1:
-            spans[-1][1] = number
-        else:
-            spans.append([number, number])
-    return ",".join(f"{a}-{b}" if b > a else f"{a}" for a, b in spans)
+def _span(span: str) -> range:
+    """The numbers of one span of a CPU listing: "6-7" or "9"."""
+    first, _, last = span.partition("-")
+    return range(int(first), int(last or first) + 1)
+
+
+def _integer(value: Any) -> bool:
+    """Whether ``value`` is an integer (Python's or NumPy's), and not a bool."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
 
 def _checked_mask(mask: Any, num_envs: int) -> np.ndarray:
