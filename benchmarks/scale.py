@@ -44,6 +44,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import gymnasium as gym
@@ -75,18 +76,17 @@ print(json.dumps({"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss /
 """
 
 
-def rss_mb(pid: int) -> float:
-    """A process's resident memory (``VmRSS``) in MB; NaN for one gone or a zombie."""
-    try:
-        return process_memory(pid)[0] / 2**20
-    except (OSError, KeyError):
-        return float("nan")
+def memory_mb(pids: list[int]) -> tuple[list[float], list[float]]:
+    """The processes' resident memory (``VmRSS``) and proportional set size (shared pages
+    split among their users) in MB."""
+    return ([_mb(lambda pid: process_memory(pid)[0], pid) for pid in pids],
+            [_mb(proportional_memory, pid) for pid in pids])
 
 
-def pss_mb(pid: int) -> float:
-    """A process's proportional set size (shared pages split among their users) in MB."""
+def _mb(read: Callable[[int], int], pid: int) -> float:
+    """``read(pid)`` bytes in MB; NaN for a process gone or a zombie."""
     try:
-        return proportional_memory(pid) / 2**20
+        return read(pid) / 2**20
     except (OSError, KeyError):
         return float("nan")
 
@@ -214,8 +214,9 @@ def vector_rates(n: int, actions: list, repeats: int, modes: list[str]) -> dict:
                                                cpus=sorted(os.sched_getaffinity(0))),
             "pool": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point")}
     figures = {f"{name}_steps_per_s": float("nan") for name in made}
-    for name in (name for name in made if name in modes):
-        make = made[name]
+    for name, make in made.items():
+        if name not in modes:
+            continue
         start = time.perf_counter()
         envs = make()
         envs.reset(seed=0)
@@ -223,8 +224,8 @@ def vector_rates(n: int, actions: list, repeats: int, modes: list[str]) -> dict:
         rate = pool_rate if name == "pool" else vector_rate
         figures[f"{name}_steps_per_s"] = rate(envs, actions, repeats)
         if name == "shm":
-            figures["shm_worker_rss_mb"] = [rss_mb(p.pid) for p in envs._processes]
-            figures["shm_worker_pss_mb"] = [pss_mb(p.pid) for p in envs._processes]
+            figures["shm_worker_rss_mb"], figures["shm_worker_pss_mb"] = memory_mb(
+                [p.pid for p in envs._processes])
         envs.close()
     return figures
 
@@ -243,8 +244,7 @@ def ray_rate(n: int, steps: int) -> dict:
         start = time.perf_counter()
         runs = pool.run(work, RandomAgent)
         seconds = time.perf_counter() - start
-        rss = [rss_mb(pid) for pid in pool.pids()]
-        pss = [pss_mb(pid) for pid in pool.pids()]
+        rss, pss = memory_mb(pool.pids())
     return {"ray_steps_per_s": sum(len(r.steps) for r in runs) / seconds,
             "ray_actor_rss_mb": rss, "ray_actor_pss_mb": pss}
 
