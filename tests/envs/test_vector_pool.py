@@ -94,6 +94,9 @@ def test_pool_observations_are_views_that_never_change_while_held():
         obs, _ = envs.reset(seed=0)
         envs.single_action_space.seed(1)
         envs.send(sampled(envs, 2))
+        obs = envs.recv()[0]  # every sub-env, started by one send: a view of one batch
+        assert not obs["screenshot"].flags.owndata and len(obs["screenshot"]) == 2
+        envs.send(sampled(envs, 2))
         for _ in range(6):  # only the latest kept: views of shared memory, no copy
             obs, *_, info = envs.recv(1)
             assert not obs["screenshot"].flags.owndata
