@@ -103,6 +103,9 @@ class SharedMemoryVectorEnv(VectorEnv):
         WorkerError: When a worker dies, or its env's spaces differ from the first's.
         Exception: An error raised by an env in its worker, re-raised with the worker's
             traceback as its cause (the other workers finished their command).
+        KeyboardInterrupt: Ctrl-C during a call: the workers finish what it asked and its
+            results are dropped (a ``recv``'s are kept for the next ``recv``), so the next
+            call returns its own (a notebook can go on stepping).
     """
 
     metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -116,6 +119,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         self._batches: list[SharedFrames] = []  # [0] is the working batch
         self._sent: dict[int, int] = {}  # sub-env stepping (send) → its batch
         self._ready: dict[int, _Step] = {}  # stepped, not returned yet (completion order)
+        self._owed = [0] * self.num_envs  # answers to interrupted calls, each worker's
         self._action_batches: dict[int, gym.Space] = {}  # batch_space of k actions, by k
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
@@ -240,6 +244,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         items = self._actions(actions, len(ids))
         batch = self._next_batch()
         for index, action in zip(ids, items, strict=True):
+            self._drop_owed(index)
             if self._post(index, ("step", (batch, action))):
                 self._sent[index] = batch
             else:  # the worker is gone: recv raises it
@@ -331,8 +336,8 @@ class SharedMemoryVectorEnv(VectorEnv):
         """
         deadline = time.monotonic() + JOIN_SECONDS
         posted = [self._post(index, ("close", None)) for index in range(self.num_envs)]
-        return [index for index in range(self.num_envs) if not (
-            posted[index] and self._answered(index, 1 + (index in self._sent), deadline))]
+        return [index for index in range(self.num_envs) if not (posted[index] and self._answered(
+            index, 1 + (index in self._sent) + self._owed[index], deadline))]
 
     def _answered(self, index: int, count: int, deadline: float) -> bool:
         """Whether worker ``index`` sent ``count`` answers before ``deadline``."""
@@ -345,14 +350,25 @@ class SharedMemoryVectorEnv(VectorEnv):
     def _command(self, commands: Sequence[tuple[str, Any]] | None) -> list[Any]:
         """Send each worker its command (``None``: send nothing) and collect the answers.
 
+        Interrupted (``KeyboardInterrupt``), it leaves the answers it did not read owed:
+        the next command to each worker drops them first.
+
         Raises:
             Exception: The first error, once every worker has answered.
         """
-        alive = [True] * self.num_envs
-        for index, command in enumerate(commands or ()):
-            alive[index] = self._post(index, command)
-        answers = [self._answer(i) if alive[i] else ("error", self._died(i))
-                   for i in range(self.num_envs)]
+        alive, answers = [False] * self.num_envs, []
+        try:
+            for index, command in enumerate(commands or [None] * self.num_envs):
+                self._drop_owed(index)
+                alive[index] = command is None or self._post(index, command)
+            for index in range(self.num_envs):
+                answers.append(self._answer(index) if alive[index] else ("error",
+                                                                         self._died(index)))
+        except BaseException:
+            for index in range(len(answers), self.num_envs):
+                if alive[index]:
+                    self._owed[index] += 1
+            raise
         errors = [payload for status, payload in answers if status == "error"]
         if errors:
             _raise(errors[0])
@@ -365,6 +381,16 @@ class SharedMemoryVectorEnv(VectorEnv):
         except OSError:
             return False
         return True
+
+    def _drop_owed(self, index: int) -> None:
+        """Read and drop the answers worker ``index`` owes to interrupted calls.
+
+        It finishes what they asked first (a step of its env included), so its next
+        answer is to the next command.
+        """
+        while self._owed[index]:
+            self._answer(index)
+            self._owed[index] -= 1
 
     def _idle(self, name: str, ids: Sequence[int] | None = None) -> None:
         """Refuse ``name`` while sub-envs ``ids`` (any, by default) have steps out."""
@@ -397,7 +423,8 @@ class SharedMemoryVectorEnv(VectorEnv):
             waiting = {self._pipes[index]: index for index in self._sent}
             for pipe in multiprocessing.connection.wait(list(waiting)):
                 index = waiting[pipe]
-                self._ready[index] = _Step(self._sent.pop(index), *self._answer(index))
+                answer = self._answer(index)  # before the pop: an interrupted read keeps it
+                self._ready[index] = _Step(self._sent.pop(index), *answer)
 
     def _results(self, replies: Sequence[Any], rows: Sequence[tuple[int, int]]
                  ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
