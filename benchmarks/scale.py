@@ -5,8 +5,9 @@ same seeded random actions (every sub-env takes the same sequence; an episode th
 is reset), for the built-in users, whose content is built once beforehand (in a
 subprocess, so that this process never imports torch) and then read from the disk cache:
 
-- ``baseline``: one synchronous env in this process, measured in this run; every ratio is
-  against it;
+- ``baseline``: one synchronous env in this process, measured right before and right after
+  each worker count's modes (the machine's speed drifts over minutes on a shared host); the
+  count's ratios are against the better of the two, and ``baseline_drift`` is after/before;
 - ``sync``: Gymnasium's ``SyncVectorEnv`` of N envs (one process);
 - ``gym_async``: Gymnasium's ``AsyncVectorEnv`` without shared memory (frames pickled
   through pipes);
@@ -270,6 +271,17 @@ def independent_rate(n: int, steps: int, repeats: int) -> float:
             child.wait()
 
 
+def count_rates(n: int, actions: list, args: argparse.Namespace) -> dict:
+    """Every mode's figures for ``n`` workers (NaN rates for the modes not asked for)."""
+    figures = vector_rates(n, actions, args.repeats, args.modes)
+    figures.update(ray_rate(n, args.steps) if "ray" in args.modes else
+                   {"ray_steps_per_s": float("nan")})
+    figures["independent_steps_per_s"] = (
+        independent_rate(n, args.steps, args.repeats) if "independent" in args.modes
+        else float("nan"))
+    return figures
+
+
 def plot(figures: dict, path: Path) -> None:
     """Steps/s against workers for every mode, drawn with Pillow (no plotting library)."""
     from PIL import Image, ImageDraw
@@ -279,7 +291,7 @@ def plot(figures: dict, path: Path) -> None:
                "pool": (140, 86, 75),
                "ray": (214, 39, 40), "independent": (0, 0, 0)}
     counts = figures["workers"]
-    series = {"ideal": [n * figures["baseline_steps_per_s"] for n in counts]}
+    series = {"ideal": [n * figures[f"{n}"]["baseline_steps_per_s"] for n in counts]}
     for mode in MODES:  # a mode not measured (not in --modes: NaN) is left out
         values = [figures[f"{n}"][f"{mode}_steps_per_s"] for n in counts]
         if all(math.isfinite(v) for v in values):
@@ -324,25 +336,23 @@ def main() -> None:
     actions = seeded_actions(single.action_space, args.steps)
     figures: dict = {
         "workers": args.workers, "load_average": os.getloadavg()[0],
-        "baseline_steps_per_s": single_rate(single, actions, args.repeats),
         "cold_start_s": statistics.median(s["seconds"] for s in starts),
         "cold_start_rss_mb": max(s["rss_mb"] for s in starts),
         "cold_start_imported_torch": any(s["torch"] for s in starts)}
-    single.close()
     if "ray" in args.modes:
         import ray
 
         ray.init(num_cpus=max(args.workers), include_dashboard=False, log_to_driver=False)
     for n in args.workers:
-        figures[str(n)] = vector_rates(n, actions, args.repeats, args.modes)
-        figures[str(n)].update(ray_rate(n, args.steps) if "ray" in args.modes else
-                               {"ray_steps_per_s": float("nan")})
-        figures[str(n)]["independent_steps_per_s"] = (
-            independent_rate(n, args.steps, args.repeats) if "independent" in args.modes
-            else float("nan"))
+        before = single_rate(single, actions, args.repeats)
+        figures[str(n)] = count_rates(n, actions, args)
+        after = single_rate(single, actions, args.repeats)
+        figures[str(n)].update(baseline_steps_per_s=max(before, after),
+                               baseline_drift=after / before)
         for mode in MODES:
             rate = figures[str(n)][f"{mode}_steps_per_s"]
-            figures[str(n)][f"{mode}_vs_baseline"] = rate / figures["baseline_steps_per_s"]
+            figures[str(n)][f"{mode}_vs_baseline"] = rate / max(before, after)
+    single.close()
     print(json.dumps(figures, indent=1))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
