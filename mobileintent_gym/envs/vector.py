@@ -38,8 +38,11 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
+import signal
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
@@ -100,12 +103,15 @@ class SharedMemoryVectorEnv(VectorEnv):
         ValueError: For no env functions, ``cpus`` naming no CPU of this machine (before
             any worker starts), or a CPU the worker may not run on (its cgroup's set).
         SharedMemoryFullError: When ``/dev/shm`` cannot hold one batch of observations.
-        WorkerError: When a worker dies, or its env's spaces differ from the first's.
+        WorkerError: When a worker dies, its env's spaces differ from the first's, or its
+            answer cannot be unpickled here (the other workers finished their command).
         Exception: An error raised by an env in its worker, re-raised with the worker's
             traceback as its cause (the other workers finished their command).
-        KeyboardInterrupt: Ctrl-C during a call: the workers finish what it asked and its
-            results are dropped (a ``recv``'s are kept for the next ``recv``), so the next
-            call returns its own (a notebook can go on stepping).
+        KeyboardInterrupt: Ctrl-C during a call: the workers (which ignore Ctrl-C) finish
+            what it asked and its results are dropped (a ``recv``'s are kept for the next
+            ``recv``), so the next call returns its own and a notebook can go on stepping.
+            A dropped step that ended its episode is never seen ended: the next step
+            resets that sub-env.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -119,7 +125,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         self._batches: list[SharedFrames] = []  # [0] is the working batch
         self._sent: dict[int, int] = {}  # sub-env stepping (send) → its batch
         self._ready: dict[int, _Step] = {}  # stepped, not returned yet (completion order)
-        self._owed = [0] * self.num_envs  # answers to interrupted calls, each worker's
+        self._due = [1] * self.num_envs  # answers each worker will send (first: its spaces)
         self._action_batches: dict[int, gym.Space] = {}  # batch_space of k actions, by k
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
@@ -145,7 +151,7 @@ class SharedMemoryVectorEnv(VectorEnv):
                 self._processes.append(process)
 
     def _setup(self) -> None:
-        found = [pickle.loads(packed) for packed in self._command(None)]
+        found = [pickle.loads(packed) for packed in self._collect([True] * self.num_envs)]
         for index, pair in enumerate(found):
             if pair != found[0]:
                 raise WorkerError(f"worker {index}'s env has other spaces than worker 0's")
@@ -157,15 +163,18 @@ class SharedMemoryVectorEnv(VectorEnv):
     def _add_batch(self) -> int:
         """Allocate one more batch in shared memory, attach the workers to it, its index."""
         number = len(self._batches)
-        self._batches.append(SharedFrames.create(self.single_observation_space, self.num_envs))
-        # Handed out read-only: the workers draw only what changed between frames, so a
-        # caller's writes would stay in later ones.
-        for array in self._batches[-1].arrays.values():
-            array.flags.writeable = False
+        frames = SharedFrames.create(self.single_observation_space, self.num_envs)
         try:
-            self._command([("attach", (number, self._batches[-1].layout))] * self.num_envs)
+            # Handed out read-only: the workers draw only what changed between frames, so a
+            # caller's writes would stay in later ones.
+            for array in frames.arrays.values():
+                array.flags.writeable = False
+            self._batches.append(frames)
+            self._command([("attach", (number, frames.layout))] * self.num_envs)
         except BaseException:
-            self._batches.pop().close(unlink=True)
+            if self._batches[-1] is frames:
+                self._batches.pop()
+            frames.close(unlink=True)
             raise
         return number
 
@@ -243,8 +252,9 @@ class SharedMemoryVectorEnv(VectorEnv):
         self._idle("send", ids)
         items = self._actions(actions, len(ids))
         batch = self._next_batch()
+        for index in ids:
+            self._drop_due(index)
         for index, action in zip(ids, items, strict=True):
-            self._drop_owed(index)
             if self._post(index, ("step", (batch, action))):
                 self._sent[index] = batch
             else:  # the worker is gone: recv raises it
@@ -318,8 +328,9 @@ class SharedMemoryVectorEnv(VectorEnv):
         for index in stuck:
             if self._processes[index].is_alive():
                 self._processes[index].terminate()
+        deadline = time.monotonic() + JOIN_SECONDS
         for process in self._processes:
-            process.join(JOIN_SECONDS)
+            process.join(max(0.0, deadline - time.monotonic()))
             if process.is_alive():  # stopped, or deaf to SIGTERM
                 process.kill()
                 process.join()
@@ -336,61 +347,60 @@ class SharedMemoryVectorEnv(VectorEnv):
         """
         deadline = time.monotonic() + JOIN_SECONDS
         posted = [self._post(index, ("close", None)) for index in range(self.num_envs)]
-        return [index for index in range(self.num_envs) if not (posted[index] and self._answered(
-            index, 1 + (index in self._sent) + self._owed[index], deadline))]
+        return [index for index in range(self.num_envs)
+                if not (posted[index] and self._answered(index, deadline))]
 
-    def _answered(self, index: int, count: int, deadline: float) -> bool:
-        """Whether worker ``index`` sent ``count`` answers before ``deadline``."""
-        for _ in range(count):
+    def _answered(self, index: int, deadline: float) -> bool:
+        """Whether worker ``index`` sent every answer it owes before ``deadline``."""
+        while self._due[index]:  # a worker that died answers too: nothing left to stop
             if not self._pipes[index].poll(max(0.0, deadline - time.monotonic())):
                 return False
-            self._answer(index)  # a worker that died answers too: nothing left to stop
+            with _ctrl_c_held():
+                self._read(index)
         return True
 
-    def _command(self, commands: Sequence[tuple[str, Any]] | None) -> list[Any]:
-        """Send each worker its command (``None``: send nothing) and collect the answers.
+    def _command(self, commands: Sequence[tuple[str, Any]]) -> list[Any]:
+        """Send each worker its command and collect the answers (see ``_collect``).
 
-        Interrupted (``KeyboardInterrupt``), it leaves the answers it did not read owed:
-        the next command to each worker drops them first.
+        Answers that an interrupted call (Ctrl-C) left unread are read and dropped first,
+        every worker's before any command goes.
+        """
+        for index in range(self.num_envs):
+            self._drop_due(index)
+        return self._collect([self._post(index, command)
+                              for index, command in enumerate(commands)])
+
+    def _collect(self, alive: Sequence[bool]) -> list[Any]:
+        """Every worker's next answer (an error for those not ``alive``).
 
         Raises:
             Exception: The first error, once every worker has answered.
         """
-        alive, answers = [False] * self.num_envs, []
-        try:
-            for index, command in enumerate(commands or [None] * self.num_envs):
-                self._drop_owed(index)
-                alive[index] = command is None or self._post(index, command)
-            for index in range(self.num_envs):
-                answers.append(self._answer(index) if alive[index] else ("error",
-                                                                         self._died(index)))
-        except BaseException:
-            for index in range(len(answers), self.num_envs):
-                if alive[index]:
-                    self._owed[index] += 1
-            raise
+        answers = [self._answer(index) if alive[index] else ("error", self._died(index))
+                   for index in range(self.num_envs)]
         errors = [payload for status, payload in answers if status == "error"]
         if errors:
             _raise(errors[0])
         return [payload for _, payload in answers]
 
     def _post(self, index: int, command: tuple[str, Any]) -> bool:
-        """Send worker ``index`` its command; whether it could be (it is alive)."""
-        try:
-            self._pipes[index].send(command)
-        except OSError:
-            return False
+        """Send worker ``index`` its command whole; whether it could be (it is alive)."""
+        with _ctrl_c_held():
+            try:
+                self._pipes[index].send(command)
+            except OSError:
+                return False
+            self._due[index] += 1
         return True
 
-    def _drop_owed(self, index: int) -> None:
-        """Read and drop the answers worker ``index`` owes to interrupted calls.
+    def _drop_due(self, index: int) -> None:
+        """Read and drop the answers worker ``index`` owes to calls that were interrupted.
 
         It finishes what they asked first (a step of its env included), so its next
         answer is to the next command.
         """
-        while self._owed[index]:
+        while self._due[index]:
             self._answer(index)
-            self._owed[index] -= 1
 
     def _idle(self, name: str, ids: Sequence[int] | None = None) -> None:
         """Refuse ``name`` while sub-envs ``ids`` (any, by default) have steps out."""
@@ -423,8 +433,8 @@ class SharedMemoryVectorEnv(VectorEnv):
             waiting = {self._pipes[index]: index for index in self._sent}
             for pipe in multiprocessing.connection.wait(list(waiting)):
                 index = waiting[pipe]
-                answer = self._answer(index)  # before the pop: an interrupted read keeps it
-                self._ready[index] = _Step(self._sent.pop(index), *answer)
+                with _ctrl_c_held():  # read and recorded together
+                    self._ready[index] = _Step(self._sent.pop(index), *self._read(index))
 
     def _results(self, replies: Sequence[Any], rows: Sequence[tuple[int, int]]
                  ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -438,10 +448,29 @@ class SharedMemoryVectorEnv(VectorEnv):
                 infos if len(replies) == self.num_envs else _cut(infos, len(replies)))
 
     def _answer(self, index: int) -> tuple[str, Any]:
+        """Worker ``index``'s next answer; only the wait for it can be interrupted (Ctrl-C)."""
+        with suppress(OSError):
+            self._pipes[index].poll(None)
+        with _ctrl_c_held():
+            return self._read(index)
+
+    def _read(self, index: int) -> tuple[str, Any]:
+        """Read worker ``index``'s next answer (whole: call it with Ctrl-C held back).
+
+        A worker that died, or an answer that cannot be unpickled here, gives an error
+        answer.
+        """
         try:
-            return self._pipes[index].recv()
+            data = self._pipes[index].recv_bytes()
         except (EOFError, OSError):
+            self._due[index] = 0
             return "error", self._died(index)
+        self._due[index] -= 1
+        try:
+            return pickle.loads(data)
+        except Exception as err:
+            return "error", (WorkerError(f"worker {index}'s answer cannot be unpickled here: "
+                                         f"{err!r}"), "")
 
     def _died(self, index: int) -> tuple[WorkerError, str]:
         process = self._processes[index]
@@ -453,11 +482,13 @@ class SharedMemoryVectorEnv(VectorEnv):
 
         Its fields that are not in shared memory come from ``rests``, the pipes' part.
         """
-        arrays = self._batches[0].arrays
+        arrays, single = self._batches[0].arrays, self.single_observation_space
         if WHOLE in arrays:
             return self._rows(WHOLE, rows)
+        if not isinstance(single, gym.spaces.Dict):  # nothing shared: all came by the pipes
+            return concatenate(single, rests, create_empty_array(single, len(rests)))
         batched = {}
-        for name, space in self.single_observation_space.spaces.items():
+        for name, space in single.spaces.items():
             if name in arrays:
                 batched[name] = self._rows(name, rows)
             else:
@@ -518,6 +549,28 @@ def __getattr__(name: str) -> Callable[..., SharedMemoryVectorEnv]:
     if any(spec.id == name for spec in ENV_SPECS):
         return functools.partial(make_vector, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold back a Ctrl-C (SIGINT) that arrives inside until the block is done.
+
+    Where Python would raise it as ``KeyboardInterrupt`` (the main thread, under the
+    default handler), so that a message to or from a worker is sent or read whole, and
+    counted; elsewhere the block runs as it is.
+    """
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    caught: list[int] = []
+    signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def _raise(error: tuple[Exception, str]) -> None:

@@ -21,6 +21,7 @@ import errno
 import io
 import os
 import pickle
+import signal
 import traceback
 import weakref
 from collections.abc import Iterator
@@ -171,10 +172,13 @@ class SharedFrames:
         An array that is that row already (drawn there) is left as it is.
 
         Returns:
-            The other fields (``None`` for a Box observation) and the fields copied.
+            The other fields (``None`` for a Box observation; the whole observation where
+            nothing is shared, a ``Discrete`` one say) and the fields copied.
         """
         if WHOLE in self.arrays:
             return None, [WHOLE] if _put(self.arrays[WHOLE], index, observation) else []
+        if not isinstance(observation, dict):
+            return observation, []
         copied = [name for name, array in self.arrays.items()
                   if _put(array, index, observation[name])]
         return {k: v for k, v in observation.items() if k not in self.arrays}, copied
@@ -329,13 +333,16 @@ def run(index: int, env_fn: Any, pipe: Connection, parent_pipe: Connection,
         cpu: The CPU to pin the worker (and every thread and process it starts) to.
     """
     parent_pipe.close()
+    # A terminal's Ctrl-C (and a notebook's interrupt) reaches the whole process group: it is
+    # the parent's to handle. The worker finishes its command; close() or EOF ends it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     env, batches = None, {}
     try:
         _place(index, cpu)
         env = env_fn()
         pipe.send(("ok", pack_spaces(env.observation_space, env.action_space)))
         serve(index, env, batches, pipe)
-    except (KeyboardInterrupt, EOFError):
+    except EOFError:
         pass
     except Exception as err:
         pipe.send(("error", portable(err)))

@@ -1,12 +1,9 @@
 """The shared-memory vector env gives what Gymnasium's SyncVectorEnv gives, step by step."""
 
-import functools
 import os
 import signal
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import gymnasium as gym
@@ -502,69 +499,3 @@ def test_another_array_field_leaves_the_frames_drawn_in_place():
             command("step", (0, 0))
             assert batches[0].arrays["count"][0, 0] == count
         assert renderer._canvases[0] is canvas and canvas.ops is not None
-
-
-class _Gated(gym.Env):
-    """Counts its steps; action 1 (or the reset option ``hold``) waits for the file ``gate``."""
-
-    observation_space = gym.spaces.Box(0, 1000, (1,), np.int64)
-    action_space = gym.spaces.Discrete(2)
-
-    def __init__(self, gate):
-        self.gate, self.count = Path(gate), 0
-
-    def _wait(self, hold):
-        while hold and not self.gate.exists():
-            time.sleep(0.01)
-
-    def reset(self, *, seed=None, options=None):
-        self._wait((options or {}).get("hold"))
-        self.count = 0
-        return np.array([0]), {"count": 0}
-
-    def step(self, action):
-        self._wait(action)
-        self.count += 1
-        return np.array([self.count]), float(self.count), False, False, {"count": self.count}
-
-
-def _interrupted(call, gate):
-    """Run ``call`` with a Ctrl-C arriving while a worker holds its step; then open ``gate``."""
-    timer = threading.Timer(0.2, signal.pthread_kill, (threading.main_thread().ident,
-                                                       signal.SIGINT))
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            call()
-    finally:
-        timer.join()
-        gate.touch()
-
-
-@pytest.mark.parametrize("call", ["step", "reset"])
-def test_a_call_interrupted_by_ctrl_c_leaves_the_next_answers_in_step(call, tmp_path):
-    # Each worker finishes the interrupted command and its answer is dropped: the next
-    # results are those of the next step, not of the one before (reward 1 with frame 2).
-    gate = tmp_path / "gate"
-    envs = SharedMemoryVectorEnv([functools.partial(_Gated, gate)] * 2)
-    envs.reset(seed=0)
-    envs.step(np.array([0, 0]))
-    _interrupted({"step": lambda: envs.step(np.array([1, 1])),
-                  "reset": lambda: envs.reset(options={"hold": True})}[call], gate)
-    for _ in range(2):
-        obs, rewards, _, _, infos = envs.step(np.array([0, 0]))
-        assert list(obs[:, 0]) == list(rewards) == list(infos["count"])
-    assert list(rewards) == ([4.0, 4.0] if call == "step" else [2.0, 2.0])
-    envs.close()
-
-
-def test_a_pool_recv_interrupted_by_ctrl_c_returns_its_steps_at_the_next_recv(tmp_path):
-    gate = tmp_path / "gate"
-    envs = SharedMemoryVectorEnv([functools.partial(_Gated, gate)] * 2)
-    envs.reset(seed=0)
-    envs.send(np.array([1, 1]))
-    _interrupted(envs.recv, gate)
-    obs, rewards, _, _, infos = envs.recv()
-    assert list(infos["env_id"]) == [0, 1] and list(rewards) == [1.0, 1.0]
-    assert list(obs[:, 0]) == [1, 1]
-    envs.close()

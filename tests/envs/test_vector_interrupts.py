@@ -1,0 +1,198 @@
+"""Ctrl-C in the middle of a vector env's call, and answers the parent cannot read.
+
+A Ctrl-C is a real SIGINT sent to the main thread (``signal.pthread_kill``) while a worker
+holds its command: the light env below waits for a file that the test creates only after
+the interrupt, so no timing margin decides what happens.
+"""
+
+import functools
+import os
+import re
+import signal
+import threading
+import time
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
+from mobileintent_gym.envs.vector_worker import WorkerError
+
+
+class _Gated(gym.Env):
+    """Counts its steps; action 1 (or the reset option ``hold``) waits for the file ``gate``."""
+
+    observation_space = gym.spaces.Box(0, 1000, (1,), np.int64)
+    action_space = gym.spaces.Discrete(2)
+
+    def __init__(self, gate):
+        self.gate, self.count = Path(gate), 0
+
+    def _wait(self, hold):
+        while hold and not self.gate.exists():
+            time.sleep(0.01)
+
+    def reset(self, *, seed=None, options=None):
+        self._wait((options or {}).get("hold"))
+        self.count = 0
+        return np.array([0]), {"count": 0}
+
+    def step(self, action):
+        self._wait(action)
+        self.count += 1
+        return np.array([self.count]), float(self.count), False, False, {"count": self.count}
+
+    def unreadable(self):
+        """An answer that pickles in the worker and cannot be unpickled in the parent."""
+        return _Unreadable()
+
+
+def _refuse():
+    raise TypeError("cannot be rebuilt here")
+
+
+class _Unreadable:
+    def __reduce__(self):
+        return _refuse, ()
+
+
+def _ctrl_c():
+    """A Ctrl-C to the main thread, as a terminal's reaches the foreground process."""
+    signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+
+def _interrupted(call, also=()):
+    """Run ``call``, a Ctrl-C arriving 0.2 s in (to the processes ``also`` as well)."""
+    def ctrl_c():
+        for pid in also:
+            os.kill(pid, signal.SIGINT)
+        _ctrl_c()
+
+    timer = threading.Timer(0.2, ctrl_c)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+    finally:
+        timer.join()
+
+
+@pytest.fixture()
+def gated(tmp_path):
+    """Two gated envs in a vector env, reset, and the file that opens their gate."""
+    gate = tmp_path / "gate"
+    envs = SharedMemoryVectorEnv([functools.partial(_Gated, gate)] * 2)
+    envs.reset(seed=0)
+    yield envs, gate
+    envs.close()
+
+
+def _in_step(envs, counts):
+    """Two steps; their frames, rewards and infos agree, and count on from ``counts``."""
+    for step in (1, 2):
+        obs, rewards, _, _, infos = envs.step(np.array([0, 0]))
+        assert list(obs[:, 0]) == list(rewards) == list(infos["count"]) == [
+            c + step for c in counts]
+
+
+@pytest.mark.parametrize("call", ["step", "reset"])
+def test_after_a_ctrl_c_the_next_call_returns_its_own_results(gated, call):
+    # The workers finish the interrupted command (a terminal's Ctrl-C reaches them too)
+    # and its answers are dropped: before, the next step returned the interrupted one's
+    # rewards beside its own frames, and the workers died of the Ctrl-C.
+    envs, gate = gated
+    envs.step(np.array([0, 0]))
+    workers = [process.pid for process in envs._processes]
+    _interrupted({"step": lambda: envs.step(np.array([1, 1])),
+                  "reset": lambda: envs.reset(options={"hold": True})}[call], also=workers)
+    gate.touch()
+    _in_step(envs, [2, 2] if call == "step" else [0, 0])
+    assert all(process.is_alive() for process in envs._processes)
+
+
+def test_a_second_ctrl_c_while_the_first_calls_answers_are_awaited_sends_nothing(gated):
+    # Worker 0 finished the first step, worker 1 is still in it. The next step waits for
+    # worker 1's dropped answer before sending anything: interrupted there, worker 0 must
+    # not have been sent its step (it would run one step ahead of worker 1 from then on).
+    envs, gate = gated
+    _interrupted(lambda: envs.step(np.array([0, 1])))
+    _interrupted(lambda: envs.step(np.array([0, 0])))
+    gate.touch()
+    _in_step(envs, [1, 1])
+
+
+def test_a_ctrl_c_while_an_answer_is_read_waits_for_the_whole_answer(gated, monkeypatch):
+    # The Ctrl-C lands between the reads of one answer's length and its body; raised
+    # there, the body would be read as the next call's answer.
+    envs, _ = gated
+    pipe = envs._pipes[1]
+    read = pipe._recv
+
+    def interrupted_read(size, *args):
+        if size > 4:  # the body, after the length
+            monkeypatch.setattr(pipe, "_recv", read)
+            _ctrl_c()
+        return read(size, *args)
+
+    monkeypatch.setattr(pipe, "_recv", interrupted_read)
+    with pytest.raises(KeyboardInterrupt):
+        envs.step(np.array([0, 0]))
+    _in_step(envs, [1, 1])
+
+
+def test_a_pool_recv_interrupted_by_ctrl_c_returns_its_steps_at_the_next_recv(gated):
+    envs, gate = gated
+    envs.send(np.array([1, 1]))
+    _interrupted(envs.recv)
+    gate.touch()
+    obs, rewards, _, _, infos = envs.recv()
+    assert list(infos["env_id"]) == [0, 1] and list(rewards) == [1.0, 1.0]
+    assert list(obs[:, 0]) == [1, 1]
+
+
+def test_an_answer_the_parent_cannot_unpickle_is_an_error_and_the_env_goes_on(gated):
+    envs, _ = gated
+    with pytest.raises(WorkerError, match=re.escape(
+            "worker 0's answer cannot be unpickled here: TypeError('cannot be rebuilt here')")):
+        envs.call("unreadable")
+    _in_step(envs, [0, 0])
+
+
+class _Plain(gym.Env):
+    """An env whose observations have no array to share: a Discrete, or a Tuple."""
+
+    action_space = gym.spaces.Discrete(2)
+
+    def __init__(self, kind):
+        self.count = 0
+        self.observation_space = gym.spaces.Discrete(100) if kind == "discrete" else (
+            gym.spaces.Tuple((gym.spaces.Discrete(100), gym.spaces.Box(0, 100, (2,), np.int64))))
+
+    def _obs(self):
+        if isinstance(self.observation_space, gym.spaces.Discrete):
+            return self.count
+        return self.count, np.array([self.count, 2 * self.count])
+
+    def reset(self, *, seed=None, options=None):
+        self.count = 0
+        return self._obs(), {}
+
+    def step(self, action):
+        self.count += 1 + action
+        return self._obs(), 1.0, self.count >= 4, False, {}
+
+
+@pytest.mark.parametrize("kind", ["discrete", "tuple"])
+def test_observations_with_nothing_to_share_come_through_the_pipes(kind):
+    fns = [functools.partial(_Plain, kind)] * 2
+    ours, sync = SharedMemoryVectorEnv(fns), gym.vector.SyncVectorEnv(fns)
+    for results in zip(*(envs.reset(seed=0) for envs in (ours, sync)), strict=True):
+        np.testing.assert_equal(*results)
+    for actions in ([0, 1], [1, 1], [0, 0], [1, 0]):  # an episode ends and resets
+        for results in zip(*(envs.step(np.array(actions)) for envs in (ours, sync)),
+                           strict=True):
+            np.testing.assert_equal(*results)
+    ours.close()
+    sync.close()
