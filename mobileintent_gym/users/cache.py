@@ -20,13 +20,17 @@ app builds its state, how PAIR ranks), the package version and ``FORMAT``. Which
 encoder kind loads is told without loading it (:func:`encoder_identity`); when only loading
 can tell (the hub may be asked), the model is loaded. Files are written to a temporary name
 and moved into place with ``os.replace``, so concurrent processes never read a partial
-entry; an entry that cannot be read (written by another version of the code) is rebuilt.
+entry, and one process at a time builds an entry (holding a lock file beside it) while
+the others wait and then read it: the workers of a vector env started on an empty cache
+build each user once, not once each. An entry that cannot be read (written by another
+version of the code) is rebuilt.
 Encoders given as objects rather than kinds have no identity on disk: their content is
 cached per process only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copyreg
 import functools
 import hashlib
@@ -35,13 +39,18 @@ import io
 import os
 import pickle
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 from gymnasium import logger
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
 
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.files import write_atomic
@@ -92,16 +101,54 @@ def fetch(profile_key: str, config: Any, build: Callable[[Encoder], T],
     if not isinstance(config.encoder, str) or folder is None:
         return build(_encoder(config.encoder))
     predicted = encoder_identity(config.encoder)
-    if predicted is not None:
-        found = _read(_entry(folder, profile_key, config, predicted))
-        if isinstance(found, expected):
-            return found
+    if predicted is None:
+        return _build(folder, profile_key, config, build)
+    entry = _entry(folder, profile_key, config, predicted)
+    found = _read(entry)
+    if isinstance(found, expected):
+        return found
+    with _building(entry):  # another process may have built it while this one waited
+        found = _read(entry)
+        return found if isinstance(found, expected) else _build(folder, profile_key,
+                                                                config, build)
+
+
+def _build(folder: Path, profile_key: str, config: Any, build: Callable[[Encoder], T]) -> T:
+    """Build the content with ``config``'s encoder; store it under the loaded encoder's id."""
     encoder = make_encoder(config.encoder)
     content = build(encoder)
     identity = loaded_identity(encoder)
     if identity is not None:
         _store(_entry(folder, profile_key, config, identity), content)
     return content
+
+
+@contextlib.contextmanager
+def _building(entry: Path) -> Iterator[None]:
+    """Hold ``entry``'s lock file: one process at a time builds it, the others wait for it.
+
+    The OS releases the lock of a process that dies. Where there is no ``fcntl`` (Windows),
+    processes build side by side; so they do where the default folder cannot be written
+    (``_store`` warns of it once the content is built).
+
+    Raises:
+        CacheError: When the folder that ``$MOBILEINTENT_GYM_CACHE`` names cannot be
+            written: before anything is built.
+    """
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(entry.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as err:
+        if os.environ.get(CACHE_ENV, "").strip():
+            raise _unwritable(entry.parent, err) from err
+        yield
+        return
+    try:
+        if fcntl is not None:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
 
 
 def _store(path: Path, content: Any) -> None:
@@ -243,8 +290,12 @@ def _write(path: Path, value: Any) -> None:
     try:
         write_atomic(path, _dumps(value))
     except OSError as err:
-        raise CacheError(f"cannot write the content cache entry {str(path)!r} ({err}); set "
-                         f"{CACHE_ENV} to a writable folder, or to 'off'") from err
+        raise _unwritable(path, err) from err
+
+
+def _unwritable(path: Path, err: OSError) -> CacheError:
+    return CacheError(f"cannot write the content cache at {str(path)!r} ({err}); set "
+                      f"{CACHE_ENV} to a writable folder, or to 'off'")
 
 
 def _restore_mapping(items: dict) -> MappingProxyType:

@@ -159,16 +159,36 @@ def test_an_unreadable_entry_is_rebuilt_and_replaced(folder):
     assert content_cache._read(entry) is not None
 
 
-def test_concurrent_processes_share_one_entry_per_user(folder):
-    script = ("import json; from mobileintent_gym.users import PairConfig, load_user_content; "
-              "print(json.dumps([dict(load_user_content(u, PairConfig(encoder='lexical')).labels) "
-              "for u in ('demo-ana', 'demo-ben', 'demo-chen', 'demo-dara')]))")
+# A process that builds the built-in users (lexical encoder) once its start is signalled,
+# and reports their labels and how many of them it built itself.
+BUILDER = """
+import json, sys
+from mobileintent_gym.users import PairConfig, load_user_content
+from mobileintent_gym.users import cache
+built, make = [], cache.make_encoder
+cache.make_encoder = lambda kind: built.append(kind) or make(kind)
+sys.stdin.readline()
+labels = [dict(load_user_content(u, PairConfig(encoder="lexical")).labels)
+          for u in ("demo-ana", "demo-ben", "demo-chen", "demo-dara")]
+print(json.dumps({"labels": labels, "built": len(built)}))
+"""
+
+
+def test_concurrent_processes_build_each_user_once_and_share_its_entry(folder):
+    # Started together on an empty cache, they would each build every user (a vector env's
+    # workers each importing torch and the encoder); one builds, the others wait and read.
     env = {**os.environ, "MOBILEINTENT_GYM_CACHE": str(folder.parent), "PYTHONPATH": str(ROOT)}
-    runs = [subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, env=env, text=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
+    runs = [subprocess.Popen([sys.executable, "-c", BUILDER], cwd=ROOT, env=env, text=True,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE) for _ in range(3)]
+    for run in runs:
+        run.stdin.write("go\n")
+        run.stdin.flush()
     outputs = [run.communicate(timeout=300) for run in runs]
     assert all(run.returncode == 0 for run in runs), outputs[0][1][-2000:]
-    assert len({out for out, _ in outputs}) == 1
+    reports = [json.loads(out) for out, _ in outputs]
+    assert all(report["labels"] == reports[0]["labels"] for report in reports)
+    assert sum(report["built"] for report in reports) == 4
     assert len(list(folder.glob("*.pkl"))) == 4 and not list(folder.glob(".*"))  # no temporaries
 
 
@@ -177,8 +197,11 @@ def test_an_unusable_folder_is_named_and_off_turns_the_cache_off(tmp_path, monke
     blocker.write_text("not a folder")
     monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(blocker))
     pair._CACHE.clear()
-    with pytest.raises(content_cache.CacheError, match="a-file"):
-        build_user_content(resolve_profile("demo-dara"), LEXICAL)
+    with monkeypatch.context() as patched:  # named before seconds are spent building
+        patched.setattr(content_cache, "make_encoder",
+                        lambda kind: pytest.fail("built before the folder was checked"))
+        with pytest.raises(content_cache.CacheError, match="a-file"):
+            build_user_content(resolve_profile("demo-dara"), LEXICAL)
     assert len(pair._CACHE) == 0  # nothing half-done kept
     monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", "off")
     assert content_cache.content_dir() is None
