@@ -21,6 +21,8 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from gymnasium import logger
+
 from mobileintent_gym import rollouts
 from mobileintent_gym.console import Progress
 from mobileintent_gym.distributed.heap import HeapTrimmer
@@ -29,6 +31,19 @@ from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.rollouts import AgentFactory, Episode, EpisodeRecord
 
 EXECUTE_ENV = "Act2Intent-Execute-v0"
+
+
+def _cpu_share(cpus: float, num_actors: int) -> float:
+    """The CPUs each actor asks Ray for: one, or an equal share where there are fewer.
+
+    Actors that ask for more than the cluster has would never start, and the episodes sent
+    to them would wait for ever.
+    """
+    if num_actors <= cpus:
+        return 1.0
+    logger.warn(f"the Ray cluster has {cpus:g} CPUs for {num_actors} actors: each asks for "
+                f"{cpus / num_actors:.3g} of one, and they share them")
+    return cpus / num_actors
 
 
 class RolloutError(MobileIntentError):
@@ -69,7 +84,9 @@ class RolloutPool:
     else a new local one with ``num_actors`` CPUs (which :meth:`close` shuts down again).
 
     Args:
-        num_actors: How many actors (one CPU each); ``None``: one per CPU of the cluster.
+        num_actors: How many actors (one CPU each, or an equal share of the cluster's
+            CPUs where it has fewer, with a warning: an autoscaling cluster is not asked
+            for more); ``None``: one per CPU of the cluster.
         env_id: The registered env id each actor builds.
         env_kwargs: Passed to ``gym.make`` in each actor.
         address: A Ray cluster's address (``ray.init(address=...)``).
@@ -94,9 +111,10 @@ class RolloutPool:
         if self._owns_ray:
             ray.init(address=address, num_cpus=None if address else num_actors,
                      include_dashboard=False)
+        cpus = ray.cluster_resources().get("CPU", 0.0)
         if num_actors is None:
-            num_actors = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        actor = ray.remote(num_cpus=1, max_restarts=max_restarts,
+            num_actors = max(1, int(cpus))
+        actor = ray.remote(num_cpus=_cpu_share(cpus, num_actors), max_restarts=max_restarts,
                            max_task_retries=max_task_retries,
                            runtime_env={"env_vars": worker_thread_env()})(RolloutActor)
         self.actors = [actor.remote(env_id, dict(env_kwargs or {})) for _ in range(num_actors)]

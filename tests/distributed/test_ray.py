@@ -98,6 +98,18 @@ def test_rollout_groups_hold_each_users_rollouts_with_their_advantages(cluster,
         assert advantages.shape == (4,) and np.isclose(advantages.sum(), 0.0)
 
 
+def test_more_actors_than_the_cluster_has_cpus_share_them(cluster, single_process):
+    # Each asking for a whole CPU, the third actor would never start and the episodes sent
+    # to it would wait for ever.
+    work = episodes(USERS, TASKS[:2], seed=2)
+    with pytest.warns(UserWarning, match="2 CPUs for 3 actors: each asks for 0.667 of one"):
+        pool = RolloutPool(3, env_kwargs=ENV_KWARGS, progress=False)
+    with pool:
+        assert pool.run(work, AGENTS["random"]) == [
+            run(single_process, AGENTS["random"], e) for e in work]
+        assert len(set(pool.pids())) == 3
+
+
 def test_bad_pool_and_group_arguments_are_named():
     with pytest.raises(ValueError, match="num_actors must be a positive integer, got 0"):
         RolloutPool(0)
