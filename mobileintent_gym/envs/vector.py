@@ -41,14 +41,14 @@ import pickle
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
 import gymnasium as gym
 import numpy as np
-from gymnasium.error import AlreadyPendingCallError, NoAsyncCallError
+from gymnasium.error import AlreadyPendingCallError, ClosedEnvironmentError, NoAsyncCallError
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import (
     CloudpickleWrapper,
@@ -154,11 +154,15 @@ class SharedMemoryVectorEnv(VectorEnv):
         found = [pickle.loads(packed) for packed in self._collect([True] * self.num_envs)]
         for index, pair in enumerate(found):
             if pair != found[0]:
-                raise WorkerError(f"worker {index}'s env has other spaces than worker 0's")
+                raise WorkerError(f"worker {index}'s env has other spaces than worker 0's: "
+                                  f"{pair!r:.300} against {found[0]!r:.300}")
         self.single_observation_space, self.single_action_space = found[0]
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._add_batch()
+        # As Gymnasium's vector envs: the first sub-env's (video recorders read them).
+        self.render_mode = self.call("render_mode")[0]
+        self.metadata = {**self.call("metadata")[0], **type(self).metadata}
 
     def _add_batch(self) -> int:
         """Allocate one more batch in shared memory, attach the workers to it, its index."""
@@ -279,6 +283,7 @@ class SharedMemoryVectorEnv(VectorEnv):
             Exception: An error a sub-env raised in its step, as ``step`` raises it; the
                 other finished steps are returned by the next ``recv``.
         """
+        self._open("recv")
         pending = len(self._sent) + len(self._ready)
         if not pending:
             raise NoAsyncCallError("recv() with no step sent: call send() first", "recv")
@@ -305,6 +310,25 @@ class SharedMemoryVectorEnv(VectorEnv):
         """Call a method of every sub-env (or read an attribute); one result per sub-env."""
         self._idle("call")
         return tuple(self._command([("call", (name, args, kwargs))] * self.num_envs))
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
+        """Set an attribute of every sub-env (``Env.set_wrapper_attr``).
+
+        Args:
+            name: The attribute.
+            values: One value per sub-env (a list or tuple), or any other value for all.
+
+        Raises:
+            ValueError: For a list or tuple that is not one value per sub-env; nothing is
+                set.
+        """
+        self._idle("set_attr")
+        if not isinstance(values, list | tuple):
+            values = [values] * self.num_envs
+        if len(values) != self.num_envs:
+            raise ValueError(f"set_attr({name!r}) needs one value per sub-env "
+                             f"({self.num_envs}), got {len(values)}")
+        self._command([("set_attr", (name, value)) for value in values])
 
     def render(self) -> tuple[Any, ...]:
         """Each sub-env's ``render()``."""
@@ -402,8 +426,14 @@ class SharedMemoryVectorEnv(VectorEnv):
         while self._due[index]:
             self._answer(index)
 
+    def _open(self, name: str) -> None:
+        """Refuse ``name`` once the env is closed, as Gymnasium's vector envs do."""
+        if self.closed:
+            raise ClosedEnvironmentError(f"{name}() on a {type(self).__name__} after close()")
+
     def _idle(self, name: str, ids: Sequence[int] | None = None) -> None:
-        """Refuse ``name`` while sub-envs ``ids`` (any, by default) have steps out."""
+        """Refuse ``name`` once closed, or while sub-envs ``ids`` (any) have steps out."""
+        self._open(name)
         if not (self._sent or self._ready):
             return
         out = sorted(index for index in self._sent.keys() | self._ready.keys()
@@ -421,10 +451,10 @@ class SharedMemoryVectorEnv(VectorEnv):
             items = list(iterate(self._action_batches[count], actions))
         except (TypeError, KeyError, IndexError, ValueError) as err:
             raise ValueError(f"actions must be batched for {count} sub-envs of action "
-                             f"space {self.single_action_space}, got {actions!r}") from err
+                             f"space {self.single_action_space}, got {actions!r:.300}") from err
         if len(items) != count:
             raise ValueError(f"actions must be batched for {count} sub-envs, got "
-                             f"{len(items)}: {actions!r}")
+                             f"{len(items)}: {actions!r:.300}")
         return items
 
     def _wait_for(self, size: int) -> None:
@@ -533,7 +563,12 @@ def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
         context: See :class:`SharedMemoryVectorEnv`.
         cpus: See :class:`SharedMemoryVectorEnv`.
         **kwargs: Passed to ``gym.make`` in each worker (``max_episode_steps`` included).
+
+    Raises:
+        ValueError: For a ``num_envs`` that is not a positive integer.
     """
+    if not (_integer(num_envs) and num_envs >= 1):
+        raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
     return SharedMemoryVectorEnv([functools.partial(gym.make, env_id, **kwargs)] * num_envs,
                                  copy=copy, context=context, cpus=cpus)
 
@@ -621,7 +656,8 @@ def _checked_cpus(cpus: Sequence[int] | None) -> list[int] | None:
         return None
     if not hasattr(os, "sched_setaffinity"):
         raise ValueError(f"cpus={cpus!r}: pinning workers to CPUs needs Linux")
-    listing, listed = _online_cpus(), list(cpus)
+    listing = _online_cpus()
+    listed = list(cpus) if isinstance(cpus, Iterable) else []
     online = {cpu for span in listing.split(",") for cpu in _span(span)}
     if not listed or any(not (_integer(c) and c in online) for c in listed):
         raise ValueError(f"cpus must list CPU numbers of this machine ({listing}), "

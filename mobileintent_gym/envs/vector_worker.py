@@ -406,6 +406,9 @@ def serve(index: int, env: gym.Env, batches: dict[int, SharedFrames], pipe: Conn
                 batches[number] = SharedFrames.attach(layout)
                 canvases.add(number, batches[number])
                 reply = None
+            elif command == "set_attr":
+                env.set_wrapper_attr(*data)
+                reply = None
             else:  # call
                 name, args, kwargs = data
                 attr = env.get_wrapper_attr(name)

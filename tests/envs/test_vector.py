@@ -274,7 +274,7 @@ def test_workers_run_as_batch_tasks_pinned_to_the_cpus_asked_for():
         free.close()
 
 
-@pytest.mark.parametrize("cpus", [[], [10_000], [-1], [0.5], [True], "0"])
+@pytest.mark.parametrize("cpus", [[], [10_000], [-1], [0.5], [True], "0", 0])
 def test_cpus_that_are_no_cpu_numbers_are_refused_before_any_worker_starts(cpus, monkeypatch):
     started = []  # workers that were started and stopped again leave no child behind
     monkeypatch.setattr(SharedMemoryVectorEnv, "_start", lambda *args: started.append(args))

@@ -8,7 +8,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.error import AlreadyPendingCallError, NoAsyncCallError
+from gymnasium.error import AlreadyPendingCallError, ClosedEnvironmentError, NoAsyncCallError
 from gymnasium.vector.utils import concatenate, create_empty_array
 
 from mobileintent_gym.envs.vector import make_vector
@@ -148,7 +148,7 @@ def test_pool_misuse_is_refused_naming_it_and_loses_or_repeats_no_step():
     envs.send(home(envs, 3))
     envs.recv(1)
     envs.close()  # with steps in flight, or received and not returned: all dropped
-    with pytest.raises(NoAsyncCallError):
+    with pytest.raises(ClosedEnvironmentError):
         envs.recv()
     assert [p.exitcode for p in processes] == [0, 0, 0]
     assert not any(Path("/dev/shm", name).exists() for name in names)

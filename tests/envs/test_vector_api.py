@@ -1,0 +1,95 @@
+"""The shared-memory vector env's Gymnasium API besides stepping: attributes, closing, misuse."""
+
+import functools
+from typing import ClassVar
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.error import ClosedEnvironmentError
+
+from mobileintent_gym.envs.vector import SharedMemoryVectorEnv, make_vector
+from mobileintent_gym.envs.vector_worker import WorkerError
+from tests.envs.test_vector import ENV, KWARGS
+
+
+class _Light(gym.Env):
+    """A counter with a ``speed`` to set, and (when ``wide``) another observation space."""
+
+    metadata: ClassVar[dict] = {"render_modes": ["rgb_array"], "render_fps": 7}
+    action_space = gym.spaces.Discrete(2)
+
+    def __init__(self, wide=False, render_mode=None):
+        self.observation_space = gym.spaces.Box(0, 1000, (2 if wide else 1,), np.int64)
+        self.render_mode, self.speed, self.count = render_mode, 1, 0
+
+    def reset(self, *, seed=None, options=None):
+        self.count = 0
+        return np.zeros(self.observation_space.shape, np.int64), {}
+
+    def step(self, action):
+        self.count += self.speed
+        return np.full(self.observation_space.shape, self.count), 0.0, False, False, {}
+
+
+def test_render_mode_and_metadata_are_the_sub_envs_as_in_a_sync_vector_env():
+    kwargs = {**KWARGS, "users": ["demo-ana"], "render_mode": "rgb_array"}
+    ours = make_vector(ENV, 1, **kwargs)
+    sync = gym.make_vec(ENV, 1, vectorization_mode="sync", **kwargs)
+    assert ours.render_mode == sync.render_mode == "rgb_array"
+    assert ours.metadata["render_fps"] == sync.metadata["render_fps"] == 4
+    assert ours.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
+    ours.close()
+    sync.close()
+    light = SharedMemoryVectorEnv([_Light])
+    assert light.render_mode is None and light.metadata["render_fps"] == 7
+    light.close()
+
+
+def test_set_attr_sets_one_value_per_sub_env_or_one_for_all():
+    envs = SharedMemoryVectorEnv([_Light] * 2)
+    envs.reset(seed=0)
+    envs.set_attr("speed", [2, 5])
+    assert envs.get_attr("speed") == (2, 5)
+    assert list(envs.step(np.array([0, 0]))[0][:, 0]) == [2, 5]
+    envs.set_attr("speed", 3)
+    assert envs.get_attr("speed") == (3, 3)
+    with pytest.raises(ValueError, match=r"set_attr\('speed'\) needs one value per sub-env "
+                                         r"\(2\), got 3"):
+        envs.set_attr("speed", (1, 1, 1))
+    assert envs.get_attr("speed") == (3, 3)  # nothing set
+    envs.close()
+
+
+@pytest.mark.parametrize("call", [
+    lambda envs: envs.reset(seed=0), lambda envs: envs.step(np.array([0])),
+    lambda envs: envs.send(np.array([0])), lambda envs: envs.recv(),
+    lambda envs: envs.call("render"), lambda envs: envs.set_attr("speed", 2)])
+def test_a_closed_env_refuses_every_call_as_gymnasiums_vector_envs_do(call):
+    envs = SharedMemoryVectorEnv([_Light])
+    envs.close()
+    with pytest.raises(ClosedEnvironmentError, match="after close"):
+        call(envs)
+    envs.close()  # a second close does nothing
+
+
+def test_workers_with_other_spaces_are_named_with_both_spaces():
+    with pytest.raises(WorkerError, match=r"worker 1's env has other spaces than worker 0's: "
+                                          r"\(Box\(0, 1000, \(2,\), int64\).* against "
+                                          r"\(Box\(0, 1000, \(1,\), int64\)"):
+        SharedMemoryVectorEnv([_Light, functools.partial(_Light, wide=True)])
+
+
+@pytest.mark.parametrize("num_envs", [0, -1, 1.0, True])
+def test_a_num_envs_that_is_no_positive_integer_is_named(num_envs):
+    with pytest.raises(ValueError, match=f"num_envs must be a positive integer, got "
+                                         f"{num_envs!r}"):
+        gym.make_vec(ENV, num_envs, vectorization_mode="vector_entry_point", **KWARGS)
+
+
+def test_a_wrong_action_batch_is_named_briefly():
+    envs = SharedMemoryVectorEnv([_Light])
+    with pytest.raises(ValueError, match="actions must be batched") as caught:
+        envs.step(np.arange(5000))
+    assert len(str(caught.value)) < 500
+    envs.close()
