@@ -21,6 +21,7 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+import gymnasium as gym
 from gymnasium import logger
 
 from mobileintent_gym import rollouts
@@ -47,7 +48,16 @@ def _cpu_share(cpus: float, num_actors: int) -> float:
 
 
 class RolloutError(MobileIntentError):
-    """An episode could not be run on the pool: its actor died more often than allowed."""
+    """Episodes could not be run: an actor could not build its env, or died too often."""
+
+
+def _actor_error(err: Exception, env_id: str) -> RolloutError:
+    """What a dead actor's error means for the caller, in one line where it can be."""
+    if getattr(err, "actor_init_failed", False):
+        last = [line for line in str(err).splitlines() if line.strip()][-1]
+        return RolloutError(f"an actor could not build its env (gym.make({env_id!r}, "
+                            f"**env_kwargs)): {last.strip()}")
+    return RolloutError(f"an actor died more than its restarts allow ({err})")
 
 
 class RolloutActor:
@@ -59,8 +69,6 @@ class RolloutActor:
     """
 
     def __init__(self, env_id: str, env_kwargs: Mapping[str, Any]) -> None:
-        import gymnasium as gym
-
         import mobileintent_gym  # noqa: F401  registers the env ids
 
         self.env, self._trim = gym.make(env_id, **env_kwargs), HeapTrimmer()
@@ -96,6 +104,7 @@ class RolloutPool:
 
     Raises:
         ValueError: For a ``num_actors`` that is not a positive integer.
+        gymnasium.error.Error: For an ``env_id`` that is not registered (before Ray starts).
         DependencyNotInstalled: Without the ``[distributed]`` extra.
     """
 
@@ -106,6 +115,8 @@ class RolloutPool:
         if num_actors is not None and (isinstance(num_actors, bool)
                                        or not isinstance(num_actors, int) or num_actors < 1):
             raise ValueError(f"num_actors must be a positive integer, got {num_actors!r}")
+        gym.spec(env_id)  # an unknown id is named here, not by every actor
+        self.env_id = env_id
         ray = self._ray = require("ray", "distributed")
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
@@ -130,7 +141,11 @@ class RolloutPool:
                 with cloudpickle, for the actors).
 
         Raises:
-            RolloutError: When an actor died more than ``max_restarts`` times.
+            RolloutError: When an actor could not build its env (``gym.make`` raised in it:
+                the message ends with that error), or died more than ``max_restarts``
+                times.
+            ray.exceptions.RayTaskError: An error raised by the agent or the env in an
+                episode (its ``cause`` is that error).
         """
         ray = self._ray
         pool = require("ray.util", "distributed").ActorPool(self.actors)
@@ -142,8 +157,7 @@ class RolloutPool:
             try:
                 yield pool.get_next_unordered()
             except ray.exceptions.RayActorError as err:
-                raise RolloutError(f"an actor died more than its restarts allow ({err})"
-                                   ) from err
+                raise _actor_error(err, self.env_id) from err
 
     def run(self, episodes: Sequence[Episode], make_agent: AgentFactory
             ) -> list[EpisodeRecord]:

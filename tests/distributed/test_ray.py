@@ -22,6 +22,7 @@ from mobileintent_gym.users import PairConfig
 ray = pytest.importorskip("ray", reason="needs the [distributed] extra (ray)")
 
 from mobileintent_gym.distributed import (  # noqa: E402
+    RolloutError,
     RolloutPool,
     evaluate_ray,
     group_episodes,
@@ -110,9 +111,21 @@ def test_more_actors_than_the_cluster_has_cpus_share_them(cluster, single_proces
         assert len(set(pool.pids())) == 3
 
 
+def test_an_env_the_actors_cannot_build_is_named_in_one_line(cluster):
+    work = episodes(USERS[:1], TASKS[:1], seed=0)
+    named = (r"an actor could not build its env \(gym.make\('Act2Intent-Execute-v0', "
+             r"\*\*env_kwargs\)\): TypeError: .*unexpected keyword argument 'bogus'")
+    with (RolloutPool(1, env_kwargs={**ENV_KWARGS, "bogus": 1}, progress=False) as pool,
+          pytest.raises(RolloutError, match=named) as caught):
+        pool.run(work, AGENTS["random"])
+    assert "\n" not in str(caught.value)
+
+
 def test_bad_pool_and_group_arguments_are_named():
     with pytest.raises(ValueError, match="num_actors must be a positive integer, got 0"):
         RolloutPool(0)
+    with pytest.raises(gym.error.NameNotFound, match="Act2Intent-Exec"):
+        RolloutPool(1, env_id="Act2Intent-Exec-v0")
     with pytest.raises(ValueError, match="two users"):
         group_episodes("G-SPT-02:common:explicit", ["demo-ana"], 2)
 
