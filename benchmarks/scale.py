@@ -23,7 +23,8 @@ subprocess, so that this process never imports torch) and then read from the dis
   the baseline does, talking to nobody (the sum of their rates): what the machine itself
   gives N envs (cores, caches, memory bandwidth), the ceiling of every other mode.
 
-Rates are the best of ``--repeats`` runs. Per worker: the cold start of an env for a
+Rates are the best of ``--repeats`` runs, each mode (the baseline and ``independent``
+included) after one untimed run of the workload. Per worker: the cold start of an env for a
 cached user in a fresh interpreter (import, ``gym.make``, ``reset``; median of three) and
 its peak RSS after 50 steps; the RSS of each vector env's and Ray's workers, and their PSS
 (the shared libraries' pages divided among the processes mapping them: what each worker
@@ -139,15 +140,25 @@ def seeded_actions(space: gym.Space, steps: int) -> list:
     return [space.sample() for _ in range(steps)]
 
 
+def best_of(run: Callable[[], float], repeats: int) -> float:
+    """The best of ``repeats`` runs of ``run`` (a steps/s), after one untimed run.
+
+    The untimed run fills what a first pass over the workload fills (the renderer's caches,
+    the allocator's pools) in every mode alike: otherwise a mode's fresh workers would be
+    measured cold against a baseline env that has run the workload before.
+    """
+    run()
+    return max(run() for _ in range(repeats))
+
+
 def single_rate(env: gym.Env, actions: list, repeats: int) -> float:
-    """The baseline's steps/s: one env stepping the workload (best of ``repeats``).
+    """The baseline's steps/s: one env stepping the workload (see ``best_of``).
 
     It takes the actions as a vector env's first sub-env does: the action after an
     episode's end is spent on the reset (Gymnasium's next-step autoreset), so both step
     the same episodes over the same screens.
     """
-    rates = []
-    for _ in range(repeats):
+    def run() -> float:
         env.reset(seed=0)
         done, start = False, time.perf_counter()
         for action in actions:
@@ -156,26 +167,28 @@ def single_rate(env: gym.Env, actions: list, repeats: int) -> float:
                 done = False
             else:
                 done = any(env.step(action)[2:4])
-        rates.append(len(actions) / (time.perf_counter() - start))
-    return max(rates)
+        return len(actions) / (time.perf_counter() - start)
+
+    return best_of(run, repeats)
 
 
 def vector_rate(envs: gym.vector.VectorEnv, actions: list, repeats: int) -> float:
-    """Aggregate steps/s, every sub-env taking the workload's actions (best of ``repeats``)."""
+    """Aggregate steps/s, every sub-env taking the workload's actions (see ``best_of``)."""
     space, n = envs.single_action_space, envs.num_envs
     batched = [concatenate(space, [a] * n, create_empty_array(space, n)) for a in actions]
-    rates = []
-    for _ in range(repeats):
+
+    def run() -> float:
         envs.reset(seed=0)
         start = time.perf_counter()
         for action in batched:
             envs.step(action)
-        rates.append(n * len(actions) / (time.perf_counter() - start))
-    return max(rates)
+        return n * len(actions) / (time.perf_counter() - start)
+
+    return best_of(run, repeats)
 
 
 def pool_rate(envs: SharedMemoryVectorEnv, actions: list, repeats: int) -> float:
-    """Aggregate steps/s of the sub-envs stepped as a pool (best of ``repeats``).
+    """Aggregate steps/s of the sub-envs stepped as a pool (see ``best_of``).
 
     Each sub-env takes the workload's actions in turn; ``recv`` returns the first half of
     them (at least one) to finish, and each is sent its next action at once (batched
@@ -183,8 +196,8 @@ def pool_rate(envs: SharedMemoryVectorEnv, actions: list, repeats: int) -> float
     """
     space, n = envs.single_action_space, envs.num_envs
     batched = [concatenate(space, [a], create_empty_array(space, 1)) for a in actions]
-    rates = []
-    for _ in range(repeats):
+
+    def run() -> float:
         envs.reset(seed=0)
         taken, pending = [0] * n, n
         start = time.perf_counter()
@@ -198,8 +211,9 @@ def pool_rate(envs: SharedMemoryVectorEnv, actions: list, repeats: int) -> float
                 if taken[i] < len(actions):
                     envs.send(batched[taken[i]], [i])
                     pending += 1
-        rates.append(n * len(actions) / (time.perf_counter() - start))
-    return max(rates)
+        return n * len(actions) / (time.perf_counter() - start)
+
+    return best_of(run, repeats)
 
 
 def vector_rates(n: int, actions: list, repeats: int, modes: list[str]) -> dict:
@@ -320,12 +334,20 @@ def plot(figures: dict, path: Path) -> None:
     image.save(path)
 
 
+def positive(text: str) -> int:
+    """An argument that must be a positive integer."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return int(text)
+
+
 def main() -> None:
     """Measure and print every figure; write JSON and the plot."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--steps", type=int, default=200, help="steps per env and mode")
-    parser.add_argument("--repeats", type=int, default=3, help="best of this many runs")
+    parser.add_argument("--workers", type=positive, nargs="+", default=[1, 2])
+    parser.add_argument("--steps", type=positive, default=200, help="steps per env and mode")
+    parser.add_argument("--repeats", type=positive, default=3,
+                        help="best of this many runs (after an untimed one)")
     parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES),
                         help="what to measure (default: every mode)")
     parser.add_argument("--out", default="out/scale.json")
