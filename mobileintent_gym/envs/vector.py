@@ -258,11 +258,12 @@ class SharedMemoryVectorEnv(VectorEnv):
         batch = self._next_batch()
         for index in ids:
             self._drop_due(index)
-        for index, action in zip(ids, items, strict=True):
-            if self._post(index, ("step", (batch, action))):
-                self._sent[index] = batch
-            else:  # the worker is gone: recv raises it
-                self._ready[index] = _Step(batch, "error", self._died(index))
+        with _ctrl_c_held():  # every sub-env is sent its step and recorded, or none is
+            for index, action in zip(ids, items, strict=True):
+                if self._post(index, ("step", (batch, action))):
+                    self._sent[index] = batch
+                else:  # the worker is gone: recv raises it
+                    self._ready[index] = _Step(batch, "error", self._died(index))
 
     def recv(self, batch_size: int | None = None) -> tuple[Any, np.ndarray, np.ndarray,
                                                            np.ndarray, dict[str, Any]]:
@@ -370,7 +371,8 @@ class SharedMemoryVectorEnv(VectorEnv):
         A worker with a step out answers it first.
         """
         deadline = time.monotonic() + JOIN_SECONDS
-        posted = [self._post(index, ("close", None)) for index in range(self.num_envs)]
+        with _ctrl_c_held():
+            posted = [self._post(index, ("close", None)) for index in range(self.num_envs)]
         return [index for index in range(self.num_envs)
                 if not (posted[index] and self._answered(index, deadline))]
 
@@ -391,30 +393,42 @@ class SharedMemoryVectorEnv(VectorEnv):
         """
         for index in range(self.num_envs):
             self._drop_due(index)
-        return self._collect([self._post(index, command)
-                              for index, command in enumerate(commands)])
+        with _ctrl_c_held():  # every worker gets its command, or none does
+            alive = [self._post(index, command) for index, command in enumerate(commands)]
+        return self._collect(alive)
 
     def _collect(self, alive: Sequence[bool]) -> list[Any]:
         """Every worker's next answer (an error for those not ``alive``).
 
+        Only the waits can be interrupted (Ctrl-C); answers are read whole.
+
         Raises:
             Exception: The first error, once every worker has answered.
         """
-        answers = [self._answer(index) if alive[index] else ("error", self._died(index))
-                   for index in range(self.num_envs)]
+        found = {index: ("error", self._died(index))
+                 for index in range(self.num_envs) if not alive[index]}
+        while len(found) < self.num_envs:
+            waiting = {self._pipes[i]: i for i in range(self.num_envs) if i not in found}
+            ready = multiprocessing.connection.wait(list(waiting))
+            with _ctrl_c_held():
+                for pipe in ready:
+                    found[waiting[pipe]] = self._read(waiting[pipe])
+        answers = [found[index] for index in range(self.num_envs)]
         errors = [payload for status, payload in answers if status == "error"]
         if errors:
             _raise(errors[0])
         return [payload for _, payload in answers]
 
     def _post(self, index: int, command: tuple[str, Any]) -> bool:
-        """Send worker ``index`` its command whole; whether it could be (it is alive)."""
-        with _ctrl_c_held():
-            try:
-                self._pipes[index].send(command)
-            except OSError:
-                return False
-            self._due[index] += 1
+        """Send worker ``index`` its command; whether it could be (it is alive).
+
+        Call it with Ctrl-C held back (``_ctrl_c_held``), which keeps the message whole.
+        """
+        try:
+            self._pipes[index].send(command)
+        except OSError:
+            return False
+        self._due[index] += 1
         return True
 
     def _drop_due(self, index: int) -> None:
@@ -461,9 +475,10 @@ class SharedMemoryVectorEnv(VectorEnv):
         """Receive finished steps until ``size`` wait to be returned."""
         while len(self._ready) < size:
             waiting = {self._pipes[index]: index for index in self._sent}
-            for pipe in multiprocessing.connection.wait(list(waiting)):
-                index = waiting[pipe]
-                with _ctrl_c_held():  # read and recorded together
+            ready = multiprocessing.connection.wait(list(waiting))
+            with _ctrl_c_held():  # read and recorded together
+                for pipe in ready:
+                    index = waiting[pipe]
                     self._ready[index] = _Step(self._sent.pop(index), *self._read(index))
 
     def _results(self, replies: Sequence[Any], rows: Sequence[tuple[int, int]]
@@ -590,12 +605,14 @@ def __getattr__(name: str) -> Callable[..., SharedMemoryVectorEnv]:
 def _ctrl_c_held() -> Iterator[None]:
     """Hold back a Ctrl-C (SIGINT) that arrives inside until the block is done.
 
-    Where Python would raise it as ``KeyboardInterrupt`` (the main thread, under the
-    default handler), so that a message to or from a worker is sent or read whole, and
-    counted; elsewhere the block runs as it is.
+    Messages to and from the workers are sent and read, and counted, in such blocks, so
+    that none is cut in two. The handler that was installed (Python's raises
+    ``KeyboardInterrupt``; a program's own, say one that saves and stops) gets the Ctrl-C
+    once the block is done. Outside the main thread, where Python runs no handler, or
+    under a handler not installed from Python, the block runs as it is.
     """
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous is None:
         yield
         return
     caught: list[int] = []
@@ -603,9 +620,9 @@ def _ctrl_c_held() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, previous)
     if caught:
-        raise KeyboardInterrupt
+        signal.raise_signal(signal.SIGINT)
 
 
 def _raise(error: tuple[Exception, str]) -> None:

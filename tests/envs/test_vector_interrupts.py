@@ -123,9 +123,21 @@ def test_a_second_ctrl_c_while_the_first_calls_answers_are_awaited_sends_nothing
     _in_step(envs, [1, 1])
 
 
-def test_a_ctrl_c_while_an_answer_is_read_waits_for_the_whole_answer(gated, monkeypatch):
-    # The Ctrl-C lands between the reads of one answer's length and its body; raised
-    # there, the body would be read as the next call's answer.
+class _Stop(Exception):
+    """What a program's own Ctrl-C handler raises (to save its work and stop, say)."""
+
+
+def _stop(number, frame):
+    raise _Stop
+
+
+@pytest.mark.parametrize("handler", [signal.default_int_handler, _stop])
+def test_a_ctrl_c_while_an_answer_is_read_waits_for_the_whole_answer(gated, monkeypatch,
+                                                                    handler):
+    # The Ctrl-C lands between the reads of one answer's length and its body; handled
+    # there, the body would be read as the next call's answer. Held back, it goes to the
+    # handler that was installed once the answer is read.
+    previous = signal.signal(signal.SIGINT, handler)
     envs, _ = gated
     pipe = envs._pipes[1]
     read = pipe._recv
@@ -137,8 +149,36 @@ def test_a_ctrl_c_while_an_answer_is_read_waits_for_the_whole_answer(gated, monk
         return read(size, *args)
 
     monkeypatch.setattr(pipe, "_recv", interrupted_read)
+    try:
+        with pytest.raises(KeyboardInterrupt if handler is signal.default_int_handler
+                           else _Stop):
+            envs.step(np.array([0, 0]))
+        assert signal.getsignal(signal.SIGINT) is handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    _in_step(envs, [1, 1])
+
+
+@pytest.mark.parametrize("call", ["step", "send"])
+def test_a_ctrl_c_while_commands_go_out_lets_every_worker_have_its_own(gated, monkeypatch,
+                                                                       call):
+    # Landing as the first worker is sent its step, it must not leave the second without
+    # one (a sub-env a step behind for good), nor a step sent and not recorded (lost).
+    envs, _ = gated
+    post = envs._post
+
+    def interrupted_post(index, command):
+        if index == 0:
+            _ctrl_c()
+        return post(index, command)
+
+    monkeypatch.setattr(envs, "_post", interrupted_post)
     with pytest.raises(KeyboardInterrupt):
-        envs.step(np.array([0, 0]))
+        getattr(envs, call)(np.array([0, 0]))
+    monkeypatch.setattr(envs, "_post", post)
+    if call == "send":
+        *_, infos = envs.recv()
+        assert list(infos["env_id"]) == [0, 1] and list(infos["count"]) == [1, 1]
     _in_step(envs, [1, 1])
 
 
