@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import copyreg
+import errno
 import functools
 import hashlib
 import importlib.util
@@ -101,12 +102,14 @@ def fetch(profile_key: str, config: Any, build: Callable[[Encoder], T],
     if not isinstance(config.encoder, str) or folder is None:
         return build(_encoder(config.encoder))
     predicted = encoder_identity(config.encoder)
-    if predicted is None:
+    if predicted is not None:
+        entry = _entry(folder, profile_key, config, predicted)
+        found = _read(entry)
+        if isinstance(found, expected):
+            return found
+    _prepare(folder)  # an unusable folder is named before seconds go into building
+    if predicted is None:  # which entry only loading the encoder tells: no lock to take
         return _build(folder, profile_key, config, build)
-    entry = _entry(folder, profile_key, config, predicted)
-    found = _read(entry)
-    if isinstance(found, expected):
-        return found
     with _building(entry):  # another process may have built it while this one waited
         found = _read(entry)
         return found if isinstance(found, expected) else _build(folder, profile_key,
@@ -123,32 +126,62 @@ def _build(folder: Path, profile_key: str, config: Any, build: Callable[[Encoder
     return content
 
 
+def _prepare(folder: Path) -> None:
+    """Create ``folder`` if need be.
+
+    Raises:
+        CacheError: When it is the folder that ``$MOBILEINTENT_GYM_CACHE`` names and it
+            cannot be written (the default folder only costs ``_store``'s warning).
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            raise PermissionError(errno.EACCES, "not writable", str(folder))
+    except OSError as err:
+        if os.environ.get(CACHE_ENV, "").strip():
+            raise _unwritable(folder, err) from err
+
+
+_LOCKS: set[int] = set()
+"""The lock files' descriptors this process holds now (see ``_building``)."""
+
+
 @contextlib.contextmanager
 def _building(entry: Path) -> Iterator[None]:
     """Hold ``entry``'s lock file: one process at a time builds it, the others wait for it.
 
-    The OS releases the lock of a process that dies. Where there is no ``fcntl`` (Windows),
-    processes build side by side; so they do where the default folder cannot be written
-    (``_store`` warns of it once the content is built).
-
-    Raises:
-        CacheError: When the folder that ``$MOBILEINTENT_GYM_CACHE`` names cannot be
-            written: before anything is built.
+    The OS releases the lock of a process that dies, and a forked child lets go of its
+    copies at once (a child holding one would keep the lock past its parent's release).
+    The file is opened read-only (a lock needs no more), so a folder shared between users
+    works. Where there are no locks (Windows; file systems without ``flock``, as some
+    network mounts) or the file cannot be made, processes build side by side.
     """
     try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(entry.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o666)
-    except OSError as err:
-        if os.environ.get(CACHE_ENV, "").strip():
-            raise _unwritable(entry.parent, err) from err
+        descriptor = os.open(entry.with_suffix(".lock"), os.O_RDONLY | os.O_CREAT, 0o666)
+    except OSError:
         yield
         return
+    _LOCKS.add(descriptor)
     try:
         if fcntl is not None:
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            with contextlib.suppress(OSError):
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield
     finally:
-        os.close(descriptor)  # releases the lock
+        if descriptor in _LOCKS:  # not in a forked child, which closed it already
+            _LOCKS.discard(descriptor)
+            os.close(descriptor)  # releases the lock
+
+
+def _let_go_of_locks() -> None:
+    """In a forked child: close the lock descriptors its parent held."""
+    for descriptor in _LOCKS:
+        os.close(descriptor)
+    _LOCKS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_let_go_of_locks)
 
 
 def _store(path: Path, content: Any) -> None:

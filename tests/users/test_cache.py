@@ -1,5 +1,6 @@
 """Built content on disk: shared by processes, keyed by everything it depends on."""
 
+import errno
 import json
 import os
 import shutil
@@ -11,6 +12,11 @@ import pytest
 
 from mobileintent_gym.users import PairConfig, build_user_content, encoders, pair, resolve_profile
 from mobileintent_gym.users import cache as content_cache
+
+try:
+    import fcntl
+except ImportError:  # Windows: the cache takes no locks there
+    fcntl = None
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDY_REPO = "models--" + encoders.STUDY_MODEL.replace("/", "--")
@@ -192,7 +198,9 @@ def test_concurrent_processes_build_each_user_once_and_share_its_entry(folder):
     assert len(list(folder.glob("*.pkl"))) == 4 and not list(folder.glob(".*"))  # no temporaries
 
 
-def test_an_unusable_folder_is_named_and_off_turns_the_cache_off(tmp_path, monkeypatch):
+@pytest.mark.parametrize("known", [True, False])
+def test_an_unusable_folder_is_named_and_off_turns_the_cache_off(tmp_path, monkeypatch, known):
+    # known=False: which model the encoder kind loads is only told by loading it.
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(blocker))
@@ -200,6 +208,8 @@ def test_an_unusable_folder_is_named_and_off_turns_the_cache_off(tmp_path, monke
     with monkeypatch.context() as patched:  # named before seconds are spent building
         patched.setattr(content_cache, "make_encoder",
                         lambda kind: pytest.fail("built before the folder was checked"))
+        if not known:
+            patched.setattr(content_cache, "encoder_identity", lambda kind: None)
         with pytest.raises(content_cache.CacheError, match="a-file"):
             build_user_content(resolve_profile("demo-dara"), LEXICAL)
     assert len(pair._CACHE) == 0  # nothing half-done kept
@@ -207,6 +217,38 @@ def test_an_unusable_folder_is_named_and_off_turns_the_cache_off(tmp_path, monke
     assert content_cache.content_dir() is None
     assert build_user_content(resolve_profile("demo-dara"), LEXICAL).user_id == "demo-dara"
     pair._CACHE.clear()
+
+
+@pytest.mark.skipif(fcntl is None, reason="POSIX file locks")
+def test_a_file_system_without_locks_builds_without_one(folder, monkeypatch):
+    def no_locks(descriptor, operation):
+        raise OSError(errno.ENOSYS, "Function not implemented")  # Lustre without flock, say
+
+    monkeypatch.setattr(content_cache.fcntl, "flock", no_locks)
+    assert build_user_content(resolve_profile("demo-dara"), LEXICAL).user_id == "demo-dara"
+    assert len(list(folder.glob("*.pkl"))) == 1
+
+
+@pytest.mark.skipif(fcntl is None or not hasattr(os, "fork"), reason="POSIX locks and fork")
+def test_a_forked_child_lets_go_of_the_locks_its_parent_holds(folder):
+    # Else the child's copy would keep the lock after the parent's release, and any
+    # process waiting for the entry (the child itself included) would wait on the child.
+    entry = folder / "entry.pkl"
+    folder.mkdir(parents=True)
+    go_read, go_write = os.pipe()
+    with content_cache._building(entry):
+        child = os.fork()
+        if child == 0:  # the child: once the parent let go, the lock is free
+            free = False
+            try:
+                os.read(go_read, 1)
+                descriptor = os.open(entry.with_suffix(".lock"), os.O_RDONLY)
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                free = True
+            finally:  # never back into pytest
+                os._exit(0 if free else 1)
+    os.write(go_write, b"x")
+    assert os.waitpid(child, 0)[1] == 0
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG folders are Linux's")
