@@ -24,7 +24,8 @@ subprocess, so that this process never imports torch) and then read from the dis
   gives N envs (cores, caches, memory bandwidth), the ceiling of every other mode.
 
 Rates are the best of ``--repeats`` runs, each mode (the baseline and ``independent``
-included) after one untimed run of the workload. Per worker: the cold start of an env for a
+included) after one untimed run of the workload; ``ray`` is one timed run once every
+actor has built its env and run an episode. Per worker: the cold start of an env for a
 cached user in a fresh interpreter (import, ``gym.make``, ``reset``; median of three) and
 its peak RSS after 50 steps; the RSS of each vector env's and Ray's workers, and their PSS
 (the shared libraries' pages divided among the processes mapping them: what each worker

@@ -38,9 +38,10 @@ def _cpu_share(cpus: float, num_actors: int) -> float:
     """The CPUs each actor asks Ray for: one, or an equal share where there are fewer.
 
     Actors that ask for more than the cluster has would never start, and the episodes sent
-    to them would wait for ever.
+    to them would wait for ever. A cluster that has no CPUs yet (an autoscaling one whose
+    head takes no work) is asked for one per actor: that is what makes it add nodes.
     """
-    if num_actors <= cpus:
+    if num_actors <= cpus or cpus <= 0:
         return 1.0
     logger.warn(f"the Ray cluster has {cpus:g} CPUs for {num_actors} actors: each asks for "
                 f"{cpus / num_actors:.3g} of one, and they share them")
@@ -93,8 +94,8 @@ class RolloutPool:
 
     Args:
         num_actors: How many actors (one CPU each, or an equal share of the cluster's
-            CPUs where it has fewer, with a warning: an autoscaling cluster is not asked
-            for more); ``None``: one per CPU of the cluster.
+            CPUs where it has fewer, with a warning: an autoscaling cluster with some CPUs
+            is not asked for more); ``None``: one per CPU of the cluster.
         env_id: The registered env id each actor builds.
         env_kwargs: Passed to ``gym.make`` in each actor.
         address: A Ray cluster's address (``ray.init(address=...)``).
@@ -104,7 +105,6 @@ class RolloutPool:
 
     Raises:
         ValueError: For a ``num_actors`` that is not a positive integer.
-        gymnasium.error.Error: For an ``env_id`` that is not registered (before Ray starts).
         DependencyNotInstalled: Without the ``[distributed]`` extra.
     """
 
@@ -115,7 +115,6 @@ class RolloutPool:
         if num_actors is not None and (isinstance(num_actors, bool)
                                        or not isinstance(num_actors, int) or num_actors < 1):
             raise ValueError(f"num_actors must be a positive integer, got {num_actors!r}")
-        gym.spec(env_id)  # an unknown id is named here, not by every actor
         self.env_id = env_id
         ray = self._ray = require("ray", "distributed")
         self._owns_ray = not ray.is_initialized()

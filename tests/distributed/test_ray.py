@@ -111,21 +111,29 @@ def test_more_actors_than_the_cluster_has_cpus_share_them(cluster, single_proces
         assert len(set(pool.pids())) == 3
 
 
-def test_an_env_the_actors_cannot_build_is_named_in_one_line(cluster):
+@pytest.mark.parametrize(("env_id", "kwargs", "error"), [
+    ("Act2Intent-Execute-v0", {"bogus": 1}, "TypeError: .*unexpected keyword argument 'bogus'"),
+    ("Act2Intent-Exec-v0", {}, "gymnasium.error.NameNotFound: Environment `Act2Intent-Exec` ")])
+def test_an_env_the_actors_cannot_build_is_named_in_one_line(cluster, env_id, kwargs, error):
     work = episodes(USERS[:1], TASKS[:1], seed=0)
-    named = (r"an actor could not build its env \(gym.make\('Act2Intent-Execute-v0', "
-             r"\*\*env_kwargs\)\): TypeError: .*unexpected keyword argument 'bogus'")
-    with (RolloutPool(1, env_kwargs={**ENV_KWARGS, "bogus": 1}, progress=False) as pool,
+    named = rf"an actor could not build its env \(gym.make\('{env_id}', \*\*env_kwargs\)\): {error}"
+    with (RolloutPool(1, env_id, {**ENV_KWARGS, **kwargs}, progress=False) as pool,
           pytest.raises(RolloutError, match=named) as caught):
         pool.run(work, AGENTS["random"])
     assert "\n" not in str(caught.value)
 
 
+def test_a_cluster_with_no_cpus_yet_is_asked_for_one_per_actor(recwarn):
+    # An autoscaling cluster whose head takes no work adds nodes for what actors ask.
+    from mobileintent_gym.distributed.pool import _cpu_share
+
+    assert _cpu_share(0.0, 4) == 1.0 and _cpu_share(8.0, 4) == 1.0 and not recwarn.list
+    assert _cpu_share(2.0, 4) == 0.5 and len(recwarn.list) == 1
+
+
 def test_bad_pool_and_group_arguments_are_named():
     with pytest.raises(ValueError, match="num_actors must be a positive integer, got 0"):
         RolloutPool(0)
-    with pytest.raises(gym.error.NameNotFound, match="Act2Intent-Exec"):
-        RolloutPool(1, env_id="Act2Intent-Exec-v0")
     with pytest.raises(ValueError, match="two users"):
         group_episodes("G-SPT-02:common:explicit", ["demo-ana"], 2)
 
