@@ -34,6 +34,7 @@ can be pinned to CPUs (``cpus``).
 from __future__ import annotations
 
 import functools
+import inspect
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -41,8 +42,7 @@ import pickle
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
@@ -151,7 +151,9 @@ class SharedMemoryVectorEnv(VectorEnv):
                 self._processes.append(process)
 
     def _setup(self) -> None:
-        found = [pickle.loads(packed) for packed in self._collect([True] * self.num_envs)]
+        with _CtrlC() as ctrl_c:
+            found = [pickle.loads(packed)
+                     for packed in self._collect([True] * self.num_envs, ctrl_c)]
         for index, pair in enumerate(found):
             if pair != found[0]:
                 raise WorkerError(f"worker {index}'s env has other spaces than worker 0's: "
@@ -256,9 +258,8 @@ class SharedMemoryVectorEnv(VectorEnv):
         self._idle("send", ids)
         items = self._actions(actions, len(ids))
         batch = self._next_batch()
-        for index in ids:
-            self._drop_due(index)
-        with _ctrl_c_held():  # every sub-env is sent its step and recorded, or none is
+        with _CtrlC() as ctrl_c:  # every sub-env is sent its step and recorded, or none is
+            self._drop_due(ids, ctrl_c)
             for index, action in zip(ids, items, strict=True):
                 if self._post(index, ("step", (batch, action))):
                     self._sent[index] = batch
@@ -371,36 +372,33 @@ class SharedMemoryVectorEnv(VectorEnv):
         A worker with a step out answers it first.
         """
         deadline = time.monotonic() + JOIN_SECONDS
-        with _ctrl_c_held():
+        with _CtrlC() as ctrl_c:
             posted = [self._post(index, ("close", None)) for index in range(self.num_envs)]
-        return [index for index in range(self.num_envs)
-                if not (posted[index] and self._answered(index, deadline))]
+            return [index for index in range(self.num_envs)
+                    if not (posted[index] and self._answered(index, deadline, ctrl_c))]
 
-    def _answered(self, index: int, deadline: float) -> bool:
+    def _answered(self, index: int, deadline: float, ctrl_c: _CtrlC) -> bool:
         """Whether worker ``index`` sent every answer it owes before ``deadline``."""
         while self._due[index]:  # a worker that died answers too: nothing left to stop
-            if not self._pipes[index].poll(max(0.0, deadline - time.monotonic())):
+            if not ctrl_c.wait([self._pipes[index]], max(0.0, deadline - time.monotonic())):
                 return False
-            with _ctrl_c_held():
-                self._read(index)
+            self._read(index)
         return True
 
     def _command(self, commands: Sequence[tuple[str, Any]]) -> list[Any]:
         """Send each worker its command and collect the answers (see ``_collect``).
 
         Answers that an interrupted call (Ctrl-C) left unread are read and dropped first,
-        every worker's before any command goes.
+        every worker's before any command goes; then every worker gets its command, or none
+        does.
         """
-        for index in range(self.num_envs):
-            self._drop_due(index)
-        with _ctrl_c_held():  # every worker gets its command, or none does
+        with _CtrlC() as ctrl_c:
+            self._drop_due(range(self.num_envs), ctrl_c)
             alive = [self._post(index, command) for index, command in enumerate(commands)]
-        return self._collect(alive)
+            return self._collect(alive, ctrl_c)
 
-    def _collect(self, alive: Sequence[bool]) -> list[Any]:
+    def _collect(self, alive: Sequence[bool], ctrl_c: _CtrlC) -> list[Any]:
         """Every worker's next answer (an error for those not ``alive``).
-
-        Only the waits can be interrupted (Ctrl-C); answers are read whole.
 
         Raises:
             Exception: The first error, once every worker has answered.
@@ -409,10 +407,8 @@ class SharedMemoryVectorEnv(VectorEnv):
                  for index in range(self.num_envs) if not alive[index]}
         while len(found) < self.num_envs:
             waiting = {self._pipes[i]: i for i in range(self.num_envs) if i not in found}
-            ready = multiprocessing.connection.wait(list(waiting))
-            with _ctrl_c_held():
-                for pipe in ready:
-                    found[waiting[pipe]] = self._read(waiting[pipe])
+            for pipe in ctrl_c.wait(list(waiting)):
+                found[waiting[pipe]] = self._read(waiting[pipe])
         answers = [found[index] for index in range(self.num_envs)]
         errors = [payload for status, payload in answers if status == "error"]
         if errors:
@@ -422,7 +418,7 @@ class SharedMemoryVectorEnv(VectorEnv):
     def _post(self, index: int, command: tuple[str, Any]) -> bool:
         """Send worker ``index`` its command; whether it could be (it is alive).
 
-        Call it with Ctrl-C held back (``_ctrl_c_held``), which keeps the message whole.
+        Call it inside a :class:`_CtrlC` block, which keeps the message whole.
         """
         try:
             self._pipes[index].send(command)
@@ -431,14 +427,16 @@ class SharedMemoryVectorEnv(VectorEnv):
         self._due[index] += 1
         return True
 
-    def _drop_due(self, index: int) -> None:
-        """Read and drop the answers worker ``index`` owes to calls that were interrupted.
+    def _drop_due(self, indices: Iterable[int], ctrl_c: _CtrlC) -> None:
+        """Read and drop the answers the workers ``indices`` owe to interrupted calls.
 
-        It finishes what they asked first (a step of its env included), so its next
+        Each finishes what they asked first (a step of its env included), so its next
         answer is to the next command.
         """
-        while self._due[index]:
-            self._answer(index)
+        for index in indices:
+            while self._due[index]:
+                ctrl_c.wait([self._pipes[index]])
+                self._read(index)
 
     def _open(self, name: str) -> None:
         """Refuse ``name`` once the env is closed, as Gymnasium's vector envs do."""
@@ -473,11 +471,12 @@ class SharedMemoryVectorEnv(VectorEnv):
 
     def _wait_for(self, size: int) -> None:
         """Receive finished steps until ``size`` wait to be returned."""
-        while len(self._ready) < size:
-            waiting = {self._pipes[index]: index for index in self._sent}
-            ready = multiprocessing.connection.wait(list(waiting))
-            with _ctrl_c_held():  # read and recorded together
-                for pipe in ready:
+        if len(self._ready) >= size:  # no message to wait for
+            return
+        with _CtrlC() as ctrl_c:  # each answer read whole and recorded with its read
+            while len(self._ready) < size:
+                waiting = {self._pipes[index]: index for index in self._sent}
+                for pipe in ctrl_c.wait(list(waiting)):
                     index = waiting[pipe]
                     self._ready[index] = _Step(self._sent.pop(index), *self._read(index))
 
@@ -492,15 +491,8 @@ class SharedMemoryVectorEnv(VectorEnv):
                 np.array(terminations, np.bool_), np.array(truncations, np.bool_),
                 infos if len(replies) == self.num_envs else _cut(infos, len(replies)))
 
-    def _answer(self, index: int) -> tuple[str, Any]:
-        """Worker ``index``'s next answer; only the wait for it can be interrupted (Ctrl-C)."""
-        with suppress(OSError):
-            self._pipes[index].poll(None)
-        with _ctrl_c_held():
-            return self._read(index)
-
     def _read(self, index: int) -> tuple[str, Any]:
-        """Read worker ``index``'s next answer (whole: call it with Ctrl-C held back).
+        """Read worker ``index``'s next answer (inside a :class:`_CtrlC` block: whole).
 
         A worker that died, or an answer that cannot be unpickled here, gives an error
         answer.
@@ -601,28 +593,58 @@ def __getattr__(name: str) -> Callable[..., SharedMemoryVectorEnv]:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """Hold back a Ctrl-C (SIGINT) that arrives inside until the block is done.
+class _CtrlC:
+    """Ctrl-C (SIGINT) held back while messages to and from the workers are on their way.
 
-    Messages to and from the workers are sent and read, and counted, in such blocks, so
-    that none is cut in two. The handler that was installed (Python's raises
-    ``KeyboardInterrupt``; a program's own, say one that saves and stops) gets the Ctrl-C
-    once the block is done. Outside the main thread, where Python runs no handler, or
-    under a handler not installed from Python, the block runs as it is.
+    Inside ``with _CtrlC() as ctrl_c:`` a Ctrl-C waits for the block's end, then goes to
+    the handler that was installed (Python's raises ``KeyboardInterrupt``; a program's own,
+    say one that saves and stops): no message is cut in two, and the workers a call sends
+    commands all get theirs. In :meth:`wait`, for answers (where nothing is half read),
+    it goes to that handler at once, as does one held back before the wait: a long wait
+    can be interrupted. One block per call, not per message: swapping the handler costs
+    some 10 µs. Outside the main thread, where Python runs no handler, or under a handler
+    not installed from Python, nothing is held.
     """
-    previous = signal.getsignal(signal.SIGINT)
-    if threading.current_thread() is not threading.main_thread() or previous is None:
-        yield
-        return
-    caught: list[int] = []
-    signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        signal.raise_signal(signal.SIGINT)
+
+    def __enter__(self) -> _CtrlC:
+        self._previous = signal.getsignal(signal.SIGINT)
+        self._holding = (self._previous is not None
+                         and threading.current_thread() is threading.main_thread())
+        self._waiting, self._caught = False, False
+        if self._holding:
+            signal.signal(signal.SIGINT, self._arrived)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: Any) -> None:
+        if self._holding:
+            signal.signal(signal.SIGINT, self._previous)
+            if self._caught and kind is None:
+                signal.raise_signal(signal.SIGINT)
+
+    def wait(self, pipes: list[Any], timeout: float | None = None) -> list[Any]:
+        """``multiprocessing.connection.wait(pipes, timeout)``, which a Ctrl-C interrupts."""
+        if self._caught:
+            self._caught = False
+            self._deliver(inspect.currentframe())
+        self._waiting = True
+        try:
+            return multiprocessing.connection.wait(pipes, timeout)
+        finally:
+            self._waiting = False
+
+    def _arrived(self, number: int, frame: Any) -> None:
+        if self._waiting:
+            self._deliver(frame)
+        else:
+            self._caught = True
+
+    def _deliver(self, frame: Any) -> None:
+        """What the installed handler does with a Ctrl-C, now."""
+        if callable(self._previous):
+            self._previous(signal.SIGINT, frame)
+        elif self._previous == signal.SIG_DFL:  # the process ends, as it would have
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.raise_signal(signal.SIGINT)
 
 
 def _raise(error: tuple[Exception, str]) -> None:
