@@ -138,7 +138,7 @@ def _prepare(folder: Path) -> None:
         if not os.access(folder, os.W_OK):
             raise PermissionError(errno.EACCES, "not writable", str(folder))
     except OSError as err:
-        if os.environ.get(CACHE_ENV, "").strip():
+        if _named():
             raise _unwritable(folder, err) from err
 
 
@@ -189,7 +189,7 @@ def _store(path: Path, content: Any) -> None:
     try:
         _write(path, content)
     except CacheError as err:
-        if os.environ.get(CACHE_ENV, "").strip():
+        if _named():
             raise
         logger.warn(f"{err}; built user content stays in this process only")
 
@@ -324,6 +324,11 @@ def _write(path: Path, value: Any) -> None:
         write_atomic(path, _dumps(value))
     except OSError as err:
         raise _unwritable(path, err) from err
+
+
+def _named() -> bool:
+    """Whether ``$MOBILEINTENT_GYM_CACHE`` names the folder (an unusable one is an error)."""
+    return bool(os.environ.get(CACHE_ENV, "").strip())
 
 
 def _unwritable(path: Path, err: OSError) -> CacheError:
