@@ -23,6 +23,7 @@ import os
 import pickle
 import signal
 import traceback
+import warnings
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -243,6 +244,8 @@ def pack_spaces(*found: gym.Space) -> bytes:
 
 _PASSING = (TimeLimit, OrderEnforcing, PassiveEnvChecker)
 """Wrappers that keep no observation, so frames can be drawn in shared memory under them."""
+SHARED_BUFFER_WARNING = r"(?s).*The observations returned by .* share an object"
+"""Gymnasium's env checker, on an env whose frames are drawn in place (see ``_Canvases``)."""
 
 
 class _Canvases:
@@ -263,6 +266,11 @@ class _Canvases:
             shape, boxes = (device.height, device.width, 3), shared_fields(env.observation_space)
             self._field = next((name for name, box in boxes.items()
                                 if box.shape == shape and box.dtype == np.uint8), None)
+        if self._field is not None:
+            # The checker keeps the first reset's observation, a view of a row, to compare
+            # with the first steps'; a step drawn into that row later reads as a shared
+            # buffer, but no row the caller holds is drawn into (unless copy=False says so).
+            warnings.filterwarnings("ignore", SHARED_BUFFER_WARNING, UserWarning)
         self._device, self._index, self._keys = device, index, set()
 
     def add(self, number: int, frames: SharedFrames) -> None:

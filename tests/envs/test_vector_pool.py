@@ -3,6 +3,7 @@
 import hashlib
 import os
 import signal
+import sys
 from pathlib import Path
 
 import gymnasium as gym
@@ -207,3 +208,22 @@ def test_close_kills_a_worker_that_does_not_answer(step_out, monkeypatch):
     envs.close()
     assert [p.exitcode for p in envs._processes] == [0, -signal.SIGKILL]
     assert not any(Path("/dev/shm", name).exists() for name in names)
+
+
+def test_frames_drawn_in_place_raise_no_env_checker_warning_in_the_workers(monkeypatch):
+    # Spawned workers take this interpreter's -W options: any warning a worker gives is an
+    # error that recv raises. Observations the caller drops free their batch, so the
+    # first step is drawn over the first reset's row: Gymnasium's env checker (which keeps
+    # the first reset's observation to compare with the first step's) would call that a
+    # shared buffer, though what the caller is handed never changes (copy=True).
+    monkeypatch.setattr(sys, "warnoptions", [*sys.warnoptions, "error"])
+    envs = make_vector(ENV, 1, **KWARGS)
+    try:
+        envs.reset(seed=0)
+        envs.reset(seed=0)
+        for _ in range(3):
+            envs.send(home(envs, 1))
+            obs, rewards, *_ = envs.recv()
+        assert obs["screenshot"].shape == (1, 1200, 540, 3) and rewards.tolist() == [0.0]
+    finally:
+        envs.close()
