@@ -194,6 +194,41 @@ def test_without_copy_a_view_changes_only_when_its_own_sub_env_steps_again():
         envs.close()
 
 
+@pytest.mark.parametrize("copy", [True, False])
+def test_rows_that_are_not_consecutive_are_copied_into_reused_memory(copy):
+    # Sub-envs 0 and 2 come back together: their frames cannot be a view of one batch.
+    # Copies of them land in buffers kept for it, reused once let go of (a new buffer
+    # costs a page fault per page), and a buffer still held is never written.
+    from mobileintent_gym.envs.vector import HANDED_BATCHES
+
+    envs = make_vector(ENV, 3, copy=copy, max_episode_steps=3, **KWARGS)
+    sync = gym.make_vec(ENV, 3, vectorization_mode="sync", max_episode_steps=3, **KWARGS)
+    try:
+        envs.reset(seed=0)
+        sync.reset(seed=0)
+        envs.single_action_space.seed(3)
+        addresses, held = set(), []
+        space = envs.single_action_space
+        for t in range(2 * HANDED_BATCHES + 4):
+            first, last = space.sample(), space.sample()  # sub-env 1 is not stepped here
+            envs.send(batched(space, [first, last]), [0, 2])
+            obs, _, _, _, info = envs.recv()
+            want = sync.step(batched(space, [first, space.sample(), last]))[0]
+            assert info["env_id"].tolist() == [0, 2]
+            assert np.array_equal(obs["screenshot"], want["screenshot"][[0, 2]])
+            assert obs["instruction"] == want["instruction"][::2]
+            if t < 4:  # the latest held until the next recv: two buffers take turns
+                addresses.add(obs["screenshot"].__array_interface__["data"][0])
+            else:
+                held.append((obs, obs["screenshot"].copy()))
+        assert len(addresses) == 2
+        assert all(np.array_equal(kept["screenshot"], copied) for kept, copied in held)
+        assert len({copied.tobytes() for _, copied in held}) > 1
+    finally:
+        envs.close()
+        sync.close()
+
+
 @pytest.mark.parametrize("step_out", [True, False])
 def test_close_kills_a_worker_that_does_not_answer(step_out, monkeypatch):
     from mobileintent_gym.envs import vector
