@@ -277,7 +277,8 @@ class SharedMemoryVectorEnv(VectorEnv):
 
         Returns:
             What ``step`` returns, for those sub-envs in the order of their ids, which
-            ``info["env_id"]`` holds. Observations' arrays are views of shared memory (as
+            ``info["env_id"]`` holds (in place of an ``env_id`` the sub-envs' own infos
+            may hold). Observations' arrays are views of shared memory (as
             in ``step``, see ``copy``) where the sub-envs are consecutive ones that were
             sent their steps together, otherwise copies.
 
