@@ -23,7 +23,6 @@ import os
 import pickle
 import signal
 import traceback
-import warnings
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -244,8 +243,9 @@ def pack_spaces(*found: gym.Space) -> bytes:
 
 _PASSING = (TimeLimit, OrderEnforcing, PassiveEnvChecker)
 """Wrappers that keep no observation, so frames can be drawn in shared memory under them."""
-SHARED_BUFFER_WARNING = r"(?s).*The observations returned by .* share an object"
-"""Gymnasium's env checker, on an env whose frames are drawn in place (see ``_Canvases``)."""
+SCREENSHOT_FIELDS = ("screenshot", WHOLE)
+"""Where a device's screenshots may be drawn: by name, as another field of the frame's
+shape and type (a goal image, a mask) holds something else."""
 
 
 class _Canvases:
@@ -254,8 +254,11 @@ class _Canvases:
     Only while a ``reset``/``step`` writes a batch are its screenshots drawn there, so a
     frame drawn at any other time (``render()``, a ``call``) never lands in a batch the
     parent has handed out. An env that may keep its screenshots, one without such a phone,
-    or one wrapped in anything but ``_PASSING`` (a frame stack would see the frames it
-    keeps drawn over) draws nothing here: its frames are copied.
+    one whose screenshots are no field of :data:`SCREENSHOT_FIELDS`, or one wrapped in
+    anything but ``_PASSING`` (a frame stack would see the frames it keeps drawn over)
+    draws nothing here: its frames are copied. So are the frames Gymnasium's env checker
+    compares (the first reset's and first two steps'): it would take a later frame drawn
+    into the row of one it keeps for a buffer the env reuses.
     """
 
     def __init__(self, env: gym.Env, index: int) -> None:
@@ -264,14 +267,11 @@ class _Canvases:
         if (getattr(env.unwrapped, "keeps_screenshots", True) is False
                 and callable(getattr(device, "draw_into", None)) and _passing(env)):
             shape, boxes = (device.height, device.width, 3), shared_fields(env.observation_space)
-            self._field = next((name for name, box in boxes.items()
-                                if box.shape == shape and box.dtype == np.uint8), None)
-        if self._field is not None:
-            # The checker keeps the first reset's observation, a view of a row, to compare
-            # with the first steps'; a step drawn into that row later reads as a shared
-            # buffer, but no row the caller holds is drawn into (unless copy=False says so).
-            warnings.filterwarnings("ignore", SHARED_BUFFER_WARNING, UserWarning)
-        self._device, self._index, self._keys = device, index, set()
+            self._field = next((name for name in SCREENSHOT_FIELDS if name in boxes
+                                and boxes[name].shape == shape
+                                and boxes[name].dtype == np.uint8), None)
+        self._env, self._device, self._index, self._keys = env, device, index, set()
+        self._checked = False  # the env checker has compared what it compares
 
     def add(self, number: int, frames: SharedFrames) -> None:
         """Draw into this worker's row of ``frames`` (batch ``number``); again once written."""
@@ -293,7 +293,8 @@ class _Canvases:
     @contextmanager
     def drawing_into(self, number: int) -> Iterator[None]:
         """Screenshots taken inside go to batch ``number``'s row."""
-        if number not in self._keys:
+        self._checked = self._checked or not _checker_compares(self._env)
+        if number not in self._keys or not self._checked:
             yield
             return
         self._device.draw_into(number)
@@ -301,6 +302,20 @@ class _Canvases:
             yield
         finally:
             self._device.draw_into(None)
+
+
+def _checker_compares(env: gym.Env) -> bool:
+    """Whether a Gymnasium env checker around ``env`` has observations left to compare.
+
+    Gymnasium 1.4's compares the first reset's with the first step's, and that with the
+    second's, for shared buffers; earlier versions compare none.
+    """
+    while isinstance(env, gym.Wrapper):
+        if isinstance(env, PassiveEnvChecker) and getattr(env, "checked_data_reuse",
+                                                          True) is False:
+            return True
+        env = env.env
+    return False
 
 
 def _passing(env: gym.Env) -> bool:

@@ -9,7 +9,9 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker
 
+from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.vector import HANDED_BATCHES, SharedMemoryVectorEnv, make_vector
 from mobileintent_gym.envs.vector_worker import WorkerError
 from mobileintent_gym.errors import MobileIntentError
@@ -401,9 +403,10 @@ STEPS = ["SWIPE[UP]", "SWIPE[UP]", "SWIPE[DOWN]", "SWIPE[UP]", "PRESS[HOME]", "P
 
 def test_a_worker_draws_its_frames_straight_into_shared_memory():
     # Two batches taking turns, as copy=True does while only the latest observation is
-    # held: every frame equals a plain env's, and once Gymnasium's env checker lets go of
-    # the first step's observation (at the second step) none is drawn anywhere but in the
-    # worker's row of the batch it goes to: the renderer keeps no buffer of its own.
+    # held: every frame equals a plain env's. Gymnasium's env checker compares the first
+    # reset's and first two steps' observations, which are copied; from the third step
+    # frames are drawn in the worker's row of the batch they go to, and from the fourth
+    # nowhere else: the renderer keeps no buffer of its own.
     from mobileintent_gym.envs.vector_worker import SharedFrames
 
     env, plain_env = gym.make(ENV, **KWARGS), gym.make(ENV, **KWARGS)
@@ -417,7 +420,7 @@ def test_a_worker_draws_its_frames_straight_into_shared_memory():
             command("step", (batch, action))
             expected = plain_env.step(action)[0]["screenshot"]
             assert np.array_equal(batches[batch].arrays["screenshot"][0], expected)
-            if number >= 2:
+            if number >= 3:
                 assert renderer._own.pixels is None
         assert all(np.shares_memory(renderer._canvases[n].pixels, batches[n].arrays["screenshot"])
                    for n in batches)
@@ -499,3 +502,77 @@ def test_another_array_field_leaves_the_frames_drawn_in_place():
             command("step", (0, 0))
             assert batches[0].arrays["count"][0, 0] == count
         assert renderer._canvases[0] is canvas and canvas.ops is not None
+
+
+class _WithGoalImage(ExecuteEnv):
+    """One more field of the screenshot's shape and type, sorted before it (a goal image)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        shape = self.observation_space["screenshot"].shape
+        self.observation_space = gym.spaces.Dict({
+            **self.observation_space.spaces, "goal": gym.spaces.Box(0, 255, shape, np.uint8)})
+
+    def _obs(self):
+        obs = super()._obs()
+        return {**obs, "goal": np.full_like(obs["screenshot"], 7)}
+
+
+def test_frames_are_drawn_only_into_the_screenshot_field():
+    # The goal image sorts first: drawing into the first field of the frame's shape put
+    # the screenshot there, and storing the goal then wrote 7s over both fields.
+    from mobileintent_gym.envs.vector_worker import SharedFrames
+
+    env = OrderEnforcing(_WithGoalImage(**KWARGS))
+    plain_env = gym.make(ENV, **KWARGS)
+    batches = {n: SharedFrames.create(env.observation_space, 1) for n in (1, 2)}
+    for command in serving(env, batches):
+        command("reset", (1, {"seed": 0}))
+        plain_env.reset(seed=0)
+        for number, action in enumerate(STEPS):
+            command("step", (1 + number % 2, action))
+            frames = batches[1 + number % 2].arrays
+            assert np.array_equal(frames["screenshot"][0], plain_env.step(action)[0]["screenshot"])
+            assert (frames["goal"][0] == 7).all()
+        assert np.shares_memory(env.unwrapped.device._renderer._canvases[1].pixels,
+                                batches[1].arrays["screenshot"])  # drawn in place
+    plain_env.close()
+
+
+class _ReusesABuffer(ExecuteEnv):
+    """Hands out one progress array every step, changed in place: a bug of the env's."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.observation_space = gym.spaces.Dict({
+            **self.observation_space.spaces,
+            "progress": gym.spaces.Box(0, 1e6, (1,), np.float32)})
+        self.progress = np.zeros(1, np.float32)
+
+    def _obs(self):
+        self.progress += 1
+        return {**super()._obs(), "progress": self.progress}
+
+
+@pytest.mark.parametrize("reuses", [False, True])
+def test_the_env_checker_warns_of_a_reused_buffer_but_not_of_frames_drawn_in_place(reuses):
+    # Gymnasium's checker compares the first reset's and first two steps' observations for
+    # shared buffers. Frames drawn into a row it keeps would read as one; the env's own
+    # reused array must still be named.
+    import warnings
+
+    from mobileintent_gym.envs.vector_worker import SharedFrames
+
+    env = PassiveEnvChecker(OrderEnforcing((_ReusesABuffer if reuses else ExecuteEnv)(**KWARGS)))
+    batches = {1: SharedFrames.create(env.observation_space, 1)}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for command in serving(env, batches):
+            command("reset", (1, {"seed": 0}))
+            command("reset", (1, {"seed": 0}))  # the first one's row, drawn over
+            for action in STEPS:
+                command("step", (1, action))
+            assert np.shares_memory(env.unwrapped.device._renderer._canvases[1].pixels,
+                                    batches[1].arrays["screenshot"])  # drawn in place
+    shared = [str(w.message) for w in caught if "share an object" in str(w.message)]
+    assert len(shared) == (2 if reuses else 0), shared
