@@ -617,14 +617,15 @@ def __getattr__(name: str) -> Callable[..., SharedMemoryVectorEnv]:
 class _CtrlC:
     """Ctrl-C (SIGINT) held back while messages to and from the workers are on their way.
 
-    Inside ``with _CtrlC() as ctrl_c:`` a Ctrl-C waits for the block's end, then goes to
-    the handler that was installed (Python's raises ``KeyboardInterrupt``; a program's own,
-    say one that saves and stops): no message is cut in two, and the workers a call sends
-    commands all get theirs. In :meth:`wait`, for answers (where nothing is half read),
-    it goes to that handler at once, as does one held back before the wait: a long wait
-    can be interrupted. One block per call, not per message: swapping the handler costs
-    some 10 µs. Outside the main thread, where Python runs no handler, or under a handler
-    not installed from Python, nothing is held.
+    Inside ``with _CtrlC() as ctrl_c:`` a Ctrl-C waits for the block's end (however it
+    ends: a sub-env's error too), then goes to the handler that was installed (Python's
+    raises ``KeyboardInterrupt``; a program's own, say one that saves and stops): no
+    message is cut in two, and the workers a call sends commands all get theirs. In
+    :meth:`wait`, for answers (where nothing is half read), it goes to that handler at
+    once, as does one held back before the wait: a long wait can be interrupted. One
+    block per call, not per message: swapping the handler costs some 10 µs. Outside the
+    main thread, where Python runs no handler, or under a handler not installed from
+    Python, nothing is held.
     """
 
     def __enter__(self) -> _CtrlC:
@@ -636,10 +637,10 @@ class _CtrlC:
             signal.signal(signal.SIGINT, self._arrived)
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, *rest: Any) -> None:
+    def __exit__(self, *exc_info: Any) -> None:
         if self._holding:
             signal.signal(signal.SIGINT, self._previous)
-            if self._caught and kind is None:
+            if self._caught:  # also when the block ends with an env's error
                 signal.raise_signal(signal.SIGINT)
 
     def wait(self, pipes: list[Any], timeout: float | None = None) -> list[Any]:

@@ -48,6 +48,9 @@ class _Gated(gym.Env):
         """An answer that pickles in the worker and cannot be unpickled in the parent."""
         return _Unreadable()
 
+    def fail(self):
+        raise RuntimeError("the env failed")
+
 
 def _refuse():
     raise TypeError("cannot be rebuilt here")
@@ -157,6 +160,32 @@ def test_a_ctrl_c_while_an_answer_is_read_waits_for_the_whole_answer(gated, monk
     finally:
         signal.signal(signal.SIGINT, previous)
     _in_step(envs, [1, 1])
+
+
+@pytest.mark.parametrize("handler", [signal.default_int_handler, _stop])
+def test_a_ctrl_c_held_back_reaches_the_handler_when_the_call_fails(gated, monkeypatch,
+                                                                    handler):
+    # The call's last answer is a sub-env's error: the Ctrl-C held back while it was read
+    # went nowhere, so a loop catching env errors kept running through Ctrl-C.
+    previous = signal.signal(signal.SIGINT, handler)
+    envs, _ = gated
+    pipe = envs._pipes[1]
+    read = pipe._recv
+
+    def interrupted_read(size, *args):
+        if size > 4:
+            monkeypatch.setattr(pipe, "_recv", read)
+            _ctrl_c()
+        return read(size, *args)
+
+    monkeypatch.setattr(pipe, "_recv", interrupted_read)
+    try:
+        with pytest.raises(KeyboardInterrupt if handler is signal.default_int_handler
+                           else _Stop):
+            envs.call("fail")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    _in_step(envs, [0, 0])
 
 
 @pytest.mark.parametrize("call", ["step", "send"])
