@@ -43,6 +43,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
@@ -91,8 +92,9 @@ class SharedMemoryVectorEnv(VectorEnv):
             observation alternates between two; no copy is made), or, while the caller holds
             all :data:`HANDED_BATCHES` of them or ``/dev/shm`` has no room for another, as
             copies (also while steps sent with :meth:`send` are out and no batch is free:
-            none is added then). With ``False`` they are read-only views of shared memory
-            that the next ``step``/``reset`` (or ``send`` to that sub-env) overwrites.
+            none is added then). With ``False`` they are views of shared memory that the
+            next ``step``/``reset`` (or ``send`` to that sub-env) overwrites. Views and
+            copies are read-only alike.
         context: The ``multiprocessing`` start method; ``spawn`` starts lean workers.
         cpus: Pin worker ``i`` (and what it starts) to CPU ``cpus[i % len(cpus)]`` (Linux), e.g.
             ``sorted(os.sched_getaffinity(0))``: a worker then keeps its caches, where an
@@ -107,7 +109,8 @@ class SharedMemoryVectorEnv(VectorEnv):
         WorkerError: When a worker dies, its env's spaces differ from the first's, or its
             answer cannot be unpickled here (the other workers finished their command).
         Exception: An error raised by an env in its worker, re-raised with the worker's
-            traceback as its cause (the other workers finished their command).
+            traceback as its cause and the sub-env in its ``env_id`` attribute (and, on
+            Python 3.11+, a note): the other workers finished their command.
         KeyboardInterrupt: Ctrl-C during a call: the workers (which ignore Ctrl-C) finish
             what it asked and its results are dropped (a ``recv``'s are kept for the next
             ``recv``), so the next call returns its own and a notebook can go on stepping.
@@ -278,15 +281,17 @@ class SharedMemoryVectorEnv(VectorEnv):
         Returns:
             What ``step`` returns, for those sub-envs in the order of their ids, which
             ``info["env_id"]`` holds (in place of an ``env_id`` the sub-envs' own infos
-            may hold). Observations' arrays are views of shared memory (as
-            in ``step``, see ``copy``) where the sub-envs are consecutive ones that were
-            sent their steps together, otherwise copies.
+            may hold). Observations' arrays are views of shared memory (as in ``step``,
+            see ``copy``) where the sub-envs' frames are consecutive rows of one batch
+            (those of sub-envs that one ``send`` started, unless no batch was free),
+            otherwise copies.
 
         Raises:
             NoAsyncCallError: When no step was sent.
             ValueError: For a ``batch_size`` below 1 or above the steps not returned yet.
-            Exception: An error a sub-env raised in its step, as ``step`` raises it; the
-                other finished steps are returned by the next ``recv``.
+            Exception: An error a sub-env raised in its step, as ``step`` raises it (its
+                ``env_id`` names the sub-env, which can be sent a step again); the other
+                finished steps are returned by the next ``recv``.
         """
         self._open("recv")
         pending = len(self._sent) + len(self._ready)
@@ -300,7 +305,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         first = list(self._ready)[:size]
         failed = next((index for index in first if self._ready[index].status == "error"), None)
         if failed is not None:
-            _raise(self._ready.pop(failed).payload)
+            _raise(self._ready.pop(failed).payload, failed)
         ids = sorted(first)
         done = [self._ready[index] for index in ids]
         observations, rewards, terminations, truncations, infos = self._results(
@@ -414,9 +419,9 @@ class SharedMemoryVectorEnv(VectorEnv):
             for pipe in ctrl_c.wait(list(waiting)):
                 found[waiting[pipe]] = self._read(waiting[pipe])
         answers = [found[index] for index in range(self.num_envs)]
-        errors = [payload for status, payload in answers if status == "error"]
-        if errors:
-            _raise(errors[0])
+        failed = next((i for i, (status, _) in enumerate(answers) if status == "error"), None)
+        if failed is not None:
+            _raise(answers[failed][1], failed)
         return [payload for _, payload in answers]
 
     def _post(self, index: int, command: tuple[str, Any]) -> bool:
@@ -565,14 +570,14 @@ class SharedMemoryVectorEnv(VectorEnv):
             buffers.append(np.empty_like(self._batches[0].arrays[name]))
             free = len(buffers) - 1
         found = [self._batches[b].arrays[name][index] for b, index in rows]
-        return np.stack(found, out=None if free is None else buffers[free][:len(rows)])
+        return _read_only(np.stack(found, out=None if free is None else buffers[free][:len(rows)]))
 
     def _handed(self, array: np.ndarray, batch: int) -> np.ndarray:
         """What the caller gets of ``array`` (of ``batch``): see ``copy``."""
         if not self.copy:
             return array
         if batch == 0:
-            return array.copy()
+            return _read_only(array.copy())
         return array.view()  # holds the batch's array: it is not reused while this lives
 
 
@@ -669,10 +674,24 @@ class _CtrlC:
             signal.raise_signal(signal.SIGINT)
 
 
-def _raise(error: tuple[Exception, str]) -> None:
-    """Raise a worker's error, its traceback (when it has one) as the cause."""
+def _raise(error: tuple[Exception, str], index: int) -> None:
+    """Raise sub-env ``index``'s error, naming it, with the worker's traceback as the cause.
+
+    The sub-env is named in the error's ``env_id`` attribute (where the error takes one)
+    and, on Python 3.11+, in a note printed under its message.
+    """
     err, trace = error
-    raise err from (WorkerError(f"in the worker:\n{trace}") if trace else None)
+    with suppress(AttributeError):  # an error type with __slots__ takes no attribute
+        err.env_id = index
+    if hasattr(err, "add_note"):
+        err.add_note(f"(raised by sub-env {index})")
+    raise err from (WorkerError(f"in sub-env {index}'s worker:\n{trace}") if trace else None)
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """``array`` (a copy of frames) made read-only, as the views handed out are."""
+    array.flags.writeable = False
+    return array
 
 
 class _Step(NamedTuple):

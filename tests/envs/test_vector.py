@@ -136,6 +136,7 @@ def test_copied_observations_never_change_while_held_and_take_no_copy_when_dropp
         assert len(envs._batches) == 1 + HANDED_BATCHES
         assert not any(h["screenshot"].flags.owndata for h in held[:HANDED_BATCHES])
         assert all(h["screenshot"].flags.owndata for h in held[HANDED_BATCHES:])
+        assert not any(h["screenshot"].flags.writeable for h in held)  # copies too
         del held, kept
         latest, seen = None, set()
         for _ in range(6):  # only the latest kept: two batches take turns, nothing copied

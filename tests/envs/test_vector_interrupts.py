@@ -1,4 +1,4 @@
-"""Ctrl-C in the middle of a vector env's call, and answers the parent cannot read.
+"""Ctrl-C in the middle of a vector env's call, answers the parent cannot read, env errors.
 
 A Ctrl-C is a real SIGINT sent to the main thread (``signal.pthread_kill``) while a worker
 holds its command: the light env below waits for a file that the test creates only after
@@ -22,10 +22,11 @@ from mobileintent_gym.envs.vector_worker import WorkerError
 
 
 class _Gated(gym.Env):
-    """Counts its steps; action 1 (or the reset option ``hold``) waits for the file ``gate``."""
+    """Counts its steps; action 1 (or the reset option ``hold``) waits for the file ``gate``,
+    action 2 fails."""
 
     observation_space = gym.spaces.Box(0, 1000, (1,), np.int64)
-    action_space = gym.spaces.Discrete(2)
+    action_space = gym.spaces.Discrete(3)
 
     def __init__(self, gate):
         self.gate, self.count = Path(gate), 0
@@ -40,7 +41,9 @@ class _Gated(gym.Env):
         return np.array([0]), {"count": 0}
 
     def step(self, action):
-        self._wait(action)
+        if action == 2:
+            raise RuntimeError("the step failed")
+        self._wait(action == 1)
         self.count += 1
         return np.array([self.count]), float(self.count), False, False, {"count": self.count}
 
@@ -265,3 +268,21 @@ def test_observations_with_nothing_to_share_come_through_the_pipes(kind):
             np.testing.assert_equal(*results)
     ours.close()
     sync.close()
+
+
+def test_an_env_error_names_its_sub_env_and_a_pool_goes_on_without_losing_a_step(gated):
+    envs, _ = gated
+    with pytest.raises(RuntimeError, match="the env failed") as caught:
+        envs.call("fail")
+    assert caught.value.env_id == 0 and "sub-env 0's worker" in str(caught.value.__cause__)
+    envs.send(np.array([0, 2]))
+    with pytest.raises(RuntimeError, match="the step failed") as caught:
+        envs.recv()
+    assert caught.value.env_id == 1
+    if hasattr(caught.value, "add_note"):  # Python 3.11+
+        assert caught.value.__notes__ == ["(raised by sub-env 1)"]
+    *_, infos = envs.recv()  # sub-env 0's step, kept
+    assert list(infos["env_id"]) == [0] and list(infos["count"]) == [1]
+    envs.send(np.array([0, 0]))  # both idle again: sub-env 1 can be sent a step
+    *_, infos = envs.recv()
+    assert list(infos["env_id"]) == [0, 1] and list(infos["count"]) == [2, 1]
