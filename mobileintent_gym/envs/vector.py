@@ -666,9 +666,19 @@ class _CtrlC:
             self._caught = True
 
     def _deliver(self, frame: Any) -> None:
-        """What the installed handler does with a Ctrl-C, now."""
+        """What the installed handler does with a Ctrl-C, now.
+
+        A handler may install another ("press Ctrl-C again to stop at once"): that one
+        gets the next Ctrl-C, held back as before, and stays installed after the block.
+        """
         if callable(self._previous):
-            self._previous(signal.SIGINT, frame)
+            try:
+                self._previous(signal.SIGINT, frame)
+            finally:
+                installed = signal.getsignal(signal.SIGINT)
+                if installed != self._arrived:
+                    self._previous = installed
+                    signal.signal(signal.SIGINT, self._arrived)
         elif self._previous == signal.SIG_DFL:  # the process ends, as it would have
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             signal.raise_signal(signal.SIGINT)
@@ -681,10 +691,10 @@ def _raise(error: tuple[Exception, str], index: int) -> None:
     and, on Python 3.11+, in a note printed under its message.
     """
     err, trace = error
-    with suppress(AttributeError):  # an error type with __slots__ takes no attribute
+    with suppress(Exception):  # an error type may refuse attributes (a frozen dataclass)
         err.env_id = index
-    if hasattr(err, "add_note"):
-        err.add_note(f"(raised by sub-env {index})")
+        if hasattr(err, "add_note"):  # it sets __notes__
+            err.add_note(f"(raised by sub-env {index})")
     raise err from (WorkerError(f"in sub-env {index}'s worker:\n{trace}") if trace else None)
 
 

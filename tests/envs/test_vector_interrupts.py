@@ -5,6 +5,7 @@ holds its command: the light env below waits for a file that the test creates on
 the interrupt, so no timing margin decides what happens.
 """
 
+import dataclasses
 import functools
 import os
 import re
@@ -53,6 +54,14 @@ class _Gated(gym.Env):
 
     def fail(self):
         raise RuntimeError("the env failed")
+
+    def refuse(self):
+        raise _Refused()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Refused(Exception):
+    """An error type that takes no attribute (nor a note, which sets ``__notes__``)."""
 
 
 def _refuse():
@@ -262,3 +271,44 @@ def test_an_env_error_names_its_sub_env_and_a_pool_goes_on_without_losing_a_step
     envs.send(np.array([0, 0]))  # both idle again: sub-env 1 can be sent a step
     *_, infos = envs.recv()
     assert list(infos["env_id"]) == [0, 1] and list(infos["count"]) == [2, 1]
+
+
+def test_an_error_that_takes_no_attribute_is_raised_as_it_is(gated):
+    # Naming the sub-env on it failed with FrozenInstanceError, which replaced the env's
+    # own error and lost the worker's traceback.
+    envs, _ = gated
+    with pytest.raises(_Refused) as caught:
+        envs.call("refuse")
+    assert "sub-env 0's worker" in str(caught.value.__cause__)
+    _in_step(envs, [0, 0])
+
+
+def test_a_handler_that_installs_another_keeps_it_and_the_hold(gated):
+    # "First Ctrl-C: stop after this step; press again to stop at once." Run by the wait
+    # inside step(), the program's handler installed Python's; the call's end put the
+    # program's first handler back, and until then a Ctrl-C was not held back any more.
+    envs, gate = gated
+    asked, during = [], []
+
+    def graceful(number, frame):
+        asked.append(number)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def ctrl_c_then_open():
+        _ctrl_c()
+        time.sleep(0.2)
+        during.append(signal.getsignal(signal.SIGINT))  # the step still holds Ctrl-C back
+        gate.touch()
+
+    previous = signal.signal(signal.SIGINT, graceful)
+    timer = threading.Timer(0.2, ctrl_c_then_open)
+    try:
+        timer.start()
+        obs, *_ = envs.step(np.array([1, 1]))
+        timer.join()
+        assert asked == [signal.SIGINT] and list(obs[:, 0]) == [1, 1]
+        assert during[0] not in (graceful, signal.default_int_handler)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, previous)
