@@ -353,10 +353,21 @@ class SharedMemoryVectorEnv(VectorEnv):
 
         Steps sent and not returned are waited for and dropped. Workers that have not
         answered within :data:`JOIN_SECONDS` (an env stuck in a step, a stopped process)
-        are killed.
+        are killed, and so is every worker when Ctrl-C interrupts that wait: the env is
+        closed all the same, then the Ctrl-C goes on.
         """
         # After a failed start there may be fewer processes than sub-envs.
-        stuck = range(len(self._processes)) if terminate else self._unanswered_close()
+        everyone = range(len(self._processes))
+        try:
+            stuck = everyone if terminate else self._unanswered_close()
+        except BaseException:
+            self._stop(everyone)
+            self.closed = True
+            raise
+        self._stop(stuck)
+
+    def _stop(self, stuck: Iterable[int]) -> None:
+        """End the workers (the ``stuck`` ones killed), close the pipes, free the memory."""
         self._sent.clear()
         self._ready.clear()
         for index in stuck:

@@ -312,3 +312,14 @@ def test_a_handler_that_installs_another_keeps_it_and_the_hold(gated):
     finally:
         timer.join()
         signal.signal(signal.SIGINT, previous)
+
+
+def test_a_ctrl_c_while_close_waits_for_stuck_workers_still_closes_everything(gated):
+    # Close waited up to 10 s for the workers' answers; interrupted, it left them running,
+    # their shared memory in /dev/shm and the env open (a second close waited again).
+    envs, _ = gated
+    names = [name for batch in envs._batches for name, _, _ in batch.layout.values()]
+    envs.send(np.array([1, 1]))  # both wait for a gate that never opens
+    _interrupted(envs.close)
+    assert envs.closed and not any(process.is_alive() for process in envs._processes)
+    assert not any(Path("/dev/shm", name).exists() for name in names)
