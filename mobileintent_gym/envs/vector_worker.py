@@ -24,8 +24,7 @@ import pickle
 import signal
 import traceback
 import weakref
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, nullcontext, suppress
 from dataclasses import dataclass
 from multiprocessing import shared_memory
 from multiprocessing.connection import Connection
@@ -290,18 +289,30 @@ class _Canvases:
             self.add(number, batches[number])
         return rest
 
-    @contextmanager
-    def drawing_into(self, number: int) -> Iterator[None]:
+    def drawing_into(self, number: int) -> AbstractContextManager[None]:
         """Screenshots taken inside go to batch ``number``'s row."""
         self._checked = self._checked or not _checker_compares(self._env)
         if number not in self._keys or not self._checked:
-            yield
-            return
-        self._device.draw_into(number)
-        try:
-            yield
-        finally:
-            self._device.draw_into(None)
+            return nullcontext()
+        return _DrawingInto(self._device, number)
+
+
+class _DrawingInto:
+    """The device draws into canvas ``number`` inside; an error passes through untouched.
+
+    Not a ``contextlib.contextmanager``: re-raising an error, that sets its
+    ``__traceback__``, which an error type refusing attributes (a frozen dataclass) turns
+    into another error, hiding the env's.
+    """
+
+    def __init__(self, device: Any, number: int) -> None:
+        self._device, self._number = device, number
+
+    def __enter__(self) -> None:
+        self._device.draw_into(self._number)
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self._device.draw_into(None)
 
 
 def _checker_compares(env: gym.Env) -> bool:

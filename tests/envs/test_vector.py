@@ -1,5 +1,6 @@
 """The shared-memory vector env gives what Gymnasium's SyncVectorEnv gives, step by step."""
 
+import dataclasses
 import os
 import signal
 import subprocess
@@ -577,3 +578,24 @@ def test_the_env_checker_warns_of_a_reused_buffer_but_not_of_frames_drawn_in_pla
                                     batches[1].arrays["screenshot"])  # drawn in place
     shared = [str(w.message) for w in caught if "share an object" in str(w.message)]
     assert len(shared) == (2 if reuses else 0), shared
+
+
+@dataclasses.dataclass(frozen=True)
+class _Frozen(Exception):
+    """An error type that refuses attributes (``__traceback__`` set from Python too)."""
+
+
+def test_an_env_error_passes_the_drawing_in_place_untouched():
+    # A generator-based context manager sets a re-raised error's __traceback__: for this
+    # type that is a FrozenInstanceError in place of the env's own error.
+    from mobileintent_gym.envs.vector_worker import SharedFrames, _Canvases
+
+    env = ExecuteEnv(**KWARGS)  # no env checker: frames drawn in place from the first
+    frames = SharedFrames.create(env.observation_space, 1)
+    canvases = _Canvases(env, 0)
+    canvases.add(1, frames)
+    with pytest.raises(_Frozen), canvases.drawing_into(1):
+        raise _Frozen()
+    assert env.device._renderer._canvas is env.device._renderer._own  # drawing there ended
+    frames.close(unlink=True)
+    env.close()
