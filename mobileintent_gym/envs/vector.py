@@ -353,38 +353,54 @@ class SharedMemoryVectorEnv(VectorEnv):
 
         Steps sent and not returned are waited for and dropped. Workers that have not
         answered within :data:`JOIN_SECONDS` (an env stuck in a step, a stopped process)
-        are killed, and so is every worker when Ctrl-C interrupts that wait: the env is
-        closed all the same, then the Ctrl-C goes on.
+        are killed. A Ctrl-C while close waits kills the workers it waits for at once
+        (those that answered may finish closing their env), and the env is closed all the
+        same before the Ctrl-C goes on.
         """
         # After a failed start there may be fewer processes than sub-envs.
         everyone = range(len(self._processes))
         try:
-            stuck = everyone if terminate else self._unanswered_close()
+            try:
+                stuck = everyone if terminate else self._unanswered_close()
+            except BaseException:
+                self._join([i for i in everyone if self._due[i]], kill=True)
+                raise
+            self._join(stuck)
         except BaseException:
-            self._stop(everyone)
             self.closed = True
             raise
-        self._stop(stuck)
+        finally:
+            self._free()
 
-    def _stop(self, stuck: Iterable[int]) -> None:
-        """End the workers (the ``stuck`` ones killed), close the pipes, free the memory."""
-        self._sent.clear()
-        self._ready.clear()
+    def _join(self, stuck: Iterable[int], kill: bool = False) -> None:
+        """Wait for the workers to end, the ``stuck`` ones stopped (``kill``: at once).
+
+        Those that have not ended within :data:`JOIN_SECONDS` are killed, as is every one
+        left when Ctrl-C interrupts the wait.
+        """
         for index in stuck:
             if self._processes[index].is_alive():
-                self._processes[index].terminate()
+                (self._processes[index].kill if kill else self._processes[index].terminate)()
         deadline = time.monotonic() + JOIN_SECONDS
-        for process in self._processes:
-            process.join(max(0.0, deadline - time.monotonic()))
-            if process.is_alive():  # stopped, or deaf to SIGTERM
-                process.kill()
-                process.join()
-        for pipe in self._pipes:
-            pipe.close()
+        try:
+            for process in self._processes:
+                process.join(max(0.0, deadline - time.monotonic()))
+        finally:  # stopped, deaf to SIGTERM, or no time left to wait for
+            for process in self._processes:
+                if process.is_alive():
+                    process.kill()
+                    process.join()
+
+    def _free(self) -> None:
+        """Drop the steps out, free the shared memory, close the pipes."""
+        self._sent.clear()
+        self._ready.clear()
         for batch in self._batches:
             batch.close(unlink=True)
         self._batches.clear()
         self._gathers.clear()
+        for pipe in self._pipes:
+            pipe.close()
 
     def _unanswered_close(self) -> list[int]:
         """Ask every worker to close; those that did not answer within ``JOIN_SECONDS``.
@@ -661,11 +677,11 @@ class _CtrlC:
 
     def wait(self, pipes: list[Any], timeout: float | None = None) -> list[Any]:
         """``multiprocessing.connection.wait(pipes, timeout)``, which a Ctrl-C interrupts."""
-        if self._caught:
-            self._caught = False
-            self._deliver(inspect.currentframe())
-        self._waiting = True
+        self._waiting = True  # from here a Ctrl-C goes to the handler at once
         try:
+            if self._caught:
+                self._caught = False
+                self._deliver(inspect.currentframe())
             return multiprocessing.connection.wait(pipes, timeout)
         finally:
             self._waiting = False
@@ -704,7 +720,8 @@ def _raise(error: tuple[Exception, str], index: int) -> None:
     err, trace = error
     with suppress(Exception):  # an error type may refuse attributes (a frozen dataclass)
         err.env_id = index
-        if hasattr(err, "add_note"):  # it sets __notes__
+    with suppress(Exception):  # add_note sets __notes__, which such a type refuses too
+        if hasattr(err, "add_note"):
             err.add_note(f"(raised by sub-env {index})")
     raise err from (WorkerError(f"in sub-env {index}'s worker:\n{trace}") if trace else None)
 

@@ -55,8 +55,24 @@ class _Gated(gym.Env):
     def fail(self):
         raise RuntimeError("the env failed")
 
+    def close(self):
+        """With ``slow_close`` set, waits for the gate; leaves a mark once done."""
+        self._wait(getattr(self, "slow_close", False))
+        (self.gate.parent / f"closed-{os.getpid()}").touch()
+
     def refuse(self):
         raise _Refused()
+
+    def own_env_id(self):
+        raise _OwnEnvId()
+
+
+class _OwnEnvId(Exception):
+    """An error whose ``env_id`` is its own (read-only)."""
+
+    @property
+    def env_id(self):
+        return "its own"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -283,6 +299,15 @@ def test_an_error_that_takes_no_attribute_is_raised_as_it_is(gated):
     _in_step(envs, [0, 0])
 
 
+def test_an_error_with_an_env_id_of_its_own_keeps_it_and_is_noted(gated):
+    envs, _ = gated
+    with pytest.raises(_OwnEnvId) as caught:
+        envs.call("own_env_id")
+    assert caught.value.env_id == "its own"
+    if hasattr(caught.value, "add_note"):  # Python 3.11+
+        assert caught.value.__notes__ == ["(raised by sub-env 0)"]
+
+
 def test_a_handler_that_installs_another_keeps_it_and_the_hold(gated):
     # "First Ctrl-C: stop after this step; press again to stop at once." Run by the wait
     # inside step(), the program's handler installed Python's; the call's end put the
@@ -314,12 +339,65 @@ def test_a_handler_that_installs_another_keeps_it_and_the_hold(gated):
         signal.signal(signal.SIGINT, previous)
 
 
-def test_a_ctrl_c_while_close_waits_for_stuck_workers_still_closes_everything(gated):
-    # Close waited up to 10 s for the workers' answers; interrupted, it left them running,
+def _all_closed(envs, names):
+    """Closed, no worker left, no shared-memory block left in /dev/shm."""
+    return (envs.closed and not any(process.is_alive() for process in envs._processes)
+            and not any(Path("/dev/shm", name).exists() for name in names))
+
+
+def test_a_ctrl_c_while_close_waits_for_a_stuck_worker_closes_everything(gated):
+    # Close waits up to 10 s for the workers' answers; interrupted, it left them running,
     # their shared memory in /dev/shm and the env open (a second close waited again).
+    # The worker that answered finishes closing its env; the stuck one is killed at once.
+    envs, gate = gated
+    names = [name for batch in envs._batches for name, _, _ in batch.layout.values()]
+    envs.send(np.array([0, 1]))  # sub-env 1 waits for a gate that never opens
+    assert list(envs.recv(1)[4]["env_id"]) == [0]
+    pids = [process.pid for process in envs._processes]
+    _interrupted(envs.close)
+    assert _all_closed(envs, names)
+    assert [process.exitcode for process in envs._processes] == [0, -signal.SIGKILL]
+    assert (gate.parent / f"closed-{pids[0]}").exists()
+
+
+def test_a_ctrl_c_while_close_waits_for_workers_to_end_closes_everything(gated):
+    # Both answered close; their envs' close() never ends. The wait for them to exit was
+    # not covered: the env stayed open with its memory in /dev/shm.
     envs, _ = gated
     names = [name for batch in envs._batches for name, _, _ in batch.layout.values()]
-    envs.send(np.array([1, 1]))  # both wait for a gate that never opens
+    envs.set_attr("slow_close", True)
     _interrupted(envs.close)
-    assert envs.closed and not any(process.is_alive() for process in envs._processes)
-    assert not any(Path("/dev/shm", name).exists() for name in names)
+    assert _all_closed(envs, names)
+    assert all(pipe.closed for pipe in envs._pipes)
+
+
+def test_a_second_ctrl_c_while_the_first_is_handled_is_not_held_back(gated, monkeypatch):
+    # The first Ctrl-C lands while worker 0's answer is read (held back), and goes to the
+    # program's handler at the next wait, for worker 1; a second one that lands while
+    # that handler runs went to it only when the call ended, after worker 1's answer.
+    envs, gate = gated
+    calls = []
+
+    def handler(number, frame):
+        calls.append(gate.exists())
+        if len(calls) == 1:
+            _ctrl_c()  # the second, while the first is handled
+
+    pipe, read = envs._pipes[0], envs._pipes[0]._recv
+
+    def interrupted_read(size, *args):
+        if size > 4:
+            monkeypatch.setattr(pipe, "_recv", read)
+            _ctrl_c()
+        return read(size, *args)
+
+    monkeypatch.setattr(pipe, "_recv", interrupted_read)
+    previous = signal.signal(signal.SIGINT, handler)
+    timer = threading.Timer(0.5, gate.touch)
+    try:
+        timer.start()
+        envs.step(np.array([0, 1]))  # worker 1 waits for the gate
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, previous)
+    assert calls == [False, False]  # both while the call still waited for worker 1
