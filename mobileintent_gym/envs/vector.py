@@ -363,7 +363,10 @@ class SharedMemoryVectorEnv(VectorEnv):
             try:
                 stuck = everyone if terminate else self._unanswered_close()
             except BaseException:
-                self._join([i for i in everyone if self._due[i]], kill=True)
+                try:
+                    self._read_waiting()
+                finally:
+                    self._join([i for i in everyone if self._due[i]], kill=True)
                 raise
             self._join(stuck)
         except BaseException:
@@ -371,6 +374,15 @@ class SharedMemoryVectorEnv(VectorEnv):
             raise
         finally:
             self._free()
+
+    def _read_waiting(self) -> None:
+        """Read the answers already in the pipes: those workers owe nothing any more.
+
+        A Ctrl-C may land while close waits on one worker with the others' answers unread.
+        """
+        for index, pipe in enumerate(self._pipes):
+            while self._due[index] and pipe.poll():
+                self._read(index)
 
     def _join(self, stuck: Iterable[int], kill: bool = False) -> None:
         """Wait for the workers to end, the ``stuck`` ones stopped (``kill``: at once).
@@ -392,15 +404,15 @@ class SharedMemoryVectorEnv(VectorEnv):
                     process.join()
 
     def _free(self) -> None:
-        """Drop the steps out, free the shared memory, close the pipes."""
+        """Drop the steps out, close the pipes, free the shared memory."""
         self._sent.clear()
         self._ready.clear()
+        for pipe in self._pipes:
+            pipe.close()
         for batch in self._batches:
             batch.close(unlink=True)
         self._batches.clear()
         self._gathers.clear()
-        for pipe in self._pipes:
-            pipe.close()
 
     def _unanswered_close(self) -> list[int]:
         """Ask every worker to close; those that did not answer within ``JOIN_SECONDS``.

@@ -196,7 +196,8 @@ class SharedFrames:
         self.arrays.clear()
         for mapped in self._blocks.values():
             if unlink:
-                mapped.block.unlink()
+                with suppress(FileNotFoundError):  # removed by someone else (RemoveIPC)
+                    mapped.block.unlink()
         self._blocks.clear()
 
 

@@ -207,6 +207,19 @@ if __name__ == "__main__":
     assert used == "batches 1 copies 4"
 
 
+def test_a_block_already_gone_from_dev_shm_does_not_stop_close():
+    # Removed by someone else (systemd's RemoveIPC, a cleanup script): its unlink failed and
+    # close stopped there, the other blocks left in /dev/shm and the pipes open.
+    envs = make_vector(ENV, 1, **KWARGS)
+    envs.reset(seed=0)  # a second batch
+    names = [name for batch in envs._batches for name, _, _ in batch.layout.values()]
+    assert len(names) == 2
+    os.unlink(Path("/dev/shm", names[0]))
+    envs.close()
+    assert envs.closed and all(pipe.closed for pipe in envs._pipes)
+    assert not any(Path("/dev/shm", name).exists() for name in names)
+
+
 def test_observations_held_after_close_stay_readable(tmp_path):
     # Run in a process of its own: reading unmapped shared memory would kill this one.
     script = tmp_path / "held.py"

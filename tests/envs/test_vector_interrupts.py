@@ -345,19 +345,29 @@ def _all_closed(envs, names):
             and not any(Path("/dev/shm", name).exists() for name in names))
 
 
-def test_a_ctrl_c_while_close_waits_for_a_stuck_worker_closes_everything(gated):
+@pytest.mark.parametrize("stuck", [0, 1])
+def test_a_ctrl_c_while_close_waits_for_a_stuck_worker_closes_everything(gated, stuck):
     # Close waits up to 10 s for the workers' answers; interrupted, it left them running,
     # their shared memory in /dev/shm and the env open (a second close waited again).
-    # The worker that answered finishes closing its env; the stuck one is killed at once.
+    # The worker that answered finishes closing its env (which waits for the gate, opened
+    # after the Ctrl-C), its answer read or not (close waits on worker 0 first); the stuck
+    # one is killed at once.
     envs, gate = gated
     names = [name for batch in envs._batches for name, _, _ in batch.layout.values()]
-    envs.send(np.array([0, 1]))  # sub-env 1 waits for a gate that never opens
-    assert list(envs.recv(1)[4]["env_id"]) == [0]
+    envs.set_attr("slow_close", True)
+    envs.send(np.array([1, 0] if stuck == 0 else [0, 1]))  # one waits for the gate
+    assert list(envs.recv(1)[4]["env_id"]) == [1 - stuck]
     pids = [process.pid for process in envs._processes]
-    _interrupted(envs.close)
+    opener = threading.Timer(0.6, gate.touch)
+    opener.start()
+    try:
+        _interrupted(envs.close)
+    finally:
+        opener.join()
     assert _all_closed(envs, names)
-    assert [process.exitcode for process in envs._processes] == [0, -signal.SIGKILL]
-    assert (gate.parent / f"closed-{pids[0]}").exists()
+    codes = [process.exitcode for process in envs._processes]
+    assert codes[stuck] == -signal.SIGKILL and codes[1 - stuck] == 0
+    assert (gate.parent / f"closed-{pids[1 - stuck]}").exists()
 
 
 def test_a_ctrl_c_while_close_waits_for_workers_to_end_closes_everything(gated):
