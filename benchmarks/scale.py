@@ -17,7 +17,9 @@ subprocess, so that this process never imports torch) and then read from the dis
   ``copy=True`` with worker i pinned to this process's i-th CPU (round robin); ``pool``
   the ``shm`` workers stepped as a pool: the first half of them (at least one) to finish a
   step get their next actions while the others go on (``send``/``recv``), instead of all
-  waiting for the slowest;
+  waiting for the slowest; ``pool_one`` the same receiving one at a time (its frame is
+  always a view of shared memory, where half of them seldom are neighbouring rows and are
+  copied);
 - ``ray``: N Ray actors running random-agent episodes (only results come back);
 - ``independent``: N interpreters each stepping an env of its own at the same time, as
   the baseline does, talking to nobody (the sum of their rates): what the machine itself
@@ -61,7 +63,7 @@ from mobileintent_gym.rollouts import episodes
 
 ENV = "Act2Intent-Execute-v0"
 ROOT = Path(__file__).resolve().parents[1]
-MODES = ("sync", "gym_async", "shm", "shm_nocopy", "shm_pinned", "pool", "ray",
+MODES = ("sync", "gym_async", "shm", "shm_nocopy", "shm_pinned", "pool", "pool_one", "ray",
          "independent")
 RANDOM_EPISODE_STEPS = 15  # about what a random episode lasts (step limits 20 and 30)
 WORKER = """
@@ -188,11 +190,12 @@ def vector_rate(envs: gym.vector.VectorEnv, actions: list, repeats: int) -> floa
     return best_of(run, repeats)
 
 
-def pool_rate(envs: SharedMemoryVectorEnv, actions: list, repeats: int) -> float:
+def pool_rate(envs: SharedMemoryVectorEnv, actions: list, repeats: int, batch: int
+              ) -> float:
     """Aggregate steps/s of the sub-envs stepped as a pool (see ``best_of``).
 
-    Each sub-env takes the workload's actions in turn; ``recv`` returns the first half of
-    them (at least one) to finish, and each is sent its next action at once (batched
+    Each sub-env takes the workload's actions in turn; ``recv`` returns the first
+    ``batch`` of them to finish, and each is sent its next action at once (batched
     beforehand, as ``vector_rate`` batches its actions).
     """
     space, n = envs.single_action_space, envs.num_envs
@@ -205,7 +208,7 @@ def pool_rate(envs: SharedMemoryVectorEnv, actions: list, repeats: int) -> float
         for i in range(n):
             envs.send(batched[0], [i])
         while pending:
-            done = envs.recv(min(max(1, n // 2), pending))[4]["env_id"]
+            done = envs.recv(min(batch, pending))[4]["env_id"]
             pending -= len(done)
             for i in done:
                 taken[i] += 1
@@ -228,7 +231,9 @@ def vector_rates(n: int, actions: list, repeats: int, modes: list[str]) -> dict:
                                                copy=False),
             "shm_pinned": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point",
                                                cpus=sorted(os.sched_getaffinity(0))),
-            "pool": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point")}
+            "pool": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point"),
+            "pool_one": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point")}
+    batches = {"pool": max(1, n // 2), "pool_one": 1}
     figures = {f"{name}_steps_per_s": float("nan") for name in made}
     for name, make in made.items():
         if name not in modes:
@@ -237,8 +242,9 @@ def vector_rates(n: int, actions: list, repeats: int, modes: list[str]) -> dict:
         envs = make()
         envs.reset(seed=0)
         figures[f"{name}_start_s"] = time.perf_counter() - start
-        rate = pool_rate if name == "pool" else vector_rate
-        figures[f"{name}_steps_per_s"] = rate(envs, actions, repeats)
+        figures[f"{name}_steps_per_s"] = (
+            pool_rate(envs, actions, repeats, batches[name]) if name in batches
+            else vector_rate(envs, actions, repeats))
         if name == "shm":
             figures["shm_worker_rss_mb"], figures["shm_worker_pss_mb"] = memory_mb(
                 [p.pid for p in envs._processes])
@@ -303,7 +309,7 @@ def plot(figures: dict, path: Path) -> None:
 
     colours = {"ideal": (160, 160, 160), "sync": (31, 119, 180), "gym_async": (255, 127, 14),
                "shm": (44, 160, 44), "shm_nocopy": (148, 103, 189), "shm_pinned": (23, 190, 207),
-               "pool": (140, 86, 75),
+               "pool": (140, 86, 75), "pool_one": (227, 119, 194),
                "ray": (214, 39, 40), "independent": (0, 0, 0)}
     counts = figures["workers"]
     series = {"ideal": [n * figures[f"{n}"]["baseline_steps_per_s"] for n in counts]}
