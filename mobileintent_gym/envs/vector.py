@@ -357,20 +357,16 @@ class SharedMemoryVectorEnv(VectorEnv):
         (those that answered may finish closing their env), and the env is closed all the
         same before the Ctrl-C goes on.
         """
+        self.closed = True  # also when a Ctrl-C cuts this short (Gymnasium sets it after)
         # After a failed start there may be fewer processes than sub-envs.
         everyone = range(len(self._processes))
         try:
-            try:
-                stuck = everyone if terminate else self._unanswered_close()
-            except BaseException:
-                try:
-                    self._read_waiting()
-                finally:
-                    self._join([i for i in everyone if self._due[i]], kill=True)
-                raise
-            self._join(stuck)
+            self._join(everyone if terminate else self._unanswered_close())
         except BaseException:
-            self.closed = True
+            try:
+                self._read_waiting()
+            finally:
+                self._join([i for i in everyone if self._due[i]], kill=True)
             raise
         finally:
             self._free()
@@ -584,24 +580,24 @@ class SharedMemoryVectorEnv(VectorEnv):
     def _rows(self, name: str, rows: Sequence[tuple[int, int]]) -> np.ndarray:
         """Field ``name`` of ``rows``, batched.
 
-        Consecutive rows of one batch are handed (with ``copy``, read-only views of a
-        handed-out batch or copies of the working one's); others are copied together
-        (:meth:`_gather`).
+        Consecutive rows of one batch are handed as a read-only view of it, unless it is
+        the working batch (0) under ``copy``; the others are copied (:meth:`_gather`).
         """
         batch, start = rows[0]
-        if all(row == (batch, start + k) for k, row in enumerate(rows)):
+        if (batch or not self.copy) and all(row == (batch, start + k)
+                                            for k, row in enumerate(rows)):
             array = self._batches[batch].arrays[name]
-            return self._handed(array if len(rows) == self.num_envs
-                                else array[start:start + len(rows)], batch)
+            part = array if len(rows) == self.num_envs else array[start:start + len(rows)]
+            return part.view() if self.copy else part  # a view holds a handed-out batch
         return self._gather(name, rows)
 
     def _gather(self, name: str, rows: Sequence[tuple[int, int]]) -> np.ndarray:
         """Field ``name`` of ``rows`` copied into the first rows of a buffer nobody holds.
 
         Up to :data:`HANDED_BATCHES` buffers per field are kept and reused once let go of:
-        a new one takes a page fault per page it is first written (eight 1080×2400 frames
-        took 12 ms to copy into new memory, 5 ms into memory written before). While the
-        caller holds them all, the rows are copied into new memory.
+        a new one takes a page fault per page it is first written (see
+        ``benchmarks/vector_parent.py``). While the caller holds them all, the rows are
+        copied into new memory.
         """
         buffers = self._gathers.setdefault(name, [])
         free = next((i for i in range(len(buffers)) if not held(buffers[i])), None)
@@ -609,15 +605,9 @@ class SharedMemoryVectorEnv(VectorEnv):
             buffers.append(np.empty_like(self._batches[0].arrays[name]))
             free = len(buffers) - 1
         found = [self._batches[b].arrays[name][index] for b, index in rows]
-        return _read_only(np.stack(found, out=None if free is None else buffers[free][:len(rows)]))
-
-    def _handed(self, array: np.ndarray, batch: int) -> np.ndarray:
-        """What the caller gets of ``array`` (of ``batch``): see ``copy``."""
-        if not self.copy:
-            return array
-        if batch == 0:
-            return _read_only(array.copy())
-        return array.view()  # holds the batch's array: it is not reused while this lives
+        copied = np.stack(found, out=None if free is None else buffers[free][:len(rows)])
+        copied.flags.writeable = False  # as the views handed out are
+        return copied
 
 
 def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
@@ -732,16 +722,9 @@ def _raise(error: tuple[Exception, str], index: int) -> None:
     err, trace = error
     with suppress(Exception):  # an error type may refuse attributes (a frozen dataclass)
         err.env_id = index
-    with suppress(Exception):  # add_note sets __notes__, which such a type refuses too
-        if hasattr(err, "add_note"):
-            err.add_note(f"(raised by sub-env {index})")
+    with suppress(Exception):  # the note sets __notes__ (no add_note before Python 3.11)
+        err.add_note(f"(raised by sub-env {index})")
     raise err from (WorkerError(f"in sub-env {index}'s worker:\n{trace}") if trace else None)
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    """``array`` (a copy of frames) made read-only, as the views handed out are."""
-    array.flags.writeable = False
-    return array
 
 
 class _Step(NamedTuple):

@@ -24,6 +24,7 @@ import pickle
 import signal
 import traceback
 import weakref
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext, suppress
 from dataclasses import dataclass
 from multiprocessing import shared_memory
@@ -292,10 +293,10 @@ class _Canvases:
 
     def drawing_into(self, number: int) -> AbstractContextManager[None]:
         """Screenshots taken inside go to batch ``number``'s row."""
-        self._checked = self._checked or not _checker_compares(self._env)
-        if number not in self._keys or not self._checked:
+        if number not in self._keys:
             return nullcontext()
-        return _DrawingInto(self._device, number)
+        self._checked = self._checked or not _checker_compares(self._env)
+        return _DrawingInto(self._device, number) if self._checked else nullcontext()
 
 
 class _DrawingInto:
@@ -322,21 +323,21 @@ def _checker_compares(env: gym.Env) -> bool:
     Gymnasium 1.4's compares the first reset's with the first step's, and that with the
     second's, for shared buffers; earlier versions compare none.
     """
-    while isinstance(env, gym.Wrapper):
-        if isinstance(env, PassiveEnvChecker) and getattr(env, "checked_data_reuse",
-                                                          True) is False:
-            return True
-        env = env.env
-    return False
+    return any(isinstance(wrapper, PassiveEnvChecker)
+               and getattr(wrapper, "checked_data_reuse", True) is False
+               for wrapper in _wrappers(env))
 
 
 def _passing(env: gym.Env) -> bool:
     """Whether every wrapper around ``env``'s core is one of ``_PASSING``."""
+    return all(type(wrapper) in _PASSING for wrapper in _wrappers(env))
+
+
+def _wrappers(env: gym.Env) -> Iterator[gym.Wrapper]:
+    """The wrappers around ``env``'s core, outermost first."""
     while isinstance(env, gym.Wrapper):
-        if type(env) not in _PASSING:
-            return False
+        yield env
         env = env.env
-    return True
 
 
 def _place(index: int, cpu: int | None) -> None:
