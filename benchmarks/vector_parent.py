@@ -1,56 +1,65 @@
-"""The vector env's own cost: CPU the parent process spends per sub-env step.
+"""The vector env's own cost: CPU per sub-env step in the parent and in each worker.
 
 With many workers the parent (reading the workers' answers, batching them, sending the
 next actions) is the part that does not run in parallel: at P µs of CPU per sub-env
-step it can pass at most 1e6/P steps/s, whatever the number of cores. This measures P for
-lockstep ``step()`` and for pool stepping (``send``/``recv(batch)``, sub-envs sent their
-next actions as soon as they come back), and how long batching frames that are not
-consecutive rows takes into new memory and into memory written before (what ``recv``
-copies when the sub-envs that finished first are not neighbours).
+step it can pass at most 1e6/P steps/s, whatever the number of cores. A worker's step
+costs more CPU than the same env's step alone (waiting and waking on its pipe, pickling),
+which the env alone in this process, stepping the same workload just before, shows. This
+measures both for lockstep ``step()`` and for pool stepping (``send``/``recv(batch)``),
+on ``scale.py``'s workload (seeded random actions, batched beforehand, at 1080x2400), and
+how long batching frames that are not consecutive rows takes into new memory and into
+memory written before (what ``recv`` copies when the sub-envs that finished first are not
+neighbours).
 
 Usage: ``python benchmarks/vector_parent.py [--workers 16] [--batch 8] [--steps 200]
-[--device sim]`` (``--batch 0``: lockstep ``step()``). Prints JSON. The workers' env steps
-the built-in users with seeded random actions; only the parent's CPU time is reported, so
-a machine with fewer cores than workers still measures it (their contention aside).
+[--repeats 2]`` (``--batch 0``: lockstep ``step()``). Prints JSON. CPU times are each
+process's own (Linux: workers' from /proc), over every run (the untimed one included), so
+a machine with fewer cores than workers still measures them, their contention aside.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
+from pathlib import Path
 
+import gymnasium as gym
 import numpy as np
-from gymnasium.vector.utils import concatenate, create_empty_array
+from scale import ENV, pool_rate, positive, prebuild, seeded_actions, single_rate, vector_rate
 
-import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv, make_vector
 
-ROUNDS = 3
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process ``pid`` (Linux: /proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def batched(envs: SharedMemoryVectorEnv, actions: list) -> dict:
-    """``actions`` batched for as many sub-envs."""
-    space = envs.single_action_space
-    return concatenate(space, actions, create_empty_array(space, len(actions)))
+def stepped(envs: SharedMemoryVectorEnv, batch: int, actions: list, repeats: int) -> dict:
+    """Steps/s of the sub-envs, and the CPU the parent and each worker spent per step."""
+    pids = [process.pid for process in envs._processes]
+    parent, workers = time.process_time(), [cpu_seconds(pid) for pid in pids]
+    rate = (pool_rate(envs, actions, repeats, batch) if batch
+            else vector_rate(envs, actions, repeats))
+    per_env = (repeats + 1) * len(actions)  # best_of's untimed run, then the repeats
+    return {"steps_per_s": round(rate),
+            "parent_cpu_us_per_step": round(
+                (time.process_time() - parent) / (per_env * envs.num_envs) * 1e6),
+            "worker_cpu_ms_per_step": [round((cpu_seconds(pid) - was) / per_env * 1e3, 2)
+                                       for pid, was in zip(pids, workers, strict=True)]}
 
 
-def parent_cpu(envs: SharedMemoryVectorEnv, batch: int, steps: int, actions: list) -> float:
-    """The parent's CPU µs per sub-env step over ``steps`` steps of every sub-env."""
-    n, taken = envs.num_envs, 0
+def alone(actions: list, repeats: int) -> dict:
+    """The same workload on one env in this process: steps/s and CPU per step."""
+    env = gym.make(ENV)
     start = time.process_time()
-    if not batch:
-        for t in range(steps):
-            envs.step(batched(envs, [actions[(t + i) % len(actions)] for i in range(n)]))
-        return (time.process_time() - start) / (steps * n) * 1e6
-    envs.send(batched(envs, actions[:n]))
-    while taken < steps * n:
-        ids = envs.recv(batch)[4]["env_id"]
-        taken += len(ids)
-        envs.send(batched(envs, [actions[(taken + i) % len(actions)]
-                                 for i in range(len(ids))]), ids)
-    envs.recv()
-    return (time.process_time() - start) / taken * 1e6
+    rate = single_rate(env, actions, repeats)
+    cpu = (time.process_time() - start) / ((repeats + 1) * len(actions))
+    env.close()
+    return {"steps_per_s": round(rate), "cpu_ms_per_step": round(cpu * 1e3, 2)}
 
 
 def gather_ms(frame: tuple[int, ...], count: int) -> dict:
@@ -78,27 +87,29 @@ def gather_ms(frame: tuple[int, ...], count: int) -> dict:
 def main() -> None:
     """Measure and print the figures as JSON."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--workers", type=int, default=16)
+    parser.add_argument("--workers", type=positive, default=16)
     parser.add_argument("--batch", type=int, default=8, help="recv batch size; 0: step()")
-    parser.add_argument("--steps", type=int, default=200, help="steps of every sub-env")
-    parser.add_argument("--device", default="sim")
+    parser.add_argument("--steps", type=positive, default=200, help="steps of every sub-env")
+    parser.add_argument("--repeats", type=positive, default=2)
     args = parser.parse_args()
-    envs = make_vector("Act2Intent-Execute-v0", args.workers, device=args.device)
+    if not 0 <= args.batch <= args.workers:
+        parser.error(f"--batch must be 0-{args.workers}, got {args.batch}")
+    prebuild()  # content built elsewhere: this process and the workers only read it
+    actions = seeded_actions(gym.make(ENV).action_space, args.steps)
+    baseline = alone(actions, args.repeats)
+    envs = make_vector(ENV, args.workers)
     try:
-        space = envs.single_action_space
-        space.seed(0)
-        actions = [space.sample() for _ in range(97)]
         envs.reset(seed=0)
-        rounds = [parent_cpu(envs, args.batch, args.steps, actions) for _ in range(ROUNDS)]
+        vector = stepped(envs, args.batch, actions, args.repeats)
         frame = envs.single_observation_space["screenshot"].shape
     finally:
         envs.close()
     print(json.dumps({
         "workers": args.workers, "mode": f"recv({args.batch})" if args.batch else "step()",
-        "device": args.device, "parent_cpu_us_per_step": [round(r) for r in rounds],
-        "parent_bound_steps_per_s": round(1e6 / min(rounds)),
-        "gather": {"frames": args.batch or args.workers, **gather_ms(
-            frame, args.batch or args.workers)}}, indent=1))
+        "alone": baseline, "vector": vector,
+        "parent_bound_steps_per_s": round(1e6 / vector["parent_cpu_us_per_step"]),
+        "gather": {"frames": args.batch or args.workers,
+                   **gather_ms(frame, args.batch or args.workers)}}, indent=1))
 
 
 if __name__ == "__main__":
