@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from gymnasium import spaces
 
+from mobileintent_gym.checks import is_integer
 from mobileintent_gym.errors import InvalidActionError
 
 MAX_TEXT_LENGTH = 1000
@@ -48,7 +49,7 @@ _FIELDS = {
 
 
 def _check_coordinate(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if not is_integer(value):
         raise InvalidActionError(f"{name} must be an integer pixel, got {value!r}")
     if value < 0:
         raise InvalidActionError(f"{name} must be >= 0, got {value!r}")

@@ -25,6 +25,7 @@ import gymnasium as gym
 from gymnasium import logger
 
 from mobileintent_gym import rollouts
+from mobileintent_gym.checks import is_integer
 from mobileintent_gym.console import Progress
 from mobileintent_gym.distributed.heap import HeapTrimmer
 from mobileintent_gym.distributed.threads import worker_thread_env
@@ -112,8 +113,7 @@ class RolloutPool:
                  env_kwargs: Mapping[str, Any] | None = None, *, address: str | None = None,
                  max_restarts: int = 3, max_task_retries: int = 3,
                  progress: bool = True) -> None:
-        if num_actors is not None and (isinstance(num_actors, bool)
-                                       or not isinstance(num_actors, int) or num_actors < 1):
+        if num_actors is not None and (not is_integer(num_actors) or num_actors < 1):
             raise ValueError(f"num_actors must be a positive integer, got {num_actors!r}")
         self.env_id = env_id
         ray = self._ray = require("ray", "distributed")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from numbers import Real
 from typing import Any
 
 import numpy as np
 
+from mobileintent_gym.checks import is_integer, is_number
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
 from mobileintent_gym.intents.schema import Session
@@ -48,7 +48,7 @@ def check_counts(**counts: Any) -> None:
         MobileIntentError: Naming each bad count and its value.
     """
     bad = [f"{name}={value!r}" for name, value in counts.items()
-           if isinstance(value, bool) or not isinstance(value, int) or value < 1]
+           if not is_integer(value) or value < 1]
     if bad:
         raise MobileIntentError(f"{', '.join(bad)}: must be integers >= 1")
 
@@ -59,5 +59,5 @@ def check_number(name: str, value: Any, low: float, high: float) -> None:
     Raises:
         MobileIntentError: Naming the argument and its value.
     """
-    if isinstance(value, bool) or not isinstance(value, Real) or not low <= value <= high:
+    if not is_number(value) or not low <= value <= high:
         raise MobileIntentError(f"{name} must be a number in [{low}, {high}], got {value!r}")

@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 from gymnasium import spaces
 
+from mobileintent_gym.checks import is_number
 from mobileintent_gym.envs.days import draw_day
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
@@ -74,8 +75,7 @@ def parse_guess(text: Any) -> Prediction:
     data = first_json_object(text)
     guess = prediction_from(data, text)
     confidence = (data or {}).get("Confidence", 1.0)
-    if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not (
-            0.0 <= confidence <= 1.0):
+    if not is_number(confidence) or not 0.0 <= confidence <= 1.0:
         problem = f'"Confidence" must be a number in [0, 1], got {confidence!r:.40}'
         return replace(guess, confidence=0.0,
                        error="; ".join(e for e in (guess.error, problem) if e))

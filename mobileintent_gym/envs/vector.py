@@ -59,6 +59,7 @@ from gymnasium.vector.utils import (
     iterate,
 )
 
+from mobileintent_gym.checks import is_integer
 from mobileintent_gym.distributed.threads import worker_environment
 from mobileintent_gym.envs import vector_worker
 from mobileintent_gym.envs.vector_worker import (
@@ -298,7 +299,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         if not pending:
             raise NoAsyncCallError("recv() with no step sent: call send() first", "recv")
         size = pending if batch_size is None else batch_size
-        if not (_integer(size) and 1 <= size <= pending):
+        if not (is_integer(size) and 1 <= size <= pending):
             raise ValueError(f"batch_size must be 1-{pending} (the steps sent and not "
                              f"returned yet), got {batch_size!r}")
         self._wait_for(int(size))
@@ -629,7 +630,7 @@ def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
     Raises:
         ValueError: For a ``num_envs`` that is not a positive integer.
     """
-    if not (_integer(num_envs) and num_envs >= 1):
+    if not (is_integer(num_envs) and num_envs >= 1):
         raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
     return SharedMemoryVectorEnv([functools.partial(gym.make, env_id, **kwargs)] * num_envs,
                                  copy=copy, context=context, cpus=cpus)
@@ -747,7 +748,7 @@ def _ids(env_ids: Sequence[int] | np.ndarray | None, num_envs: int) -> list[int]
         return list(range(num_envs))
     listed = list(env_ids) if (isinstance(env_ids, list | tuple | range) or (
         isinstance(env_ids, np.ndarray) and env_ids.ndim == 1)) else []
-    if not listed or any(not (_integer(i) and 0 <= i < num_envs) for i in listed) or (
+    if not listed or any(not (is_integer(i) and 0 <= i < num_envs) for i in listed) or (
             len(set(listed)) != len(listed)):
         raise ValueError(f"env_ids must name distinct sub-envs (0-{num_envs - 1}), "
                          f"got {env_ids!r}")
@@ -772,7 +773,7 @@ def _checked_cpus(cpus: Sequence[int] | None) -> list[int] | None:
     listing = _online_cpus()
     listed = list(cpus) if isinstance(cpus, Iterable) else []
     online = {cpu for span in listing.split(",") for cpu in _span(span)}
-    if not listed or any(not (_integer(c) and c in online) for c in listed):
+    if not listed or any(not (is_integer(c) and c in online) for c in listed):
         raise ValueError(f"cpus must list CPU numbers of this machine ({listing}), "
                          f"got {cpus!r}")
     return [int(c) for c in listed]
@@ -793,11 +794,6 @@ def _span(span: str) -> range:
     """The numbers of one span of a CPU listing: "6-7" or "9"."""
     first, _, last = span.partition("-")
     return range(int(first), int(last or first) + 1)
-
-
-def _integer(value: Any) -> bool:
-    """Whether ``value`` is an integer (Python's or NumPy's), and not a bool."""
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
 
 def _checked_mask(mask: Any, num_envs: int) -> np.ndarray:

@@ -32,6 +32,7 @@ from typing import Any
 
 from PIL import Image
 
+from mobileintent_gym.checks import is_integer
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import replay
 from mobileintent_gym.intents.schema import (
@@ -123,7 +124,7 @@ def record_segment(record: Any, where: str) -> IntentionSegment:
     if not isinstance(record["steps"], list):
         raise InvalidDataError(f"{where}: 'steps' must be a list, got {record['steps']!r}")
     part = record.get("part", 0)
-    if part not in (0, 1, 2) or isinstance(part, bool) or (part and kind != "intention"):
+    if not is_integer(part) or part not in (0, 1, 2) or (part and kind != "intention"):
         raise InvalidDataError(f"{where}: 'part' must be 1 or 2 on an intention, got {part!r}")
     steps = tuple(_step(s, f"{where} step {i + 1}") for i, s in enumerate(record["steps"]))
     return IntentionSegment(parse_time(record["datetime"], f"{where} 'datetime'"),

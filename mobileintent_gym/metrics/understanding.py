@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
+from mobileintent_gym.checks import is_integer
 from mobileintent_gym.metrics.text import Tokens, pair_scores
 from mobileintent_gym.users.encoders import Encoder
 
@@ -38,8 +39,7 @@ def spans(segmentation: Segmentation) -> list[Span]:
     """
     out = []
     for text, indices in segmentation.items():
-        if not indices or any(isinstance(i, bool) or not isinstance(i, int) or i < 1
-                              for i in indices):
+        if not indices or any(not is_integer(i) or i < 1 for i in indices):
             raise ValueError(f"segment {text!r} needs step indices >= 1, got {indices!r}")
         out.append((text, min(indices), max(indices)))
     return out

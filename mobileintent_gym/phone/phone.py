@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from mobileintent_gym.actions import Action, ActionLike, ActionType, to_action
+from mobileintent_gym.checks import is_integer
 from mobileintent_gym.errors import DeviceError, InvalidStateError, UnknownRouteError
 from mobileintent_gym.phone import chrome, fields, launcher, touch
 from mobileintent_gym.phone.app import App, Installable, install
@@ -40,7 +41,7 @@ def check_screen_size(width: object, height: object) -> None:
         DeviceError: Naming the size when it is out of range or not integers.
     """
     sides = (width, height)
-    if not all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in sides):
+    if not all(is_integer(v) for v in sides):
         raise DeviceError(f"screen size must be integers, got {width!r}x{height!r}")
     if not (MIN_WIDTH <= width <= MAX_SIDE and MIN_HEIGHT <= height <= MAX_SIDE):
         raise DeviceError(f"screen {width}x{height} is outside {MIN_WIDTH}-{MAX_SIDE} x "
@@ -103,8 +104,7 @@ class SimPhone:
                 non-negative integer; the phone is left as it was.
         """
         self._check_open()
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)
-                                 or seed < 0):
+        if seed is not None and (not is_integer(seed) or seed < 0):
             raise InvalidStateError(f"seed must be a non-negative integer, got {seed!r}")
         if state is not None and not isinstance(state, PhoneState):
             raise InvalidStateError(f"state must be a PhoneState, got {type(state).__name__}")

@@ -34,6 +34,7 @@ import numpy as np
 from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER, StateBuilder
 from mobileintent_gym.apps.records import Record
+from mobileintent_gym.checks import is_integer
 from mobileintent_gym.errors import InvalidAppError
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.state import PhoneState
@@ -83,8 +84,9 @@ class PairConfig:
     skip_attributes: tuple[str, ...] = LOGISTICS_ATTRIBUTES
 
     def __post_init__(self) -> None:
-        if isinstance(self.top_k, bool) or not isinstance(self.top_k, int):
+        if not is_integer(self.top_k):
             raise ValueError(f"top_k must be an integer, got {self.top_k!r}")
+        object.__setattr__(self, "top_k", int(self.top_k))  # NumPy's too: repr keys the cache
         sizes = self.sizes.items() if isinstance(self.sizes, Mapping) else self.sizes
         object.__setattr__(self, "sizes", tuple(sorted((str(k), int(v)) for k, v in sizes)))
         object.__setattr__(self, "skip_attributes", tuple(self.skip_attributes))
@@ -95,8 +97,9 @@ class PairConfig:
             if self.size(spec) < len(spec.common):
                 raise ValueError(f"{spec.key} needs room for its {len(spec.common)} common "
                                  f"items, got size {self.size(spec)}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+        if not is_integer(self.seed) or self.seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
+        object.__setattr__(self, "seed", int(self.seed))
 
     def size(self, context: ContextSpec | str) -> int:
         """The number of items in ``context``'s list (a spec or its key), common included."""

@@ -38,6 +38,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from mobileintent_gym.checks import is_integer
 from mobileintent_gym.errors import InvalidProfileError, MobileIntentError
 
 PROFILES_ENV = "MOBILEINTENT_GYM_PROFILES"
@@ -187,7 +188,7 @@ def _json_values(value: Any, where: str) -> None:
 
 def _interests(value: Any) -> dict[str, int]:
     for domain, flag in _mapping(value, "interests").items():
-        if isinstance(flag, bool) or flag not in (0, 1):
+        if not is_integer(flag) or flag not in (0, 1):
             raise InvalidProfileError(f"interests[{domain!r}] must be 0 or 1, got {flag!r}")
     return {domain: int(flag) for domain, flag in value.items()}
 

@@ -100,6 +100,8 @@ def test_the_real_knowu_logs_load_and_round_trip(tmp_path):
      '"steps": [], "kind": "nap"}]', "'kind' must be one of"),
     ('[{"datetime": "2026-03-02 08:00:00", "event": "E", "behavior": "b", "app": "A", '
      '"steps": [], "part": 3}]', "'part' must be 1 or 2 on an intention, got 3"),
+    ('[{"datetime": "2026-03-02 08:00:00", "event": "E", "behavior": "b", "app": "A", '
+     '"steps": [], "part": 1.0}]', "'part' must be 1 or 2 on an intention, got 1.0"),
     ('[{"datetime": "2026-03-02 08:00:00", "event": "Noise", "behavior": "b", "app": "A", '
      '"steps": [], "kind": "idle", "part": 1}]', "'part' must be 1 or 2 on an intention"),
     ("[", "t.json"),

@@ -5,6 +5,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mobileintent_gym.apps import registry
@@ -207,3 +208,8 @@ def test_config_is_hashable_and_sizes_take_a_mapping():
     assert config.size(CONTEXTS["music:home"]) == 6 and config.size(CONTEXTS["chat:chats"]) == 20
     assert PairConfig().size("music:home") == 8  # the context's own size, by key too
     assert hash(config) == hash(PairConfig(sizes=(("music:home", 6),)))
+
+
+def test_numpy_integers_configure_like_python_ones():
+    config = PairConfig(top_k=np.int64(20), seed=np.int32(0))
+    assert repr(config) == repr(PairConfig())  # the disk cache is keyed by the repr

@@ -34,6 +34,7 @@ def changed(path, value):
 @pytest.mark.parametrize(("path", "value", "named"), [
     (("interests", "Music"), 2, "interests['Music'] must be 0 or 1, got 2"),
     (("interests", "Music"), True, "interests['Music'] must be 0 or 1, got True"),
+    (("interests", "Music"), 1.0, "interests['Music'] must be 0 or 1, got 1.0"),
     (("interests",), ["Music"], "interests must be an object, got list"),
     (("affinities", "Music", "Preferred Genres"), ["jazz", 7],
      "affinities['Music']['Preferred Genres'][1] must be a string, got int 7"),
