@@ -86,7 +86,11 @@ def plan(args: argparse.Namespace) -> Plan:
 
 
 def _check_ray(args: argparse.Namespace, real: bool) -> None:
-    """Refuse what Ray actors cannot do: share one real device, store its screens."""
+    """Refuse what Ray cannot do, before the env and the encoder load.
+
+    Its actors cannot share one real device or store its screens, and no cluster may
+    answer at ``--ray-address``.
+    """
     if args.ray is None and args.ray_address is None:
         return
     if args.ray is not None and args.ray < 1:
@@ -96,6 +100,9 @@ def _check_ray(args: argparse.Namespace, real: bool) -> None:
         if given:
             raise UsageError(f"--ray runs simulated phones in its actors; {flag} needs the "
                              "single-process run (drop --ray)")
+    from mobileintent_gym.distributed.pool import check_address
+
+    check_address(args.ray_address)
 
 
 def _html_path(value: str | bool | None, out: Path | None) -> Path | None:
@@ -207,6 +214,8 @@ def _records(args: argparse.Namespace, run: Plan, env: gym.Env, todo: list[Episo
              first: int) -> Iterator[tuple[EpisodeRecord, dict[str, Any]]]:
     """Each episode's record and extra fields, in the order of ``todo``."""
     make_agent = run.agent.factory()
+    if not todo:  # a finished run resumed
+        return
     if args.ray is not None or args.ray_address is not None:
         from mobileintent_gym.distributed import RolloutPool
 

@@ -18,6 +18,7 @@ which Ray puts on their path.
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -33,6 +34,8 @@ from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.rollouts import AgentFactory, Episode, EpisodeRecord
 
 EXECUTE_ENV = "Act2Intent-Execute-v0"
+ADDRESS_TIMEOUT = 10.0
+"""Seconds :func:`check_address` waits for a Ray cluster's address to answer."""
 
 
 def _cpu_share(cpus: float, num_actors: int) -> float:
@@ -50,7 +53,28 @@ def _cpu_share(cpus: float, num_actors: int) -> float:
 
 
 class RolloutError(MobileIntentError):
-    """Episodes could not be run: an actor could not build its env, or died too often."""
+    """Episodes could not be run: no cluster answered, or an actor failed or died too often."""
+
+
+def check_address(address: str | None) -> None:
+    """Raise unless something answers at a ``host:port`` Ray address within a few seconds.
+
+    Ray retries such an address for about twenty minutes before it gives up. ``None``
+    stands for ``$RAY_ADDRESS`` (if set); ``auto``, ``local`` and malformed addresses are
+    left to Ray, which names them at once.
+
+    Raises:
+        RolloutError: Naming the address and why it could not be reached.
+    """
+    address = address or os.environ.get("RAY_ADDRESS")
+    host, colon, port = (address or "").removeprefix("ray://").rpartition(":")
+    if not (colon and port.isdigit()):
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), ADDRESS_TIMEOUT).close()
+    except OSError as err:
+        raise RolloutError(f"no Ray cluster answers at {address!r} ({err}); start one there "
+                           "with 'ray start --head', or give another address") from err
 
 
 def _actor_error(err: Exception, env_id: str) -> RolloutError:
@@ -99,13 +123,15 @@ class RolloutPool:
             is not asked for more); ``None``: one per CPU of the cluster.
         env_id: The registered env id each actor builds.
         env_kwargs: Passed to ``gym.make`` in each actor.
-        address: A Ray cluster's address (``ray.init(address=...)``).
+        address: A Ray cluster's address (``ray.init(address=...)``); a ``host:port`` is
+            checked first (see :func:`check_address`).
         max_restarts: Restarts Ray allows each actor.
         max_task_retries: Reruns Ray allows an episode whose actor died.
         progress: Show a progress bar on stderr (a terminal) while :meth:`run` runs.
 
     Raises:
         ValueError: For a ``num_actors`` that is not a positive integer.
+        RolloutError: When nothing answers at ``address``.
         DependencyNotInstalled: Without the ``[distributed]`` extra.
     """
 
@@ -119,6 +145,7 @@ class RolloutPool:
         ray = self._ray = require("ray", "distributed")
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
+            check_address(address)
             ray.init(address=address, num_cpus=None if address else num_actors,
                      include_dashboard=False)
         cpus = ray.cluster_resources().get("CPU", 0.0)

@@ -6,6 +6,8 @@ import functools
 import json
 import os
 import signal
+import socket
+import subprocess
 import sys
 import time
 
@@ -24,6 +26,7 @@ ray = pytest.importorskip("ray", reason="needs the [distributed] extra (ray)")
 from mobileintent_gym.distributed import (  # noqa: E402
     RolloutError,
     RolloutPool,
+    check_address,
     evaluate_ray,
     group_episodes,
     rollout_groups,
@@ -160,6 +163,48 @@ def test_evaluate_on_ray_writes_what_one_process_writes(cluster, tmp_path):
     on_ray = _evaluate(tmp_path, "ray", "--ray", "2")
     assert on_ray["episodes"] == alone["episodes"] and on_ray["scores"] == alone["scores"]
     assert len(on_ray["episodes"]) == len(USERS) * len(TASKS)
+
+
+def test_resuming_a_finished_run_on_ray_starts_no_actors(cluster, tmp_path, monkeypatch):
+    finished = _evaluate(tmp_path, "ray", "--ray", "2")
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a finished run needs no Ray actors")
+
+    monkeypatch.setattr("mobileintent_gym.distributed.pool.RolloutPool", no_pool)
+    assert _evaluate(tmp_path, "ray", "--ray", "2", "--resume") == finished
+
+
+def _closed_port():
+    with socket.socket() as sock:  # bound, never listening: connections are refused
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_an_address_where_no_cluster_answers_is_named(monkeypatch):
+    # Ray itself retries such an address for about twenty minutes.
+    port = _closed_port()
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}", "no-such-host.invalid:6379"):
+        with pytest.raises(RolloutError, match=f"no Ray cluster answers at '{address}' "):
+            check_address(address)
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
+    with pytest.raises(RolloutError, match=f"answers at '127.0.0.1:{port}'"):
+        check_address(None)
+    monkeypatch.delenv("RAY_ADDRESS")
+    for left_to_ray in (None, "auto", "local", "foo:bar"):
+        check_address(left_to_ray)
+
+
+def test_a_pool_and_evaluate_check_the_address_before_connecting(capsys):
+    address = f"127.0.0.1:{_closed_port()}"
+    code = ("from mobileintent_gym.distributed import RolloutPool\n"
+            f"RolloutPool(1, address={address!r})")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert ran.returncode == 1
+    assert f"RolloutError: no Ray cluster answers at '{address}'" in ran.stderr
+    assert main(["evaluate", "--ray-address", address]) == 2
+    assert f"no Ray cluster answers at '{address}'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("args", "says"), [
