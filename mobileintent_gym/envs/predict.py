@@ -14,8 +14,9 @@ Reward = Acc-C of the step: 1 when the event class equals the truth's exactly, e
 behaviour, and, when the episode ends, ``info["episode"]``: Acc-C, Acc-S, BLEU-4 over the
 day with the confidence fallback — ``all`` (every prediction pushed), ``0.60`` and ``0.80``
 (only predictions whose confidence reaches the threshold are pushed; each has its
-``push_rate``). A malformed answer is scored as a wrong prediction with confidence 0 and
-``info["malformed"]`` says why; it never raises.
+``push_rate``). A part of the answer that cannot be read scores as wrong, and an answer
+with no JSON object, or a confidence that is no number in [0, 1], has confidence 0;
+``info["malformed"]`` says why. It never raises.
 
 Version History:
     v0: Initial version.
@@ -40,7 +41,11 @@ from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.intents.persona import persona_text
 from mobileintent_gym.intents.schema import Context, IntentionSegment
 from mobileintent_gym.metrics.act2intent import Prediction, prediction_scores
-from mobileintent_gym.metrics.prediction import first_json_object, prediction_from
+from mobileintent_gym.metrics.prediction import (
+    casefolded,
+    first_json_object,
+    prediction_from,
+)
 from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.sets import UserSpec, resolve_users
 
@@ -67,14 +72,17 @@ def time_text(when: datetime, context: Context | None) -> str:
 
 
 def parse_guess(text: Any) -> Prediction:
-    """A prediction from the JSON answer, ``"Confidence"`` included (default 1).
+    """A prediction from the JSON answer, ``"Confidence"`` (any case) included, default 1.
 
     Never raises: what cannot be read (no JSON object, a missing part, a confidence that
-    is no number in [0, 1], which then counts as 0) is named in ``error``.
+    is no number in [0, 1]) is named in ``error``. An answer with no JSON object, or with
+    such a confidence, has confidence 0: it is pushed only when every prediction is.
     """
     data = first_json_object(text)
+    if data is None:
+        return prediction_from(None, text, confidence=0.0)
     guess = prediction_from(data, text)
-    confidence = (data or {}).get("Confidence", 1.0)
+    confidence = casefolded(data).get("confidence", 1.0)
     if not is_number(confidence) or not 0.0 <= confidence <= 1.0:
         problem = f'"Confidence" must be a number in [0, 1], got {confidence!r:.40}'
         return replace(guess, confidence=0.0,

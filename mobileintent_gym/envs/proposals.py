@@ -16,7 +16,7 @@ from typing import Any
 
 from mobileintent_gym.intents.schema import IntentionSegment
 from mobileintent_gym.metrics.pira import MEMORY_OPS
-from mobileintent_gym.metrics.prediction import first_json_object
+from mobileintent_gym.metrics.prediction import casefolded, first_json_object
 
 NO_ACTION = "no action"
 ANSWER_LENGTH = 2048  # the longest answer the action space holds
@@ -52,7 +52,7 @@ def parse_proposal(answer: Any) -> Proposal:
     if data is None:
         return Proposal(None, None, 'the answer must be "no action" or a JSON object '
                         f'{{"Intent": ...}}, got {answer.strip()[:80]!r}')
-    keys = {str(k).casefold(): v for k, v in data.items()}
+    keys = casefolded(data)
     intent = keys.get("intent")
     if "intent" not in keys or not (intent is None or isinstance(intent, str)):
         return Proposal(None, None, f'"Intent" must be a text or null, got {intent!r:.80}')

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,14 +63,27 @@ class Prediction:
 def first_json_object(text: str) -> dict | None:
     """The first JSON object in a model's answer, or ``None``; never raises.
 
-    Looks inside a Markdown code fence first, then anywhere; prose around the object is
-    allowed, and so are Python-style quoting (``{'a': 1}``) and a trailing
-    comma. Every reader of answers (the envs' and the agents') finds objects with it.
+    Looks inside each Markdown code fence in turn, then anywhere (a fence of prose before
+    the object does not hide it); prose around the object is allowed, and so are
+    Python-style quoting (``{'a': 1}``) and a trailing comma. Every reader of answers (the
+    envs' and the agents') finds objects with it.
     """
     if not isinstance(text, str):
         return None
-    fenced = _FENCE.search(text)
-    inside = fenced.group(1) if fenced else text
+    for inside in (*(fence.group(1) for fence in _FENCE.finditer(text)), text):
+        found = _first_object(inside)
+        if found is not None:
+            return found
+    return None
+
+
+def casefolded(data: Mapping[Any, Any]) -> dict[str, Any]:
+    """``data`` with its keys as case-folded strings: answers' keys are read in any case."""
+    return {str(k).casefold(): v for k, v in data.items()}
+
+
+def _first_object(inside: str) -> dict | None:
+    """The first JSON object (or Python dict literal) in ``inside``."""
     decoder = json.JSONDecoder()
     for start in (i for i, c in enumerate(inside) if c == "{"):
         chunk = inside[start:]
@@ -113,7 +126,7 @@ def prediction_from(data: dict[str, Any] | None, text: str, confidence: float = 
     """:func:`parse_prediction` of an answer whose first JSON object is already ``data``."""
     if data is None:
         return Prediction("", None, confidence, f"no JSON object in the answer: {text!r:.80}")
-    keys = {str(k).casefold(): v for k, v in data.items()}
+    keys = casefolded(data)
     event = keys.get("event")
     behaviour = next((keys[k] for k in _BEHAVIOUR_KEYS if k in keys), None)
     problems = [f"{name} is {value!r:.40}, not text" if value is not None else f"no {name}"

@@ -14,6 +14,7 @@ from mobileintent_gym.agents.predict import (
     OraclePredictor,
     RandomPredictor,
 )
+from mobileintent_gym.envs.predict import parse_guess
 from mobileintent_gym.errors import MobileIntentError
 
 USERS = ["demo-ana"]
@@ -92,6 +93,17 @@ def test_malformed_answers_are_wrong_and_named(env, answer, why):
     env.reset(seed=1)
     _, reward, _, _, info = env.step(answer)
     assert reward == 0.0 and why in info["malformed"] and info["acc_c"] == 0.0
+
+
+@pytest.mark.parametrize(("answer", "confidence"), [
+    ("nope", 0.0),  # unreadable: pushed only when every prediction is
+    ('{"Event": "Take photo", "Behaviour": "x", "Confidence": 2}', 0.0),
+    ('{"Event": "Take photo", "Behaviour": "x"}', 1.0),
+    ('{"event": "Take photo", "behaviour": "x", "confidence": 0.3}', 0.3),  # keys in any case
+    ('{"Event": "Take photo", "CONFIDENCE": 0.7}', 0.7),  # a missing part keeps it
+])
+def test_an_answers_confidence_decides_where_it_is_pushed(answer, confidence):
+    assert parse_guess(answer).confidence == confidence
 
 
 def test_the_habitual_predictor_beats_random_and_last_on_acc_c(env):

@@ -158,6 +158,8 @@ def test_answers_are_read_leniently():
     assert bad.intent == "Play a song" and bad.memory is None and "FORGET" in bad.error
     fenced = parse_proposal("```json\n{'Intent': 'Play a song', 'Memory': 'IDLE',}\n```")
     assert (fenced.intent, fenced.memory, fenced.error) == ("Play a song", "IDLE", None)
+    thought = parse_proposal('```\nthe user is idle\n```\n{"Intent": "Play a song"}')
+    assert (thought.intent, thought.error) == ("Play a song", None)
 
 
 def test_bad_arguments_options_and_stepping_past_the_end(env):

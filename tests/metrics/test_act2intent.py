@@ -151,6 +151,11 @@ def test_prediction_scores_with_and_without_the_confidence_fallback():
     # Lenient beyond the study's reader, as every reader of answers is (first_json_object):
     "{'Event': 'Listen music', 'Behaviour': 'Play jazz',}",
     '{"ignored": 1} ```\n{"Event": "Listen music", "Behaviour": "Play jazz",}\n```',
+    # A fence of prose before the object (a model's reasoning) does not hide it.
+    'Reasoning:\n```\nthe user plays jazz every morning\n```\n'
+    '{"Event": "Listen music", "Behaviour": "Play jazz"}',
+    '```text\nno object here\n```\n```json\n{"Event": "Listen music", "Behaviour": "Play jazz"}'
+    '\n```',
 ])
 def test_the_parser_reads_what_the_studys_parser_reads(text):
     # The study's parser takes the first JSON object in the answer and accepts
