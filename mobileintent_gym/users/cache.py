@@ -14,16 +14,16 @@ code that reads it.
 An entry's name is a hash of everything the content depends on, so a change of any of them
 leads to a new entry, never to stale content: the profile's content, the ``PairConfig``
 (its encoder kind aside), the encoder model actually used (a sentence model's id and the
-names, sizes and times of its files; the lexical encoder's settings), every file of the
-registered apps and of this package (:func:`source_fingerprint`: the record pools, how each
-app builds its state, how PAIR ranks), the package version and ``FORMAT``. Which model an
-encoder kind loads is told without loading it (:func:`encoder_identity`); when only loading
-can tell (the hub may be asked), the model is loaded. Files are written to a temporary name
+names, sizes and times of its files; the lexical encoder's settings), every file of this
+package (:func:`source_fingerprint`: the record pools, how each app builds its state, how
+PAIR ranks), the package version and ``FORMAT``. Which model an encoder kind loads is told
+without loading it (:func:`encoder_identity`); when only loading can tell (the hub may be
+asked), the model is loaded. Files are written to a temporary name
 and moved into place with ``os.replace``, so concurrent processes never read a partial
 entry, and one process at a time builds an entry (holding a lock file beside it) while
 the others wait and then read it: the workers of a vector env started on an empty cache
-build each user once, not once each. An entry that cannot be read (written by another
-version of the code) is rebuilt.
+build each user once, not once each. An entry that cannot be read (damaged, or written by
+another version of the code) is rebuilt.
 Encoders given as objects rather than kinds have no identity on disk: their content is
 cached per process only.
 """
@@ -37,6 +37,7 @@ import functools
 import hashlib
 import importlib.util
 import io
+import json
 import os
 import pickle
 import sys
@@ -61,6 +62,9 @@ from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEnc
 CACHE_ENV = "MOBILEINTENT_GYM_CACHE"
 FORMAT = 2  # bump when the pickled layout of UserContent (its app states included) changes
 _OFF = {"0", "off", "no", "false", "none"}
+# A Transformer module's weights: one of these (the index of shards for large models).
+WEIGHTS = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json",
+           "pytorch_model.bin.index.json")
 T = TypeVar("T")
 
 
@@ -196,17 +200,15 @@ def _store(path: Path, content: Any) -> None:
 
 @functools.cache
 def source_fingerprint() -> str:
-    """A hash of every file that built content depends on besides the profile and encoder.
+    """A hash of every file of the package, on which built content depends.
 
-    These are the files of each registered app's package (its record pools and the code
-    that turns ranked records into its state) and of this package (PAIR and its ranking):
-    editing any of them, or registering another app, leads to new entries.
+    Apps' record pools and the code that turns ranked records into their states, PAIR and
+    its ranking, and what those use (the phone's state and clock, record readers …):
+    editing any file, or registering another app, leads to new entries. Hashing the whole
+    package (a few MB, ~20 ms) is cheaper than a list of what matters, which would go
+    stale.
     """
-    from mobileintent_gym.apps import registry
-
-    folders = [Path(importlib.import_module(f"mobileintent_gym.apps.{b.id}").__file__).parent
-               for b in registry.bundles()]
-    return folder_fingerprint([*folders, Path(__file__).parent])
+    return folder_fingerprint([Path(__file__).parents[1]])
 
 
 def folder_fingerprint(folders: Sequence[Path]) -> str:
@@ -286,7 +288,23 @@ def _cached_snapshot(model_id: str) -> Path | None:
     except OSError:
         return None
     folder = repo / "snapshots" / revision
-    return folder if (folder / "modules.json").is_file() else None
+    return folder if _complete(folder) else None
+
+
+def _complete(snapshot: Path) -> bool:
+    """Whether a sentence-transformers snapshot holds its modules and its weights.
+
+    A download cut short leaves some files out; loading such a snapshot fails and falls
+    back to another model, so predicting it would name an entry never written.
+    """
+    try:
+        modules = json.loads((snapshot / "modules.json").read_text())
+        paths = [m["path"] for m in modules if str(m["type"]).endswith(".Transformer")]
+    except (OSError, ValueError, TypeError, KeyError):
+        return False
+    return bool(paths) and all(
+        (snapshot / path / "config.json").is_file()
+        and any((snapshot / path / name).is_file() for name in WEIGHTS) for path in paths)
 
 
 def _model_identity(name: str, folder: Path) -> str:
@@ -309,8 +327,7 @@ def _read(path: Path) -> Any:
     """The entry at ``path``, or ``None`` when it is missing or unreadable."""
     try:
         return pickle.loads(path.read_bytes())
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError,
-            ValueError, IndexError):
+    except Exception:  # damaged bytes raise almost anything (MemoryError, OverflowError …)
         return None
 
 

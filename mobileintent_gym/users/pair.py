@@ -89,7 +89,8 @@ class PairConfig:
         object.__setattr__(self, "top_k", int(self.top_k))  # NumPy's too: repr keys the cache
         sizes = self.sizes.items() if isinstance(self.sizes, Mapping) else self.sizes
         object.__setattr__(self, "sizes", tuple(sorted((str(k), int(v)) for k, v in sizes)))
-        object.__setattr__(self, "skip_attributes", tuple(self.skip_attributes))
+        # Sorted: a set's order differs between processes, and the repr keys the disk cache.
+        object.__setattr__(self, "skip_attributes", tuple(sorted(set(self.skip_attributes))))
         unknown = sorted(set(dict(self.sizes)) - set(CONTEXTS))
         if unknown:
             raise ValueError(f"sizes name unknown contexts {unknown}; known: {list(CONTEXTS)}")

@@ -126,8 +126,10 @@ def test_the_source_fingerprint_covers_every_app_and_changes_with_any_file(tmp_p
     content_cache.source_fingerprint.cache_clear()
     content_cache.source_fingerprint()
     content_cache.source_fingerprint.cache_clear()
-    assert {f.name for f in seen} == {b.id for b in registry.bundles()} | {"users"}
-    assert all((f / "__init__.py").is_file() for f in seen)
+    # The whole package: app states are built with code outside apps/ and users/ too
+    # (the phone's state and clock, the record readers).
+    assert seen == [ROOT / "mobileintent_gym"]
+    assert all((ROOT / "mobileintent_gym" / "apps" / b.id).is_dir() for b in registry.bundles())
 
 
 def test_the_key_holds_profile_config_and_encoder_settings(folder):
@@ -149,17 +151,40 @@ def test_a_model_file_that_changes_changes_the_identity(tmp_path):
     assert content_cache._model_identity("org/model", tmp_path / "model") != before
 
 
+def test_a_download_cut_short_is_keyed_as_the_fallback_it_loads(tmp_path, monkeypatch):
+    # Loading a snapshot without its weights falls back to the packaged model, every time:
+    # keyed as the study's model, its content would be rebuilt by every process.
+    monkeypatch.setenv("SENTENCE_TRANSFORMERS_HOME", str(tmp_path / "hf"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    fake_study_model(tmp_path / "hf")
+    snapshot = tmp_path / "hf" / STUDY_REPO / "snapshots" / "0123abcd"
+    assert content_cache.encoder_identity("auto").startswith(encoders.STUDY_MODEL + "@")
+    (snapshot / "model.safetensors").unlink()
+    packaged = content_cache._model_identity(
+        encoders.PACKAGED_MODEL, Path(encoders.fallback_path(encoders.PACKAGED_FALLBACK)))
+    assert content_cache.encoder_identity("auto") == packaged
+    (snapshot / "modules.json").unlink()  # a link to the packaged model's: not written
+    (snapshot / "modules.json").write_text("[{")  # cut short mid-file
+    assert content_cache.encoder_identity("auto") == packaged
+
+
 def test_auto_without_sentence_transformers_is_keyed_as_lexical(monkeypatch):
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
     assert content_cache.encoder_identity("auto") == "lexical/4096/3"
     assert content_cache.encoder_identity("sentence") is None  # loading it will say why
 
 
-def test_an_unreadable_entry_is_rebuilt_and_replaced(folder):
+@pytest.mark.parametrize("damage", [
+    lambda data: data[:100],  # as if another version had written it
+    # Damaged bytes that make pickle raise OverflowError and MemoryError:
+    lambda data: b"\x80\x05\x8d" + (2**63).to_bytes(8, "little"),
+    lambda data: b"\x80\x05\x8e" + (2**62).to_bytes(8, "little"),
+])
+def test_an_unreadable_entry_is_rebuilt_and_replaced(folder, damage):
     profile = resolve_profile("demo-chen")
     first = build_user_content(profile, LEXICAL)
     (entry,) = folder.glob("*.pkl")
-    entry.write_bytes(entry.read_bytes()[:100])  # as if another version had written it
+    entry.write_bytes(damage(entry.read_bytes()))
     pair._CACHE.clear()
     assert build_user_content(profile, LEXICAL).contexts == first.contexts
     assert content_cache._read(entry) is not None
