@@ -20,7 +20,10 @@ def numbered_steps(observation: dict[str, Any]) -> list[str]:
 
 
 def answer(groups: list[list[int]], texts: list[str]) -> str:
-    """The JSON answer for segments given as lists of step indices with their texts."""
+    """The JSON answer for segments given as lists of step indices with their texts.
+
+    A text may come twice (two intentions with one text): the object then repeats the key.
+    """
     pairs = [f"{json.dumps(text)}: {json.dumps(group)}" for text, group in zip(texts, groups,
                                                                               strict=True)]
     return "{" + ", ".join(pairs) + "}"
@@ -104,4 +107,5 @@ class OracleSegmenter:
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
         """The true segmentation."""
-        return json.dumps(self.env.truth)
+        truth = self.env.truth
+        return answer([list(indices) for _, indices in truth], [text for text, _ in truth])

@@ -11,8 +11,10 @@ Reward = (Acc-G + Acc-S + BLEU-4) / 3 of the answer against the truth
 (:func:`~mobileintent_gym.metrics.act2intent.understanding_scores`; Acc-S with
 all-MiniLM-L6-v2, BLEU-4 on characters), each term also in ``info``. An answer that is not
 such a JSON object scores 0 on all three and ``info["malformed"]`` says why; it never
-raises. Two intentions with the same text in one window are told apart by a suffix
-(``"… #2"``), in the truth and in answers alike.
+raises. Two intentions of one window may have the same text: the truth (``env.truth``,
+``info["truth"]``) is therefore a sequence of ``(text, indices)`` pairs in order, and an
+answer may repeat a key (JSON allows it;
+:func:`mobileintent_gym.agents.understand.answer` writes such objects).
 
 Version History:
     v0: Initial version.
@@ -21,7 +23,6 @@ Version History:
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -47,24 +48,12 @@ STEPS_LENGTH = 1 << 15
 ANSWER_LENGTH = 1 << 13
 
 
-def unique_texts(pairs: Sequence[tuple[str, list[int]]]) -> dict[str, list[int]]:
-    """A segmentation from (text, indices) pairs; a repeated text gets ``" #2"``, ``" #3"``."""
-    out: dict[str, list[int]] = {}
-    for text, indices in pairs:
-        key, n = text, 1
-        while key in out:
-            n += 1
-            key = f"{text} #{n}"
-        out[key] = list(indices)
-    return out
-
-
 class _Pairs(list):
     """A JSON object's (key, value) pairs in order, duplicates kept."""
 
 
-def parse_answer(text: Any) -> dict[str, list[int]]:
-    """An answer's segmentation.
+def parse_answer(text: Any) -> list[tuple[str, list]]:
+    """An answer's segmentation as ``(text, indices)`` pairs, repeated keys kept.
 
     Raises:
         ValueError: Naming what is wrong with ``text``.
@@ -80,7 +69,7 @@ def parse_answer(text: Any) -> dict[str, list[int]]:
     for key, indices in pairs:
         if not isinstance(indices, list) or isinstance(indices, _Pairs):
             raise ValueError(f"intention {key!r} needs a list of step indices, got {indices!r}")
-    return unique_texts(pairs)  # the scores name bad indices (ValueError)
+    return list(pairs)  # the scores name bad indices (ValueError)
 
 
 class UnderstandEnv(gym.Env[dict[str, Any], str]):
@@ -123,7 +112,7 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         self.observation_space = spaces.Dict(fields)
         self.action_space = UnicodeText(ANSWER_LENGTH)
         self.segments: tuple[IntentionSegment, ...] = ()
-        self.truth: dict[str, list[int]] = {}
+        self.truth: tuple[tuple[str, list[int]], ...] = ()
         self._session: Session | None = None
         self._obs: dict[str, Any] = {}
         self._done = True
@@ -158,12 +147,12 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         return self._fresh_obs(), {"user": user, "day": day, "start": start,
                            "segments": len(self.segments)}
 
-    def _truth(self) -> dict[str, list[int]]:
+    def _truth(self) -> tuple[tuple[str, list[int]], ...]:
         pairs, index = [], 1
         for segment in self.segments:
             pairs.append((segment.intention, list(range(index, index + len(segment.steps)))))
             index += len(segment.steps)
-        return unique_texts(pairs)
+        return tuple(pairs)
 
     def _observe(self) -> dict[str, Any]:
         steps = [step for segment in self.segments for step in segment.steps]
@@ -191,7 +180,8 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         if self._done:
             raise MobileIntentError("call reset() before step()")
         self._done = True
-        info: dict[str, Any] = {"truth": dict(self.truth), "malformed": None}
+        info: dict[str, Any] = {"truth": [(text, list(indices)) for text, indices in self.truth],
+                                "malformed": None}
         try:
             scores = understanding_scores(parse_answer(action), self.truth, self.encoder)
         except ValueError as err:

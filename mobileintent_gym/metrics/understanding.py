@@ -2,7 +2,8 @@
 
 Definitions: docs/scores.md, "Understanding". A segmentation maps each intention's text to
 the indices (from 1) of the actions behind it, ``{"Order a latte": [1, 2, 3], "Reply to
-Mum": [4, 5]}``, in order; a segment's span is (min index, max index).
+Mum": [4, 5]}``, in order; a segment's span is (min index, max index). Where one text
+stands for two intentions, give the segmentation as ``(text, indices)`` pairs.
 
 The i-th predicted intention is compared with the i-th true one (``pairing="position"``,
 the default and the study's rule): with N true intentions,
@@ -26,7 +27,7 @@ from mobileintent_gym.checks import is_integer
 from mobileintent_gym.metrics.text import Tokens, pair_scores
 from mobileintent_gym.users.encoders import Encoder
 
-Segmentation = Mapping[str, Sequence[int]]
+Segmentation = Mapping[str, Sequence[int]] | Sequence[tuple[str, Sequence[int]]]
 Pairing = Literal["position", "overlap"]
 Span = tuple[str, int, int]
 
@@ -38,7 +39,8 @@ def spans(segmentation: Segmentation) -> list[Span]:
         ValueError: Naming a segment whose indices are not positive integers.
     """
     out = []
-    for text, indices in segmentation.items():
+    pairs = segmentation.items() if isinstance(segmentation, Mapping) else segmentation
+    for text, indices in pairs:
         if not indices or any(not is_integer(i) or i < 1 for i in indices):
             raise ValueError(f"segment {text!r} needs step indices >= 1, got {indices!r}")
         out.append((text, min(indices), max(indices)))

@@ -104,7 +104,8 @@ def test_understand_reads_a_loose_segmentation_and_sends_json(envs):
     env = envs("Understand")
     obs, _ = env.reset(seed=0, options=USER)
     truth = env.unwrapped.truth
-    loose = "Here you go:\n" + repr(truth)[:-1] + ",}"  # single quotes, a trailing comma
+    # Single quotes, a trailing comma:
+    loose = "Here you go:\n{" + "".join(f"{text!r}: {steps!r}, " for text, steps in truth) + "}"
     _, reward, _, _, info = env.step(understand_question(obs).read(loose))
     assert info["malformed"] is None and reward == pytest.approx(1.0)
 

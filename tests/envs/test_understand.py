@@ -12,8 +12,10 @@ from mobileintent_gym.agents.understand import (
     AppSwitchSegmenter,
     OracleSegmenter,
     RandomSegmenter,
+    answer,
 )
 from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.metrics.text import bleu4
 
 USERS = ["demo-ana"]
 
@@ -35,25 +37,24 @@ def test_the_observation_numbers_the_window_steps_and_the_truth_indexes_them(env
     lines = obs["steps"].splitlines()
     truth = env.unwrapped.truth
     assert info["segments"] == len(truth) == 5
-    indices = [i for group in truth.values() for i in group]
+    indices = [i for _, group in truth for i in group]
     assert indices == list(range(1, len(lines) + 1))
     assert all(line.startswith(f"{i}. ") for i, line in enumerate(lines, 1))
     first = env.unwrapped.segments[0]
-    assert next(iter(truth)) == first.intention
+    assert truth[0][0] == first.intention
     assert lines[0] == f"1. {first.steps[0].description}"
 
 
 def test_the_truth_scores_one_and_a_shifted_answer_less(env):
     _obs, info = env.reset(seed=4)
-    _, reward, terminated, truncated, info = env.step(json.dumps(env.unwrapped.truth))
+    _, reward, terminated, truncated, info = env.step(OracleSegmenter(env).act(_obs, info))
     assert terminated and not truncated and info["malformed"] is None
     assert info["acc_g"] == 1.0 and info["bleu4"] == 1.0
     assert reward == pytest.approx(1.0, abs=1e-6)
     env.reset(seed=4)
-    groups = list(env.unwrapped.truth.values())
-    shifted = dict(zip(env.unwrapped.truth, [groups[0] + groups[1][:1], groups[1][1:] or [99],
-                                             *groups[2:]], strict=True))
-    _, reward, _, _, info = env.step(json.dumps(shifted))
+    texts, groups = zip(*env.unwrapped.truth, strict=True)
+    shifted = [groups[0] + groups[1][:1], groups[1][1:] or [99], *groups[2:]]
+    _, reward, _, _, info = env.step(answer(shifted, list(texts)))
     assert info["acc_g"] == 0.6 and reward < 1.0
 
 
@@ -72,9 +73,32 @@ def test_malformed_answers_are_scored_zero_and_named(env, answer, why):
 def test_repeated_intentions_are_told_apart_in_answers_too(env):
     env.reset(seed=1)
     truth = env.unwrapped.truth
-    text = "{" + ", ".join(f'"same": {json.dumps(v)}' for v in truth.values()) + "}"
+    text = answer([indices for _, indices in truth], ["same"] * len(truth))
     _, _, _, _, info = env.step(text)
     assert info["acc_g"] == 1.0 and info["malformed"] is None  # five spans, one text
+
+
+def test_a_text_that_comes_twice_is_scored_as_itself_both_times(env):
+    # Scores compare the i-th predicted text with the i-th true one, as they are.
+    seed = next(s for s in range(60) if _repeats(env, s))
+    obs, info = env.reset(seed=seed)
+    texts, groups = zip(*env.unwrapped.truth, strict=True)
+    assert len(set(texts)) < len(texts) and info["segments"] == len(texts)
+    _, reward, _, _, info = env.step(OracleSegmenter(env).act(obs, info))
+    assert info["bleu4"] == 1.0 and reward == pytest.approx(1.0, abs=1e-6)
+    assert [text for text, _ in info["truth"]] == list(texts)
+    first = texts.index(next(t for t in texts if texts.count(t) > 1))
+    worded = [*texts[:first], texts[first] + " now", *texts[first + 1:]]
+    env.reset(seed=seed)
+    _, _, _, _, info = env.step(answer(list(groups), worded))
+    expected = (bleu4(texts[first] + " now", texts[first]) + len(texts) - 1) / len(texts)
+    assert info["bleu4"] == pytest.approx(expected)
+
+
+def _repeats(env, seed):
+    env.reset(seed=seed)
+    texts = [text for text, _ in env.unwrapped.truth]
+    return len(set(texts)) < len(texts)
 
 
 def test_step_without_reset_and_bad_options_raise(env):
