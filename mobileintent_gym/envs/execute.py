@@ -28,11 +28,19 @@ from mobileintent_gym.actions import ActionLike, action_space, to_action
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
 from mobileintent_gym.envs.kept_content import KeptContent
-from mobileintent_gym.envs.spaces import observation_space
+from mobileintent_gym.envs.spaces import check_fields, observation_space
 from mobileintent_gym.errors import InvalidActionError, InvalidOptionsError, MobileIntentError
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.ui import Node
-from mobileintent_gym.tasks import Judge, TaskInstance, Verdict, instantiate, task_ids
+from mobileintent_gym.tasks import (
+    Judge,
+    TaskInstance,
+    UnknownTaskError,
+    Verdict,
+    instantiate,
+    parse_task_id,
+    task_ids,
+)
 from mobileintent_gym.users import PairConfig, load_user_content, resolve_users
 from mobileintent_gym.users.sets import UserSpec, pick_user
 
@@ -46,7 +54,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         users: Users episodes are drawn from: a set of built-in users (``"test"``,
             ``"train"`` …, see :mod:`mobileintent_gym.users.sets`), profile names or paths,
             or a list mixing them (default: the test set).
-        tasks: Task ids episodes are drawn from (default: every task).
+        tasks: Task ids episodes are drawn from (one id, or several; default: every task).
         observation: Observation fields: ``screenshot``, ``instruction``, ``hierarchy``.
         load_state: Load the user's PAIR state into the device at reset. Turn it off for a
             device that already holds it (``mobileintent-gym serve-adb --user …``): each
@@ -73,6 +81,8 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     Raises:
         UnknownProfileError: When ``users`` names neither a set nor a profile (before any
             device is opened).
+        UnknownTaskError: When ``tasks`` holds an id of no task, or is empty (before any
+            device is opened).
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 4}
@@ -81,18 +91,19 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     device draw them straight into shared memory (a frame held there would be drawn over)."""
 
     def __init__(self, device: Device | str = "sim", *, users: UserSpec = "test",
-                 tasks: Sequence[str] | None = None,
-                 observation: Sequence[str] = ("screenshot", "instruction"),
+                 tasks: str | Sequence[str] | None = None,
+                 observation: str | Sequence[str] = ("screenshot", "instruction"),
                  load_state: bool = True, carries_state: bool = False,
                  pair: PairConfig | None = None,
                  profiles_dir: str | None = None, render_mode: str | None = None) -> None:
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.users = resolve_users(users, profiles_dir)
+        self.tasks = _checked_tasks(tasks)
+        self.fields = (observation,) if isinstance(observation, str) else tuple(observation)
+        check_fields(self.fields)
         self._owns_device = isinstance(device, str)
         self.device: Device = load_device(device) if isinstance(device, str) else device
-        self.tasks = tuple(tasks or task_ids())
-        self.fields = tuple(observation)
         self.load_state, self.carries_state = load_state, carries_state
         self.pair = pair or PairConfig()
         self.profiles_dir = profiles_dir
@@ -205,3 +216,20 @@ def _reset_choices(options: Any) -> dict[str, Any]:
                                       f"{'name or path' if key == 'user' else 'task id'}, "
                                       f"got {value!r:.80}")
     return {key: value for key, value in options.items() if value is not None}
+
+
+def _checked_tasks(tasks: str | Sequence[str] | None) -> tuple[str, ...]:
+    """``tasks`` as a tuple of task ids, each checked (a string is one id); ``None``: all.
+
+    Raises:
+        UnknownTaskError: Naming a bad id, or an empty or non-sequence ``tasks``.
+    """
+    if tasks is None:
+        return task_ids()
+    chosen = (tasks,) if isinstance(tasks, str) else tuple(tasks) if isinstance(
+        tasks, Sequence) else ()
+    if not chosen:
+        raise UnknownTaskError(f"tasks must be task ids (None: every task), got {tasks!r}")
+    for task_id in chosen:
+        parse_task_id(task_id)
+    return chosen

@@ -103,6 +103,9 @@ def _batch_frames(space: FrameBox, n: int = 1) -> FrameBox:
     return FrameBox((n, *space.shape))
 
 
+OBSERVATION_FIELDS = ("screenshot", "instruction", "hierarchy")
+
+
 def observation_space(width: int, height: int, fields: tuple[str, ...]) -> spaces.Dict:
     """The Dict observation space of ``fields`` for a ``width`` × ``height`` screen.
 
@@ -112,13 +115,21 @@ def observation_space(width: int, height: int, fields: tuple[str, ...]) -> space
     Raises:
         ValueError: Naming an unknown field.
     """
+    check_fields(fields)
     known = {
         "screenshot": lambda: FrameBox((height, width, 3)),
         "instruction": lambda: UnicodeText(INSTRUCTION_LENGTH),
         "hierarchy": lambda: UnicodeText(HIERARCHY_LENGTH),
     }
-    unknown = [f for f in fields if f not in known]
-    if unknown or not fields:
-        raise ValueError(f"observation fields must be a non-empty subset of {sorted(known)}, "
-                         f"got {fields!r}")
     return spaces.Dict({name: known[name]() for name in fields})
+
+
+def check_fields(fields: tuple[str, ...]) -> None:
+    """Raise unless ``fields`` is a non-empty selection of :data:`OBSERVATION_FIELDS`.
+
+    Raises:
+        ValueError: Naming the fields given.
+    """
+    if not fields or any(f not in OBSERVATION_FIELDS for f in fields):
+        raise ValueError(f"observation fields must be a non-empty subset of "
+                         f"{sorted(OBSERVATION_FIELDS)}, got {fields!r}")

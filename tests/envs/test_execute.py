@@ -118,6 +118,31 @@ def test_unknown_users_tasks_and_options_are_named():
         gym.make("Act2Intent-Execute-v0").unwrapped.step("PRESS[BACK]")
 
 
+@pytest.mark.parametrize(("kwargs", "error", "named"), [
+    ({"tasks": ["G-XXX-01:common:explicit"]}, UnknownTaskError, "unknown template 'G-XXX-01'"),
+    ({"tasks": []}, UnknownTaskError, r"tasks must be task ids \(None: every task\), got \[\]"),
+    ({"tasks": 7}, UnknownTaskError, "got 7"),
+    ({"observation": ("instruction", "scren")}, ValueError, "got \\('instruction', 'scren'\\)"),
+    ({"observation": "hierarchy "}, ValueError, "got \\('hierarchy ',\\)"),
+])
+def test_bad_tasks_and_fields_are_named_before_a_device_opens(monkeypatch, kwargs, error, named):
+    import mobileintent_gym.envs.execute as execute
+
+    monkeypatch.setattr(execute, "load_device", lambda config: pytest.fail("device opened"))
+    with pytest.raises(error, match=named):
+        gym.make("Act2Intent-Execute-v0", **kwargs)
+
+
+def test_one_task_id_or_field_may_be_given_as_a_string():
+    env = gym.make("Act2Intent-Execute-v0", users="demo-ana", tasks="G-SPT-02:common:explicit",
+                   observation="instruction")
+    _, info = env.reset(seed=0)
+    assert env.unwrapped.tasks == ("G-SPT-02:common:explicit",) and info["task"] == (
+        "G-SPT-02:common:explicit")
+    assert list(env.observation_space.spaces) == ["instruction"]
+    env.close()
+
+
 def test_random_agent_rollouts_stay_within_the_reward_bounds(env):
     for seed in range(3):
         obs, info = env.reset(seed=seed)
