@@ -6,6 +6,7 @@ mistake a person can fix; ``mobileintent-gym`` prints it as one line and exits w
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 import warnings
@@ -17,6 +18,21 @@ from mobileintent_gym.users.encoders import Encoder, make_encoder
 
 class UsageError(MobileIntentError, ValueError):
     """A command-line mistake; the message names the bad value and the fix."""
+
+
+def positive_int(text: str) -> int:
+    """An argparse ``type``: an integer of at least 1 (argparse names the option and value).
+
+    Raises:
+        argparse.ArgumentTypeError: For anything else.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer of at least 1, got {text!r}")
+    return value
 
 
 def encoder_matches(encoder: Encoder, wanted: str) -> bool:

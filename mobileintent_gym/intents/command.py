@@ -3,7 +3,8 @@
 Writes, per user, ``<out>/<user>/<date>.json`` (Act2Intention trajectories; with
 ``--screenshots`` also ``<out>/<user>/<date>/*.png``), ``intentions.csv`` and
 ``behaviour.json`` (a KnowU behaviour log), and ``<out>/summary.json``; prints a progress bar
-and a summary: segments, event classes, intentions whose success the judge checked.
+and a summary: segments, event classes, intentions whose success the judge checked (the
+summary also names the encoder that ranked the apps' content).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from mobileintent_gym.console import run_encoder
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.act2intention import export_sessions
 from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
@@ -78,6 +80,7 @@ def _main(args: argparse.Namespace) -> int:
     config = GeneratorConfig(width, height, profiles_dir=args.profiles,
                              habits=_knowu(args.knowu or ()))
     users = resolve_users(args.users, args.profiles)
+    encoder = run_encoder()  # announces the model that ranks the apps' content
     out, sessions, dropped, began = Path(args.out), [], 0, time.perf_counter()
     for n, user in enumerate(users):
         try:
@@ -94,7 +97,9 @@ def _main(args: argparse.Namespace) -> int:
         export_sessions(days, out, args.screenshots, (width, height))
         write_behaviour_log(behaviour_log(days), out / life.user / "behaviour.json")
         sessions += days
-    summary = summarise(sessions, time.perf_counter() - began, dropped)
+    summary = {**summarise(sessions, time.perf_counter() - began, dropped),
+               "encoder": encoder.name,
+               "encoder_fallback": getattr(encoder, "fallback_reason", None)}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     print(f"{summary['segments']} segments ({summary['intentions']} intentions, "
           f"{summary['noise']} noise, {summary['steps']} steps) for {summary['users']} users "

@@ -20,7 +20,7 @@ import gymnasium as gym
 
 from mobileintent_gym.agents.assist import ASSISTANTS
 from mobileintent_gym.backends.loader import screen_size
-from mobileintent_gym.console import UsageError
+from mobileintent_gym.console import UsageError, positive_int, run_encoder
 from mobileintent_gym.envs.assist import ASSIST_CONFIG
 from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.report.strip import draw_strip, record_assist
@@ -47,6 +47,7 @@ def _main(args: argparse.Namespace) -> int:
     out = Path(args.out)
     check_writable(out)
     config = GeneratorConfig(*size, noise=ASSIST_CONFIG.noise)
+    run_encoder()  # announces the model that ranks the content
     env = gym.make("Act2Intent-Assist-v0", users=[args.user], history_days=args.history_days,
                    play_days=args.play_days, seed=args.data_seed, config=config)
     try:
@@ -75,8 +76,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--data-seed", type=int, default=0, help="seed of the generated days")
     parser.add_argument("--seed", type=int, default=0, help="seed of the reset and the agent")
     parser.add_argument("--size", default="540x1200", help="phone screen WIDTHxHEIGHT")
-    parser.add_argument("--width", type=int, default=180, help="width of a frame in the strip")
-    parser.add_argument("--columns", type=int, default=10, help="frames per row")
+    parser.add_argument("--width", type=positive_int, default=180,
+                        help="width of a frame in the strip")
+    parser.add_argument("--columns", type=positive_int, default=10, help="frames per row")
     parser.add_argument("--steps", default=":", help="FIRST:LAST steps to draw (from 1)")
     parser.add_argument("--out", required=True, help="PNG file")
     parser.set_defaults(func=_main)

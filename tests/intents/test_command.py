@@ -25,6 +25,7 @@ def test_generate_writes_every_format_and_prints_a_summary(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert f"{summary['segments']} segments" in out and "success checked by the judge" in out
     assert "classes: " in out and "[" + "#" * 30 + "] 2/2 user-days" in err
+    assert f"encoder: {summary['encoder']}" in err and "encoder_fallback" in summary
     assert not list(folder.glob("*/*.png"))
 
 

@@ -65,10 +65,21 @@ def test_the_command_draws_a_day_and_names_bad_steps(tmp_path, capsys):
     out = tmp_path / "day.png"
     assert main(["assist", "--agent", "oracle", "--steps", "1:12", "--columns", "4",
                  "--out", str(out)]) == 0
-    printed = capsys.readouterr().out.splitlines()
+    printed, err = capsys.readouterr()
+    printed = printed.splitlines()
+    assert "\nencoder: " in "\n" + err  # the model that ranked the content is named
     scores = json.loads(printed[0])
     assert scores["rejected"] == 0 and scores["accepted"] == scores["intentions"] > 0
     assert printed[1] == f"strip: {out}"
     assert Image.open(out).size == (4 * (180 + GAP) + GAP, 3 * (400 + 3 * 15 + 4 + GAP) + GAP)
     assert main(["assist", "--steps", "500:", "--out", str(out)]) == 2
     assert "selects none of the episode's" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("option", "value"), [("--columns", "0"), ("--width", "-5"),
+                                               ("--width", "wide")])
+def test_strip_sizes_are_checked_before_the_day_is_played(tmp_path, capsys, option, value):
+    with pytest.raises(SystemExit) as stopped:
+        main(["assist", option, value, "--out", str(tmp_path / "day.png")])
+    assert stopped.value.code == 2
+    assert f"{option}: must be an integer of at least 1, got '{value}'" in capsys.readouterr().err
