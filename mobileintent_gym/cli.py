@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -43,10 +44,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     args = build_parser().parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # here, where a closed pipe is caught, rather than at exit
+        return code
     except MobileIntentError as err:
         print(f"mobileintent-gym {args.command}: {err}", file=sys.stderr)
         return USAGE_ERROR
+    except BrokenPipeError:  # the reader left (`… | head`): stop quietly, as other tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing to flush
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,10 +1,15 @@
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 from PIL import Image
 
 from mobileintent_gym.cli import main
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.tour import plan
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_tour_writes_a_frame_per_step_and_a_log(tmp_path, capsys):
@@ -27,3 +32,13 @@ def test_tour_rejects_a_bad_size_before_creating_its_folder(tmp_path, capsys):
     assert main(["tour", "--width", "10", "--out", str(out)]) == 2
     assert "screen 10x2400 is outside 320-3840 x 480-3840 pixels" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_reader_that_leaves_early_stops_the_command_quietly():
+    # A real pipe whose reading end is closed before the command writes (`… | head -1`).
+    command = subprocess.Popen([sys.executable, "-m", "mobileintent_gym.cli", "catalog",
+                                "templates"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=ROOT)
+    command.stdout.close()
+    _, err = command.communicate(timeout=120)
+    assert command.returncode == 1 and err == b""
