@@ -55,12 +55,23 @@ def _check_coordinate(name: str, value: object) -> None:
         raise InvalidActionError(f"{name} must be >= 0, got {value!r}")
 
 
+def _action_type(value: object) -> ActionType:
+    """An :class:`ActionType` from itself, its number or its name (any case)."""
+    if isinstance(value, str) and value.upper() in ActionType.__members__:
+        return ActionType[value.upper()]
+    if is_integer(value) and value in set(ActionType):
+        return ActionType(value)
+    raise InvalidActionError(f"unknown action type {value!r}; known: "
+                             f"{[kind.name for kind in ActionType]} (or their numbers)")
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One validated action. Fields that the type does not use must stay ``None``.
 
     Attributes:
-        type: The kind of action.
+        type: The kind of action (an :class:`ActionType`, its name such as ``"CLICK"``, or
+            its number).
         x: Horizontal device pixel (CLICK, LONG_CLICK).
         y: Vertical device pixel (CLICK, LONG_CLICK).
         text: Text to type, 1 to 1,000 characters (TYPE).
@@ -77,10 +88,7 @@ class Action:
     key: str | None = None
 
     def __post_init__(self) -> None:
-        try:
-            kind = ActionType(self.type)
-        except ValueError as err:
-            raise InvalidActionError(f"unknown action type {self.type!r}") from err
+        kind = _action_type(self.type)
         object.__setattr__(self, "type", kind)
         used = _FIELDS[kind]
         for name in ("x", "y", "text", "direction", "key"):

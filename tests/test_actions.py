@@ -97,10 +97,19 @@ def test_malformed_strings_raise_naming_the_bad_value(text, named):
     (lambda: Action(ActionType.SWIPE, direction="diagonal"), "diagonal"),
     (lambda: Action(ActionType.PRESS, key=None), "None"),
     (lambda: Action(9), "9"),
+    (lambda: Action(True), r"True; known: \['CLICK', 'LONG_CLICK'"),  # not LONG_CLICK
+    (lambda: Action("TAP", x=1, y=2), "'TAP'"),
+    (lambda: Action(1.0, x=1, y=2), "1.0"),
 ])
 def test_invalid_dataclass_values_raise_at_construction(make, named):
     with pytest.raises(InvalidActionError, match=named):
         make()
+
+
+@pytest.mark.parametrize("kind", [ActionType.CLICK, "CLICK", "click", 0, np.int64(0)])
+def test_an_action_type_may_be_given_by_name_or_number(kind):
+    action = Action(kind, x=1, y=2)
+    assert action == Action.click(1, 2) and action.type is ActionType.CLICK
 
 
 def test_check_inside_rejects_points_off_screen():
