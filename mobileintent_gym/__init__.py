@@ -1,5 +1,6 @@
 """mobileintent-gym: Gymnasium environments for proactive mobile agents."""
 
+from mobileintent_gym import pickling  # noqa: F401  makes read-only mappings picklable
 from mobileintent_gym.actions import Action, ActionType, format_action, parse_action
 from mobileintent_gym.envs import register_envs
 from mobileintent_gym.errors import DeviceError, InvalidActionError, MobileIntentError

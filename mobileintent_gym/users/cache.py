@@ -31,12 +31,10 @@ cached per process only.
 from __future__ import annotations
 
 import contextlib
-import copyreg
 import errno
 import functools
 import hashlib
 import importlib.util
-import io
 import json
 import os
 import pickle
@@ -44,7 +42,6 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, TypeVar
 
 from gymnasium import logger
@@ -338,7 +335,7 @@ def _write(path: Path, value: Any) -> None:
         CacheError: When the folder cannot be created or written; no partial file is left.
     """
     try:
-        write_atomic(path, _dumps(value))
+        write_atomic(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     except OSError as err:
         raise _unwritable(path, err) from err
 
@@ -353,15 +350,3 @@ def _unwritable(path: Path, err: OSError) -> CacheError:
                       f"{CACHE_ENV} to a writable folder, or to 'off'")
 
 
-def _restore_mapping(items: dict) -> MappingProxyType:
-    return MappingProxyType(items)
-
-
-def _dumps(value: Any) -> bytes:
-    """Pickle ``value``, read-only mappings included (pickle refuses them by itself)."""
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.dispatch_table = {**copyreg.dispatch_table,
-                              MappingProxyType: lambda m: (_restore_mapping, (dict(m),))}
-    pickler.dump(value)
-    return buffer.getvalue()

@@ -1,5 +1,7 @@
 """Act2Intent-Execute on the simulated phone: API, oracle, determinism, bad input."""
 
+import copy
+import pickle
 import random
 
 import gymnasium as gym
@@ -288,3 +290,24 @@ def test_screens_are_reused_across_resets_and_episodes_equal_a_fresh_envs(first,
     assert phone._current() is home  # built once, reused
     env.close()
     fresh.close()
+
+
+@pytest.mark.parametrize("copy_env", [copy.deepcopy, lambda env: pickle.loads(pickle.dumps(env))])
+def test_a_copied_env_goes_on_as_the_original_and_apart_from_it(copy_env):
+    # Tree search snapshots an env mid-episode and explores from the copy.
+    env = gym.make("Act2Intent-Execute-v0", users="demo-ana",
+                   tasks="G-WCT-02:personal:explicit")
+    obs, info = env.reset(seed=5)
+    agent = OracleAgent(env)
+    obs, *_, info = env.step(agent.act(obs, info))
+    twin = copy_env(env)
+    action = agent.act(obs, info)
+    ours, theirs = env.step(action), twin.step(action)
+    assert np.array_equal(ours[0]["screenshot"], theirs[0]["screenshot"])
+    assert ours[0]["instruction"] == theirs[0]["instruction"] and ours[1:4] == theirs[1:4]
+    assert ours[4]["subgoal_rewards"] == theirs[4]["subgoal_rewards"]
+    twin.step("PRESS[HOME]")  # the copy moves on alone
+    assert env.unwrapped.device.route() == ours[4]["event"].route_after
+    assert twin.unwrapped.device.route() != env.unwrapped.device.route()
+    env.close()
+    twin.close()
