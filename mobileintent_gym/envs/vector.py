@@ -33,6 +33,7 @@ can be pinned to CPUs (``cpus``).
 
 from __future__ import annotations
 
+import atexit
 import functools
 import inspect
 import multiprocessing
@@ -42,6 +43,7 @@ import pickle
 import signal
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
 from pathlib import Path
@@ -135,6 +137,9 @@ class SharedMemoryVectorEnv(VectorEnv):
         self._gathers: dict[str, list[np.ndarray]] = {}  # field → buffers for recv's copies
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
+        # Before multiprocessing's own exit hook, registered earlier, kills the workers.
+        self._at_exit = functools.partial(_close_left_open, weakref.ref(self))
+        atexit.register(self._at_exit)
         try:
             self._start(env_fns, multiprocessing.get_context(context))
             self._setup()
@@ -359,6 +364,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         same before the Ctrl-C goes on.
         """
         self.closed = True  # also when a Ctrl-C cuts this short (Gymnasium sets it after)
+        atexit.unregister(self._at_exit)
         # After a failed start there may be fewer processes than sub-envs.
         everyone = range(len(self._processes))
         try:
@@ -371,6 +377,9 @@ class SharedMemoryVectorEnv(VectorEnv):
             raise
         finally:
             self._free()
+
+    def __del__(self) -> None:
+        _close_left_open(self)
 
     def _read_waiting(self) -> None:
         """Read the answers already in the pipes: those workers owe nothing any more.
@@ -794,6 +803,20 @@ def _span(span: str) -> range:
     """The numbers of one span of a CPU listing: "6-7" or "9"."""
     first, _, last = span.partition("-")
     return range(int(first), int(last or first) + 1)
+
+
+def _close_left_open(envs: SharedMemoryVectorEnv | weakref.ref | None) -> None:
+    """Close a vector env (or the one a weak reference points to) the program left open.
+
+    Called when it is collected and at exit: its workers close their envs as with
+    ``close()`` and its shared memory is freed, rather than the workers being killed and
+    the memory left to the resource tracker, which warns of both.
+    """
+    if isinstance(envs, weakref.ref):
+        envs = envs()
+    if envs is not None and not getattr(envs, "closed", True):
+        with suppress(Exception):
+            envs.close()
 
 
 def _checked_mask(mask: Any, num_envs: int) -> np.ndarray:

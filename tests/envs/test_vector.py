@@ -264,6 +264,52 @@ if __name__ == "__main__":
     assert done.stdout.startswith("read ") and done.stdout.endswith("read at exit\n")
 
 
+def test_an_env_left_open_is_closed_when_collected_or_at_exit(tmp_path):
+    # Its workers used to be killed by multiprocessing's exit hook and its blocks left to
+    # the resource tracker, which warned of "leaked shared_memory objects".
+    script = tmp_path / "left_open.py"
+    script.write_text(f"""
+import gc, os, sys
+from pathlib import Path
+import gymnasium as gym
+from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
+from mobileintent_gym.users import PairConfig
+
+class Marked(gym.Wrapper):
+    def close(self):
+        Path(sys.argv[1], str(os.getpid())).touch()
+        super().close()
+
+def make():
+    return Marked(gym.make({ENV!r}, device="sim:540x1200", users=["demo-ana"],
+                           pair=PairConfig(encoder="lexical")))
+
+def blocks(envs):
+    return [name for batch in envs._batches for name, _, _ in batch.layout.values()]
+
+if __name__ == "__main__":
+    dropped = SharedMemoryVectorEnv([make])
+    dropped.reset(seed=0)
+    print(*blocks(dropped))
+    del dropped
+    gc.collect()
+    print(len(os.listdir(sys.argv[1])))
+    kept = SharedMemoryVectorEnv([make, make])
+    kept.reset(seed=0)
+    print(*blocks(kept))
+""")
+    marks = tmp_path / "closed"
+    marks.mkdir()
+    root = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run([sys.executable, str(script), str(marks)], capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": root})
+    assert done.returncode == 0, done.stderr
+    first, closed_by_then, second = done.stdout.splitlines()
+    assert closed_by_then == "1" and len(list(marks.iterdir())) == 3  # each env.close() ran
+    assert "resource_tracker" not in done.stderr and "leaked" not in done.stderr
+    assert not any(Path("/dev/shm", name).exists() for name in (first + " " + second).split())
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_workers_start_with_one_thread_per_library_unless_told(monkeypatch):
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
