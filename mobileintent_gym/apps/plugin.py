@@ -8,7 +8,9 @@ generator and the name of the phone's owner, of which apps make their handles
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -80,10 +82,11 @@ class AppBundle:
         """Raise unless the parts fit together.
 
         Raises:
-            InvalidAppError: Naming the part that does not belong to the app: a context
-                of another app, a template of another app or for an unknown context or
-                route, a state type that is not an immutable dataclass, or contexts
-                without ``build_state``.
+            InvalidAppError: Naming the part that does not fit: a context of another app,
+                a context or template declared twice, a template of another app, for an
+                unknown context or route, without subgoals or with a placeholder other
+                than ``{label}`` and ``{cue}``, a state type that is not an immutable
+                dataclass, or contexts without ``build_state``.
         """
         check_state_type(self.app)
         keys = {c.key for c in self.contexts}
@@ -91,14 +94,42 @@ class AppBundle:
             raise InvalidAppError(f"app {self.id!r} declares contexts of other apps: {keys}")
         if self.contexts and self.build_state is None:
             raise InvalidAppError(f"app {self.id!r} has contexts but no build_state")
+        for what, names in (("context", [c.key for c in self.contexts]),
+                            ("template", [t.id for t in self.templates])):
+            check_unique(what, {name: [self.id] for name in names}, names)
         for t in self.templates:
-            if t.app != self.id or t.context not in keys:
-                raise InvalidAppError(f"template {t.id} runs in {t.app!r} on {t.context!r}; "
-                                      f"app {self.id!r} has contexts {sorted(keys)}")
-            unknown = sorted(set(_routes(t)) - set(self.app.routes))
-            if unknown:
-                raise InvalidAppError(f"template {t.id} names routes {unknown} that app "
-                                      f"{self.id!r} does not have")
+            _check_template(t, self.id, keys, self.app.routes)
+
+
+def check_unique(what: str, owners: Mapping[str, Sequence[str]], names: Sequence[str]) -> None:
+    """Raise naming each of ``names`` that comes more than once, and its apps (``owners``).
+
+    Raises:
+        InvalidAppError: Naming the repeated names.
+    """
+    repeated = sorted(n for n, count in Counter(names).items() if count > 1)
+    if repeated:
+        raise InvalidAppError(f"{what} declared more than once: " + ", ".join(
+            f"{n!r} (by {', '.join(sorted(owners[n]))})" for n in repeated))
+
+
+def _check_template(t: TaskTemplate, app_id: str, contexts: set[str],
+                    routes: Sequence[str]) -> None:
+    if t.app != app_id or t.context not in contexts:
+        raise InvalidAppError(f"template {t.id} runs in {t.app!r} on {t.context!r}; "
+                              f"app {app_id!r} has contexts {sorted(contexts)}")
+    unknown = sorted(set(_routes(t)) - set(routes))
+    if unknown:
+        raise InvalidAppError(f"template {t.id} names routes {unknown} that app {app_id!r} "
+                              "does not have")
+    if not t.subgoals:
+        raise InvalidAppError(f"template {t.id} has no subgoals")
+    for kind, wording in (("explicit", t.explicit), ("implicit", t.implicit)):
+        fields = sorted({f for _, f, _, _ in string.Formatter().parse(wording) if f is not None}
+                        - {"label", "cue"})
+        if fields:
+            raise InvalidAppError(f"template {t.id}'s {kind} instruction has placeholders "
+                                  f"{fields}; only {{label}} and {{cue}} are filled")
 
 
 def _routes(template: TaskTemplate) -> list[str]:

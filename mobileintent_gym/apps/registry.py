@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
-from mobileintent_gym.apps.plugin import AppBundle
+from mobileintent_gym.apps.plugin import AppBundle, check_unique
 from mobileintent_gym.errors import InvalidAppError, UnknownRouteError
 
 if TYPE_CHECKING:
@@ -55,11 +55,14 @@ def bundles() -> tuple[AppBundle, ...]:
                                   f"of app {name!r}; got {bundle!r}")
         bundle.check()
         found.append(bundle)
-    for what, names in (("package", [b.app.package for b in found]),
-                        ("context", [c.key for b in found for c in b.contexts]),
-                        ("template", [t.id for b in found for t in b.templates])):
-        if len(set(names)) != len(names):
-            raise InvalidAppError(f"two apps share a {what}: {sorted(names)}")
+    for what, named in (("package", lambda b: [b.app.package]),
+                        ("context", lambda b: [c.key for c in b.contexts]),
+                        ("template", lambda b: [t.id for t in b.templates])):
+        owners: dict[str, list[str]] = {}
+        for bundle in found:
+            for name in named(bundle):
+                owners.setdefault(name, []).append(bundle.id)
+        check_unique(what, owners, [n for b in found for n in named(b)])
     return tuple(found)
 
 

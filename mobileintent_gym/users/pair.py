@@ -285,6 +285,10 @@ def _reserved(contexts: Iterable[ContextSpec]) -> dict[Pool, tuple[set[str], set
     for spec in contexts:
         ids, labels = blocked.setdefault(spec.pool, (set(), set()))
         by_id = {e.id: e for e in spec.pool.entities()}
+        missing = [i for i in spec.common if i not in by_id]
+        if missing:
+            raise InvalidAppError(f"context {spec.key!r} reserves common records {missing} "
+                                  f"that its pool {spec.pool.name!r} does not hold")
         ids.update(spec.common)
         labels.update(by_id[i].label.casefold() for i in spec.common)
     return blocked

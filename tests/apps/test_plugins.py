@@ -218,3 +218,44 @@ def test_a_bundle_whose_parts_do_not_fit_is_refused():
         AppBundle(Mutable()).check()
     with pytest.raises(InvalidAppError, match="frozen dataclass"):
         SimPhone(apps=[Mutable()])
+
+
+def _music_with(**changes):
+    """Music's bundle with one part changed, checked."""
+    music = registry.get("music")
+    return dataclasses.replace(music, **changes).check()
+
+
+def test_a_plugin_authors_likely_mistakes_are_named_when_it_is_checked():
+    music = registry.get("music")
+    first = music.templates[0]
+    with pytest.raises(InvalidAppError, match=f"template declared more than once: "
+                                              f"'{first.id}' \\(by music\\)"):
+        _music_with(templates=(first, *music.templates))
+    with pytest.raises(InvalidAppError, match="context declared more than once: 'music:"):
+        _music_with(contexts=(music.contexts[0], *music.contexts))
+    with pytest.raises(InvalidAppError, match=f"template {first.id} has no subgoals"):
+        _music_with(templates=(dataclasses.replace(first, subgoals=()),))
+    typo = dataclasses.replace(first, implicit="Play {cue_text} now")
+    with pytest.raises(InvalidAppError, match=r"implicit instruction has placeholders "
+                                              r"\['cue_text'\]; only \{label\} and \{cue\}"):
+        _music_with(templates=(typo,))
+
+
+def test_two_apps_declaring_one_template_are_both_named():
+    from mobileintent_gym.apps.plugin import check_unique
+
+    with pytest.raises(InvalidAppError, match=r"template declared more than once: 'G-X-01' "
+                                              r"\(by chat, music\)$"):
+        check_unique("template", {"G-X-01": ["music", "chat"], "G-X-02": ["music"]},
+                     ["G-X-01", "G-X-02", "G-X-01"])
+
+
+def test_a_common_record_missing_from_its_pool_is_named():
+    from mobileintent_gym.users.pair import _reserved
+
+    spec = registry.get("music").contexts[0]
+    broken = dataclasses.replace(spec, common=(*spec.common, "zz99"))
+    with pytest.raises(InvalidAppError, match=f"context '{spec.key}' reserves common records "
+                                              r"\['zz99'\] that its pool"):
+        _reserved([broken])
