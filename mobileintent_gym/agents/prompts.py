@@ -126,13 +126,17 @@ def parse_answer(answer: str, elements: Sequence[ScreenElement] = ()) -> Action 
     ``PRESS[BACK]``, ``COMPLETE``) anywhere in the text and in any case; parentheses for
     brackets; ``TAP`` for ``CLICK``; ``PRESS_BACK``; a JSON ``"action"`` field; and a click
     with a single number, ``CLICK[3]``, meaning the centre of element [3] of ``elements``.
-    Never raises.
+    The word "complete" in a sentence ("to complete the task, CLICK[…]") is prose, not
+    the action: COMPLETE counts in capitals, or as the whole answer. Never raises.
     """
     if not isinstance(answer, str):
         return None
     found = _JSON_ACTION.search(answer)
     text = _PRESS_SHORT.sub(r"PRESS[\1]", found.group(1) if found else answer)
+    alone = text.strip(" \t\n.!\"'`").upper() == "COMPLETE"
     for match in _CANDIDATE.finditer(text):
+        if match.group(1).upper() == "COMPLETE" and not (match.group(1).isupper() or alone):
+            continue
         action = _candidate(match.group(1).upper(), match.group(2) or match.group(3),
                             elements)
         if action is not None:

@@ -126,6 +126,11 @@ ELEMENTS = [ScreenElement("nav_home", ("Home",), (90, 1132), (0, 1095, 180, 1170
     ("The task is done. COMPLETE", Action.complete()),
     ("CLICK on the chat, then CLICK[270,660]", Action.click(270, 660)),
     ("SWIPE[SIDEWAYS] or rather SWIPE[DOWN]", Action.swipe("DOWN")),
+    # "complete" in a sentence is prose; the action is what follows.
+    ("To complete the intention, CLICK[270,660]", Action.click(270, 660)),
+    ("Complete the form: TYPE[hello]", Action.type_text("hello")),
+    ("complete.", Action.complete()),
+    ('{"action": "complete"}', Action.complete()),
 ])
 def test_answers_are_read_leniently(answer, expected):
     assert parse_answer(answer, ELEMENTS) == expected
@@ -134,6 +139,7 @@ def test_answers_are_read_leniently(answer, expected):
 @pytest.mark.parametrize("answer", [
     "", "I am not sure.", "CLICK[7]", "CLICK[1,2,3]", "CLICK[-5,10]", "TYPE[]",
     "PRESS[POWER]", "(1) action_search \"Search\" at (270,160)", None, 42, b"CLICK[1,2]",
+    "I will complete the task next.",
 ])
 def test_answers_without_an_action_give_none_and_never_raise(answer):
     assert parse_answer(answer, ELEMENTS) is None
