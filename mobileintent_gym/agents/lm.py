@@ -137,6 +137,26 @@ def default_device() -> str:
     return "cuda" if require("torch", "llm").cuda.is_available() else "cpu"
 
 
+def check_device(device: str | None) -> None:
+    """Raise unless ``device`` (``None``: :func:`default_device`) is one this torch has.
+
+    Raises:
+        MobileIntentError: Naming a string that is no torch device, or a device kind
+            (``cuda``, ``mps``) this machine's torch cannot use.
+    """
+    if device is None:
+        return
+    torch = require("torch", "llm")
+    try:
+        kind = torch.device(device).type
+    except (RuntimeError, TypeError, ValueError) as err:
+        raise MobileIntentError(f"device {device!r} is no torch device ({err})") from None
+    usable = {"cuda": torch.cuda.is_available, "mps": torch.backends.mps.is_available}
+    if not usable.get(kind, lambda: True)():
+        raise MobileIntentError(f"device {device!r}: torch {torch.__version__} here cannot "
+                                f"use {kind} (default: {default_device()})")
+
+
 def load_language_model(model: str | None = None, device: str | None = None
                         ) -> LanguageModel:
     """Load a causal LM and its tokenizer.
@@ -158,6 +178,7 @@ def load_language_model(model: str | None = None, device: str | None = None
     transformers = require("transformers", "llm")
     require("gguf", "llm")
     torch = require("torch", "llm")
+    check_device(device)
     device = device or default_device()
     adapters = Path(model or "").expanduser() / "adapter_config.json"
     if model and adapters.is_file():
@@ -216,10 +237,12 @@ def _locate(model: str, fallback: bool) -> tuple[str, str, str, dict[str, Any]]:
         gguf = packaged_gguf()
         return PACKAGED, str(gguf), str(dequantized(gguf)), {}
     path = Path(model).expanduser()
+    # A local model is named by its absolute path: adapters saved with it as their base
+    # then load from any working directory.
     if path.suffix == ".gguf" and path.is_file():
-        return model, str(path), str(dequantized(path)), {}
+        return str(path.resolve()), str(path), str(dequantized(path)), {}
     if path.is_dir():
-        return model, str(path), str(path), {}
+        return str(path.resolve()), str(path), str(path), {}
     tried = []
     for source in ("cache", "hub"):
         if source == "hub" and not hub_allowed(model):

@@ -40,7 +40,7 @@ def _sft(args: argparse.Namespace) -> int:
 
     config = SftConfig(model=args.model, out=args.out, tasks=_tasks(args),
                        users=tuple(args.users or TRAIN_USERS), epochs=args.epochs,
-                       batch_size=args.batch_size, lr=args.lr or SftConfig.lr,
+                       batch_size=args.batch_size, lr=SftConfig.lr if args.lr is None else args.lr,
                        micro_batch=args.micro_batch,
                        gradient_checkpointing=args.gradient_checkpointing,
                        max_elements=args.max_elements,
@@ -56,7 +56,8 @@ def _repair(args: argparse.Namespace) -> int:
                           updates=args.updates, tasks=_tasks(args),
                           users=tuple(args.users or TRAIN_USERS),
                           val_users=tuple(args.val_users or VAL_USERS),
-                          lr=args.lr or RepairConfig.lr, max_new_tokens=args.max_new_tokens,
+                          lr=RepairConfig.lr if args.lr is None else args.lr,
+                          max_new_tokens=args.max_new_tokens,
                           max_steps=args.max_steps, max_elements=args.max_elements,
                           micro_batch=args.micro_batch,
                           val_every=args.val_every, checkpoint_every=args.checkpoint_every,

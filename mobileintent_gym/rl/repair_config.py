@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from mobileintent_gym.agents.lm import adapters_base
+from mobileintent_gym.agents.lm import adapters_base, check_device
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA
 from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS
@@ -120,6 +120,12 @@ def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequen
             bad[name] = getattr(config, name)
     if bad:
         raise MobileIntentError(f"RePAIR settings out of range: {bad} (counts must be >= 1)")
+    every = {k: getattr(config, k) for k in ("val_every", "checkpoint_every")
+             if getattr(config, k) < 0}
+    if every:
+        raise MobileIntentError(f"RePAIR settings out of range: {every} (intervals must be "
+                                ">= 0; 0: never)")
+    check_device(config.device)
     for name, (allowed, says) in RANGES.items():
         value = getattr(config, name)
         if not allowed(value):

@@ -21,7 +21,12 @@ import gymnasium as gym
 import numpy as np
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.agents.lm import LanguageModel, Messages, load_language_model
+from mobileintent_gym.agents.lm import (
+    LanguageModel,
+    Messages,
+    check_device,
+    load_language_model,
+)
 from mobileintent_gym.agents.oracle import OracleAgent
 from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, step_prompt
 from mobileintent_gym.errors import MobileIntentError, require
@@ -173,6 +178,7 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
                                 f"batch_size={config.batch_size} micro_batch="
                                 f"{config.micro_batch} max_elements={config.max_elements} "
                                 f"lr={config.lr}")
+    check_device(config.device)
     train_users = resolve_users(config.users, config.profiles_dir)
     check_run_folder(config.out, dataclasses.asdict(config), flag="")
     base = lm or load_language_model(config.model, config.device)

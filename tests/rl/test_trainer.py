@@ -246,6 +246,10 @@ def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
     ({"beta": -0.01}, r"beta=-0.01 is out of range \(>= 0"),
     ({"max_grad_norm": 0.0}, "max_grad_norm=0.0"),
     ({"ray": 0}, "'ray': 0"),
+    # A negative interval made 'done % -1 == 0' true after every update.
+    ({"val_every": -1, "checkpoint_every": -3},
+     r"\{'val_every': -1, 'checkpoint_every': -3\} \(intervals must be >= 0"),
+    ({"device": "nonsense"}, "device 'nonsense' is no torch device"),
 ])
 def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, message):
     from mobileintent_gym.errors import MobileIntentError
@@ -300,9 +304,41 @@ def test_sft_refuses_bad_settings_before_loading_a_model(tmp_path):
         train_sft(SftConfig(model="not/loaded", tasks=("G-X",)))
     with pytest.raises(MobileIntentError, match="epochs=0"):
         train_sft(SftConfig(model="not/loaded", epochs=0))
+    with pytest.raises(MobileIntentError, match="device 'nonsense' is no torch device"):
+        train_sft(SftConfig(model="not/loaded", device="nonsense"))
     (tmp_path / "config.json").write_text("{}")
     with pytest.raises(MobileIntentError, match=f"{tmp_path} already holds a run; give"):
         train_sft(SftConfig(model="not/loaded", out=str(tmp_path)))
+
+
+@pytest.mark.parametrize("command", ["sft", "repair"])
+def test_a_learning_rate_of_zero_is_refused_not_replaced(tmp_path, capsys, command):
+    out = tmp_path / command
+    assert main(["train", command, "--model", "not/loaded-when-refused", "--out", str(out),
+                 "--lr", "0"]) == 2
+    assert "lr=0.0" in capsys.readouterr().err and not out.exists()
+
+
+def test_a_device_this_torch_cannot_use_is_named():
+    from mobileintent_gym.agents.lm import check_device
+    from mobileintent_gym.errors import MobileIntentError
+
+    torch = pytest.importorskip("torch")
+    check_device(None)
+    check_device("cpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(MobileIntentError, match=r"device 'cuda:0': torch .* cannot use cuda"):
+            check_device("cuda:0")
+
+
+def test_a_local_model_is_named_by_its_absolute_path(tmp_path, monkeypatch):
+    # Adapters save their base's name: a relative one loaded only from the same folder.
+    from mobileintent_gym.agents.lm import _locate
+
+    (tmp_path / "smol").mkdir()
+    monkeypatch.chdir(tmp_path)
+    name, _, folder, _ = _locate("smol", fallback=False)
+    assert name == str(tmp_path / "smol") and folder == "smol"
 
 
 @pytest.mark.parametrize("command", ["sft", "repair"])
