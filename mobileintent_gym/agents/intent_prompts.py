@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mobileintent_gym.metrics.act2intent import EVENT_CLASSES, Prediction, parse_prediction, spans
-from mobileintent_gym.metrics.prediction import first_json_object
+from mobileintent_gym.metrics.prediction import first_json_object, first_json_pairs
 
 HISTORY_WINDOW = 50  # the study predicts from the last 50 intentions
 
@@ -137,16 +137,17 @@ def propose_prompt(history: Sequence[Intention], persona: str, now: str,
             {"role": "user", "content": "\n\n".join(parts)}]
 
 
-def parse_segmentation(answer: str) -> dict[str, list[int]] | None:
+def parse_segmentation(answer: str) -> list[tuple[str, list[int]]] | None:
     """The segmentation ``{intention: [indices from 1]}`` in an answer, or ``None``.
 
-    Indices may be written as numbers or numeric strings; a segment without positive
-    integer indices makes the whole answer malformed.
+    It comes as ``(intention, indices)`` pairs in order, an intention written twice kept
+    twice. Indices may be written as numbers or numeric strings; a segment without
+    positive integer indices makes the whole answer malformed.
     """
-    data = first_json_object(answer)
-    if not data or not all(isinstance(v, list) for v in data.values()):
+    data = first_json_pairs(answer)
+    if not data or not all(isinstance(v, list) for _, v in data):
         return None
-    segments = {str(k): [_index(i) for i in v] for k, v in data.items()}
+    segments = [(str(k), [_index(i) for i in v]) for k, v in data]
     try:
         spans(segments)  # every segment has indices, all of them integers >= 1
     except ValueError:

@@ -231,18 +231,25 @@ def merge_adapters(model: Any, folder: str | Path) -> Any:
     return merged.to(dtype)
 
 
+def local_name(model: str) -> str:
+    """The name a model in a local folder or ``.gguf`` file is known by: its absolute path.
+
+    Adapters saved with it as their base then load from any working directory (a link
+    keeps its own name, as a ``.gguf`` in the Hugging Face cache is a link to a blob).
+    """
+    return str(Path(model).expanduser().absolute())
+
+
 def _locate(model: str, fallback: bool) -> tuple[str, str, str, dict[str, Any]]:
     """(name, source, the folder or id ``from_pretrained`` takes, its keyword arguments)."""
     if model == PACKAGED:
         gguf = packaged_gguf()
         return PACKAGED, str(gguf), str(dequantized(gguf)), {}
     path = Path(model).expanduser()
-    # A local model is named by its absolute path: adapters saved with it as their base
-    # then load from any working directory.
     if path.suffix == ".gguf" and path.is_file():
-        return str(path.resolve()), str(path), str(dequantized(path)), {}
+        return local_name(model), str(path), str(dequantized(path)), {}
     if path.is_dir():
-        return str(path.resolve()), str(path), str(path), {}
+        return local_name(model), str(path), str(path), {}
     tried = []
     for source in ("cache", "hub"):
         if source == "hub" and not hub_allowed(model):

@@ -39,6 +39,7 @@ from mobileintent_gym.agents.intent_prompts import (
     propose_prompt,
     understand_prompt,
 )
+from mobileintent_gym.agents.understand import answer as understand_answer
 from mobileintent_gym.agents.understand import numbered_steps
 from mobileintent_gym.envs.proposals import answer, parse_proposal
 
@@ -96,7 +97,8 @@ class Question:
 
 def _segmentation(text: str) -> str | None:
     segments = parse_segmentation(text)
-    return None if segments is None else json.dumps(segments, ensure_ascii=False)
+    return None if segments is None else understand_answer(
+        [indices for _, indices in segments], [text for text, _ in segments])
 
 
 def _prediction(text: str) -> str | None:

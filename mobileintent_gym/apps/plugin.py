@@ -125,8 +125,12 @@ def _check_template(t: TaskTemplate, app_id: str, contexts: set[str],
     if not t.subgoals:
         raise InvalidAppError(f"template {t.id} has no subgoals")
     for kind, wording in (("explicit", t.explicit), ("implicit", t.implicit)):
-        fields = sorted({f for _, f, _, _ in string.Formatter().parse(wording) if f is not None}
-                        - {"label", "cue"})
+        try:
+            named = {f for _, f, _, _ in string.Formatter().parse(wording) if f is not None}
+        except ValueError as err:
+            raise InvalidAppError(f"template {t.id}'s {kind} instruction {wording!r} is no "
+                                  f"format string: {err}") from None
+        fields = sorted(named - {"label", "cue"})
         if fields:
             raise InvalidAppError(f"template {t.id}'s {kind} instruction has placeholders "
                                   f"{fields}; only {{label}} and {{cue}} are filled")

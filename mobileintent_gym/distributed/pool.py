@@ -141,6 +141,7 @@ class RolloutPool:
                  progress: bool = True) -> None:
         if num_actors is not None and (not is_integer(num_actors) or num_actors < 1):
             raise ValueError(f"num_actors must be a positive integer, got {num_actors!r}")
+        num_actors = None if num_actors is None else int(num_actors)
         self.env_id = env_id
         ray = self._ray = require("ray", "distributed")
         self._owns_ray = not ray.is_initialized()

@@ -107,7 +107,8 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
                  false_alarm_cost: float = 1.0, match_threshold: float = MATCH_THRESHOLD,
                  seed: int = 0, encoder: Encoder | None = None,
                  config: GeneratorConfig | None = None, render_mode: str | None = None) -> None:
-        check_counts(history_days=history_days, play_days=play_days, history=history)
+        history_days, play_days, history = check_counts(
+            history_days=history_days, play_days=play_days, history=history)
         check_number("false_alarm_cost", false_alarm_cost, 0.0, float("inf"))
         check_number("match_threshold", match_threshold, 0.0, 1.0)
         self.config = config or ASSIST_CONFIG

@@ -41,8 +41,11 @@ def draw_day(options: dict[str, Any] | None, rng: np.random.Generator, users: tu
     return user, sessions, day
 
 
-def check_counts(**counts: Any) -> None:
-    """Raise unless every count (history days, a window …) is an integer of at least 1.
+def check_counts(**counts: Any) -> tuple[int, ...]:
+    """The counts (history days, a window …) as ints, in order, each checked to be >= 1.
+
+    NumPy integers are taken, and come back as Python ints (what ``range``, ``deque`` and
+    ``timedelta`` need).
 
     Raises:
         MobileIntentError: Naming each bad count and its value.
@@ -51,6 +54,7 @@ def check_counts(**counts: Any) -> None:
            if not is_integer(value) or value < 1]
     if bad:
         raise MobileIntentError(f"{', '.join(bad)}: must be integers >= 1")
+    return tuple(int(value) for value in counts.values())
 
 
 def check_number(name: str, value: Any, low: float, high: float) -> None:

@@ -18,7 +18,7 @@ Version History:
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -91,7 +91,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     device draw them straight into shared memory (a frame held there would be drawn over)."""
 
     def __init__(self, device: Device | str = "sim", *, users: UserSpec = "test",
-                 tasks: str | Sequence[str] | None = None,
+                 tasks: str | Iterable[str] | None = None,
                  observation: str | Sequence[str] = ("screenshot", "instruction"),
                  load_state: bool = True, carries_state: bool = False,
                  pair: PairConfig | None = None,
@@ -218,16 +218,20 @@ def _reset_choices(options: Any) -> dict[str, Any]:
     return {key: value for key, value in options.items() if value is not None}
 
 
-def _checked_tasks(tasks: str | Sequence[str] | None) -> tuple[str, ...]:
+def _checked_tasks(tasks: str | Iterable[str] | None) -> tuple[str, ...]:
     """``tasks`` as a tuple of task ids, each checked (a string is one id); ``None``: all.
 
     Raises:
-        UnknownTaskError: Naming a bad id, or an empty or non-sequence ``tasks``.
+        UnknownTaskError: Naming a bad id, or an empty or non-iterable ``tasks``.
     """
     if tasks is None:
         return task_ids()
-    chosen = (tasks,) if isinstance(tasks, str) else tuple(tasks) if isinstance(
-        tasks, Sequence) else ()
+    if isinstance(tasks, str):
+        chosen: tuple = (tasks,)
+    elif isinstance(tasks, Set):  # its order differs between processes
+        chosen = tuple(sorted(tasks, key=str))
+    else:
+        chosen = tuple(tasks) if isinstance(tasks, Iterable) else ()
     if not chosen:
         raise UnknownTaskError(f"tasks must be task ids (None: every task), got {tasks!r}")
     for task_id in chosen:

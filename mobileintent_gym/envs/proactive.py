@@ -100,9 +100,9 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
                  encoder: Encoder | None = None, config: GeneratorConfig | None = None) -> None:
         if not (isinstance(frame_size, tuple | list) and len(frame_size) == 2):
             raise MobileIntentError(f"frame_size must be (width, height), got {frame_size!r}")
-        check_counts(history_days=history_days, play_days=play_days, window=window,
-                     stride=stride, history=history, frame_width=frame_size[0],
-                     frame_height=frame_size[1])
+        history_days, play_days, window, stride, history, *frame_size = check_counts(
+            history_days=history_days, play_days=play_days, window=window, stride=stride,
+            history=history, frame_width=frame_size[0], frame_height=frame_size[1])
         check_number("match_threshold", match_threshold, 0.0, 1.0)
         self.history_days, self.play_days, self.history = history_days, play_days, history
         self.window, self.stride, self.frame_size = window, stride, tuple(frame_size)

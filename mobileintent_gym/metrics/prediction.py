@@ -68,10 +68,29 @@ def first_json_object(text: str) -> dict | None:
     Python-style quoting (``{'a': 1}``) and a trailing comma. Every reader of answers (the
     envs' and the agents') finds objects with it.
     """
+    return _search(text, json.JSONDecoder())
+
+
+def first_json_pairs(text: str) -> list[tuple[Any, Any]] | None:
+    """The first JSON object's ``(key, value)`` pairs in order, a repeated key kept twice.
+
+    Found as :func:`first_json_object` finds it. A Python-style literal (single quotes)
+    keeps only the last of a repeated key, as Python's own reading does.
+    """
+    found = _search(text, json.JSONDecoder(object_pairs_hook=_Pairs))
+    return None if found is None else list(found.items() if isinstance(found, dict) else found)
+
+
+class _Pairs(list):
+    """A JSON object read as its (key, value) pairs, repeated keys kept."""
+
+
+def _search(text: Any, decoder: json.JSONDecoder) -> Any:
+    """The first object ``decoder`` reads, inside each code fence in turn, then anywhere."""
     if not isinstance(text, str):
         return None
     for inside in (*(fence.group(1) for fence in _FENCE.finditer(text)), text):
-        found = _first_object(inside)
+        found = _first_object(inside, decoder)
         if found is not None:
             return found
     return None
@@ -82,9 +101,8 @@ def casefolded(data: Mapping[Any, Any]) -> dict[str, Any]:
     return {str(k).casefold(): v for k, v in data.items()}
 
 
-def _first_object(inside: str) -> dict | None:
-    """The first JSON object (or Python dict literal) in ``inside``."""
-    decoder = json.JSONDecoder()
+def _first_object(inside: str, decoder: json.JSONDecoder) -> Any:
+    """The first JSON object (or Python dict literal) in ``inside``, as ``decoder`` reads it."""
     for start in (i for i, c in enumerate(inside) if c == "{"):
         chunk = inside[start:]
         # The text as it is, then without trailing commas (when it has any).
@@ -93,7 +111,7 @@ def _first_object(inside: str) -> dict | None:
                 value, _ = decoder.raw_decode(attempt)
             except json.JSONDecodeError:
                 value = _literal(attempt)
-            if isinstance(value, dict):
+            if isinstance(value, dict | _Pairs):
                 return value
     return None
 

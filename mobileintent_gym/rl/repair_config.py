@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from mobileintent_gym.agents.lm import adapters_base, check_device
+from mobileintent_gym.agents.lm import adapters_base, check_device, local_name
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA
 from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS
@@ -142,7 +142,7 @@ def base_model(config: RepairConfig) -> str | None:
     if config.init is None:
         return config.model
     named = adapters_base(config.init)
-    if config.model is not None and config.model != named:
+    if config.model is not None and named not in (config.model, local_name(config.model)):
         raise MobileIntentError(f"--init {config.init} holds adapters of {named!r}, not of "
                                 f"--model {config.model!r}; leave --model out to train theirs")
     return named

@@ -42,11 +42,15 @@ def test_predict_prompt_shows_the_last_window_persona_time_and_classes():
 
 @pytest.mark.parametrize(("answer", "expected"), [
     ('{"Open liked songs in Music": [1, 2], "Open the chat with Li Wei": [3]}',
-     {"Open liked songs in Music": [1, 2], "Open the chat with Li Wei": [3]}),
+     [("Open liked songs in Music", [1, 2]), ("Open the chat with Li Wei", [3])]),
     ('Sure! ```json\n{"Open liked songs": [1, 2], "Chat": [3],}\n``` Hope it helps.',
-     {"Open liked songs": [1, 2], "Chat": [3]}),
-    ("{'Open liked songs': ['1', '2'], 'Chat': [3]}", {"Open liked songs": [1, 2], "Chat": [3]}),
-    ('The intentions are {"A": [1,2,3]} and nothing else {"B": [9]}', {"A": [1, 2, 3]}),
+     [("Open liked songs", [1, 2]), ("Chat", [3])]),
+    ("{'Open liked songs': ['1', '2'], 'Chat': [3]}", [("Open liked songs", [1, 2]),
+                                                       ("Chat", [3])]),
+    ('The intentions are {"A": [1,2,3]} and nothing else {"B": [9]}', [("A", [1, 2, 3])]),
+    # One intention text twice (two intentions of a window): both kept, in order.
+    ('{"Play music": [1, 2], "Reply to Mum": [3], "Play music": [4, 5]}',
+     [("Play music", [1, 2]), ("Reply to Mum", [3]), ("Play music", [4, 5])]),
 ])
 def test_segmentations_are_found_in_answers(answer, expected):
     parsed = parse_segmentation(answer)

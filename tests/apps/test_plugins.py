@@ -236,6 +236,10 @@ def test_a_plugin_authors_likely_mistakes_are_named_when_it_is_checked():
         _music_with(contexts=(music.contexts[0], *music.contexts))
     with pytest.raises(InvalidAppError, match=f"template {first.id} has no subgoals"):
         _music_with(templates=(dataclasses.replace(first, subgoals=()),))
+    unclosed = dataclasses.replace(first, explicit="Open {label")
+    with pytest.raises(InvalidAppError, match=f"template {first.id}'s explicit instruction "
+                                              "'Open {label' is no format string"):
+        _music_with(templates=(unclosed,))
     typo = dataclasses.replace(first, implicit="Play {cue_text} now")
     with pytest.raises(InvalidAppError, match=r"implicit instruction has placeholders "
                                               r"\['cue_text'\]; only \{label\} and \{cue\}"):

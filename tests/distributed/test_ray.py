@@ -134,6 +134,16 @@ def test_a_cluster_with_no_cpus_yet_is_asked_for_one_per_actor(recwarn):
     assert _cpu_share(2.0, 4) == 0.5 and len(recwarn.list) == 1
 
 
+def test_a_numpy_actor_count_starts_ray_too():
+    # In a process with no Ray session: ray.init(num_cpus=np.int64(1)) fails Ray's check.
+    code = ("import numpy as np\nfrom mobileintent_gym.distributed import RolloutPool\n"
+            "with RolloutPool(np.int64(1), env_id='CartPole-v1', progress=False) as pool:\n"
+            "    print(len(pool.pids()))")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, check=False)
+    assert ran.returncode == 0 and ran.stdout.split()[-1] == "1", ran.stderr[-2000:]
+
+
 def test_bad_pool_and_group_arguments_are_named():
     with pytest.raises(ValueError, match="num_actors must be a positive integer, got 0"):
         RolloutPool(0)

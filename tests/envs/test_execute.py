@@ -135,6 +135,14 @@ def test_bad_tasks_and_fields_are_named_before_a_device_opens(monkeypatch, kwarg
         gym.make("Act2Intent-Execute-v0", **kwargs)
 
 
+def test_tasks_may_be_any_iterable_of_ids_and_a_set_is_put_in_order():
+    ids = ("G-SPT-02:personal:implicit", "G-SPT-02:common:explicit")
+    made = gym.make("Act2Intent-Execute-v0", users="demo-ana", tasks=set(ids))
+    assert made.unwrapped.tasks == tuple(sorted(ids))  # a set's order differs by process
+    made = gym.make("Act2Intent-Execute-v0", users="demo-ana", tasks=(t for t in ids))
+    assert made.unwrapped.tasks == ids
+
+
 def test_one_task_id_or_field_may_be_given_as_a_string():
     env = gym.make("Act2Intent-Execute-v0", users="demo-ana", tasks="G-SPT-02:common:explicit",
                    observation="instruction")

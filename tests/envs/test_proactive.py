@@ -162,6 +162,15 @@ def test_answers_are_read_leniently():
     assert (thought.intent, thought.error) == ("Play a song", None)
 
 
+def test_numpy_counts_come_in_as_python_ints():
+    # deque(maxlen=...) and timedelta(days=...) refuse NumPy integers.
+    env = gym.make("Act2Intent-Proactive-v0", users=USERS, window=np.int64(3),
+                   history_days=np.int32(1), frame_size=(np.int64(108), 240))
+    made = env.unwrapped
+    assert [type(v) for v in (made.window, made.history_days, *made.frame_size)] == [int] * 4
+    assert len(env.reset(seed=0)[0]["frames"]) == 3
+
+
 def test_bad_arguments_options_and_stepping_past_the_end(env):
     with pytest.raises(MobileIntentError, match="window=0, frame_width=-5: must be integers"):
         gym.make("Act2Intent-Proactive-v0", users=USERS, window=0, frame_size=(-5, 480))

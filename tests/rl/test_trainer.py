@@ -335,10 +335,23 @@ def test_a_local_model_is_named_by_its_absolute_path(tmp_path, monkeypatch):
     # Adapters save their base's name: a relative one loaded only from the same folder.
     from mobileintent_gym.agents.lm import _locate
 
-    (tmp_path / "smol").mkdir()
+    (tmp_path / "blobs" / "abc").mkdir(parents=True)
+    (tmp_path / "smol").symlink_to(tmp_path / "blobs" / "abc")  # as the HF cache links
     monkeypatch.chdir(tmp_path)
     name, _, folder, _ = _locate("smol", fallback=False)
-    assert name == str(tmp_path / "smol") and folder == "smol"
+    assert name == str(tmp_path / "smol") and folder == "smol"  # the link's own name
+
+
+def test_adapters_of_a_local_model_match_it_given_relatively(tmp_path, monkeypatch):
+    from mobileintent_gym.rl.repair_config import base_model
+    from mobileintent_gym.rl.trainer import RepairConfig
+
+    (tmp_path / "smol").mkdir()
+    (tmp_path / "sft").mkdir()
+    (tmp_path / "sft" / "adapter_config.json").write_text(
+        json.dumps({"base_model_name_or_path": str(tmp_path / "smol")}))
+    monkeypatch.chdir(tmp_path)
+    assert base_model(RepairConfig(model="smol", init="sft")) == str(tmp_path / "smol")
 
 
 @pytest.mark.parametrize("command", ["sft", "repair"])
