@@ -311,14 +311,6 @@ def test_sft_refuses_bad_settings_before_loading_a_model(tmp_path):
         train_sft(SftConfig(model="not/loaded", out=str(tmp_path)))
 
 
-@pytest.mark.parametrize("command", ["sft", "repair"])
-def test_a_learning_rate_of_zero_is_refused_not_replaced(tmp_path, capsys, command):
-    out = tmp_path / command
-    assert main(["train", command, "--model", "not/loaded-when-refused", "--out", str(out),
-                 "--lr", "0"]) == 2
-    assert "lr=0.0" in capsys.readouterr().err and not out.exists()
-
-
 def test_a_device_this_torch_cannot_use_is_named():
     from mobileintent_gym.agents.lm import check_device
     from mobileintent_gym.errors import MobileIntentError
@@ -355,11 +347,15 @@ def test_adapters_of_a_local_model_match_it_given_relatively(tmp_path, monkeypat
 
 
 @pytest.mark.parametrize("command", ["sft", "repair"])
-def test_micro_batch_reaches_the_run_and_a_bad_one_is_refused(tmp_path, capsys, command):
+@pytest.mark.parametrize(("option", "named"), [
+    ("--micro-batch", "micro_batch"),
+    ("--lr", "lr=0.0"),  # refused, not replaced by the default rate
+])
+def test_bad_settings_reach_the_run_and_are_refused(tmp_path, capsys, command, option, named):
     out = tmp_path / command
     assert main(["train", command, "--model", "not/loaded-when-refused", "--out", str(out),
-                 "--micro-batch", "0"]) == 2
-    assert "micro_batch" in capsys.readouterr().err and not out.exists()
+                 option, "0"]) == 2
+    assert named in capsys.readouterr().err and not out.exists()
 
 
 def test_sft_epochs_each_visit_every_example_once_in_a_new_order():
