@@ -111,8 +111,14 @@ class App:
     tour: ClassVar[tuple[tuple[str, Step], ...]] = ()
 
     def initial_state(self, seed: int) -> Any:
-        """The app's built-in data for ``seed``."""
-        raise NotImplementedError
+        """The app's built-in data for ``seed`` (every app overrides it).
+
+        Raises:
+            NotImplementedError: Naming the app that does not.
+        """
+        raise NotImplementedError(
+            f"app {self.id!r} ({type(self).__name__}) must override initial_state(seed); an "
+            "app with PAIR contexts returns random_state(CONTEXTS, build_state, APP, seed)")
 
     def samples(self, state: Any) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state`` (route → params).

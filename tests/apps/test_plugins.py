@@ -14,6 +14,7 @@ from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.plugin import AppBundle
 from mobileintent_gym.errors import InvalidAppError
 from mobileintent_gym.phone import SimPhone, hierarchy
+from mobileintent_gym.phone.app import App
 from mobileintent_gym.phone.query import find_all, tap
 from mobileintent_gym.tasks import TEMPLATES
 from mobileintent_gym.users import CONTEXTS
@@ -244,6 +245,17 @@ def test_a_plugin_authors_likely_mistakes_are_named_when_it_is_checked():
     with pytest.raises(InvalidAppError, match=r"implicit instruction has placeholders "
                                               r"\['cue_text'\]; only \{label\} and \{cue\}"):
         _music_with(templates=(typo,))
+
+
+def test_an_app_without_initial_state_is_named_when_a_phone_installs_it():
+    music = registry.get("music").app
+
+    class Forgotten(type(music)):
+        initial_state = App.initial_state
+
+    with pytest.raises(NotImplementedError, match=r"app 'music' \(Forgotten\) must override "
+                                                  r"initial_state\(seed\)"):
+        SimPhone(apps=[Forgotten()])
 
 
 def test_two_apps_declaring_one_template_are_both_named():
