@@ -57,9 +57,11 @@ def _check_coordinate(name: str, value: object) -> None:
 
 def _action_type(value: object) -> ActionType:
     """An :class:`ActionType` from itself, its number or its name (any case)."""
+    if type(value) is ActionType:  # every step's action: nothing to look up
+        return value
     if isinstance(value, str) and value.upper() in ActionType.__members__:
         return ActionType[value.upper()]
-    if is_integer(value) and value in set(ActionType):
+    if is_integer(value) and value in ActionType._value2member_map_:
         return ActionType(value)
     raise InvalidActionError(f"unknown action type {value!r}; known: "
                              f"{[kind.name for kind in ActionType]} (or their numbers)")
