@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 import string
 import unicodedata
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -94,23 +93,29 @@ class AppBundle:
             raise InvalidAppError(f"app {self.id!r} declares contexts of other apps: {keys}")
         if self.contexts and self.build_state is None:
             raise InvalidAppError(f"app {self.id!r} has contexts but no build_state")
-        for what, names in (("context", [c.key for c in self.contexts]),
-                            ("template", [t.id for t in self.templates])):
-            check_unique(what, {name: [self.id] for name in names}, names)
+        check_unique("context", [(c.key, self.id) for c in self.contexts])
+        check_unique("template", [(t.id, self.id) for t in self.templates])
         for t in self.templates:
             _check_template(t, self.id, keys, self.app.routes)
 
 
-def check_unique(what: str, owners: Mapping[str, Sequence[str]], names: Sequence[str]) -> None:
-    """Raise naming each of ``names`` that comes more than once, and its apps (``owners``).
+def check_unique(what: str, declared: Iterable[tuple[str, str]]) -> None:
+    """Raise naming each name declared more than once, with the apps declaring it.
+
+    Args:
+        what: What the names are (``"template"`` …), for the message.
+        declared: ``(name, app id)`` of every declaration.
 
     Raises:
         InvalidAppError: Naming the repeated names.
     """
-    repeated = sorted(n for n, count in Counter(names).items() if count > 1)
+    owners: dict[str, list[str]] = {}
+    for name, app_id in declared:
+        owners.setdefault(name, []).append(app_id)
+    repeated = sorted(name for name, apps in owners.items() if len(apps) > 1)
     if repeated:
         raise InvalidAppError(f"{what} declared more than once: " + ", ".join(
-            f"{n!r} (by {', '.join(sorted(owners[n]))})" for n in repeated))
+            f"{n!r} (by {', '.join(sorted(set(owners[n])))})" for n in repeated))
 
 
 def _check_template(t: TaskTemplate, app_id: str, contexts: set[str],

@@ -55,14 +55,9 @@ def bundles() -> tuple[AppBundle, ...]:
                                   f"of app {name!r}; got {bundle!r}")
         bundle.check()
         found.append(bundle)
-    for what, named in (("package", lambda b: [b.app.package]),
-                        ("context", lambda b: [c.key for c in b.contexts]),
-                        ("template", lambda b: [t.id for t in b.templates])):
-        owners: dict[str, list[str]] = {}
-        for bundle in found:
-            for name in named(bundle):
-                owners.setdefault(name, []).append(bundle.id)
-        check_unique(what, owners, [n for b in found for n in named(b)])
+    check_unique("package", [(b.app.package, b.id) for b in found])
+    check_unique("context", [(c.key, b.id) for b in found for c in b.contexts])
+    check_unique("template", [(t.id, b.id) for b in found for t in b.templates])
     return tuple(found)
 
 

@@ -263,8 +263,8 @@ def test_two_apps_declaring_one_template_are_both_named():
 
     with pytest.raises(InvalidAppError, match=r"template declared more than once: 'G-X-01' "
                                               r"\(by chat, music\)$"):
-        check_unique("template", {"G-X-01": ["music", "chat"], "G-X-02": ["music"]},
-                     ["G-X-01", "G-X-02", "G-X-01"])
+        check_unique("template", [("G-X-01", "music"), ("G-X-02", "music"),
+                                  ("G-X-01", "chat")])
 
 
 def test_a_common_record_missing_from_its_pool_is_named():
