@@ -97,8 +97,7 @@ class Question:
 
 def _segmentation(text: str) -> str | None:
     segments = parse_segmentation(text)
-    return None if segments is None else understand_answer(
-        [indices for _, indices in segments], [text for text, _ in segments])
+    return None if segments is None else understand_answer(segments)
 
 
 def _prediction(text: str) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -19,14 +20,13 @@ def numbered_steps(observation: dict[str, Any]) -> list[str]:
     return [m.group(2) for m in map(_LINE.match, observation["steps"].splitlines()) if m]
 
 
-def answer(groups: list[list[int]], texts: list[str]) -> str:
-    """The JSON answer for segments given as lists of step indices with their texts.
+def answer(segments: Iterable[tuple[str, Sequence[int]]]) -> str:
+    """The JSON answer for ``(text, step indices)`` segments, in order.
 
     A text may come twice (two intentions with one text): the object then repeats the key.
     """
-    pairs = [f"{json.dumps(text)}: {json.dumps(group)}" for text, group in zip(texts, groups,
-                                                                              strict=True)]
-    return "{" + ", ".join(pairs) + "}"
+    return "{" + ", ".join(f"{json.dumps(text)}: {json.dumps(list(group))}"
+                           for text, group in segments) + "}"
 
 
 class RandomSegmenter:
@@ -47,7 +47,7 @@ class RandomSegmenter:
         cuts = sorted(self.rng.choice(np.arange(1, len(steps)), count - 1, replace=False))
         bounds = [0, *map(int, cuts), len(steps)]
         groups = [list(range(a + 1, b + 1)) for a, b in itertools.pairwise(bounds)]
-        return answer(groups, [steps[int(self.rng.choice(g)) - 1] for g in groups])
+        return answer([(steps[int(self.rng.choice(g)) - 1], g) for g in groups])
 
 
 def _app(description: str) -> str:
@@ -91,7 +91,7 @@ class AppSwitchSegmenter:
             last = steps[group[-1] - 1]
             where = next((_app(steps[i - 1]) for i in group if _app(steps[i - 1])), "the phone")
             texts.append(f"In {where}, {last.rpartition(', to ')[2]}.")
-        return answer(groups, texts)
+        return answer(zip(texts, groups, strict=True))
 
 
 class OracleSegmenter:
@@ -107,5 +107,4 @@ class OracleSegmenter:
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
         """The true segmentation."""
-        truth = self.env.truth
-        return answer([list(indices) for _, indices in truth], [text for text, _ in truth])
+        return answer(self.env.truth)

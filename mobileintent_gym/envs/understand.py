@@ -40,16 +40,13 @@ from mobileintent_gym.intents.generator import (
 )
 from mobileintent_gym.intents.schema import IntentionSegment, Session
 from mobileintent_gym.metrics.act2intent import understanding_scores
+from mobileintent_gym.metrics.prediction import JsonPairs
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.sets import UserSpec, pick_user, resolve_users
 
 STEPS_LENGTH = 1 << 15
 ANSWER_LENGTH = 1 << 13
-
-
-class _Pairs(list):
-    """A JSON object's (key, value) pairs in order, duplicates kept."""
 
 
 def parse_answer(text: Any) -> list[tuple[str, list]]:
@@ -61,13 +58,13 @@ def parse_answer(text: Any) -> list[tuple[str, list]]:
     if not isinstance(text, str):
         raise ValueError(f"the answer must be JSON text, got {type(text).__name__}")
     try:
-        pairs = json.loads(text, object_pairs_hook=_Pairs)
+        pairs = json.loads(text, object_pairs_hook=JsonPairs)
     except json.JSONDecodeError as err:
         raise ValueError(f"the answer is not JSON ({err.msg}): {text[:80]!r}") from None
-    if not isinstance(pairs, _Pairs) or not pairs:
+    if not isinstance(pairs, JsonPairs) or not pairs:
         raise ValueError(f"the answer must be a non-empty JSON object, got {text[:80]!r}")
     for key, indices in pairs:
-        if not isinstance(indices, list) or isinstance(indices, _Pairs):
+        if not isinstance(indices, list) or isinstance(indices, JsonPairs):
             raise ValueError(f"intention {key!r} needs a list of step indices, got {indices!r}")
     return list(pairs)  # the scores name bad indices (ValueError)
 

@@ -77,12 +77,15 @@ def first_json_pairs(text: str) -> list[tuple[Any, Any]] | None:
     Found as :func:`first_json_object` finds it. A Python-style literal (single quotes)
     keeps only the last of a repeated key, as Python's own reading does.
     """
-    found = _search(text, json.JSONDecoder(object_pairs_hook=_Pairs))
+    found = _search(text, json.JSONDecoder(object_pairs_hook=JsonPairs))
     return None if found is None else list(found.items() if isinstance(found, dict) else found)
 
 
-class _Pairs(list):
-    """A JSON object read as its (key, value) pairs, repeated keys kept."""
+class JsonPairs(list):
+    """A JSON object read as its (key, value) pairs, repeated keys kept.
+
+    ``json.loads(text, object_pairs_hook=JsonPairs)`` reads every object so.
+    """
 
 
 def _search(text: Any, decoder: json.JSONDecoder) -> Any:
@@ -111,7 +114,7 @@ def _first_object(inside: str, decoder: json.JSONDecoder) -> Any:
                 value, _ = decoder.raw_decode(attempt)
             except json.JSONDecodeError:
                 value = _literal(attempt)
-            if isinstance(value, dict | _Pairs):
+            if isinstance(value, dict | JsonPairs):
                 return value
     return None
 

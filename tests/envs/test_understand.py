@@ -54,7 +54,7 @@ def test_the_truth_scores_one_and_a_shifted_answer_less(env):
     env.reset(seed=4)
     texts, groups = zip(*env.unwrapped.truth, strict=True)
     shifted = [groups[0] + groups[1][:1], groups[1][1:] or [99], *groups[2:]]
-    _, reward, _, _, info = env.step(answer(shifted, list(texts)))
+    _, reward, _, _, info = env.step(answer(zip(texts, shifted, strict=True)))
     assert info["acc_g"] == 0.6 and reward < 1.0
 
 
@@ -73,7 +73,7 @@ def test_malformed_answers_are_scored_zero_and_named(env, answer, why):
 def test_repeated_intentions_are_told_apart_in_answers_too(env):
     env.reset(seed=1)
     truth = env.unwrapped.truth
-    text = answer([indices for _, indices in truth], ["same"] * len(truth))
+    text = answer(("same", indices) for _, indices in truth)
     _, _, _, _, info = env.step(text)
     assert info["acc_g"] == 1.0 and info["malformed"] is None  # five spans, one text
 
@@ -90,7 +90,7 @@ def test_a_text_that_comes_twice_is_scored_as_itself_both_times(env):
     first = texts.index(next(t for t in texts if texts.count(t) > 1))
     worded = [*texts[:first], texts[first] + " now", *texts[first + 1:]]
     env.reset(seed=seed)
-    _, _, _, _, info = env.step(answer(list(groups), worded))
+    _, _, _, _, info = env.step(answer(zip(worded, groups, strict=True)))
     expected = (bleu4(texts[first] + " now", texts[first]) + len(texts) - 1) / len(texts)
     assert info["bleu4"] == pytest.approx(expected)
 
