@@ -202,8 +202,8 @@ def source_fingerprint() -> str:
     Apps' record pools and the code that turns ranked records into their states, PAIR and
     its ranking, and what those use (the phone's state and clock, record readers …):
     editing any file, or registering another app, leads to new entries. Hashing the whole
-    package (a few MB, ~20 ms) is cheaper than a list of what matters, which would go
-    stale.
+    package (3.4 MB: 15-22 ms, 61 ms with the files out of the page cache, on the 2-core
+    VM) is cheaper than a list of what matters, which would go stale.
     """
     return folder_fingerprint([Path(__file__).parents[1]])
 
