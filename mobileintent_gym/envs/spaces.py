@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -103,7 +104,13 @@ def _batch_frames(space: FrameBox, n: int = 1) -> FrameBox:
     return FrameBox((n, *space.shape))
 
 
-OBSERVATION_FIELDS = ("screenshot", "instruction", "hierarchy")
+# Each observation field's space for a (width, height) screen.
+_FIELD_SPACES: dict[str, Callable[[int, int], spaces.Space]] = {
+    "screenshot": lambda width, height: FrameBox((height, width, 3)),
+    "instruction": lambda width, height: UnicodeText(INSTRUCTION_LENGTH),
+    "hierarchy": lambda width, height: UnicodeText(HIERARCHY_LENGTH),
+}
+OBSERVATION_FIELDS = tuple(_FIELD_SPACES)
 
 
 def observation_space(width: int, height: int, fields: tuple[str, ...]) -> spaces.Dict:
@@ -116,12 +123,7 @@ def observation_space(width: int, height: int, fields: tuple[str, ...]) -> space
         ValueError: Naming an unknown field.
     """
     check_fields(fields)
-    known = {
-        "screenshot": lambda: FrameBox((height, width, 3)),
-        "instruction": lambda: UnicodeText(INSTRUCTION_LENGTH),
-        "hierarchy": lambda: UnicodeText(HIERARCHY_LENGTH),
-    }
-    return spaces.Dict({name: known[name]() for name in fields})
+    return spaces.Dict({name: _FIELD_SPACES[name](width, height) for name in fields})
 
 
 def check_fields(fields: tuple[str, ...]) -> None:
