@@ -93,3 +93,18 @@ def test_a_wrong_action_batch_is_named_briefly():
         envs.step(np.arange(5000))
     assert len(str(caught.value)) < 500
     envs.close()
+
+
+def test_the_wait_for_answers_returns_the_pipes_that_have_one_or_were_closed():
+    from multiprocessing import Pipe
+
+    from mobileintent_gym.envs.vector import _ready
+
+    pairs = [Pipe() for _ in range(4)]
+    ends = [mine for mine, _ in pairs]
+    assert _ready(ends, 0.05) == []  # nothing sent: the timeout passes
+    pairs[1][1].send_bytes(b"answer")
+    pairs[3][1].close()  # a worker that died
+    assert sorted(ends.index(pipe) for pipe in _ready(ends, None)) == [1, 3]
+    assert ends[1].recv_bytes() == b"answer"
+    assert _ready(ends[:3], 0) == []
