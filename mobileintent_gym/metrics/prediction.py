@@ -74,8 +74,8 @@ def first_json_object(text: str) -> dict | None:
 def first_json_pairs(text: str) -> list[tuple[Any, Any]] | None:
     """The first JSON object's ``(key, value)`` pairs in order, a repeated key kept twice.
 
-    Found as :func:`first_json_object` finds it. A Python-style literal (single quotes)
-    keeps only the last of a repeated key, as Python's own reading does.
+    Found as :func:`first_json_object` finds it, Python-style literals (single quotes)
+    included: their objects are read as pairs too.
     """
     found = _search(text, json.JSONDecoder(object_pairs_hook=JsonPairs))
     return None if found is None else list(found.items() if isinstance(found, dict) else found)
@@ -113,23 +113,36 @@ def _first_object(inside: str, decoder: json.JSONDecoder) -> Any:
             try:
                 value, _ = decoder.raw_decode(attempt)
             except json.JSONDecodeError:
-                value = _literal(attempt)
+                value = _literal(attempt, decoder.object_pairs_hook is JsonPairs)
             if isinstance(value, dict | JsonPairs):
                 return value
     return None
 
 
-def _literal(text: str) -> Any:
-    """``text`` up to its first balanced ``}`` read as a Python literal, or ``None``."""
+def _literal(text: str, pairs: bool = False) -> Any:
+    """``text`` up to its first balanced ``}`` read as a Python literal, or ``None``.
+
+    With ``pairs``, the object and the objects that are its values are read as
+    :class:`JsonPairs`, repeated keys kept, as the JSON decoder's hook reads JSON.
+    """
     depth = 0
     for end, c in enumerate(text):
         depth += (c == "{") - (c == "}")
         if depth == 0:
             try:
-                return ast.literal_eval(text[:end + 1])
-            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                node = ast.parse(text[:end + 1], mode="eval").body
+                return _pairs(node) if pairs else ast.literal_eval(node)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 return None
     return None
+
+
+def _pairs(node: ast.expr) -> Any:
+    """A literal's value, its dict displays (``{k: v}``) read as :class:`JsonPairs`."""
+    if isinstance(node, ast.Dict):
+        return JsonPairs((ast.literal_eval(key), _pairs(value))
+                         for key, value in zip(node.keys, node.values, strict=True))
+    return ast.literal_eval(node)
 
 
 def parse_prediction(text: str, confidence: float = 1.0) -> Prediction:

@@ -51,6 +51,8 @@ def test_predict_prompt_shows_the_last_window_persona_time_and_classes():
     # One intention text twice (two intentions of a window): both kept, in order.
     ('{"Play music": [1, 2], "Reply to Mum": [3], "Play music": [4, 5]}',
      [("Play music", [1, 2]), ("Reply to Mum", [3]), ("Play music", [4, 5])]),
+    ("Done: {'Play music': [1, 2], 'Reply to Mum': [3], 'Play music': [4, 5],}",
+     [("Play music", [1, 2]), ("Reply to Mum", [3]), ("Play music", [4, 5])]),
 ])
 def test_segmentations_are_found_in_answers(answer, expected):
     parsed = parse_segmentation(answer)
@@ -61,7 +63,7 @@ def test_segmentations_are_found_in_answers(answer, expected):
 
 @pytest.mark.parametrize("answer", [
     "", "no json here", "{}", '{"A": []}', '{"A": [0, 1]}', '{"A": [1.5]}', '{"A": "1,2"}',
-    '{"A": [true]}', "[1, 2, 3]", '{"A": [1, 2', None, 7,
+    '{"A": [true]}', "[1, 2, 3]", '{"A": [1, 2', None, 7, "{'A': [1], **rest}",
 ])
 def test_malformed_segmentations_give_none(answer):
     assert parse_segmentation(answer) is None
