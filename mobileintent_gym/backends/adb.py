@@ -75,7 +75,7 @@ _FOCUS = re.compile(
     r"mCurrentFocus=Window\{\S+ \S+ (?P<package>[^\s/}]+)/(?P<activity>[^\s}]+)\}")
 _FOCUSED_APP = re.compile(
     r"mFocusedApp=.*?ActivityRecord\{\S+ \S+ (?P<package>[^\s/]+)/(?P<activity>\S+)")
-_SIZE = re.compile(r"(?:Override|Physical) size: (\d+)x(\d+)")
+_SIZE = re.compile(r"(Override|Physical) size: (\d+)x(\d+)")
 
 
 class UnsupportedTextError(DeviceError, InvalidActionError):
@@ -136,6 +136,23 @@ def text_commands(text: str, adb_keyboard: bool = False) -> list[str]:
     return ["input text " + shlex.quote(piece.replace(" ", "%s")) for piece in pieces]
 
 
+def _screen_size(answer: str, serial: str) -> tuple[int, int]:
+    """The screen's width and height from ``wm size``: the override size where one is set.
+
+    A phone run below its panel's resolution prints ``Physical size`` first and
+    ``Override size`` after it; screenshots and taps use the override.
+
+    Raises:
+        DeviceCommandError: When the answer names no size.
+    """
+    sizes = {kind: (int(width), int(height)) for kind, width, height in _SIZE.findall(answer)}
+    size = sizes.get("Override") or sizes.get("Physical")
+    if size is None:
+        raise DeviceCommandError(f"cannot read the screen size of {serial!r} from 'wm size': "
+                                 f"{answer.strip()[:200]!r}")
+    return size
+
+
 class AdbDevice:
     """A device reached through adb, satisfying :class:`~mobileintent_gym.backends.Device`.
 
@@ -150,10 +167,12 @@ class AdbDevice:
     def __init__(self, config: AdbConfig | str) -> None:
         self.config = AdbConfig(config) if isinstance(config, str) else config
         self._link = AdbTransport(self.config)
-        size = _SIZE.search(self._link.read("wm size"))
-        if size is None:
-            raise DeviceCommandError(f"cannot read the screen size of {self.config.serial!r}")
-        self.width, self.height = int(size.group(1)), int(size.group(2))
+        try:
+            self.width, self.height = _screen_size(self._link.read("wm size"),
+                                                   self.config.serial)
+        except BaseException:
+            self._link.close()
+            raise
         self.events: list[StepEvent] = []
         self._dump: str | None = None  # the last dump read since a command changed the device
         self._screen: ScreenDump | None = None  # the last dump observed, parsed

@@ -10,20 +10,26 @@ is a different action. Errors are :class:`DeviceError` subclasses raised ``from`
 adbutils cause; a device that vanishes gives :class:`DeviceUnavailableError`.
 
 When no adb server listens on the configured local port, the transport starts one (the
-``adb`` binary on ``PATH``, else adbutils' own) and :meth:`AdbTransport.close` stops it
-again; a server that was already running is left alone. A serial ``HOST:PORT`` that the
-server does not know yet is connected first, as ``adb connect`` does.
+``adb`` binary on ``PATH``, else adbutils' own) and stops it again once every transport
+of this process that uses it is closed; a server that was already running is left alone.
+A server that goes away is not started again behind the caller's back (adbutils would
+start one on ``$ANDROID_ADB_SERVER_PORT``, whatever port was configured): commands then
+fail with :class:`DeviceUnavailableError`. A serial ``HOST:PORT`` that the server does not
+know yet is connected first, as ``adb connect`` does.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import socket
 import struct
 import subprocess
+import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mobileintent_gym.errors import DeviceError, require
@@ -36,6 +42,8 @@ _V2_EXIT = 3
 _NETWORK_SERIAL = re.compile(r"^[\w.\-]+:\d+$")
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 T = TypeVar("T")
+_STARTED: dict[tuple[str, int], int] = {}  # servers this process started → transports using them
+_STARTED_LOCK = threading.Lock()
 
 
 class DeviceUnavailableError(DeviceError):
@@ -82,13 +90,17 @@ class AdbTransport:
     """
 
     def __init__(self, config: AdbConfig) -> None:
+        if not config.serial.strip():
+            raise DeviceUnavailableError(f"no device serial given ({config.serial!r}); name "
+                                         "one, e.g. emulator-5554 or 127.0.0.1:15555")
         self.config = config
         self._adbutils = require("adbutils", "android")
         self.started_server = self._ensure_server()
-        self._client = self._adbutils.AdbClient(config.server_host, config.server_port,
-                                                socket_timeout=config.timeout)
-        self._device = self._client.device(config.serial)
+        self._client = _client_type(self._adbutils)(config.server_host, config.server_port,
+                                                    socket_timeout=config.timeout)
         try:
+            self._device = self._call(lambda: self._client.device(config.serial), "device",
+                                      retry=False)
             state = self._state()
             if state != "device":
                 raise DeviceUnavailableError(
@@ -100,20 +112,39 @@ class AdbTransport:
         self._shell_v2 = "shell_v2" in features.split(",")
 
     def close(self) -> None:
-        """Stop the adb server if this transport started it (module notes)."""
-        if self.started_server:
-            self.started_server = False
+        """Stop the adb server if this process started it and no other transport uses it."""
+        if not self.started_server:
+            return
+        self.started_server = False
+        key = (self.config.server_host, self.config.server_port)
+        with _STARTED_LOCK:
+            _STARTED[key] -= 1
+            if _STARTED[key]:
+                return
+            del _STARTED[key]
+        with suppress(self._adbutils.AdbError, OSError):  # gone already: nothing to stop
             self._client.server_kill()
 
     def _ensure_server(self) -> bool:
         """Start an adb server on the configured local port when none listens there.
 
         Returns:
-            Whether this call started it.
+            Whether this transport uses a server this process started (this call, or
+            another transport's that is still open).
 
         Raises:
             DeviceUnavailableError: When none listens and none can be started.
         """
+        with _STARTED_LOCK:
+            started = self._start_server()
+            key = (self.config.server_host, self.config.server_port)
+            if started or key in _STARTED:
+                _STARTED[key] = _STARTED.get(key, 0) + 1
+                return True
+            return False
+
+    def _start_server(self) -> bool:
+        """Start an adb server when none listens on the configured port; whether it did."""
         host, port = self.config.server_host, self.config.server_port
         try:
             socket.create_connection((host, port), timeout=self.config.timeout).close()
@@ -227,3 +258,29 @@ class AdbTransport:
                 ) from err
             attempt += 1
             time.sleep(self.config.retry_delay)
+
+
+
+@functools.cache
+def _client_type(adbutils: Any) -> type:
+    """An adbutils client that never starts an adb server of its own accord.
+
+    When it cannot connect, adbutils runs ``adb start-server`` on the port of
+    ``$ANDROID_ADB_SERVER_PORT`` rather than the one configured, and nothing stops that
+    server later; this client's connections fail (``AdbConnectionError``) instead.
+    """
+    class Connection(adbutils.AdbConnection):
+        def _safe_connect(self) -> Any:
+            return self._create_socket()
+
+    class Client(adbutils.AdbClient):
+        def __init__(self, host: str, port: int, socket_timeout: float) -> None:
+            super().__init__(host, port, socket_timeout)
+            self.socket_timeout = socket_timeout
+
+        def make_connection(self, timeout: float | None = None) -> Any:
+            connection = Connection(self.host, self.port)
+            connection.conn.settimeout(timeout or self.socket_timeout)
+            return connection
+
+    return Client

@@ -197,3 +197,21 @@ def test_open_launches_a_built_in_app_and_the_next_action_sees_it(local, device)
     assert event.route_before == "chat/chats" and event.visible  # dumped after open()
     with pytest.raises(UnknownRouteError, match="'mail'"):
         device.open("mail")
+
+
+@pytest.mark.parametrize(("answer", "size"), [
+    ("Physical size: 1080x2400\n", (1080, 2400)),
+    # A phone run below its panel's resolution: screenshots and taps use the override.
+    ("Physical size: 1440x3200\nOverride size: 1080x2400\n", (1080, 2400)),
+])
+def test_the_screen_size_is_the_override_where_one_is_set(answer, size):
+    from mobileintent_gym.backends.adb import _screen_size
+
+    assert _screen_size(answer, "phone") == size
+
+
+def test_an_unreadable_screen_size_is_quoted():
+    from mobileintent_gym.backends.adb import _screen_size
+
+    with pytest.raises(DeviceCommandError, match=r"'phone'.*'wm: not found'"):
+        _screen_size("wm: not found\n", "phone")

@@ -70,3 +70,49 @@ def test_a_server_that_was_running_stays(served):
     device = load_device(f"adb:127.0.0.1:{thread.port}")
     device.close()
     assert not stopped(port, wait=0.5)
+
+
+def test_a_server_two_devices_use_stays_until_both_are_closed(served):
+    thread, port = served
+    first = load_device(f"adb:127.0.0.1:{thread.port}")  # starts the server
+    second = load_device(f"adb:127.0.0.1:{thread.port}")
+    first.close()
+    assert listening(port) and second.route() == "launcher"
+    second.close()
+    assert stopped(port)
+
+
+def test_a_device_whose_setup_fails_stops_the_server_it_started(served, monkeypatch):
+    from mobileintent_gym.adbd.shell import Output
+    from mobileintent_gym.backends.adb import DeviceCommandError
+
+    thread, port = served
+    # The served device's `wm` fails (a test double: no real device fails on demand).
+    monkeypatch.setitem(thread.server.device._commands, "wm",
+                        lambda invocation: Output(stderr=b"wm: boom\n", code=1))
+    with pytest.raises(DeviceCommandError, match="wm: boom"):
+        load_device(f"adb:127.0.0.1:{thread.port}")
+    assert stopped(port)
+
+
+def test_a_server_that_went_away_is_not_started_again_behind_the_device(served):
+    from mobileintent_gym.backends.adb import DeviceUnavailableError
+
+    thread, port = served
+    device = load_device(f"adb:127.0.0.1:{thread.port}")
+    subprocess.run([ADB, "kill-server"], env=os.environ.copy(), capture_output=True,
+                   timeout=30, check=True)
+    assert stopped(port)
+    with pytest.raises(DeviceUnavailableError, match="unreachable"):
+        device.route()
+    assert not listening(port)  # adbutils alone would have run `adb start-server` here
+    device.close()
+
+
+def test_an_empty_serial_is_named_and_starts_no_server(served):
+    from mobileintent_gym.backends.adb import AdbConfig, AdbDevice, DeviceUnavailableError
+
+    _, port = served
+    with pytest.raises(DeviceUnavailableError, match="no device serial given"):
+        AdbDevice(AdbConfig(" ", server_port=port))
+    assert not listening(port)
