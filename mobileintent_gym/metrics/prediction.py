@@ -120,20 +120,36 @@ def _first_object(inside: str, decoder: json.JSONDecoder) -> Any:
 
 
 def _literal(text: str, pairs: bool = False) -> Any:
-    """``text`` up to its first balanced ``}`` read as a Python literal, or ``None``.
+    """``text`` up to the ``}`` that closes its first ``{``, read as a Python literal, or ``None``.
 
     With ``pairs``, the object and the objects that are its values are read as
     :class:`JsonPairs`, repeated keys kept, as the JSON decoder's hook reads JSON.
     """
-    depth = 0
+    end = _closing_brace(text)
+    if end is None:
+        return None
+    try:
+        node = ast.parse(text[:end + 1], mode="eval").body
+        return _pairs(node) if pairs else ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None  # TypeError: a set of dicts ({{...}}, as in prompt templates), say
+
+
+def _closing_brace(text: str) -> int | None:
+    """Where the ``{`` that ``text`` starts with is closed, braces inside quotes not counted."""
+    depth, quote, escaped = 0, "", False
     for end, c in enumerate(text):
-        depth += (c == "{") - (c == "}")
-        if depth == 0:
-            try:
-                node = ast.parse(text[:end + 1], mode="eval").body
-                return _pairs(node) if pairs else ast.literal_eval(node)
-            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-                return None
+        if escaped:
+            escaped = False
+        elif quote:
+            escaped = c == "\\"
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        else:
+            depth += (c == "{") - (c == "}")
+            if depth == 0:
+                return end
     return None
 
 

@@ -156,6 +156,8 @@ def test_prediction_scores_with_and_without_the_confidence_fallback():
     '{"Event": "Listen music", "Behaviour": "Play jazz"}',
     '```text\nno object here\n```\n```json\n{"Event": "Listen music", "Behaviour": "Play jazz"}'
     '\n```',
+    # Doubled braces, as copied from a prompt template (Python reads a set of a dict).
+    '{{"Event": "Listen music", "Behaviour": "Play jazz"}}',
 ])
 def test_the_parser_reads_what_the_studys_parser_reads(text):
     # The study's parser takes the first JSON object in the answer and accepts
@@ -163,6 +165,25 @@ def test_the_parser_reads_what_the_studys_parser_reads(text):
     from mobileintent_gym.metrics.act2intent import Prediction, parse_prediction
 
     assert parse_prediction(text, 0.7) == Prediction("Listen music", "Play jazz", 0.7)
+
+
+@pytest.mark.parametrize("text", [
+    "{'Event': 'Chatting', 'Behaviour': 'Reply with :} to Mum'}",
+    "Guess: {'Event': 'Chatting', 'Behaviour': \"Reply to Mum's {joke}\"} done",
+])
+def test_braces_inside_quoted_python_style_text_do_not_end_the_object(text):
+    from mobileintent_gym.metrics.act2intent import parse_prediction
+
+    answer = parse_prediction(text)
+    assert answer.error is None and answer.event == "Chatting"
+    assert answer.behaviour.startswith("Reply") and "}" in answer.behaviour
+
+
+@pytest.mark.parametrize("text", ["{{}}", "{{'a': 1}: 2}", "{[]: 1}", "{'a': {1, [2]}}"])
+def test_literals_python_cannot_build_are_unreadable_not_errors(text):
+    from mobileintent_gym.metrics.act2intent import parse_prediction
+
+    assert parse_prediction(text).error is not None
 
 
 @pytest.mark.parametrize(("text", "reason", "acc_c", "text_score"), [
