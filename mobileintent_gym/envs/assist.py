@@ -165,13 +165,13 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Draw a user and day (or take those ``options`` name); the user starts living it."""
         super().reset(seed=seed)
-        user, sessions, day = draw_day(options, self.np_random, self.users, self.history_days,
-                                       self.play_days, self.data_seed, self.config)
-        past = [s for session in sessions[:self.history_days] for s in session.done()]
-        session = sessions[self.history_days + day]
+        user, history, session, day = draw_day(options, self.np_random, self.users,
+                                               self.history_days, self.play_days,
+                                               self.data_seed, self.config)
+        past = [s for earlier in history for s in earlier.done()]
         if user not in self._lives:
             self._lives[user] = UserLife(user, self.data_seed, self.config)
-        self.day = LivedDay(self._lives[user], self.history_days + day, session.start,
+        self.day = LivedDay(self._lives[user], len(history), session.start,
                             self.device, self.data_seed)
         known = known_intentions([*past, *session.segments])
         self.matcher = IntentMatcher(self.encoder, known, self.match_threshold)

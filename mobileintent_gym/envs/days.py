@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -13,32 +13,54 @@ from mobileintent_gym.intents.schema import Session
 from mobileintent_gym.users.sets import pick_user
 
 
+class Drawn(NamedTuple):
+    """The user and day an episode is about.
+
+    Attributes:
+        user: The user's profile id.
+        history: Every session before the played day: the ``history_days`` days of
+            history and the later days before the played one.
+        session: The played day's session.
+        day: Its index among the later days.
+    """
+
+    user: str
+    history: tuple[Session, ...]
+    session: Session
+    day: int
+
+
 def draw_day(options: dict[str, Any] | None, rng: np.random.Generator, users: tuple[str, ...],
-             history_days: int, later_days: int, seed: int, config: GeneratorConfig
-             ) -> tuple[str, tuple[Session, ...], int]:
-    """The user, their sessions and the later day an episode plays, from options or drawn.
+             history_days: int, later_days: int, seed: int, config: GeneratorConfig) -> Drawn:
+    """The user and the later day an episode plays, from options or drawn.
 
     The user's first ``history_days`` days are history; the episode plays one of the
-    ``later_days`` days after them that holds an intention. ``options`` may name ``user``
-    (a profile, or a set to draw from: :func:`~mobileintent_gym.users.sets.pick_user`) and
-    ``day`` (an index among the later days).
+    ``later_days`` days after them that holds an intention, and the later days before it
+    are history too. ``options`` may name ``user`` (a profile, or a set to draw from:
+    :func:`~mobileintent_gym.users.sets.pick_user`) and ``day`` (an index among the later
+    days).
 
     Raises:
         MobileIntentError: For unknown options or a day that is not one of them; nothing
-            is drawn or changed then.
+            is drawn or changed then (``rng`` included).
     """
     options = dict(options or {})
     user, day = options.pop("user", None), options.pop("day", None)
     if options:
         raise MobileIntentError(f"unknown reset options {sorted(options)}; known: ['day', 'user']")
+    if day is not None and not is_integer(day):
+        raise MobileIntentError(f"reset option day must be an integer, got {day!r}")
+    state = rng.bit_generator.state
     user = pick_user(user, users, rng, config.profiles_dir)
     sessions = cached_sessions(user, history_days + later_days, seed, config)
     days = [d for d in range(later_days) if sessions[history_days + d].intentions()]
     day = days[rng.integers(len(days))] if day is None and days else day
     if day not in days:
+        rng.bit_generator.state = state
         raise MobileIntentError(f"reset option day must be one of {days} (later days with "
                                 f"intentions), got {day!r}")
-    return user, sessions, day
+    played = history_days + int(day)
+    return Drawn(user, sessions[:played], sessions[played], int(day))
 
 
 def check_counts(**counts: Any) -> tuple[int, ...]:

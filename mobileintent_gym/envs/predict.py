@@ -33,7 +33,7 @@ import gymnasium as gym
 from gymnasium import spaces
 
 from mobileintent_gym.checks import is_number
-from mobileintent_gym.envs.days import draw_day
+from mobileintent_gym.envs.days import check_counts, draw_day
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
 from mobileintent_gym.errors import MobileIntentError
@@ -112,9 +112,8 @@ class PredictEnv(gym.Env[dict[str, str], str]):
     def __init__(self, users: UserSpec = "test", *, history_days: int = 7,
                  predict_days: int = 2, history: int = 50, seed: int = 0,
                  encoder: Encoder | None = None, config: GeneratorConfig | None = None) -> None:
-        if history_days < 1 or predict_days < 1 or history < 1:
-            raise MobileIntentError("history_days, predict_days and history must be >= 1, got "
-                                    f"{history_days}, {predict_days}, {history}")
+        history_days, predict_days, history = check_counts(
+            history_days=history_days, predict_days=predict_days, history=history)
         self.config = config or GeneratorConfig()
         self.users, self.data_seed = resolve_users(users, self.config.profiles_dir), seed
         self.history_days, self.predict_days, self.history = history_days, predict_days, history
@@ -133,10 +132,11 @@ class PredictEnv(gym.Env[dict[str, str], str]):
               ) -> tuple[dict[str, str], dict[str, Any]]:
         """Draw a user and a predicted day (or take those ``options`` name)."""
         super().reset(seed=seed)
-        user, sessions, day = draw_day(options, self.np_random, self.users, self.history_days,
-                                       self.predict_days, self.data_seed, self.config)
-        self.past = [s for session in sessions[:self.history_days] for s in session.intentions()]
-        self.targets = sessions[self.history_days + day].intentions()
+        user, history, session, day = draw_day(options, self.np_random, self.users,
+                                               self.history_days, self.predict_days,
+                                               self.data_seed, self.config)
+        self.past = [s for past in history for s in past.intentions()]
+        self.targets = session.intentions()
         self.persona = persona_text(self.past)
         self._t, self._guesses = 0, []
         return self._obs(), {"user": user, "day": day, "intentions": len(self.targets)}

@@ -20,8 +20,9 @@ wording of gold's task, or a text whose all-MiniLM-L6-v2 embedding is within cos
 ``candidates=True`` lists the known intentions, so an agent may choose one.
 
 Reward: +1 for a tp, −1 for an fp, 0 otherwise. ``info["outcome"]`` is the turn's ``tp``,
-``fp``, ``fn`` or ``tn`` and ``info["gold"]`` its gold intent (``None`` on noise); a
-malformed answer counts as "no action" and ``info["malformed"]`` says why (it never
+``fp``, ``fn`` or ``tn`` and ``info["gold"]`` its gold intent (``None`` on noise); an
+answer that cannot be read counts as "no action", one whose memory operation alone is bad
+keeps its intent and drops the operation, and ``info["malformed"]`` says why (it never
 raises). When the day ends, ``info["episode"]`` holds PIRA's scores (docs/scores.md):
 precision, recall, F1, FPS_norm, S_final, the counts, and the accuracy of the memory
 operations given.
@@ -136,10 +137,10 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Draw a user and day (or take those ``options`` name) and show its first turn."""
         super().reset(seed=seed)
-        user, sessions, day = draw_day(options, self.np_random, self.users, self.history_days,
-                                       self.play_days, self.data_seed, self.config)
-        past = [s for session in sessions[:self.history_days] for s in session.done()]
-        session = sessions[self.history_days + day]
+        user, history, session, day = draw_day(options, self.np_random, self.users,
+                                               self.history_days, self.play_days,
+                                               self.data_seed, self.config)
+        past = [s for earlier in history for s in earlier.done()]
         known = known_intentions([*past, *session.segments])
         self.matcher = IntentMatcher(self.encoder, known, self.match_threshold)
         self.stream = ScreenStream(session, self._phone, self.window, self.stride,

@@ -33,7 +33,7 @@ from gymnasium import spaces
 from mobileintent_gym.actions import ActionLike
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
-from mobileintent_gym.envs.days import draw_day
+from mobileintent_gym.envs.days import check_counts, draw_day
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
@@ -127,9 +127,10 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
                  observation: Sequence[str] = ("screenshot", "instruction"),
                  guidance: bool = False, encoder: Encoder | None = None,
                  config: GeneratorConfig | None = None, render_mode: str | None = None) -> None:
+        self.history_days, self.play_days = check_counts(history_days=history_days,
+                                                         play_days=play_days)
         self.config = config or GeneratorConfig()
         self.users, self.data_seed = resolve_users(users, self.config.profiles_dir), seed
-        self.history_days, self.play_days = history_days, play_days
         self._owns_device = isinstance(device, str)
         self.device: Device = load_device(device) if isinstance(device, str) else device
         self.execute = ExecuteEnv(CarriedDevice(self.device), users=self.users,
@@ -159,10 +160,10 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Draw a user and day (or take those ``options`` name); start its first intention."""
         super().reset(seed=seed)
-        user, sessions, day = draw_day(options, self.np_random, self.users, self.history_days,
-                                       self.play_days, self.data_seed, self.config)
-        self._past = tuple(s for past in sessions[:self.history_days] for s in past.intentions())
-        self._session, self.user = sessions[self.history_days + day], user
+        drawn = draw_day(options, self.np_random, self.users, self.history_days,
+                         self.play_days, self.data_seed, self.config)
+        self._past = tuple(s for past in drawn.history for s in past.intentions())
+        self._session, self.user = drawn.session, drawn.user
         self.segments, self._index, self._results = self._session.intentions(), 0, []
         return self._start()
 

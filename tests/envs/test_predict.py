@@ -122,3 +122,43 @@ def test_reset_options_and_stepping_past_the_end(env):
     _episode(env, LastIntentionPredictor, 0)
     with pytest.raises(MobileIntentError, match="reset"):
         env.step("{}")
+
+
+def test_the_predicted_days_before_the_one_played_join_the_history(env):
+    from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
+
+    # The history runs up to the predicted day: day 1's history ends with day 0's last
+    # intention, and its persona counts six days.
+    obs, _ = env.reset(seed=0, options={"user": USERS[0], "day": 1})
+    sessions = cached_sessions(USERS[0], 7, 0, GeneratorConfig())
+    last = sessions[5].intentions()[-1]
+    assert obs["history"].splitlines()[-1] == (f"{last.time:%Y-%m-%d %H:%M} | {last.app} | "
+                                               f"{last.intention} | {last.event}")
+    assert obs["persona"].startswith("Over 6 days the user had")
+    assert env.unwrapped.targets == sessions[6].intentions()
+
+
+@pytest.mark.parametrize("day", [1.0, True, "1"])
+def test_a_day_option_that_is_no_integer_is_named(env, day):
+    with pytest.raises(MobileIntentError, match=f"day must be an integer, got {day!r}"):
+        env.reset(options={"user": USERS[0], "day": day})
+
+
+def test_a_refused_reset_draws_nothing():
+    made = [gym.make("Act2Intent-Predict-v0", users="test", history_days=2, predict_days=1)
+            for _ in range(2)]
+    for env in made:
+        env.reset(seed=0)
+    with pytest.raises(MobileIntentError, match="day must be one of"):
+        made[0].reset(options={"day": 7})
+    drawn = [env.reset()[1]["user"] for env in made for _ in range(3)]
+    assert drawn[:3] == drawn[3:]
+
+
+@pytest.mark.parametrize(("kwargs", "named"), [
+    ({"history_days": 2.5}, "history_days=2.5"), ({"predict_days": 0}, "predict_days=0"),
+    ({"history": 1.5}, "history=1.5"),
+])
+def test_bad_counts_are_named(kwargs, named):
+    with pytest.raises(MobileIntentError, match=named):
+        gym.make("Act2Intent-Predict-v0", users=USERS, **kwargs)

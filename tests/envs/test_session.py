@@ -122,6 +122,14 @@ def test_step_before_reset_and_bad_options_raise():
     env.close()
 
 
+@pytest.mark.parametrize(("kwargs", "named"), [
+    ({"history_days": -1}, "history_days=-1"), ({"play_days": 2.0}, "play_days=2.0"),
+])
+def test_bad_counts_are_named_before_a_device_opens(kwargs, named):
+    with pytest.raises(MobileIntentError, match=named):
+        gym.make("Act2Intent-Session-v0", users=USERS, **kwargs)
+
+
 def test_a_day_carried_on_one_phone_is_no_cause_for_warnings():
     env = gym.make("Act2Intent-Session-v0", users=USERS, history_days=5, play_days=2,
                    observation=("instruction",))
