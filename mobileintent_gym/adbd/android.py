@@ -230,7 +230,10 @@ class PhoneCommands:
                           f"{{ cmp={component or '(none)'} }}")
         route = route_from_component(package, activity) if activity else ""
         app_id = self.phone.packages()[package]
-        self.phone.open(app_id, route if route.startswith(app_id + "/") else None)
+        try:
+            self.phone.open(app_id, route if route.startswith(app_id + "/") else None)
+        except MobileIntentError as err:  # a route that does not exist or needs parameters
+            return _usage(f"Error: Activity class {{{component}}} does not exist. ({err})")
         return Output(f"Starting: Intent {{ cmp={component} }}\n".encode())
 
     def broadcast(self, args: list[str]) -> Output:

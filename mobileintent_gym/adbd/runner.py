@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import threading
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 
 from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.limits import TimeLimitExceeded
@@ -26,6 +28,7 @@ from mobileintent_gym.errors import MobileIntentError
 Send = Callable[[int, bytes], Awaitable[None]]
 GRACE = 1.0  # seconds past the time limit before the loop stops waiting for a worker
 _END = object()
+log = logging.getLogger(__name__)
 
 
 class OutputDropped(MobileIntentError):
@@ -65,6 +68,11 @@ class CommandRunner:
             return self.device.run(command_line, emit=emit).code
         except OutputDropped:
             return TimeLimitExceeded.code
+        except Exception as err:  # a command's own failure must never read as success
+            log.exception("command line %r failed", command_line)
+            with suppress(OutputDropped):
+                emit(2, f"/system/bin/sh: {command_line[:80]}: {err}\n".encode())
+            return 1
 
 
 class Session:

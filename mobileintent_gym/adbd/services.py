@@ -53,7 +53,9 @@ async def run_service(session: Session, name: str, stream: Stream) -> None:
     v2 = kind == "shell" and "v2" in options
     send = _sender(stream, v2)
     if kind == "shell" and not command.strip():
-        code = await _interactive(session, stream, v2, send)
+        terminal = "pty" in options  # `adb shell` from a terminal (-t), not a pipe (-T)
+        code = await _interactive(session, stream, v2, _terminal(send) if terminal else send,
+                                  terminal)
     else:
         code = await session.run(command, send)
     if v2:
@@ -72,24 +74,66 @@ def _sender(stream: Stream, v2: bool) -> Send:
     return send
 
 
-async def _interactive(session: Session, stream: Stream, v2: bool, send: Send) -> int:
-    """Line mode: run each line of stdin as it arrives (no prompt, no echo)."""
+def _terminal(send: Send) -> Send:
+    """``send`` as a terminal's line discipline does it: lines end in CR LF."""
+
+    async def to_terminal(fd: int, data: bytes) -> None:
+        await send(fd, data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+
+    return to_terminal
+
+
+async def _interactive(session: Session, stream: Stream, v2: bool, send: Send,
+                       terminal: bool = False) -> int:
+    """Line mode: run each line of stdin as it arrives (no prompt).
+
+    Lines end in LF, CR LF or CR. From a ``terminal`` (a pty, whose keys arrive raw: Enter
+    is CR) what is typed is echoed, DEL erases the last character, Ctrl-C drops the line
+    and Ctrl-D on an empty line ends the shell, as a terminal's line discipline would.
+    """
     pending, code = b"", 0
     while True:
         data, finished = await (_read_v2_stdin(stream) if v2 else _read_v1_stdin(stream))
-        pending += data
-        *lines, pending = pending.split(b"\n")
+        if terminal:
+            pending, finished = await _keys(data, pending, send, finished)
+        else:
+            pending += data
+        *lines, pending = pending.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
         if len(pending) > MAX_LINE:
             return 1
         for line in lines:
             text = line.decode("utf-8", errors="replace").strip()
             if text == "exit":
                 return code
-            code = await session.run(text, send)
+            if text:
+                code = await session.run(text, send)
         if finished:
             if pending.strip():
                 code = await session.run(pending.decode("utf-8", errors="replace"), send)
             return code
+
+
+async def _keys(data: bytes, pending: bytes, send: Send, finished: bool) -> tuple[bytes, bool]:
+    """``pending`` with keys typed on a terminal applied (and echoed); whether Ctrl-D ended it."""
+    text, echo = bytearray(pending), bytearray()
+    for key in data:
+        start = max(text.rfind(b"\r"), text.rfind(b"\n")) + 1  # where the line being typed begins
+        if key == 4 and start == len(text):  # Ctrl-D on an empty line
+            finished = True
+            break
+        if key == 0x7F:  # DEL
+            if len(text) > start:
+                text.pop()
+                echo += b"\b \b"
+        elif key == 3:  # Ctrl-C
+            del text[start:]
+            echo += b"^C\n"
+        else:
+            text.append(key)
+            echo += b"\n" if key == 13 else bytes([key])
+    if echo:
+        await send(1, bytes(echo))
+    return bytes(text), finished
 
 
 async def _read_v1_stdin(stream: Stream) -> tuple[bytes, bool]:

@@ -168,7 +168,8 @@ class Shell:
         if posixpath.dirname(name) in BIN_DIRS:
             name = posixpath.basename(name)
         if name == "exit":
-            raise _Exit(int(argv[1]) if len(argv) > 1 and argv[1].isdigit() else self._status)
+            number = argv[1] if len(argv) > 1 else ""
+            raise _Exit(int(number) if number.isascii() and number.isdigit() else self._status)
         command = self._commands.get(name)
         if command is None or "/" in name:
             message = f"/system/bin/sh: {argv[0]}: inaccessible or not found\n"
@@ -182,17 +183,27 @@ class Shell:
         return stdin
 
     def _write_redirects(self, redirects: list[Redirect], out: Output) -> Output:
-        streams = {1: out.stdout, 2: out.stderr}
+        """Send the command's stdout and stderr where its redirections point them.
+
+        As in sh, redirections apply left to right: ``>f 2>&1`` sends both to ``f``, while
+        ``2>&1 >f`` sends stderr where stdout went before (the command line's stdout). A
+        file is opened (created; emptied for ``>``) even when nothing is written to it.
+        """
+        where: dict[int, int | str] = {1: 1, 2: 2}  # fd → the line's own fd 1 or 2, or a path
         for redirect in redirects:
             target = self._target(redirect.target)
-            if redirect.op == ">&" and redirect.fd in streams and target in ("1", "2"):
-                source = streams[redirect.fd]
-                streams[redirect.fd] = b""
-                streams[int(target)] += source
-            elif redirect.op in (">", ">>") and redirect.fd in streams:
-                data, streams[redirect.fd] = streams[redirect.fd], b""
+            if redirect.op == ">&" and target in ("1", "2"):
+                where[redirect.fd] = where[int(target)]
+            elif redirect.op in (">", ">>"):
+                where[redirect.fd] = target
                 if target != "/dev/null":
-                    (self._fs.append if redirect.op == ">>" else self._fs.write)(target, data)
+                    (self._fs.append if redirect.op == ">>" else self._fs.write)(target, b"")
+        streams = {1: b"", 2: b""}
+        for fd, data in ((1, out.stdout), (2, out.stderr)):
+            if isinstance(where[fd], int):
+                streams[where[fd]] += data
+            elif data and where[fd] != "/dev/null":
+                self._fs.append(where[fd], data)
         return Output(streams[1], streams[2], out.code)
 
     def _target(self, word: Word) -> str:

@@ -65,6 +65,9 @@ class Pipeline:
     connector: str = ";"
 
 
+REDIRECTS = (">", ">>", "<", ">&")
+
+
 class _Lexer:
     def __init__(self, source: str) -> None:
         self.src = source
@@ -73,8 +76,13 @@ class _Lexer:
     def peek(self, size: int = 1) -> str:
         return self.src[self.pos : self.pos + size]
 
-    def tokens(self) -> list[str | Word]:
-        out: list[str | Word] = []
+    def tokens(self) -> list[str | Word | int]:
+        """Operators (str), words, and file descriptors written against a redirection (int).
+
+        As in sh, ``2>f`` redirects fd 2 while ``echo 2 >f`` writes "2": digits are an fd
+        only right before ``>`` or ``<``, and not as a redirection's own target.
+        """
+        out: list[str | Word | int] = []
         while self.pos < len(self.src):
             char = self.peek()
             if char in " \t\r":
@@ -85,7 +93,12 @@ class _Lexer:
             elif op := self._operator():
                 out.append(op)
             else:
-                out.append(self._word())
+                word = self._word()
+                fd = _digits(word)
+                if fd is None or self.peek() not in ("<", ">") or (out and out[-1] in REDIRECTS):
+                    out.append(word)
+                else:
+                    out.append(fd)
         return out
 
     def _operator(self) -> str | None:
@@ -191,8 +204,11 @@ def parse(source: str) -> list[Pipeline]:
         index += 1
         if isinstance(token, tuple):
             current.commands[-1].words.append(token)
-        elif token in (">", ">>", "<", ">&"):
-            index = _redirect(tokens, index, token, current.commands[-1])
+        elif isinstance(token, int):  # the lexer made sure a redirection follows
+            index = _redirect(tokens, index + 1, tokens[index], current.commands[-1], token)
+        elif token in REDIRECTS:
+            index = _redirect(tokens, index, token, current.commands[-1],
+                              0 if token == "<" else 1)
         elif token == "|":
             if not current.commands[-1].words:
                 raise ShellSyntaxError(f"syntax error: '|' without a command in {source!r}")
@@ -204,12 +220,16 @@ def parse(source: str) -> list[Pipeline]:
     return pipelines
 
 
-def _redirect(tokens: list, index: int, op: str, command: Command) -> int:
-    fd = 0 if op == "<" else 1
-    words = command.words
-    if words and len(words[-1]) == 1 and words[-1][0].kind == "lit" and not words[-1][0].quoted \
-            and words[-1][0].value.isdigit():
-        fd = int(words.pop()[0].value)
+def _digits(word: Word) -> int | None:
+    """The number a word of unquoted ASCII digits writes, else ``None``."""
+    text = "".join(part.value for part in word)
+    if all(part.kind == "lit" and not part.quoted for part in word) and text.isascii() \
+            and text.isdigit():
+        return int(text)
+    return None
+
+
+def _redirect(tokens: list, index: int, op: str, command: Command, fd: int) -> int:
     if index >= len(tokens) or not isinstance(tokens[index], tuple):
         raise ShellSyntaxError(f"syntax error: '{op}' needs a target")
     command.redirects.append(Redirect(fd, op, tokens[index]))

@@ -18,6 +18,7 @@ from mobileintent_gym.adbd.stream import Stream
 
 MAX_PATH = 1024
 SYNC_DATA_MAX = 64 * 1024
+MAX_MODE = 0xFFFFFFFF  # a mode is a u32 on the device
 _RECV_BATCH = 16 * SYNC_DATA_MAX
 _REQUEST = struct.Struct("<4sI")
 
@@ -82,8 +83,9 @@ async def _recv(stream: Stream, fs: MemoryFileSystem, path: str) -> None:
 
 async def _send(stream: Stream, fs: MemoryFileSystem, spec: str) -> None:
     path, _, mode_text = spec.rpartition(",")
-    if not path or not mode_text.isdigit():
-        raise SyncError(f"SEND needs 'path,mode', got {spec!r}")
+    if not (path and mode_text.isascii() and mode_text.isdigit()
+            and int(mode_text) <= MAX_MODE):
+        raise SyncError(f"SEND needs 'path,mode' with a mode of 0-{MAX_MODE}, got {spec!r}")
     mode = int(mode_text)
     if stat.S_ISLNK(mode) or stat.S_ISDIR(mode):
         raise SyncError(f"{path}: only regular files can be pushed")

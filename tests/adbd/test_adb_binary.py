@@ -1,8 +1,14 @@
 """The virtual device driven by the real ``adb`` binary (skipped when adb is not installed)."""
 
+import contextlib
 import io
+import os
+import pty
+import select
 import shutil
+import signal
 import subprocess
+import termios
 import time
 import xml.etree.ElementTree as ET
 
@@ -101,6 +107,50 @@ def test_push_then_cat_ls_rm(local, tmp_path):
 def test_stdin_lines_run_in_an_interactive_shell(local):
     out = local.adb("-s", local.serial, "shell", stdin=b"echo one\ngetprop ro.product.model\n")
     assert out.stdout == b"one\nSimPhone\n"
+
+
+def test_an_interactive_shell_on_a_terminal_echoes_and_runs_lines_ended_by_enter(local):
+    # adb puts a terminal in raw mode: Enter arrives as CR, and the device echoes.
+    pid, terminal = pty.fork()
+    if pid == 0:
+        os.execvpe(ADB, [ADB, "-s", local.serial, "shell"], local.env)
+    try:
+        # adb sets raw mode when it starts, flushing what was typed before: wait for it.
+        deadline = time.monotonic() + 20
+        while termios.tcgetattr(terminal)[3] & termios.ICANON:
+            assert time.monotonic() < deadline, "adb never put the terminal in raw mode"
+            time.sleep(0.05)
+        # Each line is typed once the last one's output is back: the echo comes first.
+        assert _typed(terminal, b"echo h''i\r", b"\nhi\r\n") == b"echo h''i\r\nhi\r\n"
+        erased = b"echo gone\b \b\b \b\b \b\b \bne\r\nne\r\n"  # DEL erases a character
+        assert _typed(terminal, b"echo gone\x7f\x7f\x7f\x7fne\r", b"ne\r\nne\r\n") == erased
+        assert _typed(terminal, b"exit\r", b"exit\r\n") == b"exit\r\n"
+        assert _exit_code(pid, time.monotonic() + 20) == 0
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+        os.close(terminal)
+
+
+def _typed(terminal: int, keys: bytes, until: bytes) -> bytes:
+    """Type ``keys`` on the terminal; what it shows until it ends with ``until`` (20 s)."""
+    os.write(terminal, keys)
+    seen, deadline = b"", time.monotonic() + 20
+    while not seen.endswith(until) and time.monotonic() < deadline:
+        if select.select([terminal], [], [], 0.2)[0]:
+            seen += os.read(terminal, 4096)
+    return seen
+
+
+def _exit_code(pid: int, deadline: float) -> int | None:
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.05)
+    return None
 
 
 def test_rsa_auth_admits_adbs_own_key_and_refuses_a_stranger(tmp_path, test_key):

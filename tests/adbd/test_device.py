@@ -64,6 +64,11 @@ def test_am_start_and_monkey_open_apps(device):
     out(device, "am start -n " + activity_for("com.mobileintent.music", "music/home"))
     assert device.phone.route() == "music/home"
     assert device.run("am start -n com.nope/.Main").code == 1
+    # A route that does not exist, or needs parameters: an error, the screen unchanged.
+    for route in ("chat.nonexistent", "chat.conversation"):
+        result = device.run(f"am start -n com.mobileintent.chat/.route.{route}")
+        assert result.code == 1 and b"does not exist" in result.stderr
+        assert device.phone.route() == "music/home"
 
 
 def test_screencap_png_to_stdout_and_file_equals_frame(device):

@@ -91,3 +91,21 @@ def test_one_connection_cannot_take_every_thread():
 
     assert sorted(asyncio.run(scenario())) == ["block0", "block1"]  # the third waited its turn
     assert sorted(device.started) == ["block0", "block1", "block2", "quick"]
+
+
+class BrokenDevice(BlockingDevice):
+    """A device whose command line fails with an error no command should raise."""
+
+    def run(self, command_line: str, stdin: bytes = b"", emit=None) -> ShellResult:
+        raise ValueError(f"bug in {command_line}")
+
+
+def test_a_command_lines_own_failure_exits_one_with_the_error_not_zero():
+    async def scenario():
+        runner = CommandRunner(BrokenDevice())
+        sent, send = collect()
+        code = await runner.session().run("frob", send)
+        runner.close()
+        return code, sent
+
+    assert asyncio.run(scenario()) == (1, [(2, b"/system/bin/sh: frob: bug in frob\n")])

@@ -132,3 +132,26 @@ def test_a_pattern_re_cannot_compile_is_grep_status_2(shell):
     out, err, code = run(shell, "echo a | grep -E 'a('")
     assert (out, code) == ("", 2)
     assert err.startswith("grep: bad regex 'a(': missing ), unterminated subpattern")
+
+
+@pytest.mark.parametrize(("line", "out", "err", "file"), [
+    # As in sh, redirections apply left to right.
+    ("cat /nothing > /sdcard/f 2>&1", "", "", "cat: /nothing: No such file or directory\n"),
+    ("cat /nothing 2>&1 > /sdcard/f", "cat: /nothing: No such file or directory\n", "", ""),
+    ("cat /nothing > /dev/null 2>&1", "", "", None),
+    ("cat /nothing 2>&1 >/dev/null", "cat: /nothing: No such file or directory\n", "", None),
+    # Digits are an fd only against the redirection: this writes "2".
+    ("echo 2 > /sdcard/f", "", "", "2\n"),
+    ("echo 2>/sdcard/f", "\n", "", ""),  # fd 2 to the file: created, empty
+    ("echo hi 2> /sdcard/f", "hi\n", "", ""),
+])
+def test_redirections_apply_in_order_as_in_sh(shell, line, out, err, file):
+    assert run(shell, line)[:2] == (out, err)
+    if file is not None:
+        assert run(shell, "cat /sdcard/f")[0] == file
+
+
+def test_exit_takes_ascii_numbers_only(shell):
+    assert run(shell, "false; exit ²")[2] == 1  # not a number: the last status
+    assert run(shell, "exit 3")[2] == 3
+    assert run(shell, "echo ² > /sdcard/g; cat /sdcard/g")[0] == "²\n"

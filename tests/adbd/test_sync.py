@@ -79,6 +79,13 @@ def test_unknown_request_fails_the_stream():
     assert stream.written.startswith(b"FAIL") and b"unknown sync request" in stream.written
 
 
+@pytest.mark.parametrize("mode", ["²", "4294967296", str(10**30), "-1"])
+def test_a_push_whose_mode_is_no_u32_fails_naming_it(mode):
+    stream = ScriptedStream(request(b"SEND", f"/sdcard/p,{mode}".encode()))
+    asyncio.run(serve_sync(stream, MemoryFileSystem()))
+    assert stream.written.startswith(b"FAIL") and mode.encode() in stream.written
+
+
 class InterleavedStream(ScriptedStream):
     """Lets other transfers run between its reads, as parallel pushes do."""
 
