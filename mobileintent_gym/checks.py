@@ -16,3 +16,11 @@ def is_integer(value: Any) -> bool:
 def is_number(value: Any) -> bool:
     """Whether ``value`` is a real number (integer or float, NumPy's too); a bool is not one."""
     return isinstance(value, Real) and not isinstance(value, bool)
+
+
+def is_digits(text: str) -> bool:
+    """Whether ``text`` is one or more ASCII digits: a plain number that ``int()`` reads.
+
+    ``str.isdigit`` also takes characters such as ``²`` that ``int()`` refuses.
+    """
+    return text.isascii() and text.isdigit()

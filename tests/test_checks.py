@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from mobileintent_gym.checks import is_integer, is_number
+from mobileintent_gym.checks import is_digits, is_integer, is_number
 
 
 @pytest.mark.parametrize(("value", "integer", "number"), [
@@ -12,3 +12,11 @@ from mobileintent_gym.checks import is_integer, is_number
 ])
 def test_integers_and_numbers_are_told_apart_from_bools_and_strings(value, integer, number):
     assert (is_integer(value), is_number(value)) == (integer, number)
+
+
+@pytest.mark.parametrize(("text", "digits"), [
+    ("0", True), ("0042", True), ("", False), ("²", False), ("٣", False), ("-1", False),
+    (" 1", False), ("1.0", False),
+])
+def test_digits_are_plain_ascii_numbers_int_reads(text, digits):
+    assert is_digits(text) == digits

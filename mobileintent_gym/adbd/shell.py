@@ -22,6 +22,7 @@ from mobileintent_gym.adbd.shellparse import (
     Word,
     parse,
 )
+from mobileintent_gym.checks import is_digits
 
 BIN_DIRS = ("/system/bin", "/system/xbin", "/bin", "/vendor/bin", "/product/bin")
 NOT_FOUND = 127
@@ -169,7 +170,7 @@ class Shell:
             name = posixpath.basename(name)
         if name == "exit":
             number = argv[1] if len(argv) > 1 else ""
-            raise _Exit(int(number) if number.isascii() and number.isdigit() else self._status)
+            raise _Exit(int(number) if is_digits(number) else self._status)
         command = self._commands.get(name)
         if command is None or "/" in name:
             message = f"/system/bin/sh: {argv[0]}: inaccessible or not found\n"

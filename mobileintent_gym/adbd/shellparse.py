@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mobileintent_gym.checks import is_digits
 from mobileintent_gym.errors import MobileIntentError
 
 _NAME_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
@@ -223,8 +224,7 @@ def parse(source: str) -> list[Pipeline]:
 def _digits(word: Word) -> int | None:
     """The number a word of unquoted ASCII digits writes, else ``None``."""
     text = "".join(part.value for part in word)
-    if all(part.kind == "lit" and not part.quoted for part in word) and text.isascii() \
-            and text.isdigit():
+    if all(part.kind == "lit" and not part.quoted for part in word) and is_digits(text):
         return int(text)
     return None
 

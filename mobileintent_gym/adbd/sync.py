@@ -15,6 +15,7 @@ import tempfile
 
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
 from mobileintent_gym.adbd.stream import Stream
+from mobileintent_gym.checks import is_digits
 
 MAX_PATH = 1024
 SYNC_DATA_MAX = 64 * 1024
@@ -83,7 +84,7 @@ async def _recv(stream: Stream, fs: MemoryFileSystem, path: str) -> None:
 
 async def _send(stream: Stream, fs: MemoryFileSystem, spec: str) -> None:
     path, _, mode_text = spec.rpartition(",")
-    if not (path and mode_text.isascii() and mode_text.isdigit()
+    if not (path and is_digits(mode_text)
             and int(mode_text) <= MAX_MODE):
         raise SyncError(f"SEND needs 'path,mode' with a mode of 0-{MAX_MODE}, got {spec!r}")
     mode = int(mode_text)

@@ -26,7 +26,7 @@ import gymnasium as gym
 from gymnasium import logger
 
 from mobileintent_gym import rollouts
-from mobileintent_gym.checks import is_integer
+from mobileintent_gym.checks import is_digits, is_integer
 from mobileintent_gym.console import Progress
 from mobileintent_gym.distributed.heap import HeapTrimmer
 from mobileintent_gym.distributed.threads import worker_thread_env
@@ -68,7 +68,7 @@ def check_address(address: str | None) -> None:
     """
     address = address or os.environ.get("RAY_ADDRESS")
     host, colon, port = (address or "").removeprefix("ray://").rpartition(":")
-    if not (colon and port.isdigit()):
+    if not (colon and is_digits(port)):
         return
     try:
         socket.create_connection((host.strip("[]"), int(port)), ADDRESS_TIMEOUT).close()

@@ -16,6 +16,7 @@ import contextlib
 import os
 from collections.abc import Iterator, Mapping
 
+from mobileintent_gym.checks import is_digits
 from mobileintent_gym.errors import MobileIntentError
 
 WORKER_THREADS_ENV = "MOBILEINTENT_GYM_WORKER_THREADS"
@@ -35,7 +36,7 @@ def worker_thread_env(environ: Mapping[str, str] | None = None) -> dict[str, str
     """
     environ = os.environ if environ is None else environ
     threads = environ.get(WORKER_THREADS_ENV, "1").strip()
-    if not threads.isdigit() or int(threads) < 1:
+    if not is_digits(threads) or int(threads) < 1:
         raise MobileIntentError(f"{WORKER_THREADS_ENV} must be a positive integer, "
                                 f"got {threads!r}")
     return {name: environ.get(name, threads) for name in THREAD_VARIABLES}

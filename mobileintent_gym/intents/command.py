@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from mobileintent_gym.checks import is_digits
 from mobileintent_gym.console import run_encoder
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.act2intention import export_sessions
@@ -68,7 +69,7 @@ def _knowu(pairs: Sequence[str]) -> tuple:
 
 def _size(text: str) -> tuple[int, int]:
     width, sep, height = text.partition("x")
-    if not (sep and width.isdigit() and height.isdigit()):
+    if not (sep and is_digits(width) and is_digits(height)):
         raise SystemExit(f"generate: --size must be WIDTHxHEIGHT, got {text!r}")
     return int(width), int(height)
 

@@ -20,6 +20,7 @@ import gymnasium as gym
 
 from mobileintent_gym.agents.assist import ASSISTANTS
 from mobileintent_gym.backends.loader import screen_size
+from mobileintent_gym.checks import is_digits
 from mobileintent_gym.console import UsageError, positive_int, run_encoder
 from mobileintent_gym.envs.assist import ASSIST_CONFIG
 from mobileintent_gym.intents.generator import GeneratorConfig
@@ -34,7 +35,7 @@ def step_range(text: str, count: int) -> slice:
         UsageError: When it is malformed or selects no step of the ``count`` there are.
     """
     first, sep, last = text.partition(":")
-    if not sep or not all(p.isdigit() or p == "" for p in (first, last)):
+    if not sep or not all(is_digits(p) or p == "" for p in (first, last)):
         raise UsageError(f"--steps must be FIRST:LAST (e.g. 1:40), got {text!r}")
     start, stop = int(first or 1), int(last or count)
     if not 1 <= start <= min(stop, count):

@@ -13,7 +13,7 @@ def test_unset_variables_get_the_default_and_set_ones_keep_their_value():
     assert worker_thread_env({"MOBILEINTENT_GYM_WORKER_THREADS": "3"})["OMP_NUM_THREADS"] == "3"
 
 
-@pytest.mark.parametrize("value", ["0", "two", "-1", ""])
+@pytest.mark.parametrize("value", ["0", "two", "-1", "", "²"])
 def test_a_bad_thread_count_is_named(value):
     with pytest.raises(MobileIntentError, match=repr(value.strip())):
         worker_thread_env({"MOBILEINTENT_GYM_WORKER_THREADS": value})

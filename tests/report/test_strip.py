@@ -61,6 +61,14 @@ def test_step_ranges(text, count, expected):
     assert step_range(text, count) == expected
 
 
+@pytest.mark.parametrize("text", ["²:3", "1", "a:b", "3:1"])
+def test_bad_step_ranges_are_named(text):
+    from mobileintent_gym.console import UsageError
+
+    with pytest.raises(UsageError, match=repr(text)):
+        step_range(text, 30)
+
+
 def test_the_command_draws_a_day_and_names_bad_steps(tmp_path, capsys):
     out = tmp_path / "day.png"
     assert main(["assist", "--agent", "oracle", "--steps", "1:12", "--columns", "4",
