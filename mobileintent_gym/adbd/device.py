@@ -20,7 +20,15 @@ from mobileintent_gym.adbd.filesystem import DEFAULT_CAPACITY, MemoryFileSystem
 from mobileintent_gym.adbd.limits import ShellLimits, TimeLimitExceeded
 from mobileintent_gym.adbd.regex_pool import RegexPool
 from mobileintent_gym.adbd.restore import StateService
-from mobileintent_gym.adbd.shell import CommandFn, Emit, Invocation, Output, Shell, ShellResult
+from mobileintent_gym.adbd.shell import (
+    CommandFn,
+    Emit,
+    Input,
+    Invocation,
+    Output,
+    Shell,
+    ShellResult,
+)
 from mobileintent_gym.phone import SimPhone
 
 # Features this device implements, advertised in its CNXN banner.
@@ -87,7 +95,7 @@ class VirtualDevice:
                          ("ro.product.name", "ro.product.model", "ro.product.device"))
         return f"device::{props};features={','.join(FEATURES)}".encode()
 
-    def run(self, command_line: str, stdin: bytes = b"", emit: Emit | None = None) -> ShellResult:
+    def run(self, command_line: str, stdin: Input = b"", emit: Emit | None = None) -> ShellResult:
         """Run one command line in a fresh shell within :attr:`limits`.
 
         Safe to call from several threads at once. Afterwards the app in front is noted
@@ -95,7 +103,7 @@ class VirtualDevice:
 
         Args:
             command_line: What to run.
-            stdin: Standard input of its first command.
+            stdin: Standard input of its first command (see :data:`~.shell.Input`).
             emit: Receives output as it is produced (see :meth:`Shell.run`).
         """
         shell = Shell(self._commands, self.fs, SHELL_ENV, self.history, self.limits)

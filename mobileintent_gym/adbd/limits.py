@@ -48,6 +48,13 @@ class TimeLimitExceeded(LimitExceeded):
         super().__init__(f"killed: over the {limit:g} s time limit")
 
 
+class InputLimitExceeded(LimitExceeded):
+    """A client sent a command line more standard input than its output limit."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"input over the {limit} byte limit")
+
+
 class OutputLimitExceeded(LimitExceeded):
     """The command line's commands wrote more than the output limit."""
 

@@ -22,6 +22,7 @@ from contextlib import suppress
 
 from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.limits import TimeLimitExceeded
+from mobileintent_gym.adbd.shell import Input
 from mobileintent_gym.errors import MobileIntentError
 
 # Sends one piece of output (fd 1 stdout, 2 stderr) on a stream.
@@ -57,15 +58,16 @@ class CommandRunner:
         """Let running command lines finish, start no new ones."""
         self._pool.shutdown(wait=False, cancel_futures=True)
 
-    def submit(self, command_line: str, emit: Callable[[int, bytes], None]
-               ) -> asyncio.Future[int]:
+    def submit(self, command_line: str, emit: Callable[[int, bytes], None],
+               stdin: Input = b"") -> asyncio.Future[int]:
         """Start ``command_line`` on a worker; the future gives its exit code."""
         return asyncio.get_running_loop().run_in_executor(self._pool, self._work,
-                                                          command_line, emit)
+                                                          command_line, emit, stdin)
 
-    def _work(self, command_line: str, emit: Callable[[int, bytes], None]) -> int:
+    def _work(self, command_line: str, emit: Callable[[int, bytes], None],
+              stdin: Input) -> int:
         try:
-            return self.device.run(command_line, emit=emit).code
+            return self.device.run(command_line, stdin, emit).code
         except OutputDropped:
             return TimeLimitExceeded.code
         except Exception as err:  # a command's own failure must never read as success
@@ -83,7 +85,7 @@ class Session:
         self.device = runner.device
         self._slots = slots
 
-    async def run(self, command_line: str, send: Send) -> int:
+    async def run(self, command_line: str, send: Send, stdin: Input = b"") -> int:
         """Run ``command_line``, sending its output as it comes; returns the exit code."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[object] = asyncio.Queue()
@@ -100,7 +102,7 @@ class Session:
 
         await self._slots.acquire()
         try:
-            future = self.runner.submit(command_line, emit)
+            future = self.runner.submit(command_line, emit, stdin)
         except BaseException:
             self._slots.release()
             raise

@@ -8,8 +8,11 @@ stdin the same way (id 0 data, 4 close-stdin).
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import struct
 
+from mobileintent_gym.adbd.limits import InputLimitExceeded
 from mobileintent_gym.adbd.runner import Send, Session
 from mobileintent_gym.adbd.stream import Stream
 from mobileintent_gym.adbd.sync import serve_sync
@@ -57,9 +60,56 @@ async def run_service(session: Session, name: str, stream: Stream) -> None:
         code = await _interactive(session, stream, v2, _terminal(send) if terminal else send,
                                   terminal)
     else:
-        code = await session.run(command, send)
+        stdin = _Input(stream, v2, session.device.limits.output_limit)
+        try:
+            code = await session.run(command, send, stdin.read)
+        finally:
+            stdin.close()
     if v2:
         await stream.write(v2_frame(V2_EXIT, bytes([code & 0xFF])))
+
+
+class _Input:
+    """A non-interactive command line's stdin, gathered from the client while it runs.
+
+    Commands that read stdin (``cat``, ``grep``) wait for all of it (shell v2's
+    close-stdin, or the stream's end) within the time limit; commands that do not never
+    wait, so a client that sends nothing (as agent frameworks do) loses no time.
+
+    Args:
+        stream: The command line's stream.
+        v2: Whether stdin comes framed (shell v2).
+        limit: The most bytes taken; past it the command reading stdin fails.
+    """
+
+    def __init__(self, stream: Stream, v2: bool, limit: int) -> None:
+        self._data: concurrent.futures.Future[bytes] = concurrent.futures.Future()
+        self._task = asyncio.get_running_loop().create_task(self._gather(stream, v2, limit))
+
+    async def _gather(self, stream: Stream, v2: bool, limit: int) -> None:
+        data, finished = bytearray(), False
+        try:
+            while not finished:
+                piece, finished = await (_read_v2_stdin(stream, limit) if v2
+                                         else _read_v1_stdin(stream))
+                data += piece
+                if len(data) > limit:
+                    self._data.set_exception(InputLimitExceeded(limit))
+                    return
+        except ConnectionError:  # the client went away: what came is all there is
+            pass
+        self._data.set_result(bytes(data))
+
+    def read(self, timeout: float | None) -> bytes | None:
+        """All of stdin (called on a worker thread); ``None`` when it did not end in time."""
+        try:
+            return self._data.result(timeout)
+        except concurrent.futures.TimeoutError:
+            return None
+
+    def close(self) -> None:
+        """Stop gathering: the command line has ended."""
+        self._task.cancel()
 
 
 def _sender(stream: Stream, v2: bool) -> Send:
@@ -141,9 +191,9 @@ async def _read_v1_stdin(stream: Stream) -> tuple[bytes, bool]:
     return data, not data
 
 
-async def _read_v2_stdin(stream: Stream) -> tuple[bytes, bool]:
+async def _read_v2_stdin(stream: Stream, limit: int = MAX_LINE) -> tuple[bytes, bool]:
     kind, length = _V2_HEADER.unpack(await stream.read_exactly(_V2_HEADER.size))
-    if length > MAX_LINE:
+    if length > limit:
         return b"", True
     data = await stream.read_exactly(length)
     if kind == V2_STDIN:

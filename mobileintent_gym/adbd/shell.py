@@ -13,7 +13,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
-from mobileintent_gym.adbd.limits import UNLIMITED, Budget, LimitExceeded, ShellLimits
+from mobileintent_gym.adbd.limits import (
+    UNLIMITED,
+    Budget,
+    LimitExceeded,
+    ShellLimits,
+    TimeLimitExceeded,
+)
 from mobileintent_gym.adbd.shellparse import (
     Command,
     Pipeline,
@@ -38,13 +44,36 @@ class Output:
     code: int = 0
 
 
+Input = bytes | Callable[[float | None], bytes | None]
+"""Standard input: the bytes, or a function that waits up to a timeout (``None``: no limit)
+for a client's input to end and returns it (``None`` when it did not end in time)."""
+
+
 @dataclass
 class Invocation:
-    """A command's arguments (``argv[0]`` is its name), standard input and budget."""
+    """A command's arguments (``argv[0]`` is its name), standard input and budget.
+
+    Attributes:
+        source: Where :attr:`stdin` comes from (see :data:`Input`).
+    """
 
     argv: list[str]
-    stdin: bytes = b""
+    source: Input = b""
     budget: Budget = field(default_factory=lambda: Budget(UNLIMITED))
+
+    @property
+    def stdin(self) -> bytes:
+        """Standard input; a client's is waited for on first use, within the time limit.
+
+        Raises:
+            TimeLimitExceeded: When the client's input did not end in time.
+        """
+        if callable(self.source):
+            data = self.source(self.budget.timeout())
+            if data is None:
+                raise TimeLimitExceeded(self.budget.limits.time_limit)
+            self.source = data
+        return self.source
 
 
 CommandFn = Callable[[Invocation], Output]
@@ -99,12 +128,12 @@ class Shell:
         self._depth = 0
         self.history = deque(maxlen=1000) if history is None else history
 
-    def run(self, source: str, stdin: bytes = b"", emit: Emit | None = None) -> ShellResult:
+    def run(self, source: str, stdin: Input = b"", emit: Emit | None = None) -> ShellResult:
         """Run a command line within the shell's limits; syntax errors give exit code 2.
 
         Args:
             source: The command line.
-            stdin: Standard input of its first command.
+            stdin: Standard input of its first command (read only by commands that read it).
             emit: Receives the output as each pipeline produces it; without it the output
                 is collected in the result's ``chunks``.
 
@@ -127,7 +156,7 @@ class Shell:
         self._emit(2, f"/system/bin/sh: {message}\n".encode())
         self._status = code
 
-    def _run(self, pipelines: list[Pipeline], stdin: bytes) -> None:
+    def _run(self, pipelines: list[Pipeline], stdin: Input) -> None:
         try:
             for pipeline in pipelines:
                 if (pipeline.connector == "&&" and self._status != 0) or (
@@ -138,8 +167,9 @@ class Shell:
         except _Exit as done:
             self._status = done.code
 
-    def _pipeline(self, pipeline: Pipeline, stdin: bytes) -> int:
-        data, code = stdin, 0
+    def _pipeline(self, pipeline: Pipeline, stdin: Input) -> int:
+        data: Input = stdin
+        code = 0
         for position, command in enumerate(pipeline.commands):
             out = self._command(command, data)
             last = position == len(pipeline.commands) - 1
@@ -150,7 +180,7 @@ class Shell:
             data, code = out.stdout, out.code
         return code
 
-    def _command(self, command: Command, stdin: bytes) -> Output:
+    def _command(self, command: Command, stdin: Input) -> Output:
         argv = [arg for word in command.words for arg in self.expand(word)]
         try:
             stdin = self._read_redirects(command.redirects, stdin)
@@ -160,7 +190,7 @@ class Shell:
         except FileSystemError as err:
             return Output(stderr=f"/system/bin/sh: {err}\n".encode(), code=1)
 
-    def _execute(self, argv: list[str], stdin: bytes) -> Output:
+    def _execute(self, argv: list[str], stdin: Input) -> Output:
         self._budget.check_time()
         if not argv:
             return Output()
@@ -177,7 +207,7 @@ class Shell:
             return Output(stderr=message.encode(), code=NOT_FOUND)
         return command(Invocation([name, *argv[1:]], stdin, self._budget))
 
-    def _read_redirects(self, redirects: list[Redirect], stdin: bytes) -> bytes:
+    def _read_redirects(self, redirects: list[Redirect], stdin: Input) -> Input:
         for redirect in redirects:
             if redirect.op == "<":
                 stdin = self._fs.read(self._target(redirect.target))

@@ -42,8 +42,9 @@ def local(tmp_path_factory):
         yield adb
 
 
-def shell(local: LocalAdb, *args: str) -> subprocess.CompletedProcess:
-    return local.adb("-s", local.serial, "shell", *args)
+def shell(local: LocalAdb, *args: str, stdin: bytes | None = None
+          ) -> subprocess.CompletedProcess:
+    return local.adb("-s", local.serial, "shell", *args, stdin=stdin)
 
 
 def test_devices_lists_the_virtual_device_with_its_identity(local):
@@ -107,6 +108,28 @@ def test_push_then_cat_ls_rm(local, tmp_path):
 def test_stdin_lines_run_in_an_interactive_shell(local):
     out = local.adb("-s", local.serial, "shell", stdin=b"echo one\ngetprop ro.product.model\n")
     assert out.stdout == b"one\nSimPhone\n"
+
+
+def test_input_piped_into_a_command_is_read_by_the_commands_that_read_it(local):
+    data = "".join(f"line {i}\n" for i in range(20_000)).encode()  # many v2 frames
+    assert shell(local, "cat > /sdcard/piped.txt", stdin=data).returncode == 0
+    assert local.thread.call(local.device.fs.read, "/sdcard/piped.txt") == data
+    found = shell(local, "grep -c 'line 1'", stdin=data)
+    assert (found.returncode, found.stdout) == (0, b"11111\n")
+    assert local.adb("-s", local.serial, "exec-in", "cat > /sdcard/in.bin",
+                     stdin=b"\x00\xff raw").returncode == 0
+    # exec-in returns once its input is sent, as on a phone: the file comes a moment later.
+    deadline = time.monotonic() + 10
+    while _file(local, "/sdcard/in.bin") != b"\x00\xff raw":
+        assert time.monotonic() < deadline, _file(local, "/sdcard/in.bin")
+        time.sleep(0.02)
+    # A command that reads no input runs at once, input or not.
+    assert shell(local, "echo", "ok", stdin=b"ignored").stdout == b"ok\n"
+
+
+def _file(local: LocalAdb, path: str) -> bytes | None:
+    fs = local.device.fs
+    return local.thread.call(lambda: fs.read(path) if fs.exists(path) else None)
 
 
 def test_an_interactive_shell_on_a_terminal_echoes_and_runs_lines_ended_by_enter(local):

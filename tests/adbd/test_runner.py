@@ -8,6 +8,8 @@ exactly why the runner's guard against a worker that overstays is tested with on
 import asyncio
 import threading
 
+import pytest
+
 from mobileintent_gym.adbd.limits import ShellLimits
 from mobileintent_gym.adbd.runner import CommandRunner, OutputDropped
 from mobileintent_gym.adbd.shell import ShellResult
@@ -109,3 +111,32 @@ def test_a_command_lines_own_failure_exits_one_with_the_error_not_zero():
         return code, sent
 
     assert asyncio.run(scenario()) == (1, [(2, b"/system/bin/sh: frob: bug in frob\n")])
+
+
+class _Frames:
+    """A stream that holds the given bytes, then ends."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    async def read_exactly(self, size: int) -> bytes:
+        if len(self.data) < size:
+            raise ConnectionError("stream closed")
+        piece, self.data = self.data[:size], self.data[size:]
+        return piece
+
+
+def test_a_clients_input_is_gathered_to_its_end_and_refused_past_the_limit():
+    from mobileintent_gym.adbd.limits import InputLimitExceeded
+    from mobileintent_gym.adbd.services import V2_CLOSE_STDIN, V2_STDIN, _Input, v2_frame
+
+    frames = v2_frame(V2_STDIN, b"abc") + v2_frame(V2_STDIN, b"def")
+
+    async def gathered(data: bytes, limit: int):
+        stdin = _Input(_Frames(data), v2=True, limit=limit)
+        return await asyncio.get_running_loop().run_in_executor(None, stdin.read, 5)
+
+    assert asyncio.run(gathered(frames + v2_frame(V2_CLOSE_STDIN, b""), 64)) == b"abcdef"
+    assert asyncio.run(gathered(frames, 64)) == b"abcdef"  # the client went away
+    with pytest.raises(InputLimitExceeded, match="input over the 4 byte limit"):
+        asyncio.run(gathered(frames, 4))

@@ -155,3 +155,20 @@ def test_exit_takes_ascii_numbers_only(shell):
     assert run(shell, "false; exit ²")[2] == 1  # not a number: the last status
     assert run(shell, "exit 3")[2] == 3
     assert run(shell, "echo ² > /sdcard/g; cat /sdcard/g")[0] == "²\n"
+
+
+def test_a_clients_input_is_waited_for_only_by_commands_that_read_it(pool):
+    fs = MemoryFileSystem()
+    shell = Shell({**basic_commands(pool), **FileCommands(fs).table()}, fs, {},
+                  limits=ShellLimits(time_limit=0.2))
+    asked: list[float | None] = []
+
+    def never_ends(timeout):
+        asked.append(timeout)
+        return None  # the client never closed its input
+
+    assert shell.run("echo hi", stdin=never_ends).stdout == b"hi\n" and asked == []
+    result = shell.run("cat", stdin=never_ends)
+    assert result.code == 137 and b"time limit" in result.stderr
+    assert len(asked) == 1 and 0 < asked[0] <= 0.2
+    assert shell.run("cat | grep -c a", stdin=lambda timeout: b"a\nb\na\n").stdout == b"2\n"
