@@ -10,7 +10,7 @@ from mobileintent_gym.checks import is_integer, is_number
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
 from mobileintent_gym.intents.schema import Session
-from mobileintent_gym.users.sets import pick_user
+from mobileintent_gym.users.sets import pick_user, unchanged_on_error
 
 
 class Drawn(NamedTuple):
@@ -50,15 +50,14 @@ def draw_day(options: dict[str, Any] | None, rng: np.random.Generator, users: tu
         raise MobileIntentError(f"unknown reset options {sorted(options)}; known: ['day', 'user']")
     if day is not None and not is_integer(day):
         raise MobileIntentError(f"reset option day must be an integer, got {day!r}")
-    state = rng.bit_generator.state
-    user = pick_user(user, users, rng, config.profiles_dir)
-    sessions = cached_sessions(user, history_days + later_days, seed, config)
-    days = [d for d in range(later_days) if sessions[history_days + d].intentions()]
-    day = days[rng.integers(len(days))] if day is None and days else day
-    if day not in days:
-        rng.bit_generator.state = state
-        raise MobileIntentError(f"reset option day must be one of {days} (later days with "
-                                f"intentions), got {day!r}")
+    with unchanged_on_error(rng):
+        user = pick_user(user, users, rng, config.profiles_dir)
+        sessions = cached_sessions(user, history_days + later_days, seed, config)
+        days = [d for d in range(later_days) if sessions[history_days + d].intentions()]
+        day = days[rng.integers(len(days))] if day is None and days else day
+        if day not in days:
+            raise MobileIntentError(f"reset option day must be one of {days} (later days "
+                                    f"with intentions), got {day!r}")
     played = history_days + int(day)
     return Drawn(user, sessions[:played], sessions[played], int(day))
 

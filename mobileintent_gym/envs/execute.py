@@ -42,7 +42,7 @@ from mobileintent_gym.tasks import (
     task_ids,
 )
 from mobileintent_gym.users import PairConfig, load_user_content, resolve_users
-from mobileintent_gym.users.sets import UserSpec, pick_user
+from mobileintent_gym.users.sets import UserSpec, pick_user, unchanged_on_error
 
 
 class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
@@ -121,10 +121,11 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         """Start an episode: pick a user and task, load the phone, open the task's app."""
         super().reset(seed=seed)
         chosen = _reset_choices(options)
-        user = pick_user(chosen.get("user"), self.users, self.np_random, self.profiles_dir)
-        task_id = chosen.get("task") or self.tasks[self.np_random.integers(len(self.tasks))]
-        content = load_user_content(user, self.pair, self.profiles_dir)
-        task = instantiate(task_id, content)
+        with unchanged_on_error(self.np_random):  # a refused reset changes no later episode
+            user = pick_user(chosen.get("user"), self.users, self.np_random, self.profiles_dir)
+            task_id = chosen.get("task") or self.tasks[self.np_random.integers(len(self.tasks))]
+            content = load_user_content(user, self.pair, self.profiles_dir)
+            task = instantiate(task_id, content)
         if not (self.load_state or self.carries_state):
             self._kept.finished(self.task, bool(self._judge and self._judge.verdict().success))
             self._kept.start(self.device, task)

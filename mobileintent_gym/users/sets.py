@@ -14,8 +14,10 @@ like a set is given by its path.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 
 import numpy as np
@@ -101,6 +103,21 @@ def pick_user(choice: str | os.PathLike[str] | None, users: tuple[str, ...],
     return named[int(rng.integers(len(named)))] if drawn else named[0]
 
 
+@contextlib.contextmanager
+def unchanged_on_error(rng: np.random.Generator) -> Iterator[None]:
+    """Draws made inside are taken back when the block raises.
+
+    A reset refused for a bad option, caught by the caller, then leaves every later
+    episode as it would have been.
+    """
+    state = rng.bit_generator.state
+    try:
+        yield
+    except BaseException:
+        rng.bit_generator.state = state
+        raise
+
+
 def _items(users: UserSpec) -> tuple[str | os.PathLike[str], ...]:
     if users is None:
         return (DEFAULT_SET,)
@@ -109,7 +126,8 @@ def _items(users: UserSpec) -> tuple[str | os.PathLike[str], ...]:
     if not isinstance(users, Iterable) or isinstance(users, bytes | Mapping):
         raise InvalidProfileError(f"users must be a set name, a profile name or path, or a "
                                   f"list of them; got {type(users).__name__} {users!r:.60}")
-    items = tuple(users)
+    # A set's order differs between processes (string hashing): sorted, draws reproduce.
+    items = tuple(sorted(users, key=str) if isinstance(users, AbstractSet) else users)
     if not items:
         raise InvalidProfileError(f"users is empty; give a set ({', '.join(set_names())}) "
                                   "or profile names")

@@ -1,10 +1,14 @@
 """Reset options of Act2Intent-Execute: empty, wrong-typed or unknown ones are named errors."""
 
+import os
+import subprocess
+import sys
+
 import gymnasium as gym
 import pytest
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
-from mobileintent_gym.errors import InvalidOptionsError, InvalidProfileError
+from mobileintent_gym.errors import InvalidOptionsError, InvalidProfileError, MobileIntentError
 from mobileintent_gym.users import USER_SETS, UnknownProfileError
 
 TASK = "G-SPT-01:common:explicit"
@@ -51,3 +55,27 @@ def test_a_set_named_by_the_user_option_draws_one_of_its_users_by_seed(env):
     assert [user(3) for _ in range(3)] == [user(3)] * 3
     with pytest.raises(UnknownProfileError, match=r"'vla'.*nor is it a user set: train"):
         env.reset(options={"user": "vla"})
+
+
+@pytest.mark.parametrize("options", [{"task": "G-ZZZ-01:common:explicit"},
+                                     {"user": "nobody-here"}])
+def test_a_refused_reset_changes_no_later_episode(options):
+    made = [gym.make("Act2Intent-Execute-v0", observation=("instruction",)) for _ in range(2)]
+    for env in made:
+        env.reset(seed=0)
+    with pytest.raises((InvalidOptionsError, UnknownProfileError, MobileIntentError)):
+        made[0].reset(options=options)
+    drawn = [(info["user"], info["task"]) for env in made
+             for info in (env.reset()[1] for _ in range(4))]
+    assert drawn[:4] == drawn[4:]
+
+
+def test_users_given_as_a_set_draw_alike_in_every_process():
+    code = ("import gymnasium as gym, mobileintent_gym\n"
+            "env = gym.make('Act2Intent-Execute-v0', observation=('instruction',), "
+            "users={'demo-ana', 'demo-ben', 'demo-chen', 'demo-dara'})\n"
+            "print([env.reset(seed=s)[1]['user'] for s in range(6)])")
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                           check=True).stdout for seed in (1, 2, 3)}
+    assert len(runs) == 1
