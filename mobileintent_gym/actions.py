@@ -23,6 +23,8 @@ from mobileintent_gym.checks import is_integer
 from mobileintent_gym.errors import InvalidActionError
 
 MAX_TEXT_LENGTH = 1000
+MAX_COORDINATE = 999_999_999
+"""The largest pixel coordinate an action takes: nine digits, as its string form reads."""
 DIRECTIONS = ("UP", "DOWN", "LEFT", "RIGHT")
 KEYS = ("HOME", "BACK", "ENTER")
 
@@ -51,8 +53,8 @@ _FIELDS = {
 def _check_coordinate(name: str, value: object) -> None:
     if not is_integer(value):
         raise InvalidActionError(f"{name} must be an integer pixel, got {value!r}")
-    if value < 0:
-        raise InvalidActionError(f"{name} must be >= 0, got {value!r}")
+    if not 0 <= value <= MAX_COORDINATE:
+        raise InvalidActionError(f"{name} must be in [0, {MAX_COORDINATE}], got {value!r}")
 
 
 def _action_type(value: object) -> ActionType:
@@ -178,7 +180,7 @@ class Action:
 
 # ASCII digits only (\d would take Arabic-Indic and full-width ones); at most 9 of them,
 # which is far beyond any screen and keeps int() away from its digit limit.
-_POINT = re.compile(r"\[\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*\]")
+_POINT = re.compile(r"\[\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*\]")  # see MAX_COORDINATE
 _WORD = re.compile(r"\[\s*([A-Za-z]+)\s*\]")
 _PRESS_SHORT = re.compile(r"PRESS_(HOME|BACK|ENTER)", re.IGNORECASE)
 _HEAD = re.compile(r"^\s*(LONG_CLICK|CLICK|TYPE|SWIPE|PRESS|COMPLETE)\s*", re.IGNORECASE)
@@ -260,7 +262,9 @@ def action_space(width: int, height: int, max_text: int = MAX_TEXT_LENGTH) -> sp
     ``text``, ``direction`` (index into ``DIRECTIONS``) and ``key`` (index into ``KEYS``).
     Fields the type does not use are ignored by :func:`action_from_dict`. The ``text``
     entry holds printable ASCII (:data:`TEXT_CHARSET`), as Gymnasium's ``Text`` space needs
-    a finite charset; :class:`Action` itself takes any unicode text.
+    a finite charset; :class:`Action` itself takes any unicode text. It may be empty, as
+    the entry is unused by other types: a TYPE sample with empty text (about 2 in 10,000
+    samples) is no action, and the envs flag it as invalid.
 
     Args:
         width: Screen width in pixels.

@@ -183,3 +183,14 @@ def test_action_from_dict_rejects_wrong_kinds_of_values(sample, named):
 def test_action_space_text_is_ascii_only_as_documented():
     space = action_space(1080, 2400)
     assert not space.contains(action_to_dict(Action.type_text("é")))
+
+
+def test_coordinates_are_bounded_so_every_action_reads_back_from_its_string():
+    from mobileintent_gym.actions import MAX_COORDINATE, format_action
+
+    edge = Action.click(MAX_COORDINATE, 5)
+    assert parse_action(format_action(edge)) == edge
+    with pytest.raises(InvalidActionError, match=r"x must be in \[0, 999999999\], got 1000000000"):
+        Action.click(MAX_COORDINATE + 1, 5)
+    with pytest.raises(InvalidActionError, match="y must be in"):
+        Action(ActionType.LONG_CLICK, x=1, y=-1)
