@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+MAX_DIGITS = 18
+
 
 def is_integer(value: Any) -> bool:
     """Whether ``value`` is an integer, Python's or NumPy's; a bool is not one."""
@@ -19,8 +21,9 @@ def is_number(value: Any) -> bool:
 
 
 def is_digits(text: str) -> bool:
-    """Whether ``text`` is one or more ASCII digits: a plain number that ``int()`` reads.
+    """Whether ``text`` is 1 to 18 ASCII digits: a plain number that ``int()`` reads.
 
-    ``str.isdigit`` also takes characters such as ``²`` that ``int()`` refuses.
+    ``str.isdigit`` also takes characters such as ``²`` that ``int()`` refuses, and ``int()``
+    refuses more than 4,300 digits; no count, port or size of this package needs 19.
     """
-    return text.isascii() and text.isdigit()
+    return len(text) <= MAX_DIGITS and text.isascii() and text.isdigit()

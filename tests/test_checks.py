@@ -16,7 +16,7 @@ def test_integers_and_numbers_are_told_apart_from_bools_and_strings(value, integ
 
 @pytest.mark.parametrize(("text", "digits"), [
     ("0", True), ("0042", True), ("", False), ("²", False), ("٣", False), ("-1", False),
-    (" 1", False), ("1.0", False),
+    (" 1", False), ("1.0", False), ("9" * 18, True), ("1" * 19, False), ("1" * 5000, False),
 ])
 def test_digits_are_plain_ascii_numbers_int_reads(text, digits):
     assert is_digits(text) == digits

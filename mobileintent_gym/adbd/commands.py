@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
 from mobileintent_gym.adbd.limits import TimeLimitExceeded
-from mobileintent_gym.adbd.regex_pool import MatchError, RegexPool
+from mobileintent_gym.adbd.regex_pool import MatchError, RegexPool, Selection
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 
 
@@ -126,9 +126,10 @@ class FileCommands:
         return Output()
 
 
-def grep_command(pool: RegexPool) -> CommandFn:
-    """``grep [-i] [-v] [-E] [-F] [-c] [-q] PATTERN`` over standard input.
+def grep_command(pool: RegexPool, fs: MemoryFileSystem) -> CommandFn:
+    """``grep [-i] [-v] [-E] [-F] [-c] [-q] PATTERN [FILE...]``: the files, else standard input.
 
+    With several files each line (or count) is prefixed by its file's path, as grep does.
     The matching runs in one of ``pool``'s child processes, killed when the command line's
     time is up (see :mod:`mobileintent_gym.adbd.regex_pool`).
     """
@@ -140,21 +141,35 @@ def grep_command(pool: RegexPool) -> CommandFn:
         pattern = re.escape(operands[0]) if "F" in flags else operands[0]
         if "E" not in flags and "F" not in flags:
             pattern = _basic_to_python(pattern)
-        try:
-            chosen = pool.select(pattern, inv.stdin, ignore_case="i" in flags,
-                                 invert="v" in flags, timeout=inv.budget.timeout())
-        except MatchError as err:
-            return _error("grep", f"bad regex {operands[0]!r}: {err}", 2)
-        if chosen is None:
-            raise TimeLimitExceeded(inv.budget.limits.time_limit)
-        code = 0 if chosen.count else 1
-        if "q" in flags:
-            return Output(code=code)
-        if "c" in flags:
-            return Output(f"{chosen.count}\n".encode(), code=code)
-        return Output(chosen.lines, code=code)
+        paths, out, errors, found = operands[1:], [], [], False
+        for path in paths or [None]:
+            try:
+                text = inv.stdin if path is None else fs.read(path)
+                chosen = pool.select(pattern, text, ignore_case="i" in flags,
+                                     invert="v" in flags, timeout=inv.budget.timeout())
+            except FileSystemError as err:
+                errors.append(f"grep: {err}\n")
+                continue
+            except MatchError as err:
+                return _error("grep", f"bad regex {operands[0]!r}: {err}", 2)
+            if chosen is None:
+                raise TimeLimitExceeded(inv.budget.limits.time_limit)
+            found = found or bool(chosen.count)
+            out.append(_grep_output(chosen, flags, path if len(paths) > 1 else None))
+        code = 2 if errors else (0 if found else 1)
+        return Output(b"" if "q" in flags else b"".join(out), "".join(errors).encode(), code)
 
     return grep
+
+
+def _grep_output(chosen: Selection, flags: str, path: str | None) -> bytes:
+    """What grep prints of one input: its count (``-c``) or its lines, after ``path:``."""
+    prefix = b"" if path is None else path.encode() + b":"
+    if "c" in flags:
+        return prefix + f"{chosen.count}\n".encode()
+    if not prefix:
+        return chosen.lines
+    return b"".join(prefix + line for line in chosen.lines.splitlines(keepends=True))
 
 
 def _basic_to_python(pattern: str) -> str:
@@ -184,11 +199,11 @@ def property_commands(props: Mapping[str, str]) -> dict[str, CommandFn]:
     return {"getprop": getprop}
 
 
-def basic_commands(pool: RegexPool) -> dict[str, CommandFn]:
-    """Commands that need nothing but their input (``grep`` matches in ``pool``)."""
+def basic_commands(pool: RegexPool, fs: MemoryFileSystem) -> dict[str, CommandFn]:
+    """Commands that need little but their input (``grep`` matches in ``pool``, reads ``fs``)."""
     return {
         "echo": echo,
-        "grep": grep_command(pool),
+        "grep": grep_command(pool, fs),
         "true": lambda inv: Output(),
         "false": lambda inv: Output(code=1),
         "id": lambda inv: Output(b"uid=2000(shell) gid=2000(shell) groups=2000(shell)\n"),

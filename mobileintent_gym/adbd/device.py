@@ -83,7 +83,7 @@ class VirtualDevice:
         phone_commands = {**PhoneCommands(self).table(), **StateService(self).table(),
                           "dumpsys": Dumpsys(self)}
         self._commands: dict[str, CommandFn] = {
-            **basic_commands(self._regex),
+            **basic_commands(self._regex, self.fs),
             **FileCommands(self.fs).table(),
             **property_commands(self.props),
             **{name: self._holding_lock(command) for name, command in phone_commands.items()},

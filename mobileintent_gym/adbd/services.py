@@ -168,11 +168,14 @@ async def _keys(data: bytes, pending: bytes, send: Send, finished: bool) -> tupl
     text, echo = bytearray(pending), bytearray()
     for key in data:
         start = max(text.rfind(b"\r"), text.rfind(b"\n")) + 1  # where the line being typed begins
-        if key == 4 and start == len(text):  # Ctrl-D on an empty line
-            finished = True
-            break
-        if key == 0x7F:  # DEL
+        if key == 4:  # Ctrl-D: on an empty line it ends the shell; elsewhere it is ignored
+            if start == len(text):
+                finished = True
+                break
+        elif key == 0x7F:  # DEL: the last character, all of its UTF-8 bytes
             if len(text) > start:
+                while len(text) > start + 1 and text[-1] & 0xC0 == 0x80:
+                    text.pop()
                 text.pop()
                 echo += b"\b \b"
         elif key == 3:  # Ctrl-C

@@ -99,6 +99,17 @@ class ShellResult:
         return b"".join(data for fd, data in self.chunks if fd == 2)
 
 
+class _Taken:
+    """A command line's stdin, which the first command to read it takes, as in sh."""
+
+    def __init__(self, source: Input) -> None:
+        self._source = source
+
+    def __call__(self, timeout: float | None) -> bytes | None:
+        source, self._source = self._source, b""
+        return source(timeout) if callable(source) else source
+
+
 class _Exit(Exception):
     def __init__(self, code: int) -> None:
         self.code = code
@@ -133,7 +144,8 @@ class Shell:
 
         Args:
             source: The command line.
-            stdin: Standard input of its first command (read only by commands that read it).
+            stdin: Standard input, which the first command to read it takes (later ones
+                read none); a client's is waited for only then.
             emit: Receives the output as each pipeline produces it; without it the output
                 is collected in the result's ``chunks``.
 
@@ -144,7 +156,7 @@ class Shell:
         self._emit = emit or (lambda fd, data: result.chunks.append((fd, data)))
         self._budget = Budget(self._limits)
         try:
-            self._run(parse(source), stdin)
+            self._run(parse(source), _Taken(stdin) if stdin else b"")
         except ShellSyntaxError as err:
             self._fail(f"{err}", 2)
         except LimitExceeded as err:
@@ -184,9 +196,10 @@ class Shell:
         argv = [arg for word in command.words for arg in self.expand(word)]
         try:
             stdin = self._read_redirects(command.redirects, stdin)
+            where = self._open_redirects(command.redirects)
             out = self._execute(argv, stdin)
             self._budget.spend(len(out.stdout) + len(out.stderr))
-            return self._write_redirects(command.redirects, out)
+            return self._write_redirects(where, out)
         except FileSystemError as err:
             return Output(stderr=f"/system/bin/sh: {err}\n".encode(), code=1)
 
@@ -213,14 +226,18 @@ class Shell:
                 stdin = self._fs.read(self._target(redirect.target))
         return stdin
 
-    def _write_redirects(self, redirects: list[Redirect], out: Output) -> Output:
-        """Send the command's stdout and stderr where its redirections point them.
+    def _open_redirects(self, redirects: list[Redirect]) -> dict[int, int | str]:
+        """Where stdout (1) and stderr (2) go: the line's own fd 1 or 2, or a file's path.
 
-        As in sh, redirections apply left to right: ``>f 2>&1`` sends both to ``f``, while
-        ``2>&1 >f`` sends stderr where stdout went before (the command line's stdout). A
-        file is opened (created; emptied for ``>``) even when nothing is written to it.
+        As in sh, redirections apply left to right (``>f 2>&1`` sends both to ``f``, while
+        ``2>&1 >f`` sends stderr where stdout went before), and before the command runs:
+        each file is opened (created; emptied for ``>``) even if nothing is written to it,
+        and one that cannot be opened keeps the command from running.
+
+        Raises:
+            FileSystemError: For a file that cannot be opened.
         """
-        where: dict[int, int | str] = {1: 1, 2: 2}  # fd → the line's own fd 1 or 2, or a path
+        where: dict[int, int | str] = {1: 1, 2: 2}
         for redirect in redirects:
             target = self._target(redirect.target)
             if redirect.op == ">&" and target in ("1", "2"):
@@ -229,6 +246,10 @@ class Shell:
                 where[redirect.fd] = target
                 if target != "/dev/null":
                     (self._fs.append if redirect.op == ">>" else self._fs.write)(target, b"")
+        return where
+
+    def _write_redirects(self, where: dict[int, int | str], out: Output) -> Output:
+        """The command's output sent where :meth:`_open_redirects` pointed its fds."""
         streams = {1: b"", 2: b""}
         for fd, data in ((1, out.stdout), (2, out.stderr)):
             if isinstance(where[fd], int):

@@ -80,8 +80,9 @@ class _Lexer:
     def tokens(self) -> list[str | Word | int]:
         """Operators (str), words, and file descriptors written against a redirection (int).
 
-        As in sh, ``2>f`` redirects fd 2 while ``echo 2 >f`` writes "2": digits are an fd
-        only right before ``>`` or ``<``, and not as a redirection's own target.
+        As in sh, ``2>f`` redirects fd 2 while ``echo 2 >f`` writes "2": one digit is an fd
+        only right before ``>`` or ``<``, and not as a redirection's own target
+        (``echo x 10>f`` writes "x 10").
         """
         out: list[str | Word | int] = []
         while self.pos < len(self.src):
@@ -95,7 +96,7 @@ class _Lexer:
                 out.append(op)
             else:
                 word = self._word()
-                fd = _digits(word)
+                fd = _fd(word)
                 if fd is None or self.peek() not in ("<", ">") or (out and out[-1] in REDIRECTS):
                     out.append(word)
                 else:
@@ -221,11 +222,11 @@ def parse(source: str) -> list[Pipeline]:
     return pipelines
 
 
-def _digits(word: Word) -> int | None:
-    """The number a word of unquoted ASCII digits writes, else ``None``."""
-    text = "".join(part.value for part in word)
-    if all(part.kind == "lit" and not part.quoted for part in word) and is_digits(text):
-        return int(text)
+def _fd(word: Word) -> int | None:
+    """The fd a word of one unquoted digit names (as sh reads ``2>``), else ``None``."""
+    if len(word) == 1 and word[0].kind == "lit" and not word[0].quoted \
+            and is_digits(word[0].value):
+        return int(word[0].value)
     return None
 
 

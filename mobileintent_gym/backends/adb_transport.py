@@ -95,9 +95,9 @@ class AdbTransport:
                                          "one, e.g. emulator-5554 or 127.0.0.1:15555")
         self.config = config
         self._adbutils = require("adbutils", "android")
-        self.started_server = self._ensure_server()
         self._client = _client_type(self._adbutils)(config.server_host, config.server_port,
                                                     socket_timeout=config.timeout)
+        self.started_server = self._ensure_server()
         try:
             self._device = self._call(lambda: self._client.device(config.serial), "device",
                                       retry=False)
@@ -106,18 +106,18 @@ class AdbTransport:
                 raise DeviceUnavailableError(
                     f"device {config.serial!r} is {state!r}, not online")
             features = self._call(lambda: self._query("features"), "features", retry=True)
-        except DeviceError:
+        except BaseException:  # Ctrl-C included: the server's count must not stay up
             self.close()
             raise
         self._shell_v2 = "shell_v2" in features.split(",")
 
     def close(self) -> None:
         """Stop the adb server if this process started it and no other transport uses it."""
-        if not self.started_server:
-            return
-        self.started_server = False
-        key = (self.config.server_host, self.config.server_port)
         with _STARTED_LOCK:
+            if not self.started_server:
+                return
+            self.started_server = False
+            key = self._server_key()
             _STARTED[key] -= 1
             if _STARTED[key]:
                 return
@@ -135,13 +135,18 @@ class AdbTransport:
         Raises:
             DeviceUnavailableError: When none listens and none can be started.
         """
-        with _STARTED_LOCK:
+        with _STARTED_LOCK:  # held while a server starts: no close() kills it meanwhile
             started = self._start_server()
-            key = (self.config.server_host, self.config.server_port)
+            key = self._server_key()
             if started or key in _STARTED:
                 _STARTED[key] = _STARTED.get(key, 0) + 1
                 return True
             return False
+
+    def _server_key(self) -> tuple[str, int]:
+        """The server's key in ``_STARTED``: the local host's names count as one."""
+        host = self.config.server_host
+        return ("localhost" if host in _LOCAL_HOSTS else host, self.config.server_port)
 
     def _start_server(self) -> bool:
         """Start an adb server when none listens on the configured port; whether it did."""

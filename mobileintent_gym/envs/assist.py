@@ -85,7 +85,8 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
     Args:
         users: A set of built-in users (``"test"`` …), profile names or paths, or a list
             mixing them.
-        history_days: Days of history before the played days.
+        history_days: Days of history before the played days (an episode's history also
+            holds the played days before its own).
         play_days: Days episodes are drawn from, after the history.
         history: Past intentions listed in ``history``.
         hierarchy: Add ``hierarchy``, the screen's view hierarchy.

@@ -1,7 +1,8 @@
 """``Act2Intent-Predict-v0``: predict a user's next intention from their history.
 
-Each episode is one day of one user after ``history_days`` days of history. At every step
-the observation holds the last ``history`` (n = 50) intentions, one per line as
+Each episode is one day of one user after ``history_days`` days of history (the predicted
+days before it are history too). At every step the observation holds the last ``history``
+(n = 50) intentions, one per line as
 ``<time> | <app> | <intention> | <event class>``; a persona summarised from the whole
 history (:func:`~mobileintent_gym.intents.persona_text`); and the current time and place
 (the start of the intention to predict). The action is the study's JSON answer
@@ -96,7 +97,8 @@ class PredictEnv(gym.Env[dict[str, str], str]):
     Args:
         users: A set of built-in users (``"test"`` …), profile names or paths, or a list
             mixing them.
-        history_days: Days of history before the predicted days.
+        history_days: Days of history before the predicted days (an episode's history also
+            holds the predicted days before its own).
         predict_days: Days that episodes predict (drawn from, after the history).
         history: Intentions shown (n).
         seed: Seed of the generated sessions (the data set).

@@ -75,7 +75,8 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
     Args:
         users: A set of built-in users (``"test"`` …), profile names or paths, or a list
             mixing them.
-        history_days: Days of history before the played days.
+        history_days: Days of history before the played days (an episode's history also
+            holds the played days before its own).
         play_days: Days episodes are drawn from, after the history.
         window: Frames per turn (N).
         stride: Frames the stream advances per turn.

@@ -107,7 +107,7 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
         users: A set of built-in users (``"test"`` …), profile names or paths, or a list
             mixing them.
         history_days: Days of history before the days episodes carry out (the guidance
-            comes from them).
+            comes from them, and from the played days before the episode's own).
         play_days: Days episodes are drawn from, after the history.
         seed: Seed of the generated sessions (the data set).
         observation: Execute's observation fields.

@@ -140,3 +140,22 @@ def test_a_clients_input_is_gathered_to_its_end_and_refused_past_the_limit():
     assert asyncio.run(gathered(frames, 64)) == b"abcdef"  # the client went away
     with pytest.raises(InputLimitExceeded, match="input over the 4 byte limit"):
         asyncio.run(gathered(frames, 4))
+
+
+def test_a_terminals_keys_edit_the_line_as_a_line_discipline_does():
+    from mobileintent_gym.adbd.services import _keys
+
+    async def typed(keys: bytes, pending: bytes = b""):
+        echoed = []
+
+        async def send(fd: int, data: bytes) -> None:
+            echoed.append(data)
+
+        text, finished = await _keys(keys, pending, send, False)
+        return text, finished, b"".join(echoed)
+
+    # DEL takes a whole UTF-8 character; Ctrl-D on a typed line is ignored.
+    assert asyncio.run(typed("echo é\x7f\x04!".encode())) == (b"echo !", False,
+                                                              "echo é\b \b!".encode())
+    assert asyncio.run(typed(b"\x04", b"ls\r")) == (b"ls\r", True, b"")  # an empty line
+    assert asyncio.run(typed(b"ab\x03c")) == (b"c", False, b"ab^C\nc")

@@ -18,7 +18,7 @@ def pool():
 @pytest.fixture
 def shell(pool) -> Shell:
     fs = MemoryFileSystem()
-    return Shell({**basic_commands(pool), **FileCommands(fs).table()}, fs, {"HOME": "/"})
+    return Shell({**basic_commands(pool, fs), **FileCommands(fs).table()}, fs, {"HOME": "/"})
 
 
 def run(shell: Shell, line: str) -> tuple[str, str, int]:
@@ -88,7 +88,7 @@ def test_empty_unquoted_expansion_vanishes_but_quoted_stays(shell):
 def limited(pool, **limits) -> Shell:
     fs = MemoryFileSystem()
     fs.write("/sdcard/k.bin", b"k" * 1000)
-    return Shell({**basic_commands(pool), **FileCommands(fs).table()}, fs, {},
+    return Shell({**basic_commands(pool, fs), **FileCommands(fs).table()}, fs, {},
                  limits=ShellLimits(**limits))
 
 
@@ -159,7 +159,7 @@ def test_exit_takes_ascii_numbers_only(shell):
 
 def test_a_clients_input_is_waited_for_only_by_commands_that_read_it(pool):
     fs = MemoryFileSystem()
-    shell = Shell({**basic_commands(pool), **FileCommands(fs).table()}, fs, {},
+    shell = Shell({**basic_commands(pool, fs), **FileCommands(fs).table()}, fs, {},
                   limits=ShellLimits(time_limit=0.2))
     asked: list[float | None] = []
 
@@ -172,3 +172,37 @@ def test_a_clients_input_is_waited_for_only_by_commands_that_read_it(pool):
     assert result.code == 137 and b"time limit" in result.stderr
     assert len(asked) == 1 and 0 < asked[0] <= 0.2
     assert shell.run("cat | grep -c a", stdin=lambda timeout: b"a\nb\na\n").stdout == b"2\n"
+
+
+def test_grep_reads_its_files_and_never_waits_for_input_then(pool):
+    fs = MemoryFileSystem()
+    shell = Shell({**basic_commands(pool, fs), **FileCommands(fs).table()}, fs, {})
+    shell.run("echo hi > /sdcard/a; echo no > /sdcard/b; echo hi there > /sdcard/c")
+
+    def never_ends(timeout):
+        raise AssertionError("grep of files read the client's input")
+
+    assert shell.run("grep hi /sdcard/a", stdin=never_ends).stdout == b"hi\n"
+    both = shell.run("grep hi /sdcard/a /sdcard/b /sdcard/c")
+    assert (both.stdout, both.code) == (b"/sdcard/a:hi\n/sdcard/c:hi there\n", 0)
+    assert shell.run("grep -c hi /sdcard/a /sdcard/b").stdout == b"/sdcard/a:1\n/sdcard/b:0\n"
+    missing = shell.run("grep hi /sdcard/a /sdcard/nope")
+    assert missing.code == 2 and missing.stdout == b"/sdcard/a:hi\n"
+    assert missing.stderr == b"grep: /sdcard/nope: No such file or directory\n"
+
+
+def test_the_first_command_to_read_the_input_takes_it(shell):
+    assert shell.run("cat; cat", stdin=b"once\n").stdout == b"once\n"
+    assert shell.run("cat; cat", stdin=lambda timeout: b"once\n").stdout == b"once\n"
+
+
+def test_output_files_are_opened_before_the_command_runs(shell):
+    shell.run("echo hi > /sdcard/f; cat /sdcard/f > /sdcard/f")
+    assert run(shell, "cat /sdcard/f")[0] == ""  # emptied before cat read it, as in sh
+    _, err, code = run(shell, "rm /sdcard/f > /nodir/x")
+    assert code == 1 and "/nodir/x" in err
+    assert run(shell, "ls /sdcard/f")[2] == 0  # rm never ran
+
+
+def test_only_one_digit_against_a_redirection_is_an_fd(shell):
+    assert run(shell, "echo x 10>/sdcard/t; cat /sdcard/t") == ("x 10\n", "", 0)

@@ -116,3 +116,30 @@ def test_an_empty_serial_is_named_and_starts_no_server(served):
     with pytest.raises(DeviceUnavailableError, match="no device serial given"):
         AdbDevice(AdbConfig(" ", server_port=port))
     assert not listening(port)
+
+
+def test_the_local_hosts_names_share_one_count_of_the_servers_users(served):
+    from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
+
+    thread, port = served
+    serial = f"127.0.0.1:{thread.port}"
+    first = AdbDevice(AdbConfig(serial, server_host="127.0.0.1", server_port=port))
+    second = AdbDevice(AdbConfig(serial, server_host="localhost", server_port=port))
+    first.close()
+    assert listening(port) and second.route() == "launcher"
+    second.close()
+    assert stopped(port)
+
+
+def test_a_setup_cut_short_by_ctrl_c_stops_the_server_it_started(served, monkeypatch):
+    from mobileintent_gym.backends.adb_transport import AdbTransport
+
+    thread, port = served
+
+    def interrupted(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(AdbTransport, "_state", interrupted)  # Ctrl-C while connecting
+    with pytest.raises(KeyboardInterrupt):
+        load_device(f"adb:127.0.0.1:{thread.port}")
+    assert stopped(port)
