@@ -30,17 +30,24 @@ def _bucket(text: str, buckets: int) -> int:
     return zlib.crc32(text.encode("utf-8")) % buckets
 
 
+def _names(text: str, wanted: str) -> bool:
+    """Whether ``text`` appears in the case-folded ``wanted`` as whole words."""
+    return len(text) > 1 and re.search(rf"(?<!\w){re.escape(text.casefold())}(?!\w)",
+                                       wanted) is not None
+
+
 def slot_features(element: ScreenElement, instruction: str) -> np.ndarray:
     """One element's features: :data:`SLOT_FLAGS`, then its kind hashed into buckets.
 
-    ``named``: one of its texts appears in the instruction (case aside), such as the name
-    of the chat to open. ``holds_quoted``: one of its texts is a phrase the instruction
+    ``named``: one of its texts (two characters or more) appears in the instruction as
+    whole words, case aside, such as the name of the chat to open (the "Me" tab is not
+    named by "come"). ``holds_quoted``: one of its texts is a phrase the instruction
     quotes, such as a field already holding "Understood".
     """
     wanted = instruction.casefold()
     quoted = set(_QUOTED.findall(instruction))
     out = np.zeros(len(SLOT_FLAGS) + KIND_BUCKETS, np.float32)
-    out[:len(SLOT_FLAGS)] = (1.0, any(len(t) > 1 and t.casefold() in wanted for t in element.texts),
+    out[:len(SLOT_FLAGS)] = (1.0, any(_names(t, wanted) for t in element.texts),
                              any(t in quoted for t in element.texts), element.field,
                              element.focused)
     out[len(SLOT_FLAGS) + _bucket(element.kind, KIND_BUCKETS)] = 1.0

@@ -169,3 +169,18 @@ def test_the_ppo_benchmark_loop_trains_evaluates_and_counts():
     assert all(0.0 <= rate <= 1.0 and rate * 16 == round(rate * 16) for _, rate in curve)
     episodes = list(model.ep_info_buffer)  # SB3's monitor saw whole curriculum episodes
     assert episodes and all(0 <= e["r"] <= 2 and 1 <= e["l"] <= 20 for e in episodes)
+
+
+def test_an_element_is_named_by_whole_words_only():
+    from mobileintent_gym.phone.elements import ScreenElement
+    from mobileintent_gym.wrappers.element_features import slot_features
+
+    def named(texts, instruction):
+        element = ScreenElement(kind="tab", texts=texts, point=(5, 5), bounds=(0, 0, 10, 10),
+                                field=False, focused=False)
+        return slot_features(element, instruction)[flag("named")] == 1
+
+    assert not named(("Me",), "Ask Li Wei whether she will come to the reunion")
+    assert named(("Me",), "Open Me and then settings")
+    assert named(("Li Wei",), "In Chat, reply to li wei.")
+    assert not named(("Go",), "Reply to Gordon")
