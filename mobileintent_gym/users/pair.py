@@ -182,7 +182,13 @@ def load_user_content(user: str | os.PathLike[str], config: PairConfig | None = 
 
 
 def _fingerprint(profile: UserProfile) -> str:
-    text = json.dumps(profile.to_dict(), sort_keys=True, ensure_ascii=False)
+    """The profile's key in the content cache, its order kept.
+
+    Order matters: of values that differ only in case ("Hip-Hop", "hip-hop") the first is
+    the one ranked (``preference_values``), so sorting the keys would give two profiles
+    with different content one entry.
+    """
+    text = json.dumps(profile.to_dict(), ensure_ascii=False)
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 

@@ -143,6 +143,23 @@ def test_the_key_holds_profile_config_and_encoder_settings(folder):
     assert content_cache.loaded_identity(encoders.LexicalEncoder(dim=512)) == "lexical/512/3"
 
 
+def test_profiles_whose_order_changes_the_ranked_values_are_kept_apart(folder):
+    from mobileintent_gym.users import UserProfile
+    from mobileintent_gym.users.ranking import preference_values
+
+    def profile(order):  # two values that differ only in case: the first one is ranked
+        values = {"Preferred Genres": ["Straße"], "Favorite Artists": ["STRASSE"]}
+        return UserProfile.from_dict({"user_id": "order", "interests": {"Music": 1},
+                                      "affinities": {"Music": {k: values[k] for k in order}}})
+
+    first = profile(["Preferred Genres", "Favorite Artists"])
+    second = profile(["Favorite Artists", "Preferred Genres"])
+    assert preference_values(first, ["Music"]) != preference_values(second, ["Music"])
+    build_user_content(first, LEXICAL)
+    build_user_content(second, LEXICAL)
+    assert len(list(folder.glob("*.pkl"))) == 2
+
+
 def test_a_model_file_that_changes_changes_the_identity(tmp_path):
     (tmp_path / "model").mkdir()
     (tmp_path / "model" / "weights.bin").write_bytes(b"1234")
