@@ -161,14 +161,18 @@ def load_trajectories(path: str | os.PathLike[str]) -> list[IntentionSegment]:
 
 def write_intentions_csv(segments: Iterable[IntentionSegment], path: str | os.PathLike[str]
                          ) -> None:
-    """Write the intention segments (noise left out) as an intention CSV."""
+    """Write the intentions as an intention CSV, one row each.
+
+    Noise is left out, and an interrupted intention (two segments, ``part`` 1 and 2) is
+    written once, at its resumed part, where it ended (as ``Session.done`` lists it).
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(CSV_COLUMNS)
         for s in segments:
-            if not s.is_noise:
+            if not s.is_noise and s.part != 1:
                 writer.writerow((format_time(s.time), s.app, s.intention, s.event))
 
 

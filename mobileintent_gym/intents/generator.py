@@ -20,6 +20,7 @@ from datetime import date, datetime, timedelta
 
 import numpy as np
 
+from mobileintent_gym.checks import is_number
 from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner, Recorded, wander
 from mobileintent_gym.intents.classes import TEMPLATE_INTENTS
 from mobileintent_gym.intents.describe import describe
@@ -63,11 +64,15 @@ class GeneratorConfig:
         profiles_dir: Where user profiles are looked up first.
         first_day: The first day generated.
         habits: Extra habits per user id (from KnowU profiles, :mod:`.knowu`).
-        noise: Noise segments per intention for every user (``None``: each routine's own
-            rate, drawn in 0.1–0.3).
+        noise: Noise segments per intention for every user, in [0, 1]: each intention
+            brings one with this chance (``None``: each routine's own rate, drawn in
+            0.1–0.3).
         interleave: Chance that an intention is interrupted after a few actions by the
             day's next planned segment and resumed after it (0: never; then no draw is
             made and the sessions are those of earlier versions).
+
+    Raises:
+        ValueError: For a ``noise`` or ``interleave`` that is no number in [0, 1].
     """
 
     width: int = 1080
@@ -79,6 +84,13 @@ class GeneratorConfig:
     habits: tuple[tuple[str, tuple[Habit, ...]], ...] = ()
     noise: float | None = None
     interleave: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("noise", "interleave"):
+            value = getattr(self, name)
+            if not (value is None and name == "noise") and not (
+                    is_number(value) and 0 <= value <= 1):
+                raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
 
 
 def _clock(phone: SimPhone) -> datetime:

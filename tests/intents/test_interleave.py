@@ -1,5 +1,7 @@
 """Noisy days: a set noise rate, and intentions interrupted by another segment and resumed."""
 
+import re
+
 import pytest
 
 from mobileintent_gym.intents import replay
@@ -58,3 +60,27 @@ def test_an_interleaved_day_replays_exactly(noisy):
                     for st in s.steps]
         assert replayed == recorded
     phone.close()
+
+
+@pytest.mark.parametrize(("kwargs", "named"), [
+    ({"noise": 2.0}, "noise must be a number in [0, 1], got 2.0"),
+    ({"noise": -0.1}, "noise must be a number in [0, 1], got -0.1"),
+    ({"noise": True}, "noise must be a number in [0, 1], got True"),
+    ({"interleave": 1.5}, "interleave must be a number in [0, 1], got 1.5"),
+    ({"interleave": None}, "interleave must be a number in [0, 1], got None"),
+])
+def test_rates_outside_zero_to_one_are_named(kwargs, named):
+    with pytest.raises(ValueError, match=re.escape(named)):
+        GeneratorConfig(**kwargs)
+
+
+def test_the_intention_csv_lists_an_interrupted_intention_once(noisy, tmp_path):
+    from mobileintent_gym.intents.act2intention import load_intentions_csv, write_intentions_csv
+
+    sessions = noisy
+    segments = [s for session in sessions for s in session.segments]
+    assert any(s.part == 1 for s in segments)  # the days do hold an interrupted intention
+    write_intentions_csv(segments, tmp_path / "intentions.csv")
+    rows = load_intentions_csv(tmp_path / "intentions.csv")
+    done = [s for session in sessions for s in session.done()]
+    assert [(r.time, r.intention) for r in rows] == [(s.time, s.intention) for s in done]
