@@ -24,6 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from mobileintent_gym.checks import is_digits
 from mobileintent_gym.errors import require
 from mobileintent_gym.intents.act2intention import InvalidDataError, parse_time, read_json_list
 from mobileintent_gym.intents.routine import EVERY_DAY, Habit, Trigger
@@ -106,11 +107,23 @@ def behaviour_log(sessions: Sequence[Session]) -> list[BehaviourEntry]:
 
 
 def _minutes(text: Any, where: str) -> int:
-    try:
-        hours, minutes = str(text).split(":")
-        return int(hours) * 60 + int(minutes)
-    except ValueError:
-        raise InvalidDataError(f"{where}: not a time of day: {text!r}") from None
+    """Minutes after midnight of an ``HH:MM`` time of day (00:00 to 23:59)."""
+    hours, colon, minutes = str(text).strip().partition(":")
+    if not (colon and is_digits(hours) and is_digits(minutes) and int(hours) < 24
+            and int(minutes) < 60):
+        raise InvalidDataError(f"{where}: not a time of day (HH:MM, 00:00-23:59): {text!r}")
+    return int(hours) * 60 + int(minutes)
+
+
+def _range(times: Any, where: str) -> tuple[int, int]:
+    """The window of a ``time_range`` of two times within one day."""
+    if not (isinstance(times, list | tuple) and len(times) == 2):
+        raise InvalidDataError(f"{where}: time_range must be two times, got {times!r}")
+    start, end = (_minutes(t, where) for t in times)
+    if start > end:
+        raise InvalidDataError(f"{where}: time_range {times!r} crosses midnight; a habit's "
+                               "window lies within one day (give one habit on each side)")
+    return start, end
 
 
 def _days(trigger: dict, where: str) -> tuple[int, ...]:
@@ -144,7 +157,7 @@ def habit_from_knowu(name: str, spec: Any, task_target: str = "personal:explicit
         start = _minutes(trigger["time"], where)
         window = (start, start + 10)
     elif "time_range" in trigger:
-        window = tuple(sorted(_minutes(t, where) for t in trigger["time_range"][:2]))
+        window = _range(trigger["time_range"], where)
     else:
         window, chance = (8 * 60, 22 * 60), _CONDITION_CHANCE
     return Habit(name, f"{template}:{task_target}", Trigger(*window, _days(trigger, where)),

@@ -108,6 +108,20 @@ def test_a_bad_knowu_file_is_named(tmp_path):
         load_knowu_habits(tmp_path / "none.yaml")
 
 
+@pytest.mark.parametrize(("trigger", "named"), [
+    ("{time: '25:99'}", "not a time of day"), ("{time: '7:5x'}", "not a time of day"),
+    ("{time_range: ['23:30', '00:30']}", "crosses midnight"),
+    ("{time_range: ['08:00']}", "time_range must be two times"),
+])
+def test_a_knowu_time_that_is_no_time_of_day_is_named(tmp_path, trigger, named):
+    pytest.importorskip("yaml")
+    path = tmp_path / "times.yaml"
+    path.write_text("user_profile:\n  habits:\n    late: {trigger: " + trigger
+                    + ", action: {type: send_message}}\n")
+    with pytest.raises(InvalidDataError, match=f"'late'.*{named}"):
+        load_knowu_habits(path)
+
+
 def test_the_real_knowu_profiles_load():
     pytest.importorskip("yaml")
     folder = shared("knowu")
