@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.spaces.utils import flatten, flatten_space, unflatten
 from gymnasium.vector.utils import batch_space
 
 from mobileintent_gym.phone.hierarchy import xml_safe
@@ -35,9 +36,14 @@ class UnicodeText(spaces.Text):
     asks for a string of the allowed length without the control characters, surrogates
     and non-characters XML 1.0 cannot hold (which no dump or instruction contains).
 
+    Flattened (Gymnasium's ``flatten``, ``FlattenObservation``) as its code points plus
+    one, zero-padded to ``max_length`` (``Box(0, 0x110000)``): every character it holds
+    flattens and comes back, where ``Text``'s charset index knows only the printable basic
+    plane.
+
     The charset's tables (some 60,000 characters as a set, a list and an index, about
     10 MB of Python objects) are built once per process, when first asked for (sampling,
-    flattening, comparing): a worker that only steps an env never builds them.
+    comparing): a worker that only steps an env never builds them.
     """
 
     def __init__(self, max_length: int, min_length: int = 1) -> None:
@@ -74,6 +80,27 @@ class UnicodeText(spaces.Text):
         """Whether ``x`` is a string of an allowed length that XML can carry."""
         return (isinstance(x, str) and self.min_length <= len(x) <= self.max_length
                 and xml_safe(x))
+
+
+CODE_POINTS = 0x110000
+"""Unicode's code points; a flattened :class:`UnicodeText` holds them plus one, 0 padding."""
+
+
+@flatten_space.register(UnicodeText)
+def _flat_unicode_space(space: UnicodeText) -> spaces.Box:
+    return spaces.Box(0, CODE_POINTS, (space.max_length,), np.int32)
+
+
+@flatten.register(UnicodeText)
+def _flatten_unicode(space: UnicodeText, x: str) -> np.ndarray:
+    out = np.zeros(space.max_length, np.int32)
+    out[:len(x)] = [ord(char) + 1 for char in x]
+    return out
+
+
+@unflatten.register(UnicodeText)
+def _unflatten_unicode(space: UnicodeText, x: np.ndarray) -> str:
+    return "".join(chr(int(code) - 1) for code in x if code > 0)
 
 
 class FrameBox(spaces.Box):

@@ -1,8 +1,10 @@
-"""Observation spaces print as one short line."""
+"""Observation spaces: printed short, their text spaces built lazily and flattened whole."""
 
 import gymnasium as gym
+import pytest
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.phone.elements import read_screen
 
 
 def test_the_observation_space_prints_short():
@@ -40,3 +42,31 @@ def test_text_spaces_share_one_charset_built_on_first_use():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.split()[-1] == "0"
+
+
+@pytest.mark.parametrize("text", ["Café 😀", "a\nb", "x\u00a0y\u200dz", "", "末"])
+def test_any_text_a_unicode_space_holds_flattens_and_comes_back(text):
+    from gymnasium.spaces import utils
+
+    from mobileintent_gym.envs.spaces import UnicodeText
+
+    space = UnicodeText(8, min_length=0)
+    assert space.contains(text)
+    flat = utils.flatten(space, text)
+    assert utils.flatten_space(space).contains(flat) and utils.unflatten(space, flat) == text
+
+
+def test_flatten_observation_takes_what_an_agent_types_into_the_hierarchy():
+    env = gym.wrappers.FlattenObservation(gym.make(
+        "Act2Intent-Execute-v0", device="sim:540x1200", users=["demo-ana"],
+        observation=("instruction", "hierarchy")))
+    env.reset(seed=0, options={"task": "G-WCT-02:common:explicit"})
+    device = env.unwrapped.device
+    device.open("chat", "chat/conversation", id="chat_c00")
+    field = next(e for e in read_screen(device.hierarchy())[0] if e.field)
+    env.step(f"CLICK[{field.point[0]},{field.point[1]}]")
+    obs, *_ = env.step("TYPE[Thanks 😀]")
+    assert env.observation_space.contains(obs)
+    hierarchy = gym.spaces.utils.unflatten(env.unwrapped.observation_space, obs)["hierarchy"]
+    assert "Thanks 😀" in hierarchy
+    env.close()
