@@ -33,12 +33,16 @@ WEEKDAYS = (0, 1, 2, 3, 4)
 WEEKEND = (5, 6)
 EVERY_DAY = (0, 1, 2, 3, 4, 5, 6)
 MIN_GAP = timedelta(minutes=3)  # planned segments start at least this far apart
-# Time slots a profile habit is drawn in: (first minute, last minute, days, place).
+# Time slots a profile habit is drawn in: (first minute, last minute, days, place, whether
+# it moves with the user's morning, which starts up to 45 minutes earlier or later).
+# "work" is the user's workplace (a student's is the campus).
 _SLOTS = (
-    (7 * 60, 8 * 60, WEEKDAYS, "home"), (8 * 60 + 15, 9 * 60, WEEKDAYS, "commute"),
-    (12 * 60, 13 * 60 + 30, WEEKDAYS, "work"), (15 * 60, 17 * 60, WEEKDAYS, "work"),
-    (19 * 60, 21 * 60 + 30, EVERY_DAY, "home"), (21 * 60 + 30, 23 * 60, EVERY_DAY, "home"),
-    (10 * 60, 12 * 60, WEEKEND, "home"), (14 * 60, 17 * 60, WEEKEND, "out"),
+    (7 * 60, 8 * 60, WEEKDAYS, "home", True), (8 * 60 + 15, 9 * 60, WEEKDAYS, "commute", True),
+    (12 * 60, 13 * 60 + 30, WEEKDAYS, "work", False),
+    (15 * 60, 17 * 60, WEEKDAYS, "work", False),
+    (19 * 60, 21 * 60 + 30, EVERY_DAY, "home", False),
+    (21 * 60 + 30, 23 * 60, EVERY_DAY, "home", False),
+    (10 * 60, 12 * 60, WEEKEND, "home", False), (14 * 60, 17 * 60, WEEKEND, "out", False),
 )
 
 
@@ -180,7 +184,8 @@ def build_routine(profile: UserProfile, seed: int = 0,
     student = "student" in str(profile.demographics.get("employment_status", "")).lower()
     schedule = Schedule(wake=7 * 60 + shift, leave=8 * 60 + 15 + shift,
                         arrive=9 * 60 + shift, workplace="campus" if student else "work")
-    habits = [_slot_habit(rng, templates, weights, i) for i in range(int(rng.integers(4, 8)))]
+    habits = [_slot_habit(rng, templates, weights, i, schedule, shift)
+              for i in range(int(rng.integers(4, 8)))]
     habits.append(_follow_up(rng, templates, weights, habits[0]))
     interests = tuple((f"{t}:{target}:{kind}", float(w) / 4)
                       for t, w in zip(templates, weights, strict=True)
@@ -196,11 +201,13 @@ def _task(rng: np.random.Generator, templates: tuple[str, ...], weights: np.ndar
 
 
 def _slot_habit(rng: np.random.Generator, templates: tuple[str, ...], weights: np.ndarray,
-                index: int) -> Habit:
-    first, last, days, place = _SLOTS[int(rng.integers(len(_SLOTS)))]
+                index: int, schedule: Schedule, shift: int) -> Habit:
+    """A habit in a time slot, placed where the user's schedule puts them then."""
+    first, last, days, place, moves = _SLOTS[int(rng.integers(len(_SLOTS)))]
     length = int(rng.integers(20, 61))
-    start = int(rng.integers(first, max(first + 1, last - length)))
-    trigger = Trigger(start, start + length, days, place)
+    start = int(rng.integers(first, max(first + 1, last - length))) + (shift if moves else 0)
+    trigger = Trigger(start, start + length, days,
+                      schedule.workplace if place == "work" else place)
     return Habit(f"habit {index + 1}", _task(rng, templates, weights), trigger,
                  float(rng.uniform(0.6, 0.95)))
 
@@ -208,7 +215,10 @@ def _slot_habit(rng: np.random.Generator, templates: tuple[str, ...], weights: n
 def _follow_up(rng: np.random.Generator, templates: tuple[str, ...], weights: np.ndarray,
                first: Habit) -> Habit:
     after = first.task.split(":")[0]
-    return Habit("follow-up", _task(rng, templates, weights), Trigger(1, 10, after=after),
+    task = _task(rng, templates, weights)
+    while task.startswith(after + ":"):  # another template's task, not the trigger's again
+        task = _task(rng, templates, weights)
+    return Habit("follow-up", task, Trigger(1, 10, after=after),
                  float(rng.uniform(0.5, 0.85)))
 
 

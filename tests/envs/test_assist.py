@@ -173,7 +173,7 @@ def test_the_baselines_order_on_steps_saved_and_false_alarms(env):
     assert never["steps_saved"] == 0 and never["false_alarm_rate"] is None
     assert oracle["rejected"] == 0 and oracle["accepted"] == oracle["intentions"]
     assert oracle["steps_saved"] > smart["steps_saved"] > blind["steps_saved"]
-    assert smart["proposals"] == blind["proposals"] and smart["rejected"] > 0
+    assert smart["rejected"] > 0 and blind["proposals"] > 0
     assert smart["accepted_success"] == 1.0 > blind["accepted_success"]
     assert totals["history-oracle"] > totals["history-random"]
     assert totals["never"] == 0.0

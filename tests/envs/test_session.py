@@ -77,8 +77,8 @@ def _replies(device):
 
 def test_the_phone_keeps_what_earlier_intentions_did(env):
     """Replies sent in earlier intentions are still there when later ones start."""
-    # Kwame's first day has two replies among its intentions (checked below: sent == 2).
-    obs, info = env.reset(seed=0, options={"user": "kwame", "day": 0})
+    # Greta's second day has two replies among its intentions (checked below: sent == 2).
+    obs, info = env.reset(seed=0, options={"user": "greta", "day": 1})
     oracle, device = OracleAgent(env), env.unwrapped.device
     counts, sent, done = [_replies(device)], 0, False
     while not done:

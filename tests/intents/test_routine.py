@@ -129,3 +129,17 @@ def test_the_real_knowu_profiles_load():
     assert {h.name for h in habits["developer"]} == {"on_call_response", "clock_out_routine"}
     clock_out = next(h for h in habits["developer"] if h.name == "clock_out_routine")
     assert clock_out.trigger.start == 18 * 60 and clock_out.trigger.days == WEEKDAYS
+
+
+def test_every_users_habits_can_fire_and_follow_ups_are_another_templates():
+    # Habits in the morning slots move with the user's schedule, and a student's "work"
+    # habits happen on campus: none is left where the user never is at that time.
+    for user in builtin_users():
+        routine = build_routine(resolve_profile(user), 0)
+        days = [plan_day(routine, date(2026, 3, 2) + timedelta(n), 0) for n in range(28)]
+        fired = {p.habit for plan in days for p in plan}
+        for habit in routine.habits:
+            if habit.trigger.after is None:
+                assert habit.name in fired, (user, habit)
+            else:
+                assert not habit.task.startswith(habit.trigger.after + ":"), (user, habit)
