@@ -46,15 +46,20 @@ def collect():
     return sent, send
 
 
-def test_output_is_relayed_in_order_with_the_exit_code():
+def ran(device, command_line: str) -> tuple[int, list[tuple[int, bytes]]]:
+    """The exit code and the output sent of one command line run on ``device``."""
     async def scenario():
-        runner = CommandRunner(BlockingDevice())
+        runner = CommandRunner(device)
         sent, send = collect()
-        code = await runner.session().run("quick", send)
+        code = await runner.session().run(command_line, send)
         runner.close()
         return code, sent
 
-    assert asyncio.run(scenario()) == (3, [(1, b"quick"), (1, b" done")])
+    return asyncio.run(scenario())
+
+
+def test_output_is_relayed_in_order_with_the_exit_code():
+    assert ran(BlockingDevice(), "quick") == (3, [(1, b"quick"), (1, b" done")])
 
 
 def test_a_worker_that_overstays_is_answered_for_and_its_later_output_dropped():
@@ -103,14 +108,7 @@ class BrokenDevice(BlockingDevice):
 
 
 def test_a_command_lines_own_failure_exits_one_with_the_error_not_zero():
-    async def scenario():
-        runner = CommandRunner(BrokenDevice())
-        sent, send = collect()
-        code = await runner.session().run("frob", send)
-        runner.close()
-        return code, sent
-
-    assert asyncio.run(scenario()) == (1, [(2, b"/system/bin/sh: frob: bug in frob\n")])
+    assert ran(BrokenDevice(), "frob") == (1, [(2, b"/system/bin/sh: frob: bug in frob\n")])
 
 
 class _Frames:

@@ -72,10 +72,14 @@ def test_a_server_that_was_running_stays(served):
     assert not stopped(port, wait=0.5)
 
 
-def test_a_server_two_devices_use_stays_until_both_are_closed(served):
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])  # the local host's names: one
+def test_a_server_two_devices_use_stays_until_both_are_closed(served, host):
+    from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
+
     thread, port = served
-    first = load_device(f"adb:127.0.0.1:{thread.port}")  # starts the server
-    second = load_device(f"adb:127.0.0.1:{thread.port}")
+    serial = f"127.0.0.1:{thread.port}"
+    first = AdbDevice(AdbConfig(serial, server_port=port))  # starts the server
+    second = AdbDevice(AdbConfig(serial, server_host=host, server_port=port))
     first.close()
     assert listening(port) and second.route() == "launcher"
     second.close()
@@ -116,19 +120,6 @@ def test_an_empty_serial_is_named_and_starts_no_server(served):
     with pytest.raises(DeviceUnavailableError, match="no device serial given"):
         AdbDevice(AdbConfig(" ", server_port=port))
     assert not listening(port)
-
-
-def test_the_local_hosts_names_share_one_count_of_the_servers_users(served):
-    from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
-
-    thread, port = served
-    serial = f"127.0.0.1:{thread.port}"
-    first = AdbDevice(AdbConfig(serial, server_host="127.0.0.1", server_port=port))
-    second = AdbDevice(AdbConfig(serial, server_host="localhost", server_port=port))
-    first.close()
-    assert listening(port) and second.route() == "launcher"
-    second.close()
-    assert stopped(port)
 
 
 def test_a_setup_cut_short_by_ctrl_c_stops_the_server_it_started(served, monkeypatch):
