@@ -70,11 +70,12 @@ async def run_service(session: Session, name: str, stream: Stream) -> None:
 
 
 class _Input:
-    """A non-interactive command line's stdin, gathered from the client while it runs.
+    """A non-interactive command line's stdin, read from the client when a command asks.
 
     Commands that read stdin (``cat``, ``grep``) wait for all of it (shell v2's
-    close-stdin, or the stream's end) within the time limit; commands that do not never
-    wait, so a client that sends nothing (as agent frameworks do) loses no time.
+    close-stdin, or the stream's end) within the time limit; the reading starts then, on
+    the event loop. Commands that do not read it cost nothing here, so a client that
+    sends nothing (as agent frameworks do) loses no time.
 
     Args:
         stream: The command line's stream.
@@ -83,33 +84,35 @@ class _Input:
     """
 
     def __init__(self, stream: Stream, v2: bool, limit: int) -> None:
-        self._data: concurrent.futures.Future[bytes] = concurrent.futures.Future()
-        self._task = asyncio.get_running_loop().create_task(self._gather(stream, v2, limit))
-
-    async def _gather(self, stream: Stream, v2: bool, limit: int) -> None:
-        data, finished = bytearray(), False
-        try:
-            while not finished:
-                piece, finished = await (_read_v2_stdin(stream, limit) if v2
-                                         else _read_v1_stdin(stream))
-                data += piece
-                if len(data) > limit:
-                    self._data.set_exception(InputLimitExceeded(limit))
-                    return
-        except ConnectionError:  # the client went away: what came is all there is
-            pass
-        self._data.set_result(bytes(data))
+        self._loop, self._stream, self._v2, self._limit = (asyncio.get_running_loop(), stream,
+                                                           v2, limit)
+        self._reading: concurrent.futures.Future[bytes] | None = None
 
     def read(self, timeout: float | None) -> bytes | None:
-        """All of stdin (called on a worker thread); ``None`` when it did not end in time."""
+        """All of stdin (on a worker thread, once); ``None`` when it did not end in time."""
+        self._reading = asyncio.run_coroutine_threadsafe(self._gather(), self._loop)
         try:
-            return self._data.result(timeout)
+            return self._reading.result(timeout)
         except concurrent.futures.TimeoutError:
             return None
 
+    async def _gather(self) -> bytes:
+        data, finished = bytearray(), False
+        try:
+            while not finished:
+                piece, finished = await (_read_v2_stdin(self._stream, self._limit) if self._v2
+                                         else _read_v1_stdin(self._stream))
+                data += piece
+                if len(data) > self._limit:
+                    raise InputLimitExceeded(self._limit)
+        except ConnectionError:  # the client went away: what came is all there is
+            pass
+        return bytes(data)
+
     def close(self) -> None:
-        """Stop gathering: the command line has ended."""
-        self._task.cancel()
+        """Stop reading, if a command started to: the command line has ended."""
+        if self._reading is not None:
+            self._reading.cancel()
 
 
 def _sender(stream: Stream, v2: bool) -> Send:
