@@ -184,7 +184,7 @@ def build_routine(profile: UserProfile, seed: int = 0,
     student = "student" in str(profile.demographics.get("employment_status", "")).lower()
     schedule = Schedule(wake=7 * 60 + shift, leave=8 * 60 + 15 + shift,
                         arrive=9 * 60 + shift, workplace="campus" if student else "work")
-    habits = [_slot_habit(rng, templates, weights, i, schedule, shift)
+    habits = [_slot_habit(rng, templates, weights, i, schedule)
               for i in range(int(rng.integers(4, 8)))]
     habits.append(_follow_up(rng, templates, weights, habits[0]))
     interests = tuple((f"{t}:{target}:{kind}", float(w) / 4)
@@ -201,11 +201,12 @@ def _task(rng: np.random.Generator, templates: tuple[str, ...], weights: np.ndar
 
 
 def _slot_habit(rng: np.random.Generator, templates: tuple[str, ...], weights: np.ndarray,
-                index: int, schedule: Schedule, shift: int) -> Habit:
+                index: int, schedule: Schedule) -> Habit:
     """A habit in a time slot, placed where the user's schedule puts them then."""
     first, last, days, place, moves = _SLOTS[int(rng.integers(len(_SLOTS)))]
     length = int(rng.integers(20, 61))
-    start = int(rng.integers(first, max(first + 1, last - length))) + (shift if moves else 0)
+    shift = schedule.wake - Schedule().wake if moves else 0  # the user's morning moves it
+    start = int(rng.integers(first, max(first + 1, last - length))) + shift
     trigger = Trigger(start, start + length, days,
                       schedule.workplace if place == "work" else place)
     return Habit(f"habit {index + 1}", _task(rng, templates, weights), trigger,
