@@ -265,7 +265,6 @@ class AdbTransport:
             time.sleep(self.config.retry_delay)
 
 
-
 @functools.cache
 def _client_type(adbutils: Any) -> type:
     """An adbutils client that never starts an adb server of its own accord.

@@ -730,7 +730,7 @@ def _ready(pipes: list[Any], timeout: float | None) -> list[Any]:
 
     As ``multiprocessing.connection.wait``, but where the OS has poll(2) it is called
     directly: that function builds a selector and registers every pipe in Python on each
-    call, which cost the parent some 25 µs per sub-env step of 16 stepped together.
+    call, 17.9 µs for 16 pipes against 5.4 µs here (timeit, one answer waiting on each).
     """
     if not hasattr(select, "poll"):  # Windows
         return multiprocessing.connection.wait(pipes, timeout)
