@@ -1,7 +1,8 @@
-"""Type checks shared by argument and data validation."""
+"""Type checks and normalisations shared by argument and data validation."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Set
 from numbers import Real
 from typing import Any
 
@@ -27,3 +28,12 @@ def is_digits(text: str) -> bool:
     refuses more than 4,300 digits; no count, port or size of this package needs 19.
     """
     return len(text) <= MAX_DIGITS and text.isascii() and text.isdigit()
+
+
+def ordered(items: Iterable[Any]) -> tuple[Any, ...]:
+    """``items`` as a tuple in their order; a set sorted (as text).
+
+    A set's own order differs between processes (string hashing), and so would seeded
+    draws from it.
+    """
+    return tuple(sorted(items, key=str) if isinstance(items, Set) else items)

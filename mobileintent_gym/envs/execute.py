@@ -18,7 +18,7 @@ Version History:
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -27,6 +27,7 @@ import numpy as np
 from mobileintent_gym.actions import ActionLike, action_space, to_action
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
+from mobileintent_gym.checks import ordered
 from mobileintent_gym.envs.kept_content import KeptContent
 from mobileintent_gym.envs.spaces import check_fields, observation_space
 from mobileintent_gym.errors import InvalidActionError, InvalidOptionsError, MobileIntentError
@@ -229,10 +230,8 @@ def _checked_tasks(tasks: str | Iterable[str] | None) -> tuple[str, ...]:
         return task_ids()
     if isinstance(tasks, str):
         chosen: tuple = (tasks,)
-    elif isinstance(tasks, Set):  # its order differs between processes
-        chosen = tuple(sorted(tasks, key=str))
     else:
-        chosen = tuple(tasks) if isinstance(tasks, Iterable) else ()
+        chosen = ordered(tasks) if isinstance(tasks, Iterable) else ()
     if not chosen:
         raise UnknownTaskError(f"tasks must be task ids (None: every task), got {tasks!r}")
     for task_id in chosen:

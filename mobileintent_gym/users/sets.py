@@ -17,11 +17,11 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 
 import numpy as np
 
+from mobileintent_gym.checks import ordered
 from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.users.profile import UnknownProfileError, builtin_users, resolve_profile
 
@@ -126,8 +126,7 @@ def _items(users: UserSpec) -> tuple[str | os.PathLike[str], ...]:
     if not isinstance(users, Iterable) or isinstance(users, bytes | Mapping):
         raise InvalidProfileError(f"users must be a set name, a profile name or path, or a "
                                   f"list of them; got {type(users).__name__} {users!r:.60}")
-    # A set's order differs between processes (string hashing): sorted, draws reproduce.
-    items = tuple(sorted(users, key=str) if isinstance(users, AbstractSet) else users)
+    items = ordered(users)
     if not items:
         raise InvalidProfileError(f"users is empty; give a set ({', '.join(set_names())}) "
                                   "or profile names")
