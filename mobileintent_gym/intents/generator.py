@@ -88,8 +88,9 @@ class GeneratorConfig:
     def __post_init__(self) -> None:
         for name in ("noise", "interleave"):
             value = getattr(self, name)
-            if not (value is None and name == "noise") and not (
-                    is_number(value) and 0 <= value <= 1):
+            if value is None and name == "noise":
+                continue  # each routine's own rate
+            if not (is_number(value) and 0 <= value <= 1):
                 raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
 
 
