@@ -56,9 +56,8 @@ async def run_service(session: Session, name: str, stream: Stream) -> None:
     v2 = kind == "shell" and "v2" in options
     send = _sender(stream, v2)
     if kind == "shell" and not command.strip():
-        terminal = "pty" in options  # `adb shell` from a terminal (-t), not a pipe (-T)
-        code = await _interactive(session, stream, v2, _terminal(send) if terminal else send,
-                                  terminal)
+        # `adb shell` from a terminal (-t), not a pipe (-T)
+        code = await _interactive(session, stream, v2, send, terminal="pty" in options)
     else:
         stdin = _Input(stream, v2, session.device.limits.output_limit)
         try:
@@ -145,6 +144,7 @@ async def _interactive(session: Session, stream: Stream, v2: bool, send: Send,
     and Ctrl-D on an empty line ends the shell, as a terminal's line discipline would.
     """
     pending, code = b"", 0
+    send = _terminal(send) if terminal else send
     while True:
         data, finished = await (_read_v2_stdin(stream) if v2 else _read_v1_stdin(stream))
         if terminal:
