@@ -31,9 +31,14 @@ def _bucket(text: str, buckets: int) -> int:
 
 
 def _names(text: str, wanted: str) -> bool:
-    """Whether ``text`` appears in the case-folded ``wanted`` as whole words."""
-    return len(text) > 1 and re.search(rf"(?<!\w){re.escape(text.casefold())}(?!\w)",
-                                       wanted) is not None
+    """Whether ``text`` appears in the case-folded ``wanted`` as whole words.
+
+    Every element's texts are asked about every step: the substring test turns most of
+    them away, and only what it finds is matched as words.
+    """
+    folded = text.casefold()
+    return len(text) > 1 and folded in wanted and re.search(
+        rf"(?<!\w){re.escape(folded)}(?!\w)", wanted) is not None
 
 
 def slot_features(element: ScreenElement, instruction: str) -> np.ndarray:
