@@ -25,7 +25,7 @@ first finish the intention by hand — and the agent watches again.
 
 Reward: Execute's subgoal rewards while executing, −``false_alarm_cost`` for each rejected
 proposal, 0 otherwise. ``info`` holds ``mode`` (of the step taken), ``proposal`` (the
-intent proposed or ``None``), ``accepted`` (``None`` without a proposal), ``malformed``,
+intent proposed or ``None``), ``accepted`` (left out without a proposal), ``malformed``,
 the user's ``user_action`` (``None`` when none was taken) and, while executing, Execute's
 fields. The episode ends after the day's last user action; ``info["episode"]`` then holds
 the closed loop's scores (:mod:`~mobileintent_gym.metrics.assist`, docs/scores.md):
@@ -213,7 +213,7 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
 
     def _watch(self, answer: Any) -> tuple[float, dict[str, Any]]:
         said = parse_proposal(answer)
-        info: dict[str, Any] = {"mode": WATCH, "proposal": said.intent, "accepted": None,
+        info: dict[str, Any] = {"mode": WATCH, "proposal": said.intent,
                                 "malformed": said.error, "user_action": None}
         if said.intent is not None:
             gold = self.truth()
@@ -226,13 +226,13 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
                 self.execute.reset(options={"user": self._user, "task": self.day.segment.task})
                 return 0.0, info
         info["user_action"] = self.day.user_acts().action
-        return (-self.false_alarm_cost if info["accepted"] is False else 0.0), info
+        return (-self.false_alarm_cost if info.get("accepted") is False else 0.0), info
 
     def _execute(self, action: ActionLike) -> tuple[float, dict[str, Any]]:
         _, reward, terminated, truncated, info = self.execute.step(action)
         self._agent_steps += 1
-        info = {**info, "mode": EXECUTE, "proposal": None, "accepted": None,
-                "malformed": None, "user_action": None}
+        info = {**info, "mode": EXECUTE, "proposal": None, "malformed": None,
+                "user_action": None}
         if terminated or truncated:
             self.mode = WATCH
             self.day.take_back(bool(info["success"]))

@@ -17,6 +17,7 @@ Version History:
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -180,9 +181,15 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         return obs
 
     def _info(self, verdict: Verdict, result: Any) -> dict[str, Any]:
+        """The step's ``info``; each value keeps its type from step to step.
+
+        Vector envs batch a key into an array typed by the first sub-env's value, so a
+        ``None`` beside booleans would read as ``False``: ``sar`` is ``nan`` before any
+        subgoal is reached, and ``target_exposed`` is left out until it is known.
+        """
         task = self.task
         goals = task.template.subgoals
-        return {
+        info = {
             "task": task.id, "user": task.user, "instruction": task.instruction,
             "target": task.target.entity, "steps": self._steps,
             "subgoals": tuple(g.name for g in goals),
@@ -190,11 +197,13 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             "subgoal_rewards": verdict.rewards, "subgoals_reached": verdict.reached,
             "success": verdict.success,
             "sar": sum(verdict.rewards) / sum(verdict.reached) if any(verdict.reached)
-            else None,
+            else math.nan,
             "sar_all_subgoals": sum(verdict.rewards) / len(goals),
-            "target_exposed": verdict.exposed,
             "event": None if result is None else result.event,
         }
+        if verdict.exposed is not None:
+            info["target_exposed"] = verdict.exposed
+        return info
 
 
 def _reset_choices(options: Any) -> dict[str, Any]:

@@ -64,7 +64,7 @@ def record_assist(env: gym.Env, agent: Any, width: int, seed: int = 0,
                                      invalid=info.get("invalid_action")))
         else:
             frames.append(StripFrame(screen, "user", info["user_action"], info["proposal"],
-                                     info["accepted"]))
+                                     info.get("accepted")))
     return frames, info["episode"]
 
 

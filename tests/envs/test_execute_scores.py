@@ -5,10 +5,15 @@ end to end: per-subgoal reached flags, SAR over reached subgoals, and that actin
 another record than the target earns no UC reward.
 """
 
+import math
+
 import gymnasium as gym
+import numpy as np
 import pytest
+from gymnasium.vector.utils import concatenate, create_empty_array
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.actions import action_to_dict, parse_action
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.query import rid_suffix
 from mobileintent_gym.phone.touch import ScreenDump
@@ -24,15 +29,20 @@ def env():
     env.close()
 
 
-def tap(env, obs, rid, entity=None, avoid=None):
-    """Click the first element with ``rid`` (showing ``entity``, or not ``avoid``)."""
-    for node in hierarchy.parse(obs["hierarchy"]).walk():
+def click(dump, rid, entity=None, avoid=None):
+    """The click on the first element with ``rid`` (showing ``entity``, or not ``avoid``)."""
+    for node in hierarchy.parse(dump).walk():
         if rid_suffix(node.resource_id) != rid or not node.clickable:
             continue
         if (entity is None or node.entity == entity) and (avoid is None or node.entity != avoid):
             x, y = center(node.bounds)
-            return env.step(f"CLICK[{x},{y}]")
-    raise AssertionError(f"no {rid!r} element on {env.unwrapped.device.route()}")
+            return f"CLICK[{x},{y}]"
+    raise AssertionError(f"no {rid!r} element in the dump")
+
+
+def tap(env, obs, rid, entity=None, avoid=None):
+    """Step ``env`` with the click on ``rid`` (see ``click``)."""
+    return env.step(click(obs["hierarchy"], rid, entity, avoid))
 
 
 def test_sending_understood_in_another_conversation_earns_nothing(env):
@@ -53,7 +63,8 @@ def test_sending_understood_in_another_conversation_earns_nothing(env):
 
 def test_sar_in_info_divides_by_the_reached_subgoals(env):
     obs, info = env.reset(seed=0, options={"user": USER, "task": "G-SPT-01:common:explicit"})
-    assert info["sar"] is None and info["subgoals_reached"] == (False,) * 6  # nothing yet
+    assert math.isnan(info["sar"]) and info["subgoals_reached"] == (False,) * 6  # nothing yet
+    assert "target_exposed" not in info  # no other track picked yet
     obs, *_, info = tap(env, obs, "nav_your_library")
     # The library is on screen, but "open Liked Songs" is reached only once an action is
     # taken there (its entry screen observed before an action).
@@ -61,6 +72,7 @@ def test_sar_in_info_divides_by_the_reached_subgoals(env):
     assert info["sar"] == 1.0 and info["sar_all_subgoals"] == pytest.approx(1 / 6)
     obs, *_, info = tap(env, obs, "liked_songs")
     obs, *_, info = tap(env, obs, "more", avoid=info["target"])  # another track's menu
+    assert info["target_exposed"] is False  # the target was not on screen when it was picked
     # The menu shown is about the other track, so "open the track's menu" earns nothing.
     assert ScreenDump(obs["hierarchy"]).record not in (None, info["target"])
     obs, *_, info = tap(env, obs, "add_to_playlist")
@@ -79,3 +91,36 @@ def test_a_screen_is_about_the_record_its_header_shows(env):
     # The menu sheet's header shows the track; SimPhone logs what any dump of it shows.
     assert event.record_after == info["target"] == ScreenDump(obs["hierarchy"]).record
     assert event.record is None  # the Liked Songs list's toolbar names no single record
+
+
+def test_vector_envs_batch_unknown_exposure_and_undefined_sar_faithfully():
+    # Gymnasium's batching types a key by the first sub-env's value: a None after a bool
+    # read as False under a True mask, and a None sar made an object array.
+    task = {"user": USER, "task": "G-SPT-01:common:explicit"}
+    envs = gym.vector.SyncVectorEnv(
+        [lambda: gym.make("Act2Intent-Execute-v0", observation=("hierarchy",),
+                          users=[USER])] * 2)
+    try:
+        obs, info = envs.reset(seed=0, options=task)
+        assert info["sar"].dtype == np.float64 and np.isnan(info["sar"]).all()
+        for rid in ("nav_your_library", "liked_songs"):
+            obs, *_, info = envs.step(batched(envs, [click(d, rid) for d in obs["hierarchy"]]))
+        target = info["target"][0]
+        obs, *_, info = envs.step(batched(envs, [
+            click(obs["hierarchy"][0], "more", avoid=target),
+            "swipe[up]"]))
+        # Sub-env 0 picked another track (the target not on screen); sub-env 1 none yet.
+        assert info["_target_exposed"].tolist() == [True, False]
+        assert not info["target_exposed"][0]
+        assert info["sar"].dtype == np.float64
+        assert info["sar"].tolist() == [sum(r) / sum(seen) for r, seen in zip(
+            info["subgoal_rewards"], info["subgoals_reached"], strict=True)]
+    finally:
+        envs.close()
+
+
+def batched(envs, actions):
+    """Action strings as the vector env's batched action."""
+    single = envs.single_action_space
+    return concatenate(single, [action_to_dict(parse_action(a)) for a in actions],
+                       create_empty_array(single, len(actions)))

@@ -87,7 +87,7 @@ def _assist_digest(sha):
     while not done:
         frames.update(obs["screenshot"].tobytes())
         obs, reward, done, _, info = env.step(agent.act(obs, info))
-        trace.append([reward, info["accepted"], info["user_action"]])
+        trace.append([reward, info.get("accepted"), info["user_action"]])
     return [frames.hexdigest(), sha(trace), sha(info["episode"])]
 
 
