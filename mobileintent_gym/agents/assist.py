@@ -39,10 +39,13 @@ class HistoryProposer:
         self._proposed: str | None = None
         self._accepted: set[str] = set()
 
+    def heard(self, accepted: bool) -> None:
+        """The user's verdict on the latest proposal."""
+        if accepted and self._proposed is not None:
+            self._accepted.add(self._proposed)
+
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
         """A proposal, or "no action"."""
-        if info.get("accepted") and self._proposed is not None:
-            self._accepted.add(self._proposed)
         app, self._proposed = observation["app"], None
         if app == self._app:
             return NO_ACTION
@@ -84,7 +87,13 @@ class Assistant:
         self.proposer, self.executor = proposer, executor
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Any:
-        """The proposer's answer or the executor's action, by the observation's mode."""
+        """The proposer's answer or the executor's action, by the observation's mode.
+
+        A proposer with a ``heard`` method is told every verdict on its proposals, also
+        an acceptance, whose step the executor answers (the phone is handed over).
+        """
+        if "accepted" in info and hasattr(self.proposer, "heard"):
+            self.proposer.heard(bool(info["accepted"]))
         if observation["mode"] == EXECUTE:
             return self.executor.act(observation, info)
         return self.proposer.act(observation, info)

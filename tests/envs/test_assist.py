@@ -202,3 +202,17 @@ def test_the_screenshot_space_bounds_take_no_memory(env):
     screenshot = env.observation_space["screenshot"]
     assert screenshot.low.strides == (0, 0, 0) and screenshot.high.strides == (0, 0, 0)
     assert screenshot.contains(np.zeros(screenshot.shape, np.uint8))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_history_proposer_never_proposes_an_accepted_intention_again(env, seed):
+    # The acceptance's step is the executor's to answer; the proposer hears it all the same.
+    obs, info = env.reset(seed=seed, options={"user": USERS[0]})
+    agent, done, accepted, again = ASSISTANTS["history-oracle"](env, 0), False, set(), []
+    while not done:
+        obs, _, done, _, info = env.step(agent.act(obs, info))
+        if info.get("accepted"):
+            accepted.add(info["proposal"])
+        elif info["proposal"] in accepted:
+            again.append(info["proposal"])
+    assert accepted and again == []
