@@ -9,6 +9,7 @@ a real device exposes too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -40,9 +41,18 @@ class Target:
         return entity == self.entity if entity is not None else self.label in texts
 
 
-def normalise(text: str) -> str:
-    """``text`` with runs of whitespace made one space, trimmed and case-folded."""
-    return " ".join(text.split()).casefold()
+_WORD = re.compile(r"\w+")
+
+
+def says(text: str, label: str) -> bool:
+    """Whether ``text`` holds ``label``'s words, whole and in order.
+
+    Case, spacing and punctuation between the words do not matter: "Open your LIBRARY"
+    says "Your Library"; "The Long Game" does not say "Me".
+    """
+    words, wanted = _WORD.findall(text.casefold()), _WORD.findall(label.casefold())
+    return bool(wanted) and any(words[start:start + len(wanted)] == wanted
+                                for start in range(len(words) - len(wanted) + 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +61,9 @@ class Click:
 
     Attributes:
         resource_id: Resource id suffix the hit element must have (``None``: any).
-        label: The control's visible label; a hit element whose text or description
-            contains it (whitespace-normalised, any case) is the control too, so a device
-            whose dumps carry no resource ids is judged the same way.
+        label: The control's visible label, which decides where the hit element carries
+            no resource id (a device whose dumps have none): a text of it or of its
+            children that says the label (:func:`says`) makes it the control.
         target: The hit element must show the target (its entity id, else its label).
         long: ``True`` for a long click only, ``False`` for a click only, ``None`` for either.
     """
@@ -77,10 +87,9 @@ class Click:
     def _is_control(self, resource_id: str, texts: Sequence[str]) -> bool:
         if self.resource_id is None and self.label is None:
             return True
-        if self.resource_id is not None and rid_suffix(resource_id) == self.resource_id:
-            return True
-        return self.label is not None and any(normalise(self.label) in normalise(t)
-                                              for t in texts)
+        if resource_id and self.resource_id is not None:
+            return rid_suffix(resource_id) == self.resource_id
+        return self.label is not None and any(says(t, self.label) for t in texts)
 
 
 @dataclass(frozen=True, slots=True)

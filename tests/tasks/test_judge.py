@@ -275,9 +275,8 @@ def test_expected_clicks_count_anywhere_once_the_entry_screen_was_observed():
     assert verdict.rewards == (1, 1, 0)
 
 
-def test_controls_match_by_normalised_label_where_dumps_carry_no_resource_ids():
-    # The study matches an expected control by its label as well (whitespace-normalised
-    # substring), so a device without resource ids is judged the same way: a row whose
+def test_controls_match_by_their_label_where_dumps_carry_no_resource_ids():
+    # A device without resource ids is judged by the control's label: a row whose
     # children say "Recently  played" is the recently_played control.
     judge = Judge(task("G-SPT-02"))
     verdict = run(judge, [
@@ -289,11 +288,26 @@ def test_controls_match_by_normalised_label_where_dumps_carry_no_resource_ids():
     judge = Judge(task("G-SPT-02"))
     verdict = run(judge, [event("music/home", "music/home", texts=("Open  your LIBRARY",),
                                 effect=False)])
-    assert verdict.rewards == (1, 0, 0)  # a substring, as in the study
-    judge = Judge(task("G-SPT-02"))
-    verdict = run(judge, [event("music/home", "music/home", texts=("Library",),
-                                effect=False)])
-    assert verdict.rewards == (0, 0, 0)  # the label is not inside "Library"
+    assert verdict.rewards == (1, 0, 0)  # the label's words, whole and in order
+    for other in ("Library", "Your Libraryyy", "Library, your"):
+        judge = Judge(task("G-SPT-02"))
+        verdict = run(judge, [event("music/home", "music/home", texts=(other,),
+                                    effect=False)])
+        assert verdict.rewards == (0, 0, 0), other
+
+
+def test_a_control_with_a_resource_id_is_judged_by_it_not_by_its_texts():
+    # G-WRE-02 expects a click on the Me tab ("Me"); a book on the shelf whose title holds
+    # "me" ("The Long Game") used to earn it, with or without its own id.
+    judge = Judge(task("G-WRE-02"))
+    book = event("reader/home", "reader/book", rid="shelf_book",
+                 texts=("The Long Game", "Me and You", "54% read"))
+    assert run(judge, [book]).rewards[0] == 0
+    judge = Judge(task("G-WRE-02"))
+    assert run(judge, [event("reader/home", "reader/book", texts=("The Long Game",))]
+               ).rewards[0] == 0
+    judge = Judge(task("G-WRE-02"))
+    assert run(judge, [event("reader/home", "reader/me", rid="nav_me")]).rewards[0] == 1
 
 
 def test_a_node_check_can_require_a_toggles_checked_state_as_a_dump_shows_it():
