@@ -5,7 +5,9 @@ seeds) and prints mean scores:
 
 * Understand: Acc-G, Acc-S, BLEU-4 and the reward, per baseline.
 * Predict: Acc-C, Acc-S, BLEU-4 over all predictions, and push rate and Acc-C with the
-  confidence fallback at 0.60 and 0.80.
+  confidence fallback at 0.60 and 0.80, each over the predictions of all episodes together
+  (not a mean of the episodes' scores, which would weigh a day of one prediction as one of
+  ten).
 * Session: share of intentions completed, mean subgoal reward per intention.
 
 Usage: python benchmarks/intent_baselines.py [--users demo-ana demo-ben] [--episodes 8]
@@ -55,26 +57,32 @@ def predict(users: list[str], episodes: int) -> None:
     for name, make in (("random", RandomPredictor), ("last intention", LastIntentionPredictor),
                        ("most frequent at this hour", MostFrequentPredictor),
                        ("oracle", OraclePredictor)):
-        rows = []
+        days = []
         for seed in range(episodes):
             obs, info = env.reset(seed=seed)
             agent, done = make(env, seed), False
             while not done:
                 obs, _, done, _, info = env.step(agent.act(obs, info))
-            ep = info["episode"]
-            rows.append((ep["all"]["acc_c"], ep["all"]["acc_s"], ep["all"]["bleu4"],
-                         ep["0.60"]["push_rate"], ep["0.60"]["acc_c"],
-                         ep["0.80"]["push_rate"], ep["0.80"]["acc_c"]))
-        values = [_mean(column) for column in zip(*rows, strict=True)]
-        print(f"  {name:<38}" + " ".join(values[:3])
-              + f" | {values[3]} {values[4]} | {values[5]} {values[6]}")
+            days.append(info["episode"])
+        cells = [_pooled([day["all"] for day in days], key) for key in ("acc_c", "acc_s", "bleu4")]
+        for threshold in ("0.60", "0.80"):
+            pushed = sum(day[threshold]["pushed"] for day in days)
+            cells += [f"{pushed / sum(day['all']['pushed'] for day in days):6.3f}",
+                      _pooled([day[threshold] for day in days], "acc_c")]
+        print(f"  {name:<38}" + " ".join(cells[:3])
+              + f" | {cells[3]} {cells[4]} | {cells[5]} {cells[6]}")
 
 
-def _mean(values: tuple[float | None, ...]) -> str:
-    """The mean of the episodes' values that are defined (an Acc-C at a threshold is not
-    where an episode pushed nothing), as a cell; ``n/a`` when none is."""
-    defined = [v for v in values if v is not None]
-    return f"{np.mean(defined):6.3f}" if defined else "   n/a"
+def _pooled(scores: list[dict], key: str) -> str:
+    """``key`` over the pushed predictions of every day together, as a cell.
+
+    A day's score is the mean over its pushed predictions, so it weighs by how many it
+    pushed; ``n/a`` when no day pushed any.
+    """
+    pushed = sum(day["pushed"] for day in scores)
+    if not pushed:
+        return "   n/a"
+    return f"{sum(day[key] * day['pushed'] for day in scores if day['pushed']) / pushed:6.3f}"
 
 
 def session(users: list[str], episodes: int) -> None:
