@@ -18,13 +18,20 @@ from mobileintent_gym.actions import Action, parse_action
 from mobileintent_gym.errors import InvalidActionError
 from mobileintent_gym.phone.elements import ScreenElement, element_at, read_screen
 
+_ACTION_LIST = ("CLICK[x,y], LONG_CLICK[x,y], TYPE[text], SWIPE[UP|DOWN|LEFT|RIGHT], "
+                "PRESS[HOME|BACK|ENTER] or COMPLETE")
+_SWIPE_NOTE = "SWIPE[UP] shows what is further down"
+_EXAMPLE = "answer CLICK[270,945]"
 EXECUTE_SYSTEM = (
     "You operate an Android phone to carry out a user's intention. You see the intention, "
     "the actions so far, the screen's elements with the pixel at their centre, and maybe "
-    "guidance. Answer with one action only: CLICK[x,y], LONG_CLICK[x,y], TYPE[text], "
-    "SWIPE[UP|DOWN|LEFT|RIGHT], PRESS[HOME|BACK|ENTER] or COMPLETE (the intention is done). "
-    "SWIPE[UP] shows what is further down; TYPE writes into the focused text field. "
-    "Example: to tap an element listed at (270,945), answer CLICK[270,945]")
+    f"guidance. Answer with one action only: {_ACTION_LIST} (the intention is done). "
+    f"{_SWIPE_NOTE}; TYPE writes into the focused text field. "
+    f"Example: to tap an element listed at (270,945), {_EXAMPLE}")
+_COPIED = re.compile("|".join(
+    r"\s+".join(re.escape(word) for word in part.split())
+    for part in (_ACTION_LIST, _SWIPE_NOTE, _EXAMPLE, "TYPE[text]")), re.I)
+"""The system prompt's own actions, which a small model often copies into its answer."""
 MAX_LABEL = 80  # characters of an element's text kept in the prompt
 MAX_ELEMENTS = 48  # elements listed per screen
 MAX_OTHER_TEXT = 12  # texts shown outside any element
@@ -127,12 +134,15 @@ def parse_answer(answer: str, elements: Sequence[ScreenElement] = ()) -> Action 
     brackets; ``TAP`` for ``CLICK``; ``PRESS_BACK``; a JSON ``"action"`` field; and a click
     with a single number, ``CLICK[3]``, meaning the centre of element [3] of ``elements``.
     The word "complete" in a sentence ("to complete the task, CLICK[…]") is prose, not
-    the action: COMPLETE counts in capitals, or as the whole answer. Never raises.
+    the action: COMPLETE counts in capitals, or as the whole answer. What the answer copies
+    of the system prompt's actions (its list, ``TYPE[text]``, its example) is prose too.
+    Never raises.
     """
     if not isinstance(answer, str):
         return None
     found = _JSON_ACTION.search(answer)
     text = _PRESS_SHORT.sub(r"PRESS[\1]", found.group(1) if found else answer)
+    text = _COPIED.sub(" ", text)
     alone = text.strip(" \t\n.!\"'`").upper() == "COMPLETE"
     for match in _CANDIDATE.finditer(text):
         if match.group(1).upper() == "COMPLETE" and not (match.group(1).isupper() or alone):

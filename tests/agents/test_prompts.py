@@ -131,6 +131,11 @@ ELEMENTS = [ScreenElement("nav_home", ("Home",), (90, 1132), (0, 1095, 180, 1170
     ("Complete the form: TYPE[hello]", Action.type_text("hello")),
     ("complete.", Action.complete()),
     ('{"action": "complete"}', Action.complete()),
+    # What an answer copies of the system prompt's own actions is prose.
+    ("Answer with one action only: CLICK[x,y], LONG_CLICK[x,y], TYPE[text],\n"
+     "SWIPE[UP|DOWN|LEFT|RIGHT], PRESS[HOME|BACK|ENTER] or COMPLETE. CLICK[270,660]",
+     Action.click(270, 660)),
+    ("SWIPE[UP] shows what is further down. So: TYPE[Li Wei]", Action.type_text("Li Wei")),
 ])
 def test_answers_are_read_leniently(answer, expected):
     assert parse_answer(answer, ELEMENTS) == expected
@@ -140,6 +145,8 @@ def test_answers_are_read_leniently(answer, expected):
     "", "I am not sure.", "CLICK[7]", "CLICK[1,2,3]", "CLICK[-5,10]", "TYPE[]",
     "PRESS[POWER]", "(1) action_search \"Search\" at (270,160)", None, 42, b"CLICK[1,2]",
     "I will complete the task next.",
+    # The system prompt, or part of its list, copied back: no action of its own.
+    EXECUTE_SYSTEM, EXECUTE_SYSTEM.upper(), "CLICK[x,y], LONG_CLICK[x,y], TYPE[text], SWIPE",
 ])
 def test_answers_without_an_action_give_none_and_never_raise(answer):
     assert parse_answer(answer, ELEMENTS) is None
