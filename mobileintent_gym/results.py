@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.files import write_atomic
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.rollouts import EpisodeRecord
 
@@ -102,13 +103,14 @@ class ResultsWriter:
                  episodes: Iterable[dict[str, Any]],
                  scores: Callable[[list[dict[str, Any]]], dict[str, Any]]) -> None:
         self.path, self.scores = path, scores
-        self.episodes: list[dict[str, Any]] = []
-        self._file: IO[str] = path.open("w", encoding="utf-8")
-        self._file.write(f"{_HEAD}{json.dumps(provenance)},\n{_EPISODES}")
-        self._end = self._file.tell()
-        for episode in episodes:
-            self._append(episode)
-        self._write_tail()
+        self.episodes: list[dict[str, Any]] = list(episodes)
+        # Written beside the file and renamed over it: a process killed meanwhile leaves a
+        # resumed run's file whole. JSON is written ASCII-only, so characters are bytes.
+        start = f"{_HEAD}{json.dumps(provenance)},\n{_EPISODES}" + "".join(
+            _line(episode, index) for index, episode in enumerate(self.episodes))
+        write_atomic(path, (start + _tail(scores(self.episodes))).encode("ascii"))
+        self._file: IO[str] = path.open("r+", encoding="ascii")
+        self._end = len(start)
 
     def add(self, episode: dict[str, Any]) -> None:
         """Append a finished episode and rewrite the scores."""
@@ -125,16 +127,25 @@ class ResultsWriter:
 
     def _append(self, episode: dict[str, Any]) -> None:
         self._file.seek(self._end)
-        self._file.write(("," if self.episodes else "") + "\n" + json.dumps(episode))
+        self._file.write(_line(episode, len(self.episodes)))
         self._end = self._file.tell()
         self.episodes.append(episode)
 
     def _write_tail(self, scores: dict[str, Any] | None = None) -> None:
-        scores = self.scores(self.episodes) if scores is None else scores
-        self._file.write(f"\n],\n\"scores\": {json.dumps(scores)}}}\n")
+        self._file.write(_tail(self.scores(self.episodes) if scores is None else scores))
         self._file.truncate()
         self._file.flush()
         self._file.seek(self._end)
+
+
+def _line(episode: dict[str, Any], index: int) -> str:
+    """Episode number ``index``'s line of the file, with the comma before it."""
+    return ("," if index else "") + "\n" + json.dumps(episode)
+
+
+def _tail(scores: dict[str, Any]) -> str:
+    """The end of the file after the last episode: the scores."""
+    return f"\n],\n\"scores\": {json.dumps(scores)}}}\n"
 
 
 def read_run(path: str | os.PathLike[str]) -> RunRecord:

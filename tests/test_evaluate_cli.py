@@ -4,6 +4,7 @@ import io
 import json
 import socket
 import sys
+import types
 
 import pytest
 
@@ -58,6 +59,20 @@ def test_a_wrong_agent_spec_is_one_line_naming_the_fix(agent_module, capsys, spe
     assert len(err) == 1 and says in err[0] and "Traceback" not in err[0]
 
 
+def test_an_agent_module_that_imports_something_missing_raises_its_own_error(
+        tmp_path, monkeypatch):
+    # "numpyx_agent" starts with "numpyx", the missing import: it used to read as "no
+    # module 'numpyx_agent'", hiding the real error.
+    (tmp_path / "numpyx_agent.py").write_text("import numpyx\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        with pytest.raises(ModuleNotFoundError, match="numpyx'"):
+            run("--agent", "numpyx_agent:Agent")
+    finally:
+        sys.modules.pop("numpyx_agent", None)
+
+
 def test_an_agent_without_act_is_refused_when_it_is_made(agent_module, capsys):
     assert run("--agent", f"{agent_module}:Mute", "--tasks", TASKS[0]) == 2
     assert "has no act(observation, info) method" in capsys.readouterr().err
@@ -66,8 +81,6 @@ def test_an_agent_without_act_is_refused_when_it_is_made(agent_module, capsys):
 def test_hf_agents_are_delegated_and_name_the_llm_extra(monkeypatch):
     """The Hugging Face agent module is another part of the package; a stand-in module
     takes its place so that the delegation itself is what is tested."""
-    import types
-
     from mobileintent_gym.agents import resolve
 
     made = []
@@ -127,6 +140,34 @@ def test_resuming_with_other_arguments_is_refused_naming_them(tmp_path, capsys):
     assert run("--tasks", TASKS[0], "--seed", "9", "--out", str(out), "--resume") == 2
     assert "other settings (seed)" in capsys.readouterr().err
     assert out.read_text() == before
+
+
+def test_a_resume_killed_while_it_rewrites_the_file_keeps_every_episode(agent_module,
+                                                                       tmp_path, monkeypatch):
+    # A resumed run writes its earlier episodes anew; the file used to be emptied first,
+    # so a process killed meanwhile lost them.
+    from mobileintent_gym import results
+
+    args = ("--agent", f"{agent_module}:Scripted", "--users", "demo-ana", "--tasks", *TASKS)
+    out = tmp_path / "run.json"
+    assert run(*args, "--out", str(out)) == 0
+    before = out.read_text()
+    dumped = []
+
+    def dies_at_the_second_episode(value, *rest, **options):
+        dumped.append(value)
+        if len(dumped) == 3:  # the provenance, the first episode, then the second
+            raise KeyboardInterrupt
+        return json.dumps(value, *rest, **options)
+
+    fake = types.ModuleType("json")
+    fake.__dict__.update(json.__dict__)
+    fake.dumps = dies_at_the_second_episode
+    monkeypatch.setattr(results, "json", fake)
+    with pytest.raises(KeyboardInterrupt):
+        run(*args, "--out", str(out), "--resume")
+    assert out.read_text() == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
 def test_an_unwritable_out_fails_before_any_episode(agent_module, tmp_path, capsys):

@@ -127,7 +127,7 @@ def _load_module(name: str, text: str) -> Any:
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as err:
-        if err.name is None or not name.startswith(err.name):
+        if err.name is None or not (name == err.name or name.startswith(f"{err.name}.")):
             raise  # the module exists and imports something missing: its own error
         raise AgentSpecError(f"--agent {text}: no module {name!r}; run from the folder that "
                              "holds it, or give the path of its .py file") from err
