@@ -110,7 +110,7 @@ class ResultsWriter:
             _line(episode, index) for index, episode in enumerate(self.episodes))
         write_atomic(path, (start + _tail(scores(self.episodes))).encode("ascii"))
         self._file: IO[str] = path.open("r+", encoding="ascii")
-        self._end = len(start)
+        self._end = self._file.seek(len(start))
 
     def add(self, episode: dict[str, Any]) -> None:
         """Append a finished episode and rewrite the scores."""

@@ -131,6 +131,9 @@ def test_a_run_cut_short_keeps_its_episodes_and_resumes_where_it_stopped(agent_m
     resumed = json.loads(cut.read_text())
     resumed["provenance"]["started"] = started
     assert resumed == json.loads(full.read_text())
+    module.CALLS.clear()
+    assert run(*args, "--out", str(cut), "--resume") == 0  # a finished run: nothing to run
+    assert module.CALLS == [] and json.loads(cut.read_text())["episodes"] == resumed["episodes"]
 
 
 def test_resuming_with_other_arguments_is_refused_naming_them(tmp_path, capsys):
