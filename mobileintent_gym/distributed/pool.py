@@ -57,24 +57,32 @@ class RolloutError(MobileIntentError):
 
 
 def check_address(address: str | None) -> None:
-    """Raise unless something answers at a ``host:port`` Ray address within ``ADDRESS_TIMEOUT``.
+    """Raise unless ``address`` is a Ray address and, for ``host:port``, something answers.
 
-    Ray (2.60) tries such an address 20 times, each for 40-80 s here, before it gives up.
-    ``None`` stands for ``$RAY_ADDRESS`` (if set); ``auto``, ``local`` and malformed
-    addresses are left to Ray, which names them at once.
+    Ray (2.60) tries a ``host:port`` 20 times, each for 40-80 s here, before it gives up;
+    this waits ``ADDRESS_TIMEOUT``. ``None`` stands for ``$RAY_ADDRESS`` (if set);
+    ``auto`` and ``local`` are Ray's to find.
 
     Raises:
-        RolloutError: Naming the address and why it could not be reached.
+        RolloutError: Naming the address and why it is none, or could not be reached.
     """
-    address = address or os.environ.get("RAY_ADDRESS")
-    host, colon, port = (address or "").removeprefix("ray://").rpartition(":")
-    if not (colon and is_digits(port)):
+    address = ray_address(address)
+    if address is None or address in ("auto", "local"):
         return
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not (host and colon and is_digits(port)):
+        raise RolloutError(f"{address!r} is no Ray address: give host:port, "
+                           "ray://host:port, auto or local")
     try:
         socket.create_connection((host.strip("[]"), int(port)), ADDRESS_TIMEOUT).close()
     except OSError as err:
         raise RolloutError(f"no Ray cluster answers at {address!r} ({err}); start one there "
                            "with 'ray start --head', or give another address") from err
+
+
+def ray_address(address: str | None) -> str | None:
+    """The cluster address Ray connects to: ``address``, else ``$RAY_ADDRESS`` (or none)."""
+    return address or os.environ.get("RAY_ADDRESS") or None
 
 
 def _actor_error(err: Exception, env_id: str) -> RolloutError:
@@ -98,11 +106,22 @@ class RolloutActor:
         import mobileintent_gym  # noqa: F401  registers the env ids
 
         self.env, self._trim = gym.make(env_id, **env_kwargs), HeapTrimmer()
+        self._agents: tuple[str, AgentFactory] | None = None  # the factory's object, by id
 
-    def run(self, make_agent: AgentFactory, index: int, episode: Episode
+    def run(self, make_agent: list[Any], index: int, episode: Episode
             ) -> tuple[int, EpisodeRecord]:
-        """Run one episode; ``index`` comes back with its result."""
-        record = rollouts.run(self.env, make_agent, Episode(*episode))
+        """Run one episode; ``index`` comes back with its result.
+
+        ``make_agent`` holds the agent factory's object reference. In a list, Ray leaves it
+        to the actor, which unpickles the factory once per run of episodes: one that loads
+        a model on first use (``hf_agent``) then loads it once per actor, not per episode.
+        """
+        import ray
+
+        (reference,) = make_agent
+        if self._agents is None or self._agents[0] != reference.hex():
+            self._agents = reference.hex(), ray.get(reference)
+        record = rollouts.run(self.env, self._agents[1], Episode(*episode))
         self._trim()
         return index, record
 
@@ -131,7 +150,9 @@ class RolloutPool:
 
     Raises:
         ValueError: For a ``num_actors`` that is not a positive integer.
-        RolloutError: When nothing answers at ``address``.
+        RolloutError: When ``address`` is no Ray address, nothing answers there, or Ray
+            cannot connect (a Ray started here is shut down again).
+        MobileIntentError: For a bad ``MOBILEINTENT_GYM_WORKER_THREADS``, before Ray starts.
         DependencyNotInstalled: Without the ``[distributed]`` extra.
     """
 
@@ -142,21 +163,38 @@ class RolloutPool:
         if num_actors is not None and (not is_integer(num_actors) or num_actors < 1):
             raise ValueError(f"num_actors must be a positive integer, got {num_actors!r}")
         num_actors = None if num_actors is None else int(num_actors)
-        self.env_id = env_id
+        self.env_id, self.progress, self.actors = env_id, progress, []
         ray = self._ray = require("ray", "distributed")
+        threads = worker_thread_env()
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
-            check_address(address)
-            ray.init(address=address, num_cpus=None if address else num_actors,
-                     include_dashboard=False)
-        cpus = ray.cluster_resources().get("CPU", 0.0)
-        if num_actors is None:
-            num_actors = max(1, int(cpus))
-        actor = ray.remote(num_cpus=_cpu_share(cpus, num_actors), max_restarts=max_restarts,
-                           max_task_retries=max_task_retries,
-                           runtime_env={"env_vars": worker_thread_env()})(RolloutActor)
-        self.actors = [actor.remote(env_id, dict(env_kwargs or {})) for _ in range(num_actors)]
-        self.progress = progress
+            self._init(address, num_actors)
+        try:
+            cpus = ray.cluster_resources().get("CPU", 0.0)
+            num_actors = max(1, int(cpus)) if num_actors is None else num_actors
+            actor = ray.remote(num_cpus=_cpu_share(cpus, num_actors),
+                               max_restarts=max_restarts, max_task_retries=max_task_retries,
+                               runtime_env={"env_vars": threads})(RolloutActor)
+            self.actors = [actor.remote(env_id, dict(env_kwargs or {}))
+                           for _ in range(num_actors)]
+        except BaseException:
+            self.close()
+            raise
+
+    def _init(self, address: str | None, num_actors: int | None) -> None:
+        """Start Ray: the cluster at ``address`` (or ``$RAY_ADDRESS``), else a local one.
+
+        A local cluster gets ``num_actors`` CPUs; Ray refuses a CPU count for a cluster.
+        """
+        check_address(address)
+        address = ray_address(address)
+        try:
+            self._ray.init(address=address, num_cpus=None if address else num_actors,
+                           include_dashboard=False)
+        except (ValueError, ConnectionError, RuntimeError) as err:
+            self._ray.shutdown()
+            raise RolloutError(f"Ray cannot start at {address or 'a new local cluster'!r}: "
+                               f"{err}") from err
 
     def stream(self, episodes: Sequence[Episode], make_agent: AgentFactory
                ) -> Iterator[tuple[int, EpisodeRecord]]:
@@ -171,12 +209,13 @@ class RolloutPool:
             RolloutError: When an actor could not build its env (``gym.make`` raised in it:
                 the message ends with that error), or died more than ``max_restarts``
                 times.
-            ray.exceptions.RayTaskError: An error raised by the agent or the env in an
-                episode (its ``cause`` is that error).
+            MobileIntentError: One the agent or the env raised in an episode, as raised.
+            ray.exceptions.RayTaskError: Any other error raised in an episode (its
+                ``cause`` is that error).
         """
         ray = self._ray
         pool = require("ray.util", "distributed").ActorPool(self.actors)
-        agent = ray.put(make_agent)
+        agent = [ray.put(make_agent)]  # in a list: see RolloutActor.run
         for index, episode in enumerate(episodes):
             pool.submit(lambda actor, item: actor.run.remote(agent, *item),
                         (index, tuple(episode)))
@@ -185,6 +224,10 @@ class RolloutPool:
                 yield pool.get_next_unordered()
             except ray.exceptions.RayActorError as err:
                 raise _actor_error(err, self.env_id) from err
+            except ray.exceptions.RayTaskError as err:
+                if isinstance(err.cause, MobileIntentError):  # a mistake, named in one line
+                    raise err.cause from None
+                raise
 
     def run(self, episodes: Sequence[Episode], make_agent: AgentFactory
             ) -> list[EpisodeRecord]:

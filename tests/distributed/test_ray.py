@@ -18,6 +18,7 @@ import pytest
 
 from mobileintent_gym.agents import AGENTS, RandomAgent
 from mobileintent_gym.cli import main
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rollouts import episodes, evaluate, run
 from mobileintent_gym.users import PairConfig
 
@@ -201,8 +202,86 @@ def test_an_address_where_no_cluster_answers_is_named(monkeypatch):
     with pytest.raises(RolloutError, match=f"answers at '127.0.0.1:{port}'"):
         check_address(None)
     monkeypatch.delenv("RAY_ADDRESS")
-    for left_to_ray in (None, "auto", "local", "foo:bar"):
+    for left_to_ray in (None, "auto", "local"):
         check_address(left_to_ray)
+    for garbage in ("garbage", "localhost:abc", ":6379", "ray://"):
+        with pytest.raises(RolloutError, match=f"'{garbage}' is no Ray address"):
+            check_address(garbage)
+
+
+def test_ray_address_from_the_environment_joins_that_cluster(tmp_path):
+    # With $RAY_ADDRESS set, Ray refuses a CPU count: the pool used to pass one and crash.
+    head = subprocess.Popen(
+        [sys.executable, "-c", "import ray, sys, time\n"
+         "ray.init(num_cpus=1, include_dashboard=False)\n"
+         "print(ray.get_runtime_context().gcs_address, flush=True)\nsys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        address = head.stdout.readline().strip()
+        code = ("from mobileintent_gym.distributed import RolloutPool\n"
+                "with RolloutPool(1, env_id='CartPole-v1', progress=False) as pool:\n"
+                "    print(len(pool.pids()))")
+        ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=300, check=False, env={**os.environ, "RAY_ADDRESS": address})
+    finally:
+        head.communicate("", timeout=120)
+    assert ran.returncode == 0 and ran.stdout.split()[-1] == "1", ran.stderr[-2000:]
+
+
+def test_a_bad_thread_setting_is_named_before_ray_starts(monkeypatch):
+    code = ("import ray\nfrom mobileintent_gym.distributed import RolloutPool\n"
+            "try:\n    RolloutPool(1, env_id='CartPole-v1')\n"
+            "except Exception as err:\n    print(type(err).__name__, err)\n"
+            "print('ray running:', ray.is_initialized())")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=False,
+                         env={**os.environ, "MOBILEINTENT_GYM_WORKER_THREADS": "0"})
+    lines = ran.stdout.splitlines()
+    assert "MOBILEINTENT_GYM_WORKER_THREADS must be a positive integer" in lines[0]
+    assert lines[1] == "ray running: False", ran.stderr[-2000:]
+
+
+class TokenFactory:
+    """An agent factory that, like ``hf_agent``, loads something once per process: here a
+    token drawn when it is unpickled, which its agents type."""
+
+    def __setstate__(self, state):
+        self.token = os.urandom(4).hex()
+
+    def __reduce__(self):
+        return TokenFactory, (), {}
+
+    def __call__(self, env, seed):
+        token = self.token
+
+        class Typist:
+            def act(self, observation, info):
+                return f"TYPE[{token}]" if info.get("steps", 0) == 0 else "COMPLETE"
+
+        return Typist()
+
+
+def test_an_actor_unpickles_the_agent_factory_once_for_all_its_episodes(cluster):
+    # Unpickled per episode, a factory that loads a model on first use loaded it each time.
+    work = episodes(USERS, TASKS, seed=1)
+    with RolloutPool(1, env_kwargs=ENV_KWARGS, progress=False) as pool:
+        records = pool.run(work, TokenFactory())
+    typed = {record.actions[0] for record in records}
+    assert len(records) == 6 and len(typed) == 1 and next(iter(typed)).startswith("TYPE[")
+
+
+def refusing(env, seed):
+    """An agent factory that names why it cannot make an agent (as a bad --agent does)."""
+    raise MobileIntentError("no agent for this env: a one-line reason")
+
+
+def test_an_error_an_episode_raises_is_the_agents_own_one_line(cluster):
+    # It came out as Ray's many-line, colour-coded traceback of the actor.
+    with (RolloutPool(1, env_kwargs=ENV_KWARGS, progress=False) as pool,
+          pytest.raises(MobileIntentError) as caught):
+        pool.run(episodes(USERS[:1], TASKS[:1], seed=0), refusing)
+    assert not isinstance(caught.value, ray.exceptions.RayTaskError)
+    assert str(caught.value) == "no agent for this env: a one-line reason"
 
 
 def test_a_pool_and_evaluate_check_the_address_before_connecting(capsys):
