@@ -42,6 +42,7 @@ from mobileintent_gym.agents.intent_prompts import (
 from mobileintent_gym.agents.understand import answer as understand_answer
 from mobileintent_gym.agents.understand import numbered_steps
 from mobileintent_gym.envs.proposals import answer, parse_proposal
+from mobileintent_gym.metrics.prediction import casefolded, first_json_object
 
 EXECUTE, UNDERSTAND, PREDICT, PROPOSE, ASSIST = (
     "execute", "understand", "predict", "propose", "assist")
@@ -102,8 +103,13 @@ def _segmentation(text: str) -> str | None:
 
 def _prediction(text: str) -> str | None:
     guess = parse_next_intention(text)
-    return None if guess is None else json.dumps(
-        {"Event": guess.event, "Behaviour": guess.behaviour}, ensure_ascii=False)
+    if guess is None:
+        return None
+    said = {"Event": guess.event, "Behaviour": guess.behaviour}
+    confidence = casefolded(first_json_object(text) or {}).get("confidence")
+    if confidence is not None:  # the model's own, which the env's fallback pushes by
+        said["Confidence"] = confidence
+    return json.dumps(said, ensure_ascii=False)
 
 
 def _proposal(text: str) -> str | None:

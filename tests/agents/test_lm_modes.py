@@ -24,6 +24,7 @@ from mobileintent_gym.agents.lm_modes import (
     understand_question,
 )
 from mobileintent_gym.envs.assist import EXECUTE as EXECUTING
+from mobileintent_gym.envs.predict import parse_guess
 from mobileintent_gym.envs.proposals import answer
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig
@@ -139,6 +140,17 @@ def test_predict_reads_a_loose_answer(envs):
     loose = f"Prediction: {{'Event': '{truth.event}', 'Behaviour': {truth.behaviour!r},}}"
     _, reward, _, _, info = env.step(predict_question(obs).read(loose))
     assert info["malformed"] is None and reward == 1.0 and info["acc_s"] == pytest.approx(1.0)
+
+
+def test_predict_passes_on_the_models_own_confidence(envs):
+    # Dropped, every prediction had confidence 1 and the fallback could filter nothing.
+    obs, _ = envs("Predict").reset(seed=0, options=DAY)
+    read = predict_question(obs).read
+    said = read('{"Event": "Work", "Behaviour": "Check the mail", "confidence": 0.3}')
+    assert parse_guess(said).confidence == 0.3 and parse_guess(said).error is None
+    assert parse_guess(read('{"Event": "Work", "Behaviour": "x"}')).confidence == 1.0
+    assert parse_guess(read('{"Event": "Work", "Behaviour": "x", "Confidence": "high"}')
+                       ).confidence == 0.0  # what the env makes of an unreadable one
 
 
 def test_proactive_proposes_or_keeps_quiet_and_the_env_judges_it(envs, small_lm):
