@@ -79,7 +79,9 @@ class TransformersAgent:
         seed: Seed of the sampling (each call draws from its own derived seed).
         max_new_tokens: Longest answer in tokens.
         temperature: 0 decodes greedily; above 0 samples.
-        guidance: Gives, from a step's ``info``, the actions of a similar past intention.
+        guidance: Gives, from a step's ``info``, the actions of a similar past intention;
+            without it, the observation's ``guidance`` lines are given where it has them
+            (``Act2Intent-Session-v0`` made with ``guidance=True``).
         max_elements: Screen elements listed in the prompt (shorter prompts run faster).
 
     Attributes:
@@ -182,9 +184,11 @@ class TransformersAgent:
             self._histories[slot], self._turns[slot] = [], []
         history = self._histories.setdefault(slot, [])
         turns = self._turns.setdefault(slot, [])
+        guidance = (self.guidance(info) if self.guidance
+                    else str(observation.get("guidance", "")).splitlines() or None)
         messages, elements = step_prompt(
             self._field(observation, "instruction"), self._field(observation, "hierarchy"),
-            history, self.guidance(info) if self.guidance else None, self.max_elements)
+            history, guidance, self.max_elements)
 
         def read(text: str) -> Action | None:
             action = parse_answer(text, elements)

@@ -191,3 +191,17 @@ def test_adapters_merge_in_float32_into_bfloat16_weights(small_lm, tmp_path):
     got = merged.get_submodule(name).weight
     assert got.dtype == torch.bfloat16
     assert torch.equal(got, (weight + delta).to(torch.bfloat16))  # rounded once, from float32
+
+
+def test_a_guided_session_puts_its_guidance_in_the_prompt(small_lm):
+    # The Session env gives guidance in the observation; the agent read it from info only.
+    env = gym.make("Act2Intent-Session-v0", device="sim:540x1200", users="demo",
+                   observation=("instruction", "hierarchy"), guidance=True)
+    obs, info = env.reset(seed=0)
+    assert obs["guidance"]
+    agent = TransformersAgent(env, small_lm, max_new_tokens=2, max_elements=2)
+    agent.act(obs, info)
+    prompt = small_lm.tokenizer.decode(agent.last[0].prompt_ids)
+    first = obs["guidance"].splitlines()[0]
+    assert f"Guidance (actions of a similar past intention):\n- {first}" in prompt
+    env.close()
