@@ -79,9 +79,12 @@ def plan(args: argparse.Namespace) -> Plan:
     users = _users(args)
     tasks = _tasks(args)
     agent = parse_agent(args.agent)
-    for path in (out, html):
+    if html is not None and out is not None and html.resolve() == out.resolve():
+        raise UsageError(f"--html {str(html)!r} is the results file of --out: give the "
+                         "report another path")
+    for path, option in ((out, "--out"), (html, "--html")):
         if path is not None:
-            check_writable(path)
+            check_writable(path, option)
     return Plan(users, tasks, agent, out, html, real and (args.frames or html is not None))
 
 
@@ -152,7 +155,9 @@ def provenance(args: argparse.Namespace, run: Plan, env: gym.Env) -> dict[str, A
         "agent": args.agent, "seed": args.seed,
         "device": args.device, "screen": [base.device.width, base.device.height],
         "device_has_state": args.device_has_state,
-        "pair": asdict(base.pair), "profiles": args.profiles,
+        "pair": asdict(base.pair),
+        # Absolute, so that the run can be viewed (its screens rebuilt) from any folder.
+        "profiles": args.profiles and str(Path(args.profiles).resolve()),
         "users": list(run.users), "tasks": list(run.tasks),
         "observation": list(base.fields), "teacher_forced": args.teacher_forced,
         "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

@@ -71,8 +71,12 @@ def episode_result(episode: dict[str, Any]) -> EpisodeResult:
                             for k, v in values.items()})
 
 
-def check_writable(path: Path) -> None:
+def check_writable(path: Path, option: str) -> None:
     """Fail now, not after the run, when ``path`` cannot be written (nothing is left behind).
+
+    Args:
+        path: Where the command will write.
+        option: The command-line option that named it, for the message.
 
     Raises:
         ResultsFileError: Naming the path and the reason.
@@ -84,7 +88,7 @@ def check_writable(path: Path) -> None:
             pass
     except OSError as err:
         raise ResultsFileError(f"cannot write {str(path)!r} ({err.strerror or err}); "
-                               "choose another --out") from err
+                               f"choose another {option}") from err
     if not existed:
         path.unlink()
 
@@ -158,6 +162,9 @@ def read_run(path: str | os.PathLike[str]) -> RunRecord:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
         raise ResultsFileError(f"cannot read {str(path)!r} ({err.strerror or err})") from err
+    except UnicodeDecodeError as err:  # an image, say
+        raise ResultsFileError(f"{str(path)!r} is not the record of an evaluate run (not "
+                               "text)") from err
     try:
         whole = json.loads(text)
     except json.JSONDecodeError:

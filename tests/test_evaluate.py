@@ -169,7 +169,8 @@ def test_teacher_forced_ssr_is_recorded_per_episode_and_scored(tmp_path):
     assert report["scores"]["ssr"] == sum(sum(m) / len(m) for m in matches) / len(matches)
 
 
-def test_a_profiles_folder_without_users_evaluates_every_profile_in_it(tmp_path):
+def test_a_profiles_folder_without_users_evaluates_every_profile_in_it(tmp_path,
+                                                                       monkeypatch):
     import shutil
 
     from mobileintent_gym.users.profile import builtin_profiles_dir
@@ -180,6 +181,9 @@ def test_a_profiles_folder_without_users_evaluates_every_profile_in_it(tmp_path)
     shutil.copy(builtin_profiles_dir() / "demo-ana.json", folder / "user10" / "profile.json")
     report = evaluate(tmp_path, "--profiles", str(folder), "--templates", "G-SPT-03")
     assert [e["user"] for e in report["episodes"]] == ["user2"] * 4 + ["user10"] * 4
+    monkeypatch.chdir(tmp_path)  # a relative folder is recorded as the absolute one
+    report = evaluate(tmp_path, "--profiles", "profiles", "--templates", "G-SPT-03")
+    assert report["provenance"]["profiles"] == str(folder.resolve())
 
 
 def test_a_user_set_stands_for_its_users_on_the_command_line_and_in_rollouts(tmp_path):

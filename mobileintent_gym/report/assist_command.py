@@ -46,7 +46,7 @@ def step_range(text: str, count: int) -> slice:
 def _main(args: argparse.Namespace) -> int:
     size = screen_size(args.size)
     out = Path(args.out)
-    check_writable(out)
+    check_writable(out, "--out")
     config = GeneratorConfig(*size, noise=ASSIST_CONFIG.noise)
     run_encoder()  # announces the model that ranks the content
     env = gym.make("Act2Intent-Assist-v0", users=[args.user], history_days=args.history_days,

@@ -54,9 +54,13 @@ def _main(args: argparse.Namespace) -> int:
     html = Path(args.html) if args.html else (None if episode else path.with_suffix(".html"))
     gif = (Path(args.gif_out or path.with_suffix(f".{episode['index']}.gif")) if episode
            else None)
-    for target in (html, gif):
-        if target is not None:
-            check_writable(target)
+    for target, option in ((html, "--html"), (gif, "--gif-out")):
+        if target is None:
+            continue
+        if target.resolve() == path.resolve():
+            raise UsageError(f"{option} {str(target)!r} is the run's own file: give another "
+                             "path")
+        check_writable(target, option)
     _check_encoder(run)
     if html is not None:
         print(f"report: {write_report(run, html, frames_dir=path.parent)}")

@@ -81,10 +81,21 @@ def test_a_gif_of_one_episode_shows_each_step_then_the_end(scripted_run, capsys)
 
 def test_view_of_something_else_is_one_line(tmp_path, capsys):
     (tmp_path / "x.json").write_text("[1, 2]")
-    for path in (tmp_path / "x.json", tmp_path / "missing.json"):
+    (tmp_path / "x.png").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")  # not text at all
+    for path in (tmp_path / "x.json", tmp_path / "missing.json", tmp_path / "x.png"):
         assert main(["view", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert "is not the record of an evaluate run" in err[0] and "cannot read" in err[1]
+    assert len(err) == 3 and "x.png' is not the record of an evaluate run" in err[2]
+
+
+def test_a_report_is_never_written_over_its_own_run(scripted_run, capsys):
+    before = scripted_run.read_text()
+    for option in ("--html", "--gif-out"):
+        extra = ["--gif", "0"] if option == "--gif-out" else []
+        assert main(["view", str(scripted_run), *extra, option, str(scripted_run)]) == 2
+        assert f"{option} '{scripted_run}' is the run's own file" in capsys.readouterr().err
+    assert scripted_run.read_text() == before
 
 
 @pytest.mark.parametrize("cut", [0.5, 0.8])
