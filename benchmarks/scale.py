@@ -19,7 +19,9 @@ subprocess, so that this process never imports torch) and then read from the dis
   step get their next actions while the others go on (``send``/``recv``), instead of all
   waiting for the slowest; ``pool_one`` the same receiving one at a time (its frame is
   always a view of shared memory, where half of them seldom are neighbouring rows and are
-  copied);
+  copied); ``shm_x4`` and ``pool_x4`` the same as ``shm`` and ``pool`` with four sub-envs in
+  each of the N workers (``envs_per_worker=4``: 4N sub-envs, each worker stepping its four
+  one after the other and waking once for them);
 - ``ray``: N Ray actors running random-agent episodes (only results come back);
 - ``independent``: N interpreters each stepping an env of its own at the same time, as
   the baseline does, talking to nobody (the sum of their rates): what the machine itself
@@ -63,8 +65,10 @@ from mobileintent_gym.rollouts import episodes
 
 ENV = "Act2Intent-Execute-v0"
 ROOT = Path(__file__).resolve().parents[1]
-MODES = ("sync", "gym_async", "shm", "shm_nocopy", "shm_pinned", "pool", "pool_one", "ray",
-         "independent")
+MODES = ("sync", "gym_async", "shm", "shm_nocopy", "shm_pinned", "pool", "pool_one", "shm_x4",
+         "pool_x4", "ray", "independent")
+PER_WORKER = 4
+"""Sub-envs each worker holds in the ``_x4`` modes."""
 RANDOM_EPISODE_STEPS = 15  # about what a random episode lasts (step limits 20 and 30)
 WORKER = """
 import json, resource, sys
@@ -195,26 +199,26 @@ def pool_rate(envs: SharedMemoryVectorEnv, actions: list, repeats: int, batch: i
     """Aggregate steps/s of the sub-envs stepped as a pool (see ``best_of``).
 
     Each sub-env takes the workload's actions in turn; ``recv`` returns the first
-    ``batch`` of them to finish, and each is sent its next action at once (batched
-    beforehand, as ``vector_rate`` batches its actions).
+    ``batch`` of them to finish, and those are sent their next actions at once, in one
+    ``send`` (as a policy answering the observations it got would).
     """
     space, n = envs.single_action_space, envs.num_envs
-    batched = [concatenate(space, [a], create_empty_array(space, 1)) for a in actions]
 
     def run() -> float:
         envs.reset(seed=0)
         taken, pending = [0] * n, n
         start = time.perf_counter()
-        for i in range(n):
-            envs.send(batched[0], [i])
+        envs.send(concatenate(space, [actions[0]] * n, create_empty_array(space, n)))
         while pending:
             done = envs.recv(min(batch, pending))[4]["env_id"]
             pending -= len(done)
             for i in done:
                 taken[i] += 1
-                if taken[i] < len(actions):
-                    envs.send(batched[taken[i]], [i])
-                    pending += 1
+            again = [int(i) for i in done if taken[i] < len(actions)]
+            if again:
+                envs.send(concatenate(space, [actions[taken[i]] for i in again],
+                                      create_empty_array(space, len(again))), again)
+                pending += len(again)
         return n * len(actions) / (time.perf_counter() - start)
 
     return best_of(run, repeats)
@@ -232,8 +236,12 @@ def vector_rates(n: int, actions: list, repeats: int, modes: list[str]) -> dict:
             "shm_pinned": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point",
                                                cpus=sorted(os.sched_getaffinity(0))),
             "pool": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point"),
-            "pool_one": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point")}
-    batches = {"pool": max(1, n // 2), "pool_one": 1}
+            "pool_one": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point"),
+            "shm_x4": lambda: gym.make_vec(ENV, PER_WORKER * n, envs_per_worker=PER_WORKER,
+                                           vectorization_mode="vector_entry_point"),
+            "pool_x4": lambda: gym.make_vec(ENV, PER_WORKER * n, envs_per_worker=PER_WORKER,
+                                            vectorization_mode="vector_entry_point")}
+    batches = {"pool": max(1, n // 2), "pool_one": 1, "pool_x4": PER_WORKER * n // 2}
     figures = {f"{name}_steps_per_s": float("nan") for name in made}
     for name, make in made.items():
         if name not in modes:
@@ -245,8 +253,8 @@ def vector_rates(n: int, actions: list, repeats: int, modes: list[str]) -> dict:
         figures[f"{name}_steps_per_s"] = (
             pool_rate(envs, actions, repeats, batches[name]) if name in batches
             else vector_rate(envs, actions, repeats))
-        if name == "shm":
-            figures["shm_worker_rss_mb"], figures["shm_worker_pss_mb"] = memory_mb(
+        if name in ("shm", "shm_x4"):
+            figures[f"{name}_worker_rss_mb"], figures[f"{name}_worker_pss_mb"] = memory_mb(
                 [p.pid for p in envs._processes])
         envs.close()
     return figures
@@ -309,8 +317,8 @@ def plot(figures: dict, path: Path) -> None:
 
     colours = {"ideal": (160, 160, 160), "sync": (31, 119, 180), "gym_async": (255, 127, 14),
                "shm": (44, 160, 44), "shm_nocopy": (148, 103, 189), "shm_pinned": (23, 190, 207),
-               "pool": (140, 86, 75), "pool_one": (227, 119, 194),
-               "ray": (214, 39, 40), "independent": (0, 0, 0)}
+               "pool": (140, 86, 75), "pool_one": (227, 119, 194), "shm_x4": (188, 189, 34),
+               "pool_x4": (127, 127, 127), "ray": (214, 39, 40), "independent": (0, 0, 0)}
     counts = figures["workers"]
     series = {"ideal": [n * figures[f"{n}"]["baseline_steps_per_s"] for n in counts]}
     for mode in MODES:  # a mode not measured (not in --modes: NaN) is left out

@@ -46,6 +46,7 @@ import signal
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
 from pathlib import Path
@@ -67,6 +68,7 @@ from mobileintent_gym.checks import is_integer
 from mobileintent_gym.distributed.threads import worker_environment
 from mobileintent_gym.envs import vector_worker
 from mobileintent_gym.envs.vector_worker import (
+    CLOSE,
     WHOLE,
     SharedFrames,
     SharedMemoryFullError,
@@ -106,13 +108,18 @@ class SharedMemoryVectorEnv(VectorEnv):
             unpinned one moves between cores as it sleeps and wakes each step. ``None``
             (the default) leaves placement to the OS, as two runs on one machine pinning
             the same CPUs would share them.
+        envs_per_worker: Sub-envs each worker process holds (the last may hold fewer),
+            stepped one after the other: fewer processes than sub-envs, each waking once
+            for all of its sub-envs' steps.
 
     Raises:
-        ValueError: For no env functions, ``cpus`` naming no CPU of this machine (before
-            any worker starts), or a CPU the worker may not run on (its cgroup's set).
+        ValueError: For no env functions, ``cpus`` naming no CPU of this machine or an
+            ``envs_per_worker`` that is not a positive integer (before any worker starts),
+            or a CPU the worker may not run on (its cgroup's set).
         SharedMemoryFullError: When ``/dev/shm`` cannot hold one batch of observations.
-        WorkerError: When a worker dies, its env's spaces differ from the first's, or its
-            answer cannot be unpickled here (the other workers finished their command).
+        WorkerError: When a worker dies (an error for each of its sub-envs), a sub-env's
+            spaces differ from the first's, or an answer cannot be unpickled here (the
+            other workers finished their command).
         Exception: An error raised by an env in its worker, re-raised with the worker's
             traceback as its cause and the sub-env in its ``env_id`` attribute (and, on
             Python 3.11+, a note): the other workers finished their command.
@@ -126,15 +133,23 @@ class SharedMemoryVectorEnv(VectorEnv):
     metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, env_fns: Sequence[Callable[[], gym.Env]], *, copy: bool = True,
-                 context: str | None = "spawn", cpus: Sequence[int] | None = None) -> None:
+                 context: str | None = "spawn", cpus: Sequence[int] | None = None,
+                 envs_per_worker: int = 1) -> None:
         if not env_fns:
             raise ValueError("SharedMemoryVectorEnv needs at least one env function")
+        if not (is_integer(envs_per_worker) and envs_per_worker >= 1):
+            raise ValueError(f"envs_per_worker must be a positive integer, got "
+                             f"{envs_per_worker!r}")
         self._cpus = _checked_cpus(cpus)
         self.num_envs, self.copy, self.closed = len(env_fns), copy, False
+        share = int(envs_per_worker)
+        self._members = [list(range(first, min(first + share, self.num_envs)))
+                         for first in range(0, self.num_envs, share)]  # worker → sub-envs
+        self._worker_of = [w for w, ids in enumerate(self._members) for _ in ids]
         self._batches: list[SharedFrames] = []  # [0] is the working batch
         self._sent: dict[int, int] = {}  # sub-env stepping (send) → its batch
         self._ready: dict[int, _Step] = {}  # stepped, not returned yet (completion order)
-        self._due = [1] * self.num_envs  # answers each worker will send (first: its spaces)
+        self._owed: list[deque[_Message]] = []  # per worker: the messages it will answer
         self._action_batches: dict[int, gym.Space] = {}  # batch_space of k actions, by k
         self._gathers: dict[str, list[np.ndarray]] = {}  # field → buffers for recv's copies
         self._pipes: list[Any] = []
@@ -151,25 +166,26 @@ class SharedMemoryVectorEnv(VectorEnv):
 
     def _start(self, env_fns: Sequence[Callable[[], gym.Env]], ctx: Any) -> None:
         with worker_environment():
-            for index, env_fn in enumerate(env_fns):
+            for worker, ids in enumerate(self._members):
                 parent, child = ctx.Pipe()
-                cpu = self._cpus[index % len(self._cpus)] if self._cpus else None
+                cpu = self._cpus[worker % len(self._cpus)] if self._cpus else None
+                builders = [CloudpickleWrapper(env_fns[index]) for index in ids]
                 process = ctx.Process(target=vector_worker.run, daemon=True,
-                                      name=f"mobileintent-gym-worker-{index}",
-                                      args=(index, CloudpickleWrapper(env_fn), child, parent,
-                                            cpu))
+                                      name=f"mobileintent-gym-worker-{worker}",
+                                      args=(worker, ids[0], builders, child, parent, cpu))
                 process.start()
                 child.close()
                 self._pipes.append(parent)
                 self._processes.append(process)
+                self._owed.append(deque([_Message(ids, False)]))  # first: the spaces
 
     def _setup(self) -> None:
         with _CtrlC() as ctrl_c:
             found = [pickle.loads(packed)
-                     for packed in self._collect([True] * self.num_envs, ctrl_c)]
+                     for packed in self._collect([True] * len(self._members), ctrl_c)]
         for index, pair in enumerate(found):
             if pair != found[0]:
-                raise WorkerError(f"worker {index}'s env has other spaces than worker 0's: "
+                raise WorkerError(f"sub-env {index}'s env has other spaces than sub-env 0's: "
                                   f"{pair!r:.300} against {found[0]!r:.300}")
         self.single_observation_space, self.single_action_space = found[0]
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -271,13 +287,19 @@ class SharedMemoryVectorEnv(VectorEnv):
         self._idle("send", ids)
         items = self._actions(actions, len(ids))
         batch = self._next_batch()
+        steps: dict[int, list[tuple[int, Any]]] = {}  # worker → its sub-envs' actions
+        for index, action in zip(ids, items, strict=True):
+            steps.setdefault(self._worker_of[index], []).append((index, action))
         with _CtrlC() as ctrl_c:  # every sub-env is sent its step and recorded, or none is
-            self._drop_due(ids, ctrl_c)
-            for index, action in zip(ids, items, strict=True):
-                if self._post(index, ("step", (batch, action))):
-                    self._sent[index] = batch
+            self._drop_due(steps, ctrl_c)
+            for worker, taken in steps.items():
+                first, sent = self._members[worker][0], [index for index, _ in taken]
+                message = [(index - first, "step", (batch, action)) for index, action in taken]
+                if self._post(worker, message, sent, pooled=True):
+                    self._sent.update(dict.fromkeys(sent, batch))
                 else:  # the worker is gone: recv raises it
-                    self._ready[index] = _Step(batch, "error", self._died(index))
+                    died = self._died(worker)
+                    self._ready.update((index, _Step(batch, "error", died)) for index in sent)
 
     def recv(self, batch_size: int | None = None) -> tuple[Any, np.ndarray, np.ndarray,
                                                            np.ndarray, dict[str, Any]]:
@@ -367,7 +389,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         """
         self.closed = True  # also when a Ctrl-C cuts this short (Gymnasium sets it after)
         atexit.unregister(self._at_exit)
-        # After a failed start there may be fewer processes than sub-envs.
+        # After a failed start there may be fewer processes than workers.
         everyone = range(len(self._processes))
         try:
             self._join(everyone if terminate else self._unanswered_close())
@@ -375,7 +397,7 @@ class SharedMemoryVectorEnv(VectorEnv):
             try:
                 self._read_waiting()
             finally:
-                self._join([i for i in everyone if self._due[i]], kill=True)
+                self._join([w for w in everyone if self._owed[w]], kill=True)
             raise
         finally:
             self._free()
@@ -388,9 +410,9 @@ class SharedMemoryVectorEnv(VectorEnv):
 
         A Ctrl-C may land while close waits on one worker with the others' answers unread.
         """
-        for index, pipe in enumerate(self._pipes):
-            while self._due[index] and pipe.poll():
-                self._read(index)
+        for worker, pipe in enumerate(self._pipes):
+            while self._owed[worker] and pipe.poll():
+                self._read(worker)
 
     def _join(self, stuck: Iterable[int], kill: bool = False) -> None:
         """Wait for the workers to end, the ``stuck`` ones stopped (``kill``: at once).
@@ -428,71 +450,82 @@ class SharedMemoryVectorEnv(VectorEnv):
         A worker with a step out answers it first.
         """
         deadline = time.monotonic() + JOIN_SECONDS
+        workers = range(len(self._pipes))
         with _CtrlC() as ctrl_c:
-            posted = [self._post(index, ("close", None)) for index in range(self.num_envs)]
-            return [index for index in range(self.num_envs)
-                    if not (posted[index] and self._answered(index, deadline, ctrl_c))]
+            posted = [self._post(w, CLOSE, self._members[w]) for w in workers]
+            return [w for w in workers
+                    if not (posted[w] and self._answered(w, deadline, ctrl_c))]
 
-    def _answered(self, index: int, deadline: float, ctrl_c: _CtrlC) -> bool:
-        """Whether worker ``index`` sent every answer it owes before ``deadline``."""
-        while self._due[index]:  # a worker that died answers too: nothing left to stop
-            if not ctrl_c.wait([self._pipes[index]], max(0.0, deadline - time.monotonic())):
+    def _answered(self, worker: int, deadline: float, ctrl_c: _CtrlC) -> bool:
+        """Whether ``worker`` sent every answer it owes before ``deadline``."""
+        while self._owed[worker]:  # a worker that died answers too: nothing left to stop
+            if not ctrl_c.wait([self._pipes[worker]], max(0.0, deadline - time.monotonic())):
                 return False
-            self._read(index)
+            self._read(worker)
         return True
 
     def _command(self, commands: Sequence[tuple[str, Any]]) -> list[Any]:
-        """Send each worker its command and collect the answers (see ``_collect``).
+        """Send each sub-env its command and collect the answers (see ``_collect``).
 
         Answers that an interrupted call (Ctrl-C) left unread are read and dropped first,
-        every worker's before any command goes; then every worker gets its command, or none
-        does.
+        every worker's before any command goes; then every worker gets its sub-envs'
+        commands in one message, or none does.
         """
         with _CtrlC() as ctrl_c:
-            self._drop_due(range(self.num_envs), ctrl_c)
-            alive = [self._post(index, command) for index, command in enumerate(commands)]
-            return self._collect(alive, ctrl_c)
+            workers = range(len(self._members))
+            self._drop_due(workers, ctrl_c)
+            posted = [self._post(w, [(index - ids[0], *commands[index]) for index in ids], ids)
+                      for w, ids in enumerate(self._members)]
+            return self._collect(posted, ctrl_c)
 
-    def _collect(self, alive: Sequence[bool], ctrl_c: _CtrlC) -> list[Any]:
-        """Every worker's next answer (an error for those not ``alive``).
+    def _collect(self, posted: Sequence[bool], ctrl_c: _CtrlC) -> list[Any]:
+        """Every sub-env's answer to the message just posted to its worker.
+
+        The sub-envs of a worker not ``posted`` (it is gone) get an error.
 
         Raises:
             Exception: The first error, once every worker has answered.
         """
-        found = {index: ("error", self._died(index))
-                 for index in range(self.num_envs) if not alive[index]}
+        found: dict[int, tuple[str, Any]] = {}
+        for worker, ids in enumerate(self._members):
+            if not posted[worker]:
+                found.update(dict.fromkeys(ids, ("error", self._died(worker))))
         while len(found) < self.num_envs:
-            waiting = {self._pipes[i]: i for i in range(self.num_envs) if i not in found}
+            waiting = {self._pipes[w]: w for w, ids in enumerate(self._members)
+                       if ids[0] not in found}
             for pipe in ctrl_c.wait(list(waiting)):
-                found[waiting[pipe]] = self._read(waiting[pipe])
+                found.update(self._read(waiting[pipe]))
         answers = [found[index] for index in range(self.num_envs)]
         failed = next((i for i, (status, _) in enumerate(answers) if status == "error"), None)
         if failed is not None:
             _raise(answers[failed][1], failed)
         return [payload for _, payload in answers]
 
-    def _post(self, index: int, command: tuple[str, Any]) -> bool:
-        """Send worker ``index`` its command; whether it could be (it is alive).
+    def _post(self, worker: int, message: Any, ids: Sequence[int], pooled: bool = False
+              ) -> bool:
+        """Send ``worker`` a message for its sub-envs ``ids``; whether it could be (it lives).
 
-        Call it inside a :class:`_CtrlC` block, which keeps the message whole.
+        ``pooled``: steps that :meth:`recv` returns. Call it inside a :class:`_CtrlC`
+        block, which keeps the message whole.
         """
         try:
-            self._pipes[index].send(command)
+            self._pipes[worker].send(message)
         except OSError:
             return False
-        self._due[index] += 1
+        self._owed[worker].append(_Message(list(ids), pooled))
         return True
 
-    def _drop_due(self, indices: Iterable[int], ctrl_c: _CtrlC) -> None:
-        """Read and drop the answers the workers ``indices`` owe to interrupted calls.
+    def _drop_due(self, workers: Iterable[int], ctrl_c: _CtrlC) -> None:
+        """Read and drop the answers ``workers`` owe to interrupted calls.
 
-        Each finishes what they asked first (a step of its env included), so its next
-        answer is to the next command.
+        Each finishes what they asked first (a step of its envs included), so its next
+        answer is to the next command. Steps sent for :meth:`recv` stay out: they were sent
+        after any such call, as a call waits for no step to be out.
         """
-        for index in indices:
-            while self._due[index]:
-                ctrl_c.wait([self._pipes[index]])
-                self._read(index)
+        for worker in workers:
+            while self._owed[worker] and not self._owed[worker][0].pooled:
+                ctrl_c.wait([self._pipes[worker]])
+                self._read(worker)
 
     def _open(self, name: str) -> None:
         """Refuse ``name`` once the env is closed, as Gymnasium's vector envs do."""
@@ -531,10 +564,9 @@ class SharedMemoryVectorEnv(VectorEnv):
             return
         with _CtrlC() as ctrl_c:  # each answer read whole and recorded with its read
             while len(self._ready) < size:
-                waiting = {self._pipes[index]: index for index in self._sent}
+                waiting = {self._pipes[w]: w for w in {self._worker_of[i] for i in self._sent}}
                 for pipe in ctrl_c.wait(list(waiting)):
-                    index = waiting[pipe]
-                    self._ready[index] = _Step(self._sent.pop(index), *self._read(index))
+                    self._read(waiting[pipe])
 
     def _results(self, replies: Sequence[Any], rows: Sequence[tuple[int, int]]
                  ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -547,28 +579,44 @@ class SharedMemoryVectorEnv(VectorEnv):
                 np.array(terminations, np.bool_), np.array(truncations, np.bool_),
                 infos if len(replies) == self.num_envs else _cut(infos, len(replies)))
 
-    def _read(self, index: int) -> tuple[str, Any]:
-        """Read worker ``index``'s next answer (inside a :class:`_CtrlC` block: whole).
+    def _read(self, worker: int) -> list[tuple[int, tuple[str, Any]]]:
+        """Read ``worker``'s next answer (inside a :class:`_CtrlC` block: whole).
 
-        A worker that died, or an answer that cannot be unpickled here, gives an error
-        answer.
+        Pooled steps' answers go to the steps ready for :meth:`recv`; the others come
+        back, each with its sub-env. A worker that died answers all it owed with an
+        error, as does an answer that cannot be unpickled here.
         """
+        owed = self._owed[worker]
         try:
-            data = self._pipes[index].recv_bytes()
+            data = self._pipes[worker].recv_bytes()
         except (EOFError, OSError):
-            self._due[index] = 0
-            return "error", self._died(index)
-        self._due[index] -= 1
+            died, messages = ("error", self._died(worker)), list(owed)
+            owed.clear()
+            return self._file([(message, [died] * len(message.ids)) for message in messages])
+        message = owed.popleft()
         try:
-            return pickle.loads(data)
+            answers = pickle.loads(data)
         except Exception as err:
-            return "error", (WorkerError(f"worker {index}'s answer cannot be unpickled here: "
-                                         f"{err!r}"), "")
+            answers = [("error", (WorkerError(f"worker {worker}'s answer cannot be unpickled "
+                                              f"here: {err!r}"), ""))] * len(message.ids)
+        return self._file([(message, answers)])
 
-    def _died(self, index: int) -> tuple[WorkerError, str]:
-        process = self._processes[index]
+    def _file(self, answered: list[tuple[_Message, list[tuple[str, Any]]]]
+              ) -> list[tuple[int, tuple[str, Any]]]:
+        """Record pooled steps' answers as ready; the other sub-envs' answers, listed."""
+        others = []
+        for message, answers in answered:
+            for index, answer in zip(message.ids, answers, strict=True):
+                if message.pooled:
+                    self._ready[index] = _Step(self._sent.pop(index), *answer)
+                else:
+                    others.append((index, answer))
+        return others
+
+    def _died(self, worker: int) -> tuple[WorkerError, str]:
+        process = self._processes[worker]
         process.join(1.0)
-        return WorkerError(f"worker {index} died (exit code {process.exitcode})"), ""
+        return WorkerError(f"worker {worker} died (exit code {process.exitcode})"), ""
 
     def _observation(self, rests: Sequence[Any], rows: Sequence[tuple[int, int]]) -> Any:
         """The batched observation of ``rows`` ((batch, sub-env) pairs).
@@ -624,7 +672,7 @@ class SharedMemoryVectorEnv(VectorEnv):
 
 def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
                 context: str | None = "spawn", cpus: Sequence[int] | None = None,
-                **kwargs: Any) -> SharedMemoryVectorEnv:
+                envs_per_worker: int = 1, **kwargs: Any) -> SharedMemoryVectorEnv:
     """``num_envs`` copies of a registered env in a :class:`SharedMemoryVectorEnv`.
 
     Each registered id of this package names it as its ``vector_entry_point`` (through
@@ -636,6 +684,7 @@ def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
         copy: See :class:`SharedMemoryVectorEnv`.
         context: See :class:`SharedMemoryVectorEnv`.
         cpus: See :class:`SharedMemoryVectorEnv`.
+        envs_per_worker: See :class:`SharedMemoryVectorEnv`.
         **kwargs: Passed to ``gym.make`` in each worker (``max_episode_steps`` included).
 
     Raises:
@@ -644,7 +693,8 @@ def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
     if not (is_integer(num_envs) and num_envs >= 1):
         raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
     return SharedMemoryVectorEnv([functools.partial(gym.make, env_id, **kwargs)] * num_envs,
-                                 copy=copy, context=context, cpus=cpus)
+                                 copy=copy, context=context, cpus=cpus,
+                                 envs_per_worker=envs_per_worker)
 
 
 def __getattr__(name: str) -> Callable[..., SharedMemoryVectorEnv]:
@@ -754,6 +804,13 @@ def _raise(error: tuple[Exception, str], index: int) -> None:
     with suppress(Exception):  # the note sets __notes__ (no add_note before Python 3.11)
         err.add_note(f"(raised by sub-env {index})")
     raise err from (WorkerError(f"in sub-env {index}'s worker:\n{trace}") if trace else None)
+
+
+class _Message(NamedTuple):
+    """A message a worker will answer: the sub-envs it names, in order."""
+
+    ids: list[int]
+    pooled: bool  # steps sent for recv
 
 
 class _Step(NamedTuple):

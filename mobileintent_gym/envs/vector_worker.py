@@ -1,12 +1,12 @@
 """The worker side of :class:`~mobileintent_gym.envs.vector.SharedMemoryVectorEnv`.
 
-Each worker process holds one env. The observation's array fields (the top-level ``Box``
-spaces of a ``Dict``, or a ``Box`` observation itself) go into shared memory, one batched
-array per field with a row per worker; everything else (text, the reward, the flags and
-``info``) goes through the worker's pipe. A worker whose env declares that it keeps no
-screenshot (``keeps_screenshots = False``) and shows a simulated phone
-(``env.unwrapped.device`` has ``draw_into``) has its screenshots drawn straight into its
-row of shared memory instead of copied there.
+Each worker process holds one env or several, stepped one after the other. The
+observation's array fields (the top-level ``Box`` spaces of a ``Dict``, or a ``Box``
+observation itself) go into shared memory, one batched array per field with a row per
+env; everything else (text, the reward, the flags and ``info``) goes through the worker's
+pipe. An env that declares that it keeps no screenshot (``keeps_screenshots = False``) and
+shows a simulated phone (``env.unwrapped.device`` has ``draw_into``) has its screenshots
+drawn straight into its row of shared memory instead of copied there.
 
 On Linux a worker (and whatever it starts) runs under the ``SCHED_BATCH`` policy: waking
 it (the parent sending it a command) does not hand it the parent's core at once. Without
@@ -357,13 +357,18 @@ def _place(index: int, cpu: int | None) -> None:
             os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
-def run(index: int, env_fn: Any, pipe: Connection, parent_pipe: Connection,
-        cpu: int | None = None) -> None:
-    """A worker's life: place it, build the env, report its spaces, serve.
+CLOSE = "close"
+"""The message that ends a worker: it answers, closes its envs and exits."""
+
+
+def run(worker: int, first: int, env_fns: list[Any], pipe: Connection,
+        parent_pipe: Connection, cpu: int | None = None) -> None:
+    """A worker's life: place it, build its envs, report their spaces, serve.
 
     Args:
-        index: The worker's row in the shared arrays.
-        env_fn: Builds the env (wrapped for cloudpickle).
+        worker: The worker's number.
+        first: The row of its first env in the shared arrays; its other envs' follow.
+        env_fns: Build its envs, one each (each wrapped for cloudpickle).
         pipe: This worker's end of its pipe.
         parent_pipe: The parent's end, closed here.
         cpu: The CPU to pin the worker (and every thread and process it starts) to.
@@ -372,87 +377,137 @@ def run(index: int, env_fn: Any, pipe: Connection, parent_pipe: Connection,
     # A terminal's Ctrl-C (and a notebook's interrupt) reaches the whole process group: it is
     # the parent's to handle. The worker finishes its command; close() or EOF ends it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    env, batches = None, {}
+    envs: list[gym.Env] = []
+    batches: dict[int, SharedFrames] = {}
     try:
-        _place(index, cpu)
-        env = env_fn()
-        pipe.send(("ok", pack_spaces(env.observation_space, env.action_space)))
-        serve(index, env, batches, pipe)
+        _place(worker, cpu)
+        try:
+            for env_fn in env_fns:
+                envs.append(env_fn())
+        except Exception as err:  # the first env not built names why; those after it too
+            failed = ("error", portable(err))
+            pipe.send([("ok", None)] * len(envs) + [failed] * (len(env_fns) - len(envs)))
+            return
+        pipe.send([("ok", pack_spaces(env.observation_space, env.action_space))
+                   for env in envs])
+        serve(first, envs, batches, pipe)
     except EOFError:
         pass
     except Exception as err:
-        pipe.send(("error", portable(err)))
+        pipe.send([("error", portable(err))] * len(env_fns))
     finally:
         for frames in batches.values():
             frames.close()
-        if env is not None:
+        for env in envs:
             env.close()
         pipe.close()
 
 
-def serve(index: int, env: gym.Env, batches: dict[int, SharedFrames], pipe: Connection
-          ) -> None:
-    """Answer the parent's commands until ``close``, with next-step autoreset.
+@dataclass
+class _Held:
+    """One env of a worker and what the worker keeps of it between commands."""
 
-    ``reset``, ``step`` and ``keep`` name the batch (a key of ``batches``) the observation
-    goes to; ``keep`` copies this env's row there from the batch it last wrote; ``attach``
-    adds (or replaces) a batch. ``step`` after an episode ended resets the
-    env instead (reward 0, not terminated, not truncated), as Gymnasium's vector envs do by
-    default. What a command returned is let go of once it is sent, so the env's device may
-    draw the next frame over its own; then, at most once a second, the freed heap goes back
-    to the OS (:class:`~mobileintent_gym.distributed.heap.HeapTrimmer`).
+    env: gym.Env
+    index: int  # its row in the shared arrays
+    canvases: _Canvases
+    autoreset: bool = False  # its episode ended: the next step resets it
+    rest: Any = None  # what its last observation sent through the pipe
+    last: int = 0  # the batch its last observation went to
+
+
+def serve(first: int, envs: list[gym.Env], batches: dict[int, SharedFrames],
+          pipe: Connection) -> None:
+    """Answer the parent's messages until :data:`CLOSE`, with next-step autoreset.
+
+    A message lists ``(env, command, data)`` for envs of this worker (``env`` counts from
+    0; the rows in the shared arrays from ``first``), stepped one after the other and
+    answered together: one ``(status, payload)`` each, in order. ``reset``, ``step`` and
+    ``keep`` name the batch (a key of ``batches``) the observation goes to; ``keep`` copies
+    the env's row there from the batch it last wrote; ``attach`` adds (or replaces) a
+    batch. ``step`` after an episode ended resets the env instead (reward 0, not
+    terminated, not truncated), as Gymnasium's vector envs do by default. What a command
+    returned is let go of once it is sent, so the env's device may draw the next frame
+    over its own; then, at most once a second, the freed heap goes back to the OS
+    (:class:`~mobileintent_gym.distributed.heap.HeapTrimmer`).
     """
-    canvases, trim = _Canvases(env, index), HeapTrimmer()
-    for number, frames in batches.items():
-        canvases.add(number, frames)
-    autoreset, rest, last = False, None, 0
+    held = [_Held(env, first + j, _Canvases(env, first + j)) for j, env in enumerate(envs)]
+    for one in held:
+        for number, frames in batches.items():
+            one.canvases.add(number, frames)
+    trim = HeapTrimmer()
     while True:
-        observation = info = reply = None
-        command, data = pipe.recv()
-        if command == "close":
-            pipe.send(("ok", None))
+        message = pipe.recv()
+        if message == CLOSE:
+            pipe.send([("ok", None)] * len(held))
             return
-        try:
-            if command == "reset":
-                batch, kwargs = data
-                with canvases.drawing_into(batch):
-                    observation, info = env.reset(**kwargs)
-                autoreset, rest, last = False, canvases.store(batches, batch, observation), batch
-                reply: Any = (rest, info)
-            elif command == "keep":  # not in a partial reset's mask
-                if data != last:
-                    batches[data].copy_row(index, batches[last])
-                    canvases.add(data, batches[data])
-                last, reply = data, (rest, {})
-            elif command == "step":
-                batch, action = data
-                with canvases.drawing_into(batch):
-                    if autoreset:
-                        observation, info = env.reset()
-                        reward, terminated, truncated = 0.0, False, False
-                    else:
-                        observation, reward, terminated, truncated, info = env.step(action)
-                autoreset = terminated or truncated
-                rest = canvases.store(batches, batch, observation)
-                last, reply = batch, (rest, reward, terminated, truncated, info)
-            elif command == "attach":
-                number, layout = data
-                if number in batches:
-                    batches[number].close()
-                batches[number] = SharedFrames.attach(layout)
-                canvases.add(number, batches[number])
-                reply = None
-            elif command == "set_attr":
-                env.set_wrapper_attr(*data)
-                reply = None
-            else:  # call
-                name, args, kwargs = data
-                attr = env.get_wrapper_attr(name)
-                reply = attr(*args, **kwargs) if callable(attr) else attr
-            pipe.send(("ok", reply))
-        except Exception as err:
-            pipe.send(("error", portable(err)))
+        pipe.send([_answer(held[j], batches, command, data) for j, command, data in message])
         trim()
+
+
+def _answer(held: _Held, batches: dict[int, SharedFrames], command: str, data: Any
+            ) -> tuple[str, Any]:
+    """One env's answer to one command (see :func:`serve`): its status and payload."""
+    try:
+        return "ok", _COMMANDS.get(command, _call)(held, batches, data)
+    except Exception as err:
+        return "error", portable(err)
+
+
+def _reset(held: _Held, batches: dict[int, SharedFrames], data: Any) -> Any:
+    batch, kwargs = data
+    with held.canvases.drawing_into(batch):
+        observation, info = held.env.reset(**kwargs)
+    rest = held.canvases.store(batches, batch, observation)
+    held.autoreset, held.rest, held.last = False, rest, batch
+    return rest, info
+
+
+def _keep(held: _Held, batches: dict[int, SharedFrames], batch: int) -> Any:
+    """Not in a partial reset's mask: the env's row follows into ``batch``."""
+    if batch != held.last:
+        batches[batch].copy_row(held.index, batches[held.last])
+        held.canvases.add(batch, batches[batch])
+    held.last = batch
+    return held.rest, {}
+
+
+def _step(held: _Held, batches: dict[int, SharedFrames], data: Any) -> Any:
+    batch, action = data
+    with held.canvases.drawing_into(batch):
+        if held.autoreset:
+            observation, info = held.env.reset()
+            reward, terminated, truncated = 0.0, False, False
+        else:
+            observation, reward, terminated, truncated, info = held.env.step(action)
+    held.autoreset = terminated or truncated
+    held.rest = held.canvases.store(batches, batch, observation)
+    held.last = batch
+    return held.rest, reward, terminated, truncated, info
+
+
+def _attach(held: _Held, batches: dict[int, SharedFrames], data: Any) -> None:
+    """Batch ``number`` of ``layout``: attached once per worker, a canvas for each env."""
+    number, layout = data
+    if number not in batches or batches[number].layout != layout:
+        if number in batches:
+            batches[number].close()
+        batches[number] = SharedFrames.attach(layout)
+    held.canvases.add(number, batches[number])
+
+
+def _set_attr(held: _Held, batches: dict[int, SharedFrames], data: Any) -> None:
+    held.env.set_wrapper_attr(*data)
+
+
+def _call(held: _Held, batches: dict[int, SharedFrames], data: Any) -> Any:
+    name, args, kwargs = data
+    attr = held.env.get_wrapper_attr(name)
+    return attr(*args, **kwargs) if callable(attr) else attr
+
+
+_COMMANDS = {"reset": _reset, "keep": _keep, "step": _step, "attach": _attach,
+             "set_attr": _set_attr}
+"""What each command does; any other is a ``call``."""
 
 
 def portable(err: Exception) -> tuple[Exception, str]:

@@ -24,10 +24,15 @@ KWARGS = {"device": "sim:540x1200", "users": ["demo-ana", "demo-ben"],
           "pair": PairConfig(encoder="lexical")}
 
 
-@pytest.fixture(scope="module")
-def pair_of_vectors():
-    """Our vector env and a SyncVectorEnv of the same three envs."""
-    ours = gym.make_vec(ENV, num_envs=3, vectorization_mode="vector_entry_point", **KWARGS)
+@pytest.fixture(scope="module", params=[1, 2], ids=["one_env_per_worker", "two_per_worker"])
+def pair_of_vectors(request):
+    """Our vector env and a SyncVectorEnv of the same three envs.
+
+    Ours has a worker per sub-env, or two workers: sub-envs 0 and 1 in one, 2 in the other.
+    """
+    ours = gym.make_vec(ENV, num_envs=3, vectorization_mode="vector_entry_point",
+                        envs_per_worker=request.param, **KWARGS)
+    assert len(ours._processes) == {1: 3, 2: 2}[request.param]
     sync = gym.make_vec(ENV, num_envs=3, vectorization_mode="sync", **KWARGS)
     yield ours, sync
     ours.close()
@@ -448,19 +453,20 @@ def serving(env, batches):
     from mobileintent_gym.envs import vector_worker
 
     ours, theirs = multiprocessing.Pipe()
-    worker = threading.Thread(target=vector_worker.serve, args=(0, env, batches, theirs))
+    worker = threading.Thread(target=vector_worker.serve, args=(0, [env], batches, theirs))
     worker.start()
 
     def command(name, data):
-        ours.send((name, data))
-        status, payload = ours.recv()
+        ours.send([(0, name, data)])
+        ((status, payload),) = ours.recv()
         assert status == "ok", payload
         return payload
 
     try:
         yield command
     finally:
-        command("close", None)
+        ours.send(vector_worker.CLOSE)
+        assert ours.recv() == [("ok", None)]
         worker.join()
         for frames in batches.values():
             frames.close(unlink=True)

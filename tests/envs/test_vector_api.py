@@ -74,10 +74,46 @@ def test_a_closed_env_refuses_every_call_as_gymnasiums_vector_envs_do(call):
 
 
 def test_workers_with_other_spaces_are_named_with_both_spaces():
-    with pytest.raises(WorkerError, match=r"worker 1's env has other spaces than worker 0's: "
+    with pytest.raises(WorkerError, match=r"sub-env 1's env has other spaces than sub-env 0's: "
                                           r"\(Box\(0, 1000, \(2,\), int64\).* against "
                                           r"\(Box\(0, 1000, \(1,\), int64\)"):
         SharedMemoryVectorEnv([_Light, functools.partial(_Light, wide=True)])
+
+
+class _Refusing(_Light):
+    """A counter that refuses action 1 (its step raises) and counts on otherwise."""
+
+    def step(self, action):
+        if action == 1:
+            raise ValueError("action 1 refused")
+        return super().step(action)
+
+
+def test_a_sub_env_error_keeps_its_worker_mates_step():
+    envs = SharedMemoryVectorEnv([_Refusing] * 3, envs_per_worker=2)
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="action 1 refused") as caught:
+        envs.step(np.array([1, 0, 0]))
+    assert caught.value.env_id == 0 and envs.get_attr("count") == (0, 1, 1)
+    envs.send(np.array([0, 1]), [0, 1])  # one message to their worker; recv the error first
+    with pytest.raises(ValueError, match="action 1 refused"):
+        envs.recv()
+    obs, *_, info = envs.recv()
+    assert list(info["env_id"]) == [0] and obs[0, 0] == 1
+    envs.close()
+
+
+@pytest.mark.parametrize("share", [0, -1, 1.5, True, "2"])
+def test_an_envs_per_worker_that_is_no_positive_integer_is_named(share):
+    with pytest.raises(ValueError, match=f"envs_per_worker must be a positive integer, got "
+                                         f"{share!r}"):
+        SharedMemoryVectorEnv([_Light], envs_per_worker=share)
+
+
+def test_workers_of_several_sub_envs_name_the_one_with_other_spaces():
+    with pytest.raises(WorkerError, match=r"sub-env 3's env has other spaces than sub-env 0's"):
+        SharedMemoryVectorEnv([_Light] * 3 + [functools.partial(_Light, wide=True)],
+                              envs_per_worker=2)
 
 
 @pytest.mark.parametrize("num_envs", [0, -1, 1.0, True])

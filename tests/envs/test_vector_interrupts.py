@@ -200,10 +200,10 @@ def test_a_ctrl_c_while_commands_go_out_lets_every_worker_have_its_own(gated, mo
     envs, _ = gated
     post = envs._post
 
-    def interrupted_post(index, command):
-        if index == 0:
+    def interrupted_post(worker, *message, **options):
+        if worker == 0:
             _ctrl_c()
-        return post(index, command)
+        return post(worker, *message, **options)
 
     monkeypatch.setattr(envs, "_post", interrupted_post)
     with pytest.raises(KeyboardInterrupt):

@@ -53,9 +53,11 @@ def row(results, k):
             float(rewards[k]), bool(terminations[k]), bool(truncations[k]), info)
 
 
-def test_each_sub_env_steps_in_a_pool_as_in_a_sync_vector_env():
+@pytest.mark.parametrize("envs_per_worker", [1, 2])
+def test_each_sub_env_steps_in_a_pool_as_in_a_sync_vector_env(envs_per_worker):
+    # With two per worker, a step is often sent to a sub-env whose worker-mate's is out.
     n, steps = 3, 14
-    ours = make_vector(ENV, n, max_episode_steps=4, **KWARGS)
+    ours = make_vector(ENV, n, max_episode_steps=4, envs_per_worker=envs_per_worker, **KWARGS)
     sync = gym.make_vec(ENV, n, vectorization_mode="sync", max_episode_steps=4, **KWARGS)
     space = ours.single_action_space
     space.seed(5)
@@ -169,6 +171,24 @@ def test_a_worker_dying_in_a_pool_is_raised_and_the_others_steps_kept():
     with pytest.raises(WorkerError, match="worker 1 died"):
         envs.send(home(envs, 1), [1])
         envs.recv()
+    envs.close()
+    assert not any(p.is_alive() for p in envs._processes)
+
+
+def test_a_worker_dying_fails_each_of_its_sub_envs_and_keeps_the_others_steps():
+    envs = make_vector(ENV, 3, envs_per_worker=2, **KWARGS)  # workers: [0, 1] and [2]
+    envs.reset(seed=0)
+    envs.send(home(envs, 3))
+    os.kill(envs._processes[0].pid, signal.SIGKILL)
+    envs._processes[0].join(10)
+    failed = []
+    for _ in range(2):
+        with pytest.raises(WorkerError, match="worker 0 died") as caught:
+            envs.recv()
+        failed.append(caught.value.env_id)
+    obs, *_, info = envs.recv()
+    assert sorted(failed) == [0, 1] and list(info["env_id"]) == [2]
+    assert list(info["steps"]) == [1] and obs["screenshot"].shape[0] == 1
     envs.close()
     assert not any(p.is_alive() for p in envs._processes)
 
