@@ -597,8 +597,10 @@ class SharedMemoryVectorEnv(VectorEnv):
         try:
             answers = pickle.loads(data)
         except Exception as err:
-            answers = [("error", (WorkerError(f"worker {worker}'s answer cannot be unpickled "
-                                              f"here: {err!r}"), ""))] * len(message.ids)
+            answers = ("error", (WorkerError(f"worker {worker}'s answer cannot be unpickled "
+                                             f"here: {err!r}"), ""))
+        if isinstance(answers, tuple):  # one answer for every sub-env the message named
+            answers = [answers] * len(message.ids)
         return self._file([(message, answers)])
 
     def _file(self, answered: list[tuple[_Message, list[tuple[str, Any]]]]

@@ -393,8 +393,8 @@ def run(worker: int, first: int, env_fns: list[Any], pipe: Connection,
         serve(first, envs, batches, pipe)
     except EOFError:
         pass
-    except Exception as err:
-        pipe.send([("error", portable(err))] * len(env_fns))
+    except Exception as err:  # the worker fails as a whole: one answer for every env named
+        pipe.send(("error", portable(err)))
     finally:
         for frames in batches.values():
             frames.close()
@@ -421,7 +421,8 @@ def serve(first: int, envs: list[gym.Env], batches: dict[int, SharedFrames],
 
     A message lists ``(env, command, data)`` for envs of this worker (``env`` counts from
     0; the rows in the shared arrays from ``first``), stepped one after the other and
-    answered together: one ``(status, payload)`` each, in order. ``reset``, ``step`` and
+    answered together: one ``(status, payload)`` each, in order (or, when the worker
+    fails as a whole and ends, one ``("error", …)`` for all of them). ``reset``, ``step`` and
     ``keep`` name the batch (a key of ``batches``) the observation goes to; ``keep`` copies
     the env's row there from the batch it last wrote; ``attach`` adds (or replaces) a
     batch. ``step`` after an episode ended resets the env instead (reward 0, not
@@ -440,8 +441,30 @@ def serve(first: int, envs: list[gym.Env], batches: dict[int, SharedFrames],
         if message == CLOSE:
             pipe.send([("ok", None)] * len(held))
             return
-        pipe.send([_answer(held[j], batches, command, data) for j, command, data in message])
+        _send(pipe, [_answer(held[j], batches, command, data) for j, command, data in message])
         trim()
+
+
+def _send(pipe: Connection, answers: list[tuple[str, Any]]) -> None:
+    """Send the answers to the parent.
+
+    One that cannot be pickled (a lock in an ``info``) becomes an error naming why, and
+    the others go as they are: the worker and its envs go on.
+    """
+    try:
+        pipe.send(answers)
+    except OSError:
+        raise
+    except Exception:  # pickling failed before anything was written
+        pipe.send([_sendable(answer) for answer in answers])
+
+
+def _sendable(answer: tuple[str, Any]) -> tuple[str, Any]:
+    try:
+        pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as err:
+        return "error", portable(err)
+    return answer
 
 
 def _answer(held: _Held, batches: dict[int, SharedFrames], command: str, data: Any

@@ -1,6 +1,7 @@
 """The shared-memory vector env's Gymnasium API besides stepping: attributes, closing, misuse."""
 
 import functools
+import threading
 from typing import ClassVar
 
 import gymnasium as gym
@@ -100,6 +101,60 @@ def test_a_sub_env_error_keeps_its_worker_mates_step():
         envs.recv()
     obs, *_, info = envs.recv()
     assert list(info["env_id"]) == [0] and obs[0, 0] == 1
+    envs.close()
+
+
+class _Locking(_Light):
+    """A counter whose action 1 puts a lock (which cannot be pickled) in its info."""
+
+    def step(self, action):
+        observation, *rest, info = super().step(action)
+        return observation, *rest, {"lock": threading.Lock()} if action == 1 else info
+
+    def lock(self):
+        return threading.Lock()
+
+
+@pytest.mark.parametrize("share", [1, 2])
+def test_an_answer_the_worker_cannot_pickle_is_an_error_and_the_worker_goes_on(share):
+    # Sent as one message, it used to end the worker and every sub-env in it.
+    envs = SharedMemoryVectorEnv([_Locking] * 2, envs_per_worker=share)
+    envs.reset(seed=0)
+    with pytest.raises(TypeError, match=r"cannot pickle '_thread\.lock' object"):
+        envs.call("lock")
+    with pytest.raises(TypeError, match="cannot pickle") as caught:
+        envs.step(np.array([1, 0]))
+    assert caught.value.env_id == 0 and envs.get_attr("count") == (1, 1)
+    envs.send(np.array([1]), [0])  # a message naming one sub-env of two
+    with pytest.raises(TypeError, match="cannot pickle"):
+        envs.recv()
+    obs = envs.step(np.array([0, 0]))[0]
+    assert list(obs[:, 0]) == [3, 2] and all(p.is_alive() for p in envs._processes)
+    envs.close()
+
+
+def _explode():
+    raise RuntimeError("this message cannot be read in the worker")
+
+
+class _Poison:
+    """An action that pickles here and cannot be unpickled in the worker."""
+
+    def __reduce__(self):
+        return _explode, ()
+
+
+def test_a_worker_failing_as_a_whole_fails_each_sub_env_its_message_named():
+    # It answered for all its sub-envs, where the message named one: recv() then failed
+    # with an error of its own (zip() arguments of other lengths).
+    envs = SharedMemoryVectorEnv([_Light] * 2, envs_per_worker=2)
+    envs.reset(seed=0)
+    envs.send(np.array([_Poison()], dtype=object), [0])
+    with pytest.raises(RuntimeError, match="cannot be read in the worker") as caught:
+        envs.recv()
+    assert caught.value.env_id == 0
+    with pytest.raises(WorkerError, match="worker 0 died"):  # the worker ended there
+        envs.step(np.array([0, 0]))
     envs.close()
 
 
