@@ -173,6 +173,18 @@ def test_a_resume_killed_while_it_rewrites_the_file_keeps_every_episode(agent_mo
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
+def test_an_out_that_is_a_link_is_written_through(agent_module, tmp_path):
+    # The file is written beside its target and renamed over it; the link used to be
+    # replaced by a file of its own, leaving the target untouched.
+    (tmp_path / "runs").mkdir()
+    target, link = tmp_path / "runs" / "run.json", tmp_path / "latest.json"
+    target.write_text("")
+    link.symlink_to(target)
+    assert run("--agent", f"{agent_module}:Scripted", "--users", "demo-ana", "--tasks",
+               TASKS[0], "--out", str(link)) == 0
+    assert link.is_symlink() and json.loads(target.read_text())["episodes"]
+
+
 def test_an_unwritable_out_fails_before_any_episode(agent_module, tmp_path, capsys):
     module = __import__(agent_module)
     blocker = tmp_path / "file"
