@@ -12,6 +12,7 @@ from gymnasium.error import ClosedEnvironmentError
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv, make_vector
 from mobileintent_gym.envs.vector_worker import WorkerError
 from tests.envs.test_vector import ENV, KWARGS
+from tests.envs.test_vector_interrupts import _Unreadable
 
 
 class _Light(gym.Env):
@@ -133,24 +134,14 @@ def test_an_answer_the_worker_cannot_pickle_is_an_error_and_the_worker_goes_on(s
     envs.close()
 
 
-def _explode():
-    raise RuntimeError("this message cannot be read in the worker")
-
-
-class _Poison:
-    """An action that pickles here and cannot be unpickled in the worker."""
-
-    def __reduce__(self):
-        return _explode, ()
-
-
 def test_a_worker_failing_as_a_whole_fails_each_sub_env_its_message_named():
-    # It answered for all its sub-envs, where the message named one: recv() then failed
-    # with an error of its own (zip() arguments of other lengths).
+    # An action that cannot be unpickled in the worker ends it. It answered for all its
+    # sub-envs, where the message named one: recv() then failed with an error of its own
+    # (zip() arguments of other lengths).
     envs = SharedMemoryVectorEnv([_Light] * 2, envs_per_worker=2)
     envs.reset(seed=0)
-    envs.send(np.array([_Poison()], dtype=object), [0])
-    with pytest.raises(RuntimeError, match="cannot be read in the worker") as caught:
+    envs.send(np.array([_Unreadable()], dtype=object), [0])
+    with pytest.raises(TypeError, match="cannot be rebuilt here") as caught:
         envs.recv()
     assert caught.value.env_id == 0
     with pytest.raises(WorkerError, match="worker 0 died"):  # the worker ended there
