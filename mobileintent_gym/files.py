@@ -13,12 +13,14 @@ from pathlib import Path
 def write_atomic(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file beside it, then rename it.
 
-    Concurrent readers see the old file or the whole new one, never a part.
+    Concurrent readers see the old file or the whole new one, never a part. A ``path``
+    that is a symbolic link stays one: the file it points to is written, as ``open``
+    would write it.
 
     Raises:
         OSError: When the folder cannot be created or written; no temporary file is left.
     """
-    path = Path(path)
+    path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     # A unique name opened exclusively (not mkstemp, whose files are private to their
     # owner): the file gets the umask's permissions, as a plain write would give it.

@@ -112,9 +112,8 @@ class ResultsWriter:
         # resumed run's file whole. JSON is written ASCII-only, so characters are bytes.
         start = f"{_HEAD}{json.dumps(provenance)},\n{_EPISODES}" + "".join(
             _line(episode, index) for index, episode in enumerate(self.episodes))
-        target = Path(os.path.realpath(path))  # a link stays a link to the file written
-        write_atomic(target, (start + _tail(scores(self.episodes))).encode("ascii"))
-        self._file: IO[str] = target.open("r+", encoding="ascii")
+        write_atomic(path, (start + _tail(scores(self.episodes))).encode("ascii"))
+        self._file: IO[str] = path.open("r+", encoding="ascii")
         self._end = self._file.seek(len(start))
 
     def add(self, episode: dict[str, Any]) -> None:

@@ -60,6 +60,17 @@ def test_write_atomic_replaces_a_file_whole_with_the_umask_permissions(tmp_path)
     assert [p.name for p in target.parent.iterdir()] == ["report.html"]
 
 
+def test_write_atomic_writes_through_a_link_which_stays_one(tmp_path):
+    # A "latest.html" pointing into a runs folder: the rename used to replace the link.
+    (tmp_path / "runs").mkdir()
+    target, link = tmp_path / "runs" / "page.html", tmp_path / "latest.html"
+    target.write_bytes(b"old")
+    link.symlink_to(target)
+    write_atomic(link, b"new")
+    assert link.is_symlink() and target.read_bytes() == b"new"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["latest.html", "page.html", "runs"]
+
+
 def test_a_failed_atomic_write_keeps_the_old_file(tmp_path, monkeypatch):
     target = tmp_path / "page.html"
     target.write_bytes(b"old")
