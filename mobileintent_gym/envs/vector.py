@@ -512,7 +512,7 @@ class SharedMemoryVectorEnv(VectorEnv):
             self._pipes[worker].send(message)
         except OSError:
             return False
-        self._owed[worker].append(_Message(list(ids), pooled))
+        self._owed[worker].append(_Message(ids, pooled))
         return True
 
     def _drop_due(self, workers: Iterable[int], ctrl_c: _CtrlC) -> None:
@@ -811,7 +811,7 @@ def _raise(error: tuple[Exception, str], index: int) -> None:
 class _Message(NamedTuple):
     """A message a worker will answer: the sub-envs it names, in order."""
 
-    ids: list[int]
+    ids: Sequence[int]  # never changed once posted (a worker's own list, or a send's)
     pooled: bool  # steps sent for recv
 
 
