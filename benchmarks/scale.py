@@ -203,6 +203,9 @@ def pool_rate(envs: SharedMemoryVectorEnv, actions: list, repeats: int, batch: i
     ``send`` (as a policy answering the observations it got would).
     """
     space, n = envs.single_action_space, envs.num_envs
+    # Batched beforehand for one sub-env (recv(1) sends one at a time), so that the
+    # parent's CPU (vector_parent.py) counts none of this script's batching there.
+    alone = [concatenate(space, [a], create_empty_array(space, 1)) for a in actions]
 
     def run() -> float:
         envs.reset(seed=0)
@@ -216,8 +219,9 @@ def pool_rate(envs: SharedMemoryVectorEnv, actions: list, repeats: int, batch: i
                 taken[i] += 1
             again = [int(i) for i in done if taken[i] < len(actions)]
             if again:
-                envs.send(concatenate(space, [actions[taken[i]] for i in again],
-                                      create_empty_array(space, len(again))), again)
+                envs.send(alone[taken[again[0]]] if len(again) == 1 else concatenate(
+                    space, [actions[taken[i]] for i in again],
+                    create_empty_array(space, len(again))), again)
                 pending += len(again)
         return n * len(actions) / (time.perf_counter() - start)
 
