@@ -29,7 +29,7 @@ from mobileintent_gym import rollouts
 from mobileintent_gym.checks import is_digits, is_integer
 from mobileintent_gym.console import Progress
 from mobileintent_gym.distributed.heap import HeapTrimmer
-from mobileintent_gym.distributed.threads import worker_thread_env
+from mobileintent_gym.distributed.threads import usable_cpus, worker_thread_env
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.rollouts import AgentFactory, Episode, EpisodeRecord
 
@@ -139,7 +139,8 @@ class RolloutPool:
     Args:
         num_actors: How many actors (one CPU each, or an equal share of the cluster's
             CPUs where it has fewer, with a warning: an autoscaling cluster with some CPUs
-            is not asked for more); ``None``: one per CPU of the cluster.
+            is not asked for more); ``None``: one per CPU of the cluster (of a new local
+            one: one per CPU this process may run on).
         env_id: The registered env id each actor builds.
         env_kwargs: Passed to ``gym.make`` in each actor.
         address: A Ray cluster's address (``ray.init(address=...)``); a ``host:port`` is
@@ -184,13 +185,15 @@ class RolloutPool:
     def _init(self, address: str | None, num_actors: int | None) -> None:
         """Start Ray: the cluster at ``address`` (or ``$RAY_ADDRESS``), else a local one.
 
-        A local cluster gets ``num_actors`` CPUs; Ray refuses a CPU count for a cluster.
+        A local cluster gets ``num_actors`` CPUs, or (``None``) the CPUs this process may
+        run on, which Ray's own count (every CPU of the machine) ignores; Ray refuses a CPU
+        count for a cluster.
         """
         check_address(address)
         address = ray_address(address)
         try:
-            self._ray.init(address=address, num_cpus=None if address else num_actors,
-                           include_dashboard=False)
+            self._ray.init(address=address, include_dashboard=False,
+                           num_cpus=None if address else num_actors or usable_cpus())
         except (ValueError, ConnectionError, RuntimeError) as err:
             self._ray.shutdown()
             raise RolloutError(f"Ray cannot start at {address or 'a new local cluster'!r}: "

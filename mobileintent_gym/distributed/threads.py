@@ -1,4 +1,4 @@
-"""Thread limits of worker processes.
+"""Thread limits of worker processes, and how many CPUs they may run on.
 
 N env workers on a machine are N processes, and each numeric library in each of them
 (OpenBLAS, MKL, OpenMP — torch's too) would start a thread per core: the CPUs are
@@ -22,6 +22,17 @@ from mobileintent_gym.errors import MobileIntentError
 WORKER_THREADS_ENV = "MOBILEINTENT_GYM_WORKER_THREADS"
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                     "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+def usable_cpus() -> int:
+    """How many CPUs this process may run on.
+
+    Its affinity mask, as ``taskset`` or a batch system sets it; where the OS keeps none
+    (macOS, Windows), every CPU of the machine.
+    """
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def worker_thread_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:

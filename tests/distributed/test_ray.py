@@ -145,6 +145,19 @@ def test_a_numpy_actor_count_starts_ray_too():
     assert ran.returncode == 0 and ran.stdout.split()[-1] == "1", ran.stderr[-2000:]
 
 
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="needs a CPU affinity mask of two CPUs or more")
+def test_a_new_local_cluster_has_one_actor_per_cpu_this_process_may_use():
+    # Ray's own count is every CPU of the machine, whatever taskset allowed.
+    code = ("import os\nos.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
+            "from mobileintent_gym.distributed import RolloutPool\n"
+            "with RolloutPool(None, env_id='CartPole-v1', progress=False) as pool:\n"
+            "    print(len(pool.pids()))")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, check=False)
+    assert ran.returncode == 0 and ran.stdout.split()[-1] == "1", ran.stderr[-2000:]
+
+
 def test_bad_pool_and_group_arguments_are_named():
     with pytest.raises(ValueError, match="num_actors must be a positive integer, got 0"):
         RolloutPool(0)
