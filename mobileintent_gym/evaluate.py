@@ -39,7 +39,8 @@ from mobileintent_gym.results import (
 from mobileintent_gym.rollouts import Episode, EpisodeRecord, record_episode, teacher_forced
 from mobileintent_gym.rollouts import episodes as rollout_episodes
 from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, parse_task_id, task_ids
-from mobileintent_gym.users import UnknownProfileError, profile_names, resolve_users
+from mobileintent_gym.users import PairConfig, UnknownProfileError, profile_names, resolve_users
+from mobileintent_gym.users.encoders import Encoder, encoder_kind
 
 OBSERVATION = ("instruction", "hierarchy")
 
@@ -215,8 +216,19 @@ def env_kwargs(args: argparse.Namespace, run: Plan) -> dict[str, Any]:
                 profiles_dir=args.profiles)
 
 
+def actor_env_kwargs(args: argparse.Namespace, run: Plan, encoder: Encoder) -> dict[str, Any]:
+    """What each Ray actor's env is made with: the run's, with this process's encoder kind.
+
+    The content is ranked by the kind of encoder loaded here, which the results file
+    records. With the default ``auto``, an actor on a node without the ``[embed]`` extra or the
+    model would rank content with the lexical encoder and say nothing; given the kind, it
+    fails to build its users' content instead.
+    """
+    return {**env_kwargs(args, run), "pair": PairConfig(encoder=encoder_kind(encoder))}
+
+
 def _records(args: argparse.Namespace, run: Plan, env: gym.Env, todo: list[Episode],
-             first: int) -> Iterator[tuple[EpisodeRecord, dict[str, Any]]]:
+             first: int, encoder: Encoder) -> Iterator[tuple[EpisodeRecord, dict[str, Any]]]:
     """Each episode's record and extra fields, in the order of ``todo``."""
     make_agent = run.agent.factory()
     if not todo:  # a finished run resumed
@@ -224,8 +236,8 @@ def _records(args: argparse.Namespace, run: Plan, env: gym.Env, todo: list[Episo
     if args.ray is not None or args.ray_address is not None:
         from mobileintent_gym.distributed import RolloutPool
 
-        with RolloutPool(args.ray, env_kwargs=env_kwargs(args, run), address=args.ray_address,
-                         progress=False) as pool:
+        with RolloutPool(args.ray, env_kwargs=actor_env_kwargs(args, run, encoder),
+                         address=args.ray_address, progress=False) as pool:
             yield from ((record, {}) for record in pool.ordered(todo, make_agent))
         return
     for index, episode in enumerate(todo, first):
@@ -239,14 +251,17 @@ def _records(args: argparse.Namespace, run: Plan, env: gym.Env, todo: list[Episo
         yield record, extra
 
 
-def run_all(args: argparse.Namespace, run: Plan, env: gym.Env,
-            writer: ResultsWriter | None, done: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Run every (user, task) not in ``done``, recording each as it finishes."""
+def run_all(args: argparse.Namespace, run: Plan, env: gym.Env, writer: ResultsWriter | None,
+            done: list[dict[str, Any]], encoder: Encoder) -> list[dict[str, Any]]:
+    """Run every (user, task) not in ``done``, recording each as it finishes.
+
+    ``encoder`` is the one that ranks the users' content here (Ray actors load its kind).
+    """
     episodes = list(done)
     todo = rollout_episodes(run.users, run.tasks, args.seed,
                             skip={(e["user"], e["task"]) for e in done})
     progress = Progress(len(todo))
-    for record, extra in _records(args, run, env, todo, len(episodes)):
+    for record, extra in _records(args, run, env, todo, len(episodes), encoder):
         episodes.append(episode_dict(record, len(episodes), **extra))
         if writer is not None:
             writer.add(episodes[-1])
@@ -274,7 +289,7 @@ def _main(args: argparse.Namespace) -> int:
             print(f"resuming {run.out}: {len(done)} episodes done", file=sys.stderr)
         progress = functools.partial(scores, users=run.users, finished=False)
         writer = ResultsWriter(run.out, made, done, progress) if run.out else None
-        episodes = run_all(args, run, env, writer, done)
+        episodes = run_all(args, run, env, writer, done, encoder)
         final = scores(episodes, run.users)
         if writer is not None:
             writer.finish(final)

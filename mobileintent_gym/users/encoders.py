@@ -215,6 +215,15 @@ def _hub_answers(endpoint: str, model_id: str) -> bool:
     return bool(answers and answers[0])
 
 
+def encoder_kind(encoder: Encoder) -> str:
+    """The :func:`make_encoder` kind that loads an encoder of ``encoder``'s type.
+
+    Another process given this kind loads that type of model or fails, where ``auto``
+    would fall back to the lexical encoder on its own.
+    """
+    return "lexical" if isinstance(encoder, LexicalEncoder) else "sentence"
+
+
 @functools.cache
 def make_encoder(kind: str = "auto") -> Encoder:
     """The encoder of a kind, one instance per process.

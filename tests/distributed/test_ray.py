@@ -342,3 +342,26 @@ def test_the_trainers_groups_are_the_same_episodes_on_ray_as_in_lockstep(cluster
     assert here.records == there.records  # steps, results and the policy's turns
     assert all(len(r.turns) == len(r.steps) >= 1 for r in here.records)
     assert ray.is_initialized()  # the trainer's pool leaves the session it found
+
+
+def test_an_actor_that_cannot_load_the_drivers_kind_of_encoder_fails_the_run(tmp_path):
+    # An actor given "auto" ranked content with the lexical encoder on its own, while the
+    # results file recorded the driver's sentence encoder. The actors here cannot import
+    # sentence-transformers (a package of that name that raises shadows it), and have no
+    # cached content, so they must build it.
+    shadow = tmp_path / "shadow" / "sentence_transformers"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ImportError('not on this node')\n")
+    code = ("import os, sys\nfrom mobileintent_gym.cli import main\n"
+            "from mobileintent_gym.console import run_encoder\n"
+            "assert run_encoder().name != 'lexical'\n"
+            f"os.environ['PYTHONPATH'] = {str(shadow.parent)!r}\n"
+            f"os.environ['MOBILEINTENT_GYM_CACHE'] = {str(tmp_path / 'cache')!r}\n"
+            "sys.exit(main(['evaluate', '--ray', '1', '--users', 'demo-ana', '--tasks', "
+            f"'{TASKS[2]}', '--observation', 'instruction', '--out', "
+            f"{str(tmp_path / 'run.json')!r}]))")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, check=False)
+    assert ran.returncode != 0, ran.stdout[-2000:]
+    assert "sentence" in ran.stderr.splitlines()[-1], ran.stderr[-2000:]
+    assert not json.loads((tmp_path / "run.json").read_text())["episodes"]
