@@ -68,7 +68,7 @@ class FileCommands:
         return Output(data, "".join(errors).encode(), 1 if errors else 0)
 
     def ls(self, inv: Invocation) -> Output:
-        """``ls [-l] [-a] [-1] [PATH...]``."""
+        """``ls [-l] [-a] [-1] [-d] [-R] [PATH...]``."""
         flags, paths = _flags(inv.argv, "la1dR")
         out, errors = [], []
         for path in paths or ["."]:
@@ -76,13 +76,28 @@ class FileCommands:
             if info is None:
                 errors.append(f"ls: {self.fs.resolve(path)}: No such file or directory\n")
             elif stat_module.S_ISDIR(info[0]) and "d" not in flags:
-                full = self.fs.resolve(path)
-                names = self.fs.list_dir(full)
-                out += [self._line(f"{full.rstrip('/')}/{n}", n, flags) for n in names]
+                out += self._listing(self.fs.resolve(path), flags)
             else:
                 out.append(self._line(path, path, flags))
         text = "".join(line + "\n" for line in out)
         return Output(text.encode(), "".join(errors).encode(), 1 if errors else 0)
+
+    def _listing(self, folder: str, flags: set[str]) -> list[str]:
+        """The lines listing ``folder``.
+
+        With ``-R`` they are headed by its path and followed by each sub-folder's listing
+        after an empty line, as toybox prints them.
+        """
+        names = self.fs.list_dir(folder)
+        paths = [f"{folder.rstrip('/')}/{name}" for name in names]
+        lines = [self._line(path, name, flags) for path, name in zip(paths, names, strict=True)]
+        if "R" not in flags:
+            return lines
+        lines.insert(0, f"{folder}:")
+        for path in paths:
+            if stat_module.S_ISDIR(self.fs.stat(path)[0]):
+                lines += ["", *self._listing(path, flags)]
+        return lines
 
     def _line(self, path: str, name: str, flags: set[str]) -> str:
         if "l" not in flags:
@@ -127,7 +142,7 @@ class FileCommands:
 
 
 def grep_command(pool: RegexPool, fs: MemoryFileSystem) -> CommandFn:
-    """``grep [-i] [-v] [-E] [-F] [-c] [-q] PATTERN [FILE...]``: the files, else standard input.
+    """``grep [-i] [-v] [-E] [-F] [-c] [-q] [-o] PATTERN [FILE...]``: the files, else stdin.
 
     With several files each line (or count) is prefixed by its file's path, as grep does.
     The matching runs in one of ``pool``'s child processes, killed when the command line's
@@ -146,7 +161,8 @@ def grep_command(pool: RegexPool, fs: MemoryFileSystem) -> CommandFn:
             try:
                 text = inv.stdin if path is None else fs.read(path)
                 chosen = pool.select(pattern, text, ignore_case="i" in flags,
-                                     invert="v" in flags, timeout=inv.budget.timeout())
+                                     invert="v" in flags, only_matching="o" in flags,
+                                     timeout=inv.budget.timeout())
             except FileSystemError as err:
                 errors.append(f"grep: {err}\n")
                 continue

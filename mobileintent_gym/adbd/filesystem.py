@@ -162,7 +162,8 @@ class MemoryFileSystem:
             prefix = path.rstrip("/") + "/"
             for name in [f for f in self._files if f.startswith(prefix)]:
                 self._used -= len(self._files.pop(name).data)
-            self._dirs -= {d for d in self._dirs if d.startswith(prefix) and d not in BUILTIN_DIRS}
+            self._dirs -= {d for d in self._dirs
+                           if (d == path or d.startswith(prefix)) and d not in BUILTIN_DIRS}
         elif path in self._dirs:
             raise FileSystemError(f"{path}: Is a directory")
         else:
@@ -208,12 +209,13 @@ class MemoryFileSystem:
         return path
 
     def _make_parents(self, path: str) -> None:
-        parent = posixpath.dirname(path)
+        missing, parent = [], posixpath.dirname(path)
         while parent not in self._dirs:
-            if parent in self._files:
+            if parent in self._files:  # checked before any directory is added
                 raise FileSystemError(f"{parent}: Not a directory")
-            self._dirs.add(parent)
+            missing.append(parent)
             parent = posixpath.dirname(parent)
+        self._dirs.update(missing)
 
 
 def _writable(path: str) -> bool:

@@ -4,10 +4,12 @@ Started by :mod:`mobileintent_gym.adbd.regex_pool` as ``python -I regex_child.py
 imports nothing but the standard library. Requests arrive on stdin and answers leave on
 stdout as :mod:`multiprocessing.connection` messages:
 
-* request: flags (1 byte: bit 0 ignore case, bit 1 invert), pattern length (u32), the
-  pattern (UTF-8), then the text to search;
+* request: flags (1 byte: bit 0 ignore case, bit 1 invert, bit 2 only the matches),
+  pattern length (u32), the pattern (UTF-8), then the text to search;
 * answer: status (1 byte: 0 matched, 1 bad pattern), number of lines chosen (u32), then
-  the chosen lines (each ending in a newline) or the error message.
+  the chosen lines (each ending in a newline) or, with bit 2, each non-empty match in
+  them on a line of its own (none for inverted selections, as grep prints); or the error
+  message.
 
 A pattern that backtracks without end keeps this process busy, never the server: the
 server kills it when the command's time is up. Its memory is capped too (1 GiB of address
@@ -25,7 +27,7 @@ from collections.abc import Iterator
 from multiprocessing.connection import Connection
 
 HEADER = struct.Struct("<BI")
-IGNORE_CASE, INVERT = 1, 2
+IGNORE_CASE, INVERT, ONLY_MATCHING = 1, 2, 4
 MATCHED, BAD_PATTERN = 0, 1
 MEMORY_LIMIT = 1 << 30
 
@@ -42,7 +44,11 @@ def answer(request: bytes) -> bytes:
     invert = bool(flags & INVERT)
     chosen = [line for line in lines(text.decode("utf-8", errors="replace"))
               if bool(regex.search(line)) != invert]
-    return HEADER.pack(MATCHED, len(chosen)) + "".join(f"{line}\n" for line in chosen).encode()
+    shown = chosen
+    if flags & ONLY_MATCHING:
+        shown = [] if invert else [found.group() for line in chosen
+                                   for found in regex.finditer(line) if found.group()]
+    return HEADER.pack(MATCHED, len(chosen)) + "".join(f"{line}\n" for line in shown).encode()
 
 
 def lines(text: str) -> Iterator[str]:

@@ -19,7 +19,13 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from mobileintent_gym.adbd.regex_child import BAD_PATTERN, HEADER, IGNORE_CASE, INVERT
+from mobileintent_gym.adbd.regex_child import (
+    BAD_PATTERN,
+    HEADER,
+    IGNORE_CASE,
+    INVERT,
+    ONLY_MATCHING,
+)
 from mobileintent_gym.errors import MobileIntentError
 
 _CHILD = Path(__file__).with_name("regex_child.py")
@@ -31,7 +37,10 @@ class MatchError(MobileIntentError, ValueError):
 
 @dataclass(frozen=True)
 class Selection:
-    """The lines a pattern chose: their text (newline-terminated) and how many."""
+    """The lines a pattern chose and how many; ``lines`` ends each in a newline.
+
+    With ``only_matching``, ``lines`` holds each match in them instead, one to a line.
+    """
 
     lines: bytes
     count: int
@@ -71,8 +80,12 @@ class RegexPool:
         self._finalizer = weakref.finalize(self, _kill_all, self._idle)
 
     def select(self, pattern: str, text: bytes, *, ignore_case: bool = False,
-               invert: bool = False, timeout: float | None = None) -> Selection | None:
+               invert: bool = False, only_matching: bool = False,
+               timeout: float | None = None) -> Selection | None:
         """The lines of ``text`` that ``pattern`` matches (or, with ``invert``, does not).
+
+        With ``only_matching`` (``grep -o``) the selection's text is each non-empty match
+        on a line of its own (nothing for ``invert``); its count is still of lines.
 
         Returns:
             The selection, or ``None`` when it took longer than ``timeout`` seconds (the
@@ -82,7 +95,8 @@ class RegexPool:
             MatchError: When ``pattern`` does not compile, or no child could start or one
                 died (out of memory, say).
         """
-        flags = (IGNORE_CASE if ignore_case else 0) | (INVERT if invert else 0)
+        flags = ((IGNORE_CASE if ignore_case else 0) | (INVERT if invert else 0)
+                 | (ONLY_MATCHING if only_matching else 0))
         raw = pattern.encode("utf-8", errors="replace")
         child = self._take()
         try:

@@ -56,6 +56,37 @@ def test_pipes_into_grep(shell):
     assert run(shell, "echo abc | grep zzz")[2] == 1
 
 
+def test_grep_o_prints_each_match_on_a_line_of_its_own(shell):
+    # -o was accepted and ignored: agents cutting one field out of dumpsys got whole lines.
+    line = "echo 'mFocus=abc other mFocus=de\nnone\nmFocus=f' | grep -o 'mFocus=[a-z]*'"
+    assert run(shell, line) == ("mFocus=abc\nmFocus=de\nmFocus=f\n", "", 0)
+    assert run(shell, "echo 'ab\nb' | grep -o -c b")[0] == "2\n"  # a count is of lines
+    assert run(shell, "echo 'ab\ncd' | grep -o -v a") == ("", "", 0)  # grep prints none
+    assert run(shell, "echo abc | grep -o 'x*'") == ("", "", 0)  # empty matches are not shown
+
+
+def test_ls_r_lists_every_folder_below(shell):
+    run(shell, "mkdir -p /sdcard/d/e; echo 1 > /sdcard/d/a; echo 2 > /sdcard/d/e/b")
+    assert run(shell, "ls -R /sdcard/d") == ("/sdcard/d:\na\ne\n\n/sdcard/d/e:\nb\n", "", 0)
+    assert run(shell, "ls /sdcard/d")[0] == "a\ne\n"
+
+
+def test_rm_r_removes_the_folder_itself(shell):
+    # It removed what the folder held and left the folder, which mkdir then refused.
+    assert run(shell, "mkdir /sdcard/d && echo hi > /sdcard/d/f && rm -r /sdcard/d")[2] == 0
+    assert run(shell, "ls -d /sdcard/d")[2] == 1
+    assert run(shell, "mkdir /sdcard/d && ls -d /sdcard/d") == ("/sdcard/d\n", "", 0)
+
+
+def test_a_write_under_a_file_fails_and_makes_no_folder(shell):
+    # The folders up to the file were made before the file in the way was found.
+    run(shell, "echo x > /sdcard/f")
+    _out, err, code = run(shell, "echo y > /sdcard/f/a/b")
+    assert code == 1 and "/sdcard/f: Not a directory" in err
+    assert run(shell, "echo z > /sdcard/f/a/c")[2] == 1
+    assert run(shell, "ls -d /sdcard/f/a")[2] == 1 and run(shell, "cat /sdcard/f")[0] == "x\n"
+
+
 def test_redirections_files_and_rm(shell):
     line = "echo hi > /sdcard/a.txt; echo there >> /sdcard/a.txt; cat /sdcard/a.txt"
     assert run(shell, line)[0] == "hi\nthere\n"
