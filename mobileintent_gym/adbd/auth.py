@@ -11,7 +11,6 @@ crypto library.
 from __future__ import annotations
 
 import base64
-import binascii
 import hmac
 import struct
 from dataclasses import dataclass
@@ -86,7 +85,7 @@ def parse_public_key(text: str | bytes) -> PublicKey:
     blob, _, comment = text.partition(" ")
     try:
         raw = base64.b64decode(blob, validate=True)
-    except binascii.Error as err:
+    except ValueError as err:  # binascii.Error, or text that is not ASCII
         raise KeyFormatError(f"not base64: {text[:40]!r}") from err
     if len(raw) != _STRUCT_SIZE:
         raise KeyFormatError(

@@ -162,12 +162,18 @@ class RawAdb:
 
     def _open(self, service: str) -> tuple[WireClient, int]:
         client = WireClient(self.port, self.timeout)
-        client.handshake(self.maxdata)
-        client.send(Packet(A_OPEN, 1, 0, service.encode() + b"\x00"))
-        reply = client.recv()
-        if reply.command != A_OKAY:
+        try:
+            answer = client.handshake(self.maxdata)
+            if answer.command != A_CNXN:
+                raise ClientError(f"the device answered CNXN with {answer.name}: it asks for a "
+                                  "key, which this client does not sign with")
+            client.send(Packet(A_OPEN, 1, 0, service.encode() + b"\x00"))
+            reply = client.recv()
+            if reply.command != A_OKAY:
+                raise ClientError(f"the device refused {service[:60]!r}")
+        except BaseException:
             client.close()
-            raise ClientError(f"the device refused {service[:60]!r}")
+            raise
         return client, reply.arg0
 
     def _write(self, client: WireClient, remote: int, message: bytes) -> Packet | None:

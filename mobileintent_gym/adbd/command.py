@@ -97,12 +97,17 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; returns the exit code (2 for bad arguments).
 
     Raises:
-        UsageError: For a refused bind address or a port in use (each names the fix);
+        UsageError: For a refused bind address or a port in use (each names the fix), or
+            a ``--keys`` file that cannot be read;
             bad sizes, limits and profiles are printed the same way, with exit code 2.
     """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        keys = load_keys(args.keys) if args.keys else ()
+    except OSError as err:
+        raise UsageError(f"--keys {args.keys}: {err.strerror or err}") from err
     config = ServerConfig(host=args.host, port=args.port, allow_remote=args.allow_remote,
-                          keys=load_keys(args.keys) if args.keys else ())
+                          keys=keys)
     try:
         config.check()
     except BindRefusedError as err:

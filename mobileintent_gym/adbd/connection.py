@@ -212,7 +212,8 @@ class Connection:
             log.info("refusing service %r (%d streams open)", name, len(self._streams))
             self.send(Packet(A_CLSE, 0, packet.arg0))
             return
-        stream = Stream(self._next_id, packet.arg0, self.send, self._max_payload)
+        stream = Stream(self._next_id, packet.arg0, self.send, self._max_payload,
+                        self._writer.drain)
         self._next_id += 1
         self._streams[stream.local_id] = stream
         self.send(Packet(A_OKAY, stream.local_id, stream.remote_id))

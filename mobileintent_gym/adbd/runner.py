@@ -17,8 +17,10 @@ import asyncio
 import concurrent.futures
 import logging
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
+from typing import NamedTuple
 
 from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.limits import TimeLimitExceeded
@@ -28,8 +30,19 @@ from mobileintent_gym.errors import MobileIntentError
 # Sends one piece of output (fd 1 stdout, 2 stderr) on a stream.
 Send = Callable[[int, bytes], Awaitable[None]]
 GRACE = 1.0  # seconds past the time limit before the loop stops waiting for a worker
+PENDING = 1  # pieces of output a worker may have waiting for the client before it waits too
 _END = object()
 log = logging.getLogger(__name__)
+
+
+class Ended(NamedTuple):
+    """How a command line ended: its exit code, and whether it ran ``exit``.
+
+    See :class:`~.shell.ShellResult` for which ``exit`` counts.
+    """
+
+    code: int
+    exited: bool = False
 
 
 class OutputDropped(MobileIntentError):
@@ -59,22 +72,23 @@ class CommandRunner:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     def submit(self, command_line: str, emit: Callable[[int, bytes], None],
-               stdin: Input = b"") -> asyncio.Future[int]:
-        """Start ``command_line`` on a worker; the future gives its exit code."""
+               stdin: Input = b"") -> asyncio.Future[Ended]:
+        """Start ``command_line`` on a worker; the future gives how it ended."""
         return asyncio.get_running_loop().run_in_executor(self._pool, self._work,
                                                           command_line, emit, stdin)
 
     def _work(self, command_line: str, emit: Callable[[int, bytes], None],
-              stdin: Input) -> int:
+              stdin: Input) -> Ended:
         try:
-            return self.device.run(command_line, stdin, emit).code
+            result = self.device.run(command_line, stdin, emit)
         except OutputDropped:
-            return TimeLimitExceeded.code
+            return Ended(TimeLimitExceeded.code)
         except Exception as err:  # a command's own failure must never read as success
             log.exception("command line %r failed", command_line)
             with suppress(OutputDropped):
                 emit(2, f"/system/bin/sh: {command_line[:80]}: {err}\n".encode())
-            return 1
+            return Ended(1)
+        return Ended(result.code, result.exited)
 
 
 class Session:
@@ -85,15 +99,18 @@ class Session:
         self.device = runner.device
         self._slots = slots
 
-    async def run(self, command_line: str, send: Send, stdin: Input = b"") -> int:
-        """Run ``command_line``, sending its output as it comes; returns the exit code."""
+    async def run(self, command_line: str, send: Send, stdin: Input = b"") -> Ended:
+        """Run ``command_line``, sending its output as it comes; returns how it ended."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[object] = asyncio.Queue()
         dropped = threading.Event()
+        room = threading.Semaphore(PENDING)  # a client that does not read holds its worker back
+        deadline = time.monotonic() + self.device.limits.time_limit + GRACE
 
         def emit(fd: int, data: bytes) -> None:
             try:
-                if not dropped.is_set():
+                if not dropped.is_set() and room.acquire(
+                        timeout=max(deadline - time.monotonic(), 0.0)) and not dropped.is_set():
                     loop.call_soon_threadsafe(queue.put_nowait, (fd, data))
                     return
             except RuntimeError:  # the loop has closed: the server stopped
@@ -109,12 +126,13 @@ class Session:
         future.add_done_callback(lambda _: self._slots.release())
         future.add_done_callback(lambda _: queue.put_nowait(_END))
         try:
-            return await self._relay(future, queue, send)
+            return await self._relay(future, queue, send, room)
         finally:
             dropped.set()
+            room.release(PENDING)  # wake a worker waiting for room: it finds the output dropped
 
-    async def _relay(self, future: asyncio.Future[int], queue: asyncio.Queue[object],
-                     send: Send) -> int:
+    async def _relay(self, future: asyncio.Future[Ended], queue: asyncio.Queue[object],
+                     send: Send, room: threading.Semaphore) -> Ended:
         loop = asyncio.get_running_loop()
         limit = self.device.limits.time_limit
         deadline = loop.time() + limit + GRACE
@@ -124,7 +142,8 @@ class Session:
                 item = await asyncio.wait_for(queue.get(), wait)
             except (TimeoutError, asyncio.TimeoutError):
                 await send(2, f"/system/bin/sh: {TimeLimitExceeded(limit)}\n".encode())
-                return TimeLimitExceeded.code
+                return Ended(TimeLimitExceeded.code)
             if item is _END:
                 return future.result()
             await send(*item)
+            room.release()

@@ -173,7 +173,11 @@ class ServerThread:
 
     def __enter__(self) -> ServerThread:
         self._thread.start()
-        asyncio.run_coroutine_threadsafe(self.server.start(), self._loop).result(timeout=10)
+        try:
+            asyncio.run_coroutine_threadsafe(self.server.start(), self._loop).result(timeout=10)
+        except BaseException:  # a port in use: the loop's thread must not outlive the failure
+            self.stop()
+            raise
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -22,6 +22,7 @@ _V2_HEADER = struct.Struct("<BI")
 _V2_CHUNK = 16 * 1024
 _WRITE_PIECE = 64 * _V2_CHUNK  # output sent per stream write: big output is never copied whole
 MAX_LINE = 64 * 1024
+MAX_STDIN_FRAME = 1024 * 1024  # adb's shell-v2 buffer: its stdin frames carry up to 1 MiB - 5
 
 
 def split_service(name: str) -> tuple[str, tuple[str, ...], str]:
@@ -61,7 +62,7 @@ async def run_service(session: Session, name: str, stream: Stream) -> None:
     else:
         stdin = _Input(stream, v2, session.device.limits.output_limit)
         try:
-            code = await session.run(command, send, stdin.read)
+            code = (await session.run(command, send, stdin.read)).code
         finally:
             stdin.close()
     if v2:
@@ -146,7 +147,11 @@ async def _interactive(session: Session, stream: Stream, v2: bool, send: Send,
     pending, code = b"", 0
     send = _terminal(send) if terminal else send
     while True:
-        data, finished = await (_read_v2_stdin(stream) if v2 else _read_v1_stdin(stream))
+        try:
+            data, finished = await (_read_v2_stdin(stream) if v2 else _read_v1_stdin(stream))
+        except InputLimitExceeded as err:
+            await send(2, f"/system/bin/sh: {err}\n".encode())
+            return 1
         if terminal:
             pending, finished = await _keys(data, pending, send, finished)
         else:
@@ -154,15 +159,17 @@ async def _interactive(session: Session, stream: Stream, v2: bool, send: Send,
         *lines, pending = pending.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
         if len(pending) > MAX_LINE:
             return 1
+        if finished and pending.strip():
+            lines.append(pending)
         for line in lines:
             text = line.decode("utf-8", errors="replace").strip()
-            if text == "exit":
+            if text == "exit":  # the last line's code, which a fresh shell's exit would lose
                 return code
             if text:
-                code = await session.run(text, send)
+                code, exited = await session.run(text, send)
+                if exited:
+                    return code
         if finished:
-            if pending.strip():
-                code = await session.run(pending.decode("utf-8", errors="replace"), send)
             return code
 
 
@@ -197,10 +204,10 @@ async def _read_v1_stdin(stream: Stream) -> tuple[bytes, bool]:
     return data, not data
 
 
-async def _read_v2_stdin(stream: Stream, limit: int = MAX_LINE) -> tuple[bytes, bool]:
+async def _read_v2_stdin(stream: Stream, limit: int = MAX_STDIN_FRAME) -> tuple[bytes, bool]:
     kind, length = _V2_HEADER.unpack(await stream.read_exactly(_V2_HEADER.size))
-    if length > limit:
-        return b"", True
+    if length > limit:  # never read as the end of input: that would drop it silently
+        raise InputLimitExceeded(limit)
     data = await stream.read_exactly(length)
     if kind == V2_STDIN:
         return data, False

@@ -83,10 +83,15 @@ Emit = Callable[[int, bytes], None]
 
 @dataclass
 class ShellResult:
-    """A whole command line's output, in order, as (fd, bytes) chunks; and its exit code."""
+    """A whole command line's output, in order, as (fd, bytes) chunks; and its exit code.
+
+    ``exited`` says that the line ran ``exit`` outside any ``$(…)``: a line-mode shell ends
+    there, as ``sh`` does.
+    """
 
     chunks: list[tuple[int, bytes]] = field(default_factory=list)
     code: int = 0
+    exited: bool = False
 
     @property
     def stdout(self) -> bytes:
@@ -156,7 +161,7 @@ class Shell:
         self._emit = emit or (lambda fd, data: result.chunks.append((fd, data)))
         self._budget = Budget(self._limits)
         try:
-            self._run(parse(source), _Taken(stdin) if stdin else b"")
+            result.exited = self._run(parse(source), _Taken(stdin) if stdin else b"")
         except ShellSyntaxError as err:
             self._fail(f"{err}", 2)
         except LimitExceeded as err:
@@ -168,7 +173,8 @@ class Shell:
         self._emit(2, f"/system/bin/sh: {message}\n".encode())
         self._status = code
 
-    def _run(self, pipelines: list[Pipeline], stdin: Input) -> None:
+    def _run(self, pipelines: list[Pipeline], stdin: Input) -> bool:
+        """Run the pipelines, and say whether ``exit`` ended them."""
         try:
             for pipeline in pipelines:
                 if (pipeline.connector == "&&" and self._status != 0) or (
@@ -178,6 +184,8 @@ class Shell:
                 self._status = self._pipeline(pipeline, stdin)
         except _Exit as done:
             self._status = done.code
+            return True
+        return False
 
     def _pipeline(self, pipeline: Pipeline, stdin: Input) -> int:
         data: Input = stdin

@@ -10,7 +10,7 @@ WRTE before that OKAY breaks the protocol and loses its connection.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from mobileintent_gym.adbd.packet import A_CLSE, A_OKAY, A_WRTE, Packet, ProtocolError
 
@@ -27,11 +27,14 @@ class Stream:
         remote_id: The host's id for the stream.
         send: Queues one packet on the connection.
         max_payload: Largest WRTE payload allowed on the connection.
+        drain: Waits until the connection's send buffer is small again (None: no wait).
     """
 
     def __init__(
-        self, local_id: int, remote_id: int, send: Callable[[Packet], None], max_payload: int
+        self, local_id: int, remote_id: int, send: Callable[[Packet], None], max_payload: int,
+        drain: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
+        self._drain = drain
         self.local_id = local_id
         self.remote_id = remote_id
         self._send = send
@@ -48,8 +51,12 @@ class Stream:
     async def write(self, data: bytes) -> None:
         """Send ``data`` as WRTE packets, one in flight at a time.
 
+        Waits for the connection's send buffer to empty after each WRTE too: an OKAY says
+        the host took the packet, not that it reads the socket.
+
         Raises:
             StreamClosed: When the stream closes before all data is acknowledged.
+            ConnectionError: When the connection is lost while its buffer is full.
         """
         for start in range(0, len(data), self._max_payload):
             await self._acked.wait()
@@ -58,6 +65,8 @@ class Stream:
             self._acked.clear()
             chunk = data[start : start + self._max_payload]
             self._send(Packet(A_WRTE, self.local_id, self.remote_id, chunk))
+            if self._drain is not None:  # an OKAY says nothing about the host reading it
+                await self._drain()
         await self._acked.wait()
         if self.closed:
             raise StreamClosed(f"stream {self.local_id} closed before the last OKAY")

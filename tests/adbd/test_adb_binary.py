@@ -18,6 +18,7 @@ from PIL import Image
 
 from mobileintent_gym.adbd.auth import load_keys
 from mobileintent_gym.adbd.harness import LocalAdb
+from mobileintent_gym.adbd.limits import ShellLimits
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
 
@@ -125,6 +126,49 @@ def test_input_piped_into_a_command_is_read_by_the_commands_that_read_it(local):
         time.sleep(0.02)
     # A command that reads no input runs at once, input or not.
     assert shell(local, "echo", "ok", stdin=b"ignored").stdout == b"ok\n"
+
+
+def from_file(local: LocalAdb, path, *args: str) -> subprocess.CompletedProcess:
+    """``adb shell ARGS < path``: adb sends a file's bytes in frames of up to 1 MiB."""
+    with open(path, "rb") as stdin:
+        return subprocess.run([ADB, "-s", local.serial, "shell", *args], stdin=stdin,
+                              env=local.env, capture_output=True, timeout=60, check=False)
+
+
+def test_a_script_from_a_file_runs_every_line(local, tmp_path):
+    # A frame over 64 KiB read as the end of input: the shell ran nothing and exited 0.
+    script = tmp_path / "script.sh"
+    script.write_bytes(b"".join(b"echo line%d\n" % i for i in range(20_000)))  # 288 KB
+    ran = from_file(local, script)
+    assert ran.returncode == 0 and ran.stdout.split() == [b"line%d" % i for i in range(20_000)]
+
+
+def test_input_from_a_file_over_the_limit_is_refused_as_from_a_pipe(local, tmp_path):
+    # A frame over the limit emptied the input: `cat | grep -c .` printed 0, with no error.
+    data = b"x" * 199_999 + b"\n"
+    (tmp_path / "in.txt").write_bytes(data)
+    kept = local.device.limits
+    local.device.limits = ShellLimits(10.0, 100_000)
+    try:
+        piped = shell(local, "cat | grep -c .", stdin=data)
+        filed = from_file(local, tmp_path / "in.txt", "cat | grep -c .")
+    finally:
+        local.device.limits = kept
+    for ran in (piped, filed):
+        assert ran.returncode == 1 and ran.stdout == b""
+        assert b"input over the 100000 byte limit" in ran.stderr
+
+
+@pytest.mark.parametrize(("script", "code", "out"), [
+    (b"echo before\nexit 3\necho after\n", 3, b"before\n"),
+    (b"echo before; exit 4\necho after\n", 4, b"before\n"),
+    (b"false\nexit\necho after\n", 1, b""),
+    (b"echo $(exit 5)x\necho after", 0, b"x\nafter\n"),  # a substitution exits only itself
+])
+def test_exit_ends_a_line_mode_shell_with_its_status(local, script, code, out):
+    # Only a line that was exactly "exit" ended it; "exit 3" ran on, and exited 0.
+    ran = local.adb("-s", local.serial, "shell", stdin=script)
+    assert (ran.returncode, ran.stdout) == (code, out), ran.stderr
 
 
 def _file(local: LocalAdb, path: str) -> bytes | None:

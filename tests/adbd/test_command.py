@@ -61,8 +61,13 @@ def test_an_invalid_profile_exits_with_the_bad_value(tmp_path, capsys):
     (["--size", "\u00b2x\u00b2"], "sim size must be WIDTHxHEIGHT"),
     (["--time-limit", "0"], "--time-limit must be a positive number, got 0.0"),
     (["--storage", "-1"], "--storage must be a positive number, got -1"),
+    (["--keys", "/nonexistent/adb_keys"], "--keys /nonexistent/adb_keys: No such file"),
+    (["--keys", "bad-key.txt"], "bad-key.txt:1: not base64: 'clé"),  # not ASCII
 ])
-def test_bad_arguments_exit_2_naming_the_problem_before_serving(tmp_path, capsys, args, named):
+def test_bad_arguments_exit_2_naming_the_problem_before_serving(tmp_path, capsys, monkeypatch,
+                                                             args, named):
+    (tmp_path / "bad-key.txt").write_text("clé publique\n")
+    monkeypatch.chdir(tmp_path)
     (tmp_path / "deep.json").write_text('{"interests": {}, "affinities": ' + "[" * 50_000
                                         + "]" * 50_000 + "}")
     ana = resolve_profile("demo-ana").to_dict()

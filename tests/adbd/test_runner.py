@@ -51,7 +51,7 @@ def ran(device, command_line: str) -> tuple[int, list[tuple[int, bytes]]]:
     async def scenario():
         runner = CommandRunner(device)
         sent, send = collect()
-        code = await runner.session().run(command_line, send)
+        code = (await runner.session().run(command_line, send)).code
         runner.close()
         return code, sent
 
@@ -68,7 +68,7 @@ def test_a_worker_that_overstays_is_answered_for_and_its_later_output_dropped():
     async def scenario():
         runner = CommandRunner(device)
         sent, send = collect()
-        code = await runner.session().run("block", send)
+        code = (await runner.session().run("block", send)).code
         device.release.set()
         await asyncio.get_running_loop().run_in_executor(None, device.dropped.wait, 5)
         runner.close()

@@ -1,6 +1,9 @@
+import gc
 import io
 import logging
 import random
+import socket
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -9,7 +12,7 @@ import pytest
 from PIL import Image
 
 from mobileintent_gym.adbd import AdbServer, ServerConfig, ServerThread, VirtualDevice
-from mobileintent_gym.adbd.client import HOST_BANNER, WireClient, v2_packets
+from mobileintent_gym.adbd.client import HOST_BANNER, ClientError, RawAdb, WireClient, v2_packets
 from mobileintent_gym.adbd.packet import (
     A_AUTH,
     A_CLSE,
@@ -242,3 +245,83 @@ def test_fuzz_ten_thousand_bad_packets_each_close_only_their_connection(running)
     open_stream(healthy, "shell:echo still here")
     assert read_stream(healthy) == b"still here\n"
     healthy.close()
+
+
+def test_a_public_key_that_is_not_ascii_ends_its_connection_with_the_reason(test_key):
+    # base64 raised a plain ValueError, which escaped the handler: no reason, no count.
+    with serve(keys=(test_key.public,)) as thread:
+        client = WireClient(thread.port)
+        assert client.handshake().command == A_AUTH
+        client.send(Packet(A_AUTH, AUTH_RSAPUBLICKEY, 0, "clé publique\0".encode()))
+        assert client.closed_by_server()
+        assert wait_for_reason(thread, "AUTH public key unreadable: not base64")
+        assert thread.server.protocol_errors == 1
+
+
+def test_raw_adb_names_a_device_that_asks_for_a_key_and_closes_its_socket(test_key, recwarn):
+    # It read the AUTH answer as if connected, then failed on a closed socket, left open.
+    with serve(keys=(test_key.public,)) as thread:
+        with pytest.raises(ClientError, match="answered CNXN with AUTH"):
+            RawAdb(thread.port, timeout=5).shell("id")
+        gc.collect()
+    assert not [w for w in recwarn.list if issubclass(w.category, ResourceWarning)]
+
+
+def test_a_server_that_cannot_bind_leaves_no_thread_behind():
+    def loops() -> int:
+        return sum(thread.name == "virtual-adbd" for thread in threading.enumerate())
+
+    before = loops()
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        for _ in range(2):
+            with pytest.raises(OSError), serve_on(busy.getsockname()[1]):
+                pass
+    assert loops() == before
+
+
+def serve_on(port: int) -> ServerThread:
+    return ServerThread(AdbServer(VirtualDevice(SimPhone()), ServerConfig(port=port)))
+
+
+def test_a_client_that_acknowledges_nothing_holds_its_command_line_back(running):
+    # The worker ran on and queued all of a line's output, whatever the client read: one
+    # silent client could make the server hold 64 MiB per stream, on any number of streams.
+    fs = running.server.device.fs
+    running.call(fs.write, "/sdcard/big.bin", b"b" * (1 << 20))
+    client = WireClient(running.port)
+    client.handshake(maxdata=4096)
+    local = 7
+    open_stream(client, "shell:cat /sdcard/big.bin; cat /sdcard/big.bin; "
+                "echo x > /sdcard/marker", local)
+    assert client.recv().command == A_WRTE  # the first 4 KiB, not acknowledged
+    time.sleep(1.0)  # unfixed, the marker is written within milliseconds
+    assert running.call(fs.stat, "/sdcard/marker") is None
+    client.send(Packet(A_OKAY, local, 1))
+    assert len(read_stream(client, local)) == 2 * (1 << 20) - 4096
+    assert running.call(fs.read, "/sdcard/marker") == b"x\n"
+    client.close()
+    running.call(fs.remove, "/sdcard/marker")
+
+
+def test_a_client_that_acknowledges_without_reading_cannot_fill_the_servers_memory(running):
+    # OKAYs sent blindly let every WRTE through into the socket's send buffer, which grew
+    # by the whole output (45 MiB here) since nothing waited for the client to read.
+    fs = running.server.device.fs
+    running.call(fs.write, "/sdcard/eight.bin", b"e" * (8 << 20))
+    client = socket.socket()
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    client.connect(("127.0.0.1", running.port))
+    client.sendall(Packet(A_CNXN, A_VERSION, 1 << 20, HOST_BANNER).encode())
+    streams = range(1, 7)
+    for local in streams:
+        client.sendall(Packet(A_OPEN, local, 0, b"shell:cat /sdcard/eight.bin\0").encode())
+    time.sleep(0.5)  # the streams have their device ids, 1 upwards as this server gives them
+    okays = b"".join(Packet(A_OKAY, n, n).encode() for n in range(1, 50))
+    for _ in range(100):
+        client.sendall(okays)
+        time.sleep(0.01)
+    buffered = running.call(lambda: sum(c._writer.transport.get_write_buffer_size()
+                                        for c in running.server._clients.values()))
+    client.close()
+    running.call(fs.remove, "/sdcard/eight.bin")
+    assert buffered <= len(streams) * ((1 << 20) + 64), buffered  # a WRTE per stream at most
