@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 _V2_HEADER = struct.Struct("<BI")  # shell v2 packet: id (1 stdout, 2 stderr, 3 exit), length
 _V2_EXIT = 3
+_PIECE = 1 << 16  # bytes asked of the socket at a time
 _NETWORK_SERIAL = re.compile(r"^[\w.\-]+:\d+$")
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 T = TypeVar("T")
@@ -59,8 +60,15 @@ class DeviceCommandError(DeviceError):
 
 
 def _until_close(connection: Any) -> bytes:
-    """Everything the device sends until it closes the stream."""
-    return connection.read_until_close(encoding=None)
+    """Everything the device sends until it closes the stream.
+
+    Read into one buffer: adbutils' ``read_until_close`` copies all it has read at every
+    4 KiB, which is quadratic in the size of a screenshot.
+    """
+    data = bytearray()
+    while piece := connection.read(_PIECE):
+        data += piece
+    return bytes(data)
 
 
 def _v2_result(connection: Any) -> tuple[int, bytes]:
@@ -237,6 +245,7 @@ class AdbTransport:
         The socket is closed directly: adbutils' ``close()`` sleeps 10 ms (module notes).
         """
         connection = self._client.make_connection(timeout=self.config.timeout)
+        connection.deadline = time.monotonic() + self.config.timeout  # for the whole exchange
         try:
             for request in requests:
                 connection.send_command(request)
@@ -274,8 +283,24 @@ def _client_type(adbutils: Any) -> type:
     server later; this client's connections fail (``AdbConnectionError``) instead.
     """
     class Connection(adbutils.AdbConnection):
+        deadline: float | None = None  # monotonic time by which the whole exchange must end
+
         def _safe_connect(self) -> Any:
             return self._create_socket()
+
+        def _read_fully(self, n: int) -> bytes:
+            buffer = bytearray()
+            while len(buffer) < n:
+                if self.deadline is not None:
+                    left = self.deadline - time.monotonic()
+                    if left <= 0:
+                        raise TimeoutError("the command's time is up")
+                    self.conn.settimeout(left)
+                chunk = self.conn.recv(n - len(buffer))
+                if not chunk:
+                    break
+                buffer += chunk
+            return bytes(buffer)
 
     class Client(adbutils.AdbClient):
         def __init__(self, host: str, port: int, socket_timeout: float) -> None:

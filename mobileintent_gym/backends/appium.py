@@ -14,6 +14,7 @@ loader spec ``appium:http://127.0.0.1:4723``. The mapping:
 
 from __future__ import annotations
 
+import contextlib
 import io
 
 import numpy as np
@@ -68,8 +69,13 @@ class AppiumDevice:
             self._driver = webdriver.Remote(url, options=options)
         except (self._errors.WebDriverException, self._http_errors, OSError) as err:
             raise DeviceUnavailableError(f"no Appium session at {url!r}: {err}") from err
-        size = self._call(self._driver.get_window_size, "window size")
-        self.width, self.height = int(size["width"]), int(size["height"])
+        try:
+            size = self._call(self._driver.get_window_size, "window size")
+            self.width, self.height = int(size["width"]), int(size["height"])
+        except BaseException:  # the session exists on the server: end it, as AdbDevice does
+            with contextlib.suppress(Exception):
+                self._driver.quit()
+            raise
         self.observe = observe
         self.events: list[StepEvent] = []
         self._screen: ScreenDump | None = None

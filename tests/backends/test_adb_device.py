@@ -1,5 +1,7 @@
+import contextlib
 import shutil
 import socket
+import threading
 import time
 
 import pytest
@@ -142,6 +144,62 @@ def test_an_adb_server_that_never_answers_times_out_after_bounded_retries():
         assert caught.value.__cause__ is not None
     finally:
         silent.close()
+
+
+class TricklingAdbServer:
+    """An adb server (the protocol's host side, spoken here since no device can be made to
+    trickle) that answers the handshake, then sends any other command's output a byte
+    every 0.25 s for 10 s."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
+
+    def _serve(self, connection: socket.socket) -> None:
+        def request() -> str:
+            return connection.recv(int(connection.recv(4), 16)).decode()
+
+        with connection, contextlib.suppress(OSError, ValueError):
+            asked = request()
+            if asked.endswith(":get-state"):
+                connection.sendall(b"OKAY0006device")
+            elif asked.endswith(":features"):
+                connection.sendall(b"OKAY0008shell_v2")
+            elif asked.startswith("host:transport:"):
+                connection.sendall(b"OKAY")
+                asked = request()
+                connection.sendall(b"OKAY")
+                if "wm size" in asked:
+                    connection.sendall(b"Physical size: 1080x2400\n")
+                    return
+                for _ in range(40):
+                    connection.sendall(b" ")
+                    time.sleep(0.25)
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_a_device_that_trickles_its_answer_times_out_per_command():
+    # The timeout bounded each socket read, not the command: a byte every 0.25 s kept a
+    # command with a 1 s timeout going for 10 s, and then it succeeded.
+    server = TricklingAdbServer()
+    try:
+        device = AdbDevice(AdbConfig("fake:1", server_port=server.port, timeout=1.0,
+                                     retries=0))
+        with pytest.raises(DeviceTimeoutError, match="after 1 attempt"):
+            device.route()
+    finally:
+        server.close()
 
 
 def test_missing_device_is_a_clear_error(local):

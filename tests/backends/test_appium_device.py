@@ -18,6 +18,7 @@ from PIL import Image
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.adbd.conventions import activity_for, swipe_gesture
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone
 
 pytest.importorskip("appium", reason="Appium-Python-Client is not installed")
@@ -43,6 +44,9 @@ class FakeAppium(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(length) or b"{}")
         path = self.path.removeprefix("/session/s1")
         self.requests.append((method, path, body))
+        if path in getattr(self, "failing", ()):
+            return self._reply({"error": "unknown error", "message": f"{path} failed",
+                                "stacktrace": ""}, 500)
         phone = self.phone
         if (method, path) == ("POST", "/session"):
             caps = body["capabilities"]["alwaysMatch"]
@@ -230,3 +234,15 @@ def test_a_server_that_goes_away_mid_session_is_the_device_unavailable_error(end
     handler.stop()
     with pytest.raises(DeviceUnavailableError, match="unreachable during screenshot"):
         device.screenshot()
+
+
+def test_a_session_whose_first_call_fails_is_ended(endpoint):
+    # The session was left on the server, which keeps one for its new-command timeout.
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    handler.failing = {"/window/rect"}
+    with pytest.raises(MobileIntentError, match="window size"):
+        AppiumDevice(url)
+    assert [(m, p) for m, p, _ in handler.requests] == [
+        ("POST", "/session"), ("GET", "/window/rect"), ("DELETE", "")]
