@@ -1,6 +1,8 @@
 """mobileintent-gym: Gymnasium environments for proactive mobile agents."""
 
-from mobileintent_gym import pickling  # noqa: F401  makes read-only mappings picklable
+# pickling makes read-only mappings picklable; stamp notes when this process read the
+# package's code (before any module below).
+from mobileintent_gym import pickling, stamp  # noqa: F401
 from mobileintent_gym.actions import Action, ActionType, format_action, parse_action
 from mobileintent_gym.envs import register_envs
 from mobileintent_gym.errors import DeviceError, InvalidActionError, MobileIntentError

@@ -23,7 +23,9 @@ and moved into place with ``os.replace``, so concurrent processes never read a p
 entry, and one process at a time builds an entry (holding a lock file beside it) while
 the others wait and then read it: the workers of a vector env started on an empty cache
 build each user once, not once each. An entry that cannot be read (damaged, or written by
-another version of the code) is rebuilt.
+another version of the code) is rebuilt. A process stores nothing once a file of the
+package is newer than its import of it (a file edited, a branch checked out): it builds
+with the code it loaded, which the files' fingerprint no longer describes.
 Encoders given as objects rather than kinds have no identity on disk: their content is
 cached per process only.
 """
@@ -51,6 +53,7 @@ try:
 except ImportError:  # Windows
     fcntl = None
 
+from mobileintent_gym import stamp
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.files import write_atomic
 from mobileintent_gym.users import encoders
@@ -187,12 +190,28 @@ if hasattr(os, "register_at_fork"):
 
 def _store(path: Path, content: Any) -> None:
     """Write an entry; a default folder that cannot be written only costs a warning."""
+    if _edited_since_import():
+        logger.warn("files of mobileintent_gym changed after this process imported it: the "
+                    "content it builds is not cached (it was built by the code loaded "
+                    "before)")
+        return
     try:
         _write(path, content)
     except CacheError as err:
         if _named():
             raise
         logger.warn(f"{err}; built user content stays in this process only")
+
+
+def _edited_since_import() -> bool:
+    """Whether a file of the package (bytecode aside) is newer than this process's import."""
+    return any(path.stat().st_mtime > stamp.IMPORTED_AT
+               for path in _source_files(Path(__file__).parents[1]))
+
+
+def _source_files(folder: Path) -> list[Path]:
+    """The files under ``folder`` that built content depends on (bytecode aside), sorted."""
+    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
 
 
 @functools.cache
@@ -212,8 +231,7 @@ def folder_fingerprint(folders: Sequence[Path]) -> str:
     """A hash of the names and bytes of every file under ``folders`` (bytecode aside)."""
     digest = hashlib.blake2b(digest_size=16)
     for folder in folders:
-        for path in sorted(p for p in folder.rglob("*")
-                           if p.is_file() and "__pycache__" not in p.parts):
+        for path in _source_files(folder):
             digest.update(f"{path.relative_to(folder.parent)}\0".encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()

@@ -6,10 +6,12 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from mobileintent_gym import stamp
 from mobileintent_gym.users import PairConfig, build_user_content, encoders, pair, resolve_profile
 from mobileintent_gym.users import cache as content_cache
 
@@ -102,6 +104,21 @@ def test_changed_sources_build_new_content_and_unchanged_ones_read_it(folder, mo
     assert len(built) == 1 and len(list(folder.glob("*.pkl"))) == 2
 
 
+def test_a_process_whose_package_files_changed_since_it_imported_them_stores_nothing(
+        folder, monkeypatch):
+    # It built with the code it had loaded and filed the content under the fingerprint of
+    # the files on disk, which later processes, running those files, then read as theirs.
+    profile = resolve_profile("demo-ben")
+    monkeypatch.setattr(stamp, "IMPORTED_AT", 0.0)  # every file is newer
+    with pytest.warns(UserWarning, match="changed after this process imported it"):
+        edited = build_user_content(profile, LEXICAL)
+    assert not list(folder.glob("*.pkl"))
+    monkeypatch.setattr(stamp, "IMPORTED_AT", time.time())
+    pair._CACHE.clear()
+    assert build_user_content(profile, LEXICAL).contexts == edited.contexts
+    assert len(list(folder.glob("*.pkl"))) == 1
+
+
 def test_the_source_fingerprint_covers_every_app_and_changes_with_any_file(tmp_path,
                                                                            monkeypatch):
     from mobileintent_gym.apps import registry
@@ -114,10 +131,11 @@ def test_the_source_fingerprint_covers_every_app_and_changes_with_any_file(tmp_p
     (app / "data" / "items.jsonl").write_text('{"id": "a", "label": "B"}\n')
     after_data = content_cache.folder_fingerprint([app])
     (app / "state.py").write_text("X = 2\n")
-    assert len({before, after_data, content_cache.folder_fingerprint([app])}) == 3
+    after_code = content_cache.folder_fingerprint([app])
+    assert len({before, after_data, after_code}) == 3
     (app / "__pycache__").mkdir()
     (app / "__pycache__" / "state.pyc").write_bytes(b"\0")  # bytecode does not count
-    assert content_cache.folder_fingerprint([app]) == content_cache.folder_fingerprint([app])
+    assert content_cache.folder_fingerprint([app]) == after_code
 
     seen = []
     real = content_cache.folder_fingerprint
