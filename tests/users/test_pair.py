@@ -153,10 +153,11 @@ print(json.dumps({n: dump(build_user_content(resolve_profile(n), config))
 
 
 def test_content_is_byte_identical_across_processes(contents):
+    # No content cache: with one, the second process read what the first built.
     runs = [subprocess.Popen([sys.executable, "-c", SCRIPT], cwd=ROOT, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE,
                              env={**os.environ, "PYTHONHASHSEED": seed, "HF_HUB_OFFLINE": "1",
-                                  "PYTHONPATH": str(ROOT)})
+                                  "PYTHONPATH": str(ROOT), "MOBILEINTENT_GYM_CACHE": "off"})
             for seed in ("1", "2")]
     outputs = [run.communicate(timeout=300) for run in runs]
     assert all(run.returncode == 0 for run in runs), outputs[0][1][-2000:]
