@@ -308,7 +308,11 @@ def action_from_dict(sample: dict) -> Action:
     try:
         kind = ActionType(_index(sample, "type", len(ActionType)))
         if kind in (ActionType.CLICK, ActionType.LONG_CLICK):
-            point = np.asarray(sample["point"])
+            try:
+                point = np.asarray(sample["point"])
+            except (ValueError, TypeError) as err:  # a ragged list, say
+                raise InvalidActionError(
+                    f"point must be two integers, got {sample['point']!r:.80}") from err
             if point.shape != (2,) or point.dtype.kind not in "iu":
                 raise InvalidActionError(f"point must be two integers, got {sample['point']!r}")
             return Action(kind, x=int(point[0]), y=int(point[1]))

@@ -172,6 +172,7 @@ def test_trailing_newline_is_accepted_for_every_action_type():
     ({"type": True, "point": [1, 2]}, "True"),
     ({"type": 0, "point": np.array([1.9, 2.7])}, "1.9"),
     ({"type": 0, "point": [1, 2, 3]}, "[1, 2, 3]"),
+    ({"type": 0, "point": [[1], [1, 2]]}, "[[1], [1, 2]]"),  # NumPy's ValueError escaped
     ({"type": 9}, "9"),
 ])
 def test_action_from_dict_rejects_wrong_kinds_of_values(sample, named):

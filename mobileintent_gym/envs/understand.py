@@ -30,6 +30,7 @@ import numpy as np
 from gymnasium import spaces
 from PIL import Image
 
+from mobileintent_gym.envs.days import check_counts
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import FrameBox, UnicodeText
 from mobileintent_gym.errors import MobileIntentError
@@ -43,7 +44,12 @@ from mobileintent_gym.metrics.act2intent import understanding_scores
 from mobileintent_gym.metrics.prediction import JsonPairs
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users.encoders import Encoder
-from mobileintent_gym.users.sets import UserSpec, pick_user, resolve_users
+from mobileintent_gym.users.sets import (
+    UserSpec,
+    pick_user,
+    resolve_users,
+    unchanged_on_error,
+)
 
 STEPS_LENGTH = 1 << 15
 ANSWER_LENGTH = 1 << 13
@@ -61,6 +67,8 @@ def parse_answer(text: Any) -> list[tuple[str, list]]:
         pairs = json.loads(text, object_pairs_hook=JsonPairs)
     except json.JSONDecodeError as err:
         raise ValueError(f"the answer is not JSON ({err.msg}): {text[:80]!r}") from None
+    except RecursionError:
+        raise ValueError(f"the answer nests too deeply: {text[:80]!r}") from None
     if not isinstance(pairs, JsonPairs) or not pairs:
         raise ValueError(f"the answer must be a non-empty JSON object, got {text[:80]!r}")
     for key, indices in pairs:
@@ -96,6 +104,7 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
                  seed: int = 0, screenshots: bool = False,
                  screenshot_size: tuple[int, int] = (216, 480), encoder: Encoder | None = None,
                  config: GeneratorConfig | None = None) -> None:
+        days, window = check_counts(days=days, window=window)
         self.config = config or GeneratorConfig()
         self.users = resolve_users(users, self.config.profiles_dir)
         self.days, self.window, self.data_seed = days, window, seed
@@ -123,20 +132,23 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         if options:
             raise MobileIntentError(f"unknown reset options {sorted(options)}; "
                                     "known: ['day', 'start', 'user']")
-        user = pick_user(user, self.users, self.np_random, self.config.profiles_dir)
-        sessions = cached_sessions(user, self.days, self.data_seed, self.config)
-        candidates = [i for i, s in enumerate(sessions) if len(s.intentions()) >= self.window]
-        if not candidates:
-            raise MobileIntentError(f"no day of {user!r} has {self.window} intentions")
-        day = candidates[self.np_random.integers(len(candidates))] if day is None else day
-        if day not in candidates:
-            raise MobileIntentError(f"reset option day must be one of {candidates} (days with "
-                                    f"{self.window} intentions), got {day!r}")
-        intentions = sessions[day].intentions()
-        last = len(intentions) - self.window
-        start = int(self.np_random.integers(last + 1)) if start is None else start
-        if not isinstance(start, int | np.integer) or not 0 <= start <= last:
-            raise MobileIntentError(f"reset option start must be in 0..{last}, got {start!r}")
+        with unchanged_on_error(self.np_random):  # a refused reset changes no later episode
+            user = pick_user(user, self.users, self.np_random, self.config.profiles_dir)
+            sessions = cached_sessions(user, self.days, self.data_seed, self.config)
+            candidates = [i for i, s in enumerate(sessions)
+                          if len(s.intentions()) >= self.window]
+            if not candidates:
+                raise MobileIntentError(f"no day of {user!r} has {self.window} intentions")
+            day = candidates[self.np_random.integers(len(candidates))] if day is None else day
+            if day not in candidates:
+                raise MobileIntentError(f"reset option day must be one of {candidates} (days "
+                                        f"with {self.window} intentions), got {day!r}")
+            intentions = sessions[day].intentions()
+            last = len(intentions) - self.window
+            start = int(self.np_random.integers(last + 1)) if start is None else start
+            if not isinstance(start, int | np.integer) or not 0 <= start <= last:
+                raise MobileIntentError(
+                    f"reset option start must be in 0..{last}, got {start!r}")
         self._session, self._done = sessions[day], False
         self.segments = intentions[start:start + self.window]
         self.truth = self._truth()
@@ -189,5 +201,11 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         return self._fresh_obs(), float(reward), True, False, info
 
     def _fresh_obs(self) -> dict[str, Any]:
-        """A copy of the observation dict (its frames are read-only, so they are shared)."""
-        return dict(self._obs)
+        """A copy of the observation, frames included.
+
+        Gymnasium's checker asks that no two observations share an array, read-only or not.
+        """
+        obs = dict(self._obs)
+        if "screenshots" in obs:
+            obs["screenshots"] = tuple(frame.copy() for frame in obs["screenshots"])
+        return obs

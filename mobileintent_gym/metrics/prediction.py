@@ -114,6 +114,8 @@ def _first_object(inside: str, decoder: json.JSONDecoder) -> Any:
                 value, _ = decoder.raw_decode(attempt)
             except json.JSONDecodeError:
                 value = _literal(attempt, decoder.object_pairs_hook is JsonPairs)
+            except (ValueError, RecursionError):  # digits past int()'s limit, deep nesting
+                value = None
             if isinstance(value, dict | JsonPairs):
                 return value
     return None

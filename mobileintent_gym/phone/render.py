@@ -89,6 +89,14 @@ class _Canvas:
     ops: list[Op] | None = None
     op_set: set[Op] = field(default_factory=set)
 
+    def __setstate__(self, state: dict) -> None:
+        # An unpickled frame is a view of the pickle's immutable bytes, which can never be
+        # made writable again: own a copy, so the next frame can be drawn into it.
+        self.__dict__.update(state)
+        if self.pixels is not None and not self.pixels.flags.owndata:
+            self.pixels = self.pixels.copy()
+            self.pixels.flags.writeable = False
+
 
 class Renderer:
     """Turns op lists into H×W×3 uint8 frames.

@@ -12,12 +12,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
-from mobileintent_gym.actions import Action
+from mobileintent_gym.actions import Action, ActionType
 from mobileintent_gym.agents import OracleAgent, RandomAgent
 from mobileintent_gym.envs import ENV_SPECS
+from mobileintent_gym.envs.execute import ExecuteEnv
+from mobileintent_gym.envs.session import CarriedDevice
 from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.tasks import UnknownTaskError, task_ids
-from mobileintent_gym.users import USER_SETS
+from mobileintent_gym.users import USER_SETS, load_user_content
 from tests.helpers import oracle_misses
 
 # Every task for the demo users here; tests/users/test_builtin_users.py samples the others.
@@ -300,6 +303,31 @@ def test_screens_are_reused_across_resets_and_episodes_equal_a_fresh_envs(first,
     fresh.close()
 
 
+def test_an_env_pickled_after_several_steps_draws_its_next_frame():
+    # After one step the env checker still held the frame, so the copy drew into a new one;
+    # later, the unpickled frame (a view of the pickle's bytes) could not be made writable.
+    env = gym.make("Act2Intent-Execute-v0", device="sim:540x1200", users="demo-ana",
+                   tasks="G-WCT-02:personal:explicit")
+    env.reset(seed=5)
+    for _ in range(3):
+        env.step("SWIPE[UP]")
+    twin = pickle.loads(pickle.dumps(env))
+    ours, theirs = env.step("PRESS[BACK]"), twin.step("PRESS[BACK]")
+    assert np.array_equal(ours[0]["screenshot"], theirs[0]["screenshot"])
+    env.close()
+    twin.close()
+
+
+def test_a_ragged_action_sample_is_flagged_and_counted_as_one_step():
+    env = gym.make("Act2Intent-Execute-v0", device="sim:540x1200", users="demo-ana",
+                   observation=("instruction",))
+    env.reset(seed=0)
+    _, reward, _, _, info = env.step({"type": 0, "point": [[1], [1, 2]]})
+    assert reward == 0.0 and "point must be two integers" in info["invalid_action"]
+    assert info["steps"] == 1 and env.step("PRESS[BACK]")[4]["steps"] == 2
+    env.close()
+
+
 @pytest.mark.parametrize("copy_env", [copy.deepcopy, lambda env: pickle.loads(pickle.dumps(env))])
 def test_a_copied_env_goes_on_as_the_original_and_apart_from_it(copy_env):
     # Tree search snapshots an env mid-episode and explores from the copy.
@@ -319,3 +347,23 @@ def test_a_copied_env_goes_on_as_the_original_and_apart_from_it(copy_env):
     assert twin.unwrapped.device.route() != env.unwrapped.device.route()
     env.close()
     twin.close()
+
+
+@pytest.mark.parametrize("task", ["G-WCT-02:personal:explicit", "G-ALI-03:personal:explicit",
+                                  "G-RDT-02:personal:explicit"])
+def test_a_reply_sent_in_an_earlier_episode_does_not_decide_a_draft_left_unsent(task):
+    # The outcome asked only that the input no longer read the draft, so one more
+    # character typed after it succeeded whenever the last reply shown was an old one.
+    phone = SimPhone(540, 1200)
+    phone.reset(load_user_content("demo-ana").state)
+    env = ExecuteEnv(CarriedDevice(phone), users=["demo-ana"], tasks=task,
+                     observation=("instruction", "hierarchy"), load_state=False,
+                     carries_state=True)
+    assert solve(env, task)  # the reply is sent, and stays on the phone
+    obs, info = env.reset(seed=0)
+    agent, action = OracleAgent(env), None
+    while action is None or action.type is not ActionType.TYPE:  # up to the draft typed
+        action = agent.act(obs, info)
+        obs, _, _, _, info = env.step(action)
+    obs, reward, terminated, _, info = env.step("TYPE[!]")  # nothing is sent
+    assert (reward, terminated, info["success"]) == (0.0, False, False)

@@ -88,6 +88,8 @@ def test_the_oracle_scores_one_and_the_fallback_reports_push_rates(env):
     ('{"Event": "Take photo", "Behaviour": "x", "Confidence": 2}', "[0, 1]"),
     ('{"Event": "Take photo", "Behaviour": "x", "Confidence": true}', "[0, 1]"),
     (7, "no JSON object"),
+    ('{"Event": ' + "[" * 990 + "]" * 990 + "}", "no JSON object"),  # was a RecursionError
+    ('{"Event": ' + "9" * 5000 + "}", "no JSON object"),  # int() refuses 4,300+ digits
 ])
 def test_malformed_answers_are_wrong_and_named(env, answer, why):
     env.reset(seed=1)

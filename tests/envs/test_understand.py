@@ -32,6 +32,30 @@ def test_the_env_passes_the_gymnasium_checker(env):
     assert env.spec.max_episode_steps is None  # one step, then terminated
 
 
+def test_the_env_with_screenshots_passes_the_gymnasium_checker_too():
+    # Reset and step returned the same (read-only) frames, which the checker forbids.
+    env = gym.make("Act2Intent-Understand-v0", users=USERS, days=2, screenshots=True,
+                   screenshot_size=(108, 240))
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+@pytest.mark.parametrize("kwargs", [{"window": 0}, {"window": -1}, {"days": 0}])
+def test_counts_below_one_are_refused(kwargs):
+    # window=0 gave an empty "steps" text, outside the observation space.
+    with pytest.raises(MobileIntentError, match="must be integers >= 1"):
+        gym.make("Act2Intent-Understand-v0", users=USERS, **kwargs)
+
+
+def test_a_refused_reset_changes_no_later_episode():
+    a, b = (gym.make("Act2Intent-Understand-v0", users="demo", days=2).unwrapped
+            for _ in range(2))
+    a.reset(seed=0)
+    b.reset(seed=0)
+    with pytest.raises(MobileIntentError):
+        a.reset(options={"start": 10**6})
+    assert a.reset()[1] == b.reset()[1]
+
+
 def test_the_observation_numbers_the_window_steps_and_the_truth_indexes_them(env):
     obs, info = env.reset(seed=4)
     lines = obs["steps"].splitlines()
@@ -62,6 +86,7 @@ def test_the_truth_scores_one_and_a_shifted_answer_less(env):
     ("not json", "not JSON"), ("[1, 2]", "non-empty JSON object"), ("{}", "non-empty"),
     ('{"a": 3}', "needs a list"), ('{"a": [0, 1]}', "indices >= 1"),
     ('{"a": ["1"]}', "indices >= 1"), (None, "JSON text"), ("", "not JSON"),
+    ('{"a": ' + "[" * 990 + "]" * 990 + "}", "nests too deeply"),  # was a RecursionError
 ])
 def test_malformed_answers_are_scored_zero_and_named(env, answer, why):
     env.reset(seed=1)

@@ -204,7 +204,8 @@ def test_a_device_without_entity_ids_matches_the_target_by_label():
     # The outcome's node shows the label in its subtree (a toolbar's title).
     judge.update(event("chat/conversation", "chat/conversation", action="TYPE[Understood]"),
                  screen(("toolbar", "", None, "Carlos Ruiz"), ("input", "Understood", None)))
-    sent = screen(("toolbar", "", None, "Carlos Ruiz"), ("message_out", "Understood", None))
+    sent = screen(("toolbar", "", None, "Carlos Ruiz"), ("message_out", "Understood", None),
+                  ("input", "", None))
     assert judge.update(event("chat/conversation", "chat/conversation", rid="send"),
                         sent).success
 

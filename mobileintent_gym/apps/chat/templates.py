@@ -45,7 +45,7 @@ WCT_02 = TaskTemplate(
     outcome=Outcome(Route.CONVERSATION,
                     (NodeCheck(Rid.TOOLBAR, target=True),
                      NodeCheck(Rid.MESSAGE_OUT, "Understood", which="last"),
-                     NodeCheck(Rid.INPUT, "Understood", present=False)),
+                     NodeCheck(Rid.INPUT, "")),
                     before=ScreenCheck(Route.CONVERSATION,
                                        (NodeCheck(Rid.TOOLBAR, target=True),
                                         NodeCheck(Rid.INPUT, "Understood")))),

@@ -50,7 +50,7 @@ RDT_02 = TaskTemplate(
     outcome=Outcome(Route.POST,
                     (NodeCheck(Rid.TOOLBAR, target=True),
                      NodeCheck(Rid.COMMENT_TEXT, "Thank you", which="last"),
-                     NodeCheck(Rid.COMMENT_INPUT, "Thank you", present=False)),
+                     NodeCheck(Rid.COMMENT_INPUT, "Add a comment")),
                     before=ScreenCheck(Route.POST,
                                        (NodeCheck(Rid.TOOLBAR, target=True),
                                         NodeCheck(Rid.COMMENT_INPUT, "Thank you")))),

@@ -73,7 +73,7 @@ ALI_03 = TaskTemplate(
     outcome=Outcome(Route.CONVERSATION,
                     (NodeCheck(Rid.TOOLBAR, target=True),
                      NodeCheck(Rid.MESSAGE_OUT, "Understood", which="last"),
-                     NodeCheck(Rid.INPUT, "Understood", present=False)),
+                     NodeCheck(Rid.INPUT, "Send a message")),
                     before=ScreenCheck(Route.CONVERSATION,
                                        (NodeCheck(Rid.TOOLBAR, target=True),
                                         NodeCheck(Rid.INPUT, "Understood")))),
