@@ -8,6 +8,7 @@ the container under a swipe, advances a simulated clock per action and logs ever
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Hashable, Iterable
 from datetime import timedelta
 from typing import Any
@@ -28,14 +29,19 @@ from mobileintent_gym.phone.ui import Intent
 from mobileintent_gym.phone.view import Layer, View
 
 MIN_WIDTH, MIN_HEIGHT, MAX_SIDE = 320, 480, 3840
+MIN_ASPECT = 1.5  # height / width: a portrait phone, as tall as 320x480 or taller
+# The layout's reference screen in density-independent pixels (a 16:9 phone).
+_DP_WIDTH, _DP_HEIGHT = 411.43, 731.43
 _VIEW_CACHE = 64
 _SWIPE_SHARE = 0.8  # a swipe moves content by most of a viewport
 
 
 def check_screen_size(width: object, height: object) -> None:
-    """Accept only sizes a SimPhone can have: 320–3840 px wide, 480–3840 px high.
+    """Accept only sizes a SimPhone can have: 320–3840 px wide, 480–3840 px high, portrait.
 
-    The bound keeps a frame (and a raw screenshot of it) to tens of megabytes.
+    The bound keeps a frame (and a raw screenshot of it) to tens of megabytes. The apps
+    lay out a portrait phone: a screen less than 1.5 times as high as it is wide
+    (landscape, a square) would cut their screens off.
 
     Raises:
         DeviceError: Naming the size when it is out of range or not integers.
@@ -46,6 +52,10 @@ def check_screen_size(width: object, height: object) -> None:
     if not (MIN_WIDTH <= width <= MAX_SIDE and MIN_HEIGHT <= height <= MAX_SIDE):
         raise DeviceError(f"screen {width}x{height} is outside {MIN_WIDTH}-{MAX_SIDE} x "
                           f"{MIN_HEIGHT}-{MAX_SIDE} pixels")
+    if height < MIN_ASPECT * width:
+        raise DeviceError(f"screen {width}x{height} is not a portrait phone: the height must "
+                          f"be at least {MIN_ASPECT} times the width (e.g. {width}x"
+                          f"{math.ceil(MIN_ASPECT * width)})")
 
 
 class SimPhone:
@@ -62,7 +72,7 @@ class SimPhone:
         tile_budget: Bytes the tile cache may hold.
 
     Raises:
-        DeviceError: When the size is outside 320–3840 × 480–3840 pixels
+        DeviceError: When the size is outside 320–3840 × 480–3840 pixels or not portrait
             (:func:`check_screen_size`), before anything is allocated.
 
     Example:
@@ -81,7 +91,9 @@ class SimPhone:
                  render_cache: bool = True, tile_budget: int = TILE_BUDGET) -> None:
         check_screen_size(width, height)
         self.width, self.height = int(width), int(height)
-        self.density = width / 411.43
+        # Pixels per dp: the reference screen's width, or its height where the screen is
+        # shorter than 16:9, so that a layout of the reference's height fits.
+        self.density = min(width / _DP_WIDTH, height / _DP_HEIGHT)
         self.apps: dict[str, App] = install(apps)
         self.seconds_per_action = seconds_per_action
         self._renderer = Renderer(width, height, render_cache, tile_budget)

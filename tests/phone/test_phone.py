@@ -261,6 +261,9 @@ def test_screen_size_is_configurable_and_layout_scales():
     assert nav[2] == 540 and nav[3] <= 1200
     with pytest.raises(DeviceError, match="100x100"):
         SimPhone(100, 100)
+    for width, height in ((1920, 1080), (1080, 1080), (1080, 1600)):  # the apps are portrait
+        with pytest.raises(DeviceError, match=f"{width}x{height} is not a portrait phone"):
+            SimPhone(width, height)
 
 
 @pytest.mark.parametrize("route, params, named", [

@@ -74,9 +74,22 @@ def check_invariants(phone, xml):
     for node in root.iter("node"):
         x1, y1, x2, y2 = (int(v) for v in
                           node.get("bounds").replace("][", ",").strip("[]").split(","))
-        assert 0 <= x1 <= x2 <= W and 0 <= y1 <= y2 <= H, node.attrib
+        assert 0 <= x1 <= x2 <= phone.width and 0 <= y1 <= y2 <= phone.height, node.attrib
         focused += node.get("focused") == "true"
     assert focused <= 1
+
+
+@pytest.mark.parametrize("size", [(320, 480), (720, 1280), (1600, 2560)])
+def test_every_screen_lays_out_inside_the_screen_at_other_sizes(size):
+    # The density followed the width alone: at 320x480 two pay screens dumped inverted
+    # bounds, and landscape sizes (now refused) put the launcher's icons below the screen.
+    phone = SimPhone(*size)
+    for app_id, route, params in SCREENS:
+        if app_id is None:
+            phone.act("PRESS[HOME]")
+        else:
+            phone.open(app_id, route, **params)
+        check_invariants(phone, phone.hierarchy())
 
 
 @settings(max_examples=EPISODES, deadline=None, derandomize=True,
