@@ -8,7 +8,7 @@ import json
 import pytest
 
 from mobileintent_gym.apps.social.state import compact
-from mobileintent_gym.users import CONTEXTS, load_user_content
+from mobileintent_gym.users import CONTEXTS, PairConfig, load_user_content
 from tests.helpers import nodes, press, tap_node, texts
 
 
@@ -191,6 +191,19 @@ def test_the_timeline_is_a_scrolling_list_of_the_three_contexts_20_each(phone):
     shown = scrolled_through(phone, "post")
     assert shown == list(social(phone).feed)
     assert [sum(i.startswith(k) for i in shown) for k in ("sp", "sn", "q")] == [20, 20, 20]
+
+
+@pytest.mark.parametrize(("config", "counts"), [
+    (PairConfig(encoder="lexical", sizes={"social:news": 10}), [20, 10, 20]),
+    (PairConfig(encoder="lexical", top_k=60), [60, 50, 50]),  # past the pools of 50
+])
+def test_lists_of_unequal_sizes_interleave_while_they_last(config, counts):
+    # The lists were zipped strictly: any size the config accepts but the others' raised a
+    # bare ValueError from inside the app.
+    state = load_user_content("demo-ana", config).state.apps["social"]
+    assert [sum(i.startswith(k) for i in state.feed) for k in ("sp", "sn", "q")] == counts
+    assert [i[:2] for i in state.feed[:3]] == ["sp", "sn", "q0"]
+    assert len(set(state.feed)) == len(state.feed)
 
 
 def test_two_users_get_different_posts_and_share_the_common_ones():

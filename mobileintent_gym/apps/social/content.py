@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from itertools import chain
+from itertools import chain, zip_longest
 
 import numpy as np
 
@@ -73,6 +73,9 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
                 owner: str) -> SocialState:
     """A social state whose For you timeline interleaves PAIR's three lists in their order.
 
+    Lists of unequal sizes (``PairConfig.sizes``, or a ``top_k`` past a pool's records) are
+    interleaved while they last; the timeline then goes on with the longer ones.
+
     Args:
         lists: People's posts, news and topic posts, best first.
         rng: Source of ages, counts, replies and repliers, followers, and which timeline
@@ -83,8 +86,8 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
                               int(rng.integers(50, 90_000))) for r in _account_records()}
     people = [a for a in accounts.values() if not a.outlet]
     posts = {r.id: _post(r, rng, people) for r in chain(*(c.pool.records() for c in CONTEXTS))}
-    trio = zip(lists[Pair.INTERESTS], lists[Pair.NEWS], lists[Pair.TOPICS], strict=True)
-    feed = [r.id for r in chain.from_iterable(trio)]
+    trio = zip_longest(lists[Pair.INTERESTS], lists[Pair.NEWS], lists[Pair.TOPICS])
+    feed = [r.id for r in chain.from_iterable(trio) if r is not None]
     authors = list(dict.fromkeys(posts[p].author for p in feed))
     return SocialState(accounts, posts, feed, following=_draw(rng, authors, FOLLOWED),
                        liked=_draw(rng, feed, LIKED), bookmarks=_draw(rng, feed, BOOKMARKED),
@@ -98,7 +101,8 @@ def _account_records() -> tuple[Record, ...]:
 
 
 def _draw(rng: np.random.Generator, ids: Sequence[str], count: int) -> list[str]:
-    return [ids[int(i)] for i in rng.choice(len(ids), count, replace=False)]
+    """``count`` of ``ids`` at random (all of them, shuffled, when there are fewer)."""
+    return [ids[int(i)] for i in rng.choice(len(ids), min(count, len(ids)), replace=False)]
 
 
 def _post(record: Record, rng: np.random.Generator, people: Sequence[Account]) -> Post:
