@@ -42,6 +42,26 @@ def test_the_home_feed_interleaves_followed_and_suggested_posts_in_order(phone):
     assert marked[:6] == [False, True] * 3
 
 
+def test_no_user_starts_in_a_community_whose_posts_are_suggested_to_them():
+    # 126 of the 24 users' 480 suggested posts were labelled "Suggested for you" although
+    # the user had joined their community (a followed post was in it too).
+    for user in builtin_users():
+        forum = load_user_content(user).state.apps["forum"]
+        assert not [p for p in forum.feed
+                    if forum.posts[p].suggested and forum.posts[p].community in forum.joined]
+        followed = {forum.posts[p].community for p in forum.feed if not forum.posts[p].suggested}
+        assert forum.joined and set(forum.joined) <= followed
+
+
+def test_a_suggested_post_loses_its_label_once_its_community_is_joined(phone):
+    forum = phone.state.apps["forum"]
+    post = forum.posts[forum.feed[1]]
+    phone.open("forum", "forum/community", id=post.community)
+    press(phone, resource_id="join")
+    phone.open("forum")
+    assert card(phone, post.id)[1][0] == f"{post.community} · {post.age}"
+
+
 def test_upvoting_shows_on_the_card_and_on_the_post_and_can_be_taken_back(phone):
     forum = phone.state.apps["forum"]
     post = forum.posts[forum.feed[0]]

@@ -46,7 +46,8 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
                 owner: str) -> ForumState:
     """A forum state whose home feed interleaves PAIR's two lists, in their order.
 
-    The user has joined the communities of the first list's posts.
+    The user has joined the communities of the first list's posts, but for those of the
+    second list's, which are suggested because the user is not in them.
 
     Args:
         lists: Posts of followed communities, and suggested posts.
@@ -64,7 +65,8 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
     posts = {r.id: _post(r, rng, hours[r.id], r.id in marked, old.get(r.id))
              for r in (*followed, *suggested)}
     mine = sorted(old.items(), key=lambda item: hours[item[0]])
-    joined = dict.fromkeys(r["community"] for r in followed)
+    elsewhere = {r["community"] for r in suggested}
+    joined = dict.fromkeys(r["community"] for r in followed if r["community"] not in elsewhere)
     return ForumState(posts, feed, joined=tuple(joined), mine=mine,
                       karma=int(rng.integers(100, 5000)))
 

@@ -2,8 +2,9 @@
 
 :class:`~mobileintent_gym.apps.forum.app.ForumApp` takes it as a mixin (it uses
 ``App.scroll``). A card shows where and when the post was made (and that it is suggested,
-when it is), its title and the start of its text, each wrapped, and a bar with the votes,
-the comments and Share; its height follows its text.
+when it is and the user has not joined its community), its title and the start of its
+text, each wrapped, and a bar with the votes, the comments and Share; its height follows
+its text.
 """
 
 from __future__ import annotations
@@ -36,13 +37,13 @@ def _pill_icon(ctx: Ctx, x: int, top: int, bottom: int, glyph: Glyph, color: Col
 class FeedCards:
     """Post cards and lists of them (a mixin of the forum app)."""
 
-    def _card_height(self, ctx: Ctx, post: Post) -> int:
+    def _card_height(self, ctx: Ctx, post: Post, state: ForumState) -> int:
         """A card's height: its lines, its wrapped title and text, its bar and the gap."""
         room = ctx.width - 2 * ctx.dp(_PAD)
         title = widgets.text_height(ctx, post.title, TITLE_SP, room, lines=TITLE_LINES,
                                     bold=True)
         body = widgets.text_height(ctx, post.body, BODY_SP, room, lines=BODY_LINES)
-        marks = ctx.dp(_MARK) if post.suggested else 0
+        marks = ctx.dp(_MARK) if _suggested(post, state) else 0
         return (2 * ctx.dp(_PAD) + marks + ctx.dp(_META) + title + ctx.dp(6) + body
                 + ctx.dp(_BAR) + ctx.dp(_GAP))
 
@@ -52,7 +53,7 @@ class FeedCards:
                     on_click=("open", Route.POST, (("id", post.id),)), paint=Fill(t.background))
         col = Column(ui.inset((rect[0], rect[1], rect[2], rect[3] - ctx.dp(_GAP)),
                               ctx.dp(_PAD)))
-        if post.suggested:
+        if _suggested(post, state):
             card.add(widgets.text(ctx, col.take(ctx.dp(_MARK)), Text.SUGGESTED, 12,
                                   color=t.muted, rid=Rid.SUGGESTED))
         card.add(self._meta(ctx, col.take(ctx.dp(_META)), post.community, post.age))
@@ -117,6 +118,11 @@ class FeedCards:
             return widgets.paragraph(ctx, ui.inset(rect, ctx.dp(24), ctx.dp(24)), empty, 15,
                                      color=ctx.theme.muted, rid=Rid.EMPTY)
         items = list(head or []) + [
-            (self._card_height(ctx, p), lambda r, p=p: self._card(ctx, r, p, state))
+            (self._card_height(ctx, p, state), lambda r, p=p: self._card(ctx, r, p, state))
             for p in (state.posts[i] for i in ids)]
         return self.scroll(entry, rect, key, items)
+
+
+def _suggested(post: Post, state: ForumState) -> bool:
+    """Whether a card says "Suggested for you": a suggested post of a community not joined."""
+    return post.suggested and post.community not in state.joined

@@ -26,7 +26,8 @@ class Post:
 
     Attributes:
         score: Its votes before the user's own.
-        suggested: Shown in the home feed because it is suggested, not followed.
+        suggested: In the home feed as a suggestion, from a community the user had not
+            joined; labelled so while they have not.
     """
 
     id: str
