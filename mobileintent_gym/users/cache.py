@@ -60,7 +60,7 @@ from mobileintent_gym.users import encoders
 from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEncoder, make_encoder
 
 CACHE_ENV = "MOBILEINTENT_GYM_CACHE"
-FORMAT = 2  # bump when the pickled layout of UserContent (its app states included) changes
+FORMAT = 3  # bump when the pickled layout of UserContent (its app states included) changes
 _OFF = {"0", "off", "no", "false", "none"}
 # A Transformer module's weights: one of these (the index of shards for large models).
 WEIGHTS = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json",

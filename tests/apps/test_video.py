@@ -46,6 +46,25 @@ def test_coins_and_favourites_count_on_the_page_and_on_me(phone):
     assert counts[2] == "1"  # following, liked, favourites
 
 
+def test_following_an_uploader_brings_their_videos_into_following_newest_first(phone):
+    # Follow changed the button only: the feed held the videos it was built with alone.
+    state = phone.state.apps["video"]
+    first = {state.videos[v].uploader for v in state.following}
+    video = next(state.videos[v] for v in state.home if state.videos[v].uploader not in first)
+    theirs = [v.id for v in state.videos.values() if v.uploader == video.uploader]
+    phone.open("video", "video/video", id=video.id)
+    press(phone, resource_id="follow")
+    phone.open("video", "video/following/videos")
+    shown = scrolled_entities(phone, "video")
+    assert set(theirs) <= set(shown) and set(state.following) <= set(shown)
+    hours = [phone.state.apps["video"].videos[v].hours for v in shown]
+    assert hours == sorted(hours) and len(shown) == len(state.following) + len(theirs)
+    phone.open("video", "video/video", id=video.id)
+    press(phone, resource_id="follow")  # unfollowed again: the feed it started with
+    phone.open("video", "video/following/videos")
+    assert scrolled_entities(phone, "video") == list(state.following)
+
+
 def test_unfollowing_an_uploader_takes_their_videos_out_of_following(phone):
     state = phone.state.apps["video"]
     video = state.videos[state.following[0]]

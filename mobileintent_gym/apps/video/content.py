@@ -14,7 +14,7 @@ import numpy as np
 
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.apps.video.ids import Pair
-from mobileintent_gym.apps.video.state import Video, VideoState, ago
+from mobileintent_gym.apps.video.state import Video, VideoState
 from mobileintent_gym.users.contexts import ContextSpec, Pool
 
 # PersonaLens domains whose tastes show in what a video site recommends.
@@ -68,4 +68,4 @@ def _video(record: Record, rng: np.random.Generator, hours: int) -> Video:
                  record["duration"], record["description"], views, likes,
                  coins=int(likes * rng.uniform(0.1, 0.5)),
                  favorites=int(likes * rng.uniform(0.2, 0.6)),
-                 comments=int(views * rng.uniform(0.001, 0.004)), age=ago(hours))
+                 comments=int(views * rng.uniform(0.001, 0.004)), hours=hours)

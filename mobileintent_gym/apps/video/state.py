@@ -25,7 +25,7 @@ class Video:
         coins: Coins given by others.
         favorites: Others who saved it to their favourites.
         comments: Comments under it.
-        age: How long ago it was posted, as shown (``3 h ago``).
+        hours: How many hours ago it was posted (see :attr:`age`).
     """
 
     id: str
@@ -39,7 +39,12 @@ class Video:
     coins: int
     favorites: int
     comments: int
-    age: str
+    hours: int
+
+    @property
+    def age(self) -> str:
+        """How long ago it was posted, as shown (``3 h ago``)."""
+        return ago(self.hours)
 
 
 # The user's toggles on a video: the state field holding the videos it is on for, and the
@@ -89,8 +94,16 @@ class VideoState:
         return getattr(video, TOGGLES[toggle]) + (video.id in getattr(self, toggle))
 
     def feed(self) -> tuple[str, ...]:
-        """The Following feed: videos of the uploaders the user still follows, newest first."""
-        return tuple(v for v in self.following if self.videos[v].uploader in self.follows)
+        """The Following feed, newest first.
+
+        It holds the videos it started with whose uploaders the user still follows, and
+        every video of the uploaders the user followed since.
+        """
+        first = {self.videos[v].uploader for v in self.following}
+        ids = [v for v in self.following if self.videos[v].uploader in self.follows]
+        ids += [v.id for v in self.videos.values()
+                if v.uploader in self.follows and v.uploader not in first]
+        return tuple(sorted(ids, key=lambda v: self.videos[v].hours))
 
 
 def compact(count: int) -> str:
