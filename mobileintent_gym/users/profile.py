@@ -92,6 +92,7 @@ class UserProfile:
         unknown = sorted(set(data) - set(_FIELDS))
         if unknown:
             raise InvalidProfileError(f"unknown profile fields {unknown}; known: {list(_FIELDS)}")
+        _check_text(data)
         demographics = _mapping(data.get("demographics", {}), "demographics")
         _json_values(demographics, "demographics")
         uid = data.get("user_id", demographics.get("user_id", user_id))
@@ -149,9 +150,31 @@ def _check_name(value: Any) -> None:
     if len(value) > MAX_NAME:
         raise InvalidProfileError(f"{where} is {len(value)} characters, more than {MAX_NAME}: "
                                   f"{value[:40]!r}...")
-    if any(unicodedata.category(ch) == "Cc" for ch in value):
+    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in value):
         raise InvalidProfileError(f"{where} must be one line of text without control "
-                                  f"characters, got {value[:80]!r}")
+                                  f"characters or line separators, got {value[:80]!r}")
+
+
+def _check_text(data: Mapping[str, Any]) -> None:
+    """Refuse a string (key or value, at any depth) that is not Unicode text.
+
+    A JSON escape such as ``\ud800`` alone decodes to a lone surrogate, which no encoding
+    can write: it would fail later, deep in building the user's content.
+    """
+    pending: list[tuple[Any, str]] = [(data, "the profile")]
+    while pending:
+        item, where = pending.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise InvalidProfileError(f"{where[:120]} holds a lone surrogate, which is "
+                                          f"not text: {item[:40]!r}") from None
+        elif isinstance(item, Mapping):
+            for key, inner in item.items():
+                pending += [(key, f"a key of {where}"), (inner, f"{where}[{str(key)[:40]!r}]")]
+        elif isinstance(item, list):
+            pending += [(inner, f"{where}[{i}]") for i, inner in enumerate(item)]
 
 
 def _kind(value: Any) -> str:

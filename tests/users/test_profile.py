@@ -54,6 +54,13 @@ def changed(path, value):
     (("demographics", "name"), " ", "demographics['name'] must be a non-empty string, got str ' '"),
     (("demographics", "name"), "n" * 300, "demographics['name'] is 300 characters, more than 255"),
     (("demographics", "name"), "Tess\nWard", "demographics['name'] must be one line of text"),
+    (("demographics", "name"), "Tess\u2028Ward", "demographics['name'] must be one line"),
+    # Lone surrogates (a JSON "\ud800") passed, then crashed building the user's content.
+    (("user_id",), "tess\ud800", "the profile['user_id'] holds a lone surrogate"),
+    (("demographics", "name"), "Tess \udc00", "['demographics']['name'] holds a lone surrogate"),
+    (("affinities", "Music", "Preferred Genres"), ["jazz\udc00"],
+     "['Music']['Preferred Genres'][0] holds a lone surrogate"),
+    (("demographics", "x\ud800"), "a", "a key of the profile['demographics'] holds a lone"),
 ])
 def test_a_bad_value_is_named_in_the_error(path, value, named):
     with pytest.raises(InvalidProfileError) as err:
