@@ -78,14 +78,18 @@ class BackStacks:
         self.foreground = app_id
 
     def push(self, app_id: str, route: str, params: tuple = ()) -> None:
-        """Open a screen; a bottom-navigation root replaces the whole stack."""
+        """Open a screen; a bottom-navigation root replaces the whole stack.
+
+        The screen in front is not opened again on top of itself (a post's comment count
+        on the post's page, an author on their own profile): nothing changes.
+        """
         app = self.app(app_id)
         app.check_params(route, params)
         screen = app.screen(route)
         stack = self.stacks[app_id]
         if screen.tab:
             stack[:] = [Entry(route, params)]
-        else:
+        elif not stack or (stack[-1].route, sorted(stack[-1].params)) != (route, sorted(params)):
             stack.append(Entry(route, params))
 
     def replace(self, route: str, params: tuple = ()) -> None:

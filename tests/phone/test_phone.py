@@ -9,7 +9,7 @@ from mobileintent_gym.errors import (
     UnknownRouteError,
 )
 from mobileintent_gym.phone import PhoneState, SimPhone
-from mobileintent_gym.phone.query import find, find_all
+from mobileintent_gym.phone.query import find, find_all, tap
 from tests.helpers import press, texts
 
 
@@ -417,3 +417,19 @@ def test_screens_kept_across_resets_never_show_another_episodes_data():
     phone.reset(state)
     phone.open("music", Route.LIKED)
     assert phone._current() is view
+
+
+@pytest.mark.parametrize(("app_id", "route", "rid"), [("forum", "forum/post", "comments"),
+                                                     ("social", "social/post", "reply"),
+                                                     ("social", "social/profile", "author")])
+def test_a_link_to_the_screen_in_front_opens_nothing(app_id, route, rid):
+    # It pushed a copy of the screen: the step read as effective with nothing changed, and
+    # the next BACK seemed to do nothing.
+    phone = SimPhone()
+    params = phone.apps[app_id].samples(phone.state.apps[app_id])[route]
+    phone.open(app_id, route, **params)
+    before = phone.hierarchy()
+    result = phone.act(tap(before, resource_id=rid))
+    assert not result.effect and phone.hierarchy() == before
+    phone.act("PRESS[BACK]")
+    assert phone.route() != route
