@@ -7,7 +7,8 @@ Each line of ``<app package>/data/<pool>.jsonl`` is one complete record::
 
 ``label`` is what the screen shows for the record, ``cue`` an implicit description that
 does not contain the label (implicit instructions use it), ``attributes`` everything else.
-Lists become tuples, so records are immutable.
+Lists become tuples and objects read-only mappings, at every depth, so records are
+immutable (they are shared by every user's phone).
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ class Record:
         id: Its id, unique in the pool (the id the app's state and screens use).
         label: What the screen shows for it.
         cue: An implicit description that does not contain ``label``.
-        attributes: Everything else, read-only (lists as tuples).
+        attributes: Everything else, read-only at every depth (lists as tuples, objects as
+            read-only mappings).
     """
 
     id: str
@@ -60,7 +62,11 @@ def read_records(package: str, pool: str) -> tuple[Record, ...]:
         if not line.strip():
             continue
         where = f"{package}: data/{pool}.jsonl line {number}"
-        record = _record(json.loads(line), where)
+        try:
+            row = json.loads(line)
+        except ValueError as err:  # JSONDecodeError, or a number int() refuses
+            raise InvalidAppError(f"{where}: not JSON ({err})") from None
+        record = _record(row, where)
         if record.id in seen:
             raise InvalidAppError(f"{where}: id {record.id!r} repeats")
         seen.add(record.id)
@@ -77,5 +83,13 @@ def _record(row: Any, where: str) -> Record:
         raise InvalidAppError(f"{where}: cue {row['cue']!r} contains label {row['label']!r}")
     if not isinstance(row["attributes"], dict):
         raise InvalidAppError(f"{where}: attributes must be an object, got {row['attributes']!r}")
-    attributes = {k: tuple(v) if isinstance(v, list) else v for k, v in row["attributes"].items()}
-    return Record(row["id"], row["label"], row["cue"], MappingProxyType(attributes))
+    return Record(row["id"], row["label"], row["cue"], _frozen(row["attributes"]))
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` with its lists as tuples and its objects as read-only mappings, throughout."""
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    return value

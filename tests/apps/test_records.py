@@ -1,0 +1,40 @@
+"""Reading an app's record pools: errors name the file and line; records are immutable."""
+
+import json
+from types import MappingProxyType
+
+import pytest
+
+from mobileintent_gym.apps.records import read_records
+from mobileintent_gym.errors import InvalidAppError
+
+GOOD = {"id": "c1", "label": "Ana", "cue": "your sister",
+        "attributes": {"messages": [["me", "hi"], ["Ana", "hey"]], "meta": {"tags": ["x"]}}}
+
+
+def pool(tmp_path, monkeypatch, package: str, *lines: str) -> str:
+    """A package on the path whose ``data/pool.jsonl`` holds ``lines``; its name."""
+    folder = tmp_path / package
+    (folder / "data").mkdir(parents=True)
+    (folder / "__init__.py").write_text("")
+    (folder / "data" / "pool.jsonl").write_text("\n".join(lines) + "\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return package
+
+
+def test_a_line_that_is_not_json_is_named_by_file_and_line(tmp_path, monkeypatch):
+    # json.loads' own error named "line 1 column 61" of the line alone, and no file.
+    package = pool(tmp_path, monkeypatch, "records_bad_json", json.dumps(GOOD), '{"id": "c2",')
+    with pytest.raises(InvalidAppError, match=r"records_bad_json: data/pool.jsonl line 2: not "
+                                              r"JSON"):
+        read_records(package, "pool")
+
+
+def test_attributes_are_read_only_at_every_depth(tmp_path, monkeypatch):
+    # Inner lists stayed lists, shared by every user's phone that holds the record.
+    package = pool(tmp_path, monkeypatch, "records_nested", json.dumps(GOOD))
+    (record,) = read_records(package, "pool")
+    assert record["messages"] == (("me", "hi"), ("Ana", "hey"))
+    assert isinstance(record["meta"], MappingProxyType) and record["meta"]["tags"] == ("x",)
+    with pytest.raises(TypeError):
+        record["meta"]["tags"] = ()
