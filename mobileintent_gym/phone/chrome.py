@@ -35,7 +35,8 @@ def build_view(phone: SimPhone) -> View:
     stacks = phone._stacks
     fg = stacks.foreground
     if fg is None:
-        ctx = Ctx(w, h, phone.density, (0, status, w, h - nav), launcher.THEME, launcher.PACKAGE)
+        ctx = Ctx(w, h, phone.density, (0, status, w, h - nav), launcher.THEME, launcher.PACKAGE,
+                  phone._clock.date())
         content = launcher.build(ctx, list(phone.apps.values()), phone._clock, stacks.launcher)
         root = Node(FRAME, (0, 0, w, h)).add(content)
         return View(root, "launcher", launcher.PACKAGE, content)
@@ -44,7 +45,8 @@ def build_view(phone: SimPhone) -> View:
     board = (keyboard.layout(w, h - nav, phone.density, top.key_set) if top.focus and top.keyboard
              else None)
     bottom = board.rect[1] if board else h - nav
-    ctx = Ctx(w, h, phone.density, (0, status, w, bottom), app.theme, app.package)
+    ctx = Ctx(w, h, phone.density, (0, status, w, bottom), app.theme, app.package,
+              phone._clock.date())
     layers = tuple(_layer(phone, app, ctx, entry) for entry in entries)
     root = Node(FRAME, (0, 0, w, h)).add(*(layer.node for layer in layers))
     return View(root, entries[-1].route, app.package, layers[-1].node, board, layers)
@@ -56,7 +58,7 @@ def _layer(phone: SimPhone, app: App, ctx: Ctx, entry: Entry) -> Layer:
     A sheet or dialog over a list then rebuilds only itself; built trees are never
     modified, so one tree can sit in several views.
     """
-    key = (app.id, phone._stacks.versions[app.id], entry.key(), ctx.content)
+    key = (app.id, phone._stacks.versions[app.id], entry.key(), ctx.content, ctx.today)
     layer = phone._layers.get(key)
     if layer is None:
         layer = phone._layers.put(key, Layer(app.build(ctx, entry, phone._state.apps[app.id])))

@@ -288,10 +288,12 @@ class SimPhone:
 
     def _key(self) -> tuple:
         key = self._stacks.view_key()
-        # The launcher draws its page, the date and the time to the minute.
-        return key if key is not None else (None, self._stacks.launcher.key(),
-                                            self._clock.date(), self._clock.hour,
-                                            self._clock.minute)
+        # The launcher draws its page, the date and the time to the minute; apps show
+        # times against the date (Today, Yesterday).
+        if key is not None:
+            return (*key, self._clock.date())
+        return (None, self._stacks.launcher.key(), self._clock.date(), self._clock.hour,
+                self._clock.minute)
 
     def _dispatch(self, intent: Intent) -> None:
         name, args = intent[0], intent[1:]

@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from mobileintent_gym.errors import InvalidStateError
 
 DEFAULT_CLOCK = datetime(2026, 3, 2, 9, 41)
+MINUTE_FORMAT = "%Y-%m-%d %H:%M"
+"""How apps store a time to the minute (``2026-03-02 09:41``)."""
+
+
+@functools.lru_cache(maxsize=1024)
+def when(time: str, today: date, clock: bool = True) -> str:
+    """How a list shows ``time`` on the phone's date ``today``.
+
+    ``Today 18:42`` / ``Yesterday 09:10`` / ``Feb 27 12:31``; without ``clock`` only the
+    day: ``18:42`` for today, ``Yesterday``, ``Feb 27``.
+    """
+    at = datetime.strptime(time, MINUTE_FORMAT)
+    days = (today - at.date()).days
+    hour = at.strftime("%H:%M")
+    day = "Today" if days == 0 else "Yesterday" if days == 1 else f"{at:%b} {at.day}"
+    if not clock:
+        return hour if days == 0 else day
+    return f"{day} {hour}"
 
 
 @dataclass(slots=True)

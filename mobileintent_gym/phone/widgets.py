@@ -13,14 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from mobileintent_gym.phone import ui
 from mobileintent_gym.phone.paint import Avatar, Color, Fill, Icon, Label, Round, line_height, wrap
+from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from mobileintent_gym.phone.ui import Intent, Node, Rect
 
 TOOLBAR, TITLE, UP, SUBTITLE, THUMB, META, BADGE = (
     "toolbar", "title", "up", "subtitle", "thumb", "meta", "badge")
 MORE, SECTION_TITLE, BOTTOM_NAV, TABS = "more", "section_title", "bottom_nav", "tabs"
+
+
+_DEFAULT_DAY = DEFAULT_CLOCK.date()
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +54,8 @@ class Ctx:
             handle and the keyboard when it shows).
         theme: The app's colours.
         package: The app's package name.
+        today: The phone's date, which times are shown against (``Today``, ``Yesterday``);
+            the default clock's when not given.
     """
 
     width: int
@@ -57,6 +64,7 @@ class Ctx:
     content: Rect
     theme: Theme
     package: str
+    today: date = _DEFAULT_DAY
 
     def dp(self, value: float) -> int:
         """``value`` density-independent pixels in device pixels."""

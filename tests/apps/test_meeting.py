@@ -5,8 +5,11 @@ from the screen as an agent would."""
 from mobileintent_gym.apps.meeting.content import MEETINGS, WEBINARS
 from mobileintent_gym.apps.meeting.state import day, duration, span
 from mobileintent_gym.phone.query import find
+from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from mobileintent_gym.users import UserProfile, build_user_content, load_user_content
 from tests.helpers import nodes, press, tap_node, texts
+
+TODAY = DEFAULT_CLOCK.date()
 
 PROFILE = {  # a profile of the test's own: mysteries, strategy games, coworkers
     "user_id": "meeting-tester",
@@ -56,7 +59,7 @@ def test_scheduled_meetings_list_soonest_first_under_day_headings(phone):
     assert bells == on_screen & set(state.reminders)
     seen, days = scroll_through(phone, "scheduled")
     assert seen == [m.id for m in state.scheduled]
-    assert days == list(dict.fromkeys(day(m.start) for m in state.scheduled))
+    assert days == list(dict.fromkeys(day(m.start, TODAY) for m in state.scheduled))
     assert days[0] == "Today"
 
 
@@ -78,7 +81,7 @@ def test_the_history_mixes_meetings_and_webinars_newest_first(phone):
         assert shown(row) == [meeting.title, f"{span(meeting)} · {meeting.host}", *webinar]
     seen, days = scroll_through(phone, "meeting")
     assert seen == [m.id for m in state.history]
-    assert days == list(dict.fromkeys(day(m.start) for m in state.history))
+    assert days == list(dict.fromkeys(day(m.start, TODAY) for m in state.history))
 
 
 def test_a_past_meeting_opens_on_its_details(phone):
@@ -91,8 +94,8 @@ def test_a_past_meeting_opens_on_its_details(phone):
     assert phone.route() == "meeting/details"
     header = nodes(phone, resource_id="meeting_header")[0]
     assert header.entity == meeting.id
-    assert shown(header) == [meeting.title, f"{day(meeting.start)} · {span(meeting)}", "Ended",
-                             meeting.topic]
+    assert shown(header) == [meeting.title, f"{day(meeting.start, TODAY)} · {span(meeting)}",
+                             "Ended", meeting.topic]
     assert [shown(r) for r in nodes(phone, resource_id="detail")] == [
         ["Meeting ID", meeting.code], ["Host", meeting.host],
         ["Type", meeting.kind.capitalize()], ["Length", duration(meeting.minutes)],

@@ -89,7 +89,7 @@ class MeetingApp(MeetingIntents, DetailScreens, RoomScreen, App):
         root.add(self._history_row(ctx, col.take(ctx.dp(56))))
         col.take(ctx.dp(8))
         items = []
-        for heading, meetings in groupby(state.scheduled, key=lambda m: day(m.start)):
+        for heading, meetings in groupby(state.scheduled, key=lambda m: day(m.start, ctx.today)):
             items.append((ctx.dp(44), lambda r, h=heading: day_row(ctx, r, h)))
             items += [(ctx.dp(76), lambda r, m=m: self._scheduled_row(
                 ctx, r, m, m.id in state.reminders)) for m in meetings]

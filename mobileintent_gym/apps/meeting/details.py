@@ -45,7 +45,7 @@ class DetailScreens:
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), Text.HISTORY,
                                  actions=[("search", "Search meetings", ("noop",))]))
         items = []
-        for heading, meetings in groupby(state.history, key=lambda m: day(m.start)):
+        for heading, meetings in groupby(state.history, key=lambda m: day(m.start, ctx.today)):
             items.append((ctx.dp(44), lambda r, h=heading: day_row(ctx, r, h)))
             items += [(ctx.dp(72), lambda r, m=m: self._past_row(ctx, r, m)) for m in meetings]
         root.add(self.scroll(entry, col.rest(), Rid.HISTORY_LIST, items))
@@ -117,7 +117,7 @@ class DetailScreens:
         lines.take(ctx.dp(8))
         return head.add(
             title,
-            widgets.text(ctx, when, f"{day(meeting.start)} · {span(meeting)}", 15,
+            widgets.text(ctx, when, f"{day(meeting.start, ctx.today)} · {span(meeting)}", 15,
                          rid=Rid.TIME),
             Node(ui.TEXT_VIEW, pill, text=status, resource_id=ctx.rid(Rid.STATUS),
                  paint=Round(_STATUS[status], t.background, ctx.dp(12), status,

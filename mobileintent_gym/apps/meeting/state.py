@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
-from mobileintent_gym.phone.state import DEFAULT_CLOCK
+from mobileintent_gym.phone.state import MINUTE_FORMAT
 
-TIME_FORMAT = "%Y-%m-%d %H:%M"
+TIME_FORMAT = MINUTE_FORMAT
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,11 +99,14 @@ def span(meeting: Meeting) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def day(time: str) -> str:
-    """The day heading of ``time``: ``Today``, ``Tomorrow``, ``Yesterday`` or ``Wed, Mar 4``."""
-    date = at(time).date()
+def day(time: str, today: date) -> str:
+    """The day heading of ``time`` on the phone's date ``today``.
+
+    ``Today``, ``Tomorrow``, ``Yesterday`` or ``Wed, Mar 4``.
+    """
+    when = at(time).date()
     names = {0: "Today", 1: "Tomorrow", -1: "Yesterday"}
-    return names.get((date - DEFAULT_CLOCK.date()).days, f"{date:%a, %b} {date.day}")
+    return names.get((when - today).days, f"{when:%a, %b} {when.day}")
 
 
 def duration(minutes: int) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from mobileintent_gym.apps.notes.ids import COMMENT_FIELD, Rid
 from mobileintent_gym.apps.notes.state import Comment, NotesState
 from mobileintent_gym.phone.backstack import Nav
+from mobileintent_gym.phone.state import MINUTE_FORMAT
 
 
 class NotesIntents:
@@ -34,7 +35,7 @@ class NotesIntents:
         if not text:
             return
         state: NotesState = nav.state
-        comment = Comment(note_id, text, nav.clock.strftime("Today %H:%M"))
+        comment = Comment(note_id, text, nav.clock.strftime(MINUTE_FORMAT))
         nav.update(comments=(comment, *state.comments))
         entry.fields[COMMENT_FIELD], entry.focus, entry.keyboard = "", None, False
         entry.scroll[Rid.NOTE_CONTENT] = 1 << 30

@@ -14,6 +14,7 @@ from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import Entry
 from mobileintent_gym.phone.icons import Glyph
 from mobileintent_gym.phone.paint import Avatar, Fill, Icon
+from mobileintent_gym.phone.state import when
 from mobileintent_gym.phone.ui import Column, ItemBuilder, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx
 
@@ -92,7 +93,8 @@ class NoteScreen:
         left = rect[0] + ctx.dp(16)
         col = Column((rect[0] + ctx.dp(_TEXT_LEFT), top, rect[2] - ctx.dp(16), rect[3]))
         name = widgets.text(ctx, col.take(ctx.dp(20)), me, 13, color=t.muted)
-        time = widgets.text(ctx, col.take_bottom(ctx.dp(30)), comment.time, 12, color=t.muted)
+        time = widgets.text(ctx, col.take_bottom(ctx.dp(30)), when(comment.time, ctx.today),
+                            12, color=t.muted)
         return node.add(Node(ui.IMAGE_VIEW, (left, top, left + side, top + side), desc=me,
                              paint=Avatar(ME, me, t.background)), name,
                         widgets.paragraph(ctx, col.rest(), comment.text, 15), time)

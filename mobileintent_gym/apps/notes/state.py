@@ -49,7 +49,8 @@ class Comment:
     Attributes:
         note: The note's id.
         text: What the user wrote.
-        time: When, as shown (``Today 09:43``).
+        time: When, as ``YYYY-MM-DD HH:MM`` (shown against the phone's date:
+            ``Today 09:43``).
     """
 
     note: str

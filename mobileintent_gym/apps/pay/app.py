@@ -11,6 +11,7 @@ Screens of the billing history are in :mod:`.bills`, of messages in :mod:`.messa
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.pay import icon, tour
@@ -24,7 +25,6 @@ from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.icons import Glyph
 from mobileintent_gym.phone.paint import Avatar, Color, Fill, Icon, Paint, Round
-from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
 from mobileintent_gym.users.pair import random_state
@@ -123,7 +123,7 @@ class PayApp(PayIntents, BillScreens, MessageScreens, App):
                       ctx, r, "Balance", money(state.balance, sign=False),
                       "Savings fund earned +1.23 yesterday", ("open", Route.ME), Rid.ASSET)),
                   (ctx.dp(128), lambda r: self._card(
-                      ctx, r, f"Spent in {DEFAULT_CLOCK:%B}", self._spent(state),
+                      ctx, r, f"Spent in {ctx.today:%B}", self._spent(state, ctx.today),
                       "See every transaction in Bills", ("open", Route.BILLS), Rid.SPENDING)),
                   (ctx.dp(56), lambda r: widgets.section_header(ctx, r, "Offers for you"))]
         items += [(ctx.dp(72), lambda r, o=offer: self._offer(ctx, r, *o)) for offer in _OFFERS]
@@ -131,9 +131,9 @@ class PayApp(PayIntents, BillScreens, MessageScreens, App):
         return root
 
     @staticmethod
-    def _spent(state: PayState) -> str:
-        """What went out this month, as the home card shows it."""
-        month = f"{DEFAULT_CLOCK:%Y-%m}"
+    def _spent(state: PayState, today: date) -> str:
+        """What went out in the month of ``today``, as the home card shows it."""
+        month = f"{today:%Y-%m}"
         return money(sum(b.amount for b in state.bills
                          if b.amount < 0 and b.time.startswith(month)), sign=False)
 

@@ -10,10 +10,11 @@ from itertools import groupby
 
 from mobileintent_gym.apps.pay import icon
 from mobileintent_gym.apps.pay.ids import Rid, Route, Text
-from mobileintent_gym.apps.pay.state import Bill, PayState, money, month_of, when
+from mobileintent_gym.apps.pay.state import Bill, PayState, money, month_of
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import Entry
 from mobileintent_gym.phone.paint import Avatar, Color, Fill
+from mobileintent_gym.phone.state import when
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx
 
@@ -82,7 +83,8 @@ class BillScreens:
         row.add(widgets.text(ctx, title, bill.title, 16, rid=Rid.TITLE),
                 widgets.text(ctx, amount, money(bill.amount), 16, bold=True, align="right",
                              color=_GREEN if bill.amount > 0 else t.text, rid=Rid.AMOUNT),
-                widgets.text(ctx, lines.rest(), f"{bill.category} · {when(bill.time)}", 13,
+                widgets.text(ctx, lines.rest(),
+                             f"{bill.category} · {when(bill.time, ctx.today)}", 13,
                              color=t.muted, rid=Rid.SUBTITLE))
         return row.add(widgets.divider(ctx, (rect[0] + pad + ctx.dp(56), *rect[1:])))
 

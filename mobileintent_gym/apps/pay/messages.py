@@ -7,10 +7,11 @@
 from __future__ import annotations
 
 from mobileintent_gym.apps.pay.ids import Rid
-from mobileintent_gym.apps.pay.state import ME, Conversation, Message, PayState, when
+from mobileintent_gym.apps.pay.state import ME, Conversation, Message, PayState
 from mobileintent_gym.phone import messenger, widgets
 from mobileintent_gym.phone.app import Entry
 from mobileintent_gym.phone.paint import Avatar, Color
+from mobileintent_gym.phone.state import when
 from mobileintent_gym.phone.ui import Node, Rect
 from mobileintent_gym.phone.widgets import Ctx
 
@@ -45,7 +46,8 @@ class MessageScreens:
                                thumb=face(conversation, ctx.theme.background),
                                on_click=("open_conversation", conversation.id),
                                entity=conversation.id, rid=Rid.CONVERSATION,
-                               meta=when(last.time, clock=False) if last.time else "",
+                               meta=when(last.time, ctx.today, clock=False) if last.time
+                               else "",
                                badge=str(conversation.unread or ""))
         return row.add(widgets.divider(ctx, rect))
 
@@ -61,7 +63,8 @@ class MessageScreens:
                                   ("send", conversation.id), hint="Send a message",
                                   color=t.background)
         first = conversation.messages[0].time if conversation.messages else ""
-        items = [(ctx.dp(36), lambda r: widgets.text(ctx, r, when(first), 12, color=t.muted,
+        items = [(ctx.dp(36), lambda r: widgets.text(ctx, r, when(first, ctx.today), 12,
+                                                    color=t.muted,
                                                     under=t.surface, align="center"))]
         style = messenger.BubbleStyle(t.accent, (255, 255, 255), t.background, t.surface, 8)
         faces = {True: Avatar(ME, state.me, t.surface), False: face(conversation, t.surface)}

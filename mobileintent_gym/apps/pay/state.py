@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER, user_handle
-from mobileintent_gym.phone.state import DEFAULT_CLOCK
+from mobileintent_gym.phone.state import DEFAULT_CLOCK, MINUTE_FORMAT
 
 ME = "me"
 THEM = "them"
-TIME_FORMAT = "%Y-%m-%d %H:%M"
+TIME_FORMAT = MINUTE_FORMAT
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,21 +130,6 @@ def money(cents: int, sign: bool = True) -> str:
 def minutes_ago(minutes: int) -> str:
     """The time ``minutes`` before the phone's default clock, as ``YYYY-MM-DD HH:MM``."""
     return (DEFAULT_CLOCK - timedelta(minutes=minutes)).strftime(TIME_FORMAT)
-
-
-@functools.lru_cache(maxsize=1024)
-def when(time: str, clock: bool = True) -> str:
-    """How a list shows ``time``: ``Today 18:42`` / ``Yesterday 09:10`` / ``Feb 27 12:31``.
-
-    Without ``clock`` only the day: ``18:42`` for today, ``Yesterday``, ``Feb 27``.
-    """
-    at = datetime.strptime(time, TIME_FORMAT)
-    days = (DEFAULT_CLOCK.date() - at.date()).days
-    hour = at.strftime("%H:%M")
-    day = "Today" if days == 0 else "Yesterday" if days == 1 else f"{at:%b} {at.day}"
-    if not clock:
-        return hour if days == 0 else day
-    return f"{day} {hour}"
 
 
 def month_of(time: str) -> str:

@@ -1,0 +1,73 @@
+"""Apps show times against the phone's date, which a multi-day run moves past the default."""
+
+from datetime import datetime, timedelta
+
+from mobileintent_gym.phone import PhoneState, SimPhone
+from mobileintent_gym.phone.query import find, tap
+from tests.helpers import nodes, press
+
+LATER = datetime(2026, 3, 5, 10, 0)  # three days after the default clock
+
+
+def later_phone() -> SimPhone:
+    phone = SimPhone()
+    phone.reset(PhoneState(PhoneState.default(phone.apps).apps, LATER))
+    return phone
+
+
+def day_of(at: datetime) -> str:
+    """How a list names a day other than today and yesterday."""
+    return f"{at:%b} {at.day}"
+
+
+def child(row, rid):
+    return next(n.text for n in row.walk() if n.resource_id.endswith(f":id/{rid}"))
+
+
+def test_pay_dates_its_messages_against_the_phones_date():
+    # Times were counted from the default clock: a message sent on Mar 5 was listed as
+    # "Mar 5", one from Mar 2 as "09:12" (today).
+    phone = later_phone()
+    conversations = phone.state.apps["pay"].conversations
+    mine, other = conversations[0], conversations[1]
+    phone.open("pay", "pay/conversation", id=mine.id)
+    phone.act(tap(phone.hierarchy(), resource_id="input"))
+    phone.act("TYPE[hello]")
+    phone.act("PRESS[ENTER]")
+    phone.open("pay", "pay/messages")
+    rows = {n.entity: n for n in nodes(phone, resource_id="conversation")}
+    assert child(rows[mine.id], "meta") == phone.clock[11:16]
+    last = datetime.strptime(other.messages[-1].time, "%Y-%m-%d %H:%M")
+    assert last.date() < LATER.date() - timedelta(days=1)
+    assert child(rows[other.id], "meta") == day_of(last)
+    phone.open("pay", "pay/home")
+    assert "Spent in March" in [n.text for n in nodes(phone)]
+
+
+def test_meeting_day_headings_follow_the_phones_date():
+    phone = later_phone()
+    first = datetime.strptime(phone.state.apps["meeting"].scheduled[0].start, "%Y-%m-%d %H:%M")
+    phone.open("meeting", "meeting/home")
+    heading = next(n.text for n in find(phone.hierarchy(), resource_id="day").walk() if n.text)
+    assert heading == f"{first:%a, %b} {first.day}" and first.date() < LATER.date()
+
+
+def test_a_notes_comment_reads_as_of_today_then_yesterday():
+    phone = later_phone()
+    note = phone.state.apps["notes"].discover[0]
+    phone.open("notes", "notes/note", id=note)
+    press(phone, resource_id="comment_box")
+    phone.act("TYPE[Nice]")
+    press(phone, resource_id="send")
+    stamp = phone.clock[11:16]
+    assert f"Today {stamp}" in shown(phone)
+    state = PhoneState(dict(phone.state.apps), LATER + timedelta(days=1))
+    phone.reset(state)
+    phone.open("notes", "notes/note", id=note)
+    for _ in range(6):  # down to the comments
+        phone.act("SWIPE[UP]")
+    assert f"Yesterday {stamp}" in shown(phone)
+
+
+def shown(phone) -> list[str]:
+    return [n.text for c in nodes(phone, resource_id="my_comment") for n in c.walk() if n.text]
