@@ -41,6 +41,7 @@ import json
 import os
 import pickle
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -204,9 +205,21 @@ def _store(path: Path, content: Any) -> None:
 
 
 def _edited_since_import() -> bool:
-    """Whether a file of the package (bytecode aside) is newer than this process's import."""
-    return any(path.stat().st_mtime > stamp.IMPORTED_AT
-               for path in _source_files(Path(__file__).parents[1]))
+    """Whether a file of the package (bytecode aside) was written since this process's import.
+
+    A file dated in the future (a clock skewed on another machine, a tarball's dates) was
+    not written since: only times up to now count. A file gone by the time it is looked at
+    does not count either.
+    """
+    now = time.time()
+    for path in _source_files(Path(__file__).parents[1]):
+        try:
+            written = path.stat().st_mtime
+        except OSError:
+            continue
+        if stamp.IMPORTED_AT < written <= now:
+            return True
+    return False
 
 
 def _source_files(folder: Path) -> list[Path]:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -116,6 +117,19 @@ def test_a_process_whose_package_files_changed_since_it_imported_them_stores_not
     monkeypatch.setattr(stamp, "IMPORTED_AT", time.time())
     pair._CACHE.clear()
     assert build_user_content(profile, LEXICAL).contexts == edited.contexts
+    assert len(list(folder.glob("*.pkl"))) == 1
+
+
+def test_files_dated_in_the_future_or_gone_do_not_turn_the_cache_off(folder, monkeypatch):
+    # A file whose date was ahead of the clock (skew) read as edited since the import in
+    # every process until that time; one gone before it was looked at raised.
+    monkeypatch.setattr(stamp, "IMPORTED_AT", 0.0)
+    monkeypatch.setattr(content_cache, "time", SimpleNamespace(time=lambda: 1.0))
+    content_cache.source_fingerprint()  # taken before the listing below names a lost file
+    real = content_cache._source_files
+    monkeypatch.setattr(content_cache, "_source_files",
+                        lambda root: [root / "gone.py", *real(root)])
+    build_user_content(resolve_profile("demo-ben"), LEXICAL)
     assert len(list(folder.glob("*.pkl"))) == 1
 
 
