@@ -86,17 +86,20 @@ class FileCommands:
         """The lines listing ``folder``.
 
         With ``-R`` they are headed by its path and followed by each sub-folder's listing
-        after an empty line, as toybox prints them.
+        after an empty line, depth first, as toybox prints them (walked without recursion:
+        ``mkdir -p`` makes folders as deep as a path may be long).
         """
-        names = self.fs.list_dir(folder)
-        paths = [f"{folder.rstrip('/')}/{name}" for name in names]
-        lines = [self._line(path, name, flags) for path, name in zip(paths, names, strict=True)]
-        if "R" not in flags:
-            return lines
-        lines.insert(0, f"{folder}:")
-        for path in paths:
-            if stat_module.S_ISDIR(self.fs.stat(path)[0]):
-                lines += ["", *self._listing(path, flags)]
+        lines: list[str] = []
+        pending = [folder]
+        while pending:
+            current = pending.pop()
+            names = self.fs.list_dir(current)
+            paths = [f"{current.rstrip('/')}/{name}" for name in names]
+            if "R" in flags:
+                lines += [""] * bool(lines) + [f"{current}:"]
+                pending += reversed([p for p in paths if stat_module.S_ISDIR(self.fs.stat(p)[0])])
+            lines += [self._line(path, name, flags) for path, name in zip(paths, names,
+                                                                          strict=True)]
         return lines
 
     def _line(self, path: str, name: str, flags: set[str]) -> str:

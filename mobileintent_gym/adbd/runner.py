@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import math
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -105,12 +106,11 @@ class Session:
         queue: asyncio.Queue[object] = asyncio.Queue()
         dropped = threading.Event()
         room = threading.Semaphore(PENDING)  # a client that does not read holds its worker back
-        deadline = time.monotonic() + self.device.limits.time_limit + GRACE
 
         def emit(fd: int, data: bytes) -> None:
             try:
                 if not dropped.is_set() and room.acquire(
-                        timeout=max(deadline - time.monotonic(), 0.0)) and not dropped.is_set():
+                        timeout=_left(deadline)) and not dropped.is_set():
                     loop.call_soon_threadsafe(queue.put_nowait, (fd, data))
                     return
             except RuntimeError:  # the loop has closed: the server stopped
@@ -118,6 +118,8 @@ class Session:
             raise OutputDropped("the stream no longer takes this command line's output")
 
         await self._slots.acquire()
+        # Counted from here, as the relay's: the wait for a slot is not the line's time.
+        deadline = time.monotonic() + self.device.limits.time_limit + GRACE
         try:
             future = self.runner.submit(command_line, emit, stdin)
         except BaseException:
@@ -147,3 +149,8 @@ class Session:
                 return future.result()
             await send(*item)
             room.release()
+
+
+def _left(deadline: float) -> float | None:
+    """Seconds left until ``deadline`` for a wait (``None``, no bound, for an infinite one)."""
+    return None if math.isinf(deadline) else max(deadline - time.monotonic(), 0.0)

@@ -6,6 +6,7 @@ exactly why the runner's guard against a worker that overstays is tested with on
 """
 
 import asyncio
+import math
 import threading
 
 import pytest
@@ -78,6 +79,40 @@ def test_a_worker_that_overstays_is_answered_for_and_its_later_output_dropped():
     assert code == 137
     assert sent == [(1, b"block"), (2, b"/system/bin/sh: killed: over the 0.1 s time limit\n")]
     assert device.dropped.is_set()
+
+
+def test_a_line_that_waited_for_a_slot_gets_its_whole_time_limit():
+    # Its output deadline counted from when it asked for a slot: a line that waited past
+    # the limit was cut after its first piece of output (137), though it ran at once.
+    device = BlockingDevice(time_limit=0.2)
+
+    async def scenario():
+        runner = CommandRunner(device, per_connection=1)
+        session = runner.session()
+        sent: list[tuple[int, bytes]] = []
+
+        async def slow_send(fd: int, data: bytes) -> None:  # a client a moment behind
+            await asyncio.sleep(0.05)
+            sent.append((fd, data))
+
+        blocked = asyncio.ensure_future(session.run("block", collect()[1]))
+        await asyncio.sleep(0.05)
+        quick = asyncio.ensure_future(session.run("quick", slow_send))
+        assert (await blocked).code == 137  # answered for; its worker keeps the slot
+        await asyncio.sleep(0.3)
+        device.release.set()
+        ended = await asyncio.wait_for(quick, 10)
+        runner.close()
+        return ended, sent
+
+    ended, sent = asyncio.run(scenario())
+    assert ended.code == 3 and sent == [(1, b"quick"), (1, b" done")]
+
+
+def test_a_device_without_a_time_limit_runs_lines_to_their_end():
+    # The wait for room took an infinite timeout, which threading refuses (OverflowError).
+    assert ran(BlockingDevice(time_limit=math.inf), "quick") == (3, [(1, b"quick"),
+                                                                      (1, b" done")])
 
 
 def test_one_connection_cannot_take_every_thread():

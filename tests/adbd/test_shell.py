@@ -69,6 +69,11 @@ def test_ls_r_lists_every_folder_below(shell):
     run(shell, "mkdir -p /sdcard/d/e; echo 1 > /sdcard/d/a; echo 2 > /sdcard/d/e/b")
     assert run(shell, "ls -R /sdcard/d") == ("/sdcard/d:\na\ne\n\n/sdcard/d/e:\nb\n", "", 0)
     assert run(shell, "ls /sdcard/d")[0] == "a\ne\n"
+    run(shell, "mkdir -p /sdcard/d/e/f /sdcard/d/g")
+    assert run(shell, "ls -R /sdcard/d")[0] == ("/sdcard/d:\na\ne\ng\n\n/sdcard/d/e:\nb\nf\n\n"
+                                             "/sdcard/d/e/f:\n\n/sdcard/d/g:\n")
+    deep = "/sdcard/" + "/".join(["x"] * 1500)  # deeper than Python's recursion limit
+    assert run(shell, f"mkdir -p {deep} && ls -R /sdcard/x")[0].count(":\n") == 1500
 
 
 def test_rm_r_removes_the_folder_itself(shell):
