@@ -245,7 +245,6 @@ class AdbTransport:
         The socket is closed directly: adbutils' ``close()`` sleeps 10 ms (module notes).
         """
         connection = self._client.make_connection(timeout=self.config.timeout)
-        connection.deadline = time.monotonic() + self.config.timeout  # for the whole exchange
         try:
             for request in requests:
                 connection.send_command(request)
@@ -283,7 +282,7 @@ def _client_type(adbutils: Any) -> type:
     server later; this client's connections fail (``AdbConnectionError``) instead.
     """
     class Connection(adbutils.AdbConnection):
-        deadline: float | None = None  # monotonic time by which the whole exchange must end
+        deadline: float | None = None  # monotonic time by which the exchange must end
 
         def _safe_connect(self) -> Any:
             return self._create_socket()
@@ -308,8 +307,15 @@ def _client_type(adbutils: Any) -> type:
             self.socket_timeout = socket_timeout
 
         def make_connection(self, timeout: float | None = None) -> Any:
+            """A connection for one exchange, which must end within the client's timeout.
+
+            That bounds adbutils' own calls too (``shell2`` on a device without shell v2),
+            which open their connection with adbutils' default timeout whatever they were
+            given.
+            """
             connection = Connection(self.host, self.port)
             connection.conn.settimeout(timeout or self.socket_timeout)
+            connection.deadline = time.monotonic() + self.socket_timeout
             return connection
 
     return Client

@@ -17,6 +17,7 @@ from mobileintent_gym.backends.adb import (
     UnsupportedTextError,
     text_commands,
 )
+from mobileintent_gym.backends.adb_transport import AdbTransport
 from mobileintent_gym.errors import InvalidActionError, UnknownRouteError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
@@ -151,7 +152,8 @@ class TricklingAdbServer:
     trickle) that answers the handshake, then sends any other command's output a byte
     every 0.25 s for 10 s."""
 
-    def __init__(self) -> None:
+    def __init__(self, features: bytes = b"shell_v2") -> None:
+        self.features = features
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         threading.Thread(target=self._accept, daemon=True).start()
@@ -173,7 +175,9 @@ class TricklingAdbServer:
             if asked.endswith(":get-state"):
                 connection.sendall(b"OKAY0006device")
             elif asked.endswith(":features"):
-                connection.sendall(b"OKAY0008shell_v2")
+                connection.sendall(b"OKAY%04x%s" % (len(self.features), self.features))
+            elif asked == "host:version":
+                connection.sendall(b"OKAY00040028")  # 40: host:transport, as adb 1.0.40
             elif asked.startswith("host:transport:"):
                 connection.sendall(b"OKAY")
                 asked = request()
@@ -189,15 +193,19 @@ class TricklingAdbServer:
         self.listener.close()
 
 
-def test_a_device_that_trickles_its_answer_times_out_per_command():
+@pytest.mark.parametrize("features", [b"shell_v2", b""])  # b"": before Android 7
+def test_a_device_that_trickles_its_answer_times_out_per_command(features):
     # The timeout bounded each socket read, not the command: a byte every 0.25 s kept a
     # command with a 1 s timeout going for 10 s, and then it succeeded.
-    server = TricklingAdbServer()
+    # Without shell v2, actions go through adbutils' shell2, on a connection of its own.
+    server = TricklingAdbServer(features)
     try:
-        device = AdbDevice(AdbConfig("fake:1", server_port=server.port, timeout=1.0,
-                                     retries=0))
+        config = AdbConfig("fake:1", server_port=server.port, timeout=1.0, retries=0)
+        device = AdbDevice(config)
         with pytest.raises(DeviceTimeoutError, match="after 1 attempt"):
             device.route()
+        with pytest.raises(DeviceTimeoutError):
+            AdbTransport(config).run("input keyevent 3")
     finally:
         server.close()
 
