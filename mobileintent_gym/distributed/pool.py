@@ -140,7 +140,8 @@ class RolloutPool:
         num_actors: How many actors (one CPU each, or an equal share of the cluster's
             CPUs where it has fewer, with a warning: an autoscaling cluster with some CPUs
             is not asked for more); ``None``: one per CPU of the cluster (of a new local
-            one: one per CPU this process may run on).
+            one: of the CPUs Ray counts, which follows CPU quotas, those this process may
+            run on).
         env_id: The registered env id each actor builds.
         env_kwargs: Passed to ``gym.make`` in each actor.
         address: A Ray cluster's address (``ray.init(address=...)``); a ``host:port`` is
@@ -168,11 +169,11 @@ class RolloutPool:
         ray = self._ray = require("ray", "distributed")
         threads = worker_thread_env()
         self._owns_ray = not ray.is_initialized()
-        if self._owns_ray:
-            self._init(address, num_actors)
+        local = self._owns_ray and self._init(address, num_actors) is None
         try:
             cpus = ray.cluster_resources().get("CPU", 0.0)
-            num_actors = max(1, int(cpus)) if num_actors is None else num_actors
+            if num_actors is None:  # Ray's count follows CPU quotas but not the affinity mask
+                num_actors = max(1, min(int(cpus), usable_cpus()) if local else int(cpus))
             actor = ray.remote(num_cpus=_cpu_share(cpus, num_actors),
                                max_restarts=max_restarts, max_task_retries=max_task_retries,
                                runtime_env={"env_vars": threads})(RolloutActor)
@@ -182,22 +183,22 @@ class RolloutPool:
             self.close()
             raise
 
-    def _init(self, address: str | None, num_actors: int | None) -> None:
+    def _init(self, address: str | None, num_actors: int | None) -> str | None:
         """Start Ray: the cluster at ``address`` (or ``$RAY_ADDRESS``), else a local one.
 
-        A local cluster gets ``num_actors`` CPUs, or (``None``) the CPUs this process may
-        run on, which Ray's own count (every CPU of the machine) ignores; Ray refuses a CPU
-        count for a cluster.
+        A local cluster gets ``num_actors`` CPUs (``None``: as many as Ray counts); Ray
+        refuses a CPU count for a cluster. Returns the cluster's address (``None``: local).
         """
         check_address(address)
         address = ray_address(address)
         try:
-            self._ray.init(address=address, include_dashboard=False,
-                           num_cpus=None if address else num_actors or usable_cpus())
+            self._ray.init(address=address, num_cpus=None if address else num_actors,
+                           include_dashboard=False)
         except (ValueError, ConnectionError, RuntimeError) as err:
             self._ray.shutdown()
             raise RolloutError(f"Ray cannot start at {address or 'a new local cluster'!r}: "
                                f"{err}") from err
+        return address
 
     def stream(self, episodes: Sequence[Episode], make_agent: AgentFactory
                ) -> Iterator[tuple[int, EpisodeRecord]]:

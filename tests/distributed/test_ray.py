@@ -158,6 +158,19 @@ def test_a_new_local_cluster_has_one_actor_per_cpu_this_process_may_use():
     assert ran.returncode == 0 and ran.stdout.split()[-1] == "1", ran.stderr[-2000:]
 
 
+def test_a_new_local_cluster_keeps_to_a_cpu_quota():
+    # Passing the affinity count to ray.init overrode Ray's own count, which follows a
+    # container's CPU quota. No cgroup quota can be set here: Ray's reading of one is
+    # replaced by a stand-in giving 1 CPU, in the child process only.
+    code = ("from ray._private import utils\nutils._get_docker_cpus = lambda *a, **k: 1.0\n"
+            "from mobileintent_gym.distributed import RolloutPool\n"
+            "with RolloutPool(None, env_id='CartPole-v1', progress=False) as pool:\n"
+            "    print(len(pool.pids()))")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, check=False)
+    assert ran.returncode == 0 and ran.stdout.split()[-1] == "1", ran.stderr[-2000:]
+
+
 def test_bad_pool_and_group_arguments_are_named():
     with pytest.raises(ValueError, match="num_actors must be a positive integer, got 0"):
         RolloutPool(0)
@@ -224,18 +237,21 @@ def test_an_address_where_no_cluster_answers_is_named(monkeypatch):
 
 def test_ray_address_from_the_environment_joins_that_cluster(tmp_path):
     # With $RAY_ADDRESS set, Ray refuses a CPU count: the pool used to pass one and crash.
+    # One authentication mode for both: where ~/.ray/auth_token exists, a new head turns
+    # token authentication on while a process joining it does not (Ray 2.60).
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
     head = subprocess.Popen(
         [sys.executable, "-c", "import ray, sys, time\n"
          "ray.init(num_cpus=1, include_dashboard=False)\n"
          "print(ray.get_runtime_context().gcs_address, flush=True)\nsys.stdin.read()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
     try:
         address = head.stdout.readline().strip()
         code = ("from mobileintent_gym.distributed import RolloutPool\n"
                 "with RolloutPool(1, env_id='CartPole-v1', progress=False) as pool:\n"
                 "    print(len(pool.pids()))")
         ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             timeout=300, check=False, env={**os.environ, "RAY_ADDRESS": address})
+                             timeout=300, check=False, env={**env, "RAY_ADDRESS": address})
     finally:
         head.communicate("", timeout=120)
     assert ran.returncode == 0 and ran.stdout.split()[-1] == "1", ran.stderr[-2000:]
