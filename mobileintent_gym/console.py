@@ -13,7 +13,7 @@ import warnings
 from typing import TextIO
 
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.users.encoders import Encoder, make_encoder
+from mobileintent_gym.users.encoders import Encoder, make_encoder, name_matches
 
 
 class UsageError(MobileIntentError, ValueError):
@@ -33,11 +33,6 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be an integer of at least 1, got {text!r}")
     return value
-
-
-def encoder_matches(encoder: Encoder, wanted: str) -> bool:
-    """Whether ``encoder`` is the model ``wanted`` (a full id, or its part after ``/``)."""
-    return encoder.name == wanted or encoder.name.rpartition("/")[2] == wanted
 
 
 def run_encoder(require: str | None = None, stream: TextIO | None = None) -> Encoder:
@@ -60,7 +55,7 @@ def run_encoder(require: str | None = None, stream: TextIO | None = None) -> Enc
     fallback = getattr(encoder, "fallback_reason", None)
     note = f" (FALLBACK: {fallback})" if fallback else ""
     print(f"encoder: {encoder.name}{note}", file=stream or sys.stderr)
-    if require is not None and not encoder_matches(encoder, require):
+    if require is not None and not name_matches(encoder.name, require):
         raise UsageError(f"--require-encoder {require} but {encoder.name} was loaded"
                          f"{f' ({fallback})' if fallback else ''}; put {require} in the "
                          "Hugging Face cache, or drop --require-encoder")

@@ -39,8 +39,8 @@ from mobileintent_gym.results import (
 from mobileintent_gym.rollouts import Episode, EpisodeRecord, record_episode, teacher_forced
 from mobileintent_gym.rollouts import episodes as rollout_episodes
 from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, parse_task_id, task_ids
-from mobileintent_gym.users import PairConfig, UnknownProfileError, profile_names, resolve_users
-from mobileintent_gym.users.encoders import Encoder, encoder_kind
+from mobileintent_gym.users import UnknownProfileError, profile_names, resolve_users
+from mobileintent_gym.users.encoders import Encoder
 
 OBSERVATION = ("instruction", "hierarchy")
 
@@ -217,14 +217,13 @@ def env_kwargs(args: argparse.Namespace, run: Plan) -> dict[str, Any]:
 
 
 def actor_env_kwargs(args: argparse.Namespace, run: Plan, encoder: Encoder) -> dict[str, Any]:
-    """What each Ray actor's env is made with: the run's, with this process's encoder kind.
+    """What each Ray actor's env is made with: the run's, requiring this process's encoder.
 
-    The content is ranked by the kind of encoder loaded here, which the results file
-    records. With the default ``auto``, an actor on a node without the ``[embed]`` extra or the
-    model would rank content with the lexical encoder and say nothing; given the kind, it
-    fails to build its users' content instead.
+    The results file records the model loaded here; an actor on a node without it (no
+    ``[embed]`` extra, another model in its cache) would rank content with another one and
+    say nothing. Required, such an actor's reset fails naming both.
     """
-    return {**env_kwargs(args, run), "pair": PairConfig(encoder=encoder_kind(encoder))}
+    return {**env_kwargs(args, run), "require_encoder": encoder.name}
 
 
 def _records(args: argparse.Namespace, run: Plan, env: gym.Env, todo: list[Episode],

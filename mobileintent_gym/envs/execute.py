@@ -44,6 +44,7 @@ from mobileintent_gym.tasks import (
     task_ids,
 )
 from mobileintent_gym.users import PairConfig, load_user_content, resolve_users
+from mobileintent_gym.users.encoders import name_matches
 from mobileintent_gym.users.sets import UserSpec, pick_user, unchanged_on_error
 
 
@@ -68,6 +69,10 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         pair: How PAIR builds each user's content.
         profiles_dir: Where user profiles named by ``users`` are looked up first.
         render_mode: ``"rgb_array"`` or ``None``.
+        require_encoder: The model (a full id, or its part after ``/``) that must have
+            ranked each user's content; a reset whose content another one ranked (the
+            lexical fallback, another model in this process's cache) raises
+            :class:`~mobileintent_gym.errors.MobileIntentError` naming both.
 
     Reset options: ``user`` (a profile name or path, or a set to draw the user from) and
     ``task`` (a task id) pick the episode instead of drawing it; anything else, an empty
@@ -97,7 +102,8 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
                  observation: str | Sequence[str] = ("screenshot", "instruction"),
                  load_state: bool = True, carries_state: bool = False,
                  pair: PairConfig | None = None,
-                 profiles_dir: str | None = None, render_mode: str | None = None) -> None:
+                 profiles_dir: str | None = None, render_mode: str | None = None,
+                 require_encoder: str | None = None) -> None:
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.users = resolve_users(users, profiles_dir)
@@ -108,7 +114,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.device: Device = load_device(device) if isinstance(device, str) else device
         self.load_state, self.carries_state = load_state, carries_state
         self.pair = pair or PairConfig()
-        self.profiles_dir = profiles_dir
+        self.profiles_dir, self.require_encoder = profiles_dir, require_encoder
         self.render_mode = render_mode
         self.observation_space = observation_space(self.device.width, self.device.height,
                                                    self.fields)
@@ -127,6 +133,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             user = pick_user(chosen.get("user"), self.users, self.np_random, self.profiles_dir)
             task_id = chosen.get("task") or self.tasks[self.np_random.integers(len(self.tasks))]
             content = load_user_content(user, self.pair, self.profiles_dir)
+            self._check_encoder(user, content.encoder)
             task = instantiate(task_id, content)
         if not (self.load_state or self.carries_state):
             self._kept.finished(self.task, bool(self._judge and self._judge.verdict().success))
@@ -136,6 +143,12 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.task, self._judge, self._steps = task, Judge(task), 0
         self._judge.start(self.device.route(), self._screen)
         return self._obs(), self._info(self._judge.verdict(), None)
+
+    def _check_encoder(self, user: str, name: str) -> None:
+        """Refuse content ranked by another model than ``require_encoder``."""
+        if self.require_encoder is not None and not name_matches(name, self.require_encoder):
+            raise MobileIntentError(f"the content of {user!r} was ranked by {name}, not by "
+                                    f"{self.require_encoder} (require_encoder)")
 
     def step(self, action: ActionLike) -> tuple[dict[str, Any], float, bool, bool,
                                                  dict[str, Any]]:

@@ -14,11 +14,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mobileintent_gym.console import UsageError, encoder_matches, run_encoder
+from mobileintent_gym.console import UsageError, run_encoder
 from mobileintent_gym.report.gif import write_gif
 from mobileintent_gym.report.page import write_report
 from mobileintent_gym.report.screens import ScreenSource, is_simulated
 from mobileintent_gym.results import RunRecord, check_writable, read_run
+from mobileintent_gym.users.encoders import name_matches
 
 
 def find_episode(run: RunRecord, selector: str) -> dict[str, Any]:
@@ -42,7 +43,7 @@ def _check_encoder(run: RunRecord) -> None:
     if not is_simulated(run.provenance) or recorded is None:
         return
     encoder = run_encoder()
-    if not encoder_matches(encoder, recorded):
+    if not name_matches(encoder.name, recorded):
         print(f"view: the run's content was ranked by {recorded}, this process loads "
               f"{encoder.name}; episodes whose screens differ are marked", file=sys.stderr)
 

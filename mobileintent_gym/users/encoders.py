@@ -215,13 +215,12 @@ def _hub_answers(endpoint: str, model_id: str) -> bool:
     return bool(answers and answers[0])
 
 
-def encoder_kind(encoder: Encoder) -> str:
-    """The :func:`make_encoder` kind that loads an encoder of ``encoder``'s type.
+def name_matches(name: str, wanted: str) -> bool:
+    """Whether the encoder named ``name`` is the model ``wanted``.
 
-    Another process given this kind loads that type of model or fails, where ``auto``
-    would fall back to the lexical encoder on its own.
+    ``wanted`` is a full id, or its part after ``/`` (``all-MiniLM-L6-v2``).
     """
-    return "lexical" if isinstance(encoder, LexicalEncoder) else "sentence"
+    return name == wanted or name.rpartition("/")[2] == wanted
 
 
 @functools.cache

@@ -361,8 +361,8 @@ def test_the_trainers_groups_are_the_same_episodes_on_ray_as_in_lockstep(cluster
 
 
 def test_an_actor_that_cannot_load_the_drivers_kind_of_encoder_fails_the_run(tmp_path):
-    # An actor given "auto" ranked content with the lexical encoder on its own, while the
-    # results file recorded the driver's sentence encoder. The actors here cannot import
+    # An actor ranked content with the lexical encoder on its own, while the results file
+    # recorded the driver's sentence encoder. The actors here cannot import
     # sentence-transformers (a package of that name that raises shadows it), and have no
     # cached content, so they must build it.
     shadow = tmp_path / "shadow" / "sentence_transformers"
@@ -379,5 +379,6 @@ def test_an_actor_that_cannot_load_the_drivers_kind_of_encoder_fails_the_run(tmp
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=300, check=False)
     assert ran.returncode != 0, ran.stdout[-2000:]
-    assert "sentence" in ran.stderr.splitlines()[-1], ran.stderr[-2000:]
+    last = ran.stderr.splitlines()[-1]
+    assert "was ranked by lexical, not by sentence-transformers/" in last, ran.stderr[-2000:]
     assert not json.loads((tmp_path / "run.json").read_text())["episodes"]

@@ -20,7 +20,7 @@ from mobileintent_gym.envs.session import CarriedDevice
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.tasks import UnknownTaskError, task_ids
-from mobileintent_gym.users import USER_SETS, load_user_content
+from mobileintent_gym.users import USER_SETS, PairConfig, load_user_content
 from tests.helpers import oracle_misses
 
 # Every task for the demo users here; tests/users/test_builtin_users.py samples the others.
@@ -367,3 +367,15 @@ def test_a_reply_sent_in_an_earlier_episode_does_not_decide_a_draft_left_unsent(
         obs, _, _, _, info = env.step(action)
     obs, reward, terminated, _, info = env.step("TYPE[!]")  # nothing is sent
     assert (reward, terminated, info["success"]) == (0.0, False, False)
+
+
+def test_content_ranked_by_another_model_than_required_is_refused():
+    # A Ray actor without the driver's model ranked content with another and said nothing.
+    lexical = {"users": ["demo-ana"], "tasks": "G-SPT-03:common:explicit",
+               "observation": ("instruction",), "pair": PairConfig(encoder="lexical")}
+    env = gym.make("Act2Intent-Execute-v0", require_encoder="lexical", **lexical)
+    assert env.reset(seed=0)[1]["user"] == "demo-ana"
+    strict = gym.make("Act2Intent-Execute-v0", require_encoder="all-MiniLM-L6-v2", **lexical)
+    with pytest.raises(MobileIntentError, match="'demo-ana' was ranked by lexical, not by "
+                                                "all-MiniLM-L6-v2"):
+        strict.reset(seed=0)
