@@ -80,7 +80,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "(NAME.json or NAME/profile.json)")
     parser.add_argument("--seed", type=int, default=0, help="content seed (default 0)")
     parser.add_argument("--size", default="1080x2400",
-                        help="screen WIDTHxHEIGHT, 320-3840 x 480-3840 (default 1080x2400)")
+                        help="screen WIDTHxHEIGHT, 320-3840 x 480-3840, portrait: the height "
+                        "at least 1.5 times the width (default 1080x2400)")
     parser.add_argument("--require-encoder", metavar="MODEL",
                         help="refuse to serve --user's content unless this sentence model "
                         "ranks it")

@@ -1,10 +1,9 @@
 """Build a device from a config string, so environments never branch on device types.
 
-``sim`` (or ``sim:WIDTHxHEIGHT``, 320–3840 × 480–3840 pixels) is the embedded simulated
-phone; ``adb:<serial>`` a
-device or emulator the local adb server knows (``adb:127.0.0.1:15555`` for
-``mobileintent-gym serve-adb``); ``appium:<url>`` an Appium server driving a device with
-UiAutomator2 (``appium:http://127.0.0.1:4723``).
+``sim`` (or ``sim:WIDTHxHEIGHT``, 320–3840 × 480–3840 pixels, portrait) is the embedded
+simulated phone; ``adb:<serial>`` a device or emulator the local adb server knows
+(``adb:127.0.0.1:15555`` for ``mobileintent-gym serve-adb``); ``appium:<url>`` an Appium
+server driving a device with UiAutomator2 (``appium:http://127.0.0.1:4723``).
 """
 
 from __future__ import annotations
@@ -60,7 +59,8 @@ def screen_size(text: str, spec: str | None = None) -> tuple[int, int]:
         spec: The config string it came from, quoted in errors (default ``text``).
 
     Raises:
-        DeviceConfigError: When it is malformed or outside 320–3840 × 480–3840 pixels.
+        DeviceConfigError: When it is malformed or outside 320–3840 × 480–3840 pixels, or
+            not portrait (a height under 1.5 times the width).
     """
     from mobileintent_gym.phone.phone import check_screen_size
 

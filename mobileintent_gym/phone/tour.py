@@ -101,5 +101,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("tour", help="scripted tour of the apps, saved as PNGs")
     parser.add_argument("--out", default="out/tour", help="folder for the PNG frames")
     parser.add_argument("--width", type=int, default=1080, help="screen width, 320-3840")
-    parser.add_argument("--height", type=int, default=2400, help="screen height, 480-3840")
+    parser.add_argument("--height", type=int, default=2400,
+                        help="screen height, 480-3840 and at least 1.5 times the width")
     parser.set_defaults(func=_main)
