@@ -18,6 +18,7 @@ import json
 from html import escape
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import numpy as np
 from PIL import Image
@@ -67,8 +68,12 @@ class FrameStore:
                 for key, jpeg in self.jpegs.items()}
 
     def paths(self, folder: str) -> dict[str, str]:
-        """Key → the thumbnail's path in a folder named ``folder`` beside the page."""
-        return {key: f"{folder}/{key}.jpg" for key in self.jpegs}
+        """Key → the thumbnail's URL in a folder named ``folder`` beside the page.
+
+        The folder's name is URL-quoted: a page named ``run#2.html`` has its screens in
+        ``run#2_screens``, which as written would end the path at ``#``.
+        """
+        return {key: f"{quote(folder)}/{key}.jpg" for key in self.jpegs}
 
     def write(self, folder: Path) -> None:
         """Write the thumbnails into ``folder`` as ``<key>.jpg``."""
@@ -108,10 +113,11 @@ def _index(episodes: list[dict[str, Any]]) -> str:
     rows = []
     for e in episodes:
         rewards = "".join(str(int(r)) for r in e["rewards"])
+        index = escape(str(e["index"]))  # a results file is data: nothing in it is markup
         rows.append(
-            f'<tr data-episode="{e["index"]}" data-success="{int(e["success"])}" '
+            f'<tr data-episode="{index}" data-success="{int(e["success"])}" '
             f'data-template="{escape(_template(e["task"]))}" data-user="{escape(e["user"])}">'
-            f'<td>{e["index"]}</td><td>{escape(e["user"])}</td><td>{escape(e["task"])}</td>'
+            f'<td>{index}</td><td>{escape(e["user"])}</td><td>{escape(e["task"])}</td>'
             f'<td class="{"ok" if e["success"] else "no"}">{"yes" if e["success"] else "no"}</td>'
             f"<td>{rewards}</td><td>{len(e['steps'])}</td></tr>")
     head = ("<tr><th>#</th><th>user</th><th>task</th><th>success</th><th>subgoals</th>"
@@ -172,12 +178,13 @@ def _episode(e: dict[str, Any], screens: Screens, store: FrameStore,
                       for n, step in enumerate(steps, start=1))
     problem = f'<p class="warn">{escape(screens.problem)}</p>' if screens.problem else ""
     verdict = "succeeded" if e["success"] else "failed"
-    return (f'<section class="episode" id="episode-{e["index"]}" hidden>'
-            f'<h2>#{e["index"]} {escape(e["user"])} &middot; {escape(e["task"])} '
+    index = escape(str(e["index"]))
+    return (f'<section class="episode" id="episode-{index}" hidden>'
+            f'<h2>#{index} {escape(e["user"])} &middot; {escape(e["task"])} '
             f'<span class="{"ok" if e["success"] else "no"}">{verdict}</span></h2>'
             f'<p class="instruction">{escape(e["instruction"])}</p>'
             f'<p>user <b>{escape(e["user"])}</b>, target <code>{escape(e["target"])}</code>, '
-            f'seed {e["seed"]}</p>{_subgoals(e)}{problem}'
+            f'seed {escape(str(e["seed"]))}</p>{_subgoals(e)}{problem}'
             f'<div class="steps">{figures}</div></section>')
 
 

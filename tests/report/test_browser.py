@@ -8,6 +8,7 @@ uses the distribution's Chromium: ``apt-get install chromium``).
 import json
 import os
 import shutil
+from urllib.parse import unquote
 
 import pytest
 
@@ -98,11 +99,15 @@ def test_a_refused_action_shows_why(page):
     assert "oops" in page.text_content("#episode-1 figcaption span.no")
 
 
-def test_screens_kept_in_a_folder_load_when_their_episode_opens(browser, scripted_run, tmp_path):
-    from mobileintent_gym.report.page import write_report
+@pytest.mark.parametrize("name", ["big.html", "run#2.html", "run%41.html", "run?x.html"])
+def test_screens_kept_in_a_folder_load_when_their_episode_opens(browser, scripted_run, tmp_path,
+                                                                name):
+    # The folder's name went into the URLs unquoted: '#' started a fragment, '?' a query
+    # and '%41' read as 'A', so none of the screens loaded.
+    from mobileintent_gym.report.page import screens_folder, write_report
     from mobileintent_gym.results import read_run
 
-    report = write_report(read_run(scripted_run), tmp_path / "big.html", inline_bytes=0)
+    report = write_report(read_run(scripted_run), tmp_path / name, inline_bytes=0)
     page = browser.new_page()
     failed = []
     page.on("requestfailed", lambda r: failed.append(r.url))
@@ -111,6 +116,21 @@ def test_screens_kept_in_a_folder_load_when_their_episode_opens(browser, scripte
     page.wait_for_function("() => Array.from(document.querySelectorAll('#episode-2 img'))"
                            ".every(i => i.complete && i.naturalWidth === 360)")
     sources = page.eval_on_selector_all("#episode-2 img", "imgs => imgs.map(i => i.src)")
-    assert sources and all("/big_screens/" in s and s.endswith(".jpg") for s in sources)
+    folder = screens_folder(report)
+    assert sources and all(unquote(s).rpartition("/")[0] == unquote(folder.as_uri())
+                           and s.endswith(".jpg") for s in sources)
     assert failed == []
+    page.close()
+
+
+def test_a_results_file_cannot_put_markup_into_its_report(browser, scripted_run, tmp_path):
+    # An episode's index went into the page unescaped, so a crafted results file ran
+    # script in whoever opened its report.
+    data = json.loads(scripted_run.read_text())
+    data["episodes"][0]["index"] = '0"><img src=x onerror="document.title=\'PWNED\'">'
+    (tmp_path / "hostile.json").write_text(json.dumps(data))
+    assert main(["view", str(tmp_path / "hostile.json")]) == 0
+    page = browser.new_page()
+    page.goto((tmp_path / "hostile.html").as_uri())
+    assert page.title() != "PWNED" and not page.query_selector("img[src='x']")
     page.close()
