@@ -26,12 +26,25 @@ def positive_int(text: str) -> int:
     Raises:
         argparse.ArgumentTypeError: For anything else.
     """
+    return _int_at_least(text, 1)
+
+
+def seed_int(text: str) -> int:
+    """An argparse ``type`` for seeds: an integer of at least 0, as NumPy takes them.
+
+    Raises:
+        argparse.ArgumentTypeError: For anything else (before anything is loaded).
+    """
+    return _int_at_least(text, 0)
+
+
+def _int_at_least(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer of at least 1, got {text!r}")
+        value = least - 1
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be an integer of at least {least}, got {text!r}")
     return value
 
 

@@ -28,7 +28,7 @@ from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.limits import MIB, ShellLimits
 from mobileintent_gym.adbd.server import AdbServer, BindRefusedError, ServerConfig
 from mobileintent_gym.backends.loader import DeviceConfigError, screen_size
-from mobileintent_gym.console import UsageError, run_encoder
+from mobileintent_gym.console import UsageError, run_encoder, seed_int
 from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users import (
@@ -78,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "content fills the phone, e.g. demo-ana")
     parser.add_argument("--profiles", help="folder searched first for --user's profile "
                         "(NAME.json or NAME/profile.json)")
-    parser.add_argument("--seed", type=int, default=0, help="content seed (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="content seed (default 0)")
     parser.add_argument("--size", default="1080x2400",
                         help="screen WIDTHxHEIGHT, 320-3840 x 480-3840, portrait: the height "
                         "at least 1.5 times the width (default 1080x2400)")

@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import TextIO
 
 from mobileintent_gym.checks import is_digits
-from mobileintent_gym.console import run_encoder
+from mobileintent_gym.console import run_encoder, seed_int
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.act2intention import export_sessions
 from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.knowu import behaviour_log, load_knowu_habits, write_behaviour_log
 from mobileintent_gym.intents.schema import Session
+from mobileintent_gym.users import resolve_profile
 from mobileintent_gym.users.sets import resolve_users
 
 
@@ -57,14 +58,23 @@ def summarise(sessions: Sequence[Session], seconds: float, dropped: int = 0) -> 
     }
 
 
-def _knowu(pairs: Sequence[str]) -> tuple:
-    habits = []
+def _knowu(pairs: Sequence[str], users: Sequence[str], profiles: str | None) -> tuple:
+    """Each user's KnowU habits, every file named for them merged.
+
+    Raises:
+        SystemExit: For a pair that is not USER=PATH, or a user that is not generated.
+    """
+    ids = {resolve_profile(user, profiles).user_id for user in users}
+    habits: dict[str, tuple] = {}
     for pair in pairs:
         user, sep, path = pair.partition("=")
         if not sep:
             raise SystemExit(f"generate: --knowu takes USER=PATH, got {pair!r}")
-        habits.append((user, load_knowu_habits(path)))
-    return tuple(habits)
+        if user not in ids:
+            raise SystemExit(f"generate: --knowu names {user!r}, which is not generated; "
+                             f"the users are {sorted(ids)}")
+        habits[user] = habits.get(user, ()) + tuple(load_knowu_habits(path))
+    return tuple(habits.items())
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -78,11 +88,14 @@ def _main(args: argparse.Namespace) -> int:
     if args.days < 1:
         raise SystemExit(f"generate: --days must be at least 1, got {args.days}")
     width, height = _size(args.size)
-    config = GeneratorConfig(width, height, profiles_dir=args.profiles,
-                             habits=_knowu(args.knowu or ()))
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise SystemExit(f"generate: --out {out} is a file; give a folder")
     users = resolve_users(args.users, args.profiles)
+    config = GeneratorConfig(width, height, profiles_dir=args.profiles,
+                             habits=_knowu(args.knowu or (), users, args.profiles))
     encoder = run_encoder()  # announces the model that ranks the apps' content
-    out, sessions, dropped, began = Path(args.out), [], 0, time.perf_counter()
+    sessions, dropped, began = [], 0, time.perf_counter()
     for n, user in enumerate(users):
         try:
             life = UserLife(user, args.seed, config)
@@ -121,7 +134,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--screenshots", action="store_true",
                         help="also write the screen of every step as a PNG")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_int, default=0)
     parser.add_argument("--profiles", help="folder of PersonaLens profiles")
     parser.add_argument("--size", default="1080x2400", help="phone screen WIDTHxHEIGHT")
     parser.add_argument("--knowu", nargs="*", metavar="USER=PATH",

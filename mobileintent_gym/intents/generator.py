@@ -20,7 +20,8 @@ from datetime import date, datetime, timedelta
 
 import numpy as np
 
-from mobileintent_gym.checks import is_number
+from mobileintent_gym.checks import is_integer, is_number
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner, Recorded, wander
 from mobileintent_gym.intents.classes import TEMPLATE_INTENTS
 from mobileintent_gym.intents.describe import describe
@@ -103,11 +104,16 @@ class UserLife:
 
     Args:
         user: Profile name or path.
-        seed: Seed of the routine and of every day.
+        seed: Seed of the routine and of every day (an integer of at least 0).
         config: Generator settings.
+
+    Raises:
+        MobileIntentError: For a seed that is not an integer of at least 0.
     """
 
     def __init__(self, user: str, seed: int = 0, config: GeneratorConfig | None = None) -> None:
+        if not is_integer(seed) or seed < 0:
+            raise MobileIntentError(f"seed must be an integer of at least 0, got {seed!r}")
         self.config = config or GeneratorConfig()
         profile = resolve_profile(user, self.config.profiles_dir)
         self.content = build_user_content(profile, self.config.pair)

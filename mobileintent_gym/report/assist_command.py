@@ -21,7 +21,7 @@ import gymnasium as gym
 from mobileintent_gym.agents.assist import ASSISTANTS
 from mobileintent_gym.backends.loader import screen_size
 from mobileintent_gym.checks import is_digits
-from mobileintent_gym.console import UsageError, positive_int, run_encoder
+from mobileintent_gym.console import UsageError, positive_int, run_encoder, seed_int
 from mobileintent_gym.envs.assist import ASSIST_CONFIG
 from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.report.strip import draw_strip, record_assist
@@ -74,8 +74,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--day", type=int, default=0, help="index among the played days")
     parser.add_argument("--history-days", type=int, default=3)
     parser.add_argument("--play-days", type=int, default=2)
-    parser.add_argument("--data-seed", type=int, default=0, help="seed of the generated days")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the reset and the agent")
+    parser.add_argument("--data-seed", type=seed_int, default=0, help="seed of the generated days")
+    parser.add_argument("--seed", type=seed_int, default=0, help="seed of the reset and the agent")
     parser.add_argument("--size", default="540x1200", help="phone screen WIDTHxHEIGHT")
     parser.add_argument("--width", type=positive_int, default=180,
                         help="width of a frame in the strip")

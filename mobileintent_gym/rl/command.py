@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import asdict
 
+from mobileintent_gym.console import seed_int
 from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_run_folder
 from mobileintent_gym.tasks import task_ids
 
@@ -27,7 +28,7 @@ def _common(parser: argparse.ArgumentParser, out: str) -> None:
     parser.add_argument("--max-elements", type=int, default=48,
                         help="screen elements listed per prompt")
     parser.add_argument("--lr", type=float)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_int, default=0)
     parser.add_argument("--device", help="torch device (default: cuda if available, else cpu)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--micro-batch", type=int, default=4,

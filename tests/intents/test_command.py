@@ -5,6 +5,7 @@ import json
 import pytest
 
 from mobileintent_gym.cli import main
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents import load_behaviour_log, load_intentions_csv, load_trajectories
 
 from .conftest import USER
@@ -43,3 +44,44 @@ def test_unknown_users_are_one_line_naming_them_and_the_sets(tmp_path, capsys):
     assert "mobileintent-gym generate: no user profile 'nobody'" in err
     assert "nor is it a user set: train (8), val (2), test (10), demo (4), all (24)" in err
     assert not list(tmp_path.iterdir())
+
+
+KNOWU = ("user_profile:\n  habits:\n    clock_out:\n      trigger: {time: '18:00'}\n"
+         "      action: {type: send_message}\n")
+
+
+def test_arguments_that_would_fail_after_the_work_stop_before_it(tmp_path, capsys):
+    # Each failed only after days were generated (a NotADirectoryError, numpy's seed
+    # error), or not at all (habits for a misspelt user were dropped without a word).
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "me.yaml").write_text(KNOWU)
+    out = str(tmp_path / "out")
+    for argv, message in (
+            (["--out", str(tmp_path / "file")], "is a file; give a folder"),
+            (["--out", out, "--knowu", f"demo-anna={tmp_path / 'me.yaml'}"],
+             "'demo-anna', which is not generated; the users are \\['demo-ana'\\]")):
+        with pytest.raises(SystemExit, match=message):
+            main(["generate", "--users", USER, "--days", "1", *argv])
+    with pytest.raises(SystemExit):
+        main(["generate", "--users", USER, "--seed", "-1", "--out", out])
+    assert "--seed: must be an integer of at least 0, got '-1'" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_knowu_file_of_a_user_counts(tmp_path):
+    # Two files for one user: only the last one's habits were kept.
+    from mobileintent_gym.intents import GeneratorConfig, UserLife
+    from mobileintent_gym.intents.command import _knowu
+    from mobileintent_gym.users import PairConfig
+
+    (tmp_path / "a.yaml").write_text(KNOWU)
+    (tmp_path / "b.yaml").write_text(KNOWU.replace("clock_out", "other"))
+    habits = _knowu([f"{USER}={tmp_path / 'a.yaml'}", f"{USER}={tmp_path / 'b.yaml'}"],
+                    [USER], None)
+    life = UserLife(USER, 0, GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical"),
+                                             habits=habits))
+    names = {h.name for h in life.routine.habits if h.source == "knowu"}
+    life.close()
+    assert names == {"clock_out", "other"}
+    with pytest.raises(MobileIntentError, match="seed must be an integer of at least 0"):
+        UserLife(USER, -1)
