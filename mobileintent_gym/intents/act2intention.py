@@ -16,7 +16,8 @@ segments carry ``"event": "Noise"`` and one key the study's files lack, ``"kind"
 as the study's ``user_demo.csv``.
 
 Loaders return :class:`~mobileintent_gym.intents.IntentionSegment` s holding what the file
-holds; writing what was loaded gives the same file content back.
+holds; writing what was loaded gives the same file content back, times written as
+:func:`format_time` writes them (milliseconds only where they are not ``.000``).
 """
 
 from __future__ import annotations
@@ -185,7 +186,7 @@ def load_intentions_csv(path: str | os.PathLike[str]) -> list[IntentionSegment]:
     try:
         with Path(path).open(encoding="utf-8-sig", newline="") as handle:
             rows = list(csv.reader(handle))
-    except (OSError, ValueError) as err:
+    except (OSError, ValueError, csv.Error) as err:  # csv.Error: a field past its limit
         raise InvalidDataError(f"{path}: {err}") from err
     if not rows or tuple(rows[0]) != CSV_COLUMNS:
         raise InvalidDataError(f"{path}: the header must be {','.join(CSV_COLUMNS)}, "

@@ -57,7 +57,7 @@ def _clip(text: str, words: int) -> str:
 
 def _details(event: StepEvent, label: str, title: str, words: int) -> str:
     kind, _, arg = event.action.partition("[")
-    arg = arg.rstrip("]")
+    arg = arg.removesuffix("]")  # the action's own: typed text may end in "]" too
     if kind in ("CLICK", "LONG_CLICK"):
         verb = "tap" if kind == "CLICK" else "long-press"
         if event.hit is None:

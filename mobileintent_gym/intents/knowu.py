@@ -8,10 +8,10 @@ where ``label`` is ``signal`` or ``noise`` (:func:`load_behaviour_log`,
 ``pip install 'mobileintent-gym[data]'``). Each becomes a routine :class:`Habit` when its
 action maps to a task the phone can execute (:data:`ACTION_TEMPLATES`, first template the
 phone has wins) — today sending a message maps to the chat app's reply task and browsing
-to Moments; settings, alarms, galleries and calls have no app yet and are skipped. Its
-trigger's ``time`` (a ten-minute window) or ``time_range`` gives the window, ``days`` or
-``day_of_week`` the weekdays; a trigger with neither (a condition such as low battery) fires
-by chance at any waking hour.
+to the social app's news (G-X-02); settings, alarms, galleries and calls have no app yet
+and are skipped. Its trigger's ``time`` (a ten-minute window, within the day) or
+``time_range`` gives the window, ``days`` or ``day_of_week`` the weekdays; a trigger with
+neither (a condition such as low battery) fires by chance at any waking hour.
 """
 
 from __future__ import annotations
@@ -148,14 +148,17 @@ def habit_from_knowu(name: str, spec: Any, task_target: str = "personal:explicit
         return None
     trigger, action = spec.get("trigger") or {}, spec.get("action") or {}
     kind = action.get("type") if isinstance(action, dict) else None
+    if not isinstance(kind, str | None):
+        raise InvalidDataError(f"KnowU habit {name!r}: action type must be a name, got "
+                               f"{kind!r:.80}")
     template = next((t for t in ACTION_TEMPLATES.get(kind, ()) if t in TEMPLATES), None)
     if template is None or not isinstance(trigger, dict):
         return None
     where = f"KnowU habit {name!r}"
     chance = 0.9
-    if "time" in trigger:
+    if "time" in trigger:  # ten minutes, within the day
         start = _minutes(trigger["time"], where)
-        window = (start, start + 10)
+        window = (start, min(start + 9, 23 * 60 + 59))
     elif "time_range" in trigger:
         window = _range(trigger["time_range"], where)
     else:
@@ -176,7 +179,8 @@ def load_knowu_habits(path: str | os.PathLike[str]) -> tuple[Habit, ...]:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as err:
         raise InvalidDataError(f"{path}: {err}") from err
-    habits = (data or {}).get("user_profile", {}).get("habits") if isinstance(data, dict) else None
+    profile = data.get("user_profile") if isinstance(data, dict) else None
+    habits = profile.get("habits") if isinstance(profile, dict) else None
     if not isinstance(habits, dict):
         raise InvalidDataError(f"{path}: no user_profile.habits mapping")
     found = (habit_from_knowu(name, spec) for name, spec in habits.items())

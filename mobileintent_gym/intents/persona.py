@@ -39,7 +39,7 @@ def _routines(intentions: Sequence[IntentionSegment], days: int) -> list[str]:
     lines = []
     for text, segs in sorted(by_key.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         seen_days = {s.time.date() for s in segs}
-        if len(seen_days) < max(2, days // 2):
+        if len(seen_days) < max(2, days // 2 + 1):  # on most days: more than half
             continue
         minutes = sorted(s.time.hour * 60 + s.time.minute for s in segs)
         median = minutes[len(minutes) // 2]

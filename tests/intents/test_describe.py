@@ -68,3 +68,12 @@ def test_long_labels_are_clipped_to_keep_20_words():
             == 'In Chat, type "word word word word word word…", to fill in the field')
     text = _described(phone, Action.type_text(long), "reply with a very long message " * 3)
     assert len(text.split()) == MAX_WORDS and text.startswith('In Chat, type "word…", to reply')
+
+
+def test_typed_text_ending_in_a_bracket_is_described_whole():
+    # The action's closing bracket was stripped with every "]" before it.
+    phone = SimPhone()
+    phone.open("chat")
+    press(phone, resource_id="chat")
+    press(phone, resource_id="input")
+    assert 'type "see [1]"' in _described(phone, Action.type_text("see [1]"))

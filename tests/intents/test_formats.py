@@ -141,3 +141,11 @@ def test_export_with_screenshots_writes_the_screen_of_every_step(tmp_path):
     for k in (0, len(frames) // 2, len(frames) - 1):
         png = np.asarray(Image.open(folder / paths[k]))
         assert png.shape == (1200, 540, 3) and np.array_equal(png, frames[k])
+
+
+def test_a_csv_field_past_the_csv_modules_limit_is_named(tmp_path):
+    # An unterminated quote makes one field of the rest of the file: csv.Error escaped.
+    path = tmp_path / "big.csv"
+    path.write_text('Time,APP,Intention,Event\n2024-10-25 06:52:34,"App,' + "x" * 140_000 + "\n")
+    with pytest.raises(InvalidDataError, match=r"big\.csv"):
+        load_intentions_csv(path)

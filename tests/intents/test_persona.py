@@ -48,3 +48,16 @@ def test_intentions_close_in_time_count_as_sequences_only_within_15_minutes():
     late = [IntentionSegment(s.time + timedelta(minutes=20), "Chat", "Chatting", "b")
             for s in base]
     assert "follows" not in persona_text(base + late)
+
+
+def test_routines_are_intentions_seen_on_most_days():
+    # "On most days": 3 days of 7 read as a routine.
+    history = [IntentionSegment(datetime(2026, 3, 2 + d, 20, 0), "Music", "Listen music",
+                                f"Open playlist {d}.") for d in range(7)]
+    chat = [IntentionSegment(datetime(2026, 3, 2 + d, 8, 0), "Chat", "Chatting",
+                             "Reply to Li Wei in Chat.") for d in (0, 3, 6)]
+    assert "Routines:" not in persona_text(history + chat)
+    more = [IntentionSegment(datetime(2026, 3, 2 + d, 8, 0), "Chat", "Chatting",
+                             "Reply to Li Wei in Chat.") for d in (1, 4)]
+    assert "on 5 of 7 days, around 08:00: Reply to Li Wei in Chat" in persona_text(
+        history + chat + more)

@@ -91,7 +91,7 @@ user_profile:
     habits = {h.name: h for h in load_knowu_habits(path)}
     assert set(habits) == {"clock_out", "on_alert"}  # no app changes settings yet
     assert habits["clock_out"].task == "G-WCT-02:personal:explicit"
-    assert habits["clock_out"].trigger == Trigger(18 * 60, 18 * 60 + 10, (0, 4))
+    assert habits["clock_out"].trigger == Trigger(18 * 60, 18 * 60 + 9, (0, 4))  # ten minutes
     # browse_info: the news in the social app's timeline, the first installed template of it
     assert habits["on_alert"].task.startswith("G-X-02") and habits["on_alert"].chance < 0.5
 
@@ -143,3 +143,36 @@ def test_every_users_habits_can_fire_and_follow_ups_are_another_templates():
                 assert habit.name in fired, (user, habit)
             else:
                 assert not habit.task.startswith(habit.trigger.after + ":"), (user, habit)
+
+
+YAML = ("user_profile:\n  habits:\n    clock_out:\n      trigger: {time: '18:00'}\n"
+        "      action: {type: send_message}\n")
+
+
+@pytest.mark.parametrize("text", ["user_profile:\n", "user_profile:\n  - a\n",
+                                  YAML.replace("send_message}", "[send_message]}")])
+def test_a_malformed_knowu_profile_is_named(tmp_path, text):
+    # An empty or listed user_profile raised AttributeError, a listed action type TypeError.
+    pytest.importorskip("yaml")
+    (tmp_path / "k.yaml").write_text(text)
+    with pytest.raises(InvalidDataError):
+        load_knowu_habits(tmp_path / "k.yaml")
+
+
+def test_a_knowu_time_is_a_ten_minute_window_within_the_day():
+    # It was eleven minutes (both ends inclusive), and a 23:55 habit's draws past midnight
+    # were dropped: it fired on 77 of 200 days at a chance of 0.9.
+    from mobileintent_gym.intents.knowu import habit_from_knowu
+    from mobileintent_gym.intents.routine import Routine, Schedule
+
+    habit = habit_from_knowu("late", {"trigger": {"time": "23:55"},
+                                      "action": {"type": "send_message"}})
+    assert (habit.trigger.start, habit.trigger.end) == (23 * 60 + 55, 23 * 60 + 59)
+    evening = habit_from_knowu("e", {"trigger": {"time": "18:00"},
+                                     "action": {"type": "send_message"}})
+    assert evening.trigger.end - evening.trigger.start + 1 == 10
+    routine = Routine("x", Schedule(), (habit,), (("G-WCT-01:personal:explicit", 1.0),),
+                      0.0, 0.0)
+    fired = sum(any(p.habit == "late" for p in plan_day(routine, date(2026, 3, 2)
+                                                        + timedelta(d), 0)) for d in range(200))
+    assert fired >= 160
