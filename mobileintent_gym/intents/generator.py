@@ -319,7 +319,9 @@ def replay(session: Session, phone: SimPhone) -> Iterator[tuple[IntentionSegment
     phone's when the iteration ends. Needs the session's start state and step events.
 
     Raises:
-        ValueError: For a session without a start state or step events (loaded data).
+        ValueError: For a session without a start state or step events (loaded data), or
+            a step that lands elsewhere than it did (a phone of another screen size than
+            the one the session was generated on): its screens would not be the session's.
     """
     if session.start is None:
         raise ValueError(f"session of {session.user!r} on {session.context.date} has no start "
@@ -334,10 +336,20 @@ def replay(session: Session, phone: SimPhone) -> Iterator[tuple[IntentionSegment
             if step.event is None:
                 raise ValueError(f"step {step.action!r} of {segment.intention!r} has no event")
             at = datetime.strptime(step.event.clock, TIME_FORMAT)
+            _check_route(phone.route(), step.event.route_before, step, session)
             yield segment, step
             phone.seconds_per_action = (at - previous).total_seconds()
-            phone.act(step.action)
+            _check_route(phone.act(step.action).event.route_after, step.event.route_after, step,
+                         session)
             previous = at
+
+
+def _check_route(route: str, recorded: str, step: Step, session: Session) -> None:
+    """Refuse a replayed step whose screen is not the recorded one."""
+    if route != recorded:
+        raise ValueError(f"replaying {session.user!r} on {session.context.date}: "
+                         f"{step.action!r} went with {recorded!r}, the phone shows {route!r} "
+                         "(is it of the size the session was generated at?)")
 
 
 @functools.lru_cache(maxsize=64)

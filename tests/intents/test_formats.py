@@ -149,3 +149,19 @@ def test_a_csv_field_past_the_csv_modules_limit_is_named(tmp_path):
     path.write_text('Time,APP,Intention,Event\n2024-10-25 06:52:34,"App,' + "x" * 140_000 + "\n")
     with pytest.raises(InvalidDataError, match=r"big\.csv"):
         load_intentions_csv(path)
+
+
+def test_a_replay_on_a_phone_of_another_size_is_refused(tmp_path):
+    # It replayed on: 75 of 79 steps landed on other screens, and export_sessions wrote
+    # PNGs of the wrong screens without a word.
+    from mobileintent_gym.users import PairConfig
+
+    config = GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical"))
+    session = generate_sessions(USER, 1, 0, config)[0]
+    with pytest.raises(ValueError, match="is it of the size the session was generated at"):
+        for _ in replay(session, SimPhone()):  # 1080x2400
+            pass
+    with pytest.raises(ValueError, match="the phone shows"):
+        export_sessions([session], tmp_path, screenshots=True)
+    assert sum(1 for _ in replay(session, SimPhone(540, 1200))) == sum(
+        len(s.steps) for s in session.segments)
