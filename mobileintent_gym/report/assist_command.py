@@ -24,6 +24,7 @@ from mobileintent_gym.checks import is_digits
 from mobileintent_gym.console import UsageError, positive_int, run_encoder, seed_int
 from mobileintent_gym.envs.assist import ASSIST_CONFIG
 from mobileintent_gym.intents.generator import GeneratorConfig
+from mobileintent_gym.report.images import image_format, save_image
 from mobileintent_gym.report.strip import draw_strip, record_assist
 from mobileintent_gym.results import check_writable
 
@@ -47,6 +48,7 @@ def _main(args: argparse.Namespace) -> int:
     size = screen_size(args.size)
     out = Path(args.out)
     check_writable(out, "--out")
+    image_format(out, "--out")
     config = GeneratorConfig(*size, noise=ASSIST_CONFIG.noise)
     run_encoder()  # announces the model that ranks the content
     env = gym.make("Act2Intent-Assist-v0", users=[args.user], history_days=args.history_days,
@@ -58,7 +60,7 @@ def _main(args: argparse.Namespace) -> int:
     finally:
         env.close()
     chosen = step_range(args.steps, len(frames))
-    draw_strip(frames[chosen], size, args.columns, chosen.start + 1).save(out)
+    save_image(draw_strip(frames[chosen], size, args.columns, chosen.start + 1), out)
     print(json.dumps(scores))
     print(f"strip: {out}")
     return 0

@@ -16,6 +16,7 @@ from typing import Any
 
 from mobileintent_gym.console import UsageError, run_encoder
 from mobileintent_gym.report.gif import write_gif
+from mobileintent_gym.report.images import image_format
 from mobileintent_gym.report.page import write_report
 from mobileintent_gym.report.screens import ScreenSource, is_simulated
 from mobileintent_gym.results import RunRecord, check_writable, read_run
@@ -62,6 +63,8 @@ def _main(args: argparse.Namespace) -> int:
             raise UsageError(f"{option} {str(target)!r} is the run's own file: give another "
                              "path")
         check_writable(target, option)
+    if gif is not None:
+        image_format(gif, "--gif-out", frames=True)
     _check_encoder(run)
     if html is not None:
         print(f"report: {write_report(run, html, frames_dir=path.parent)}")

@@ -33,6 +33,8 @@ from mobileintent_gym.console import UsageError, run_encoder
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.paint import fit_text, font
+from mobileintent_gym.report.images import image_format, save_image
+from mobileintent_gym.results import check_writable
 from mobileintent_gym.tasks import Oracle, instantiate, task_ids
 from mobileintent_gym.tasks.spec import TaskTemplate
 from mobileintent_gym.users import PairConfig, UserContent, load_user_content, resolve_profile
@@ -204,9 +206,10 @@ def _main(args: argparse.Namespace) -> int:
         raise UsageError(f"--users {' '.join(args.users)} names {len(users)} user; the sheet "
                          "compares two or more side by side")
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    check_writable(out, "--out")
+    image_format(out, "--out")
     run_encoder()  # announces the model that ranks the content
-    contact_sheet(users, profiles_dir=args.profiles, size=size).save(out)
+    save_image(contact_sheet(users, profiles_dir=args.profiles, size=size), out)
     print(f"contact sheet: {out} ({len(registry.bundles())} apps x {len(users)} users)")
     return 0
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from PIL import Image
 
+from mobileintent_gym.report.images import save_image
 from mobileintent_gym.report.marks import draw_marks, marks
 from mobileintent_gym.report.page import thumbnail
 from mobileintent_gym.report.screens import Screens
@@ -38,7 +39,7 @@ def write_gif(episode: dict[str, Any], screens: Screens, size: tuple[int, int],
     if not images:
         raise ValueError(f"episode {episode['index']} has no screens: {screens.problem}")
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     durations = [STEP_MS] * (len(images) - 1) + [LAST_MS]
-    images[0].save(path, save_all=True, append_images=images[1:], duration=durations, loop=0)
+    save_image(images[0], path, save_all=True, append_images=images[1:], duration=durations,
+               loop=0)
     return path

@@ -161,3 +161,20 @@ def test_a_large_run_keeps_its_screens_in_a_folder_beside_the_page(scripted_run,
     for key, uri in inline.items():  # each file is the JPEG the page would have held
         assert (folder / f"{key}.jpg").read_bytes() == base64.b64decode(uri.split(",")[1])
     assert "data:image/jpeg" not in page.read_text()
+
+
+@pytest.mark.parametrize(("argv", "named"), [
+    (["view", "RUN", "--gif", "0", "--gif-out", "OUT/episode"], "--gif-out"),
+    (["view", "RUN", "--gif", "0", "--gif-out", "OUT/episode.jpg"], "an animation"),
+    (["assist", "--out", "OUT/strip"], "--out"),
+    (["contact-sheet", "--users", "demo-ana", "demo-ben", "--out", "OUT/sheet.txt"], "--out"),
+])
+def test_an_image_path_pil_cannot_write_is_refused_before_the_work(scripted_run, tmp_path,
+                                                                   capsys, argv, named):
+    # PIL refused the extension when saving, after the replay, the day played (9 s) or
+    # the sheet rendered (48 s): a traceback, and for the GIF a KeyError.
+    argv = [a.replace("RUN", str(scripted_run)).replace("OUT", str(tmp_path)) for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert named in err and "cannot write" in err and "encoder:" not in err
+    assert not list(tmp_path.iterdir())
