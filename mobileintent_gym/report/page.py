@@ -23,7 +23,7 @@ from urllib.parse import quote
 import numpy as np
 from PIL import Image
 
-from mobileintent_gym.files import atomic_folder, write_atomic
+from mobileintent_gym.files import write_atomic
 from mobileintent_gym.report.marks import caption, marks, svg_marks
 from mobileintent_gym.report.screens import Screens, ScreenSource
 from mobileintent_gym.results import RunRecord
@@ -76,9 +76,22 @@ class FrameStore:
         return {key: f"{quote(folder)}/{key}.jpg" for key in self.jpegs}
 
     def write(self, folder: Path) -> None:
-        """Write the thumbnails into ``folder`` as ``<key>.jpg``."""
+        """Add the thumbnails ``folder`` lacks as ``<key>.jpg``, each file whole.
+
+        A key is a digest of the thumbnail's pixels, so a file of that name holds it
+        already and is left alone: an earlier report's screens stay as they were.
+        """
+        folder.mkdir(parents=True, exist_ok=True)
         for key, jpeg in self.jpegs.items():
-            (folder / f"{key}.jpg").write_bytes(jpeg)
+            if not (folder / f"{key}.jpg").exists():
+                write_atomic(folder / f"{key}.jpg", jpeg)
+
+    def prune(self, folder: Path) -> None:
+        """Remove from ``folder`` every file but this store's thumbnails."""
+        if folder.is_dir():
+            kept = {f"{key}.jpg" for key in self.jpegs}
+            for stale in (p for p in folder.iterdir() if p.name not in kept):
+                stale.unlink()
 
 
 def screens_folder(path: str | Path) -> Path:
@@ -223,8 +236,11 @@ def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = Non
                  inline_bytes: int = INLINE_BYTES) -> Path:
     """Write the HTML report of ``run`` to ``path``; returns the path.
 
-    The screens' folder and then the page replace earlier ones whole, so an interrupted
-    write leaves the earlier report as it was.
+    Screens that do not fit in the page are added to its screens' folder, each file whole;
+    then the page replaces the earlier one in one rename; then the folder loses the screens
+    the page does not show (and goes, when it shows none there). An interrupted write
+    therefore leaves the earlier page with every screen it shows, beside at most some whole
+    files of the new one.
 
     Args:
         run: The run (see :func:`mobileintent_gym.results.read_run`).
@@ -241,7 +257,9 @@ def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = Non
     finally:
         source.close()
     if spilled is not None:
-        with atomic_folder(folder) as partial:
-            spilled.write(partial)
+        spilled.write(folder)
     write_atomic(path, page.encode("utf-8"))
+    (spilled or FrameStore()).prune(folder)
+    if spilled is None and folder.is_dir():
+        folder.rmdir()
     return path

@@ -2,6 +2,7 @@
 
 import base64
 import json
+import shutil
 
 import gymnasium as gym
 import numpy as np
@@ -12,7 +13,7 @@ from mobileintent_gym.agents import RandomAgent
 from mobileintent_gym.cli import main
 from mobileintent_gym.report import ScreenSource
 from mobileintent_gym.report.marks import COLOR, Arrow, Caption, Dot, draw_marks, marks, svg_marks
-from mobileintent_gym.results import read_run
+from mobileintent_gym.results import RunRecord, read_run
 from mobileintent_gym.rollouts import record_episode
 
 
@@ -126,22 +127,54 @@ def test_screens_stay_inside_the_page_up_to_the_limit(scripted_run, tmp_path):
     assert not screens_folder(page).exists()
 
 
-def test_a_report_interrupted_while_writing_keeps_the_earlier_one(scripted_run, tmp_path,
-                                                                  monkeypatch):
+@pytest.mark.parametrize("step", ["write", "prune"])
+def test_a_report_interrupted_while_writing_keeps_a_whole_one(scripted_run, tmp_path,
+                                                              monkeypatch, step):
+    # The screens' folder used to be swapped whole before the page: stopped while the old
+    # folder was being deleted, the earlier page was left with most of its screens gone.
     from mobileintent_gym.report import page as module
 
     run = read_run(scripted_run)
     path = module.write_report(run, tmp_path / "run.html", inline_bytes=0)
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    real = getattr(module.FrameStore, step)
 
     def killed(self, folder):
-        (folder / "half.jpg").write_bytes(b"...")
-        raise KeyboardInterrupt  # the job is stopped while the screens are written
+        real(self, folder)
+        raise KeyboardInterrupt  # the job is stopped at the end of this step
 
-    monkeypatch.setattr(module.FrameStore, "write", killed)
+    monkeypatch.setattr(module.FrameStore, step, killed)
+    shorter = RunRecord(run.provenance, run.episodes[:1], run.scores)
     with pytest.raises(KeyboardInterrupt):
-        module.write_report(run, path, inline_bytes=0)
-    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+        module.write_report(shorter, path, inline_bytes=0)
+    after = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    shown = set(frame_uris(path.read_text()).values())
+    assert shown and all((tmp_path / uri).is_file() for uri in shown)  # the page is whole
+    if step == "write":  # the earlier report, untouched
+        assert before.items() <= after.items() and after[path] == before[path]
+
+
+def test_a_report_stopped_while_old_screens_go_keeps_the_page_s_screens(scripted_run, tmp_path,
+                                                                      monkeypatch):
+    # The review's case: Ctrl-C while the earlier screens folder was being deleted left the
+    # new folder beside the earlier page, which then missed most of its screens.
+    from mobileintent_gym.report import page as module
+
+    run = read_run(scripted_run)
+    path = module.write_report(run, tmp_path / "run.html", inline_bytes=0)
+    real = shutil.rmtree
+
+    def interrupted(folder, *args, **kwargs):
+        if str(folder).endswith("-old"):
+            raise KeyboardInterrupt
+        return real(folder, *args, **kwargs)
+
+    monkeypatch.setattr("mobileintent_gym.files.shutil.rmtree", interrupted)
+    module.write_report(RunRecord(run.provenance, run.episodes[:1], run.scores), path,
+                        inline_bytes=0)
+    shown = set(frame_uris(path.read_text()).values())
+    assert shown and all((tmp_path / uri).is_file() for uri in shown)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.html", "run_screens"]
 
 
 def test_a_large_run_keeps_its_screens_in_a_folder_beside_the_page(scripted_run, tmp_path):
