@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +16,7 @@ def write_atomic(path: str | Path, data: bytes) -> None:
 
     Concurrent readers see the old file or the whole new one, never a part. A ``path``
     that is a symbolic link stays one: the file it points to is written, as ``open``
-    would write it.
+    would write it; a file replaced keeps its permissions (one made private stays so).
 
     Raises:
         OSError: When the folder cannot be created or written; no temporary file is left.
@@ -28,6 +29,8 @@ def write_atomic(path: str | Path, data: bytes) -> None:
     try:
         with open(temporary, "xb") as file:
             file.write(data)
+        with contextlib.suppress(FileNotFoundError):  # a new file keeps the umask's
+            os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)

@@ -60,6 +60,15 @@ def test_write_atomic_replaces_a_file_whole_with_the_umask_permissions(tmp_path)
     assert [p.name for p in target.parent.iterdir()] == ["report.html"]
 
 
+def test_write_atomic_keeps_the_permissions_of_the_file_it_replaces(tmp_path):
+    # A file made private (0600) came back 0644 from the umask: a plain write keeps them.
+    target = tmp_path / "results.json"
+    target.write_bytes(b"first")
+    target.chmod(0o600)
+    write_atomic(target, b"second")
+    assert target.read_bytes() == b"second" and target.stat().st_mode & 0o777 == 0o600
+
+
 def test_write_atomic_writes_through_a_link_which_stays_one(tmp_path):
     # A "latest.html" pointing into a runs folder: the rename used to replace the link.
     (tmp_path / "runs").mkdir()
