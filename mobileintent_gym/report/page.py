@@ -15,6 +15,7 @@ import base64
 import hashlib
 import io
 import json
+import re
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,10 @@ def thumbnail(frame: np.ndarray, width: int = THUMB_WIDTH) -> Image.Image:
     if factor == int(factor) and factor > 1:
         return image.reduce(int(factor))
     return image.resize((width, round(image.height / factor)), Image.Resampling.BILINEAR)
+
+
+_SCREEN = re.compile(r"[0-9a-f]{16}\.jpg")  # a screen's file: its key, a digest
+_PARTIAL = re.compile(r"\.[0-9a-f]{16}\.jpg-[0-9a-f]{32}")  # one write_atomic left half-written
 
 
 class FrameStore:
@@ -87,11 +92,15 @@ class FrameStore:
                 write_atomic(folder / f"{key}.jpg", jpeg)
 
     def prune(self, folder: Path) -> None:
-        """Remove from ``folder`` every file but this store's thumbnails."""
-        if folder.is_dir():
-            kept = {f"{key}.jpg" for key in self.jpegs}
-            for stale in (p for p in folder.iterdir() if p.name not in kept):
-                stale.unlink()
+        """Remove from ``folder`` the screens (and half-written ones) this store does not hold.
+
+        Only files named as a report names them go: anything else put there stays.
+        """
+        kept = {f"{key}.jpg" for key in self.jpegs}
+        for path in folder.iterdir():
+            ours = _SCREEN.fullmatch(path.name) or _PARTIAL.fullmatch(path.name)
+            if ours and path.name not in kept and path.is_file() and not path.is_symlink():
+                path.unlink()
 
 
 def screens_folder(path: str | Path) -> Path:
@@ -238,9 +247,9 @@ def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = Non
 
     Screens that do not fit in the page are added to its screens' folder, each file whole;
     then the page replaces the earlier one in one rename; then the folder loses the screens
-    the page does not show (and goes, when it shows none there). An interrupted write
-    therefore leaves the earlier page with every screen it shows, beside at most some whole
-    files of the new one.
+    the page does not show. An interrupted write therefore leaves the earlier page with
+    every screen it shows, beside at most some whole files of the new one. A page that
+    holds its screens leaves the folder alone (another page of the same stem may use it).
 
     Args:
         run: The run (see :func:`mobileintent_gym.results.read_run`).
@@ -259,7 +268,6 @@ def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = Non
     if spilled is not None:
         spilled.write(folder)
     write_atomic(path, page.encode("utf-8"))
-    (spilled or FrameStore()).prune(folder)
-    if spilled is None and folder.is_dir():
-        folder.rmdir()
+    if spilled is not None:
+        spilled.prune(folder)
     return path

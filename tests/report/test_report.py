@@ -181,8 +181,8 @@ def test_a_large_run_keeps_its_screens_in_a_folder_beside_the_page(scripted_run,
     from mobileintent_gym.report.page import screens_folder, write_report
 
     folder = screens_folder(tmp_path / "run.html")
-    folder.mkdir()
-    (folder / "stale.jpg").write_bytes(b"from an earlier report")
+    (folder / "notes").mkdir(parents=True)  # what a report did not put there stays
+    (folder / "0123456789abcdef.jpg").write_bytes(b"a screen of an earlier report")
     run = read_run(scripted_run)
     page = write_report(run, tmp_path / "run.html", frames_dir=scripted_run.parent,
                         inline_bytes=0)
@@ -190,7 +190,12 @@ def test_a_large_run_keeps_its_screens_in_a_folder_beside_the_page(scripted_run,
     uris = frame_uris(page.read_text())
     assert folder == tmp_path / "run_screens"
     assert uris == {key: f"run_screens/{key}.jpg" for key in inline}  # the same screens
-    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{k}.jpg" for k in inline)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [*(f"{k}.jpg" for k in inline), "notes"])
+    # A page of the same stem that holds its screens leaves the folder as it is.
+    write_report(run, tmp_path / "run.htm")
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [*(f"{k}.jpg" for k in inline), "notes"])
     for key, uri in inline.items():  # each file is the JPEG the page would have held
         assert (folder / f"{key}.jpg").read_bytes() == base64.b64decode(uri.split(",")[1])
     assert "data:image/jpeg" not in page.read_text()
