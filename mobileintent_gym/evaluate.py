@@ -23,7 +23,7 @@ from PIL import Image
 
 import mobileintent_gym
 from mobileintent_gym.agents.resolve import SPEC_HELP, AgentSpec, parse_agent
-from mobileintent_gym.console import Progress, UsageError, run_encoder, seed_int
+from mobileintent_gym.console import Progress, UsageError, run_encoder
 from mobileintent_gym.metrics.execution import step_success_rate
 from mobileintent_gym.metrics.pair import pair_scores
 from mobileintent_gym.results import (
@@ -344,7 +344,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--teacher-forced", action="store_true",
                         help="also score SSR: the agent's action at each step of the oracle's "
                         "trajectory, from that step's screen")
-    parser.add_argument("--seed", type=seed_int, default=0)
+    # Any integer: each episode's seed is derived from it (rollouts.episodes).
+    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--observation", nargs="+", default=list(OBSERVATION),
                         choices=("instruction", "hierarchy", "screenshot"),
                         help="what the agent observes (default: instruction hierarchy)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -77,6 +78,18 @@ def _knowu(pairs: Sequence[str], users: Sequence[str], profiles: str | None) -> 
     return tuple(habits.items())
 
 
+def _check_out(out: Path) -> None:
+    """Refuse an ``--out`` that cannot become a folder this process writes in.
+
+    Checked on the nearest part of the path that exists, before any day is generated.
+    """
+    there = next(p for p in (out, *out.parents) if p.exists())
+    if not there.is_dir():
+        raise SystemExit(f"generate: --out {out}: {there} is a file; give a folder")
+    if not os.access(there, os.W_OK | os.X_OK):
+        raise SystemExit(f"generate: --out {out}: {there} cannot be written")
+
+
 def _size(text: str) -> tuple[int, int]:
     width, sep, height = text.partition("x")
     if not (sep and is_digits(width) and is_digits(height)):
@@ -89,8 +102,7 @@ def _main(args: argparse.Namespace) -> int:
         raise SystemExit(f"generate: --days must be at least 1, got {args.days}")
     width, height = _size(args.size)
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise SystemExit(f"generate: --out {out} is a file; give a folder")
+    _check_out(out)
     users = resolve_users(args.users, args.profiles)
     config = GeneratorConfig(width, height, profiles_dir=args.profiles,
                              habits=_knowu(args.knowu or (), users, args.profiles))

@@ -30,14 +30,27 @@ def image_format(path: Path, option: str, frames: bool = False) -> str:
     """
     Image.init()
     kind = Image.registered_extensions().get(path.suffix.lower())
-    writers = Image.SAVE_ALL if frames else Image.SAVE
-    if kind is None or kind not in writers:
-        usable = sorted({ext for ext, fmt in Image.registered_extensions().items()
-                         if fmt in writers} & {".png", ".gif", ".jpg", ".webp"})
-        what = "an animation" if frames else "an image"
+    if kind is None or not _writes(kind, frames):
+        usable = [".gif", ".png", ".webp"] if frames else [".jpg", ".png", ".webp"]
+        what = "an animation" if frames else "a colour image"
         raise UsageError(f"{option} {str(path)!r}: cannot write {what} with extension "
                          f"{path.suffix or '(none)'!r}; use one of {usable}")
     return kind
+
+
+def _writes(kind: str, frames: bool) -> bool:
+    """Whether PIL writes an RGB image (of two frames, for an animation) as ``kind``.
+
+    Tried on a tiny image: a format PIL lists may still refuse colour (XBM) or need a
+    plugin it lacks (HDF5, BUFR, WMF).
+    """
+    tiny = Image.new("RGB", (2, 2))
+    extra = {"save_all": True, "append_images": [tiny]} if frames else {}
+    try:
+        tiny.save(io.BytesIO(), format=kind, **extra)
+    except Exception:  # PIL raises what each plugin raises: OSError, KeyError, ValueError …
+        return False
+    return True
 
 
 def save_image(image: Image.Image, path: Path, **params: Any) -> None:

@@ -58,6 +58,7 @@ def test_arguments_that_would_fail_after_the_work_stop_before_it(tmp_path, capsy
     out = str(tmp_path / "out")
     for argv, message in (
             (["--out", str(tmp_path / "file")], "is a file; give a folder"),
+            (["--out", str(tmp_path / "file" / "sessions")], "file is a file; give a folder"),
             (["--out", out, "--knowu", f"demo-anna={tmp_path / 'me.yaml'}"],
              "'demo-anna', which is not generated; the users are \\['demo-ana'\\]")):
         with pytest.raises(SystemExit, match=message):

@@ -206,6 +206,7 @@ def test_a_large_run_keeps_its_screens_in_a_folder_beside_the_page(scripted_run,
     (["view", "RUN", "--gif", "0", "--gif-out", "OUT/episode.jpg"], "an animation"),
     (["assist", "--out", "OUT/strip"], "--out"),
     (["contact-sheet", "--users", "demo-ana", "demo-ben", "--out", "OUT/sheet.txt"], "--out"),
+    (["assist", "--out", "OUT/strip.xbm"], "colour image"),  # PIL lists XBM: black and white
 ])
 def test_an_image_path_pil_cannot_write_is_refused_before_the_work(scripted_run, tmp_path,
                                                                    capsys, argv, named):
