@@ -135,40 +135,36 @@ def test_a_cluster_with_no_cpus_yet_is_asked_for_one_per_actor(recwarn):
     assert _cpu_share(2.0, 4) == 0.5 and len(recwarn.list) == 1
 
 
-def test_a_numpy_actor_count_starts_ray_too():
-    # In a process with no Ray session: ray.init(num_cpus=np.int64(1)) fails Ray's check.
-    code = ("import numpy as np\nfrom mobileintent_gym.distributed import RolloutPool\n"
-            "with RolloutPool(np.int64(1), env_id='CartPole-v1', progress=False) as pool:\n"
+def actors_in_a_child(setup: str, count: str = "None") -> int:
+    """How many actors ``RolloutPool(count)`` starts in a new process, after ``setup``."""
+    code = (f"{setup}\nfrom mobileintent_gym.distributed import RolloutPool\n"
+            f"with RolloutPool({count}, env_id='CartPole-v1', progress=False) as pool:\n"
             "    print(len(pool.pids()))")
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=300, check=False)
-    assert ran.returncode == 0 and ran.stdout.split()[-1] == "1", ran.stderr[-2000:]
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    return int(ran.stdout.split()[-1])
+
+
+def test_a_numpy_actor_count_starts_ray_too():
+    # In a process with no Ray session: ray.init(num_cpus=np.int64(1)) fails Ray's check.
+    assert actors_in_a_child("import numpy as np", "np.int64(1)") == 1
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
                     reason="needs a CPU affinity mask of two CPUs or more")
 def test_a_new_local_cluster_has_one_actor_per_cpu_this_process_may_use():
     # Ray's own count is every CPU of the machine, whatever taskset allowed.
-    code = ("import os\nos.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
-            "from mobileintent_gym.distributed import RolloutPool\n"
-            "with RolloutPool(None, env_id='CartPole-v1', progress=False) as pool:\n"
-            "    print(len(pool.pids()))")
-    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300, check=False)
-    assert ran.returncode == 0 and ran.stdout.split()[-1] == "1", ran.stderr[-2000:]
+    assert actors_in_a_child("import os\n"
+                             "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})") == 1
 
 
 def test_a_new_local_cluster_keeps_to_a_cpu_quota():
     # Passing the affinity count to ray.init overrode Ray's own count, which follows a
     # container's CPU quota. No cgroup quota can be set here: Ray's reading of one is
     # replaced by a stand-in giving 1 CPU, in the child process only.
-    code = ("from ray._private import utils\nutils._get_docker_cpus = lambda *a, **k: 1.0\n"
-            "from mobileintent_gym.distributed import RolloutPool\n"
-            "with RolloutPool(None, env_id='CartPole-v1', progress=False) as pool:\n"
-            "    print(len(pool.pids()))")
-    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300, check=False)
-    assert ran.returncode == 0 and ran.stdout.split()[-1] == "1", ran.stderr[-2000:]
+    assert actors_in_a_child("from ray._private import utils\n"
+                             "utils._get_docker_cpus = lambda *a, **k: 1.0") == 1
 
 
 def test_bad_pool_and_group_arguments_are_named():
