@@ -100,8 +100,13 @@ class Session:
         self.device = runner.device
         self._slots = slots
 
-    async def run(self, command_line: str, send: Send, stdin: Input = b"") -> Ended:
-        """Run ``command_line``, sending its output as it comes; returns how it ended."""
+    async def run(self, command_line: str, send: Send, stdin: Input = b"",
+                  wanted: Callable[[], bool] = lambda: True) -> Ended:
+        """Run ``command_line``, sending its output as it comes; returns how it ended.
+
+        ``wanted`` is asked once the line has one of the connection's slots: a line whose
+        client gave up on it while it waited (closed its stream) is dropped unrun, status 1.
+        """
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[object] = asyncio.Queue()
         dropped = threading.Event()
@@ -118,6 +123,9 @@ class Session:
             raise OutputDropped("the stream no longer takes this command line's output")
 
         await self._slots.acquire()
+        if not wanted():
+            self._slots.release()
+            return Ended(1)
         # Counted from here, as the relay's: the wait for a slot is not the line's time.
         deadline = time.monotonic() + self.device.limits.time_limit + GRACE
         try:

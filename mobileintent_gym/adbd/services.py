@@ -62,7 +62,8 @@ async def run_service(session: Session, name: str, stream: Stream) -> None:
     else:
         stdin = _Input(stream, v2, session.device.limits.output_limit)
         try:
-            code = (await session.run(command, send, stdin.read)).code
+            code = (await session.run(command, send, stdin.read,
+                                      wanted=lambda: not stream.closed)).code
         finally:
             stdin.close()
     if v2:

@@ -13,6 +13,7 @@ from PIL import Image
 
 from mobileintent_gym.adbd import AdbServer, ServerConfig, ServerThread, VirtualDevice
 from mobileintent_gym.adbd.client import HOST_BANNER, ClientError, RawAdb, WireClient, v2_packets
+from mobileintent_gym.adbd.limits import ShellLimits
 from mobileintent_gym.adbd.packet import (
     A_AUTH,
     A_CLSE,
@@ -325,3 +326,24 @@ def test_a_client_that_acknowledges_without_reading_cannot_fill_the_servers_memo
     client.close()
     running.call(fs.remove, "/sdcard/eight.bin")
     assert buffered <= len(streams) * ((1 << 20) + 64), buffered  # a WRTE per stream at most
+
+
+def test_a_line_the_host_closed_while_it_waited_for_a_slot_never_runs():
+    # It ran once a slot came free, seconds after the host had given up on it: a HOME
+    # pressed long after a client's Ctrl-C.
+    phone = SimPhone()
+    phone.open("music")
+    device = VirtualDevice(phone, limits=ShellLimits(2.0, 1 << 20))
+    with ServerThread(AdbServer(device, ServerConfig(port=0))) as run:
+        client = WireClient(run.port, timeout=10)
+        client.handshake()
+        slow = "shell:echo " + "a" * 28 + "! | grep -E '^(a+)+$'\0"  # killed at the limit
+        for local in range(1, 5):  # the connection's 4 slots
+            client.send(Packet(A_OPEN, local, 0, slow.encode()))
+        client.send(Packet(A_OPEN, 5, 0, b"shell:input keyevent 3\0"))
+        time.sleep(0.3)
+        client.send(Packet(A_CLSE, 5, 5))  # given up on before it ran
+        time.sleep(3.5)  # the slow lines are killed at 2 s; a slot comes free
+        assert run.call(phone.route).startswith("music/")
+        assert ("input", "keyevent", "3") not in run.call(lambda: list(device.history))
+        client.close()
