@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import stat
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+
+_PARTIAL = re.compile(r"\.(.+)-[0-9a-f]{32}")  # write_atomic's temporary name for a file
 
 
 def write_atomic(path: str | Path, data: bytes) -> None:
@@ -25,7 +28,7 @@ def write_atomic(path: str | Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     # A unique name opened exclusively (not mkstemp, whose files are private to their
     # owner): the file gets the umask's permissions, as a plain write would give it.
-    temporary = path.with_name(f".{path.name}-{uuid.uuid4().hex}")
+    temporary = path.with_name(f".{path.name}-{uuid.uuid4().hex}")  # as partial_of reads
     try:
         with open(temporary, "xb") as file:
             file.write(data)
@@ -35,6 +38,15 @@ def write_atomic(path: str | Path, data: bytes) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def partial_of(name: str) -> str | None:
+    """The file whose :func:`write_atomic` left the temporary ``name``, or ``None``.
+
+    Such a file stays when the write was stopped before its rename.
+    """
+    match = _PARTIAL.fullmatch(name)
+    return match[1] if match else None
 
 
 @contextlib.contextmanager

@@ -92,3 +92,20 @@ def test_a_failed_atomic_write_keeps_the_old_file(tmp_path, monkeypatch):
         write_atomic(target, b"new")
     assert target.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == [
         "page.html"]
+
+
+def test_the_temporary_of_a_stopped_write_is_known_by_its_name(tmp_path, monkeypatch):
+    # The report's pruning recognises half-written screens by write_atomic's own naming.
+    from mobileintent_gym import files
+
+    names = []
+
+    def stopped(source, target):
+        names.append(os.path.basename(source))
+        raise KeyboardInterrupt  # the job stopped before the rename
+
+    monkeypatch.setattr(files.os, "replace", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(tmp_path / "0123456789abcdef.jpg", b"jpeg")
+    assert files.partial_of(names[0]) == "0123456789abcdef.jpg"
+    assert files.partial_of("0123456789abcdef.jpg") is None

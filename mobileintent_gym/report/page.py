@@ -24,7 +24,7 @@ from urllib.parse import quote
 import numpy as np
 from PIL import Image
 
-from mobileintent_gym.files import write_atomic
+from mobileintent_gym.files import partial_of, write_atomic
 from mobileintent_gym.report.marks import caption, marks, svg_marks
 from mobileintent_gym.report.screens import Screens, ScreenSource
 from mobileintent_gym.results import RunRecord
@@ -44,7 +44,6 @@ def thumbnail(frame: np.ndarray, width: int = THUMB_WIDTH) -> Image.Image:
 
 
 _SCREEN = re.compile(r"[0-9a-f]{16}\.jpg")  # a screen's file: its key, a digest
-_PARTIAL = re.compile(r"\.[0-9a-f]{16}\.jpg-[0-9a-f]{32}")  # one write_atomic left half-written
 
 
 class FrameStore:
@@ -98,7 +97,7 @@ class FrameStore:
         """
         kept = {f"{key}.jpg" for key in self.jpegs}
         for path in folder.iterdir():
-            ours = _SCREEN.fullmatch(path.name) or _PARTIAL.fullmatch(path.name)
+            ours = _SCREEN.fullmatch(partial_of(path.name) or path.name)
             if ours and path.name not in kept and path.is_file() and not path.is_symlink():
                 path.unlink()
 
