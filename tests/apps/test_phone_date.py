@@ -6,7 +6,7 @@ from mobileintent_gym.phone import PhoneState, SimPhone
 from mobileintent_gym.phone.query import find, tap
 from tests.helpers import nodes, press
 
-LATER = datetime(2026, 3, 5, 10, 0)  # three days after the default clock
+LATER = datetime(2026, 4, 5, 10, 0)  # a month after the default clock (Mar 2)
 
 
 def later_phone() -> SimPhone:
@@ -41,7 +41,7 @@ def test_pay_dates_its_messages_against_the_phones_date():
     assert last.date() < LATER.date() - timedelta(days=1)
     assert child(rows[other.id], "meta") == day_of(last)
     phone.open("pay", "pay/home")
-    assert "Spent in March" in [n.text for n in nodes(phone)]
+    assert "Spent in April" in [n.text for n in nodes(phone)]  # the phone's month
 
 
 def test_meeting_day_headings_follow_the_phones_date():
