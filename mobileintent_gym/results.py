@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,6 +75,10 @@ def episode_result(episode: dict[str, Any]) -> EpisodeResult:
 def check_writable(path: Path, option: str) -> None:
     """Fail now, not after the run, when ``path`` cannot be written (nothing is left behind).
 
+    Files are written as :func:`~mobileintent_gym.files.write_atomic` writes them: a
+    temporary file beside the target, renamed over it. So the folder must take a new file,
+    and an existing target must be a file that can be written.
+
     Args:
         path: Where the command will write.
         option: The command-line option that named it, for the message.
@@ -81,16 +86,17 @@ def check_writable(path: Path, option: str) -> None:
     Raises:
         ResultsFileError: Naming the path and the reason.
     """
-    existed = path.exists()
+    target = Path(os.path.realpath(path))
+    existed = target.exists()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8"):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=target.parent), target.open("a", encoding="utf-8"):
             pass
     except OSError as err:
         raise ResultsFileError(f"cannot write {str(path)!r} ({err.strerror or err}); "
                                f"choose another {option}") from err
     if not existed:
-        path.unlink()
+        target.unlink()
 
 
 class ResultsWriter:

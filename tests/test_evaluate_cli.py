@@ -2,7 +2,9 @@
 
 import io
 import json
+import os
 import socket
+import subprocess
 import sys
 import types
 
@@ -199,6 +201,42 @@ def test_an_unwritable_out_fails_before_any_episode(agent_module, tmp_path, caps
     assert run("--agent", f"{agent_module}:Scripted", "--out", str(same), "--html") == 2
     assert "is the results file of --out" in capsys.readouterr().err
     assert module.CALLS == [] and not same.exists()
+
+
+@pytest.fixture
+def closed_folder(tmp_path):
+    """A folder that takes no new file while its files stay writable.
+
+    As root (which ignores permission bits) the folder is made immutable instead.
+    """
+    folder = tmp_path / "closed"
+    folder.mkdir()
+    (folder / "run.json").write_text("")
+    (folder / "run.html").write_text("")
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        yield folder
+        folder.chmod(0o755)
+        return
+    if subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode:
+        pytest.skip("root cannot make a folder immutable here (no chattr)")
+    yield folder
+    subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_a_folder_that_takes_no_new_file_fails_before_any_episode(agent_module,
+                                                                  closed_folder, capsys):
+    # Results and reports are written beside their target and renamed over it, so a
+    # writable file in a closed folder cannot be written either.
+    module = __import__(agent_module)
+    module.CALLS.clear()
+    for option, name in (("--out", "run.json"), ("--html", "run.html")):
+        assert run("--agent", f"{agent_module}:Scripted", "--users", "demo-ana", "--tasks",
+                   TASKS[0], option, str(closed_folder / name)) == 2
+        err = capsys.readouterr().err
+        assert "cannot write" in err and f"choose another {option}" in err
+    assert module.CALLS == []
+    assert sorted(p.name for p in closed_folder.iterdir()) == ["run.html", "run.json"]
 
 
 def test_mistakes_are_one_line_each_and_load_no_model(monkeypatch, tmp_path, capsys):
