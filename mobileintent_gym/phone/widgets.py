@@ -155,8 +155,13 @@ def list_row(ctx: Ctx, rect: Rect, title: str, subtitle: str = "", *,
              thumb: Avatar | None = None, on_click: Intent | None = None,
              on_long_click: Intent | None = None, entity: str | None = None,
              rid: str = "row", trailing: tuple[str, str, Intent] | None = None,
-             meta: str = "", badge: str = "", highlight: bool = False) -> Node:
-    """A list row: thumbnail, title over subtitle, optional meta text, badge or button."""
+             trailing_rid: str = MORE, meta: str = "", badge: str = "",
+             highlight: bool = False) -> Node:
+    """A list row: thumbnail, title over subtitle, optional meta text, badge or button.
+
+    ``trailing`` is the button's icon, description and intent; ``trailing_rid`` its
+    resource id, for a button that a task must tell from other rows' buttons.
+    """
     t = ctx.theme
     row = Node(ui.VIEW_GROUP, rect, resource_id=ctx.rid(rid), paint=Fill(t.background),
                entity=entity, on_click=on_click, on_long_click=on_long_click)
@@ -188,7 +193,7 @@ def list_row(ctx: Ctx, rect: Rect, title: str, subtitle: str = "", *,
     if trailing:
         icon, desc, intent = trailing
         # The button acts on the row's record, so it shows (and reports) the same entity.
-        button = icon_button(ctx, tail, icon, desc, intent, color=t.muted, rid=MORE)
+        button = icon_button(ctx, tail, icon, desc, intent, color=t.muted, rid=trailing_rid)
         button.entity = entity
         row.add(button)
     return row

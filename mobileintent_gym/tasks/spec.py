@@ -104,6 +104,8 @@ class NodeCheck:
         present: ``False`` turns the check around: the screen shows no such node.
         checked: The node's on/off state as a dump shows it (a like or save toggle's
             ``checked``); ``None``: either.
+        draft: The node is a text field whose app trims what it sends or saves: its
+            text matches ``text`` once spaces around it are removed.
     """
 
     resource_id: str
@@ -112,6 +114,7 @@ class NodeCheck:
     which: Literal["first", "last", "any"] = "any"
     present: bool = True
     checked: bool | None = None
+    draft: bool = False
 
     def holds(self, root: Node, target: Target) -> bool:
         """Whether the screen under ``root`` shows such a node (shows none, if not present).
@@ -122,7 +125,7 @@ class NodeCheck:
         nodes = [n for n in root.walk() if rid_suffix(n.resource_id) == self.resource_id]
         if self.which != "any":
             nodes = nodes[:1] if self.which == "first" else nodes[-1:]
-        found = any((self.text is None or n.text == self.text)
+        found = any((self.text is None or (n.text.strip() if self.draft else n.text) == self.text)
                     and (self.checked is None or n.checked == self.checked)
                     and (not self.target or _shows(n, target)) for n in nodes)
         return found == self.present

@@ -13,11 +13,12 @@ import pytest
 from gymnasium.vector.utils import concatenate, create_empty_array
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
-from mobileintent_gym.actions import action_to_dict, parse_action
+from mobileintent_gym.actions import Action, ActionType, action_to_dict, parse_action
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.query import rid_suffix
 from mobileintent_gym.phone.touch import ScreenDump
 from mobileintent_gym.phone.ui import center
+from mobileintent_gym.tasks import Oracle
 
 USER = "demo-ana"
 
@@ -124,3 +125,48 @@ def batched(envs, actions):
     single = envs.single_action_space
     return concatenate(single, [action_to_dict(parse_action(a)) for a in actions],
                        create_empty_array(single, len(actions)))
+
+
+@pytest.mark.parametrize("task_id", ["G-SPT-01", "G-WCT-02", "G-ALI-03", "G-RDT-02"])
+def test_a_draft_with_spaces_around_it_is_sent_as_the_text(env, task_id):
+    # The apps trim what they send or save, so " Understood " sends "Understood".
+    obs, info = env.reset(seed=0, options={"user": USER, "task": f"{task_id}:common:explicit"})
+    oracle, base = Oracle(env.unwrapped.task), env.unwrapped
+    while (action := oracle.act(base.device.route(), obs["hierarchy"])).type is not ActionType.TYPE:
+        obs, *_ = env.step(action)
+    env.step(Action.type_text(f" {action.text} "))
+    _, reward, terminated, _, info = env.step("PRESS[ENTER]")
+    assert info["success"] and terminated and reward == 1.0
+    assert all(r == 1.0 for r in info["subgoal_rewards"])
+
+
+def test_a_long_click_on_the_mini_player_does_not_open_the_tracks_menu(env):
+    obs, info = env.reset(seed=0, options={"user": USER, "task": "G-SPT-01:common:explicit"})
+    target = info["target"]
+    obs, *_ = tap(env, obs, "nav_your_library")
+    obs, *_ = tap(env, obs, "liked_songs")
+    while target not in {n.entity for n in hierarchy.parse(obs["hierarchy"]).walk()}:
+        obs, *_ = env.step("SWIPE[UP]")
+    obs, *_ = tap(env, obs, "track", target)  # plays it: the mini player now shows it
+    obs, reward, *_, info = env.step(click(obs["hierarchy"], "mini_player", target).replace(
+        "CLICK", "LONG_CLICK"))
+    assert env.unwrapped.device.route() == "music/player"
+    assert reward == 0.0 and info["subgoal_rewards"][2] == 0.0
+    env.step("PRESS[BACK]")
+    obs, reward, *_, info = env.step(click(env.unwrapped.device.hierarchy(), "track", target)
+                                     .replace("CLICK", "LONG_CLICK"))
+    assert env.unwrapped.device.route() == "music/track_menu"
+    assert reward == 1.0 and info["subgoal_rewards"][2] == 1.0
+
+
+def test_the_chevron_that_opens_your_space_is_not_the_liked_list(env):
+    obs, _ = env.reset(seed=0, options={"user": USER, "task": "G-BIL-03:common:explicit"})
+    obs, *_ = tap(env, obs, "nav_me")
+    obs, *_ = tap(env, obs, "space")
+    obs, *_ = env.step("PRESS[BACK]")  # the liked list's entry screen was seen
+    obs, reward, *_, info = tap(env, obs, "space_more")
+    assert env.unwrapped.device.route() == "video/space"
+    assert reward == 0.0 and info["subgoal_rewards"] == (1.0, 1.0, 0.0, 0.0)
+    obs, reward, *_, info = tap(env, obs, "liked_more")
+    assert env.unwrapped.device.route() == "video/space/liked"
+    assert reward == 1.0 and info["subgoal_rewards"] == (1.0, 1.0, 1.0, 0.0)

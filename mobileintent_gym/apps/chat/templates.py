@@ -48,7 +48,7 @@ WCT_02 = TaskTemplate(
                      NodeCheck(Rid.INPUT, "")),
                     before=ScreenCheck(Route.CONVERSATION,
                                        (NodeCheck(Rid.TOOLBAR, target=True),
-                                        NodeCheck(Rid.INPUT, "Understood")))),
+                                        NodeCheck(Rid.INPUT, "Understood", draft=True)))),
     explicit='In Chat, open the conversation with {label} and reply exactly "Understood".',
     implicit='In Chat, open {cue} and reply exactly "Understood".',
     picks=(Rid.CHAT,),

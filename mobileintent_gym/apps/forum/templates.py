@@ -53,7 +53,7 @@ RDT_02 = TaskTemplate(
                      NodeCheck(Rid.COMMENT_INPUT, "Add a comment")),
                     before=ScreenCheck(Route.POST,
                                        (NodeCheck(Rid.TOOLBAR, target=True),
-                                        NodeCheck(Rid.COMMENT_INPUT, "Thank you")))),
+                                        NodeCheck(Rid.COMMENT_INPUT, "Thank you", draft=True)))),
     explicit='In Forum, open the post "{label}" in your home feed and comment exactly '
              '"Thank you".',
     implicit='In Forum, open {cue} in your home feed and comment exactly "Thank you".',

@@ -76,7 +76,7 @@ ALI_03 = TaskTemplate(
                      NodeCheck(Rid.INPUT, "Send a message")),
                     before=ScreenCheck(Route.CONVERSATION,
                                        (NodeCheck(Rid.TOOLBAR, target=True),
-                                        NodeCheck(Rid.INPUT, "Understood")))),
+                                        NodeCheck(Rid.INPUT, "Understood", draft=True)))),
     explicit='In Pay, open the conversation with {label} and reply exactly "Understood".',
     implicit='In Pay, open the conversation with {cue} and reply exactly "Understood".',
     picks=(Rid.CONVERSATION,),

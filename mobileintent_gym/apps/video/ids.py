@@ -36,6 +36,8 @@ class Rid:
     RELATED = "related"
     PROFILE, SPACE, SPACE_HEADER = "profile", "space", "space_header"
     LIKED_VIDEOS, LIKED_LIST = "liked_videos", "liked_list"
+    # The chevrons of the rows that open your space (on Me) and your liked videos.
+    SPACE_MORE, LIKED_MORE = "space_more", "liked_more"
 
 
 class Pair:

@@ -37,7 +37,8 @@ class MeScreens:
                                thumb=Avatar("space", "Space", t.background, glyph="person",
                                             color=t.accent),
                                on_click=space, rid=Rid.SPACE,
-                               trailing=("chevron_right", "Open my space", space))
+                               trailing=("chevron_right", "Open my space", space),
+                               trailing_rid=Rid.SPACE_MORE)
         root.add(row.add(widgets.divider(ctx, row.frame)))
         col.take(ctx.dp(8))
         for label, glyph in _SERVICES:
@@ -90,7 +91,7 @@ class MeScreens:
             ctx, r, Text.LIKED_VIDEOS, f"{len(liked)} videos", on_click=open_liked,
             thumb=Avatar("liked", "Liked", t.background, glyph=icon.thumb_up, color=t.accent),
             rid=Rid.LIKED_VIDEOS, trailing=("chevron_right", "View all liked videos",
-                                            open_liked)))]
+                                            open_liked), trailing_rid=Rid.LIKED_MORE))]
         items += cards.grid(ctx, liked[:PREVIEW])
         items += [(ctx.dp(8), lambda r: Node(ui.VIEW_GROUP, r, paint=Fill(t.surface))),
                   (ctx.dp(44), lambda r: widgets.section_header(ctx, r, "Uploads")),
