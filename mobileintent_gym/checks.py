@@ -16,6 +16,17 @@ def is_integer(value: Any) -> bool:
     return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
 
+def positive_integer(name: str, value: Any) -> int:
+    """``value`` as an ``int`` when it is an integer of at least 1 (see :func:`is_integer`).
+
+    Raises:
+        ValueError: Naming ``name`` and the value, for anything else.
+    """
+    if not is_integer(value) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
 def is_number(value: Any) -> bool:
     """Whether ``value`` is a real number (integer or float, NumPy's too); a bool is not one."""
     return isinstance(value, Real) and not isinstance(value, bool)

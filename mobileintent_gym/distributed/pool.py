@@ -26,7 +26,7 @@ import gymnasium as gym
 from gymnasium import logger
 
 from mobileintent_gym import rollouts
-from mobileintent_gym.checks import is_digits, is_integer
+from mobileintent_gym.checks import is_digits, positive_integer
 from mobileintent_gym.console import Progress
 from mobileintent_gym.distributed.heap import HeapTrimmer
 from mobileintent_gym.distributed.threads import usable_cpus, worker_thread_env
@@ -162,9 +162,7 @@ class RolloutPool:
                  env_kwargs: Mapping[str, Any] | None = None, *, address: str | None = None,
                  max_restarts: int = 3, max_task_retries: int = 3,
                  progress: bool = True) -> None:
-        if num_actors is not None and (not is_integer(num_actors) or num_actors < 1):
-            raise ValueError(f"num_actors must be a positive integer, got {num_actors!r}")
-        num_actors = None if num_actors is None else int(num_actors)
+        num_actors = None if num_actors is None else positive_integer("num_actors", num_actors)
         self.env_id, self.progress, self.actors = env_id, progress, []
         ray = self._ray = require("ray", "distributed")
         threads = worker_thread_env()

@@ -80,7 +80,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
 
     Observations are dicts of the chosen fields; ``info`` carries the task, the per-subgoal
     rewards and whether each subgoal's entry context was reached (``subgoals_reached``),
-    ``success``, ``sar`` (achieved / reached subgoals; ``None`` while none is reached),
+    ``success``, ``sar`` (achieved / reached subgoals; NaN while none is reached),
     ``sar_all_subgoals`` (achieved / every subgoal) and the step's event. An action that
     is malformed or off screen changes nothing: the step returns reward 0 with
     ``info["invalid_action"]`` naming the problem, and counts toward the step limit.

@@ -64,7 +64,7 @@ from gymnasium.vector.utils import (
     iterate,
 )
 
-from mobileintent_gym.checks import is_integer
+from mobileintent_gym.checks import is_integer, positive_integer
 from mobileintent_gym.distributed.threads import worker_environment
 from mobileintent_gym.envs import vector_worker
 from mobileintent_gym.envs.vector_worker import (
@@ -137,9 +137,7 @@ class SharedMemoryVectorEnv(VectorEnv):
                  envs_per_worker: int = 1) -> None:
         if not env_fns:
             raise ValueError("SharedMemoryVectorEnv needs at least one env function")
-        if not (is_integer(envs_per_worker) and envs_per_worker >= 1):
-            raise ValueError(f"envs_per_worker must be a positive integer, got "
-                             f"{envs_per_worker!r}")
+        positive_integer("envs_per_worker", envs_per_worker)
         self._cpus = _checked_cpus(cpus)
         self.num_envs, self.copy, self.closed = len(env_fns), copy, False
         share = int(envs_per_worker)
@@ -692,8 +690,7 @@ def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
     Raises:
         ValueError: For a ``num_envs`` that is not a positive integer.
     """
-    if not (is_integer(num_envs) and num_envs >= 1):
-        raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+    positive_integer("num_envs", num_envs)
     return SharedMemoryVectorEnv([functools.partial(gym.make, env_id, **kwargs)] * num_envs,
                                  copy=copy, context=context, cpus=cpus,
                                  envs_per_worker=envs_per_worker)

@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.checks import is_integer
+from mobileintent_gym.checks import positive_integer
 from mobileintent_gym.errors import InvalidActionError
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.elements import reachable
@@ -54,9 +54,7 @@ class ElementActions(gym.ActionWrapper):
 
     def __init__(self, env: gym.Env, max_elements: int = 64) -> None:
         super().__init__(env)
-        if not is_integer(max_elements) or max_elements < 1:
-            raise ValueError(f"max_elements must be a positive integer, got {max_elements!r}")
-        self.max_elements = max_elements
+        self.max_elements = positive_integer("max_elements", max_elements)
         self.action_space = spaces.Discrete(max_elements + len(FIXED))
 
     def action(self, action: Any) -> Action:

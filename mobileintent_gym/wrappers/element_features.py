@@ -17,6 +17,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from mobileintent_gym.checks import positive_integer
 from mobileintent_gym.phone.elements import ScreenElement, read_screen
 
 KIND_BUCKETS = 16
@@ -70,11 +71,14 @@ class ElementFeatures(gym.ObservationWrapper):
         env: An environment of this package (its device gives dump and route; its task the
             instruction).
         max_elements: Element slots; use the same number as ``ElementActions``.
+
+    Raises:
+        ValueError: When ``max_elements`` is not a positive integer.
     """
 
     def __init__(self, env: gym.Env, max_elements: int = 64) -> None:
         super().__init__(env)
-        self.max_elements = max_elements
+        self.max_elements = positive_integer("max_elements", max_elements)
         size = max_elements * (len(SLOT_FLAGS) + KIND_BUCKETS) + ROUTE_BUCKETS + WORD_BUCKETS
         self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
 

@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from mobileintent_gym.checks import is_integer
+from mobileintent_gym.checks import positive_integer
 from mobileintent_gym.envs.spaces import FrameBox
 
 
@@ -28,8 +28,7 @@ class ScreenObservation(gym.ObservationWrapper):
 
     def __init__(self, env: gym.Env, factor: int = 8) -> None:
         super().__init__(env)
-        if not is_integer(factor) or factor < 1:
-            raise ValueError(f"factor must be a positive integer, got {factor!r}")
+        positive_integer("factor", factor)
         screen = env.observation_space.spaces.get("screenshot") if isinstance(
             env.observation_space, spaces.Dict) else None
         if screen is None:

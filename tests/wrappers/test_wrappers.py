@@ -1,5 +1,7 @@
 """Element actions and screen observations: exact mapping, and a real SB3 PPO run on them."""
 
+import re
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -8,7 +10,7 @@ import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents import OracleAgent
 from mobileintent_gym.errors import InvalidActionError
 from mobileintent_gym.tasks import task_ids
-from mobileintent_gym.wrappers import ElementActions, ScreenObservation
+from mobileintent_gym.wrappers import ElementActions, ElementFeatures, ScreenObservation
 from mobileintent_gym.wrappers.element_actions import FIXED, touchable_points
 
 TASK = {"user": "demo-ana", "task": "G-WCT-02:common:explicit"}
@@ -143,8 +145,11 @@ def test_action_masks_are_the_listed_elements_and_the_fixed_actions(env):
         assert mask[:count].all() and not mask[count : env.max_elements].any()
         assert mask[env.max_elements :].all()
         env.step(0)  # the first element: a new screen, a new mask
-    with pytest.raises(ValueError, match="max_elements"):
-        ElementActions(env.unwrapped, 0)
+    for wrapper in (ElementActions, ElementFeatures):
+        for bad in (0, -1, 2.5, True):
+            with pytest.raises(ValueError, match=rf"max_elements must be a positive integer, "
+                                                 rf"got {re.escape(repr(bad))}"):
+                wrapper(env.unwrapped, bad)
 
 
 class InvalidActions(gym.Wrapper):
