@@ -32,15 +32,21 @@ class CachedEncoder:
         self._rows: LRU[np.ndarray] = LRU(size)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """One L2-normalised row per text, as the wrapped encoder gives it."""
-        missing = list(dict.fromkeys(t for t in texts if self._rows.get(t) is None))
-        if missing:
-            for text, row in zip(missing, self.encoder.encode(missing), strict=True):
-                self._rows.put(text, row)
-        rows = [self._rows.get(t) for t in texts]
-        if any(row is None for row in rows):  # evicted while filling: ask again in one go
-            return self.encoder.encode(list(texts))
+        """One L2-normalised row per text: the wrapped encoder's row for that text alone.
+
+        Each text is embedded on its own, because a batch pads its texts to the longest
+        and so moves their rows in the last bits: a score must not depend on what the
+        process embedded before it.
+        """
+        rows = [self._row(text) for text in texts]
         return np.stack(rows) if rows else self.encoder.encode([])
+
+    def _row(self, text: str) -> np.ndarray:
+        row = self._rows.get(text)
+        if row is None:
+            row = self.encoder.encode([text])[0]
+            self._rows.put(text, row)
+        return row
 
 
 @functools.cache

@@ -1,9 +1,11 @@
 """BLEU-4 against NLTK's reference implementation, and Acc-S with the real MiniLM encoder."""
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mobileintent_gym.envs.scoring import CachedEncoder
 from mobileintent_gym.metrics.text import acc_s_encoder, bleu4, mean_bleu4, semantic_similarity
 
 nltk_bleu = pytest.importorskip("nltk.translate.bleu_score", reason="nltk is a test extra")
@@ -64,3 +66,16 @@ def test_acc_s_ranks_a_paraphrase_above_an_unrelated_intention(minilm):
     assert same == pytest.approx(1.0, abs=1e-5)
     assert 1.0 > paraphrase > unrelated
     assert semantic_similarity([], [], minilm) == 0.0
+
+
+def test_a_cached_texts_embedding_does_not_depend_on_what_was_embedded_before(minilm):
+    # A batch pads its texts to the longest, which moves their rows in the last bits: the
+    # envs' scores would then depend on the episodes that ran before in the process.
+    short = "check the weather"
+    long = "reply to the landlord's message about the broken heating in the flat before Friday"
+    alone = minilm.encode([short])[0]
+    assert not np.array_equal(minilm.encode([short, long])[0], alone)
+    warm = CachedEncoder(minilm)
+    warm.encode([long, short])
+    assert np.array_equal(warm.encode([short])[0], alone)
+    assert np.array_equal(CachedEncoder(minilm).encode([long, short, short])[2], alone)
