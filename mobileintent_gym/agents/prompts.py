@@ -11,6 +11,7 @@ in the answer counts, in any case, with brackets or parentheses, as JSON
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 
@@ -141,7 +142,7 @@ def parse_answer(answer: str, elements: Sequence[ScreenElement] = ()) -> Action 
     if not isinstance(answer, str):
         return None
     found = _JSON_ACTION.search(answer)
-    text = _PRESS_SHORT.sub(r"PRESS[\1]", found.group(1) if found else answer)
+    text = _PRESS_SHORT.sub(r"PRESS[\1]", _json_string(found.group(1)) if found else answer)
     text = _COPIED.sub(" ", text)
     alone = text.strip(" \t\n.!\"'`").upper() == "COMPLETE"
     for match in _CANDIDATE.finditer(text):
@@ -152,6 +153,14 @@ def parse_answer(answer: str, elements: Sequence[ScreenElement] = ()) -> Action 
         if action is not None:
             return action
     return None
+
+
+def _json_string(body: str) -> str:
+    """A JSON string's ``body`` (between its quotes) unescaped; as it is, if not valid."""
+    try:
+        return json.loads(f'"{body}"')
+    except ValueError:
+        return body
 
 
 def _candidate(head: str, argument: str | None, elements: Sequence[ScreenElement]

@@ -119,6 +119,10 @@ ELEMENTS = [ScreenElement("nav_home", ("Home",), (90, 1132), (0, 1095, 180, 1170
     ("LONG_CLICK[1]", Action.long_click(270, 660)),
     ("CLICK[#0]", Action.click(90, 1132)),
     ('```json\n{"action": "TYPE[Rainy Night]"}\n```', Action.type_text("Rainy Night")),
+    # A JSON field is unescaped, as JSON reads it; a broken escape is read as written.
+    ('{"action": "TYPE[caf\\u00e9 \\"au lait\\"]"}', Action.type_text('café "au lait"')),
+    ('{"action": "TYPE[C:\\\\new]"}', Action.type_text("C:\\new")),
+    ('{"action": "TYPE[a\\qb]"}', Action.type_text("a\\qb")),
     ("TYPE[see [you] soon]", Action.type_text("see [you")),
     ("PRESS_BACK", Action.press("BACK")),
     ("press[enter]", Action.press("ENTER")),
