@@ -48,6 +48,26 @@ def test_an_own_agent_class_or_function_runs_from_the_command_line(agent_module,
         assert episodes[1]["steps"][1]["action"] == "COMPLETE"
 
 
+def test_an_agent_file_runs_with_dataclasses_and_takes_no_modules_name(tmp_path):
+    # Run without registering its module, a dataclass under string annotations crashed
+    # inside dataclasses; registered under its stem, a file named like another module
+    # (random.py) would take that module's place.
+    (tmp_path / "my_agent.py").write_text(
+        "from __future__ import annotations\n"
+        "from dataclasses import dataclass\n\n\n"
+        "@dataclass\n"
+        "class Done:\n"
+        "    env: object\n"
+        "    seed: int\n\n"
+        "    def act(self, observation: dict, info: dict) -> str:\n"
+        "        return 'COMPLETE'\n")
+    out = tmp_path / "run.json"
+    assert run("--agent", f"{tmp_path / 'my_agent.py'}:Done", "--users", "demo-ana", "--tasks",
+               TASKS[0], "--out", str(out)) == 0
+    assert json.loads(out.read_text())["episodes"][0]["steps"][0]["action"] == "COMPLETE"
+    assert "my_agent" not in sys.modules
+
+
 @pytest.mark.parametrize(("spec", "says"), [
     ("nosuchmodule_x:Agent", "no module 'nosuchmodule_x'"),
     ("{module}:Nope", "has no 'Nope'"),

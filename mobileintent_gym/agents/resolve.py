@@ -17,6 +17,7 @@ A spec is one of:
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import os
@@ -113,15 +114,31 @@ def _as_factory(made: Any) -> AgentFactory:
     return made
 
 
+def _run_file(path: Path) -> Any:
+    """The module of the file at ``path``, registered under a name of its own.
+
+    Registered, because ``dataclasses`` and ``typing`` look a class's module up in
+    ``sys.modules`` (string annotations); a name of its own, so that a file named like
+    another module (``random.py``) does not take that module's place.
+    """
+    digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
+    spec = importlib.util.spec_from_file_location(f"_agent_file_{digest}_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[spec.name]
+        raise
+    return module
+
+
 def _load_module(name: str, text: str) -> Any:
     if name.endswith(".py"):
         path = Path(name)
         if not path.is_file():
             raise AgentSpecError(f"--agent {text}: no file {name!r}")
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
+        return _run_file(path)
     if os.getcwd() not in sys.path:  # as `python -m` does: your folder's modules come first
         sys.path.insert(0, os.getcwd())
     try:
