@@ -211,7 +211,8 @@ class TransformersAgent:
 
         Args:
             observations: The vector env's observation: a dict of per-env sequences.
-            infos: The vector env's info (per-env ``steps`` marks resets).
+            infos: The vector env's info: each sub-env's part (:func:`sub_env_info`) is
+                what ``guidance`` is given, and its ``steps`` marks resets.
             space: The vector env's ``single_action_space``.
 
         Returns:
@@ -226,10 +227,9 @@ class TransformersAgent:
             raise MobileIntentError(f"act_vector batches Act2Intention actions; this agent's "
                                     f"mode is {self.mode!r} (use act_batch)")
         count = len(next(iter(observations.values())))
-        steps = infos.get("steps", [0] * count)
         actions = self.act_batch([{k: v[i] for k, v in observations.items()}
                                   for i in range(count)],
-                                 [{"steps": int(steps[i])} for i in range(count)])
+                                 [sub_env_info(infos, i) for i in range(count)])
         samples = [action_to_dict(a) if isinstance(a, Action) else
                    {**action_to_dict(Action.type_text(" ")), "text": ""} for a in actions]
         return concatenate(space, samples, create_empty_array(space, count))
@@ -242,3 +242,18 @@ class TransformersAgent:
                                     "(observation=(..., 'hierarchy', 'instruction')) or "
                                     "give the agent the env")
         return self.env.device.hierarchy() if name == "hierarchy" else self.env.task.instruction
+
+
+def sub_env_info(infos: Mapping[str, Any], index: int) -> dict[str, Any]:
+    """Sub-env ``index``'s info out of a Gymnasium vector env's batched ``infos``.
+
+    A key whose ``_key`` mask leaves the sub-env out is left out; nested dicts are split
+    the same way.
+    """
+    mine: dict[str, Any] = {}
+    for key, value in infos.items():
+        mask = infos.get(f"_{key}")
+        if key.startswith("_") or (mask is not None and not mask[index]):
+            continue
+        mine[key] = sub_env_info(value, index) if isinstance(value, Mapping) else value[index]
+    return mine

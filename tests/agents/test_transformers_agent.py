@@ -125,9 +125,13 @@ def test_a_vector_env_steps_with_one_batched_generation(small_lm):
     envs = gym.make_vec("Act2Intent-Execute-v0", num_envs=2, vectorization_mode="sync",
                         device="sim:540x1200", observation=("instruction", "hierarchy"),
                         tasks=["G-SPT-03:common:explicit", "G-WCT-01:common:explicit"])
-    agent = TransformersAgent(None, small_lm, max_new_tokens=4, max_elements=3)
+    seen = []  # guidance is asked with each sub-env's own info, as a single env gives it
+    agent = TransformersAgent(None, small_lm, max_new_tokens=4, max_elements=3,
+                              guidance=lambda info: seen.append(info) or ["PRESS[BACK]"])
     obs, infos = envs.reset(seed=0)
     actions = agent.act_vector(obs, infos, envs.single_action_space)
+    assert [i["task"] for i in seen] == list(infos["task"]) and len(seen) == 2
+    assert [i["steps"] for i in seen] == [0, 0] and not any("_task" in i for i in seen)
     assert len(agent.last) == 2 and envs.action_space.contains(actions)
     prompts = [small_lm.tokenizer.decode(g.prompt_ids) for g in agent.last]
     assert all(f"Intention: {text}" in p for text, p in zip(obs["instruction"], prompts,
