@@ -14,6 +14,7 @@ whichever torch sees. Needs the ``[llm]`` extra. Settings:
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import functools
@@ -116,19 +117,17 @@ class RepairTrainer:
                 (:func:`~.runs.check_run_folder`).
         """
         out, settings = Path(self.config.out), dataclasses.asdict(self.config)
-        check_run_folder(out, settings, resume)
-        if resume and checkpoints(out):
-            self.load(checkpoints(out)[-1][1])
-        log = RunLog(out, LOG_FIELDS, self.done if resume else None)
-        write_config(out, settings)
-        try:
-            rows = self._updates(out, log, progress)
-            plot_log(log.rows(), out / "curve.png")
-            with atomic_folder(out / "adapters") as folder:
-                save_adapters(self.policy, folder)
-        finally:
-            log.close()
-            self.close()
+        with contextlib.closing(self):
+            check_run_folder(out, settings, resume)
+            if resume and checkpoints(out):
+                self.load(checkpoints(out)[-1][1])
+            with contextlib.closing(RunLog(out, LOG_FIELDS, self.done if resume else None)
+                                    ) as log:
+                write_config(out, settings)
+                rows = self._updates(out, log, progress)
+                plot_log(log.rows(), out / "curve.png")
+                with atomic_folder(out / "adapters") as folder:
+                    save_adapters(self.policy, folder)
         return rows
 
     def _updates(self, out: Path, log: RunLog, progress: bool) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ import dataclasses
 import importlib.util
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ import pytest
 from mobileintent_gym.agents.lm import Generation, load_language_model
 from mobileintent_gym.cli import main
 from mobileintent_gym.distributed.groups import draw_group, group_episodes
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.policy import response_logprobs, with_lora
 from mobileintent_gym.rl.trainer import RepairConfig
 
@@ -152,6 +154,20 @@ def trainer_for(small_lm, tmp_path):
         trainer.close()
 
 
+def test_a_run_refused_by_train_closes_its_envs(trainer_for, monkeypatch):
+    trainer = trainer_for()
+    Path(trainer.config.out).mkdir()
+    Path(trainer.config.out, "config.json").write_text("{}")
+    closed = []
+    for env in trainer.envs:
+        monkeypatch.setattr(env, "close", lambda env=env, close=env.close: (
+            closed.append(env), close()))
+    envs = list(trainer.envs)
+    with pytest.raises(MobileIntentError, match="already holds a run"):
+        trainer.train(progress=False)
+    assert envs and closed == envs and trainer.envs == []
+
+
 def logp(trainer, rollout):
     with torch.no_grad():
         seqs = [(t.prompt_ids, t.response_ids) for t in rollout]
@@ -252,7 +268,6 @@ def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
     ({"device": "nonsense"}, "device 'nonsense' is no torch device"),
 ])
 def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, message):
-    from mobileintent_gym.errors import MobileIntentError
     from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
 
     with pytest.raises(MobileIntentError, match=message):
@@ -260,7 +275,6 @@ def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, mess
 
 
 def test_init_adapters_bring_their_base_model(small_lm, tmp_path, monkeypatch):
-    from mobileintent_gym.errors import MobileIntentError
     from mobileintent_gym.rl import trainer as trainer_module
     from mobileintent_gym.rl.policy import save_adapters
 
@@ -297,7 +311,6 @@ def test_users_default_to_the_built_in_training_and_validation_sets(trainer_for)
 
 
 def test_sft_refuses_bad_settings_before_loading_a_model(tmp_path):
-    from mobileintent_gym.errors import MobileIntentError
     from mobileintent_gym.rl.sft import SftConfig, train_sft
 
     with pytest.raises(MobileIntentError, match="G-X"):
@@ -313,7 +326,6 @@ def test_sft_refuses_bad_settings_before_loading_a_model(tmp_path):
 
 def test_a_device_this_torch_cannot_use_is_named():
     from mobileintent_gym.agents.lm import check_device
-    from mobileintent_gym.errors import MobileIntentError
 
     torch = pytest.importorskip("torch")
     check_device(None)
