@@ -107,7 +107,8 @@ class RunLog:
         out: The run's folder.
         fields: The CSV columns, ``update`` first.
         resume_after: Keep the rows of updates up to this one from an earlier run (the
-            rows after the checkpoint resumed from are dropped); ``None`` starts afresh.
+            rows after the checkpoint resumed from are dropped, and so are TensorBoard's
+            events of those updates); ``None`` starts afresh.
     """
 
     def __init__(self, out: str | Path, fields: Sequence[str], resume_after: int | None = None
@@ -121,7 +122,7 @@ class RunLog:
             writer = csv.DictWriter(handle, self.fields)
             writer.writeheader()
             writer.writerows(kept)
-        self._board = _summary_writer(Path(out, "tensorboard"))
+        self._board = _summary_writer(Path(out, "tensorboard"), resume_after)
 
     def rows(self) -> list[dict[str, str]]:
         """The rows written so far."""
@@ -166,9 +167,11 @@ def _cell(value: Any) -> Any:
     return f"{value:.6g}" if isinstance(value, float) else value
 
 
-def _summary_writer(folder: Path) -> Any:
+def _summary_writer(folder: Path, resume_after: int | None) -> Any:
+    """A TensorBoard writer, if installed; resumed, it drops the events after the checkpoint."""
     try:
         from torch.utils.tensorboard import SummaryWriter
     except ImportError:  # TensorBoard is optional; the CSV log is always written
         return None
-    return SummaryWriter(str(folder))
+    return SummaryWriter(str(folder),
+                         purge_step=None if resume_after is None else resume_after + 1)
