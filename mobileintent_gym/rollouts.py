@@ -266,8 +266,9 @@ def teacher_forced(env: gym.Env, make_agent: AgentFactory, user: str, task: str,
                    seed: int = 0) -> list[bool]:
     """Per step of the oracle's trajectory, whether the agent's action from there matches.
 
-    Step t starts a fresh episode, replays the reference's first t actions (checking each
-    reaches the reference's screens and elements), and asks a new agent, seeded per step,
+    Step t starts a fresh episode with a new agent, seeded per step, replays the
+    reference's first t actions (checking each reaches the reference's screens and
+    elements; an agent with ``teacher_force`` is told each, as its own), and asks the agent
     for one action; :func:`~mobileintent_gym.metrics.act2intent.action_matches` compares
     it with the reference action on that screen. Something that is no action is a mismatch.
 
@@ -280,14 +281,17 @@ def teacher_forced(env: gym.Env, make_agent: AgentFactory, user: str, task: str,
     matches = []
     for t, step in enumerate(reference):
         obs, info = env.reset(seed=seed, options={"user": user, "task": task})
+        agent = make_agent(env, episode_seed(seed, user, f"{task}#{t}"))
+        told = getattr(agent, "teacher_force", None)
         for k, past in enumerate(reference[:t]):
+            if told is not None:
+                told(obs, info, past.action)
             obs, _, _, _, info = env.step(past.action)
             if not _same_step(info["event"], past.event):
                 raise ReplayDivergedError(
                     f"replaying {task!r} for {user!r}: step {k + 1} ({past.action}) led to "
                     f"{info['event'].route_after!r} hitting {info['event'].hit}, the "
                     f"reference to {past.event.route_after!r} hitting {past.event.hit}")
-        agent = make_agent(env, episode_seed(seed, user, f"{task}#{t}"))
         try:
             proposed = to_action(agent.act(obs, info))
         except InvalidActionError:

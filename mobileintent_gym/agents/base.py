@@ -11,7 +11,14 @@ from mobileintent_gym.actions import Action
 
 
 class Agent(Protocol):
-    """Chooses an action from the observation and info of the previous step."""
+    """Chooses an action from the observation and info of the previous step.
+
+    An agent that keeps a history of its actions may also define
+    ``teacher_force(observation, info, action)``: teacher-forced scoring
+    (:func:`~mobileintent_gym.rollouts.teacher_forced`) calls it for each reference step it
+    replays for the agent, so that the agent is then asked with the history it would have,
+    had it taken those steps itself.
+    """
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Action | str | dict:
         """The next action: an Action, its string form or a sample of the action space."""

@@ -119,6 +119,11 @@ def step_prompt(instruction: str, xml: str, history: Sequence[str],
     return execute_prompt(instruction, history, screen, guidance), elements[:max_elements]
 
 
+def prompt_elements(xml: str, max_elements: int = MAX_ELEMENTS) -> list[ScreenElement]:
+    """The elements :func:`step_prompt` lists for the screen of ``xml``."""
+    return read_screen(xml)[0][:max_elements]
+
+
 _JSON_ACTION = re.compile(r'"action"\s*:\s*"((?:[^"\\]|\\.)*)"', re.I)
 _PRESS_SHORT = re.compile(r"\bPRESS_(HOME|BACK|ENTER)\b", re.I)
 _CANDIDATE = re.compile(

@@ -43,6 +43,7 @@ from mobileintent_gym.agents.prompts import (
     MAX_ELEMENTS,
     describe_action,
     parse_answer,
+    prompt_elements,
     screen_text,
     step_prompt,
 )
@@ -178,11 +179,25 @@ class TransformersAgent:
             xml = self._field(observation, "hierarchy") if self.mode == ASSIST else None
         return None if xml is None else screen_text(*read_screen(xml), self.max_elements)
 
-    def _execute_question(self, slot: int, observation: Mapping[str, Any],
-                          info: Mapping[str, Any]) -> Question:
+    def teacher_force(self, observation: Mapping[str, Any], info: Mapping[str, Any],
+                      action: Action, slot: int = 0) -> None:
+        """Record ``action``, taken for the agent from ``observation``, in ``slot``'s history.
+
+        Teacher-forced scoring replays the reference's steps so: the agent is then asked
+        with the history it would have had (as its demonstrations show it), not an empty one.
+        """
+        elements = prompt_elements(self._field(observation, "hierarchy"), self.max_elements)
+        self._history(slot, info).append(describe_action(action, elements))
+
+    def _history(self, slot: int, info: Mapping[str, Any]) -> list[str]:
+        """``slot``'s action history; cleared (with its turns) at an episode's first step."""
         if info.get("steps", 0) == 0:
             self._histories[slot], self._turns[slot] = [], []
-        history = self._histories.setdefault(slot, [])
+        return self._histories.setdefault(slot, [])
+
+    def _execute_question(self, slot: int, observation: Mapping[str, Any],
+                          info: Mapping[str, Any]) -> Question:
+        history = self._history(slot, info)
         turns = self._turns.setdefault(slot, [])
         guidance = (self.guidance(info) if self.guidance
                     else str(observation.get("guidance", "")).splitlines() or None)

@@ -209,3 +209,24 @@ def test_a_guided_session_puts_its_guidance_in_the_prompt(small_lm):
     first = obs["guidance"].splitlines()[0]
     assert f"Guidance (actions of a similar past intention):\n- {first}" in prompt
     env.close()
+
+
+def test_teacher_forcing_asks_with_the_reference_history_its_demonstrations_show(small_lm):
+    from mobileintent_gym.rl.sft import demonstrations
+    from mobileintent_gym.rollouts import teacher_forced
+
+    env = gym.make("Act2Intent-Execute-v0", device="sim:540x1200",
+                   observation=("instruction", "hierarchy"))
+    task, agents = "G-WCT-02:common:explicit", []
+
+    def make(env, seed):
+        agents.append(TransformersAgent(env, small_lm, max_new_tokens=2))
+        return agents[-1]
+
+    teacher_forced(env, make, "demo-chen", task)
+    shown = [small_lm.prompt_text(messages)
+             for messages, _ in demonstrations(env, ["demo-chen"], [task])]
+    asked = [small_lm.tokenizer.decode(agent.last[0].prompt_ids) for agent in agents]
+    assert len(asked) == len(shown) >= 3 and "(none yet)" not in asked[-1]
+    assert asked == shown
+    env.close()
