@@ -1,12 +1,14 @@
 """``mobileintent-gym evaluate``: scores, the record of a run, reproducibility, SSR."""
 
 import json
+import sys
 
 import gymnasium as gym
 
 import mobileintent_gym
 from mobileintent_gym.cli import main
 from mobileintent_gym.users import make_encoder
+from tests.helpers import write_agents
 
 
 def evaluate(tmp_path, *args):
@@ -159,14 +161,24 @@ def test_a_replay_that_leaves_the_reference_path_is_refused():
                        "G-SPT-02:personal:explicit")
 
 
-def test_teacher_forced_ssr_is_recorded_per_episode_and_scored(tmp_path):
-    tasks = ("--tasks", "G-SPT-03:common:explicit", "G-WCT-01:personal:implicit")
+def test_teacher_forced_ssr_is_recorded_per_episode_and_scored_per_task(tmp_path, monkeypatch):
+    # The scripted agent matches every step of the explicit task (it is the oracle there)
+    # and none of the implicit one's, whose reference is shorter: the mean over tasks is
+    # 0.5, the share of all steps would be more.
+    tasks = ("--users", "demo-ana", "--tasks", "G-SPT-01:common:explicit",
+             "G-WCT-01:personal:implicit")
     oracle = evaluate(tmp_path, *tasks)["episodes"]
-    report = evaluate(tmp_path, "--agent", "random", "--teacher-forced", *tasks)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = write_agents(tmp_path)
+    try:
+        report = evaluate(tmp_path, "--agent", f"{module}:Scripted", "--teacher-forced", *tasks)
+    finally:
+        sys.modules.pop(module, None)
     matches = [e["teacher_forced"] for e in report["episodes"]]
     # One verdict per step of the oracle's trajectory.
     assert [len(m) for m in matches] == [len(e["steps"]) for e in oracle]
-    assert report["scores"]["ssr"] == sum(sum(m) / len(m) for m in matches) / len(matches)
+    assert [set(m) for m in matches] == [{True}, {False}] and len(matches[0]) > len(matches[1])
+    assert report["scores"]["ssr"] == 0.5
 
 
 def test_a_profiles_folder_without_users_evaluates_every_profile_in_it(tmp_path,
