@@ -122,7 +122,8 @@ class SharedMemoryVectorEnv(VectorEnv):
             other workers finished their command).
         Exception: An error raised by an env in its worker, re-raised with the worker's
             traceback as its cause and the sub-env in its ``env_id`` attribute (and, on
-            Python 3.11+, a note): the other workers finished their command.
+            Python 3.11+, a note): the other workers finished their command (after a
+            ``step``, :meth:`recv` returns the other sub-envs' steps).
         KeyboardInterrupt: Ctrl-C during a call: the workers (which ignore Ctrl-C) finish
             what it asked and its results are dropped (a ``recv``'s are kept for the next
             ``recv``), so the next call returns its own and a notebook can go on stepping.
@@ -180,7 +181,8 @@ class SharedMemoryVectorEnv(VectorEnv):
     def _setup(self) -> None:
         with _CtrlC() as ctrl_c:
             found = [pickle.loads(packed)
-                     for packed in self._collect([True] * len(self._members), ctrl_c)]
+                     for packed in _payloads(self._collect([True] * len(self._members),
+                                                           ctrl_c))]
         for index, pair in enumerate(found):
             if pair != found[0]:
                 raise WorkerError(f"sub-env {index}'s env has other spaces than sub-env 0's: "
@@ -254,12 +256,23 @@ class SharedMemoryVectorEnv(VectorEnv):
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
-        """Step every sub-env; one that ended its episode at the last step resets instead."""
+        """Step every sub-env; one that ended its episode at the last step resets instead.
+
+        Raises:
+            Exception: An error a sub-env raised (see the class): the other sub-envs' steps
+                are done, and :meth:`recv` returns them (``step`` refuses until then), so no
+                episode's end goes unseen.
+        """
         self._idle("step")
         items = self._actions(actions, self.num_envs)
         batch = self._next_batch()
-        replies = self._command([("step", (batch, action)) for action in items])
-        return self._results(replies, [(batch, index) for index in range(self.num_envs)])
+        answers = self._answers([("step", (batch, action)) for action in items])
+        failed = _first_error(answers)
+        if failed is not None:
+            self._ready.update((index, _Step(batch, *answer))
+                               for index, answer in enumerate(answers) if index != failed)
+        return self._results(_payloads(answers),
+                             [(batch, index) for index in range(self.num_envs)])
 
     def send(self, actions: Any, env_ids: Sequence[int] | np.ndarray | None = None) -> None:
         """Start a step of the sub-envs ``env_ids`` (every one by default); return at once.
@@ -463,6 +476,14 @@ class SharedMemoryVectorEnv(VectorEnv):
         return True
 
     def _command(self, commands: Sequence[tuple[str, Any]]) -> list[Any]:
+        """Send each sub-env its command; their replies.
+
+        Raises:
+            Exception: The first error, once every worker has answered.
+        """
+        return _payloads(self._answers(commands))
+
+    def _answers(self, commands: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
         """Send each sub-env its command and collect the answers (see ``_collect``).
 
         Answers that an interrupted call (Ctrl-C) left unread are read and dropped first,
@@ -476,13 +497,10 @@ class SharedMemoryVectorEnv(VectorEnv):
                       for w, ids in enumerate(self._members)]
             return self._collect(posted, ctrl_c)
 
-    def _collect(self, posted: Sequence[bool], ctrl_c: _CtrlC) -> list[Any]:
-        """Every sub-env's answer to the message just posted to its worker.
+    def _collect(self, posted: Sequence[bool], ctrl_c: _CtrlC) -> list[tuple[str, Any]]:
+        """Every sub-env's answer (status, payload) to the message just posted to its worker.
 
         The sub-envs of a worker not ``posted`` (it is gone) get an error.
-
-        Raises:
-            Exception: The first error, once every worker has answered.
         """
         found: dict[int, tuple[str, Any]] = {}
         for worker, ids in enumerate(self._members):
@@ -493,11 +511,7 @@ class SharedMemoryVectorEnv(VectorEnv):
                        if ids[0] not in found}
             for pipe in ctrl_c.wait(list(waiting)):
                 found.update(self._read(waiting[pipe]))
-        answers = [found[index] for index in range(self.num_envs)]
-        failed = next((i for i, (status, _) in enumerate(answers) if status == "error"), None)
-        if failed is not None:
-            _raise(answers[failed][1], failed)
-        return [payload for _, payload in answers]
+        return [found[index] for index in range(self.num_envs)]
 
     def _post(self, worker: int, message: Any, ids: Sequence[int], pooled: bool = False
               ) -> bool:
@@ -789,6 +803,23 @@ def _ready(pipes: list[Any], timeout: float | None) -> list[Any]:
         poller.register(pipe.fileno(), select.POLLIN)
     found = poller.poll(None if timeout is None else math.ceil(max(0.0, timeout) * 1000))
     return [by_number[number] for number, _ in found]
+
+
+def _first_error(answers: Sequence[tuple[str, Any]]) -> int | None:
+    """The first sub-env whose answer is an error, if any."""
+    return next((i for i, (status, _) in enumerate(answers) if status == "error"), None)
+
+
+def _payloads(answers: Sequence[tuple[str, Any]]) -> list[Any]:
+    """The answers' payloads.
+
+    Raises:
+        Exception: The first error among them (see :func:`_raise`).
+    """
+    failed = _first_error(answers)
+    if failed is not None:
+        _raise(answers[failed][1], failed)
+    return [payload for _, payload in answers]
 
 
 def _raise(error: tuple[Exception, str], index: int) -> None:

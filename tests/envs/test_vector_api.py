@@ -7,7 +7,7 @@ from typing import ClassVar
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.error import ClosedEnvironmentError
+from gymnasium.error import AlreadyPendingCallError, ClosedEnvironmentError
 
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv, make_vector
 from mobileintent_gym.envs.vector_worker import WorkerError
@@ -83,25 +83,46 @@ def test_workers_with_other_spaces_are_named_with_both_spaces():
 
 
 class _Refusing(_Light):
-    """A counter that refuses action 1 (its step raises) and counts on otherwise."""
+    """A counter that refuses action 1 (its step raises) and counts on otherwise; its
+    episodes end at the count ``ends_at``."""
+
+    ends_at = 1000
 
     def step(self, action):
         if action == 1:
             raise ValueError("action 1 refused")
-        return super().step(action)
+        observation, _, _, truncated, info = super().step(action)
+        return observation, float(self.count), self.count >= self.ends_at, truncated, info
 
 
-def test_a_sub_env_error_keeps_its_worker_mates_step():
+def test_a_sub_env_error_keeps_its_worker_mates_steps_for_recv():
     envs = SharedMemoryVectorEnv([_Refusing] * 3, envs_per_worker=2)
     envs.reset(seed=0)
     with pytest.raises(ValueError, match="action 1 refused") as caught:
         envs.step(np.array([1, 0, 0]))
-    assert caught.value.env_id == 0 and envs.get_attr("count") == (0, 1, 1)
+    assert caught.value.env_id == 0
+    with pytest.raises(AlreadyPendingCallError, match=r"sub-envs \[1, 2\]"):
+        envs.step(np.array([0, 0, 0]))  # what the others' step gave is not dropped
+    obs, rewards, *_, info = envs.recv()
+    assert list(info["env_id"]) == [1, 2] and list(obs[:, 0]) == [1, 1]
+    assert list(rewards) == [1.0, 1.0] and envs.get_attr("count") == (0, 1, 1)
     envs.send(np.array([0, 1]), [0, 1])  # one message to their worker; recv the error first
     with pytest.raises(ValueError, match="action 1 refused"):
         envs.recv()
     obs, *_, info = envs.recv()
     assert list(info["env_id"]) == [0] and obs[0, 0] == 1
+    envs.close()
+
+
+def test_an_episode_that_ended_beside_an_error_is_seen_ended():
+    # Dropped with the error, the end went unseen: the next step reset the sub-env.
+    envs = SharedMemoryVectorEnv([_Refusing] * 2)
+    envs.set_attr("ends_at", 1)
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="action 1 refused"):
+        envs.step(np.array([0, 1]))
+    _, rewards, terminated, _, info = envs.recv()
+    assert list(info["env_id"]) == [0] and list(terminated) == [True] and rewards[0] == 1.0
     envs.close()
 
 
@@ -125,7 +146,8 @@ def test_an_answer_the_worker_cannot_pickle_is_an_error_and_the_worker_goes_on(s
         envs.call("lock")
     with pytest.raises(TypeError, match="cannot pickle") as caught:
         envs.step(np.array([1, 0]))
-    assert caught.value.env_id == 0 and envs.get_attr("count") == (1, 1)
+    assert caught.value.env_id == 0 and list(envs.recv()[4]["env_id"]) == [1]
+    assert envs.get_attr("count") == (1, 1)
     envs.send(np.array([1]), [0])  # a message naming one sub-env of two
     with pytest.raises(TypeError, match="cannot pickle"):
         envs.recv()
