@@ -389,6 +389,16 @@ class SharedMemoryVectorEnv(VectorEnv):
         """An attribute of every sub-env."""
         return self.call(name)
 
+    @property
+    def np_random_seed(self) -> tuple[int, ...]:
+        """Each sub-env's ``np_random_seed``, as Gymnasium's async vector env gives them."""
+        return self.get_attr("np_random_seed")
+
+    @property
+    def np_random(self) -> tuple[np.random.Generator, ...]:
+        """Copies of each sub-env's ``np_random``, as Gymnasium's async vector env gives."""
+        return self.get_attr("np_random")
+
     def close_extras(self, terminate: bool = False, **kwargs: Any) -> None:
         """Stop the workers (``terminate`` kills them) and free the shared memory.
 

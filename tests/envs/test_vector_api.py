@@ -212,3 +212,15 @@ def test_the_wait_for_answers_returns_the_pipes_that_have_one_or_were_closed():
     assert sorted(ends.index(pipe) for pipe in _ready(ends, None)) == [1, 3]
     assert ends[1].recv_bytes() == b"answer"
     assert _ready(ends[:3], 0) == []
+
+
+def test_seeds_and_generators_are_the_sub_envs_as_in_gymnasiums_vector_envs():
+    ours = make_vector(ENV, 2, **KWARGS)
+    sync = gym.make_vec(ENV, 2, vectorization_mode="sync", **KWARGS)
+    for envs in (ours, sync):
+        envs.reset(seed=5)
+    assert ours.np_random_seed == sync.np_random_seed == (5, 6)
+    assert [g.bit_generator.state for g in ours.np_random] == [
+        g.bit_generator.state for g in sync.np_random]
+    ours.close()
+    sync.close()
