@@ -81,11 +81,13 @@ def group_episodes(task: str, users: Sequence[str], per_user: int = 2, seed: int
     ``seed``, the user and ``<task>#k``, so a user's rollouts differ and a rerun repeats.
 
     Raises:
-        ValueError: For ``per_user`` below 1 or fewer than two users.
+        ValueError: For ``per_user`` below 1, fewer than two users or a user named twice
+            (whose rollouts would repeat the same seeds, counted twice in the advantages).
     """
-    if per_user < 1 or len(set(users)) < 2:
-        raise ValueError(f"a group needs two users or more and one rollout each at least, "
-                         f"got users {list(users)} and per_user {per_user}")
+    if per_user < 1 or len(set(users)) < 2 or len(set(users)) != len(users):
+        raise ValueError(f"a group needs two different users or more, each named once, and "
+                         f"one rollout each at least, got users {list(users)} and per_user "
+                         f"{per_user}")
     return [Episode(user, task, episode_seed(seed, user, f"{task}#{k}")) for user in users
             for k in range(per_user)]
 

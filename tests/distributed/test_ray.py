@@ -5,6 +5,7 @@ import dataclasses
 import functools
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -170,8 +171,9 @@ def test_a_new_local_cluster_keeps_to_a_cpu_quota():
 def test_bad_pool_and_group_arguments_are_named():
     with pytest.raises(ValueError, match="num_actors must be a positive integer, got 0"):
         RolloutPool(0)
-    with pytest.raises(ValueError, match="two users"):
-        group_episodes("G-SPT-02:common:explicit", ["demo-ana"], 2)
+    for users in (["demo-ana"], ["demo-ana", "demo-ana", "demo-ben"]):
+        with pytest.raises(ValueError, match=rf"two different users .*{re.escape(str(users))}"):
+            group_episodes("G-SPT-02:common:explicit", users, 2)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
