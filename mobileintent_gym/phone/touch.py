@@ -63,11 +63,19 @@ def target_at(candidates: Sequence[Node], x: int, y: int) -> Node | None:
     return None
 
 
+def shown_texts(node: Node) -> tuple[str, ...]:
+    """Every text and content description in ``node``'s subtree, in tree order.
+
+    What a row container shows through its children: where a device's dumps carry no
+    entity ids, a target is recognised by these.
+    """
+    return tuple(t for n in node.walk() for t in (n.text, n.desc) if t)
+
+
 def hit_of(node: Node) -> Hit:
     """The :class:`Hit` logged for a touch on ``node``."""
-    texts = tuple(t for n in node.walk() for t in (n.text, n.desc) if t)
     return Hit(node.resource_id, node.cls, node.text or node.desc, node.bounds, node.entity,
-               texts)
+               shown_texts(node))
 
 
 def visible_entities(root: Node) -> tuple[str, ...]:

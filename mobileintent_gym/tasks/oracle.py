@@ -11,6 +11,7 @@ from __future__ import annotations
 from mobileintent_gym.actions import Action
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.query import matches
+from mobileintent_gym.phone.touch import shown_texts
 from mobileintent_gym.phone.ui import Node, center
 from mobileintent_gym.tasks.instances import TaskInstance
 from mobileintent_gym.tasks.spec import Move
@@ -50,17 +51,23 @@ class Oracle:
         return Action.long_click(x, y) if move.long else Action.click(x, y)
 
     def _element(self, root: Node, move: Move) -> Node | None:
+        """The node ``move`` taps on this screen, or ``None`` when it is not on it.
+
+        In a dump without entity ids, a target's control that shows nothing of it (a like
+        button) is the screen's only such control, on a screen that shows the target.
+        """
         scope = [root]
         if move.within == "record":
             scope = [n for n in root.walk() if n.entity == self.task.record]
+        found = [node for top in scope for node in top.walk()
+                 if matches(node, resource_id=move.resource_id, desc=move.desc)]
+        if not move.target:
+            return found[0] if found else None
         target = self.task.target
-        for top in scope:
-            for node in top.walk():
-                if not matches(node, resource_id=move.resource_id, desc=move.desc):
-                    continue
-                if not move.target or target.shown_by(node.entity, (node.text,)):
-                    return node
-        return None
+        shown = next((n for n in found if target.shown_by(n.entity, shown_texts(n))), None)
+        if shown is not None or len(found) != 1 or found[0].entity is not None:
+            return shown
+        return found[0] if target.shown_by(None, shown_texts(root)) else None
 
     def _fill(self, root: Node, field_id: str, text: str) -> Action | None:
         field = next((n for n in root.walk() if matches(n, resource_id=field_id)), None)

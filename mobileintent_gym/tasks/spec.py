@@ -16,6 +16,7 @@ from typing import Literal
 
 from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.query import rid_suffix
+from mobileintent_gym.phone.touch import shown_texts
 from mobileintent_gym.phone.ui import Node
 
 Context = Literal["UC", "UA"]
@@ -36,9 +37,12 @@ class Target:
     def shown_by(self, entity: str | None, texts: Sequence[str]) -> bool:
         """Whether an element showing ``entity`` / ``texts`` shows this target.
 
-        By the entity id where the element carries one, else by a text equal to the label.
+        By the entity id where the element carries one, else by a text that
+        :func:`says` the label (a device whose dumps carry no ids).
         """
-        return entity == self.entity if entity is not None else self.label in texts
+        if entity is not None:
+            return entity == self.entity
+        return any(says(text, self.label) for text in texts)
 
 
 _WORD = re.compile(r"\w+")
@@ -120,7 +124,7 @@ class NodeCheck:
         """Whether the screen under ``root`` shows such a node (shows none, if not present).
 
         A node shows the target by its entity id; in a dump without ids (a real device),
-        by a node in its subtree whose text is the target's label.
+        by a text or description in its subtree that :func:`says` the target's label.
         """
         nodes = [n for n in root.walk() if rid_suffix(n.resource_id) == self.resource_id]
         if self.which != "any":
@@ -132,9 +136,7 @@ class NodeCheck:
 
 
 def _shows(node: Node, target: Target) -> bool:
-    if node.entity is not None:
-        return node.entity == target.entity
-    return any(n.text == target.label for n in node.walk())
+    return target.shown_by(node.entity, shown_texts(node))
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,8 @@ from mobileintent_gym.tasks.spec import (
 _TO_HOME = Move(desc=Desc.HOME)
 _OPEN_POST = MappingProxyType({Route.COMMUNITIES: _TO_HOME, Route.PROFILE: _TO_HOME,
                                Route.SAVED: _TO_HOME, Route.HOME: Move(Rid.POST, target=True)})
-_POST_OPEN = Outcome(Route.POST, (NodeCheck(Rid.TOOLBAR, target=True),))
+_ABOUT_TARGET = NodeCheck(Rid.POST_TITLE, target=True, which="first")  # the target's page
+_POST_OPEN = Outcome(Route.POST, (_ABOUT_TARGET,))
 
 RDT_01 = TaskTemplate(
     id="G-RDT-01", app=APP, context=Pair.HOME,
@@ -48,11 +49,11 @@ RDT_02 = TaskTemplate(
     # or the keyboard): the box is empty and the thread ends with the comment. A comment
     # left from an earlier episode does not count.
     outcome=Outcome(Route.POST,
-                    (NodeCheck(Rid.TOOLBAR, target=True),
+                    (_ABOUT_TARGET,
                      NodeCheck(Rid.COMMENT_TEXT, "Thank you", which="last"),
                      NodeCheck(Rid.COMMENT_INPUT, "Add a comment")),
                     before=ScreenCheck(Route.POST,
-                                       (NodeCheck(Rid.TOOLBAR, target=True),
+                                       (_ABOUT_TARGET,
                                         NodeCheck(Rid.COMMENT_INPUT, "Thank you", draft=True)))),
     explicit='In Forum, open the post "{label}" in your home feed and comment exactly '
              '"Thank you".',

@@ -42,8 +42,7 @@ MAP_02 = TaskTemplate(
         Subgoal("open directions", (Route.PLACE,), "UA"),
     ),
     # Directions open on the place's route: the destination row shows the target.
-    outcome=Outcome(Route.DIRECTIONS, (NodeCheck(Rid.TOOLBAR, target=True),
-                                       NodeCheck(Rid.DESTINATION, target=True))),
+    outcome=Outcome(Route.DIRECTIONS, (NodeCheck(Rid.DESTINATION, target=True),)),
     explicit='In Maps, get directions to "{label}" from your recent searches.',
     implicit="In Maps, get directions to {cue}, which you searched for recently.",
     picks=(Rid.RECENT,),

@@ -16,8 +16,7 @@ from mobileintent_gym.tasks.spec import Click, Move, NodeCheck, Outcome, Subgoal
 _TABS = (Route.HOME, Route.ME)  # both tabs lead to the meeting history
 _OPEN_HISTORY = Subgoal("open meeting history", _TABS, "UA", (Click(Rid.HISTORY, Text.HISTORY),))
 _OPEN_PAST = Subgoal("open the meeting", (Route.HISTORY,), "UC")
-_DETAILS = Outcome(Route.DETAILS, (NodeCheck(Rid.TOOLBAR, target=True),
-                                   NodeCheck(Rid.MEETING_HEADER, target=True)))
+_DETAILS = Outcome(Route.DETAILS, (NodeCheck(Rid.MEETING_HEADER, target=True),))
 _HISTORY_ORACLE = MappingProxyType({**{route: Move(Rid.HISTORY) for route in _TABS},
                                     Route.HISTORY: Move(Rid.MEETING, target=True)})
 

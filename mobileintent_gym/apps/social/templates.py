@@ -15,8 +15,9 @@ from mobileintent_gym.apps.social.ids import APP, Desc, Pair, Rid, Route
 from mobileintent_gym.tasks.spec import Move, NodeCheck, Outcome, Subgoal, TaskTemplate
 
 _OPEN = (Subgoal("open the post", (Route.HOME,), "UC"),)
-_POST_OPEN = Outcome(Route.POST, (NodeCheck(Rid.TOOLBAR, target=True),
-                                  NodeCheck(Rid.POST_HEADER, target=True)))
+# The post's page: its text, the first on the page, is the target's (its label, in a dump
+# without entity ids, is the text's first words).
+_POST_OPEN = Outcome(Route.POST, (NodeCheck(Rid.TEXT, target=True, which="first"),))
 _TO_HOME = Move(desc=Desc.HOME)
 _ORACLE = MappingProxyType({
     Route.FOLLOWING: Move(desc=Desc.FOR_YOU),
