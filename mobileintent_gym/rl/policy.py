@@ -66,7 +66,8 @@ def load_adapters(model: Any, folder: str | Path) -> None:
     peft.set_peft_model_state_dict(model, weights)
 
 
-def response_logprobs(model: Any, sequences: Sequences, pad_id: int) -> list[Any]:
+def response_logprobs(model: Any, sequences: Sequences, pad_id: int,
+                      temperature: float = 1.0) -> list[Any]:
     """Log-probability of every response token given its prompt and the tokens before it.
 
     The sequences are left-padded into one batch, so every response ends at the last
@@ -77,6 +78,8 @@ def response_logprobs(model: Any, sequences: Sequences, pad_id: int) -> list[Any
         model: The causal LM (gradients flow unless the caller disables them).
         sequences: (prompt ids, response ids) pairs; responses are not empty.
         pad_id: Token id used for padding.
+        temperature: The temperature the responses were sampled at: the probabilities
+            are those of the logits divided by it (0, greedy decoding, counts as 1).
 
     Returns:
         One 1-D float32 tensor per sequence, as long as its response.
@@ -95,6 +98,8 @@ def response_logprobs(model: Any, sequences: Sequences, pad_id: int) -> list[Any
     longest = max(len(r) for _, r in sequences)
     logits = model(input_ids=ids, attention_mask=mask, position_ids=positions,
                    logits_to_keep=longest + 1).logits[:, :-1].float()
+    if temperature > 0:
+        logits = logits / temperature
     targets = ids[:, width - longest:]
     taken = torch.log_softmax(logits, dim=-1).gather(-1, targets[..., None])[..., 0]
     return [taken[i, longest - len(r):] for i, (_, r) in enumerate(sequences)]

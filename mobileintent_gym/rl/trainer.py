@@ -227,7 +227,8 @@ class RepairTrainer:
         loss differ from the sampling policy's. The loss is a mean over rollouts of each
         rollout's mean over its tokens, so a micro-batch of n of rollout i's T_i tokens
         contributes its own token mean times n / (T_i · G): the gradient equals that of the
-        whole group's loss at once.
+        whole group's loss at once. Probabilities are those the rollouts were sampled from
+        (at the run's temperature), for π_θ, π_old and π_ref alike.
         """
         torch, config = self.torch, self.config
         # Eval mode (no dropout): the loss is then deterministic, and π_θ at the first step
@@ -243,10 +244,12 @@ class RepairTrainer:
             self.optimizer.zero_grad()
             for c, (i, turns) in enumerate(chunks):
                 seqs = [(t.prompt_ids, t.response_ids) for t in turns]
-                logp = torch.cat(response_logprobs(self.policy, seqs, pad))[None]
+                logp = torch.cat(response_logprobs(self.policy, seqs, pad,
+                                                   config.temperature))[None]
                 if c not in saved:  # π_old: the sampling policy; π_ref: adapters disabled
                     with torch.no_grad(), self.policy.disable_adapter():
-                        ref = torch.cat(response_logprobs(self.policy, seqs, pad))[None]
+                        ref = torch.cat(response_logprobs(self.policy, seqs, pad,
+                                                          config.temperature))[None]
                     saved[c] = (logp.detach(), ref)
                 old, ref = saved[c]
                 adv = torch.tensor([advantages[i]], dtype=logp.dtype, device=logp.device)

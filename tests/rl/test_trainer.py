@@ -202,6 +202,28 @@ def adapter_weights(model):
     return {k: v.detach().clone() for k, v in model.named_parameters() if "lora_" in k}
 
 
+def test_log_probabilities_are_those_of_the_sampling_temperature(small_lm, trainer_for,
+                                                                monkeypatch):
+    (prompt, response), = [(t.prompt_ids, t.response_ids)
+                           for t in group(small_lm, [[("Open the chat.", "SWIPE[UP]")]])[0]]
+    ids = torch.tensor([list(prompt) + list(response)])
+    with torch.no_grad():
+        logits = small_lm.model(input_ids=ids).logits[0, len(prompt) - 1:-1].float()
+        got = response_logprobs(small_lm.model, [(prompt, response)], 0, temperature=0.5)[0]
+    wanted = torch.log_softmax(logits / 0.5, -1).gather(-1, torch.tensor(response)[:, None])
+    assert torch.allclose(got, wanted[:, 0], atol=1e-4)
+    # The trainer asks for the probabilities its rollouts were sampled with.
+    from mobileintent_gym.rl import trainer as trainer_module
+
+    seen = []
+    monkeypatch.setattr(trainer_module, "response_logprobs", lambda *a: seen.append(a[3]) or
+                        response_logprobs(*a))
+    trainer_for(temperature=0.7).policy_step(
+        group(small_lm, [[("Open the chat.", "SWIPE[UP]")], [("Open the chat.", "COMPLETE")]]),
+        np.array([1.0, -1.0]))
+    assert seen and set(seen) == {0.7}
+
+
 def test_the_adapters_start_from_the_seed_and_leave_torchs_random_state_alone(small_lm):
     def start(seed):
         return adapter_weights(with_lora(copy.deepcopy(small_lm).model, seed=seed))
