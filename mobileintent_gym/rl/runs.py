@@ -83,7 +83,7 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
         return
     if not saved_file.is_file():
         return
-    saved = json.loads(saved_file.read_text())
+    saved = _saved_settings(saved_file)
     given = json.loads(json.dumps(dict(config)))  # tuples as lists, as saved
     differ = sorted(k for k in saved.keys() | given.keys()
                     if k not in RESUMABLE and saved.get(k) != given.get(k))
@@ -98,6 +98,23 @@ def write_config(out: str | Path, config: Mapping[str, Any]) -> None:
     """Save a run's settings in its folder (what :func:`check_run_folder` compares)."""
     Path(out).mkdir(parents=True, exist_ok=True)
     Path(out, CONFIG_FILE).write_text(json.dumps(dict(config), indent=1))
+
+
+def _saved_settings(path: Path) -> dict[str, Any]:
+    """The settings a run saved at ``path``.
+
+    Raises:
+        MobileIntentError: Naming the file when it holds no JSON object.
+    """
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise MobileIntentError(f"{path} holds no run's settings ({err}); give another "
+                                "--out") from err
+    if not isinstance(saved, dict):
+        raise MobileIntentError(f"{path} holds no run's settings (a JSON "
+                                f"{type(saved).__name__}, not an object); give another --out")
+    return saved
 
 
 class RunLog:

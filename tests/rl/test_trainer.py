@@ -106,6 +106,10 @@ def test_a_run_is_neither_overwritten_nor_resumed_with_other_settings(tmp_path, 
     said = capsys.readouterr().err
     assert "lr: 1e-05 saved, 0.1 given; seed: 0 saved, 7 given)" in said
     assert "updates" not in said  # a resumed run may go further
+    for broken in ("{", "[]"):
+        (out / "config.json").write_text(broken)
+        assert main([*SMOKE, "--out", str(out), "--updates", "3", "--resume"]) == 2
+        assert f"{out / 'config.json'} holds no run's settings" in capsys.readouterr().err
 
 
 def test_a_checkpoint_is_written_whole_or_not_at_all(trainer_for, tmp_path, monkeypatch):
