@@ -117,9 +117,10 @@ def _as_factory(made: Any) -> AgentFactory:
 def _run_file(path: Path) -> Any:
     """The module of the file at ``path``, registered under a name of its own.
 
-    Registered, because ``dataclasses`` and ``typing`` look a class's module up in
-    ``sys.modules`` (string annotations); a name of its own, so that a file named like
-    another module (``random.py``) does not take that module's place.
+    Registered while it runs, because ``dataclasses`` looks a class's module up in
+    ``sys.modules`` (string annotations), under a name of its own, so that a file named
+    like another module (``random.py``) does not take its place; unregistered after, so
+    that its agents are pickled by value for processes that cannot import it (Ray actors).
     """
     digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
     spec = importlib.util.spec_from_file_location(f"_agent_file_{digest}_{path.stem}", path)
@@ -127,9 +128,8 @@ def _run_file(path: Path) -> Any:
     sys.modules[spec.name] = module
     try:
         spec.loader.exec_module(module)
-    except BaseException:
+    finally:
         del sys.modules[spec.name]
-        raise
     return module
 
 

@@ -200,6 +200,21 @@ def test_evaluate_on_ray_writes_what_one_process_writes(cluster, tmp_path):
     assert len(on_ray["episodes"]) == len(USERS) * len(TASKS)
 
 
+def test_an_agent_from_a_file_runs_on_ray_actors(cluster, tmp_path):
+    # Its module is registered under a name the actors cannot import: it is pickled by value.
+    (tmp_path / "my_agent.py").write_text(
+        "class Done:\n"
+        "    def __init__(self, env, seed):\n"
+        "        pass\n\n"
+        "    def act(self, observation, info):\n"
+        "        return 'COMPLETE'\n")
+    out = tmp_path / "run.json"
+    assert main(["evaluate", "--agent", f"{tmp_path / 'my_agent.py'}:Done", "--users",
+                 USERS[0], "--tasks", TASKS[0], "--ray", "1", "--out", str(out)]) == 0
+    steps = json.loads(out.read_text())["episodes"][0]["steps"]
+    assert [s["action"] for s in steps] == ["COMPLETE"]
+
+
 def test_resuming_a_finished_run_on_ray_starts_no_actors(cluster, tmp_path, monkeypatch):
     finished = _evaluate(tmp_path, "ray", "--ray", "2")
 
