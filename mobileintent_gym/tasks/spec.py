@@ -67,7 +67,8 @@ class Click:
         resource_id: Resource id suffix the hit element must have (``None``: any).
         label: The control's visible label, which decides where the hit element carries
             no resource id (a device whose dumps have none): a text of it or of its
-            children that says the label (:func:`says`) makes it the control.
+            children that says the label (:func:`says`) makes it the control. A click on
+            the target without a label is decided there by the target alone.
         target: The hit element must show the target (its entity id, else its label).
         long: ``True`` for a long click only, ``False`` for a click only, ``None`` for either.
     """
@@ -93,7 +94,9 @@ class Click:
             return True
         if resource_id and self.resource_id is not None:
             return rid_suffix(resource_id) == self.resource_id
-        return self.label is not None and any(says(t, self.label) for t in texts)
+        if self.label is None:
+            return self.target  # no resource ids to tell controls apart: the target decides
+        return any(says(t, self.label) for t in texts)
 
 
 @dataclass(frozen=True, slots=True)

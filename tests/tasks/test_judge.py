@@ -297,6 +297,18 @@ def test_controls_match_by_their_label_where_dumps_carry_no_resource_ids():
         assert verdict.rewards == (0, 0, 0), other
 
 
+def test_a_target_click_without_ids_is_decided_by_the_target_alone():
+    # Neither resource nor entity ids: the long click on the target's row opens its menu.
+    def long_click(texts):
+        return event("music/library/liked", "music/track_menu", action="LONG_CLICK[1,1]",
+                     texts=texts)
+
+    opened = [*SPT01_PATH[:2], long_click(("Song One", "Artist"))]
+    assert run(Judge(task("G-SPT-01")), opened).rewards[:3] == (1, 1, 1)
+    other = [*SPT01_PATH[:2], long_click(("Song Two", "Artist"))]
+    assert run(Judge(task("G-SPT-01")), other).rewards[:3] == (1, 1, 0)
+
+
 def test_a_control_with_a_resource_id_is_judged_by_it_not_by_its_texts():
     # G-WRE-02 expects a click on the Me tab ("Me"); a book on the shelf whose title holds
     # "me" ("The Long Game") used to earn it, with or without its own id.
