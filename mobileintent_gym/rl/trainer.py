@@ -100,11 +100,13 @@ class RepairTrainer:
             config.ray, EXECUTE_ENV, env_kwargs(**kwargs), progress=False)
         self.envs = make_envs(2 * config.per_user, **kwargs) if self.pool is None else []
         self.done = 0  # updates completed
+        self.closed = False  # by close(): its envs and Ray pool are gone
 
     def train(self, progress: bool = True, resume: bool = False) -> list[dict[str, Any]]:
         """Run the remaining updates, logging each; returns the rows logged by this call.
 
-        The envs (and the Ray pool) are closed when it returns, or fails.
+        Once the run's folder is accepted, the envs (and the Ray pool) are closed when it
+        returns, or fails: a trainer trains once. A refused folder changes nothing.
 
         Args:
             progress: Show a progress bar.
@@ -114,11 +116,14 @@ class RepairTrainer:
         Raises:
             MobileIntentError: For a fresh run into a folder holding a run, or a resumed
                 one whose settings differ from the saved ones
-                (:func:`~.runs.check_run_folder`).
+                (:func:`~.runs.check_run_folder`), or a trainer already closed.
         """
+        if self.closed:
+            raise MobileIntentError("this trainer is closed (train() closes it when it ends); "
+                                    "build a new RepairTrainer to train again")
         out, settings = Path(self.config.out), dataclasses.asdict(self.config)
+        check_run_folder(out, settings, resume)
         with contextlib.closing(self):
-            check_run_folder(out, settings, resume)
             if resume and checkpoints(out):
                 self.load(checkpoints(out)[-1][1])
             with contextlib.closing(RunLog(out, LOG_FIELDS, self.done if resume else None)
@@ -274,6 +279,7 @@ class RepairTrainer:
         if self.pool is not None:
             self.pool.close()
             self.pool = None
+        self.closed = True
 
     def save(self, folder: Path) -> None:
         """Write adapters, optimiser state and the update count to ``folder``, atomically."""

@@ -158,18 +158,27 @@ def trainer_for(small_lm, tmp_path):
         trainer.close()
 
 
-def test_a_run_refused_by_train_closes_its_envs(trainer_for, monkeypatch):
+def test_train_closes_its_envs_when_it_fails_and_a_refusal_changes_nothing(trainer_for,
+                                                                          monkeypatch):
+    from mobileintent_gym.rl.runs import write_config
+
     trainer = trainer_for()
-    Path(trainer.config.out).mkdir()
-    Path(trainer.config.out, "config.json").write_text("{}")
-    closed = []
-    for env in trainer.envs:
+    out = Path(trainer.config.out)
+    write_config(out, {})  # another run's settings
+    closed, envs = [], list(trainer.envs)
+    for env in envs:
         monkeypatch.setattr(env, "close", lambda env=env, close=env.close: (
             closed.append(env), close()))
-    envs = list(trainer.envs)
     with pytest.raises(MobileIntentError, match="already holds a run"):
         trainer.train(progress=False)
-    assert envs and closed == envs and trainer.envs == []
+    assert envs and closed == [] and trainer.envs == envs  # still usable
+    write_config(out, dataclasses.asdict(trainer.config))
+    (out / "checkpoint-1").mkdir()  # without its trainer state: the load fails
+    with pytest.raises(MobileIntentError, match="holds no trainer state"):
+        trainer.train(progress=False, resume=True)
+    assert closed == envs and trainer.envs == []
+    with pytest.raises(MobileIntentError, match="this trainer is closed"):
+        trainer.train(progress=False, resume=True)
 
 
 def logp(trainer, rollout):
