@@ -236,11 +236,15 @@ class SharedMemoryVectorEnv(VectorEnv):
             options: Passed to every sub-env's reset; a boolean ``reset_mask`` array picks
                 the sub-envs to reset (the others keep their episode).
         """
-        self._idle("reset")
+        self._open("reset")
         seeds = _seeds(seed, self.num_envs)
         mask = (options or {}).get("reset_mask")
         mask = np.ones(self.num_envs, bool) if mask is None else _checked_mask(mask,
                                                                                  self.num_envs)
+        resets = [int(i) for i in np.flatnonzero(mask)]
+        self._idle("reset", kept_ok=resets)
+        for index in resets:  # a step kept from a failed step(): the reset replaces it
+            self._ready.pop(index, None)
         if options is not None:  # as SyncVectorEnv: the sub-envs get the rest, or None
             options = {k: v for k, v in options.items() if k != "reset_mask"}
         batch = self._next_batch()
@@ -260,8 +264,10 @@ class SharedMemoryVectorEnv(VectorEnv):
 
         Raises:
             Exception: An error a sub-env raised (see the class): the other sub-envs' steps
-                are done, and :meth:`recv` returns them (``step`` refuses until then), so no
-                episode's end goes unseen.
+                are done, and :meth:`recv` returns them, so no episode's end goes unseen.
+                Until then ``step`` and ``send`` refuse those sub-envs, and ``reset``
+                drops what it resets of them (``call``, ``get_attr``, ``set_attr`` and
+                ``render`` work on).
         """
         self._idle("step")
         items = self._actions(actions, self.num_envs)
@@ -269,7 +275,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         answers = self._answers([("step", (batch, action)) for action in items])
         failed = _first_error(answers)
         if failed is not None:
-            self._ready.update((index, _Step(batch, *answer))
+            self._ready.update((index, _Step(batch, *answer, kept=True))
                                for index, answer in enumerate(answers) if index != failed)
         return self._results(_payloads(answers),
                              [(batch, index) for index in range(self.num_envs)])
@@ -359,7 +365,7 @@ class SharedMemoryVectorEnv(VectorEnv):
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call a method of every sub-env (or read an attribute); one result per sub-env."""
-        self._idle("call")
+        self._idle("call", kept_ok=range(self.num_envs))
         return tuple(self._command([("call", (name, args, kwargs))] * self.num_envs))
 
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
@@ -373,7 +379,7 @@ class SharedMemoryVectorEnv(VectorEnv):
             ValueError: For a list or tuple that is not one value per sub-env; nothing is
                 set.
         """
-        self._idle("set_attr")
+        self._idle("set_attr", kept_ok=range(self.num_envs))
         if not isinstance(values, list | tuple):
             values = [values] * self.num_envs
         if len(values) != self.num_envs:
@@ -554,13 +560,23 @@ class SharedMemoryVectorEnv(VectorEnv):
         if self.closed:
             raise ClosedEnvironmentError(f"{name}() on a {type(self).__name__} after close()")
 
-    def _idle(self, name: str, ids: Sequence[int] | None = None) -> None:
-        """Refuse ``name`` once closed, or while sub-envs ``ids`` (any) have steps out."""
+    def _idle(self, name: str, ids: Sequence[int] | None = None,
+              kept_ok: Iterable[int] = ()) -> None:
+        """Refuse ``name`` once closed, or while sub-envs ``ids`` (any) have steps out.
+
+        ``kept_ok``: sub-envs whose steps kept from a failed ``step()`` do not count.
+        """
         self._open(name)
         if not (self._sent or self._ready):
             return
+        ok = set(kept_ok)
         out = sorted(index for index in self._sent.keys() | self._ready.keys()
-                     if ids is None or index in ids)
+                     if (ids is None or index in ids)
+                     and not (index in ok and index in self._ready and self._ready[index].kept))
+        if any(index in self._ready and self._ready[index].kept for index in out):
+            raise AlreadyPendingCallError(
+                f"{name}(): sub-envs {out} have steps that recv() has not returned, kept "
+                f"from a step() that raised: recv() them, or reset() them", name)
         if out:
             raise AlreadyPendingCallError(
                 f"{name}(): sub-envs {out} have steps sent that recv() has not returned: "
@@ -859,6 +875,7 @@ class _Step(NamedTuple):
     batch: int
     status: str  # "ok" or "error"
     payload: Any  # the step's reply, or (error, trace)
+    kept: bool = False  # kept from a step() that raised, not sent by send()
 
 
 def _cut(infos: dict[str, Any], count: int) -> dict[str, Any]:

@@ -114,6 +114,24 @@ def test_a_sub_env_error_keeps_its_worker_mates_steps_for_recv():
     envs.close()
 
 
+def test_after_a_failed_step_attributes_work_and_a_reset_drops_the_kept_steps():
+    # Wrapped, the env has no recv(): a reset is how a training loop goes on.
+    envs = gym.wrappers.vector.RecordEpisodeStatistics(SharedMemoryVectorEnv([_Refusing] * 2))
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="action 1 refused"):
+        envs.step(np.array([1, 0]))
+    assert envs.unwrapped.get_attr("count") == (0, 1)
+    with pytest.raises(AlreadyPendingCallError, match=r"\[1\] .*kept from a step\(\) that"):
+        envs.step(np.array([0, 0]))
+    with pytest.raises(AlreadyPendingCallError, match=r"\[1\] .*or reset\(\) them"):
+        envs.reset(options={"reset_mask": np.array([True, False])})  # 1's step stays kept
+    obs, _ = envs.reset(seed=0)
+    assert list(obs[:, 0]) == [0, 0]
+    obs, *_ = envs.step(np.array([0, 0]))
+    assert list(obs[:, 0]) == [1, 1] and envs.unwrapped.get_attr("count") == (1, 1)
+    envs.close()
+
+
 def test_an_episode_that_ended_beside_an_error_is_seen_ended():
     # Dropped with the error, the end went unseen: the next step reset the sub-env.
     envs = SharedMemoryVectorEnv([_Refusing] * 2)
