@@ -76,8 +76,9 @@ def check_writable(path: Path, option: str) -> None:
     """Fail now, not after the run, when ``path`` cannot be written (nothing is left behind).
 
     Files are written as :func:`~mobileintent_gym.files.write_atomic` writes them: a
-    temporary file beside the target, renamed over it. So the folder must take a new file,
-    and an existing target must be a file that can be written.
+    temporary file beside the target, renamed over it, so the folder must take a new file.
+    An existing target must be a file this user may write, too: a results file is
+    reopened to add each episode.
 
     Args:
         path: Where the command will write.
