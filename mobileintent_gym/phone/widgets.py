@@ -129,14 +129,15 @@ def icon_button(ctx: Ctx, rect: Rect, icon: str, desc: str, intent: Intent | Non
 
 def app_bar(ctx: Ctx, rect: Rect, title: str, *, back: bool = True,
             actions: Sequence[tuple[str, str, Intent]] = (), large: bool = False,
-            entity: str | None = None) -> Node:
+            entity: str | None = None, desc: str = "") -> Node:
     """A Toolbar: optional up arrow, title, and ``(icon, description, intent)`` actions.
 
-    ``entity`` is the record the whole screen is about (a playlist, a conversation).
+    ``entity`` is the record the whole screen is about (a playlist, a conversation);
+    ``desc`` names it where the title does not (a post's page titled by its community).
     """
     t = ctx.theme
     bar = Node(ui.TOOLBAR, rect, resource_id=ctx.rid(TOOLBAR), paint=Fill(t.bar),
-               entity=entity)
+               entity=entity, desc=desc)
     side = ctx.dp(56)
     widths = [side if back else ctx.dp(16), None] + [ctx.dp(48)] * len(actions)
     cells = ui.split_row(rect, widths)

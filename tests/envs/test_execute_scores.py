@@ -170,3 +170,21 @@ def test_the_chevron_that_opens_your_space_is_not_the_liked_list(env):
     obs, reward, *_, info = tap(env, obs, "liked_more")
     assert env.unwrapped.device.route() == "video/space/liked"
     assert reward == 1.0 and info["subgoal_rewards"] == (1.0, 1.0, 1.0, 0.0)
+
+
+def test_a_reply_after_a_wrong_comment_still_succeeds_though_the_thread_scrolled():
+    # Sending a comment scrolls the thread to its end: the post's title leaves the screen,
+    # the toolbar that names the post stays.
+    env = gym.make("Act2Intent-Execute-v0", observation=("hierarchy",), users=["dev"])
+    obs, info = env.reset(seed=0, options={"user": "dev", "task": "G-RDT-02:personal:explicit"})
+    oracle = Oracle(env.unwrapped.task)
+    while env.unwrapped.device.route() != "forum/post":
+        obs, *_, info = env.step(oracle.act(env.unwrapped.device.route(), obs["hierarchy"]))
+    for text in ("Great read", "Thank you"):
+        obs, *_ = tap(env, obs, "comment_input")
+        obs, *_ = env.step(f"TYPE[{text}]")
+        obs, reward, terminated, _, info = tap(env, obs, "submit")
+    assert "post_title" not in {rid_suffix(n.resource_id)
+                                for n in hierarchy.parse(obs["hierarchy"]).walk()}
+    assert info["success"] and terminated and reward == 1.0
+    env.close()

@@ -27,6 +27,7 @@ class PostPage:
         post = state.posts[entry.param("id")]
         root, col = widgets.page(ctx, "post")
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), post.community, entity=post.id,
+                                 desc=post.title,
                                  actions=[("more", "More options", ("noop",))]))
         root.add(self._comment_box(ctx, col.take_bottom(ctx.dp(64)), entry, post))
         room = ctx.width - 2 * ctx.dp(_PAD)

@@ -24,7 +24,9 @@ from mobileintent_gym.tasks.spec import (
 _TO_HOME = Move(desc=Desc.HOME)
 _OPEN_POST = MappingProxyType({Route.COMMUNITIES: _TO_HOME, Route.PROFILE: _TO_HOME,
                                Route.SAVED: _TO_HOME, Route.HOME: Move(Rid.POST, target=True)})
-_ABOUT_TARGET = NodeCheck(Rid.POST_TITLE, target=True, which="first")  # the target's page
+# The target's page: its toolbar (which never scrolls away, as the post's title does
+# once a comment is sent) names the post.
+_ABOUT_TARGET = NodeCheck(Rid.TOOLBAR, target=True)
 _POST_OPEN = Outcome(Route.POST, (_ABOUT_TARGET,))
 
 RDT_01 = TaskTemplate(

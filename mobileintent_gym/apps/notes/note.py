@@ -44,7 +44,7 @@ class NoteScreen:
         t = ctx.theme
         author = state.author(note)
         bar = Node(ui.TOOLBAR, rect, resource_id=ctx.rid(Rid.TOOLBAR), entity=note.id,
-                   paint=Fill(t.bar))
+                   desc=note.title, paint=Fill(t.bar))
         up, face, _, name, follow, share = ui.split_row(rect, [ctx.dp(48), ctx.dp(36),
                                                                ctx.dp(10), None, ctx.dp(92),
                                                                ctx.dp(52)])
@@ -70,8 +70,7 @@ class NoteScreen:
         return [(ctx.width * 5 // 4, lambda r: Node(
                     ui.IMAGE_VIEW, r, resource_id=ctx.rid(Rid.COVER), desc=note.title,
                     entity=note.id, paint=Avatar(note.id, note.title, t.background))),
-                _block(ctx, note.title, 18, Rid.NOTE_TITLE, lines=3, bold=True, gap=14,
-                       entity=note.id),
+                _block(ctx, note.title, 18, Rid.NOTE_TITLE, lines=3, bold=True, gap=14),
                 _block(ctx, note.body, 15, Rid.BODY),
                 _block(ctx, " ".join(f"#{tag}" for tag in note.tags), 15, Rid.TAGS,
                        color=LINK),
@@ -150,14 +149,11 @@ class NoteScreen:
 
 
 def _block(ctx: Ctx, value: str, size: float, rid: str = "", *, lines: int = 99,
-           bold: bool = False, color: tuple | None = None, gap: int = 8,
-           entity: str | None = None) -> tuple[int, ItemBuilder]:
-    """An item of the page: ``value`` wrapped to the page's width, ``gap`` dp below the last.
-
-    ``entity``: the record the text shows (the note, for its title).
-    """
+           bold: bool = False, color: tuple | None = None, gap: int = 8
+           ) -> tuple[int, ItemBuilder]:
+    """An item of the page: ``value`` wrapped to the page's width, ``gap`` dp below the last."""
     pad = ctx.dp(16)
     height = widgets.text_height(ctx, value, size, ctx.width - 2 * pad, lines=lines, bold=bold)
     return (height + ctx.dp(gap), lambda r: widgets.paragraph(
         ctx, (r[0] + pad, r[1] + ctx.dp(gap), r[2] - pad, r[3]), value, size, lines=lines,
-        bold=bold, color=color, rid=rid, entity=entity))
+        bold=bold, color=color, rid=rid))

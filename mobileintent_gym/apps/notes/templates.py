@@ -11,7 +11,8 @@ from types import MappingProxyType
 from mobileintent_gym.apps.notes.ids import APP, Pair, Rid, Route
 from mobileintent_gym.tasks.spec import Click, Move, NodeCheck, Outcome, Subgoal, TaskTemplate
 
-_ABOUT_TARGET = NodeCheck(Rid.NOTE_TITLE, target=True)  # the page of the target note
+# The page of the target note: its toolbar (which never scrolls away) names it.
+_ABOUT_TARGET = NodeCheck(Rid.TOOLBAR, target=True)
 _TO_ME = Move(Rid.NAV_ME)
 
 
