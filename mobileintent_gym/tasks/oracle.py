@@ -64,7 +64,7 @@ class Oracle:
         if not move.target:
             return found[0] if found else None
         target = self.task.target
-        shown = next((n for n in found if target.shown_by(n.entity, shown_texts(n))), None)
+        shown = next((n for n in found if target.shown_in(n)), None)
         if shown is not None or len(found) != 1 or found[0].entity is not None:
             return shown
         return found[0] if target.shown_by(None, shown_texts(root)) else None

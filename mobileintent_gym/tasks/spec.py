@@ -44,6 +44,13 @@ class Target:
             return entity == self.entity
         return any(says(text, self.label) for text in texts)
 
+    def shown_in(self, node: Node) -> bool:
+        """Whether ``node`` shows this target (see :meth:`shown_by`).
+
+        Its subtree's texts are read only where it carries no entity id.
+        """
+        return self.shown_by(node.entity, shown_texts(node) if node.entity is None else ())
+
 
 _WORD = re.compile(r"\w+")
 
@@ -134,12 +141,8 @@ class NodeCheck:
             nodes = nodes[:1] if self.which == "first" else nodes[-1:]
         found = any((self.text is None or (n.text.strip() if self.draft else n.text) == self.text)
                     and (self.checked is None or n.checked == self.checked)
-                    and (not self.target or _shows(n, target)) for n in nodes)
+                    and (not self.target or target.shown_in(n)) for n in nodes)
         return found == self.present
-
-
-def _shows(node: Node, target: Target) -> bool:
-    return target.shown_by(node.entity, shown_texts(node))
 
 
 @dataclass(frozen=True, slots=True)
