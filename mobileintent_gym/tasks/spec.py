@@ -74,8 +74,9 @@ class Click:
         resource_id: Resource id suffix the hit element must have (``None``: any).
         label: The control's visible label, which decides where the hit element carries
             no resource id (a device whose dumps have none): a text of it or of its
-            children that says the label (:func:`says`) makes it the control. A click on
-            the target without a label is decided there by the target alone.
+            children that says the label (:func:`says`) makes it the control. A long
+            click on the target without a label is decided there by the target alone (a
+            short one could be any of the controls showing it: its row, a button).
         target: The hit element must show the target (its entity id, else its label).
         long: ``True`` for a long click only, ``False`` for a click only, ``None`` for either.
     """
@@ -101,8 +102,8 @@ class Click:
             return True
         if resource_id and self.resource_id is not None:
             return rid_suffix(resource_id) == self.resource_id
-        if self.label is None:
-            return self.target  # no resource ids to tell controls apart: the target decides
+        if self.label is None:  # no resource ids to tell controls apart
+            return self.target and self.long is True
         return any(says(t, self.label) for t in texts)
 
 

@@ -337,3 +337,10 @@ def test_a_node_check_can_require_a_toggles_checked_state_as_a_dump_shows_it():
     assert liked.holds(toggle(True), target) and not liked.holds(toggle(False), target)
     assert NodeCheck("like", checked=False).holds(toggle(False), target)
     assert NodeCheck("like").holds(toggle(False), target)  # None: either state
+
+
+def test_a_short_click_showing_the_target_is_not_its_menu_without_ids():
+    # Without resource ids a short click on the row plays the track: it may not pass for
+    # the More button, which has no label to tell it by.
+    tap = event("music/library/liked", "music/library/liked", texts=("Song One", "Artist"))
+    assert run(Judge(task("G-SPT-01")), [*SPT01_PATH[:2], tap]).rewards[:3] == (1, 1, 0)
