@@ -138,10 +138,9 @@ class SharedMemoryVectorEnv(VectorEnv):
                  envs_per_worker: int = 1) -> None:
         if not env_fns:
             raise ValueError("SharedMemoryVectorEnv needs at least one env function")
-        positive_integer("envs_per_worker", envs_per_worker)
+        share = positive_integer("envs_per_worker", envs_per_worker)
         self._cpus = _checked_cpus(cpus)
         self.num_envs, self.copy, self.closed = len(env_fns), copy, False
-        share = int(envs_per_worker)
         self._members = [list(range(first, min(first + share, self.num_envs)))
                          for first in range(0, self.num_envs, share)]  # worker → sub-envs
         self._worker_of = [w for w, ids in enumerate(self._members) for _ in ids]
@@ -569,11 +568,10 @@ class SharedMemoryVectorEnv(VectorEnv):
         self._open(name)
         if not (self._sent or self._ready):
             return
-        ok = set(kept_ok)
-        out = sorted(index for index in self._sent.keys() | self._ready.keys()
-                     if (ids is None or index in ids)
-                     and not (index in ok and index in self._ready and self._ready[index].kept))
-        if any(index in self._ready and self._ready[index].kept for index in out):
+        kept = {index for index, step in self._ready.items() if step.kept}
+        out = sorted(index for index in (self._sent.keys() | self._ready.keys())
+                     - kept.intersection(kept_ok) if ids is None or index in ids)
+        if kept.intersection(out):
             raise AlreadyPendingCallError(
                 f"{name}(): sub-envs {out} have steps that recv() has not returned, kept "
                 f"from a step() that raised: recv() them, or reset() them", name)
