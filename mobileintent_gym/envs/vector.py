@@ -54,6 +54,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import gymnasium as gym
 import numpy as np
+from gymnasium import logger
 from gymnasium.error import AlreadyPendingCallError, ClosedEnvironmentError, NoAsyncCallError
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import (
@@ -243,7 +244,10 @@ class SharedMemoryVectorEnv(VectorEnv):
         resets = [int(i) for i in np.flatnonzero(mask)]
         self._idle("reset", kept_ok=resets)
         for index in resets:  # a step kept from a failed step(): the reset replaces it
-            self._ready.pop(index, None)
+            dropped = self._ready.pop(index, None)
+            if dropped is not None and dropped.status == "error":
+                logger.warn(f"reset() drops sub-env {index}'s error from the step() that "
+                            f"raised another's: {dropped.payload[0]!r}")
         if options is not None:  # as SyncVectorEnv: the sub-envs get the rest, or None
             options = {k: v for k, v in options.items() if k != "reset_mask"}
         batch = self._next_batch()

@@ -132,6 +132,17 @@ def test_after_a_failed_step_attributes_work_and_a_reset_drops_the_kept_steps():
     envs.close()
 
 
+def test_a_reset_that_drops_a_second_error_of_a_failed_step_says_so():
+    envs = SharedMemoryVectorEnv([_Refusing] * 3)
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="action 1 refused") as caught:
+        envs.step(np.array([1, 1, 0]))
+    assert caught.value.env_id == 0
+    with pytest.warns(UserWarning, match=r"drops sub-env 1's error .*action 1 refused"):
+        envs.reset(seed=0)
+    envs.close()
+
+
 def test_an_episode_that_ended_beside_an_error_is_seen_ended():
     # Dropped with the error, the end went unseen: the next step reset the sub-env.
     envs = SharedMemoryVectorEnv([_Refusing] * 2)
