@@ -118,9 +118,7 @@ class RepairTrainer:
                 one whose settings differ from the saved ones
                 (:func:`~.runs.check_run_folder`), or a trainer already closed.
         """
-        if self.closed:
-            raise MobileIntentError("this trainer is closed (train() closes it when it ends); "
-                                    "build a new RepairTrainer to train again")
+        self._check_open()
         out, settings = Path(self.config.out), dataclasses.asdict(self.config)
         check_run_folder(out, settings, resume)
         with contextlib.closing(self):
@@ -200,6 +198,7 @@ class RepairTrainer:
 
     def _runner(self, temperature: float, seed: int) -> Runner:
         """Runs episodes with the current policy: on the Ray pool, else in lockstep here."""
+        self._check_open()
         self.policy.eval()
         config = self.config
         if self.pool is not None:
@@ -210,6 +209,12 @@ class RepairTrainer:
                                   max_new_tokens=config.max_new_tokens,
                                   max_elements=config.max_elements)
         return functools.partial(run_lockstep, self.envs, agent)
+
+    def _check_open(self) -> None:
+        """Refuse to roll out once :meth:`close` (or :meth:`train`) gave back the envs."""
+        if self.closed:
+            raise MobileIntentError("this trainer is closed (train() closes it when it ends); "
+                                    "build a new RepairTrainer to train again")
 
     def _cpu_policy(self) -> LanguageModel:
         """The policy as the actors get it: this one on the CPU, else a float32 CPU copy.

@@ -177,8 +177,10 @@ def test_train_closes_its_envs_when_it_fails_and_a_refusal_changes_nothing(train
     with pytest.raises(MobileIntentError, match="holds no trainer state"):
         trainer.train(progress=False, resume=True)
     assert closed == envs and trainer.envs == []
-    with pytest.raises(MobileIntentError, match="this trainer is closed"):
-        trainer.train(progress=False, resume=True)
+    for call in (lambda: trainer.train(progress=False, resume=True), trainer.validate,
+                 trainer.update):
+        with pytest.raises(MobileIntentError, match="this trainer is closed"):
+            call()
 
 
 def logp(trainer, rollout):
