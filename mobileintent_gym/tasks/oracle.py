@@ -59,11 +59,11 @@ class Oracle:
         scope = [root]
         if move.within == "record":
             scope = [n for n in root.walk() if n.entity == self.task.record]
-        found = [node for top in scope for node in top.walk()
-                 if matches(node, resource_id=move.resource_id, desc=move.desc)]
+        matching = (node for top in scope for node in top.walk()
+                    if matches(node, resource_id=move.resource_id, desc=move.desc))
         if not move.target:
-            return found[0] if found else None
-        target = self.task.target
+            return next(matching, None)
+        found, target = list(matching), self.task.target
         shown = next((n for n in found if target.shown_in(n)), None)
         if shown is not None or len(found) != 1 or found[0].entity is not None:
             return shown
