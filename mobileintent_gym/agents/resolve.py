@@ -17,7 +17,6 @@ A spec is one of:
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
 import os
@@ -115,15 +114,14 @@ def _as_factory(made: Any) -> AgentFactory:
 
 
 def _run_file(path: Path) -> Any:
-    """The module of the file at ``path``, registered under a name of its own.
+    """The module of the file at ``path``.
 
     Registered while it runs, because ``dataclasses`` looks a class's module up in
-    ``sys.modules`` (string annotations), under a name of its own, so that a file named
-    like another module (``random.py``) does not take its place; unregistered after, so
-    that its agents are pickled by value for processes that cannot import it (Ray actors).
+    ``sys.modules`` (string annotations), under a prefixed name, so that a file named like
+    another module (``random.py``) does not take its place; unregistered after, so that
+    its agents are pickled by value for processes that cannot import it (Ray actors).
     """
-    digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
-    spec = importlib.util.spec_from_file_location(f"_agent_file_{digest}_{path.stem}", path)
+    spec = importlib.util.spec_from_file_location(f"_agent_file_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     try:
