@@ -138,7 +138,8 @@ def parse_answer(answer: str, elements: Sequence[ScreenElement] = ()) -> Action 
     Accepted: the canonical strings (``CLICK[344,217]``, ``TYPE[coffee]``, ``SWIPE[UP]``,
     ``PRESS[BACK]``, ``COMPLETE``) anywhere in the text and in any case; parentheses for
     brackets; ``TAP`` for ``CLICK``; ``PRESS_BACK``; a JSON ``"action"`` field; and a click
-    with a single number, ``CLICK[3]``, meaning the centre of element [3] of ``elements``.
+    with a single number, ``CLICK[3]``, meaning the centre of element [3] of ``elements``;
+    ``TYPE["text"]`` for ``TYPE[text]`` (quotes around all of it are the model's).
     The word "complete" in a sentence ("to complete the task, CLICK[…]") is prose, not
     the action: COMPLETE counts in capitals, or as the whole answer. What the answer copies
     of the system prompt's actions (its list, ``TYPE[text]``, its example) is prose too.
@@ -168,6 +169,15 @@ def _json_string(body: str) -> str:
         return body
 
 
+def _unquoted(text: str) -> str:
+    """``text`` without the one pair of matching quotes around all of it (``"Li Wei"``)."""
+    inner = text.strip()
+    if (len(inner) >= 3 and inner[0] == inner[-1] and inner[0] in "'\"`"
+            and inner[0] not in inner[1:-1]):
+        return inner[1:-1]
+    return text
+
+
 def _candidate(head: str, argument: str | None, elements: Sequence[ScreenElement]
                ) -> Action | None:
     head = "CLICK" if head == "TAP" else head
@@ -183,7 +193,9 @@ def _candidate(head: str, argument: str | None, elements: Sequence[ScreenElement
         if len(numbers) != 2:
             return None
         argument = ",".join(numbers)
-    elif head != "TYPE":
+    elif head == "TYPE":
+        argument = _unquoted(argument)
+    else:
         argument = argument.strip().strip("'\"")
     try:
         return parse_action(f"{head}[{argument}]")

@@ -124,6 +124,11 @@ ELEMENTS = [ScreenElement("nav_home", ("Home",), (90, 1132), (0, 1095, 180, 1170
     ('{"action": "TYPE[C:\\\\new]"}', Action.type_text("C:\\new")),
     ('{"action": "TYPE[a\\qb]"}', Action.type_text("a\\qb")),
     ("TYPE[see [you] soon]", Action.type_text("see [you")),
+    # Quotes around all of the text are the model's, not the user's.
+    ('TYPE["Rainy Night"]', Action.type_text("Rainy Night")),
+    ("TYPE[ 'Li Wei' ]", Action.type_text("Li Wei")),
+    ('TYPE["Li" and "Wei"]', Action.type_text('"Li" and "Wei"')),
+    ('TYPE["x]', Action.type_text('"x')),
     ("PRESS_BACK", Action.press("BACK")),
     ("press[enter]", Action.press("ENTER")),
     ("SWIPE['up']", Action.swipe("UP")),
