@@ -275,6 +275,21 @@ def _available(model: str, local_only: bool, tried: list[str]) -> bool:
     return True
 
 
+PLAIN_DECODING: dict[str, Any] = {
+    "num_beams": 1, "num_return_sequences": 1, "repetition_penalty": 1.0,
+    "encoder_repetition_penalty": 1.0, "no_repeat_ngram_size": 0, "min_length": 0,
+    "min_new_tokens": None, "typical_p": 1.0, "min_p": None, "epsilon_cutoff": 0.0,
+    "eta_cutoff": 0.0, "bad_words_ids": None, "sequence_bias": None, "suppress_tokens": None,
+    "begin_suppress_tokens": None, "forced_bos_token_id": None, "forced_eos_token_id": None,
+    "exponential_decay_length_penalty": None}
+"""What :func:`generate` passes over the model's own ``generation_config``.
+
+A hub model's defaults (a repetition penalty, beams, a minimum length …) would otherwise
+shape every answer: greedy answers would not be the argmax, and sampled ones not drawn from
+the softmax that GRPO's log-probabilities assume.
+"""
+
+
 def generate(lm: LanguageModel, prompts: Sequence[Messages], max_new_tokens: int = 48,
              temperature: float = 0.0, seed: int = 0) -> list[Generation]:
     """Answer a batch of chat prompts in one batched ``generate`` call.
@@ -283,7 +298,8 @@ def generate(lm: LanguageModel, prompts: Sequence[Messages], max_new_tokens: int
         lm: The model.
         prompts: One list of chat messages per answer.
         max_new_tokens: Longest answer in tokens.
-        temperature: 0 decodes greedily; above 0 samples at that temperature.
+        temperature: 0 decodes greedily; above 0 samples at that temperature, from the
+            whole softmax. Nothing else shapes the answer (see :data:`PLAIN_DECODING`).
         seed: Seed of the sampling, used in a forked torch random state (the global one is
             left as it was), so the same seed gives the same answers.
 
@@ -297,6 +313,7 @@ def generate(lm: LanguageModel, prompts: Sequence[Messages], max_new_tokens: int
                          add_special_tokens=False).to(lm.device)
     sampling = {"do_sample": True, "temperature": temperature, "top_k": 0, "top_p": 1.0} \
         if temperature > 0 else {"do_sample": False}
+    sampling |= PLAIN_DECODING
     cuda = [lm.device] if lm.device.type == "cuda" else []
     with torch.random.fork_rng(devices=cuda), torch.no_grad():
         torch.manual_seed(seed)

@@ -165,6 +165,24 @@ def test_any_of_the_models_end_ids_ends_an_answer(small_lm):
         config.eos_token_id = saved
 
 
+@pytest.mark.parametrize("temperature", [0.0, 1.0])
+def test_the_models_own_generation_defaults_shape_no_answer(small_lm, temperature):
+    plain = generate(small_lm, SHORT, max_new_tokens=6, temperature=temperature, seed=3)
+    config = small_lm.model.generation_config
+    saved = config.to_dict()
+    # What hub models' generation_config.json files set.
+    config.update(repetition_penalty=5.0, no_repeat_ngram_size=1, num_beams=3, min_length=400,
+                  suppress_tokens=[plain[0].response_ids[0]], top_k=1, top_p=0.1)
+    try:
+        shaped = generate(small_lm, SHORT, max_new_tokens=6, temperature=temperature, seed=3)
+    finally:
+        config.update(**saved)
+        for name in ("repetition_penalty", "no_repeat_ngram_size", "num_beams", "min_length",
+                     "suppress_tokens", "top_k", "top_p"):
+            setattr(config, name, saved.get(name))
+    assert [g.response_ids for g in shaped] == [g.response_ids for g in plain]
+
+
 def test_batches_are_padded_on_the_left_whatever_the_tokenizers_default(small_lm):
     alone = [generate(small_lm, [p], max_new_tokens=6)[0] for p in SHORT]
     small_lm.tokenizer.padding_side = "right"
