@@ -174,14 +174,21 @@ class SharedFrames:
         Returns:
             The other fields (``None`` for a Box observation; the whole observation where
             nothing is shared, a ``Discrete`` one say) and the fields copied.
+
+        Raises:
+            ValueError: Naming a field the observation lacks or has in another shape than
+                its space's (nothing is written then).
         """
-        if WHOLE in self.arrays:
-            return None, [WHOLE] if _put(self.arrays[WHOLE], index, observation) else []
-        if not isinstance(observation, dict):
+        whole = WHOLE in self.arrays
+        fields = {WHOLE: observation} if whole else observation
+        if not isinstance(fields, dict):
             return observation, []
+        for name, array in self.arrays.items():
+            _check_field(name, array.shape[1:], fields)
         copied = [name for name, array in self.arrays.items()
-                  if _put(array, index, observation[name])]
-        return {k: v for k, v in observation.items() if k not in self.arrays}, copied
+                  if _put(array, index, fields[name])]
+        return None if whole else {k: v for k, v in fields.items()
+                                   if k not in self.arrays}, copied
 
     def copy_row(self, index: int, source: SharedFrames) -> None:
         """Row ``index`` of every array, from ``source`` (a batch of the same layout)."""
@@ -200,6 +207,16 @@ class SharedFrames:
                 with suppress(FileNotFoundError):  # removed by someone else (RemoveIPC)
                     mapped.block.unlink()
         self._blocks.clear()
+
+
+def _check_field(name: str, shape: tuple[int, ...], fields: dict[str, Any]) -> None:
+    """Raise unless ``fields`` has ``name`` in ``shape`` (numpy would broadcast it in)."""
+    what = "the observation" if name == WHOLE else f"observation field {name!r}"
+    if name not in fields:
+        raise ValueError(f"{what} is missing, which the observation space has")
+    if np.shape(fields[name]) != shape:
+        raise ValueError(f"{what} has shape {np.shape(fields[name])}, not {shape} as the "
+                         "observation space says")
 
 
 def _put(array: np.ndarray, index: int, value: Any) -> bool:

@@ -155,6 +155,58 @@ def test_an_episode_that_ended_beside_an_error_is_seen_ended():
     envs.close()
 
 
+class _Misshapen(gym.Env):
+    """A counter (``count``) and its double (``twice``) in a Dict space; its step gives
+    ``twice`` in the shape ``shape`` (``None``: leaves it out)."""
+
+    action_space = gym.spaces.Discrete(2)
+    observation_space = gym.spaces.Dict({
+        "count": gym.spaces.Box(0, 1000, (2,), np.int64),
+        "twice": gym.spaces.Box(0, 1000, (2,), np.int64)})
+
+    def __init__(self, shape=(2,)):
+        self.shape = shape
+
+    def reset(self, *, seed=None, options=None):
+        return {"count": np.zeros(2, np.int64), "twice": np.zeros(2, np.int64)}, {}
+
+    def step(self, action):
+        observation = {"count": np.full(2, 1)}
+        if self.shape is not None:
+            observation["twice"] = np.full(self.shape, 2)
+        return observation, 0.0, False, False, {}
+
+
+@pytest.mark.parametrize(("shape", "message"), [
+    ((), r"observation field 'twice' has shape \(\), not \(2,\)"),  # numpy broadcast it
+    ((1,), r"observation field 'twice' has shape \(1,\), not \(2,\)"),
+    ((3,), r"observation field 'twice' has shape \(3,\), not \(2,\)"),
+    (None, r"observation field 'twice' is missing")])
+def test_an_observation_field_of_another_shape_or_missing_is_named(shape, message):
+    envs = SharedMemoryVectorEnv([_Misshapen, functools.partial(_Misshapen, shape)])
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match=message) as caught:
+        envs.step(np.array([0, 0]))
+    assert caught.value.env_id == 1
+    obs, *_ = envs.recv()  # sub-env 0's step, kept
+    assert obs["count"].tolist() == [[1, 1]] and obs["twice"].tolist() == [[2, 2]]
+    obs, _ = envs.reset(seed=0, options={"reset_mask": np.array([False, True])})
+    assert obs["count"][1].tolist() == [0, 0]
+    envs.close()
+
+
+def test_a_box_observation_of_another_shape_is_named():
+    class _Scalar(_Light):
+        def step(self, action):
+            return np.int64(7), *super().step(action)[1:]
+
+    envs = SharedMemoryVectorEnv([functools.partial(_Scalar, wide=True)])
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match=r"the observation has shape \(\), not \(2,\)"):
+        envs.step(np.array([0]))
+    envs.close()
+
+
 class _Locking(_Light):
     """A counter whose action 1 puts a lock (which cannot be pickled) in its info."""
 
