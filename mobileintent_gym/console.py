@@ -78,7 +78,8 @@ def run_encoder(require: str | None = None, stream: TextIO | None = None) -> Enc
 class Progress:
     """A one-line progress bar on a terminal: done/total, episodes/s and a running rate.
 
-    Nothing is drawn when the stream is not a terminal (logs and pipes stay clean).
+    Nothing is drawn when the stream is not a terminal (logs and pipes stay clean). As a
+    context manager it ends its line on the way out, an error's included.
 
     Args:
         total: Episodes to run.
@@ -115,3 +116,9 @@ class Progress:
         if self.enabled and self.done:
             self.stream.write("\n")
             self.stream.flush()
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()  # an error's message then starts on a line of its own

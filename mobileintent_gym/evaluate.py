@@ -259,13 +259,12 @@ def run_all(args: argparse.Namespace, run: Plan, env: gym.Env, writer: ResultsWr
     episodes = list(done)
     todo = rollout_episodes(run.users, run.tasks, args.seed,
                             skip={(e["user"], e["task"]) for e in done})
-    progress = Progress(len(todo))
-    for record, extra in _records(args, run, env, todo, len(episodes), encoder):
-        episodes.append(episode_dict(record, len(episodes), **extra))
-        if writer is not None:
-            writer.add(episodes[-1])
-        progress.update(record.result.success)
-    progress.close()
+    with Progress(len(todo)) as progress:
+        for record, extra in _records(args, run, env, todo, len(episodes), encoder):
+            episodes.append(episode_dict(record, len(episodes), **extra))
+            if writer is not None:
+                writer.add(episodes[-1])
+            progress.update(record.result.success)
     return episodes
 
 

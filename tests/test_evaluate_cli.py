@@ -319,6 +319,30 @@ def test_a_long_run_shows_progress_on_a_terminal(monkeypatch):
     assert any(bar.startswith("[") and " 1/3 " in bar and " ep/s " in bar for bar in bars)
 
 
+def test_an_error_mid_run_starts_on_a_line_of_its_own_after_the_bar(tmp_path, monkeypatch,
+                                                                     capsys):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    (tmp_path / "failing_agent.py").write_text(
+        "class Failing:\n"
+        "    episodes = 0\n\n"
+        "    def __init__(self, env, seed):\n"
+        "        Failing.episodes += 1\n"
+        "        if Failing.episodes == 2:\n"
+        "            raise RuntimeError('the second episode fails')\n\n"
+        "    def act(self, observation, info):\n"
+        "        return 'COMPLETE'\n")
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    with pytest.raises(RuntimeError, match="the second episode fails"):
+        run("--agent", f"{tmp_path / 'failing_agent.py'}:Failing", "--tasks", *TASKS,
+            "--users", "demo-ana")
+    assert screen.getvalue().split("\r")[-1].startswith("[") and " 1/3 " in screen.getvalue()
+    assert screen.getvalue().endswith("\n")  # the traceback starts on a line of its own
+
+
 def test_any_integer_is_an_evaluate_seed():
     # Episode seeds are derived from it, so a negative one works, and runs made with one
     # must stay resumable; the other commands' seeds go to NumPy and must be 0 or more.

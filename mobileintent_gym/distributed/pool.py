@@ -245,16 +245,14 @@ class RolloutPool:
         """
         waiting: dict[int, EpisodeRecord] = {}
         following = 0
-        bar = Progress(len(episodes)) if self.progress else None
-        for index, record in self.stream(episodes, make_agent):
-            waiting[index] = record
-            if bar is not None:
-                bar.update(record.result.success)
-            while following in waiting:
-                yield waiting.pop(following)
-                following += 1
-        if bar is not None:
-            bar.close()
+        with Progress(len(episodes)) as bar:  # draws nothing until updated
+            for index, record in self.stream(episodes, make_agent):
+                waiting[index] = record
+                if self.progress:
+                    bar.update(record.result.success)
+                while following in waiting:
+                    yield waiting.pop(following)
+                    following += 1
 
     def pids(self) -> list[int]:
         """Each actor's current process id."""
