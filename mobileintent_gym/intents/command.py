@@ -19,9 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from mobileintent_gym.checks import is_digits
-from mobileintent_gym.console import run_encoder, seed_int
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.backends.loader import screen_size
+from mobileintent_gym.console import UsageError, positive_int, run_encoder, seed_int
 from mobileintent_gym.intents.act2intention import export_sessions
 from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.knowu import behaviour_log, load_knowu_habits, write_behaviour_log
@@ -59,20 +58,35 @@ def summarise(sessions: Sequence[Session], seconds: float, dropped: int = 0) -> 
     }
 
 
-def _knowu(pairs: Sequence[str], users: Sequence[str], profiles: str | None) -> tuple:
-    """Each user's KnowU habits, every file named for them merged.
+def _user_ids(users: Sequence[str], profiles: str | None) -> list[str]:
+    """Each user's id (the name of its output folder).
 
     Raises:
-        SystemExit: For a pair that is not USER=PATH, or a user that is not generated.
+        UsageError: When two profiles have one id: the second would overwrite the first.
     """
-    ids = {resolve_profile(user, profiles).user_id for user in users}
+    ids: dict[str, str] = {}
+    for user in users:
+        user_id = resolve_profile(user, profiles).user_id
+        if user_id in ids:
+            raise UsageError(f"--users {ids[user_id]!r} and {user!r} are both user "
+                             f"{user_id!r}, whose files would overwrite each other; give one")
+        ids[user_id] = user
+    return list(ids)
+
+
+def _knowu(pairs: Sequence[str], ids: Sequence[str]) -> tuple:
+    """Each user's KnowU habits, every file named for them merged (``ids``: the users).
+
+    Raises:
+        UsageError: For a pair that is not USER=PATH, or a user that is not generated.
+    """
     habits: dict[str, tuple] = {}
     for pair in pairs:
         user, sep, path = pair.partition("=")
         if not sep:
-            raise SystemExit(f"generate: --knowu takes USER=PATH, got {pair!r}")
+            raise UsageError(f"--knowu takes USER=PATH, got {pair!r}")
         if user not in ids:
-            raise SystemExit(f"generate: --knowu names {user!r}, which is not generated; "
+            raise UsageError(f"--knowu names {user!r}, which is not generated; "
                              f"the users are {sorted(ids)}")
         habits[user] = habits.get(user, ()) + tuple(load_knowu_habits(path))
     return tuple(habits.items())
@@ -85,34 +99,22 @@ def _check_out(out: Path) -> None:
     """
     there = next(p for p in (out, *out.parents) if p.exists())
     if not there.is_dir():
-        raise SystemExit(f"generate: --out {out}: {there} is a file; give a folder")
+        raise UsageError(f"--out {out}: {there} is a file; give a folder")
     if not os.access(there, os.W_OK | os.X_OK):
-        raise SystemExit(f"generate: --out {out}: {there} cannot be written")
-
-
-def _size(text: str) -> tuple[int, int]:
-    width, sep, height = text.partition("x")
-    if not (sep and is_digits(width) and is_digits(height)):
-        raise SystemExit(f"generate: --size must be WIDTHxHEIGHT, got {text!r}")
-    return int(width), int(height)
+        raise UsageError(f"--out {out}: {there} cannot be written")
 
 
 def _main(args: argparse.Namespace) -> int:
-    if args.days < 1:
-        raise SystemExit(f"generate: --days must be at least 1, got {args.days}")
-    width, height = _size(args.size)
+    width, height = screen_size(args.size, f"--size {args.size}")
     out = Path(args.out)
     _check_out(out)
     users = resolve_users(args.users, args.profiles)
     config = GeneratorConfig(width, height, profiles_dir=args.profiles,
-                             habits=_knowu(args.knowu or (), users, args.profiles))
+                             habits=_knowu(args.knowu or (), _user_ids(users, args.profiles)))
     encoder = run_encoder()  # announces the model that ranks the apps' content
     sessions, dropped, began = [], 0, time.perf_counter()
     for n, user in enumerate(users):
-        try:
-            life = UserLife(user, args.seed, config)
-        except MobileIntentError as err:
-            raise SystemExit(f"generate: {err}") from err
+        life = UserLife(user, args.seed, config)
         days = []
         for day in range(args.days):
             days.append(life.day(day))
@@ -142,7 +144,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--users", nargs="+", default=["test"],
                         help="sets of built-in users (train, val, test, demo, all) and/or "
                         "profile names or paths")
-    parser.add_argument("--days", type=int, default=7)
+    parser.add_argument("--days", type=positive_int, default=7)
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--screenshots", action="store_true",
                         help="also write the screen of every step as a PNG")

@@ -1,6 +1,7 @@
 """``mobileintent-gym generate``: sessions, files, progress and summary in one command."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -30,12 +31,38 @@ def test_generate_writes_every_format_and_prints_a_summary(tmp_path, capsys):
     assert not list(folder.glob("*/*.png"))
 
 
-def test_bad_arguments_stop_with_a_message(tmp_path):
-    for argv, message in ((["--days", "0"], "--days must be at least 1"),
-                          (["--size", "big"], "--size must be WIDTHxHEIGHT"),
-                          (["--knowu", "x.yaml"], "--knowu takes USER=PATH")):
-        with pytest.raises(SystemExit, match=message):
-            main(["generate", "--out", str(tmp_path), *argv])
+def test_bad_arguments_are_one_line_with_the_usage_errors_status(tmp_path, capsys):
+    # Each exited with status 1 (SystemExit of a message), and 100x100 was refused only
+    # after the first user's content was built.
+    for argv, message in ((["--size", "big"], "size must be WIDTHxHEIGHT, got '--size big'"),
+                          (["--size", "100x100"], "screen 100x100 is outside 320-3840"),
+                          (["--knowu", "x.yaml"], "--knowu takes USER=PATH, got 'x.yaml'")):
+        assert main(["generate", "--users", USER, "--out", str(tmp_path), *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("mobileintent-gym generate: ") and message in err
+        assert "encoder:" not in err and len(err.splitlines()) == 1
+    with pytest.raises(SystemExit) as stopped:
+        main(["generate", "--out", str(tmp_path), "--days", "0"])
+    assert stopped.value.code == 2
+    assert "--days: must be an integer of at least 1, got '0'" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+
+
+def test_two_profiles_of_one_user_id_are_refused_before_any_work(tmp_path, capsys):
+    # The second user's files overwrote the first's, and the summary counted both.
+    import mobileintent_gym.users
+
+    builtin = Path(mobileintent_gym.users.__file__).parent / "profiles" / f"{USER}.json"
+    other = tmp_path / "ana2.json"
+    data = json.loads(builtin.read_text())
+    other.write_text(json.dumps({**data, "demographics": {**data["demographics"],
+                                                          "name": "Ana Two"}}))
+    out = tmp_path / "out"
+    assert main(["generate", "--users", USER, str(other), "--days", "1", "--out",
+                 str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"--users '{USER}' and '{other}' are both user '{USER}'" in err
+    assert "encoder:" not in err and not out.exists()
 
 
 def test_unknown_users_are_one_line_naming_them_and_the_sets(tmp_path, capsys):
@@ -60,9 +87,9 @@ def test_arguments_that_would_fail_after_the_work_stop_before_it(tmp_path, capsy
             (["--out", str(tmp_path / "file")], "is a file; give a folder"),
             (["--out", str(tmp_path / "file" / "sessions")], "file is a file; give a folder"),
             (["--out", out, "--knowu", f"demo-anna={tmp_path / 'me.yaml'}"],
-             "'demo-anna', which is not generated; the users are \\['demo-ana'\\]")):
-        with pytest.raises(SystemExit, match=message):
-            main(["generate", "--users", USER, "--days", "1", *argv])
+             "'demo-anna', which is not generated; the users are ['demo-ana']")):
+        assert main(["generate", "--users", USER, "--days", "1", *argv]) == 2
+        assert message in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["generate", "--users", USER, "--seed", "-1", "--out", out])
     assert "--seed: must be an integer of at least 0, got '-1'" in capsys.readouterr().err
@@ -78,7 +105,7 @@ def test_every_knowu_file_of_a_user_counts(tmp_path):
     (tmp_path / "a.yaml").write_text(KNOWU)
     (tmp_path / "b.yaml").write_text(KNOWU.replace("clock_out", "other"))
     habits = _knowu([f"{USER}={tmp_path / 'a.yaml'}", f"{USER}={tmp_path / 'b.yaml'}"],
-                    [USER], None)
+                    [USER])
     life = UserLife(USER, 0, GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical"),
                                              habits=habits))
     names = {h.name for h in life.routine.habits if h.source == "knowu"}
