@@ -17,7 +17,8 @@ as the study's ``user_demo.csv``.
 
 Loaders return :class:`~mobileintent_gym.intents.IntentionSegment` s holding what the file
 holds; writing what was loaded gives the same file content back, times written as
-:func:`format_time` writes them (milliseconds only where they are not ``.000``).
+:func:`format_time` writes them (milliseconds only where they are not ``.000``, a UTC
+offset where the time has one).
 """
 
 from __future__ import annotations
@@ -54,9 +55,15 @@ class InvalidDataError(MobileIntentError, ValueError):
 
 
 def format_time(when: datetime) -> str:
-    """``YYYY-MM-DD HH:MM:SS``, with milliseconds when the time has them (as the study's CSV)."""
+    """``YYYY-MM-DD HH:MM:SS`` (as the study's CSV), then any milliseconds and UTC offset.
+
+    Milliseconds are written where they are not ``.000``, the offset (``+08:00``) where the
+    time has one.
+    """
     text = when.strftime(TIME_FORMAT)
-    return f"{text}.{when.microsecond // 1000:03d}" if when.microsecond else text
+    if when.microsecond // 1000:
+        text += f".{when.microsecond // 1000:03d}"
+    return text + when.isoformat(timespec="seconds")[19:]  # the offset, if any
 
 
 def parse_time(text: Any, where: str) -> datetime:
@@ -116,33 +123,49 @@ def record_segment(record: Any, where: str) -> IntentionSegment:
     Raises:
         InvalidDataError: Naming ``where`` and the missing or bad field.
     """
-    if not isinstance(record, dict) or not all(k in record for k in _RECORD_KEYS):
-        raise InvalidDataError(f"{where}: a segment needs the keys {list(_RECORD_KEYS)}, "
-                               f"got {str(record)[:120]}")
+    check_keys(record, _RECORD_KEYS, "a segment", where)
     kind = record.get("kind", "intention")
     if kind not in SEGMENT_KINDS:
         raise InvalidDataError(f"{where}: 'kind' must be one of {SEGMENT_KINDS}, got {kind!r}")
     if not isinstance(record["steps"], list):
-        raise InvalidDataError(f"{where}: 'steps' must be a list, got {record['steps']!r}")
+        raise InvalidDataError(f"{where}: 'steps' must be a list, got {record['steps']!r:.120}")
     part = record.get("part", 0)
-    if not is_integer(part) or part not in (0, 1, 2) or (part and kind != "intention"):
-        raise InvalidDataError(f"{where}: 'part' must be 1 or 2 on an intention, got {part!r}")
+    if not is_integer(part) or part not in (0, 1, 2):
+        raise InvalidDataError(f"{where}: 'part' must be 1 or 2, got {part!r}")
+    if part and kind != "intention":
+        raise InvalidDataError(f"{where}: a segment of kind {kind!r} has no 'part' (only "
+                               f"an interrupted intention has), got {part!r}")
     steps = tuple(_step(s, f"{where} step {i + 1}") for i, s in enumerate(record["steps"]))
     return IntentionSegment(parse_time(record["datetime"], f"{where} 'datetime'"),
                             _text(record, "app", where), _text(record, "event", where),
                             _text(record, "behavior", where), steps, kind, part=part)
 
 
-def read_json_list(path: str | os.PathLike[str], what: str) -> list:
-    """The JSON list a file holds.
+def check_keys(record: Any, keys: Sequence[str], what: str, where: str) -> None:
+    """Raise unless ``record`` is an object holding every key of ``keys``.
 
     Raises:
-        InvalidDataError: When the file cannot be read, is not JSON or holds no list; the
-            message names the file and says it should be ``what``.
+        InvalidDataError: Naming ``where`` and the first key missing (or what ``record`` is).
+    """
+    if not isinstance(record, dict):
+        raise InvalidDataError(f"{where}: {what} must be an object, got {record!r:.120}")
+    missing = [k for k in keys if k not in record]
+    if missing:
+        raise InvalidDataError(f"{where}: {what} has no {missing[0]!r} (it needs "
+                               f"{list(keys)})")
+
+
+def read_json_list(path: str | os.PathLike[str], what: str) -> list:
+    """The JSON list a file holds (a UTF-8 byte order mark before it is skipped).
+
+    Raises:
+        InvalidDataError: When the file cannot be read, is not JSON (or nested too deeply
+            to read) or holds no list; the message names the file and says it should be
+            ``what``.
     """
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
+        data = json.loads(Path(path).read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError, RecursionError) as err:
         raise InvalidDataError(f"{path}: {err}") from err
     if not isinstance(data, list):
         raise InvalidDataError(f"{path}: {what} holds a list, got {type(data).__name__}")
@@ -193,6 +216,8 @@ def load_intentions_csv(path: str | os.PathLike[str]) -> list[IntentionSegment]:
                                f"got {','.join(rows[0]) if rows else 'nothing'}")
     out = []
     for line, row in enumerate(rows[1:], start=2):
+        if not row:  # a blank line
+            continue
         if len(row) != len(CSV_COLUMNS):
             raise InvalidDataError(f"{path} line {line}: expected 4 fields, got {row!r}")
         out.append(IntentionSegment(parse_time(row[0], f"{path} line {line}"), row[1], row[3],

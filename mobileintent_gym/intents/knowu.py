@@ -24,9 +24,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from mobileintent_gym.checks import is_digits
+from mobileintent_gym.checks import is_digits, is_integer
 from mobileintent_gym.errors import require
-from mobileintent_gym.intents.act2intention import InvalidDataError, parse_time, read_json_list
+from mobileintent_gym.intents.act2intention import (
+    InvalidDataError,
+    check_keys,
+    parse_time,
+    read_json_list,
+)
 from mobileintent_gym.intents.routine import EVERY_DAY, Habit, Trigger
 from mobileintent_gym.intents.schema import Session
 from mobileintent_gym.tasks import TEMPLATES
@@ -65,9 +70,10 @@ class BehaviourEntry:
 
 
 def _entry(data: Any, where: str) -> BehaviourEntry:
-    if not isinstance(data, dict) or any(not isinstance(data.get(k), str) for k in _ENTRY_KEYS):
-        raise InvalidDataError(f"{where}: an entry needs string fields {list(_ENTRY_KEYS)}, "
-                               f"got {str(data)[:120]}")
+    check_keys(data, _ENTRY_KEYS, "an entry", where)
+    wrong = next((k for k in _ENTRY_KEYS if not isinstance(data[k], str)), None)
+    if wrong is not None:
+        raise InvalidDataError(f"{where}: {wrong!r} must be a string, got {data[wrong]!r:.80}")
     if data["label"] not in LABELS:
         raise InvalidDataError(f"{where}: 'label' must be one of {LABELS}, got {data['label']!r}")
     return BehaviourEntry(parse_time(data["time"], f"{where} 'time'"), data["location"],
@@ -107,7 +113,12 @@ def behaviour_log(sessions: Sequence[Session]) -> list[BehaviourEntry]:
 
 
 def _minutes(text: Any, where: str) -> int:
-    """Minutes after midnight of an ``HH:MM`` time of day (00:00 to 23:59)."""
+    """Minutes after midnight of an ``HH:MM`` time of day (00:00 to 23:59).
+
+    YAML 1.1 reads an unquoted ``18:00`` as the base-60 integer 1080: that is the same count.
+    """
+    if is_integer(text) and 0 <= text < 24 * 60:
+        return int(text)
     hours, colon, minutes = str(text).strip().partition(":")
     if not (colon and is_digits(hours) and is_digits(minutes) and int(hours) < 24
             and int(minutes) < 60):
@@ -177,7 +188,7 @@ def load_knowu_habits(path: str | os.PathLike[str]) -> tuple[Habit, ...]:
     yaml = require("yaml", "data")
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as err:
+    except (OSError, ValueError, RecursionError, yaml.YAMLError) as err:  # ValueError: not UTF-8
         raise InvalidDataError(f"{path}: {err}") from err
     profile = data.get("user_profile") if isinstance(data, dict) else None
     habits = profile.get("habits") if isinstance(profile, dict) else None

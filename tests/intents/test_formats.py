@@ -91,7 +91,7 @@ def test_the_real_knowu_logs_load_and_round_trip(tmp_path):
 
 @pytest.mark.parametrize(("content", "message"), [
     ("{}", "holds a list"),
-    ('[{"datetime": "2026-03-02 08:00:00"}]', "segment 1: a segment needs the keys"),
+    ('[{"datetime": "2026-03-02 08:00:00"}]', "segment 1: a segment has no 'event'"),
     ('[{"datetime": "soon", "event": "E", "behavior": "b", "app": "A", "steps": []}]',
      "not a date and time: 'soon'"),
     ('[{"datetime": "2026-03-02 08:00:00", "event": "E", "behavior": "b", "app": "A", '
@@ -99,12 +99,17 @@ def test_the_real_knowu_logs_load_and_round_trip(tmp_path):
     ('[{"datetime": "2026-03-02 08:00:00", "event": "E", "behavior": "b", "app": "A", '
      '"steps": [], "kind": "nap"}]', "'kind' must be one of"),
     ('[{"datetime": "2026-03-02 08:00:00", "event": "E", "behavior": "b", "app": "A", '
-     '"steps": [], "part": 3}]', "'part' must be 1 or 2 on an intention, got 3"),
+     '"steps": [], "part": 3}]', "'part' must be 1 or 2, got 3"),
     ('[{"datetime": "2026-03-02 08:00:00", "event": "E", "behavior": "b", "app": "A", '
-     '"steps": [], "part": 1.0}]', "'part' must be 1 or 2 on an intention, got 1.0"),
+     '"steps": [], "part": 1.0}]', "'part' must be 1 or 2, got 1.0"),
     ('[{"datetime": "2026-03-02 08:00:00", "event": "Noise", "behavior": "b", "app": "A", '
-     '"steps": [], "kind": "idle", "part": 1}]', "'part' must be 1 or 2 on an intention"),
+     '"steps": [], "kind": "idle", "part": 1}]', "a segment of kind 'idle' has no 'part'"),
+    # The missing key is named, however long the others are.
+    ('[{"datetime": "2026-03-02 08:00:00", "event": "E", "behavior": "' + "b" * 200
+     + '", "steps": []}]', "segment 1: a segment has no 'app'"),
+    ('[3]', "segment 1: a segment must be an object, got 3"),
     ("[", "t.json"),
+    ("[" * 100_000 + "]" * 100_000, "t.json: maximum recursion depth"),
 ])
 def test_malformed_trajectory_files_are_named(tmp_path, content, message):
     (tmp_path / "t.json").write_text(content)
@@ -123,6 +128,41 @@ def test_malformed_csv_and_logs_are_named(tmp_path):
                                      '"action": "y", "label": "maybe", "category": "z"}]')
     with pytest.raises(InvalidDataError, match="'label' must be one of"):
         load_behaviour_log(tmp_path / "c.json")
+    (tmp_path / "d.json").write_text('[{"time": "2026-01-01T08:00:00", "location": "'
+                                     + "Room 405, " * 20 + '", "action": "y", "label": '
+                                     '"noise", "category": null}]')
+    with pytest.raises(InvalidDataError, match="entry 1: 'category' must be a string, got "
+                                               "None"):
+        load_behaviour_log(tmp_path / "d.json")
+
+
+def test_a_utf8_mark_and_a_last_blank_line_are_read_as_other_tools_read_them(tmp_path):
+    (tmp_path / "a.csv").write_text("Time,APP,Intention,Event\n2024-10-25 06:52:34,Maps,"
+                                    "Find a cafe,Travel\n\n")
+    assert [s.app for s in load_intentions_csv(tmp_path / "a.csv")] == ["Maps"]
+    (tmp_path / "b.json").write_text('\ufeff[{"time": "2026-01-01T08:00:00", "location": "x", '
+                                     '"action": "y", "label": "noise", "category": "z"}]',
+                                     encoding="utf-8")
+    assert [e.label for e in load_behaviour_log(tmp_path / "b.json")] == ["noise"]
+
+
+@pytest.mark.parametrize("text", ["2024-10-25 06:52:34+08:00", "2024-10-25 06:52:34.250-05:30",
+                                  "2024-10-25 06:52:34.001"])
+def test_a_time_with_an_offset_or_milliseconds_writes_back_as_it_was(tmp_path, text):
+    # The offset was dropped on writing.
+    (tmp_path / "a.csv").write_text(f"Time,APP,Intention,Event\n{text},Maps,Find,Travel\n")
+    segments = load_intentions_csv(tmp_path / "a.csv")
+    write_intentions_csv(segments, tmp_path / "b.csv")
+    assert (tmp_path / "b.csv").read_text() == (tmp_path / "a.csv").read_text()
+
+
+def test_microseconds_under_a_millisecond_write_no_milliseconds():
+    from datetime import datetime
+
+    from mobileintent_gym.intents.act2intention import format_time
+
+    assert format_time(datetime(2026, 3, 2, 8, 0, 0, 500)) == "2026-03-02 08:00:00"
+    assert format_time(datetime(2026, 3, 2, 8, 0, 0, 7_500)) == "2026-03-02 08:00:00.007"
 
 
 def test_export_with_screenshots_writes_the_screen_of_every_step(tmp_path):

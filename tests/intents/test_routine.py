@@ -122,6 +122,33 @@ def test_a_knowu_time_that_is_no_time_of_day_is_named(tmp_path, trigger, named):
         load_knowu_habits(path)
 
 
+def test_an_unquoted_knowu_time_means_the_same_as_a_quoted_one(tmp_path):
+    # YAML reads 18:00 unquoted as the base-60 integer 1080, which was refused.
+    pytest.importorskip("yaml")
+    path = tmp_path / "times.yaml"
+    path.write_text("user_profile:\n  habits:\n    late: {trigger: {time: 18:00, time_range: "
+                    "x}, action: {type: send_message}}\n    early: {trigger: {time_range: "
+                    "[08:30, 17:45]}, action: {type: send_message}}\n")
+    habits = {h.name: h.trigger for h in load_knowu_habits(path)}
+    assert (habits["late"].start, habits["late"].end) == (18 * 60, 18 * 60 + 9)
+    assert (habits["early"].start, habits["early"].end) == (8 * 60 + 30, 17 * 60 + 45)
+    path.write_text(YAML.replace("'18:00'", "25:00"))  # 1500 minutes
+    with pytest.raises(InvalidDataError, match=r"not a time of day .*: 1500"):
+        load_knowu_habits(path)
+
+
+@pytest.mark.parametrize("content", [
+    # Each crashed with a traceback that named no file.
+    "user_profile:\n  habits:\n    x: {trigger: {time: '18:00'}, action: {type: 电话}}\n"
+    .encode("gbk"),
+    ("a: " + "[" * 5000 + "]" * 5000 + "\n").encode()])
+def test_a_knowu_file_not_in_utf8_or_nested_too_deeply_is_named(tmp_path, content):
+    pytest.importorskip("yaml")
+    (tmp_path / "k.yaml").write_bytes(content)
+    with pytest.raises(InvalidDataError, match=r"k\.yaml: "):
+        load_knowu_habits(tmp_path / "k.yaml")
+
+
 def test_the_real_knowu_profiles_load():
     pytest.importorskip("yaml")
     folder = shared("knowu")
