@@ -40,14 +40,15 @@ def progress(done: int, total: int, note: str, out: TextIO, width: int = 30) -> 
 def summarise(sessions: Sequence[Session], seconds: float, dropped: int = 0) -> dict:
     """Counts of a generation run: segments, noise, classes, judged successes, speed.
 
+    An interrupted intention (two segments) counts once, as in the intention CSV;
     ``dropped`` is the number of intentions the judge found not achieved (left out).
     """
-    intentions = [s for session in sessions for s in session.intentions()]
+    intentions = [s for session in sessions for s in session.done()]
     segments = sum(len(session.segments) for session in sessions)
     return {
         "users": len({s.user for s in sessions}), "sessions": len(sessions),
         "segments": segments, "intentions": len(intentions),
-        "noise": segments - len(intentions),
+        "noise": sum(seg.is_noise for session in sessions for seg in session.segments),
         "steps": sum(len(seg.steps) for session in sessions for seg in session.segments),
         "judged": sum(seg.success is not None for seg in intentions),
         "succeeded": sum(bool(seg.success) for seg in intentions),

@@ -129,9 +129,19 @@ class UserLife:
         self._tasks: dict[str, TaskInstance] = {}
         self._put_away = True
         self.dropped = 0  # intentions the judge found not achieved, left out
+        self.lived = -1  # the last day lived by day()
 
     def day(self, index: int) -> Session:
-        """Live day ``index`` (from 0; days must be lived in order) and return its session."""
+        """Live day ``index`` (from 0) and return its session.
+
+        Raises:
+            MobileIntentError: Unless ``index`` is an integer after the last day lived
+                (days are lived in order: each starts from the phone the one before left).
+        """
+        if not is_integer(index) or index <= self.lived:
+            raise MobileIntentError(f"day {index!r}: days are lived in order, after day "
+                                    f"{self.lived}; give a later one")
+        self.lived = int(index)
         start = self.phone.state.copy()
         segments = tuple(self.live(index))
         first = segments[0].context if segments else Context.at(

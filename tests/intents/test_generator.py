@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from mobileintent_gym.apps import registry
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents import generate_sessions, replay
 from mobileintent_gym.intents.generator import UserLife
 from mobileintent_gym.intents.routine import Planned
@@ -126,6 +127,22 @@ def test_the_user_goes_on_from_the_screen_left_open_and_searches_both_ways():
     assert then is not None and then.success and not then.fresh
     assert then.steps[0].description == "In Chat, press Back, to go back to Chats"
     assert any(s.action == "SWIPE[DOWN]" for s in then.steps)
+    life.close()
+
+
+def test_days_are_lived_in_order_or_refused_with_nothing_lived():
+    # day(0) twice crammed a second day into the last hour of the first; day(5) then
+    # day(2) returned a session of day 5's date for day 2.
+    life = UserLife(USER)
+    first = life.day(0)
+    clock = life.phone.clock
+    for index in (0, -1, 1.0, "1"):
+        with pytest.raises(MobileIntentError, match=f"day {index!r}: days are lived in order, "
+                                                    "after day 0"):
+            life.day(index)
+    assert life.phone.clock == clock
+    third = life.day(2)
+    assert (first.context.date, third.context.date) == ("2026-03-02", "2026-03-04")
     life.close()
 
 

@@ -84,3 +84,15 @@ def test_the_intention_csv_lists_an_interrupted_intention_once(noisy, tmp_path):
     rows = load_intentions_csv(tmp_path / "intentions.csv")
     done = [s for session in sessions for s in session.done()]
     assert [(r.time, r.intention) for r in rows] == [(s.time, s.intention) for s in done]
+
+
+def test_the_summary_counts_an_interrupted_intention_once(noisy):
+    # Both parts were counted: more intentions in the summary than rows in the CSV.
+    from mobileintent_gym.intents.command import summarise
+
+    summary = summarise(noisy, 1.0)
+    segments = [s for day in noisy for s in day.segments]
+    done = [s for day in noisy for s in day.done()]
+    assert summary["intentions"] == len(done) < sum(not s.is_noise for s in segments)
+    assert summary["noise"] == sum(s.is_noise for s in segments)
+    assert sum(summary["classes"].values()) == len(done) == summary["succeeded"]
