@@ -64,12 +64,21 @@ class BackStacks:
         self.foreground = app_id
 
     def snapshot(self) -> tuple:
-        """What :meth:`restore` needs to undo a change of stacks or foreground."""
-        return ({k: list(v) for k, v in self.stacks.items()}, self.foreground)
+        """What :meth:`restore` needs to undo changes since (stacks, versions, UI state).
+
+        The screen in front is the only one whose UI state actions change in place.
+        """
+        stacks = {k: list(v) for k, v in self.stacks.items()}
+        front = self.front()
+        kept = dataclasses.replace(front, scroll=dict(front.scroll), fields=dict(front.fields))
+        launcher = kept if self.foreground is None else self.launcher
+        if self.foreground is not None:
+            stacks[self.foreground][-1] = kept
+        return stacks, self.foreground, launcher, dict(self.versions)
 
     def restore(self, snapshot: tuple) -> None:
-        """Undo changes made since :meth:`snapshot` (entries are not deep-copied)."""
-        self.stacks, self.foreground = snapshot
+        """Undo changes made since :meth:`snapshot`."""
+        self.stacks, self.foreground, self.launcher, self.versions = snapshot
 
     def launch(self, app_id: str) -> None:
         """Bring ``app_id`` to the front where it was left (its root if not started)."""

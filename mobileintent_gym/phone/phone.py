@@ -10,14 +10,19 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Hashable, Iterable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
 
 from mobileintent_gym.actions import Action, ActionLike, ActionType, to_action
-from mobileintent_gym.checks import is_integer
-from mobileintent_gym.errors import DeviceError, InvalidStateError, UnknownRouteError
+from mobileintent_gym.checks import is_integer, is_number
+from mobileintent_gym.errors import (
+    DeviceError,
+    InvalidStateError,
+    MobileIntentError,
+    UnknownRouteError,
+)
 from mobileintent_gym.phone import chrome, fields, launcher, touch
 from mobileintent_gym.phone.app import App, Installable, install
 from mobileintent_gym.phone.backstack import BackStacks, Nav
@@ -74,6 +79,7 @@ class SimPhone:
     Raises:
         DeviceError: When the size is outside 320–3840 × 480–3840 pixels or not portrait
             (:func:`check_screen_size`), before anything is allocated.
+        InvalidStateError: When ``seconds_per_action`` is not a finite number.
 
     Example:
         >>> phone = SimPhone()
@@ -163,19 +169,46 @@ class SimPhone:
         Raises:
             InvalidActionError: When the action is malformed or its point is off screen;
                 nothing changes and nothing is logged.
+            DeviceError: When an app failed part-way; the phone is as it was before.
         """
         self._check_open()
         action = to_action(action)
         action.check_inside(self.width, self.height)
         return self._run(action)
 
+    @property
+    def seconds_per_action(self) -> float:
+        """How far the clock moves per action (negative moves it back: a replay's pace)."""
+        return self._pace
+
+    @seconds_per_action.setter
+    def seconds_per_action(self, seconds: float) -> None:
+        if not (is_number(seconds) and math.isfinite(seconds)):
+            raise InvalidStateError(f"seconds_per_action must be a finite number, got "
+                                    f"{seconds!r}")
+        self._pace = float(seconds)
+
     def _run(self, action: Action, gesture: tuple[tuple[int, int], int] | None = None
              ) -> ActResult:
+        """Carry out ``action`` whole, or not at all.
+
+        Raises:
+            DeviceError: When an app failed to carry it out (or the clock would leave the
+                calendar); the phone is as it was before, and nothing is logged.
+        """
         before = self._current()
         signature = self._stacks.signature()
-        note, hit, typed = self._apply(action, before, gesture)
-        self._clock += timedelta(seconds=self.seconds_per_action)
-        after = self._current()
+        undo = self._stacks.snapshot(), dict(self._state.apps), self._clock
+        try:
+            note, hit, typed = self._apply(action, before, gesture)
+            self._clock += timedelta(seconds=self._pace)
+            after = self._current()
+        except Exception as err:
+            self._roll_back(*undo)
+            if isinstance(err, MobileIntentError):
+                raise
+            raise DeviceError(f"{action} failed on {before.route} and was undone: "
+                              f"{err!r}") from err
         effect = self._stacks.signature() != signature
         event = StepEvent(len(self.events), str(action), before.route, after.route, hit,
                           before.visible, after.visible, typed, effect,
@@ -205,8 +238,9 @@ class SimPhone:
         self._stacks.open(app_id, route, tuple(sorted(params.items())))
         try:
             self._current()  # a parameter naming no record fails here, not on a later call
-        except LookupError as err:
+        except Exception as err:  # a record that is missing, a value of another type …
             self._stacks.restore(snapshot)
+            self._view = self._view_key = None
             raise UnknownRouteError(
                 f"{app_id!r} has nothing for {route!r} with {params!r}: {err!r}") from err
 
@@ -261,8 +295,10 @@ class SimPhone:
         This is ``adb shell input swipe``; a drag shorter than the touch slop is a tap.
         """
         self._check_open()
-        Action.click(x1, y1).check_inside(self.width, self.height)
-        Action.click(x2, y2).check_inside(self.width, self.height)
+        start, end = Action.click(x1, y1), Action.click(x2, y2)  # validated, Python ints
+        start.check_inside(self.width, self.height)
+        end.check_inside(self.width, self.height)
+        (x1, y1), (x2, y2) = (start.x, start.y), (end.x, end.y)
         dx, dy = x2 - x1, y2 - y1
         if max(abs(dx), abs(dy)) < 8 * self.density:
             return self.act(Action.click(x1, y1))
@@ -271,6 +307,14 @@ class SimPhone:
         return self._run(Action.swipe(direction), ((x1, y1), max(abs(dx), abs(dy))))
 
     # ---- internals -----------------------------------------------------------------------
+
+    def _roll_back(self, stacks: tuple, apps: dict[str, Any], clock: datetime) -> None:
+        """Undo an action: its stacks (with the front screen's UI state), data and clock."""
+        self._stacks.restore(stacks)
+        self._state.apps.clear()  # the same dict: handlers hold it
+        self._state.apps.update(apps)
+        self._clock = clock
+        self._view = self._view_key = None
 
     def _check_open(self) -> None:
         if self._closed:

@@ -83,6 +83,7 @@ class PlaylistScreens:
 
     def new_playlist_dialog(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
         """Name the new playlist; Create makes it with the track and closes the flow."""
+        state.tracks[entry.param("id")]  # a deep link naming no track fails as it opens
         height = ctx.dp(216)
         card = overlays.dialog_rect(ctx, height)
         col = Column(ui.inset(card, ctx.dp(24), ctx.dp(20)))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from mobileintent_gym.apps.social import glyphs
 from mobileintent_gym.apps.social.ids import Rid, Route
-from mobileintent_gym.apps.social.state import Account, Post, SocialState, age_text, compact
+from mobileintent_gym.apps.social.state import ME, Account, Post, SocialState, age_text, compact
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.icons import Glyph
 from mobileintent_gym.phone.paint import Avatar, Color, Fill, Icon, text_width
@@ -50,7 +50,9 @@ def open_post(post_id: str) -> Intent:
 
 
 def open_profile(account_id: str) -> Intent:
-    """The intent that opens an account's profile."""
+    """The intent that opens an account's profile: the user's own is the Me tab."""
+    if account_id == ME:
+        return ("open", Route.ME)
     return ("open", Route.PROFILE, (("id", account_id),))
 
 

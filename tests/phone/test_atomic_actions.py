@@ -1,0 +1,107 @@
+"""An action happens whole or not at all: an app that fails part-way leaves the phone as it was."""
+
+import numpy as np
+import pytest
+
+from mobileintent_gym.errors import DeviceError, InvalidStateError, UnknownRouteError
+from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.phone.query import find_all, tap
+
+
+def _broken_like(phone, monkeypatch):
+    """Make the social app's like handler fail after it changed the data, pushed a screen,
+    scrolled and typed into the screen in front: an app bug, part-way."""
+    app = phone.apps["social"]
+    like = app.on_like
+
+    def failing(nav, post_id):
+        like(nav, post_id)
+        nav.stack[-1].scroll["timeline"] = 999
+        nav.stack[-1].fields["query"] = "half"
+        nav.push("social/post", id=post_id)
+        raise RuntimeError("the handler failed")
+
+    monkeypatch.setattr(app, "on_like", failing)
+
+
+def test_an_app_failing_part_way_leaves_stacks_data_ui_state_and_clock_as_they_were(
+        monkeypatch):
+    # The change stayed, no event was logged, and every later call raised: the phone was
+    # stuck until reset().
+    phone = SimPhone(540, 1200)
+    phone.open("social")
+    phone.act("SWIPE[UP]")
+    before = (phone.route(), phone.hierarchy(), phone.clock, dict(phone.state.apps),
+              len(phone.events), phone.screenshot().copy())
+    _broken_like(phone, monkeypatch)
+    like = tap(phone.hierarchy(), resource_id="like")
+    with pytest.raises(DeviceError, match=r"CLICK\[\d+,\d+\] failed on social/home and was "
+                                          r"undone: RuntimeError\('the handler failed'\)"):
+        phone.act(like)
+    assert (phone.route(), phone.hierarchy(), phone.clock) == before[:3]
+    assert phone.state.apps == before[3] and len(phone.events) == before[4]
+    assert np.array_equal(phone.screenshot(), before[5])
+    monkeypatch.undo()
+    assert phone.act(like).effect and phone.route() == "social/home"  # usable, as it was
+    assert phone.act("PRESS[HOME]").effect and phone.route() == "launcher"
+
+
+def test_a_failing_action_on_the_launcher_keeps_its_page(monkeypatch):
+    phone = SimPhone(540, 1200)
+    phone.act("SWIPE[LEFT]")
+    page = phone.hierarchy()
+    monkeypatch.setattr(phone, "_pace", float("inf"))  # the clock would leave the calendar
+    with pytest.raises(DeviceError, match=r"SWIPE.*failed on launcher and was undone"):
+        phone.act("SWIPE[RIGHT]")
+    monkeypatch.undo()
+    assert phone.hierarchy() == page and not phone.act("PRESS[BACK]").effect
+
+
+def test_tapping_ones_own_name_on_a_reply_opens_ones_own_profile():
+    # It opened social/profile of id "me", which has no account: KeyError, phone stuck.
+    phone = SimPhone(540, 1200)
+    phone.open("social", "social/post", id="sp052")
+    for action in (tap(phone.hierarchy(), resource_id="reply_input"),
+                   "TYPE[nice]"):
+        phone.act(action)
+    phone.act(tap(phone.hierarchy(), resource_id="reply_send"))
+    phone.act("PRESS[BACK]")  # hides the keyboard
+    names = [n for n in find_all(phone.hierarchy(), resource_id="author")
+             if n.text == "Alex Morgan"]  # the user's own name, on the new reply
+    assert len(names) == 1
+    left, top, right, bottom = names[0].bounds
+    phone.act(f"CLICK[{(left + right) // 2},{(top + bottom) // 2}]")
+    assert phone.route() == "social/me"
+
+
+def test_a_deep_link_to_a_new_playlist_of_no_track_is_refused_as_it_opens():
+    # It opened; Create then saved a playlist of a track that does not exist and crashed.
+    phone = SimPhone(540, 1200)
+    with pytest.raises(UnknownRouteError, match=r"'music/new_playlist' with \{'id': 'no-such'\}"):
+        phone.open("music", "music/new_playlist", id="no-such")
+    assert phone.route() == "launcher"
+
+
+@pytest.mark.parametrize("seconds", [float("nan"), float("inf"), "4", None, True])
+def test_a_pace_that_is_no_finite_number_is_named(seconds):
+    with pytest.raises(InvalidStateError, match=f"seconds_per_action must be a finite number, "
+                                                f"got {seconds!r}"):
+        SimPhone(540, 1200, seconds_per_action=seconds)
+    phone = SimPhone(540, 1200)
+    with pytest.raises(InvalidStateError, match="seconds_per_action"):
+        phone.seconds_per_action = seconds
+    assert phone.seconds_per_action == 4.0
+    phone.seconds_per_action = -2  # a replay's pace may move the clock back
+    phone.act("PRESS[HOME]")
+    assert phone.clock == "2026-03-02 09:40:58"
+
+
+@pytest.mark.parametrize("kind", [np.uint32, np.uint64, np.int64, int])
+def test_a_drag_of_numpy_integers_goes_the_way_the_finger_went(kind):
+    # Unsigned coordinates wrapped round: an upward drag scrolled down, then overflowed.
+    phone = SimPhone(540, 1200)
+    phone.open("social")
+    result = phone.swipe_between(kind(270), kind(1000), kind(270), kind(400))
+    assert "SWIPE[UP]" in result.event.action and result.effect
+    scroll = phone._stacks.top().scroll
+    assert all(type(v) is int for v in scroll.values())
