@@ -270,10 +270,11 @@ def text_field(ctx: Ctx, rect: Rect, key: str, value: str, hint: str, *, focused
                            outline=t.accent if focused else t.divider),
                field_key=key, on_submit=on_submit)
     inner = ui.inset(rect, ctx.dp(12), 0)
-    shown = value + ("|" if focused else "")
+    cursor = "|" if focused else ""
+    # Empty, it shows the hint, focused or not (the cursor before it), as Android does.
+    shown = value + cursor if value else cursor + hint
     box.add(Node(ui.VIEW_GROUP, inner, paint=Label(
-        shown if value or focused else hint, ctx.dp(16), t.text if value else t.muted,
-        t.surface)))
+        shown, ctx.dp(16), t.text if value else t.muted, t.surface)))
     return box
 
 

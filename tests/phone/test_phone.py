@@ -433,3 +433,21 @@ def test_a_link_to_the_screen_in_front_opens_nothing(app_id, route, rid):
     assert not result.effect and phone.hierarchy() == before
     phone.act("PRESS[BACK]")
     assert phone.route() != route
+
+
+def test_a_focused_empty_field_still_shows_its_hint_as_the_dump_says():
+    # The screenshot showed a bare cursor while the dump said text="Search here".
+    phone = SimPhone(540, 1200)
+    phone.open("maps", "maps/search")
+
+    def inked():  # pixels of the field's inside that are not its background
+        (field,) = [n for n in find_all(phone.hierarchy()) if n.text == "Search here"]
+        left, top, right, bottom = field.bounds
+        inside = phone.screenshot()[top + 6:bottom - 6, left + 6:right - 6].astype(int)
+        return field, int((np.abs(inside - inside[0, -1]).sum(axis=2) > 60).sum())
+
+    field, hint = inked()
+    left, top, right, bottom = field.bounds
+    phone.act(f"CLICK[{(left + right) // 2},{(top + bottom) // 2}]")
+    focused, shown = inked()
+    assert focused.focused and hint > 100 and shown > hint  # the hint and the cursor
