@@ -36,7 +36,7 @@ class BackStacks:
         """
         try:
             return self.apps[app_id]
-        except KeyError:
+        except (KeyError, TypeError):  # TypeError: a list, say, is no app id
             raise UnknownRouteError(
                 f"no app {app_id!r}; installed: {sorted(self.apps)}") from None
 

@@ -144,13 +144,18 @@ def parse(xml: str | bytes) -> Node:
     Raises:
         DeviceError: When the text is not a uiautomator dump; the message says why.
     """
+    if not isinstance(xml, str | bytes):
+        raise DeviceError(f"a uiautomator dump is text, got {type(xml).__name__}")
     try:
         root = ET.fromstring(xml)
     except ET.ParseError as err:
         raise DeviceError(f"not a uiautomator dump: {err}") from err
     if root.tag != "hierarchy":
         raise DeviceError(f"not a uiautomator dump: root element is <{root.tag}>")
-    windows = [_from_element(child) for child in root]
+    try:
+        windows = [_from_element(child) for child in root]
+    except RecursionError:
+        raise DeviceError("the uiautomator dump is nested too deeply to read") from None
     if len(windows) == 1:
         return windows[0]
     if not windows:

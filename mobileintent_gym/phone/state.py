@@ -60,6 +60,9 @@ class PhoneState:
         Raises:
             InvalidStateError: Naming the unknown app, the wrong type or the bad clock.
         """
+        if not isinstance(self.apps, dict):
+            raise InvalidStateError(f"apps must be a dict of app id to state, got "
+                                    f"{type(self.apps).__name__}")
         unknown = sorted(set(self.apps) - set(apps))
         if unknown:
             raise InvalidStateError(f"state holds unknown apps {unknown}; phone has {sorted(apps)}")

@@ -105,3 +105,22 @@ def test_a_drag_of_numpy_integers_goes_the_way_the_finger_went(kind):
     assert "SWIPE[UP]" in result.event.action and result.effect
     scroll = phone._stacks.top().scroll
     assert all(type(v) is int for v in scroll.values())
+
+
+def test_a_state_app_id_or_dump_of_the_wrong_kind_is_named():
+    # Each raised a bare TypeError (or RecursionError) from deep inside.
+    from mobileintent_gym.phone import PhoneState, hierarchy
+
+    phone = SimPhone(540, 1200)
+    with pytest.raises(InvalidStateError, match="apps must be a dict of app id to state, got "
+                                                "NoneType"):
+        phone.reset(PhoneState(apps=None))
+    with pytest.raises(UnknownRouteError, match=r"no app \['music'\]"):
+        phone.open(["music"])
+    assert phone.route() == "launcher"
+    with pytest.raises(DeviceError, match="a uiautomator dump is text, got NoneType"):
+        hierarchy.parse(None)
+    deep = ('<hierarchy><node bounds="[0,0][1,1]">' + '<node bounds="[0,0][1,1]">' * 5000
+            + "</node>" * 5001 + "</hierarchy>")
+    with pytest.raises(DeviceError, match="nested too deeply"):
+        hierarchy.parse(deep)
