@@ -63,3 +63,7 @@ def require(module: str, extra: str):
         raise DependencyNotInstalled(
             f"{module!r} is not installed; run: pip install 'mobileintent-gym[{extra}]'"
         ) from err
+    except OSError as err:  # a native library it loads is missing (libcudnn …)
+        raise DependencyNotInstalled(
+            f"{module!r} is installed but cannot load ({err}); reinstall it: pip install "
+            f"'mobileintent-gym[{extra}]'") from err

@@ -66,6 +66,8 @@ _OFF = {"0", "off", "no", "false", "none"}
 # A Transformer module's weights: one of these (the index of shards for large models).
 WEIGHTS = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json",
            "pytorch_model.bin.index.json")
+TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "sentencepiece.bpe.model",
+                   "spiece.model", "tokenizer.model")
 T = TypeVar("T")
 
 
@@ -320,10 +322,11 @@ def _cached_snapshot(model_id: str) -> Path | None:
 
 
 def _complete(snapshot: Path) -> bool:
-    """Whether a sentence-transformers snapshot holds its modules and its weights.
+    """Whether a sentence-transformers snapshot holds its modules, weights and tokenizer.
 
-    A download cut short leaves some files out; loading such a snapshot fails and falls
-    back to another model, so predicting it would name an entry never written.
+    A download cut short leaves some files out; loading such a snapshot fails (or, without
+    its tokenizer, gives one that knows no word: :func:`encoders.check_tokenizer` refuses
+    it) and falls back to another model, so predicting it would name an entry never written.
     """
     try:
         modules = json.loads((snapshot / "modules.json").read_text())
@@ -332,7 +335,9 @@ def _complete(snapshot: Path) -> bool:
         return False
     return bool(paths) and all(
         (snapshot / path / "config.json").is_file()
-        and any((snapshot / path / name).is_file() for name in WEIGHTS) for path in paths)
+        and any((snapshot / path / name).is_file() for name in WEIGHTS)
+        and any((snapshot / path / name).is_file() for name in TOKENIZER_FILES)
+        for path in paths)
 
 
 def _model_identity(name: str, folder: Path) -> str:

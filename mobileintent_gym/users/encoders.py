@@ -142,10 +142,11 @@ def _load(model_id: str, fallback: str | None, max_seq_length: int,
             tried.append("the hub: offline, or it did not confirm the model in time")
             continue
         try:
-            model = st.SentenceTransformer(model_id, device=device,
-                                           local_files_only=source == "cache")
-        except (OSError, ValueError) as err:
-            tried.append(f"the {source}: {str(err).splitlines()[0]}")
+            model = check_tokenizer(st.SentenceTransformer(model_id, device=device,
+                                                           local_files_only=source == "cache"))
+        except Exception as err:  # damaged weights raise what their reader does
+            tried.append(f"the {source}: {type(err).__name__}: "
+                         f"{(str(err).splitlines() or [''])[0]}")
             continue
         return model_id, source, _limited(model, max_seq_length), None
     if fallback is None:
@@ -157,6 +158,24 @@ def _load(model_id: str, fallback: str | None, max_seq_length: int,
     _log.info("%s; using %s from %s", reason, name, path)
     model = st.SentenceTransformer(path, device=device)
     return name, path, _limited(model, max_seq_length), reason
+
+
+def check_tokenizer(model: Any) -> Any:
+    """``model``, unless its tokenizer knows under half of its vocabulary.
+
+    A snapshot whose tokenizer files are missing loads without an error, with a tokenizer
+    of a few special tokens that reads every word as unknown: every text would get nearly
+    the same embedding.
+
+    Raises:
+        ValueError: Naming both sizes.
+    """
+    known = len(model.tokenizer)
+    size = getattr(model[0].auto_model.config, "vocab_size", None) or known
+    if known < size / 2:
+        raise ValueError(f"its tokenizer knows {known} tokens of a vocabulary of {size} "
+                         "(tokenizer files missing?)")
+    return model
 
 
 def _limited(model: Any, max_seq_length: int) -> Any:

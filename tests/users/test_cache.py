@@ -61,13 +61,14 @@ def run_worker(cache: Path, **env: str) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def fake_study_model(root: Path) -> None:
+def fake_study_model(root: Path) -> Path:
     """A local Hugging Face cache holding the study model's id (the packaged weights)."""
     fallback = Path(encoders.fallback_path(encoders.PACKAGED_FALLBACK))
     repo = root / STUDY_REPO
     (repo / "refs").mkdir(parents=True)
     (repo / "refs" / "main").write_text("0123abcd")
     shutil.copytree(fallback, repo / "snapshots" / "0123abcd", copy_function=os.symlink)
+    return repo / "snapshots" / "0123abcd"
 
 
 def test_workers_read_cached_users_without_torch_and_rebuild_when_the_encoder_changes(
@@ -215,6 +216,49 @@ def test_a_download_cut_short_is_keyed_as_the_fallback_it_loads(tmp_path, monkey
     (snapshot / "modules.json").unlink()  # a link to the packaged model's: not written
     (snapshot / "modules.json").write_text("[{")  # cut short mid-file
     assert content_cache.encoder_identity("auto") == packaged
+
+
+@pytest.mark.parametrize("damage", ["tokenizer", "weights"])
+def test_a_snapshot_without_its_tokenizer_or_with_damaged_weights_falls_back(
+        tmp_path, monkeypatch, damage):
+    # Without tokenizer files it loaded without a word, with a tokenizer of 5 tokens that
+    # read every word as unknown; damaged weights raised SafetensorError out of every reset.
+    pytest.importorskip("sentence_transformers", reason="needs the [embed] extra")
+    monkeypatch.setenv("SENTENCE_TRANSFORMERS_HOME", str(tmp_path / "hf"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    snapshot = fake_study_model(tmp_path / "hf")
+    if damage == "tokenizer":
+        for name in ("tokenizer.json", "vocab.txt", "tokenizer_config.json",
+                     "special_tokens_map.json"):
+            (snapshot / name).unlink()
+        packaged = content_cache._model_identity(
+            encoders.PACKAGED_MODEL, Path(encoders.fallback_path(encoders.PACKAGED_FALLBACK)))
+        assert content_cache.encoder_identity("auto") == packaged
+        model_id = encoders.STUDY_MODEL
+    else:  # as a folder: this process's loaders remember the files of the id's snapshot
+        weights = (snapshot / "model.safetensors").read_bytes()[:5000]
+        (snapshot / "model.safetensors").unlink()
+        (snapshot / "model.safetensors").write_bytes(weights)
+        model_id = str(snapshot)
+    name, _, model, reason = encoders._load(model_id, encoders.PACKAGED_FALLBACK, 128, "cpu")
+    assert name == encoders.PACKAGED_MODEL and len(model.tokenizer) == 30522
+    says = ("its tokenizer knows 5 tokens of a vocabulary of 30522" if damage == "tokenizer"
+            else "SafetensorError")
+    assert says in reason
+
+
+def test_a_dependency_whose_native_library_is_missing_is_named_with_its_extra(
+        tmp_path, monkeypatch):
+    # An OSError at import (libcudnn.so missing) escaped make_encoder("auto") and resets.
+    (tmp_path / "brokenlib.py").write_text("raise OSError('libcudnn.so.9: cannot open')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from mobileintent_gym.errors import DependencyNotInstalled, require
+
+    with pytest.raises(DependencyNotInstalled, match=r"'brokenlib' is installed but cannot "
+                                                     r"load \(libcudnn.so.9: cannot open\); "
+                                                     r"reinstall it: pip install "
+                                                     r"'mobileintent-gym\[embed\]'"):
+        require("brokenlib", "embed")
 
 
 def test_auto_without_sentence_transformers_is_keyed_as_lexical(monkeypatch):
