@@ -91,7 +91,14 @@ def test_sentence_encoder_records_the_model_it_loaded(sentence_encoder):
 
 
 class FakeModel:
+    """A loaded model whose tokenizer knows its whole vocabulary (of 3 tokens)."""
+
     max_seq_length = 512
+    tokenizer = ("[CLS]", "[SEP]", "word")
+
+    def __getitem__(self, index):
+        config = types.SimpleNamespace(vocab_size=3)
+        return types.SimpleNamespace(auto_model=types.SimpleNamespace(config=config))
 
 
 def fake_sentence_transformers(calls, cached):
@@ -118,8 +125,8 @@ def test_loading_order_cache_then_hub_then_fallback(tmp_path, monkeypatch, cache
     else:  # offline: the hub is skipped, the fallback folder is loaded, and says why
         assert (name, source) == (str(tmp_path), str(tmp_path))
         assert calls == [(model_id, True), (str(tmp_path), False)]
-        assert fallback_reason == (f"{model_id} could not be loaded from the cache: not in "
-                                   "the cache; the hub: offline, or it did not confirm the "
+        assert fallback_reason == (f"{model_id} could not be loaded from the cache: OSError: "
+                                   "not in the cache; the hub: offline, or it did not confirm the "
                                    "model in time")
     assert model.max_seq_length == 64
 
@@ -128,7 +135,8 @@ def test_without_a_fallback_the_error_says_what_was_tried(monkeypatch, tmp_path)
     monkeypatch.setitem(sys.modules, "sentence_transformers", fake_sentence_transformers([], False))
     with pytest.raises(encoders.MobileIntentError) as err:
         encoders._load("fake/none", None, 64, "cpu")
-    assert "'fake/none'" in str(err.value) and "the cache: not in the cache" in str(err.value)
+    assert "'fake/none'" in str(err.value)
+    assert "the cache: OSError: not in the cache" in str(err.value)
     assert "the hub: offline" in str(err.value)
     with pytest.raises(encoders.MobileIntentError, match="holds no sentence-transformers model"):
         encoders._load("fake/none", str(tmp_path), 64, "cpu")
