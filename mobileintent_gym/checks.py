@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set
+from collections.abc import Iterable, Mapping, Set
 from numbers import Real
 from typing import Any
 
 import numpy as np
+
+from mobileintent_gym.errors import InvalidOptionsError
 
 MAX_DIGITS = 18
 
@@ -48,3 +50,20 @@ def ordered(items: Iterable[Any]) -> tuple[Any, ...]:
     draws from it.
     """
     return tuple(sorted(items, key=str) if isinstance(items, Set) else items)
+
+
+def reset_options(options: Any, known: Iterable[str]) -> dict[str, Any]:
+    """An env's reset ``options`` as a dict, each checked to be one of ``known``.
+
+    Raises:
+        InvalidOptionsError: When ``options`` is not a dict (or ``None``) or names an
+            unknown option.
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise InvalidOptionsError(f"reset options must be a dict, got {type(options).__name__}")
+    unknown = sorted(str(key) for key in options if key not in known)
+    if unknown:
+        raise InvalidOptionsError(f"unknown reset options {unknown}; known: {sorted(known)}")
+    return dict(options)

@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mobileintent_gym.checks import is_integer, is_number
+from mobileintent_gym.checks import is_integer, is_number, reset_options
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
 from mobileintent_gym.intents.schema import Session
@@ -41,13 +41,12 @@ def draw_day(options: dict[str, Any] | None, rng: np.random.Generator, users: tu
     days).
 
     Raises:
-        MobileIntentError: For unknown options or a day that is not one of them; nothing
-            is drawn or changed then (``rng`` included).
+        MobileIntentError: For options that are no dict or unknown (InvalidOptionsError),
+            or a day that is not one of them; nothing is drawn or changed then (``rng``
+            included).
     """
-    options = dict(options or {})
-    user, day = options.pop("user", None), options.pop("day", None)
-    if options:
-        raise MobileIntentError(f"unknown reset options {sorted(options)}; known: ['day', 'user']")
+    options = reset_options(options, ("day", "user"))
+    user, day = options.get("user"), options.get("day")
     if day is not None and not is_integer(day):
         raise MobileIntentError(f"reset option day must be an integer, got {day!r}")
     with unchanged_on_error(rng):
@@ -76,6 +75,18 @@ def check_counts(**counts: Any) -> tuple[int, ...]:
     if bad:
         raise MobileIntentError(f"{', '.join(bad)}: must be integers >= 1")
     return tuple(int(value) for value in counts.values())
+
+
+def check_size(name: str, size: Any) -> tuple[int, int]:
+    """A ``(width, height)`` argument as two ints, each checked to be >= 1.
+
+    Raises:
+        MobileIntentError: Naming the argument and its value.
+    """
+    if not (isinstance(size, tuple | list) and len(size) == 2):
+        raise MobileIntentError(f"{name} must be (width, height), got {size!r}")
+    width, height = check_counts(**{f"{name}[0]": size[0], f"{name}[1]": size[1]})
+    return width, height
 
 
 def check_number(name: str, value: Any, low: float, high: float) -> None:

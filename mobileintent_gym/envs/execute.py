@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -28,7 +28,7 @@ import numpy as np
 from mobileintent_gym.actions import ActionLike, action_space, to_action
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
-from mobileintent_gym.checks import ordered
+from mobileintent_gym.checks import ordered, reset_options
 from mobileintent_gym.envs.kept_content import KeptContent
 from mobileintent_gym.envs.spaces import check_fields, observation_space
 from mobileintent_gym.errors import InvalidActionError, InvalidOptionsError, MobileIntentError
@@ -226,13 +226,7 @@ def _reset_choices(options: Any) -> dict[str, Any]:
         InvalidOptionsError: When ``options`` is not a dict (or ``None``), names an unknown
             option, or gives an empty or non-string value.
     """
-    if options is None:
-        return {}
-    if not isinstance(options, Mapping):
-        raise InvalidOptionsError(f"reset options must be a dict, got {type(options).__name__}")
-    unknown = sorted(str(key) for key in options if key not in ("user", "task"))
-    if unknown:
-        raise InvalidOptionsError(f"unknown reset options {unknown}; known: ['task', 'user']")
+    options = reset_options(options, ("task", "user"))
     kinds = {"user": str | os.PathLike, "task": str}
     for key, value in options.items():
         if value is not None and not (isinstance(value, kinds[key]) and str(value).strip()):

@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 from gymnasium import spaces
 
-from mobileintent_gym.envs.days import check_counts, check_number, draw_day
+from mobileintent_gym.envs.days import check_counts, check_number, check_size, draw_day
 from mobileintent_gym.envs.predict import HISTORY_LENGTH, TEXT_LENGTH, history_text, time_text
 from mobileintent_gym.envs.proposals import (
     ANSWER_LENGTH,
@@ -100,14 +100,13 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
                  candidates: bool = False, history: int = 50,
                  match_threshold: float = MATCH_THRESHOLD, seed: int = 0,
                  encoder: Encoder | None = None, config: GeneratorConfig | None = None) -> None:
-        if not (isinstance(frame_size, tuple | list) and len(frame_size) == 2):
-            raise MobileIntentError(f"frame_size must be (width, height), got {frame_size!r}")
-        history_days, play_days, window, stride, history, *frame_size = check_counts(
+        history_days, play_days, window, stride, history = check_counts(
             history_days=history_days, play_days=play_days, window=window, stride=stride,
-            history=history, frame_width=frame_size[0], frame_height=frame_size[1])
+            history=history)
         check_number("match_threshold", match_threshold, 0.0, 1.0)
         self.history_days, self.play_days, self.history = history_days, play_days, history
-        self.window, self.stride, self.frame_size = window, stride, tuple(frame_size)
+        self.window, self.stride = window, stride
+        self.frame_size = check_size("frame_size", frame_size)
         self.config = config or STREAM_CONFIG
         self.users = resolve_users(users, self.config.profiles_dir)
         self.data_seed = seed

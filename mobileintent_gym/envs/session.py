@@ -133,10 +133,16 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
         self.users, self.data_seed = resolve_users(users, self.config.profiles_dir), seed
         self._owns_device = isinstance(device, str)
         self.device: Device = load_device(device) if isinstance(device, str) else device
-        self.execute = ExecuteEnv(CarriedDevice(self.device), users=self.users,
-                                  observation=observation, load_state=False,
-                                  carries_state=True, pair=self.config.pair,
-                                  profiles_dir=self.config.profiles_dir, render_mode=render_mode)
+        try:
+            self.execute = ExecuteEnv(CarriedDevice(self.device), users=self.users,
+                                      observation=observation, load_state=False,
+                                      carries_state=True, pair=self.config.pair,
+                                      profiles_dir=self.config.profiles_dir,
+                                      render_mode=render_mode)
+        except BaseException:  # a bad observation or render mode: the device opened goes
+            if self._owns_device:
+                self.device.close()
+            raise
         self.render_mode = render_mode
         self.guidance = guidance
         self.encoder = scoring_encoder(encoder) if guidance else None

@@ -30,10 +30,11 @@ import numpy as np
 from gymnasium import spaces
 from PIL import Image
 
-from mobileintent_gym.envs.days import check_counts
+from mobileintent_gym.checks import is_integer, reset_options
+from mobileintent_gym.envs.days import check_counts, check_size
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import FrameBox, UnicodeText
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.errors import InvalidOptionsError, MobileIntentError
 from mobileintent_gym.intents.generator import (
     GeneratorConfig,
     cached_sessions,
@@ -105,6 +106,8 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
                  screenshot_size: tuple[int, int] = (216, 480), encoder: Encoder | None = None,
                  config: GeneratorConfig | None = None) -> None:
         days, window = check_counts(days=days, window=window)
+        if screenshots:
+            screenshot_size = check_size("screenshot_size", screenshot_size)
         self.config = config or GeneratorConfig()
         self.users = resolve_users(users, self.config.profiles_dir)
         self.days, self.window, self.data_seed = days, window, seed
@@ -127,11 +130,12 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Draw a window (or take the one ``options`` name) and show its steps."""
         super().reset(seed=seed)
-        options = dict(options or {})
-        user, day, start = (options.pop(k, None) for k in ("user", "day", "start"))
-        if options:
-            raise MobileIntentError(f"unknown reset options {sorted(options)}; "
-                                    "known: ['day', 'start', 'user']")
+        options = reset_options(options, ("day", "start", "user"))
+        user, day, start = (options.get(k) for k in ("user", "day", "start"))
+        for name, value in (("day", day), ("start", start)):
+            if value is not None and not is_integer(value):
+                raise InvalidOptionsError(f"reset option {name} must be an integer, got "
+                                          f"{value!r}")
         with unchanged_on_error(self.np_random):  # a refused reset changes no later episode
             user = pick_user(user, self.users, self.np_random, self.config.profiles_dir)
             sessions = cached_sessions(user, self.days, self.data_seed, self.config)
@@ -146,15 +150,15 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
             intentions = sessions[day].intentions()
             last = len(intentions) - self.window
             start = int(self.np_random.integers(last + 1)) if start is None else start
-            if not isinstance(start, int | np.integer) or not 0 <= start <= last:
+            if not 0 <= start <= last:
                 raise MobileIntentError(
                     f"reset option start must be in 0..{last}, got {start!r}")
-        self._session, self._done = sessions[day], False
-        self.segments = intentions[start:start + self.window]
-        self.truth = self._truth()
-        self._obs = self._observe()
-        return self._fresh_obs(), {"user": user, "day": day, "start": start,
-                           "segments": len(self.segments)}
+            segments = intentions[start:start + self.window]
+            obs = self._observe(sessions[day], segments)  # before any state changes
+        self._session, self._done, self.segments = sessions[day], False, segments
+        self.truth, self._obs = self._truth(), obs
+        return self._fresh_obs(), {"user": user, "day": int(day), "start": int(start),
+                                   "segments": len(self.segments)}
 
     def _truth(self) -> tuple[tuple[str, list[int]], ...]:
         pairs, index = [], 1
@@ -163,20 +167,22 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
             index += len(segment.steps)
         return tuple(pairs)
 
-    def _observe(self) -> dict[str, Any]:
-        steps = [step for segment in self.segments for step in segment.steps]
+    def _observe(self, session: Session, segments: tuple[IntentionSegment, ...]
+                 ) -> dict[str, Any]:
+        steps = [step for segment in segments for step in segment.steps]
         text = "\n".join(f"{i}. {step.description}" for i, step in enumerate(steps, 1))
         obs: dict[str, Any] = {"steps": text[:STEPS_LENGTH]}
         if self.screenshot_size is not None:
-            obs["screenshots"] = self._frames()
+            obs["screenshots"] = self._frames(session, segments)
         return obs
 
-    def _frames(self) -> tuple[np.ndarray, ...]:
-        wanted = {id(step) for segment in self.segments for step in segment.steps}
+    def _frames(self, session: Session, segments: tuple[IntentionSegment, ...]
+                ) -> tuple[np.ndarray, ...]:
+        wanted = {id(step) for segment in segments for step in segment.steps}
         phone = SimPhone(self.config.width, self.config.height)
         frames = []
         try:
-            for _, step in replay(self._session, phone):
+            for _, step in replay(session, phone):
                 if id(step) in wanted:
                     image = Image.fromarray(phone.screenshot()).resize(self.screenshot_size)
                     frames.append(np.asarray(image))
@@ -188,7 +194,6 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         """Score the answer; the episode ends."""
         if self._done:
             raise MobileIntentError("call reset() before step()")
-        self._done = True
         info: dict[str, Any] = {"truth": [(text, list(indices)) for text, indices in self.truth],
                                 "malformed": None}
         try:
@@ -198,6 +203,7 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
             info["malformed"] = str(err)
         info.update(scores)
         reward = (scores["acc_g"] + scores["acc_s"] + scores["bleu4"]) / 3
+        self._done = True  # once scored: an error above leaves the episode to step again
         return self._fresh_obs(), float(reward), True, False, info
 
     def _fresh_obs(self) -> dict[str, Any]:

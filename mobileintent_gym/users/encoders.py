@@ -124,10 +124,15 @@ class SentenceEncoder:
         self.dim: int = dimension()
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """One L2-normalised float32 row per text (mean pooling, as the model defines)."""
+        """One L2-normalised float32 row per text (mean pooling, as the model defines).
+
+        A lone surrogate (a half of an escaped emoji in JSON), which the tokenizer refuses,
+        is read as ``?``.
+        """
         if not texts:
             return np.zeros((0, self.dim), np.float32)
-        rows = self._model.encode(list(texts), batch_size=64, convert_to_numpy=True,
+        texts = [t.encode("utf-8", "replace").decode("utf-8") for t in texts]
+        rows = self._model.encode(texts, batch_size=64, convert_to_numpy=True,
                                   normalize_embeddings=True, show_progress_bar=False)
         return np.asarray(rows, np.float32)
 

@@ -1,0 +1,116 @@
+"""What the intention envs make of odd answers, options and arguments: named, never half-done."""
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.envs import session as session_module
+from mobileintent_gym.errors import InvalidOptionsError, MobileIntentError
+from mobileintent_gym.phone import SimPhone
+
+USERS = ["demo-ana"]
+
+
+@pytest.fixture(scope="module")
+def understand():
+    env = gym.make("Act2Intent-Understand-v0", users=USERS, days=2).unwrapped
+    yield env
+    env.close()
+
+
+@pytest.fixture(scope="module")
+def predict():
+    env = gym.make("Act2Intent-Predict-v0", users=USERS, history_days=2, predict_days=1)
+    yield env.unwrapped
+    env.close()
+
+
+def test_answers_holding_a_lone_surrogate_are_scored_not_raised(understand, predict):
+    # The tokenizer refused them: a TypeError out of step(), and Understand's episode was
+    # over without a result.
+    understand.reset(seed=0)
+    *_, terminated, _, info = understand.step('{"\\ud800 open the chat": [1]}')
+    assert terminated and info["malformed"] is None and 0 <= info["acc_s"] < 1
+    predict.reset(seed=0)
+    reward, *_ = predict.step('{"Event": "Chatting", "Behaviour": "\\udfff reply", '
+                              '"Confidence": 0.9}')[1:]
+    assert 0 <= reward <= 1
+
+
+def test_an_error_while_scoring_leaves_the_understand_episode_to_step_again(understand,
+                                                                            monkeypatch):
+    understand.reset(seed=0)
+    answer = json.dumps({f"a new intention {i}": indices
+                         for i, (_, indices) in enumerate(understand.truth)})
+    monkeypatch.setattr(understand.encoder, "encode", lambda texts: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        understand.step(answer)
+    monkeypatch.undo()
+    assert understand.step(answer)[2]  # scored now
+
+
+@pytest.mark.parametrize(("options", "named"), [
+    ({"day": 1.0}, "reset option day must be an integer, got 1.0"),
+    ({"day": True}, "reset option day must be an integer, got True"),
+    ({"start": True}, "reset option start must be an integer, got True"),
+    ("x", "reset options must be a dict, got str"),
+    ([("user", "demo-ana")], "reset options must be a dict, got list"),
+])
+def test_odd_understand_options_are_named(understand, options, named):
+    # {"day": 1.0} was a TypeError deep inside, True was day 1, a list of pairs was taken.
+    understand.reset(seed=3)
+    truth = understand.truth
+    with pytest.raises(InvalidOptionsError, match=named):
+        understand.reset(options=options)
+    assert understand.truth == truth
+
+
+def test_numpy_option_values_come_back_as_python_ints(understand):
+    _, info = understand.reset(options={"day": np.int64(0), "start": np.int64(0)})
+    assert (type(info["day"]), type(info["start"])) == (int, int)
+
+
+@pytest.mark.parametrize("options", ["x", [("day", 0)], ""])
+def test_options_that_are_no_dict_are_named_by_the_drawn_day_envs(predict, options):
+    with pytest.raises(InvalidOptionsError, match="reset options must be a dict, got"):
+        predict.reset(options=options)
+
+
+@pytest.mark.parametrize(("size", "named"), [
+    ((0, 480), r"screenshot_size\[0\]=0: must be integers >= 1"),
+    ((216.5, 480), r"screenshot_size\[0\]=216.5"),
+    ("ab", "screenshot_size must be \\(width, height\\), got 'ab'"),
+    (None, "screenshot_size must be \\(width, height\\), got None"),
+])
+def test_a_bad_screenshot_size_is_named_when_the_env_is_made(size, named):
+    # Each failed at the first reset, deep inside Pillow or NumPy, and left the env half-reset.
+    with pytest.raises(MobileIntentError, match=named):
+        gym.make("Act2Intent-Understand-v0", users=USERS, days=2, screenshots=True,
+                 screenshot_size=size)
+
+
+def test_a_failed_understand_reset_changes_nothing(monkeypatch):
+    env = gym.make("Act2Intent-Understand-v0", users=USERS, days=2, screenshots=True,
+                   screenshot_size=(54, 120)).unwrapped
+    env.reset(seed=0)
+    env.step("{}")
+    monkeypatch.setattr(env, "_frames", lambda *args: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        env.reset(seed=1)
+    with pytest.raises(MobileIntentError, match="call reset"):
+        env.step("{}")  # still over: the failed reset began no episode
+
+
+def test_a_session_env_refused_for_its_observation_closes_the_device_it_opened(monkeypatch):
+    opened = []
+    monkeypatch.setattr(session_module, "load_device",
+                        lambda spec: opened.append(SimPhone(540, 1200)) or opened[-1])
+    with pytest.raises(ValueError, match="observation fields"):
+        gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=USERS,
+                 observation=("bogus",))
+    (phone,) = opened
+    with pytest.raises(MobileIntentError, match="closed"):
+        phone.route()
