@@ -17,6 +17,7 @@ from mobileintent_gym.users import (
     build_user_content,
     encoders,
     make_encoder,
+    pair,
     resolve_profile,
 )
 from mobileintent_gym.users.encoders import PACKAGED_MODEL, STUDY_MODEL
@@ -41,8 +42,10 @@ def no_sentence_transformers(monkeypatch):
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # import fails
     monkeypatch.setattr(encoders, "_load", functools.cache(encoders._load.__wrapped__))
     make_encoder.cache_clear()
+    pair._CACHE.clear()  # content built with the encoder 'auto' stood for before
     yield
     make_encoder.cache_clear()
+    pair._CACHE.clear()
 
 
 def test_without_sentence_transformers_auto_is_lexical_and_says_so(no_sentence_transformers):
