@@ -155,14 +155,16 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         """Carry out one action; reward = subgoals newly achieved by it."""
         if self._judge is None or self.task is None:
             raise MobileIntentError("call reset() before step()")
-        self._steps += 1
-        truncated = self._steps >= self.task.template.step_limit
         before = self._judge.verdict()
         try:
             result = self.device.act(to_action(action))
         except InvalidActionError as err:
+            result, invalid = None, str(err)
+        self._steps += 1  # counted here: a device error raised above spends no step
+        truncated = self._steps >= self.task.template.step_limit
+        if result is None:
             info = self._info(before, None)
-            info["invalid_action"] = str(err)
+            info["invalid_action"] = invalid
             return self._obs(), 0.0, False, truncated, info
         verdict = self._judge.update(result.event, self._screen)
         reward = sum(verdict.rewards) - sum(before.rewards)

@@ -328,6 +328,28 @@ def test_a_ragged_action_sample_is_flagged_and_counted_as_one_step():
     env.close()
 
 
+def test_a_device_error_spends_no_step(monkeypatch):
+    # The step was counted before the device acted: retrying after a dropped connection
+    # shortened the episode.
+    from mobileintent_gym.errors import DeviceError
+
+    phone = SimPhone(540, 1200)
+    env = ExecuteEnv(phone, users="demo-ana", observation=("instruction",))
+    env.reset(seed=0)
+    act = phone.act
+
+    def unplugged(action):
+        raise DeviceError("the device went away")
+
+    monkeypatch.setattr(phone, "act", unplugged)
+    for _ in range(3):
+        with pytest.raises(DeviceError):
+            env.step("PRESS[BACK]")
+    monkeypatch.setattr(phone, "act", act)
+    assert env.step("PRESS[BACK]")[4]["steps"] == 1
+    env.close()
+
+
 @pytest.mark.parametrize("copy_env", [copy.deepcopy, lambda env: pickle.loads(pickle.dumps(env))])
 def test_a_copied_env_goes_on_as_the_original_and_apart_from_it(copy_env):
     # Tree search snapshots an env mid-episode and explores from the copy.
