@@ -95,7 +95,8 @@ class VirtualDevice:
                          ("ro.product.name", "ro.product.model", "ro.product.device"))
         return f"device::{props};features={','.join(FEATURES)}".encode()
 
-    def run(self, command_line: str, stdin: Input = b"", emit: Emit | None = None) -> ShellResult:
+    def run(self, command_line: str, stdin: Input = b"", emit: Emit | None = None,
+            started: float | None = None) -> ShellResult:
         """Run one command line in a fresh shell within :attr:`limits`.
 
         Safe to call from several threads at once. Afterwards the app in front is noted
@@ -105,9 +106,10 @@ class VirtualDevice:
             command_line: What to run.
             stdin: Standard input of its first command (see :data:`~.shell.Input`).
             emit: Receives output as it is produced (see :meth:`Shell.run`).
+            started: When its time limit began (see :meth:`Shell.run`).
         """
         shell = Shell(self._commands, self.fs, SHELL_ENV, self.history, self.limits)
-        result = shell.run(command_line, stdin, emit)
+        result = shell.run(command_line, stdin, emit, started)
         with self.lock:
             self._note_foreground()
         return result

@@ -63,11 +63,14 @@ class OutputLimitExceeded(LimitExceeded):
 
 
 class Budget:
-    """What is left of a command line's :class:`ShellLimits` while it runs."""
+    """What is left of a command line's :class:`ShellLimits` while it runs.
 
-    def __init__(self, limits: ShellLimits) -> None:
+    Its time counts from ``started`` (a ``time.monotonic()`` reading; default: now).
+    """
+
+    def __init__(self, limits: ShellLimits, started: float | None = None) -> None:
         self.limits = limits
-        self.deadline = time.monotonic() + limits.time_limit
+        self.deadline = (time.monotonic() if started is None else started) + limits.time_limit
         self.room = limits.output_limit
 
     def remaining(self) -> float:

@@ -73,15 +73,23 @@ class CommandRunner:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     def submit(self, command_line: str, emit: Callable[[int, bytes], None],
-               stdin: Input = b"") -> asyncio.Future[Ended]:
-        """Start ``command_line`` on a worker; the future gives how it ended."""
-        return asyncio.get_running_loop().run_in_executor(self._pool, self._work,
-                                                          command_line, emit, stdin)
+               stdin: Input = b"", started: float | None = None,
+               dropped: threading.Event | None = None) -> asyncio.Future[Ended]:
+        """Start ``command_line`` on a worker; the future gives how it ended.
+
+        Its time limit counts from ``started`` (default: when a worker takes it), and a
+        line still waiting for a worker once ``dropped`` is set (its client was told it
+        was killed) never runs.
+        """
+        return asyncio.get_running_loop().run_in_executor(
+            self._pool, self._work, command_line, emit, stdin, started, dropped)
 
     def _work(self, command_line: str, emit: Callable[[int, bytes], None],
-              stdin: Input) -> Ended:
+              stdin: Input, started: float | None, dropped: threading.Event | None) -> Ended:
+        if dropped is not None and dropped.is_set():
+            return Ended(TimeLimitExceeded.code)
         try:
-            result = self.device.run(command_line, stdin, emit)
+            result = self.device.run(command_line, stdin, emit, started)
         except OutputDropped:
             return Ended(TimeLimitExceeded.code)
         except Exception as err:  # a command's own failure must never read as success
@@ -126,10 +134,12 @@ class Session:
         if not wanted():
             self._slots.release()
             return Ended(1)
-        # Counted from here, as the relay's: the wait for a slot is not the line's time.
-        deadline = time.monotonic() + self.device.limits.time_limit + GRACE
+        # Counted from here, as the relay's: the wait for a slot is not the line's time,
+        # the wait for a worker is.
+        started = time.monotonic()
+        deadline = started + self.device.limits.time_limit + GRACE
         try:
-            future = self.runner.submit(command_line, emit, stdin)
+            future = self.runner.submit(command_line, emit, stdin, started, dropped)
         except BaseException:
             self._slots.release()
             raise

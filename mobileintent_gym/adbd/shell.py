@@ -144,7 +144,8 @@ class Shell:
         self._depth = 0
         self.history = deque(maxlen=1000) if history is None else history
 
-    def run(self, source: str, stdin: Input = b"", emit: Emit | None = None) -> ShellResult:
+    def run(self, source: str, stdin: Input = b"", emit: Emit | None = None,
+            started: float | None = None) -> ShellResult:
         """Run a command line within the shell's limits; syntax errors give exit code 2.
 
         Args:
@@ -153,13 +154,15 @@ class Shell:
                 read none); a client's is waited for only then.
             emit: Receives the output as each pipeline produces it; without it the output
                 is collected in the result's ``chunks``.
+            started: When its time began (``time.monotonic()``; default: now): a line
+                that waited its turn has had part of it.
 
         Returns:
             The exit code, and the output unless ``emit`` took it.
         """
         result = ShellResult()
         self._emit = emit or (lambda fd, data: result.chunks.append((fd, data)))
-        self._budget = Budget(self._limits)
+        self._budget = Budget(self._limits, started)
         try:
             result.exited = self._run(parse(source), _Taken(stdin) if stdin else b"")
         except ShellSyntaxError as err:

@@ -25,7 +25,8 @@ class BlockingDevice:
         self.dropped = threading.Event()
         self.started: list[str] = []
 
-    def run(self, command_line: str, stdin: bytes = b"", emit=None) -> ShellResult:
+    def run(self, command_line: str, stdin: bytes = b"", emit=None,
+            started: float | None = None) -> ShellResult:
         self.started.append(command_line)
         emit(1, command_line.encode())
         if command_line.startswith("block"):
@@ -109,6 +110,28 @@ def test_a_line_that_waited_for_a_slot_gets_its_whole_time_limit():
     assert ended.code == 3 and sent == [(1, b"quick"), (1, b" done")]
 
 
+def test_a_line_its_client_was_told_was_killed_never_runs_later():
+    # With every worker busy, the line waited in the pool's queue past its time; its client
+    # got 137 ("killed"), then a worker ran it whole: a tap the client thought undone.
+    device = BlockingDevice(time_limit=0.1)
+
+    async def scenario():
+        runner = CommandRunner(device, threads=1)
+        blocked = asyncio.ensure_future(runner.session().run("block", collect()[1]))
+        await asyncio.sleep(0.05)
+        sent, send = collect()
+        ended = await runner.session().run("input tap 1 1", send)  # another connection
+        device.release.set()
+        await blocked
+        await asyncio.sleep(0.2)  # time for the queued line to run, were it to
+        runner.close()
+        return ended, sent
+
+    ended, sent = asyncio.run(scenario())
+    assert ended.code == 137 and b"killed" in sent[-1][1]
+    assert device.started == ["block"]
+
+
 def test_a_device_without_a_time_limit_runs_lines_to_their_end():
     # The wait for room took an infinite timeout, which threading refuses (OverflowError).
     assert ran(BlockingDevice(time_limit=math.inf), "quick") == (3, [(1, b"quick"),
@@ -138,7 +161,8 @@ def test_one_connection_cannot_take_every_thread():
 class BrokenDevice(BlockingDevice):
     """A device whose command line fails with an error no command should raise."""
 
-    def run(self, command_line: str, stdin: bytes = b"", emit=None) -> ShellResult:
+    def run(self, command_line: str, stdin: bytes = b"", emit=None,
+            started: float | None = None) -> ShellResult:
         raise ValueError(f"bug in {command_line}")
 
 
@@ -192,3 +216,18 @@ def test_a_terminals_keys_edit_the_line_as_a_line_discipline_does():
                                                               "echo é\b \b!".encode())
     assert asyncio.run(typed(b"\x04", b"ls\r")) == (b"ls\r", True, b"")  # an empty line
     assert asyncio.run(typed(b"ab\x03c")) == (b"c", False, b"ab^C\nc")
+
+
+def test_a_lines_time_counts_from_when_it_was_started():
+    # A line that waited for a worker had its whole limit again once one took it.
+    import time
+
+    from mobileintent_gym.adbd.device import VirtualDevice
+    from mobileintent_gym.phone import SimPhone
+
+    device = VirtualDevice(SimPhone(540, 1200), limits=ShellLimits(time_limit=2.0))
+    late = device.run("input keyevent 3; am start -n com.mobileintent.music/.Main",
+                      started=time.monotonic() - 5)
+    assert late.code == 137 and b"over the 2 s time limit" in late.chunks[0][1]
+    assert device.phone.route() == "launcher" and not device.phone.events
+    assert device.run("input keyevent 3", started=time.monotonic()).code == 0
