@@ -217,11 +217,23 @@ class AdbDevice:
             raise DeviceCommandError(f"screencap gave no PNG: {data[:40]!r}") from err
 
     def hierarchy(self) -> str:
-        """The view hierarchy in uiautomator dump XML."""
+        """The view hierarchy in uiautomator dump XML.
+
+        The dump file is removed first (a dump that fails may leave the last one in place)
+        and what ``uiautomator`` prints is dropped (some builds print linker warnings).
+
+        Raises:
+            DeviceCommandError: When no dump came, or one cut short (a device that went
+                away mid-answer ends the stream as if it were done).
+        """
         path = shlex.quote(self.config.dump_path)
-        xml = self._link.read(f"uiautomator dump {path} >/dev/null && cat {path}")
+        xml = self._link.read(f"rm -f {path}; uiautomator dump {path} >/dev/null 2>&1 && "
+                              f"cat {path}").strip()
         if not xml.startswith("<?xml"):
             raise DeviceCommandError(f"uiautomator dump failed: {xml[:200]!r}")
+        if not xml.endswith("</hierarchy>"):
+            raise DeviceCommandError(f"uiautomator dump cut short after {len(xml)} "
+                                     f"characters: ...{xml[-80:]!r}")
         self._dump = xml
         return xml
 

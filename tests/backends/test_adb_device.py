@@ -281,3 +281,38 @@ def test_an_unreadable_screen_size_is_quoted():
 
     with pytest.raises(DeviceCommandError, match=r"'phone'.*'wm: not found'"):
         _screen_size("wm: not found\n", "phone")
+
+
+class _Answers:
+    """A stand-in adb link giving one canned answer to a read: the device outputs below
+    (an old build's linker warning, a stream cut short) cannot be made by the virtual
+    device this machine serves."""
+
+    def __init__(self, answer: str) -> None:
+        self.answer, self.commands = answer, []
+
+    def read(self, command: str) -> str:
+        self.commands.append(command)
+        return self.answer
+
+
+DUMP = "<?xml version='1.0' ?><hierarchy rotation=\"0\"><node bounds=\"[0,0][1,1]\"/></hierarchy>"
+
+
+@pytest.mark.parametrize(("answer", "error"), [
+    (DUMP, None), ("\n" + DUMP + "\r\n", None),
+    (DUMP[:50], "cut short after 50 characters"),  # the device went away mid-answer
+    ("ERROR: null root node returned by UiTestAutomationBridge.", "dump failed"),
+])
+def test_a_dump_is_read_whole_or_refused(answer, error):
+    device = object.__new__(AdbDevice)  # no connection: the link below answers
+    device.config, device._link = AdbConfig("emulator-5554"), _Answers(answer)
+    if error is None:
+        assert device.hierarchy() == DUMP
+    else:
+        with pytest.raises(DeviceCommandError, match=error):
+            device.hierarchy()
+    (command,) = device._link.commands
+    # Stale dumps and uiautomator's own messages (linker warnings) never reach the reader.
+    assert command.startswith("rm -f /sdcard/window_dump.xml; ") and ">/dev/null 2>&1" in command
+
