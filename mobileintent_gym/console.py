@@ -38,6 +38,18 @@ def seed_int(text: str) -> int:
     return _int_at_least(text, 0)
 
 
+def port_int(text: str) -> int:
+    """An argparse ``type`` for TCP ports: 0 (any free one) to 65535.
+
+    Raises:
+        argparse.ArgumentTypeError: For anything else.
+    """
+    port = _int_at_least(text, 0)
+    if port > 65535:
+        raise argparse.ArgumentTypeError(f"must be a TCP port, 0 to 65535, got {text!r}")
+    return port
+
+
 def _int_at_least(text: str, least: int) -> int:
     try:
         value = int(text)

@@ -28,7 +28,7 @@ from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.limits import MIB, ShellLimits
 from mobileintent_gym.adbd.server import AdbServer, BindRefusedError, ServerConfig
 from mobileintent_gym.backends.loader import DeviceConfigError, screen_size
-from mobileintent_gym.console import UsageError, run_encoder, seed_int
+from mobileintent_gym.console import UsageError, port_int, run_encoder, seed_int
 from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users import (
@@ -68,7 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve-adb", help="serve a simulated phone over the adb wire protocol",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--port", type=int, default=15555,
+    parser.add_argument("--port", type=port_int, default=15555,
                         help="TCP port (default 15555; avoid 5555-5585, which adb scans)")
     parser.add_argument("--host", default="127.0.0.1", help="bind address (default loopback)")
     parser.add_argument("--allow-remote", action="store_true",

@@ -74,3 +74,13 @@ def test_bad_arguments_exit_2_naming_the_problem_before_serving(tmp_path, capsys
     (tmp_path / "long-id.json").write_text(json.dumps({**ana, "user_id": "u" * 5000}))
     assert main(["serve-adb", "--port", "0", "--profiles", str(tmp_path), *args]) == 2
     assert named in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("port", ["70000", "-1", "http"])
+def test_a_port_that_is_no_tcp_port_is_a_usage_error(capsys, port):
+    # 70000 and -1 ended in an OverflowError traceback, with exit 1.
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve-adb", "--port", port])
+    assert stopped.value.code == 2
+    assert "--port: must be" in capsys.readouterr().err
+
