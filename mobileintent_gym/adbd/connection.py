@@ -102,6 +102,10 @@ class Connection:
             await asyncio.wait_for(self._handshake(), self._policy.handshake_timeout)
             while True:
                 self._dispatch(await self._read_packet())
+                # The answers the loop writes itself (OKAY, CLSE) wait for a client that
+                # reads them before its next packet is read: TCP holds back one that never
+                # does, rather than the server's memory.
+                await self._writer.drain()
         except ProtocolError as err:
             return str(err), True
         except asyncio.IncompleteReadError:

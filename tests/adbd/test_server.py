@@ -347,3 +347,38 @@ def test_a_line_the_host_closed_while_it_waited_for_a_slot_never_runs():
         assert run.call(phone.route).startswith("music/")
         assert ("input", "keyevent", "3") not in run.call(lambda: list(device.history))
         client.close()
+
+
+def test_a_client_that_never_reads_is_held_back_not_buffered():
+    # Answers the loop writes itself (CLSE to refused OPENs) piled up in the server's write
+    # buffer while the client sent on: 39 MiB for 2,000,000 OPENs, growing with them.
+    with ServerThread(AdbServer(VirtualDevice(SimPhone()), ServerConfig(port=0))) as run:
+        client = WireClient(run.port, timeout=2)
+        client.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        client.handshake()
+        refused = Packet(A_OPEN, 1, 0, b"x:\0").encode()
+        sent = 0
+        with pytest.raises(TimeoutError):  # TCP stops the client: the server reads no more
+            while sent < 400_000:
+                client.sock.sendall(refused * 1000)
+                sent += 1000
+        buffered = run.call(lambda: [c._writer.transport.get_write_buffer_size()
+                                     for c in run.server._clients.values()])
+        assert sent < 400_000 and max(buffered) <= 1 << 20
+        assert RawAdb(run.port).shell("echo ok").stdout == b"ok\n"  # others are served
+        client.close()
+
+
+def test_clients_past_the_limit_are_closed_at_once_and_the_others_served():
+    config = ServerConfig(port=0, max_connections=2)
+    with ServerThread(AdbServer(VirtualDevice(SimPhone()), config)) as run:
+        first, second = WireClient(run.port), WireClient(run.port)
+        first.handshake()
+        second.handshake()
+        third = WireClient(run.port)
+        assert third.closed_by_server()
+        assert "refused: 2 clients connected already" in run.server.recent_reasons
+        first.close()
+        time.sleep(0.2)
+        assert RawAdb(run.port).shell("echo ok").stdout == b"ok\n"  # a place came free
+        second.close()
