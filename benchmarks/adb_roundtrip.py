@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import shutil
 import statistics
 import time
@@ -64,7 +65,8 @@ def timed(step, count: int) -> list[float]:
 def summary(samples: list[float]) -> dict:
     ordered = sorted(samples)
     return {"median_ms": round(statistics.median(ordered), 3),
-            "p90_ms": round(ordered[int(0.9 * (len(ordered) - 1))], 3), "n": len(ordered)}
+            "p90_ms": round(ordered[math.ceil(0.9 * len(ordered)) - 1], 3),  # nearest rank
+            "n": len(ordered)}
 
 
 def main() -> None:

@@ -104,8 +104,8 @@ def shell_outcome(client: RawAdb, command: str) -> str:
     return f"exit {answer.code}, {len(answer.stdout)} bytes out: {said}"
 
 
-def attacks(client: RawAdb, port: int) -> dict:
-    """Name to a function carrying out that attack with a fresh client."""
+def attacks(client: RawAdb | None, port: int) -> dict:
+    """Name to a function carrying out that attack (nothing runs until it is called)."""
     def pushes() -> str:
         blob = bytes(200 * 10**6)
         answers: list[str] = []
@@ -161,7 +161,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, help="attack a server already listening here")
     parser.add_argument("--pid", type=int, help="that server's process id (for its memory)")
-    parser.add_argument("--attacks", nargs="+", metavar="NAME",
+    parser.add_argument("--attacks", nargs="+", choices=list(attacks(None, 0)),
                         help="replay only these attacks (default: all, in the order above)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()

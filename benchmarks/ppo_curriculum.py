@@ -2,7 +2,7 @@
 
 The curriculum: the chat templates that open a conversation — G-WCT-01 (open the chat)
 and G-WCT-02 (open it and reply exactly "Understood") — with explicit instructions, common
-and personal targets, on the four built-in users: 16 (user, task) episodes. Each user's
+and personal targets, on the four demo users: 16 (user, task) episodes. Each user's
 chat list holds other chats in another order, so the policy must find the chat the
 instruction names (swiping when it is below the fold), not memorise a position.
 
@@ -33,11 +33,13 @@ import numpy as np
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.rl.curves import plot_curves
-from mobileintent_gym.users import builtin_users
+from mobileintent_gym.users import USER_SETS
 from mobileintent_gym.wrappers import ElementActions, ElementFeatures
 
 TASKS = ("G-WCT-01:common:explicit", "G-WCT-01:personal:explicit",
          "G-WCT-02:common:explicit", "G-WCT-02:personal:explicit")
+USERS = USER_SETS["demo"]  # the four demo users: 16 (user, task) episodes
+EPISODES = len(USERS) * len(TASKS)
 MAX_ELEMENTS = 24
 TARGET = 0.8
 
@@ -45,7 +47,7 @@ TARGET = 0.8
 def make_env(seed: int = 0) -> gym.Env:
     """One curriculum env: the Execute env on a 540x1200 phone, element actions and features."""
     env = gym.make("Act2Intent-Execute-v0", device="sim:540x1200", observation=("instruction",),
-                   tasks=TASKS, users=builtin_users())
+                   tasks=TASKS, users=USERS)
     env = ElementFeatures(ElementActions(env, MAX_ELEMENTS), MAX_ELEMENTS)
     env.action_space.seed(seed)
     return env
@@ -54,7 +56,7 @@ def make_env(seed: int = 0) -> gym.Env:
 def success_rate(env: gym.Env, choose: Callable[[np.ndarray], int]) -> float:
     """Share of the curriculum's (user, task) episodes that ``choose`` completes."""
     wins = []
-    for user in builtin_users():
+    for user in USERS:
         for task in TASKS:
             obs, info = env.reset(seed=0, options={"user": user, "task": task})
             done = False
@@ -126,7 +128,7 @@ def main() -> None:
     env = make_env(args.seed)
     random = random_level(env, args.random_repeats, args.seed)
     env.close()
-    print(f"random actions: success {random:.3f} over {args.random_repeats} x 16 episodes")
+    print(f"random actions: success {random:.3f} over {args.random_repeats} x {EPISODES} episodes")
     runs = {}
     for policy in args.policies:
         started = time.perf_counter()
@@ -145,8 +147,8 @@ def main() -> None:
               for p, run in runs.items()}
     ends = (0, max(run["curve"][-1][0] for run in runs.values()))
     series["random actions"] = (ends, (random, random))
-    plot_curves(series, out / "curve.png", "PPO on the chat curriculum (16 user x task "
-                "episodes)", "environment steps", "success rate", ylim=(0.0, 1.0),
+    plot_curves(series, out / "curve.png", f"PPO on the chat curriculum ({EPISODES} user x "
+                "task episodes)", "environment steps", "success rate", ylim=(0.0, 1.0),
                 target=TARGET)
     print(f"wrote {out / 'curve.json'} and {out / 'curve.png'}")
 

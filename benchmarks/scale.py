@@ -371,6 +371,8 @@ def main() -> None:
                         help="what to measure (default: every mode)")
     parser.add_argument("--out", default="out/scale.json")
     args = parser.parse_args()
+    if Path(args.out).suffix.lower() == ".png":
+        parser.error(f"--out {args.out}: give the JSON file; the plot goes beside it")
     prebuild()
     starts = [cold_start() for _ in range(3)]
     single = gym.make(ENV)
