@@ -81,7 +81,13 @@ class ScreenSource:
         screens = Screens([env.device.screenshot()])
         for n, step in enumerate(episode["steps"], start=1):
             if step.get("invalid") is None:  # refused actions changed nothing
-                event = env.step(step["action"])[4]["event"]
+                info = env.step(step["action"])[4]
+                event = info["event"]
+                if event is None:  # a run of another version, or an edited file
+                    screens.problem = (f"the replay refused step {n}, which the run took "
+                                       f"({info['invalid_action']}); later screens are not "
+                                       "shown")
+                    return screens
                 if (event.route_before, event.route_after) != (step["route_before"],
                                                                step["route_after"]):
                     screens.problem = (f"the replay left the recorded run at step {n} "

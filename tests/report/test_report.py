@@ -45,6 +45,17 @@ def test_a_replay_that_leaves_the_recorded_routes_stops_and_says_where(scripted_
     assert "step 2" in screens.problem and "music/nowhere" in screens.problem
 
 
+def test_a_replay_that_refuses_a_recorded_step_stops_and_says_which(scripted_run):
+    # A run of another version (another action grammar) or an edited file: the replay's
+    # step was refused, its event None, and view crashed on it (AttributeError).
+    run = read_run(scripted_run)
+    episode = run.episodes[0]
+    episode["steps"][1]["action"] = "SWIPE[sideways]"
+    screens = ScreenSource(run.provenance).screens(episode)
+    assert len(screens.frames) == 2
+    assert "refused step 2" in screens.problem and "sideways" in screens.problem.lower()
+
+
 def test_each_action_has_its_mark():
     assert marks("CLICK[10,20]", 100, 200) == [Dot(10, 20)]
     assert marks("LONG_CLICK[10,20]", 100, 200) == [Dot(10, 20, held=True)]
