@@ -45,6 +45,7 @@ def step_range(text: str, count: int) -> slice:
 
 
 def _main(args: argparse.Namespace) -> int:
+    step_range(args.steps, 1 << 30)  # its form, before the day is played; its range after
     size = screen_size(args.size)
     out = Path(args.out)
     check_writable(out, "--out")

@@ -91,3 +91,12 @@ def test_strip_sizes_are_checked_before_the_day_is_played(tmp_path, capsys, opti
         main(["assist", option, value, "--out", str(tmp_path / "day.png")])
     assert stopped.value.code == 2
     assert f"{option}: must be an integer of at least 1, got '{value}'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("steps", ["foo", "1-40", "9:3"])
+def test_the_form_of_steps_is_checked_before_the_day_is_played(tmp_path, capsys, steps):
+    # It was checked only after the whole day had been played (15 s here).
+    assert main(["assist", "--steps", steps, "--out", str(tmp_path / "day.png")]) == 2
+    err = capsys.readouterr().err
+    assert f"--steps {steps!r}" in err or f"got {steps!r}" in err
+    assert "encoder:" not in err and not (tmp_path / "day.png").exists()
