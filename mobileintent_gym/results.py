@@ -178,8 +178,13 @@ def read_run(path: str | os.PathLike[str]) -> RunRecord:
         return _read_cut(text, path)
     if not isinstance(whole, dict) or not isinstance(whole.get("provenance"), dict):
         raise ResultsFileError(f"{str(path)!r} is not the record of an evaluate run")
-    return RunRecord(whole["provenance"], list(whole.get("episodes", [])),
-                     dict(whole.get("scores", {})))
+    episodes, scores = whole.get("episodes", []), whole.get("scores", {})
+    if not (isinstance(episodes, list) and all(isinstance(e, dict) for e in episodes)):
+        raise ResultsFileError(f"{str(path)!r}: 'episodes' must be a list of objects")
+    if not isinstance(scores, dict):
+        raise ResultsFileError(f"{str(path)!r}: 'scores' must be an object, got "
+                               f"{type(scores).__name__}")
+    return RunRecord(whole["provenance"], episodes, scores)
 
 
 def _read_cut(text: str, path: object) -> RunRecord:

@@ -266,7 +266,7 @@ def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = Non
         source.close()
     if spilled is not None:
         spilled.write(folder)
-    write_atomic(path, page.encode("utf-8"))
+    write_atomic(path, page.encode("utf-8", "replace"))  # a lone surrogate reads as ?
     if spilled is not None:
         spilled.prune(folder)
     return path

@@ -18,6 +18,7 @@ import numpy as np
 from PIL import Image
 
 from mobileintent_gym.envs.execute import ExecuteEnv
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.users import PairConfig
 
 
@@ -53,10 +54,19 @@ class ScreenSource:
         self._env: ExecuteEnv | None = None
 
     def screens(self, episode: dict[str, Any]) -> Screens:
-        """The screens of ``episode`` (a dict of the results file)."""
-        if not is_simulated(self.provenance):
-            return self._stored(episode)
-        return self._replayed(episode)
+        """The screens of ``episode`` (a dict of the results file).
+
+        What the file lacks or holds of another kind (a run of another version, an edited
+        file: a field missing, a user or task unknown here) is the episode's ``problem``,
+        not an error: the other episodes are still shown.
+        """
+        try:
+            if not is_simulated(self.provenance):
+                return self._stored(episode)
+            return self._replayed(episode)
+        except (MobileIntentError, LookupError, TypeError, ValueError) as err:
+            return Screens(problem=f"its screens cannot be rebuilt from the file: "
+                           f"{type(err).__name__}: {err}")
 
     def close(self) -> None:
         """Release the replay phone."""

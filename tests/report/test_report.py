@@ -101,6 +101,38 @@ def test_view_of_something_else_is_one_line(tmp_path, capsys):
     assert len(err) == 3 and "x.png' is not the record of an evaluate run" in err[2]
 
 
+@pytest.mark.parametrize(("field", "value", "named"), [
+    ("episodes", None, "'episodes' must be a list of objects"),
+    ("episodes", [3], "'episodes' must be a list of objects"),
+    ("scores", None, "'scores' must be an object, got NoneType"),
+])
+def test_a_results_file_of_the_wrong_shape_is_one_line(scripted_run, tmp_path, capsys, field,
+                                                       value, named):
+    # Each was a TypeError traceback.
+    data = json.loads(scripted_run.read_text())
+    (tmp_path / "run.json").write_text(json.dumps({**data, field: value}))
+    assert main(["view", str(tmp_path / "run.json")]) == 2
+    assert named in capsys.readouterr().err
+
+
+def test_episodes_whose_screens_cannot_be_rebuilt_say_why_and_the_others_show(
+        scripted_run, tmp_path, capsys):
+    # A task unknown here, a provenance without its pair settings (an older version's), an
+    # instruction with a lone surrogate: each aborted the whole report with a traceback.
+    data = json.loads(scripted_run.read_text())
+    data["episodes"][1]["task"] = "G-NOPE-09:common:explicit"
+    data["episodes"][2]["instruction"] = "Play \ud800 now"
+    (tmp_path / "run.json").write_text(json.dumps(data))
+    assert main(["view", str(tmp_path / "run.json")]) == 0
+    page = (tmp_path / "run.html").read_text()
+    assert "its screens cannot be rebuilt from the file" in page and "G-NOPE-09" in page
+    assert "Play ? now" in page and page.count("<img") >= 4
+    del data["provenance"]["pair"]
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    assert main(["view", str(tmp_path / "old.json")]) == 0
+    assert "KeyError: &#x27;pair&#x27;" in (tmp_path / "old.html").read_text()
+
+
 def test_a_report_is_never_written_over_its_own_run(scripted_run, capsys):
     before = scripted_run.read_text()
     for option in ("--html", "--gif-out"):
