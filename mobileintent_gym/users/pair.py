@@ -87,10 +87,11 @@ class PairConfig:
         if not is_integer(self.top_k):
             raise ValueError(f"top_k must be an integer, got {self.top_k!r}")
         object.__setattr__(self, "top_k", int(self.top_k))  # NumPy's too: repr keys the cache
-        sizes = self.sizes.items() if isinstance(self.sizes, Mapping) else self.sizes
-        object.__setattr__(self, "sizes", tuple(sorted((str(k), int(v)) for k, v in sizes)))
+        object.__setattr__(self, "sizes", _checked_sizes(self.sizes))
         # Sorted: a set's order differs between processes, and the repr keys the disk cache.
-        object.__setattr__(self, "skip_attributes", tuple(sorted(set(self.skip_attributes))))
+        object.__setattr__(self, "skip_attributes",
+                           tuple(sorted(set(_checked_names(self.skip_attributes)))))
+        _check_encoder(self.encoder)
         unknown = sorted(set(dict(self.sizes)) - set(CONTEXTS))
         if unknown:
             raise ValueError(f"sizes name unknown contexts {unknown}; known: {list(CONTEXTS)}")
@@ -106,6 +107,57 @@ class PairConfig:
         """The number of items in ``context``'s list (a spec or its key), common included."""
         spec = CONTEXTS[context] if isinstance(context, str) else context
         return dict(self.sizes).get(spec.key, spec.size or self.top_k)
+
+
+def _checked_sizes(sizes: Any) -> tuple[tuple[str, int], ...]:
+    """``sizes`` (a mapping, or (context, size) pairs) as sorted pairs, each checked.
+
+    Raises:
+        ValueError: Naming a pair that is not a context key and an integer size.
+    """
+    try:
+        pairs = list(sizes.items() if isinstance(sizes, Mapping) else sizes)
+    except TypeError:
+        raise ValueError(f"sizes must be (context, size) pairs or a mapping, got "
+                         f"{sizes!r:.80}") from None
+    for pair in pairs:
+        if not (isinstance(pair, tuple | list) and len(pair) == 2 and isinstance(pair[0], str)
+                and is_integer(pair[1])):
+            raise ValueError(f"sizes[...] must be a context key and an integer size, got "
+                             f"{pair!r:.80}")
+    return tuple(sorted((key, int(size)) for key, size in pairs))
+
+
+def _checked_names(names: Any) -> tuple[str, ...]:
+    """``skip_attributes`` as names; a lone string (a name's letters) is refused.
+
+    Raises:
+        ValueError: Naming what is not a collection of attribute names.
+    """
+    if isinstance(names, str) or not isinstance(names, Iterable) or not all(
+            isinstance(name, str) for name in names):
+        raise ValueError(f"skip_attributes must be a collection of attribute names, got "
+                         f"{names!r:.80}")
+    return tuple(names)
+
+
+def _check_encoder(encoder: Any) -> None:
+    """Raise unless ``encoder`` is a kind or an Encoder the content cache can key.
+
+    Raises:
+        ValueError: Naming it.
+    """
+    if isinstance(encoder, str):
+        return  # make_encoder names an unknown kind
+    if not (callable(getattr(encoder, "encode", None)) and isinstance(
+            getattr(encoder, "name", None), str)):
+        raise ValueError(f"encoder must be 'auto', 'sentence', 'lexical' or an Encoder (with "
+                         f"encode(texts) and a name), got {encoder!r:.80}")
+    try:
+        hash(encoder)
+    except TypeError:
+        raise ValueError(f"encoder {encoder!r:.80} must be hashable: content built with it "
+                         "is cached by its config") from None
 
 
 @dataclass(frozen=True)

@@ -315,6 +315,8 @@ def _user_text(name_or_path: Any) -> str:
     text = os.fspath(name_or_path)
     if not isinstance(text, str) or not text.strip() or "\0" in text:
         raise InvalidProfileError(f"a user must be a non-empty name or path, got {text!r:.80}")
+    if not text.strip("."):  # '..' named the folder above a profiles folder
+        raise InvalidProfileError(f"a user must be a profile name or path, got {text!r}")
     if not _looks_like_path(text) and len(text) > MAX_NAME:
         raise InvalidProfileError(f"a user name is at most {MAX_NAME} characters, got "
                                   f"{len(text)}: {text[:40]!r}...")
@@ -367,6 +369,9 @@ def profile_names(folder: str | os.PathLike[str]) -> tuple[str, ...]:
 
 
 def _search_folders(profiles_dir: str | os.PathLike[str] | None) -> list[Path]:
+    if profiles_dir is not None and not isinstance(profiles_dir, str | os.PathLike):
+        raise InvalidProfileError(f"profiles_dir must be a folder's path, got "
+                                  f"{profiles_dir!r:.80}")
     folders = [Path(profiles_dir)] if profiles_dir is not None else []
     if os.environ.get(PROFILES_ENV):
         folders.append(Path(os.environ[PROFILES_ENV]))

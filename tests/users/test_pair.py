@@ -198,10 +198,32 @@ def test_pools_are_large_unique_and_their_cues_hide_their_labels(key):
     ({"top_k": 5.5}, "top_k must be an integer, got 5.5"),
     ({"top_k": "20"}, "top_k must be an integer, got '20'"),
     ({"seed": -1}, "non-negative"),
+    # Each was taken (a string's letters as attributes, 2.7 cut to 2) or failed deep inside.
+    ({"skip_attributes": "Price Range"}, "skip_attributes must be a collection of attribute"),
+    ({"skip_attributes": None}, "skip_attributes must be a collection of attribute names"),
+    ({"skip_attributes": ["Price Range", 3]}, "skip_attributes must be a collection"),
+    ({"sizes": {"music:liked": 2.7}}, r"context key and an integer size, got \('music:liked', "
+                                      r"2.7\)"),
+    ({"sizes": {"music:liked": "abc"}}, "context key and an integer size"),
+    ({"sizes": "x"}, r"context key and an integer size, got 'x'"),
+    ({"sizes": 5}, "sizes must be \\(context, size\\) pairs or a mapping, got 5"),
+    ({"encoder": 42}, "encoder must be 'auto', 'sentence', 'lexical' or an Encoder"),
 ])
 def test_bad_configs_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
         PairConfig(**kwargs)
+
+
+def test_an_encoder_that_cannot_be_hashed_is_named():
+    class Unhashable:
+        name = "mine"
+        __hash__ = None
+
+        def encode(self, texts):
+            return np.zeros((len(texts), 3), np.float32)
+
+    with pytest.raises(ValueError, match="must be hashable"):
+        PairConfig(encoder=Unhashable())
 
 
 def test_config_is_hashable_and_sizes_take_a_mapping():

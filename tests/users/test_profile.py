@@ -193,11 +193,24 @@ def test_a_file_nested_thousands_deep_is_the_profile_error(tmp_path):
     ("a\0b", "a user must be a non-empty name or path"),
     ("x" * 5000, "a user name is at most 255 characters, got 5000"),
     ("d/" + "x" * 5000 + ".json", "cannot look up the profile"),
+    # '..' loaded the profile.json of the folder above the profiles folder.
+    ("..", "a user must be a profile name or path, got '..'"),
+    (".", "a user must be a profile name or path, got '.'"),
 ])
 def test_bad_user_names_are_the_profile_error(user, named, tmp_path):
+    (tmp_path / "profiles").mkdir()
+    (tmp_path / "profile.json").write_text(json.dumps({"user_id": "outside"}))
     with pytest.raises(InvalidProfileError) as err:
-        resolve_profile(user, tmp_path)
+        resolve_profile(user, tmp_path / "profiles")
     assert named in str(err.value)
+
+
+@pytest.mark.parametrize("folder", [5, b"/tmp"])
+def test_a_profiles_dir_that_is_no_path_is_named(folder):
+    # A TypeError from pathlib, through every env's profiles_dir argument.
+    with pytest.raises(InvalidProfileError, match=f"profiles_dir must be a folder's path, got "
+                                                  f"{folder!r}"):
+        resolve_profile("demo-ana", folder)
 
 
 def test_an_unchanged_file_is_read_once_and_an_edited_one_again(tmp_path):
