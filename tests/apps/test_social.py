@@ -162,6 +162,19 @@ def test_a_trend_searches_for_itself_and_search_finds_authors(phone):
     assert found and all(name.casefold() in (p.text + p.context).casefold() for p in found)
 
 
+def test_each_trend_counts_the_posts_that_tapping_it_finds(phone):
+    # It counted posts of that topic, while the tap searches its name in texts too: 13 of
+    # 13 trends said another number than the search then showed.
+    phone.open("social")
+    press(phone, desc="Explore")
+    for index in range(len(nodes(phone, resource_id="trend"))):
+        trend = nodes(phone, resource_id="trend")[index]
+        said = int(inside(trend, "subtitle").text.rpartition(" · ")[2].split()[0])
+        tap_node(phone, trend)
+        assert len(scrolled_through(phone, "post")) == said
+        phone.open("social", "social/explore")
+
+
 def test_search_finds_posts_by_text_or_author_and_says_when_none_match(phone):
     phone.open("social")
     press(phone, desc="Explore")

@@ -102,13 +102,9 @@ class SocialApp(SocialIntents, PageScreens, App):
         root.add(widgets.text_field(ctx, ui.inset(col.take(ctx.dp(64)), ctx.dp(16), ctx.dp(8)),
                                     "query", query, "Search", focused=entry.focus == "query",
                                     rid=Rid.SEARCH_FIELD))
-        needle = query.strip().casefold()
-        if needle:
-            ids = [p.id for p in state.posts.values() if needle in " ".join(
-                (p.text, p.context, state.accounts[p.author].name,
-                 state.accounts[p.author].handle)).casefold()]
-            root.add(self.timeline(ctx, entry, col.rest(), Rid.RESULTS, ids, state,
-                                   f'No posts match "{query.strip()}".'))
+        if query.strip():
+            root.add(self.timeline(ctx, entry, col.rest(), Rid.RESULTS, search(state, query),
+                                   state, f'No posts match "{query.strip()}".'))
             return root
         items = [(ctx.dp(52), lambda r: widgets.section_header(ctx, r, "Trends for you"))]
         items += [(ctx.dp(72), lambda r, t=trend, n=count: self._trend(ctx, r, t, n))
@@ -142,10 +138,19 @@ class SocialApp(SocialIntents, PageScreens, App):
         return root
 
 
+def search(state: SocialState, query: str) -> list[str]:
+    """Ids of the posts whose text, topic, author's name or handle holds ``query`` (any case)."""
+    needle = query.strip().casefold()
+    return [p.id for p in state.posts.values() if needle in " ".join(
+        (p.text, p.context, state.accounts[p.author].name,
+         state.accounts[p.author].handle)).casefold()]
+
+
 def trends(state: SocialState) -> dict[str, int]:
     """The reasons the For you timeline gives for its posts, with their posts' counts.
 
-    Topics and news sections, in timeline order, each with the number of posts it holds.
+    Topics and news sections, in timeline order, each with the number of posts that
+    tapping it finds (it searches for its name).
     """
     contexts = dict.fromkeys(c for c in (state.posts[p].context for p in state.feed) if c)
-    return {c: sum(p.context == c for p in state.posts.values()) for c in contexts}
+    return {c: len(search(state, c.partition(" · ")[2])) for c in contexts}
