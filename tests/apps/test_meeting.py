@@ -168,6 +168,19 @@ def test_joining_shows_the_room_and_leaving_tops_the_history(phone):
     assert span(attended).startswith(joined_at[11:])  # from when it was joined
 
 
+def test_each_attendance_of_one_meeting_is_its_own_entry(phone):
+    # Two attendances within a minute had one id ("g015-0941") and were merged into one.
+    meeting = phone.state.apps["meeting"].scheduled[0]
+    before = len(phone.state.apps["meeting"].history)
+    for _ in range(2):
+        phone.open("meeting", "meeting/details", id=meeting.id)
+        press(phone, resource_id="join")
+        press(phone, resource_id="leave")
+    history = phone.state.apps["meeting"].history
+    assert len(history) == before + 2 and history[0].id != history[1].id
+    assert history[0].title == history[1].title == meeting.title
+
+
 def test_two_users_see_their_own_meetings_and_webinars():
     ana, chen = (load_user_content(u) for u in ("demo-ana", "demo-chen"))
     for key in ("meeting:history", "meeting:webinars", "meeting:scheduled"):

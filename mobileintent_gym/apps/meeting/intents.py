@@ -41,10 +41,11 @@ class MeetingIntents:
         if state.joined is None:
             return
         stayed = int((nav.clock - at(state.joined_at)).total_seconds() // 60)
-        attended = replace(state.meeting(state.joined), id=f"{state.joined}-{nav.clock:%H%M}",
-                           start=state.joined_at, minutes=max(1, stayed), recorded=False)
-        nav.update(joined=None, joined_at="",
-                   history=(attended, *(m for m in state.history if m.id != attended.id)))
+        # Each attendance its own entry: two of one meeting within a minute were merged.
+        number = f"{state.joined}-{nav.clock:%Y%m%d%H%M%S}-{len(state.history)}"
+        attended = replace(state.meeting(state.joined), id=number, start=state.joined_at,
+                           minutes=max(1, stayed), recorded=False)
+        nav.update(joined=None, joined_at="", history=(attended, *state.history))
 
     def on_remind(self, nav: Nav, meeting_id: str) -> None:
         """Turn a scheduled meeting's reminder on or off."""
