@@ -115,7 +115,8 @@ class SimPhone:
     def reset(self, state: PhoneState | None = None, seed: int | None = None) -> None:
         """Load ``state`` (copied; default: built-in content for ``seed``), go home.
 
-        Apps that ``state`` leaves out get their built-in content for ``seed``.
+        Apps that ``state`` leaves out get their built-in content for ``seed``. A clock with
+        a UTC offset starts at the wall-clock time it gives (the offset is dropped).
 
         Raises:
             InvalidStateError: When ``state`` is not a valid PhoneState or ``seed`` is not a
@@ -133,6 +134,9 @@ class SimPhone:
             loaded = state.copy()
             missing = {k: app for k, app in self.apps.items() if k not in loaded.apps}
             loaded.apps.update(PhoneState.default(missing, seed or 0).apps)
+            # A phone shows wall-clock time: a clock with a UTC offset is the time it shows
+            # there (apps compare it with the naive times of their data).
+            loaded.clock = loaded.clock.replace(tzinfo=None)
         self._state = loaded
         self._clock = loaded.clock
         self._stacks = BackStacks(self.apps)

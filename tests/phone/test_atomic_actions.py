@@ -1,4 +1,4 @@
-"""An action happens whole or not at all: an app that fails part-way leaves the phone as it was."""
+"""Failing apps and odd input: an action happens whole or not at all, a bad value is named."""
 
 import numpy as np
 import pytest
@@ -124,3 +124,22 @@ def test_a_state_app_id_or_dump_of_the_wrong_kind_is_named():
             + "</node>" * 5001 + "</hierarchy>")
     with pytest.raises(DeviceError, match="nested too deeply"):
         hierarchy.parse(deep)
+
+
+def test_a_clock_with_a_utc_offset_starts_at_its_wall_clock_time():
+    # It was kept aware: leaving a meeting then subtracted a naive time from it (TypeError),
+    # on every try, and the status bar's format changed.
+    from datetime import datetime, timedelta, timezone
+
+    from mobileintent_gym.phone import PhoneState
+
+    phone = SimPhone(540, 1200)
+    start = datetime(2026, 3, 2, 10, 0, tzinfo=timezone(timedelta(hours=8)))
+    phone.reset(PhoneState(dict(phone.state.apps), start))
+    assert phone.clock == "2026-03-02 10:00:00"
+    meeting = phone.state.apps["meeting"].scheduled[0]
+    phone.open("meeting", "meeting/details", id=meeting.id)
+    for name in ("join", "leave"):
+        phone.act(tap(phone.hierarchy(), resource_id=name))
+    assert phone.route() == "meeting/details"  # left: back where it was joined
+    assert phone.state.apps["meeting"].history[0].title == meeting.title
