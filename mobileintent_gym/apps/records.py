@@ -55,7 +55,10 @@ def read_records(package: str, pool: str) -> tuple[Record, ...]:
     Raises:
         InvalidAppError: Naming the file, the line and what is wrong with it.
     """
-    text = (resources.files(package) / "data" / f"{pool}.jsonl").read_text("utf-8")
+    try:
+        text = (resources.files(package) / "data" / f"{pool}.jsonl").read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise InvalidAppError(f"{package}: data/{pool}.jsonl cannot be read: {err}") from err
     records: list[Record] = []
     seen: set[str] = set()
     for number, line in enumerate(text.splitlines(), 1):
@@ -63,8 +66,8 @@ def read_records(package: str, pool: str) -> tuple[Record, ...]:
             continue
         where = f"{package}: data/{pool}.jsonl line {number}"
         try:
-            row = json.loads(line)
-        except ValueError as err:  # JSONDecodeError, or a number int() refuses
+            row = json.loads(line, object_pairs_hook=_unique_keys)
+        except ValueError as err:  # JSONDecodeError, a number int() refuses, a repeated key
             raise InvalidAppError(f"{where}: not JSON ({err})") from None
         record = _record(row, where)
         if record.id in seen:
@@ -72,6 +75,15 @@ def read_records(package: str, pool: str) -> tuple[Record, ...]:
         seen.add(record.id)
         records.append(record)
     return tuple(records)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; a key given twice (the last would win) is refused."""
+    keys = [key for key, _ in pairs]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise ValueError(f"key {repeated[0]!r} is given twice")
+    return dict(pairs)
 
 
 def _record(row: Any, where: str) -> Record:

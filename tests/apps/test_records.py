@@ -38,3 +38,19 @@ def test_attributes_are_read_only_at_every_depth(tmp_path, monkeypatch):
     assert isinstance(record["meta"], MappingProxyType) and record["meta"]["tags"] == ("x",)
     with pytest.raises(TypeError):
         record["meta"]["tags"] = ()
+
+
+def test_a_missing_or_undecodable_pool_and_a_repeated_key_are_named(tmp_path, monkeypatch):
+    # A missing file and bytes not in UTF-8 raised OSError / UnicodeDecodeError naming no
+    # package; a key given twice silently took its last value.
+    package = pool(tmp_path, monkeypatch, "records_odd", json.dumps(GOOD))
+    with pytest.raises(InvalidAppError, match=r"records_odd: data/none.jsonl cannot be read"):
+        read_records(package, "none")
+    (tmp_path / package / "data" / "latin.jsonl").write_bytes(b'{"id": "\xff"}\n')
+    with pytest.raises(InvalidAppError, match=r"records_odd: data/latin.jsonl cannot be read"):
+        read_records(package, "latin")
+    twice = json.dumps(GOOD).replace('"id": "c1"', '"id": "c1", "id": "c2"')
+    (tmp_path / package / "data" / "twice.jsonl").write_text(twice + "\n")
+    with pytest.raises(InvalidAppError, match=r"twice.jsonl line 1: not JSON \(key 'id' is "
+                                              r"given twice\)"):
+        read_records(package, "twice")
