@@ -19,6 +19,7 @@ single quotes or a trailing comma allowed), keys in any case, ``Behaviour`` or
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -41,6 +42,9 @@ STRICT_PUSH_THRESHOLD = 0.80  # its strict setting
 _BEHAVIOUR_KEYS = ("behaviour", "behavior")
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S | re.I)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
+MAX_OBJECT_STARTS = 64
+"""The ``{`` each search tries an object at, at most: each try reads to the text's end, so
+an answer of many stray braces would cost time quadratic in its length (15 s for 40 KB)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +68,9 @@ def first_json_object(text: str) -> dict | None:
     """The first JSON object in a model's answer, or ``None``; never raises.
 
     Looks inside each Markdown code fence in turn, then anywhere (a fence of prose before
-    the object does not hide it); prose around the object is allowed, and so are
-    Python-style quoting (``{'a': 1}``) and a trailing comma. Every reader of answers (the
+    the object does not hide it), at the first :data:`MAX_OBJECT_STARTS` braces of each;
+    prose around the object is allowed, and so are Python-style quoting (``{'a': 1}``)
+    and a trailing comma. Every reader of answers (the
     envs' and the agents') finds objects with it.
     """
     return _search(text, json.JSONDecoder())
@@ -106,7 +111,8 @@ def casefolded(data: Mapping[Any, Any]) -> dict[str, Any]:
 
 def _first_object(inside: str, decoder: json.JSONDecoder) -> Any:
     """The first JSON object (or Python dict literal) in ``inside``, as ``decoder`` reads it."""
-    for start in (i for i, c in enumerate(inside) if c == "{"):
+    starts = (i for i, c in enumerate(inside) if c == "{")
+    for start in itertools.islice(starts, MAX_OBJECT_STARTS):
         chunk = inside[start:]
         # The text as it is, then without trailing commas (when it has any).
         for attempt in dict.fromkeys((chunk, _TRAILING_COMMA.sub(r"\1", chunk))):

@@ -235,3 +235,19 @@ def test_acc_s_is_a_cosine_whatever_scale_the_encoder_returns():
     # cos((3,4), (0,10)) = 40 / (5 * 10) = 0.8; a zero vector has similarity 0.
     assert semantic_similarity(["a"], ["b"], Unnormalised()) == pytest.approx(0.8)
     assert semantic_similarity(["a", "z"], ["a", "b"], Unnormalised()) == pytest.approx(0.5)
+
+
+def test_an_answer_of_many_stray_braces_is_searched_at_a_bounded_number_of_them(monkeypatch):
+    # Each '{' was tried, each try reading to the text's end: 15 s for 40 KB of "```\n{".
+    import json
+
+    from mobileintent_gym.metrics import prediction
+
+    tries = []
+    decoder = json.JSONDecoder()
+    raw_decode = decoder.raw_decode
+    monkeypatch.setattr(decoder, "raw_decode", lambda text: tries.append(1) or raw_decode(text))
+    assert prediction._search("{ " * 10_000, decoder) is None
+    assert len(tries) <= 2 * prediction.MAX_OBJECT_STARTS
+    found = prediction.first_json_object("{ " * 10 + '{"Event": "Chatting"}')
+    assert found == {"Event": "Chatting"}  # an object after a few stray braces is found
