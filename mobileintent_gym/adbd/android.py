@@ -148,9 +148,13 @@ class PhoneCommands:
         return Output()
 
     def _text(self, args: list[str]) -> Output:
+        """Type the first argument, as Android 11 and later do (the others are ignored)."""
         if not args:
             raise ValueError("no text")
-        self.phone.act(Action.type_text(android_text(" ".join(args))))
+        if not args[0].isascii():  # Android's key map has no keys for it: nothing is typed
+            return Output(stderr=b"Error: input text types ASCII only; use the ADBKeyboard "
+                                 b"broadcast (ADB_INPUT_B64) for other text\n", code=1)
+        self.phone.act(Action.type_text(android_text(args[0])))
         return Output()
 
     def _keyevent(self, args: list[str]) -> Output:
@@ -270,9 +274,10 @@ class PhoneCommands:
         return Output("".join(f"package:{n}\n" for n in names).encode())
 
     def wm(self, inv: Invocation) -> Output:
-        """``wm size`` and ``wm density``."""
-        if inv.argv[1:2] == ["size"]:
+        """``wm size`` and ``wm density`` (read only: the screen cannot be resized)."""
+        if inv.argv[1:] == ["size"]:
             return Output(f"Physical size: {self.phone.width}x{self.phone.height}\n".encode())
-        if inv.argv[1:2] == ["density"]:
+        if inv.argv[1:] == ["density"]:
             return Output(f"Physical density: {self.device.density_dpi}\n".encode())
-        return _usage("wm: only 'wm size' and 'wm density' are supported")
+        return _usage("wm: only 'wm size' and 'wm density' are supported, without "
+                      "arguments (the virtual screen cannot be resized)")

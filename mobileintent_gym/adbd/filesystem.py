@@ -21,7 +21,8 @@ from typing import TypeVar
 
 from mobileintent_gym.errors import MobileIntentError
 
-WRITABLE_ROOTS = ("/sdcard", "/data/local/tmp", "/storage/emulated/0")
+EMULATED = "/storage/emulated/0"
+WRITABLE_ROOTS = ("/sdcard", "/data/local/tmp", EMULATED)
 BUILTIN_DIRS = ("/", "/sdcard", "/data", "/data/local", "/data/local/tmp", "/storage",
                 "/storage/emulated", "/storage/emulated/0", "/system", "/dev")
 DEFAULT_CAPACITY = 256 * 1024 * 1024
@@ -69,8 +70,14 @@ class MemoryFileSystem:
 
     @staticmethod
     def resolve(path: str) -> str:
-        """Normalise ``path`` to an absolute path without ``.``/``..`` parts."""
-        return posixpath.normpath(posixpath.join("/", path)).replace("//", "/")
+        """Normalise ``path`` to an absolute path without ``.``/``..`` parts.
+
+        ``/storage/emulated/0`` is ``/sdcard``, as on a phone (where one links to the other).
+        """
+        path = posixpath.normpath(posixpath.join("/", path)).replace("//", "/")
+        if path == EMULATED or path.startswith(EMULATED + "/"):
+            return "/sdcard" + path[len(EMULATED):]
+        return path
 
     @_locked
     def is_dir(self, path: str) -> bool:

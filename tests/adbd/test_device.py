@@ -114,6 +114,29 @@ def test_input_text_types_literally_and_decodes_percent_s(device):
     assert device.phone.events[-1].action == "TYPE[a b]"
 
 
+def test_the_device_refuses_what_a_phone_would_not_do_as_asked(device):
+    # Each passed here and failed (or did otherwise) on a phone: an agent tested on the
+    # virtual device must not learn it.
+    device.phone.open("chat")
+    assert device.run("input text hello world").code == 0  # Android 11+: the first argument
+    assert device.phone.events[-1].action == "TYPE[hello]"
+    accented = device.run("input text caf\u00e9")
+    assert accented.code == 1 and b"Error: input text types ASCII only" in accented.stderr
+    assert device.phone.events[-1].action == "TYPE[hello]"  # nothing typed
+    resized = device.run("wm size 720x1280")
+    assert resized.code != 0 and b"cannot be resized" in resized.stderr
+    assert out(device, "wm size") == "Physical size: 1080x2400\n"
+
+
+def test_the_emulated_storage_is_the_sdcard_as_on_a_phone(device):
+    # They were two folders: a dump written to /sdcard was missing under the other name.
+    out(device, "uiautomator dump")
+    assert out(device, "cat /storage/emulated/0/window_dump.xml") == device.phone.hierarchy()
+    out(device, "echo hi > /storage/emulated/0/note.txt")
+    assert out(device, "cat /sdcard/note.txt") == "hi\n"
+    assert "note.txt" in out(device, "ls /sdcard")
+
+
 def test_canonical_swipe_is_the_swipe_action_and_still_touch_is_long_press(device):
     device.phone.open("music")
     x1, y1, x2, y2 = swipe_gesture("UP", 1080, 2400)

@@ -42,7 +42,7 @@ class MeetingIntents:
             return
         stayed = int((nav.clock - at(state.joined_at)).total_seconds() // 60)
         # Each attendance its own entry: two of one meeting within a minute were merged.
-        number = f"{state.joined}-{nav.clock:%Y%m%d%H%M%S}-{len(state.history)}"
+        number = f"{state.joined}-{len(state.history) + 1}"  # the history only grows
         attended = replace(state.meeting(state.joined), id=number, start=state.joined_at,
                            minutes=max(1, stayed), recorded=False)
         nav.update(joined=None, joined_at="", history=(attended, *state.history))
