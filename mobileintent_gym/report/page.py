@@ -40,7 +40,8 @@ def thumbnail(frame: np.ndarray, width: int = THUMB_WIDTH) -> Image.Image:
     factor = image.width / width
     if factor == int(factor) and factor > 1:
         return image.reduce(int(factor))
-    return image.resize((width, round(image.height / factor)), Image.Resampling.BILINEAR)
+    return image.resize((width, max(1, round(image.height / factor))),
+                        Image.Resampling.BILINEAR)
 
 
 _SCREEN = re.compile(r"[0-9a-f]{16}\.jpg")  # a screen's file: its key, a digest

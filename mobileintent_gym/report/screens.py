@@ -78,11 +78,20 @@ class ScreenSource:
         if not names or self.frames_dir is None:
             return Screens(problem="no screens were stored for this real-device run "
                            "(evaluate --frames stores them)")
-        try:
-            return Screens([np.asarray(Image.open(self.frames_dir / n).convert("RGB"))
-                            for n in names])
-        except OSError as err:
-            return Screens(problem=f"stored screens cannot be read: {err}")
+        screens = Screens()
+        for name in names:
+            path = self.frames_dir / str(name)
+            if not path.resolve().is_relative_to(self.frames_dir.resolve()):
+                screens.problem = f"stored screen {name!r} lies outside the run's folder"
+                return screens
+            try:
+                with Image.open(path) as image:
+                    screens.frames.append(np.asarray(image.convert("RGB")))
+            except OSError as err:  # missing, truncated, not an image
+                screens.problem = (f"stored screen {str(path)!r} cannot be read ({err}); later "
+                                   "screens are not shown")
+                return screens
+        return screens
 
     def _replayed(self, episode: dict[str, Any]) -> Screens:
         env = self._replay_env()

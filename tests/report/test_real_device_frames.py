@@ -42,3 +42,24 @@ def test_screens_are_stored_beside_the_results_and_shown(tmp_path, monkeypatch):
     assert len(frames) >= 4 and all(v.startswith("data:image/jpeg;base64,") for v in
                                     frames.values())
     assert "no screens were stored" not in html
+
+
+def test_stored_screens_outside_the_run_unreadable_or_thin_are_named_or_drawn(tmp_path):
+    # A frame named '../x.png' (or an absolute path) embedded any image the viewer could
+    # read; one bad frame dropped every screen of its episode without naming the file; a
+    # 1000x1 frame failed the whole report (a thumbnail 0 pixels high).
+    from PIL import Image
+
+    from mobileintent_gym.report.page import thumbnail
+
+    run = tmp_path / "run"
+    run.mkdir()
+    Image.new("RGB", (54, 120), "white").save(run / "0.png")
+    Image.new("RGB", (54, 120), "white").save(tmp_path / "secret.png")
+    (run / "1.png").write_bytes(Image.new("RGB", (54, 120)).tobytes()[:50])  # no PNG
+    source = ScreenSource({"device": "adb:phone"}, run)
+    outside = source.screens({"frames": ["0.png", "../secret.png"]})
+    assert len(outside.frames) == 1 and "'../secret.png' lies outside" in outside.problem
+    broken = source.screens({"frames": ["0.png", "1.png", "0.png"]})
+    assert len(broken.frames) == 1 and f"{run / '1.png'}" in broken.problem
+    assert thumbnail(np.zeros((1, 1000, 3), np.uint8), 360).size == (360, 1)
