@@ -68,6 +68,10 @@ def plan(args: argparse.Namespace) -> Plan:
         raise UsageError("--teacher-forced replays each step from a fresh episode, which a "
                          "device that keeps its content (--device-has-state) cannot; drop one")
     real = not args.device.startswith("sim")
+    if args.device_has_state and not real:
+        raise UsageError("a simulated phone holds no user's content until a reset loads it: "
+                         "with --device-has-state it would play on its built-in content; "
+                         "drop --device-has-state")
     _check_ray(args, real)
     out = Path(args.out) if args.out else None
     html = _html_path(args.html, out)

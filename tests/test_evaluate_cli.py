@@ -272,6 +272,8 @@ def test_mistakes_are_one_line_each_and_load_no_model(monkeypatch, tmp_path, cap
         ("--device", "phone"): "use 'sim', 'adb:<serial>'",
         ("--profiles", str(tmp_path / "nowhere")): "is not a folder",
         ("--teacher-forced", "--device-has-state"): "drop one",
+        # It played on the phone's built-in content, and the report replayed the user's.
+        ("--device", "sim:540x1200", "--device-has-state"): "drop --device-has-state",
         ("--resume",): "give --out",
         ("--frames",): "give --out",
         ("--html",): "needs --out",
