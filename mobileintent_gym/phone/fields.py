@@ -21,7 +21,10 @@ Outcome = tuple[str, None, str | None]
 
 
 def type_text(top: Entry | None, text: str) -> Outcome:
-    """Append ``text`` to the focused field, up to :data:`MAX_FIELD_LENGTH` characters."""
+    """Append ``text`` to the focused field, up to :data:`MAX_FIELD_LENGTH` characters.
+
+    What does not fit is dropped, and the note says how much was typed.
+    """
     if top is None or top.focus is None:
         return "no focused field", None, None
     value = top.fields.get(top.focus, "")
@@ -29,7 +32,9 @@ def type_text(top: Entry | None, text: str) -> Outcome:
     if not added:
         return "the field is full", None, None
     top.fields[top.focus] = value + added
-    return "", None, added
+    cut = "" if len(added) == len(text) else (
+        f"the field is full: {len(added)} of {len(text)} characters typed")
+    return cut, None, added
 
 
 def enter(top: Entry | None, view: View, dispatch: Callable[[Intent], None]) -> str:

@@ -337,8 +337,12 @@ def test_effect_and_typed_say_what_really_happened(phone):
     result = phone.act(Action.click((r[0] + r[2]) // 2, (r[1] + r[3]) // 2))
     assert not result.effect and result.note == "nothing to delete"
     phone.act("TYPE[" + "x" * 1000 + "]")
-    for _ in range(3):
+    for _ in range(2):
         phone.act("TYPE[" + "y" * 1000 + "]")
+    phone.act("TYPE[" + "w" * 500 + "]")
+    cut = phone.act("TYPE[" + "z" * 1000 + "]")  # the note was empty: nothing said the cut
+    assert cut.effect and cut.event.typed == "z" * 500
+    assert cut.note == "the field is full: 500 of 1000 characters typed"
     result = phone.act("TYPE[abc]")
     assert result.event.typed is None and not result.effect and result.note == "the field is full"
     phone.open("music", "music/library/liked")
