@@ -27,7 +27,8 @@ another version of the code) is rebuilt. A process stores nothing once a file of
 package is newer than its import of it (a file edited, a branch checked out): it builds
 with the code it loaded, which the files' fingerprint no longer describes.
 Encoders given as objects rather than kinds have no identity on disk: their content is
-cached per process only.
+cached per process only. Entries unused for 30 days are removed when one is stored
+(:func:`prune`).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ except ImportError:  # Windows
 
 from mobileintent_gym import stamp
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.files import write_atomic
+from mobileintent_gym.files import partial_of, write_atomic
 from mobileintent_gym.users import encoders
 from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEncoder, make_encoder
 
@@ -64,6 +65,8 @@ CACHE_ENV = "MOBILEINTENT_GYM_CACHE"
 FORMAT = 3  # bump when the pickled layout of UserContent (its app states included) changes
 _OFF = {"0", "off", "no", "false", "none"}
 # A Transformer module's weights: one of these (the index of shards for large models).
+MAX_AGE = 30 * 24 * 3600
+"""Seconds an entry is kept after it was last read or written."""
 WEIGHTS = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json",
            "pytorch_model.bin.index.json")
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "sentencepiece.bpe.model",
@@ -204,6 +207,41 @@ def _store(path: Path, content: Any) -> None:
         if _named():
             raise
         logger.warn(f"{err}; built user content stays in this process only")
+        return
+    prune(path.parent)
+
+
+def prune(folder: Path, now: float | None = None) -> None:
+    """Remove from ``folder`` what no process will read any more.
+
+    That is: entries unused for :data:`MAX_AGE` seconds (a read refreshes an entry's time)
+    and their lock files; lock files without an entry, and partial files left by a stopped
+    write, an hour old. Every change of the package's files names new entries
+    (:func:`source_fingerprint`): without this the folder only grows.
+    """
+    now = time.time() if now is None else now
+    try:
+        files = list(folder.iterdir())
+    except OSError:
+        return
+    for file in files:
+        age = _age(file, now)
+        stale = (age > MAX_AGE if file.suffix == ".pkl"
+                 else age > 3600 and (partial_of(file.name) is not None or (
+                     file.suffix == ".lock" and not file.with_suffix(".pkl").exists())))
+        if stale:
+            with contextlib.suppress(OSError):
+                file.unlink()
+                if file.suffix == ".pkl":
+                    file.with_suffix(".lock").unlink(missing_ok=True)
+
+
+def _age(file: Path, now: float) -> float:
+    """Seconds since ``file`` was last written (0 for one gone meanwhile)."""
+    try:
+        return now - file.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def _edited_since_import() -> bool:
@@ -357,11 +395,17 @@ def _entry(folder: Path, profile_key: str, config: Any, identity: str) -> Path:
 
 
 def _read(path: Path) -> Any:
-    """The entry at ``path``, or ``None`` when it is missing or unreadable."""
+    """The entry at ``path``, or ``None`` when it is missing or unreadable.
+
+    An entry read has its time refreshed (where the folder allows): :func:`prune` keeps it.
+    """
     try:
-        return pickle.loads(path.read_bytes())
+        found = pickle.loads(path.read_bytes())
     except Exception:  # damaged bytes raise almost anything (MemoryError, OverflowError …)
         return None
+    with contextlib.suppress(OSError):
+        os.utime(path)
+    return found
 
 
 def _write(path: Path, value: Any) -> None:

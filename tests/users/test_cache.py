@@ -382,3 +382,24 @@ def test_the_platform_folder_is_used_without_the_variable_and_only_warns(monkeyp
         assert build_user_content(resolve_profile("demo-dara"), LEXICAL).user_id == "demo-dara"
     pair._CACHE.clear()
 
+
+
+def test_entries_unused_for_a_month_and_leftovers_go_when_one_is_stored(folder):
+    # Nothing was ever removed: each edit of the package named new entries, and the old
+    # ones, their locks and the partial files of killed writers stayed (84 MB seen).
+    build_user_content(resolve_profile("demo-chen"), LEXICAL)
+    (used,) = folder.glob("*.pkl")
+    month = time.time() - 31 * 24 * 3600
+    old, orphan, partial = folder / "old.pkl", folder / "gone.lock", folder / f".x.pkl-{'0' * 32}"
+    for file in (old, old.with_suffix(".lock"), orphan, partial):
+        file.write_bytes(b"")
+        os.utime(file, (month, month))
+    fresh_orphan = folder / "building.lock"  # an entry being built right now
+    fresh_orphan.write_bytes(b"")
+    os.utime(used, (month, month))
+    pair._CACHE.clear()
+    build_user_content(resolve_profile("demo-chen"), LEXICAL)  # read: its time refreshed
+    build_user_content(resolve_profile("demo-dara"), LEXICAL)  # stored: the folder pruned
+    left = {p.name for p in folder.iterdir()}
+    assert not {old.name, old.with_suffix(".lock").name, orphan.name, partial.name} & left
+    assert {used.name, fresh_orphan.name} <= left and len(list(folder.glob("*.pkl"))) == 2
