@@ -46,6 +46,10 @@ ServiceRunner = Callable[[str, Stream], Awaitable[None]]
 ServiceCheck = Callable[[str], bool]
 
 
+CONTROL_ROOM = 1 << 20
+"""Bytes of the loop's own answers that may wait to be sent beyond the streams' data."""
+
+
 @dataclass(frozen=True)
 class ConnectionPolicy:
     """What a connection needs to know about its server.
@@ -102,10 +106,7 @@ class Connection:
             await asyncio.wait_for(self._handshake(), self._policy.handshake_timeout)
             while True:
                 self._dispatch(await self._read_packet())
-                # The answers the loop writes itself (OKAY, CLSE) wait for a client that
-                # reads them before its next packet is read: TCP holds back one that never
-                # does, rather than the server's memory.
-                await self._writer.drain()
+                await self._held_back()
         except ProtocolError as err:
             return str(err), True
         except asyncio.IncompleteReadError:
@@ -113,15 +114,36 @@ class Connection:
             by_us = self._writer.is_closing()
             return ("closed by the server" if by_us else "closed by peer"), False
         except (TimeoutError, asyncio.TimeoutError):
-            return "timed out in the handshake or inside a packet", True
+            return ("timed out in the handshake, inside a packet or waiting for the client "
+                    "to read"), True
         except ConnectionError as err:
             return f"connection error: {err}", False
         finally:
             await self._shutdown()
 
     def close(self) -> None:
-        """Drop the connection from this side; :meth:`serve` then returns."""
-        self._writer.close()
+        """Drop the connection from this side at once; :meth:`serve` then returns.
+
+        Aborted, not closed: a close waits for the unsent data of a client that reads
+        nothing, for ever.
+        """
+        self._writer.transport.abort()
+
+    async def _held_back(self) -> None:
+        """Stop reading while more is waiting to be sent than the streams may have out.
+
+        Streams send under the client's flow control (one unacknowledged write each), so
+        their data is bounded; what the loop answers itself (OKAY, CLSE) is not, and a
+        client that sends without reading would have it pile up. Past that bound, reading
+        waits for the client to read (TCP then holds it back); a client that reads nothing
+        for ``packet_timeout`` seconds is dropped.
+
+        Raises:
+            TimeoutError: When the client read nothing meanwhile.
+        """
+        bound = self._policy.max_streams * self._max_payload + CONTROL_ROOM
+        if self._writer.transport.get_write_buffer_size() > bound:
+            await asyncio.wait_for(self._writer.drain(), self._policy.packet_timeout)
 
     async def _handshake(self) -> None:
         while not self._online:

@@ -42,9 +42,6 @@ class ServerConfig:
         keys: adb public keys allowed to connect; non-empty turns RSA AUTH on.
         handshake_timeout: Seconds a client has to finish CNXN/AUTH.
         packet_timeout: Seconds a started packet has to arrive in full.
-        max_connections: Clients served at once; one more is closed at once. Each may
-            hold up to 64 streams with a packet of up to 1 MiB waiting in each, so this
-            bounds the memory clients can make the server hold.
     """
 
     host: str = "127.0.0.1"
@@ -53,7 +50,6 @@ class ServerConfig:
     keys: tuple[PublicKey, ...] = field(default=(), repr=False)
     handshake_timeout: float = 10.0
     packet_timeout: float = 10.0
-    max_connections: int = 16
 
     def check(self) -> None:
         """Raise :class:`BindRefusedError` unless the bind address is allowed."""
@@ -131,13 +127,6 @@ class AdbServer:
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
-        if len(self._clients) >= self.config.max_connections:
-            writer.close()
-            self.recent_reasons.append(f"refused: {len(self._clients)} clients connected "
-                                       "already")
-            log.warning("refused a connection from %s: %d clients connected already", peer,
-                        len(self._clients))
-            return
         session = self._runner.session()
         connection = Connection(reader, writer, self._policy, can_open,
                                 lambda name, stream: run_service(session, name, stream))

@@ -351,34 +351,42 @@ def test_a_line_the_host_closed_while_it_waited_for_a_slot_never_runs():
 
 def test_a_client_that_never_reads_is_held_back_not_buffered():
     # Answers the loop writes itself (CLSE to refused OPENs) piled up in the server's write
-    # buffer while the client sent on: 39 MiB for 2,000,000 OPENs, growing with them.
+    # buffer while the client sent on: 39 MiB for 2,000,000 OPENs, growing with them. Past
+    # what the streams may have out (64 x the payload size, and 1 MiB) reading waits.
     with ServerThread(AdbServer(VirtualDevice(SimPhone()), ServerConfig(port=0))) as run:
         client = WireClient(run.port, timeout=2)
         client.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        client.handshake()
+        client.handshake(maxdata=4096)  # the streams' bound: 64 x 4 KiB
         refused = Packet(A_OPEN, 1, 0, b"x:\0").encode()
         sent = 0
         with pytest.raises(TimeoutError):  # TCP stops the client: the server reads no more
-            while sent < 4_000_000:  # 108 MB: more than any socket buffers hold
+            while sent < 4_000_000:  # 96 MB of answers: more than any socket buffers hold
                 client.sock.sendall(refused * 1000)
                 sent += 1000
         buffered = run.call(lambda: [c._writer.transport.get_write_buffer_size()
                                      for c in run.server._clients.values()])
-        assert sent < 4_000_000 and max(buffered) <= 1 << 20
+        assert sent < 4_000_000 and max(buffered) <= (64 * 4096 + (1 << 20)) * 2
         assert RawAdb(run.port).shell("echo ok").stdout == b"ok\n"  # others are served
+        started = time.monotonic()
+    assert time.monotonic() - started < 5  # the server stopped, the client unread: aborted
+
+
+def test_a_client_that_writes_before_reading_the_streams_output_is_not_deadlocked():
+    # With the loop waiting for every byte to go out before reading on, a client that had
+    # screencap output waiting and then wrote one WRTE on each of its sync streams (as flow
+    # control allows) waited for the server to read, and the server for it: for ever.
+    with ServerThread(AdbServer(VirtualDevice(SimPhone()), ServerConfig(port=0))) as run:
+        client = WireClient(run.port, timeout=8)
+        client.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        client.handshake(maxdata=1 << 20)
+        streams = []
+        for local in range(1, 41):
+            client.send(Packet(A_OPEN, local, 0, b"sync:\0"))
+            streams.append((local, client.recv().arg0))
+        for local in range(99, 103):
+            client.send(Packet(A_OPEN, local, 0, b"shell,v2,raw:screencap\0"))
+            assert client.recv().command == A_OKAY
+        time.sleep(2)  # screencap's output now waits for the client to read it
+        for local, remote in streams:
+            client.send(Packet(A_WRTE, local, remote, bytes(1 << 20)))  # raised TimeoutError
         client.close()
-
-
-def test_clients_past_the_limit_are_closed_at_once_and_the_others_served():
-    config = ServerConfig(port=0, max_connections=2)
-    with ServerThread(AdbServer(VirtualDevice(SimPhone()), config)) as run:
-        first, second = WireClient(run.port), WireClient(run.port)
-        first.handshake()
-        second.handshake()
-        third = WireClient(run.port)
-        assert third.closed_by_server()
-        assert "refused: 2 clients connected already" in run.server.recent_reasons
-        first.close()
-        time.sleep(0.2)
-        assert RawAdb(run.port).shell("echo ok").stdout == b"ok\n"  # a place came free
-        second.close()
