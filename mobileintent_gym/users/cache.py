@@ -119,20 +119,29 @@ def fetch(profile_key: str, config: Any, build: Callable[[Encoder], T],
             return found
     _prepare(folder)  # an unusable folder is named before seconds go into building
     if predicted is None:  # which entry only loading the encoder tells: no lock to take
-        return _build(folder, profile_key, config, build)
+        return _build(folder, profile_key, config, build, expected)
     with _building(entry):  # another process may have built it while this one waited
         found = _read(entry)
         return found if isinstance(found, expected) else _build(folder, profile_key,
-                                                                config, build)
+                                                                config, build, expected)
 
 
-def _build(folder: Path, profile_key: str, config: Any, build: Callable[[Encoder], T]) -> T:
-    """Build the content with ``config``'s encoder; store it under the loaded encoder's id."""
+def _build(folder: Path, profile_key: str, config: Any, build: Callable[[Encoder], T],
+           expected: type) -> T:
+    """Build the content with ``config``'s encoder; store it under the loaded encoder's id.
+
+    The entry of the loaded encoder is read first: it may be another model than the one
+    predicted (a snapshot whose weights are damaged falls back when it loads).
+    """
     encoder = make_encoder(config.encoder)
-    content = build(encoder)
     identity = loaded_identity(encoder)
-    if identity is not None:
-        _store(_entry(folder, profile_key, config, identity), content)
+    entry = None if identity is None else _entry(folder, profile_key, config, identity)
+    found = None if entry is None else _read(entry)
+    if isinstance(found, expected):
+        return found
+    content = build(encoder)
+    if entry is not None:
+        _store(entry, content)
     return content
 
 

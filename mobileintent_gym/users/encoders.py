@@ -149,6 +149,8 @@ def _load(model_id: str, fallback: str | None, max_seq_length: int,
         try:
             model = check_tokenizer(st.SentenceTransformer(model_id, device=device,
                                                            local_files_only=source == "cache"))
+        except (ImportError, MemoryError):  # this machine's, not the source's: no fallback
+            raise
         except Exception as err:  # damaged weights raise what their reader does
             tried.append(f"the {source}: {type(err).__name__}: "
                          f"{(str(err).splitlines() or [''])[0]}")
@@ -161,22 +163,27 @@ def _load(model_id: str, fallback: str | None, max_seq_length: int,
     name = PACKAGED_MODEL if fallback == PACKAGED_FALLBACK else path
     reason = f"{model_id} could not be loaded from {'; '.join(tried)}"
     _log.info("%s; using %s from %s", reason, name, path)
-    model = st.SentenceTransformer(path, device=device)
+    model = check_tokenizer(st.SentenceTransformer(path, device=device))
     return name, path, _limited(model, max_seq_length), reason
 
 
 def check_tokenizer(model: Any) -> Any:
-    """``model``, unless its tokenizer knows under half of its vocabulary.
+    """``model``, unless its transformer's tokenizer knows under half of its vocabulary.
 
     A snapshot whose tokenizer files are missing loads without an error, with a tokenizer
     of a few special tokens that reads every word as unknown: every text would get nearly
-    the same embedding.
+    the same embedding. Models whose first module is no transformer (static embeddings)
+    are not checked.
 
     Raises:
         ValueError: Naming both sizes.
     """
-    known = len(model.tokenizer)
-    size = getattr(model[0].auto_model.config, "vocab_size", None) or known
+    config = getattr(getattr(model[0], "auto_model", None), "config", None)
+    tokenizer = getattr(model[0], "tokenizer", None)
+    if config is None or not hasattr(tokenizer, "__len__"):
+        return model
+    known = len(tokenizer)
+    size = getattr(config, "vocab_size", None) or known
     if known < size / 2:
         raise ValueError(f"its tokenizer knows {known} tokens of a vocabulary of {size} "
                          "(tokenizer files missing?)")

@@ -403,3 +403,15 @@ def test_entries_unused_for_a_month_and_leftovers_go_when_one_is_stored(folder):
     left = {p.name for p in folder.iterdir()}
     assert not {old.name, old.with_suffix(".lock").name, orphan.name, partial.name} & left
     assert {used.name, fresh_orphan.name} <= left and len(list(folder.glob("*.pkl"))) == 2
+
+
+def test_the_loaded_encoders_entry_is_read_when_another_model_was_predicted(folder,
+                                                                            monkeypatch):
+    # A snapshot with damaged weights is predicted but falls back when it loads: every
+    # process missed the predicted entry and built the content again.
+    profile = resolve_profile("demo-chen")
+    first = build_user_content(profile, LEXICAL)
+    monkeypatch.setattr(content_cache, "encoder_identity", lambda kind: "some/model@0123")
+    again = content_cache.fetch(pair._fingerprint(profile), LEXICAL, lambda encoder: 1 / 0,
+                                type(first))
+    assert again.contexts == first.contexts

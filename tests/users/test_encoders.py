@@ -134,6 +134,33 @@ def test_loading_order_cache_then_hub_then_fallback(tmp_path, monkeypatch, cache
     assert model.max_seq_length == 64
 
 
+def test_a_missing_dependency_of_the_model_is_raised_not_fallen_back_from(monkeypatch,
+                                                                          tmp_path):
+    # Any error of a source moved on to the next: an ImportError of this machine's (a
+    # package the model needs) was a silent fallback to another model.
+    (tmp_path / "modules.json").write_text("[]")
+
+    def load(path, device=None, local_files_only=False):
+        if path == str(tmp_path):
+            return FakeModel()  # the fallback would load
+        raise ImportError("the model needs the 'einops' package")
+
+    monkeypatch.setitem(sys.modules, "sentence_transformers",
+                        types.SimpleNamespace(SentenceTransformer=load))
+    with pytest.raises(ImportError, match="einops"):
+        encoders._load("fake/needs-einops", str(tmp_path), 64, "cpu")
+
+
+def test_a_model_whose_first_module_is_no_transformer_is_not_refused():
+    # A static-embedding model has no transformer config: len() of its tokenizer raised
+    # TypeError, and the model fell back to another.
+    class Static:
+        tokenizer = object()  # no len()
+
+    model = type("Model", (), {"__getitem__": lambda self, i: Static()})()
+    assert encoders.check_tokenizer(model) is model
+
+
 def test_without_a_fallback_the_error_says_what_was_tried(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "sentence_transformers", fake_sentence_transformers([], False))
     with pytest.raises(encoders.MobileIntentError) as err:
