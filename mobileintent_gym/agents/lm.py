@@ -281,7 +281,9 @@ PLAIN_DECODING: dict[str, Any] = {
     "min_new_tokens": None, "typical_p": 1.0, "min_p": None, "epsilon_cutoff": 0.0,
     "eta_cutoff": 0.0, "bad_words_ids": None, "sequence_bias": None, "suppress_tokens": None,
     "begin_suppress_tokens": None, "forced_bos_token_id": None, "forced_eos_token_id": None,
-    "exponential_decay_length_penalty": None}
+    "exponential_decay_length_penalty": None, "top_h": None, "dola_layers": None,
+    "guidance_scale": None, "watermarking_config": None, "penalty_alpha": None,
+    "constraints": None, "force_words_ids": None, "stop_strings": None}
 """What :func:`generate` passes over the model's own ``generation_config``.
 
 A hub model's defaults (a repetition penalty, beams, a minimum length …) would otherwise

@@ -20,7 +20,6 @@ from mobileintent_gym.checks import is_integer, is_number
 from mobileintent_gym.errors import (
     DeviceError,
     InvalidStateError,
-    MobileIntentError,
     UnknownRouteError,
 )
 from mobileintent_gym.phone import chrome, fields, launcher, touch
@@ -207,9 +206,9 @@ class SimPhone:
             note, hit, typed = self._apply(action, before, gesture)
             self._clock += timedelta(seconds=self._pace)
             after = self._current()
-        except Exception as err:
+        except BaseException as err:  # Ctrl-C included: undone, and raised as it came
             self._roll_back(*undo)
-            if isinstance(err, MobileIntentError):
+            if not isinstance(err, Exception):
                 raise
             raise DeviceError(f"{action} failed on {before.route} and was undone: "
                               f"{err!r}") from err

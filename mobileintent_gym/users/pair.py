@@ -134,11 +134,11 @@ def _checked_names(names: Any) -> tuple[str, ...]:
     Raises:
         ValueError: Naming what is not a collection of attribute names.
     """
-    if isinstance(names, str) or not isinstance(names, Iterable) or not all(
-            isinstance(name, str) for name in names):
+    given = None if isinstance(names, str) or not isinstance(names, Iterable) else tuple(names)
+    if given is None or not all(isinstance(name, str) for name in given):
         raise ValueError(f"skip_attributes must be a collection of attribute names, got "
                          f"{names!r:.80}")
-    return tuple(names)
+    return given
 
 
 def _check_encoder(encoder: Any) -> None:

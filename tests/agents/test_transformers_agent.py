@@ -172,13 +172,14 @@ def test_the_models_own_generation_defaults_shape_no_answer(small_lm, temperatur
     saved = config.to_dict()
     # What hub models' generation_config.json files set.
     config.update(repetition_penalty=5.0, no_repeat_ngram_size=1, num_beams=3, min_length=400,
-                  suppress_tokens=[plain[0].response_ids[0]], top_k=1, top_p=0.1)
+                  suppress_tokens=[plain[0].response_ids[0]], top_k=1, top_p=0.1, top_h=0.3,
+                  dola_layers="high")
     try:
         shaped = generate(small_lm, SHORT, max_new_tokens=6, temperature=temperature, seed=3)
     finally:
         config.update(**saved)
         for name in ("repetition_penalty", "no_repeat_ngram_size", "num_beams", "min_length",
-                     "suppress_tokens", "top_k", "top_p"):
+                     "suppress_tokens", "top_k", "top_p", "top_h", "dola_layers"):
             setattr(config, name, saved.get(name))
     assert [g.response_ids for g in shaped] == [g.response_ids for g in plain]
 

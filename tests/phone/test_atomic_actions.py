@@ -46,6 +46,33 @@ def test_an_app_failing_part_way_leaves_stacks_data_ui_state_and_clock_as_they_w
     assert phone.act("PRESS[HOME]").effect and phone.route() == "launcher"
 
 
+def test_an_app_error_of_the_packages_own_kinds_is_a_device_error_too(monkeypatch):
+    # A handler's own MobileIntentError (an unknown route it pushed) came out as it was,
+    # not as the DeviceError the contract names.
+    phone = SimPhone(540, 1200)
+    phone.open("social")
+    app = phone.apps["social"]
+    monkeypatch.setattr(app, "on_like", lambda nav, post_id: nav.push("social/nowhere"))
+    with pytest.raises(DeviceError, match="UnknownRouteError"):
+        phone.act(tap(phone.hierarchy(), resource_id="like"))
+    assert phone.route() == "social/home" and not phone.events
+
+
+def test_an_interrupt_mid_action_is_undone_and_raised_as_it_came(monkeypatch):
+    phone = SimPhone(540, 1200)
+    phone.open("social")
+    before = phone.hierarchy()
+
+    def interrupted(nav, post_id):
+        nav.push("social/post", id=post_id)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(phone.apps["social"], "on_like", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        phone.act(tap(phone.hierarchy(), resource_id="like"))
+    assert phone.hierarchy() == before and phone.route() == "social/home"
+
+
 def test_a_failing_action_on_the_launcher_keeps_its_page(monkeypatch):
     phone = SimPhone(540, 1200)
     phone.act("SWIPE[LEFT]")

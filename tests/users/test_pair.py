@@ -214,6 +214,12 @@ def test_bad_configs_are_refused(kwargs, message):
         PairConfig(**kwargs)
 
 
+def test_skip_attributes_may_be_any_iterable_of_names():
+    # A generator was used up by the check and became ().
+    names = PairConfig(skip_attributes=(n for n in ["Price Range", "B"])).skip_attributes
+    assert names == ("B", "Price Range")
+
+
 def test_an_encoder_that_cannot_be_hashed_is_named():
     class Unhashable:
         name = "mine"
