@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from mobileintent_gym.checks import is_integer
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.files import write_atomic
 from mobileintent_gym.metrics.pair import EpisodeResult
@@ -176,15 +177,30 @@ def read_run(path: str | os.PathLike[str]) -> RunRecord:
         whole = json.loads(text)
     except json.JSONDecodeError:
         return _read_cut(text, path)
-    if not isinstance(whole, dict) or not isinstance(whole.get("provenance"), dict):
+    if not isinstance(whole, dict):
         raise ResultsFileError(f"{str(path)!r} is not the record of an evaluate run")
-    episodes, scores = whole.get("episodes", []), whole.get("scores", {})
-    if not (isinstance(episodes, list) and all(isinstance(e, dict) for e in episodes)):
+    return _checked(RunRecord(whole.get("provenance"), whole.get("episodes", []),
+                              whole.get("scores", {})), path)
+
+
+def _checked(run: RunRecord, path: object) -> RunRecord:
+    """``run``, unless a part is of another kind than a run's record has.
+
+    Raises:
+        ResultsFileError: Naming the file and the part.
+    """
+    if not isinstance(run.provenance, dict):
+        raise ResultsFileError(f"{str(path)!r} is not the record of an evaluate run")
+    screen = run.provenance.get("screen")
+    if not (isinstance(screen, list) and len(screen) == 2 and all(is_integer(s) for s in screen)):
+        raise ResultsFileError(f"{str(path)!r}: its provenance's 'screen' must be [width, "
+                               f"height], got {screen!r:.40}")
+    if not (isinstance(run.episodes, list) and all(isinstance(e, dict) for e in run.episodes)):
         raise ResultsFileError(f"{str(path)!r}: 'episodes' must be a list of objects")
-    if not isinstance(scores, dict):
+    if not isinstance(run.scores, dict):
         raise ResultsFileError(f"{str(path)!r}: 'scores' must be an object, got "
-                               f"{type(scores).__name__}")
-    return RunRecord(whole["provenance"], episodes, scores)
+                               f"{type(run.scores).__name__}")
+    return run
 
 
 def _read_cut(text: str, path: object) -> RunRecord:
@@ -200,7 +216,7 @@ def _read_cut(text: str, path: object) -> RunRecord:
             run.episodes.append(json.loads(line.rstrip(",")))
         except json.JSONDecodeError:
             break
-    return run
+    return _checked(run, path)
 
 
 def provenance_difference(old: dict[str, Any], new: dict[str, Any],

@@ -105,6 +105,7 @@ def test_view_of_something_else_is_one_line(tmp_path, capsys):
     ("episodes", None, "'episodes' must be a list of objects"),
     ("episodes", [3], "'episodes' must be a list of objects"),
     ("scores", None, "'scores' must be an object, got NoneType"),
+    ("provenance", {"device": "sim"}, "its provenance's 'screen' must be [width, height]"),
 ])
 def test_a_results_file_of_the_wrong_shape_is_one_line(scripted_run, tmp_path, capsys, field,
                                                        value, named):
@@ -113,6 +114,16 @@ def test_a_results_file_of_the_wrong_shape_is_one_line(scripted_run, tmp_path, c
     (tmp_path / "run.json").write_text(json.dumps({**data, field: value}))
     assert main(["view", str(tmp_path / "run.json")]) == 2
     assert named in capsys.readouterr().err
+
+
+def test_a_cut_off_file_of_the_wrong_shape_is_one_line_too(scripted_run, tmp_path, capsys):
+    # The shape was checked in whole files only: a cut one with an episode '5' was a
+    # TypeError traceback.
+    lines = scripted_run.read_text().split("\n")
+    cut = "\n".join([*lines[:2], "5,", lines[2][:20]])
+    (tmp_path / "cut.json").write_text(cut)
+    assert main(["view", str(tmp_path / "cut.json")]) == 2
+    assert "'episodes' must be a list of objects" in capsys.readouterr().err
 
 
 def test_episodes_whose_screens_cannot_be_rebuilt_say_why_and_the_others_show(
