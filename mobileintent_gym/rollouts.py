@@ -280,8 +280,9 @@ def teacher_forced(env: gym.Env, make_agent: AgentFactory, user: str, task: str,
     reference = reference_steps(env, user, task)
     matches = []
     for t, step in enumerate(reference):
-        obs, info = env.reset(seed=seed, options={"user": user, "task": task})
-        agent = make_agent(env, episode_seed(seed, user, f"{task}#{t}"))
+        step_seed = episode_seed(seed, user, f"{task}#{t}")  # any integer seed gives one
+        obs, info = env.reset(seed=step_seed, options={"user": user, "task": task})
+        agent = make_agent(env, step_seed)
         told = getattr(agent, "teacher_force", None)
         for k, past in enumerate(reference[:t]):
             if told is not None:

@@ -181,6 +181,14 @@ def test_teacher_forced_ssr_is_recorded_per_episode_and_scored_per_task(tmp_path
     assert report["scores"]["ssr"] == 0.5
 
 
+def test_any_integer_seed_teacher_forces(tmp_path):
+    # The run's seed went to env.reset as it was: -1 was Gymnasium's error, a traceback
+    # after the first episode, and nothing written.
+    report = evaluate(tmp_path, "--agent", "oracle", "--teacher-forced", "--seed", "-1",
+                      "--users", "demo-ana", "--tasks", "G-SPT-01:common:explicit")
+    assert report["scores"]["ssr"] == 1.0 and all(report["episodes"][0]["teacher_forced"])
+
+
 def test_a_profiles_folder_without_users_evaluates_every_profile_in_it(tmp_path,
                                                                        monkeypatch):
     import shutil
