@@ -213,9 +213,13 @@ def _read_cut(text: str, path: object) -> RunRecord:
         raise ResultsFileError(f"{str(path)!r}: its provenance line is damaged") from err
     for line in lines[2:]:
         try:
-            run.episodes.append(json.loads(line.rstrip(",")))
+            episode = json.loads(line.rstrip(","))
         except json.JSONDecodeError:
             break
+        # A line of the scores' tail, half overwritten, can be JSON too: episodes only.
+        if not (isinstance(episode, dict) and episode.get("index") == len(run.episodes)):
+            break
+        run.episodes.append(episode)
     return _checked(run, path)
 
 

@@ -116,14 +116,18 @@ def test_a_results_file_of_the_wrong_shape_is_one_line(scripted_run, tmp_path, c
     assert named in capsys.readouterr().err
 
 
-def test_a_cut_off_file_of_the_wrong_shape_is_one_line_too(scripted_run, tmp_path, capsys):
-    # The shape was checked in whole files only: a cut one with an episode '5' was a
-    # TypeError traceback.
+def test_a_cut_off_file_is_read_up_to_its_last_episode_whatever_follows(scripted_run,
+                                                                         tmp_path):
+    # Any line that parsed was taken as an episode: '5' was a TypeError traceback in view,
+    # a half-overwritten scores' line a KeyError on --resume.
     lines = scripted_run.read_text().split("\n")
     cut = "\n".join([*lines[:2], "5,", lines[2][:20]])
     (tmp_path / "cut.json").write_text(cut)
-    assert main(["view", str(tmp_path / "cut.json")]) == 2
-    assert "'episodes' must be a list of objects" in capsys.readouterr().err
+    assert read_run(tmp_path / "cut.json").episodes == []  # read up to the first non-episode
+    # A scores' tail half overwritten over the last episode: JSON, but no episode.
+    tail = "\n".join([*lines[:3], '{"indexes": {"task_sr": 1.0}},', lines[4][:10]])
+    (tmp_path / "tail.json").write_text(tail)
+    assert len(read_run(tmp_path / "tail.json").episodes) == 1
 
 
 def test_episodes_whose_screens_cannot_be_rebuilt_say_why_and_the_others_show(
