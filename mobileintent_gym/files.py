@@ -57,9 +57,11 @@ def atomic_folder(target: str | Path, keep_existing: bool = False) -> Iterator[P
     write (a crash, a killed job) leaves no partial ``target``: it is whole or absent. A
     ``target`` already there is replaced, or with ``keep_existing`` kept and the new
     folder dropped (another process wrote the same content first; an empty folder is
-    replaced all the same).
+    replaced all the same). A ``target`` that is a symbolic link stays one: the folder it
+    points to is replaced (as :func:`write_atomic` treats a link to a file); a file there
+    is replaced by the folder.
     """
-    target = Path(target)
+    target = Path(os.path.realpath(target))
     target.parent.mkdir(parents=True, exist_ok=True)
     # mkdir, not tempfile.mkdtemp: the folder gets the umask's permissions, as any other
     # the run writes (mkdtemp's 0700 would hide checkpoints from the rest of a team).
@@ -81,6 +83,9 @@ def atomic_folder(target: str | Path, keep_existing: bool = False) -> Iterator[P
         old = partial.with_name(partial.name + "-old")
         target.rename(old)
         partial.rename(target)
-        shutil.rmtree(old)
+        if old.is_dir():
+            shutil.rmtree(old)
+        else:
+            old.unlink()
     else:
         partial.rename(target)

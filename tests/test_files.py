@@ -18,6 +18,25 @@ def test_atomic_folder_appears_only_when_complete(tmp_path):
     assert list(tmp_path.iterdir()) == []  # the partial folder is gone too
 
 
+def test_a_linked_target_folder_is_replaced_where_it_points_and_a_file_by_the_folder(
+        tmp_path):
+    # The swap moved the link aside and then failed to remove it (rmtree refuses links):
+    # a checkpoint or adapter save raised after writing, a '-old' link left behind.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "stale.txt").write_text("old")
+    (tmp_path / "adapters").symlink_to(elsewhere)
+    with atomic_folder(tmp_path / "adapters") as partial:
+        (partial / "new.txt").write_text("new")
+    assert (tmp_path / "adapters").is_symlink()
+    assert [p.name for p in (tmp_path / "adapters").iterdir()] == ["new.txt"]
+    (tmp_path / "plain").write_text("a file")
+    with atomic_folder(tmp_path / "plain") as partial:
+        (partial / "x").write_text("x")
+    assert (tmp_path / "plain").is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adapters", "elsewhere", "plain"]
+
+
 def test_atomic_folder_replaces_an_old_target(tmp_path):
     target = tmp_path / "adapters"
     target.mkdir()
