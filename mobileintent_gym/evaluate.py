@@ -157,7 +157,7 @@ def provenance(args: argparse.Namespace, run: Plan, env: gym.Env) -> dict[str, A
     return json.loads(json.dumps({
         "package": "mobileintent-gym", "version": mobileintent_gym.__version__,
         "gymnasium": gym.__version__, "numpy": np.__version__,
-        "agent": args.agent, "seed": args.seed,
+        "agent": run.agent.names, "seed": args.seed,
         "device": args.device, "screen": [base.device.width, base.device.height],
         "device_has_state": args.device_has_state,
         "pair": asdict(base.pair),

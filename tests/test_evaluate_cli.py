@@ -167,6 +167,26 @@ def test_resuming_with_other_arguments_is_refused_naming_them(tmp_path, capsys):
     assert out.read_text() == before
 
 
+def test_a_resume_from_another_folder_with_another_agent_file_is_refused(tmp_path,
+                                                                         monkeypatch, capsys):
+    # The spec was stored as typed: 'agent.py:A' from another folder loaded another file,
+    # and the run went on with it, mixing two agents' episodes.
+    for folder, action in (("one", "COMPLETE"), ("two", "PRESS[BACK]")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "agent.py").write_text(
+            "class A:\n    def __init__(self, env, seed):\n        pass\n\n"
+            f"    def act(self, observation, info):\n        return {action!r}\n")
+    out = tmp_path / "run.json"
+    monkeypatch.chdir(tmp_path / "one")
+    assert run("--agent", "agent.py:A", "--tasks", TASKS[0], "--out", str(out)) == 0
+    provenance = json.loads(out.read_text())["provenance"]
+    assert provenance["agent"] == f"{tmp_path / 'one' / 'agent.py'}:A"
+    monkeypatch.chdir(tmp_path / "two")
+    assert run("--agent", "agent.py:A", "--tasks", TASKS[0], "--out", str(out),
+               "--resume") == 2
+    assert "other settings (agent)" in capsys.readouterr().err
+
+
 def test_a_resume_killed_while_it_rewrites_the_file_keeps_every_episode(agent_module,
                                                                        tmp_path, monkeypatch):
     # A resumed run writes its earlier episodes anew; the file used to be emptied first,

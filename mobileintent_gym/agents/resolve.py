@@ -47,10 +47,17 @@ class AgentSpec:
     Attributes:
         text: The spec as written.
         build: Returns the factory ``(env, seed) -> agent`` (may load a model).
+        names: What it names wherever it is read: the text, a file's path made absolute
+            (``path/to/file.py:Factory`` names another file from another folder).
     """
 
     text: str
     build: Callable[[], AgentFactory]
+    names: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.names:
+            object.__setattr__(self, "names", self.text)
 
     def factory(self) -> AgentFactory:
         """The factory ``(env, seed) -> agent``; each agent it makes is checked to act."""
@@ -83,7 +90,8 @@ def parse_agent(text: str) -> AgentSpec:
     factory = _attribute(_load_module(kind, text), rest, text)
     if not callable(factory):
         raise AgentSpecError(f"--agent {text}: {rest!r} is not a class or function")
-    return AgentSpec(text, lambda: factory)
+    names = f"{Path(kind).resolve()}:{rest}" if kind.endswith(".py") else text
+    return AgentSpec(text, lambda: factory, names)
 
 
 def _hf_spec(text: str, model: str | None) -> AgentSpec:
