@@ -36,24 +36,20 @@ def test_replayed_screens_are_the_screens_the_run_showed(tmp_path):
     source.close()
 
 
-def test_a_replay_that_leaves_the_recorded_routes_stops_and_says_where(scripted_run):
-    run = read_run(scripted_run)
-    episode = run.episodes[0]
-    episode["steps"][1]["route_after"] = "music/nowhere"
-    screens = ScreenSource(run.provenance).screens(episode)
-    assert len(screens.frames) == 2
-    assert "step 2" in screens.problem and "music/nowhere" in screens.problem
-
-
-def test_a_replay_that_refuses_a_recorded_step_stops_and_says_which(scripted_run):
+@pytest.mark.parametrize(("field", "value", "says"), [
+    ("route_after", "music/nowhere", "left the recorded run at step 2"),
     # A run of another version (another action grammar) or an edited file: the replay's
     # step was refused, its event None, and view crashed on it (AttributeError).
+    ("action", "SWIPE[sideways]", "refused step 2, which the run took (SWIPE direction"),
+])
+def test_a_replay_that_leaves_the_recorded_run_stops_and_says_where(scripted_run, field,
+                                                                    value, says):
     run = read_run(scripted_run)
     episode = run.episodes[0]
-    episode["steps"][1]["action"] = "SWIPE[sideways]"
+    episode["steps"][1][field] = value
     screens = ScreenSource(run.provenance).screens(episode)
     assert len(screens.frames) == 2
-    assert "refused step 2" in screens.problem and "sideways" in screens.problem.lower()
+    assert says in screens.problem and value.rstrip("]").split("[")[-1] in screens.problem
 
 
 def test_each_action_has_its_mark():
