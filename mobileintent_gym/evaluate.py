@@ -41,6 +41,7 @@ from mobileintent_gym.rollouts import episodes as rollout_episodes
 from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, parse_task_id, task_ids
 from mobileintent_gym.users import UnknownProfileError, profile_names, resolve_users
 from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.users.profile import absolute_user
 
 OBSERVATION = ("instruction", "hierarchy")
 
@@ -127,8 +128,8 @@ def _users(args: argparse.Namespace) -> tuple[str, ...]:
     if args.profiles is not None and not Path(args.profiles).is_dir():
         raise UsageError(f"--profiles {args.profiles!r} is not a folder")
     given = args.users or (profile_names(args.profiles) if args.profiles else None)
-    try:
-        return resolve_users(given, args.profiles)
+    try:  # absolute, so that the run can be viewed and resumed from any folder
+        return tuple(absolute_user(u) for u in resolve_users(given, args.profiles))
     except UnknownProfileError as err:
         raise UsageError(f"--users: {err}; give a set, one of those names, a profile's JSON "
                          "path, or --profiles DIR") from err

@@ -206,6 +206,28 @@ def test_a_profiles_folder_without_users_evaluates_every_profile_in_it(tmp_path,
     assert report["provenance"]["profiles"] == str(folder.resolve())
 
 
+def test_a_user_given_by_a_relative_path_is_recorded_so_any_folder_reads_the_run(
+        tmp_path, monkeypatch):
+    # It was stored as typed: view (and --resume) from another folder found no profile.
+    import shutil
+
+    from mobileintent_gym.users.profile import builtin_profiles_dir
+
+    (tmp_path / "prof").mkdir()
+    shutil.copy(builtin_profiles_dir() / "demo-ana.json", tmp_path / "prof" / "alice.json")
+    monkeypatch.chdir(tmp_path)
+    report = evaluate(tmp_path, "--users", "prof/alice.json", "--tasks",
+                      "G-SPT-02:common:explicit")
+    absolute = str(tmp_path / "prof" / "alice.json")
+    assert report["provenance"]["users"] == [absolute]
+    assert [e["user"] for e in report["episodes"]] == [absolute]
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    (run,) = [p for p in tmp_path.glob("*.json")]
+    assert main(["view", str(run), "--html", "run.html"]) == 0
+    assert "cannot be rebuilt" not in (tmp_path / "elsewhere" / "run.html").read_text()
+
+
 def test_a_user_set_stands_for_its_users_on_the_command_line_and_in_rollouts(tmp_path):
     from mobileintent_gym.agents import OracleAgent
     from mobileintent_gym.rollouts import evaluate as rollouts

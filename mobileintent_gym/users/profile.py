@@ -323,6 +323,17 @@ def _user_text(name_or_path: Any) -> str:
     return text
 
 
+def absolute_user(name_or_path: str) -> str:
+    """A user as any folder reads it: a profile file's path made absolute, a name as it is.
+
+    What is a path is what :func:`resolve_profile` loads as a file.
+    """
+    text = os.fspath(name_or_path)
+    if _looks_like_path(text) or Path(text).is_file():
+        return str(Path(text).resolve())
+    return text
+
+
 def _looks_like_path(text: str) -> bool:
     return text.endswith(".json") or os.sep in text or "/" in text
 
