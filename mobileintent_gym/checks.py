@@ -52,12 +52,15 @@ def ordered(items: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(sorted(items, key=str) if isinstance(items, Set) else items)
 
 
-def reset_options(options: Any, known: Iterable[str]) -> dict[str, Any]:
+def reset_options(options: Any, known: Iterable[str],
+                  integers: Iterable[str] = ()) -> dict[str, Any]:
     """An env's reset ``options`` as a dict, each checked to be one of ``known``.
 
+    The options named in ``integers`` must be integers where given (not ``None``).
+
     Raises:
-        InvalidOptionsError: When ``options`` is not a dict (or ``None``) or names an
-            unknown option.
+        InvalidOptionsError: When ``options`` is not a dict (or ``None``), names an
+            unknown option, or gives one of ``integers`` another value.
     """
     if options is None:
         return {}
@@ -66,4 +69,8 @@ def reset_options(options: Any, known: Iterable[str]) -> dict[str, Any]:
     unknown = sorted(str(key) for key in options if key not in known)
     if unknown:
         raise InvalidOptionsError(f"unknown reset options {unknown}; known: {sorted(known)}")
+    for name in integers:
+        value = options.get(name)
+        if value is not None and not is_integer(value):
+            raise InvalidOptionsError(f"reset option {name} must be an integer, got {value!r}")
     return dict(options)

@@ -45,10 +45,8 @@ def draw_day(options: dict[str, Any] | None, rng: np.random.Generator, users: tu
             or a day that is not one of them; nothing is drawn or changed then (``rng``
             included).
     """
-    options = reset_options(options, ("day", "user"))
+    options = reset_options(options, ("day", "user"), integers=("day",))
     user, day = options.get("user"), options.get("day")
-    if day is not None and not is_integer(day):
-        raise MobileIntentError(f"reset option day must be an integer, got {day!r}")
     with unchanged_on_error(rng):
         user = pick_user(user, users, rng, config.profiles_dir)
         sessions = cached_sessions(user, history_days + later_days, seed, config)

@@ -30,11 +30,11 @@ import numpy as np
 from gymnasium import spaces
 from PIL import Image
 
-from mobileintent_gym.checks import is_integer, reset_options
+from mobileintent_gym.checks import reset_options
 from mobileintent_gym.envs.days import check_counts, check_size
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import FrameBox, UnicodeText
-from mobileintent_gym.errors import InvalidOptionsError, MobileIntentError
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import (
     GeneratorConfig,
     cached_sessions,
@@ -130,12 +130,9 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Draw a window (or take the one ``options`` name) and show its steps."""
         super().reset(seed=seed)
-        options = reset_options(options, ("day", "start", "user"))
+        options = reset_options(options, ("day", "start", "user"),
+                                integers=("day", "start"))
         user, day, start = (options.get(k) for k in ("user", "day", "start"))
-        for name, value in (("day", day), ("start", start)):
-            if value is not None and not is_integer(value):
-                raise InvalidOptionsError(f"reset option {name} must be an integer, got "
-                                          f"{value!r}")
         with unchanged_on_error(self.np_random):  # a refused reset changes no later episode
             user = pick_user(user, self.users, self.np_random, self.config.profiles_dir)
             sessions = cached_sessions(user, self.days, self.data_seed, self.config)
