@@ -64,6 +64,14 @@ class Entry:
         return (self.route, self.params, tuple(sorted(self.scroll.items())),
                 tuple(sorted(self.fields.items())), self.focus, self.keyboard, self.key_set)
 
+    def ui_state(self) -> tuple:
+        """What actions change in place (scroll, fields, focus, keyboard), to put back."""
+        return dict(self.scroll), dict(self.fields), self.focus, self.keyboard, self.key_set
+
+    def set_ui_state(self, state: tuple) -> None:
+        """Put back a :meth:`ui_state`."""
+        self.scroll, self.fields, self.focus, self.keyboard, self.key_set = state
+
 
 @dataclass(frozen=True, slots=True)
 class Screen:

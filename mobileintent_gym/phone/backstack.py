@@ -68,17 +68,14 @@ class BackStacks:
 
         The screen in front is the only one whose UI state actions change in place.
         """
-        stacks = {k: list(v) for k, v in self.stacks.items()}
         front = self.front()
-        kept = dataclasses.replace(front, scroll=dict(front.scroll), fields=dict(front.fields))
-        launcher = kept if self.foreground is None else self.launcher
-        if self.foreground is not None:
-            stacks[self.foreground][-1] = kept
-        return stacks, self.foreground, launcher, dict(self.versions)
+        return ({k: list(v) for k, v in self.stacks.items()}, self.foreground,
+                dict(self.versions), front, front.ui_state())
 
     def restore(self, snapshot: tuple) -> None:
         """Undo changes made since :meth:`snapshot`."""
-        self.stacks, self.foreground, self.launcher, self.versions = snapshot
+        self.stacks, self.foreground, self.versions, front, ui_state = snapshot
+        front.set_ui_state(ui_state)
 
     def launch(self, app_id: str) -> None:
         """Bring ``app_id`` to the front where it was left (its root if not started)."""

@@ -201,7 +201,7 @@ class SimPhone:
         """
         before = self._current()
         signature = self._stacks.signature()
-        undo = self._stacks.snapshot(), dict(self._state.apps), self._clock
+        undo = self._undo_point()
         try:
             note, hit, typed = self._apply(action, before, gesture)
             self._clock += timedelta(seconds=self._pace)
@@ -237,13 +237,12 @@ class SimPhone:
             UnknownRouteError: When the app or the route does not exist.
         """
         self._check_open()
-        snapshot = self._stacks.snapshot()
+        undo = self._undo_point()
         self._stacks.open(app_id, route, tuple(sorted(params.items())))
         try:
             self._current()  # a parameter naming no record fails here, not on a later call
         except Exception as err:  # a record that is missing, a value of another type …
-            self._stacks.restore(snapshot)
-            self._view = self._view_key = None
+            self._roll_back(*undo)
             raise UnknownRouteError(
                 f"{app_id!r} has nothing for {route!r} with {params!r}: {err!r}") from err
 
@@ -310,6 +309,10 @@ class SimPhone:
         return self._run(Action.swipe(direction), ((x1, y1), max(abs(dx), abs(dy))))
 
     # ---- internals -----------------------------------------------------------------------
+
+    def _undo_point(self) -> tuple[tuple, dict[str, Any], datetime]:
+        """What :meth:`_roll_back` needs to undo what follows."""
+        return self._stacks.snapshot(), dict(self._state.apps), self._clock
 
     def _roll_back(self, stacks: tuple, apps: dict[str, Any], clock: datetime) -> None:
         """Undo an action: its stacks (with the front screen's UI state), data and clock."""
