@@ -72,12 +72,11 @@ class CommandRunner:
         """Let running command lines finish, start no new ones."""
         self._pool.shutdown(wait=False, cancel_futures=True)
 
-    def submit(self, command_line: str, emit: Callable[[int, bytes], None],
-               stdin: Input = b"", started: float | None = None,
-               dropped: threading.Event | None = None) -> asyncio.Future[Ended]:
+    def submit(self, command_line: str, emit: Callable[[int, bytes], None], stdin: Input,
+               started: float, dropped: threading.Event) -> asyncio.Future[Ended]:
         """Start ``command_line`` on a worker; the future gives how it ended.
 
-        Its time limit counts from ``started`` (default: when a worker takes it), and a
+        Its time limit counts from ``started`` (a ``time.monotonic()`` reading), and a
         line still waiting for a worker once ``dropped`` is set (its client was told it
         was killed) never runs.
         """
@@ -85,8 +84,8 @@ class CommandRunner:
             self._pool, self._work, command_line, emit, stdin, started, dropped)
 
     def _work(self, command_line: str, emit: Callable[[int, bytes], None],
-              stdin: Input, started: float | None, dropped: threading.Event | None) -> Ended:
-        if dropped is not None and dropped.is_set():
+              stdin: Input, started: float, dropped: threading.Event) -> Ended:
+        if dropped.is_set():
             return Ended(TimeLimitExceeded.code)
         try:
             result = self.device.run(command_line, stdin, emit, started)

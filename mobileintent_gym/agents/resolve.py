@@ -53,11 +53,7 @@ class AgentSpec:
 
     text: str
     build: Callable[[], AgentFactory]
-    names: str = ""
-
-    def __post_init__(self) -> None:
-        if not self.names:
-            object.__setattr__(self, "names", self.text)
+    names: str
 
     def factory(self) -> AgentFactory:
         """The factory ``(env, seed) -> agent``; each agent it makes is checked to act."""
@@ -81,7 +77,7 @@ def parse_agent(text: str) -> AgentSpec:
         DependencyNotInstalled: For ``hf`` without the ``[llm]`` extra.
     """
     if text in AGENTS:
-        return AgentSpec(text, lambda: AGENTS[text])
+        return AgentSpec(text, lambda: AGENTS[text], text)
     kind, sep, rest = str(text).partition(":")
     if kind == "hf":
         return _hf_spec(text, rest or None)
@@ -107,7 +103,7 @@ def _hf_spec(text: str, model: str | None) -> AgentSpec:
             ) from err
         raise AgentSpecError(f"--agent {text}: this installation has no Hugging Face agent "
                              f"({HF_MODULE}); update mobileintent-gym") from err
-    return AgentSpec(text, lambda: _as_factory(module.hf_agent(model)))
+    return AgentSpec(text, lambda: _as_factory(module.hf_agent(model)), text)
 
 
 def _installed(module: str) -> bool:

@@ -79,11 +79,12 @@ def read_records(package: str, pool: str) -> tuple[Record, ...]:
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object's pairs as a dict; a key given twice (the last would win) is refused."""
-    keys = [key for key, _ in pairs]
-    repeated = sorted({key for key in keys if keys.count(key) > 1})
-    if repeated:
-        raise ValueError(f"key {repeated[0]!r} is given twice")
-    return dict(pairs)
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        keys = [key for key, _ in pairs]
+        twice = next(key for i, key in enumerate(keys) if key in keys[:i])
+        raise ValueError(f"key {twice!r} is given twice")
+    return found
 
 
 def _record(row: Any, where: str) -> Record:

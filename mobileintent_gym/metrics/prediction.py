@@ -44,7 +44,8 @@ _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S | re.I)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 MAX_OBJECT_STARTS = 64
 """The ``{`` each search tries an object at, at most: each try reads to the text's end, so
-an answer of many stray braces would cost time quadratic in its length (15 s for 40 KB)."""
+an answer of many stray braces would cost time quadratic in its length (40 KB of "```\n{":
+10.7 s tried at every brace, 0.2 s at 64, on the 2-core VM)."""
 
 
 @dataclass(frozen=True, slots=True)

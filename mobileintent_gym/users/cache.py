@@ -67,6 +67,8 @@ _OFF = {"0", "off", "no", "false", "none"}
 # A Transformer module's weights: one of these (the index of shards for large models).
 MAX_AGE = 30 * 24 * 3600
 """Seconds an entry is kept after it was last read or written."""
+LEFTOVER_AGE = 3600
+"""Seconds a lock file without its entry, or a stopped write's file, is kept."""
 WEIGHTS = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json",
            "pytorch_model.bin.index.json")
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "sentencepiece.bpe.model",
@@ -234,23 +236,23 @@ def prune(folder: Path, now: float | None = None) -> None:
     except OSError:
         return
     for file in files:
-        age = _age(file, now)
-        stale = (age > MAX_AGE if file.suffix == ".pkl"
-                 else age > 3600 and (partial_of(file.name) is not None or (
-                     file.suffix == ".lock" and not file.with_suffix(".pkl").exists())))
-        if stale:
+        if _stale(file, now):
             with contextlib.suppress(OSError):
                 file.unlink()
                 if file.suffix == ".pkl":
                     file.with_suffix(".lock").unlink(missing_ok=True)
 
 
-def _age(file: Path, now: float) -> float:
-    """Seconds since ``file`` was last written (0 for one gone meanwhile)."""
+def _stale(file: Path, now: float) -> bool:
+    """Whether :func:`prune` removes ``file`` (see there); not one gone meanwhile."""
     try:
-        return now - file.stat().st_mtime
+        age = now - file.stat().st_mtime
     except OSError:
-        return 0.0
+        return False
+    if file.suffix == ".pkl":
+        return age > MAX_AGE
+    orphan = file.suffix == ".lock" and not file.with_suffix(".pkl").exists()
+    return age > LEFTOVER_AGE and (orphan or partial_of(file.name) is not None)
 
 
 def _edited_since_import() -> bool:

@@ -351,8 +351,8 @@ def test_a_line_the_host_closed_while_it_waited_for_a_slot_never_runs():
 
 def test_a_client_that_never_reads_is_held_back_not_buffered():
     # Answers the loop writes itself (CLSE to refused OPENs) piled up in the server's write
-    # buffer while the client sent on: 39 MiB for 2,000,000 OPENs, growing with them. Past
-    # what the streams may have out (64 x the payload size, and 1 MiB) reading waits.
+    # buffer while the client sent on, growing with what it sent. Past what the streams may
+    # have out (64 x the payload size, and 1 MiB) reading waits.
     with ServerThread(AdbServer(VirtualDevice(SimPhone()), ServerConfig(port=0))) as run:
         client = WireClient(run.port, timeout=2)
         client.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)

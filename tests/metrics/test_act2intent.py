@@ -238,7 +238,7 @@ def test_acc_s_is_a_cosine_whatever_scale_the_encoder_returns():
 
 
 def test_an_answer_of_many_stray_braces_is_searched_at_a_bounded_number_of_them(monkeypatch):
-    # Each '{' was tried, each try reading to the text's end: 15 s for 40 KB of "```\n{".
+    # Each '{' was tried, each try reading to the text's end (see MAX_OBJECT_STARTS).
     import json
 
     from mobileintent_gym.metrics import prediction

@@ -95,7 +95,7 @@ def test_strip_sizes_are_checked_before_the_day_is_played(tmp_path, capsys, opti
 
 @pytest.mark.parametrize("steps", ["foo", "1-40", "9:3"])
 def test_the_form_of_steps_is_checked_before_the_day_is_played(tmp_path, capsys, steps):
-    # It was checked only after the whole day had been played (15 s here).
+    # It was checked only after the whole day had been played.
     assert main(["assist", "--steps", steps, "--out", str(tmp_path / "day.png")]) == 2
     err = capsys.readouterr().err
     assert f"--steps {steps!r}" in err or f"got {steps!r}" in err
