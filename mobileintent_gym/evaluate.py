@@ -11,6 +11,7 @@ import argparse
 import datetime
 import functools
 import json
+import math
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -28,6 +29,7 @@ from mobileintent_gym.metrics.execution import step_success_rate
 from mobileintent_gym.metrics.pair import pair_scores
 from mobileintent_gym.results import (
     ENCODER_FIELDS,
+    ResultsFileError,
     ResultsWriter,
     RunRecord,
     check_writable,
@@ -91,7 +93,32 @@ def plan(args: argparse.Namespace) -> Plan:
     for path, option in ((out, "--out"), (html, "--html")):
         if path is not None:
             check_writable(path, option)
+    if out is not None and not args.resume:
+        _check_replaceable(out)
     return Plan(users, tasks, agent, out, html, real and (args.frames or html is not None))
+
+
+def _check_replaceable(out: Path) -> None:
+    """Refuse to start ``--out`` anew over a run that stopped early, or over another file.
+
+    Replacing it would lose its episodes (hours of a large agent's work) for want of
+    ``--resume``. A finished run's file, and an empty one, are replaced.
+
+    Raises:
+        UsageError: Naming the file, how far its run got, and what to do instead.
+    """
+    if not out.is_file() or out.stat().st_size == 0:
+        return
+    try:
+        old = read_run(out)
+    except ResultsFileError as err:
+        raise UsageError(f"--out: {err}; it is kept: move it or choose another --out") from err
+    sizes = [old.provenance.get(part) for part in ("users", "tasks")]
+    planned = math.prod(len(size) if isinstance(size, list) else 0 for size in sizes)
+    if len(old.episodes) < planned:
+        raise UsageError(f"--out {str(out)!r} holds a run that stopped after "
+                         f"{len(old.episodes)} of {planned} episodes: --resume continues it "
+                         "(same arguments); to start over, delete it or choose another --out")
 
 
 def _check_ray(args: argparse.Namespace, real: bool) -> None:

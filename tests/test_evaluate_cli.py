@@ -158,6 +158,33 @@ def test_a_run_cut_short_keeps_its_episodes_and_resumes_where_it_stopped(agent_m
     assert module.CALLS == [] and json.loads(cut.read_text())["episodes"] == resumed["episodes"]
 
 
+def test_a_run_that_stopped_early_or_another_file_is_not_started_over_without_resume(
+        tmp_path, capsys):
+    # Without --resume, a crashed run's file was replaced by a fresh run: its episodes lost.
+    two = ("--users", "demo-ana", "--tasks", *TASKS[:2])
+    cut = tmp_path / "cut.json"
+    assert run(*two, "--out", str(cut)) == 0
+    whole = cut.read_text()
+    head, _, _ = whole.rpartition("\n],")  # killed after its episodes, before the scores
+    cut.write_text(head.rsplit("\n", 1)[0] + "\n")
+    stopped = cut.read_text()
+    assert run(*two, "--out", str(cut)) == 2
+    err = capsys.readouterr().err
+    assert "stopped after 1 of 2 episodes" in err and "--resume" in err
+    assert cut.read_text() == stopped
+    assert run(*two, "--out", str(cut), "--resume") == 0
+    assert json.loads(cut.read_text())["episodes"] == json.loads(whole)["episodes"]
+    assert run(*two, "--out", str(cut)) == 0  # a finished run is replaced
+
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"mine": 1}')
+    assert run(*two[:3], TASKS[0], "--out", str(notes)) == 2
+    assert "not the record of an evaluate run" in capsys.readouterr().err
+    assert notes.read_text() == '{"mine": 1}'
+    notes.write_text("")
+    assert run(*two[:3], TASKS[0], "--out", str(notes)) == 0  # an empty file is no loss
+
+
 def test_resuming_with_other_arguments_is_refused_naming_them(tmp_path, capsys):
     out = tmp_path / "run.json"
     assert run("--tasks", TASKS[0], "--out", str(out)) == 0
