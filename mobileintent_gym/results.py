@@ -67,10 +67,20 @@ def episode_dict(record: EpisodeRecord, index: int, **extra: Any) -> dict[str, A
 
 
 def episode_result(episode: dict[str, Any]) -> EpisodeResult:
-    """The :class:`EpisodeResult` stored in an episode dict (lists back to tuples)."""
-    values = {f.name: episode[f.name] for f in dataclasses.fields(EpisodeResult)}
-    return EpisodeResult(**{k: tuple(v) if isinstance(v, list) else v
-                            for k, v in values.items()})
+    """The :class:`EpisodeResult` stored in an episode dict (lists back to tuples).
+
+    Raises:
+        ResultsFileError: For an episode missing a field or holding one the scores would
+            misread (named, with the episode's index).
+    """
+    try:
+        values = {f.name: episode[f.name] for f in dataclasses.fields(EpisodeResult)}
+        return EpisodeResult(**{k: tuple(v) if isinstance(v, list) else v
+                                for k, v in values.items()})
+    except KeyError as err:
+        raise ResultsFileError(f"episode {episode.get('index')!r} has no {err}") from err
+    except (TypeError, ValueError) as err:
+        raise ResultsFileError(f"episode {episode.get('index')!r}: {err}") from err
 
 
 def check_writable(path: Path, option: str) -> None:

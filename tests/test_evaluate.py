@@ -4,6 +4,7 @@ import json
 import sys
 
 import gymnasium as gym
+import pytest
 
 import mobileintent_gym
 from mobileintent_gym.cli import main
@@ -240,3 +241,16 @@ def test_a_user_set_stands_for_its_users_on_the_command_line_and_in_rollouts(tmp
     results = rollouts(env, lambda e, seed: OracleAgent(e), "val", [task])
     assert [(r.user, r.success) for r, _ in results] == [(u, True) for u in USER_SETS["val"]]
     env.close()
+
+
+def test_an_episode_the_scores_would_misread_is_a_results_file_error_naming_it():
+    # A hand-edited episode (a task id without its target type) raised IndexError deep in
+    # the scores; a missing field raised a bare KeyError.
+    from mobileintent_gym.results import ResultsFileError, episode_result
+
+    episode = {"index": 3, "task": "G-ALI-01", "user": "u", "success": True,
+               "rewards": [1.0], "contexts": ["UC"], "reached": [True]}
+    with pytest.raises(ResultsFileError, match="episode 3: the result of 'G-ALI-01'"):
+        episode_result(episode)
+    with pytest.raises(ResultsFileError, match="episode 3 has no 'reached'"):
+        episode_result({k: v for k, v in episode.items() if k != "reached"})

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from mobileintent_gym.actions import Action
+from mobileintent_gym.metrics.text import normalised
 from mobileintent_gym.phone.touch import ScreenDump
 
 # Where the reference click hit no element of the dump (the on-screen keyboard is not in
@@ -46,8 +47,7 @@ def action_matches(predicted: Action, reference: Action, screen: ScreenDump | No
         return (abs(predicted.x - reference.x) <= CLICK_TOLERANCE * size[0]
                 and abs(predicted.y - reference.y) <= CLICK_TOLERANCE * size[1])
     if predicted.text is not None:
-        return " ".join(predicted.text.casefold().split()) == " ".join(
-            reference.text.casefold().split())
+        return normalised(predicted.text) == normalised(reference.text)
     return (predicted.direction, predicted.key) == (reference.direction, reference.key)
 
 

@@ -17,6 +17,9 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+SUBGOAL_CONTEXTS = frozenset({"UC", "UA"})  # a subgoal's UI context (docs/scores.md)
+TARGET_TYPES = frozenset({"common", "personal"})
+
 
 @dataclass(frozen=True, slots=True)
 class EpisodeResult:
@@ -37,6 +40,25 @@ class EpisodeResult:
     rewards: tuple[float, ...]
     contexts: tuple[str, ...]
     reached: tuple[bool, ...]
+
+    def __post_init__(self) -> None:
+        """Refuse a record the scores would misread, naming its task and user.
+
+        Raises:
+            ValueError: For a task id without a target type, a context other than ``UC``
+                or ``UA``, or rewards, contexts and reached flags of different lengths.
+        """
+        parts = self.task.split(":") if isinstance(self.task, str) else ()
+        name = f"the result of {self.task!r} for {self.user!r}"
+        if len(parts) != 3 or parts[1] not in TARGET_TYPES:
+            raise ValueError(f"{name}: a task id is <template>:<common|personal>:"
+                             "<instruction type>")
+        sizes = len(self.rewards), len(self.contexts), len(self.reached)
+        if len(set(sizes)) != 1:
+            raise ValueError(f"{name}: {sizes[0]} rewards, {sizes[1]} contexts and "
+                             f"{sizes[2]} reached flags; each subgoal has one of each")
+        if not set(self.contexts) <= SUBGOAL_CONTEXTS:
+            raise ValueError(f"{name}: contexts are UC or UA, got {self.contexts!r}")
 
     @property
     def target_type(self) -> str:
@@ -62,11 +84,15 @@ def all_success(results: Iterable[EpisodeResult],
             appears in ``results``).
 
     Raises:
-        ValueError: Naming a group and the users it has no rollout of; a group is never
-            counted on a partial set of users.
+        ValueError: Naming a group and the users it has no rollout of (a group is never
+            counted on a partial set of users), or rollouts of users not in ``users``.
     """
     results = list(results)
-    users = set(users) if users is not None else {r.user for r in results}
+    present = {r.user for r in results}
+    users = set(users) if users is not None else present
+    if present - users:
+        raise ValueError(f"all-success: rollouts of user(s) {sorted(present - users)} not "
+                         "among the users given")
     groups: dict[str, bool] = defaultdict(lambda: True)
     seen: dict[str, set[str]] = defaultdict(set)
     for r in results:
@@ -97,10 +123,15 @@ def subgoal_achievement_rate(results: Iterable[EpisodeResult], context: str | No
         when the denominator is 0, as the rate is then undefined.
 
     Raises:
-        ValueError: When a result's rewards, contexts and reached flags differ in length.
+        ValueError: For a ``context``, ``target_type`` or ``denominator`` not listed.
     """
     if denominator not in ("reached", "all"):
         raise ValueError(f"denominator must be 'reached' or 'all', got {denominator!r}")
+    if context is not None and context not in SUBGOAL_CONTEXTS:
+        raise ValueError(f"context must be 'UC', 'UA' or None, got {context!r}")
+    if target_type is not None and target_type not in TARGET_TYPES:
+        raise ValueError(f"target_type must be 'common', 'personal' or None, got "
+                         f"{target_type!r}")
     achieved = evaluated = 0.0
     for r in results:
         if target_type is not None and r.target_type != target_type:

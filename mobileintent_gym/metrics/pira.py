@@ -25,20 +25,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from mobileintent_gym.metrics.text import unit_rows
+from mobileintent_gym.metrics.text import normalised, unit_rows
 from mobileintent_gym.users.encoders import Encoder
 
 MATCH_THRESHOLD = 0.6
 MEMORY_OPS = ("CREATE", "RESUME", "UPDATE", "IDLE")
 
 
-def _normal(text: str) -> str:
-    return " ".join(text.casefold().split())
-
-
 def same_intent(predicted: str, gold: str) -> bool:
-    """Intents agree when equal after case folding and whitespace normalisation."""
-    return _normal(predicted) == _normal(gold)
+    """Intents agree when equal as :func:`~mobileintent_gym.metrics.text.normalised` reads them."""
+    return normalised(predicted) == normalised(gold)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +79,9 @@ def pira_scores(predictions: Sequence[str | None], gold: Sequence[str | None],
     recall = tp / (tp + fn) if tp + fn else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     fps_norm = 1 - fp / max(1, noise)
-    return PiraScores(tp, fp, fn, noise, precision, recall, f1, fps_norm, f1 * fps_norm)
+    # 0 when F1 is: not -0.0, as F1 0 times a negative FPS_norm would print.
+    return PiraScores(tp, fp, fn, noise, precision, recall, f1, fps_norm,
+                      f1 * fps_norm if f1 else 0.0)
 
 
 class IntentMatcher:
@@ -111,13 +109,13 @@ class IntentMatcher:
     def __init__(self, encoder: Encoder, known: Mapping[str, str],
                  threshold: float = MATCH_THRESHOLD) -> None:
         self.encoder, self.threshold = encoder, threshold
-        self._task = {_normal(text): task for text, task in known.items()}
+        self._task = {normalised(text): task for text, task in known.items()}
         self._texts = tuple(known)
         self._rows = unit_rows(encoder.encode(list(self._texts))) if known else None
 
     def task(self, intent: str) -> str | None:
         """The task a known intention names, ``None`` for an unknown text."""
-        return self._task.get(_normal(intent))
+        return self._task.get(normalised(intent))
 
     def __call__(self, predicted: str, gold: str) -> bool:
         """Whether ``predicted`` names the task ``gold`` names."""

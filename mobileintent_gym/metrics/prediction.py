@@ -42,10 +42,13 @@ STRICT_PUSH_THRESHOLD = 0.80  # its strict setting
 _BEHAVIOUR_KEYS = ("behaviour", "behavior")
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S | re.I)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
+# Where an object with string keys can start: ``{`` then a quote, or ``}`` (``{}``).
+_OBJECT_START = re.compile(r"\{\s*[\"'}]")
 MAX_OBJECT_STARTS = 64
-"""The ``{`` each search tries an object at, at most: each try reads to the text's end, so
-an answer of many stray braces would cost time quadratic in its length (40 KB of "```\n{":
-10.7 s tried at every brace, 0.2 s at 64, on the 2-core VM)."""
+"""The places each search tries an object at, at most: each try reads to the text's end,
+so an answer of many stray braces would cost time quadratic in its length (40 KB of
+"```\n{": 10.7 s tried at every brace, 0.2 s at 64, on the 2-core VM). Only a ``{``
+followed by a quote or ``}`` counts: braces of prose (``{name}``) do not use them up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +72,9 @@ def first_json_object(text: str) -> dict | None:
     """The first JSON object in a model's answer, or ``None``; never raises.
 
     Looks inside each Markdown code fence in turn, then anywhere (a fence of prose before
-    the object does not hide it), at the first :data:`MAX_OBJECT_STARTS` braces of each;
-    prose around the object is allowed, and so are Python-style quoting (``{'a': 1}``)
-    and a trailing comma. Every reader of answers (the
+    the object does not hide it), at the first :data:`MAX_OBJECT_STARTS` places of each
+    where an object can start; prose around the object is allowed, and so are
+    Python-style quoting (``{'a': 1}``) and a trailing comma. Every reader of answers (the
     envs' and the agents') finds objects with it.
     """
     return _search(text, json.JSONDecoder())
@@ -112,7 +115,7 @@ def casefolded(data: Mapping[Any, Any]) -> dict[str, Any]:
 
 def _first_object(inside: str, decoder: json.JSONDecoder) -> Any:
     """The first JSON object (or Python dict literal) in ``inside``, as ``decoder`` reads it."""
-    starts = (i for i, c in enumerate(inside) if c == "{")
+    starts = (match.start() for match in _OBJECT_START.finditer(inside))
     for start in itertools.islice(starts, MAX_OBJECT_STARTS):
         chunk = inside[start:]
         # The text as it is, then without trailing commas (when it has any).
@@ -215,10 +218,14 @@ def prediction_scores(predicted: Sequence[Prediction], truth: Sequence[Predictio
         when nothing was pushed, as the scores are then undefined.
 
     Raises:
-        ValueError: When the sequences differ in length.
+        ValueError: When the sequences differ in length, or naming a truth without a
+            behaviour.
     """
     if len(predicted) != len(truth):
         raise ValueError(f"{len(predicted)} predictions for {len(truth)} true intentions")
+    untold = next((t for t in truth if not isinstance(t.behaviour, str)), None)
+    if untold is not None:
+        raise ValueError(f"a true intention needs a behaviour (text), got {untold!r}")
     pushed = [(p, t) for p, t in zip(predicted, truth, strict=True)
               if threshold is None or p.confidence >= threshold]
     scores: dict[str, float | int | None] = {

@@ -17,6 +17,7 @@ and true texts, averaged over pairs.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
@@ -28,7 +29,16 @@ from mobileintent_gym.users.encoders import Encoder
 Tokens = Literal["chars", "words"]
 
 
+def normalised(text: str) -> str:
+    """``text`` as answers are compared: NFC, case-folded, whitespace runs as one space.
+
+    NFC first: a composed and a decomposed accent (``é``, ``e`` + U+0301) are one text.
+    """
+    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+
+
 def _tokens(text: str, tokens: Tokens) -> list[str]:
+    text = unicodedata.normalize("NFC", text)
     if tokens == "chars":
         return list(text)
     if tokens == "words":

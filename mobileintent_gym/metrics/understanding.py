@@ -20,7 +20,7 @@ overlapping it most (the earlier-starting one on a tie; 0 when none overlaps).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from mobileintent_gym.checks import is_integer
@@ -40,9 +40,10 @@ def spans(segmentation: Segmentation) -> list[Span]:
     """
     out = []
     pairs = segmentation.items() if isinstance(segmentation, Mapping) else segmentation
-    for text, indices in pairs:
+    for text, given in pairs:
+        indices = list(given) if isinstance(given, Iterable) else []  # a NumPy array too
         if not indices or any(not is_integer(i) or i < 1 for i in indices):
-            raise ValueError(f"segment {text!r} needs step indices >= 1, got {indices!r}")
+            raise ValueError(f"segment {text!r} needs step indices >= 1, got {given!r}")
         out.append((text, min(indices), max(indices)))
     return out
 

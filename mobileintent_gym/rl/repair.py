@@ -17,6 +17,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from mobileintent_gym.metrics.pair import SUBGOAL_CONTEXTS
+
 EPSILON = 1e-8
 
 
@@ -38,7 +40,7 @@ def group_advantages(rewards: np.ndarray | Sequence[Sequence[float]],
     if r.ndim != 2 or r.shape[1] != len(contexts):
         raise ValueError(f"rewards must be G x {len(contexts)} (one column per subgoal), "
                          f"got shape {r.shape}")
-    bad = sorted(set(contexts) - {"UC", "UA"})
+    bad = sorted(set(contexts) - SUBGOAL_CONTEXTS)
     if bad:
         raise ValueError(f"contexts must be 'UC' or 'UA', got {bad}")
     uc = np.array([c == "UC" for c in contexts])

@@ -1,5 +1,6 @@
 """Acc-G and the alignment behind Acc-S/BLEU-4 on hand-built segmentations."""
 
+import numpy as np
 import pytest
 
 from mobileintent_gym.metrics.act2intent import (
@@ -65,10 +66,16 @@ def test_understanding_scores_average_over_true_intentions():
     assert by_overlap["bleu4"] == pytest.approx(1.0) and by_position["acc_s"] < 0.5
 
 
-@pytest.mark.parametrize("bad", [{"x": [0, 1]}, {"x": []}, {"x": ["1"]}, {"x": [True]}])
+@pytest.mark.parametrize("bad", [{"x": [0, 1]}, {"x": []}, {"x": ["1"]}, {"x": [True]},
+                                 {"x": 3}, {"x": np.array([0, 2])}])
 def test_bad_indices_are_named(bad):
     with pytest.raises(ValueError, match="segment 'x'"):
         spans(bad)
+
+
+def test_numpy_indices_are_read_like_a_list():
+    # An array raised "truth value of an array is ambiguous".
+    assert spans({"x": np.array([3, 1, 2])}) == [("x", 1, 3)]
 
 
 def test_actions_match_by_the_element_they_reach_text_and_direction():
@@ -251,3 +258,28 @@ def test_an_answer_of_many_stray_braces_is_searched_at_a_bounded_number_of_them(
     assert len(tries) <= 2 * prediction.MAX_OBJECT_STARTS
     found = prediction.first_json_object("{ " * 10 + '{"Event": "Chatting"}')
     assert found == {"Event": "Chatting"}  # an object after a few stray braces is found
+
+
+def test_prose_braces_do_not_use_up_the_places_an_object_is_looked_for():
+    # 64 "{name}" braces before the object made it "no JSON object in the answer".
+    from mobileintent_gym.metrics.prediction import Prediction, parse_prediction
+
+    answer = "I used the template {name} " * 100 + '{"Event": "Message", "Behaviour": "Hi"}'
+    assert parse_prediction(answer) == Prediction("Message", "Hi")
+
+
+def test_composed_and_decomposed_accents_are_one_text():
+    from mobileintent_gym.actions import Action
+    from mobileintent_gym.metrics.act2intent import action_matches
+
+    assert bleu4("Order a caf\u00e9 latte", "Order a cafe\u0301 latte") == 1.0
+    assert action_matches(Action.type_text("Caf\u00e9"), Action.type_text("cafe\u0301"),
+                          None, (1080, 2400))
+
+
+def test_a_truth_without_a_behaviour_is_named():
+    from mobileintent_gym.metrics.prediction import Prediction, prediction_scores
+
+    with pytest.raises(ValueError, match="needs a behaviour"):
+        prediction_scores([Prediction("Message", "x")], [Prediction("Message", None)],
+                          LexicalEncoder())

@@ -68,7 +68,7 @@ def test_sar_by_context_and_by_target_type():
     assert subgoal_achievement_rate(RESULTS, context=UC) == 3 / 4
     assert subgoal_achievement_rate(RESULTS, target_type="common") == 5 / 6
     assert subgoal_achievement_rate(RESULTS, target_type="personal") == 2 / 2
-    assert subgoal_achievement_rate(RESULTS, context="XX") is None  # undefined, not 0
+    assert subgoal_achievement_rate(RESULTS[1:2], context=UA) is None  # undefined, not 0
 
 
 def test_common_and_personal_sar_are_measured_within_uc_contexts():
@@ -87,7 +87,29 @@ def test_pair_scores_bundle_every_score():
     assert scores["sar_all_subgoals"] == pytest.approx(7 / 8)
 
 
-def test_mismatched_rewards_and_contexts_raise():
-    bad = EpisodeResult("G-WCT-01:common:explicit", "a", True, (1.0, 0.0), (UC,), (T, T))
-    with pytest.raises(ValueError):
-        subgoal_achievement_rate([bad])
+@pytest.mark.parametrize(("fields", "named"), [
+    (("G-ALI-01", "u1", T, (1.0,), (UC,), (T,)), "<common|personal>"),
+    (("G-ALI-01:Common:explicit", "u1", T, (1.0,), (UC,), (T,)), "<common|personal>"),
+    (("G-ALI-01:common:explicit", "u1", T, (1.0, 1.0), (UC,), (T, T)),
+     "2 rewards, 1 contexts and 2 reached"),
+    (("G-ALI-01:common:explicit", "u1", T, (1.0,), ("uc",), (T,)), "UC or UA"),
+])
+def test_a_result_the_scores_would_misread_is_refused_naming_task_and_user(fields, named):
+    # A task id without a target type raised IndexError inside pair_scores; mismatched
+    # lengths raised zip's message, naming no episode.
+    with pytest.raises(ValueError, match=named) as caught:
+        EpisodeResult(*fields)
+    assert f"{fields[0]!r} for 'u1'" in str(caught.value)
+
+
+@pytest.mark.parametrize("bad", [{"context": "uc"}, {"target_type": "Common"}])
+def test_a_misspelt_filter_is_refused_not_read_as_no_data(bad):
+    with pytest.raises(ValueError, match=repr(next(iter(bad.values())))):
+        subgoal_achievement_rate(RESULTS, **bad)
+
+
+def test_all_success_refuses_rollouts_of_users_not_given():
+    # u9's failure sank a group of the users given: 0.0 where they all succeeded.
+    with pytest.raises(ValueError, match=r"\['b'\] not among"):
+        all_success(RESULTS, users=["a"])
+    assert all_success(RESULTS[:2], users=["a"]) == 1.0

@@ -37,3 +37,9 @@ def test_a_custom_judge_and_length_mismatch():
 def test_false_pushes_beyond_the_noise_turns_drive_fps_norm_below_zero():
     s = pira_scores(["a", "b", "c", None], ["a", "x", "y", None])
     assert (s.fp, s.noise) == (2, 1) and s.fps_norm == -1.0 and s.s_final < 0
+
+
+def test_an_intent_in_composed_or_decomposed_unicode_is_the_same_and_s_final_is_never_minus_0():
+    assert pira_scores(["Caf\u00e9 order"], ["Cafe\u0301  ORDER"]).tp == 1
+    s = pira_scores(["x", "y", "z"], [None, None, "a"])  # F1 0, FPS_norm below 0
+    assert s.f1 == 0 and s.fps_norm < 0 and str(s.s_final) == "0.0"
