@@ -344,3 +344,21 @@ def test_a_short_click_showing_the_target_is_not_its_menu_without_ids():
     # the More button, which has no label to tell it by.
     tap = event("music/library/liked", "music/library/liked", texts=("Song One", "Artist"))
     assert run(Judge(task("G-SPT-01")), [*SPT01_PATH[:2], tap]).rewards[:3] == (1, 1, 0)
+
+
+def test_a_later_screen_about_another_record_earns_no_navigation_subgoal():
+    # Recently played -> another track's menu reached the menu screen of a later subgoal;
+    # "open Liked Songs" (UA) was credited although Liked Songs never opened. The same
+    # screen about the target, or a screen about no record, still confirms the path.
+    def menu_of(entity):
+        return [event("music/home", "music/library", rid="nav_your_library"),
+                event("music/library", "music/library/recent", rid="recent"),
+                event("music/library/recent", "music/track_menu", rid="more", entity=entity,
+                      record_after=entity)]
+
+    assert run(Judge(task("G-SPT-01")), menu_of("t9")).rewards[:3] == (1, 0, 0)
+    assert run(Judge(task("G-SPT-01")), menu_of("t1")).rewards[:3] == (1, 1, 0)
+    listed = run(Judge(task("G-SPT-01")), [
+        event("music/home", "music/library", rid="nav_your_library"),
+        event("music/library", "music/library/liked", rid="somewhere_else")])
+    assert listed.rewards[:2] == (1, 1)  # k=2's entry screen, about no record
