@@ -182,8 +182,11 @@ class Action:
 # which is far beyond any screen and keeps int() away from its digit limit.
 _POINT = re.compile(r"\[\s*(-?[0-9]{1,9})\s*,\s*(-?[0-9]{1,9})\s*\]")  # see MAX_COORDINATE
 _WORD = re.compile(r"\[\s*([A-Za-z]+)\s*\]")
-_PRESS_SHORT = re.compile(r"PRESS_(HOME|BACK|ENTER)", re.IGNORECASE)
-_HEAD = re.compile(r"^\s*(LONG_CLICK|CLICK|TYPE|SWIPE|PRESS|COMPLETE)\s*", re.IGNORECASE)
+# ASCII: in Unicode mode IGNORECASE matches the Kelvin sign (U+212A) as "k", which upper()
+# keeps: "CLIC\u212a[1,2]" matched, then was no action type.
+_PRESS_SHORT = re.compile(r"PRESS_(HOME|BACK|ENTER)", re.IGNORECASE | re.ASCII)
+_HEAD = re.compile(r"^\s*(LONG_CLICK|CLICK|TYPE|SWIPE|PRESS|COMPLETE)\s*",
+                   re.IGNORECASE | re.ASCII)
 
 
 def parse_action(value: str) -> Action:

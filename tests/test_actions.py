@@ -80,6 +80,9 @@ def test_round_trip_is_exact_for_every_valid_action(action):
     ("COMPLETE[now]", "COMPLETE[now]"),
     ("CLICK[1,2", "CLICK[1,2"),
     ("", "''"),
+    # The Kelvin sign matched "k" case-insensitively, then raised KeyError.
+    ("CLIC\u212a[1,2]", "CLIC\u212a[1,2]"),
+    ("PRESS_BAC\u212a", "PRESS_BAC\u212a"),
 ])
 def test_malformed_strings_raise_naming_the_bad_value(text, named):
     with pytest.raises(InvalidActionError) as err:

@@ -11,6 +11,7 @@ in the answer counts, in any case, with brackets or parentheses, as JSON
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -19,8 +20,9 @@ from mobileintent_gym.actions import Action, parse_action
 from mobileintent_gym.errors import InvalidActionError
 from mobileintent_gym.phone.elements import ScreenElement, element_at, read_screen
 
-_ACTION_LIST = ("CLICK[x,y], LONG_CLICK[x,y], TYPE[text], SWIPE[UP|DOWN|LEFT|RIGHT], "
-                "PRESS[HOME|BACK|ENTER] or COMPLETE")
+_FORMS = ("CLICK[x,y]", "LONG_CLICK[x,y]", "TYPE[text]", "SWIPE[UP|DOWN|LEFT|RIGHT]",
+          "PRESS[HOME|BACK|ENTER]")
+_ACTION_LIST = f"{', '.join(_FORMS)} or COMPLETE"
 _SWIPE_NOTE = "SWIPE[UP] shows what is further down"
 _EXAMPLE = "answer CLICK[270,945]"
 EXECUTE_SYSTEM = (
@@ -31,7 +33,7 @@ EXECUTE_SYSTEM = (
     f"Example: to tap an element listed at (270,945), {_EXAMPLE}")
 _COPIED = re.compile("|".join(
     r"\s+".join(re.escape(word) for word in part.split())
-    for part in (_ACTION_LIST, _SWIPE_NOTE, _EXAMPLE, "TYPE[text]")), re.I)
+    for part in (_ACTION_LIST, _SWIPE_NOTE, _EXAMPLE, *_FORMS)), re.I | re.A)
 """The system prompt's own actions, which a small model often copies into its answer."""
 MAX_LABEL = 80  # characters of an element's text kept in the prompt
 MAX_ELEMENTS = 48  # elements listed per screen
@@ -124,12 +126,18 @@ def prompt_elements(xml: str, max_elements: int = MAX_ELEMENTS) -> list[ScreenEl
     return read_screen(xml)[0][:max_elements]
 
 
-_JSON_ACTION = re.compile(r'"action"\s*:\s*"((?:[^"\\]|\\.)*)"', re.I)
-_PRESS_SHORT = re.compile(r"\bPRESS_(HOME|BACK|ENTER)\b", re.I)
+# ASCII: in Unicode mode IGNORECASE matches the Kelvin sign as "k", which upper() keeps.
+_JSON_ACTION = re.compile(r'"action"\s*:\s*"((?:[^"\\]|\\.)*)"', re.I | re.A)
+_PRESS_SHORT = re.compile(r"\bPRESS_(HOME|BACK|ENTER)\b", re.I | re.A)
 _CANDIDATE = re.compile(
     r"\b(LONG_CLICK|CLICK|TAP|TYPE|SWIPE|PRESS|COMPLETE)\b[ \t]*"
-    r"(?:\[([^\]\n]*)\]|\(([^)\n]*)\))?", re.I)
-_NUMBER = re.compile(r"-?[0-9]{1,9}")
+    r"(?:\[([^\]\n]*)\]|\(([^)\n]*)\))?", re.I | re.A)
+_BRACKET = re.compile(r"[\[\]\n]")
+# A pixel, or an element's number; a decimal pixel (270.5) is rounded.
+_NUMBER = re.compile(r"-?[0-9]{1,9}(?:\.[0-9]{1,9})?")
+MAX_CANDIDATES = 64
+"""Action words each answer is searched at, at most: each may read to the end of its line,
+so many unclosed ``CLICK[`` would cost time quadratic in the answer's length."""
 
 
 def parse_answer(answer: str, elements: Sequence[ScreenElement] = ()) -> Action | None:
@@ -139,25 +147,61 @@ def parse_answer(answer: str, elements: Sequence[ScreenElement] = ()) -> Action 
     ``PRESS[BACK]``, ``COMPLETE``) anywhere in the text and in any case; parentheses for
     brackets; ``TAP`` for ``CLICK``; ``PRESS_BACK``; a JSON ``"action"`` field; and a click
     with a single number, ``CLICK[3]``, meaning the centre of element [3] of ``elements``;
-    ``TYPE["text"]`` for ``TYPE[text]`` (quotes around all of it are the model's).
+    ``TYPE["text"]`` for ``TYPE[text]`` (quotes around all of it are the model's); typed
+    text may hold balanced brackets (``TYPE[a [b] c]``); a decimal pixel is rounded.
     The word "complete" in a sentence ("to complete the task, CLICK[…]") is prose, not
     the action: COMPLETE counts in capitals, or as the whole answer. What the answer copies
-    of the system prompt's actions (its list, ``TYPE[text]``, its example) is prose too.
-    Never raises.
+    of the system prompt's actions (its list or any of its forms, such as ``TYPE[text]``,
+    its example) is prose too, and so is a COMPLETE beside such a copy. A JSON
+    ``"action"`` field that holds no action leaves the rest of the answer to search. At
+    most :data:`MAX_CANDIDATES` action words are tried. Never raises.
     """
     if not isinstance(answer, str):
         return None
     found = _JSON_ACTION.search(answer)
-    text = _PRESS_SHORT.sub(r"PRESS[\1]", _json_string(found.group(1)) if found else answer)
-    text = _COPIED.sub(" ", text)
-    alone = text.strip(" \t\n.!\"'`").upper() == "COMPLETE"
-    for match in _CANDIDATE.finditer(text):
-        if match.group(1).upper() == "COMPLETE" and not (match.group(1).isupper() or alone):
-            continue
-        action = _candidate(match.group(1).upper(), match.group(2) or match.group(3),
-                            elements)
+    # A JSON field that holds no action ("tap the search bar") hides nothing of the rest.
+    for text in (_json_string(found.group(1)), answer) if found else (answer,):
+        action = _first_action(text, elements)
         if action is not None:
             return action
+    return None
+
+
+def _first_action(text: str, elements: Sequence[ScreenElement]) -> Action | None:
+    """The first action of ``text`` (one candidate of :func:`parse_answer`), or ``None``."""
+    text = _PRESS_SHORT.sub(r"PRESS[\1]", text)
+    copied = _COPIED.search(text) is not None
+    text = _COPIED.sub(" ", text)
+    alone = text.strip(" \t\n.!\"'`").upper() == "COMPLETE"
+    for match in itertools.islice(_CANDIDATE.finditer(text), MAX_CANDIDATES):
+        head = match.group(1).upper()
+        # Beside a copy of the prompt's list ("CLICK[x,y] or COMPLETE"), COMPLETE is its
+        # last item, not the answer.
+        if head == "COMPLETE" and not alone and (copied or not match.group(1).isupper()):
+            continue
+        argument = match.group(2) if match.group(2) is not None else match.group(3)
+        if head == "TYPE" and match.group(2) is not None:
+            argument = _balanced(text, match.start(2)) or argument
+        action = _candidate(head, argument, elements)
+        if action is not None:
+            return action
+    return None
+
+
+def _balanced(text: str, start: int) -> str | None:
+    """The text from ``start`` (just after a ``[``) to the ``]`` that closes it on its line.
+
+    ``TYPE[a [b] c]`` types ``a [b] c``, as :func:`~mobileintent_gym.actions.parse_action`
+    reads it; ``None`` when the line does not close it.
+    """
+    depth = 1
+    for bracket in _BRACKET.finditer(text, start):
+        char = bracket.group()
+        if char == "\n":
+            return None
+        depth += 1 if char == "[" else -1
+        if depth == 0:
+            return text[start:bracket.start()]
     return None
 
 
@@ -187,12 +231,12 @@ def _candidate(head: str, argument: str | None, elements: Sequence[ScreenElement
         return None
     if head in ("CLICK", "LONG_CLICK"):
         numbers = _NUMBER.findall(argument)
-        if len(numbers) == 1 and 0 <= int(numbers[0]) < len(elements):
+        if len(numbers) == 1 and numbers[0].isdigit() and int(numbers[0]) < len(elements):
             point = elements[int(numbers[0])].point
             numbers = [str(point[0]), str(point[1])]
         if len(numbers) != 2:
             return None
-        argument = ",".join(numbers)
+        argument = ",".join(str(round(float(n))) for n in numbers)
     elif head == "TYPE":
         argument = _unquoted(argument)
     else:

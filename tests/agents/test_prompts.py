@@ -123,7 +123,13 @@ ELEMENTS = [ScreenElement("nav_home", ("Home",), (90, 1132), (0, 1095, 180, 1170
     ('{"action": "TYPE[caf\\u00e9 \\"au lait\\"]"}', Action.type_text('café "au lait"')),
     ('{"action": "TYPE[C:\\\\new]"}', Action.type_text("C:\\new")),
     ('{"action": "TYPE[a\\qb]"}', Action.type_text("a\\qb")),
-    ("TYPE[see [you] soon]", Action.type_text("see [you")),
+    # Typed text runs to the "]" that closes its "[" (as parse_action reads it).
+    ("TYPE[see [you] soon]", Action.type_text("see [you] soon")),
+    ("TYPE[see [you soon] and more", Action.type_text("see [you soon")),
+    ("TYPE[a] then CLICK[1,2]", Action.type_text("a")),
+    ("CLICK[270.5, 945.4]", Action.click(270, 945)),
+    # A JSON action field without an action hides nothing of the rest.
+    ('{"action": "tap the search bar"} CLICK[1,2]', Action.click(1, 2)),
     # Quotes around all of the text are the model's, not the user's.
     ('TYPE["Rainy Night"]', Action.type_text("Rainy Night")),
     ("TYPE[ 'Li Wei' ]", Action.type_text("Li Wei")),
@@ -156,6 +162,12 @@ def test_answers_are_read_leniently(answer, expected):
     "I will complete the task next.",
     # The system prompt, or part of its list, copied back: no action of its own.
     EXECUTE_SYSTEM, EXECUTE_SYSTEM.upper(), "CLICK[x,y], LONG_CLICK[x,y], TYPE[text], SWIPE",
+    # A numbered or partial copy of the list ends with COMPLETE: that is no answer.
+    "1. CLICK[x,y]\n2. LONG_CLICK[x,y]\n3. TYPE[text]\n4. SWIPE[UP|DOWN|LEFT|RIGHT]\n"
+    "5. PRESS[HOME|BACK|ENTER]\n6. COMPLETE", "PRESS[HOME|BACK|ENTER] or COMPLETE",
+    "You can answer CLICK[x,y] or COMPLETE",
+    # The Kelvin sign matched "k" case-insensitively, then raised KeyError.
+    "CLIC\u212a[1,2]", "LONG_CLIC\u212a[1,2]",
 ])
 def test_answers_without_an_action_give_none_and_never_raise(answer):
     assert parse_answer(answer, ELEMENTS) is None
@@ -180,3 +192,14 @@ def test_history_lines_name_the_element_aimed_at():
     assert describe_action(Action.click(5, 5), ELEMENTS) == "CLICK[5,5]"
     assert describe_action(Action.swipe("UP"), ELEMENTS) == "SWIPE[UP]"
     assert describe_action(None, ELEMENTS).startswith("(an answer without an action")
+
+
+def test_many_unclosed_action_words_are_read_in_bounded_time(monkeypatch):
+    # Each "CLICK[" without "]" read to the end of the line: 120 KB took 9.5 s.
+    from mobileintent_gym.agents import prompts
+
+    tried = []
+    real = prompts._candidate
+    monkeypatch.setattr(prompts, "_candidate", lambda *a: tried.append(1) or real(*a))
+    assert parse_answer("CLICK[" * 20_000) is None
+    assert len(tried) <= prompts.MAX_CANDIDATES
