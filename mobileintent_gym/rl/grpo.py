@@ -43,7 +43,8 @@ def grpo_loss(logp: Any, logp_old: Any, logp_ref: Any, advantages: Any, mask: An
         logp: G × T log-probabilities of the sampled tokens under the policy being trained.
         logp_old: The same under the policy that sampled them (no gradient).
         logp_ref: The same under the SFT reference (no gradient).
-        advantages: The G rollout advantages.
+        advantages: The G rollout advantages (a tensor, or the array that
+            :func:`~mobileintent_gym.rl.repair.group_advantages` returns).
         mask: G × T, 1 for response tokens and 0 for padding and prompt.
         epsilon: Clipping range of the ratio.
         beta: Weight of the KL penalty.
@@ -52,6 +53,7 @@ def grpo_loss(logp: Any, logp_old: Any, logp_ref: Any, advantages: Any, mask: An
         ValueError: When the shapes disagree or a rollout has no response token.
     """
     torch = require("torch", "rl")
+    advantages = torch.as_tensor(advantages, device=logp.device)
     if not (logp.shape == logp_old.shape == logp_ref.shape == mask.shape) or (
             advantages.shape != logp.shape[:1]):
         raise ValueError(f"need G x T log-probabilities and mask and G advantages, got "

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mobileintent_gym.agents.lm import adapters_base, check_device, local_name
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA
-from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS
+from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_settings
 from mobileintent_gym.tasks import parse_task_id
 
 
@@ -87,14 +87,7 @@ class RepairConfig:
     ray: int | None = None
 
 
-# What each real-valued setting may be: the test, and how an error message says it.
-RANGES: dict[str, tuple[Callable[[float], bool], str]] = {
-    "lr": (lambda v: v > 0, "> 0"),
-    "temperature": (lambda v: v >= 0, ">= 0"),
-    "epsilon": (lambda v: 0 < v < 1, "in (0, 1): the ratio's clip range"),
-    "beta": (lambda v: v >= 0, ">= 0: the KL penalty's weight"),
-    "max_grad_norm": (lambda v: v > 0, "> 0"),
-}
+REAL_SETTINGS = ("lr", "lora_alpha", "temperature", "epsilon", "beta", "max_grad_norm")
 
 
 def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequence[str]) -> None:
@@ -111,25 +104,16 @@ def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequen
     if len(set(train_users)) < 2:
         raise MobileIntentError(f"RePAIR groups pair two training users; the training users "
                                 f"are {list(train_users)} (give two or more)")
-    counts = {"updates": config.updates, "per_user": config.per_user, "epochs": config.epochs,
-              "max_new_tokens": config.max_new_tokens, "max_elements": config.max_elements,
-              "micro_batch": config.micro_batch}
-    bad = {k: v for k, v in counts.items() if v < 1}
-    for name in ("max_steps", "ray"):
-        if getattr(config, name) is not None and getattr(config, name) < 1:
-            bad[name] = getattr(config, name)
-    if bad:
-        raise MobileIntentError(f"RePAIR settings out of range: {bad} (counts must be >= 1)")
+    counts = ("updates", "per_user", "epochs", "max_new_tokens", "max_elements",
+              "micro_batch", "lora_rank",
+              *(name for name in ("max_steps", "ray") if getattr(config, name) is not None))
+    check_settings(config, "RePAIR", counts, REAL_SETTINGS)
     every = {k: getattr(config, k) for k in ("val_every", "checkpoint_every")
              if getattr(config, k) < 0}
     if every:
         raise MobileIntentError(f"RePAIR settings out of range: {every} (intervals must be "
                                 ">= 0; 0: never)")
     check_device(config.device)
-    for name, (allowed, says) in RANGES.items():
-        value = getattr(config, name)
-        if not allowed(value):
-            raise MobileIntentError(f"RePAIR setting {name}={value!r} is out of range ({says})")
 
 
 def base_model(config: RepairConfig) -> str | None:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import csv
 import json
+import math
+import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 
+from mobileintent_gym.checks import is_integer, is_number
 from mobileintent_gym.distributed.pool import EXECUTE_ENV
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.curves import plot_curves
@@ -18,6 +21,15 @@ from mobileintent_gym.rl.curves import plot_curves
 _CHECKPOINT = re.compile(r"checkpoint-(\d+)")
 
 
+# What each real-valued training setting may be: the test, and how an error message says it.
+RANGES: dict[str, tuple[Callable[[float], bool], str]] = {
+    "lr": (lambda v: v > 0, "> 0"),
+    "lora_alpha": (lambda v: v > 0, "> 0"),
+    "temperature": (lambda v: v >= 0, ">= 0"),
+    "epsilon": (lambda v: 0 < v < 1, "in (0, 1): the ratio's clip range"),
+    "beta": (lambda v: v >= 0, ">= 0: the KL penalty's weight"),
+    "max_grad_norm": (lambda v: v > 0, "> 0: below 0 the clip turns gradients round"),
+}
 TRAIN_USERS = ("train",)  # the built-in training set (users.USER_SETS)
 VAL_USERS = ("val",)  # the built-in validation set
 CONFIG_FILE = "config.json"
@@ -46,6 +58,38 @@ def make_envs(count: int, **kwargs: Any) -> list[gym.Env]:
     import mobileintent_gym  # noqa: F401  (registers the envs)
 
     return [gym.make(EXECUTE_ENV, **env_kwargs(**kwargs)) for _ in range(count)]
+
+
+def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequence[str]) -> None:
+    """Refuse settings a run cannot work with, before any model is loaded.
+
+    Args:
+        config: The run's settings (an object with the named attributes).
+        kind: The run's kind, for the message (``RePAIR``, ``SFT``).
+        counts: Settings that must be integers of at least 1.
+        reals: Settings of :data:`RANGES`: finite numbers in their range.
+
+    Raises:
+        MobileIntentError: Naming the setting, its value and what it may be; also for a
+            seed that is not an integer of at least 0.
+    """
+    bad = {name: getattr(config, name) for name in counts
+           if not is_integer(getattr(config, name)) or getattr(config, name) < 1}
+    if bad:
+        raise MobileIntentError(f"{kind} settings out of range: {bad} (counts must be >= 1)")
+    if not is_integer(config.seed) or config.seed < 0:
+        raise MobileIntentError(f"{kind} setting seed={config.seed!r} must be an integer >= 0")
+    for name in reals:
+        allowed, says = RANGES[name]
+        value = getattr(config, name)
+        if not (is_number(value) and math.isfinite(value) and allowed(value)):
+            raise MobileIntentError(f"{kind} setting {name}={value!r} is out of range "
+                                    f"({says}; finite)")
+
+
+def settings_json(config: Mapping[str, Any], indent: int | None = None) -> str:
+    """A run's settings as saved: JSON, tuples as lists, paths as strings."""
+    return json.dumps(dict(config), indent=indent, default=os.fspath)
 
 
 def checkpoints(out: str | Path) -> list[tuple[int, Path]]:
@@ -84,7 +128,7 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
     if not saved_file.is_file():
         return
     saved = _saved_settings(saved_file)
-    given = json.loads(json.dumps(dict(config)))  # tuples as lists, as saved
+    given = json.loads(settings_json(config))  # tuples as lists, as saved
     differ = sorted(k for k in saved.keys() | given.keys()
                     if k not in RESUMABLE and saved.get(k) != given.get(k))
     if differ:
@@ -97,7 +141,7 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
 def write_config(out: str | Path, config: Mapping[str, Any]) -> None:
     """Save a run's settings in its folder (what :func:`check_run_folder` compares)."""
     Path(out).mkdir(parents=True, exist_ok=True)
-    Path(out, CONFIG_FILE).write_text(json.dumps(dict(config), indent=1))
+    Path(out, CONFIG_FILE).write_text(settings_json(config, indent=1))
 
 
 def _saved_settings(path: Path) -> dict[str, Any]:

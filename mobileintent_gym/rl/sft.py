@@ -29,13 +29,14 @@ from mobileintent_gym.agents.lm import (
 )
 from mobileintent_gym.agents.oracle import OracleAgent
 from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, step_prompt
-from mobileintent_gym.errors import MobileIntentError, require
+from mobileintent_gym.errors import require
 from mobileintent_gym.files import atomic_folder
 from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
 from mobileintent_gym.rl.runs import (
     TRAIN_USERS,
     RunLog,
     check_run_folder,
+    check_settings,
     make_envs,
     write_config,
 )
@@ -169,15 +170,11 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     """
     torch = require("torch", "llm")
     tqdm = require("tqdm.auto", "llm").tqdm
-    tasks = tuple(config.tasks or task_ids())
+    tasks = tuple(dict.fromkeys(config.tasks or task_ids()))  # a task repeated counts once
     for task in tasks:
         parse_task_id(task)
-    counts = (config.epochs, config.batch_size, config.micro_batch, config.max_elements)
-    if min(counts) < 1 or config.lr <= 0:
-        raise MobileIntentError(f"SFT settings out of range: epochs={config.epochs} "
-                                f"batch_size={config.batch_size} micro_batch="
-                                f"{config.micro_batch} max_elements={config.max_elements} "
-                                f"lr={config.lr}")
+    check_settings(config, "SFT", ("epochs", "batch_size", "micro_batch", "max_elements",
+                                   "lora_rank"), ("lr", "lora_alpha", "max_grad_norm"))
     check_device(config.device)
     train_users = resolve_users(config.users, config.profiles_dir)
     check_run_folder(config.out, dataclasses.asdict(config), flag="")
@@ -196,8 +193,8 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     params = [p for p in policy.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=config.lr, weight_decay=0.0)  # as in RePAIR
     out = Path(config.out)
+    write_config(out, dataclasses.asdict(config))  # first: a failed log leaves a run to name
     log = RunLog(out, LOG_FIELDS)
-    write_config(out, dataclasses.asdict(config))
     batches = epoch_batches(len(data), config.batch_size, config.epochs, config.seed)
     policy.train()
     for update, (epoch, batch) in enumerate(tqdm(batches, disable=not progress, desc="SFT"), 1):

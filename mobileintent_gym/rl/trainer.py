@@ -81,14 +81,15 @@ class RepairTrainer:
         self.config = config
         self.train_users = resolve_users(config.users, config.profiles_dir)
         self.val_users = resolve_users(config.val_users, config.profiles_dir)
-        self.tasks = tuple(config.tasks or task_ids())
+        self.tasks = tuple(dict.fromkeys(config.tasks or task_ids()))  # each task once
         check_config(config, self.tasks, self.train_users)
         base = lm or load_language_model(base_model(config), config.device)
         # Saved adapters name their base: the SFT adapters (themselves naming the model)
         # when the run starts from them, else the model.
-        base_name = str(Path(config.init).resolve()) if config.init else base.name
-        self.policy = with_lora(base.model, config.lora_rank, config.lora_alpha, config.init,
-                                base_name, config.seed)
+        init = Path(config.init).expanduser().resolve() if config.init else None
+        base_name = str(init) if init else base.name
+        self.policy = with_lora(base.model, config.lora_rank, config.lora_alpha,
+                                init and str(init), base_name, config.seed)
         self.lm = LanguageModel(self.policy, base.tokenizer, base.name, base.source)
         params = [p for p in self.policy.parameters() if p.requires_grad]
         # No weight decay, as LoRA RL usually runs: decay would pull the adapters toward
@@ -124,9 +125,13 @@ class RepairTrainer:
         with contextlib.closing(self):
             if resume and checkpoints(out):
                 self.load(checkpoints(out)[-1][1])
+                if self.done > self.config.updates:
+                    raise MobileIntentError(f"{out} holds {self.done} updates; --updates "
+                                            f"{self.config.updates} would end before them "
+                                            f"(give {self.done} or more)")
+            write_config(out, settings)
             with contextlib.closing(RunLog(out, LOG_FIELDS, self.done if resume else None)
                                     ) as log:
-                write_config(out, settings)
                 rows = self._updates(out, log, progress)
                 plot_log(log.rows(), out / "curve.png")
                 with atomic_folder(out / "adapters") as folder:

