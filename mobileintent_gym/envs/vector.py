@@ -159,6 +159,9 @@ class SharedMemoryVectorEnv(VectorEnv):
         try:
             self._start(env_fns, multiprocessing.get_context(context))
             self._setup()
+        except Exception:  # the workers that built their envs close them (a device, a session)
+            self.close()
+            raise
         except BaseException:
             self.close(terminate=True)
             raise

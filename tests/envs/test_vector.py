@@ -399,6 +399,39 @@ def test_an_env_that_cannot_be_built_fails_the_constructor_cleanly():
         SharedMemoryVectorEnv([])
 
 
+class _ClosedMark(gym.Env):
+    """A tiny env that leaves the file ``tag`` in ``folder`` when closed (``fail``: not built)."""
+
+    observation_space = gym.spaces.Box(0, 255, (4,), np.uint8)
+    action_space = gym.spaces.Discrete(2)
+
+    def __init__(self, folder, tag, fail=False):
+        if fail:
+            raise RuntimeError(f"cannot build sub-env {tag}")
+        self.folder, self.tag = folder, tag
+
+    def reset(self, *, seed=None, options=None):
+        return np.zeros(4, np.uint8), {}
+
+    def step(self, action):
+        return np.zeros(4, np.uint8), 0.0, False, False, {}
+
+    def close(self):
+        Path(self.folder, self.tag).touch()
+
+
+def test_the_sub_envs_built_are_closed_when_another_cannot_be(tmp_path):
+    # The constructor killed every worker: the envs built (an adb device, an Appium
+    # session) were never closed.
+    import functools
+
+    makers = [functools.partial(_ClosedMark, str(tmp_path), "0"),
+              functools.partial(_ClosedMark, str(tmp_path), "1", fail=True)]
+    with pytest.raises(RuntimeError, match="cannot build sub-env 1"):
+        SharedMemoryVectorEnv(makers)
+    assert os.listdir(tmp_path) == ["0"]
+
+
 def test_spaces_travel_light_and_come_back_equal():
     import pickle
 
