@@ -17,6 +17,7 @@ which Ray puts on their path.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 from collections.abc import Iterator, Mapping, Sequence
@@ -35,6 +36,7 @@ from mobileintent_gym.rollouts import AgentFactory, Episode, EpisodeRecord
 
 EXECUTE_ENV = "Act2Intent-Execute-v0"
 ADDRESS_TIMEOUT = 10.0
+CLOSE_SECONDS = 5.0  # what close() gives the actors to close their envs
 """Seconds :func:`check_address` waits for a Ray cluster's address to answer."""
 
 
@@ -128,6 +130,10 @@ class RolloutActor:
     def pid(self) -> int:
         """The actor's process id."""
         return os.getpid()
+
+    def close(self) -> None:
+        """Close the env (a real device's server, a session) before the actor is killed."""
+        self.env.close()
 
 
 class RolloutPool:
@@ -259,7 +265,14 @@ class RolloutPool:
         return self._ray.get([actor.pid.remote() for actor in self.actors])
 
     def close(self) -> None:
-        """Stop the actors, and Ray if this pool started it."""
+        """Stop the actors, and Ray if this pool started it.
+
+        Each actor closes its env first; one that has not within :data:`CLOSE_SECONDS`
+        (busy with an episode, dead) is killed all the same.
+        """
+        closing = [actor.close.remote() for actor in self.actors]
+        with contextlib.suppress(Exception):  # a dead actor, one still busy: killed below
+            self._ray.get(closing, timeout=CLOSE_SECONDS)
         for actor in self.actors:
             self._ray.kill(actor)
         self.actors = []

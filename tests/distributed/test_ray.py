@@ -128,6 +128,29 @@ def test_an_env_the_actors_cannot_build_is_named_in_one_line(cluster, env_id, kw
     assert "\n" not in str(caught.value)
 
 
+class Marked(gym.Env):
+    """A tiny env that leaves a file in ``folder`` when closed (its process id)."""
+
+    observation_space = gym.spaces.Discrete(1)
+    action_space = gym.spaces.Discrete(1)
+
+    def __init__(self, folder):
+        self.folder = folder
+
+    def close(self):
+        open(os.path.join(self.folder, str(os.getpid())), "w").close()
+
+
+def test_closing_the_pool_closes_each_actors_env(cluster, tmp_path):
+    # The actors were killed at once: an env holding a device or a session never closed.
+    from gymnasium.envs.registration import EnvSpec
+
+    spec = EnvSpec("Marked-v0", entry_point=Marked, disable_env_checker=True)
+    with RolloutPool(2, spec, {"folder": str(tmp_path)}, progress=False) as pool:
+        pids = pool.pids()
+    assert sorted(os.listdir(tmp_path)) == sorted(str(pid) for pid in pids)
+
+
 def test_a_cluster_with_no_cpus_yet_is_asked_for_one_per_actor(recwarn):
     # An autoscaling cluster whose head takes no work adds nodes for what actors ask.
     from mobileintent_gym.distributed.pool import _cpu_share
