@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mobileintent_gym.checks import positive_integer
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.rl.repair import group_advantages
@@ -81,13 +82,14 @@ def group_episodes(task: str, users: Sequence[str], per_user: int = 2, seed: int
     ``seed``, the user and ``<task>#k``, so a user's rollouts differ and a rerun repeats.
 
     Raises:
-        ValueError: For ``per_user`` below 1, fewer than two users or a user named twice
-            (whose rollouts would repeat the same seeds, counted twice in the advantages).
+        ValueError: For a ``per_user`` that is no integer of at least 1, fewer than two
+            users or a user named twice (whose rollouts would repeat the same seeds,
+            counted twice in the advantages).
     """
-    if per_user < 1 or len(set(users)) < 2 or len(set(users)) != len(users):
-        raise ValueError(f"a group needs two different users or more, each named once, and "
-                         f"one rollout each at least, got users {list(users)} and per_user "
-                         f"{per_user}")
+    positive_integer("per_user", per_user)
+    if len(set(users)) < 2 or len(set(users)) != len(users):
+        raise ValueError(f"a group needs two different users or more, each named once, got "
+                         f"users {list(users)}")
     return [Episode(user, task, episode_seed(seed, user, f"{task}#{k}")) for user in users
             for k in range(per_user)]
 
@@ -107,11 +109,13 @@ def rollout_groups(run: Runner, specs: Sequence[GroupSpec], per_user: int = 2,
         One group per spec, in order.
 
     Raises:
-        MobileIntentError: When a group's rollouts differ in subgoal structure (they
-            share the task id, hence the template, so this means a broken template).
+        MobileIntentError: When ``run`` returns other records than those of the episodes
+            in order (its first mismatch named), or a group's rollouts differ in subgoal
+            structure (they share the task id, hence the template: a broken template).
     """
     planned = [group_episodes(task, users, per_user, seed) for task, users in specs]
-    records = iter(run([e for group in planned for e in group]))
+    flat = [e for group in planned for e in group]
+    records = iter(_in_order(list(run(flat)), flat))
     groups = [RolloutGroup(task, tuple(next(records) for _ in group))
               for (task, _), group in zip(specs, planned, strict=True)]
     for group in groups:
@@ -120,3 +124,22 @@ def rollout_groups(run: Runner, specs: Sequence[GroupSpec], per_user: int = 2,
                                     f"structure of {group.task!r}; a group compares "
                                     "compatible rollouts only")
     return groups
+
+
+def _in_order(records: list[EpisodeRecord], episodes: list[Episode]) -> list[EpisodeRecord]:
+    """``records``, when they are those of ``episodes`` in order.
+
+    Raises:
+        MobileIntentError: Naming the counts, or the first record of another episode (a
+            runner returning records as they finish would put them in other groups).
+    """
+    if len(records) != len(episodes):
+        raise MobileIntentError(f"the runner returned {len(records)} records for "
+                                f"{len(episodes)} episodes")
+    for index, (record, episode) in enumerate(zip(records, episodes, strict=True)):
+        got = Episode(record.result.user, record.result.task, record.seed)
+        if got != episode:
+            raise MobileIntentError(f"record {index} is of {tuple(got)}, not of the episode "
+                                    f"run there, {tuple(episode)}: a runner returns the "
+                                    "records in the episodes' order")
+    return records
