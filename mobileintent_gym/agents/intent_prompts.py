@@ -24,6 +24,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from mobileintent_gym.checks import is_digits
 from mobileintent_gym.metrics.act2intent import EVENT_CLASSES, Prediction, parse_prediction, spans
 from mobileintent_gym.metrics.prediction import first_json_object, first_json_pairs
 
@@ -156,8 +157,11 @@ def parse_segmentation(answer: str) -> list[tuple[str, list[int]]] | None:
 
 
 def _index(value: Any) -> Any:
-    """A numeric string as its integer; anything else as it is (``spans`` judges it)."""
-    return int(value) if isinstance(value, str) and value.strip().isdecimal() else value
+    """A numeric string as its integer; anything else as it is (``spans`` judges it).
+
+    Only plain ASCII numbers of up to 18 digits are read: ``int()`` raises on 4,300.
+    """
+    return int(value) if isinstance(value, str) and is_digits(value.strip()) else value
 
 
 def parse_next_intention(answer: str, confidence: float = 1.0) -> Prediction | None:

@@ -13,6 +13,7 @@ cores; the result is kept as safetensors in a cache folder (:func:`cache_dir`, a
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import logging
@@ -104,16 +105,28 @@ def cache_dir() -> Path:
     return Path(root, "models")
 
 
+def converted_folder(gguf: Path) -> Path:
+    """Where :func:`dequantized` keeps the model of ``gguf``: by name, size and content.
+
+    The content's SHA-256 (0.06 s for the packaged 98 MB file): a fine-tune written over
+    another of the same name and size (the same architecture and quantization) is
+    converted anew, not served from the other's folder.
+    """
+    with gguf.open("rb") as file:
+        digest = hashlib.file_digest(file, "sha256").hexdigest()
+    return cache_dir() / f"{gguf.stem}-{gguf.stat().st_size}-{digest[:16]}"
+
+
 def dequantized(gguf: Path) -> Path:
     """A folder holding the model of ``gguf`` as float safetensors, converted once.
 
-    The folder is named after the file's name and size; it is written under a temporary
-    name and renamed when complete, so an interrupted conversion leaves nothing behind.
+    The folder is :func:`converted_folder`; it is written under a temporary name and
+    renamed when complete, so an interrupted conversion leaves nothing behind.
 
     Raises:
         MobileIntentError: When that folder exists without a model in it.
     """
-    target = cache_dir() / f"{gguf.stem}-{gguf.stat().st_size}"
+    target = converted_folder(gguf)
     if (target / "config.json").is_file():
         return target
     transformers = require("transformers", "llm")

@@ -64,6 +64,8 @@ def test_segmentations_are_found_in_answers(answer, expected):
 @pytest.mark.parametrize("answer", [
     "", "no json here", "{}", '{"A": []}', '{"A": [0, 1]}', '{"A": [1.5]}', '{"A": "1,2"}',
     '{"A": [true]}', "[1, 2, 3]", '{"A": [1, 2', None, 7, "{'A': [1], **rest}",
+    # int() of a 5,000-digit string raised ValueError out of a reader that never raises.
+    '{"A": ["' + "9" * 5000 + '"]}', '{"A": ["\u0663"]}',
 ])
 def test_malformed_segmentations_give_none(answer):
     assert parse_segmentation(answer) is None

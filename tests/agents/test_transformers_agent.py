@@ -13,7 +13,7 @@ import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents import TransformersAgent, hf_agent
 from mobileintent_gym.agents.lm import (
     PACKAGED,
-    cache_dir,
+    converted_folder,
     eos_ids,
     generate,
     load_language_model,
@@ -32,7 +32,7 @@ SHORT = [[{"role": "user", "content": "Say hello."}],
 
 def test_the_packaged_model_is_dequantized_once_into_the_cache(small_lm):
     assert small_lm.name == PACKAGED and small_lm.source == str(packaged_gguf())
-    folder = cache_dir() / f"{packaged_gguf().stem}-{packaged_gguf().stat().st_size}"
+    folder = converted_folder(packaged_gguf())
     assert (folder / "model.safetensors").is_file()
     assert "quantization_config" not in (folder / "config.json").read_text()
     # A .gguf path and the converted folder load the same weights (from the cache).
@@ -47,12 +47,23 @@ def test_a_cache_folder_without_a_model_is_named_not_returned(monkeypatch, tmp_p
 
     monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path))
     gguf = packaged_gguf()
-    stale = cache_dir() / f"{gguf.stem}-{gguf.stat().st_size}"
+    stale = converted_folder(gguf)
     stale.mkdir(parents=True)
     (stale / "model.safetensors").write_bytes(b"half")  # left by something else
     with pytest.raises(MobileIntentError, match="holds no converted model"):
         dequantized(gguf)
     assert [p.name for p in stale.parent.iterdir()] == [stale.name]  # nothing else left
+
+
+def test_another_file_of_the_same_name_and_size_gets_a_folder_of_its_own(tmp_path):
+    # The folder was named by file name and size only: a fine-tune written over another
+    # of the same size was served the other's converted weights, silently.
+    gguf = packaged_gguf()
+    other = tmp_path / gguf.name
+    with other.open("wb") as file:
+        file.truncate(gguf.stat().st_size)
+    assert converted_folder(other) != converted_folder(gguf)
+    assert converted_folder(other).name.startswith(f"{gguf.stem}-{gguf.stat().st_size}-")
 
 
 def test_missing_pieces_name_what_to_install(monkeypatch):
