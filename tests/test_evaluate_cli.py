@@ -74,6 +74,11 @@ def test_an_agent_file_runs_with_dataclasses_and_takes_no_modules_name(tmp_path)
     ("{module}:CALLS", "is not a class or function"),
     ("justaname", "names no agent"),
     ("missing.py:Agent", "no file 'missing.py'"),
+    # Each of these failed only after the encoder loaded and --out was written: a raw
+    # TypeError traceback, or an empty run left behind.
+    ("mobileintent_gym.agents:OracleAgent", "cannot be called as OracleAgent(env, seed)"),
+    (".relative:Agent", "'.relative' is a relative module name"),
+    ("hf:/no/such/model", "no model folder or .gguf file '/no/such/model'"),
 ])
 def test_a_wrong_agent_spec_is_one_line_naming_the_fix(agent_module, capsys, spec, says):
     assert run("--agent", spec.format(module=agent_module)) == 2
@@ -100,7 +105,7 @@ def test_an_agent_without_act_is_refused_when_it_is_made(agent_module, capsys):
     assert "has no act(observation, info) method" in capsys.readouterr().err
 
 
-def test_hf_agents_are_delegated_and_name_the_llm_extra(monkeypatch):
+def test_hf_agents_are_delegated_and_name_the_llm_extra(monkeypatch, tmp_path):
     """The Hugging Face agent module is another part of the package; a stand-in module
     takes its place so that the delegation itself is what is tested."""
     from mobileintent_gym.agents import resolve
@@ -115,6 +120,12 @@ def test_hf_agents_are_delegated_and_name_the_llm_extra(monkeypatch):
     with pytest.raises(resolve.AgentSpecError, match="no act"):
         spec.factory()(None, 0)
     assert made == ["some/model"] and resolve.parse_agent("hf").build() and made[-1] is None
+    # A relative path is recorded absolute, as a file agent's is: the same model from
+    # another folder (view, --resume).
+    (tmp_path / "mine").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert resolve.parse_agent("hf:mine").names == f"hf:{tmp_path / 'mine'}"
+    assert resolve.parse_agent("hf:some/model").names == "hf:some/model"  # a hub id
     monkeypatch.setattr(resolve, "_installed", lambda name: False)
     with pytest.raises(resolve.DependencyNotInstalled, match=r"mobileintent-gym\[llm\]"):
         resolve.parse_agent("hf")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import os
 import sys
 from collections.abc import Callable
@@ -30,6 +31,7 @@ import gymnasium as gym
 
 from mobileintent_gym.agents import AGENTS
 from mobileintent_gym.agents.base import Agent, AgentFactory
+from mobileintent_gym.agents.lm import local_name
 from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError
 
 HF_MODULE = "mobileintent_gym.agents.hf"
@@ -86,8 +88,24 @@ def parse_agent(text: str) -> AgentSpec:
     factory = _attribute(_load_module(kind, text), rest, text)
     if not callable(factory):
         raise AgentSpecError(f"--agent {text}: {rest!r} is not a class or function")
+    _check_call(factory, text, rest)
     names = f"{Path(kind).resolve()}:{rest}" if kind.endswith(".py") else text
     return AgentSpec(text, lambda: factory, names)
+
+
+def _check_call(factory: Callable[..., Any], text: str, name: str) -> None:
+    """Refuse a factory that cannot be called as ``factory(env, seed)`` (before any run).
+
+    Raises:
+        AgentSpecError: Naming the factory and why Python would refuse the call.
+    """
+    try:
+        inspect.signature(factory).bind(None, 0)
+    except TypeError as err:
+        raise AgentSpecError(f"--agent {text}: {name} cannot be called as {name}(env, seed) "
+                             f"({err}); an agent factory takes the env and a seed") from err
+    except ValueError:  # no signature to read (a builtin): the call will tell
+        pass
 
 
 def _hf_spec(text: str, model: str | None) -> AgentSpec:
@@ -103,7 +121,23 @@ def _hf_spec(text: str, model: str | None) -> AgentSpec:
             ) from err
         raise AgentSpecError(f"--agent {text}: this installation has no Hugging Face agent "
                              f"({HF_MODULE}); update mobileintent-gym") from err
-    return AgentSpec(text, lambda: _as_factory(module.hf_agent(model)), text)
+    names = text
+    if model is not None and _is_path(model):
+        if not Path(model).expanduser().exists():
+            raise AgentSpecError(f"--agent {text}: no model folder or .gguf file "
+                                 f"{model!r}; give a path that exists, or a hub id")
+        names = f"hf:{local_name(model)}"  # the same model wherever the run is read
+    return AgentSpec(text, lambda: _as_factory(module.hf_agent(model)), names)
+
+
+def _is_path(model: str) -> bool:
+    """Whether ``model`` is a local path: one that exists, or written as only a path is.
+
+    Hub ids are ``name`` or ``owner/name``; a path starts with ``/``, ``.`` or ``~``, has
+    two slashes or more, or ends with ``.gguf``.
+    """
+    return (Path(model).expanduser().exists() or model.startswith(("/", ".", "~"))
+            or model.count("/") > 1 or model.endswith(".gguf"))
 
 
 def _installed(module: str) -> bool:
@@ -141,6 +175,9 @@ def _load_module(name: str, text: str) -> Any:
         if not path.is_file():
             raise AgentSpecError(f"--agent {text}: no file {name!r}")
         return _run_file(path)
+    if name.startswith("."):
+        raise AgentSpecError(f"--agent {text}: {name!r} is a relative module name; give the "
+                             "module's full name, or the path of its .py file")
     if os.getcwd() not in sys.path:  # as `python -m` does: your folder's modules come first
         sys.path.insert(0, os.getcwd())
     try:
