@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from mobileintent_gym.apps.records import Record
+from mobileintent_gym.checks import is_integer
 from mobileintent_gym.errors import InvalidAppError
 from mobileintent_gym.phone.app import App, check_state_type
 
@@ -88,9 +89,10 @@ class AppBundle:
                 dataclass, or contexts without ``build_state``.
         """
         check_state_type(self.app)
-        keys = {c.key for c in self.contexts}
+        keys = {c.key: c for c in self.contexts}
         if any(c.app != self.id for c in self.contexts):
-            raise InvalidAppError(f"app {self.id!r} declares contexts of other apps: {keys}")
+            raise InvalidAppError(f"app {self.id!r} declares contexts of other apps: "
+                                  f"{set(keys)}")
         if self.contexts and self.build_state is None:
             raise InvalidAppError(f"app {self.id!r} has contexts but no build_state")
         check_unique("context", [(c.key, self.id) for c in self.contexts])
@@ -118,11 +120,16 @@ def check_unique(what: str, declared: Iterable[tuple[str, str]]) -> None:
             f"{n!r} (by {', '.join(sorted(set(owners[n])))})" for n in repeated))
 
 
-def _check_template(t: TaskTemplate, app_id: str, contexts: set[str],
+def _check_template(t: TaskTemplate, app_id: str, contexts: Mapping[str, ContextSpec],
                     routes: Sequence[str]) -> None:
     if t.app != app_id or t.context not in contexts:
         raise InvalidAppError(f"template {t.id} runs in {t.app!r} on {t.context!r}; "
                               f"app {app_id!r} has contexts {sorted(contexts)}")
+    roles = ["record", *contexts[t.context].roles]
+    if t.act_on not in roles:
+        raise InvalidAppError(f"template {t.id} acts on {t.act_on!r}; its context "
+                              f"{t.context!r} offers {roles}")
+    _check_fields(t)
     unknown = sorted(set(_routes(t)) - set(routes))
     if unknown:
         raise InvalidAppError(f"template {t.id} names routes {unknown} that app {app_id!r} "
@@ -139,6 +146,26 @@ def _check_template(t: TaskTemplate, app_id: str, contexts: set[str],
         if fields:
             raise InvalidAppError(f"template {t.id}'s {kind} instruction has placeholders "
                                   f"{fields}; only {{label}} and {{cue}} are filled")
+
+
+def _check_fields(t: TaskTemplate) -> None:
+    """Refuse a field a dataclass would take and the judge or the oracle would misread.
+
+    A context ``"uc"`` was judged as UA, a ``which`` of ``"lsat"`` read as ``"last"``, a
+    step limit of 0 truncated every step.
+    """
+    checks = list(t.outcome.nodes)
+    checks += list(t.outcome.before.nodes) if t.outcome.before else []
+    bad = [f"subgoal {g.name!r}: context {g.context!r} (UC or UA)" for g in t.subgoals
+           if g.context not in ("UC", "UA")]
+    bad += [f"node {n.resource_id!r}: which {n.which!r} (first, last or any)" for n in checks
+            if n.which not in ("first", "last", "any")]
+    bad += [f"oracle move on {route!r}: within {m.within!r} (record or None)"
+            for route, m in t.oracle.items() if m.within not in (None, "record")]
+    if not is_integer(t.step_limit) or t.step_limit < 1:
+        bad.append(f"step_limit {t.step_limit!r} (an integer of at least 1)")
+    if bad:
+        raise InvalidAppError(f"template {t.id}: " + "; ".join(bad))
 
 
 def _routes(template: TaskTemplate) -> list[str]:

@@ -8,6 +8,7 @@ contextual cue) — four tasks per template and user, as in the study.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -77,9 +78,18 @@ def parse_task_id(task_id: str) -> tuple[TaskTemplate, TargetType, InstructionTy
     return get_template(template_id), target_type, instruction_type  # type: ignore[return-value]
 
 
-def task_ids(templates: tuple[str, ...] | None = None) -> tuple[str, ...]:
-    """Every task id of ``templates`` (default: all), in a fixed order."""
-    return tuple(f"{t}:{target}:{kind}" for t in (templates or tuple(TEMPLATES))
+def task_ids(templates: Sequence[str] | str | None = None) -> tuple[str, ...]:
+    """Every task id of ``templates`` (default: all; one id alone is one template).
+
+    Raises:
+        MobileIntentError: Naming an unknown template id.
+    """
+    if isinstance(templates, str):  # its characters were taken for template ids
+        templates = (templates,)
+    chosen = tuple(templates or TEMPLATES)
+    for template_id in chosen:
+        get_template(template_id)
+    return tuple(f"{t}:{target}:{kind}" for t in chosen
                  for target in TARGET_TYPES for kind in INSTRUCTION_TYPES)
 
 

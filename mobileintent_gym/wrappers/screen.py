@@ -40,5 +40,8 @@ class ScreenObservation(gym.ObservationWrapper):
         self.observation_space = FrameBox(shape)
 
     def observation(self, observation: dict[str, Any]) -> np.ndarray:
-        """The strided screenshot (a new contiguous array)."""
+        """The strided screenshot: a new contiguous array, or at factor 1 the frame itself.
+
+        The frame is read-only (the device's own buffer), as every screenshot is.
+        """
         return np.ascontiguousarray(observation["screenshot"][::self.factor, ::self.factor])

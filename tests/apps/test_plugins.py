@@ -247,6 +247,32 @@ def test_a_plugin_authors_likely_mistakes_are_named_when_it_is_checked():
         _music_with(templates=(typo,))
 
 
+def test_template_fields_the_judge_or_oracle_would_misread_are_named():
+    # Each passed the check: "uc" was judged as UA, "lsat" read as "last", a step limit
+    # of 0 truncated every step, an unknown act_on raised KeyError when a task was made.
+    from mobileintent_gym.tasks.spec import NodeCheck, ScreenCheck
+
+    music = registry.get("music")
+    first = music.templates[0]
+    goal = first.subgoals[0]
+    cases = [
+        (dataclasses.replace(first, act_on="autor"), r"acts on 'autor'; its context .* "
+                                                     r"offers \['record'"),
+        (dataclasses.replace(first, subgoals=(dataclasses.replace(goal, context="uc"),
+                                              *first.subgoals[1:])),
+         f"subgoal {goal.name!r}: context 'uc'"),
+        (dataclasses.replace(first, step_limit=0), "step_limit 0"),
+        (dataclasses.replace(first, outcome=dataclasses.replace(
+            first.outcome, before=ScreenCheck("music/home", (NodeCheck("x", which="lsat"),)))),
+         "node 'x': which 'lsat'"),
+    ]
+    for template, named in cases:
+        with pytest.raises(InvalidAppError, match=f"template {first.id}"):
+            _music_with(templates=(template, *music.templates[1:]))
+        with pytest.raises(InvalidAppError, match=named):
+            _music_with(templates=(template, *music.templates[1:]))
+
+
 def test_an_app_without_initial_state_is_named_when_a_phone_installs_it():
     music = registry.get("music").app
 

@@ -1,5 +1,7 @@
 """The catalog tables: one row per template and per context of the registry, in its order."""
 
+import pytest
+
 from mobileintent_gym.tasks import TEMPLATES
 from mobileintent_gym.tasks.catalog import contexts_table, markdown_table, templates_table
 from mobileintent_gym.users.pair import CONTEXTS, PairConfig
@@ -31,3 +33,15 @@ def test_every_context_has_its_row_with_the_configured_size():
     by_key = {row[0].strip("`"): row for row in rows}
     assert by_key["music:home"][1:] == ["`p00` … `p31` (32)", "5", "`p00`, `p04`"]
     assert by_key["chat:chats"][2] == "20"  # no size of its own: top_k
+
+
+def test_task_ids_take_one_template_id_alone_and_name_an_unknown_one():
+    # A string was iterated: "G-SPT-02" gave ids of templates "G", "-", "S" …; an unknown
+    # id gave task ids that failed only later.
+    from mobileintent_gym.errors import MobileIntentError
+    from mobileintent_gym.tasks import task_ids
+
+    assert task_ids("G-SPT-02") == task_ids(("G-SPT-02",))
+    assert task_ids("G-SPT-02")[:2] == ("G-SPT-02:common:explicit", "G-SPT-02:common:implicit")
+    with pytest.raises(MobileIntentError, match="unknown task template 'NOPE'"):
+        task_ids(("NOPE",))
