@@ -86,6 +86,28 @@ def test_a_wrong_agent_spec_is_one_line_naming_the_fix(agent_module, capsys, spe
     assert len(err) == 1 and says in err[0] and "Traceback" not in err[0]
 
 
+def test_an_agent_file_imports_the_modules_beside_it(tmp_path, monkeypatch):
+    # Run from another folder, "from helpers import ..." raised ModuleNotFoundError, where
+    # `python sub/my_agent.py` finds it.
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "helpers_beside_x.py").write_text("ANSWER = 'COMPLETE'\n")
+    (sub / "my_agent.py").write_text(
+        "from helpers_beside_x import ANSWER\n\n\n"
+        "def make(env, seed):\n"
+        "    return type('A', (), {'act': lambda self, o, i: ANSWER})()\n")
+    monkeypatch.chdir(tmp_path)
+    path = list(sys.path)
+    try:
+        out = tmp_path / "run.json"
+        assert run("--agent", "sub/my_agent.py:make", "--users", "demo-ana", "--tasks",
+                   TASKS[0], "--out", str(out)) == 0
+        assert json.loads(out.read_text())["episodes"][0]["steps"][0]["action"] == "COMPLETE"
+        assert sys.path == path  # its folder was on the path while it ran only
+    finally:
+        sys.modules.pop("helpers_beside_x", None)
+
+
 def test_an_agent_module_that_imports_something_missing_raises_its_own_error(
         tmp_path, monkeypatch):
     # "numpyx_agent" starts with "numpyx", the missing import: it used to read as "no

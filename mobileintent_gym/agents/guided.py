@@ -7,8 +7,10 @@ from typing import Any
 import gymnasium as gym
 
 from mobileintent_gym.actions import Action, parse_action
+from mobileintent_gym.errors import InvalidActionError
 
 _HOME = "On the home screen"
+_PRESS_HOME = Action.press("HOME")
 
 
 class GuidanceAgent:
@@ -31,7 +33,25 @@ class GuidanceAgent:
         """The next guidance action of the current intention, or COMPLETE."""
         if info.get("segment") != self._segment:
             self._segment = info.get("segment")
-            self._queue = [parse_action(action) for action, _, description in
-                           (line.partition(" | ") for line in observation["guidance"].splitlines())
-                           if not description.startswith(_HOME) and action != "PRESS[HOME]"]
+            steps = (_step(line) for line in observation["guidance"].splitlines())
+            self._queue = [action for action, description in steps
+                           if not description.startswith(_HOME) and action != _PRESS_HOME]
         return self._queue.pop(0) if self._queue else Action.complete()
+
+
+def _step(line: str) -> tuple[Action, str]:
+    """A guidance line's action and description (``<action> | <description>``).
+
+    Typed text may hold " | " too (``TYPE[Tom | Jerry]``): the action is the shortest
+    start of the line, up to a " | ", that is an action.
+
+    Raises:
+        InvalidActionError: For a line without an action before a " | ".
+    """
+    cut = line.find(" | ")
+    while cut != -1:
+        try:
+            return parse_action(line[:cut]), line[cut + 3:]
+        except InvalidActionError:
+            cut = line.find(" | ", cut + 1)
+    return parse_action(line.partition(" | ")[0]), ""

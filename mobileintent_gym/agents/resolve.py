@@ -154,18 +154,26 @@ def _as_factory(made: Any) -> AgentFactory:
 def _run_file(path: Path) -> Any:
     """The module of the file at ``path``.
 
-    Registered while it runs, because ``dataclasses`` looks a class's module up in
-    ``sys.modules`` (string annotations), under a prefixed name, so that a file named like
-    another module (``random.py``) does not take its place; unregistered after, so that
-    its agents are pickled by value for processes that cannot import it (Ray actors).
+    It runs with its own folder first on ``sys.path``, as ``python file.py`` would, so it
+    imports the modules beside it. Registered while it runs, because ``dataclasses`` looks
+    a class's module up in ``sys.modules`` (string annotations), under a prefixed name, so
+    that a file named like another module (``random.py``) does not take its place;
+    unregistered after, so that its agents are pickled by value for processes that cannot
+    import it (Ray actors).
     """
     spec = importlib.util.spec_from_file_location(f"_agent_file_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
+    folder = str(path.resolve().parent)  # its own folder first, as `python file.py` has it
+    added = folder not in sys.path
+    if added:
+        sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(module)
     finally:
         del sys.modules[spec.name]
+        if added:
+            sys.path.remove(folder)
     return module
 
 

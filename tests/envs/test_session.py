@@ -138,3 +138,16 @@ def test_a_day_carried_on_one_phone_is_no_cause_for_warnings():
         for seed in (0, 1):
             _play(env, OracleAgent(env), seed=seed)
     env.close()
+
+
+def test_guidance_with_a_bar_in_typed_text_is_replayed_whole():
+    # "TYPE[Tom | Jerry] | …" was cut at the first " | ": InvalidActionError out of act().
+    from mobileintent_gym.actions import Action
+
+    guidance = ("PRESS[HOME] | On the home screen, go home\n"
+                "CLICK[10,20] | On the home screen, open Chat\n"
+                "TYPE[Tom | Jerry] | Type the names | both\n"
+                "PRESS[ENTER] | Send")
+    agent = GuidanceAgent(None)
+    played = [agent.act({"guidance": guidance}, {"segment": 0}) for _ in range(3)]
+    assert played == [Action.type_text("Tom | Jerry"), Action.press("ENTER"), Action.complete()]
