@@ -80,6 +80,7 @@ def train(steps: int, eval_every: int, envs: int = 8, seed: int = 0, policy: str
     from stable_baselines3 import PPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.logger import Logger
 
     from mobileintent_gym.rl.element_policy import ElementPolicy
 
@@ -89,6 +90,7 @@ def train(steps: int, eval_every: int, envs: int = 8, seed: int = 0, policy: str
                                                               {"net_arch": [256, 256]})
     model = PPO(chosen[0], vec, n_steps=256, batch_size=256, n_epochs=10, learning_rate=3e-4,
                 ent_coef=0.01, gamma=0.95, policy_kwargs=chosen[1], seed=seed, device="cpu")
+    model.set_logger(Logger(None, []))  # SB3's default makes a folder in /tmp per run
     curve: list[tuple[int, float]] = []
 
     def evaluate() -> None:

@@ -99,6 +99,7 @@ def test_screen_observation_strides_the_frame():
 def test_sb3_checks_the_wrapped_env_and_ppo_learns_on_it():
     sb3 = pytest.importorskip("stable_baselines3", reason="stable-baselines3 is a test extra")
     from stable_baselines3.common.env_checker import check_env
+    from stable_baselines3.common.logger import Logger
 
     env = ScreenObservation(ElementActions(gym.make(
         "Act2Intent-Execute-v0", device="sim:540x1200", tasks=["G-SPT-03:common:explicit"])),
@@ -106,6 +107,7 @@ def test_sb3_checks_the_wrapped_env_and_ppo_learns_on_it():
     check_env(env, warn=False)
     model = sb3.PPO("CnnPolicy", env, n_steps=32, batch_size=16, n_epochs=1, seed=0,
                     device="cpu")
+    model.set_logger(Logger(None, []))  # SB3's default leaves a folder in /tmp
     model.learn(64)
     assert model.num_timesteps == 64  # two full rollouts of 32 steps through the wrappers
     # SB3's Monitor saw whole episodes: returns within G-SPT-03's one subgoal, lengths
@@ -168,12 +170,14 @@ class InvalidActions(gym.Wrapper):
 
 def test_maskable_ppo_only_ever_picks_actions_the_mask_allows():
     contrib = pytest.importorskip("sb3_contrib", reason="sb3-contrib is a test extra")
+    from stable_baselines3.common.logger import Logger
     counter = InvalidActions(ElementActions(gym.make(
         "Act2Intent-Execute-v0", device="sim:540x1200", users=["demo-ana"],
         tasks=["G-SPT-03:common:explicit"])))
     env = ScreenObservation(counter, factor=8)
     model = contrib.MaskablePPO("CnnPolicy", env, n_steps=16, batch_size=16, n_epochs=1, seed=0,
                                 device="cpu")
+    model.set_logger(Logger(None, []))
     model.learn(32)
     assert model.num_timesteps == 32 and counter.steps >= 32
     assert counter.invalid == 0  # without the mask, indices past the screen's elements come up
