@@ -222,10 +222,22 @@ def _resumed(run: Plan) -> RunRecord | None:
 
 def _check_same(old: RunRecord, made: dict[str, Any], out: Path,
                 ignore: frozenset[str] = frozenset()) -> None:
-    differ = provenance_difference(old.provenance, made, ignore)
+    differ = provenance_difference(_comparable(old.provenance), _comparable(made), ignore)
     if differ:
         raise UsageError(f"--resume: {str(out)!r} was written with other settings "
                          f"({', '.join(differ)}); rerun with the same arguments or another --out")
+
+
+def _comparable(provenance: dict[str, Any]) -> dict[str, Any]:
+    """A provenance as a resumption compares it: what ran, not how it was written.
+
+    A simulated device by its kind (``sim`` and ``sim:1080x2400`` are one phone: the
+    screen is a field of its own), the observation fields in any order.
+    """
+    device, fields = provenance.get("device"), provenance.get("observation")
+    return {**provenance,
+            "device": "sim" if isinstance(device, str) and device.startswith("sim") else device,
+            "observation": sorted(fields, key=str) if isinstance(fields, list) else fields}
 
 
 def _frames_saver(run: Plan, index: int, names: list[str]):

@@ -205,7 +205,10 @@ def test_a_run_that_stopped_early_or_another_file_is_not_started_over_without_re
     err = capsys.readouterr().err
     assert "stopped after 1 of 2 episodes" in err and "--resume" in err
     assert cut.read_text() == stopped
-    assert run(*two, "--out", str(cut), "--resume") == 0
+    # The same phone written out, the same fields in another order: refused before as
+    # "other settings (device)", "(observation)".
+    assert run(*two, "--out", str(cut), "--resume", "--device", "sim:1080x2400",
+               "--observation", "hierarchy", "instruction") == 0
     assert json.loads(cut.read_text())["episodes"] == json.loads(whole)["episodes"]
     assert run(*two, "--out", str(cut)) == 0  # a finished run is replaced
 
