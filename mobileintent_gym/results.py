@@ -18,6 +18,7 @@ episode. Episodes hold :class:`~mobileintent_gym.metrics.pair.EpisodeResult`'s f
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -100,6 +101,7 @@ def check_writable(path: Path, option: str) -> None:
     """
     target = Path(os.path.realpath(path))
     existed = target.exists()
+    made = [folder for folder in (target.parent, *target.parent.parents) if not folder.exists()]
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=target.parent), target.open("a", encoding="utf-8"):
@@ -107,8 +109,13 @@ def check_writable(path: Path, option: str) -> None:
     except OSError as err:
         raise ResultsFileError(f"cannot write {str(path)!r} ({err.strerror or err}); "
                                f"choose another {option}") from err
-    if not existed:
-        target.unlink()
+    finally:
+        if not existed:  # nothing may be there (a file where a folder was asked for)
+            with contextlib.suppress(OSError):
+                target.unlink()
+        for folder in made:  # deepest first; the run makes them again when it writes
+            with contextlib.suppress(OSError):
+                folder.rmdir()
 
 
 class ResultsWriter:

@@ -254,3 +254,13 @@ def test_an_episode_the_scores_would_misread_is_a_results_file_error_naming_it()
         episode_result(episode)
     with pytest.raises(ResultsFileError, match="episode 3 has no 'reached'"):
         episode_result({k: v for k, v in episode.items() if k != "reached"})
+
+
+def test_the_writability_check_leaves_no_folder_behind(tmp_path):
+    # The folders it made to try a write stayed when the run was refused later (an
+    # unwritable --html after --out), though it promises to leave nothing.
+    from mobileintent_gym.results import check_writable
+
+    (tmp_path / "kept").mkdir()
+    check_writable(tmp_path / "kept" / "a" / "b" / "run.json", "--out")
+    assert [p.name for p in tmp_path.rglob("*")] == ["kept"]
