@@ -8,6 +8,7 @@ the command exits with status 2; argparse reports malformed arguments the same w
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -40,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # a write refused for want of room
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     args = build_parser().parse_args(argv)
@@ -52,6 +56,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR
     except BrokenPipeError:  # the reader left (`… | head`): stop quietly, as other tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing to flush
+        return 1
+    except OSError as err:
+        if err.filename is not None or err.errno not in _FULL:
+            raise
+        # The output's device is full (`> /dev/full`, a quota): said in one line.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing to flush
+        print(f"mobileintent-gym {args.command}: cannot write the output "
+              f"({err.strerror})", file=sys.stderr)
         return 1
 
 

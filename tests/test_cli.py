@@ -3,6 +3,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from mobileintent_gym.cli import main
@@ -42,3 +43,15 @@ def test_a_reader_that_leaves_early_stops_the_command_quietly():
     command.stdout.close()
     _, err = command.communicate(timeout=120)
     assert command.returncode == 1 and err == b""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_output_to_a_full_device_is_one_line_not_a_traceback():
+    # `catalog templates > /dev/full` ended in an OSError traceback.
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "mobileintent_gym.cli", "catalog",
+                               "templates"], stdout=full, stderr=subprocess.PIPE, cwd=ROOT,
+                              timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.decode() == ("mobileintent-gym catalog: cannot write the output (No "
+                                    "space left on device)\n")
