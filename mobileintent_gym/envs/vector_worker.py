@@ -350,6 +350,19 @@ def _passing(env: gym.Env) -> bool:
     return all(type(wrapper) in _PASSING for wrapper in _wrappers(env))
 
 
+def _rearm_checker(env: gym.Env) -> None:
+    """Let Gymnasium's env checker check the reset after a first one that failed.
+
+    Gymnasium 1.4's ``PassiveEnvChecker`` marks its first reset checked before running it:
+    when it raises (a bad task option), the first step later compares with an observation
+    never kept, and raises TypeError from a sub-env that is otherwise fine.
+    """
+    for wrapper in _wrappers(env):
+        if (isinstance(wrapper, PassiveEnvChecker) and not wrapper.checked_step
+                and getattr(wrapper, "_previous_data", ()) is None):
+            wrapper.checked_reset = False
+
+
 def _wrappers(env: gym.Env) -> Iterator[gym.Wrapper]:
     """The wrappers around ``env``'s core, outermost first."""
     while isinstance(env, gym.Wrapper):
@@ -495,8 +508,12 @@ def _answer(held: _Held, batches: dict[int, SharedFrames], command: str, data: A
 
 def _reset(held: _Held, batches: dict[int, SharedFrames], data: Any) -> Any:
     batch, kwargs = data
-    with held.canvases.drawing_into(batch):
-        observation, info = held.env.reset(**kwargs)
+    try:
+        with held.canvases.drawing_into(batch):
+            observation, info = held.env.reset(**kwargs)
+    except Exception:
+        _rearm_checker(held.env)
+        raise
     rest = held.canvases.store(batches, batch, observation)
     held.autoreset, held.rest, held.last = False, rest, batch
     return rest, info

@@ -111,6 +111,21 @@ def test_an_env_error_is_raised_with_its_type_and_the_env_keeps_working(pair_of_
         ours.reset(seed=[1, 2])
 
 
+def test_a_first_reset_that_failed_leaves_the_sub_env_steppable():
+    # Gymnasium 1.4's env checker marked its first reset checked before running it: after
+    # a bad task option, the first step raised TypeError (cannot unpack None).
+    envs = gym.make_vec(ENV, num_envs=1, vectorization_mode="vector_entry_point",
+                        observation=("instruction",), **KWARGS)
+    try:
+        with pytest.raises(MobileIntentError, match="G-NOPE-01"):
+            envs.reset(seed=0, options={"task": "G-NOPE-01:common:explicit"})
+        envs.reset(seed=0)
+        _, reward, _, _, _ = envs.step(envs.action_space.sample())
+        assert reward.shape == (1,)
+    finally:
+        envs.close()
+
+
 def test_without_copy_observations_are_read_only_memory_the_next_step_overwrites():
     envs = make_vector(ENV, 1, copy=False, **KWARGS)
     try:
