@@ -131,6 +131,7 @@ def test_hf_agents_are_delegated_and_name_the_llm_extra(monkeypatch, tmp_path):
     """The Hugging Face agent module is another part of the package; a stand-in module
     takes its place so that the delegation itself is what is tested."""
     from mobileintent_gym.agents import resolve
+    from mobileintent_gym.agents.lm import DEFAULT_MODEL, PACKAGED
 
     made = []
     module = types.ModuleType(resolve.HF_MODULE)
@@ -141,7 +142,12 @@ def test_hf_agents_are_delegated_and_name_the_llm_extra(monkeypatch, tmp_path):
     assert made == []  # parsing loads no model
     with pytest.raises(resolve.AgentSpecError, match="no act"):
         spec.factory()(None, 0)
-    assert made == ["some/model"] and resolve.parse_agent("hf").build() and made[-1] is None
+    assert made == ["some/model"]
+    # Plain hf names (and loads) the model it resolves to: the hub's, or the packaged one
+    # offline. The provenance said "hf" whichever loaded, so a resume mixed the two.
+    plain = resolve.parse_agent("hf")
+    assert plain.names in (f"hf:{DEFAULT_MODEL}", f"hf:{PACKAGED}")
+    assert plain.build() and made[-1] == plain.names[3:]
     # A relative path is recorded absolute, as a file agent's is: the same model from
     # another folder (view, --resume).
     (tmp_path / "mine").mkdir()

