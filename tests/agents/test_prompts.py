@@ -130,6 +130,14 @@ ELEMENTS = [ScreenElement("nav_home", ("Home",), (90, 1132), (0, 1095, 180, 1170
     ("CLICK[270.5, 945.4]", Action.click(270, 945)),
     # A JSON action field without an action hides nothing of the rest.
     ('{"action": "tap the search bar"} CLICK[1,2]', Action.click(1, 2)),
+    # A COMPLETE of the answer's own, beside a copied form, is the answer.
+    ("Since SWIPE[UP] shows what is further down and I saw the whole list, COMPLETE",
+     Action.complete()),
+    ("The format is CLICK[x,y]. The task is done: COMPLETE", Action.complete()),
+    ("CLICK[x,y]\nCOMPLETE", Action.complete()),
+    # Words without brackets cost nothing: many of them do not hide the action.
+    ("I should click the search bar, then type the query. " * 40 + "CLICK[270,945]",
+     Action.click(270, 945)),
     # Quotes around all of the text are the model's, not the user's.
     ('TYPE["Rainy Night"]', Action.type_text("Rainy Night")),
     ("TYPE[ 'Li Wei' ]", Action.type_text("Li Wei")),
