@@ -102,7 +102,8 @@ def _check_replaceable(out: Path) -> None:
     """Refuse to start ``--out`` anew over a run that stopped early, or over another file.
 
     Replacing it would lose its episodes (hours of a large agent's work) for want of
-    ``--resume``. A finished run's file, and an empty one, are replaced.
+    ``--resume``. A finished run's file, one with no episode done (an agent that failed
+    at once, fixed), and an empty file are replaced.
 
     Raises:
         UsageError: Naming the file, how far its run got, and what to do instead.
@@ -115,7 +116,7 @@ def _check_replaceable(out: Path) -> None:
         raise UsageError(f"--out: {err}; it is kept: move it or choose another --out") from err
     sizes = [old.provenance.get(part) for part in ("users", "tasks")]
     planned = math.prod(len(size) if isinstance(size, list) else 0 for size in sizes)
-    if len(old.episodes) < planned:
+    if 0 < len(old.episodes) < planned:  # none done (a crash at once): nothing to lose
         raise UsageError(f"--out {str(out)!r} holds a run that stopped after "
                          f"{len(old.episodes)} of {planned} episodes: --resume continues it "
                          "(same arguments); to start over, delete it or choose another --out")

@@ -218,6 +218,12 @@ def test_a_run_that_stopped_early_or_another_file_is_not_started_over_without_re
     assert json.loads(cut.read_text())["episodes"] == json.loads(whole)["episodes"]
     assert run(*two, "--out", str(cut)) == 0  # a finished run is replaced
 
+    # A run that did no episode (an agent that failed at once, then fixed) loses nothing.
+    none_done = json.loads(whole)
+    none_done["episodes"] = []
+    cut.write_text(json.dumps(none_done))
+    assert run(*two, "--out", str(cut)) == 0
+
     notes = tmp_path / "notes.json"
     notes.write_text('{"mine": 1}')
     assert run(*two[:3], TASKS[0], "--out", str(notes)) == 2

@@ -112,9 +112,11 @@ def converted_folder(gguf: Path) -> Path:
     another of the same name and size (the same architecture and quantization) is
     converted anew, not served from the other's folder.
     """
-    with gguf.open("rb") as file:
-        digest = hashlib.file_digest(file, "sha256").hexdigest()
-    return cache_dir() / f"{gguf.stem}-{gguf.stat().st_size}-{digest[:16]}"
+    digest = hashlib.sha256()
+    with gguf.open("rb") as file:  # hashlib.file_digest is Python 3.11's
+        for chunk in iter(lambda: file.read(1 << 20), b""):
+            digest.update(chunk)
+    return cache_dir() / f"{gguf.stem}-{gguf.stat().st_size}-{digest.hexdigest()[:16]}"
 
 
 def dequantized(gguf: Path) -> Path:

@@ -19,6 +19,7 @@ import numpy as np
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.checks import is_integer
 from mobileintent_gym.errors import InvalidAppError
+from mobileintent_gym.metrics.pair import SUBGOAL_CONTEXTS
 from mobileintent_gym.phone.app import App, check_state_type
 
 if TYPE_CHECKING:
@@ -157,7 +158,7 @@ def _check_fields(t: TaskTemplate) -> None:
     checks = list(t.outcome.nodes)
     checks += list(t.outcome.before.nodes) if t.outcome.before else []
     bad = [f"subgoal {g.name!r}: context {g.context!r} (UC or UA)" for g in t.subgoals
-           if g.context not in ("UC", "UA")]
+           if g.context not in SUBGOAL_CONTEXTS]
     bad += [f"node {n.resource_id!r}: which {n.which!r} (first, last or any)" for n in checks
             if n.which not in ("first", "last", "any")]
     bad += [f"oracle move on {route!r}: within {m.within!r} (record or None)"

@@ -36,8 +36,8 @@ from mobileintent_gym.rollouts import AgentFactory, Episode, EpisodeRecord
 
 EXECUTE_ENV = "Act2Intent-Execute-v0"
 ADDRESS_TIMEOUT = 10.0
-CLOSE_SECONDS = 5.0  # what close() gives the actors to close their envs
 """Seconds :func:`check_address` waits for a Ray cluster's address to answer."""
+CLOSE_SECONDS = 5.0  # what close() gives the actors to close their envs
 
 
 def _cpu_share(cpus: float, num_actors: int) -> float:
