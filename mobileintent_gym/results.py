@@ -102,6 +102,10 @@ def check_writable(path: Path, option: str) -> None:
     target = Path(os.path.realpath(path))
     existed = target.exists()
     made = [folder for folder in (target.parent, *target.parent.parents) if not folder.exists()]
+    first = (target.parent, *target.parent.parents)[len(made)]  # the nearest that exists
+    if not first.is_dir():  # mkdir would say "File exists"
+        raise ResultsFileError(f"cannot write {str(path)!r}: {str(first)!r} is a file, not a "
+                               f"folder; choose another {option}")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=target.parent), target.open("a", encoding="utf-8"):

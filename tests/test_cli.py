@@ -22,6 +22,8 @@ def test_tour_writes_a_frame_per_step_and_a_log(tmp_path, capsys):
     assert Image.open(frames[0]).size == (1080, 2400)
     log = json.loads((tmp_path / "tour.json").read_text())
     assert [r["name"] for r in log] == [name for name, _ in tour]
+    # Named in order: "100_…" sorted between "10_…" and "11_…" before.
+    assert [f.name.split("_", 1)[1][:-4] for f in frames] == [name for name, _ in tour]
     # The last app's tour ends inside it, then HOME leads back to the launcher.
     assert log[-2]["route"].startswith(f"{list(apps)[-1]}/") and log[-1]["route"] == "launcher"
     assert all(r["effect"] for r in log[1:])

@@ -310,6 +310,7 @@ def test_an_unwritable_out_fails_before_any_episode(agent_module, tmp_path, caps
     assert run("--agent", f"{agent_module}:Scripted", "--out", str(blocker / "run.json")) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "cannot write" in err[0] and "choose another --out" in err[0]
+    assert f"{str(blocker)!r} is a file, not a folder" in err[0]  # not "File exists"
     assert run("--agent", f"{agent_module}:Scripted", "--html", str(blocker / "r.html")) == 2
     assert "choose another --html" in capsys.readouterr().err
     same = tmp_path / "run.html"  # --html alone puts the report at --out's .html: here, itself

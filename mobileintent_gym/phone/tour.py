@@ -60,7 +60,9 @@ def run_tour(phone: SimPhone, out: Path | None = None) -> list[dict]:
     records: list[dict] = []
     phone.reset(seed=0)
     opens = {f"{app.id}_home": app for app in phone.apps.values()}
-    for name, step in plan(phone.apps.values()):
+    steps = plan(phone.apps.values())
+    digits = len(str(len(steps)))  # frames sort by name in order: 001 … 154
+    for name, step in steps:
         if name in opens:
             _turn_to(phone, opens[name])
         result = phone.act(step(phone.hierarchy()))
@@ -68,7 +70,8 @@ def run_tour(phone: SimPhone, out: Path | None = None) -> list[dict]:
                         "route_before": result.event.route_before, "route": result.route,
                         "effect": result.effect, "note": result.note})
         if out is not None:
-            Image.fromarray(phone.screenshot()).save(out / f"{len(records):02d}_{name}.png")
+            frame = out / f"{len(records):0{digits}d}_{name}.png"
+            Image.fromarray(phone.screenshot()).save(frame)
     return records
 
 

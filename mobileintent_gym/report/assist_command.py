@@ -29,23 +29,31 @@ from mobileintent_gym.report.strip import draw_strip, record_assist
 from mobileintent_gym.results import check_writable
 
 
-def step_range(text: str, count: int) -> slice:
+def step_range(text: str, count: int | None = None) -> slice:
     """The frames ``FIRST:LAST`` names (steps counted from 1, both included; either empty).
 
+    Args:
+        text: The ``--steps`` value.
+        count: The episode's steps (``None``: not known yet; the form alone is checked).
+
     Raises:
-        UsageError: When it is malformed or selects no step of the ``count`` there are.
+        UsageError: When it is malformed, FIRST is 0 or after LAST, or it selects no step
+            of the ``count`` there are.
     """
     first, sep, last = text.partition(":")
     if not sep or not all(is_digits(p) or p == "" for p in (first, last)):
         raise UsageError(f"--steps must be FIRST:LAST (e.g. 1:40), got {text!r}")
-    start, stop = int(first or 1), int(last or count)
-    if not 1 <= start <= min(stop, count):
+    start, stop = int(first or 1), int(last) if last else count
+    if start < 1 or (last and int(last) < start):
+        raise UsageError(f"--steps {text!r}: steps count from 1, and FIRST comes no later "
+                         "than LAST")
+    if count is not None and start > count:
         raise UsageError(f"--steps {text!r} selects none of the episode's {count} steps")
     return slice(start - 1, stop)
 
 
 def _main(args: argparse.Namespace) -> int:
-    step_range(args.steps, 1 << 30)  # its form, before the day is played; its range after
+    step_range(args.steps)  # its form, before the day is played; its range after
     size = screen_size(args.size)
     out = Path(args.out)
     check_writable(out, "--out")

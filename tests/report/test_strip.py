@@ -69,6 +69,17 @@ def test_bad_step_ranges_are_named(text):
         step_range(text, 30)
 
 
+@pytest.mark.parametrize("text", ["5:2", "0:5"])
+def test_a_range_is_checked_before_the_day_is_played_without_a_made_up_count(text):
+    # The early check used a count of 2**30: "selects none of the episode's 1073741824
+    # steps".
+    from mobileintent_gym.console import UsageError
+
+    with pytest.raises(UsageError, match="FIRST comes no later than LAST") as caught:
+        step_range(text)
+    assert "1073741824" not in str(caught.value)
+
+
 def test_the_command_draws_a_day_and_names_bad_steps(tmp_path, capsys):
     out = tmp_path / "day.png"
     assert main(["assist", "--agent", "oracle", "--steps", "1:12", "--columns", "4",
