@@ -33,6 +33,7 @@ from mobileintent_gym.envs.kept_content import KeptContent
 from mobileintent_gym.envs.spaces import check_fields, observation_space
 from mobileintent_gym.errors import InvalidActionError, InvalidOptionsError, MobileIntentError
 from mobileintent_gym.phone import hierarchy
+from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.phone.ui import Node
 from mobileintent_gym.tasks import (
     Judge,
@@ -138,7 +139,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if not (self.load_state or self.carries_state):
             self._kept.finished(self.task, bool(self._judge and self._judge.verdict().success))
             self._kept.start(self.device, task)
-        self.device.reset(content.state if self.load_state else None)
+        self.device.reset(content.state if self.load_state else kept_state(self.device))
         self.device.open(task.template.app)
         self.task, self._judge, self._steps = task, Judge(task), 0
         self._judge.start(self.device.route(), self._screen)
@@ -219,6 +220,16 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if verdict.exposed is not None:
             info["target_exposed"] = verdict.exposed
         return info
+
+
+def kept_state(device: Device) -> PhoneState | None:
+    """What a reset of a device that keeps its content loads: the simulated phone's own data.
+
+    ``None`` (its default state) wiped a simulated phone loaded with a user's content back
+    to the built-in one; a real device's reset (HOME) keeps its own.
+    """
+    state = getattr(device, "state", None)
+    return state if isinstance(state, PhoneState) else None
 
 
 def _reset_choices(options: Any) -> dict[str, Any]:

@@ -98,6 +98,22 @@ def guidance_text(segment: IntentionSegment | None) -> str:
     return "\n".join(f"{s.action} | {s.description}" for s in segment.steps)
 
 
+def _check_size(device: Device, config: GeneratorConfig) -> None:
+    """Refuse a device of another size than the sessions are generated at.
+
+    Their steps and guidance are in the generated phone's pixels: on another screen the
+    clicks land elsewhere, or off it.
+
+    Raises:
+        MobileIntentError: Naming both sizes.
+    """
+    if (device.width, device.height) != (config.width, config.height):
+        raise MobileIntentError(
+            f"the device is {device.width}x{device.height}, the sessions are generated at "
+            f"{config.width}x{config.height}: leave config's size to the device's, or give a "
+            "device of the config's size")
+
+
 class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
     """Carry out a day's intentions one after another on the same phone.
 
@@ -113,7 +129,8 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
         observation: Execute's observation fields.
         guidance: Add the ``guidance`` observation.
         encoder: Sentence encoder of the guidance's similarity (default all-MiniLM-L6-v2).
-        config: How sessions are generated.
+        config: How sessions are generated (default: at the device's screen size; another
+            size is refused, as the sessions' steps are in its pixels).
         render_mode: ``"rgb_array"`` or ``None``.
 
     Reset options: ``user`` (a profile, or a set to draw from) and ``day`` (index among the
@@ -129,17 +146,18 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
                  config: GeneratorConfig | None = None, render_mode: str | None = None) -> None:
         self.history_days, self.play_days = check_counts(history_days=history_days,
                                                          play_days=play_days)
-        self.config = config or GeneratorConfig()
-        self.users, self.data_seed = resolve_users(users, self.config.profiles_dir), seed
         self._owns_device = isinstance(device, str)
         self.device: Device = load_device(device) if isinstance(device, str) else device
         try:
+            self.config = config or GeneratorConfig(self.device.width, self.device.height)
+            _check_size(self.device, self.config)
+            self.users, self.data_seed = resolve_users(users, self.config.profiles_dir), seed
             self.execute = ExecuteEnv(CarriedDevice(self.device), users=self.users,
                                       observation=observation, load_state=False,
                                       carries_state=True, pair=self.config.pair,
                                       profiles_dir=self.config.profiles_dir,
                                       render_mode=render_mode)
-        except BaseException:  # a bad observation or render mode: the device opened goes
+        except BaseException:  # other sizes, unknown users, a bad observation: it goes
             if self._owns_device:
                 self.device.close()
             raise

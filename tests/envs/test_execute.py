@@ -401,3 +401,21 @@ def test_content_ranked_by_another_model_than_required_is_refused():
     with pytest.raises(MobileIntentError, match="'demo-ana' was ranked by lexical, not by "
                                                 "all-MiniLM-L6-v2"):
         strict.reset(seed=0)
+
+
+def test_a_simulated_phone_holding_a_users_content_keeps_it_without_load_state():
+    # load_state=False reset the phone to its default state: the built-in content, so the
+    # user's content was gone (the oracle then failed 2 tasks in 10).
+    import warnings
+
+    pair = PairConfig(encoder="lexical")
+    content = load_user_content("demo-ana", pair)
+    phone = SimPhone(540, 1200)
+    phone.reset(content.state)
+    env = ExecuteEnv(phone, users=["demo-ana"], pair=pair, load_state=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the warning that content carries over
+        env.reset(seed=0)
+        assert phone.state.apps == content.state.apps  # the user's, not the built-in
+        tasks = [env.reset(seed=seed)[1]["task"] for seed in range(10)]
+        assert oracle_misses(env, "demo-ana", tasks) == []

@@ -151,3 +151,27 @@ def test_guidance_with_a_bar_in_typed_text_is_replayed_whole():
     agent = GuidanceAgent(None)
     played = [agent.act({"guidance": guidance}, {"segment": 0}) for _ in range(3)]
     assert played == [Action.type_text("Tom | Jerry"), Action.press("ENTER"), Action.complete()]
+
+
+def test_sessions_are_generated_at_the_devices_size_and_another_size_is_refused():
+    # A 540x1200 phone got sessions generated at 1080x2400: the guidance's clicks fell off
+    # the screen (16 of 42 steps invalid for the guidance replay).
+    from mobileintent_gym.intents.generator import GeneratorConfig
+
+    env = gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=USERS,
+                   history_days=2, play_days=1, observation=("instruction",), guidance=True)
+    try:
+        assert (env.unwrapped.config.width, env.unwrapped.config.height) == (540, 1200)
+        obs, info = env.reset(seed=0)
+        agent, invalid, done = GuidanceAgent(env), 0, False
+        while not done:
+            obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+            invalid += bool(info.get("invalid_action"))
+            done = terminated or truncated
+        assert invalid == 0
+    finally:
+        env.close()
+    with pytest.raises(MobileIntentError, match="the device is 540x1200, the sessions are "
+                                                "generated at 1080x2400"):
+        gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=USERS,
+                 config=GeneratorConfig())

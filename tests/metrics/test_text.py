@@ -79,3 +79,20 @@ def test_a_cached_texts_embedding_does_not_depend_on_what_was_embedded_before(mi
     warm.encode([long, short])
     assert np.array_equal(warm.encode([short])[0], alone)
     assert np.array_equal(CachedEncoder(minilm).encode([long, short, short])[2], alone)
+
+
+def test_a_cosine_never_rounds_past_one():
+    # Unit rows of this vector have a dot product of 1.0000000000000002: Acc-S of an
+    # exact answer came out above 1.
+    from mobileintent_gym.metrics.text import pair_similarities
+
+    vector = np.array([[0.028319671145462966, 0.12428327649956394, 0.6706244146936303,
+                        0.6471895115742501, 0.6153851114812539]])
+
+    class Fixed:
+        name = "fixed"
+
+        def encode(self, texts):
+            return np.repeat(vector, len(texts), axis=0)
+
+    assert pair_similarities(["a"], ["a"], Fixed()).tolist() == [1.0]
