@@ -78,7 +78,7 @@ class FileCommands:
             elif stat_module.S_ISDIR(info[0]) and "d" not in flags:
                 out += self._listing(self.fs.resolve(path), flags)
             else:
-                out.append(self._line(path, path, flags))
+                out.append(self._line(path, info, flags))
         text = "".join(line + "\n" for line in out)
         return Output(text.encode(), "".join(errors).encode(), 1 if errors else 0)
 
@@ -93,19 +93,23 @@ class FileCommands:
         pending = [folder]
         while pending:
             current = pending.pop()
-            names = self.fs.list_dir(current)
-            paths = [f"{current.rstrip('/')}/{name}" for name in names]
+            try:
+                entries = self.fs.entries(current)  # names and stats at once
+            except FileSystemError:  # removed by another client meanwhile
+                continue
+            paths = [f"{current.rstrip('/')}/{name}" for name, _ in entries]
             if "R" in flags:
                 lines += [""] * bool(lines) + [f"{current}:"]
-                pending += reversed([p for p in paths if stat_module.S_ISDIR(self.fs.stat(p)[0])])
-            lines += [self._line(path, name, flags) for path, name in zip(paths, names,
-                                                                          strict=True)]
+                pending += reversed([p for p, (_, (mode, _, _)) in zip(paths, entries,
+                                                                       strict=True)
+                                     if stat_module.S_ISDIR(mode)])
+            lines += [self._line(name, found, flags) for name, found in entries]
         return lines
 
-    def _line(self, path: str, name: str, flags: set[str]) -> str:
+    def _line(self, name: str, found: tuple[int, int, int], flags: set[str]) -> str:
         if "l" not in flags:
             return name
-        mode, size, _mtime = self.fs.stat(path)
+        mode, size, _mtime = found
         kind = "d" if stat_module.S_ISDIR(mode) else "-"
         return f"{kind}{stat_module.filemode(mode)[1:]} 1 shell shell {size:>8} {name}"
 

@@ -184,6 +184,19 @@ class MemoryFileSystem:
             raise FileSystemError(f"{path}: Permission denied")
         self._make_parents(path + "/x")
 
+    def entries(self, path: str) -> list[tuple[str, tuple[int, int, int]]]:
+        """``(name, (mode, size, mtime))`` of each entry directly inside a directory, sorted.
+
+        Names and stats are read in one hold of the lock: an entry another client removes
+        meanwhile is listed whole or not at all (listed apart, its stat was ``None``).
+
+        Raises:
+            FileSystemError: When ``path`` is not a directory.
+        """
+        with self._lock:
+            folder = self.resolve(path).rstrip("/")
+            return [(name, self.stat(f"{folder}/{name}")) for name in self.list_dir(path)]
+
     @_locked
     def list_dir(self, path: str) -> list[str]:
         """Names directly inside a directory, sorted.

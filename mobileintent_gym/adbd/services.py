@@ -13,7 +13,7 @@ import concurrent.futures
 import struct
 
 from mobileintent_gym.adbd.limits import InputLimitExceeded
-from mobileintent_gym.adbd.runner import Send, Session
+from mobileintent_gym.adbd.runner import OutputDropped, Send, Session
 from mobileintent_gym.adbd.stream import Stream
 from mobileintent_gym.adbd.sync import serve_sync
 
@@ -96,6 +96,8 @@ class _Input:
             return self._reading.result(timeout)
         except concurrent.futures.TimeoutError:
             return None
+        except concurrent.futures.CancelledError:  # the connection went: no command failed
+            raise OutputDropped("the stream was closed while the command read its input") from None
 
     async def _gather(self) -> bytes:
         data, finished = bytearray(), False

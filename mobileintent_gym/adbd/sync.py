@@ -62,11 +62,13 @@ async def _stat(stream: Stream, fs: MemoryFileSystem, path: str) -> None:
 
 async def _list(stream: Stream, fs: MemoryFileSystem, path: str) -> None:
     out = []
-    if fs.is_dir(path):
-        for name in fs.list_dir(path):
-            mode, size, mtime = fs.stat(f"{fs.resolve(path)}/{name}")
-            raw = name.encode("utf-8")
-            out.append(_message(b"DENT", mode, size, mtime, len(raw)) + raw)
+    try:
+        entries = fs.entries(path)
+    except FileSystemError:  # no folder (now): an empty listing, as adbd gives
+        entries = []
+    for name, (mode, size, mtime) in entries:
+        raw = name.encode("utf-8")
+        out.append(_message(b"DENT", mode, size, mtime, len(raw)) + raw)
     out.append(_message(b"DONE", 0, 0, 0, 0))
     await stream.write(b"".join(out))
 

@@ -231,3 +231,27 @@ def test_a_lines_time_counts_from_when_it_was_started():
     assert late.code == 137 and b"over the 2 s time limit" in late.chunks[0][1]
     assert device.phone.route() == "launcher" and not device.phone.events
     assert device.run("input keyevent 3", started=time.monotonic()).code == 0
+
+
+def test_a_command_reading_its_input_when_the_stream_goes_ends_quietly():
+    # The worker blocked reading stdin got concurrent.futures.CancelledError when the
+    # connection was dropped, and the runner logged "command line 'cat' failed" with a
+    # traceback: a false error for every such disconnect.
+    from mobileintent_gym.adbd.runner import OutputDropped
+    from mobileintent_gym.adbd.services import _Input
+
+    class Silent:
+        """A client that never sends stdin."""
+
+        async def read(self):
+            await asyncio.Event().wait()
+
+    async def drop_while_reading():
+        stdin = _Input(Silent(), v2=False, limit=10)
+        reading = asyncio.get_running_loop().run_in_executor(None, stdin.read, 30.0)
+        await asyncio.sleep(0.1)
+        stdin.close()
+        with pytest.raises(OutputDropped, match="closed while the command read its input"):
+            await reading
+
+    asyncio.run(drop_while_reading())

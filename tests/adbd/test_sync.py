@@ -2,6 +2,7 @@
 
 import asyncio
 import struct
+import threading
 
 import pytest
 
@@ -126,3 +127,31 @@ def test_a_reservation_holds_room_until_committed_or_released():
     assert (fs.free(), fs.stat("/sdcard/x")) == (40, (0o100644, 60, 7))
     with pytest.raises(FileSystemError, match="Permission denied"):
         fs.reserve("/system/x")
+
+
+class RemovedWhileListed(MemoryFileSystem):
+    """A file system where another client removes /sdcard/d right after its names are read."""
+
+    remover: threading.Thread | None = None
+
+    def list_dir(self, path):
+        names = super().list_dir(path)
+        if self.remover is None:
+            self.remover = threading.Thread(target=self.remove, args=("/sdcard/d",),
+                                            kwargs={"recursive": True})
+            self.remover.start()
+            self.remover.join(0.2)  # done at once when nothing holds the lock
+        return names
+
+
+def test_a_folder_removed_while_it_is_listed_is_listed_whole_or_not_at_all():
+    # Names and stats were read apart: a name removed in between had no stat, and LIST
+    # failed with TypeError (the stream closed without DONE).
+    fs = RemovedWhileListed()
+    for i in range(3):
+        fs.write(f"/sdcard/d/f{i}", b"x")
+    stream = ScriptedStream(request(b"LIST", b"/sdcard/d") + request(b"QUIT", b""))
+    asyncio.run(serve_sync(stream, fs))
+    fs.remover.join()
+    assert stream.written.count(b"DENT") == 3 and stream.written.endswith(b"DONE" + bytes(16))
+    assert not fs.exists("/sdcard/d")
