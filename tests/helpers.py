@@ -2,6 +2,7 @@
 agent to run from the command line, a phone served over real adb, the oracle over users."""
 
 import contextlib
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,6 +46,20 @@ class Mute:
     def __init__(self, env, seed):
         pass
 '''
+
+
+# Reference data beside the checkout (../shared/data, or $MOBILEINTENT_GYM_SHARED_DATA); a
+# fresh clone has none, and the tests that read it skip.
+SHARED_DATA = Path(os.environ.get("MOBILEINTENT_GYM_SHARED_DATA")
+                   or Path(__file__).resolve().parents[1] / ".." / "shared" / "data")
+
+
+def shared(*parts: str) -> Path:
+    """A path under the reference data, or skip the test when it is absent."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{path} is absent")
+    return path
 
 
 def write_agents(folder: Path) -> str:

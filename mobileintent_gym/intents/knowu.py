@@ -7,9 +7,10 @@ where ``label`` is ``signal`` or ``noise`` (:func:`load_behaviour_log`,
 **Habits** come from a KnowU profile's YAML (``user_profile.habits``, needs PyYAML:
 ``pip install 'mobileintent-gym[data]'``). Each becomes a routine :class:`Habit` when its
 action maps to a task the phone can execute (:data:`ACTION_TEMPLATES`, first template the
-phone has wins) — today sending a message maps to the chat app's reply task and browsing
-to the social app's news (G-X-02); settings, alarms, galleries and calls have no app yet
-and are skipped. Its trigger's ``time`` (a ten-minute window, within the day) or
+phone has wins) — sending a message or an email maps to the chat app's reply task, a
+call to opening the contact's chat (no app places calls), browsing to the social app's
+news (G-X-02) and opening a file to the reader; settings, alarms and galleries have no app
+yet and are skipped. Its trigger's ``time`` (a ten-minute window, within the day) or
 ``time_range`` gives the window, ``days`` or ``day_of_week`` the weekdays; a trigger with
 neither (a condition such as low battery) fires by chance at any waking hour.
 """
@@ -143,9 +144,12 @@ def _days(trigger: dict, where: str) -> tuple[int, ...]:
         return EVERY_DAY
     names = [days] if isinstance(days, str) else days
     try:
-        return tuple(sorted({_DAYS[str(n).lower()[:3]] for n in names}))
+        found = tuple(sorted({_DAYS[str(n).lower()[:3]] for n in names}))
     except (KeyError, TypeError):
         raise InvalidDataError(f"{where}: unknown weekday in {days!r}") from None
+    if not found:  # a habit that could never fire
+        raise InvalidDataError(f"{where}: no weekday in {days!r}")
+    return found
 
 
 def habit_from_knowu(name: str, spec: Any, task_target: str = "personal:explicit"
@@ -163,9 +167,12 @@ def habit_from_knowu(name: str, spec: Any, task_target: str = "personal:explicit
         raise InvalidDataError(f"KnowU habit {name!r}: action type must be a name, got "
                                f"{kind!r:.80}")
     template = next((t for t in ACTION_TEMPLATES.get(kind, ()) if t in TEMPLATES), None)
-    if template is None or not isinstance(trigger, dict):
+    if template is None:
         return None
     where = f"KnowU habit {name!r}"
+    if not isinstance(trigger, dict):  # a habit it could carry out: its trigger is wrong
+        raise InvalidDataError(f"{where}: trigger must be a mapping (time, time_range, "
+                               f"days), got {trigger!r:.80}")
     chance = 0.9
     if "time" in trigger:  # ten minutes, within the day
         start = _minutes(trigger["time"], where)

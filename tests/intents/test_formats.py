@@ -22,8 +22,9 @@ from mobileintent_gym.intents import (
 )
 from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.phone import SimPhone
+from tests.helpers import shared
 
-from .conftest import USER, shared
+from .conftest import USER
 
 
 def _fields(segment):
@@ -81,12 +82,17 @@ def test_the_real_intention_log_loads_and_writes_back_byte_for_byte(tmp_path):
 
 
 def test_the_real_knowu_logs_load_and_round_trip(tmp_path):
-    for path in sorted(shared("knowu").glob("*.json")):
+    paths = sorted(shared("knowu").glob("*.json"))
+    assert len(paths) == 8  # four logs, each also with 25 % noise: none may pass unread
+    noise = {}
+    for path in paths:
         entries = load_behaviour_log(path)
+        noise[path.stem] = sum(e.label == "noise" for e in entries)
         assert entries and {e.label for e in entries} <= {"signal", "noise"}
         assert ("noise" in {e.label for e in entries}) == ("noise" in path.stem)
         write_behaviour_log(entries, tmp_path / path.name)
         assert load_behaviour_log(tmp_path / path.name) == entries
+    assert sorted(n for n in noise.values() if n) == [32, 46, 53, 56]
 
 
 @pytest.mark.parametrize(("content", "message"), [

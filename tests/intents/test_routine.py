@@ -10,8 +10,7 @@ from mobileintent_gym.intents.act2intention import InvalidDataError
 from mobileintent_gym.intents.routine import MIN_GAP, WEEKDAYS, Habit, Trigger
 from mobileintent_gym.tasks import task_ids
 from mobileintent_gym.users import builtin_users, resolve_profile
-
-from .conftest import shared
+from tests.helpers import shared
 
 MONDAY = date(2026, 3, 2)
 
@@ -112,6 +111,8 @@ def test_a_bad_knowu_file_is_named(tmp_path):
     ("{time: '25:99'}", "not a time of day"), ("{time: '7:5x'}", "not a time of day"),
     ("{time_range: ['23:30', '00:30']}", "crosses midnight"),
     ("{time_range: ['08:00']}", "time_range must be two times"),
+    # A habit the phone can carry out vanished without a word, or never fired.
+    ("'18:00'", "trigger must be a mapping"), ("{time: '18:00', days: []}", "no weekday"),
 ])
 def test_a_knowu_time_that_is_no_time_of_day_is_named(tmp_path, trigger, named):
     pytest.importorskip("yaml")
@@ -156,6 +157,13 @@ def test_the_real_knowu_profiles_load():
     assert {h.name for h in habits["developer"]} == {"on_call_response", "clock_out_routine"}
     clock_out = next(h for h in habits["developer"] if h.name == "clock_out_routine")
     assert clock_out.trigger.start == 18 * 60 and clock_out.trigger.days == WEEKDAYS
+    # A call opens the contact's chat; an email is the chat reply task.
+    call = next(h for h in habits["grandma"] if h.name == "daily_family_call")
+    assert call.task.startswith("G-WCT-01:")
+    assert (call.trigger.start, call.trigger.end, call.trigger.days) == (1170, 1200, (5,))
+    report = next(h for h in habits["user"] if h.name == "weekly_report")
+    assert report.task.startswith("G-WCT-02:")
+    assert (report.trigger.start, report.trigger.end, report.trigger.days) == (1015, 1025, (4,))
 
 
 def test_every_users_habits_can_fire_and_follow_ups_are_another_templates():
