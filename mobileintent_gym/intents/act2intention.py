@@ -208,14 +208,14 @@ def load_intentions_csv(path: str | os.PathLike[str]) -> list[IntentionSegment]:
     """
     try:
         with Path(path).open(encoding="utf-8-sig", newline="") as handle:
-            rows = list(csv.reader(handle))
+            rows = _numbered_rows(csv.reader(handle))
     except (OSError, ValueError, csv.Error) as err:  # csv.Error: a field past its limit
         raise InvalidDataError(f"{path}: {err}") from err
-    if not rows or tuple(rows[0]) != CSV_COLUMNS:
+    if not rows or tuple(rows[0][1]) != CSV_COLUMNS:
         raise InvalidDataError(f"{path}: the header must be {','.join(CSV_COLUMNS)}, "
-                               f"got {','.join(rows[0]) if rows else 'nothing'}")
+                               f"got {','.join(rows[0][1]) if rows else 'nothing'}")
     out = []
-    for line, row in enumerate(rows[1:], start=2):
+    for line, row in rows[1:]:
         if not row:  # a blank line
             continue
         if len(row) != len(CSV_COLUMNS):
@@ -223,6 +223,18 @@ def load_intentions_csv(path: str | os.PathLike[str]) -> list[IntentionSegment]:
         out.append(IntentionSegment(parse_time(row[0], f"{path} line {line}"), row[1], row[3],
                                     row[2]))
     return out
+
+
+def _numbered_rows(reader: Any) -> list[tuple[int, list[str]]]:
+    """Each row of a ``csv.reader`` with the file line it starts on.
+
+    A quoted field may span lines: counting rows would name the wrong line after it.
+    """
+    rows, start = [], 1
+    for row in reader:
+        rows.append((start, row))
+        start = reader.line_num + 1
+    return rows
 
 
 def export_sessions(sessions: Sequence[Session], folder: str | os.PathLike[str],

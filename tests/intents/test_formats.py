@@ -130,6 +130,11 @@ def test_malformed_csv_and_logs_are_named(tmp_path):
     (tmp_path / "b.csv").write_text("Time,APP,Intention,Event\n2024-10-25,X,y\n")
     with pytest.raises(InvalidDataError, match="line 2: expected 4 fields"):
         load_intentions_csv(tmp_path / "b.csv")
+    # A quoted field over three lines: the bad row after it is on line 5, not "line 3".
+    (tmp_path / "m.csv").write_text('Time,APP,Intention,Event\n2024-10-25 06:52:34,A,"line '
+                                    'one\nline two\nline three",E\n2024-10-25 07:00:00,B,bad\n')
+    with pytest.raises(InvalidDataError, match="line 5: expected 4 fields"):
+        load_intentions_csv(tmp_path / "m.csv")
     (tmp_path / "c.json").write_text('[{"time": "2026-01-01T08:00:00", "location": "x", '
                                      '"action": "y", "label": "maybe", "category": "z"}]')
     with pytest.raises(InvalidDataError, match="'label' must be one of"):
