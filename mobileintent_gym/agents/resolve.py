@@ -160,8 +160,8 @@ def _run_file(path: Path) -> Any:
     imports the modules beside it. Registered while it runs, because ``dataclasses`` looks
     a class's module up in ``sys.modules`` (string annotations), under a prefixed name, so
     that a file named like another module (``random.py``) does not take its place;
-    unregistered after, with the modules beside it it imported, so that its agents are
-    pickled by value for processes that cannot import them (Ray actors).
+    unregistered after, so that its agents are pickled by value for processes that cannot
+    import it (Ray actors).
     """
     spec = importlib.util.spec_from_file_location(f"_agent_file_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
@@ -170,27 +170,13 @@ def _run_file(path: Path) -> Any:
     added = folder not in sys.path
     if added:
         sys.path.insert(0, folder)
-    before = set(sys.modules)
     try:
         spec.loader.exec_module(module)
     finally:
         del sys.modules[spec.name]
         if added:
             sys.path.remove(folder)
-        _forget_beside(set(sys.modules) - before, Path(folder))
     return module
-
-
-def _forget_beside(names: set[str], folder: Path) -> None:
-    """Unregister the modules of ``names`` that were loaded from ``folder`` or below.
-
-    As the agent file itself: what they define is then pickled by value, for processes
-    that do not have ``folder`` on their path (Ray actors).
-    """
-    for name in names:
-        file = getattr(sys.modules.get(name), "__file__", None)
-        if file and Path(file).resolve().is_relative_to(folder):
-            del sys.modules[name]
 
 
 def _load_module(name: str, text: str) -> Any:
