@@ -146,18 +146,20 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
                  config: GeneratorConfig | None = None, render_mode: str | None = None) -> None:
         self.history_days, self.play_days = check_counts(history_days=history_days,
                                                          play_days=play_days)
+        # Users first: a misspelt one is named before any device is opened.
+        profiles_dir = (config or GeneratorConfig()).profiles_dir
+        self.users, self.data_seed = resolve_users(users, profiles_dir), seed
         self._owns_device = isinstance(device, str)
         self.device: Device = load_device(device) if isinstance(device, str) else device
         try:
             self.config = config or GeneratorConfig(self.device.width, self.device.height)
             _check_size(self.device, self.config)
-            self.users, self.data_seed = resolve_users(users, self.config.profiles_dir), seed
             self.execute = ExecuteEnv(CarriedDevice(self.device), users=self.users,
                                       observation=observation, load_state=False,
                                       carries_state=True, pair=self.config.pair,
                                       profiles_dir=self.config.profiles_dir,
                                       render_mode=render_mode)
-        except BaseException:  # other sizes, unknown users, a bad observation: it goes
+        except BaseException:  # another size, a bad observation: the device opened goes
             if self._owns_device:
                 self.device.close()
             raise

@@ -190,7 +190,8 @@ def load_knowu_habits(path: str | os.PathLike[str]) -> tuple[Habit, ...]:
 
     Raises:
         DependencyNotInstalled: Without PyYAML (``[data]``).
-        InvalidDataError: When the file cannot be read or holds no habits section.
+        InvalidDataError: When the file cannot be read, holds no habits section, or a habit
+            the phone could carry out has a malformed trigger (named).
     """
     yaml = require("yaml", "data")
     try:

@@ -104,6 +104,15 @@ def test_a_failed_understand_reset_changes_nothing(monkeypatch):
         env.step("{}")  # still over: the failed reset began no episode
 
 
+def test_a_session_env_names_an_unknown_user_before_opening_a_device(monkeypatch):
+    opened = []
+    monkeypatch.setattr(session_module, "load_device",
+                        lambda spec: opened.append(SimPhone(540, 1200)) or opened[-1])
+    with pytest.raises(MobileIntentError, match="nobody-at-all"):
+        gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=["nobody-at-all"])
+    assert opened == []
+
+
 def test_a_session_env_refused_for_its_observation_closes_the_device_it_opened(monkeypatch):
     opened = []
     monkeypatch.setattr(session_module, "load_device",
