@@ -18,6 +18,7 @@ A spec is one of:
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import importlib.util
 import inspect
 import os
@@ -25,6 +26,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import gymnasium as gym
@@ -170,13 +172,38 @@ def _run_file(path: Path) -> Any:
     added = folder not in sys.path
     if added:
         sys.path.insert(0, folder)
+    before = set(sys.modules)
     try:
         spec.loader.exec_module(module)
     finally:
         del sys.modules[spec.name]
         if added:
             sys.path.remove(folder)
+    _FILE_NEIGHBOURS.update(_neighbours({n.partition(".")[0] for n in set(sys.modules) - before}))
     return module
+
+
+_FILE_NEIGHBOURS: dict[str, ModuleType] = {}
+
+
+def _neighbours(names: set[str]) -> dict[str, ModuleType]:
+    """The modules of ``names`` that only an agent file's folder made importable.
+
+    Those are imported beside the file (its helpers), not installed: no other path finds
+    them, so a process without the folder (a Ray actor) cannot import them.
+    """
+    return {name: sys.modules[name] for name in sorted(names) if name in sys.modules
+            and importlib.machinery.PathFinder.find_spec(name, sys.path) is None}
+
+
+def agent_file_modules() -> tuple[ModuleType, ...]:
+    """The modules that agent files imported from their own folders.
+
+    A process that sends such an agent elsewhere (Ray) pickles these by value, as it does
+    the file itself: the other side has no folder to import them from.
+    """
+    return tuple(module for name, module in _FILE_NEIGHBOURS.items()
+                 if sys.modules.get(name) is module)  # one unloaded since is gone
 
 
 def _load_module(name: str, text: str) -> Any:

@@ -27,6 +27,7 @@ import gymnasium as gym
 from gymnasium import logger
 
 from mobileintent_gym import rollouts
+from mobileintent_gym.agents.resolve import agent_file_modules
 from mobileintent_gym.checks import is_digits, positive_integer
 from mobileintent_gym.console import Progress
 from mobileintent_gym.distributed.heap import HeapTrimmer
@@ -223,6 +224,9 @@ class RolloutPool:
         """
         ray = self._ray
         pool = require("ray.util", "distributed").ActorPool(self.actors)
+        by_value = require("ray.cloudpickle", "distributed").register_pickle_by_value
+        for module in agent_file_modules():  # helpers beside an agent file: the actors
+            by_value(module)  # have no folder to import them from
         agent = [ray.put(make_agent)]  # in a list: see RolloutActor.run
         for index, episode in enumerate(episodes):
             pool.submit(lambda actor, item: actor.run.remote(agent, *item),

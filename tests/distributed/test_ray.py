@@ -128,6 +128,31 @@ def test_an_env_the_actors_cannot_build_is_named_in_one_line(cluster, env_id, kw
     assert "\n" not in str(caught.value)
 
 
+def test_an_agent_files_helpers_travel_to_the_actors(cluster, tmp_path, monkeypatch):
+    # The agent file went by value, but a helper module beside it by reference: an actor
+    # without the file's folder on its path could not import it (ModuleNotFoundError).
+    from mobileintent_gym.agents.resolve import parse_agent
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "beside_helpers_r.py").write_text("def answer():\n    return 'COMPLETE'\n")
+    (sub / "ray_agent.py").write_text(
+        "from beside_helpers_r import answer\n\n\n"
+        "class Agent:\n"
+        "    def act(self, observation, info):\n"
+        "        return answer()\n\n\n"
+        "def make(env, seed):\n"
+        "    return Agent()\n")
+    monkeypatch.chdir(tmp_path)
+    spec = parse_agent("sub/ray_agent.py:make")
+    try:
+        with RolloutPool(1, env_kwargs=ENV_KWARGS, progress=False) as pool:
+            (record,) = pool.run(episodes(USERS[:1], TASKS[:1], seed=0), spec.factory())
+        assert list(record.actions) == ["COMPLETE"]
+    finally:
+        sys.modules.pop("beside_helpers_r", None)
+
+
 class Marked(gym.Env):
     """A tiny env that leaves a file in ``folder`` when closed (its process id)."""
 
