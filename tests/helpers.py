@@ -62,6 +62,22 @@ def shared(*parts: str) -> Path:
     return path
 
 
+def write_agent_with_helper(folder: Path, helper: str) -> str:
+    """An agent file in ``folder/sub`` that answers COMPLETE through ``helper``, a module
+    beside it; returns its ``--agent`` spec (relative to ``folder``)."""
+    sub = folder / "sub"
+    sub.mkdir()
+    (sub / f"{helper}.py").write_text("def answer():\n    return 'COMPLETE'\n")
+    (sub / "my_agent.py").write_text(
+        f"from {helper} import answer\n\n\n"
+        "class Agent:\n"
+        "    def act(self, observation, info):\n"
+        "        return answer()\n\n\n"
+        "def make(env, seed):\n"
+        "    return Agent()\n")
+    return "sub/my_agent.py:make"
+
+
 def write_agents(folder: Path) -> str:
     """Write :data:`SCRIPTED_AGENTS` as a module in ``folder``; returns its (unique) name."""
     name = f"agents_{abs(hash(str(folder)))}"

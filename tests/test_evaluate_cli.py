@@ -14,7 +14,7 @@ from mobileintent_gym import evaluate as evaluate_module
 from mobileintent_gym.cli import main
 from mobileintent_gym.tasks import TEMPLATES
 from mobileintent_gym.users import make_encoder
-from tests.helpers import write_agents
+from tests.helpers import write_agent_with_helper, write_agents
 
 TASKS = ("G-SPT-03:common:explicit", "G-SPT-03:common:implicit", "G-WCT-01:personal:explicit")
 
@@ -89,18 +89,12 @@ def test_a_wrong_agent_spec_is_one_line_naming_the_fix(agent_module, capsys, spe
 def test_an_agent_file_imports_the_modules_beside_it(tmp_path, monkeypatch):
     # Run from another folder, "from helpers import ..." raised ModuleNotFoundError, where
     # `python sub/my_agent.py` finds it.
-    sub = tmp_path / "sub"
-    sub.mkdir()
-    (sub / "helpers_beside_x.py").write_text("ANSWER = 'COMPLETE'\n")
-    (sub / "my_agent.py").write_text(
-        "from helpers_beside_x import ANSWER\n\n\n"
-        "def make(env, seed):\n"
-        "    return type('A', (), {'act': lambda self, o, i: ANSWER})()\n")
+    agent = write_agent_with_helper(tmp_path, "helpers_beside_x")
     monkeypatch.chdir(tmp_path)
     path = list(sys.path)
     try:
         out = tmp_path / "run.json"
-        assert run("--agent", "sub/my_agent.py:make", "--users", "demo-ana", "--tasks",
+        assert run("--agent", agent, "--users", "demo-ana", "--tasks",
                    TASKS[0], "--out", str(out)) == 0
         assert json.loads(out.read_text())["episodes"][0]["steps"][0]["action"] == "COMPLETE"
         assert sys.path == path  # its folder was on the path while it ran only

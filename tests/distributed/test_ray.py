@@ -22,6 +22,7 @@ from mobileintent_gym.cli import main
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rollouts import episodes, evaluate, run
 from mobileintent_gym.users import PairConfig
+from tests.helpers import write_agent_with_helper
 
 ray = pytest.importorskip("ray", reason="needs the [distributed] extra (ray)")
 
@@ -133,18 +134,9 @@ def test_an_agent_files_helpers_travel_to_the_actors(cluster, tmp_path, monkeypa
     # without the file's folder on its path could not import it (ModuleNotFoundError).
     from mobileintent_gym.agents.resolve import parse_agent
 
-    sub = tmp_path / "sub"
-    sub.mkdir()
-    (sub / "beside_helpers_r.py").write_text("def answer():\n    return 'COMPLETE'\n")
-    (sub / "ray_agent.py").write_text(
-        "from beside_helpers_r import answer\n\n\n"
-        "class Agent:\n"
-        "    def act(self, observation, info):\n"
-        "        return answer()\n\n\n"
-        "def make(env, seed):\n"
-        "    return Agent()\n")
+    agent = write_agent_with_helper(tmp_path, "beside_helpers_r")
     monkeypatch.chdir(tmp_path)
-    spec = parse_agent("sub/ray_agent.py:make")
+    spec = parse_agent(agent)
     try:
         with RolloutPool(1, env_kwargs=ENV_KWARGS, progress=False) as pool:
             (record,) = pool.run(episodes(USERS[:1], TASKS[:1], seed=0), spec.factory())
