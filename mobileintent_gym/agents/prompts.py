@@ -140,7 +140,7 @@ _NUMBER = re.compile(r"-?[0-9]{1,9}(?:\.[0-9]{1,9})?")
 MAX_CANDIDATES = 64
 """Unclosed brackets after an action word each answer is searched past, at most: each is
 read to the end of its line, so many ``CLICK[`` would cost time quadratic in the answer's
-length (120 KB: 9.5 s). Words without a bracket cost nothing and are not counted."""
+length (120 KB: 9.4–11.5 s). Words without a bracket cost nothing and are not counted."""
 
 
 def parse_answer(answer: str, elements: Sequence[ScreenElement] = ()) -> Action | None:
