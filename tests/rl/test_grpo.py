@@ -87,7 +87,13 @@ def test_the_advantages_group_advantages_returns_are_taken_as_they_are():
     # An ndarray (what group_advantages returns) raised AttributeError: no .detach().
     from mobileintent_gym.rl import group_advantages
 
-    advantages = group_advantages([[1.0], [0.0]], ["UC"])
+    advantages = group_advantages([[1.0], [0.0]], ["UC"])  # about (1, -1)
     logp = tensors([-1.0, -2.0, -0.5], [-0.3, -9.0, -9.0])
-    out = grpo_loss(logp, logp.clone(), logp.clone(), advantages, MASK)
-    assert out.loss.item() == pytest.approx(-float(advantages.mean()))
+    # Off policy (ratios e^0.1 and e^-0.1, inside the clip), so the advantages weigh the
+    # rollouts unequally: on policy the loss is -mean(A) = 0, whatever A says.
+    old_logp = logp - tensors([0.1, 0.1, 0.1], [-0.1, 0.0, 0.0])
+    out = grpo_loss(logp, old_logp, logp.clone(), advantages, MASK)
+    expected = -(math.exp(0.1) * advantages[0] + math.exp(-0.1) * advantages[1]) / 2
+    assert out.loss.item() == pytest.approx(expected) and expected < -0.05
+    as_tensor = grpo_loss(logp, old_logp, logp.clone(), torch.from_numpy(advantages), MASK)
+    assert out.loss.item() == as_tensor.loss.item()
