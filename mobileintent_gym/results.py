@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import json
 import os
 import tempfile
@@ -101,8 +102,9 @@ def check_writable(path: Path, option: str) -> None:
     """
     target = Path(os.path.realpath(path))
     existed = target.exists()
-    made = [folder for folder in (target.parent, *target.parent.parents) if not folder.exists()]
-    first = (target.parent, *target.parent.parents)[len(made)]  # the nearest that exists
+    ancestors = (target.parent, *target.parent.parents)
+    made = list(itertools.takewhile(lambda folder: not folder.exists(), ancestors))
+    first = ancestors[len(made)]  # the nearest that exists
     if not first.is_dir():  # mkdir would say "File exists"
         raise ResultsFileError(f"cannot write {str(path)!r}: {str(first)!r} is a file, not a "
                                f"folder; choose another {option}")

@@ -97,11 +97,10 @@ class FileCommands:
                 entries = self.fs.entries(current)  # names and stats at once
             except FileSystemError:  # removed by another client meanwhile
                 continue
-            paths = [f"{current.rstrip('/')}/{name}" for name, _ in entries]
             if "R" in flags:
                 lines += [""] * bool(lines) + [f"{current}:"]
-                pending += reversed([p for p, (_, (mode, _, _)) in zip(paths, entries,
-                                                                       strict=True)
+                pending += reversed([f"{current.rstrip('/')}/{name}"
+                                     for name, (mode, _, _) in entries
                                      if stat_module.S_ISDIR(mode)])
             lines += [self._line(name, found, flags) for name, found in entries]
         return lines

@@ -126,22 +126,22 @@ def _hf_spec(text: str, model: str | None) -> AgentSpec:
     if model is None:  # the model loaded is named (and loaded) by the run: hub or package
         model = default_model()
     names = f"hf:{model}"
-    if _is_path(model):
-        if not Path(model).expanduser().exists():
-            raise AgentSpecError(f"--agent {text}: no model folder or .gguf file "
-                                 f"{model!r}; give a path that exists, or a hub id")
+    if Path(model).expanduser().exists():
         names = f"hf:{local_name(model)}"  # the same model wherever the run is read
+    elif _written_as_path(model):
+        raise AgentSpecError(f"--agent {text}: no model folder or .gguf file {model!r}; "
+                             "give a path that exists, or a hub id")
     return AgentSpec(text, lambda: _as_factory(module.hf_agent(model)), names)
 
 
-def _is_path(model: str) -> bool:
-    """Whether ``model`` is a local path: one that exists, or written as only a path is.
+def _written_as_path(model: str) -> bool:
+    """Whether ``model`` can only be a local path, not a hub id (``name`` or ``owner/name``).
 
-    Hub ids are ``name`` or ``owner/name``; a path starts with ``/``, ``.`` or ``~``, has
-    two slashes or more, or ends with ``.gguf``.
+    A path starts with ``/``, ``.`` or ``~``, has two slashes or more, or ends with
+    ``.gguf``.
     """
-    return (Path(model).expanduser().exists() or model.startswith(("/", ".", "~"))
-            or model.count("/") > 1 or model.endswith(".gguf"))
+    return (model.startswith(("/", ".", "~")) or model.count("/") > 1
+            or model.endswith(".gguf"))
 
 
 def _installed(module: str) -> bool:

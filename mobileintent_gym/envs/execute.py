@@ -139,7 +139,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if not (self.load_state or self.carries_state):
             self._kept.finished(self.task, bool(self._judge and self._judge.verdict().success))
             self._kept.start(self.device, task)
-        self.device.reset(content.state if self.load_state else kept_state(self.device))
+        self.device.reset(content.state if self.load_state else _kept_state(self.device))
         self.device.open(task.template.app)
         self.task, self._judge, self._steps = task, Judge(task), 0
         self._judge.start(self.device.route(), self._screen)
@@ -222,7 +222,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         return info
 
 
-def kept_state(device: Device) -> PhoneState | None:
+def _kept_state(device: Device) -> PhoneState | None:
     """What a reset of a device that keeps its content loads: the simulated phone's own data.
 
     ``None`` (its default state) wiped a simulated phone loaded with a user's content back
