@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 SUBGOAL_CONTEXTS = frozenset({"UC", "UA"})  # a subgoal's UI context (docs/scores.md)
-TARGET_TYPES = frozenset({"common", "personal"})
+TARGET_TYPES = ("common", "personal")  # a task's target: shared, or the user's own
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from mobileintent_gym.checks import is_integer, is_number
 from mobileintent_gym.distributed.pool import EXECUTE_ENV
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.curves import plot_curves
+from mobileintent_gym.tasks import task_ids
 
 _CHECKPOINT = re.compile(r"checkpoint-(\d+)")
 
@@ -85,6 +86,14 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
         if not (is_number(value) and math.isfinite(value) and allowed(value)):
             raise MobileIntentError(f"{kind} setting {name}={value!r} is out of range "
                                     f"({says}; finite)")
+
+
+def run_tasks(tasks: Sequence[str] | None) -> tuple[str, ...]:
+    """A run's task ids: each one given once, in order (default: every task).
+
+    A task given twice would be drawn twice as often and validated twice.
+    """
+    return tuple(dict.fromkeys(tasks or task_ids()))
 
 
 def settings_json(config: Mapping[str, Any], indent: int | None = None) -> str:

@@ -38,10 +38,11 @@ from mobileintent_gym.rl.runs import (
     check_run_folder,
     check_settings,
     make_envs,
+    run_tasks,
     write_config,
 )
 from mobileintent_gym.rollouts import rollout
-from mobileintent_gym.tasks import parse_task_id, task_ids
+from mobileintent_gym.tasks import parse_task_id
 from mobileintent_gym.users.sets import resolve_users
 
 LOG_FIELDS = ("update", "epoch", "loss", "examples", "tokens_per_s", "seconds")
@@ -170,7 +171,7 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     """
     torch = require("torch", "llm")
     tqdm = require("tqdm.auto", "llm").tqdm
-    tasks = tuple(dict.fromkeys(config.tasks or task_ids()))  # a task repeated counts once
+    tasks = run_tasks(config.tasks)
     for task in tasks:
         parse_task_id(task)
     check_settings(config, "SFT", ("epochs", "batch_size", "micro_batch", "max_elements",

@@ -53,10 +53,10 @@ from mobileintent_gym.rl.runs import (
     env_kwargs,
     make_envs,
     plot_log,
+    run_tasks,
     write_config,
 )
 from mobileintent_gym.rollouts import episodes
-from mobileintent_gym.tasks import task_ids
 from mobileintent_gym.users.sets import resolve_users
 
 __all__ = ["LOG_FIELDS", "RepairConfig", "RepairTrainer"]
@@ -81,7 +81,7 @@ class RepairTrainer:
         self.config = config
         self.train_users = resolve_users(config.users, config.profiles_dir)
         self.val_users = resolve_users(config.val_users, config.profiles_dir)
-        self.tasks = tuple(dict.fromkeys(config.tasks or task_ids()))  # each task once
+        self.tasks = run_tasks(config.tasks)
         check_config(config, self.tasks, self.train_users)
         base = lm or load_language_model(base_model(config), config.device)
         # Saved adapters name their base: the SFT adapters (themselves naming the model)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from mobileintent_gym.apps import registry
 from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.metrics.pair import TARGET_TYPES
 from mobileintent_gym.tasks.spec import Target, TaskTemplate
 from mobileintent_gym.tasks.templates import TEMPLATES, get_template
 
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
 
 TargetType = Literal["common", "personal"]
 InstructionType = Literal["explicit", "implicit"]
-TARGET_TYPES: tuple[TargetType, ...] = ("common", "personal")
 INSTRUCTION_TYPES: tuple[InstructionType, ...] = ("explicit", "implicit")
 
 
