@@ -13,7 +13,8 @@ import warnings
 from typing import TextIO
 
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.users.encoders import Encoder, make_encoder, name_matches
+from mobileintent_gym.users.cache import EncoderChoice, predict_encoder
+from mobileintent_gym.users.encoders import make_encoder, name_matches
 
 
 class UsageError(MobileIntentError, ValueError):
@@ -60,31 +61,37 @@ def _int_at_least(text: str, least: int) -> int:
     return value
 
 
-def run_encoder(require: str | None = None, stream: TextIO | None = None) -> Encoder:
+def run_encoder(require: str | None = None, stream: TextIO | None = None) -> EncoderChoice:
     """The encoder that ranks users' content in this process, announced on stderr.
 
     The one-line announcement names the model and, when it is a fallback, why the preferred
     model could not be used. Each command that builds users' content calls this once,
-    before building any, so that no fallback goes unnoticed.
+    before building any, so that no fallback goes unnoticed. Where the files on disk tell
+    which model loads (see ``predict_encoder``), nothing is loaded: content built before
+    is read without importing torch, and content built now loads the model then. A
+    command that records the model checks that its content was ranked by it
+    (``check_ranked_by``): weights found damaged as they load fall back to another.
 
     Args:
         require: Refuse any other model than this one (``--require-encoder``).
         stream: Where to announce (default ``sys.stderr``).
 
     Raises:
-        UsageError: When ``require`` is given and another model was loaded.
+        UsageError: When ``require`` is given and another model would be used.
     """
-    with warnings.catch_warnings():  # the line below says it, once
-        warnings.simplefilter("ignore")
-        encoder = make_encoder("auto")
-    fallback = getattr(encoder, "fallback_reason", None)
+    choice = predict_encoder("auto")
+    if choice is None:  # the hub may be asked: only loading tells
+        with warnings.catch_warnings():  # the line below says it, once
+            warnings.simplefilter("ignore")
+            choice = EncoderChoice.of(make_encoder("auto"))
+    fallback = choice.fallback_reason
     note = f" (FALLBACK: {fallback})" if fallback else ""
-    print(f"encoder: {encoder.name}{note}", file=stream or sys.stderr)
-    if require is not None and not name_matches(encoder.name, require):
-        raise UsageError(f"--require-encoder {require} but {encoder.name} was loaded"
+    print(f"encoder: {choice.name}{note}", file=stream or sys.stderr)
+    if require is not None and not name_matches(choice.name, require):
+        raise UsageError(f"--require-encoder {require} but {choice.name} ranks the content here"
                          f"{f' ({fallback})' if fallback else ''}; put {require} in the "
                          "Hugging Face cache, or drop --require-encoder")
-    return encoder
+    return choice
 
 
 class Progress:

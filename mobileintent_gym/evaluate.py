@@ -42,7 +42,7 @@ from mobileintent_gym.rollouts import Episode, EpisodeRecord, record_episode, te
 from mobileintent_gym.rollouts import episodes as rollout_episodes
 from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, parse_task_id, task_ids
 from mobileintent_gym.users import UnknownProfileError, profile_names, resolve_users
-from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.users.cache import EncoderChoice
 from mobileintent_gym.users.profile import absolute_user
 
 OBSERVATION = ("instruction", "hierarchy")
@@ -261,10 +261,11 @@ def env_kwargs(args: argparse.Namespace, run: Plan) -> dict[str, Any]:
                 profiles_dir=args.profiles)
 
 
-def actor_env_kwargs(args: argparse.Namespace, run: Plan, encoder: Encoder) -> dict[str, Any]:
+def actor_env_kwargs(args: argparse.Namespace, run: Plan, encoder: EncoderChoice
+                     ) -> dict[str, Any]:
     """What each Ray actor's env is made with: the run's, requiring this process's encoder.
 
-    The results file records the model loaded here; an actor on a node without it (no
+    The results file records the model chosen here; an actor on a node without it (no
     ``[embed]`` extra, another model in its cache) would rank content with another one and
     say nothing. Required, such an actor's reset fails naming both.
     """
@@ -272,7 +273,7 @@ def actor_env_kwargs(args: argparse.Namespace, run: Plan, encoder: Encoder) -> d
 
 
 def _records(args: argparse.Namespace, run: Plan, env: gym.Env, todo: list[Episode],
-             first: int, encoder: Encoder) -> Iterator[tuple[EpisodeRecord, dict[str, Any]]]:
+             first: int, encoder: EncoderChoice) -> Iterator[tuple[EpisodeRecord, dict[str, Any]]]:
     """Each episode's record and extra fields, in the order of ``todo``."""
     make_agent = run.agent.factory()
     if not todo:  # a finished run resumed
@@ -296,7 +297,7 @@ def _records(args: argparse.Namespace, run: Plan, env: gym.Env, todo: list[Episo
 
 
 def run_all(args: argparse.Namespace, run: Plan, env: gym.Env, writer: ResultsWriter | None,
-            done: list[dict[str, Any]], encoder: Encoder) -> list[dict[str, Any]]:
+            done: list[dict[str, Any]], encoder: EncoderChoice) -> list[dict[str, Any]]:
     """Run every (user, task) not in ``done``, recording each as it finishes.
 
     ``encoder`` is the one that ranks the users' content here (Ray actors load its kind).
@@ -323,8 +324,9 @@ def _main(args: argparse.Namespace) -> int:
         if old is not None:  # all but the encoder can be compared before it loads
             _check_same(old, made, run.out, ENCODER_FIELDS)
         encoder = run_encoder(args.require_encoder)
-        made |= {"encoder": encoder.name,
-                 "encoder_fallback": getattr(encoder, "fallback_reason", None)}
+        # The content this env loads must be the recorded model's (it may load it now).
+        env.unwrapped.require_encoder = encoder.name
+        made |= {"encoder": encoder.name, "encoder_fallback": encoder.fallback_reason}
         done: list[dict[str, Any]] = []
         if old is not None:
             _check_same(old, made, run.out)

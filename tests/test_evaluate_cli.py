@@ -394,7 +394,7 @@ def test_the_encoder_is_announced_once_and_can_be_required(tmp_path, capsys):
     assert run("--tasks", TASKS[0], "--require-encoder", "no-such-model",
                "--out", str(tmp_path / "r.json")) == 2
     err = capsys.readouterr().err
-    assert f"--require-encoder no-such-model but {name} was loaded" in err
+    assert f"--require-encoder no-such-model but {name} ranks the content here" in err
     assert not (tmp_path / "r.json").exists()
 
 

@@ -37,10 +37,11 @@ from mobileintent_gym.users import (
     load_user_content,
     resolve_profile,
 )
+from mobileintent_gym.users.encoders import check_ranked_by
 
 
 def build_phone(user: str | None, seed: int, width: int, height: int,
-                profiles: str | None = None) -> SimPhone:
+                profiles: str | None = None, encoder: str | None = None) -> SimPhone:
     """The phone to serve: ``user``'s PAIR-built content, else the default content.
 
     Args:
@@ -49,15 +50,21 @@ def build_phone(user: str | None, seed: int, width: int, height: int,
         width: Screen width in pixels.
         height: Screen height in pixels.
         profiles: A folder searched first for ``user``'s profile.
+        encoder: The model ``user``'s content must have been ranked by (the one
+            announced), or ``None`` for any.
 
     Raises:
         UnknownProfileError: When ``user`` names no profile; the message lists where it
             looked.
         InvalidProfileError: When the profile found is not valid.
+        MobileIntentError: When another model than ``encoder`` ranked the content.
     """
     state = None
     if user is not None:
-        state = load_user_content(user, PairConfig(seed=seed), profiles).state
+        content = load_user_content(user, PairConfig(seed=seed), profiles)
+        if encoder is not None:
+            check_ranked_by(user, content.encoder, encoder, "the encoder announced")
+        state = content.state
     phone = SimPhone(width, height)
     phone.reset(state, seed=seed)
     return phone
@@ -118,9 +125,8 @@ def run(args: argparse.Namespace) -> int:
         limits = _limits(args)
         size = screen_size(args.size)
         user = resolve_profile(args.user, args.profiles).user_id if args.user else None
-        if user is not None:
-            run_encoder(args.require_encoder)
-        phone = build_phone(args.user, args.seed, *size, args.profiles)
+        encoder = None if user is None else run_encoder(args.require_encoder).name
+        phone = build_phone(args.user, args.seed, *size, args.profiles, encoder)
     except (UnknownProfileError, InvalidProfileError, DeviceConfigError, ValueError) as err:
         print(f"serve-adb: {err}", file=sys.stderr)
         return 2

@@ -45,7 +45,7 @@ from mobileintent_gym.tasks import (
     task_ids,
 )
 from mobileintent_gym.users import PairConfig, load_user_content, resolve_users
-from mobileintent_gym.users.encoders import name_matches
+from mobileintent_gym.users.encoders import check_ranked_by
 from mobileintent_gym.users.sets import UserSpec, pick_user, unchanged_on_error
 
 
@@ -147,9 +147,8 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
 
     def _check_encoder(self, user: str, name: str) -> None:
         """Refuse content ranked by another model than ``require_encoder``."""
-        if self.require_encoder is not None and not name_matches(name, self.require_encoder):
-            raise MobileIntentError(f"the content of {user!r} was ranked by {name}, not by "
-                                    f"{self.require_encoder} (require_encoder)")
+        if self.require_encoder is not None:
+            check_ranked_by(user, name, self.require_encoder, "require_encoder")
 
     def step(self, action: ActionLike) -> tuple[dict[str, Any], float, bool, bool,
                                                  dict[str, Any]]:

@@ -26,6 +26,7 @@ from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.knowu import behaviour_log, load_knowu_habits, write_behaviour_log
 from mobileintent_gym.intents.schema import Session
 from mobileintent_gym.users import resolve_profile
+from mobileintent_gym.users.encoders import check_ranked_by
 from mobileintent_gym.users.sets import resolve_users
 
 
@@ -116,6 +117,7 @@ def _main(args: argparse.Namespace) -> int:
     sessions, dropped, began = [], 0, time.perf_counter()
     for n, user in enumerate(users):
         life = UserLife(user, args.seed, config)
+        check_ranked_by(life.user, life.content.encoder, encoder.name, "the encoder announced")
         days = []
         for day in range(args.days):
             days.append(life.day(day))
@@ -127,8 +129,7 @@ def _main(args: argparse.Namespace) -> int:
         write_behaviour_log(behaviour_log(days), out / life.user / "behaviour.json")
         sessions += days
     summary = {**summarise(sessions, time.perf_counter() - began, dropped),
-               "encoder": encoder.name,
-               "encoder_fallback": getattr(encoder, "fallback_reason", None)}
+               "encoder": encoder.name, "encoder_fallback": encoder.fallback_reason}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     print(f"{summary['segments']} segments ({summary['intentions']} intentions, "
           f"{summary['noise']} noise, {summary['steps']} steps) for {summary['users']} users "

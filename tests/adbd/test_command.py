@@ -7,6 +7,7 @@ import pytest
 from mobileintent_gym.adbd.command import build_phone
 from mobileintent_gym.apps import registry
 from mobileintent_gym.cli import main
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.users import build_user_content, resolve_profile
 
 
@@ -29,6 +30,14 @@ def test_a_user_gets_their_pair_state():
     assert [c.id for c in phone.state.apps["chat"].chats] == [
         c.id for c in expected.apps["chat"].chats]
     assert phone.route() == "launcher"
+
+
+def test_content_ranked_by_another_model_than_announced_is_refused():
+    ranked_by = build_user_content(resolve_profile("demo-ana")).encoder
+    assert build_phone("demo-ana", 0, 540, 1200, encoder=ranked_by).route() == "launcher"
+    with pytest.raises(MobileIntentError, match=rf"'demo-ana' was ranked by {ranked_by}, not "
+                                                r"by org/other-model \(the encoder announced"):
+        build_phone("demo-ana", 0, 540, 1200, encoder="org/other-model")
 
 
 def test_profiles_folder_is_searched_first(tmp_path):

@@ -415,3 +415,56 @@ def test_the_loaded_encoders_entry_is_read_when_another_model_was_predicted(fold
     again = content_cache.fetch(pair._fingerprint(profile), LEXICAL, lambda encoder: 1 / 0,
                                 type(first))
     assert again.contexts == first.contexts
+
+
+# A command run in a fresh interpreter: its exit code, what it imported, its last line.
+COMMAND = """
+import json, sys
+from mobileintent_gym.cli import main
+code = main(sys.argv[1:])
+print(json.dumps({"code": code, "torch": "torch" in sys.modules,
+                  "sentence_transformers": "sentence_transformers" in sys.modules}))
+"""
+
+
+def test_evaluating_cached_users_loads_no_encoder_and_records_the_one_that_ranked(
+        folder, tmp_path, sentence_encoder):
+    # The command announced (and recorded) its encoder by loading it: 8 s and 430 MB on the
+    # 2-core VM before any episode, though the users' content was read from disk.
+    built = build_user_content(resolve_profile("demo-ana"))
+    out = tmp_path / "run.json"
+    done = subprocess.run(
+        [sys.executable, "-c", COMMAND, "evaluate", "--users", "demo-ana", "--tasks",
+         "G-SPT-02:personal:implicit", "--out", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "MOBILEINTENT_GYM_CACHE": str(folder.parent), "HF_HUB_OFFLINE": "1",
+             "PYTHONPATH": str(ROOT)})
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report == {"code": 0, "torch": False, "sentence_transformers": False}, done.stderr
+    provenance = json.loads(out.read_text())["provenance"]
+    assert provenance["encoder"] == built.encoder == sentence_encoder.name
+    reason = provenance["encoder_fallback"]
+    assert f"encoder: {built.encoder}{f' (FALLBACK: {reason})' if reason else ''}\n" in done.stderr
+
+
+@pytest.mark.parametrize("command", [
+    ["evaluate", "--users", "demo-chen", "--tasks", "G-WCT-01:common:explicit"],
+    ["generate", "--users", "demo-chen", "--days", "1"]])
+def test_content_ranked_by_another_model_than_announced_is_refused(
+        folder, tmp_path, monkeypatch, capsys, sentence_encoder, command):
+    # The study's model, complete on disk, is announced; its weights are damaged, so the
+    # content is ranked by the fallback (this process's encoder) and must not be recorded
+    # under the study's name.
+    monkeypatch.setenv("SENTENCE_TRANSFORMERS_HOME", str(tmp_path / "hf"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    snapshot = fake_study_model(tmp_path / "hf")
+    weights = (snapshot / "model.safetensors").read_bytes()[:5000]
+    (snapshot / "model.safetensors").unlink()
+    (snapshot / "model.safetensors").write_bytes(weights)
+    from mobileintent_gym.cli import main
+
+    assert main([*command, "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"encoder: {encoders.STUDY_MODEL}\n" in err
+    assert (f"the content of 'demo-chen' was ranked by {encoders.PACKAGED_MODEL}, not by "
+            f"{encoders.STUDY_MODEL}") in err
