@@ -10,15 +10,17 @@ or, for the step that completed the intention, the intention's operation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.query import rid_suffix
 from mobileintent_gym.phone.ui import Node
+from mobileintent_gym.phone.widgets import SECTION_TITLE, TITLE
 
 MAX_WORDS = 20
 LAUNCHER = "launcher"
-_TITLE_IDS = ("title", "alertTitle")
+_TITLE_IDS = (TITLE, "alertTitle")
+"""Ids of a screen's or a dialog's title; those of a record's heading end in ``_title``."""
 
 
 def app_of(route: str) -> str | None:
@@ -27,16 +29,37 @@ def app_of(route: str) -> str | None:
 
 
 def screen_title(root: Node, route: str) -> str:
-    """The name of the screen in front: its title (top layer first), else its route's name."""
+    """The name of the screen in front (its top layer): its first title, else its route's.
+
+    A title is a text whose id is one of :data:`_TITLE_IDS` or a record's heading
+    (``video_title``, ``note_title``; a list's ``section_title`` is none) and that lies in
+    no item of a scrolling list: a row's or a card's title names the item, not the screen
+    (a search's first result, a related video under the one playing).
+    """
     top = root.children[-1] if root.children else root
-    for node in top.walk():
-        if rid_suffix(node.resource_id) in _TITLE_IDS and node.text.strip():
-            return node.text.strip()
+    title = next(_titles(top), None)
+    if title is not None:
+        return title
     return "the home screen" if route == LAUNCHER else route.rsplit("/", 1)[-1].replace("_", " ")
 
 
+def _titles(node: Node, scrolls: bool = False) -> Iterator[str]:
+    """The titles in ``node``'s tree, in order; ``scrolls``: it lies in a scrolling view."""
+    if scrolls and (node.clickable or node.long_clickable):
+        return  # an item of a list
+    name = rid_suffix(node.resource_id)
+    if (name in _TITLE_IDS or (name.endswith("_title") and name != SECTION_TITLE)) and (
+            node.text.strip()):
+        yield node.text.strip()
+    for child in node.children:
+        yield from _titles(child, scrolls or node.scrollable)
+
+
 def hit_label(event: StepEvent, before: Node) -> str:
-    """What the element an action hit shows: its text, else the first text inside it."""
+    """What the element an action hit shows: its text, else its title, else its first text.
+
+    A card's title names it better than what comes first in it (a video's duration).
+    """
     hit = event.hit
     if hit is None:
         return ""
@@ -44,7 +67,8 @@ def hit_label(event: StepEvent, before: Node) -> str:
         return hit.text.strip()
     for node in before.walk():
         if node.bounds == hit.bounds and node.resource_id == hit.resource_id:
-            found = next((n.text.strip() for n in node.walk() if n.text.strip()), "")
+            found = next(_titles(node), None) or next(
+                (n.text.strip() for n in node.walk() if n.text.strip()), "")
             if found:
                 return found
     return rid_suffix(hit.resource_id).replace("_", " ")

@@ -10,7 +10,7 @@ from mobileintent_gym.phone import SimPhone, hierarchy
 from tests.helpers import press
 
 FORMAT = re.compile(r'^(On the home screen|In [A-Z][a-z]+), [a-z-]+ .+, to [a-z].+$')
-APPS = {"music": "Music", "chat": "Chat"}
+APPS = {"music": "Music", "chat": "Chat", "video": "Video", "maps": "Maps"}
 
 
 def _described(phone, action, purpose=None):
@@ -30,6 +30,27 @@ def test_steps_are_described_from_what_changed_on_screen():
     assert (_described(phone, Action.swipe("UP"))
             == "In Music, swipe up on Your Library, to see more of Your Library")
     assert (_described(phone, Action.press("BACK")) == "In Music, press Back, to leave Music")
+
+
+def test_a_screen_is_named_by_its_own_title_not_by_an_item_of_its_lists():
+    # The video page was named after the first related video under the one playing, the
+    # search screen after its first result, and a video card after its duration.
+    phone = SimPhone()
+    phone.open("video")
+    press(phone, resource_id="nav_following")
+    press(phone, resource_id="tab_videos")
+    opened = _described(phone, lambda p: press(p, resource_id="video"))
+    [playing] = [n.text for n in hierarchy.parse(phone.hierarchy()).walk()
+                 if n.resource_id.endswith("/video_title")]
+    assert opened.endswith(f"to open {playing}")
+    # The card tapped is named by its title, not by the first text in it (its duration).
+    assert opened.startswith(f'In Video, tap "{" ".join(playing.split()[:6])}…"')
+    related = [n.text for n in hierarchy.parse(phone.hierarchy()).walk()
+               if n.resource_id.endswith("/title")]
+    assert related and playing not in related
+    phone.open("maps")
+    assert (_described(phone, lambda p: press(p, resource_id="search_bar"))
+            == 'In Maps, tap "Search here", to open search')
 
 
 def test_typing_keys_going_back_and_the_deciding_step():
