@@ -220,11 +220,14 @@ class PhoneCommands:
     def am(self, inv: Invocation) -> Output:
         """``am start [-W] [-S] -n PACKAGE/ACTIVITY`` (other options are accepted, unused).
 
-        And ``am broadcast -a ACTION [--es KEY VALUE]...``: see :meth:`broadcast`.
+        And ``am broadcast -a ACTION [--es KEY VALUE]...``: see :meth:`broadcast`;
+        ``am force-stop [--user USER] PACKAGE``: see :meth:`force_stop`.
         """
         args = inv.argv[1:]
         if args[:1] == ["broadcast"]:
             return self.broadcast(args[1:])
+        if args[:1] == ["force-stop"]:
+            return self.force_stop(args[1:])
         if args[:1] not in (["start"], ["start-activity"]):
             return _usage(f"am: unsupported sub-command {' '.join(args[:1]) or '(none)'}")
         component = args[args.index("-n") + 1] if "-n" in args[:-1] else ""
@@ -239,6 +242,20 @@ class PhoneCommands:
         except MobileIntentError as err:  # a route that does not exist or needs parameters
             return _usage(f"Error: Activity class {{{component}}} does not exist. ({err})")
         return Output(f"Starting: Intent {{ cmp={component} }}\n".encode())
+
+    def force_stop(self, args: list[str]) -> Output:
+        """``am force-stop``: the app's screens close (its data stays), as on a phone.
+
+        A package that is not installed is no error there either: nothing happens.
+        """
+        if args[:1] == ["--user"]:
+            args = args[2:]
+        if len(args) != 1:
+            return _usage(f"am force-stop: expected one package, got {' '.join(args) or '(none)'}")
+        app_id = self.phone.packages().get(args[0])
+        if app_id is not None:
+            self.phone.stop(app_id)
+        return Output()
 
     def broadcast(self, args: list[str]) -> Output:
         """``am broadcast``: ADBKeyboard's text broadcasts type; others reach no receiver.
@@ -258,12 +275,15 @@ class PhoneCommands:
                       .encode())
 
     def monkey(self, inv: Invocation) -> Output:
-        """``monkey -p PACKAGE [-c CATEGORY] [-v] COUNT``: launches the package."""
+        """``monkey -p PACKAGE [-c CATEGORY] [-v] COUNT``: launches the package.
+
+        As its launcher icon does: a started app comes back where it was left.
+        """
         args = inv.argv[1:]
         package = args[args.index("-p") + 1] if "-p" in args[:-1] else ""
         if package not in self.phone.packages():
             return Output(b"** No activities found to run, monkey aborted.\n", code=252)
-        self.phone.open(self.phone.packages()[package])
+        self.phone.launch(self.phone.packages()[package])
         return Output(b"  bash arg: -p\nEvents injected: 1\n## Network stats: elapsed time=1ms\n")
 
     def pm(self, inv: Invocation) -> Output:

@@ -124,6 +124,15 @@ class BackStacks:
             self.foreground = None
         return ""
 
+    def stop(self, app_id: str) -> None:
+        """Drop ``app_id``'s stack (its data stays): it starts at its root when launched.
+
+        The launcher shows if it was in front.
+        """
+        self.stacks.pop(app_id, None)
+        if self.foreground == app_id:
+            self.foreground = None
+
     def home(self) -> str:
         """HOME: show the launcher (at its first page if it shows already); apps keep stacks."""
         if self.foreground is not None:

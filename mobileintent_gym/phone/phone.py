@@ -246,6 +246,27 @@ class SimPhone:
             raise UnknownRouteError(
                 f"{app_id!r} has nothing for {route!r} with {params!r}: {err!r}") from err
 
+    def launch(self, app_id: str) -> None:
+        """Bring an app to the front where it was left, as its launcher icon does.
+
+        An app not started (or stopped) starts at its root.
+
+        Raises:
+            UnknownRouteError: When no such app is installed.
+        """
+        self._check_open()
+        self._stacks.launch(app_id)
+
+    def stop(self, app_id: str) -> None:
+        """Stop an app as ``am force-stop`` does: its screens close, its data stays.
+
+        Raises:
+            UnknownRouteError: When no such app is installed.
+        """
+        self._check_open()
+        self._stacks.app(app_id)
+        self._stacks.stop(app_id)
+
     @property
     def state(self) -> PhoneState:
         """The live phone state (read it; change it only through actions)."""

@@ -15,6 +15,7 @@ from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
 from mobileintent_gym.phone.query import find
 from mobileintent_gym.phone.ui import center
+from tests.helpers import press
 
 
 @pytest.fixture
@@ -69,6 +70,29 @@ def test_am_start_and_monkey_open_apps(device):
         result = device.run(f"am start -n com.mobileintent.chat/.route.{route}")
         assert result.code == 1 and b"does not exist" in result.stderr
         assert device.phone.route() == "music/home"
+
+
+def test_am_force_stop_closes_the_apps_screens_and_keeps_its_data(device):
+    # It was refused as an unsupported sub-command: harnesses reset apps with it.
+    phone = device.phone
+    phone.open("chat")
+    press(phone, resource_id="chat")
+    assert phone.route() == "chat/conversation"
+    out(device, "input keyevent KEYCODE_HOME; monkey -p com.mobileintent.chat 1")
+    assert phone.route() == "chat/conversation"  # a started app comes back where it was
+    data = phone.state.apps["chat"]
+    assert out(device, "am force-stop com.mobileintent.chat") == ""
+    assert phone.route() == "launcher" and phone.state.apps["chat"] is data
+    shown = np.asarray(Image.open(io.BytesIO(device.run("screencap -p").stdout)).convert("RGB"))
+    assert np.array_equal(shown, phone.screenshot())
+    out(device, "monkey -p com.mobileintent.chat 1")
+    assert phone.route() == "chat/chats"  # started afresh, at its root
+    # Another app stopped in the background leaves the one in front; an app that is not
+    # installed is no error, as on a phone.
+    out(device, "am force-stop --user 0 com.mobileintent.music; am force-stop com.nope")
+    assert phone.route() == "chat/chats"
+    refused = device.run("am force-stop")
+    assert refused.code == 1 and b"expected one package, got (none)" in refused.stderr
 
 
 def test_screencap_png_to_stdout_and_file_equals_frame(device):

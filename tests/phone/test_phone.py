@@ -195,6 +195,21 @@ def test_open_is_a_deep_link_and_unknown_ones_raise(phone):
         phone.open("music", "music/nowhere")
 
 
+def test_stop_closes_an_apps_screens_and_launch_resumes_where_it_was_left(phone):
+    phone.open("music", "music/library/liked")
+    phone.act("PRESS[HOME]")
+    phone.launch("music")
+    assert phone.route() == "music/library/liked"
+    phone.stop("music")
+    assert phone.route() == "launcher"
+    phone.launch("music")
+    assert phone.route() == "music/home"
+    for call in (phone.stop, phone.launch):
+        with pytest.raises(UnknownRouteError, match="no app 'camera'"):
+            call("camera")
+    assert phone.route() == "music/home"
+
+
 def test_reset_restores_a_given_state_without_sharing_it(phone):
     state = phone.state.copy()
     phone.open("music", "music/library/liked")
