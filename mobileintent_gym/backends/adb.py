@@ -219,18 +219,20 @@ class AdbDevice:
     def hierarchy(self) -> str:
         """The view hierarchy in uiautomator dump XML.
 
-        The dump file is removed first (a dump that fails may leave the last one in place)
-        and what ``uiautomator`` prints is dropped (some builds print linker warnings).
+        The dump file is removed first (a dump that fails may leave the last one in place);
+        what ``uiautomator`` prints before it (some builds print linker warnings) is
+        dropped, or quoted when no dump came (``ERROR: could not get idle state.``).
 
         Raises:
             DeviceCommandError: When no dump came, or one cut short (a device that went
                 away mid-answer ends the stream as if it were done).
         """
         path = shlex.quote(self.config.dump_path)
-        xml = self._link.read(f"rm -f {path}; uiautomator dump {path} >/dev/null 2>&1 && "
-                              f"cat {path}").strip()
-        if not xml.startswith("<?xml"):
-            raise DeviceCommandError(f"uiautomator dump failed: {xml[:200]!r}")
+        said, _, xml = self._link.read(f"rm -f {path}; uiautomator dump {path} 2>&1; "
+                                       f"cat {path}").partition("<?xml")
+        if not xml:
+            raise DeviceCommandError(f"uiautomator dump failed: {said.strip()[:300]!r}")
+        xml = f"<?xml{xml}".strip()
         if not xml.endswith("</hierarchy>"):
             raise DeviceCommandError(f"uiautomator dump cut short after {len(xml)} "
                                      f"characters: ...{xml[-80:]!r}")

@@ -1,4 +1,5 @@
 import contextlib
+import re
 import shutil
 import socket
 import threading
@@ -299,10 +300,16 @@ class _Answers:
 DUMP = "<?xml version='1.0' ?><hierarchy rotation=\"0\"><node bounds=\"[0,0][1,1]\"/></hierarchy>"
 
 
+LINKER = "WARNING: linker: libdvm.so has text relocations. This is wasting memory.\n"
+SAID = "UI hierchary dumped to: /sdcard/window_dump.xml\n"
+
+
 @pytest.mark.parametrize(("answer", "error"), [
-    (DUMP, None), ("\n" + DUMP + "\r\n", None),
+    (DUMP, None), ("\n" + DUMP + "\r\n", None), (LINKER + SAID + DUMP, None),
     (DUMP[:50], "cut short after 50 characters"),  # the device went away mid-answer
-    ("ERROR: null root node returned by UiTestAutomationBridge.", "dump failed"),
+    ("ERROR: null root node returned by UiTestAutomationBridge.\ncat: "
+     "/sdcard/window_dump.xml: No such file or directory\n",
+     "dump failed: 'ERROR: null root node returned by UiTestAutomationBridge.\\ncat: "),
 ])
 def test_a_dump_is_read_whole_or_refused(answer, error):
     device = object.__new__(AdbDevice)  # no connection: the link below answers
@@ -310,9 +317,20 @@ def test_a_dump_is_read_whole_or_refused(answer, error):
     if error is None:
         assert device.hierarchy() == DUMP
     else:
-        with pytest.raises(DeviceCommandError, match=error):
+        with pytest.raises(DeviceCommandError, match=re.escape(error)):
             device.hierarchy()
     (command,) = device._link.commands
-    # Stale dumps and uiautomator's own messages (linker warnings) never reach the reader.
-    assert command.startswith("rm -f /sdcard/window_dump.xml; ") and ">/dev/null 2>&1" in command
+    # A stale dump never reads, and what uiautomator says comes back: a device's
+    # "ERROR: could not get idle state." was dropped with its linker warnings (>/dev/null).
+    assert command == ("rm -f /sdcard/window_dump.xml; uiautomator dump "
+                       "/sdcard/window_dump.xml 2>&1; cat /sdcard/window_dump.xml")
+
+
+def test_a_dump_that_fails_quotes_what_the_device_said(local):
+    # Through the real adb binary: the served shell's refusal is quoted whole.
+    adb = AdbDevice(AdbConfig(local.serial, server_port=local.server_port,
+                              dump_path="/system/window_dump.xml"))
+    with pytest.raises(DeviceCommandError, match=r"dump failed: '/system/bin/sh: "
+                                                 r"/system/window_dump.xml: Permission denied"):
+        adb.hierarchy()
 
