@@ -233,12 +233,15 @@ def _comparable(provenance: dict[str, Any]) -> dict[str, Any]:
     """A provenance as a resumption compares it: what ran, not how it was written.
 
     A simulated device by its kind (``sim`` and ``sim:1080x2400`` are one phone: the
-    screen is a field of its own), the observation fields in any order.
+    screen is a field of its own), the observation fields in any order, the encoder by
+    its model and whether it was a fallback (the reason is worded by what found it: the
+    files on disk, or loading).
     """
     device, fields = provenance.get("device"), provenance.get("observation")
     return {**provenance,
             "device": "sim" if isinstance(device, str) and device.startswith("sim") else device,
-            "observation": sorted(fields, key=str) if isinstance(fields, list) else fields}
+            "observation": sorted(fields, key=str) if isinstance(fields, list) else fields,
+            "encoder_fallback": provenance.get("encoder_fallback") is not None}
 
 
 def _frames_saver(run: Plan, index: int, names: list[str]):

@@ -236,6 +236,29 @@ def test_resuming_with_other_arguments_is_refused_naming_them(tmp_path, capsys):
     assert out.read_text() == before
 
 
+def test_a_resume_compares_the_encoder_by_its_model_not_by_how_its_fallback_is_worded(
+        tmp_path, capsys):
+    # A run written while loading worded the reason for the fallback after what loading
+    # raised; one that reads the disk words it after what is there: the resume was refused.
+    cut = tmp_path / "cut.json"
+    two = ("--users", "demo-ana", "--tasks", *TASKS[:2])
+    assert run(*two, "--out", str(cut)) == 0
+    record = json.loads(cut.read_text())
+    record["episodes"] = record["episodes"][:1]
+    prov = record["provenance"]
+    fell_back = prov["encoder_fallback"] is not None
+    reworded = "worded otherwise" if fell_back else None
+    for changes, code in (({"encoder_fallback": reworded}, 0),
+                          ({"encoder_fallback": None if fell_back else "a fallback"}, 2),
+                          ({"encoder": "org/other-model"}, 2)):
+        cut.write_text(json.dumps({**record, "provenance": {**prov, **changes}}))
+        assert run(*two, "--out", str(cut), "--resume") == code
+        if code:
+            assert "other settings (encoder" in capsys.readouterr().err
+        else:
+            assert len(json.loads(cut.read_text())["episodes"]) == 2
+
+
 def test_a_resume_from_another_folder_with_another_agent_file_is_refused(tmp_path,
                                                                          monkeypatch, capsys):
     # The spec was stored as typed: 'agent.py:A' from another folder loaded another file,

@@ -2,10 +2,11 @@
 
 Each description reads ``"[On/In] <App>, <action details>, to <purpose>"`` in at most
 :data:`MAX_WORDS` words: *On the home screen* or *In <App>* from the screen the action was
-taken on; the details from the action and the element it hit (its text, else the first text
-inside it); the purpose from what changed between the screen before and the screen after
-(an app opened or left, a screen opened or returned to, a list scrolled, a field filled) —
-or, for the step that completed the intention, the intention's operation.
+taken on; the details from the action and the element it hit (its text, else its title,
+else the first text inside it); the purpose from what changed between the screen before
+and the screen after (an app opened or left, a screen opened or returned to, a list
+scrolled, a field filled) — or, for the step that completed the intention, the
+intention's operation.
 """
 
 from __future__ import annotations

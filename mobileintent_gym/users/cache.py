@@ -74,6 +74,8 @@ WEIGHTS = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.js
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "sentencepiece.bpe.model",
                    "spiece.model", "tokenizer.model")
 T = TypeVar("T")
+_SENTENCE_MODULES = ("sentence_transformers", "transformers", "torch")
+"""What the sentence encoder imports; one missing makes ``auto`` the lexical encoder."""
 
 
 class CacheError(MobileIntentError):
@@ -328,8 +330,9 @@ def predict_encoder(kind: str) -> EncoderChoice | None:
 
     It follows ``SentenceEncoder``'s loading order: the study's model in the local
     Hugging Face cache, the hub, the packaged fallback; ``auto`` without
-    sentence-transformers (or the fallback) is the lexical encoder. Weights that are
-    complete on disk but damaged are found only when they load (and fall back then).
+    sentence-transformers, transformers or torch (or the fallback) is the lexical encoder.
+    Weights complete on disk but damaged, or a torch whose native libraries fail to load,
+    are found only when they load (and fall back then).
 
     Returns:
         The choice, or ``None`` when only loading the encoder can tell: the hub would be
@@ -342,7 +345,7 @@ def predict_encoder(kind: str) -> EncoderChoice | None:
     if kind not in ("auto", "sentence"):
         return None
     try:
-        if importlib.util.find_spec("sentence_transformers") is None:
+        if any(importlib.util.find_spec(name) is None for name in _SENTENCE_MODULES):
             require("sentence_transformers", "embed")  # raises, naming the extra
         folder = _cached_snapshot(encoders.STUDY_MODEL)
         if folder is not None:
@@ -408,15 +411,19 @@ def _cached_snapshot(model_id: str) -> Path | None:
 
 
 def _complete(snapshot: Path) -> bool:
-    """Whether a sentence-transformers snapshot holds its modules, weights and tokenizer.
+    """Whether a model snapshot holds its modules, weights and tokenizer.
 
     A download cut short leaves some files out; loading such a snapshot fails (or, without
     its tokenizer, gives one that knows no word: :func:`encoders.check_tokenizer` refuses
     it) and falls back to another model, so predicting it would name an entry never written.
+    A snapshot without ``modules.json`` (a plain transformers model, as ``AutoModel``
+    downloads it) is loaded by sentence-transformers as its transformer, mean-pooled.
     """
     try:
         modules = json.loads((snapshot / "modules.json").read_text())
         paths = [m["path"] for m in modules if str(m["type"]).endswith(".Transformer")]
+    except FileNotFoundError:
+        paths = [""]
     except (OSError, ValueError, TypeError, KeyError):
         return False
     return bool(paths) and all(

@@ -261,6 +261,35 @@ def test_a_dependency_whose_native_library_is_missing_is_named_with_its_extra(
         require("brokenlib", "embed")
 
 
+def test_a_snapshot_without_modules_json_is_keyed_as_the_model_it_is(tmp_path, monkeypatch,
+                                                                     sentence_encoder):
+    # sentence-transformers loads a plain transformers snapshot (no modules.json: what
+    # AutoModel downloads) as the study's model; it was predicted as the fallback, so every
+    # process missed its content and commands refused it as another model than announced.
+    monkeypatch.setenv("SENTENCE_TRANSFORMERS_HOME", str(tmp_path / "hf"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    snapshot = fake_study_model(tmp_path / "hf")
+    (snapshot / "modules.json").unlink()
+    assert content_cache.encoder_identity("auto").startswith(encoders.STUDY_MODEL + "@")
+    import sentence_transformers
+
+    model = sentence_transformers.SentenceTransformer(str(snapshot), device="cpu")
+    assert model.encode(["a song"]).shape == (1, sentence_encoder.dim)
+
+
+@pytest.mark.parametrize("missing", ["torch", "transformers"])
+def test_auto_without_what_sentence_transformers_imports_is_keyed_as_lexical(missing):
+    # Predicted as a sentence model, it loaded as the lexical encoder.
+    code = (f"import json, sys; sys.modules[{missing!r}] = None\n"
+            "from mobileintent_gym.users import cache, encoders\n"
+            "loaded = cache.EncoderChoice.of(encoders.make_encoder('auto'))\n"
+            "print(json.dumps([cache.predict_encoder('auto') == loaded, "
+            "cache.predict_encoder('sentence'), loaded.name]))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert json.loads(done.stdout.splitlines()[-1]) == [True, None, "lexical"], done.stderr
+
+
 def test_auto_without_sentence_transformers_is_keyed_as_lexical(monkeypatch):
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
     assert content_cache.encoder_identity("auto") == "lexical/4096/3"
