@@ -25,6 +25,7 @@ from PIL import Image
 from mobileintent_gym.actions import Action
 from mobileintent_gym.adbd.conventions import LONG_PRESS_MS, route_from_component, swipe_gesture
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
+from mobileintent_gym.checks import is_digits
 from mobileintent_gym.errors import MobileIntentError
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ _INT_RANGE = 2**31
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 # ADBKeyboard's broadcasts that type text, and how each carries it in its "msg" extra.
 _KEYBOARD_ACTIONS = {"ADB_INPUT_B64": True, "ADB_INPUT_TEXT": False}
+_USERS = ("all", "current", "cur")  # what am's --user takes besides a number
 
 
 def _ints(values: list[str]) -> list[int]:
@@ -244,15 +246,23 @@ class PhoneCommands:
         return Output(f"Starting: Intent {{ cmp={component} }}\n".encode())
 
     def force_stop(self, args: list[str]) -> Output:
-        """``am force-stop``: the app's screens close (its data stays), as on a phone.
+        """``am force-stop [--user USER] PACKAGE``: the app's screens close, its data stays.
 
-        A package that is not installed is no error there either: nothing happens.
+        Read as Android reads it: options first (``--user`` takes a number, ``all`` or
+        ``current``; any other is an error), then the package; what follows is ignored,
+        and a package that is not installed is no error: nothing happens.
         """
-        if args[:1] == ["--user"]:
-            args = args[2:]
-        if len(args) != 1:
-            return _usage(f"am force-stop: expected one package, got {' '.join(args) or '(none)'}")
-        app_id = self.phone.packages().get(args[0])
+        index = 0
+        while index < len(args) and args[index].startswith("-"):
+            if args[index] != "--user":
+                return _usage(f"Error: Unknown option: {args[index]}")
+            user = args[index + 1] if index + 1 < len(args) else "(none)"
+            if not (user in _USERS or is_digits(user.removeprefix("-"))):
+                return _usage(f"Error: Bad user number: {user}")
+            index += 2
+        if index >= len(args):
+            return _usage("Error: am force-stop needs a package")
+        app_id = self.phone.packages().get(args[index])
         if app_id is not None:
             self.phone.stop(app_id)
         return Output()

@@ -195,14 +195,19 @@ class AdbDevice:
         self.events = []
 
     def open(self, app_id: str) -> None:
-        """Bring the built-in app ``app_id`` to the front (``monkey -p PACKAGE``).
+        """Bring the built-in app ``app_id`` to the front at its home screen.
+
+        ``am force-stop`` closes the screens it was left on (its data stays), then
+        ``monkey -p PACKAGE`` sends the launcher's intent, which would bring a started app
+        back where it was.
 
         Raises:
             UnknownRouteError: When no built-in app is called ``app_id``.
             DeviceCommandError: When the device cannot launch its package.
         """
         package = shlex.quote(app_package(app_id))
-        self._send([f"monkey -p {package} -c android.intent.category.LAUNCHER 1"])
+        self._send([f"am force-stop {package}",
+                    f"monkey -p {package} -c android.intent.category.LAUNCHER 1"])
 
     def screenshot(self, fresh: bool = False) -> np.ndarray:
         """The screen as a read-only H×W×3 uint8 array (``screencap -p``).

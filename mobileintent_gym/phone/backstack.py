@@ -79,8 +79,9 @@ class BackStacks:
 
     def launch(self, app_id: str) -> None:
         """Bring ``app_id`` to the front where it was left (its root if not started)."""
+        app = self.app(app_id)
         if app_id not in self.stacks:
-            self.stacks[app_id] = [Entry(self.app(app_id).home)]
+            self.stacks[app_id] = [Entry(app.home)]
         self.foreground = app_id
 
     def push(self, app_id: str, route: str, params: tuple = ()) -> None:

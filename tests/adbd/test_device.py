@@ -91,8 +91,16 @@ def test_am_force_stop_closes_the_apps_screens_and_keeps_its_data(device):
     # installed is no error, as on a phone.
     out(device, "am force-stop --user 0 com.mobileintent.music; am force-stop com.nope")
     assert phone.route() == "chat/chats"
-    refused = device.run("am force-stop")
-    assert refused.code == 1 and b"expected one package, got (none)" in refused.stderr
+    # Arguments read as Android reads them: what follows the package is ignored.
+    phone.open("music")
+    out(device, "am force-stop --user all --user 0 com.mobileintent.music extra")
+    assert phone.route() == "launcher"
+    for line, says in (("am force-stop", "needs a package"),
+                       ("am force-stop --user", "Bad user number: (none)"),
+                       ("am force-stop --user bogus com.mobileintent.chat", "Bad user number"),
+                       ("am force-stop -x com.mobileintent.chat", "Unknown option: -x")):
+        refused = device.run(line)
+        assert refused.code == 1 and says.encode() in refused.stderr, line
 
 
 def test_screencap_png_to_stdout_and_file_equals_frame(device):

@@ -266,6 +266,18 @@ def test_open_launches_a_built_in_app_and_the_next_action_sees_it(local, device)
         device.open("mail")
 
 
+def test_open_starts_an_app_at_its_home_screen_as_the_simulated_phone_does(local, device):
+    # The launcher's intent brings a started app back where it was left: an episode
+    # started on the screen the last one ended on, where SimPhone.open starts afresh.
+    device.open("chat")
+    x, y = center(device.hierarchy(), lambda n: n.resource_id.endswith("/chat"))
+    device.act(Action.click(x, y))
+    assert device.route() == "chat/conversation"
+    device.reset()
+    device.open("chat")
+    assert device.route() == "chat/chats"
+
+
 @pytest.mark.parametrize(("answer", "size"), [
     ("Physical size: 1080x2400\n", (1080, 2400)),
     # A phone run below its panel's resolution: screenshots and taps use the override.
