@@ -37,10 +37,12 @@ import contextlib
 import errno
 import functools
 import hashlib
+import importlib.metadata
 import importlib.util
 import json
 import os
 import pickle
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -76,6 +78,7 @@ TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "sentencepiece.b
 T = TypeVar("T")
 _SENTENCE_MODULES = ("sentence_transformers", "transformers", "torch")
 """What the sentence encoder imports; one missing makes ``auto`` the lexical encoder."""
+_REQUIREMENT_NAME = re.compile(r"[A-Za-z0-9._-]+")
 
 
 class CacheError(MobileIntentError):
@@ -330,9 +333,10 @@ def predict_encoder(kind: str) -> EncoderChoice | None:
 
     It follows ``SentenceEncoder``'s loading order: the study's model in the local
     Hugging Face cache, the hub, the packaged fallback; ``auto`` without
-    sentence-transformers, transformers or torch (or the fallback) is the lexical encoder.
-    Weights complete on disk but damaged, or a torch whose native libraries fail to load,
-    are found only when they load (and fall back then).
+    sentence-transformers, transformers or torch, a distribution the first two require
+    (by their metadata) or the fallback is the lexical encoder. Weights complete on disk
+    but damaged, or a dependency installed but broken (a torch whose native libraries
+    fail to load), are found only when they load (and fall back then).
 
     Returns:
         The choice, or ``None`` when only loading the encoder can tell: the hub would be
@@ -345,8 +349,9 @@ def predict_encoder(kind: str) -> EncoderChoice | None:
     if kind not in ("auto", "sentence"):
         return None
     try:
-        if any(importlib.util.find_spec(name) is None for name in _SENTENCE_MODULES):
-            require("sentence_transformers", "embed")  # raises, naming the extra
+        if (any(importlib.util.find_spec(name) is None for name in _SENTENCE_MODULES)
+                or _missing_requirement() is not None):
+            require("sentence_transformers", "embed")  # raises, naming what failed
         folder = _cached_snapshot(encoders.STUDY_MODEL)
         if folder is not None:
             return EncoderChoice(encoders.STUDY_MODEL,
@@ -361,6 +366,28 @@ def predict_encoder(kind: str) -> EncoderChoice | None:
         "the cache: no complete snapshot of it there", encoders.HUB_SKIPPED])
     return EncoderChoice(encoders.PACKAGED_MODEL, reason,
                          _model_identity(encoders.PACKAGED_MODEL, folder))
+
+
+@functools.cache
+def _missing_requirement() -> str | None:
+    """A distribution that sentence-transformers or transformers needs and is not installed.
+
+    Read from their metadata (about 13 ms, once per process), not by importing them.
+    """
+    for distribution in _SENTENCE_MODULES[:2]:
+        try:
+            requirements = importlib.metadata.requires(distribution.replace("_", "-")) or []
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        for requirement in requirements:
+            name = _REQUIREMENT_NAME.match(requirement)
+            if name is None or "extra ==" in requirement:
+                continue
+            try:
+                importlib.metadata.version(name.group())
+            except importlib.metadata.PackageNotFoundError:
+                return name.group()
+    return None
 
 
 def encoder_identity(kind: str) -> str | None:

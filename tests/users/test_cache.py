@@ -277,10 +277,15 @@ def test_a_snapshot_without_modules_json_is_keyed_as_the_model_it_is(tmp_path, m
     assert model.encode(["a song"]).shape == (1, sentence_encoder.dim)
 
 
-@pytest.mark.parametrize("missing", ["torch", "transformers"])
+@pytest.mark.parametrize("missing", ["torch", "transformers", "scipy"])
 def test_auto_without_what_sentence_transformers_imports_is_keyed_as_lexical(missing):
-    # Predicted as a sentence model, it loaded as the lexical encoder.
-    code = (f"import json, sys; sys.modules[{missing!r}] = None\n"
+    # Predicted as a sentence model, it loaded as the lexical encoder. A distribution is
+    # taken away here by hiding its module and its metadata (the test cannot uninstall it).
+    code = (f"import importlib.metadata as m, json, sys; sys.modules[{missing!r}] = None\n"
+            "version = m.version\n"
+            f"def hidden(name): return version(name) if name != {missing!r} else "
+            "m.version('no-such-distribution')\n"
+            "m.version = hidden\n"
             "from mobileintent_gym.users import cache, encoders\n"
             "loaded = cache.EncoderChoice.of(encoders.make_encoder('auto'))\n"
             "print(json.dumps([cache.predict_encoder('auto') == loaded, "
