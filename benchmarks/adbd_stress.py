@@ -11,6 +11,8 @@ can make, while a probe client (in a process of its own) runs ``echo ok`` every 
 * ``grep_backtracking`` — ``echo aaa…a! | grep -E '^(a+)+$'`` (30 a's; Python's regex
   engine would need minutes);
 * ``parallel_pushes`` — four 200 MB pushes at once against 256 MiB of storage;
+* ``unread_pulls`` — four connections, each pulling the 32 MiB file on 64 sync streams at
+  once and reading none of them;
 * ``input_overflow`` — ``input tap 1e999 5`` and ``input swipe 1 1 2 2 1e999``.
 
 For each: the attack's exit code and first words, its duration, the server's peak resident
@@ -34,7 +36,7 @@ from contextlib import ExitStack
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from mobileintent_gym.adbd.client import ClientError, RawAdb
+from mobileintent_gym.adbd.client import ClientError, RawAdb, unread_pulls
 from mobileintent_gym.adbd.harness import ServeProcess
 from mobileintent_gym.adbd.limits import MIB
 from mobileintent_gym.memory import process_memory, reset_peak_memory
@@ -119,6 +121,13 @@ def attacks(client: RawAdb | None, port: int) -> dict:
         client.shell("rm -f /sdcard/p0.bin /sdcard/p1.bin /sdcard/p2.bin /sdcard/p3.bin")
         return "; ".join(sorted(answer[-40:] for answer in answers))
 
+    def pulls() -> str:
+        wires = [unread_pulls(port, FILE) for _ in range(4)]
+        time.sleep(1)  # the streams write what they may, then wait for OKAYs
+        for wire in wires:
+            wire.close()
+        return "4 connections x 64 pulls, none read"
+
     return {
         "cat_forty": lambda: shell_outcome(client, "cat" + f" {FILE}" * 40),
         "cat_two_hundred": lambda: shell_outcome(client, "cat" + f" {FILE}" * 200),
@@ -126,6 +135,7 @@ def attacks(client: RawAdb | None, port: int) -> dict:
         "grep_backtracking": lambda: shell_outcome(
             client, "echo " + "a" * 30 + "! | grep -E '^(a+)+$'"),
         "parallel_pushes": pushes,
+        "unread_pulls": pulls,
         "input_overflow": lambda: " / ".join(shell_outcome(client, line) for line in (
             "input tap 1e999 5", "input swipe 1 1 2 2 1e999")),
     }

@@ -100,6 +100,36 @@ def v2_packets(data: bytes) -> list[tuple[int, bytes]]:
     return out
 
 
+def unread_pulls(port: int, path: str, count: int = 64, maxdata: int = 1 << 20) -> WireClient:
+    """A connection whose ``count`` sync streams each ask to pull ``path``, none read.
+
+    The hostile client of the memory tests and benchmarks: every stream's data waits for
+    an OKAY that never comes. Close the connection to let go of it.
+
+    Raises:
+        ClientError: When the device refuses the connection or a stream.
+    """
+    wire = WireClient(port)
+    try:
+        if wire.handshake(maxdata).command != A_CNXN:
+            raise ClientError("the device asks for a key, which this client does not sign with")
+        for local in range(1, count + 1):
+            wire.send(Packet(A_OPEN, local, 0, b"sync:\x00"))
+        remotes: dict[int, int] = {}
+        while len(remotes) < count:
+            packet = wire.recv()
+            if packet.command != A_OKAY:
+                raise ClientError(f"the device answered an OPEN with {packet.name}")
+            remotes[packet.arg1] = packet.arg0
+        request = b"RECV" + struct.pack("<I", len(path.encode())) + path.encode()
+        for local, remote in remotes.items():
+            wire.send(Packet(A_WRTE, local, remote, request))
+    except BaseException:
+        wire.close()
+        raise
+    return wire
+
+
 @dataclass(frozen=True)
 class ShellOutput:
     """A command's exit code, stdout and stderr."""

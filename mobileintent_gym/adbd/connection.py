@@ -48,6 +48,8 @@ ServiceCheck = Callable[[str], bool]
 
 CONTROL_ROOM = 1 << 20
 """Bytes of the loop's own answers that may wait to be sent beyond the streams' data."""
+BULK_WRITES = 4
+"""Streams of one connection whose file data (a pull) may wait for the client at once."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,8 @@ class Connection:
         self._token = b""
         self._auth_attempts = 0
         self._streams: dict[int, Stream] = {}
+        # Streams whose file data may wait for the client at once (see Stream's ``bulk``).
+        self._bulk = asyncio.Semaphore(BULK_WRITES)
         self._tasks: set[asyncio.Task] = set()
         self._next_id = 1
 
@@ -239,7 +243,7 @@ class Connection:
             self.send(Packet(A_CLSE, 0, packet.arg0))
             return
         stream = Stream(self._next_id, packet.arg0, self.send, self._max_payload,
-                        self._writer.drain)
+                        self._writer.drain, self._bulk)
         self._next_id += 1
         self._streams[stream.local_id] = stream
         self.send(Packet(A_OKAY, stream.local_id, stream.remote_id))

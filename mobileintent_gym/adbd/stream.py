@@ -28,17 +28,25 @@ class Stream:
         send: Queues one packet on the connection.
         max_payload: Largest WRTE payload allowed on the connection.
         drain: Waits until the connection's send buffer is small again (None: no wait).
+        bulk: The connection's gate on bulk writes (file data), which a service holds
+            while such data of its waits for the host (None: no gate).
+
+    Attributes:
+        max_payload: Largest WRTE payload allowed on the connection.
+        bulk: The gate on bulk writes (see above), or ``None``.
     """
 
     def __init__(
         self, local_id: int, remote_id: int, send: Callable[[Packet], None], max_payload: int,
         drain: Callable[[], Awaitable[None]] | None = None,
+        bulk: asyncio.Semaphore | None = None,
     ) -> None:
         self._drain = drain
         self.local_id = local_id
         self.remote_id = remote_id
         self._send = send
-        self._max_payload = max_payload
+        self.max_payload = max_payload
+        self.bulk = bulk
         self._acked = asyncio.Event()
         self._acked.set()
         # Holds at most one unacknowledged WRTE, then b"" once the stream has ended.
@@ -58,12 +66,12 @@ class Stream:
             StreamClosed: When the stream closes before all data is acknowledged.
             ConnectionError: When the connection is lost while its buffer is full.
         """
-        for start in range(0, len(data), self._max_payload):
+        for start in range(0, len(data), self.max_payload):
             await self._acked.wait()
             if self.closed:
                 raise StreamClosed(f"stream {self.local_id} closed while writing")
             self._acked.clear()
-            chunk = data[start : start + self._max_payload]
+            chunk = data[start : start + self.max_payload]
             self._send(Packet(A_WRTE, self.local_id, self.remote_id, chunk))
             if self._drain is not None:  # an OKAY says nothing about the host reading it
                 await self._drain()

@@ -9,6 +9,7 @@ stream (not the connection).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import stat
 import struct
 import tempfile
@@ -20,7 +21,6 @@ from mobileintent_gym.checks import is_digits
 MAX_PATH = 1024
 SYNC_DATA_MAX = 64 * 1024
 MAX_MODE = 0xFFFFFFFF  # a mode is a u32 on the device
-_RECV_BATCH = 16 * SYNC_DATA_MAX
 _REQUEST = struct.Struct("<4sI")
 
 
@@ -74,13 +74,20 @@ async def _list(stream: Stream, fs: MemoryFileSystem, path: str) -> None:
 
 
 async def _recv(stream: Stream, fs: MemoryFileSystem, path: str) -> None:
-    data = fs.read(path)
-    # A batch of DATA messages per write: a few round trips, never a copy of the whole file.
-    for start in range(0, len(data), _RECV_BATCH):
-        batch = data[start : start + _RECV_BATCH]
-        await stream.write(b"".join(
-            _message(b"DATA", len(batch[i : i + SYNC_DATA_MAX])) + batch[i : i + SYNC_DATA_MAX]
-            for i in range(0, len(batch), SYNC_DATA_MAX)))
+    """Send a file as DATA messages, as many per write as one WRTE holds.
+
+    Each write's bytes are built while the connection's bulk gate is held, and let go of
+    once the host took them: a client that opens many pulls and reads none holds a few
+    writes' worth of memory, not one per stream. Slices of the file are views, not copies.
+    """
+    data = memoryview(fs.read(path))
+    step = SYNC_DATA_MAX * max(1, stream.max_payload // (_REQUEST.size + SYNC_DATA_MAX))
+    for start in range(0, len(data), step):
+        async with stream.bulk or contextlib.nullcontext():
+            await stream.write(b"".join(
+                _message(b"DATA", len(piece)) + piece
+                for i in range(start, min(start + step, len(data)), SYNC_DATA_MAX)
+                for piece in (data[i : i + SYNC_DATA_MAX],)))
     await stream.write(_message(b"DONE", 0))
 
 

@@ -13,6 +13,8 @@ from mobileintent_gym.adbd.sync import SYNC_DATA_MAX, serve_sync
 class ScriptedStream:
     """Serves ``data`` to reads and records writes; counts what the service consumed."""
 
+    max_payload, bulk = 1 << 20, None  # as a connection gives them
+
     def __init__(self, data: bytes) -> None:
         self.data, self.consumed, self.written = data, 0, b""
 
