@@ -372,7 +372,9 @@ def predict_encoder(kind: str) -> EncoderChoice | None:
 def _missing_requirement() -> str | None:
     """A distribution that sentence-transformers or transformers needs and is not installed.
 
-    Read from their metadata (about 13 ms, once per process), not by importing them.
+    Read from their metadata (about 13 ms, once per process), not by importing them; a
+    requirement with a marker (an extra's, or one for some Python versions or systems) is
+    left to loading.
     """
     for distribution in _SENTENCE_MODULES[:2]:
         try:
@@ -381,7 +383,7 @@ def _missing_requirement() -> str | None:
             continue
         for requirement in requirements:
             name = _REQUIREMENT_NAME.match(requirement)
-            if name is None or "extra ==" in requirement:
+            if name is None or ";" in requirement:  # an extra's, or one for other systems
                 continue
             try:
                 importlib.metadata.version(name.group())

@@ -277,6 +277,21 @@ def test_a_snapshot_without_modules_json_is_keyed_as_the_model_it_is(tmp_path, m
     assert model.encode(["a song"]).shape == (1, sentence_encoder.dim)
 
 
+def test_a_requirement_for_other_systems_does_not_make_the_prediction_import_torch():
+    # Read as missing, it made every prediction import sentence-transformers (5 s) to see.
+    code = ("import importlib.metadata as m, json, sys\n"
+            "requires = m.requires\n"
+            "m.requires = lambda name: [*(requires(name) or []), "
+            "'pywin32-none; platform_system == \"Windows\"', 'nothing-here; extra==\"dev\"']\n"
+            "from mobileintent_gym.users import cache\n"
+            "print(json.dumps([cache.predict_encoder('auto') is not None, "
+            "'torch' in sys.modules]))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"})
+    assert json.loads(done.stdout.splitlines()[-1]) == [True, False], done.stderr
+
+
 @pytest.mark.parametrize("missing", ["torch", "transformers", "scipy"])
 def test_auto_without_what_sentence_transformers_imports_is_keyed_as_lexical(missing):
     # Predicted as a sentence model, it loaded as the lexical encoder. A distribution is
