@@ -254,10 +254,15 @@ class PhoneCommands:
         """
         index = 0
         while index < len(args) and args[index].startswith("-"):
+            if args[index] == "--":  # the end of the options
+                index += 1
+                break
             if args[index] != "--user":
                 return _usage(f"Error: Unknown option: {args[index]}")
-            user = args[index + 1] if index + 1 < len(args) else "(none)"
-            if not (user in _USERS or is_digits(user.removeprefix("-"))):
+            if index + 1 == len(args):
+                return _usage('Error: Argument expected after "--user"')
+            user = args[index + 1]
+            if not (user in _USERS or is_digits(user.removeprefix("-").removeprefix("+"))):
                 return _usage(f"Error: Bad user number: {user}")
             index += 2
         if index >= len(args):

@@ -62,7 +62,8 @@ class ConnectionPolicy:
         handshake_timeout: Seconds a client has to finish CNXN (and AUTH).
         packet_timeout: Seconds a started packet has to arrive in full.
         max_auth_attempts: Signatures a host may try before it is refused.
-        max_streams: Streams one connection may hold open; further OPENs are refused.
+        max_streams: Services one connection may run at once (their streams open, or
+            closed by the host while the service finishes); further OPENs are refused.
     """
 
     banner: bytes
@@ -238,8 +239,9 @@ class Connection:
         if packet.arg0 == 0:
             raise ProtocolError("OPEN with remote id 0")
         name = packet.payload.rstrip(b"\x00").decode("utf-8", errors="replace")
-        if not self._can_open(name) or len(self._streams) >= self._policy.max_streams:
-            log.info("refusing service %r (%d streams open)", name, len(self._streams))
+        # Services whose stream the host closed may still be finishing: they count too.
+        if not self._can_open(name) or len(self._tasks) >= self._policy.max_streams:
+            log.info("refusing service %r (%d services running)", name, len(self._tasks))
             self.send(Packet(A_CLSE, 0, packet.arg0))
             return
         stream = Stream(self._next_id, packet.arg0, self.send, self._max_payload,

@@ -29,7 +29,7 @@ class Stream:
         max_payload: Largest WRTE payload allowed on the connection.
         drain: Waits until the connection's send buffer is small again (None: no wait).
         bulk: The connection's gate on bulk writes (file data), which a service holds
-            while such data of its waits for the host (None: no gate).
+            while it builds and sends one (None: no gate).
 
     Attributes:
         max_payload: Largest WRTE payload allowed on the connection.
@@ -57,27 +57,42 @@ class Stream:
         self.closed = False
 
     async def write(self, data: bytes) -> None:
-        """Send ``data`` as WRTE packets, one in flight at a time.
-
-        Waits for the connection's send buffer to empty after each WRTE too: an OKAY says
-        the host took the packet, not that it reads the socket.
+        """Send ``data`` as WRTE packets, one in flight at a time, and wait for the last OKAY.
 
         Raises:
             StreamClosed: When the stream closes before all data is acknowledged.
             ConnectionError: When the connection is lost while its buffer is full.
         """
         for start in range(0, len(data), self.max_payload):
-            await self._acked.wait()
-            if self.closed:
-                raise StreamClosed(f"stream {self.local_id} closed while writing")
-            self._acked.clear()
-            chunk = data[start : start + self.max_payload]
-            self._send(Packet(A_WRTE, self.local_id, self.remote_id, chunk))
-            if self._drain is not None:  # an OKAY says nothing about the host reading it
-                await self._drain()
+            await self.send(data[start : start + self.max_payload])
+        await self.acknowledged()
+
+    async def send(self, chunk: bytes) -> None:
+        """Send one WRTE of at most ``max_payload`` bytes once the last one is acknowledged.
+
+        Returns once the connection's send buffer is small again (an OKAY says the host
+        took the packet, not that it reads the socket), without waiting for this OKAY: a
+        caller that lets go of ``chunk`` then holds no copy of it while the host reads.
+
+        Raises:
+            StreamClosed: When the stream is closed.
+            ConnectionError: When the connection is lost while its buffer is full.
+        """
+        await self.acknowledged()
+        self._acked.clear()
+        self._send(Packet(A_WRTE, self.local_id, self.remote_id, chunk))
+        if self._drain is not None:
+            await self._drain()
+
+    async def acknowledged(self) -> None:
+        """Wait until the host acknowledged the last WRTE.
+
+        Raises:
+            StreamClosed: When the stream closes first (or is closed).
+        """
         await self._acked.wait()
         if self.closed:
-            raise StreamClosed(f"stream {self.local_id} closed before the last OKAY")
+            raise StreamClosed(f"stream {self.local_id} closed before the host's OKAY")
 
     async def read(self) -> bytes:
         """The next chunk the host wrote (acknowledging it), or ``b""`` once closed."""

@@ -74,17 +74,20 @@ async def _list(stream: Stream, fs: MemoryFileSystem, path: str) -> None:
 
 
 async def _recv(stream: Stream, fs: MemoryFileSystem, path: str) -> None:
-    """Send a file as DATA messages, as many per write as one WRTE holds.
+    """Send a file as DATA messages, as many per WRTE as one holds.
 
-    Each write's bytes are built while the connection's bulk gate is held, and let go of
-    once the host took them: a client that opens many pulls and reads none holds a few
-    writes' worth of memory, not one per stream. Slices of the file are views, not copies.
+    Each WRTE is built only once the last one is acknowledged, while the connection's
+    bulk gate is held, and let go of once the connection took it: a client that opens many
+    pulls and reads none holds a few WRTEs' worth of the server's memory, not one per
+    stream, and a pull waiting for its OKAY holds neither memory nor the gate (one read in
+    turn after another never waits for the others). Slices of the file are views.
     """
     data = memoryview(fs.read(path))
     step = SYNC_DATA_MAX * max(1, stream.max_payload // (_REQUEST.size + SYNC_DATA_MAX))
     for start in range(0, len(data), step):
+        await stream.acknowledged()
         async with stream.bulk or contextlib.nullcontext():
-            await stream.write(b"".join(
+            await stream.send(b"".join(
                 _message(b"DATA", len(piece)) + piece
                 for i in range(start, min(start + step, len(data)), SYNC_DATA_MAX)
                 for piece in (data[i : i + SYNC_DATA_MAX],)))

@@ -92,11 +92,13 @@ def test_am_force_stop_closes_the_apps_screens_and_keeps_its_data(device):
     out(device, "am force-stop --user 0 com.mobileintent.music; am force-stop com.nope")
     assert phone.route() == "chat/chats"
     # Arguments read as Android reads them: what follows the package is ignored.
-    phone.open("music")
-    out(device, "am force-stop --user all --user 0 com.mobileintent.music extra")
-    assert phone.route() == "launcher"
+    for line in ("am force-stop --user all --user +0 com.mobileintent.music extra",
+                 "am force-stop -- com.mobileintent.music"):
+        phone.open("music")
+        out(device, line)
+        assert phone.route() == "launcher", line
     for line, says in (("am force-stop", "needs a package"),
-                       ("am force-stop --user", "Bad user number: (none)"),
+                       ("am force-stop --user", 'Argument expected after "--user"'),
                        ("am force-stop --user bogus com.mobileintent.chat", "Bad user number"),
                        ("am force-stop -x com.mobileintent.chat", "Unknown option: -x")):
         refused = device.run(line)

@@ -10,6 +10,7 @@ the ratios come out many times over their bounds.
 
 import shutil
 import statistics
+import struct
 import sys
 import threading
 import time
@@ -18,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from mobileintent_gym.adbd.client import RawAdb, ShellOutput, unread_pulls
+from mobileintent_gym.adbd.client import RawAdb, ShellOutput, WireClient, unread_pulls
 from mobileintent_gym.adbd.harness import AdbHost, ServeProcess
 from mobileintent_gym.adbd.limits import MIB
+from mobileintent_gym.adbd.packet import A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, Packet
 
 ADB = shutil.which("adb")
 SERVER_PORT = 15034  # 15035-15038 belong to other adb tests
@@ -161,6 +163,67 @@ def test_pulls_a_client_never_reads_hold_a_few_writes_not_one_per_stream(served,
     for wire in wires:
         wire.close()
     assert client.shell("rm /sdcard/pulled.bin").code == 0
+
+
+def read_in_turn(port: int, path: str, size: int, count: int) -> list[int]:
+    """Pull ``path`` on ``count`` streams of one connection, reading them one after another.
+
+    Another stream's WRTE waits unacknowledged until that stream's turn, as the adb server
+    does for a client that does not read yet. Returns the bytes each stream delivered.
+    """
+    wire = WireClient(port, 10)
+    assert wire.handshake(1 << 20).command == A_CNXN
+    remotes: dict[int, int] = {}
+    for local in range(1, count + 1):
+        wire.send(Packet(A_OPEN, local, 0, b"sync:\x00"))
+        remotes[local] = wire.recv().arg0  # its OKAY: nothing else is under way yet
+    request = b"RECV" + struct.pack("<I", len(path)) + path.encode()
+    for local, remote in remotes.items():
+        wire.send(Packet(A_WRTE, local, remote, request))
+    whole = size + 8 * -(-size // (64 * 1024)) + 8  # DATA headers, then DONE
+    got, waiting = dict.fromkeys(remotes, 0), {}
+    try:
+        for local in remotes:
+            while got[local] < whole:
+                packet = waiting.pop(local, None) or wire.recv()
+                if packet.command == A_WRTE and packet.arg1 != local:
+                    waiting[packet.arg1] = packet  # another stream's: its turn comes
+                elif packet.command == A_WRTE:
+                    got[local] += len(packet.payload)
+                    wire.send(Packet(A_OKAY, local, remotes[local]))
+    except TimeoutError:
+        pass  # a stream never got its data: the counts say which
+    finally:
+        wire.close()
+    return [got[local] - 8 * -(-size // (64 * 1024)) - 8 for local in remotes]
+
+
+def test_pulls_read_one_after_another_each_get_their_file(served, client):
+    # A gate held while a write waited for its OKAY let four unread pulls stop the fifth.
+    size = 4 * MIB
+    assert client.push(bytes(range(256)) * (size // 256), "/sdcard/turns.bin") == ""
+    assert read_in_turn(served.port, "/sdcard/turns.bin", size, 6) == [size] * 6
+    assert client.shell("rm /sdcard/turns.bin").code == 0
+
+
+def test_closed_pulls_waiting_for_their_turn_do_not_pile_up(served, client):
+    # Services of streams the client closed kept running (waiting for the bulk gate) past
+    # the limit on open streams: memory grew with every OPEN, RECV, CLSE.
+    assert client.push(bytes(range(256)) * (8 * MIB // 256), "/sdcard/held.bin") == ""
+    before = served.memory()[0]
+    wire = unread_pulls(served.port, "/sdcard/held.bin", count=8)
+    request = b"RECV" + struct.pack("<I", 15) + b"/sdcard/held.bin"[:15]
+    # The device numbers the streams it accepts 1, 2, …: the ids are known without reading.
+    for remote in range(9, 20_009):
+        wire.send(Packet(A_OPEN, remote, 0, b"sync:\x00"))
+        wire.send(Packet(A_WRTE, remote, remote, request))
+        wire.send(Packet(A_CLSE, remote, remote))
+    time.sleep(1)
+    grown = served.memory()[0] - before
+    wire.close()
+    assert grown <= before / 4, (grown, before)
+    probe_seconds(client)
+    assert client.shell("rm /sdcard/held.bin").code == 0
 
 
 @pytest.mark.parametrize("command", ["input tap 1e999 5", "input swipe 1 1 2 2 1e999",

@@ -27,6 +27,13 @@ class ScriptedStream:
     async def write(self, data: bytes) -> None:
         self.written += data
 
+    async def send(self, chunk: bytes) -> None:
+        assert len(chunk) <= self.max_payload
+        self.written += chunk
+
+    async def acknowledged(self) -> None:
+        pass
+
 
 def request(tag: bytes, body: bytes) -> bytes:
     return tag + struct.pack("<I", len(body)) + body
