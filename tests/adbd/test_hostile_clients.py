@@ -212,7 +212,7 @@ def test_closed_pulls_waiting_for_their_turn_do_not_pile_up(served, client):
     assert client.push(bytes(range(256)) * (8 * MIB // 256), "/sdcard/held.bin") == ""
     before = served.memory()[0]
     wire = unread_pulls(served.port, "/sdcard/held.bin", count=8)
-    request = b"RECV" + struct.pack("<I", 15) + b"/sdcard/held.bin"[:15]
+    request = b"RECV" + struct.pack("<I", 16) + b"/sdcard/held.bin"
     # The device numbers the streams it accepts 1, 2, …: the ids are known without reading.
     for remote in range(9, 20_009):
         wire.send(Packet(A_OPEN, remote, 0, b"sync:\x00"))
