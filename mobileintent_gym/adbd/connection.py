@@ -49,7 +49,7 @@ ServiceCheck = Callable[[str], bool]
 CONTROL_ROOM = 1 << 20
 """Bytes of the loop's own answers that may wait to be sent beyond the streams' data."""
 BULK_WRITES = 4
-"""Streams of one connection whose file data (a pull) may wait for the client at once."""
+"""Pulls of one connection that may build or hand over a WRTE of file data at once."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class Connection:
         self._token = b""
         self._auth_attempts = 0
         self._streams: dict[int, Stream] = {}
-        # Streams whose file data may wait for the client at once (see Stream's ``bulk``).
+        # Pulls that may build or hand over file data at once (see Stream's ``bulk``).
         self._bulk = asyncio.Semaphore(BULK_WRITES)
         self._tasks: set[asyncio.Task] = set()
         self._next_id = 1
