@@ -327,7 +327,9 @@ def _main(args: argparse.Namespace) -> int:
         if old is not None:  # all but the encoder can be compared before it loads
             _check_same(old, made, run.out, ENCODER_FIELDS)
         encoder = run_encoder(args.require_encoder)
-        # The content this env loads must be the recorded model's (it may load it now).
+        # The content this env loads must be the recorded model's (it may load it now). Set
+        # here, as Ray actors get it (actor_env_kwargs): the env is made first, so that a
+        # device that cannot be opened is named before any encoder is announced or loaded.
         env.unwrapped.require_encoder = encoder.name
         made |= {"encoder": encoder.name, "encoder_fallback": encoder.fallback_reason}
         done: list[dict[str, Any]] = []

@@ -129,7 +129,11 @@ class BackStacks:
         """Drop ``app_id``'s stack (its data stays): it starts at its root when launched.
 
         The launcher shows if it was in front.
+
+        Raises:
+            UnknownRouteError: When no such app is installed.
         """
+        self.app(app_id)
         self.stacks.pop(app_id, None)
         if self.foreground == app_id:
             self.foreground = None

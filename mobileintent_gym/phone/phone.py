@@ -264,7 +264,6 @@ class SimPhone:
             UnknownRouteError: When no such app is installed.
         """
         self._check_open()
-        self._stacks.app(app_id)
         self._stacks.stop(app_id)
 
     @property
