@@ -100,6 +100,11 @@ def v2_packets(data: bytes) -> list[tuple[int, bytes]]:
     return out
 
 
+def sync_request(tag: bytes, body: bytes = b"") -> bytes:
+    """A ``sync:`` request as a host writes it: ``tag``, the body's length (u32), the body."""
+    return tag + struct.pack("<I", len(body)) + body
+
+
 def unread_pulls(port: int, path: str, count: int = 64, maxdata: int = 1 << 20) -> WireClient:
     """A connection whose ``count`` sync streams each ask to pull ``path``, none read.
 
@@ -121,9 +126,8 @@ def unread_pulls(port: int, path: str, count: int = 64, maxdata: int = 1 << 20) 
             if packet.command != A_OKAY:
                 raise ClientError(f"the device answered an OPEN with {packet.name}")
             remotes[packet.arg1] = packet.arg0
-        request = b"RECV" + struct.pack("<I", len(path.encode())) + path.encode()
         for local, remote in remotes.items():
-            wire.send(Packet(A_WRTE, local, remote, request))
+            wire.send(Packet(A_WRTE, local, remote, sync_request(b"RECV", path.encode())))
     except BaseException:
         wire.close()
         raise
@@ -178,11 +182,10 @@ class RawAdb:
         client, remote = self._open("sync:")
         try:
             body = f"{path},{mode}".encode()
-            chunks = (b"DATA" + struct.pack("<I", len(data[i : i + _SYNC_CHUNK]))
-                      + data[i : i + _SYNC_CHUNK] for i in range(0, len(data), _SYNC_CHUNK))
+            chunks = (sync_request(b"DATA", data[i : i + _SYNC_CHUNK])
+                      for i in range(0, len(data), _SYNC_CHUNK))
             answer = None
-            for message in (b"SEND" + struct.pack("<I", len(body)) + body, *chunks,
-                            b"DONE" + struct.pack("<I", 0)):
+            for message in (sync_request(b"SEND", body), *chunks, sync_request(b"DONE")):
                 answer = self._write(client, remote, message)
                 if answer is not None:
                     break

@@ -87,11 +87,14 @@ async def _recv(stream: Stream, fs: MemoryFileSystem, path: str) -> None:
     for start in range(0, len(data), step):
         await stream.acknowledged()
         async with stream.bulk or contextlib.nullcontext():
-            await stream.send(b"".join(
-                _message(b"DATA", len(piece)) + piece
-                for i in range(start, min(start + step, len(data)), SYNC_DATA_MAX)
-                for piece in (data[i : i + SYNC_DATA_MAX],)))
+            await stream.send(_data_messages(data[start : start + step]))
     await stream.write(_message(b"DONE", 0))
+
+
+def _data_messages(view: memoryview) -> bytes:
+    """``view`` as DATA messages of at most :data:`SYNC_DATA_MAX` bytes each."""
+    pieces = (view[i : i + SYNC_DATA_MAX] for i in range(0, len(view), SYNC_DATA_MAX))
+    return b"".join(_message(b"DATA", len(piece)) + piece for piece in pieces)
 
 
 async def _send(stream: Stream, fs: MemoryFileSystem, spec: str) -> None:

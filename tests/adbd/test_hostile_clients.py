@@ -10,7 +10,6 @@ the ratios come out many times over their bounds.
 
 import shutil
 import statistics
-import struct
 import sys
 import threading
 import time
@@ -19,7 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from mobileintent_gym.adbd.client import RawAdb, ShellOutput, WireClient, unread_pulls
+from mobileintent_gym.adbd.client import (
+    RawAdb,
+    ShellOutput,
+    WireClient,
+    sync_request,
+    unread_pulls,
+)
 from mobileintent_gym.adbd.harness import AdbHost, ServeProcess
 from mobileintent_gym.adbd.limits import MIB
 from mobileintent_gym.adbd.packet import A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, Packet
@@ -177,14 +182,13 @@ def read_in_turn(port: int, path: str, size: int, count: int) -> list[int]:
     for local in range(1, count + 1):
         wire.send(Packet(A_OPEN, local, 0, b"sync:\x00"))
         remotes[local] = wire.recv().arg0  # its OKAY: nothing else is under way yet
-    request = b"RECV" + struct.pack("<I", len(path)) + path.encode()
     for local, remote in remotes.items():
-        wire.send(Packet(A_WRTE, local, remote, request))
-    whole = size + 8 * -(-size // (64 * 1024)) + 8  # DATA headers, then DONE
+        wire.send(Packet(A_WRTE, local, remote, sync_request(b"RECV", path.encode())))
+    headers = 8 * -(-size // (64 * 1024)) + 8  # a DATA header per 64 KiB, then DONE
     got, waiting = dict.fromkeys(remotes, 0), {}
     try:
         for local in remotes:
-            while got[local] < whole:
+            while got[local] < size + headers:
                 packet = waiting.pop(local, None) or wire.recv()
                 if packet.command == A_WRTE and packet.arg1 != local:
                     waiting[packet.arg1] = packet  # another stream's: its turn comes
@@ -195,7 +199,7 @@ def read_in_turn(port: int, path: str, size: int, count: int) -> list[int]:
         pass  # a stream never got its data: the counts say which
     finally:
         wire.close()
-    return [got[local] - 8 * -(-size // (64 * 1024)) - 8 for local in remotes]
+    return [got[local] - headers for local in remotes]
 
 
 def test_pulls_read_one_after_another_each_get_their_file(served, client):
@@ -212,7 +216,7 @@ def test_closed_pulls_waiting_for_their_turn_do_not_pile_up(served, client):
     assert client.push(bytes(range(256)) * (8 * MIB // 256), "/sdcard/held.bin") == ""
     before = served.memory()[0]
     wire = unread_pulls(served.port, "/sdcard/held.bin", count=8)
-    request = b"RECV" + struct.pack("<I", 16) + b"/sdcard/held.bin"
+    request = sync_request(b"RECV", b"/sdcard/held.bin")
     # The device numbers the streams it accepts 1, 2, …: the ids are known without reading.
     for remote in range(9, 20_009):
         wire.send(Packet(A_OPEN, remote, 0, b"sync:\x00"))

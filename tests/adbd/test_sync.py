@@ -6,6 +6,7 @@ import threading
 
 import pytest
 
+from mobileintent_gym.adbd.client import sync_request
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
 from mobileintent_gym.adbd.sync import SYNC_DATA_MAX, serve_sync
 
@@ -35,22 +36,19 @@ class ScriptedStream:
         pass
 
 
-def request(tag: bytes, body: bytes) -> bytes:
-    return tag + struct.pack("<I", len(body)) + body
-
-
 def send_file(path: str, data: bytes, mtime: int = 1234) -> bytes:
-    chunks = b"".join(request(b"DATA", data[i : i + SYNC_DATA_MAX])
+    chunks = b"".join(sync_request(b"DATA", data[i : i + SYNC_DATA_MAX])
                       for i in range(0, len(data), SYNC_DATA_MAX))
-    return request(b"SEND", f"{path},33188".encode()) + chunks + b"DONE" + struct.pack("<I", mtime)
+    done = b"DONE" + struct.pack("<I", mtime)  # the length field carries the mtime
+    return sync_request(b"SEND", f"{path},33188".encode()) + chunks + done
 
 
 def test_send_stat_list_recv_quit():
     fs = MemoryFileSystem()
     data = bytes(range(256)) * 300
-    script = (send_file("/sdcard/a.bin", data) + request(b"STAT", b"/sdcard/a.bin")
-              + request(b"LIST", b"/sdcard") + request(b"RECV", b"/sdcard/a.bin")
-              + request(b"QUIT", b""))
+    script = (send_file("/sdcard/a.bin", data) + sync_request(b"STAT", b"/sdcard/a.bin")
+              + sync_request(b"LIST", b"/sdcard") + sync_request(b"RECV", b"/sdcard/a.bin")
+              + sync_request(b"QUIT", b""))
     stream = ScriptedStream(script)
     asyncio.run(serve_sync(stream, fs))
     assert stream.consumed == len(script)
@@ -84,14 +82,14 @@ def test_a_push_larger_than_the_free_space_fails_before_it_is_buffered():
 
 
 def test_unknown_request_fails_the_stream():
-    stream = ScriptedStream(request(b"NOPE", b""))
+    stream = ScriptedStream(sync_request(b"NOPE", b""))
     asyncio.run(serve_sync(stream, MemoryFileSystem()))
     assert stream.written.startswith(b"FAIL") and b"unknown sync request" in stream.written
 
 
 @pytest.mark.parametrize("mode", ["²", "4294967296", str(10**30), "-1"])
 def test_a_push_whose_mode_is_no_u32_fails_naming_it(mode):
-    stream = ScriptedStream(request(b"SEND", f"/sdcard/p,{mode}".encode()))
+    stream = ScriptedStream(sync_request(b"SEND", f"/sdcard/p,{mode}".encode()))
     asyncio.run(serve_sync(stream, MemoryFileSystem()))
     assert stream.written.startswith(b"FAIL") and mode.encode() in stream.written
 
@@ -107,7 +105,7 @@ class InterleavedStream(ScriptedStream):
 def test_parallel_pushes_hold_room_as_data_arrives_and_never_pass_the_capacity():
     fs = MemoryFileSystem(capacity=100_000)
     streams = [InterleavedStream(send_file(f"/sdcard/{n}.bin", bytes(70_000))
-                                 + request(b"QUIT", b"")) for n in "ab"]
+                                 + sync_request(b"QUIT", b"")) for n in "ab"]
 
     async def both() -> None:
         await asyncio.gather(*(serve_sync(stream, fs) for stream in streams))
@@ -159,7 +157,7 @@ def test_a_folder_removed_while_it_is_listed_is_listed_whole_or_not_at_all():
     fs = RemovedWhileListed()
     for i in range(3):
         fs.write(f"/sdcard/d/f{i}", b"x")
-    stream = ScriptedStream(request(b"LIST", b"/sdcard/d") + request(b"QUIT", b""))
+    stream = ScriptedStream(sync_request(b"LIST", b"/sdcard/d") + sync_request(b"QUIT", b""))
     asyncio.run(serve_sync(stream, fs))
     fs.remover.join()
     assert stream.written.count(b"DENT") == 3 and stream.written.endswith(b"DONE" + bytes(16))
