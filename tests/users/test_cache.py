@@ -52,23 +52,45 @@ def folder(tmp_path, monkeypatch):
     pair._CACHE.clear()
 
 
-def run_worker(cache: Path, **env: str) -> dict:
+def run_python(code: str, *args: str, **env: str) -> tuple[dict, str]:
+    """Run ``code`` in a fresh interpreter, offline: its last line as JSON, and its stderr."""
     done = subprocess.run(
-        [sys.executable, "-c", WORKER], cwd=ROOT, capture_output=True, text=True, timeout=300,
-        env={**os.environ, "MOBILEINTENT_GYM_CACHE": str(cache), "HF_HUB_OFFLINE": "1",
-             "PYTHONPATH": str(ROOT), **env})
+        [sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True,
+        timeout=300, env={**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT), **env})
     assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.splitlines()[-1])
+    return json.loads(done.stdout.splitlines()[-1]), done.stderr
+
+
+def run_worker(cache: Path, **env: str) -> dict:
+    return run_python(WORKER, MOBILEINTENT_GYM_CACHE=str(cache), **env)[0]
 
 
 def fake_study_model(root: Path) -> Path:
     """A local Hugging Face cache holding the study model's id (the packaged weights)."""
-    fallback = Path(encoders.fallback_path(encoders.PACKAGED_FALLBACK))
     repo = root / STUDY_REPO
     (repo / "refs").mkdir(parents=True)
     (repo / "refs" / "main").write_text("0123abcd")
-    shutil.copytree(fallback, repo / "snapshots" / "0123abcd", copy_function=os.symlink)
+    shutil.copytree(packaged_folder(), repo / "snapshots" / "0123abcd", copy_function=os.symlink)
     return repo / "snapshots" / "0123abcd"
+
+
+def packaged_folder() -> Path:
+    return Path(encoders.fallback_path(encoders.PACKAGED_FALLBACK))
+
+
+@pytest.fixture
+def study_snapshot(tmp_path, monkeypatch) -> Path:
+    """The study model's snapshot in this process's (offline) Hugging Face cache."""
+    monkeypatch.setenv("SENTENCE_TRANSFORMERS_HOME", str(tmp_path / "hf"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return fake_study_model(tmp_path / "hf")
+
+
+def damage_weights(snapshot: Path) -> None:
+    """Cut the snapshot's weights short (its other files stay complete)."""
+    weights = (snapshot / "model.safetensors").read_bytes()[:5000]
+    (snapshot / "model.safetensors").unlink()
+    (snapshot / "model.safetensors").write_bytes(weights)
 
 
 def test_workers_read_cached_users_without_torch_and_rebuild_when_the_encoder_changes(
@@ -201,17 +223,13 @@ def test_a_model_file_that_changes_changes_the_identity(tmp_path):
     assert content_cache._model_identity("org/model", tmp_path / "model") != before
 
 
-def test_a_download_cut_short_is_keyed_as_the_fallback_it_loads(tmp_path, monkeypatch):
+def test_a_download_cut_short_is_keyed_as_the_fallback_it_loads(study_snapshot):
     # Loading a snapshot without its weights falls back to the packaged model, every time:
     # keyed as the study's model, its content would be rebuilt by every process.
-    monkeypatch.setenv("SENTENCE_TRANSFORMERS_HOME", str(tmp_path / "hf"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    fake_study_model(tmp_path / "hf")
-    snapshot = tmp_path / "hf" / STUDY_REPO / "snapshots" / "0123abcd"
+    snapshot = study_snapshot
     assert content_cache.encoder_identity("auto").startswith(encoders.STUDY_MODEL + "@")
     (snapshot / "model.safetensors").unlink()
-    packaged = content_cache._model_identity(
-        encoders.PACKAGED_MODEL, Path(encoders.fallback_path(encoders.PACKAGED_FALLBACK)))
+    packaged = content_cache._model_identity(encoders.PACKAGED_MODEL, packaged_folder())
     assert content_cache.encoder_identity("auto") == packaged
     (snapshot / "modules.json").unlink()  # a link to the packaged model's: not written
     (snapshot / "modules.json").write_text("[{")  # cut short mid-file
@@ -220,25 +238,20 @@ def test_a_download_cut_short_is_keyed_as_the_fallback_it_loads(tmp_path, monkey
 
 @pytest.mark.parametrize("damage", ["tokenizer", "weights"])
 def test_a_snapshot_without_its_tokenizer_or_with_damaged_weights_falls_back(
-        tmp_path, monkeypatch, damage):
+        study_snapshot, damage):
     # Without tokenizer files it loaded without a word, with a tokenizer of 5 tokens that
     # read every word as unknown; damaged weights raised SafetensorError out of every reset.
     pytest.importorskip("sentence_transformers", reason="needs the [embed] extra")
-    monkeypatch.setenv("SENTENCE_TRANSFORMERS_HOME", str(tmp_path / "hf"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    snapshot = fake_study_model(tmp_path / "hf")
+    snapshot = study_snapshot
     if damage == "tokenizer":
         for name in ("tokenizer.json", "vocab.txt", "tokenizer_config.json",
                      "special_tokens_map.json"):
             (snapshot / name).unlink()
-        packaged = content_cache._model_identity(
-            encoders.PACKAGED_MODEL, Path(encoders.fallback_path(encoders.PACKAGED_FALLBACK)))
+        packaged = content_cache._model_identity(encoders.PACKAGED_MODEL, packaged_folder())
         assert content_cache.encoder_identity("auto") == packaged
         model_id = encoders.STUDY_MODEL
     else:  # as a folder: this process's loaders remember the files of the id's snapshot
-        weights = (snapshot / "model.safetensors").read_bytes()[:5000]
-        (snapshot / "model.safetensors").unlink()
-        (snapshot / "model.safetensors").write_bytes(weights)
+        damage_weights(snapshot)
         model_id = str(snapshot)
     name, _, model, reason = encoders._load(model_id, encoders.PACKAGED_FALLBACK, 128, "cpu")
     assert name == encoders.PACKAGED_MODEL and len(model.tokenizer) == 30522
@@ -261,19 +274,16 @@ def test_a_dependency_whose_native_library_is_missing_is_named_with_its_extra(
         require("brokenlib", "embed")
 
 
-def test_a_snapshot_without_modules_json_is_keyed_as_the_model_it_is(tmp_path, monkeypatch,
+def test_a_snapshot_without_modules_json_is_keyed_as_the_model_it_is(study_snapshot,
                                                                      sentence_encoder):
     # sentence-transformers loads a plain transformers snapshot (no modules.json: what
     # AutoModel downloads) as the study's model; it was predicted as the fallback, so every
     # process missed its content and commands refused it as another model than announced.
-    monkeypatch.setenv("SENTENCE_TRANSFORMERS_HOME", str(tmp_path / "hf"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    snapshot = fake_study_model(tmp_path / "hf")
-    (snapshot / "modules.json").unlink()
+    (study_snapshot / "modules.json").unlink()
     assert content_cache.encoder_identity("auto").startswith(encoders.STUDY_MODEL + "@")
     import sentence_transformers
 
-    model = sentence_transformers.SentenceTransformer(str(snapshot), device="cpu")
+    model = sentence_transformers.SentenceTransformer(str(study_snapshot), device="cpu")
     assert model.encode(["a song"]).shape == (1, sentence_encoder.dim)
 
 
@@ -286,10 +296,7 @@ def test_a_requirement_for_other_systems_does_not_make_the_prediction_import_tor
             "from mobileintent_gym.users import cache\n"
             "print(json.dumps([cache.predict_encoder('auto') is not None, "
             "'torch' in sys.modules]))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"})
-    assert json.loads(done.stdout.splitlines()[-1]) == [True, False], done.stderr
+    assert run_python(code)[0] == [True, False]
 
 
 @pytest.mark.parametrize("missing", ["torch", "transformers", "scipy"])
@@ -305,9 +312,7 @@ def test_auto_without_what_sentence_transformers_imports_is_keyed_as_lexical(mis
             "loaded = cache.EncoderChoice.of(encoders.make_encoder('auto'))\n"
             "print(json.dumps([cache.predict_encoder('auto') == loaded, "
             "cache.predict_encoder('sentence'), loaded.name]))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert json.loads(done.stdout.splitlines()[-1]) == [True, None, "lexical"], done.stderr
+    assert run_python(code)[0] == [True, None, "lexical"]
 
 
 def test_auto_without_sentence_transformers_is_keyed_as_lexical(monkeypatch):
@@ -482,34 +487,25 @@ def test_evaluating_cached_users_loads_no_encoder_and_records_the_one_that_ranke
     # 2-core VM before any episode, though the users' content was read from disk.
     built = build_user_content(resolve_profile("demo-ana"))
     out = tmp_path / "run.json"
-    done = subprocess.run(
-        [sys.executable, "-c", COMMAND, "evaluate", "--users", "demo-ana", "--tasks",
-         "G-SPT-02:personal:implicit", "--out", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-        env={**os.environ, "MOBILEINTENT_GYM_CACHE": str(folder.parent), "HF_HUB_OFFLINE": "1",
-             "PYTHONPATH": str(ROOT)})
-    report = json.loads(done.stdout.splitlines()[-1])
-    assert report == {"code": 0, "torch": False, "sentence_transformers": False}, done.stderr
+    report, said = run_python(COMMAND, "evaluate", "--users", "demo-ana", "--tasks",
+                              "G-SPT-02:personal:implicit", "--out", str(out),
+                              MOBILEINTENT_GYM_CACHE=str(folder.parent))
+    assert report == {"code": 0, "torch": False, "sentence_transformers": False}, said
     provenance = json.loads(out.read_text())["provenance"]
     assert provenance["encoder"] == built.encoder == sentence_encoder.name
     reason = provenance["encoder_fallback"]
-    assert f"encoder: {built.encoder}{f' (FALLBACK: {reason})' if reason else ''}\n" in done.stderr
+    assert f"encoder: {built.encoder}{f' (FALLBACK: {reason})' if reason else ''}\n" in said
 
 
 @pytest.mark.parametrize("command", [
     ["evaluate", "--users", "demo-chen", "--tasks", "G-WCT-01:common:explicit"],
     ["generate", "--users", "demo-chen", "--days", "1"]])
 def test_content_ranked_by_another_model_than_announced_is_refused(
-        folder, tmp_path, monkeypatch, capsys, sentence_encoder, command):
+        folder, tmp_path, study_snapshot, capsys, sentence_encoder, command):
     # The study's model, complete on disk, is announced; its weights are damaged, so the
     # content is ranked by the fallback (this process's encoder) and must not be recorded
     # under the study's name.
-    monkeypatch.setenv("SENTENCE_TRANSFORMERS_HOME", str(tmp_path / "hf"))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    snapshot = fake_study_model(tmp_path / "hf")
-    weights = (snapshot / "model.safetensors").read_bytes()[:5000]
-    (snapshot / "model.safetensors").unlink()
-    (snapshot / "model.safetensors").write_bytes(weights)
+    damage_weights(study_snapshot)
     from mobileintent_gym.cli import main
 
     assert main([*command, "--out", str(tmp_path / "out")]) == 2
