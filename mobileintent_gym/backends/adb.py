@@ -95,7 +95,8 @@ class AdbConfig:
         server_host: Host of the adb server (adbutils talks to the server, not the device).
         server_port: Port of the adb server: ``$ANDROID_ADB_SERVER_PORT`` as for the adb
             client itself, else 5037.
-        timeout: Seconds one device command may take.
+        timeout: Seconds one device command may take, and :meth:`AdbDevice.open` waits
+            for the app it launches to come to the front.
         retries: Extra attempts for reads (screenshot, hierarchy, route) after a timeout.
         retry_delay: Seconds between attempts.
         adb_keyboard: Type non-ASCII text through the ADBKeyboard IME.
@@ -199,15 +200,22 @@ class AdbDevice:
 
         ``am force-stop`` closes the screens it was left on (its data stays), then
         ``monkey -p PACKAGE`` sends the launcher's intent, which would bring a started app
-        back where it was.
+        back where it was. ``monkey`` returns once the intent is sent, before a phone has
+        started the app, so this waits (up to ``config.timeout``, reading ``dumpsys
+        window`` every ``config.retry_delay`` s) until the app's window has the focus: the
+        next observation is of the app, not of the launcher it leaves.
 
         Raises:
             UnknownRouteError: When no built-in app is called ``app_id``.
             DeviceCommandError: When the device cannot launch its package.
+            DeviceTimeoutError: When the app's window has not come to the front in time
+                (the message names the window that has the focus).
         """
-        package = shlex.quote(app_package(app_id))
-        self._send([f"am force-stop {package}",
-                    f"monkey -p {package} -c android.intent.category.LAUNCHER 1"])
+        package = app_package(app_id)
+        quoted = shlex.quote(package)
+        self._send([f"am force-stop {quoted}",
+                    f"monkey -p {quoted} -c android.intent.category.LAUNCHER 1"])
+        self._wait_for_front(package)
 
     def screenshot(self, fresh: bool = False) -> np.ndarray:
         """The screen as a read-only H×W×3 uint8 array (``screencap -p``).
@@ -249,10 +257,8 @@ class AdbDevice:
         for attempt in range(self.config.retries + 1):
             if attempt:  # the focus is briefly null while windows change
                 time.sleep(self.config.retry_delay * attempt)
-            text = self._link.read("dumpsys window windows")
-            match = _FOCUS.search(text) or _FOCUSED_APP.search(text)
-            if match:
-                return route_from_component(match["package"], match["activity"])
+            if focus := self._focus():
+                return route_from_component(*focus)
         raise DeviceCommandError(f"no focused window on {self.config.serial!r}")
 
     def act(self, action: Action) -> ActResult:
@@ -294,6 +300,27 @@ class AdbDevice:
     def close(self) -> None:
         """Stop the adb server if this device started it; connections are per command."""
         self._link.close()
+
+    def _focus(self) -> tuple[str, str] | None:
+        """The focused window's package and activity; ``None`` while no window has it."""
+        text = self._link.read("dumpsys window windows")
+        match = _FOCUS.search(text) or _FOCUSED_APP.search(text)
+        return (match["package"], match["activity"]) if match else None
+
+    def _wait_for_front(self, package: str) -> None:
+        """Return once ``package``'s window has the focus (see :meth:`open`).
+
+        Raises:
+            DeviceTimeoutError: When it has not within ``config.timeout`` seconds.
+        """
+        deadline = time.monotonic() + self.config.timeout
+        while (focus := self._focus()) is None or focus[0] != package:
+            if time.monotonic() >= deadline:
+                front = "no window" if focus is None else "/".join(focus)
+                raise DeviceTimeoutError(
+                    f"{package} did not come to the front of {self.config.serial!r} within "
+                    f"{self.config.timeout:g} s of its launch; the focus is on {front}")
+            time.sleep(self.config.retry_delay)
 
     def _observe(self) -> ScreenDump | None:
         """The screen as the last dump shows it, read when none is current; ``None`` when off.

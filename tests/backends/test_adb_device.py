@@ -278,6 +278,52 @@ def test_open_starts_an_app_at_its_home_screen_as_the_simulated_phone_does(local
     assert device.route() == "chat/chats"
 
 
+class _Launching:
+    """A stand-in adb link for a phone that starts an app slowly: ``dumpsys window`` shows
+    the launcher in front for ``slow`` reads after ``monkey``. The virtual device this
+    machine serves starts an app within the command, so it cannot show the wait."""
+
+    def __init__(self, slow: int) -> None:
+        self.slow, self.commands = slow, []
+
+    def run(self, command: str) -> str:
+        self.commands.append(command)
+        return ""
+
+    def read(self, command: str) -> str:
+        self.commands.append(command)
+        launched = any(c.startswith("monkey") for c in self.commands)
+        waited = sum(c == command for c in self.commands) > self.slow
+        front = ("com.mobileintent.chat/.ChatActivity" if launched and waited
+                 else "com.android.launcher3/.Launcher")
+        return f"  mCurrentFocus=Window{{7d1e2f0 u0 {front}}}\n"
+
+
+def _launching(slow: int, timeout: float) -> AdbDevice:
+    device = object.__new__(AdbDevice)  # no connection: the link above answers
+    device.config = AdbConfig("phone", timeout=timeout, retry_delay=0.01)
+    device._link, device._dump = _Launching(slow), None
+    return device
+
+
+def test_open_waits_until_the_app_is_in_front():
+    device = _launching(slow=3, timeout=5.0)
+    device.open("chat")
+    reads = [c for c in device._link.commands if c.startswith("dumpsys")]
+    assert len(reads) == 4  # the launcher three times, then the app: open returns then
+    assert device._link.commands[:2] == [
+        "am force-stop com.mobileintent.chat",
+        "monkey -p com.mobileintent.chat -c android.intent.category.LAUNCHER 1"]
+
+
+def test_an_app_that_never_comes_to_the_front_is_named_with_what_is_there():
+    device = _launching(slow=10**6, timeout=0.05)
+    with pytest.raises(DeviceTimeoutError, match=r"com\.mobileintent\.chat did not come to "
+                       r"the front of 'phone' within 0\.05 s of its launch; the focus is "
+                       r"on com\.android\.launcher3/\.Launcher"):
+        device.open("chat")
+
+
 @pytest.mark.parametrize(("answer", "size"), [
     ("Physical size: 1080x2400\n", (1080, 2400)),
     # A phone run below its panel's resolution: screenshots and taps use the override.
