@@ -11,7 +11,7 @@ Example::
 
 Limits (each client's command lines, all clients' files): ``--time-limit`` seconds per
 command line (10), ``--output-limit`` MiB of output per command line (64), ``--storage``
-MiB of files under /sdcard (256).
+MiB of files under /sdcard (256); ``--max-connections`` clients at once (16).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.limits import MIB, ShellLimits
 from mobileintent_gym.adbd.server import AdbServer, BindRefusedError, ServerConfig
 from mobileintent_gym.backends.loader import DeviceConfigError, screen_size
-from mobileintent_gym.console import UsageError, port_int, run_encoder, seed_int
+from mobileintent_gym.console import UsageError, port_int, positive_int, run_encoder, seed_int
 from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users import (
@@ -98,6 +98,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="MiB of output one command line may write (default 64)")
     parser.add_argument("--storage", type=int, default=256,
                         help="MiB the files under /sdcard may hold (default 256)")
+    parser.add_argument("--max-connections", type=positive_int, default=16,
+                        help="connections served at once; one more is closed as it "
+                        "connects (default 16; an adb server keeps one per device)")
     parser.set_defaults(func=run)
 
 
@@ -115,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as err:
         raise UsageError(f"--keys {args.keys}: {err.strerror or err}") from err
     config = ServerConfig(host=args.host, port=args.port, allow_remote=args.allow_remote,
-                          keys=keys)
+                          keys=keys, max_connections=args.max_connections)
     try:
         config.check()
     except BindRefusedError as err:

@@ -8,6 +8,7 @@ reachable without the RSA AUTH exchange.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import threading
@@ -21,6 +22,7 @@ from mobileintent_gym.adbd.connection import Connection, ConnectionPolicy
 from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.runner import CommandRunner
 from mobileintent_gym.adbd.services import can_open, run_service
+from mobileintent_gym.checks import positive_integer
 from mobileintent_gym.errors import MobileIntentError
 
 log = logging.getLogger(__name__)
@@ -42,6 +44,10 @@ class ServerConfig:
         keys: adb public keys allowed to connect; non-empty turns RSA AUTH on.
         handshake_timeout: Seconds a client has to finish CNXN/AUTH.
         packet_timeout: Seconds a started packet has to arrive in full.
+        max_connections: Connections served at once (16); one more is closed as soon as
+            it is accepted, so that the memory clients can make the server hold stays
+            bounded (each connection's streams and buffers have their own bounds). An adb
+            server keeps one connection to a device, whatever its clients run.
     """
 
     host: str = "127.0.0.1"
@@ -50,6 +56,10 @@ class ServerConfig:
     keys: tuple[PublicKey, ...] = field(default=(), repr=False)
     handshake_timeout: float = 10.0
     packet_timeout: float = 10.0
+    max_connections: int = 16
+
+    def __post_init__(self) -> None:
+        positive_integer("max_connections", self.max_connections)
 
     def check(self) -> None:
         """Raise :class:`BindRefusedError` unless the bind address is allowed."""
@@ -127,19 +137,34 @@ class AdbServer:
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
+        if len(self._clients) >= self.config.max_connections:
+            await self._refuse(peer, writer)
+            return
         session = self._runner.session()
         connection = Connection(reader, writer, self._policy, can_open,
                                 lambda name, stream: run_service(session, name, stream))
         task = asyncio.current_task()
         self._clients[task] = connection
-        task.add_done_callback(lambda done: self._clients.pop(done, None))
-        reason, violation = await connection.serve()
+        try:
+            reason, violation = await connection.serve()
+        finally:  # its place is free before its reason is told
+            del self._clients[task]
         self.recent_reasons.append(reason)
         if violation:
             self.protocol_errors += 1
             log.warning("closed connection from %s: %s", peer, reason)
         else:
             log.debug("connection from %s ended: %s", peer, reason)
+
+    async def _refuse(self, peer: object, writer: asyncio.StreamWriter) -> None:
+        """Close a connection over ``max_connections`` before reading anything from it."""
+        reason = (f"refused: {len(self._clients)} connections open, the most "
+                  f"max_connections={self.config.max_connections} allows")
+        self.recent_reasons.append(reason)
+        log.warning("refused a connection from %s: %s", peer, reason)
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
 
 
 class ServerThread:

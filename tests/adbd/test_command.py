@@ -85,6 +85,15 @@ def test_bad_arguments_exit_2_naming_the_problem_before_serving(tmp_path, capsys
     assert named in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("count", ["0", "-3", "many"])
+def test_max_connections_must_be_a_positive_integer_on_the_command_line(capsys, count):
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve-adb", "--port", "0", "--max-connections", count])
+    assert stopped.value.code == 2
+    assert f"--max-connections: must be an integer of at least 1, got {count!r}" in \
+        capsys.readouterr().err
+
+
 @pytest.mark.parametrize("port", ["70000", "-1", "http"])
 def test_a_port_that_is_no_tcp_port_is_a_usage_error(capsys, port):
     # 70000 and -1 ended in an OverflowError traceback, with exit 1.

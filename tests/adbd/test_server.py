@@ -259,6 +259,35 @@ def test_a_public_key_that_is_not_ascii_ends_its_connection_with_the_reason(test
         assert thread.server.protocol_errors == 1
 
 
+def test_a_connection_past_max_connections_is_closed_and_the_others_are_served():
+    phone = SimPhone()
+    phone.reset(seed=0)
+    config = ServerConfig(port=0, max_connections=2)
+    with ServerThread(AdbServer(VirtualDevice(phone), config)) as thread:
+        first, second = WireClient(thread.port), WireClient(thread.port)
+        assert [c.handshake().command for c in (first, second)] == [A_CNXN, A_CNXN]
+        third = WireClient(thread.port)
+        assert third.closed_by_server()  # before it sent anything
+        assert wait_for_reason(thread, "refused: 2 connections open, the most "
+                                       "max_connections=2 allows")
+        open_stream(first, "shell:echo served")
+        assert read_stream(first) == b"served\n"
+        second.close()
+        assert wait_for_reason(thread, "closed by peer")
+        fourth = WireClient(thread.port)  # the place second left
+        assert fourth.handshake().command == A_CNXN
+        assert thread.server.protocol_errors == 0
+        for client in (first, third, fourth):
+            client.close()
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True, "8"])
+def test_max_connections_must_be_a_positive_integer(bad):
+    with pytest.raises(ValueError, match=f"max_connections must be a positive integer, "
+                                         f"got {bad!r}"):
+        ServerConfig(max_connections=bad)
+
+
 def test_raw_adb_names_a_device_that_asks_for_a_key_and_closes_its_socket(test_key, recwarn):
     # It read the AUTH answer as if connected, then failed on a closed socket, left open.
     with serve(keys=(test_key.public,)) as thread:
