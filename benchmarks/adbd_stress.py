@@ -13,6 +13,9 @@ can make, while a probe client (in a process of its own) runs ``echo ok`` every 
 * ``parallel_pushes`` — four 200 MB pushes at once against 256 MiB of storage;
 * ``unread_pulls`` — four connections, each pulling the 32 MiB file on 64 sync streams at
   once and reading none of them;
+* ``many_connections`` — the same from 24 connections, more than the server serves at once
+  (``--max-connections``, 16): those past it are refused, and so is the probe while they
+  are held;
 * ``input_overflow`` — ``input tap 1e999 5`` and ``input swipe 1 1 2 2 1e999``.
 
 For each: the attack's exit code and first words, its duration, the server's peak resident
@@ -56,7 +59,10 @@ def probe_loop(port: int, interval: float, conn: Connection) -> None:
             samples = []
             continue
         started = time.perf_counter()
-        answered = client.shell("echo ok").stdout == b"ok\n"
+        try:
+            answered = client.shell("echo ok").stdout == b"ok\n"
+        except (ClientError, OSError, EOFError):  # refused, or a server that died
+            answered = False
         samples.append((time.perf_counter() - started, answered))
 
 
@@ -121,12 +127,17 @@ def attacks(client: RawAdb | None, port: int) -> dict:
         client.shell("rm -f /sdcard/p0.bin /sdcard/p1.bin /sdcard/p2.bin /sdcard/p3.bin")
         return "; ".join(sorted(answer[-40:] for answer in answers))
 
-    def pulls() -> str:
-        wires = [unread_pulls(port, FILE) for _ in range(4)]
+    def pulls(connections: int) -> str:
+        wires, refused = [], 0
+        for _ in range(connections):
+            try:
+                wires.append(unread_pulls(port, FILE))
+            except (ClientError, OSError, EOFError):
+                refused += 1
         time.sleep(1)  # the streams write what they may, then wait for OKAYs
         for wire in wires:
             wire.close()
-        return "4 connections x 64 pulls, none read"
+        return f"{connections} connections x 64 pulls, none read; {refused} refused"
 
     return {
         "cat_forty": lambda: shell_outcome(client, "cat" + f" {FILE}" * 40),
@@ -135,7 +146,8 @@ def attacks(client: RawAdb | None, port: int) -> dict:
         "grep_backtracking": lambda: shell_outcome(
             client, "echo " + "a" * 30 + "! | grep -E '^(a+)+$'"),
         "parallel_pushes": pushes,
-        "unread_pulls": pulls,
+        "unread_pulls": lambda: pulls(4),
+        "many_connections": lambda: pulls(24),
         "input_overflow": lambda: " / ".join(shell_outcome(client, line) for line in (
             "input tap 1e999 5", "input swipe 1 1 2 2 1e999")),
     }
