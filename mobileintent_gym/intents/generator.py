@@ -14,7 +14,7 @@ counts them). Every intention is judged; its steps get descriptions
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
@@ -63,8 +63,10 @@ class GeneratorConfig:
         manner: How the users handle the phone.
         pair: How PAIR builds each user's content.
         profiles_dir: Where user profiles are looked up first.
-        first_day: The first day generated.
-        habits: Extra habits per user id (from KnowU profiles, :mod:`.knowu`).
+        first_day: The first day generated (a ``datetime`` is taken as its day).
+        habits: Extra habits per user id (from KnowU profiles, :mod:`.knowu`): pairs of a
+            user id and that user's habits, or a mapping of them; stored as pairs. Habits
+            of users that are not generated are not used.
         noise: Noise segments per intention for every user, in [0, 1]: each intention
             brings one with this chance (``None``: each routine's own rate, drawn in
             0.1–0.3).
@@ -73,7 +75,8 @@ class GeneratorConfig:
             made and the sessions are those of earlier versions).
 
     Raises:
-        ValueError: For a ``noise`` or ``interleave`` that is no number in [0, 1].
+        ValueError: For a ``noise`` or ``interleave`` that is no number in [0, 1], a
+            ``first_day`` that is no date, or ``habits`` that are not user ids with habits.
     """
 
     width: int = 1080
@@ -93,6 +96,42 @@ class GeneratorConfig:
                 continue  # each routine's own rate
             if not (is_number(value) and 0 <= value <= 1):
                 raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
+        object.__setattr__(self, "first_day", _day(self.first_day))
+        object.__setattr__(self, "habits", _habits(self.habits))
+
+
+def _day(value: object) -> date:
+    """``value`` as a date: a ``datetime`` is its day (days are planned on dates).
+
+    Raises:
+        ValueError: For anything that is no date.
+    """
+    if isinstance(value, datetime):
+        return value.date()
+    if not isinstance(value, date):
+        raise ValueError(f"first_day must be a date, got {value!r}")
+    return value
+
+
+def _habits(value: object) -> tuple[tuple[str, tuple[Habit, ...]], ...]:
+    """``value`` (pairs of user id and habits, or a mapping) as hashable pairs.
+
+    Raises:
+        ValueError: For anything else, naming the entry.
+    """
+    try:
+        pairs = list(value.items() if isinstance(value, Mapping) else value)
+        found = tuple((user, tuple(habits)) for user, habits in pairs)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"habits must be user ids with their habits, got {value!r:.200}"
+                         ) from err
+    for user, habits in found:
+        if not isinstance(user, str):
+            raise ValueError(f"habits are keyed by user id (a text), got {user!r:.200}")
+        bad = next((h for h in habits if not isinstance(h, Habit)), None)
+        if bad is not None:
+            raise ValueError(f"habits of {user!r} must be Habit objects, got {bad!r:.200}")
+    return found
 
 
 def _clock(phone: SimPhone) -> datetime:

@@ -155,3 +155,42 @@ def test_sessions_are_fixed_by_seed():
 def test_replay_needs_a_generated_session(week):
     with pytest.raises(ValueError, match="no start state"):
         next(replay(replace(week[0], start=None), SimPhone()))
+
+
+def test_a_first_day_given_as_a_datetime_is_that_day():
+    # plan_day kept the segments whose date equals the day: a datetime never did, so every
+    # day came out empty.
+    from datetime import date
+
+    from mobileintent_gym.intents import GeneratorConfig
+    from mobileintent_gym.users import PairConfig
+
+    def day(first) -> list[tuple[str, str]]:
+        config = GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical"), first_day=first)
+        (session,) = generate_sessions(USER, 1, 0, config)
+        return [(s.time, s.intention) for s in session.segments]
+
+    assert GeneratorConfig(first_day=datetime(2026, 3, 9, 12)).first_day == date(2026, 3, 9)
+    expected = day(date(2026, 3, 9))
+    assert len(expected) >= 5 and day(datetime(2026, 3, 9, 12)) == expected
+    with pytest.raises(ValueError, match=r"first_day must be a date, got '2026-03-09'"):
+        GeneratorConfig(first_day="2026-03-09")
+
+
+def test_habits_given_as_a_mapping_are_kept_as_hashable_pairs():
+    # A dict (the natural shape for "habits per user id") reached cached_sessions, whose
+    # cache hashes the config: every intention env failed in reset() with a TypeError.
+    from mobileintent_gym.intents import GeneratorConfig, build_routine
+    from mobileintent_gym.users import resolve_profile
+
+    habits = build_routine(resolve_profile(USER)).habits[:2]
+    as_dict = GeneratorConfig(habits={USER: list(habits)})
+    assert as_dict == GeneratorConfig(habits=((USER, habits),))
+    assert as_dict.habits == ((USER, habits),) and hash(as_dict)
+    with pytest.raises(ValueError, match=r"habits of 'demo-ana' must be Habit objects, "
+                                         r"got 'wake up'"):
+        GeneratorConfig(habits={USER: ["wake up"]})
+    with pytest.raises(ValueError, match=r"habits are keyed by user id \(a text\), got 3"):
+        GeneratorConfig(habits={3: habits})
+    with pytest.raises(ValueError, match=r"habits must be user ids with their habits, got 5"):
+        GeneratorConfig(habits=5)
