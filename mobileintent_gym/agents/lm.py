@@ -214,7 +214,8 @@ def _with_adapters(folder: Path, device: str) -> LanguageModel:
     """The base model named in a folder of LoRA adapters, with the adapters merged in."""
     lm = load_language_model(adapters_base(folder), device)
     lm.model = merge_adapters(lm.model, folder).eval()
-    lm.name, lm.source = f"{lm.name} + {folder}", str(folder)
+    # Its name reloads it (merged again): adapters trained on top of it name it as base.
+    lm.name, lm.source = local_name(folder), str(folder)
     return lm
 
 

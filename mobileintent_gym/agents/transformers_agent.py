@@ -15,6 +15,7 @@ vector env's sub-envs step together (:meth:`TransformersAgent.act_vector`).
 
 from __future__ import annotations
 
+import math
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ from mobileintent_gym.agents.prompts import (
     screen_text,
     step_prompt,
 )
+from mobileintent_gym.checks import is_integer, is_number
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone.elements import read_screen
 
@@ -66,6 +68,27 @@ class Turn:
 
     generation: Generation
     read: bool
+
+
+def _check_settings(seed: Any, max_new_tokens: Any, temperature: Any, max_elements: Any
+                    ) -> None:
+    """Refuse the agent's settings that cannot work, naming them.
+
+    Raises:
+        MobileIntentError: For a seed that is no integer >= 0, a count that is no integer
+            >= 1, or a temperature that is no finite number >= 0.
+    """
+    bad = {name: value for name, value in (("max_new_tokens", max_new_tokens),
+                                           ("max_elements", max_elements))
+           if not is_integer(value) or value < 1}
+    if not is_integer(seed) or seed < 0:
+        bad["seed"] = seed
+    if not (is_number(temperature) and math.isfinite(temperature) and temperature >= 0):
+        bad["temperature"] = temperature
+    if bad:
+        raise MobileIntentError(f"agent settings out of range: {bad} (seed: an integer >= 0; "
+                                "max_new_tokens, max_elements: integers >= 1; temperature: "
+                                "a finite number >= 0, 0 for greedy decoding)")
 
 
 class TransformersAgent:
@@ -95,7 +118,8 @@ class TransformersAgent:
     learns from, rollouts run here or on Ray actors.
 
     Raises:
-        MobileIntentError: For a ``mode`` that is not one of the modes.
+        MobileIntentError: For a ``mode`` that is not one of the modes, or a setting out
+            of range (before any model loads).
     """
 
     def __init__(self, env: gym.Env | None = None, lm: LanguageModel | None = None, *,
@@ -104,6 +128,8 @@ class TransformersAgent:
                  guidance: Guidance | None = None, max_elements: int = MAX_ELEMENTS) -> None:
         if mode is not None and mode not in MODES:
             raise MobileIntentError(f"mode must be one of {list(MODES)}, got {mode!r}")
+        _check_settings(seed=seed, max_new_tokens=max_new_tokens, temperature=temperature,
+                        max_elements=max_elements)
         self.env = None if env is None else env.unwrapped
         self.mode = mode or mode_of(env)
         self.lm = lm if lm is not None else load_language_model(model)

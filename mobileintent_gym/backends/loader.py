@@ -34,19 +34,39 @@ def load_device(spec: str) -> Device:
             out of range included).
         DependencyNotInstalled: When the backend's extra is not installed.
     """
-    kind, _, argument = spec.strip().partition(":")
+    kind, argument = parse_device(spec)
     if kind == "sim":
         from mobileintent_gym.phone import SimPhone
 
         return SimPhone(*screen_size(argument, spec)) if argument else SimPhone()
-    if kind == "adb" and argument:
+    if kind == "adb":
         from mobileintent_gym.backends.adb import AdbDevice
 
         return AdbDevice(argument)
-    if kind == "appium" and argument.startswith(("http://", "https://")):
-        from mobileintent_gym.backends.appium import AppiumDevice
+    from mobileintent_gym.backends.appium import AppiumDevice
 
-        return AppiumDevice(argument)
+    return AppiumDevice(argument)
+
+
+def parse_device(spec: str) -> tuple[str, str]:
+    """The backend (``sim``, ``adb``, ``appium``) and the argument that ``spec`` names.
+
+    It is checked as :func:`load_device` checks it (a sim size's range included), without
+    reaching any device.
+
+    Raises:
+        DeviceConfigError: As :func:`load_device`, for a spec it would refuse.
+    """
+    if not isinstance(spec, str):
+        raise DeviceConfigError(f"a device config is a text such as 'sim', got {spec!r}")
+    kind, _, argument = spec.strip().partition(":")
+    if kind == "sim":
+        if argument:
+            screen_size(argument, spec)
+        return kind, argument
+    if (kind == "adb" and argument) or (
+            kind == "appium" and argument.startswith(("http://", "https://"))):
+        return kind, argument
     raise DeviceConfigError(
         f"unknown device {spec!r}; use 'sim', 'adb:<serial>' or 'appium:<http url>'")
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import gymnasium as gym
 
+from mobileintent_gym.backends.loader import DeviceConfigError, parse_device
 from mobileintent_gym.checks import is_integer, is_number
 from mobileintent_gym.distributed.pool import EXECUTE_ENV
 from mobileintent_gym.errors import MobileIntentError
@@ -72,7 +73,7 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
 
     Raises:
         MobileIntentError: Naming the setting, its value and what it may be; also for a
-            seed that is not an integer of at least 0.
+            seed that is not an integer of at least 0, or a ``phone`` that names no device.
     """
     bad = {name: getattr(config, name) for name in counts
            if not is_integer(getattr(config, name)) or getattr(config, name) < 1}
@@ -86,6 +87,10 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
         if not (is_number(value) and math.isfinite(value) and allowed(value)):
             raise MobileIntentError(f"{kind} setting {name}={value!r} is out of range "
                                     f"({says}; finite)")
+    try:
+        parse_device(config.phone)
+    except DeviceConfigError as err:
+        raise MobileIntentError(f"{kind} setting phone={config.phone!r}: {err}") from err
 
 
 def run_tasks(tasks: Sequence[str] | None) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ Loading, batched generation, an episode in the env and a vector env. The model's
 are mostly not actions; what is checked is that each is counted, flagged and harmless.
 """
 
+import re
 import sys
 
 import gymnasium as gym
@@ -78,6 +79,21 @@ def test_missing_pieces_name_what_to_install(monkeypatch):
 def test_a_model_that_cannot_be_found_is_named_without_falling_back():
     with pytest.raises(MobileIntentError, match=r"nobody/no-such-model.*cache.*hub"):
         load_language_model("nobody/no-such-model")
+
+
+@pytest.mark.parametrize(("settings", "named"), [
+    # A negative or NaN temperature decoded greedily; max_elements=-1 silently left the
+    # screen's last element out of the prompt; max_new_tokens=0 failed at the first act.
+    ({"temperature": -1.0}, "'temperature': -1.0"),
+    ({"temperature": float("nan")}, "'temperature': nan"),
+    ({"max_elements": -1}, "'max_elements': -1"),
+    ({"max_new_tokens": 0, "seed": -2}, "'max_new_tokens': 0, 'seed': -2"),
+    ({"max_new_tokens": 2.5}, "'max_new_tokens': 2.5"),
+])
+def test_settings_out_of_range_are_named_before_a_model_loads(settings, named):
+    with pytest.raises(MobileIntentError, match=f"agent settings out of range: "
+                                                f"{{{re.escape(named)}}}"):
+        TransformersAgent(None, model="not/loaded-when-refused", **settings)
 
 
 def test_batched_generation_equals_one_prompt_at_a_time(small_lm):

