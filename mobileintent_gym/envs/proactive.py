@@ -168,7 +168,14 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         return field in self.observation_space.spaces
 
     def truth(self) -> Proposal:
-        """The current turn's gold intent (``None`` on noise) and memory operation."""
+        """The current turn's gold intent (``None`` on noise) and memory operation.
+
+        Raises:
+            MobileIntentError: Before :meth:`reset`, or once the episode has ended (there
+                is no current turn: the last turn's answer would be a wrong label).
+        """
+        if self.stream is None or self._t >= self.stream.turns:
+            raise MobileIntentError("no turn is under way: call reset() before truth()")
         return Proposal(self.stream.gold(self._t), self.stream.memory(self._t))
 
     def step(self, action: str) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:

@@ -2,9 +2,10 @@
 
 An answer is ``"no action"`` or a JSON object ``{"Intent": "<intention>", "Memory": "<op>"}``
 (prose around it is allowed; keys in any case). ``"Intent"`` null, empty or "no action"
-proposes nothing; ``"Memory"`` is optional, one of CREATE, RESUME, UPDATE, IDLE. An answer
-that is neither is read as no proposal and the reason kept in :attr:`Proposal.error`; a bad
-``"Memory"`` keeps the intent and drops the operation. Nothing here raises on an answer.
+proposes nothing, as does an object with ``"Memory"`` alone; ``"Memory"`` is optional, one of
+CREATE, RESUME, UPDATE, IDLE. An answer that is neither is read as no proposal and the
+reason kept in :attr:`Proposal.error`; a bad ``"Memory"`` keeps the intent and drops the
+operation. Nothing here raises on an answer.
 """
 
 from __future__ import annotations
@@ -53,8 +54,11 @@ def parse_proposal(answer: Any) -> Proposal:
         return Proposal(None, None, 'the answer must be "no action" or a JSON object '
                         f'{{"Intent": ...}}, got {answer.strip()[:80]!r}')
     keys = casefolded(data)
+    if not keys.keys() & {"intent", "memory"}:
+        return Proposal(None, None, 'the answer has neither an "Intent" nor a "Memory" key: '
+                        f"{answer.strip()[:80]!r}")
     intent = keys.get("intent")
-    if "intent" not in keys or not (intent is None or isinstance(intent, str)):
+    if not (intent is None or isinstance(intent, str)):
         return Proposal(None, None, f'"Intent" must be a text or null, got {intent!r:.80}')
     intent = None if intent is None or _silent(intent) else " ".join(intent.split())
     memory = keys.get("memory")

@@ -139,6 +139,7 @@ def test_a_paraphrase_is_a_hit_and_another_known_task_a_false_push(env):
 @pytest.mark.parametrize(("said", "why"), [
     ("maybe later", "must be \"no action\" or a JSON object"),
     ('{"Intent": 3}', '"Intent" must be a text or null'),
+    ('{"Intnet": "Play a song"}', 'neither an "Intent" nor a "Memory" key'),
     (None, "must be text"),
 ])
 def test_malformed_answers_count_as_no_action_and_are_named(env, said, why):
@@ -160,6 +161,10 @@ def test_answers_are_read_leniently():
     assert (fenced.intent, fenced.memory, fenced.error) == ("Play a song", "IDLE", None)
     thought = parse_proposal('```\nthe user is idle\n```\n{"Intent": "Play a song"}')
     assert (thought.intent, thought.error) == ("Play a song", None)
+    # "Memory" alone (a turn of noise: nothing to propose, the memory idles) was refused
+    # as '"Intent" must be a text or null, got None', and its operation dropped.
+    idle = parse_proposal('{"Memory": "IDLE"}')
+    assert (idle.intent, idle.memory, idle.error) == (None, "IDLE", None)
 
 
 def test_numpy_counts_come_in_as_python_ints():
@@ -184,6 +189,11 @@ def test_bad_arguments_options_and_stepping_past_the_end(env):
     _episode(env, lambda e: NeverPropose(), seed=3)
     with pytest.raises(MobileIntentError, match="reset"):
         env.step("no action")
+    # truth() gave the last turn's label again once the episode was over, and before any
+    # reset an AttributeError.
+    for made in (env.unwrapped, gym.make("Act2Intent-Proactive-v0", users=USERS).unwrapped):
+        with pytest.raises(MobileIntentError, match=r"no turn is under way: call reset\(\)"):
+            made.truth()
 
 
 def test_the_frames_space_bounds_take_no_memory(env):
