@@ -20,6 +20,7 @@ from mobileintent_gym.adbd.filesystem import DEFAULT_CAPACITY, MemoryFileSystem
 from mobileintent_gym.adbd.limits import ShellLimits, TimeLimitExceeded
 from mobileintent_gym.adbd.regex_pool import RegexPool
 from mobileintent_gym.adbd.restore import StateService
+from mobileintent_gym.adbd.settings import Settings
 from mobileintent_gym.adbd.shell import (
     CommandFn,
     Emit,
@@ -86,6 +87,7 @@ class VirtualDevice:
             **basic_commands(self._regex, self.fs),
             **FileCommands(self.fs).table(),
             **property_commands(self.props),
+            "settings": Settings(),
             **{name: self._holding_lock(command) for name, command in phone_commands.items()},
         }
 

@@ -3,7 +3,8 @@
 Real dumpsys output runs to thousands of lines; this writes the fields that tools read —
 ``mCurrentFocus``/``mFocusedApp`` (current activity), ``mCurrentRotation``, the display
 viewport with ``orientation=`` and ``physicalFrame=``, recent tasks, ``mResumedActivity``,
-``ACTIVITY ... pid=`` and the power state — in Android 12–14's formats.
+``ACTIVITY ... pid=``, the power state and a full battery on AC power — in Android 12–14's
+formats.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ if TYPE_CHECKING:
 
 
 class Dumpsys:
-    """``dumpsys SERVICE [ARGS]`` for window, display, input, activity, power, SurfaceFlinger."""
+    """``dumpsys SERVICE [ARGS]``: window, display, input, activity, power, battery, SF.
+
+    SF is SurfaceFlinger (its display id).
+    """
 
     def __init__(self, device: VirtualDevice) -> None:
         self.device = device
@@ -26,7 +30,7 @@ class Dumpsys:
         """Run ``dumpsys``; unknown services answer like Android does."""
         service = inv.argv[1] if len(inv.argv) > 1 else ""
         writer = {"window": self.window, "display": self.display, "input": self.input,
-                  "activity": self.activity, "power": self.power,
+                  "activity": self.activity, "power": self.power, "battery": self.battery,
                   "SurfaceFlinger": self.surface_flinger}.get(service)
         if writer is None:
             return Output(f"Can't find service: {service}\n".encode())
@@ -101,6 +105,15 @@ class Dumpsys:
         """Screen on and awake."""
         return ("POWER MANAGER (dumpsys power)\n  mWakefulness=Awake\n"
                 "  mHoldingDisplaySuspendBlocker=true\n  Display Power: state=ON\n")
+
+    def battery(self, args: list[str]) -> str:
+        """Full, on AC power (the status bar's battery icon is full too)."""
+        return ("Current Battery Service state:\n  AC powered: true\n  USB powered: false\n"
+                "  Wireless powered: false\n  Dock powered: false\n"
+                "  Max charging current: 0\n  Max charging voltage: 0\n"
+                "  Charge counter: 4000000\n  status: 5\n  health: 2\n  present: true\n"
+                "  level: 100\n  scale: 100\n  voltage: 4400\n  temperature: 250\n"
+                "  technology: Li-ion\n")
 
     def surface_flinger(self, args: list[str]) -> str:
         """The one display's id (``dumpsys SurfaceFlinger --display-id``)."""

@@ -71,6 +71,15 @@ def test_exit_codes_and_stderr_come_through(local):
     assert missing.returncode == 127 and b"inaccessible or not found" in missing.stderr
 
 
+def test_settings_a_harness_writes_are_read_back_on_its_next_connection(local):
+    # Each `adb shell` is a connection of its own: the tables belong to the device.
+    assert shell(local, "settings", "put", "global", "animator_duration_scale", "0"
+                 ).returncode == 0
+    assert shell(local, "settings get global animator_duration_scale").stdout == b"0\n"
+    bad = shell(local, "settings", "get", "local", "x")
+    assert bad.returncode == 255 and bad.stderr.startswith(b"Invalid namespace: local\n")
+
+
 def test_exec_out_screencap_is_the_phone_frame(local):
     png = local.adb("-s", local.serial, "exec-out", "screencap", "-p").stdout
     frame = local.thread.call(local.device.phone.screenshot)

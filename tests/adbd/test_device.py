@@ -141,6 +141,41 @@ def test_framework_queries(device):
     assert "package:com.mobileintent.music" in out(device, "pm list packages")
 
 
+def test_dumpsys_battery_is_full_on_ac_power(device):
+    battery = out(device, "dumpsys battery")
+    assert battery.startswith("Current Battery Service state:\n")
+    assert {"  AC powered: true", "  level: 100", "  scale: 100", "  status: 5"} <= set(
+        battery.splitlines())
+
+
+def test_settings_are_kept_as_a_harness_sets_them(device):
+    # Harnesses turn animations off and read the value back before they start.
+    assert out(device, "settings get global window_animation_scale") == "1.0\n"
+    assert out(device, "settings put global window_animation_scale 0") == ""
+    assert out(device, "settings --user 0 get GLOBAL window_animation_scale") == "0\n"
+    assert out(device, "settings get secure no_such_key") == "null\n"
+    assert out(device, "settings put system screen_off_timeout 2147483647 tag default") == ""
+    assert "screen_off_timeout=2147483647\n" in out(device, "settings list system")
+    assert out(device, "settings delete system screen_off_timeout") == "Deleted 1 rows\n"
+    assert out(device, "settings delete system screen_off_timeout") == "Deleted 0 rows\n"
+    assert out(device, "settings get system screen_off_timeout") == "null\n"
+    listed = out(device, "settings list global").splitlines()
+    assert listed == sorted(listed) and "window_animation_scale=0" in listed
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("settings", "Invalid command: \n"),
+    ("settings set global a 1", "Invalid command: set\n"),
+    ("settings get local a", "Invalid namespace: local\n"),
+    ("settings get global", "Invalid arguments to get: global\n"),
+    ("settings put global a", "Invalid arguments to put: global a\n"),
+])
+def test_bad_settings_arguments_print_the_usage_and_exit_255(device, line, said):
+    result = device.run(line)
+    assert (result.code, result.stdout) == (255, b"")
+    assert result.stderr.decode().startswith(said) and b"usage: settings" in result.stderr
+
+
 def test_input_text_types_literally_and_decodes_percent_s(device):
     assert android_text("a%sb%%sc%") == "a b% c%"
     device.phone.open("chat")
