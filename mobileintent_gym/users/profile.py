@@ -20,9 +20,10 @@ the user id (:func:`name_from_id`: ``user12`` → ``User 12``, ``demo-ana`` → 
 
 Anything wrong with a profile, or with the name or path given for it, is an
 :class:`~mobileintent_gym.errors.InvalidProfileError` naming the problem: a user id or
-profile name over 255 characters, demographics nested deeper than 16 levels or holding
-non-JSON values, a file nested too deeply to parse, a profile name that is not a string, a
-``demographics.name`` that is not one line of text.
+profile name over 255 characters, a user id that cannot be a file name (it names the
+user's output folders: one line, no slash or backslash, not only dots), demographics nested
+deeper than 16 levels or holding non-JSON values, a file nested too deeply to parse, a
+profile name that is not a string, a ``demographics.name`` that is not one line of text.
 """
 
 from __future__ import annotations
@@ -96,11 +97,7 @@ class UserProfile:
         demographics = _mapping(data.get("demographics", {}), "demographics")
         _json_values(demographics, "demographics")
         uid = data.get("user_id", demographics.get("user_id", user_id))
-        if not isinstance(uid, str) or not uid.strip():
-            raise InvalidProfileError(f"user_id must be a non-empty string, got {uid!r:.80}")
-        if len(uid) > MAX_NAME:
-            raise InvalidProfileError(f"user_id is {len(uid)} characters, more than {MAX_NAME}: "
-                                      f"{uid[:40]!r}...")
+        _check_user_id(uid)
         if "name" in demographics:
             _check_name(demographics["name"])
         if "interests" not in data or "affinities" not in data:
@@ -142,6 +139,23 @@ def name_from_id(user_id: str) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in words) or user_id.strip()
 
 
+def _check_user_id(uid: Any) -> None:
+    """Check a user id: a name that can be a file's, as the user's output folders are named.
+
+    Not blank, at most :data:`MAX_NAME` characters, one line, no slash or backslash, and
+    not only dots (``.`` or ``..`` would write beside or above the output folder).
+    """
+    if not isinstance(uid, str) or not uid.strip():
+        raise InvalidProfileError(f"user_id must be a non-empty string, got {uid!r:.80}")
+    if len(uid) > MAX_NAME:
+        raise InvalidProfileError(f"user_id is {len(uid)} characters, more than {MAX_NAME}: "
+                                  f"{uid[:40]!r}...")
+    if not _one_line(uid) or "/" in uid or "\\" in uid or uid.strip(".") == "":
+        raise InvalidProfileError(f"user_id names the user's output folder: it must be a "
+                                  f"file name (one line, no slash or backslash, not only dots), "
+                                  f"got {uid!r:.80}")
+
+
 def _check_name(value: Any) -> None:
     """Check ``demographics.name``: one line of text, not blank, at most :data:`MAX_NAME`."""
     where = "demographics['name']"
@@ -150,9 +164,14 @@ def _check_name(value: Any) -> None:
     if len(value) > MAX_NAME:
         raise InvalidProfileError(f"{where} is {len(value)} characters, more than {MAX_NAME}: "
                                   f"{value[:40]!r}...")
-    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in value):
+    if not _one_line(value):
         raise InvalidProfileError(f"{where} must be one line of text without control "
                                   f"characters or line separators, got {value[:80]!r}")
+
+
+def _one_line(text: str) -> bool:
+    """Whether ``text`` has no control characters or line or paragraph separators."""
+    return not any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in text)
 
 
 def _check_text(data: Mapping[str, Any]) -> None:

@@ -45,6 +45,14 @@ def changed(path, value):
     (("user_id",), "", "user_id must be a non-empty string, got ''"),
     (("user_id",), "u" * 5000, "user_id is 5000 characters, more than 255"),
     (("user_id",), 42, "user_id must be a non-empty string, got 42"),
+    # The id names the user's output folders: generate wrote "../escaped" beside --out.
+    (("user_id",), "../escaped", "user_id names the user's output folder: it must be a file "
+                                 "name (one line, no slash or backslash, not only dots), got "
+                                 "'../escaped'"),
+    (("user_id",), "/tmp/x", "got '/tmp/x'"),
+    (("user_id",), "a\\b", "got 'a\\\\b'"),
+    (("user_id",), "..", "not only dots), got '..'"),
+    (("user_id",), "a\nb", "got 'a\\nb'"),
     (("demographics", "age"), object, "demographics['age'] must be a JSON value, got type"),
     (("demographics", "x"), {3: "a"}, "demographics['x'] has a non-string key 3"),
     (("hobbies",), {}, "unknown profile fields ['hobbies']"),
