@@ -22,10 +22,13 @@ asked), the model is loaded. Files are written to a temporary name
 and moved into place with ``os.replace``, so concurrent processes never read a partial
 entry, and one process at a time builds an entry (holding a lock file beside it) while
 the others wait and then read it: the workers of a vector env started on an empty cache
-build each user once, not once each. An entry that cannot be read (damaged, or written by
-another version of the code) is rebuilt. A process stores nothing once a file of the
-package is newer than its import of it (a file edited, a branch checked out): it builds
-with the code it loaded, which the files' fingerprint no longer describes.
+build each user once, not once each. An entry carries a digest of its pickled bytes, checked
+before they are unpickled: one that cannot be read (damaged on disk, even where its bytes
+would still unpickle, or written by another version of the code) is rebuilt. The digest
+finds damage, not tampering: anyone who can write the folder can write a valid entry. A
+process stores nothing once a file of the package is newer than its import of it (a file
+edited, a branch checked out): it builds with the code it loaded, which the files'
+fingerprint no longer describes.
 Encoders given as objects rather than kinds have no identity on disk: their content is
 cached per process only. Entries unused for 30 days are removed when one is stored
 (:func:`prune`).
@@ -64,7 +67,9 @@ from mobileintent_gym.users import encoders
 from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEncoder, make_encoder
 
 CACHE_ENV = "MOBILEINTENT_GYM_CACHE"
-FORMAT = 3  # bump when the pickled layout of UserContent (its app states included) changes
+FORMAT = 4  # bump when the pickled layout of UserContent (its app states included) changes
+_SEAL = b"mobileintent-gym content entry\n"  # then the pickle's digest, then the pickle
+_DIGEST = 32
 _OFF = {"0", "off", "no", "false", "none"}
 # A Transformer module's weights: one of these (the index of shards for large models).
 MAX_AGE = 30 * 24 * 3600
@@ -118,11 +123,14 @@ def fetch(profile_key: str, config: Any, build: Callable[[Encoder], T],
     folder = content_dir()
     if not isinstance(config.encoder, str) or folder is None:
         return build(_encoder(config.encoder))
-    predicted = encoder_identity(config.encoder)
+    choice = predict_encoder(config.encoder)
+    predicted = None if choice is None else choice.identity
     if predicted is not None:
         entry = _entry(folder, profile_key, config, predicted)
         found = _read(entry)
         if isinstance(found, expected):
+            if config.encoder == "auto" and choice.name == LexicalEncoder.name:
+                encoders.warn_lexical(choice.fallback_reason)  # as building it would
             return found
     _prepare(folder)  # an unusable folder is named before seconds go into building
     if predicted is None:  # which entry only loading the encoder tells: no lock to take
@@ -479,12 +487,17 @@ def _entry(folder: Path, profile_key: str, config: Any, identity: str) -> Path:
 
 
 def _read(path: Path) -> Any:
-    """The entry at ``path``, or ``None`` when it is missing or unreadable.
+    """The entry at ``path``, or ``None`` when it is missing, damaged or unreadable.
 
-    An entry read has its time refreshed (where the folder allows): :func:`prune` keeps it.
+    Its pickle is unpickled only when its digest matches. An entry read has its time
+    refreshed (where the folder allows): :func:`prune` keeps it.
     """
     try:
-        found = pickle.loads(path.read_bytes())
+        raw = path.read_bytes()
+        head = len(_SEAL) + _DIGEST
+        if not raw.startswith(_SEAL) or raw[len(_SEAL):head] != _digest(raw[head:]):
+            return None
+        found = pickle.loads(raw[head:])
     except Exception:  # damaged bytes raise almost anything (MemoryError, OverflowError …)
         return None
     with contextlib.suppress(OSError):
@@ -498,10 +511,15 @@ def _write(path: Path, value: Any) -> None:
     Raises:
         CacheError: When the folder cannot be created or written; no partial file is left.
     """
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     try:
-        write_atomic(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        write_atomic(path, _SEAL + _digest(data) + data)
     except OSError as err:
         raise _unwritable(path, err) from err
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=_DIGEST).digest()
 
 
 def _named() -> bool:

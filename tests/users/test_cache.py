@@ -321,6 +321,22 @@ def test_auto_without_sentence_transformers_is_keyed_as_lexical(monkeypatch):
     assert content_cache.encoder_identity("sentence") is None  # loading it will say why
 
 
+def test_an_entry_damaged_where_it_still_unpickles_is_rebuilt(folder):
+    # Only "it unpickles and is UserContent" was checked: a flipped byte inside a label
+    # was served as the user's content, and kept (its time refreshed by every read).
+    profile = resolve_profile("demo-chen")
+    first = build_user_content(profile, LEXICAL)
+    (entry,) = folder.glob("*.pkl")
+    label = next(iter(dict(first.labels).values())).encode()
+    data = entry.read_bytes()
+    assert data.count(label) >= 1
+    entry.write_bytes(data.replace(label, label[:-1] + b"#", 1))
+    pair._CACHE.clear()
+    assert content_cache._read(entry) is None
+    again = build_user_content(profile, LEXICAL)
+    assert dict(again.labels) == dict(first.labels) and entry.read_bytes() == data
+
+
 @pytest.mark.parametrize("damage", [
     lambda data: data[:100],  # as if another version had written it
     # Damaged bytes that make pickle raise OverflowError and MemoryError:

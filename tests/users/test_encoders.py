@@ -42,9 +42,11 @@ def no_sentence_transformers(monkeypatch):
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # import fails
     monkeypatch.setattr(encoders, "_load", functools.cache(encoders._load.__wrapped__))
     make_encoder.cache_clear()
+    encoders.warn_lexical.cache_clear()
     pair._CACHE.clear()  # content built with the encoder 'auto' stood for before
     yield
     make_encoder.cache_clear()
+    encoders.warn_lexical.cache_clear()
     pair._CACHE.clear()
 
 
@@ -58,6 +60,24 @@ def test_without_sentence_transformers_auto_is_lexical_and_says_so(no_sentence_t
         make_encoder("sentence")
     content = build_user_content(resolve_profile("demo-ana"), PairConfig(encoder="auto"))
     assert content.encoder == "lexical" and len(content.contexts["music:liked"].personal) == 18
+
+
+def test_lexical_content_read_from_the_disk_cache_warns_as_building_it_does(
+        no_sentence_transformers, tmp_path, monkeypatch):
+    # A later process reads the content from disk and makes no encoder: it was told
+    # nothing, and went on with content that differs from the study's.
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path))
+    config, profile = PairConfig(encoder="auto"), resolve_profile("demo-ben")
+    with pytest.warns(UserWarning, match="ranked with the lexical encoder"):
+        built = build_user_content(profile, config)
+    make_encoder.cache_clear()
+    encoders.warn_lexical.cache_clear()  # as in a new process
+    pair._CACHE.clear()
+    with pytest.warns(UserWarning, match=r"ranked with the lexical encoder and differs from "
+                      r"the study's \(no sentence encoder: .*sentence_transformers"):
+        read = build_user_content(profile, config)
+    assert read.encoder == built.encoder == "lexical" and read.labels == built.labels
+    assert make_encoder.cache_info().currsize == 0  # read, not built
 
 
 def test_a_command_announces_the_lexical_fallback_and_why(no_sentence_transformers):
