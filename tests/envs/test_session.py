@@ -56,6 +56,18 @@ def test_the_oracle_carries_out_every_intention_of_the_day(env):
     assert total == sum(len(f["subgoal_rewards"]) for f in finished)  # every subgoal earned
 
 
+def test_the_oracle_plays_a_song_the_phone_is_still_playing():
+    # bruno's day 4 asks to play the song that earlier intentions left playing: the tap
+    # changed nothing and the task could not succeed (a long press on the row did).
+    env = gym.make("Act2Intent-Session-v0", users=["bruno"], play_days=6,
+                   observation=("instruction",))
+    _, infos = _play(env, OracleAgent(env), options={"user": "bruno", "day": 4})
+    env.close()
+    finished = [i["finished"] for i in infos if "finished" in i]
+    played = [f for f in finished if f["task"].startswith("G-SPT-02")]
+    assert played and all(f["success"] for f in finished)
+
+
 def test_info_and_instruction_follow_the_current_intention(env):
     obs, info = env.reset(seed=0)
     segment = env.unwrapped.segments[0]

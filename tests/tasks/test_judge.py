@@ -1,5 +1,7 @@
 """The judge (PAIR Eq. 7) on hand-built event logs."""
 
+import dataclasses
+
 from mobileintent_gym.phone.events import Hit, StepEvent
 from mobileintent_gym.phone.ui import Node
 from mobileintent_gym.tasks import Judge, Target, TaskInstance, get_template
@@ -171,11 +173,20 @@ def test_an_expected_click_counts_without_reaching_the_next_route():
     assert verdict.rewards == (1, 0, 0)
 
 
-def test_outcome_needs_an_effect_and_the_target():
-    judge = Judge(task("G-SPT-02"))
+def _recent_played(instance: TaskInstance) -> Judge:
+    judge = Judge(instance)
     run(judge, [event("music/home", "music/library", rid="nav_your_library"),
                 event("music/library", "music/library/recent", rid="recently_played")],
         screen())
+    return judge
+
+
+def test_outcome_needs_an_effect_and_the_target():
+    # The effect rule, on G-SPT-02's outcome as it would read with it.
+    spt = task("G-SPT-02")
+    template = dataclasses.replace(spt.template, outcome=dataclasses.replace(
+        spt.template.outcome, effect=True))
+    judge = _recent_played(dataclasses.replace(spt, template=template))
     playing_other = screen(("mini_player", "", "t9"))
     assert not judge.update(event("music/library/recent", "music/library/recent", rid="track",
                                   entity="t9", visible=("t9", "t1")), playing_other).success
@@ -186,6 +197,21 @@ def test_outcome_needs_an_effect_and_the_target():
                                  entity="t1"), screen(("mini_player", "", "t1")))
     assert verdict.success and verdict.rewards == (1, 1, 1)
     assert verdict.exposed is True
+
+
+def test_tapping_the_track_already_playing_plays_it_and_a_long_press_does_not():
+    # A day's phone may still be playing the target: the tap changes nothing, and the task
+    # could not succeed, while a long press (its menu open over the mini player) did.
+    playing = screen(("mini_player", "", "t1"))
+    judge = _recent_played(task("G-SPT-02"))
+    held = event("music/library/recent", "music/track_menu", action="LONG_CLICK[1,1]",
+                 rid="track", entity="t1")
+    assert not judge.update(held, playing).success
+    judge = _recent_played(task("G-SPT-02"))
+    tapped = event("music/library/recent", "music/library/recent", rid="track", entity="t1",
+                   effect=False)
+    verdict = judge.update(tapped, playing)
+    assert verdict.success and verdict.rewards == (1, 1, 1)
 
 
 def test_exposure_is_false_when_another_record_is_picked_before_the_target_shows():

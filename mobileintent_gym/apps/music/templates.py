@@ -68,9 +68,11 @@ SPT_02 = TaskTemplate(
                 (Click(Rid.RECENTLY_PLAYED, Text.RECENTLY_PLAYED),)),
         Subgoal("play the track", (Route.RECENT,), "UC"),
     ),
-    # Playing is the deciding click (from any list): the mini player then shows the target.
+    # Playing is the deciding tap (from any list): the mini player then shows the target.
+    # A long press opens the track's menu, which plays nothing; a tap on the track already
+    # playing (a day's phone carries what it played) changes nothing and still plays it.
     outcome=Outcome(nodes=(NodeCheck(Rid.MINI_PLAYER, target=True),),
-                    via=(Click(Rid.TRACK, target=True),)),
+                    via=(Click(Rid.TRACK, target=True, long=False),), effect=False),
     explicit='In Music, play "{label}" from your recently played songs.',
     implicit="In Music, play {cue} that you listened to recently.",
     picks=(Rid.TRACK, Rid.MORE),
