@@ -94,6 +94,7 @@ class PlaylistScreens:
                                     focused=entry.focus == "name",
                                     on_submit=("create", entry.param("id")),
                                     rid=Rid.PLAYLIST_NAME, under=ctx.theme.surface)
+        field_.entity = entry.param("id")  # the dialog is about the track it will add
         col.take(ctx.dp(20))
         cancel, create = ui.split_row(col.take(ctx.dp(48)), [None, None])
         buttons = [widgets.button(ctx, ui.inset(cancel, ctx.dp(6), 0), "Cancel", ("back",),
