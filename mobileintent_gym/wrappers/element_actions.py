@@ -14,11 +14,11 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
+from gymnasium import logger, spaces
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.checks import positive_integer
-from mobileintent_gym.errors import InvalidActionError
+from mobileintent_gym.errors import InvalidActionError, MobileIntentError
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.elements import reachable
 from mobileintent_gym.phone.ui import center
@@ -35,7 +35,19 @@ def touchable_points(xml: str) -> list[tuple[int, int]]:
     return [center(node.bounds) for node in reachable(hierarchy.parse(xml))]
 
 
-class ElementActions(gym.ActionWrapper):
+def warn_past_slots(wrapper: Any, count: int) -> None:
+    """Warn once per ``wrapper`` when a screen lists ``count`` > its ``max_elements`` targets.
+
+    The wrapper has ``max_elements`` and a ``warned`` flag, which this sets.
+    """
+    if count > wrapper.max_elements and not wrapper.warned:
+        wrapper.warned = True
+        logger.warn(f"a screen ({wrapper.env.unwrapped.device.route()}) lists {count} touch "
+                    f"targets, more than max_elements={wrapper.max_elements}: "
+                    f"{type(wrapper).__name__} leaves the rest out (raise max_elements)")
+
+
+class ElementActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
     """Action i < ``max_elements`` clicks the i-th of the screen's :func:`touchable_points`.
 
     Then come the fixed actions of :data:`FIXED`: ``PRESS[BACK]``, ``SWIPE[UP]``,
@@ -46,16 +58,20 @@ class ElementActions(gym.ActionWrapper):
 
     Args:
         env: An environment of this package (its device gives the hierarchy).
-        max_elements: Targets addressable per screen (screens list far fewer).
+        max_elements: Targets addressable per screen. The simulated apps' screens list up
+            to 45 (a long list at 1080x2400); fewer slots leave the rest unreachable, which
+            a warning says once per wrapper the first time a screen has more.
 
     Raises:
         ValueError: When ``max_elements`` is not a positive integer.
     """
 
     def __init__(self, env: gym.Env, max_elements: int = 64) -> None:
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self, max_elements=max_elements)
+        gym.ActionWrapper.__init__(self, env)
         self.max_elements = positive_integer("max_elements", max_elements)
         self.action_space = spaces.Discrete(max_elements + len(FIXED))
+        self.warned = False
 
     def action(self, action: Any) -> Action:
         """The pixel action behind index ``action``.
@@ -63,15 +79,19 @@ class ElementActions(gym.ActionWrapper):
         Raises:
             InvalidActionError: When ``action`` is not in the action space: an integer
                 (Python or NumPy, not bool) from 0 to ``action_space.n - 1``; nothing is sent.
+            MobileIntentError: Before the env's first ``reset()`` (there is no task).
         """
         if isinstance(action, bool | np.bool_) or not self.action_space.contains(action):
             raise InvalidActionError(f"element action must be an integer in "
                                      f"[0, {self.action_space.n}), got {action!r:.80}")
+        if self.env.unwrapped.task is None:
+            raise MobileIntentError("call reset() before step()")
         index = int(action)
         if index >= self.max_elements:
             return self._fixed(FIXED[index - self.max_elements])
         device = self.env.unwrapped.device
         points = touchable_points(device.hierarchy())
+        warn_past_slots(self, len(points))
         if index >= len(points):
             return Action.click(device.width, 0)  # off screen: flagged, changes nothing
         return Action.click(*points[index])
@@ -84,8 +104,9 @@ class ElementActions(gym.ActionWrapper):
             it through ``env.action_masks()``).
         """
         mask = np.zeros(self.action_space.n, dtype=bool)
-        mask[: min(len(touchable_points(self.env.unwrapped.device.hierarchy())),
-                   self.max_elements)] = True
+        count = len(touchable_points(self.env.unwrapped.device.hierarchy()))
+        warn_past_slots(self, count)
+        mask[: min(count, self.max_elements)] = True
         mask[self.max_elements :] = True
         return mask
 

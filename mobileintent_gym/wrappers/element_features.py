@@ -19,6 +19,7 @@ from gymnasium import spaces
 
 from mobileintent_gym.checks import positive_integer
 from mobileintent_gym.phone.elements import ScreenElement, read_screen
+from mobileintent_gym.wrappers.element_actions import warn_past_slots
 
 KIND_BUCKETS = 16
 ROUTE_BUCKETS = 32
@@ -60,7 +61,7 @@ def slot_features(element: ScreenElement, instruction: str) -> np.ndarray:
     return out
 
 
-class ElementFeatures(gym.ObservationWrapper):
+class ElementFeatures(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     """Observe the screen's first ``max_elements`` touch targets, the route and the instruction.
 
     The observation is a flat ``Box(0, 1)``: per element slot :func:`slot_features`
@@ -70,15 +71,18 @@ class ElementFeatures(gym.ObservationWrapper):
     Args:
         env: An environment of this package (its device gives dump and route; its task the
             instruction).
-        max_elements: Element slots; use the same number as ``ElementActions``.
+        max_elements: Element slots; use the same number as ``ElementActions`` (a warning
+            says once per wrapper when a screen has more elements than slots).
 
     Raises:
         ValueError: When ``max_elements`` is not a positive integer.
     """
 
     def __init__(self, env: gym.Env, max_elements: int = 64) -> None:
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self, max_elements=max_elements)
+        gym.ObservationWrapper.__init__(self, env)
         self.max_elements = positive_integer("max_elements", max_elements)
+        self.warned = False
         size = max_elements * (len(SLOT_FLAGS) + KIND_BUCKETS) + ROUTE_BUCKETS + WORD_BUCKETS
         self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
 
@@ -87,6 +91,7 @@ class ElementFeatures(gym.ObservationWrapper):
         base = self.env.unwrapped
         instruction = base.task.instruction
         elements, _ = read_screen(base.device.hierarchy())
+        warn_past_slots(self, len(elements))
         width = len(SLOT_FLAGS) + KIND_BUCKETS
         slots = np.zeros((self.max_elements, width), np.float32)
         for i, element in enumerate(elements[:self.max_elements]):

@@ -12,7 +12,7 @@ from mobileintent_gym.checks import positive_integer
 from mobileintent_gym.envs.spaces import FrameBox
 
 
-class ScreenObservation(gym.ObservationWrapper):
+class ScreenObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     """Keep only the screenshot, taking every ``factor``-th pixel in both directions.
 
     Striding is exact and costs no interpolation; a 1080×2400 screen with ``factor=8``
@@ -27,7 +27,8 @@ class ScreenObservation(gym.ObservationWrapper):
     """
 
     def __init__(self, env: gym.Env, factor: int = 8) -> None:
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self, factor=factor)
+        gym.ObservationWrapper.__init__(self, env)
         positive_integer("factor", factor)
         screen = env.observation_space.spaces.get("screenshot") if isinstance(
             env.observation_space, spaces.Dict) else None
