@@ -71,7 +71,7 @@ from mobileintent_gym.metrics.pira import MATCH_THRESHOLD, IntentMatcher
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.tasks import TaskInstance
 from mobileintent_gym.users.encoders import Encoder
-from mobileintent_gym.users.sets import UserSpec, resolve_users
+from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
 
 WATCH, EXECUTE = 0, 1
 ASSIST_PACE = 2.0  # seconds the phone's clock advances per assistant action
@@ -165,10 +165,10 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Draw a user and day (or take those ``options`` name); the user starts living it."""
-        super().reset(seed=seed)
-        user, history, session, day = draw_day(options, self.np_random, self.users,
-                                               self.history_days, self.play_days,
-                                               self.data_seed, self.config)
+        with refusable_reset(self, seed) as rng:  # a refused one changes no later episode
+            user, history, session, day = draw_day(options, rng, self.users,
+                                                   self.history_days, self.play_days,
+                                                   self.data_seed, self.config)
         past = [s for earlier in history for s in earlier.done()]
         if user not in self._lives:
             self._lives[user] = UserLife(user, self.data_seed, self.config)

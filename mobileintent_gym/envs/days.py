@@ -10,7 +10,7 @@ from mobileintent_gym.checks import is_integer, is_number, reset_options
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
 from mobileintent_gym.intents.schema import Session
-from mobileintent_gym.users.sets import pick_user, unchanged_on_error
+from mobileintent_gym.users.sets import pick_user
 
 
 class Drawn(NamedTuple):
@@ -42,19 +42,19 @@ def draw_day(options: dict[str, Any] | None, rng: np.random.Generator, users: tu
 
     Raises:
         MobileIntentError: For options that are no dict or unknown (InvalidOptionsError),
-            or a day that is not one of them; nothing is drawn or changed then (``rng``
-            included).
+            or a day that is not one of them. Draw inside
+            :func:`~mobileintent_gym.users.sets.refusable_reset`, which then takes back
+            what was drawn from ``rng``.
     """
     options = reset_options(options, ("day", "user"), integers=("day",))
     user, day = options.get("user"), options.get("day")
-    with unchanged_on_error(rng):
-        user = pick_user(user, users, rng, config.profiles_dir)
-        sessions = cached_sessions(user, history_days + later_days, seed, config)
-        days = [d for d in range(later_days) if sessions[history_days + d].intentions()]
-        day = days[rng.integers(len(days))] if day is None and days else day
-        if day not in days:
-            raise MobileIntentError(f"reset option day must be one of {days} (later days "
-                                    f"with intentions), got {day!r}")
+    user = pick_user(user, users, rng, config.profiles_dir)
+    sessions = cached_sessions(user, history_days + later_days, seed, config)
+    days = [d for d in range(later_days) if sessions[history_days + d].intentions()]
+    day = days[rng.integers(len(days))] if day is None and days else day
+    if day not in days:
+        raise MobileIntentError(f"reset option day must be one of {days} (later days "
+                                f"with intentions), got {day!r}")
     played = history_days + int(day)
     return Drawn(user, sessions[:played], sessions[played], int(day))
 

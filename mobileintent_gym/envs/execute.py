@@ -46,7 +46,7 @@ from mobileintent_gym.tasks import (
 )
 from mobileintent_gym.users import PairConfig, load_user_content, resolve_users
 from mobileintent_gym.users.encoders import check_ranked_by
-from mobileintent_gym.users.sets import UserSpec, pick_user, unchanged_on_error
+from mobileintent_gym.users.sets import UserSpec, pick_user, refusable_reset
 
 
 class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
@@ -128,11 +128,10 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Start an episode: pick a user and task, load the phone, open the task's app."""
-        super().reset(seed=seed)
-        chosen = _reset_choices(options)
-        with unchanged_on_error(self.np_random):  # a refused reset changes no later episode
-            user = pick_user(chosen.get("user"), self.users, self.np_random, self.profiles_dir)
-            task_id = chosen.get("task") or self.tasks[self.np_random.integers(len(self.tasks))]
+        with refusable_reset(self, seed) as rng:  # a refused one changes no later episode
+            chosen = _reset_choices(options)
+            user = pick_user(chosen.get("user"), self.users, rng, self.profiles_dir)
+            task_id = chosen.get("task") or self.tasks[rng.integers(len(self.tasks))]
             content = load_user_content(user, self.pair, self.profiles_dir)
             self._check_encoder(user, content.encoder)
             task = instantiate(task_id, content)

@@ -48,7 +48,7 @@ from mobileintent_gym.metrics.prediction import (
     prediction_from,
 )
 from mobileintent_gym.users.encoders import Encoder
-from mobileintent_gym.users.sets import UserSpec, resolve_users
+from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
 
 HISTORY_LENGTH = 1 << 15
 TEXT_LENGTH = 2048
@@ -133,10 +133,10 @@ class PredictEnv(gym.Env[dict[str, str], str]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, str], dict[str, Any]]:
         """Draw a user and a predicted day (or take those ``options`` name)."""
-        super().reset(seed=seed)
-        user, history, session, day = draw_day(options, self.np_random, self.users,
-                                               self.history_days, self.predict_days,
-                                               self.data_seed, self.config)
+        with refusable_reset(self, seed) as rng:  # a refused one changes no later episode
+            user, history, session, day = draw_day(options, rng, self.users,
+                                                   self.history_days, self.predict_days,
+                                                   self.data_seed, self.config)
         self.past = [s for past in history for s in past.intentions()]
         self.targets = session.intentions()
         self.persona = persona_text(self.past)

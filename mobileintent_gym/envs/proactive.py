@@ -61,7 +61,7 @@ from mobileintent_gym.metrics.pira import (
 )
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users.encoders import Encoder
-from mobileintent_gym.users.sets import UserSpec, resolve_users
+from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
 
 CANDIDATES_LENGTH = 1 << 15
 # The stream's data set: about one noise stretch per intention, and an intention in three
@@ -136,10 +136,10 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Draw a user and day (or take those ``options`` name) and show its first turn."""
-        super().reset(seed=seed)
-        user, history, session, day = draw_day(options, self.np_random, self.users,
-                                               self.history_days, self.play_days,
-                                               self.data_seed, self.config)
+        with refusable_reset(self, seed) as rng:  # a refused one changes no later episode
+            user, history, session, day = draw_day(options, rng, self.users,
+                                                   self.history_days, self.play_days,
+                                                   self.data_seed, self.config)
         past = [s for earlier in history for s in earlier.done()]
         known = known_intentions([*past, *session.segments])
         self.matcher = IntentMatcher(self.encoder, known, self.match_threshold)

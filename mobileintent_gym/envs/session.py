@@ -44,7 +44,7 @@ from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.tasks import TaskInstance
 from mobileintent_gym.users.encoders import Encoder
-from mobileintent_gym.users.sets import UserSpec, resolve_users
+from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
 
 GUIDANCE_LENGTH = 1 << 14
 
@@ -185,9 +185,9 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Draw a user and day (or take those ``options`` name); start its first intention."""
-        super().reset(seed=seed)
-        drawn = draw_day(options, self.np_random, self.users, self.history_days,
-                         self.play_days, self.data_seed, self.config)
+        with refusable_reset(self, seed) as rng:  # a refused one changes no later episode
+            drawn = draw_day(options, rng, self.users, self.history_days,
+                             self.play_days, self.data_seed, self.config)
         self._past = tuple(s for past in drawn.history for s in past.intentions())
         self._session, self.user = drawn.session, drawn.user
         self.segments, self._index, self._results = self._session.intentions(), 0, []

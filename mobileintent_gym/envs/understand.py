@@ -48,8 +48,8 @@ from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.sets import (
     UserSpec,
     pick_user,
+    refusable_reset,
     resolve_users,
-    unchanged_on_error,
 )
 
 STEPS_LENGTH = 1 << 15
@@ -129,24 +129,23 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Draw a window (or take the one ``options`` name) and show its steps."""
-        super().reset(seed=seed)
-        options = reset_options(options, ("day", "start", "user"),
-                                integers=("day", "start"))
-        user, day, start = (options.get(k) for k in ("user", "day", "start"))
-        with unchanged_on_error(self.np_random):  # a refused reset changes no later episode
-            user = pick_user(user, self.users, self.np_random, self.config.profiles_dir)
+        with refusable_reset(self, seed) as rng:  # a refused one changes no later episode
+            options = reset_options(options, ("day", "start", "user"),
+                                    integers=("day", "start"))
+            user, day, start = (options.get(k) for k in ("user", "day", "start"))
+            user = pick_user(user, self.users, rng, self.config.profiles_dir)
             sessions = cached_sessions(user, self.days, self.data_seed, self.config)
             candidates = [i for i, s in enumerate(sessions)
                           if len(s.intentions()) >= self.window]
             if not candidates:
                 raise MobileIntentError(f"no day of {user!r} has {self.window} intentions")
-            day = candidates[self.np_random.integers(len(candidates))] if day is None else day
+            day = candidates[rng.integers(len(candidates))] if day is None else day
             if day not in candidates:
                 raise MobileIntentError(f"reset option day must be one of {candidates} (days "
                                         f"with {self.window} intentions), got {day!r}")
             intentions = sessions[day].intentions()
             last = len(intentions) - self.window
-            start = int(self.np_random.integers(last + 1)) if start is None else start
+            start = int(rng.integers(last + 1)) if start is None else start
             if not 0 <= start <= last:
                 raise MobileIntentError(
                     f"reset option start must be in 0..{last}, got {start!r}")

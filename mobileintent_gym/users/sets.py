@@ -19,6 +19,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 
+import gymnasium as gym
 import numpy as np
 
 from mobileintent_gym.checks import ordered
@@ -104,17 +105,23 @@ def pick_user(choice: str | os.PathLike[str] | None, users: tuple[str, ...],
 
 
 @contextlib.contextmanager
-def unchanged_on_error(rng: np.random.Generator) -> Iterator[None]:
-    """Draws made inside are taken back when the block raises.
+def refusable_reset(env: gym.Env, seed: int | None) -> Iterator[np.random.Generator]:
+    """Seed ``env`` as ``gym.Env.reset`` does and give its generator to draw from.
 
-    A reset refused for a bad option, caught by the caller, then leaves every later
-    episode as it would have been.
+    When the block raises, the env's random state is as it was before: its generator, the
+    seed it was made from and the draws made from it. A reset refused for a bad option,
+    caught by the caller, then leaves every later episode as it would have been, whether
+    the refused reset named a seed or not.
     """
-    state = rng.bit_generator.state
+    rng, rng_seed = env._np_random, env._np_random_seed
+    state = None if rng is None else rng.bit_generator.state
     try:
-        yield
+        gym.Env.reset(env, seed=seed)
+        yield env.np_random
     except BaseException:
-        rng.bit_generator.state = state
+        env._np_random, env._np_random_seed = rng, rng_seed
+        if rng is not None:
+            rng.bit_generator.state = state
         raise
 
 

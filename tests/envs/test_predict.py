@@ -153,6 +153,8 @@ def test_a_refused_reset_draws_nothing():
         env.reset(seed=0)
     with pytest.raises(MobileIntentError, match="day must be one of"):
         made[0].reset(options={"day": 7})
+    with pytest.raises(MobileIntentError, match="day must be one of"):
+        made[0].reset(seed=5, options={"day": 7})  # reseeded the env all the same
     drawn = [env.reset()[1]["user"] for env in made for _ in range(3)]
     assert drawn[:3] == drawn[3:]
 

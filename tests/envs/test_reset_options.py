@@ -57,14 +57,18 @@ def test_a_set_named_by_the_user_option_draws_one_of_its_users_by_seed(env):
         env.reset(options={"user": "vla"})
 
 
+@pytest.mark.parametrize("seed", [None, 5])
 @pytest.mark.parametrize("options", [{"task": "G-ZZZ-01:common:explicit"},
-                                     {"user": "nobody-here"}])
-def test_a_refused_reset_changes_no_later_episode(options):
+                                     {"user": "nobody-here"}, {"turn": 2}])
+def test_a_refused_reset_changes_no_later_episode(options, seed):
+    # A refused reset that named a seed reseeded the env all the same: the episodes after
+    # it were seed 5's.
     made = [gym.make("Act2Intent-Execute-v0", observation=("instruction",)) for _ in range(2)]
     for env in made:
         env.reset(seed=0)
     with pytest.raises((InvalidOptionsError, UnknownProfileError, MobileIntentError)):
-        made[0].reset(options=options)
+        made[0].reset(seed=seed, options=options)
+    assert made[0].unwrapped.np_random_seed == made[1].unwrapped.np_random_seed == 0
     drawn = [(info["user"], info["task"]) for env in made
              for info in (env.reset()[1] for _ in range(4))]
     assert drawn[:4] == drawn[4:]

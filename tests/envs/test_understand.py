@@ -53,6 +53,8 @@ def test_a_refused_reset_changes_no_later_episode():
     b.reset(seed=0)
     with pytest.raises(MobileIntentError):
         a.reset(options={"start": 10**6})
+    with pytest.raises(MobileIntentError):
+        a.reset(seed=7, options={"start": 10**6})  # reseeded the env all the same
     assert a.reset()[1] == b.reset()[1]
 
 
