@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "mobileintent_gym.tasks.catalog",
 )
 USAGE_ERROR = 2
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MobileIntentError as err:
         print(f"mobileintent-gym {args.command}: {err}", file=sys.stderr)
         return USAGE_ERROR
+    except KeyboardInterrupt:  # Ctrl-C: one line, as a shell's own commands say it
+        print(f"mobileintent-gym {args.command}: interrupted", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:  # the reader left (`… | head`): stop quietly, as other tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing to flush
         return 1

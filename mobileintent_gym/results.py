@@ -148,29 +148,31 @@ class ResultsWriter:
         self._end = self._file.seek(len(start))
 
     def add(self, episode: dict[str, Any]) -> None:
-        """Append a finished episode and rewrite the scores."""
-        self._append(episode)
-        self._write_tail()
+        """Append a finished episode and rewrite the scores.
+
+        The scores are computed before the file is touched, and the episode's line and the
+        new tail are written together: a run stopped while scoring (Ctrl-C) leaves the
+        file as it was after the last episode, whole.
+        """
+        tail = _tail(self.scores([*self.episodes, episode]))
+        self._write(_line(episode, len(self.episodes)), tail)
+        self.episodes.append(episode)
 
     def finish(self, scores: dict[str, Any]) -> None:
         """Write the finished run's scores (those of a whole run, e.g. all-success)."""
-        self._write_tail(scores)
+        self._write("", _tail(scores))
 
     def close(self) -> None:
         """Close the file (it is complete after every :meth:`add`)."""
         self._file.close()
 
-    def _append(self, episode: dict[str, Any]) -> None:
+    def _write(self, line: str, tail: str) -> None:
+        """Write ``line`` after the last episode, then ``tail``, in one write."""
         self._file.seek(self._end)
-        self._file.write(_line(episode, len(self.episodes)))
-        self._end = self._file.tell()
-        self.episodes.append(episode)
-
-    def _write_tail(self, scores: dict[str, Any] | None = None) -> None:
-        self._file.write(_tail(self.scores(self.episodes) if scores is None else scores))
+        self._file.write(line + tail)
         self._file.truncate()
         self._file.flush()
-        self._file.seek(self._end)
+        self._end += len(line)
 
 
 def _line(episode: dict[str, Any], index: int) -> str:

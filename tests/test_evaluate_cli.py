@@ -172,8 +172,7 @@ def test_a_run_cut_short_keeps_its_episodes_and_resumes_where_it_stopped(agent_m
         return real_record(*a, **k)
 
     monkeypatch.setattr(evaluate_module, "record_episode", stops_at_the_fourth)
-    with pytest.raises(KeyboardInterrupt):
-        run(*args, "--out", str(cut))
+    assert run(*args, "--out", str(cut)) == 130  # Ctrl-C: one line, no traceback
     kept = json.loads(cut.read_text())  # a whole JSON document after every episode
     assert [e["task"] for e in kept["episodes"]] == list(TASKS)
     assert kept["scores"]["task_sr"] == pytest.approx(2 / 3)
@@ -189,6 +188,28 @@ def test_a_run_cut_short_keeps_its_episodes_and_resumes_where_it_stopped(agent_m
     module.CALLS.clear()
     assert run(*args, "--out", str(cut), "--resume") == 0  # a finished run: nothing to run
     assert module.CALLS == [] and json.loads(cut.read_text())["episodes"] == resumed["episodes"]
+
+
+def test_ctrl_c_while_the_scores_are_computed_leaves_the_file_whole(agent_module, tmp_path,
+                                                                  monkeypatch, capsys):
+    # The episode's line was written over the old tail before the new scores were
+    # computed (most of a long run's time): Ctrl-C then left a file that was no JSON.
+    real_scores, calls = evaluate_module.scores, []
+
+    def interrupted_third(*a, **k):
+        calls.append(1)
+        if len(calls) == 3:  # the start's, the first episode's, then the second's
+            raise KeyboardInterrupt
+        return real_scores(*a, **k)
+
+    monkeypatch.setattr(evaluate_module, "scores", interrupted_third)
+    out = tmp_path / "run.json"
+    assert run("--agent", f"{agent_module}:Scripted", "--users", "demo-ana", "--tasks",
+               *TASKS, "--out", str(out)) == 130
+    assert capsys.readouterr().err.splitlines()[-1] == "mobileintent-gym evaluate: interrupted"
+    kept = json.loads(out.read_text())
+    assert [e["task"] for e in kept["episodes"]] == [TASKS[0]]
+    assert kept["scores"]["task_sr"] == float(kept["episodes"][0]["success"])
 
 
 def test_a_run_that_stopped_early_or_another_file_is_not_started_over_without_resume(
@@ -301,8 +322,7 @@ def test_a_resume_killed_while_it_rewrites_the_file_keeps_every_episode(agent_mo
     fake.__dict__.update(json.__dict__)
     fake.dumps = dies_at_the_second_episode
     monkeypatch.setattr(results, "json", fake)
-    with pytest.raises(KeyboardInterrupt):
-        run(*args, "--out", str(out), "--resume")
+    assert run(*args, "--out", str(out), "--resume") == 130
     assert out.read_text() == before
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
