@@ -101,15 +101,15 @@ def test_phone_state_carries_over_between_segments_and_days(week):
 
 def test_an_intention_the_judge_does_not_see_achieved_is_undone_and_left_out():
     life, rng = UserLife(USER), np.random.default_rng(0)
-    play = "G-SPT-02:common:explicit"
-    first = life.carry_out(Planned(datetime(2026, 3, 2, 9, 0), "intention", play), rng)
+    add = "G-WRE-02:common:explicit"
+    first = life.carry_out(Planned(datetime(2026, 3, 2, 9, 0), "intention", add), rng)
     assert first is not None and first.success and first.fresh
-    music = life.phone.state.apps["music"]
-    before = (music.playing, tuple(music.recent), life.phone.clock)
-    again = life.carry_out(Planned(datetime(2026, 3, 2, 9, 2), "intention", play), rng)
-    assert again is None and life.dropped == 1  # the song already plays: tapping it does nothing
-    music = life.phone.state.apps["music"]
-    assert (music.playing, music.recent) == before[:2]
+    reader = life.phone.state.apps["reader"]
+    before = (reader.favorites, reader.reading)
+    again = life.carry_out(Planned(datetime(2026, 3, 2, 9, 2), "intention", add), rng)
+    assert again is None and life.dropped == 1  # the book is on the list: it cannot be added
+    reader = life.phone.state.apps["reader"]
+    assert (reader.favorites, reader.reading) == before
     assert life.phone.route() == "launcher"  # the phone was put away
     later = life.carry_out(Planned(datetime(2026, 3, 2, 9, 3), "idle"), rng)
     assert later.fresh
