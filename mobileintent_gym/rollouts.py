@@ -18,6 +18,7 @@ import numpy as np
 from mobileintent_gym.actions import Action, ActionLike, to_action
 from mobileintent_gym.agents import Agent, OracleAgent
 from mobileintent_gym.agents.base import AgentFactory
+from mobileintent_gym.envs.checker import reset as checked_reset
 from mobileintent_gym.errors import InvalidActionError, MobileIntentError
 from mobileintent_gym.metrics.execution import action_matches
 from mobileintent_gym.metrics.pair import EpisodeResult
@@ -105,10 +106,10 @@ def rollout(env: gym.Env, agent: Agent, options: dict | None = None, seed: int =
             ) -> Iterator[Transition]:
     """Each step of one episode of ``agent``: its action, reward and info.
 
-    The env is reset with ``seed`` and ``options`` first; the episode ends when the env
-    terminates or truncates it.
+    The env is reset with ``seed`` and ``options`` first (a reset it refuses leaves it
+    usable for the next episode); the episode ends when the env terminates or truncates it.
     """
-    obs, info = env.reset(seed=seed, options=options)
+    obs, info = checked_reset(env, seed=seed, options=options)
     done = False
     while not done:
         action = agent.act(obs, info)
@@ -281,7 +282,7 @@ def teacher_forced(env: gym.Env, make_agent: AgentFactory, user: str, task: str,
     matches = []
     for t, step in enumerate(reference):
         step_seed = episode_seed(seed, user, f"{task}#{t}")  # any integer seed gives one
-        obs, info = env.reset(seed=step_seed, options={"user": user, "task": task})
+        obs, info = checked_reset(env, seed=step_seed, options={"user": user, "task": task})
         agent = make_agent(env, step_seed)
         told = getattr(agent, "teacher_force", None)
         for k, past in enumerate(reference[:t]):

@@ -96,6 +96,21 @@ def test_a_score_with_nothing_to_count_is_undefined_not_zero(tmp_path, capsys):
     assert all(line[2:4] == ["success=1", "subgoals=1"] for line in lines), lines
 
 
+def test_a_refused_first_reset_leaves_the_env_usable_for_the_next_episodes():
+    # Gymnasium's checker marked the refused first reset as checked, so every later step
+    # failed inside it: a mistyped task id broke the env for good.
+    from mobileintent_gym.agents import AGENTS
+    from mobileintent_gym.rollouts import evaluate
+    from mobileintent_gym.tasks import UnknownTaskError
+
+    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
+    with pytest.raises(UnknownTaskError, match="explict"):
+        evaluate(env, AGENTS["oracle"], ["demo-ana"], ["G-SPT-03:common:explict"])
+    (record,) = evaluate(env, AGENTS["oracle"], ["demo-ana"], ["G-SPT-03:common:explicit"])
+    assert record[0].success
+    env.close()
+
+
 def test_teacher_forcing_scores_each_reference_step_from_its_own_screen():
     import gymnasium as gym
 

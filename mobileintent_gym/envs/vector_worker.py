@@ -24,7 +24,6 @@ import pickle
 import signal
 import traceback
 import weakref
-from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext, suppress
 from dataclasses import dataclass
 from multiprocessing import shared_memory
@@ -37,6 +36,8 @@ from gymnasium import spaces
 from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker, TimeLimit
 
 from mobileintent_gym.distributed.heap import HeapTrimmer
+from mobileintent_gym.envs.checker import reset as checked_reset
+from mobileintent_gym.envs.checker import wrappers
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.held import held
 
@@ -342,32 +343,12 @@ def _checker_compares(env: gym.Env) -> bool:
     """
     return any(isinstance(wrapper, PassiveEnvChecker)
                and getattr(wrapper, "checked_data_reuse", True) is False
-               for wrapper in _wrappers(env))
+               for wrapper in wrappers(env))
 
 
 def _passing(env: gym.Env) -> bool:
     """Whether every wrapper around ``env``'s core is one of ``_PASSING``."""
-    return all(type(wrapper) in _PASSING for wrapper in _wrappers(env))
-
-
-def _rearm_checker(env: gym.Env) -> None:
-    """Let Gymnasium's env checker check the reset after a first one that failed.
-
-    Gymnasium 1.4's ``PassiveEnvChecker`` marks its first reset checked before running it:
-    when it raises (a bad task option), the first step later compares with an observation
-    never kept, and raises TypeError from a sub-env that is otherwise fine.
-    """
-    for wrapper in _wrappers(env):
-        if (isinstance(wrapper, PassiveEnvChecker) and not wrapper.checked_step
-                and getattr(wrapper, "_previous_data", ()) is None):
-            wrapper.checked_reset = False
-
-
-def _wrappers(env: gym.Env) -> Iterator[gym.Wrapper]:
-    """The wrappers around ``env``'s core, outermost first."""
-    while isinstance(env, gym.Wrapper):
-        yield env
-        env = env.env
+    return all(type(wrapper) in _PASSING for wrapper in wrappers(env))
 
 
 def _place(index: int, cpu: int | None) -> None:
@@ -508,12 +489,8 @@ def _answer(held: _Held, batches: dict[int, SharedFrames], command: str, data: A
 
 def _reset(held: _Held, batches: dict[int, SharedFrames], data: Any) -> Any:
     batch, kwargs = data
-    try:
-        with held.canvases.drawing_into(batch):
-            observation, info = held.env.reset(**kwargs)
-    except Exception:
-        _rearm_checker(held.env)
-        raise
+    with held.canvases.drawing_into(batch):
+        observation, info = checked_reset(held.env, **kwargs)
     rest = held.canvases.store(batches, batch, observation)
     held.autoreset, held.rest, held.last = False, rest, batch
     return rest, info

@@ -16,6 +16,7 @@ import gymnasium as gym
 
 from mobileintent_gym.agents.lm import LanguageModel
 from mobileintent_gym.agents.transformers_agent import TransformersAgent
+from mobileintent_gym.envs.checker import reset as checked_reset
 from mobileintent_gym.rollouts import (
     Episode,
     EpisodeRecord,
@@ -44,8 +45,8 @@ def _chunk(envs: Sequence[gym.Env], agent: TransformersAgent, episodes: Sequence
            ) -> list[EpisodeRecord]:
     obs, infos = [], []
     for env, episode in zip(envs, episodes, strict=False):
-        o, info = env.reset(seed=episode.seed,
-                            options={"user": episode.user, "task": episode.task})
+        o, info = checked_reset(env, seed=episode.seed,
+                                options={"user": episode.user, "task": episode.task})
         obs.append(o)
         infos.append(info)
     steps: list[list[StepRecord]] = [[] for _ in episodes]

@@ -208,6 +208,25 @@ def test_a_new_local_cluster_keeps_to_a_cpu_quota():
                              "utils._get_docker_cpus = lambda *a, **k: 1.0") == 1
 
 
+def test_closing_a_closed_pool_starts_no_cluster():
+    # The second close (every `with` block whose body closed the pool) asked Ray for the
+    # actors' answers: Ray started a new local cluster (7-8 s), and left it running when
+    # the pool had joined a session the user had shut down meanwhile.
+    code = ("import ray\n"
+            "from mobileintent_gym.distributed import RolloutPool\n"
+            "pool = RolloutPool(1, env_id='CartPole-v1', progress=False)\n"
+            "pool.close(); pool.close()\n"
+            "owned = ray.is_initialized()\n"
+            "ray.init(num_cpus=1, include_dashboard=False)\n"
+            "pool = RolloutPool(1, env_id='CartPole-v1', progress=False)\n"
+            "pool.close(); ray.shutdown(); pool.close()\n"
+            "print(owned, ray.is_initialized())")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, check=False)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.split("\n")[-2] == "False False"  # no cluster left in either case
+
+
 def test_bad_pool_and_group_arguments_are_named():
     with pytest.raises(ValueError, match="num_actors must be a positive integer, got 0"):
         RolloutPool(0)
@@ -364,6 +383,20 @@ def test_an_error_an_episode_raises_is_the_agents_own_one_line(cluster):
         pool.run(episodes(USERS[:1], TASKS[:1], seed=0), refusing)
     assert not isinstance(caught.value, ray.exceptions.RayTaskError)
     assert str(caught.value) == "no agent for this env: a one-line reason"
+
+
+def test_an_actor_whose_first_episode_names_a_bad_task_runs_the_next_ones(cluster,
+                                                                         single_process):
+    # Gymnasium's checker marked the refused first reset as checked: every later step of
+    # the actor's env failed with "cannot unpack non-iterable NoneType object".
+    typo = [e._replace(task="G-SPT-03:common:explict") for e in episodes(USERS[:1], TASKS[:1])]
+    work = episodes(USERS[:1], TASKS[:2], seed=1)
+    with RolloutPool(1, env_kwargs=ENV_KWARGS, progress=False) as pool:
+        with pytest.raises(MobileIntentError, match="target type must be one of"):
+            pool.run(typo, AGENTS["oracle"])
+        got = pool.run(work, AGENTS["oracle"])
+    assert got == [run(single_process, AGENTS["oracle"], e) for e in work]
+    assert all(record.result.success for record in got)
 
 
 def test_a_pool_and_evaluate_check_the_address_before_connecting(capsys):
