@@ -272,16 +272,19 @@ class RolloutPool:
         """Stop the actors, and Ray if this pool started it.
 
         Each actor closes its env first; one that has not within :data:`CLOSE_SECONDS`
-        (busy with an episode, dead) is killed all the same.
+        (busy with an episode, dead) is killed all the same. Closing a closed pool does
+        nothing (Ray's calls would start a new local cluster).
         """
-        closing = [actor.close.remote() for actor in self.actors]
-        with contextlib.suppress(Exception):  # a dead actor, one still busy: killed below
-            self._ray.get(closing, timeout=CLOSE_SECONDS)
-        for actor in self.actors:
-            self._ray.kill(actor)
+        if self.actors and self._ray.is_initialized():
+            closing = [actor.close.remote() for actor in self.actors]
+            with contextlib.suppress(Exception):  # a dead actor, one still busy: killed below
+                self._ray.get(closing, timeout=CLOSE_SECONDS)
+            for actor in self.actors:
+                self._ray.kill(actor)
         self.actors = []
         if self._owns_ray:
             self._ray.shutdown()
+            self._owns_ray = False
 
     def __enter__(self) -> RolloutPool:
         return self
