@@ -55,6 +55,19 @@ def _cpu_share(cpus: float, num_actors: int) -> float:
     return cpus / num_actors
 
 
+def _warn_if_held(free: float, cpus: float, share: float, num_actors: int) -> None:
+    """Warn when the actors ask for more CPUs than are free in a running session.
+
+    Other actors (another pool, the trainer's) may hold the cluster's CPUs: these actors
+    then start, and their episodes run, only once those let go of them.
+    """
+    if cpus > 0 and free < share * num_actors:
+        logger.warn(f"the pool's actors ask for {share * num_actors:g} CPUs in all and "
+                    f"{free:g} of the Ray cluster's {cpus:g} CPUs are free (other actors "
+                    "hold them): its episodes wait until they are let go of (close the "
+                    "other pool first)")
+
+
 class RolloutError(MobileIntentError):
     """Episodes could not be run: no cluster answered, or an actor failed or died too often."""
 
@@ -179,8 +192,12 @@ class RolloutPool:
             cpus = ray.cluster_resources().get("CPU", 0.0)
             if num_actors is None:  # Ray's count follows CPU quotas but not the affinity mask
                 num_actors = max(1, min(int(cpus), usable_cpus()) if local else int(cpus))
-            actor = ray.remote(num_cpus=_cpu_share(cpus, num_actors),
-                               max_restarts=max_restarts, max_task_retries=max_task_retries,
+            share = _cpu_share(cpus, num_actors)
+            if not self._owns_ray:
+                _warn_if_held(ray.available_resources().get("CPU", 0.0), cpus, share,
+                              num_actors)
+            actor = ray.remote(num_cpus=share, max_restarts=max_restarts,
+                               max_task_retries=max_task_retries,
                                runtime_env={"env_vars": threads})(RolloutActor)
             self.actors = [actor.remote(env_id, dict(env_kwargs or {}))
                            for _ in range(num_actors)]

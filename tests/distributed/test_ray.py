@@ -208,6 +208,16 @@ def test_a_new_local_cluster_keeps_to_a_cpu_quota():
                              "utils._get_docker_cpus = lambda *a, **k: 1.0") == 1
 
 
+def test_a_pool_whose_cpus_other_actors_hold_says_why_it_waits(cluster):
+    # A second pool in a session whose CPUs a first pool held waited for ever, silently.
+    with RolloutPool(2, env_kwargs=ENV_KWARGS, progress=False) as first:
+        first.pids()  # both actors up, holding the cluster's two CPUs
+        with pytest.warns(UserWarning, match=r"the pool's actors ask for 1 CPUs in all and "
+                                             r"0 of the Ray cluster's 2 CPUs are free"):
+            second = RolloutPool(1, env_kwargs=ENV_KWARGS, progress=False)
+        second.close()
+
+
 def test_closing_a_closed_pool_starts_no_cluster():
     # The second close (every `with` block whose body closed the pool) asked Ray for the
     # actors' answers: Ray started a new local cluster (7-8 s), and left it running when
