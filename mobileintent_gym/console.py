@@ -7,9 +7,11 @@ mistake a person can fix; ``mobileintent-gym`` prints it as one line and exits w
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import warnings
+from pathlib import Path
 from typing import TextIO
 
 from mobileintent_gym.errors import MobileIntentError
@@ -19,6 +21,35 @@ from mobileintent_gym.users.encoders import make_encoder, name_matches
 
 class UsageError(MobileIntentError, ValueError):
     """A command-line mistake; the message names the bad value and the fix."""
+
+
+def profiles_folder(value: str | None) -> str | None:
+    """``--profiles`` as given, once it names a folder (``None`` when none was given).
+
+    A missing folder would otherwise be searched for nothing, and built-in users of the
+    same names taken in its place without a word.
+
+    Raises:
+        UsageError: When it is no folder.
+    """
+    if value is not None and not Path(value).is_dir():
+        raise UsageError(f"--profiles {value!r} is not a folder")
+    return value
+
+
+def output_folder(out: Path, option: str = "--out") -> None:
+    """Refuse a folder to write into that this process cannot make or write.
+
+    Checked on the nearest part of the path that exists, before anything runs.
+
+    Raises:
+        UsageError: When that part is a file, or cannot be written.
+    """
+    there = next(p for p in (out, *out.parents) if p.exists())
+    if not there.is_dir():
+        raise UsageError(f"{option} {out}: {there} is a file; give a folder")
+    if not os.access(there, os.W_OK | os.X_OK):
+        raise UsageError(f"{option} {out}: {there} cannot be written")
 
 
 def positive_int(text: str) -> int:

@@ -24,7 +24,7 @@ from PIL import Image
 
 import mobileintent_gym
 from mobileintent_gym.agents.resolve import SPEC_HELP, AgentSpec, parse_agent
-from mobileintent_gym.console import Progress, UsageError, run_encoder
+from mobileintent_gym.console import Progress, UsageError, profiles_folder, run_encoder
 from mobileintent_gym.metrics.execution import step_success_rate
 from mobileintent_gym.metrics.pair import pair_scores
 from mobileintent_gym.results import (
@@ -90,6 +90,9 @@ def plan(args: argparse.Namespace) -> Plan:
     if html is not None and out is not None and html.resolve() == out.resolve():
         raise UsageError(f"--html {str(html)!r} is the results file of --out: give the "
                          "report another path")
+    if html is not None and out is not None and out.resolve().is_relative_to(html.resolve()):
+        raise UsageError(f"--html {str(html)!r} is a folder the results file of --out goes "
+                         "in: give the report a file's path")
     for path, option in ((out, "--out"), (html, "--html")):
         if path is not None:
             check_writable(path, option)
@@ -153,8 +156,7 @@ def _html_path(value: str | bool | None, out: Path | None) -> Path | None:
 
 
 def _users(args: argparse.Namespace) -> tuple[str, ...]:
-    if args.profiles is not None and not Path(args.profiles).is_dir():
-        raise UsageError(f"--profiles {args.profiles!r} is not a folder")
+    profiles_folder(args.profiles)
     given = args.users or (profile_names(args.profiles) if args.profiles else None)
     try:  # absolute, so that the run can be viewed and resumed from any folder
         return tuple(absolute_user(u) for u in resolve_users(given, args.profiles))

@@ -37,6 +37,16 @@ def test_tour_rejects_a_bad_size_before_creating_its_folder(tmp_path, capsys):
     assert not out.exists()
 
 
+def test_tour_names_an_out_that_cannot_be_a_folder(tmp_path, capsys):
+    # It ended in a FileExistsError (or NotADirectoryError) traceback, with status 1.
+    (tmp_path / "file").write_text("")
+    for out in (tmp_path / "file", tmp_path / "file" / "x"):
+        assert main(["tour", "--out", str(out)]) == 2
+        err = capsys.readouterr().err.splitlines()
+        assert err == [f"mobileintent-gym tour: --out {out}: {tmp_path / 'file'} is a file; "
+                       "give a folder"]
+
+
 def test_a_reader_that_leaves_early_stops_the_command_quietly():
     # A real pipe whose reading end is closed before the command writes (`… | head -1`).
     command = subprocess.Popen([sys.executable, "-m", "mobileintent_gym.cli", "catalog",

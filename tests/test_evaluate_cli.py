@@ -410,6 +410,9 @@ def test_mistakes_are_one_line_each_and_load_no_model(monkeypatch, tmp_path, cap
         ("--resume",): "give --out",
         ("--frames",): "give --out",
         ("--html",): "needs --out",
+        # The run made the folder for --out, then failed to write the report over it.
+        ("--out", str(tmp_path / "new" / "x.json"), "--html", str(tmp_path / "new")):
+            "is a folder the results file of --out goes in",
     }
     for args, says in mistakes.items():
         assert run(*args) == 2, args

@@ -28,7 +28,14 @@ from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.limits import MIB, ShellLimits
 from mobileintent_gym.adbd.server import AdbServer, BindRefusedError, ServerConfig
 from mobileintent_gym.backends.loader import DeviceConfigError, screen_size
-from mobileintent_gym.console import UsageError, port_int, positive_int, run_encoder, seed_int
+from mobileintent_gym.console import (
+    UsageError,
+    port_int,
+    positive_int,
+    profiles_folder,
+    run_encoder,
+    seed_int,
+)
 from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users import (
@@ -127,9 +134,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         limits = _limits(args)
         size = screen_size(args.size)
-        user = resolve_profile(args.user, args.profiles).user_id if args.user else None
+        profiles = profiles_folder(args.profiles)
+        user = resolve_profile(args.user, profiles).user_id if args.user else None
         encoder = None if user is None else run_encoder(args.require_encoder).name
-        phone = build_phone(args.user, args.seed, *size, args.profiles, encoder)
+        phone = build_phone(args.user, args.seed, *size, profiles, encoder)
     except (UnknownProfileError, InvalidProfileError, DeviceConfigError, ValueError) as err:
         print(f"serve-adb: {err}", file=sys.stderr)
         return 2

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections import Counter
@@ -20,7 +19,14 @@ from pathlib import Path
 from typing import TextIO
 
 from mobileintent_gym.backends.loader import screen_size
-from mobileintent_gym.console import UsageError, positive_int, run_encoder, seed_int
+from mobileintent_gym.console import (
+    UsageError,
+    output_folder,
+    positive_int,
+    profiles_folder,
+    run_encoder,
+    seed_int,
+)
 from mobileintent_gym.intents.act2intention import export_sessions
 from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.knowu import behaviour_log, load_knowu_habits, write_behaviour_log
@@ -94,23 +100,11 @@ def _knowu(pairs: Sequence[str], ids: Sequence[str]) -> tuple:
     return tuple(habits.items())
 
 
-def _check_out(out: Path) -> None:
-    """Refuse an ``--out`` that cannot become a folder this process writes in.
-
-    Checked on the nearest part of the path that exists, before any day is generated.
-    """
-    there = next(p for p in (out, *out.parents) if p.exists())
-    if not there.is_dir():
-        raise UsageError(f"--out {out}: {there} is a file; give a folder")
-    if not os.access(there, os.W_OK | os.X_OK):
-        raise UsageError(f"--out {out}: {there} cannot be written")
-
-
 def _main(args: argparse.Namespace) -> int:
     width, height = screen_size(args.size, f"--size {args.size}")
     out = Path(args.out)
-    _check_out(out)
-    users = resolve_users(args.users, args.profiles)
+    output_folder(out)
+    users = resolve_users(args.users, profiles_folder(args.profiles))
     config = GeneratorConfig(width, height, profiles_dir=args.profiles,
                              habits=_knowu(args.knowu or (), _user_ids(users, args.profiles)))
     encoder = run_encoder()  # announces the model that ranks the apps' content

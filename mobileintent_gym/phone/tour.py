@@ -16,6 +16,7 @@ from pathlib import Path
 from PIL import Image
 
 from mobileintent_gym.actions import Action
+from mobileintent_gym.console import output_folder
 from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone import launcher
 from mobileintent_gym.phone.app import App
@@ -90,6 +91,7 @@ def _main(args: argparse.Namespace) -> int:
         print(f"tour: {err}", file=sys.stderr)
         return 2
     out = Path(args.out)
+    output_folder(out)
     out.mkdir(parents=True, exist_ok=True)
     records = run_tour(phone, out)
     (out / "tour.json").write_text(json.dumps(records, indent=1))

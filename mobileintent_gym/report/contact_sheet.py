@@ -29,7 +29,7 @@ from PIL import Image, ImageDraw
 from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.plugin import AppBundle
 from mobileintent_gym.backends.loader import screen_size
-from mobileintent_gym.console import UsageError, run_encoder
+from mobileintent_gym.console import UsageError, profiles_folder, run_encoder
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.paint import fit_text, font
@@ -199,9 +199,7 @@ def _write(draw: ImageDraw.ImageDraw, at: tuple[int, int], text: str, width: int
 
 def _main(args: argparse.Namespace) -> int:
     size = screen_size(args.size, f"--size {args.size}")
-    if args.profiles is not None and not Path(args.profiles).is_dir():
-        raise UsageError(f"--profiles {args.profiles!r} is not a folder")
-    users = resolve_users(args.users, args.profiles)
+    users = resolve_users(args.users, profiles_folder(args.profiles))
     if len(users) < 2:
         raise UsageError(f"--users {' '.join(args.users)} names {len(users)} user; the sheet "
                          "compares two or more side by side")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import asdict
 
-from mobileintent_gym.console import seed_int
+from mobileintent_gym.console import profiles_folder, seed_int
 from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_run_folder
 from mobileintent_gym.tasks import task_ids
 
@@ -45,7 +45,8 @@ def _sft(args: argparse.Namespace) -> int:
                        micro_batch=args.micro_batch,
                        gradient_checkpointing=args.gradient_checkpointing,
                        max_elements=args.max_elements,
-                       seed=args.seed, device=args.device, profiles_dir=args.profiles)
+                       seed=args.seed, device=args.device,
+                       profiles_dir=profiles_folder(args.profiles))
     print(f"adapters: {train_sft(config, progress=not args.quiet)}")
     return 0
 
@@ -62,8 +63,8 @@ def _repair(args: argparse.Namespace) -> int:
                           max_steps=args.max_steps, max_elements=args.max_elements,
                           micro_batch=args.micro_batch,
                           val_every=args.val_every, checkpoint_every=args.checkpoint_every,
-                          seed=args.seed, device=args.device, profiles_dir=args.profiles,
-                          ray=args.ray)
+                          seed=args.seed, device=args.device,
+                          profiles_dir=profiles_folder(args.profiles), ray=args.ray)
     check_run_folder(config.out, asdict(config), args.resume)  # before loading a model
     rows = RepairTrainer(config).train(progress=not args.quiet, resume=args.resume)
     if rows:

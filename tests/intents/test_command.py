@@ -36,7 +36,10 @@ def test_bad_arguments_are_one_line_with_the_usage_errors_status(tmp_path, capsy
     # after the first user's content was built.
     for argv, message in ((["--size", "big"], "size must be WIDTHxHEIGHT, got '--size big'"),
                           (["--size", "100x100"], "screen 100x100 is outside 320-3840"),
-                          (["--knowu", "x.yaml"], "--knowu takes USER=PATH, got 'x.yaml'")):
+                          (["--knowu", "x.yaml"], "--knowu takes USER=PATH, got 'x.yaml'"),
+                          # A missing folder generated the built-in user of that name.
+                          (["--profiles", str(tmp_path / "nowhere")],
+                           f"--profiles '{tmp_path / 'nowhere'}' is not a folder")):
         assert main(["generate", "--users", USER, "--out", str(tmp_path), *argv]) == 2
         err = capsys.readouterr().err
         assert err.startswith("mobileintent-gym generate: ") and message in err
