@@ -96,6 +96,24 @@ def test_a_score_with_nothing_to_count_is_undefined_not_zero(tmp_path, capsys):
     assert all(line[2:4] == ["success=1", "subgoals=1"] for line in lines), lines
 
 
+def test_the_running_scores_equal_the_scores_of_every_prefix_of_the_run(tmp_path):
+    # The file's scores were recomputed over the whole run after every episode; they are
+    # kept up to date one episode at a time now, and must stay the same numbers.
+    from mobileintent_gym.evaluate import RunningScores, scores
+    from mobileintent_gym.results import read_run
+
+    out = tmp_path / "run.json"
+    assert main(["evaluate", "--agent", "random", "--users", "demo-ana", "demo-ben",
+                 "--templates", "G-SPT-01", "G-WCT-02", "--out", str(out)]) == 0
+    episodes = read_run(out).episodes
+    running = RunningScores()
+    for count in range(len(episodes) + 1):
+        assert running(episodes[:count]) == scores(episodes[:count], finished=False)
+    forced = [{**e, "teacher_forced": [True, False][: 1 + e["index"] % 2]} for e in episodes]
+    assert RunningScores()(forced) == scores(forced, finished=False)  # SSR included
+    assert running(episodes[:3]) == scores(episodes[:3], finished=False)  # counted afresh
+
+
 def test_a_refused_first_reset_leaves_the_env_usable_for_the_next_episodes():
     # Gymnasium's checker marked the refused first reset as checked, so every later step
     # failed inside it: a mistyped task id broke the env for good.

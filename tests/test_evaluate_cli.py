@@ -194,15 +194,15 @@ def test_ctrl_c_while_the_scores_are_computed_leaves_the_file_whole(agent_module
                                                                   monkeypatch, capsys):
     # The episode's line was written over the old tail before the new scores were
     # computed (most of a long run's time): Ctrl-C then left a file that was no JSON.
-    real_scores, calls = evaluate_module.scores, []
+    real_scores, calls = evaluate_module.RunningScores.__call__, []
 
-    def interrupted_third(*a, **k):
+    def interrupted_third(self, episodes):
         calls.append(1)
         if len(calls) == 3:  # the start's, the first episode's, then the second's
             raise KeyboardInterrupt
-        return real_scores(*a, **k)
+        return real_scores(self, episodes)
 
-    monkeypatch.setattr(evaluate_module, "scores", interrupted_third)
+    monkeypatch.setattr(evaluate_module.RunningScores, "__call__", interrupted_third)
     out = tmp_path / "run.json"
     assert run("--agent", f"{agent_module}:Scripted", "--users", "demo-ana", "--tasks",
                *TASKS, "--out", str(out)) == 130

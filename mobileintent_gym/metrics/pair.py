@@ -134,13 +134,67 @@ def subgoal_achievement_rate(results: Iterable[EpisodeResult], context: str | No
                          f"{target_type!r}")
     achieved = evaluated = 0.0
     for r in results:
-        if target_type is not None and r.target_type != target_type:
-            continue
-        for reward, ctx, reached in zip(r.rewards, r.contexts, r.reached, strict=True):
-            if (context is None or ctx == context) and (reached or denominator == "all"):
-                achieved += reward
-                evaluated += 1
+        got, counted = _counted(r, context, target_type, denominator)
+        achieved, evaluated = achieved + got, evaluated + counted
     return achieved / evaluated if evaluated else None
+
+
+def _counted(result: EpisodeResult, context: str | None, target_type: str | None,
+             denominator: str) -> tuple[float, int]:
+    """The achieved and the counted subgoals of one rollout for a SAR (see above)."""
+    if target_type is not None and result.target_type != target_type:
+        return 0.0, 0
+    achieved, counted = 0.0, 0
+    for reward, ctx, reached in zip(result.rewards, result.contexts, result.reached,
+                                    strict=True):
+        if (context is None or ctx == context) and (reached or denominator == "all"):
+            achieved += reward
+            counted += 1
+    return achieved, counted
+
+
+# Each SAR that pair_scores reports: (context, target type, denominator).
+SARS: dict[str, tuple[str | None, str | None, str]] = {
+    "sar": (None, None, "reached"),
+    "sar_uc": ("UC", None, "reached"),
+    "sar_ua": ("UA", None, "reached"),
+    "sar_uc_common": ("UC", "common", "reached"),
+    "sar_uc_personal": ("UC", "personal", "reached"),
+    "sar_all_subgoals": (None, None, "all"),
+}
+
+
+class PairTally:
+    """Task SR and the SARs of :func:`pair_scores`, kept one rollout at a time.
+
+    A run under way adds each rollout as it finishes and reads the scores at the cost of
+    one rollout, not of the whole run (the rewards are 0 or 1: the sums are exact).
+
+    Args:
+        results: Rollouts to start with.
+    """
+
+    def __init__(self, results: Iterable[EpisodeResult] = ()) -> None:
+        self.tasks = self.successes = 0
+        self._sums = {name: [0.0, 0] for name in SARS}
+        for result in results:
+            self.add(result)
+
+    def add(self, result: EpisodeResult) -> None:
+        """Count one more rollout."""
+        self.tasks += 1
+        self.successes += bool(result.success)
+        for name, selection in SARS.items():
+            got, counted = _counted(result, *selection)
+            self._sums[name][0] += got
+            self._sums[name][1] += counted
+
+    def scores(self, all_success: float | None = None) -> dict[str, float | None]:
+        """The scores of :func:`pair_scores`, with ``all_success`` as given."""
+        rates = {name: got / counted if counted else None
+                 for name, (got, counted) in self._sums.items()}
+        return {"task_sr": self.successes / self.tasks if self.tasks else None,
+                "all_success": all_success, **rates}
 
 
 def pair_scores(results: Sequence[EpisodeResult], users: Collection[str] | None = None,
@@ -157,14 +211,4 @@ def pair_scores(results: Sequence[EpisodeResult], users: Collection[str] | None 
         finished: ``False`` reports all-success as ``None`` (a run still under way, whose
             groups miss users by design).
     """
-    sar = subgoal_achievement_rate
-    return {
-        "task_sr": task_success_rate(results),
-        "all_success": all_success(results, users) if finished else None,
-        "sar": sar(results),
-        "sar_uc": sar(results, context="UC"),
-        "sar_ua": sar(results, context="UA"),
-        "sar_uc_common": sar(results, context="UC", target_type="common"),
-        "sar_uc_personal": sar(results, context="UC", target_type="personal"),
-        "sar_all_subgoals": sar(results, denominator="all"),
-    }
+    return PairTally(results).scores(all_success(results, users) if finished else None)
