@@ -68,6 +68,19 @@ def _warn_if_held(free: float, cpus: float, share: float, num_actors: int) -> No
                     "other pool first)")
 
 
+def _warn_if_elsewhere(address: str | None, ray: Any) -> None:
+    """Warn when ``address`` (given here, not ``$RAY_ADDRESS``) is not the running session's.
+
+    The pool runs in the session this process has, whatever address is given.
+    """
+    if address is None or address in ("auto", "local"):
+        return
+    running = ray.get_runtime_context().gcs_address
+    if address.removeprefix("ray://") != running:
+        logger.warn(f"this process is in a Ray session at {running}: the pool runs there, "
+                    f"not at {address} (ray.shutdown() first to join that cluster)")
+
+
 class RolloutError(MobileIntentError):
     """Episodes could not be run: no cluster answered, or an actor failed or died too often."""
 
@@ -187,6 +200,8 @@ class RolloutPool:
         ray = self._ray = require("ray", "distributed")
         threads = worker_thread_env()
         self._owns_ray = not ray.is_initialized()
+        if not self._owns_ray:
+            _warn_if_elsewhere(address, ray)
         local = self._owns_ray and self._init(address, num_actors) is None
         try:
             cpus = ray.cluster_resources().get("CPU", 0.0)

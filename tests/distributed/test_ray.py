@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 
 import cloudpickle
 import gymnasium as gym
@@ -216,6 +217,19 @@ def test_a_pool_whose_cpus_other_actors_hold_says_why_it_waits(cluster):
                                              r"0 of the Ray cluster's 2 CPUs are free"):
             second = RolloutPool(1, env_kwargs=ENV_KWARGS, progress=False)
         second.close()
+
+
+def test_an_address_other_than_the_running_sessions_is_said(cluster):
+    # The pool joined the running session and dropped the address without a word.
+    with pytest.warns(UserWarning, match=r"this process is in a Ray session at \S+: the pool "
+                                         r"runs there, not at 192\.0\.2\.2:6379"):
+        pool = RolloutPool(1, env_kwargs=ENV_KWARGS, address="192.0.2.2:6379",
+                           progress=False)
+    pool.close()
+    here = ray.get_runtime_context().gcs_address
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        RolloutPool(1, env_kwargs=ENV_KWARGS, address=here, progress=False).close()
 
 
 def test_closing_a_closed_pool_starts_no_cluster():
