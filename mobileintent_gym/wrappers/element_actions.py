@@ -58,9 +58,10 @@ class ElementActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
 
     Args:
         env: An environment of this package (its device gives the hierarchy).
-        max_elements: Targets addressable per screen. The simulated apps' screens list up
-            to 45 (a long list at 1080x2400); fewer slots leave the rest unreachable, which
-            a warning says once per wrapper the first time a screen has more.
+        max_elements: Targets addressable per screen. Random walks on the simulated apps
+            met at most 44 on a screen (a long list at 1080x2400); fewer slots leave the
+            rest unreachable, which a warning says once per wrapper the first time a screen
+            has more.
 
     Raises:
         ValueError: When ``max_elements`` is not a positive integer.
