@@ -210,14 +210,19 @@ def scores(episodes: list[dict[str, Any]], users: Sequence[str] | None = None,
             groups still miss users.
     """
     result = pair_scores([episode_result(e) for e in episodes], users, finished)
-    return _with_ssr(result, episodes)
+    forced = [e.get("teacher_forced") for e in episodes]
+    return _with_ssr(result, forced)
 
 
-def _with_ssr(result: dict[str, float | None], episodes: Sequence[dict[str, Any]]
+def _with_ssr(result: dict[str, float | None], forced: Sequence[list[bool] | None]
               ) -> dict[str, float | None]:
-    """``result`` with SSR added when the episodes were teacher-forced."""
-    if any("teacher_forced" in e for e in episodes):
-        result["ssr"] = step_success_rate([e.get("teacher_forced", []) for e in episodes])
+    """``result`` with SSR added when any episode was teacher-forced.
+
+    ``forced``: each episode's ``teacher_forced`` matches, ``None`` where it has none (it
+    counts as a task with no reference step).
+    """
+    if any(matches is not None for matches in forced):
+        result["ssr"] = step_success_rate([matches or [] for matches in forced])
     return result
 
 
@@ -227,20 +232,20 @@ class RunningScores:
     Called with the run's episodes so far, each time one more, it counts only the new
     ones (:class:`~mobileintent_gym.metrics.pair.PairTally`): rescoring the whole run
     after every episode made ``--out`` cost time that grows with the square of the
-    episodes (a 2,880-episode run took 3-4 times as long).
+    episodes (a 2,880-episode run took 49–76 s instead of 12 s).
     """
 
     def __init__(self) -> None:
-        self._tally, self._counted = PairTally(), 0
+        self._tally, self._forced = PairTally(), []
 
     def __call__(self, episodes: Sequence[dict[str, Any]]) -> dict[str, float | None]:
         """The scores of ``episodes``, which extend those of the last call."""
-        if len(episodes) < self._counted:  # another run's: count afresh
-            self._tally, self._counted = PairTally(), 0
-        for episode in episodes[self._counted:]:
+        if len(episodes) < len(self._forced):  # another run's: count afresh
+            self._tally, self._forced = PairTally(), []
+        for episode in episodes[len(self._forced):]:
             self._tally.add(episode_result(episode))
-        self._counted = len(episodes)
-        return _with_ssr(self._tally.scores(), episodes)
+            self._forced.append(episode.get("teacher_forced"))
+        return _with_ssr(self._tally.scores(), self._forced)
 
 
 def _resumed(run: Plan) -> RunRecord | None:
