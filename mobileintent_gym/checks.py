@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Set
 from numbers import Real
 from typing import Any
@@ -18,13 +19,18 @@ def is_integer(value: Any) -> bool:
     return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
 
+def is_count(value: Any, least: int = 1) -> bool:
+    """Whether ``value`` is an integer (see :func:`is_integer`) of at least ``least``."""
+    return is_integer(value) and value >= least
+
+
 def positive_integer(name: str, value: Any) -> int:
     """``value`` as an ``int`` when it is an integer of at least 1 (see :func:`is_integer`).
 
     Raises:
         ValueError: Naming ``name`` and the value, for anything else.
     """
-    if not is_integer(value) or value < 1:
+    if not is_count(value):
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
 
@@ -32,6 +38,11 @@ def positive_integer(name: str, value: Any) -> int:
 def is_number(value: Any) -> bool:
     """Whether ``value`` is a real number (integer or float, NumPy's too); a bool is not one."""
     return isinstance(value, Real) and not isinstance(value, bool)
+
+
+def is_finite(value: Any) -> bool:
+    """Whether ``value`` is a real number (see :func:`is_number`) that is neither inf nor NaN."""
+    return is_number(value) and math.isfinite(value)
 
 
 def is_digits(text: str) -> bool:

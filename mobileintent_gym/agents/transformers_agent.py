@@ -15,7 +15,6 @@ vector env's sub-envs step together (:meth:`TransformersAgent.act_vector`).
 
 from __future__ import annotations
 
-import math
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -48,7 +47,7 @@ from mobileintent_gym.agents.prompts import (
     screen_text,
     step_prompt,
 )
-from mobileintent_gym.checks import is_integer, is_number
+from mobileintent_gym.checks import is_count, is_finite
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone.elements import read_screen
 
@@ -80,10 +79,10 @@ def _check_settings(seed: Any, max_new_tokens: Any, temperature: Any, max_elemen
     """
     bad = {name: value for name, value in (("max_new_tokens", max_new_tokens),
                                            ("max_elements", max_elements))
-           if not is_integer(value) or value < 1}
-    if not is_integer(seed) or seed < 0:
+           if not is_count(value)}
+    if not is_count(seed, least=0):
         bad["seed"] = seed
-    if not (is_number(temperature) and math.isfinite(temperature) and temperature >= 0):
+    if not (is_finite(temperature) and temperature >= 0):
         bad["temperature"] = temperature
     if bad:
         raise MobileIntentError(f"agent settings out of range: {bad} (seed: an integer >= 0; "

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from mobileintent_gym.apps.records import Record
-from mobileintent_gym.checks import is_integer
+from mobileintent_gym.checks import is_count
 from mobileintent_gym.errors import InvalidAppError
 from mobileintent_gym.metrics.pair import SUBGOAL_CONTEXTS
 from mobileintent_gym.phone.app import App, check_state_type
@@ -163,7 +163,7 @@ def _check_fields(t: TaskTemplate) -> None:
             if n.which not in ("first", "last", "any")]
     bad += [f"oracle move on {route!r}: within {m.within!r} (record or None)"
             for route, m in t.oracle.items() if m.within not in (None, "record")]
-    if not is_integer(t.step_limit) or t.step_limit < 1:
+    if not is_count(t.step_limit):
         bad.append(f"step_limit {t.step_limit!r} (an integer of at least 1)")
     if bad:
         raise InvalidAppError(f"template {t.id}: " + "; ".join(bad))

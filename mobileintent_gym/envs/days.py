@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mobileintent_gym.checks import is_integer, is_number, reset_options
+from mobileintent_gym.checks import is_count, is_number, reset_options
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
 from mobileintent_gym.intents.schema import Session
@@ -69,7 +69,7 @@ def check_counts(**counts: Any) -> tuple[int, ...]:
         MobileIntentError: Naming each bad count and its value.
     """
     bad = [f"{name}={value!r}" for name, value in counts.items()
-           if not is_integer(value) or value < 1]
+           if not is_count(value)]
     if bad:
         raise MobileIntentError(f"{', '.join(bad)}: must be integers >= 1")
     return tuple(int(value) for value in counts.values())

@@ -20,7 +20,7 @@ from datetime import date, datetime, timedelta
 
 import numpy as np
 
-from mobileintent_gym.checks import is_integer, is_number
+from mobileintent_gym.checks import is_count, is_integer, is_number
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner, Recorded, wander
 from mobileintent_gym.intents.classes import TEMPLATE_INTENTS
@@ -151,7 +151,7 @@ class UserLife:
     """
 
     def __init__(self, user: str, seed: int = 0, config: GeneratorConfig | None = None) -> None:
-        if not is_integer(seed) or seed < 0:
+        if not is_count(seed, least=0):
             raise MobileIntentError(f"seed must be an integer of at least 0, got {seed!r}")
         self.config = config or GeneratorConfig()
         profile = resolve_profile(user, self.config.profiles_dir)

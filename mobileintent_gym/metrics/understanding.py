@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
-from mobileintent_gym.checks import is_integer
+from mobileintent_gym.checks import is_count
 from mobileintent_gym.metrics.text import Tokens, pair_scores
 from mobileintent_gym.users.encoders import Encoder
 
@@ -42,7 +42,7 @@ def spans(segmentation: Segmentation) -> list[Span]:
     pairs = segmentation.items() if isinstance(segmentation, Mapping) else segmentation
     for text, given in pairs:
         indices = list(given) if isinstance(given, Iterable) else []  # a NumPy array too
-        if not indices or any(not is_integer(i) or i < 1 for i in indices):
+        if not indices or not all(map(is_count, indices)):
             raise ValueError(f"segment {text!r} needs step indices >= 1, got {given!r}")
         out.append((text, min(indices), max(indices)))
     return out

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from mobileintent_gym.actions import Action, ActionLike, ActionType, to_action
-from mobileintent_gym.checks import is_integer, is_number
+from mobileintent_gym.checks import is_count, is_finite, is_integer
 from mobileintent_gym.errors import (
     DeviceError,
     InvalidStateError,
@@ -122,7 +122,7 @@ class SimPhone:
                 non-negative integer; the phone is left as it was.
         """
         self._check_open()
-        if seed is not None and (not is_integer(seed) or seed < 0):
+        if seed is not None and not is_count(seed, least=0):
             raise InvalidStateError(f"seed must be a non-negative integer, got {seed!r}")
         if state is not None and not isinstance(state, PhoneState):
             raise InvalidStateError(f"state must be a PhoneState, got {type(state).__name__}")
@@ -186,7 +186,7 @@ class SimPhone:
 
     @seconds_per_action.setter
     def seconds_per_action(self, seconds: float) -> None:
-        if not (is_number(seconds) and math.isfinite(seconds)):
+        if not is_finite(seconds):
             raise InvalidStateError(f"seconds_per_action must be a finite number, got "
                                     f"{seconds!r}")
         self._pace = float(seconds)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mobileintent_gym.agents.lm import adapters_base, check_device, local_name
-from mobileintent_gym.checks import is_integer
+from mobileintent_gym.checks import is_count
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA
 from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_settings
@@ -110,7 +110,7 @@ def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequen
               *(name for name in ("max_steps", "ray") if getattr(config, name) is not None))
     check_settings(config, "RePAIR", counts, REAL_SETTINGS)
     every = {k: getattr(config, k) for k in ("val_every", "checkpoint_every")
-             if not is_integer(getattr(config, k)) or getattr(config, k) < 0}
+             if not is_count(getattr(config, k), least=0)}
     if every:
         raise MobileIntentError(f"RePAIR settings out of range: {every} (intervals must be "
                                 "integers >= 0; 0: never)")

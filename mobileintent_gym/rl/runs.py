@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -14,7 +13,7 @@ from typing import Any
 import gymnasium as gym
 
 from mobileintent_gym.backends.loader import DeviceConfigError, parse_device
-from mobileintent_gym.checks import is_integer, is_number
+from mobileintent_gym.checks import is_count, is_finite
 from mobileintent_gym.distributed.pool import EXECUTE_ENV
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.curves import plot_curves
@@ -75,16 +74,15 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
         MobileIntentError: Naming the setting, its value and what it may be; also for a
             seed that is not an integer of at least 0, or a ``phone`` that names no device.
     """
-    bad = {name: getattr(config, name) for name in counts
-           if not is_integer(getattr(config, name)) or getattr(config, name) < 1}
+    bad = {name: getattr(config, name) for name in counts if not is_count(getattr(config, name))}
     if bad:
         raise MobileIntentError(f"{kind} settings out of range: {bad} (counts must be >= 1)")
-    if not is_integer(config.seed) or config.seed < 0:
+    if not is_count(config.seed, least=0):
         raise MobileIntentError(f"{kind} setting seed={config.seed!r} must be an integer >= 0")
     for name in reals:
         allowed, says = RANGES[name]
         value = getattr(config, name)
-        if not (is_number(value) and math.isfinite(value) and allowed(value)):
+        if not (is_finite(value) and allowed(value)):
             raise MobileIntentError(f"{kind} setting {name}={value!r} is out of range "
                                     f"({says}; finite)")
     try:

@@ -34,7 +34,7 @@ import numpy as np
 from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER, StateBuilder
 from mobileintent_gym.apps.records import Record
-from mobileintent_gym.checks import is_integer
+from mobileintent_gym.checks import is_count, is_integer
 from mobileintent_gym.errors import InvalidAppError
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.state import PhoneState
@@ -99,7 +99,7 @@ class PairConfig:
             if self.size(spec) < len(spec.common):
                 raise ValueError(f"{spec.key} needs room for its {len(spec.common)} common "
                                  f"items, got size {self.size(spec)}")
-        if not is_integer(self.seed) or self.seed < 0:
+        if not is_count(self.seed, least=0):
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
         object.__setattr__(self, "seed", int(self.seed))
 
