@@ -138,7 +138,9 @@ def verify_payload(header: Header, payload: bytes, version: int) -> Packet:
         header: The decoded header.
         payload: The ``header.length`` bytes that followed it.
         version: The protocol version in force; from :data:`A_VERSION_SKIP_CHECKSUM` on a
-            zero checksum means "not computed".
+            zero checksum means "not computed". A CNXN announces its sender's version (in
+            ``arg0``), which counts for it: an adb server that reconnects to a device it
+            has spoken to before sends its CNXN without a checksum.
 
     Returns:
         The packet.
@@ -146,6 +148,8 @@ def verify_payload(header: Header, payload: bytes, version: int) -> Packet:
     Raises:
         ProtocolError: When the checksum is required or present and does not match.
     """
+    if header.command == A_CNXN:
+        version = max(version, header.arg0)
     skip_allowed = version >= A_VERSION_SKIP_CHECKSUM and header.check == 0
     if not skip_allowed and checksum(payload) != header.check:
         raise ProtocolError(

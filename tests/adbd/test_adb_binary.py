@@ -17,8 +17,10 @@ import pytest
 from PIL import Image
 
 from mobileintent_gym.adbd.auth import load_keys
+from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.harness import LocalAdb
 from mobileintent_gym.adbd.limits import ShellLimits
+from mobileintent_gym.adbd.server import AdbServer, ServerConfig, ServerThread
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
 
@@ -247,3 +249,29 @@ def test_rsa_auth_admits_adbs_own_key_and_refuses_a_stranger(tmp_path, test_key)
             time.sleep(0.02)
         assert adb.adb("-s", adb.serial, "shell", "echo", "ok").returncode != 0
         assert adb.thread.call(lambda: [argv for argv in adb.device.history]) == []
+
+
+def echo_when_online(local: LocalAdb, serial: str, text: str, wait: float = 20.0) -> bytes:
+    """``echo text`` on ``serial`` once the adb server has it online (or the last reply)."""
+    deadline = time.monotonic() + wait
+    while True:
+        reply = local.adb("-s", serial, "shell", "echo", text)
+        if reply.returncode == 0 or time.monotonic() > deadline:
+            return reply.stdout + reply.stderr
+        time.sleep(0.2)
+
+
+def test_the_adb_server_gets_back_a_phone_served_again_on_the_same_port(local):
+    # Restarting serve-adb (for another user, say) must not leave the device offline: the
+    # adb server reconnects by itself with a CNXN it does not checksum.
+    port = 0
+    for text in ("before", "after"):
+        device = VirtualDevice(fresh_phone())
+        with ServerThread(AdbServer(device, ServerConfig(port=port))) as served:
+            port, serial = served.port, f"127.0.0.1:{served.port}"
+            if text == "before":
+                local.adb("connect", serial)
+            assert echo_when_online(local, serial, text) == f"{text}\n".encode()
+            assert not any("checksum" in r for r in served.server.recent_reasons)
+        device.close()
+    local.adb("disconnect", serial)

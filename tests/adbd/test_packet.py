@@ -49,6 +49,18 @@ def test_zero_checksum_is_accepted_only_after_skip_checksum_version():
         verify_payload(header, b"abc", A_VERSION_MIN)
 
 
+def test_a_cnxn_without_checksum_counts_by_the_version_it_announces():
+    # An adb server reconnecting to a device it spoke to before sends CNXN unsummed.
+    raw = bytearray(Packet(A_CNXN, A_VERSION, 4096, b"host::").encode())
+    raw[16:20] = bytes(4)
+    header = decode_header(bytes(raw[:HEADER_SIZE]), 4096)
+    assert verify_payload(header, b"host::", A_VERSION_MIN).payload == b"host::"
+    old = bytearray(Packet(A_CNXN, A_VERSION_MIN, 4096, b"host::").encode())
+    old[16:20] = bytes(4)
+    with pytest.raises(ProtocolError, match="checksum mismatch on CNXN"):
+        verify_payload(decode_header(bytes(old[:HEADER_SIZE]), 4096), b"host::", A_VERSION_MIN)
+
+
 def test_wrong_nonzero_checksum_is_rejected_in_any_version():
     raw = Packet(A_WRTE, 1, 1, b"abc").encode()
     header = decode_header(raw[:HEADER_SIZE], 4096)
