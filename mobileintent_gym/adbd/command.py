@@ -141,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
     except (UnknownProfileError, InvalidProfileError, DeviceConfigError, ValueError) as err:
         print(f"serve-adb: {err}", file=sys.stderr)
         return 2
-    device = VirtualDevice(phone, user=user, limits=limits, storage=args.storage * MIB)
+    device = VirtualDevice(phone, user=user, pair=PairConfig(seed=args.seed), limits=limits,
+                           storage=args.storage * MIB)
     try:
         with contextlib.suppress(KeyboardInterrupt):
             try:

@@ -31,6 +31,7 @@ from mobileintent_gym.adbd.shell import (
     ShellResult,
 )
 from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.users.pair import PairConfig
 
 # Features this device implements, advertised in its CNXN banner.
 FEATURES = ("shell_v2",)
@@ -46,16 +47,19 @@ class VirtualDevice:
             is what ``cmd mobileintent restore-state`` puts back (:mod:`.restore`).
         serial: The value of ``ro.serialno``.
         user: Id of the user whose content the phone holds (``None``: default content).
+        pair: How PAIR built ``user``'s content (default ``PairConfig()``); reported by
+            ``cmd mobileintent state`` beside the user.
         limits: What one command line may cost (time and output).
         storage: Bytes the files under ``/sdcard`` may hold together (256 MiB).
     """
 
     def __init__(self, phone: SimPhone, serial: str = "mobileintent-sim",
-                 user: str | None = None, limits: ShellLimits | None = None,
-                 storage: int = DEFAULT_CAPACITY) -> None:
+                 user: str | None = None, pair: PairConfig | None = None,
+                 limits: ShellLimits | None = None, storage: int = DEFAULT_CAPACITY) -> None:
         self.phone = phone
         self.initial_state = phone.state.copy()
         self.user = user
+        self.pair = pair or PairConfig()
         self.limits = limits or ShellLimits()
         self.lock = threading.RLock()
         self.fs = MemoryFileSystem(storage)

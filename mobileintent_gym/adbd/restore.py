@@ -5,9 +5,11 @@ episode did into the next: a track played, a reply sent. Android's ``cmd SERVICE
 reaches a system service; the virtual device adds one::
 
     cmd mobileintent restore-state   the user's content it was served with, launcher in
-                                     front; prints "user: NAME" (status 1, nothing changed,
-                                     when it was served without --user)
-    cmd mobileintent state           prints "user: NAME" ("user: -": default content)
+                                     front; prints what "state" prints (status 1, nothing
+                                     changed, when it was served without --user)
+    cmd mobileintent state           prints "user: NAME" ("user: -": default content) and,
+                                     for a user, "pair: SETTINGS": how PAIR built the
+                                     content (PairConfig.summary(), JSON on one line)
 
 ``Act2Intent-Execute-v0`` with ``load_state=False`` sends ``restore-state`` at every reset.
 A real device has no such service and answers like Android: ``cmd: Can't find service:
@@ -65,4 +67,7 @@ class StateService:
                       "restore-state or state\n".encode(), code=1)
 
     def _user(self) -> Output:
-        return Output(f"user: {self.device.user or '-'}\n".encode())
+        if self.device.user is None:
+            return Output(b"user: -\n")
+        return Output(f"user: {self.device.user}\npair: {self.device.pair.summary()}\n"
+                      .encode())

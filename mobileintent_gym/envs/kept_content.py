@@ -6,7 +6,7 @@ of "Recently played", a sent reply stays in the chat, a new playlist stays in th
 * **The virtual adb device** (``serve-adb --user``) restores the content it was served with
   when asked (``cmd mobileintent restore-state``, :mod:`mobileintent_gym.adbd.restore`); the
   env asks at every reset, so every episode starts from the same phone, and checks that the
-  phone holds the episode's user's content.
+  phone holds the episode's user's content, built with the env's PAIR settings.
 * **A real device** cannot be restored: a reset only presses HOME and opens the task's app
   (the app's back stack, played tracks, sent messages and created playlists stay). The env
   warns once, and warns again before an episode whose task (template and target) an earlier
@@ -16,6 +16,7 @@ of "Recently played", a sent reply stays in the chat, a new playlist stays in th
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from gymnasium import logger
@@ -23,13 +24,16 @@ from gymnasium import logger
 from mobileintent_gym.adbd.restore import RESTORE_COMMAND
 from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.tasks import TaskInstance
+from mobileintent_gym.users import PairConfig
 
 
-def restore(device: Any) -> str | None:
-    """Ask ``device`` to restore its user's content; that user, or ``None`` if it cannot.
+def restore(device: Any) -> dict[str, str] | None:
+    """Ask ``device`` to restore its user's content; what it reports, or ``None`` if it cannot.
 
-    A device without a shell, a real device (no such service) and a virtual device served
-    without a user cannot.
+    The report maps ``user`` to the user's id and ``pair`` to the PAIR settings the content
+    was built with (:meth:`~mobileintent_gym.users.PairConfig.summary`). A device without a
+    shell, a real device (no such service) and a virtual device served without a user
+    cannot restore.
 
     Raises:
         DeviceUnavailableError: When the device is gone.
@@ -43,7 +47,8 @@ def restore(device: Any) -> str | None:
         answer = shell(RESTORE_COMMAND)
     except DeviceCommandError:
         return None
-    return answer.strip().removeprefix("user:").strip()
+    lines = (line.partition(":") for line in answer.splitlines())
+    return {key.strip(): value.strip() for key, _, value in lines}
 
 
 class KeptContent:
@@ -58,19 +63,17 @@ class KeptContent:
         if task is not None and success:
             self.completed.add((task.template.id, task.record))
 
-    def start(self, device: Any, task: TaskInstance) -> None:
+    def start(self, device: Any, task: TaskInstance, pair: PairConfig) -> None:
         """Before ``task``'s episode: restore the device, or warn about what carries over.
 
         Raises:
-            DeviceError: When the restored device holds another user's content.
+            DeviceError: When the restored device holds another user's content, or content
+                built with other PAIR settings than ``pair``.
         """
-        user = restore(device)
-        if user is not None:
+        served = restore(device)
+        if served is not None:
             self.completed.clear()
-            if user != task.user:
-                raise DeviceError(
-                    f"the device holds {user!r}'s content, the episode is {task.user!r}'s: "
-                    f"serve-adb --user {task.user}, or evaluate --users {user}")
+            _check_served(served, task.user, pair)
             return
         if not self._warned:
             self._warned = True
@@ -81,3 +84,29 @@ class KeptContent:
             logger.warn(f"{task.id} for {task.user}: an earlier episode on this device "
                         f"already completed {task.template.id} with {task.record}; its "
                         "outcome may be pre-satisfied")
+
+
+def _check_served(served: dict[str, str], user: str, pair: PairConfig) -> None:
+    """Refuse a device whose content is not ``user``'s built with ``pair``, naming both."""
+    held = served.get("user")
+    if held != user:
+        raise DeviceError(f"the device holds {held!r}'s content, the episode is {user!r}'s: "
+                          f"serve-adb --user {user}, or evaluate --users {held}")
+    if served.get("pair") != pair.summary():
+        raise DeviceError(f"the device holds {user!r}'s content built with other PAIR "
+                          f"settings than the env's: {_differences(served.get('pair'), pair)}; "
+                          f"serve-adb --seed {pair.seed}, or make the env with the device's "
+                          "settings")
+
+
+def _differences(reported: str | None, pair: PairConfig) -> str:
+    """Each of ``pair``'s settings that the device ``reported`` otherwise, as both give it."""
+    try:
+        theirs = json.loads(reported or "{}")
+    except ValueError:
+        theirs = None
+    ours = json.loads(pair.summary())
+    named = ", ".join(f"{name} {theirs.get(name)!r} (env: {value!r})"
+                      for name, value in ours.items()
+                      if isinstance(theirs, dict) and theirs.get(name) != value)
+    return named or f"the device reports {reported!r:.200}"

@@ -25,7 +25,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -102,6 +102,15 @@ class PairConfig:
         if not is_count(self.seed, least=0):
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
         object.__setattr__(self, "seed", int(self.seed))
+
+    def summary(self) -> str:
+        """The settings other than ``encoder``, as one line of JSON with its keys sorted.
+
+        A served phone reports it (``cmd mobileintent state``), so that an env can tell
+        content built with other settings; the encoder is checked on its own.
+        """
+        return json.dumps({f.name: getattr(self, f.name) for f in fields(self)
+                           if f.name != "encoder"}, sort_keys=True)
 
     def size(self, context: ContextSpec | str) -> int:
         """The number of items in ``context``'s list (a spec or its key), common included."""

@@ -3,7 +3,7 @@
 from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.restore import NO_SERVICE, RESTORE_COMMAND
 from mobileintent_gym.phone import SimPhone
-from mobileintent_gym.users import load_user_content
+from mobileintent_gym.users import PairConfig, load_user_content
 
 
 def served(user=None) -> VirtualDevice:
@@ -19,10 +19,20 @@ def test_restore_state_undoes_what_an_episode_did():
     device.phone.act("CLICK[540,1291]")  # plays a recently played track: it moves first
     assert device.phone.state.apps["music"].recent != recent_before
     result = device.run(RESTORE_COMMAND)
-    assert (result.code, result.stdout) == (0, b"user: demo-ana\n")
+    assert (result.code, result.stdout) == (
+        0, f"user: demo-ana\npair: {PairConfig().summary()}\n".encode())
     assert device.phone.state.apps["music"].recent == recent_before
     assert device.phone.route() == "launcher" and device.phone.events == []
     assert device.recents == []
+
+
+def test_state_reports_the_pair_settings_the_content_was_built_with():
+    phone = SimPhone()
+    phone.reset(load_user_content("demo-ana", PairConfig(seed=5)).state, seed=5)
+    report = VirtualDevice(phone, user="demo-ana", pair=PairConfig(seed=5)).run(
+        "cmd mobileintent state").stdout.decode()
+    assert report.splitlines()[1] == f"pair: {PairConfig(seed=5).summary()}"
+    assert '"seed": 5' in report and '"top_k": 20' in report
 
 
 def test_state_names_the_user_and_a_user_less_phone_has_nothing_to_restore():

@@ -14,7 +14,7 @@ from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.rollouts import evaluate
 from mobileintent_gym.tasks import task_ids
-from mobileintent_gym.users import load_user_content
+from mobileintent_gym.users import PairConfig, load_user_content
 from tests.helpers import served_over_adb
 
 
@@ -46,6 +46,17 @@ def test_another_users_episode_on_this_phone_is_refused(anas_phone):
     env = env_on(anas_phone, ["demo-ben"])
     with pytest.raises(DeviceError, match="'demo-ana''s content, the episode is 'demo-ben''s"):
         env.reset(options={"user": "demo-ben", "task": "G-SPT-03:common:explicit"})
+
+
+def test_content_built_with_another_pair_seed_is_refused(anas_phone):
+    # The phone holds demo-ana's content shuffled with seed 0: the env's tasks, built with
+    # seed 5, would name what is not where the device shows it.
+    device = AdbDevice(AdbConfig(anas_phone.serial, server_port=anas_phone.server_port))
+    env = gym.make("Act2Intent-Execute-v0", device=device, observation=("instruction",),
+                   users=["demo-ana"], load_state=False, pair=PairConfig(seed=5))
+    with pytest.raises(DeviceError, match=r"other PAIR settings than the env's: seed 0 "
+                       r"\(env: 5\); serve-adb --seed 5"):
+        env.reset(options={"task": "G-SPT-03:common:explicit"})
 
 
 def test_loading_a_state_into_an_adb_device_names_the_real_fix(anas_phone):
