@@ -46,7 +46,7 @@ def observed_event(index: int, action: Action, routes: tuple[str, str],
         The event: ``hit`` for clicks and long clicks, ``visible``/``visible_after`` and
         ``record``/``record_after`` from the dumps; ``effect`` is whether the route or the
         dump changed (without dumps, whether a command was sent); ``typed`` is the TYPE
-        action's text.
+        action's text when it had an effect (text that reached no field was not typed).
     """
     (before, after), (seen, now) = routes, screens
     hit = seen.hit_at(action.x, action.y) if seen is not None and action.type in _TOUCHES \
@@ -56,5 +56,6 @@ def observed_event(index: int, action: Action, routes: tuple[str, str],
             else "" if effect else "no effect")
     return StepEvent(index, str(action), before, after, hit,
                      seen.visible if seen else (), now.visible if now else (),
-                     action.text, effect, note, time.strftime("%Y-%m-%d %H:%M:%S"),
+                     action.text if effect else None, effect, note,
+                     time.strftime("%Y-%m-%d %H:%M:%S"),
                      seen.record if seen else None, now.record if now else None)

@@ -29,3 +29,15 @@ def test_a_click_is_logged_with_what_it_hit_and_what_changed():
     assert not unchanged.effect and unchanged.note == "no effect"
     assert observed_event(2, Action.complete(), ("a", "a"), (None, None), False).note == (
         "intention declared complete")
+
+
+def test_text_typed_where_no_field_takes_it_is_not_logged_as_typed():
+    # As on the simulated phone: TYPE on the launcher changes nothing and types nothing.
+    phone = SimPhone()
+    screen = read_screen(phone.hierarchy(), "dump")
+    direct = phone.act(Action.type_text("hello")).event
+    event = observed_event(0, Action.type_text("hello"), ("launcher", "launcher"),
+                           (screen, screen), True)
+    assert (event.typed, event.effect) == (direct.typed, direct.effect) == (None, False)
+    blind = observed_event(1, Action.type_text("hi"), ("a", "a"), (None, None), True)
+    assert blind.typed == "hi"  # without dumps a sent command counts as typed
