@@ -181,7 +181,10 @@ class AdbDevice:
     def reset(self, state: object = None, seed: int | None = None) -> None:
         """Go to the home screen and start a new event log.
 
-        A real device's content cannot be replaced: ``state`` must be ``None`` and ``seed``
+        HOME is pressed unless a launcher has the focus already: a served phone that has
+        just restored its content shows its launcher, and would count the press as an
+        action of the episode (its clock one action ahead of the simulated phone's). A
+        real device's content cannot be replaced: ``state`` must be ``None`` and ``seed``
         has nothing to seed.
 
         Raises:
@@ -192,7 +195,10 @@ class AdbDevice:
                 f"AdbDevice cannot load a phone state ({type(state).__name__}); serve the "
                 "user's phone with `mobileintent-gym serve-adb --user USER` and evaluate with "
                 "--device-has-state (ExecuteEnv(load_state=False))")
-        self._send([f"input keyevent {KEYCODES['HOME']}"])
+        self._dump = None  # a new episode reads the screen afresh
+        focus = self._focus()
+        if focus is None or route_from_component(*focus) != "launcher":
+            self._send([f"input keyevent {KEYCODES['HOME']}"])
         self.events = []
 
     def open(self, app_id: str) -> None:

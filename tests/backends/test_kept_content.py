@@ -42,6 +42,18 @@ def test_every_recently_played_task_succeeds_in_a_row(anas_phone):
     assert anas_phone.device.history.count(("cmd", "mobileintent", "restore-state")) >= 4
 
 
+def test_a_reset_leaves_the_served_phone_where_the_simulated_one_is(anas_phone):
+    # Restored, the phone shows its launcher: a HOME press on top would be an action,
+    # and its clock would run 4 s ahead of the simulated phone's for the whole episode.
+    task = {"task": "G-SPT-03:common:explicit"}
+    sim = gym.make("Act2Intent-Execute-v0", observation=("instruction",), users=["demo-ana"])
+    sim.reset(options=task)
+    env_on(anas_phone, ["demo-ana"]).reset(options=task)
+    served = anas_phone.device.phone
+    assert anas_phone.thread.call(lambda: served.clock) == sim.unwrapped.device.clock
+    assert anas_phone.thread.call(served.route) == sim.unwrapped.device.route()
+
+
 def test_another_users_episode_on_this_phone_is_refused(anas_phone):
     env = env_on(anas_phone, ["demo-ben"])
     with pytest.raises(DeviceError, match="'demo-ana''s content, the episode is 'demo-ben''s"):
