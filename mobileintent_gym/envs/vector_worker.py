@@ -249,7 +249,10 @@ class _SpacePickler(pickle.Pickler):
     def reducer_override(self, obj: Any) -> Any:
         if (type(obj) is spaces.Box and obj.low.size and (obj.low == obj.low.flat[0]).all()
                 and (obj.high == obj.high.flat[0]).all()):
-            return spaces.Box, (obj.low.flat[0], obj.high.flat[0], obj.shape, obj.dtype)
+            low, high = obj.low.flat[0], obj.high.flat[0]
+            if obj.dtype == np.bool_:  # an action mask's: Box takes 0 and 1, not bools
+                low, high = int(low), int(high)
+            return spaces.Box, (low, high, obj.shape, obj.dtype)
         return NotImplemented
 
 

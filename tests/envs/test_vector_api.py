@@ -34,6 +34,38 @@ class _Light(gym.Env):
         return np.full(self.observation_space.shape, self.count), 0.0, False, False, {}
 
 
+class _Masked(gym.Env):
+    """Observes a count and an action mask (a bool Box), as a masking wrapper adds."""
+
+    action_space = gym.spaces.Discrete(4)
+    observation_space = gym.spaces.Dict({
+        "x": gym.spaces.Box(0.0, 1.0, (3,), np.float32),
+        "action_mask": gym.spaces.Box(0, 1, (4,), np.bool_)})
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        return self._observe(), {}
+
+    def step(self, action):
+        return self._observe(), 0.0, False, False, {}
+
+    def _observe(self):
+        return {"x": self.np_random.random(3, np.float32),
+                "action_mask": self.np_random.random(4) < 0.5}
+
+
+def test_a_bool_box_is_shared_and_observed_as_in_a_sync_vector_env():
+    ours = SharedMemoryVectorEnv([_Masked] * 2)
+    sync = gym.vector.SyncVectorEnv([_Masked] * 2)
+    assert ours.single_observation_space == sync.single_observation_space
+    for got, expected in ((ours.reset(seed=3)[0], sync.reset(seed=3)[0]),
+                          (ours.step(np.array([0, 1]))[0], sync.step(np.array([0, 1]))[0])):
+        assert got["action_mask"].dtype == np.bool_
+        assert all(np.array_equal(got[k], expected[k]) for k in ("x", "action_mask"))
+    ours.close()
+    sync.close()
+
+
 def test_render_mode_and_metadata_are_the_sub_envs_as_in_a_sync_vector_env():
     kwargs = {**KWARGS, "users": ["demo-ana"], "render_mode": "rgb_array"}
     ours = make_vector(ENV, 1, **kwargs)
