@@ -373,6 +373,10 @@ def _place(index: int, cpu: int | None) -> None:
 
 CLOSE = "close"
 """The message that ends a worker: it answers, closes its envs and exits."""
+FAILURES = (Exception, SystemExit, KeyboardInterrupt)
+"""What env code may raise that is reported to the parent: ``sys.exit("reason")`` in an
+env is its error, not the worker's silent end (the worker ignores SIGINT, so a
+KeyboardInterrupt can only come from code raising it)."""
 
 
 def run(worker: int, first: int, env_fns: list[Any], pipe: Connection,
@@ -398,7 +402,7 @@ def run(worker: int, first: int, env_fns: list[Any], pipe: Connection,
         try:
             for env_fn in env_fns:
                 envs.append(env_fn())
-        except Exception as err:  # the first env not built names why; those after it too
+        except FAILURES as err:  # the first env not built names why; those after it too
             failed = ("error", portable(err))
             pipe.send([("ok", None)] * len(envs) + [failed] * (len(env_fns) - len(envs)))
             return
@@ -407,7 +411,7 @@ def run(worker: int, first: int, env_fns: list[Any], pipe: Connection,
         serve(first, envs, batches, pipe)
     except EOFError:
         pass
-    except Exception as err:  # the worker fails as a whole: one answer for every env named
+    except FAILURES as err:  # the worker fails as a whole: one answer for every env named
         pipe.send(("error", portable(err)))
     finally:
         for frames in batches.values():
@@ -486,7 +490,7 @@ def _answer(held: _Held, batches: dict[int, SharedFrames], command: str, data: A
     """One env's answer to one command (see :func:`serve`): its status and payload."""
     try:
         return "ok", _COMMANDS.get(command, _call)(held, batches, data)
-    except Exception as err:
+    except FAILURES as err:
         return "error", portable(err)
 
 
@@ -547,9 +551,15 @@ _COMMANDS = {"reset": _reset, "keep": _keep, "step": _step, "attach": _attach,
 """What each command does; any other is a ``call``."""
 
 
-def portable(err: Exception) -> tuple[Exception, str]:
-    """The error, or a ``WorkerError`` naming it when it cannot be pickled, and its trace."""
+def portable(err: BaseException) -> tuple[Exception, str]:
+    """The error, or a ``WorkerError`` naming it, and its trace.
+
+    The ``WorkerError`` stands for an error that cannot be pickled, and for a SystemExit or
+    KeyboardInterrupt, which raised as they are would end or interrupt the parent.
+    """
     trace = "".join(traceback.format_exception(type(err), err, err.__traceback__))
+    if not isinstance(err, Exception):
+        return WorkerError(f"{type(err).__name__}: {err}"), trace
     try:
         pickle.loads(pickle.dumps(err))
     except Exception:

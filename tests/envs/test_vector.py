@@ -1,6 +1,7 @@
 """The shared-memory vector env gives what Gymnasium's SyncVectorEnv gives, step by step."""
 
 import dataclasses
+import functools
 import os
 import signal
 import subprocess
@@ -405,6 +406,39 @@ def test_a_dead_worker_is_named_and_close_still_frees_everything():
     envs.close()
     assert not any(p.is_alive() for p in envs._processes)
     assert not any(Path("/dev/shm", name).exists() for name in names)
+
+
+class _Exits(gym.Env):
+    """Calls ``sys.exit`` (or raises KeyboardInterrupt) when built or stepped, as told."""
+
+    observation_space = gym.spaces.Box(0, 255, (4,), np.uint8)
+    action_space = gym.spaces.Discrete(2)
+
+    def __init__(self, when="step", error=SystemExit):
+        self.when, self.error = when, error
+        if when == "build":
+            raise error("my_env: missing dataset folder /data/x")
+
+    def reset(self, *, seed=None, options=None):
+        return np.zeros(4, np.uint8), {}
+
+    def step(self, action):
+        if action == 1:
+            raise self.error("my_env: stepped into the void")
+        return np.zeros(4, np.uint8), 0.0, False, False, {}
+
+
+@pytest.mark.parametrize("error", [SystemExit, KeyboardInterrupt])
+def test_an_env_that_exits_is_an_error_naming_why_and_the_worker_goes_on(error):
+    with pytest.raises(WorkerError, match=f"{error.__name__}: my_env: missing dataset"):
+        SharedMemoryVectorEnv([functools.partial(_Exits, "build", error)])
+    envs = SharedMemoryVectorEnv([functools.partial(_Exits, "step", error)] * 2)
+    envs.reset(seed=0)
+    with pytest.raises(WorkerError, match=f"{error.__name__}: my_env: stepped into the void"):
+        envs.step(np.array([0, 1]))
+    envs.reset(seed=0)  # sub-env 0's step is kept for recv() until then
+    assert envs.step(np.array([0, 0]))[0].shape == (2, 4)  # both workers still serve
+    envs.close()
 
 
 def test_an_env_that_cannot_be_built_fails_the_constructor_cleanly():
