@@ -64,18 +64,21 @@ class BackStacks:
         self.foreground = app_id
 
     def snapshot(self) -> tuple:
-        """What :meth:`restore` needs to undo changes since (stacks, versions, UI state).
+        """What :meth:`restore` needs to undo changes since (stacks, versions, UI states).
 
-        The screen in front is the only one whose UI state actions change in place.
+        Actions change the UI state of the foreground app's screens in place: the one in
+        front, and one below it that a handler returns to (``nav.pop`` and then its
+        scroll set); the launcher's too.
         """
-        front = self.front()
+        shown = [self.launcher, *self.stacks.get(self.foreground, ())]
         return ({k: list(v) for k, v in self.stacks.items()}, self.foreground,
-                dict(self.versions), front, front.ui_state())
+                dict(self.versions), [(entry, entry.ui_state()) for entry in shown])
 
     def restore(self, snapshot: tuple) -> None:
         """Undo changes made since :meth:`snapshot`."""
-        self.stacks, self.foreground, self.versions, front, ui_state = snapshot
-        front.set_ui_state(ui_state)
+        self.stacks, self.foreground, self.versions, shown = snapshot
+        for entry, ui_state in shown:
+            entry.set_ui_state(ui_state)
 
     def launch(self, app_id: str) -> None:
         """Bring ``app_id`` to the front where it was left (its root if not started)."""

@@ -46,6 +46,32 @@ def test_an_app_failing_part_way_leaves_stacks_data_ui_state_and_clock_as_they_w
     assert phone.act("PRESS[HOME]").effect and phone.route() == "launcher"
 
 
+def test_a_screen_below_the_front_one_that_a_failing_handler_changed_is_put_back(
+        monkeypatch):
+    # Only the front screen's UI state was kept: a handler that closed the front screen
+    # and scrolled the one below it, then failed, left that scroll lost.
+    phone = SimPhone(540, 1200)
+    phone.open("social")
+    phone.act("SWIPE[UP]")
+    home = phone.hierarchy()
+    app = phone.apps["social"]
+    monkeypatch.setattr(app, "on_like", lambda nav, post_id: nav.push("social/post",
+                                                                      id=post_id))
+    phone.act(tap(home, resource_id="like"))
+    assert phone.route() == "social/post"
+
+    def failing(nav, post_id):
+        nav.pop()
+        nav.stack[-1].scroll["feed"] = 0
+        raise RuntimeError("the handler failed")
+
+    monkeypatch.setattr(app, "on_like", failing)
+    with pytest.raises(DeviceError, match="was undone"):
+        phone.act(tap(phone.hierarchy(), resource_id="like"))
+    phone.act("PRESS[BACK]")
+    assert phone.route() == "social/home" and phone.hierarchy() == home
+
+
 def test_an_app_error_of_the_packages_own_kinds_is_a_device_error_too(monkeypatch):
     # A handler's own MobileIntentError (an unknown route it pushed) came out as it was,
     # not as the DeviceError the contract names.
