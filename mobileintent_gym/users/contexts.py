@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -102,3 +102,23 @@ class ContextSpec:
     def app(self) -> str:
         """The id of the app whose list it is."""
         return self.key.partition(":")[0]
+
+
+def check_record_ids(specs: Iterable[ContextSpec]) -> None:
+    """Refuse pools of ``specs`` whose records share an id, whoever the user.
+
+    Tasks and screens name records by id alone; a clash between two pools would make one
+    record's label stand for the other's wherever both are shown.
+
+    Raises:
+        InvalidAppError: Naming the id and a context of each pool.
+    """
+    owner: dict[str, tuple[tuple[str, str], str]] = {}
+    for spec in specs:
+        pool = (spec.pool.package, spec.pool.name)
+        for record in spec.pool.records():
+            first, where = owner.setdefault(record.id, (pool, spec.key))
+            if first != pool:
+                raise InvalidAppError(f"record id {record.id!r} is in the pools of {where!r} "
+                                      f"and {spec.key!r}; record ids must be unique across "
+                                      "apps")

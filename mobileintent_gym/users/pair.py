@@ -39,7 +39,7 @@ from mobileintent_gym.errors import InvalidAppError
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.users import cache
-from mobileintent_gym.users.contexts import ContextSpec, Pool
+from mobileintent_gym.users.contexts import ContextSpec, Pool, check_record_ids
 from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.entities import Entity
 from mobileintent_gym.users.profile import UserProfile, resolve_profile
@@ -223,6 +223,8 @@ def build_user_content(profile: UserProfile, config: PairConfig | None = None) -
     Raises:
         DependencyNotInstalled: When ``config.encoder`` is ``sentence`` without ``[embed]``.
         CacheError: When the content cache folder cannot be written.
+        InvalidAppError: When two apps' pools share a record id (checked once per process
+            that builds content).
     """
     config = config or PairConfig()
     key = (_fingerprint(profile), config)  # one encoder per kind and process (make_encoder)
@@ -254,6 +256,7 @@ def _fingerprint(profile: UserProfile) -> str:
 
 
 def _build(profile: UserProfile, config: PairConfig, encoder: Encoder) -> UserContent:
+    _check_record_ids()
     def ranked(spec: ContextSpec) -> list[Entity]:
         # A user with no interest in the context's domains is ranked by all their
         # interests: ranking by nothing would give every such user the same list.
@@ -278,17 +281,16 @@ def _build(profile: UserProfile, config: PairConfig, encoder: Encoder) -> UserCo
 def _by_id(shown: Mapping[str, Sequence[Entity]]) -> dict[str, Entity]:
     """The entities of every list by id, which tasks look labels and cues up by.
 
-    Raises:
-        InvalidAppError: When two pools' records share an id, naming both lists.
+    Ids are unique across pools (:func:`_check_record_ids`), so an id shown in two lists
+    is one record.
     """
-    found: dict[str, tuple[str, Entity]] = {}
-    for key, items in shown.items():
-        for entity in items:
-            where, seen = found.setdefault(entity.id, (key, entity))
-            if seen.record is not entity.record:
-                raise InvalidAppError(f"record id {entity.id!r} is in the pools of {where!r} "
-                                      f"and {key!r}; record ids must be unique across apps")
-    return {i: entity for i, (_, entity) in found.items()}
+    return {entity.id: entity for items in shown.values() for entity in items}
+
+
+@functools.cache
+def _check_record_ids() -> None:
+    """:func:`~mobileintent_gym.users.contexts.check_record_ids` of every context, once."""
+    check_record_ids(CONTEXTS.values())
 
 
 def random_state(contexts: Sequence[ContextSpec], build_state: StateBuilder, app_id: str,

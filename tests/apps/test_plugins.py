@@ -150,15 +150,30 @@ def test_record_ids_are_unique_across_every_apps_data():
     assert len(owner) > 1000  # every pool of every app was read
 
 
-def test_two_lists_whose_records_share_an_id_are_refused():
-    from mobileintent_gym.users.pair import _by_id
+class _Renamed:
+    """A pool whose first record takes another id (all else is the pool's)."""
 
-    first, second = (CONTEXTS[key].pool.entities()[0] for key in ("music:liked", "chat:chats"))
-    clash = dataclasses.replace(second, id=first.id)
-    with pytest.raises(InvalidAppError, match=f"record id '{first.id}' is in the pools of "
+    def __init__(self, pool, record_id):
+        self.package, self.name, self.pool, self.record_id = pool.package, pool.name, pool, \
+            record_id
+
+    def records(self):
+        first, *rest = self.pool.records()
+        return (dataclasses.replace(first, id=self.record_id), *rest)
+
+
+def test_two_pools_whose_records_share_an_id_are_refused_whatever_any_user_is_shown():
+    # Only ids in one user's lists were compared: a clash passed for the users shown one
+    # of the two records, and its label stood for the other's.
+    from mobileintent_gym.users.contexts import check_record_ids
+
+    liked, chats = CONTEXTS["music:liked"], CONTEXTS["chat:chats"]
+    last = liked.pool.records()[-1].id  # a track whatever any user's lists hold
+    clash = dataclasses.replace(chats, pool=_Renamed(chats.pool, last))
+    with pytest.raises(InvalidAppError, match=f"record id '{last}' is in the pools of "
                                               "'music:liked' and 'chat:chats'"):
-        _by_id({"music:liked": [first], "chat:chats": [clash]})
-    assert _by_id({"music:liked": [first], "music:recent": [first]}) == {first.id: first}
+        check_record_ids([liked, clash])
+    check_record_ids([liked, CONTEXTS["music:recent"], chats])  # one pool in two lists
 
 
 def test_nothing_outside_an_apps_package_names_it():
