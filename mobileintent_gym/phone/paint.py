@@ -153,21 +153,45 @@ def fit_text(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
 
 @lru_cache(maxsize=8192)
 def wrap(text: str, size: int, bold: bool, width: int, lines: int) -> tuple[str, ...]:
-    """``text`` broken at spaces into lines of at most ``width`` pixels, at most ``lines``.
+    """``text`` broken into lines of at most ``width`` pixels, at most ``lines``.
 
-    A word wider than a line is cut; the last line ends in "…" when text is left over.
+    Lines break at spaces and at every newline (an empty paragraph is an empty line). A
+    word wider than a line is cut; the last line ends in "…" when text is left over.
     Layout and painting both call this, so a text is measured once (the result is cached).
     """
     face = font(size, bold)
-    words, out = text.split(), []
-    while words and len(out) < lines:
-        line = words.pop(0)
-        while words and face.getlength(f"{line} {words[0]}") <= width:
-            line = f"{line} {words.pop(0)}"
-        out.append(fit_text(line, face, width))
-    if words:
-        out[-1] = fit_text(f"{out[-1]} {' '.join(words)}", face, width)
-    return tuple(out) or ("",)
+    out = _lines(text.strip(), face, width, lines)
+    if len(out) > lines:
+        rest = " ".join(out[lines:])
+        out = out[:lines]
+        last = fit_text(f"{out[-1]} {rest}", face, width)
+        out[-1] = last if last.endswith("…") else _closed(out[-1], face, width)
+    return tuple(fit_text(line, face, width) for line in out)
+
+
+def _lines(text: str, face: ImageFont.FreeTypeFont, width: int, limit: int) -> list[str]:
+    """``text``'s lines (see :func:`wrap`), stopping once there are more than ``limit``."""
+    out: list[str] = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split()
+        line = words.pop(0) if words else ""
+        for word in words:
+            if face.getlength(f"{line} {word}") <= width:
+                line = f"{line} {word}"
+            else:
+                out.append(line)
+                line = word
+            if len(out) > limit:
+                return out
+        out.append(line)
+    return out
+
+
+def _closed(line: str, face: ImageFont.FreeTypeFont, width: int) -> str:
+    """``line`` cut so that it and a closing "…" fit ``width`` pixels."""
+    while line and face.getlength(f"{line}…") > width:
+        line = line[:-1]
+    return f"{line.rstrip()}…"
 
 
 def fitted(text: str, size: int, bold: bool, width: int) -> tuple[str, float]:

@@ -36,6 +36,12 @@ def test_a_long_message_wraps_into_a_taller_bubble_and_its_row_follows():
     assert tall.bounds[2] < 1080 - CTX.dp(40)  # never under the other side's avatar column
 
 
+def test_a_message_of_several_lines_is_a_bubble_of_as_many_lines():
+    heights = [messenger.bubble_height(CTX, text) for text in (
+        "See you", "See you\nat eight", "See you\nat eight\nby the pitch")]
+    assert heights[0] < heights[1] < heights[2]
+
+
 def test_send_is_enabled_by_a_draft_of_more_than_spaces():
     def send(draft):
         entry = Entry("talk/conversation", fields={messenger.DRAFT: draft})

@@ -58,6 +58,16 @@ def test_wrap_breaks_at_spaces_within_the_width_and_cuts_past_the_last_line():
     assert wrap("", 40, False, 300, 3) == ("",)
 
 
+def test_each_newline_starts_a_line_and_an_empty_paragraph_is_an_empty_line():
+    # Newlines were spaces to the wrap: a message typed on four lines was drawn on one,
+    # while the dump gave its four lines.
+    assert wrap("first line\nsecond line\n\nfourth", 40, False, 500, 99) == (
+        "first line", "second line", "", "fourth")
+    assert wrap("\nhi\n", 40, False, 500, 99) == ("hi",)  # around the text: nothing
+    assert wrap("a\nb", 40, False, 500, 1) == ("a…",)  # the next line is left over
+    assert wrap("short\n" + "x" * 200, 40, False, 300, 2)[1].endswith("…")
+
+
 def test_a_paragraph_is_as_high_as_its_lines_and_measured_once():
     phone = SimPhone()
     app = phone.apps["music"]
