@@ -57,9 +57,11 @@ def check_screen_size(width: object, height: object) -> None:
         raise DeviceError(f"screen {width}x{height} is outside {MIN_WIDTH}-{MAX_SIDE} x "
                           f"{MIN_HEIGHT}-{MAX_SIDE} pixels")
     if height < MIN_ASPECT * width:
+        # A size that works: the width kept where a high enough screen fits, else the height.
+        taller = math.ceil(MIN_ASPECT * width)
+        fix = f"{width}x{taller}" if taller <= MAX_SIDE else f"{int(height / MIN_ASPECT)}x{height}"
         raise DeviceError(f"screen {width}x{height} is not a portrait phone: the height must "
-                          f"be at least {MIN_ASPECT} times the width (e.g. {width}x"
-                          f"{math.ceil(MIN_ASPECT * width)})")
+                          f"be at least {MIN_ASPECT} times the width (e.g. {fix})")
 
 
 class SimPhone:

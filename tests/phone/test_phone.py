@@ -282,6 +282,12 @@ def test_screen_size_is_configurable_and_layout_scales():
     for width, height in ((1920, 1080), (1080, 1080), (1080, 1600)):  # the apps are portrait
         with pytest.raises(DeviceError, match=f"{width}x{height} is not a portrait phone"):
             SimPhone(width, height)
+    # The size suggested is one a phone can have (3000x4500 is higher than 3840).
+    for size, fix in (((1080, 1600), (1080, 1620)), ((3000, 3840), (2560, 3840)),
+                      ((2561, 3840), (2560, 3840))):
+        with pytest.raises(DeviceError, match=rf"\(e\.g\. {fix[0]}x{fix[1]}\)"):
+            SimPhone(*size)
+        SimPhone(*fix).close()
 
 
 @pytest.mark.parametrize("route, params, named", [
