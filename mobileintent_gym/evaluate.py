@@ -263,6 +263,19 @@ def _check_same(old: RunRecord, made: dict[str, Any], out: Path,
                          f"({', '.join(differ)}); rerun with the same arguments or another --out")
 
 
+def _check_done(old: RunRecord, run: Plan) -> None:
+    """Refuse done episodes the run would not have run, or has run twice."""
+    planned = {(user, task) for user in run.users for task in run.tasks}
+    seen: set[tuple[str, str]] = set()
+    for episode in old.episodes:
+        pair = episode["user"], episode["task"]
+        if pair not in planned or pair in seen:
+            why = "twice" if pair in seen else "though the run has no such episode"
+            raise UsageError(f"--resume: {str(run.out)!r} holds episode {episode['index']} "
+                             f"({pair[0]}, {pair[1]}) {why}; rerun with another --out")
+        seen.add(pair)
+
+
 def _comparable(provenance: dict[str, Any]) -> dict[str, Any]:
     """A provenance as a resumption compares it: what ran, not how it was written.
 
@@ -369,6 +382,7 @@ def _main(args: argparse.Namespace) -> int:
         done: list[dict[str, Any]] = []
         if old is not None:
             _check_same(old, made, run.out)
+            _check_done(old, run)
             made["started"], done = old.provenance.get("started"), old.episodes
             print(f"resuming {run.out}: {len(done)} episodes done", file=sys.stderr)
         writer = ResultsWriter(run.out, made, done, RunningScores()) if run.out else None

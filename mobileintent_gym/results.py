@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from mobileintent_gym.checks import is_integer
+from mobileintent_gym.checks import is_count, is_integer, is_number
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.files import write_atomic
 from mobileintent_gym.metrics.pair import EpisodeResult
@@ -225,7 +225,53 @@ def _checked(run: RunRecord, path: object) -> RunRecord:
     if not isinstance(run.scores, dict):
         raise ResultsFileError(f"{str(path)!r}: 'scores' must be an object, got "
                                f"{type(run.scores).__name__}")
+    for position, episode in enumerate(run.episodes):
+        problem = _episode_problem(episode, position)
+        if problem:
+            raise ResultsFileError(f"{str(path)!r}: episode {position}: {problem}")
     return run
+
+
+# What each of an episode's fields beside its result must be, and how a message says it.
+_EPISODE_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "seed": (lambda v: is_count(v, least=0), "an integer >= 0"),
+    "instruction": (lambda v: isinstance(v, str), "a text"),
+    "target": (lambda v: isinstance(v, str), "a text"),
+    "subgoals": (lambda v: isinstance(v, list) and all(isinstance(s, str) for s in v),
+                 "a list of texts"),
+    "steps": (lambda v: isinstance(v, list) and all(map(_is_step, v)),
+              "a list of steps, each with texts 'action', 'route_before' and "
+              "'route_after', a number 'reward' and 'invalid' null or a text"),
+}
+
+
+def _episode_problem(episode: dict[str, Any], position: int) -> str | None:
+    """What in episode number ``position`` a report or a resumed run would misread."""
+    if episode.get("index") != position:
+        return f"its index must be {position}, got {episode.get('index')!r:.40}"
+    names = [f.name for f in dataclasses.fields(EpisodeResult)] + list(_EPISODE_FIELDS)
+    missing = [name for name in names if name not in episode]
+    if missing:
+        return f"it has no {missing}"
+    try:
+        result = episode_result(episode)
+    except ResultsFileError as err:  # "episode N: why"
+        return str(err).partition(": ")[2]
+    for name, (valid, says) in _EPISODE_FIELDS.items():
+        if not valid(episode[name]):
+            return f"{name!r} must be {says}, got {episode[name]!r:.60}"
+    if len(episode["subgoals"]) != len(result.rewards):
+        return (f"{len(episode['subgoals'])} subgoals named and {len(result.rewards)} "
+                "rewards; each subgoal has one")
+    return None
+
+
+def _is_step(step: Any) -> bool:
+    """Whether ``step`` is a step as :func:`episode_dict` writes it."""
+    return (isinstance(step, dict)
+            and all(isinstance(step.get(k), str) for k in ("action", "route_before",
+                                                           "route_after"))
+            and is_number(step.get("reward")) and isinstance(step.get("invalid"), str | None))
 
 
 def _read_cut(text: str, path: object) -> RunRecord:

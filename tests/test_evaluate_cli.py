@@ -190,6 +190,52 @@ def test_a_run_cut_short_keeps_its_episodes_and_resumes_where_it_stopped(agent_m
     assert module.CALLS == [] and json.loads(cut.read_text())["episodes"] == resumed["episodes"]
 
 
+@pytest.mark.parametrize(("change", "named"), [
+    ({"rewards": ["a"]}, "rewards are numbers from 0 to 1"),
+    ({"success": "maybe"}, "success must be true or false"),
+    ({"seed": "abc"}, "'seed' must be an integer >= 0"),
+    ({"steps": "zzz"}, "'steps' must be a list of steps"),
+    ({"index": 7}, "its index must be 0"),
+])
+def test_a_damaged_episode_is_named_by_view_and_resume_and_nothing_is_written(
+        agent_module, tmp_path, capsys, change, named):
+    # view gave tracebacks; --resume ran and wrote the remaining episodes, then crashed
+    # while scoring, or added the scores up wrongly.
+    args = ("--agent", f"{agent_module}:Scripted", "--users", "demo-ana", "--tasks", *TASKS)
+    out = tmp_path / "run.json"
+    assert run(*args, "--out", str(out)) == 0
+    data = json.loads(out.read_text())
+    data["episodes"] = data["episodes"][:2]
+    data["episodes"][0].update(change)
+    out.write_text(json.dumps(data))
+    before = out.read_text()
+    capsys.readouterr()
+    assert run(*args, "--out", str(out), "--resume") == 2
+    assert main(["view", str(out)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len([line for line in err if "run.json': episode 0: " in line and named in line]
+               ) == 2, err
+    assert out.read_text() == before and not out.with_suffix(".html").exists()
+
+
+def test_a_resume_refuses_episodes_the_run_would_not_have_run(agent_module, tmp_path, capsys):
+    # A done episode of another task was kept and scored: 5 episodes for 4 planned.
+    args = ("--agent", f"{agent_module}:Scripted", "--users", "demo-ana", "--tasks", *TASKS)
+    out = tmp_path / "run.json"
+    assert run(*args, "--out", str(out)) == 0
+    data = json.loads(out.read_text())
+    data["episodes"] = data["episodes"][:2]
+    data["episodes"][1]["task"] = "G-SPT-02:common:explicit"
+    out.write_text(json.dumps(data))
+    assert run(*args, "--out", str(out), "--resume") == 2
+    assert ("holds episode 1 (demo-ana, G-SPT-02:common:explicit) though the run has no "
+            "such episode") in capsys.readouterr().err
+    data["episodes"][1]["task"] = data["episodes"][0]["task"]
+    out.write_text(json.dumps(data))
+    assert run(*args, "--out", str(out), "--resume") == 2
+    assert f"(demo-ana, {TASKS[0]}) twice" in capsys.readouterr().err
+
+
 def test_ctrl_c_while_the_scores_are_computed_leaves_the_file_whole(agent_module, tmp_path,
                                                                   monkeypatch, capsys):
     # The episode's line was written over the old tail before the new scores were

@@ -17,8 +17,17 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+
+from mobileintent_gym.checks import is_number
+
 SUBGOAL_CONTEXTS = frozenset({"UC", "UA"})  # a subgoal's UI context (docs/scores.md)
 TARGET_TYPES = ("common", "personal")  # a task's target: shared, or the user's own
+
+
+def _is_bool(value: object) -> bool:
+    """Whether ``value`` is a bool, Python's or NumPy's."""
+    return isinstance(value, bool | np.bool_)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,14 +54,24 @@ class EpisodeResult:
         """Refuse a record the scores would misread, naming its task and user.
 
         Raises:
-            ValueError: For a task id without a target type, a context other than ``UC``
-                or ``UA``, or rewards, contexts and reached flags of different lengths.
+            ValueError: For a task id without a target type, a user that is no text, a
+                verdict that is no bool, a reward that is no number from 0 to 1, a
+                reached flag that is no bool, a context other than ``UC`` or ``UA``, or
+                rewards, contexts and reached flags of different lengths.
         """
         parts = self.task.split(":") if isinstance(self.task, str) else ()
         name = f"the result of {self.task!r} for {self.user!r}"
         if len(parts) != 3 or parts[1] not in TARGET_TYPES:
             raise ValueError(f"{name}: a task id is <template>:<common|personal>:"
                              "<instruction type>")
+        if not isinstance(self.user, str):
+            raise ValueError(f"{name}: the user must be a text")
+        if not _is_bool(self.success):
+            raise ValueError(f"{name}: success must be true or false, got {self.success!r}")
+        if not all(is_number(r) and 0 <= r <= 1 for r in self.rewards):
+            raise ValueError(f"{name}: rewards are numbers from 0 to 1, got {self.rewards!r}")
+        if not all(map(_is_bool, self.reached)):
+            raise ValueError(f"{name}: reached flags are true or false, got {self.reached!r}")
         sizes = len(self.rewards), len(self.contexts), len(self.reached)
         if len(set(sizes)) != 1:
             raise ValueError(f"{name}: {sizes[0]} rewards, {sizes[1]} contexts and "

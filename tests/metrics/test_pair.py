@@ -93,10 +93,16 @@ def test_pair_scores_bundle_every_score():
     (("G-ALI-01:common:explicit", "u1", T, (1.0, 1.0), (UC,), (T, T)),
      "2 rewards, 1 contexts and 2 reached"),
     (("G-ALI-01:common:explicit", "u1", T, (1.0,), ("uc",), (T,)), "UC or UA"),
+    (("G-ALI-01:common:explicit", "u1", "yes", (1.0,), (UC,), (T,)), "success must be"),
+    (("G-ALI-01:common:explicit", "u1", T, ("1",), (UC,), (T,)), "numbers from 0 to 1"),
+    (("G-ALI-01:common:explicit", "u1", T, (float("nan"),), (UC,), (T,)), "from 0 to 1"),
+    (("G-ALI-01:common:explicit", "u1", T, (2.0,), (UC,), (T,)), "from 0 to 1"),
+    (("G-ALI-01:common:explicit", "u1", T, (1.0,), (UC,), (1,)), "reached flags are"),
 ])
 def test_a_result_the_scores_would_misread_is_refused_naming_task_and_user(fields, named):
     # A task id without a target type raised IndexError inside pair_scores; mismatched
-    # lengths raised zip's message, naming no episode.
+    # lengths raised zip's message, naming no episode; a reward "1" (text) or a verdict
+    # "yes" from a results file was added up or counted as a success.
     with pytest.raises(ValueError, match=named) as caught:
         EpisodeResult(*fields)
     assert f"{fields[0]!r} for 'u1'" in str(caught.value)

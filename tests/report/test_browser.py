@@ -126,8 +126,14 @@ def test_screens_kept_in_a_folder_load_when_their_episode_opens(browser, scripte
 def test_a_results_file_cannot_put_markup_into_its_report(browser, scripted_run, tmp_path):
     # An episode's index went into the page unescaped, so a crafted results file ran
     # script in whoever opened its report.
+    # An index is now refused unless it is the episode's number; texts are escaped.
     data = json.loads(scripted_run.read_text())
-    data["episodes"][0]["index"] = '0"><img src=x onerror="document.title=\'PWNED\'">'
+    hostile = '0"><img src=x onerror="document.title=\'PWNED\'">'
+    data["episodes"][0]["index"] = hostile
+    (tmp_path / "hostile.json").write_text(json.dumps(data))
+    assert main(["view", str(tmp_path / "hostile.json")]) == 2
+    data["episodes"][0].update(index=0, instruction=hostile, target=hostile)
+    data["episodes"][0]["steps"][0]["action"] = hostile
     (tmp_path / "hostile.json").write_text(json.dumps(data))
     assert main(["view", str(tmp_path / "hostile.json")]) == 0
     page = browser.new_page()
