@@ -7,7 +7,6 @@ mistake a person can fix; ``mobileintent-gym`` prints it as one line and exits w
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 import warnings
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.files import trial_folder
 from mobileintent_gym.users.cache import EncoderChoice, predict_encoder
 from mobileintent_gym.users.encoders import make_encoder, name_matches
 
@@ -40,16 +40,20 @@ def profiles_folder(value: str | None) -> str | None:
 def output_folder(out: Path, option: str = "--out") -> None:
     """Refuse a folder to write into that this process cannot make or write.
 
-    Checked on the nearest part of the path that exists, before anything runs.
+    Tried before anything runs (:func:`~mobileintent_gym.files.trial_folder`).
 
     Raises:
-        UsageError: When that part is a file, or cannot be written.
+        UsageError: When a part of the path is a file, or the folder cannot be made or
+            written (the reason named).
     """
-    there = next(p for p in (out, *out.parents) if p.exists())
-    if not there.is_dir():
-        raise UsageError(f"{option} {out}: {there} is a file; give a folder")
-    if not os.access(there, os.W_OK | os.X_OK):
-        raise UsageError(f"{option} {out}: {there} cannot be written")
+    try:
+        with trial_folder(out):
+            pass
+    except NotADirectoryError as err:
+        raise UsageError(f"{option} {out}: {err.filename} is a file; give a folder") from err
+    except OSError as err:
+        raise UsageError(f"{option} {out}: cannot write there ({err.strerror or err})"
+                         ) from err
 
 
 def positive_int(text: str) -> int:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import errno
+import itertools
 import os
 import re
 import shutil
 import stat
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,6 +41,35 @@ def write_atomic(path: str | Path, data: bytes) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+@contextlib.contextmanager
+def trial_folder(folder: Path) -> Iterator[None]:
+    """Make ``folder`` and write a file in it, to learn before a command runs whether it can.
+
+    The block may try more there (open the file the command will append to). The file and
+    the folders made are removed when it ends; the command makes them again when it
+    writes. Asking for permission would not do: it says yes to root wherever a file
+    system still refuses (``/proc``, a read-only mount).
+
+    Raises:
+        NotADirectoryError: When the nearest part of the path that exists is a file (its
+            ``filename``).
+        OSError: When the folder cannot be made or written.
+    """
+    made = list(itertools.takewhile(lambda p: not p.exists(), (folder, *folder.parents)))
+    there = (folder, *folder.parents)[len(made)]  # the nearest part that exists
+    if not there.is_dir():  # mkdir would say "File exists"
+        raise NotADirectoryError(errno.ENOTDIR, "is a file", str(there))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+        yield
+    finally:
+        for each in made:  # deepest first
+            with contextlib.suppress(OSError):
+                each.rmdir()
 
 
 def partial_of(name: str) -> str | None:

@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import itertools
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +29,7 @@ from typing import IO, Any
 
 from mobileintent_gym.checks import is_count, is_integer, is_number
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.files import write_atomic
+from mobileintent_gym.files import trial_folder, write_atomic
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.rollouts import EpisodeRecord
 
@@ -102,26 +100,21 @@ def check_writable(path: Path, option: str) -> None:
     """
     target = Path(os.path.realpath(path))
     existed = target.exists()
-    ancestors = (target.parent, *target.parent.parents)
-    made = list(itertools.takewhile(lambda folder: not folder.exists(), ancestors))
-    first = ancestors[len(made)]  # the nearest that exists
-    if not first.is_dir():  # mkdir would say "File exists"
-        raise ResultsFileError(f"cannot write {str(path)!r}: {str(first)!r} is a file, not a "
-                               f"folder; choose another {option}")
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=target.parent), target.open("a", encoding="utf-8"):
-            pass
+        with trial_folder(target.parent):
+            try:
+                with target.open("a", encoding="utf-8"):
+                    pass
+            finally:
+                if not existed:  # nothing may be there (a file where a folder was asked for)
+                    with contextlib.suppress(OSError):
+                        target.unlink()
+    except NotADirectoryError as err:
+        raise ResultsFileError(f"cannot write {str(path)!r}: {err.filename!r} is a file, not "
+                               f"a folder; choose another {option}") from err
     except OSError as err:
         raise ResultsFileError(f"cannot write {str(path)!r} ({err.strerror or err}); "
                                f"choose another {option}") from err
-    finally:
-        if not existed:  # nothing may be there (a file where a folder was asked for)
-            with contextlib.suppress(OSError):
-                target.unlink()
-        for folder in made:  # deepest first; the run makes them again when it writes
-            with contextlib.suppress(OSError):
-                folder.rmdir()
 
 
 class ResultsWriter:

@@ -47,6 +47,18 @@ def test_tour_names_an_out_that_cannot_be_a_folder(tmp_path, capsys):
                        "give a folder"]
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc (Linux)")
+@pytest.mark.parametrize("command", [["tour"], ["generate", "--users", "demo-ana", "--days",
+                                                "1"]])
+def test_an_out_the_file_system_refuses_is_named_before_any_work(tmp_path, capsys, command):
+    # Only permission was asked, which says yes to root in /proc: mkdir then raised a
+    # FileNotFoundError traceback (generate after its first user's days).
+    assert main([*command, "--out", "/proc/mobileintent-out"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"mobileintent-gym {command[0]}: --out /proc/mobileintent-out: cannot "
+                   "write there (No such file or directory)"]
+
+
 def test_a_reader_that_leaves_early_stops_the_command_quietly():
     # A real pipe whose reading end is closed before the command writes (`… | head -1`).
     command = subprocess.Popen([sys.executable, "-m", "mobileintent_gym.cli", "catalog",

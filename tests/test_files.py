@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from mobileintent_gym.files import atomic_folder, write_atomic
+from mobileintent_gym.files import atomic_folder, trial_folder, write_atomic
 
 
 def test_atomic_folder_appears_only_when_complete(tmp_path):
@@ -128,3 +128,18 @@ def test_the_temporary_of_a_stopped_write_is_known_by_its_name(tmp_path, monkeyp
         write_atomic(tmp_path / "0123456789abcdef.jpg", b"jpeg")
     assert files.partial_of(names[0]) == "0123456789abcdef.jpg"
     assert files.partial_of("0123456789abcdef.jpg") is None
+
+
+def test_a_trial_folder_is_made_written_and_left_as_it_was(tmp_path):
+    deeper = tmp_path / "a" / "b"
+    with trial_folder(deeper):
+        assert deeper.is_dir() and not list(deeper.iterdir())  # the trial file is gone
+    assert not (tmp_path / "a").exists()  # the folders it made are removed
+    (tmp_path / "kept").mkdir()
+    with trial_folder(tmp_path / "kept"):
+        pass
+    assert (tmp_path / "kept").is_dir()  # a folder that was there stays
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(NotADirectoryError) as caught, trial_folder(tmp_path / "file" / "c"):
+        pass
+    assert caught.value.filename == str(tmp_path / "file")
