@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from mobileintent_gym.errors import InvalidOptionsError
+from mobileintent_gym.errors import InvalidArgumentError, InvalidOptionsError
 
 MAX_DIGITS = 18
 
@@ -22,6 +22,18 @@ def is_integer(value: Any) -> bool:
 def is_count(value: Any, least: int = 1) -> bool:
     """Whether ``value`` is an integer (see :func:`is_integer`) of at least ``least``."""
     return is_integer(value) and value >= least
+
+
+def check_type(name: str, value: Any, kind: type | tuple[type, ...], says: str) -> None:
+    """Refuse ``value`` for the argument ``name`` unless it is a ``kind``.
+
+    Raises:
+        InvalidArgumentError: Naming the argument, what it must be (``says``) and what it
+            got.
+    """
+    if not isinstance(value, kind):
+        raise InvalidArgumentError(f"{name} must be {says}, got {type(value).__name__} "
+                                   f"{value!r:.60}")
 
 
 def positive_integer(name: str, value: Any) -> int:

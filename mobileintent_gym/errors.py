@@ -34,6 +34,10 @@ class InvalidOptionsError(MobileIntentError, ValueError):
     """Options (of ``reset``, say) that are not a dict, or hold an unknown or bad value."""
 
 
+class InvalidArgumentError(MobileIntentError, TypeError):
+    """An argument of another kind than the one asked for; the message names it."""
+
+
 class DeviceError(MobileIntentError):
     """A device (simulated or real) failed to carry out a request."""
 

@@ -47,7 +47,7 @@ import numpy as np
 from gymnasium import spaces
 
 from mobileintent_gym.actions import ActionLike
-from mobileintent_gym.envs.days import check_counts, check_number, draw_day
+from mobileintent_gym.envs.days import check_config, check_counts, check_number, draw_day
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.lived_day import LivedDay
 from mobileintent_gym.envs.predict import HISTORY_LENGTH, TEXT_LENGTH, history_text, time_text
@@ -112,6 +112,7 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
             history_days=history_days, play_days=play_days, history=history)
         check_number("false_alarm_cost", false_alarm_cost, 0.0, float("inf"))
         check_number("match_threshold", match_threshold, 0.0, 1.0)
+        check_config(config)
         self.config = config or ASSIST_CONFIG
         if self.config.interleave:
             raise MobileIntentError("the Assist env lives days without interleaved intentions; "

@@ -6,10 +6,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mobileintent_gym.checks import is_count, is_number, reset_options
+from mobileintent_gym.checks import check_type, is_count, is_number, reset_options
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
 from mobileintent_gym.intents.schema import Session
+from mobileintent_gym.phone.phone import MAX_SIDE
 from mobileintent_gym.users.sets import pick_user
 
 
@@ -76,7 +77,10 @@ def check_counts(**counts: Any) -> tuple[int, ...]:
 
 
 def check_size(name: str, size: Any) -> tuple[int, int]:
-    """A ``(width, height)`` argument as two ints, each checked to be >= 1.
+    """A ``(width, height)`` argument as two ints, each checked to be from 1 to 3840.
+
+    The bound is a phone's (a frame of tens of megabytes); a larger one would be drawn
+    until memory ran out.
 
     Raises:
         MobileIntentError: Naming the argument and its value.
@@ -84,7 +88,19 @@ def check_size(name: str, size: Any) -> tuple[int, int]:
     if not (isinstance(size, tuple | list) and len(size) == 2):
         raise MobileIntentError(f"{name} must be (width, height), got {size!r}")
     width, height = check_counts(**{f"{name}[0]": size[0], f"{name}[1]": size[1]})
+    if max(width, height) > MAX_SIDE:
+        raise MobileIntentError(f"{name} must be at most {MAX_SIDE} pixels a side, got "
+                                f"{size!r}")
     return width, height
+
+
+def check_config(config: Any) -> None:
+    """Refuse an env's ``config`` that is neither a GeneratorConfig nor ``None``.
+
+    Raises:
+        InvalidArgumentError: Naming what it got.
+    """
+    check_type("config", config, (GeneratorConfig, type(None)), "a GeneratorConfig or None")
 
 
 def check_number(name: str, value: Any, low: float, high: float) -> None:

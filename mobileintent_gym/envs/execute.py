@@ -28,10 +28,15 @@ import numpy as np
 from mobileintent_gym.actions import ActionLike, action_space, to_action
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
-from mobileintent_gym.checks import ordered, reset_options
+from mobileintent_gym.checks import check_type, ordered, reset_options
 from mobileintent_gym.envs.kept_content import KeptContent
-from mobileintent_gym.envs.spaces import check_fields, observation_space
-from mobileintent_gym.errors import InvalidActionError, InvalidOptionsError, MobileIntentError
+from mobileintent_gym.envs.spaces import observation_fields, observation_space
+from mobileintent_gym.errors import (
+    InvalidActionError,
+    InvalidArgumentError,
+    InvalidOptionsError,
+    MobileIntentError,
+)
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.phone.ui import Node
@@ -109,8 +114,13 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.users = resolve_users(users, profiles_dir)
         self.tasks = _checked_tasks(tasks)
-        self.fields = (observation,) if isinstance(observation, str) else tuple(observation)
-        check_fields(self.fields)
+        self.fields = observation_fields(observation)
+        check_type("device", device, (Device, str), "a Device or a config text such as 'sim'")
+        check_type("pair", pair, (PairConfig, type(None)), "a PairConfig or None")
+        if not (require_encoder is None or (isinstance(require_encoder, str)
+                                            and require_encoder.strip())):
+            raise InvalidArgumentError(f"require_encoder must be a model's name or None, got "
+                                       f"{require_encoder!r:.60}")
         self._owns_device = isinstance(device, str)
         self.device: Device = load_device(device) if isinstance(device, str) else device
         self.load_state, self.carries_state = load_state, carries_state
@@ -257,8 +267,9 @@ def _checked_tasks(tasks: str | Iterable[str] | None) -> tuple[str, ...]:
         return task_ids()
     if isinstance(tasks, str):
         chosen: tuple = (tasks,)
-    else:
-        chosen = ordered(tasks) if isinstance(tasks, Iterable) else ()
+    else:  # bytes would be read as numbers
+        chosen = ordered(tasks) if isinstance(tasks, Iterable) and not isinstance(
+            tasks, bytes | bytearray) else ()
     if not chosen:
         raise UnknownTaskError(f"tasks must be task ids (None: every task), got {tasks!r}")
     for task_id in chosen:

@@ -39,7 +39,13 @@ from typing import Any, ClassVar
 import gymnasium as gym
 from gymnasium import spaces
 
-from mobileintent_gym.envs.days import check_counts, check_number, check_size, draw_day
+from mobileintent_gym.envs.days import (
+    check_config,
+    check_counts,
+    check_number,
+    check_size,
+    draw_day,
+)
 from mobileintent_gym.envs.predict import HISTORY_LENGTH, TEXT_LENGTH, history_text, time_text
 from mobileintent_gym.envs.proposals import (
     ANSWER_LENGTH,
@@ -107,6 +113,7 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         self.history_days, self.play_days, self.history = history_days, play_days, history
         self.window, self.stride = window, stride
         self.frame_size = check_size("frame_size", frame_size)
+        check_config(config)
         self.config = config or STREAM_CONFIG
         self.users = resolve_users(users, self.config.profiles_dir)
         self.data_seed = seed

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from mobileintent_gym.checks import check_type
 from mobileintent_gym.metrics.text import acc_s_encoder
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.users.encoders import Encoder
@@ -56,5 +57,11 @@ def score_encoder() -> CachedEncoder:
 
 
 def scoring_encoder(encoder: Encoder | None) -> Encoder:
-    """``encoder`` behind an embedding cache, or :func:`score_encoder` when ``None``."""
+    """``encoder`` behind an embedding cache, or :func:`score_encoder` when ``None``.
+
+    Raises:
+        InvalidArgumentError: When ``encoder`` is neither an Encoder nor ``None``.
+    """
+    check_type("encoder", encoder, (Encoder, type(None)),
+               "an Encoder (with name and encode(texts)) or None")
     return score_encoder() if encoder is None else CachedEncoder(encoder)

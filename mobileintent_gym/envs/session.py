@@ -33,7 +33,7 @@ from gymnasium import spaces
 from mobileintent_gym.actions import ActionLike
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
-from mobileintent_gym.envs.days import check_counts, draw_day
+from mobileintent_gym.envs.days import check_config, check_counts, draw_day
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
@@ -146,6 +146,7 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
                  config: GeneratorConfig | None = None, render_mode: str | None = None) -> None:
         self.history_days, self.play_days = check_counts(history_days=history_days,
                                                          play_days=play_days)
+        check_config(config)
         # Users first: a misspelt one is named before any device is opened.
         profiles_dir = (config or GeneratorConfig()).profiles_dir
         self.users, self.data_seed = resolve_users(users, profiles_dir), seed

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -151,6 +152,20 @@ def observation_space(width: int, height: int, fields: tuple[str, ...]) -> space
     """
     check_fields(fields)
     return spaces.Dict({name: _FIELD_SPACES[name](width, height) for name in fields})
+
+
+def observation_fields(observation: Any) -> tuple[str, ...]:
+    """``observation`` (a field's name, or several) as a tuple of fields, checked.
+
+    Raises:
+        ValueError: Naming what was given, unless it is a non-empty selection of
+            :data:`OBSERVATION_FIELDS`.
+    """
+    if isinstance(observation, str | bytes) or not isinstance(observation, Iterable):
+        observation = (observation,)
+    fields = tuple(observation)
+    check_fields(fields)
+    return fields
 
 
 def check_fields(fields: tuple[str, ...]) -> None:

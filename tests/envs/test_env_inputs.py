@@ -8,7 +8,7 @@ import pytest
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.envs import session as session_module
-from mobileintent_gym.errors import InvalidOptionsError, MobileIntentError
+from mobileintent_gym.errors import InvalidArgumentError, InvalidOptionsError, MobileIntentError
 from mobileintent_gym.phone import SimPhone
 
 USERS = ["demo-ana"]
@@ -84,12 +84,52 @@ def test_options_that_are_no_dict_are_named_by_the_drawn_day_envs(predict, optio
     ((216.5, 480), r"screenshot_size\[0\]=216.5"),
     ("ab", "screenshot_size must be \\(width, height\\), got 'ab'"),
     (None, "screenshot_size must be \\(width, height\\), got None"),
-])
+    ((10**6, 10**6), "screenshot_size must be at most 3840 pixels a side"),  # drawn until
+])                                                                          # memory ran out
 def test_a_bad_screenshot_size_is_named_when_the_env_is_made(size, named):
     # Each failed at the first reset, deep inside Pillow or NumPy, and left the env half-reset.
     with pytest.raises(MobileIntentError, match=named):
         gym.make("Act2Intent-Understand-v0", users=USERS, days=2, screenshots=True,
                  screenshot_size=size)
+
+
+INTENTION_ENVS = ("Understand", "Predict", "Session", "Proactive", "Assist")
+
+
+@pytest.mark.parametrize("env_id", INTENTION_ENVS)
+@pytest.mark.parametrize(("kwargs", "named"), [
+    ({"config": 5}, "config must be a GeneratorConfig or None, got int 5"),
+    ({"encoder": 5}, "encoder must be an Encoder"),
+])
+def test_an_argument_of_the_wrong_kind_is_named_when_the_env_is_made(env_id, kwargs, named):
+    # Each raised an AttributeError from deep inside ('int' object has no attribute
+    # 'profiles_dir'), or at the first reset.
+    if env_id == "Session":
+        kwargs = {**kwargs, "guidance": True}  # the encoder serves the guidance
+    with pytest.raises(InvalidArgumentError, match=named):
+        gym.make(f"Act2Intent-{env_id}-v0", users=USERS, **kwargs)
+
+
+@pytest.mark.parametrize(("kwargs", "named"), [
+    ({"pair": 5}, "pair must be a PairConfig or None, got int 5"),
+    ({"device": None}, "device must be a Device or a config text such as 'sim', got NoneType"),
+    ({"device": 1}, "device must be a Device or a config text"),
+    ({"require_encoder": ""}, "require_encoder must be a model's name or None, got ''"),
+])
+def test_an_execute_argument_of_the_wrong_kind_is_named_when_the_env_is_made(kwargs, named):
+    with pytest.raises(InvalidArgumentError, match=named):
+        gym.make("Act2Intent-Execute-v0", users=USERS, **kwargs)
+
+
+@pytest.mark.parametrize(("kwargs", "named"), [
+    ({"observation": 5}, r"observation fields must be .* got \(5,\)"),
+    ({"observation": b"screenshot"}, r"got \(b'screenshot',\)"),
+    ({"tasks": b"G-SPT-02:common:explicit"}, r"got b'G-SPT-02:common:explicit'"),
+])
+def test_observations_and_tasks_given_as_bytes_or_numbers_are_named(kwargs, named):
+    # A TypeError ('int' object is not iterable), or the bytes read as numbers ("got 71").
+    with pytest.raises((ValueError, MobileIntentError), match=named):
+        gym.make("Act2Intent-Execute-v0", users=USERS, **kwargs)
 
 
 def test_a_failed_understand_reset_changes_nothing(monkeypatch):
