@@ -430,11 +430,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--agent", default="oracle", help=SPEC_HELP)
     parser.add_argument("--episodes", action="store_true",
                         help="print one line per episode (task, success, subgoals, steps)")
-    parser.add_argument("--users", nargs="*", help="sets of built-in users (train, val, test, "
+    parser.add_argument("--users", nargs="+", help="sets of built-in users (train, val, test, "
                         "demo, all) and/or profile names or paths (default: every profile in "
                         "--profiles, else the test set)")
-    parser.add_argument("--templates", nargs="*", help="template ids, e.g. G-SPT-02")
-    parser.add_argument("--tasks", nargs="*", help="full task ids, e.g. "
+    parser.add_argument("--templates", nargs="+", help="template ids, e.g. G-SPT-02")
+    parser.add_argument("--tasks", nargs="+", help="full task ids, e.g. "
                         "G-SPT-02:personal:implicit (default with --templates: all tasks)")
     parser.add_argument("--profiles", help="folder of PersonaLens profiles")
     parser.add_argument("--device-has-state", action="store_true",

