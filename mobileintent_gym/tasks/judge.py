@@ -8,12 +8,12 @@ Definitions: docs/scores.md, "Subgoal rewards". For rollout i and subgoal k:
   reached by any path (the study's SR counts completion by any path);
 * a non-terminal subgoal's r is 1 when an expected item/control was clicked anywhere in
   the log after its entry screen was observed (the log is searched without enforcing
-  visit order), or a later subgoal's entry screen was reached at any time — a screen
-  about no record, or about the task's record or target (a screen about another record
-  can be reached without the subgoal: a video opened from the home feed is no "open
-  Following"); for a UC subgoal, only a later screen about the task's record or target
-  counts (the item selected is confirmed by the screen it leads to: opening another
-  conversation earns nothing); else 0.
+  visit order), or a later subgoal's entry screen was reached at any time — for a UC
+  subgoal, only a later screen about the task's record or target counts (the item
+  selected is confirmed by the screen it leads to: opening another conversation earns
+  nothing), while task-agnostic navigation (UA) keeps the study's route-only rule (so a
+  video opened from the home feed reaches the screen of "open Following"'s successor and
+  earns it); else 0.
 
 Routes match by path (events carry no query parameters; the record a screen is about is
 logged beside the route); a target click matches by the target's entity id (by its label
@@ -64,8 +64,7 @@ class Judge:
         self.task = task
         goals = task.template.subgoals
         self._observed = [False] * len(goals)
-        # Its entry screen was on screen at any time, about no record or the task's own.
-        self._visited = [False] * len(goals)
+        self._visited = [False] * len(goals)  # its entry screen was on screen at any time
         self._visited_record = [False] * len(goals)  # … about the task's record or target
         self._clicked = [False] * len(goals)
         self._records = {task.record, task.target.entity}
@@ -92,9 +91,8 @@ class Judge:
                 self._clicked[k] = True
             for route, record in shown:
                 if route in goal.screens:
-                    ours = record in self._records
-                    self._visited[k] = self._visited[k] or ours or record is None
-                    self._visited_record[k] = self._visited_record[k] or ours
+                    self._visited[k] = True
+                    self._visited_record[k] = self._visited_record[k] or record in self._records
         self._note_exposure(event)
         armed, self._armed = self._armed, self._is_before(event.route_after, screen)
         self._success = self._success or self._outcome(event, screen, armed)

@@ -83,8 +83,9 @@ def test_sar_in_info_divides_by_the_reached_subgoals(env):
 
 
 def test_the_new_playlist_dialog_is_about_the_track_it_adds(env):
-    # The dialog was about no record: reached for another track, from Recently played, it
-    # earned "open Liked Songs", a screen never opened.
+    # The dialog is about the track it adds: reached for another track (from Recently
+    # played) it earns no subgoal of the target's (UC), while the navigation subgoals
+    # (UA) keep the study's route rule and count the screens reached.
     obs, info = env.reset(seed=0, options={"user": USER, "task": "G-SPT-01:personal:explicit"})
     obs, *_ = tap(env, obs, "nav_your_library")
     obs, *_ = tap(env, obs, "recently_played")
@@ -94,7 +95,7 @@ def test_the_new_playlist_dialog_is_about_the_track_it_adds(env):
     obs, *_, info = tap(env, obs, "new_playlist")
     assert info["event"].record_after == other == ScreenDump(obs["hierarchy"]).record
     assert other != info["target"]
-    assert info["subgoal_rewards"] == (1.0, 0.0, 0.0, 1.0, 1.0, 0.0)
+    assert info["subgoal_rewards"] == (1.0, 1.0, 0.0, 1.0, 1.0, 0.0)
 
 
 def test_a_screen_is_about_the_record_its_header_shows(env):

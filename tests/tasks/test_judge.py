@@ -372,17 +372,21 @@ def test_a_short_click_showing_the_target_is_not_its_menu_without_ids():
     assert run(Judge(task("G-SPT-01")), [*SPT01_PATH[:2], tap]).rewards[:3] == (1, 1, 0)
 
 
-def test_a_later_screen_about_another_record_earns_no_navigation_subgoal():
-    # Recently played -> another track's menu reached the menu screen of a later subgoal;
-    # "open Liked Songs" (UA) was credited although Liked Songs never opened. The same
-    # screen about the target, or a screen about no record, still confirms the path.
+def test_navigation_keeps_the_route_rule_where_the_item_needs_its_own_screen():
+    # "a non-terminal one r = 1 if a later subgoal's route was reached (any time)": task-
+    # agnostic navigation (UA) keeps that rule, whatever record the later screen is about;
+    # only a UC subgoal needs the screen of the task's own record. Recently played ->
+    # another track's menu reaches the menu screen: "open Liked Songs" (UA) is earned,
+    # "find the song" (UC) is not.
     def menu_of(entity):
         return [event("music/home", "music/library", rid="nav_your_library"),
                 event("music/library", "music/library/recent", rid="recent"),
                 event("music/library/recent", "music/track_menu", rid="more", entity=entity,
                       record_after=entity)]
 
-    assert run(Judge(task("G-SPT-01")), menu_of("t9")).rewards[:3] == (1, 0, 0)
+    goals = task("G-SPT-01").template.subgoals
+    assert [g.context for g in goals[:3]] == ["UA", "UA", "UC"]
+    assert run(Judge(task("G-SPT-01")), menu_of("t9")).rewards[:3] == (1, 1, 0)
     assert run(Judge(task("G-SPT-01")), menu_of("t1")).rewards[:3] == (1, 1, 0)
     listed = run(Judge(task("G-SPT-01")), [
         event("music/home", "music/library", rid="nav_your_library"),
