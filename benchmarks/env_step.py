@@ -1,10 +1,12 @@
 """Act2Intent-Execute-v0 throughput: env steps/s and episodes/s, against the bare phone.
 
 Workload: the oracle's episodes of every task for every demo user (its actions are
-recorded once, then replayed), and seeded random-agent episodes. Each mode is timed over
-the same actions: the bare SimPhone replaying them (the baseline, measured in this run),
-the env with an instruction-only observation (judging every step), the env with
-1080x2400 screenshots and with 540x1200 screenshots. Also prints the one-off cost of
+recorded once per screen size, then replayed), and seeded random-agent episodes. Each
+mode is timed over the same actions: the bare SimPhone replaying them (the baseline,
+measured in this run), the env with an instruction-only observation (judging every step),
+the env with 1080x2400 screenshots and with 540x1200 screenshots (replaying the actions
+recorded at that size: a point of the larger screen is off the smaller one or on
+another element). Also prints the one-off cost of
 building a user's PAIR content and env reset latency.
 
 Usage: ``python benchmarks/env_step.py [--repeats 3] [--out out/env_step.json]``
@@ -88,22 +90,29 @@ def main() -> None:
     load_user_content(USERS[0])
     figures = {"first_pair_build_s": time.perf_counter() - start}
     plain = gym.make("Act2Intent-Execute-v0", users=USERS, observation=("instruction",))
-    oracle, randoms = record_oracle(plain), record_random(plain, args.random_episodes)
+    small = gym.make("Act2Intent-Execute-v0", users=USERS, observation=("instruction",),
+                     device="sim:540x1200")
+    recorded = {env: {"oracle": record_oracle(env),
+                      "random": record_random(env, args.random_episodes)}
+                for env in (plain, small)}
     start = time.perf_counter()
-    for user, task, _ in oracle:
+    for user, task, _ in recorded[plain]["oracle"]:
         plain.reset(seed=0, options={"user": user, "task": task})
-    figures["reset_ms"] = (time.perf_counter() - start) / len(oracle) * 1e3
-    envs = {"instruction": plain,
-            "screenshot_1080x2400": gym.make("Act2Intent-Execute-v0"),
-            "screenshot_540x1200": gym.make("Act2Intent-Execute-v0", device="sim:540x1200")}
-    for workload, episodes in (("oracle", oracle), ("random", randoms)):
+    figures["reset_ms"] = (time.perf_counter() - start) / len(recorded[plain]["oracle"]) * 1e3
+    envs = {"instruction": (plain, plain),  # the env timed, the one its actions came from
+            "screenshot_1080x2400": (gym.make("Act2Intent-Execute-v0"), plain),
+            "screenshot_540x1200": (gym.make("Act2Intent-Execute-v0", device="sim:540x1200"),
+                                    small)}
+    for workload in ("oracle", "random"):
+        episodes = recorded[plain][workload]
         seconds, steps = best(lambda e=episodes: replay_phone(plain, e), args.repeats)
         figures[f"{workload}_phone_steps_per_s"] = steps / seconds
-        for name, env in envs.items():
+        for name, (env, source) in envs.items():
+            episodes = recorded[source][workload]
             seconds, steps = best(lambda e=env, ep=episodes: replay_env(e, ep), args.repeats)
             figures[f"{workload}_{name}_steps_per_s"] = steps / seconds
             figures[f"{workload}_{name}_episodes_per_s"] = len(episodes) / seconds
-        figures[f"{workload}_steps"] = steps
+        figures[f"{workload}_steps"] = sum(len(a) for *_, a in recorded[plain][workload])
         figures[f"{workload}_instruction_vs_phone"] = (
             figures[f"{workload}_instruction_steps_per_s"]
             / figures[f"{workload}_phone_steps_per_s"])
