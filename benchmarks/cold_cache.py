@@ -27,7 +27,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=8)
     parser.add_argument("--users", nargs="+", default=["demo-ana", "demo-ben"])
     args = parser.parse_args()
-    cache = tempfile.mkdtemp()
+    with tempfile.TemporaryDirectory() as cache:
+        print(json.dumps(measure(args.workers, args.users, cache), indent=1))
+
+
+def measure(workers: int, users: list[str], cache: str) -> dict:
+    """Start ``workers`` workers on an empty content cache ``cache``; what it cost."""
     os.environ.update(MOBILEINTENT_GYM_CACHE=cache, HF_HUB_OFFLINE="1")
     import gymnasium as gym
 
@@ -35,18 +40,17 @@ def main() -> None:
     from mobileintent_gym.memory import process_memory
 
     start = time.perf_counter()
-    envs = gym.make_vec("Act2Intent-Execute-v0", args.workers,
-                        vectorization_mode="vector_entry_point", users=args.users,
+    envs = gym.make_vec("Act2Intent-Execute-v0", workers,
+                        vectorization_mode="vector_entry_point", users=users,
                         device="sim:540x1200")
     envs.reset(seed=0)
     seconds = time.perf_counter() - start
     rss = sorted(process_memory(p.pid)[0] / 2**20 for p in envs._processes)
     envs.close()
-    print(json.dumps({
-        "workers": args.workers, "users": args.users, "seconds_to_reset": round(seconds, 1),
-        "worker_rss_mb": [round(mb) for mb in rss],
-        "entries": len(list(Path(cache, "content").glob("*.pkl"))),
-        "parent_imported_torch": "torch" in sys.modules}, indent=1))
+    return {"workers": workers, "users": users, "seconds_to_reset": round(seconds, 1),
+            "worker_rss_mb": [round(mb) for mb in rss],
+            "entries": len(list(Path(cache, "content").glob("*.pkl"))),
+            "parent_imported_torch": "torch" in sys.modules}
 
 
 if __name__ == "__main__":
