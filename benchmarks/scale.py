@@ -22,10 +22,15 @@ subprocess, so that this process never imports torch) and then read from the dis
   copied); ``shm_x4`` and ``pool_x4`` the same as ``shm`` and ``pool`` with four sub-envs in
   each of the N workers (``envs_per_worker=4``: 4N sub-envs, each worker stepping its four
   one after the other and waking once for them);
-- ``ray``: N Ray actors running random-agent episodes (only results come back);
+- ``ray``: N Ray actors running random-agent episodes (only results come back); its
+  workload is not the baseline's, so the same episodes are also run by one env in this
+  process (``ray_same_work_in_process_steps_per_s``; ``ray_vs_same_work`` is Ray's rate
+  over N times that one: 1.0 when N actors run as fast as N such envs alone, whatever
+  the workload);
 - ``independent``: N interpreters each stepping an env of its own at the same time, as
-  the baseline does, talking to nobody (the sum of their rates): what the machine itself
-  gives N envs (cores, caches, memory bandwidth), the ceiling of every other mode.
+  the baseline does, talking to nobody: what the machine itself gives N envs (cores,
+  caches, memory bandwidth), the ceiling of every other mode. The interpreters start
+  each timed run together, and a run's rate is the sum of theirs in that run.
 
 Rates are the best of ``--repeats`` runs, each mode (the baseline and ``independent``
 included) after one untimed run of the workload; ``ray`` is one timed run once every
@@ -61,7 +66,7 @@ import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents import RandomAgent
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
 from mobileintent_gym.memory import process_memory, proportional_memory
-from mobileintent_gym.rollouts import episodes
+from mobileintent_gym.rollouts import episodes, record_episode
 
 ENV = "Act2Intent-Execute-v0"
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +74,7 @@ MODES = ("sync", "gym_async", "shm", "shm_nocopy", "shm_pinned", "pool", "pool_o
          "pool_x4", "ray", "independent")
 PER_WORKER = 4
 """Sub-envs each worker holds in the ``_x4`` modes."""
-RANDOM_EPISODE_STEPS = 15  # about what a random episode lasts (step limits 20 and 30)
+RANDOM_EPISODE_STEPS = 6  # about what a random episode lasts on the ray mode's tasks
 WORKER = """
 import json, resource, sys
 import gymnasium as gym
@@ -105,12 +110,14 @@ import sys
 sys.path.insert(0, {folder!r})
 import gymnasium as gym
 from scale import ENV, seeded_actions, single_rate
+from scale import workload_run
 env = gym.make(ENV)
-actions = seeded_actions(env.action_space, {steps})
-env.reset(seed=0)
+run = workload_run(env, seeded_actions(env.action_space, {steps}))
+run()  # untimed, as best_of does
 print("ready", flush=True)
-sys.stdin.readline()
-print(single_rate(env, actions, {repeats}), flush=True)
+for _ in range({repeats}):
+    sys.stdin.readline()
+    print(run(), flush=True)
 """
 
 
@@ -159,7 +166,12 @@ def best_of(run: Callable[[], float], repeats: int) -> float:
 
 
 def single_rate(env: gym.Env, actions: list, repeats: int) -> float:
-    """The baseline's steps/s: one env stepping the workload (see ``best_of``).
+    """The baseline's steps/s: one env stepping the workload (see ``best_of``)."""
+    return best_of(workload_run(env, actions), repeats)
+
+
+def workload_run(env: gym.Env, actions: list) -> Callable[[], float]:
+    """One timed run of the workload on ``env``, giving its steps/s.
 
     It takes the actions as a vector env's first sub-env does: the action after an
     episode's end is spent on the reset (Gymnasium's next-step autoreset), so both step
@@ -176,7 +188,7 @@ def single_rate(env: gym.Env, actions: list, repeats: int) -> float:
                 done = any(env.step(action)[2:4])
         return len(actions) / (time.perf_counter() - start)
 
-    return best_of(run, repeats)
+    return run
 
 
 def vector_rate(envs: gym.vector.VectorEnv, actions: list, repeats: int) -> float:
@@ -279,14 +291,29 @@ def ray_rate(n: int, steps: int) -> dict:
         runs = pool.run(work, RandomAgent)
         seconds = time.perf_counter() - start
         rss, pss = memory_mb(pool.pids())
-    return {"ray_steps_per_s": sum(len(r.steps) for r in runs) / seconds,
-            "ray_actor_rss_mb": rss, "ray_actor_pss_mb": pss}
+    rate = sum(len(r.steps) for r in runs) / seconds
+    here = same_work_rate(work)
+    return {"ray_steps_per_s": rate, "ray_same_work_in_process_steps_per_s": here,
+            "ray_vs_same_work": rate / (n * here), "ray_actor_rss_mb": rss, "ray_actor_pss_mb": pss}
+
+
+def same_work_rate(work: list) -> float:
+    """steps/s of one env in this process running ``work``'s random-agent episodes."""
+    env = gym.make(ENV)
+    record_episode(env, RandomAgent(env, work[0].seed), *work[0])  # untimed, as the actors
+    start = time.perf_counter()
+    steps = sum(len(record_episode(env, RandomAgent(env, e.seed), *e).steps) for e in work)
+    seconds = time.perf_counter() - start
+    env.close()
+    return steps / seconds
 
 
 def independent_rate(n: int, steps: int, repeats: int) -> float:
-    """The sum of the steps/s of ``n`` interpreters stepping the workload at the same time.
+    """The best sum of the steps/s of ``n`` interpreters stepping the workload together.
 
-    Each builds its env, then all start together; each times itself as the baseline does.
+    Each builds its env and runs the workload once untimed; then every timed run starts
+    in all of them at once (each times itself as the baseline does), and that run's
+    figure is the sum of their rates: the best runs of each alone need not overlap.
     """
     code = INDEPENDENT.format(folder=str(Path(__file__).parent), steps=steps, repeats=repeats)
     children = [run_python(code) for _ in range(n)]
@@ -294,10 +321,13 @@ def independent_rate(n: int, steps: int, repeats: int) -> float:
         for child in children:
             if child.stdout.readline().strip() != "ready":
                 raise SystemExit("an independent env process did not start")
-        for child in children:
-            child.stdin.write("go\n")
-            child.stdin.flush()
-        return sum(float(child.stdout.readline()) for child in children)
+        sums = []
+        for _ in range(repeats):  # each run starts in every interpreter together
+            for child in children:
+                child.stdin.write("go\n")
+                child.stdin.flush()
+            sums.append(sum(float(child.stdout.readline()) for child in children))
+        return max(sums)
     finally:
         for child in children:
             child.kill()
