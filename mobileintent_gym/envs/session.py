@@ -40,6 +40,7 @@ from mobileintent_gym.envs.spaces import UnicodeText
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.intents.schema import IntentionSegment, Session
+from mobileintent_gym.metrics.text import unit_rows
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.tasks import TaskInstance
@@ -209,7 +210,8 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
         same = [p for p in self._past if p.event == segment.event]
         if not same:
             return None
-        rows = self.encoder.encode([segment.intention, *(p.intention for p in same)])
+        # A cosine whatever the encoder returns: a longer row must not win by its length.
+        rows = unit_rows(self.encoder.encode([segment.intention, *(p.intention for p in same)]))
         return same[int(np.argmax(rows[1:] @ rows[0]))]
 
     def _observe(self, obs: dict[str, Any]) -> dict[str, Any]:

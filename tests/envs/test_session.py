@@ -113,6 +113,37 @@ def test_guidance_is_the_most_similar_past_intention_of_the_same_class(env):
         s.task == info["task"] for s in past)
 
 
+class _LongRows:
+    """Rows pointing the way the text's letters count, but as long as the text's length
+    squared: a raw dot product would pick the longest past intention."""
+
+    name = "long-rows"
+
+    def encode(self, texts):
+        rows = [[t.count(c) + 1.0 for c in "aeiou"] for t in texts]
+        return np.array([np.array(r) / np.linalg.norm(r) * len(t) ** 2
+                         for r, t in zip(rows, texts, strict=True)])
+
+
+def test_guidance_is_chosen_by_cosine_whatever_the_length_of_the_encoders_rows():
+    from mobileintent_gym.metrics.text import unit_rows
+
+    env = gym.make("Act2Intent-Session-v0", users=USERS, history_days=5, play_days=1,
+                   observation=("instruction",), guidance=True, encoder=_LongRows()).unwrapped
+    checked = 0
+    for seed in range(4):
+        _, info = env.reset(seed=seed)
+        segment = env.segments[env._index]
+        same = [p for p in env._past if p.event == segment.event]
+        if len(same) < 2:
+            continue
+        rows = unit_rows(_LongRows().encode([segment.intention, *(p.intention for p in same)]))
+        assert env._similar(segment) is same[int(np.argmax(rows[1:] @ rows[0]))]
+        checked += 1
+    assert checked
+    env.close()
+
+
 def test_baselines_separate_on_completed_intentions(env):
     done = {}
     for name, agent in (("random", RandomAgent(env, 0)), ("guidance", GuidanceAgent(env)),
