@@ -197,7 +197,7 @@ def vector_rate(envs: gym.vector.VectorEnv, actions: list, repeats: int) -> floa
     batched = [concatenate(space, [a] * n, create_empty_array(space, n)) for a in actions]
 
     def run() -> float:
-        envs.reset(seed=0)
+        envs.reset(seed=[0] * n)  # every sub-env steps the baseline's episodes (seed 0)
         start = time.perf_counter()
         for action in batched:
             envs.step(action)
@@ -220,7 +220,7 @@ def pool_rate(envs: SharedMemoryVectorEnv, actions: list, repeats: int, batch: i
     alone = [concatenate(space, [a], create_empty_array(space, 1)) for a in actions]
 
     def run() -> float:
-        envs.reset(seed=0)
+        envs.reset(seed=[0] * n)  # as in vector_rate
         taken, pending = [0] * n, n
         start = time.perf_counter()
         envs.send(concatenate(space, [actions[0]] * n, create_empty_array(space, n)))

@@ -55,6 +55,7 @@ def stepped(envs: SharedMemoryVectorEnv, batch: int, actions: list, repeats: int
 def alone(actions: list, repeats: int) -> dict:
     """The same workload on one env in this process: steps/s and CPU per step."""
     env = gym.make(ENV)
+    env.reset(seed=0)  # its first reset loads the content, as the workers' did untimed
     start = time.process_time()
     rate = single_rate(env, actions, repeats)
     cpu = (time.process_time() - start) / ((repeats + 1) * len(actions))
