@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+from gymnasium import logger
 
 from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER, StateBuilder
@@ -228,8 +229,11 @@ def build_user_content(profile: UserProfile, config: PairConfig | None = None) -
     """
     config = config or PairConfig()
     key = (_fingerprint(profile), config)  # one encoder per kind and process (make_encoder)
-    built = _CACHE.get(key) or _CACHE.put(key, cache.fetch(
-        key[0], config, functools.partial(_build, profile, config), UserContent))
+    built = _CACHE.get(key)
+    if built is None:
+        _warn_if_unranked(profile, config)
+        built = _CACHE.put(key, cache.fetch(
+            key[0], config, functools.partial(_build, profile, config), UserContent))
     return replace(built, state=built.state.copy())
 
 
@@ -242,6 +246,18 @@ def load_user_content(user: str | os.PathLike[str], config: PairConfig | None = 
         InvalidProfileError: When the profile is not valid.
     """
     return build_user_content(resolve_profile(user, profiles_dir), config)
+
+
+def _warn_if_unranked(profile: UserProfile, config: PairConfig) -> None:
+    """Warn when ``profile`` holds no preference value that PAIR could rank content by.
+
+    Such a profile (no affinity in a domain of interest, every interest 0) is valid, but
+    its lists are the pools' own order, the same for every such profile: often a typo.
+    """
+    if not preference_values(profile, profile.active_domains(), config.skip_attributes):
+        logger.warn(f"profile {profile.user_id!r} holds no preference value in a domain it "
+                    "is interested in (interests 1 with affinities): its content is not "
+                    "personal, the same as for every such profile")
 
 
 def _fingerprint(profile: UserProfile) -> str:

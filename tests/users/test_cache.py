@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -529,3 +530,32 @@ def test_content_ranked_by_another_model_than_announced_is_refused(
     assert f"encoder: {encoders.STUDY_MODEL}\n" in err
     assert (f"the content of 'demo-chen' was ranked by {encoders.PACKAGED_MODEL}, not by "
             f"{encoders.STUDY_MODEL}") in err
+
+
+@pytest.mark.parametrize("changes", [
+    {"affinities": {}},
+    {"affinities": {"Zorblax": {"Preferred Genres": ["jazz"]}}},  # no interest in it
+    {"interests": {"Music": 0}},
+])
+def test_a_profile_with_nothing_to_rank_by_is_warned_about_once(folder, changes):
+    # Each was accepted without a word and got the same lists as every such profile.
+    from mobileintent_gym.users import UserProfile
+
+    profile = UserProfile.from_dict({"user_id": "blank", "interests": {"Music": 1},
+                                     "affinities": {"Music": {"Preferred Genres": ["jazz"]}},
+                                     **changes})
+    with pytest.warns(UserWarning, match="'blank' holds no preference value"):
+        build_user_content(profile, LEXICAL)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        build_user_content(profile, LEXICAL)  # this process has it: no second warning
+
+
+def test_a_profile_with_preferences_builds_without_a_warning(folder):
+    from mobileintent_gym.users import UserProfile
+
+    profile = UserProfile.from_dict({"user_id": "jazz", "interests": {"Music": 1},
+                                     "affinities": {"Music": {"Preferred Genres": ["jazz"]}}})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        build_user_content(profile, LEXICAL)
