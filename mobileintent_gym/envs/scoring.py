@@ -33,9 +33,9 @@ class CachedEncoder:
         self._rows: LRU[np.ndarray] = LRU(size)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """One row per text: the wrapped encoder's row for that text alone (normalised
-        where the wrapped encoder's rows are, as the Encoder protocol asks).
+        """One row per text: the wrapped encoder's row for that text alone.
 
+        Rows are normalised where the wrapped encoder's are, as the Encoder protocol asks.
         Each text is embedded on its own, because a batch pads its texts to the longest
         and so moves their rows in the last bits: a score must not depend on what the
         process embedded before it.

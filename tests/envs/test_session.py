@@ -132,7 +132,7 @@ def test_guidance_is_chosen_by_cosine_whatever_the_length_of_the_encoders_rows()
                    observation=("instruction",), guidance=True, encoder=_LongRows()).unwrapped
     checked = 0
     for seed in range(4):
-        _, info = env.reset(seed=seed)
+        env.reset(seed=seed)
         segment = env.segments[env._index]
         same = [p for p in env._past if p.event == segment.event]
         if len(same) < 2:
