@@ -102,7 +102,10 @@ def served_over_adb(phone: SimPhone, server_port: int, home: Path,
     if ADB is None:
         pytest.skip("the adb binary is not installed (apt-get install adb)")
     pytest.importorskip("adbutils", reason="adbutils is not installed (pip install adbutils)")
-    with LocalAdb(phone, ADB, server_port, home=home, user=user) as adb:
+    from mobileintent_gym.users import load_user_content
+
+    encoder = None if user is None else load_user_content(user).encoder  # as serve-adb says
+    with LocalAdb(phone, ADB, server_port, home=home, user=user, encoder=encoder) as adb:
         assert adb.connect() == "device"
         yield adb
 

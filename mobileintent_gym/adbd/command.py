@@ -48,8 +48,12 @@ from mobileintent_gym.users.encoders import check_ranked_by
 
 
 def build_phone(user: str | None, seed: int, width: int, height: int,
-                profiles: str | None = None, encoder: str | None = None) -> SimPhone:
+                profiles: str | None = None, encoder: str | None = None
+                ) -> tuple[SimPhone, str | None]:
     """The phone to serve: ``user``'s PAIR-built content, else the default content.
+
+    Returns:
+        The phone, and the model that ranked ``user``'s content (``None`` without a user).
 
     Args:
         user: A user profile's name or JSON path (see ``resolve_profile``), or ``None``.
@@ -66,15 +70,15 @@ def build_phone(user: str | None, seed: int, width: int, height: int,
         InvalidProfileError: When the profile found is not valid.
         MobileIntentError: When another model than ``encoder`` ranked the content.
     """
-    state = None
+    state, ranked_by = None, None
     if user is not None:
         content = load_user_content(user, PairConfig(seed=seed), profiles)
         if encoder is not None:
             check_ranked_by(user, content.encoder, encoder, "the encoder announced")
-        state = content.state
+        state, ranked_by = content.state, content.encoder
     phone = SimPhone(width, height)
     phone.reset(state, seed=seed)
-    return phone
+    return phone, ranked_by
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -137,12 +141,12 @@ def run(args: argparse.Namespace) -> int:
         profiles = profiles_folder(args.profiles)
         user = resolve_profile(args.user, profiles).user_id if args.user else None
         encoder = None if user is None else run_encoder(args.require_encoder).name
-        phone = build_phone(args.user, args.seed, *size, profiles, encoder)
+        phone, ranked_by = build_phone(args.user, args.seed, *size, profiles, encoder)
     except (UnknownProfileError, InvalidProfileError, DeviceConfigError, ValueError) as err:
         print(f"serve-adb: {err}", file=sys.stderr)
         return 2
-    device = VirtualDevice(phone, user=user, pair=PairConfig(seed=args.seed), limits=limits,
-                           storage=args.storage * MIB)
+    device = VirtualDevice(phone, user=user, pair=PairConfig(seed=args.seed), encoder=ranked_by,
+                           limits=limits, storage=args.storage * MIB)
     try:
         with contextlib.suppress(KeyboardInterrupt):
             try:

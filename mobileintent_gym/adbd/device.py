@@ -49,17 +49,20 @@ class VirtualDevice:
         user: Id of the user whose content the phone holds (``None``: default content).
         pair: How PAIR built ``user``'s content (default ``PairConfig()``); reported by
             ``cmd mobileintent state`` beside the user.
+        encoder: The model that ranked ``user``'s content (``UserContent.encoder``),
+            reported there too when given.
         limits: What one command line may cost (time and output).
         storage: Bytes the files under ``/sdcard`` may hold together (256 MiB).
     """
 
     def __init__(self, phone: SimPhone, serial: str = "mobileintent-sim",
                  user: str | None = None, pair: PairConfig | None = None,
-                 limits: ShellLimits | None = None, storage: int = DEFAULT_CAPACITY) -> None:
+                 encoder: str | None = None, limits: ShellLimits | None = None,
+                 storage: int = DEFAULT_CAPACITY) -> None:
         self.phone = phone
         self.initial_state = phone.state.copy()
         self.user = user
-        self.pair = pair or PairConfig()
+        self.pair, self.encoder = pair or PairConfig(), encoder
         self.limits = limits or ShellLimits()
         self.lock = threading.RLock()
         self.fs = MemoryFileSystem(storage)

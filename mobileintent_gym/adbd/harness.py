@@ -93,13 +93,14 @@ class LocalAdb(AdbHost):
         keys: Allow-listed adb keys; non-empty turns RSA AUTH on.
         user: Id of the user whose content ``phone`` holds (what ``cmd mobileintent
             restore-state`` restores); ``None`` for the default content.
+        encoder: The model that ranked ``user``'s content, reported with it.
     """
 
     def __init__(self, phone: SimPhone, adb: str = "adb", server_port: int = 15037,
                  home: str | Path | None = None, keys: tuple[PublicKey, ...] = (),
-                 user: str | None = None) -> None:
+                 user: str | None = None, encoder: str | None = None) -> None:
         super().__init__("", adb, server_port, home)
-        self.device = VirtualDevice(phone, user=user)
+        self.device = VirtualDevice(phone, user=user, encoder=encoder)
         self.server = AdbServer(self.device, ServerConfig(port=0, keys=keys))
         self.thread = ServerThread(self.server)
 

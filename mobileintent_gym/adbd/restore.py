@@ -9,7 +9,8 @@ reaches a system service; the virtual device adds one::
                                      changed, when it was served without --user)
     cmd mobileintent state           prints "user: NAME" ("user: -": default content) and,
                                      for a user, "pair: SETTINGS": how PAIR built the
-                                     content (PairConfig.summary(), JSON on one line)
+                                     content (PairConfig.summary(), JSON on one line),
+                                     and "encoder: MODEL", the model that ranked it
 
 ``Act2Intent-Execute-v0`` with ``load_state=False`` sends ``restore-state`` at every reset.
 A real device has no such service and answers like Android: ``cmd: Can't find service:
@@ -69,5 +70,7 @@ class StateService:
     def _user(self) -> Output:
         if self.device.user is None:
             return Output(b"user: -\n")
-        return Output(f"user: {self.device.user}\npair: {self.device.pair.summary()}\n"
-                      .encode())
+        lines = [f"user: {self.device.user}", f"pair: {self.device.pair.summary()}"]
+        if self.device.encoder is not None:
+            lines.append(f"encoder: {self.device.encoder}")
+        return Output("".join(f"{line}\n" for line in lines).encode())

@@ -6,7 +6,8 @@ of "Recently played", a sent reply stays in the chat, a new playlist stays in th
 * **The virtual adb device** (``serve-adb --user``) restores the content it was served with
   when asked (``cmd mobileintent restore-state``, :mod:`mobileintent_gym.adbd.restore`); the
   env asks at every reset, so every episode starts from the same phone, and checks that the
-  phone holds the episode's user's content, built with the env's PAIR settings.
+  phone holds the episode's user's content, built with the env's PAIR settings and ranked
+  by the same model.
 * **A real device** cannot be restored: a reset only presses HOME and opens the task's app
   (the app's back stack, played tracks, sent messages and created playlists stay). The env
   warns once, and warns again before an episode whose task (template and target) an earlier
@@ -30,8 +31,9 @@ from mobileintent_gym.users import PairConfig
 def restore(device: Any) -> dict[str, str] | None:
     """Ask ``device`` to restore its user's content; what it reports, or ``None`` if it cannot.
 
-    The report maps ``user`` to the user's id and ``pair`` to the PAIR settings the content
-    was built with (:meth:`~mobileintent_gym.users.PairConfig.summary`). A device without a
+    The report maps ``user`` to the user's id, ``pair`` to the PAIR settings the content
+    was built with (:meth:`~mobileintent_gym.users.PairConfig.summary`) and ``encoder`` to
+    the model that ranked it (where the device knows it). A device without a
     shell, a real device (no such service) and a virtual device served without a user
     cannot restore.
 
@@ -63,17 +65,23 @@ class KeptContent:
         if task is not None and success:
             self.completed.add((task.template.id, task.record))
 
-    def start(self, device: Any, task: TaskInstance, pair: PairConfig) -> None:
+    def start(self, device: Any, task: TaskInstance, pair: PairConfig, encoder: str) -> None:
         """Before ``task``'s episode: restore the device, or warn about what carries over.
+
+        Args:
+            device: The device.
+            task: The episode's task.
+            pair: The PAIR settings the env builds the user's content with.
+            encoder: The model that ranked the env's content of the user.
 
         Raises:
             DeviceError: When the restored device holds another user's content, or content
-                built with other PAIR settings than ``pair``.
+                built with other PAIR settings than ``pair`` or ranked by another model.
         """
         served = restore(device)
         if served is not None:
             self.completed.clear()
-            _check_served(served, task.user, pair)
+            _check_served(served, task.user, pair, encoder)
             return
         if not self._warned:
             self._warned = True
@@ -86,17 +94,28 @@ class KeptContent:
                         "outcome may be pre-satisfied")
 
 
-def _check_served(served: dict[str, str], user: str, pair: PairConfig) -> None:
-    """Refuse a device whose content is not ``user``'s built with ``pair``, naming both."""
+def _check_served(served: dict[str, str], user: str, pair: PairConfig, encoder: str
+                  ) -> None:
+    """Refuse a device whose content is not ``user``'s as the env builds it, naming both.
+
+    A device that names no model (a harness not told it) is taken at its word on that.
+    """
     held = served.get("user")
     if held != user:
         raise DeviceError(f"the device holds {held!r}'s content, the episode is {user!r}'s: "
                           f"serve-adb --user {user}, or evaluate --users {held}")
     if served.get("pair") != pair.summary():
+        differ = _differences(served.get("pair"), pair)
+        fix = (f"serve-adb --seed {pair.seed}" if differ.startswith("seed ") and "," not in differ
+               else "serve-adb builds with the default settings but --seed: make the env "
+               "with PairConfig(seed=N)")
         raise DeviceError(f"the device holds {user!r}'s content built with other PAIR "
-                          f"settings than the env's: {_differences(served.get('pair'), pair)}; "
-                          f"serve-adb --seed {pair.seed}, or make the env with the device's "
-                          "settings")
+                          f"settings than the env's: {differ}; {fix}")
+    if served.get("encoder", encoder) != encoder:
+        raise DeviceError(f"the device holds {user!r}'s content ranked by "
+                          f"{served['encoder']!r}, the env's by {encoder!r}: serve-adb "
+                          f"--require-encoder {encoder}, or make the env with the device's "
+                          "encoder")
 
 
 def _differences(reported: str | None, pair: PairConfig) -> str:
@@ -106,7 +125,7 @@ def _differences(reported: str | None, pair: PairConfig) -> str:
     except ValueError:
         theirs = None
     ours = json.loads(pair.summary())
-    named = ", ".join(f"{name} {theirs.get(name)!r} (env: {value!r})"
+    named = ", ".join(f"{name} {theirs.get(name)!r:.80} (env: {value!r:.80})"
                       for name, value in ours.items()
                       if isinstance(theirs, dict) and theirs.get(name) != value)
     return named or f"the device reports {reported!r:.200}"

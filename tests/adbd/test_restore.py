@@ -1,7 +1,10 @@
 """``cmd mobileintent``: the virtual device puts back the user's content it was served with."""
 
+import pytest
+
 from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.restore import NO_SERVICE, RESTORE_COMMAND
+from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users import PairConfig, load_user_content
 
@@ -29,10 +32,30 @@ def test_restore_state_undoes_what_an_episode_did():
 def test_state_reports_the_pair_settings_the_content_was_built_with():
     phone = SimPhone()
     phone.reset(load_user_content("demo-ana", PairConfig(seed=5)).state, seed=5)
-    report = VirtualDevice(phone, user="demo-ana", pair=PairConfig(seed=5)).run(
-        "cmd mobileintent state").stdout.decode()
-    assert report.splitlines()[1] == f"pair: {PairConfig(seed=5).summary()}"
+    report = VirtualDevice(phone, user="demo-ana", pair=PairConfig(seed=5),
+                           encoder="org/model").run("cmd mobileintent state").stdout.decode()
+    assert report.splitlines()[1:] == [f"pair: {PairConfig(seed=5).summary()}",
+                                       "encoder: org/model"]
     assert '"seed": 5' in report and '"top_k": 20' in report
+
+
+@pytest.mark.parametrize(("pair", "encoder", "named"), [
+    (PairConfig(seed=5), "org/model", r"seed 0 \(env: 5\); serve-adb --seed 5$"),
+    (PairConfig(top_k=10), "org/model", r"top_k 20 \(env: 10\); serve-adb builds with the "
+                                        r"default settings but --seed"),
+    (PairConfig(), "lexical", r"ranked by 'org/model', the env's by 'lexical'"),
+])
+def test_content_built_or_ranked_otherwise_than_the_envs_is_refused(pair, encoder, named):
+    # Another encoder's content was accepted: the env's tasks named targets the phone's
+    # lists did not hold where it said. The fix named was --seed whatever differed.
+    from mobileintent_gym.envs.kept_content import _check_served
+
+    served = {"user": "demo-ana", "pair": PairConfig().summary(), "encoder": "org/model"}
+    with pytest.raises(DeviceError, match=named):
+        _check_served(served, "demo-ana", pair, encoder)
+    _check_served(served, "demo-ana", PairConfig(), "org/model")
+    unnamed = {k: v for k, v in served.items() if k != "encoder"}
+    _check_served(unnamed, "demo-ana", PairConfig(), "lexical")  # a device naming no model
 
 
 def test_state_names_the_user_and_a_user_less_phone_has_nothing_to_restore():
