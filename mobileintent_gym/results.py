@@ -238,6 +238,15 @@ _EPISODE_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 
 
+# Fields some runs add (--teacher-forced, --frames), checked where present.
+_OPTIONAL_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "teacher_forced": (lambda v: isinstance(v, list) and all(isinstance(m, bool) for m in v),
+                       "a list of true/false step matches"),
+    "frames": (lambda v: isinstance(v, list) and all(isinstance(f, str) for f in v),
+               "a list of file names"),
+}
+
+
 def _episode_problem(episode: dict[str, Any], position: int) -> str | None:
     """What in episode number ``position`` a report or a resumed run would misread."""
     if episode.get("index") != position:
@@ -250,8 +259,8 @@ def _episode_problem(episode: dict[str, Any], position: int) -> str | None:
         result = episode_result(episode)
     except ResultsFileError as err:  # "episode N: why"
         return str(err).partition(": ")[2]
-    for name, (valid, says) in _EPISODE_FIELDS.items():
-        if not valid(episode[name]):
+    for name, (valid, says) in (*_EPISODE_FIELDS.items(), *_OPTIONAL_FIELDS.items()):
+        if name in episode and not valid(episode[name]):
             return f"{name!r} must be {says}, got {episode[name]!r:.60}"
     if len(episode["subgoals"]) != len(result.rewards):
         return (f"{len(episode['subgoals'])} subgoals named and {len(result.rewards)} "

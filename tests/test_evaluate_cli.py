@@ -196,6 +196,9 @@ def test_a_run_cut_short_keeps_its_episodes_and_resumes_where_it_stopped(agent_m
     ({"seed": "abc"}, "'seed' must be an integer >= 0"),
     ({"steps": "zzz"}, "'steps' must be a list of steps"),
     ({"index": 7}, "its index must be 0"),
+    ({"teacher_forced": "yes"}, "'teacher_forced' must be a list of true/false"),
+    ({"teacher_forced": [2, 3]}, "'teacher_forced' must be a list of true/false"),  # SSR > 1
+    ({"frames": [1]}, "'frames' must be a list of file names"),
 ])
 def test_a_damaged_episode_is_named_by_view_and_resume_and_nothing_is_written(
         agent_module, tmp_path, capsys, change, named):
