@@ -24,8 +24,8 @@ from PIL import Image
 import mobileintent_gym
 from mobileintent_gym.agents.resolve import SPEC_HELP, AgentSpec, parse_agent
 from mobileintent_gym.console import Progress, UsageError, profiles_folder, run_encoder
-from mobileintent_gym.metrics.execution import step_success_rate
-from mobileintent_gym.metrics.pair import PairTally, pair_scores
+from mobileintent_gym.metrics.execution import StepTally
+from mobileintent_gym.metrics.pair import PairTally, all_success
 from mobileintent_gym.results import (
     ENCODER_FIELDS,
     ResultsFileError,
@@ -209,20 +209,9 @@ def scores(episodes: list[dict[str, Any]], users: Sequence[str] | None = None,
         finished: ``False`` while the run is under way: all-success is then ``None``, as
             groups still miss users.
     """
-    result = pair_scores([episode_result(e) for e in episodes], users, finished)
-    forced = [e.get("teacher_forced") for e in episodes]
-    return _with_ssr(result, forced)
-
-
-def _with_ssr(result: dict[str, float | None], forced: Sequence[list[bool] | None]
-              ) -> dict[str, float | None]:
-    """``result`` with SSR added when any episode was teacher-forced.
-
-    ``forced``: each episode's ``teacher_forced`` matches, ``None`` where it has none (it
-    counts as a task with no reference step).
-    """
-    if any(matches is not None for matches in forced):
-        result["ssr"] = step_success_rate([matches or [] for matches in forced])
+    result = RunningScores()(episodes)
+    if finished:
+        result["all_success"] = all_success([episode_result(e) for e in episodes], users)
     return result
 
 
@@ -230,22 +219,30 @@ class RunningScores:
     """:func:`scores` of a run under way (``finished=False``), updated as episodes are added.
 
     Called with the run's episodes so far, each time one more, it counts only the new
-    ones (:class:`~mobileintent_gym.metrics.pair.PairTally`): rescoring the whole run
+    ones (:class:`~mobileintent_gym.metrics.pair.PairTally`,
+    :class:`~mobileintent_gym.metrics.execution.StepTally`): rescoring the whole run
     after every episode made ``--out`` cost time that grows with the square of the
-    episodes (a 2,880-episode run took 49–76 s instead of 12 s).
+    episodes (a 2,880-episode run took 49–76 s instead of 12 s). SSR is reported once an
+    episode was teacher-forced; one without matches counts as a task with no reference
+    step.
     """
 
     def __init__(self) -> None:
-        self._tally, self._forced = PairTally(), []
+        self._tally, self._steps, self._forced = PairTally(), StepTally(), False
 
     def __call__(self, episodes: Sequence[dict[str, Any]]) -> dict[str, float | None]:
         """The scores of ``episodes``, which extend those of the last call."""
-        if len(episodes) < len(self._forced):  # another run's: count afresh
-            self._tally, self._forced = PairTally(), []
-        for episode in episodes[len(self._forced):]:
+        if len(episodes) < self._tally.tasks:  # another run's: count afresh
+            self.__init__()
+        for episode in episodes[self._tally.tasks:]:
             self._tally.add(episode_result(episode))
-            self._forced.append(episode.get("teacher_forced"))
-        return _with_ssr(self._tally.scores(), self._forced)
+            matches = episode.get("teacher_forced")
+            self._steps.add(matches or [])
+            self._forced = self._forced or matches is not None
+        result = self._tally.scores()
+        if self._forced:
+            result["ssr"] = self._steps.rate()
+        return result
 
 
 def _resumed(run: Plan) -> RunRecord | None:

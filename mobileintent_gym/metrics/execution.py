@@ -9,9 +9,7 @@ a mismatch, as in the study. SSR = mean over tasks of matched steps / reference 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import numpy as np
+from collections.abc import Iterable, Sequence
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.metrics.text import normalised
@@ -64,5 +62,29 @@ def step_success_rate(matches: Sequence[Sequence[bool]]) -> float | None:
     Returns:
         The mean in [0, 1], or ``None`` for no tasks (the rate is undefined).
     """
-    rates = [sum(m) / len(m) if len(m) else 1.0 for m in matches]
-    return float(np.mean(rates)) if rates else None
+    return StepTally(matches).rate()
+
+
+class StepTally:
+    """SSR kept one task at a time, as :func:`step_success_rate` defines it.
+
+    A run under way adds each task as it finishes and reads the rate at the cost of one
+    task, not of the whole run.
+
+    Args:
+        matches: Tasks' step matches to start with.
+    """
+
+    def __init__(self, matches: Iterable[Sequence[bool]] = ()) -> None:
+        self.tasks, self._total = 0, 0.0
+        for task in matches:
+            self.add(task)
+
+    def add(self, matches: Sequence[bool]) -> None:
+        """Count one more task: its matched steps over its reference steps (1.0: none)."""
+        self.tasks += 1
+        self._total += sum(matches) / len(matches) if len(matches) else 1.0
+
+    def rate(self) -> float | None:
+        """SSR of the tasks added; ``None`` for none."""
+        return self._total / self.tasks if self.tasks else None
