@@ -74,13 +74,17 @@ def episode_result(episode: dict[str, Any]) -> EpisodeResult:
             misread (named, with the episode's index).
     """
     try:
-        values = {f.name: episode[f.name] for f in dataclasses.fields(EpisodeResult)}
-        return EpisodeResult(**{k: tuple(v) if isinstance(v, list) else v
-                                for k, v in values.items()})
+        return _result(episode)
     except KeyError as err:
         raise ResultsFileError(f"episode {episode.get('index')!r} has no {err}") from err
     except (TypeError, ValueError) as err:
         raise ResultsFileError(f"episode {episode.get('index')!r}: {err}") from err
+
+
+def _result(episode: dict[str, Any]) -> EpisodeResult:
+    """:func:`episode_result` raising what reading the fields raises (``KeyError`` …)."""
+    values = {f.name: episode[f.name] for f in dataclasses.fields(EpisodeResult)}
+    return EpisodeResult(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
 
 
 def check_writable(path: Path, option: str) -> None:
@@ -256,9 +260,9 @@ def _episode_problem(episode: dict[str, Any], position: int) -> str | None:
     if missing:
         return f"it has no {missing}"
     try:
-        result = episode_result(episode)
-    except ResultsFileError as err:  # "episode N: why"
-        return str(err).partition(": ")[2]
+        result = _result(episode)
+    except (TypeError, ValueError) as err:
+        return str(err)
     for name, (valid, says) in (*_EPISODE_FIELDS.items(), *_OPTIONAL_FIELDS.items()):
         if name in episode and not valid(episode[name]):
             return f"{name!r} must be {says}, got {episode[name]!r:.60}"
