@@ -104,13 +104,17 @@ def _check_served(served: dict[str, str], user: str, pair: PairConfig, encoder: 
     if held != user:
         raise DeviceError(f"the device holds {held!r}'s content, the episode is {user!r}'s: "
                           f"serve-adb --user {user}, or evaluate --users {held}")
-    if served.get("pair") != pair.summary():
-        differ = _differences(served.get("pair"), pair)
-        fix = (f"serve-adb --seed {pair.seed}" if differ.startswith("seed ") and "," not in differ
+    reported = served.get("pair")
+    if reported != pair.summary():
+        differ = _differences(reported, pair)
+        said = ", ".join(f"{name} {theirs!r:.80} (env: {ours!r:.80})"
+                         for name, (theirs, ours) in differ.items())
+        fix = (f"serve-adb --seed {pair.seed}" if list(differ) == ["seed"]
                else "serve-adb builds with the default settings but --seed: make the env "
                "with PairConfig(seed=N)")
         raise DeviceError(f"the device holds {user!r}'s content built with other PAIR "
-                          f"settings than the env's: {differ}; {fix}")
+                          f"settings than the env's: {said or f'it reports {reported!r:.200}'}"
+                          f"; {fix}")
     if served.get("encoder", encoder) != encoder:
         raise DeviceError(f"the device holds {user!r}'s content ranked by "
                           f"{served['encoder']!r}, the env's by {encoder!r}: serve-adb "
@@ -118,14 +122,16 @@ def _check_served(served: dict[str, str], user: str, pair: PairConfig, encoder: 
                           "encoder")
 
 
-def _differences(reported: str | None, pair: PairConfig) -> str:
-    """Each of ``pair``'s settings that the device ``reported`` otherwise, as both give it."""
+def _differences(reported: str | None, pair: PairConfig) -> dict[str, tuple[Any, Any]]:
+    """Each of ``pair``'s settings that the device ``reported`` otherwise: (its, the env's).
+
+    Empty when the report cannot be read as settings.
+    """
     try:
         theirs = json.loads(reported or "{}")
     except ValueError:
-        theirs = None
-    ours = json.loads(pair.summary())
-    named = ", ".join(f"{name} {theirs.get(name)!r:.80} (env: {value!r:.80})"
-                      for name, value in ours.items()
-                      if isinstance(theirs, dict) and theirs.get(name) != value)
-    return named or f"the device reports {reported!r:.200}"
+        return {}
+    if not isinstance(theirs, dict):
+        return {}
+    return {name: (theirs.get(name), ours) for name, ours in json.loads(pair.summary()).items()
+            if theirs.get(name) != ours}

@@ -54,6 +54,9 @@ def test_content_built_or_ranked_otherwise_than_the_envs_is_refused(pair, encode
     with pytest.raises(DeviceError, match=named):
         _check_served(served, "demo-ana", pair, encoder)
     _check_served(served, "demo-ana", PairConfig(), "org/model")
+    with pytest.raises(DeviceError, match=r"settings than the env's: it reports 'garbage'; "
+                                          "serve-adb builds with the default settings"):
+        _check_served({**served, "pair": "garbage"}, "demo-ana", PairConfig(), "org/model")
     unnamed = {k: v for k, v in served.items() if k != "encoder"}
     _check_served(unnamed, "demo-ana", PairConfig(), "lexical")  # a device naming no model
 
