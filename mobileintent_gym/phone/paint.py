@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import colorsys
 import hashlib
+import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -160,7 +162,7 @@ def wrap(text: str, size: int, bold: bool, width: int, lines: int) -> tuple[str,
     Layout and painting both call this, so a text is measured once (the result is cached).
     """
     face = font(size, bold)
-    out = _lines(text.strip(), face, width, lines)
+    out = list(itertools.islice(_lines(text.strip(), face, width), lines + 1))
     if len(out) > lines:
         rest = " ".join(out[lines:])
         out = out[:lines]
@@ -169,22 +171,19 @@ def wrap(text: str, size: int, bold: bool, width: int, lines: int) -> tuple[str,
     return tuple(fit_text(line, face, width) for line in out)
 
 
-def _lines(text: str, face: ImageFont.FreeTypeFont, width: int, limit: int) -> list[str]:
-    """``text``'s lines (see :func:`wrap`), stopping once there are more than ``limit``."""
-    out: list[str] = []
+def _lines(text: str, face: ImageFont.FreeTypeFont, width: int) -> Iterator[str]:
+    """``text``'s lines (see :func:`wrap`), measured only as far as they are taken."""
     for paragraph in text.split("\n"):
         words = paragraph.split()
         line = words.pop(0) if words else ""
         for word in words:
-            if face.getlength(f"{line} {word}") <= width:
-                line = f"{line} {word}"
+            longer = f"{line} {word}"
+            if face.getlength(longer) <= width:
+                line = longer
             else:
-                out.append(line)
+                yield line
                 line = word
-            if len(out) > limit:
-                return out
-        out.append(line)
-    return out
+        yield line
 
 
 def _closed(line: str, face: ImageFont.FreeTypeFont, width: int) -> str:

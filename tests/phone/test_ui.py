@@ -65,6 +65,8 @@ def test_each_newline_starts_a_line_and_an_empty_paragraph_is_an_empty_line():
         "first line", "second line", "", "fourth")
     assert wrap("\nhi\n", 40, False, 500, 99) == ("hi",)  # around the text: nothing
     assert wrap("a\nb", 40, False, 500, 1) == ("a…",)  # the next line is left over
+    # A blank last line stays blank but for the "…": later paragraphs are not pulled up.
+    assert wrap("a\n\n" + "b\n" * 100, 40, False, 300, 2) == ("a", "…")
     assert wrap("short\n" + "x" * 200, 40, False, 300, 2)[1].endswith("…")
 
 
