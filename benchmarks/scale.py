@@ -109,8 +109,7 @@ INDEPENDENT = """
 import sys
 sys.path.insert(0, {folder!r})
 import gymnasium as gym
-from scale import ENV, seeded_actions, single_rate
-from scale import workload_run
+from scale import ENV, seeded_actions, workload_run
 env = gym.make(ENV)
 run = workload_run(env, seeded_actions(env.action_space, {steps}))
 run()  # untimed, as best_of does
@@ -294,7 +293,8 @@ def ray_rate(n: int, steps: int) -> dict:
     rate = sum(len(r.steps) for r in runs) / seconds
     here = same_work_rate(work)
     return {"ray_steps_per_s": rate, "ray_same_work_in_process_steps_per_s": here,
-            "ray_vs_same_work": rate / (n * here), "ray_actor_rss_mb": rss, "ray_actor_pss_mb": pss}
+            "ray_vs_same_work": rate / (n * here), "ray_actor_rss_mb": rss,
+            "ray_actor_pss_mb": pss}
 
 
 def same_work_rate(work: list) -> float:
