@@ -49,6 +49,15 @@ def test_the_main_template_is_on_the_context_most_templates_target_first_one_on_
     assert main_template(replace(music, templates=())) is None
 
 
+def test_an_app_without_templates_is_shown_at_its_home_screen():
+    # What the loop below accepts for such an app (no shipped app has none), taken here.
+    music = registry.get("music")
+    phone = SimPhone(*SIZE)
+    frame = target_screen(phone, load_user_content(USERS[0]), replace(music, templates=()))
+    assert phone.route() == music.app.home and frame.shape == (SIZE[1], SIZE[0], 3)
+    phone.close()
+
+
 def test_each_app_shows_the_entry_screen_of_its_uc_subgoal_with_the_users_own_list(screens):
     for (app, user), (_, route, xml, content) in screens.items():
         template = main_template(registry.get(app))
