@@ -47,7 +47,7 @@ from mobileintent_gym.users import (
 from mobileintent_gym.users.encoders import check_ranked_by
 
 
-def build_phone(user: str | None, seed: int, width: int, height: int,
+def build_phone(user: str | None, pair: PairConfig, width: int, height: int,
                 profiles: str | None = None, encoder: str | None = None
                 ) -> tuple[SimPhone, str | None]:
     """The phone to serve: ``user``'s PAIR-built content, else the default content.
@@ -57,7 +57,7 @@ def build_phone(user: str | None, seed: int, width: int, height: int,
 
     Args:
         user: A user profile's name or JSON path (see ``resolve_profile``), or ``None``.
-        seed: Seed of the default content, or of PAIR's shuffle for a user.
+        pair: How PAIR builds ``user``'s content; its seed also seeds the default content.
         width: Screen width in pixels.
         height: Screen height in pixels.
         profiles: A folder searched first for ``user``'s profile.
@@ -72,12 +72,12 @@ def build_phone(user: str | None, seed: int, width: int, height: int,
     """
     state, ranked_by = None, None
     if user is not None:
-        content = load_user_content(user, PairConfig(seed=seed), profiles)
+        content = load_user_content(user, pair, profiles)
         if encoder is not None:
             check_ranked_by(user, content.encoder, encoder, "the encoder announced")
         state, ranked_by = content.state, content.encoder
     phone = SimPhone(width, height)
-    phone.reset(state, seed=seed)
+    phone.reset(state, seed=pair.seed)
     return phone, ranked_by
 
 
@@ -141,12 +141,13 @@ def run(args: argparse.Namespace) -> int:
         profiles = profiles_folder(args.profiles)
         user = resolve_profile(args.user, profiles).user_id if args.user else None
         encoder = None if user is None else run_encoder(args.require_encoder).name
-        phone, ranked_by = build_phone(args.user, args.seed, *size, profiles, encoder)
+        pair = PairConfig(seed=args.seed)
+        phone, ranked_by = build_phone(args.user, pair, *size, profiles, encoder)
     except (UnknownProfileError, InvalidProfileError, DeviceConfigError, ValueError) as err:
         print(f"serve-adb: {err}", file=sys.stderr)
         return 2
-    device = VirtualDevice(phone, user=user, pair=PairConfig(seed=args.seed), encoder=ranked_by,
-                           limits=limits, storage=args.storage * MIB)
+    device = VirtualDevice(phone, user=user, pair=pair, encoder=ranked_by, limits=limits,
+                           storage=args.storage * MIB)
     try:
         with contextlib.suppress(KeyboardInterrupt):
             try:

@@ -8,7 +8,7 @@ from mobileintent_gym.adbd.command import build_phone
 from mobileintent_gym.apps import registry
 from mobileintent_gym.cli import main
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.users import build_user_content, resolve_profile
+from mobileintent_gym.users import PairConfig, build_user_content, resolve_profile
 
 
 @pytest.fixture(autouse=True)
@@ -18,14 +18,14 @@ def offline(monkeypatch):
 
 
 def test_without_a_user_the_phone_holds_the_default_content():
-    phone, ranked_by = build_phone(None, 3, 720, 1600)
+    phone, ranked_by = build_phone(None, PairConfig(seed=3), 720, 1600)
     assert ranked_by is None
     assert phone.state.apps["music"].liked == registry.get("music").app.initial_state(3).liked
     assert (phone.width, phone.height) == (720, 1600)
 
 
 def test_a_user_gets_their_pair_state():
-    phone, ranked_by = build_phone("demo-ana", 0, 1080, 2400)
+    phone, ranked_by = build_phone("demo-ana", PairConfig(), 1080, 2400)
     built = build_user_content(resolve_profile("demo-ana"))
     expected = built.state
     assert ranked_by == built.encoder  # what the served phone reports
@@ -37,16 +37,17 @@ def test_a_user_gets_their_pair_state():
 
 def test_content_ranked_by_another_model_than_announced_is_refused():
     ranked_by = build_user_content(resolve_profile("demo-ana")).encoder
-    assert build_phone("demo-ana", 0, 540, 1200, encoder=ranked_by)[0].route() == "launcher"
+    phone, _ = build_phone("demo-ana", PairConfig(), 540, 1200, encoder=ranked_by)
+    assert phone.route() == "launcher"
     with pytest.raises(MobileIntentError, match=rf"'demo-ana' was ranked by {ranked_by}, not "
                                                 r"by org/other-model \(the encoder announced"):
-        build_phone("demo-ana", 0, 540, 1200, encoder="org/other-model")
+        build_phone("demo-ana", PairConfig(), 540, 1200, encoder="org/other-model")
 
 
 def test_profiles_folder_is_searched_first(tmp_path):
     ana = resolve_profile("demo-ana").to_dict()
     (tmp_path / "zoe.json").write_text(json.dumps({**ana, "user_id": "zoe"}))
-    phone, _ = build_phone("zoe", 0, 1080, 2400, profiles=str(tmp_path))
+    phone, _ = build_phone("zoe", PairConfig(), 1080, 2400, profiles=str(tmp_path))
     liked = phone.state.apps["music"].liked
     assert sorted(liked) == sorted(build_user_content(resolve_profile("demo-ana")).state.apps[
         "music"].liked)
