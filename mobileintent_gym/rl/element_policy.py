@@ -97,6 +97,10 @@ class ElementPolicy(ActorCriticPolicy):
                              f"features and {self.action_space.n} actions")
         self.mlp_extractor = SlotScorer(slots, self.hidden)
 
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        """What :meth:`save` records to rebuild the policy, the width included."""
+        return {**super()._get_constructor_parameters(), "hidden": self.hidden}
+
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)
         # The latent already is the logits; a linear layer would mix the slots again.

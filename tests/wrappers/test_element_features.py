@@ -146,6 +146,22 @@ def test_the_element_policy_is_the_same_under_any_order_of_the_elements(policy):
     assert float(probs.sum()) == pytest.approx(1.0)
 
 
+def test_a_saved_element_policy_loads_with_its_width(tmp_path):
+    pytest.importorskip("stable_baselines3", reason="stable-baselines3 is a test extra")
+    import torch
+
+    from mobileintent_gym.rl.element_policy import ElementPolicy
+
+    env = wrapped()
+    narrow = ElementPolicy(env.observation_space, env.action_space, lambda _: 3e-4, hidden=32)
+    env.close()
+    narrow.save(tmp_path / "policy.zip")
+    loaded = ElementPolicy.load(tmp_path / "policy.zip")
+    assert loaded.hidden == 32
+    for name, weights in narrow.state_dict().items():
+        assert torch.equal(loaded.state_dict()[name], weights)
+
+
 def test_the_element_policy_refuses_other_spaces():
     pytest.importorskip("stable_baselines3", reason="stable-baselines3 is a test extra")
     from gymnasium import spaces
