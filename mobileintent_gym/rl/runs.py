@@ -17,7 +17,8 @@ from mobileintent_gym.checks import is_count, is_finite
 from mobileintent_gym.distributed.pool import EXECUTE_ENV
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.curves import plot_curves
-from mobileintent_gym.tasks import task_ids
+from mobileintent_gym.tasks import UnknownTaskError, task_ids
+from mobileintent_gym.users.profile import absolute_user
 
 _CHECKPOINT = re.compile(r"checkpoint-(\d+)")
 
@@ -37,6 +38,8 @@ CONFIG_FILE = "config.json"
 # Settings a resumed run may change: how far it goes, and where it is (the same folder,
 # however it is written).
 RESUMABLE = ("updates", "out")
+_FOLDERS = ("init", "profiles_dir")  # settings naming a folder
+_USERS = ("users", "val_users")  # settings naming users, by name or profile file
 
 
 def env_kwargs(device: str = "sim", users: Sequence[str] | None = None,
@@ -91,17 +94,38 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
         raise MobileIntentError(f"{kind} setting phone={config.phone!r}: {err}") from err
 
 
-def run_tasks(tasks: Sequence[str] | None) -> tuple[str, ...]:
-    """A run's task ids: each one given once, in order (default: every task).
+def run_tasks(tasks: Sequence[str] | str | None) -> tuple[str, ...]:
+    """A run's task ids: each one given once, in order.
 
-    A task given twice would be drawn twice as often and validated twice.
+    ``None`` means every task, and a string that one task. A task given twice would be
+    drawn twice as often and validated twice.
+
+    Raises:
+        UnknownTaskError: For no tasks at all (a filter that left none is no run of all).
     """
-    return tuple(dict.fromkeys(tasks or task_ids()))
+    if tasks is None:
+        return task_ids()
+    chosen = (tasks,) if isinstance(tasks, str) else tuple(dict.fromkeys(tasks))
+    if not chosen:
+        raise UnknownTaskError(f"tasks must be task ids (None: every task), got {tasks!r}")
+    return chosen
 
 
 def settings_json(config: Mapping[str, Any], indent: int | None = None) -> str:
-    """A run's settings as saved: JSON, tuples as lists, paths as strings."""
-    return json.dumps(dict(config), indent=indent, default=os.fspath)
+    """A run's settings as saved: JSON, tuples as lists, paths as strings.
+
+    Folders (``init``, ``profiles_dir``) and profile files among the users are made
+    absolute: a run is resumed with them written any way that names the same file, from
+    any folder.
+    """
+    settings = dict(config)
+    for name in _FOLDERS:
+        if settings.get(name) is not None:
+            settings[name] = str(Path(settings[name]).expanduser().resolve())
+    for name in _USERS:
+        if settings.get(name) is not None:
+            settings[name] = [absolute_user(user) for user in settings[name]]
+    return json.dumps(settings, indent=indent, default=os.fspath)
 
 
 def checkpoints(out: str | Path) -> list[tuple[int, Path]]:

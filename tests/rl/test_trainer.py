@@ -21,6 +21,7 @@ from mobileintent_gym.distributed.groups import draw_group, group_episodes
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
 from mobileintent_gym.rl.trainer import RepairConfig
+from mobileintent_gym.tasks import UnknownTaskError
 
 torch = pytest.importorskip("torch", reason="needs the [llm] extra")
 pytest.importorskip("peft", reason="needs the [llm] extra")
@@ -455,6 +456,36 @@ def test_settings_with_paths_are_saved_and_compared_as_strings(tmp_path):
     write_config(tmp_path, settings)
     assert json.loads((tmp_path / "config.json").read_text())["out"] == str(tmp_path)
     check_run_folder(tmp_path, settings, resume=True)  # the same settings: no refusal
+
+
+def test_a_run_resumes_with_its_folders_and_profiles_written_another_way(tmp_path,
+                                                                          monkeypatch):
+    from mobileintent_gym.rl.runs import check_run_folder, write_config
+
+    (tmp_path / "s1" / "adapters").mkdir(parents=True)
+    (tmp_path / "people").mkdir()
+    (tmp_path / "people" / "ana.json").write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    write_config("run", {"init": "s1/adapters", "profiles_dir": "people",
+                         "users": ("people/ana.json", "train"), "out": "run"})
+    elsewhere = tmp_path / "people"
+    monkeypatch.chdir(elsewhere)  # resumed from another folder, the same files named
+    check_run_folder(tmp_path / "run", {
+        "init": str(tmp_path / "s1" / "adapters"), "profiles_dir": "../people",
+        "users": ("ana.json", "train"), "out": str(tmp_path / "run")}, resume=True)
+    with pytest.raises(MobileIntentError, match=r"init: .*s1/adapters' saved"):
+        check_run_folder(tmp_path / "run", {
+            "init": "s1/adapters", "profiles_dir": "../people",
+            "users": ("ana.json", "train"), "out": "../run"}, resume=True)
+
+
+def test_a_run_takes_one_task_as_a_string_and_refuses_none_at_all():
+    from mobileintent_gym.rl.runs import run_tasks
+
+    assert run_tasks("G-WCT-01:common:explicit") == ("G-WCT-01:common:explicit",)
+    assert len(run_tasks(None)) == 120
+    with pytest.raises(UnknownTaskError, match=r"got \(\)"):
+        run_tasks(())
 
 
 def test_a_task_given_twice_is_drawn_and_validated_once(trainer_for):
