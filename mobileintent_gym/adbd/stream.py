@@ -3,8 +3,10 @@
 The device may have one unacknowledged WRTE per stream: :meth:`Stream.write` waits for the
 host's OKAY before sending the next chunk, and cuts data to the negotiated maxdata. Data
 the host writes is acknowledged with OKAY only once the service has read it, so a busy
-service slows the host down instead of buffering without bound; a host that sends a second
-WRTE before that OKAY breaks the protocol and loses its connection.
+service slows the host down instead of buffering without bound. The host may have
+:data:`HOST_IN_FLIGHT` WRTEs unacknowledged: the adb server (29) at times sends a stream's
+first data as two WRTEs before any OKAY (seen under concurrent ``adb exec-in``), and adbd
+queues them. A host that sends more before an OKAY breaks the protocol and loses its connection.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from mobileintent_gym.adbd.packet import A_CLSE, A_OKAY, A_WRTE, Packet, ProtocolError
+
+HOST_IN_FLIGHT = 2  # the host's unacknowledged WRTEs a stream takes (see above)
 
 
 class StreamClosed(ConnectionError):
@@ -49,9 +53,9 @@ class Stream:
         self.bulk = bulk
         self._acked = asyncio.Event()
         self._acked.set()
-        # Holds at most one unacknowledged WRTE, then b"" once the stream has ended.
+        # Holds the unacknowledged WRTEs (HOST_IN_FLIGHT at most), then b"" once ended.
         self._inbox: asyncio.Queue[bytes] = asyncio.Queue()
-        self._unacked = False
+        self._unacked = 0
         # Read but not yet taken; a bytearray, so that taking from its front copies nothing.
         self._buffer = bytearray()
         self.closed = False
@@ -124,7 +128,7 @@ class Stream:
         if not data:
             self._inbox.put_nowait(b"")
         elif not self.closed:
-            self._unacked = False
+            self._unacked -= 1
             self._send(Packet(A_OKAY, self.local_id, self.remote_id))
         return data
 
@@ -136,16 +140,17 @@ class Stream:
         """The host sent data; it is acknowledged when read (an empty WRTE at once).
 
         Raises:
-            ProtocolError: When the previous WRTE has not been acknowledged yet.
+            ProtocolError: When :data:`HOST_IN_FLIGHT` WRTEs are unacknowledged already.
         """
         if self.closed:
             return
-        if self._unacked:
-            raise ProtocolError(f"WRTE on stream {self.local_id} before the previous one's OKAY")
+        if self._unacked >= HOST_IN_FLIGHT:
+            raise ProtocolError(f"WRTE on stream {self.local_id} while {self._unacked} were "
+                                "not acknowledged yet")
         if not data:
             self._send(Packet(A_OKAY, self.local_id, self.remote_id))
             return
-        self._unacked = True
+        self._unacked += 1
         self._inbox.put_nowait(data)
 
     def on_close(self) -> None:

@@ -1,5 +1,6 @@
 """The virtual device driven by the real ``adb`` binary (skipped when adb is not installed)."""
 
+import concurrent.futures
 import contextlib
 import io
 import os
@@ -137,6 +138,24 @@ def test_input_piped_into_a_command_is_read_by_the_commands_that_read_it(local):
         time.sleep(0.02)
     # A command that reads no input runs at once, input or not.
     assert shell(local, "echo", "ok", stdin=b"ignored").stdout == b"ok\n"
+
+
+def test_concurrent_exec_in_streams_keep_the_device_online(local):
+    # The adb server (29) at times sends a stream's first data as two WRTEs before any
+    # OKAY; taking only one dropped the connection (the device went offline) about once
+    # in six such streams.
+    data = [bytes([65 + i]) * 135_000 for i in range(8)]
+    with concurrent.futures.ThreadPoolExecutor(len(data)) as pool:
+        for _ in range(10):
+            done = pool.map(lambda i: local.adb("-s", local.serial, "exec-in",
+                                                f"cat > /sdcard/concurrent{i}.bin",
+                                                stdin=data[i]).returncode, range(len(data)))
+            assert list(done) == [0] * len(data)
+            assert local.adb("-s", local.serial, "get-state").stdout == b"device\n"
+    deadline = time.monotonic() + 10
+    while [_file(local, f"/sdcard/concurrent{i}.bin") for i in range(len(data))] != data:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
 
 
 def from_file(local: LocalAdb, path, *args: str) -> subprocess.CompletedProcess:
