@@ -144,15 +144,16 @@ def shown_count(phone, resource_id):
     return button.checked, int(count.replace(",", ""))
 
 
+def oracle_runs(env, user, tasks):
+    """(task, result, actions) of the oracle's episode of each task for ``user``."""
+    return [(task, *run_episode(env, OracleAgent(env), user, task)) for task in tasks]
+
+
 def oracle_misses(env, user, tasks):
     """The tasks the oracle does not solve for ``user`` with every subgoal earned, by the
     outcome (not by declaring COMPLETE), each with the actions it took."""
-    misses = []
-    for task in tasks:
-        result, actions = run_episode(env, OracleAgent(env), user, task)
-        if not result.success or set(result.rewards) != {1.0} or actions[-1] == "COMPLETE":
-            misses.append((task, actions))
-    return misses
+    return [(task, actions) for task, result, actions in oracle_runs(env, user, tasks)
+            if not result.success or set(result.rewards) != {1.0} or actions[-1] == "COMPLETE"]
 
 
 def spread_tasks(users, every):

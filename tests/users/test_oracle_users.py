@@ -14,7 +14,7 @@ import pytest
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.tasks import task_ids
 from mobileintent_gym.users import USER_SETS, profile_names
-from tests.helpers import oracle_misses, spread_tasks
+from tests.helpers import oracle_misses, oracle_runs, spread_tasks
 
 PEOPLE = tuple(n for s in ("train", "val", "test") for n in USER_SETS[s])
 # A person of this test's own, with tastes unlike the built-in ones.
@@ -63,3 +63,16 @@ def test_the_oracle_solves_personalens_users(personalens_dir):
                for user, tasks in spread_tasks(users, every=4).items()}
     assert {user: m for user, m in misses.items() if m} == {}
     env.close()
+
+
+def test_the_oracle_reaches_the_last_post_of_the_timeline_on_the_shortest_screen():
+    # The For you timeline interleaves three contexts (60 posts); dev's and farid's common
+    # topic post is its last. On a screen 1.5 times as high as wide it takes 21 steps.
+    env = gym.make("Act2Intent-Execute-v0", device="sim:1080x1620",
+                   observation=("instruction",), users=["dev", "farid"])
+    tasks = task_ids(("G-X-01", "G-X-02", "G-X-03"))
+    runs = {user: oracle_runs(env, user, tasks) for user in ("dev", "farid")}
+    env.close()
+    assert max(len(actions) for r in runs.values() for _, _, actions in r) == 21
+    assert {user: [task for task, result, _ in r if not result.success]
+            for user, r in runs.items()} == {"dev": [], "farid": []}

@@ -2,7 +2,10 @@
 
 The three open a post of the For you timeline, each by its own target rule: a post of
 the user's interests, a news post, a post of a topic the user follows. Each rule is a
-PAIR context of its own, and the timeline interleaves the three. Subgoal names, order and
+PAIR context of its own, and the timeline interleaves the three: 60 posts, three times
+another list's length, so the three have the longer tasks' step limit (30). A target
+can be the last post, and on a phone as short as the sizes allow (1.5 times as high as
+wide) reaching it takes 21 steps. Subgoal names, order and
 UC/UA labels follow the study's table; screens, controls and contexts are the app's own
 names (:mod:`.ids`).
 """
@@ -33,7 +36,8 @@ def _template(number: int, context: str, rule: str, explicit: str, implicit: str
     return TaskTemplate(
         id=f"G-X-0{number}", app=APP, context=context,
         text=f"open the For You post ({rule})", subgoals=_OPEN, outcome=_POST_OPEN,
-        explicit=explicit, implicit=implicit, picks=(Rid.POST,), oracle=_ORACLE)
+        explicit=explicit, implicit=implicit, step_limit=30, picks=(Rid.POST,),
+        oracle=_ORACLE)
 
 
 X_01 = _template(1, Pair.INTERESTS, "interest",
