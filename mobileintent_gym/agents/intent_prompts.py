@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
-from mobileintent_gym.checks import is_digits
 from mobileintent_gym.metrics.act2intent import EVENT_CLASSES, Prediction, parse_prediction, spans
-from mobileintent_gym.metrics.prediction import first_json_object, first_json_pairs
+from mobileintent_gym.metrics.prediction import first_json_object
+from mobileintent_gym.metrics.understanding import read_segmentation
 
 HISTORY_WINDOW = 50  # the study predicts from the last 50 intentions
 
@@ -141,27 +140,18 @@ def propose_prompt(history: Sequence[Intention], persona: str, now: str,
 def parse_segmentation(answer: str) -> list[tuple[str, list[int]]] | None:
     """The segmentation ``{intention: [indices from 1]}`` in an answer, or ``None``.
 
-    It comes as ``(intention, indices)`` pairs in order, an intention written twice kept
-    twice. Indices may be written as numbers or numeric strings; a segment without
-    positive integer indices makes the whole answer malformed.
+    Read as the Understand env reads it
+    (:func:`~mobileintent_gym.metrics.understanding.read_segmentation`): ``(intention,
+    indices)`` pairs in order, an intention written twice kept twice, indices as numbers
+    or numeric strings. A segment without positive integer indices makes the whole
+    answer malformed.
     """
-    data = first_json_pairs(answer)
-    if not data or not all(isinstance(v, list) for _, v in data):
-        return None
-    segments = [(str(k), [_index(i) for i in v]) for k, v in data]
     try:
+        segments = read_segmentation(answer)
         spans(segments)  # every segment has indices, all of them integers >= 1
     except ValueError:
         return None
     return segments
-
-
-def _index(value: Any) -> Any:
-    """A numeric string as its integer; anything else as it is (``spans`` judges it).
-
-    Only plain ASCII numbers of up to 18 digits are read: ``int()`` raises on 4,300.
-    """
-    return int(value) if isinstance(value, str) and is_digits(value.strip()) else value
 
 
 def parse_next_intention(answer: str, confidence: float = 1.0) -> Prediction | None:

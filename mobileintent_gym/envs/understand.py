@@ -9,11 +9,13 @@ after that one step.
 
 Reward = (Acc-G + Acc-S + BLEU-4) / 3 of the answer against the truth
 (:func:`~mobileintent_gym.metrics.act2intent.understanding_scores`; Acc-S with
-all-MiniLM-L6-v2, BLEU-4 on characters), each term also in ``info``. An answer that is not
-such a JSON object scores 0 on all three and ``info["malformed"]`` says why; it never
-raises. Two intentions of one window may have the same text: the truth (``env.truth``,
-``info["truth"]``) is therefore a sequence of ``(text, indices)`` pairs in order, and an
-answer may repeat a key (JSON allows it;
+all-MiniLM-L6-v2, BLEU-4 on characters), each term also in ``info``. The answer is read
+as model output is (:func:`~mobileintent_gym.metrics.act2intent.read_segmentation`: the
+first JSON object, inside prose or a code fence too; indices as numbers or numeric
+strings). An answer that holds no such object scores 0 on all three and
+``info["malformed"]`` says why; it never raises. Two intentions of one window may have
+the same text: the truth (``env.truth``, ``info["truth"]``) is therefore a sequence of
+``(text, indices)`` pairs in order, and an answer may repeat a key (JSON allows it;
 :func:`mobileintent_gym.agents.understand.answer` writes such objects).
 
 Version History:
@@ -22,7 +24,6 @@ Version History:
 
 from __future__ import annotations
 
-import json
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -42,7 +43,7 @@ from mobileintent_gym.intents.generator import (
 )
 from mobileintent_gym.intents.schema import IntentionSegment, Session
 from mobileintent_gym.metrics.act2intent import understanding_scores
-from mobileintent_gym.metrics.prediction import JsonPairs
+from mobileintent_gym.metrics.understanding import read_segmentation
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.sets import (
@@ -54,28 +55,6 @@ from mobileintent_gym.users.sets import (
 
 STEPS_LENGTH = 1 << 15
 ANSWER_LENGTH = 1 << 13
-
-
-def parse_answer(text: Any) -> list[tuple[str, list]]:
-    """An answer's segmentation as ``(text, indices)`` pairs, repeated keys kept.
-
-    Raises:
-        ValueError: Naming what is wrong with ``text``.
-    """
-    if not isinstance(text, str):
-        raise ValueError(f"the answer must be JSON text, got {type(text).__name__}")
-    try:
-        pairs = json.loads(text, object_pairs_hook=JsonPairs)
-    except json.JSONDecodeError as err:
-        raise ValueError(f"the answer is not JSON ({err.msg}): {text[:80]!r}") from None
-    except RecursionError:
-        raise ValueError(f"the answer nests too deeply: {text[:80]!r}") from None
-    if not isinstance(pairs, JsonPairs) or not pairs:
-        raise ValueError(f"the answer must be a non-empty JSON object, got {text[:80]!r}")
-    for key, indices in pairs:
-        if not isinstance(indices, list) or isinstance(indices, JsonPairs):
-            raise ValueError(f"intention {key!r} needs a list of step indices, got {indices!r}")
-    return list(pairs)  # the scores name bad indices (ValueError)
 
 
 class UnderstandEnv(gym.Env[dict[str, Any], str]):
@@ -194,7 +173,7 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         info: dict[str, Any] = {"truth": [(text, list(indices)) for text, indices in self.truth],
                                 "malformed": None}
         try:
-            scores = understanding_scores(parse_answer(action), self.truth, self.encoder)
+            scores = understanding_scores(read_segmentation(action), self.truth, self.encoder)
         except ValueError as err:
             scores = {"acc_g": 0.0, "acc_s": 0.0, "bleu4": 0.0}
             info["malformed"] = str(err)

@@ -17,11 +17,12 @@ from mobileintent_gym.metrics.understanding import (
     Segmentation,
     aligned_texts,
     goal_accuracy,
+    read_segmentation,
     spans,
     understanding_scores,
 )
 
 __all__ = ["CLICK_TOLERANCE", "EVENT_CLASSES", "PUSH_THRESHOLD", "STRICT_PUSH_THRESHOLD",
            "Prediction", "Segmentation", "action_matches", "aligned_texts", "goal_accuracy",
-           "parse_prediction", "prediction_scores", "spans", "step_success_rate",
-           "understanding_scores"]
+           "parse_prediction", "prediction_scores", "read_segmentation", "spans",
+           "step_success_rate", "understanding_scores"]

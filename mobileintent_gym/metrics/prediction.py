@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from mobileintent_gym.checks import check_type, is_finite
 from mobileintent_gym.metrics.text import Tokens, pair_scores
 from mobileintent_gym.users.encoders import Encoder
 
@@ -218,11 +219,17 @@ def prediction_scores(predicted: Sequence[Prediction], truth: Sequence[Predictio
         when nothing was pushed, as the scores are then undefined.
 
     Raises:
-        ValueError: When the sequences differ in length, or naming a truth without a
-            behaviour.
+        ValueError: When the sequences differ in length, naming a truth without a
+            behaviour, or a threshold outside [0, 1].
+        InvalidArgumentError: Naming an item that is no :class:`Prediction` (answer text
+            or a dict: read it with :func:`parse_prediction`).
     """
     if len(predicted) != len(truth):
         raise ValueError(f"{len(predicted)} predictions for {len(truth)} true intentions")
+    for item in (*predicted, *truth):
+        check_type("a prediction", item, Prediction, "a Prediction (see parse_prediction)")
+    if threshold is not None and not (is_finite(threshold) and 0 <= threshold <= 1):
+        raise ValueError(f"threshold must be a confidence in [0, 1] or None, got {threshold!r}")
     untold = next((t for t in truth if not isinstance(t.behaviour, str)), None)
     if untold is not None:
         raise ValueError(f"a true intention needs a behaviour (text), got {untold!r}")

@@ -24,6 +24,7 @@ from typing import Literal
 
 import numpy as np
 
+from mobileintent_gym.checks import check_type
 from mobileintent_gym.users.encoders import Encoder
 
 Tokens = Literal["chars", "words"]
@@ -33,11 +34,16 @@ def normalised(text: str) -> str:
     """``text`` as answers are compared: NFC, case-folded, whitespace runs as one space.
 
     NFC first: a composed and a decomposed accent (``é``, ``e`` + U+0301) are one text.
+
+    Raises:
+        InvalidArgumentError: When ``text`` is no ``str``.
     """
+    check_type("a text to compare", text, str, "a str")
     return " ".join(unicodedata.normalize("NFC", text).casefold().split())
 
 
 def _tokens(text: str, tokens: Tokens) -> list[str]:
+    check_type("a text of BLEU-4", text, str, "a str")
     text = unicodedata.normalize("NFC", text)
     if tokens == "chars":
         return list(text)

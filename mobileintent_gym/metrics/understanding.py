@@ -21,9 +21,10 @@ overlapping it most (the earlier-starting one on a tie; 0 when none overlaps).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
-from mobileintent_gym.checks import is_count
+from mobileintent_gym.checks import is_count, is_digits
+from mobileintent_gym.metrics.prediction import JsonPairs, first_json_pairs
 from mobileintent_gym.metrics.text import Tokens, pair_scores
 from mobileintent_gym.users.encoders import Encoder
 
@@ -32,15 +33,54 @@ Pairing = Literal["position", "overlap"]
 Span = tuple[str, int, int]
 
 
+def read_segmentation(answer: Any) -> list[tuple[str, list]]:
+    """The segmentation in a model's answer, as ``(text, indices)`` pairs in order.
+
+    The first JSON object is found as :func:`~mobileintent_gym.metrics.prediction.
+    first_json_object` finds it (prose, code fences, single quotes and a trailing comma
+    around it are fine); an intention written twice is kept twice, and indices written as
+    numeric strings (``"3"``) are read as numbers. The indices are not judged here:
+    :func:`spans` and the scores name bad ones.
+
+    Raises:
+        ValueError: Naming what is wrong with ``answer``.
+    """
+    if not isinstance(answer, str):
+        raise ValueError(f"the answer must be text, got {type(answer).__name__}")
+    pairs = first_json_pairs(answer)
+    if not pairs:
+        raise ValueError(f"the answer holds no non-empty JSON object: {answer[:80]!r}")
+    for key, indices in pairs:
+        if not isinstance(indices, list) or isinstance(indices, JsonPairs):
+            raise ValueError(f"intention {key!r} needs a list of step indices, got {indices!r}")
+    return [(str(key), [_index(i) for i in indices]) for key, indices in pairs]
+
+
+def _index(value: Any) -> Any:
+    """A numeric string as its integer; anything else as it is (``spans`` judges it).
+
+    Only plain ASCII numbers of up to 18 digits are read: ``int()`` raises on 4,300.
+    """
+    return int(value) if isinstance(value, str) and is_digits(value.strip()) else value
+
+
 def spans(segmentation: Segmentation) -> list[Span]:
     """``(text, first index, last index)`` of every segment, in the given order.
 
     Raises:
-        ValueError: Naming a segment whose indices are not positive integers.
+        ValueError: Naming a segment whose indices are not positive integers, a segment
+            that is no ``(text, indices)`` pair, or answer text given in place of a
+            segmentation (read it with :func:`read_segmentation`).
     """
+    if isinstance(segmentation, (str, bytes)):
+        raise ValueError(f"a segmentation is a mapping or (text, indices) pairs, not text "
+                         f"({segmentation[:40]!r}); read an answer with read_segmentation")
     out = []
     pairs = segmentation.items() if isinstance(segmentation, Mapping) else segmentation
-    for text, given in pairs:
+    for pair in pairs:
+        if not (isinstance(pair, Sequence) and len(pair) == 2 and isinstance(pair[0], str)):
+            raise ValueError(f"a segment must be a (text, indices) pair, got {pair!r}")
+        text, given = pair
         indices = list(given) if isinstance(given, Iterable) else []  # a NumPy array too
         if not indices or not all(map(is_count, indices)):
             raise ValueError(f"segment {text!r} needs step indices >= 1, got {given!r}")

@@ -113,10 +113,10 @@ def test_understand_reads_a_loose_segmentation_and_sends_json(envs):
 
 def test_understand_sends_an_intention_written_twice_twice():
     from mobileintent_gym.agents.lm_modes import _segmentation
-    from mobileintent_gym.envs.understand import parse_answer
+    from mobileintent_gym.metrics.act2intent import read_segmentation
 
     sent = _segmentation('Here: {"Play music": [1, 2], "Reply": ["3"], "Play music": [4]}')
-    assert parse_answer(sent) == [("Play music", [1, 2]), ("Reply", [3]), ("Play music", [4])]
+    assert read_segmentation(sent) == [("Play music", [1, 2]), ("Reply", [3]), ("Play music", [4])]
 
 
 def test_predict_answers_each_intention_and_the_env_scores_it(envs, small_lm):

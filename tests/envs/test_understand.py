@@ -84,11 +84,33 @@ def test_the_truth_scores_one_and_a_shifted_answer_less(env):
     assert info["acc_g"] == 0.6 and reward < 1.0
 
 
+@pytest.mark.parametrize("wrap", [
+    lambda text, _: text, lambda text, _: f"```json\n{text}\n```",
+    lambda text, _: f"Here is the segmentation: {text} Hope it helps.",
+    lambda text, _: text[:-1] + ",}",
+    lambda _, truth: "{" + "".join(f"{text!r}: {steps!r}, " for text, steps in truth) + "}",
+])
+def test_the_truth_is_read_as_model_output_is_written(env, wrap):
+    # The Predict/Proactive/Assist envs read answers so; this env read strict JSON only.
+    obs, info = env.reset(seed=4)
+    written = wrap(OracleSegmenter(env).act(obs, info), env.unwrapped.truth)
+    _, reward, _, _, info = env.step(written)
+    assert info["malformed"] is None and reward == pytest.approx(1.0, abs=1e-6)
+
+
+def test_indices_written_as_numeric_strings_are_read_as_numbers(env):
+    env.reset(seed=4)
+    texts, groups = zip(*env.unwrapped.truth, strict=True)
+    written = [[str(i) for i in group] for group in groups]
+    _, reward, _, _, info = env.step(answer(zip(texts, written, strict=True)))
+    assert info["malformed"] is None and reward == pytest.approx(1.0, abs=1e-6)
+
+
 @pytest.mark.parametrize(("answer", "why"), [
-    ("not json", "not JSON"), ("[1, 2]", "non-empty JSON object"), ("{}", "non-empty"),
-    ('{"a": 3}', "needs a list"), ('{"a": [0, 1]}', "indices >= 1"),
-    ('{"a": ["1"]}', "indices >= 1"), (None, "JSON text"), ("", "not JSON"),
-    ('{"a": ' + "[" * 990 + "]" * 990 + "}", "nests too deeply"),  # was a RecursionError
+    ("not json", "no non-empty JSON object"), ("[1, 2]", "no non-empty JSON object"),
+    ("{}", "non-empty"), ('{"a": 3}', "needs a list"), ('{"a": [0, 1]}', "indices >= 1"),
+    ('{"a": ["x"]}', "indices >= 1"), (None, "must be text"), ("", "no non-empty"),
+    ('{"a": ' + "[" * 990 + "]" * 990 + "}", "no non-empty"),  # was a RecursionError
 ])
 def test_malformed_answers_are_scored_zero_and_named(env, answer, why):
     env.reset(seed=1)

@@ -3,13 +3,17 @@
 import numpy as np
 import pytest
 
+from mobileintent_gym.errors import InvalidArgumentError
 from mobileintent_gym.metrics.act2intent import (
+    Prediction,
     aligned_texts,
     goal_accuracy,
+    prediction_scores,
     spans,
     understanding_scores,
 )
-from mobileintent_gym.metrics.text import bleu4
+from mobileintent_gym.metrics.pira import pira_scores
+from mobileintent_gym.metrics.text import bleu4, mean_bleu4
 from mobileintent_gym.users import LexicalEncoder
 
 TRUTH = {"System settings adjustment": [1, 2, 3], "Shooting mode configuration": [4, 5],
@@ -283,3 +287,22 @@ def test_a_truth_without_a_behaviour_is_named():
     with pytest.raises(ValueError, match="needs a behaviour"):
         prediction_scores([Prediction("Message", "x")], [Prediction("Message", None)],
                           LexicalEncoder())
+
+
+@pytest.mark.parametrize(("call", "error", "says"), [
+    (lambda: spans('{"Order a latte": [1, 2, 3]}'), ValueError, "not text"),
+    (lambda: spans({5: [1, 2, 3]}), ValueError, r"\(text, indices\) pair, got \(5"),
+    (lambda: spans([("Order a latte",)]), ValueError, "pair, got"),
+    (lambda: prediction_scores([{"Event": "a", "Behaviour": "b"}], [Prediction("a", "b")],
+                               LexicalEncoder()), InvalidArgumentError, "got dict"),
+    (lambda: prediction_scores([Prediction("a", "b")], [Prediction("a", "b")],
+                               LexicalEncoder(), threshold=60), ValueError, "got 60"),
+    (lambda: mean_bleu4([None], ["x"]), InvalidArgumentError, "got NoneType"),
+    (lambda: pira_scores([{"Intent": "x"}], ["x"]), InvalidArgumentError, "got dict"),
+])
+def test_the_scores_name_inputs_of_the_wrong_kind(call, error, says):
+    # They failed deep inside ("not enough values to unpack", "'dict' object has no
+    # attribute 'error'", "normalize() argument 2 must be str"), or, for a percentage
+    # given as the threshold, pushed nothing without a word.
+    with pytest.raises(error, match=says):
+        call()
