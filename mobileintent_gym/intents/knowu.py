@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -46,7 +47,11 @@ ACTION_TEMPLATES: dict[str, tuple[str, ...]] = {
     "browse_info": ("G-X-02", "G-RDT-01", "G-WCT-03"),
     "open_file": ("G-WRE-01",),
 }
-_DAYS = {name: i for i, name in enumerate(("mon", "tue", "wed", "thu", "fri", "sat", "sun"))}
+_WEEK = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAY_NAMES = {name: i for i, full in enumerate(_WEEK) for name in (full, full[:3])}
+_DAY_GROUPS = {"weekdays": (0, 1, 2, 3, 4), "weekends": (5, 6)}
+_DAY_SEPARATORS = re.compile(r"[\s,;/]+")
+_RANGE_DASH = re.compile(r"\s*[-\u2013]\s*")  # "Mon - Fri", "Mon–Fri"
 _CONDITION_CHANCE = 0.3
 _ENTRY_KEYS = ("time", "location", "action", "label", "category")
 
@@ -139,17 +144,35 @@ def _range(times: Any, where: str) -> tuple[int, int]:
 
 
 def _days(trigger: dict, where: str) -> tuple[int, ...]:
+    """The weekdays (0 = Monday) of a trigger's ``days``/``day_of_week``.
+
+    A name or a list of them; a string may hold several (``"Mon, Wed"``), ranges
+    (``"Monday-Friday"``, ``"Fri-Mon"``), ``weekdays`` or ``weekends``. Names are whole
+    (``monday``) or three letters (``mon``), in any case.
+    """
     days = trigger.get("days", trigger.get("day_of_week"))
     if days is None:
         return EVERY_DAY
     names = [days] if isinstance(days, str) else days
-    try:
-        found = tuple(sorted({_DAYS[str(n).lower()[:3]] for n in names}))
-    except (KeyError, TypeError):
-        raise InvalidDataError(f"{where}: unknown weekday in {days!r}") from None
+    if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
+        raise InvalidDataError(f"{where}: days must be weekday names, got {days!r}")
+    words = [w for n in names
+             for w in _DAY_SEPARATORS.split(_RANGE_DASH.sub("-", n.strip().lower())) if w]
+    found = sorted({day for word in words for day in _weekdays(word, where, days)})
     if not found:  # a habit that could never fire
         raise InvalidDataError(f"{where}: no weekday in {days!r}")
-    return found
+    return tuple(found)
+
+
+def _weekdays(word: str, where: str, days: Any) -> tuple[int, ...]:
+    """The weekdays one word names: a day, a range of two (wrapping past Sunday), a group."""
+    if word in _DAY_GROUPS:
+        return _DAY_GROUPS[word]
+    ends = [_DAY_NAMES.get(end) for end in word.split("-")]
+    if len(ends) not in (1, 2) or None in ends:
+        raise InvalidDataError(f"{where}: unknown weekday {word!r} in {days!r}")
+    first, last = ends[0], ends[-1]
+    return tuple((first + i) % 7 for i in range((last - first) % 7 + 1))
 
 
 def habit_from_knowu(name: str, spec: Any, task_target: str = "personal:explicit"

@@ -123,6 +123,31 @@ def test_a_knowu_time_that_is_no_time_of_day_is_named(tmp_path, trigger, named):
         load_knowu_habits(path)
 
 
+@pytest.mark.parametrize(("days", "weekdays"), [
+    ("Saturday", (5,)), ("[Mon, Tue]", (0, 1)), ("'Monday-Friday'", (0, 1, 2, 3, 4)),
+    ("'Mon, Wed, Fri'", (0, 2, 4)), ("'Tuesday/Thursday'", (1, 3)), ("weekends", (5, 6)),
+    ("'Fri - Mon'", (0, 4, 5, 6)), ("[WEEKDAYS]", (0, 1, 2, 3, 4)),
+])
+def test_knowu_weekdays_are_read_whole(tmp_path, days, weekdays):
+    # The first three letters of the whole string were read: "Monday-Friday" was Monday.
+    pytest.importorskip("yaml")
+    path = tmp_path / "days.yaml"
+    path.write_text("user_profile:\n  habits:\n    standup: {trigger: {time: '09:00', days: "
+                    + days + "}, action: {type: send_message}}\n")
+    (habit,) = load_knowu_habits(path)
+    assert habit.trigger.days == weekdays
+
+
+@pytest.mark.parametrize("days", ["[Monkey]", "'Mon-'", "'Monday to Friday'", "[3]"])
+def test_a_knowu_day_that_is_no_weekday_is_named(tmp_path, days):
+    pytest.importorskip("yaml")
+    path = tmp_path / "days.yaml"
+    path.write_text("user_profile:\n  habits:\n    standup: {trigger: {time: '09:00', days: "
+                    + days + "}, action: {type: send_message}}\n")
+    with pytest.raises(InvalidDataError, match=r"'standup'.*weekday"):
+        load_knowu_habits(path)
+
+
 def test_an_unquoted_knowu_time_means_the_same_as_a_quoted_one(tmp_path):
     # YAML reads 18:00 unquoted as the base-60 integer 1080, which was refused.
     pytest.importorskip("yaml")
