@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -33,9 +34,11 @@ def match_key(value: str) -> str:
     """A value compared for exact matches: case-folded letters and digits only.
 
     ``"Hip-Hop"``, ``"hip hop"`` and ``"hiphop"`` all give ``"hiphop"``; ``"R&B"`` gives
-    ``"rb"``.
+    ``"rb"``. Compatibility-normalised first (NFKC): a composed and a decomposed accent
+    give one key.
     """
-    return "".join(ch for ch in value.casefold() if ch.isalnum())
+    return "".join(ch for ch in unicodedata.normalize("NFKC", value).casefold()
+                   if ch.isalnum())
 
 
 def keys_of(*values: str) -> frozenset[str]:

@@ -246,15 +246,20 @@ def _affinities(value: Any) -> dict[str, dict[str, str | list[str]]]:
 
 
 def _values(values: Any, where: str) -> str | list[str]:
+    """A preference's values in NFC.
+
+    A decomposed accent (``e`` + U+0301, as some keyboards and PDFs write it) then
+    matches the composed one in the catalog.
+    """
     if isinstance(values, str):
-        return values
+        return unicodedata.normalize("NFC", values)
     if not isinstance(values, list):
         raise InvalidProfileError(f"{where} must be a string or a list of strings, "
                                   f"got {_kind(values)}")
     for i, item in enumerate(values):
         if not isinstance(item, str):
             raise InvalidProfileError(f"{where}[{i}] must be a string, got {_kind(item)}")
-    return list(values)
+    return [unicodedata.normalize("NFC", item) for item in values]
 
 
 def _interactions(value: Any) -> dict[str, str]:

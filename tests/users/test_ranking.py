@@ -85,3 +85,25 @@ def test_preference_values_keep_active_relevant_domains_only():
     assert preference_values(profile, ("Events", "Music"), ("Platform Preference",)) == (
         "concerts", "jazz", "Soul")
     assert preference_values(profile, ("Books", "Sports")) == ()
+
+
+def test_a_decomposed_accent_in_a_profile_matches_the_catalog_exactly():
+    # "Luis Echeverri" + U+0301 (as macOS input or a PDF writes it) had the key
+    # "luisecheverria", the catalog's author "luisecheverría": the book lost r(e) = 1.
+    import unicodedata
+
+    from mobileintent_gym.users import PairConfig, build_user_content
+
+    def contexts(form):
+        author = unicodedata.normalize(form, "Luis Echeverría")
+        profile = UserProfile.from_dict({
+            "user_id": "reader", "interests": {"Books": 1},
+            "affinities": {"Books": {"Genre": ["fantasy", "history", "mystery"],
+                                     "Favourite Authors": [author]}}})
+        assert preference_values(profile, ("Books",))[-1] == "Luis Echeverría"  # NFC
+        return build_user_content(profile, PairConfig(encoder="lexical")).contexts
+
+    composed, decomposed = contexts("NFC"), contexts("NFD")
+    assert "b058" in composed["reader:reading"].common + composed["reader:reading"].personal
+    assert decomposed == composed
+    assert keys_of("Echeverri\u0301a") == keys_of("Echeverría")
