@@ -297,7 +297,7 @@ def _read_profile(path: Path, mtime_ns: int, size: int, inode: int) -> UserProfi
     """
     fallback = path.parent.name if path.name == "profile.json" else path.stem
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
     except RecursionError as err:
         raise InvalidProfileError(f"{path}: JSON nested too deeply to read") from err
     except (OSError, ValueError) as err:

@@ -147,6 +147,13 @@ def test_a_path_is_loaded_as_a_file(tmp_path):
         resolve_profile(tmp_path / "missing.json")
 
 
+def test_a_profile_saved_with_a_byte_order_mark_loads(tmp_path):
+    # Windows editors save JSON so; the other data loaders already accepted it.
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(VALID).encode())
+    assert resolve_profile(path).user_id == VALID["user_id"]
+
+
 def test_an_unknown_name_lists_where_it_looked_and_what_is_there(tmp_path, monkeypatch):
     write(tmp_path / "user2.json", VALID)
     write(tmp_path / "user10" / "profile.json", VALID)
