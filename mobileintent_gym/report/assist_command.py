@@ -55,6 +55,9 @@ def step_range(text: str, count: int | None = None) -> slice:
 def _main(args: argparse.Namespace) -> int:
     step_range(args.steps)  # its form, before the day is played; its range after
     size = screen_size(args.size)
+    if args.width > size[0]:  # every frame of the day is kept at this width
+        raise UsageError(f"--width {args.width} is wider than the screen ({size[0]} px); "
+                         "frames are drawn at most at the screen's size")
     out = Path(args.out)
     check_writable(out, "--out")
     image_format(out, "--out")
@@ -89,7 +92,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=seed_int, default=0, help="seed of the reset and the agent")
     parser.add_argument("--size", default="540x1200", help="phone screen WIDTHxHEIGHT")
     parser.add_argument("--width", type=positive_int, default=180,
-                        help="width of a frame in the strip")
+                        help="width of a frame in the strip (at most the screen's)")
     parser.add_argument("--columns", type=positive_int, default=10, help="frames per row")
     parser.add_argument("--steps", default=":", help="FIRST:LAST steps to draw (from 1)")
     parser.add_argument("--out", required=True, help="PNG file")

@@ -111,3 +111,10 @@ def test_the_form_of_steps_is_checked_before_the_day_is_played(tmp_path, capsys,
     err = capsys.readouterr().err
     assert f"--steps {steps!r}" in err or f"got {steps!r}" in err
     assert "encoder:" not in err and not (tmp_path / "day.png").exists()
+
+
+def test_a_frame_wider_than_the_screen_is_refused_before_the_day_is_played(tmp_path, capsys):
+    # Every frame of the day was kept at --width: 100000 took 23 GB before the OOM killer.
+    assert main(["assist", "--width", "541", "--out", str(tmp_path / "day.png")]) == 2
+    err = capsys.readouterr().err
+    assert "--width 541 is wider than the screen (540 px)" in err and "encoder:" not in err
