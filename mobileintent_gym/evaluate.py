@@ -23,7 +23,13 @@ from PIL import Image
 
 import mobileintent_gym
 from mobileintent_gym.agents.resolve import SPEC_HELP, AgentSpec, parse_agent
-from mobileintent_gym.console import Progress, UsageError, profiles_folder, run_encoder
+from mobileintent_gym.console import (
+    Progress,
+    UsageError,
+    distinct_users,
+    profiles_folder,
+    run_encoder,
+)
 from mobileintent_gym.metrics.execution import StepTally
 from mobileintent_gym.metrics.pair import PairTally, all_success
 from mobileintent_gym.results import (
@@ -158,7 +164,9 @@ def _users(args: argparse.Namespace) -> tuple[str, ...]:
     profiles_folder(args.profiles)
     given = args.users or (profile_names(args.profiles) if args.profiles else None)
     try:  # absolute, so that the run can be viewed and resumed from any folder
-        return tuple(absolute_user(u) for u in resolve_users(given, args.profiles))
+        users = tuple(absolute_user(u) for u in resolve_users(given, args.profiles))
+        distinct_users(users, args.profiles, ", who would be run and scored twice")
+        return users
     except UnknownProfileError as err:
         raise UsageError(f"--users: {err}; give a set, one of those names, a profile's JSON "
                          "path, or --profiles DIR") from err

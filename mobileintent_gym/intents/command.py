@@ -21,6 +21,7 @@ from typing import TextIO
 from mobileintent_gym.backends.loader import screen_size
 from mobileintent_gym.console import (
     UsageError,
+    distinct_users,
     output_folder,
     positive_int,
     profiles_folder,
@@ -31,7 +32,6 @@ from mobileintent_gym.intents.act2intention import export_sessions
 from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.knowu import behaviour_log, load_knowu_habits, write_behaviour_log
 from mobileintent_gym.intents.schema import Session
-from mobileintent_gym.users import resolve_profile
 from mobileintent_gym.users.encoders import check_ranked_by
 from mobileintent_gym.users.sets import resolve_users
 
@@ -72,14 +72,7 @@ def _user_ids(users: Sequence[str], profiles: str | None) -> list[str]:
     Raises:
         UsageError: When two profiles have one id: the second would overwrite the first.
     """
-    ids: dict[str, str] = {}
-    for user in users:
-        user_id = resolve_profile(user, profiles).user_id
-        if user_id in ids:
-            raise UsageError(f"--users {ids[user_id]!r} and {user!r} are both user "
-                             f"{user_id!r}, whose files would overwrite each other; give one")
-        ids[user_id] = user
-    return list(ids)
+    return list(distinct_users(users, profiles, ", whose files would overwrite each other"))
 
 
 def _knowu(pairs: Sequence[str], ids: Sequence[str]) -> tuple:
