@@ -7,15 +7,18 @@ import socket
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
+import mobileintent_gym.users
 from mobileintent_gym import evaluate as evaluate_module
 from mobileintent_gym.cli import main
 from mobileintent_gym.tasks import TEMPLATES
 from mobileintent_gym.users import make_encoder
 from tests.helpers import write_agent_with_helper, write_agents
 
+BUILT_IN = Path(mobileintent_gym.users.__file__).parent / "profiles"
 TASKS = ("G-SPT-03:common:explicit", "G-SPT-03:common:implicit", "G-WCT-01:personal:explicit")
 
 
@@ -278,7 +281,9 @@ def test_a_run_that_stopped_early_or_another_file_is_not_started_over_without_re
     # The same phone written out, the same fields in another order: refused before as
     # "other settings (device)", "(observation)".
     assert run(*two, "--out", str(cut), "--resume", "--device", "sim:1080x2400",
-               "--observation", "hierarchy", "instruction") == 0
+               "--observation", "hierarchy", "instruction", "hierarchy") == 0
+    assert json.loads(cut.read_text())["provenance"]["observation"] == [
+        "hierarchy", "instruction"]  # a field given twice is one field
     assert json.loads(cut.read_text())["episodes"] == json.loads(whole)["episodes"]
     assert run(*two, "--out", str(cut)) == 0  # a finished run is replaced
 
@@ -448,6 +453,9 @@ def test_mistakes_are_one_line_each_and_load_no_model(monkeypatch, tmp_path, cap
     monkeypatch.setattr(evaluate_module, "run_encoder", no_model)
     mistakes = {
         ("--users", "nobody"): "no user profile 'nobody'; searched built-in",
+        # Run twice and counted twice in every score, all-success groups included.
+        ("--users", "demo-ana", str(BUILT_IN / "demo-ana.json")):
+            "are both user 'demo-ana', who would be run and scored twice; give one",
         ("--templates", "G-XXX-01"): f"--templates: unknown ['G-XXX-01']; known: "
                                      f"{sorted(TEMPLATES)}",
         ("--tasks", "G-SPT-02:mine:explicit"): "target type must be one of",

@@ -157,6 +157,8 @@ def observation_space(width: int, height: int, fields: tuple[str, ...]) -> space
 def observation_fields(observation: Any) -> tuple[str, ...]:
     """``observation`` (a field's name, or several) as a tuple of fields, checked.
 
+    A field named twice is kept once, where it first came.
+
     Raises:
         ValueError: Naming what was given, unless it is a non-empty selection of
             :data:`OBSERVATION_FIELDS`.
@@ -165,7 +167,7 @@ def observation_fields(observation: Any) -> tuple[str, ...]:
         observation = (observation,)
     fields = tuple(observation)
     check_fields(fields)
-    return fields
+    return tuple(dict.fromkeys(fields))
 
 
 def check_fields(fields: tuple[str, ...]) -> None:
