@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mobileintent_gym.console import UsageError, run_encoder
+from mobileintent_gym.evaluate import scores
 from mobileintent_gym.report.gif import write_gif
 from mobileintent_gym.report.images import image_format
 from mobileintent_gym.report.page import write_report
@@ -52,6 +53,8 @@ def _check_encoder(run: RunRecord) -> None:
 def _main(args: argparse.Namespace) -> int:
     path = Path(args.run)
     run = read_run(path)
+    if not run.scores:  # a file cut off mid-line keeps its episodes, not its scores
+        run.scores = scores(run.episodes, finished=False)
     episode = find_episode(run, args.gif) if args.gif is not None else None
     html = Path(args.html) if args.html else (None if episode else path.with_suffix(".html"))
     gif = (Path(args.gif_out or path.with_suffix(f".{episode['index']}.gif")) if episode

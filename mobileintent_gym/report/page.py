@@ -119,16 +119,23 @@ def _scores(scores: dict[str, Any]) -> str:
     return f'<table class="kv" id="scores">{cells}</table>'
 
 
-def _provenance(prov: dict[str, Any]) -> str:
+def _provenance(prov: dict[str, Any], done: int) -> str:
+    """The run's settings; a warning for an encoder fallback and for a run cut short."""
     shown = {k: prov.get(k) for k in ("agent", "device", "encoder", "seed", "version",
                                       "started", "profiles")}
     shown["users"] = ", ".join(prov.get("users", []))
     shown["tasks"] = len(prov.get("tasks", []))
     rows = "".join(f"<tr><th>{escape(k)}</th><td>{escape(str(v))}</td></tr>"
                    for k, v in shown.items() if v is not None)
-    warning = (f'<p class="warn">Encoder fallback: {escape(prov["encoder_fallback"])}</p>'
-               if prov.get("encoder_fallback") else "")
-    return f'<div><table class="kv">{rows}</table>{warning}</div>'
+    warnings = []
+    if prov.get("encoder_fallback"):
+        warnings.append(f"Encoder fallback: {escape(prov['encoder_fallback'])}")
+    planned = len(prov.get("users", [])) * len(prov.get("tasks", []))
+    if done < planned:
+        warnings.append(f"Partial run: {done} of {planned} episodes; the scores are those "
+                        "of the episodes done (all-success needs every user's)")
+    notes = "".join(f'<p class="warn">{w}</p>' for w in warnings)
+    return f'<div><table class="kv">{rows}</table>{notes}</div>'
 
 
 def _index(episodes: list[dict[str, Any]]) -> str:
@@ -234,7 +241,8 @@ def render_page(run: RunRecord, source: ScreenSource, folder: str | None = None,
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f'<link rel="icon" href="data:,"><title>{escape(title)}</title>'
             f"<style>{(_ASSETS / 'report.css').read_text()}</style></head><body>"
-            f"<h1>{escape(title)}</h1><div class=\"top\">{_provenance(run.provenance)}"
+            f"<h1>{escape(title)}</h1><div class=\"top\">"
+            f"{_provenance(run.provenance, len(run.episodes))}"
             f"{_scores(run.scores)}</div>{_filters(run.episodes)}{_index(run.episodes)}"
             f'{sections}<script type="application/json" id="frames">{frames}</script>'
             f"<script>{(_ASSETS / 'report.js').read_text()}</script></body></html>",

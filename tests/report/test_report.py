@@ -166,6 +166,24 @@ def test_a_cut_off_results_file_is_read_to_its_last_whole_episode(scripted_run, 
     assert 0 < len(run.episodes) < 6 and run.episodes == whole["episodes"][:len(run.episodes)]
 
 
+def test_the_report_of_a_cut_off_file_scores_its_episodes_and_says_it_is_partial(
+        scripted_run, tmp_path, capsys):
+    # Its scores table was empty, and nothing on the page said the run was incomplete.
+    text = scripted_run.read_text()
+    part = tmp_path / "cut.json"
+    part.write_text(text[:int(len(text) * 0.6)])
+    done = read_run(part).episodes
+    assert main(["view", str(part)]) == 0
+    page = (tmp_path / "cut.html").read_text()
+    expected = sum(e["success"] for e in done) / len(done)
+    assert f"<th>task_sr</th><td>{expected:.3f}</td>" in page
+    assert "<th>all_success</th><td>n/a</td>" in page  # undefined until every user is in
+    assert f"Partial run: {len(done)} of 6 episodes" in page
+    whole = tmp_path / "whole.html"
+    assert main(["view", str(scripted_run), "--html", str(whole)]) == 0
+    assert "Partial run" not in whole.read_text()
+
+
 def frame_uris(page):
     start = page.index('<script type="application/json" id="frames">')
     return json.loads(page[page.index(">", start) + 1:page.index("</script>", start)])
