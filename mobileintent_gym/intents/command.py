@@ -37,7 +37,12 @@ from mobileintent_gym.users.sets import resolve_users
 
 
 def progress(done: int, total: int, note: str, out: TextIO, width: int = 30) -> None:
-    """Draw a one-line progress bar (redrawn in place; a newline when complete)."""
+    """Draw a one-line progress bar (redrawn in place; a newline when complete).
+
+    Nothing is drawn when ``out`` is not a terminal: logs and pipes stay clean.
+    """
+    if not getattr(out, "isatty", lambda: False)():
+        return
     filled = width * done // max(1, total)
     end = "\n" if done >= total else ""
     out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {note}{end}")
@@ -97,6 +102,9 @@ def _main(args: argparse.Namespace) -> int:
     width, height = screen_size(args.size, f"--size {args.size}")
     out = Path(args.out)
     output_folder(out)
+    if out.is_dir() and any(out.iterdir()):  # an earlier run's files would stay beside
+        raise UsageError(f"--out {out} holds files already; give a new or empty folder (a "
+                         "run writes only its own users and days beside them)")
     users = resolve_users(args.users, profiles_folder(args.profiles))
     config = GeneratorConfig(width, height, profiles_dir=args.profiles,
                              habits=_knowu(args.knowu or (), _user_ids(users, args.profiles)))

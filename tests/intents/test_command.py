@@ -26,9 +26,26 @@ def test_generate_writes_every_format_and_prints_a_summary(tmp_path, capsys):
     assert len(load_behaviour_log(folder / "behaviour.json")) == summary["segments"]
     out, err = capsys.readouterr()
     assert f"{summary['segments']} segments" in out and "success checked by the judge" in out
-    assert "classes: " in out and "[" + "#" * 30 + "] 2/2 user-days" in err
+    assert "classes: " in out and "user-days" not in err  # no bar drawn into a log
     assert f"encoder: {summary['encoder']}" in err and "encoder_fallback" in summary
     assert not list(folder.glob("*/*.png"))
+
+
+def test_the_progress_bar_is_drawn_on_a_terminal_only():
+    import io
+
+    from mobileintent_gym.intents.command import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal, log = Terminal(), io.StringIO()
+    for done in (1, 2):
+        progress(done, 2, "user-days (ana)", terminal, width=4)
+        progress(done, 2, "user-days (ana)", log, width=4)
+    assert terminal.getvalue() == "\r[##..] 1/2 user-days (ana)\r[####] 2/2 user-days (ana)\n"
+    assert log.getvalue() == ""
 
 
 def test_bad_arguments_are_one_line_with_the_usage_errors_status(tmp_path, capsys):
@@ -116,3 +133,13 @@ def test_every_knowu_file_of_a_user_counts(tmp_path):
     assert names == {"clock_out", "other"}
     with pytest.raises(MobileIntentError, match="seed must be an integer of at least 0"):
         UserLife(USER, -1)
+
+
+def test_a_folder_holding_files_is_refused_before_any_work(tmp_path, capsys):
+    # An earlier run's users and later days stayed beside the new run's files, and its
+    # summary counted only the new ones.
+    (tmp_path / "demo-ben").mkdir()
+    assert main(["generate", "--users", USER, "--days", "1", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"--out {tmp_path} holds files already" in err and "encoder:" not in err
+    assert [p.name for p in tmp_path.iterdir()] == ["demo-ben"]
