@@ -20,7 +20,7 @@ from datetime import date, datetime, timedelta
 
 import numpy as np
 
-from mobileintent_gym.checks import is_count, is_integer, is_number
+from mobileintent_gym.checks import check_type, is_count, is_integer, is_number
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner, Recorded, wander
 from mobileintent_gym.intents.classes import TEMPLATE_INTENTS
@@ -76,7 +76,9 @@ class GeneratorConfig:
 
     Raises:
         ValueError: For a ``noise`` or ``interleave`` that is no number in [0, 1], a
-            ``first_day`` that is no date, or ``habits`` that are not user ids with habits.
+            ``first_day`` that is no date, ``habits`` that are not user ids with habits,
+            or a width or height that is no positive integer.
+        InvalidArgumentError: For a ``manner`` or ``pair`` of another kind.
     """
 
     width: int = 1080
@@ -90,6 +92,13 @@ class GeneratorConfig:
     interleave: float = 0.0
 
     def __post_init__(self) -> None:
+        for name, kind, says in (("manner", Manner, "a Manner"), ("pair", PairConfig,
+                                                                   "a PairConfig")):
+            check_type(f"GeneratorConfig {name}", getattr(self, name), kind, says)
+        for name in ("width", "height"):
+            if not is_count(getattr(self, name)):
+                raise ValueError(f"GeneratorConfig {name} must be a positive integer (pixels), "
+                                 f"got {getattr(self, name)!r}")
         for name in ("noise", "interleave"):
             value = getattr(self, name)
             if value is None and name == "noise":
@@ -352,7 +361,13 @@ def intention_text(task: TaskInstance) -> str:
 
 def generate_sessions(user: str, days: int, seed: int = 0,
                       config: GeneratorConfig | None = None) -> list[Session]:
-    """``days`` consecutive sessions of ``user`` on one phone."""
+    """``days`` consecutive sessions of ``user`` on one phone.
+
+    Raises:
+        ValueError: When ``days`` is no integer of at least 0.
+    """
+    if not is_count(days, least=0):
+        raise ValueError(f"days must be an integer >= 0, got {days!r}")
     life = UserLife(user, seed, config)
     try:
         return [life.day(i) for i in range(days)]

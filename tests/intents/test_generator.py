@@ -177,6 +177,24 @@ def test_a_first_day_given_as_a_datetime_is_that_day():
         GeneratorConfig(first_day="2026-03-09")
 
 
+@pytest.mark.parametrize(("call", "says"), [
+    # Nothing at all without a word; a TypeError; a TypeError deep in the content cache.
+    (lambda: generate_sessions(USER, -3), "days must be an integer >= 0, got -3"),
+    (lambda: generate_sessions(USER, 2.0), "days must be an integer >= 0, got 2.0"),
+    (lambda: _config(pair={"encoder": "lexical"}), "pair must be a PairConfig, got dict"),
+    (lambda: _config(width="1080"), "width must be a positive integer"),
+])
+def test_generation_settings_of_the_wrong_kind_are_named(call, says):
+    with pytest.raises((ValueError, TypeError), match=says):
+        call()
+
+
+def _config(**kwargs):
+    from mobileintent_gym.intents import GeneratorConfig
+
+    return GeneratorConfig(**kwargs)
+
+
 def test_habits_given_as_a_mapping_are_kept_as_hashable_pairs():
     # A dict (the natural shape for "habits per user id") reached cached_sessions, whose
     # cache hashes the config: every intention env failed in reset() with a TypeError.
