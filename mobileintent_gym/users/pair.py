@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import difflib
 import functools
 import hashlib
 import json
@@ -43,7 +44,7 @@ from mobileintent_gym.users import cache
 from mobileintent_gym.users.contexts import ContextSpec, Pool, check_record_ids
 from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.entities import Entity
-from mobileintent_gym.users.profile import UserProfile, resolve_profile
+from mobileintent_gym.users.profile import DOMAINS, UserProfile, resolve_profile
 from mobileintent_gym.users.ranking import preference_values, rank_entities
 
 # Attributes that say how or when a user consumes, not what: their values ("Spotify",
@@ -249,11 +250,18 @@ def load_user_content(user: str | os.PathLike[str], config: PairConfig | None = 
 
 
 def _warn_if_unranked(profile: UserProfile, config: PairConfig) -> None:
-    """Warn when ``profile`` holds no preference value that PAIR could rank content by.
+    """Warn about domains none of :data:`DOMAINS`, and a profile with nothing to rank by.
 
-    Such a profile (no affinity in a domain of interest, every interest 0) is valid, but
-    its lists are the pools' own order, the same for every such profile: often a typo.
+    Both are valid, but often a typo: a domain of another name (``"music"``,
+    ``"Music "``) is ranked only by the all-interests fallback and weighs no routine
+    template; a profile without a preference value (no affinity in a domain of interest,
+    every interest 0) gets the pools' own order, the same for every such profile.
     """
+    for domain in profile.unknown_domains():
+        close = difflib.get_close_matches(domain.strip().title(), DOMAINS, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        logger.warn(f"profile {profile.user_id!r}: domain {domain!r} is none of the known "
+                    f"ones{hint}; contexts and routines use only {list(DOMAINS)}")
     if not preference_values(profile, profile.active_domains(), config.skip_attributes):
         logger.warn(f"profile {profile.user_id!r} holds no preference value in a domain it "
                     "is interested in (interests 1 with affinities): its content is not "

@@ -46,6 +46,10 @@ PROFILES_ENV = "MOBILEINTENT_GYM_PROFILES"
 MAX_NAME = 255  # characters in a user id or profile name (a file name's limit)
 MAX_DEPTH = 16  # nesting of the free-form demographics
 _FIELDS = ("user_id", "demographics", "interests", "affinities", "interactions")
+# The PersonaLens domains: what contexts rank by and routines weigh templates with.
+DOMAINS = ("Alarm", "Books", "Buses", "Calendar", "Events", "Finance", "Flights", "Games",
+           "Hotels", "Media", "Messaging", "Movies", "Music", "Rental Cars", "Restaurants",
+           "Services", "Shopping", "Sports", "Train", "Travel")
 
 
 class UnknownProfileError(MobileIntentError, LookupError):
@@ -112,6 +116,10 @@ class UserProfile:
         return {"user_id": self.user_id, "demographics": self.demographics,
                 "interests": self.interests, "affinities": self.affinities,
                 "interactions": self.interactions}
+
+    def unknown_domains(self) -> list[str]:
+        """Domains of ``interests`` or ``affinities`` that are none of :data:`DOMAINS`."""
+        return sorted((set(self.interests) | set(self.affinities)) - set(DOMAINS))
 
     @property
     def name(self) -> str:

@@ -551,6 +551,24 @@ def test_a_profile_with_nothing_to_rank_by_is_warned_about_once(folder, changes)
         build_user_content(profile, LEXICAL)  # this process has it: no second warning
 
 
+@pytest.mark.parametrize(("domain", "hint"), [("music", " (did you mean 'Music'?)"),
+                                              ("Music ", " (did you mean 'Music'?)"),
+                                              ("Zorblax", "")])
+def test_a_domain_of_no_known_name_is_warned_about(folder, domain, hint):
+    # "music" or "Music " loaded without a word: its values were ranked only by the
+    # all-interests fallback and no routine template was weighed up by it.
+    from mobileintent_gym.users import UserProfile
+
+    profile = UserProfile.from_dict({
+        "user_id": f"typo-{len(domain)}{domain[0]}", "interests": {domain: 1, "Books": 1},
+        "affinities": {domain: {"Preferred Genres": ["jazz"]}, "Books": {"Genre": ["sagas"]}}})
+    with pytest.warns(UserWarning, match="domain") as said:
+        build_user_content(profile, LEXICAL)
+    (message,) = [str(w.message) for w in said]
+    assert (f"profile {profile.user_id!r}: domain {domain!r} is none of the known "
+            f"ones{hint};") in message
+
+
 def test_a_profile_with_preferences_builds_without_a_warning(folder):
     from mobileintent_gym.users import UserProfile
 
