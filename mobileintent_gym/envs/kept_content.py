@@ -90,8 +90,10 @@ class KeptContent:
                         "made) stays for the next")
         if (task.template.id, task.record) in self.completed:
             logger.warn(f"{task.id} for {task.user}: an earlier episode on this device "
-                        f"already completed {task.template.id} with {task.record}; its "
-                        "outcome may be pre-satisfied")
+                        f"already completed {task.template.id} with {task.record}; it "
+                        "cannot be judged as on a fresh phone (its outcome may hold "
+                        "already, need a step more, such as a toggle already on, or be "
+                        "out of reach, such as a record already added)")
 
 
 def _check_served(served: dict[str, str], user: str, pair: PairConfig, encoder: str

@@ -19,6 +19,7 @@ from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.session import CarriedDevice
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.rollouts import run_episode
 from mobileintent_gym.tasks import UnknownTaskError, task_ids
 from mobileintent_gym.users import USER_SETS, PairConfig, load_user_content
 from tests.helpers import oracle_misses
@@ -419,3 +420,21 @@ def test_a_simulated_phone_holding_a_users_content_keeps_it_without_load_state()
         assert phone.state.apps == content.state.apps  # the user's, not the built-in
         tasks = [env.reset(seed=seed)[1]["task"] for seed in range(10)]
         assert oracle_misses(env, "demo-ana", tasks) == []
+
+
+def test_a_task_done_before_on_a_phone_that_keeps_its_content_is_warned_about():
+    # The warning said the outcome "may be pre-satisfied" where the task had become
+    # impossible: G-WRE-02 offers a book to add, and the book was added already.
+    pair = PairConfig(encoder="lexical")
+    phone = SimPhone(540, 1200)
+    phone.reset(load_user_content("demo-ana", pair).state)
+    env = ExecuteEnv(phone, users=["demo-ana"], pair=pair, load_state=False)
+    task = "G-WRE-02:common:explicit"
+    with pytest.warns(UserWarning, match="keeps its content"):
+        assert run_episode(env, OracleAgent(env), "demo-ana", task)[0].success
+    with pytest.warns(UserWarning) as said:
+        again, _ = run_episode(env, OracleAgent(env), "demo-ana", task)
+    assert not again.success  # the book is on the list: nothing offers to add it
+    (message,) = [str(w.message) for w in said]
+    assert f"{task} for demo-ana: an earlier episode on this device already completed" in message
+    assert "cannot be judged as on a fresh phone" in message and "out of reach" in message
