@@ -68,6 +68,7 @@ from gymnasium.vector.utils import (
 from mobileintent_gym.checks import is_integer, positive_integer
 from mobileintent_gym.distributed.threads import worker_environment
 from mobileintent_gym.envs import vector_worker
+from mobileintent_gym.envs.vector_info import add_info
 from mobileintent_gym.envs.vector_worker import (
     CLOSE,
     WHOLE,
@@ -229,6 +230,14 @@ class SharedMemoryVectorEnv(VectorEnv):
             return self._add_batch()
         except SharedMemoryFullError:
             return 0
+
+    def _add_info(self, vector_infos: dict[str, Any], env_info: dict[str, Any],
+                  env_num: int) -> dict[str, Any]:
+        """Batch one sub-env's ``info`` (:mod:`.vector_info`).
+
+        ``None`` among numbers is NaN, whatever the sub-envs' order.
+        """
+        return add_info(vector_infos, env_info, env_num, self.num_envs)
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
