@@ -10,7 +10,6 @@ import argparse
 import sys
 import time
 import warnings
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -18,7 +17,6 @@ from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.files import trial_folder
 from mobileintent_gym.users.cache import EncoderChoice, predict_encoder
 from mobileintent_gym.users.encoders import make_encoder, name_matches
-from mobileintent_gym.users.profile import resolve_profile
 
 
 class UsageError(MobileIntentError, ValueError):
@@ -37,29 +35,6 @@ def profiles_folder(value: str | None) -> str | None:
     if value is not None and not Path(value).is_dir():
         raise UsageError(f"--profiles {value!r} is not a folder")
     return value
-
-
-def distinct_users(users: Sequence[str], profiles: str | None,
-                   why: str = "") -> dict[str, str]:
-    """Each user's id, mapped to the user as given (a name or a profile's path).
-
-    Args:
-        users: The users as given.
-        profiles: The ``--profiles`` folder, searched first.
-        why: What two users of one id would do wrong (for the message).
-
-    Raises:
-        UsageError: When two of them are one user (a name and the path of its profile,
-            say).
-    """
-    ids: dict[str, str] = {}
-    for user in users:
-        user_id = resolve_profile(user, profiles).user_id
-        if user_id in ids:
-            raise UsageError(f"--users {ids[user_id]!r} and {user!r} are both user "
-                             f"{user_id!r}{why}; give one")
-        ids[user_id] = user
-    return ids
 
 
 def output_folder(out: Path, option: str = "--out") -> None:

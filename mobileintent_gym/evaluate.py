@@ -26,7 +26,6 @@ from mobileintent_gym.agents.resolve import SPEC_HELP, AgentSpec, parse_agent
 from mobileintent_gym.console import (
     Progress,
     UsageError,
-    distinct_users,
     profiles_folder,
     run_encoder,
 )
@@ -49,6 +48,7 @@ from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, parse_task_id, t
 from mobileintent_gym.users import UnknownProfileError, profile_names, resolve_users
 from mobileintent_gym.users.cache import EncoderChoice
 from mobileintent_gym.users.profile import absolute_user
+from mobileintent_gym.users.sets import distinct_users
 
 OBSERVATION = ("instruction", "hierarchy")
 

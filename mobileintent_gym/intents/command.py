@@ -21,7 +21,6 @@ from typing import TextIO
 from mobileintent_gym.backends.loader import screen_size
 from mobileintent_gym.console import (
     UsageError,
-    distinct_users,
     output_folder,
     positive_int,
     profiles_folder,
@@ -33,7 +32,7 @@ from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.knowu import behaviour_log, load_knowu_habits, write_behaviour_log
 from mobileintent_gym.intents.schema import Session
 from mobileintent_gym.users.encoders import check_ranked_by
-from mobileintent_gym.users.sets import resolve_users
+from mobileintent_gym.users.sets import distinct_users, resolve_users
 
 
 def progress(done: int, total: int, note: str, out: TextIO, width: int = 30) -> None:

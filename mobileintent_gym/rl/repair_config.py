@@ -11,6 +11,7 @@ from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA
 from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_settings
 from mobileintent_gym.tasks import parse_task_id
+from mobileintent_gym.users.sets import distinct_users
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,9 @@ def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequen
     for task in tasks:
         parse_task_id(task)
     base_model(config)
-    if len(set(train_users)) < 2:
+    people = distinct_users(train_users, config.profiles_dir,
+                            ", whom a RePAIR group would pair with themselves")
+    if len(people) < 2:
         raise MobileIntentError(f"RePAIR groups pair two training users; the training users "
                                 f"are {list(train_users)} (give two or more)")
     counts = ("updates", "per_user", "epochs", "max_new_tokens", "max_elements",

@@ -115,10 +115,13 @@ def settings_json(config: Mapping[str, Any], indent: int | None = None) -> str:
     """A run's settings as saved: JSON, tuples as lists, paths as strings.
 
     Folders (``init``, ``profiles_dir``) and profile files among the users are made
-    absolute: a run is resumed with them written any way that names the same file, from
-    any folder.
+    absolute, and a lone user or task (a string) is a list of one: a run is resumed with
+    them written any way that means the same, from any folder.
     """
     settings = dict(config)
+    for name in (*_USERS, "tasks"):
+        if isinstance(settings.get(name), str | os.PathLike):
+            settings[name] = [settings[name]]
     for name in _FOLDERS:
         if settings.get(name) is not None:
             settings[name] = str(Path(settings[name]).expanduser().resolve())

@@ -43,7 +43,7 @@ from mobileintent_gym.rl.runs import (
 )
 from mobileintent_gym.rollouts import rollout
 from mobileintent_gym.tasks import parse_task_id
-from mobileintent_gym.users.sets import resolve_users
+from mobileintent_gym.users.sets import distinct_users, resolve_users
 
 LOG_FIELDS = ("update", "epoch", "loss", "examples", "tokens_per_s", "seconds")
 
@@ -178,6 +178,7 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
                                    "lora_rank"), ("lr", "lora_alpha", "max_grad_norm"))
     check_device(config.device)
     train_users = resolve_users(config.users, config.profiles_dir)
+    distinct_users(train_users, config.profiles_dir, ", whose examples would count twice")
     check_run_folder(config.out, dataclasses.asdict(config), flag="")
     base = lm or load_language_model(config.model, config.device)
     env = make_envs(1, device=config.phone, users=train_users,

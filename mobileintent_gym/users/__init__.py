@@ -37,6 +37,7 @@ from mobileintent_gym.users.profile import (
 from mobileintent_gym.users.ranking import preference_values, rank_entities, score_entities
 from mobileintent_gym.users.sets import (
     USER_SETS,
+    distinct_users,
     pick_user,
     resolve_users,
     set_names,
@@ -59,6 +60,7 @@ __all__ = [
     "UserProfile",
     "build_user_content",
     "builtin_users",
+    "distinct_users",
     "keys_of",
     "load_profile",
     "load_user_content",

@@ -23,7 +23,7 @@ import gymnasium as gym
 import numpy as np
 
 from mobileintent_gym.checks import ordered
-from mobileintent_gym.errors import InvalidProfileError
+from mobileintent_gym.errors import InvalidProfileError, MobileIntentError
 from mobileintent_gym.users.profile import UnknownProfileError, builtin_users, resolve_profile
 
 USER_SETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
@@ -80,6 +80,30 @@ def resolve_users(users: UserSpec = None,
             members = (os.fspath(item),)
         names.extend(m for m in members if m not in names)
     return tuple(names)
+
+
+def distinct_users(users: Iterable[str | os.PathLike[str]],
+                   profiles_dir: str | os.PathLike[str] | None = None,
+                   why: str = "") -> dict[str, str | os.PathLike[str]]:
+    """Each user's id, mapped to the user as given (a name or a profile's path).
+
+    Args:
+        users: The users (names or profile paths, not sets).
+        profiles_dir: The folder searched first for names.
+        why: What two users of one id would do wrong (for the message).
+
+    Raises:
+        MobileIntentError: When two of them are one user (a name and the path of its
+            profile, say), naming both.
+    """
+    ids: dict[str, str | os.PathLike[str]] = {}
+    for user in users:
+        user_id = resolve_profile(user, profiles_dir).user_id
+        if user_id in ids:
+            raise MobileIntentError(f"users {str(ids[user_id])!r} and {str(user)!r} are both "
+                                    f"user {user_id!r}{why}; give one")
+        ids[user_id] = user
+    return ids
 
 
 def pick_user(choice: str | os.PathLike[str] | None, users: tuple[str, ...],

@@ -81,7 +81,7 @@ def test_two_profiles_of_one_user_id_are_refused_before_any_work(tmp_path, capsy
     assert main(["generate", "--users", USER, str(other), "--days", "1", "--out",
                  str(out)]) == 2
     err = capsys.readouterr().err
-    assert f"--users '{USER}' and '{other}' are both user '{USER}'" in err
+    assert f"users '{USER}' and '{other}' are both user '{USER}'" in err
     assert "encoder:" not in err and not out.exists()
 
 

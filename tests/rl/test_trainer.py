@@ -473,6 +473,11 @@ def test_a_run_resumes_with_its_folders_and_profiles_written_another_way(tmp_pat
     check_run_folder(tmp_path / "run", {
         "init": str(tmp_path / "s1" / "adapters"), "profiles_dir": "../people",
         "users": ("ana.json", "train"), "out": str(tmp_path / "run")}, resume=True)
+    write_config(tmp_path / "lone", {"users": "train", "val_users": "ana.json",
+                                     "tasks": "G-WCT-01:common:explicit"})  # saved per letter
+    check_run_folder(tmp_path / "lone", {
+        "users": ["train"], "val_users": [str(tmp_path / "people" / "ana.json")],
+        "tasks": ("G-WCT-01:common:explicit",)}, resume=True)
     with pytest.raises(MobileIntentError, match=r"init: .*s1/adapters' saved"):
         check_run_folder(tmp_path / "run", {
             "init": "s1/adapters", "profiles_dir": "../people",
@@ -594,3 +599,20 @@ def test_lockstep_records_equal_one_agent_per_episode_when_greedy(small_lm):
     for record in batched:  # a turn whose answer could not be read is a flagged no-op
         assert [not t.read for t in record.turns] == [
             "no action in the model" in s.action for s in record.steps]
+
+
+def test_one_person_given_by_name_and_by_path_is_refused_before_a_model_loads():
+    # RePAIR paired demo-ana with herself; SFT counted her examples twice.
+    from pathlib import Path
+
+    import mobileintent_gym.users
+    from mobileintent_gym.rl.repair_config import check_config
+    from mobileintent_gym.rl.sft import SftConfig, train_sft
+
+    path = str(Path(mobileintent_gym.users.__file__).parent / "profiles" / "demo-ana.json")
+    config = RepairConfig(model="not/loaded-when-refused", users=("demo-ana", path))
+    with pytest.raises(MobileIntentError, match="both user 'demo-ana', whom a RePAIR group"):
+        check_config(config, ("G-WCT-01:common:explicit",), config.users)
+    sft = SftConfig(model="not/loaded-when-refused", users=("demo-ana", path))
+    with pytest.raises(MobileIntentError, match="both user 'demo-ana', whose examples"):
+        train_sft(sft)
