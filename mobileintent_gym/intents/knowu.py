@@ -48,8 +48,7 @@ ACTION_TEMPLATES: dict[str, tuple[str, ...]] = {
     "open_file": ("G-WRE-01",),
 }
 _WEEK = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_DAY_NAMES = {name: i for i, full in enumerate(_WEEK) for name in (full, full[:3])}
-_DAY_GROUPS = {"weekdays": (0, 1, 2, 3, 4), "weekends": (5, 6)}
+_DAY_GROUPS = {"weekday": (0, 1, 2, 3, 4), "weekend": (5, 6)}
 _DAY_SEPARATORS = re.compile(r"[\s,;/]+")
 _RANGE_DASH = re.compile(r"\s*[-\u2013]\s*")  # "Mon - Fri", "Mon–Fri"
 _CONDITION_CHANCE = 0.3
@@ -147,8 +146,9 @@ def _days(trigger: dict, where: str) -> tuple[int, ...]:
     """The weekdays (0 = Monday) of a trigger's ``days``/``day_of_week``.
 
     A name or a list of them; a string may hold several (``"Mon, Wed"``), ranges
-    (``"Monday-Friday"``, ``"Fri-Mon"``), ``weekdays`` or ``weekends``. Names are whole
-    (``monday``) or three letters (``mon``), in any case.
+    (``"Monday-Friday"``, ``"Fri-Mon"``), ``weekdays`` or ``weekends``. A name is three
+    letters of it or more (``mon``, ``tues``, ``thurs``), a plural (``mondays``) or
+    abbreviated with a dot (``tue.``), in any case.
     """
     days = trigger.get("days", trigger.get("day_of_week"))
     if days is None:
@@ -164,11 +164,21 @@ def _days(trigger: dict, where: str) -> tuple[int, ...]:
     return tuple(found)
 
 
+def _day(word: str) -> int | None:
+    """The weekday a word names: a name's first three letters or more, a plural, a dot."""
+    word = word.rstrip(".")
+    for name in (word, word[:-1] if word.endswith("s") else ""):  # "weds", "mondays"
+        named = {i for i, full in enumerate(_WEEK) if len(name) >= 3 and full.startswith(name)}
+        if len(named) == 1:
+            return named.pop()
+    return None
+
+
 def _weekdays(word: str, where: str, days: Any) -> tuple[int, ...]:
     """The weekdays one word names: a day, a range of two (wrapping past Sunday), a group."""
-    if word in _DAY_GROUPS:
-        return _DAY_GROUPS[word]
-    ends = [_DAY_NAMES.get(end) for end in word.split("-")]
+    if word.rstrip("s") in _DAY_GROUPS:
+        return _DAY_GROUPS[word.rstrip("s")]
+    ends = [_day(end) for end in word.split("-")]
     if len(ends) not in (1, 2) or None in ends:
         raise InvalidDataError(f"{where}: unknown weekday {word!r} in {days!r}")
     first, last = ends[0], ends[-1]

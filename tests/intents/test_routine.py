@@ -127,6 +127,9 @@ def test_a_knowu_time_that_is_no_time_of_day_is_named(tmp_path, trigger, named):
     ("Saturday", (5,)), ("[Mon, Tue]", (0, 1)), ("'Monday-Friday'", (0, 1, 2, 3, 4)),
     ("'Mon, Wed, Fri'", (0, 2, 4)), ("'Tuesday/Thursday'", (1, 3)), ("weekends", (5, 6)),
     ("'Fri - Mon'", (0, 4, 5, 6)), ("[WEEKDAYS]", (0, 1, 2, 3, 4)),
+    # Read by their first letters before, and to be read still:
+    ("Tues", (1,)), ("Thurs", (3,)), ("Weds", (2,)), ("[Mondays, Fridays]", (0, 4)),
+    ("[Tue., Thu.]", (1, 3)), ("weekend", (5, 6)),
 ])
 def test_knowu_weekdays_are_read_whole(tmp_path, days, weekdays):
     # The first three letters of the whole string were read: "Monday-Friday" was Monday.
@@ -138,7 +141,7 @@ def test_knowu_weekdays_are_read_whole(tmp_path, days, weekdays):
     assert habit.trigger.days == weekdays
 
 
-@pytest.mark.parametrize("days", ["[Monkey]", "'Mon-'", "'Monday to Friday'", "[3]"])
+@pytest.mark.parametrize("days", ["[Monkey]", "'Mon-'", "'Monday to Friday'", "[3]", "Mo"])
 def test_a_knowu_day_that_is_no_weekday_is_named(tmp_path, days):
     pytest.importorskip("yaml")
     path = tmp_path / "days.yaml"
