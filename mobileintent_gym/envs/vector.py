@@ -6,7 +6,8 @@ of shared memory only once, when it is built, so every instruction comes back bl
 :class:`SharedMemoryVectorEnv` puts only the observation's arrays in shared memory and
 sends text, rewards, flags and ``info`` through the pipes. Its results equal a
 ``SyncVectorEnv``'s for the same seeds, autoresets included (next-step autoreset,
-Gymnasium's default).
+Gymnasium's default), but for how ``info`` values of several types batch
+(:mod:`.vector_info`: a ``None`` among numbers is NaN, numbers widen, whatever the order).
 
 Every registered env id of this package reaches it through Gymnasium::
 
@@ -152,6 +153,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         self._owed: list[deque[_Message]] = []  # per worker: the messages it will answer
         self._action_batches: dict[int, gym.Space] = {}  # batch_space of k actions, by k
         self._gathers: dict[str, list[np.ndarray]] = {}  # field → buffers for recv's copies
+        self._numeric_info: set[tuple[str, ...]] = set()  # info keys seen holding numbers
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
         # Before multiprocessing's own exit hook, registered earlier, kills the workers.
@@ -237,7 +239,7 @@ class SharedMemoryVectorEnv(VectorEnv):
 
         ``None`` among numbers is NaN, whatever the sub-envs' order.
         """
-        return add_info(vector_infos, env_info, env_num, self.num_envs)
+        return add_info(vector_infos, env_info, env_num, self.num_envs, self._numeric_info)
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:

@@ -6,10 +6,13 @@ an array's type does not depend on which sub-env came first. Gymnasium types a k
 the first value it meets, so a score that is ``None`` (undefined) in one sub-env and a
 number in another came out as ``[0.5, nan]`` or as an object array ``[None, 0.5]``
 (which ``np.nanmean`` cannot take) by the sub-envs' order, and a float after an int was
-cut to an int. Here numbers and ``None`` batch as one number array, widened as values
-come (bool, then int, then float), ``None`` as NaN; anything else makes the array an
-object array, where ``None`` stays ``None`` (so does a key that is ``None`` in every
-sub-env).
+cut to an int. Here numbers (Python's, NumPy's, and arrays of one shape) batch as one
+number array, widened as values come (``np.result_type``), ``None`` among them as NaN;
+anything else makes the array an object array, where ``None`` stays ``None`` (so does a
+key that is ``None`` in every sub-env, unless it held numbers in an earlier batch). A key
+that is a dict in one sub-env and ``None`` in another is left unset (masked) for the
+latter; one that is a dict in one sub-env and anything else in another is refused,
+naming it.
 """
 
 from __future__ import annotations
@@ -19,71 +22,110 @@ from typing import Any
 
 import numpy as np
 
-# Number arrays by how wide a value they hold; None needs a float (NaN).
-_WIDTH = {"b": 0, "i": 1, "u": 1, "f": 2}
+from mobileintent_gym.errors import MobileIntentError
+
+_NUMBER_KINDS = "biuf"
 
 
-def add_info(infos: dict[str, Any], info: dict[str, Any], index: int, size: int
+def add_info(infos: dict[str, Any], info: dict[str, Any], index: int, size: int,
+             numeric: set[tuple[str, ...]] | None = None, path: tuple[str, ...] = ()
              ) -> dict[str, Any]:
     """Add sub-env ``index``'s ``info`` to the batched ``infos`` of ``size`` sub-envs.
 
+    Args:
+        infos: The batch so far.
+        info: The sub-env's ``info``.
+        index: The sub-env's place in the batch.
+        size: Sub-envs in the batch.
+        numeric: Keys (paths through dicts) seen holding numbers, in this batch or an
+            earlier one (added to): a batch whose values of such a key are all ``None``
+            is NaN, not objects, as a batch that also holds numbers is.
+        path: The keys of the dict ``info`` is in (for ``numeric``).
+
     Returns:
         ``infos``, updated in place.
+
+    Raises:
+        MobileIntentError: For a key that is a dict in one sub-env and a value other
+            than a dict or ``None`` in another.
     """
     for key, value in info.items():
+        held = infos.get(key)
         if key == "final_obs":
-            array = infos.get(key)
-            if array is None:
-                array = np.full(size, None, dtype=object)
+            array = np.full(size, None, dtype=object) if held is None else held
             array[index] = value
-        elif isinstance(value, dict):
-            array = add_info(infos.get(key, {}), value, index, size)
+        elif isinstance(value, dict) or isinstance(held, dict):
+            if value is None:
+                continue  # not known yet in this sub-env: masked
+            if not (isinstance(value, dict) and (held is None or isinstance(held, dict)
+                                                 or _only_none(held))):
+                raise MobileIntentError(f"info key {key!r} is a dict in one sub-env and "
+                                        f"{type(value).__name__} in another; vector envs "
+                                        "batch one kind of value per key")
+            if held is not None and not isinstance(held, dict):  # Nones so far: unset
+                infos.pop(f"_{key}")
+            array = add_info(held if isinstance(held, dict) else {}, value, index, size,
+                             numeric, (*path, key))
         else:
-            array = _placed(infos.get(key), value, index, size)
+            array = _placed(held, value, index, size, numeric, (*path, key))
         mask = infos.get(f"_{key}", np.zeros(size, dtype=np.bool_))
         mask[index] = True
         infos[key], infos[f"_{key}"] = array, mask
     return infos
 
 
-def _placed(array: np.ndarray | None, value: Any, index: int, size: int) -> np.ndarray:
+def _placed(array: np.ndarray | None, value: Any, index: int, size: int,
+            numeric: set[tuple[str, ...]] | None, key: tuple[str, ...]) -> np.ndarray:
     """``array`` (made or widened to hold ``value``) with ``value`` at ``index``."""
-    width = _width(value)
+    number = _number(value)
+    if number is not None and numeric is not None:
+        numeric.add(key)
     if array is None:
-        array = _new(value, width, size)
-    elif array.dtype == object:
-        # A number after Nones only: the Nones were undefined numbers.
-        if value is not None and width < 3 and all(v is None for v in array):
+        if number is not None:
+            array = np.zeros((size, *number.shape), dtype=number.dtype)
+        elif value is None and numeric is not None and key in numeric:
             array = np.full(size, np.nan)
-    elif array.ndim > 1 or isinstance(value, np.ndarray):
-        if not (isinstance(value, np.ndarray) and value.shape == array.shape[1:]):
+        else:
+            array = np.full(size, None, dtype=object)
+    elif array.dtype == object:
+        if number is not None and _only_none(array):  # the Nones were undefined numbers
+            array = np.full((size, *number.shape), np.nan,
+                            dtype=np.result_type(number.dtype, np.float64))
+    else:
+        wanted = _wanted(array, value, number)
+        if wanted is None:
             array = _objects(array)
-    elif width > _WIDTH.get(array.dtype.kind, 3):
-        array = array.astype((np.int64, np.float64)[width - 1]) if width < 3 else _objects(array)
-    elif array.dtype.kind not in _WIDTH:  # str, complex ...
-        array = _objects(array)
+        elif wanted != array.dtype:
+            array = array.astype(wanted)
     array[index] = np.nan if value is None and array.dtype != object else value
     return array
 
 
-def _new(value: Any, width: int, size: int) -> np.ndarray:
-    """The array a key's first value starts: typed by it, ``None`` waiting in objects."""
-    if isinstance(value, np.ndarray):
-        return np.zeros((size, *value.shape), dtype=value.dtype)
-    if value is None or width == 3:
-        return np.full(size, None, dtype=object)
-    return np.zeros(size, dtype=(bool, np.int64, np.float64)[width])
+def _number(value: Any) -> np.ndarray | None:
+    """``value`` as an array when it is a number or an array of numbers, else ``None``."""
+    if isinstance(value, numbers.Number | np.generic | np.ndarray):
+        given = np.asarray(value)
+        if given.dtype.kind in _NUMBER_KINDS:
+            return given
+    return None
 
 
-def _width(value: Any) -> int:
-    """0 for a bool, 1 an integer, 2 a real number or ``None``, 3 anything else."""
-    if isinstance(value, bool | np.bool_):
-        return 0
-    if isinstance(value, numbers.Integral):
-        return 1
-    if value is None or isinstance(value, numbers.Real):
-        return 2
-    return 3
+def _wanted(array: np.ndarray, value: Any, number: np.ndarray | None) -> np.dtype | None:
+    """The type a number ``array`` must take to hold ``value``; ``None``: only objects."""
+    if array.dtype.kind not in _NUMBER_KINDS:
+        return None
+    if value is None:  # NaN: a float array (one row per sub-env) as it is, or a float64
+        if array.ndim > 1:
+            return None
+        return array.dtype if array.dtype.kind == "f" else np.dtype(np.float64)
+    if number is None or number.shape != array.shape[1:]:
+        return None
+    return np.result_type(array.dtype, number.dtype)
+
+
+def _only_none(array: np.ndarray) -> bool:
+    """Whether an object array holds nothing but ``None`` so far."""
+    return array.dtype == object and all(v is None for v in array)
 
 
 def _objects(array: np.ndarray) -> np.ndarray:

@@ -1,10 +1,14 @@
 """Batching sub-envs' ``info``: types that do not depend on the sub-envs' order."""
 
+import functools
+
+import gymnasium as gym
 import numpy as np
 import pytest
 
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
 from mobileintent_gym.envs.vector_info import add_info
+from mobileintent_gym.errors import MobileIntentError
 
 
 def batched(*infos, size=None):
@@ -48,14 +52,61 @@ def test_arrays_final_observations_and_masks_batch_as_gymnasium_batches_them():
     assert infos["_final_obs"].tolist() == [True, False, False]
 
 
-def test_the_package_vector_env_batches_with_it():
-    two = type("Two", (), {"num_envs": 2})()
-    infos = SharedMemoryVectorEnv._add_info(two, {}, {"x": None}, 0)
-    infos = SharedMemoryVectorEnv._add_info(two, infos, {"x": 0.5}, 1)
-    assert infos["x"].dtype == np.float64 and np.isnan(infos["x"][0]) and infos["x"][1] == 0.5
-
-
 def test_a_key_none_everywhere_or_among_objects_stays_none():
     assert batched({"event": None}, {"event": None})["event"].tolist() == [None, None]
     mixed = batched({"event": None}, {"event": ("launcher", 3)})
     assert mixed["event"].tolist() == [None, ("launcher", 3)]
+
+
+def test_numpy_numbers_and_arrays_widen_by_numpys_rules():
+    # An int then a 0-d float array cut 0.5 to 0; uint8 rows then [0.5, 300] wrapped.
+    assert batched({"x": 1}, {"x": np.array(0.5)})["x"].tolist() == [1.0, 0.5]
+    rows = batched({"x": np.ones(2, np.uint8)}, {"x": np.array([0.5, 300.0])})["x"]
+    assert rows.dtype == np.float64 and rows.tolist() == [[1, 1], [0.5, 300.0]]
+    kept = batched({"x": np.float32(0.5)}, {"x": None}, {"x": np.float32(1)})["x"]
+    assert kept.dtype == np.float32 and kept[[0, 2]].tolist() == [0.5, 1.0]
+
+
+def test_a_dict_beside_none_is_masked_and_beside_anything_else_is_named():
+    late = batched({"stats": None}, {"stats": {"n": 2}})
+    assert late["stats"]["n"].tolist() == [0, 2] and late["_stats"].tolist() == [False, True]
+    early = batched({"stats": {"n": 2}}, {"stats": None})
+    assert early["stats"]["_n"].tolist() == [True, False]
+    assert early["_stats"].tolist() == [True, False]
+    with pytest.raises(MobileIntentError, match="info key 'stats' is a dict in one sub-env"):
+        batched({"stats": {"n": 2}}, {"stats": 3})
+
+
+class _Scored(gym.Env):
+    """Ends every step with a score that is None (undefined) or a number."""
+
+    observation_space = gym.spaces.Box(0, 1, (2,), np.float32)
+    action_space = gym.spaces.Discrete(2)
+
+    def __init__(self, score):
+        self.score = score
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        return np.zeros(2, np.float32), {}
+
+    def step(self, action):
+        return np.zeros(2, np.float32), 0.0, True, False, {"episode": {"acc_c": self.score}}
+
+
+@pytest.mark.parametrize("scores", [(None, 0.5), (0.5, None)])
+def test_the_vector_env_steps_and_receives_part_of_its_envs_with_nan_for_none(scores):
+    envs = SharedMemoryVectorEnv([functools.partial(_Scored, s) for s in scores])
+    try:
+        envs.reset(seed=0)
+        info = envs.step(np.zeros(2, np.int64))[4]["episode"]["acc_c"]
+        assert info.dtype == np.float64 and np.nanmean(info) == 0.5
+        envs.step(np.zeros(2, np.int64))  # the autoreset after the episodes ended
+        envs.send(np.zeros(2, np.int64))
+        first = envs.recv(batch_size=1)[4]["episode"]["acc_c"]
+        second = envs.recv(batch_size=1)[4]["episode"]["acc_c"]
+        # A batch of the None alone is NaN too: the key held numbers before.
+        assert first.dtype == second.dtype == np.float64 and len(first) == len(second) == 1
+        assert sorted(np.isnan([first[0], second[0]])) == [False, True]
+    finally:
+        envs.close()
