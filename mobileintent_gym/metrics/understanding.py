@@ -48,8 +48,10 @@ def read_segmentation(answer: Any) -> list[tuple[str, list]]:
     if not isinstance(answer, str):
         raise ValueError(f"the answer must be text, got {type(answer).__name__}")
     pairs = first_json_pairs(answer)
+    if pairs is None:
+        raise ValueError(f"the answer holds no JSON object: {answer[:80]!r}")
     if not pairs:
-        raise ValueError(f"the answer holds no non-empty JSON object: {answer[:80]!r}")
+        raise ValueError(f"the answer's first JSON object is empty: {answer[:80]!r}")
     for key, indices in pairs:
         if not isinstance(indices, list) or isinstance(indices, JsonPairs):
             raise ValueError(f"intention {key!r} needs a list of step indices, got {indices!r}")

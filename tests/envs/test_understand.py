@@ -107,10 +107,11 @@ def test_indices_written_as_numeric_strings_are_read_as_numbers(env):
 
 
 @pytest.mark.parametrize(("answer", "why"), [
-    ("not json", "no non-empty JSON object"), ("[1, 2]", "no non-empty JSON object"),
-    ("{}", "non-empty"), ('{"a": 3}', "needs a list"), ('{"a": [0, 1]}', "indices >= 1"),
-    ('{"a": ["x"]}', "indices >= 1"), (None, "must be text"), ("", "no non-empty"),
-    ('{"a": ' + "[" * 990 + "]" * 990 + "}", "no non-empty"),  # was a RecursionError
+    ("not json", "holds no JSON object"), ("[1, 2]", "holds no JSON object"),
+    ("{}", "first JSON object is empty"), ('{} {"a": [1]}', "first JSON object is empty"),
+    ('{"a": 3}', "needs a list"), ('{"a": [0, 1]}', "indices >= 1"),
+    ('{"a": ["x"]}', "indices >= 1"), (None, "must be text"), ("", "holds no JSON object"),
+    ('{"a": ' + "[" * 990 + "]" * 990 + "}", "holds no JSON object"),  # a RecursionError
 ])
 def test_malformed_answers_are_scored_zero_and_named(env, answer, why):
     env.reset(seed=1)
