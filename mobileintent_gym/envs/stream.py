@@ -20,7 +20,7 @@ from datetime import datetime
 import numpy as np
 from PIL import Image
 
-from mobileintent_gym.intents.generator import replay
+from mobileintent_gym.intents.replay import replay
 from mobileintent_gym.intents.schema import TIME_FORMAT, IntentionSegment, Session
 from mobileintent_gym.phone import SimPhone
 

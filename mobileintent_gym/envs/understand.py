@@ -36,11 +36,8 @@ from mobileintent_gym.envs.days import check_config, check_counts, check_size
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import FrameBox, UnicodeText
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.intents.generator import (
-    GeneratorConfig,
-    cached_sessions,
-    replay,
-)
+from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
+from mobileintent_gym.intents.replay import replay
 from mobileintent_gym.intents.schema import IntentionSegment, Session
 from mobileintent_gym.metrics.act2intent import understanding_scores
 from mobileintent_gym.metrics.understanding import read_segmentation

@@ -29,7 +29,6 @@ from mobileintent_gym.intents.generator import (
     UserLife,
     generate_sessions,
     intention_text,
-    replay,
 )
 from mobileintent_gym.intents.knowu import (
     BehaviourEntry,
@@ -39,6 +38,7 @@ from mobileintent_gym.intents.knowu import (
     write_behaviour_log,
 )
 from mobileintent_gym.intents.persona import persona_text
+from mobileintent_gym.intents.replay import replay
 from mobileintent_gym.intents.routine import Habit, Routine, Trigger, build_routine, plan_day
 from mobileintent_gym.intents.schema import (
     NOISE_EVENT,

@@ -36,7 +36,7 @@ from PIL import Image
 
 from mobileintent_gym.checks import is_integer
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.intents.generator import replay
+from mobileintent_gym.intents.replay import replay
 from mobileintent_gym.intents.schema import (
     SEGMENT_KINDS,
     TIME_FORMAT,

@@ -14,7 +14,8 @@ counts them). Every intention is judged; its steps get descriptions
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
@@ -200,28 +201,15 @@ class UserLife:
         """The date of day ``index``."""
         return self.config.first_day + timedelta(days=index)
 
-    def live(self, index: int) -> Iterator[IntentionSegment]:
+    def live(self, index: int) -> LivingDay:
         """Live day ``index`` segment by segment, from the phone as it is now.
 
         Each planned segment is carried out when the iteration asks for the next one, so
         whatever happens to the phone in between (an assistant acting on it) is where the
-        user goes on from.
+        user goes on from. The iterator is an object (:class:`LivingDay`), so a day under way
+        can be copied or pickled.
         """
-        when = self.date(index)
-        plan = plan_day(self.routine, when, self.seed)
-        rng = stable_rng(self.seed, "behaviour", self.user, when.isoformat())
-        breaks = self._breaks(plan, when)
-        self._put_away = True  # overnight
-        i = 0
-        while i < len(plan):
-            if i in breaks:
-                yield from self._interleaved(plan[i], plan[i + 1], breaks[i], rng)
-                i += 2
-                continue
-            segment = self.carry_out(plan[i], rng)
-            if segment is not None:
-                yield segment
-            i += 1
+        return LivingDay(self, index)
 
     def _breaks(self, plan: list[Planned], when: date) -> dict[int, int]:
         """Planned intentions interrupted by the next segment → actions taken before that.
@@ -353,6 +341,42 @@ class UserLife:
         self.phone.close()
 
 
+class LivingDay:
+    """The segments of one day of a :class:`UserLife`, each lived when it is asked for.
+
+    Args:
+        life: The life whose phone the day is lived on.
+        index: The day's index (from 0).
+    """
+
+    def __init__(self, life: UserLife, index: int) -> None:
+        when = life.date(index)
+        self.life, self.plan = life, plan_day(life.routine, when, life.seed)
+        self._rng = stable_rng(life.seed, "behaviour", life.user, when.isoformat())
+        self._breaks = life._breaks(self.plan, when)
+        self._next = 0  # the next planned segment
+        self._lived: deque[IntentionSegment] = deque()  # lived, not handed out yet
+        life._put_away = True  # overnight
+
+    def __iter__(self) -> LivingDay:
+        return self
+
+    def __next__(self) -> IntentionSegment:
+        while not self._lived:
+            i = self._next
+            if i >= len(self.plan):
+                raise StopIteration
+            if i in self._breaks:  # interrupted by the next one, then resumed
+                self._lived.extend(self.life._interleaved(self.plan[i], self.plan[i + 1],
+                                                          self._breaks[i], self._rng))
+                self._next += 2
+            else:
+                segment = self.life.carry_out(self.plan[i], self._rng)
+                self._lived.extend(() if segment is None else (segment,))
+                self._next += 1
+        return self._lived.popleft()
+
+
 def intention_text(task: TaskInstance) -> str:
     """The intention behind ``task`` in the study's style: app, operation and purpose."""
     purpose = TEMPLATE_INTENTS[task.template.id].purpose
@@ -373,47 +397,6 @@ def generate_sessions(user: str, days: int, seed: int = 0,
         return [life.day(i) for i in range(days)]
     finally:
         life.close()
-
-
-def replay(session: Session, phone: SimPhone) -> Iterator[tuple[IntentionSegment, Step]]:
-    """Carry out a generated session again on ``phone``, yielding before each step.
-
-    The phone shows the screen each step was taken on when its pair is yielded (take
-    ``phone.screenshot()`` then); the screen after a step is the next step's screen, or the
-    phone's when the iteration ends. Needs the session's start state and step events.
-
-    Raises:
-        ValueError: For a session without a start state or step events (loaded data), or
-            a step that lands elsewhere than it did (a phone of another screen size than
-            the one the session was generated on): its screens would not be the session's.
-    """
-    if session.start is None:
-        raise ValueError(f"session of {session.user!r} on {session.context.date} has no start "
-                         "state to replay from (it was loaded, not generated)")
-    previous = session.start.clock
-    for segment in session.segments:
-        if segment.fresh:
-            apps = session.start.apps if segment is session.segments[0] else phone.state.apps
-            phone.reset(PhoneState(apps, segment.time))
-            previous = segment.time
-        for step in segment.steps:
-            if step.event is None:
-                raise ValueError(f"step {step.action!r} of {segment.intention!r} has no event")
-            at = datetime.strptime(step.event.clock, TIME_FORMAT)
-            _check_route(phone.route(), step.event.route_before, step, session)
-            yield segment, step
-            phone.seconds_per_action = (at - previous).total_seconds()
-            _check_route(phone.act(step.action).event.route_after, step.event.route_after, step,
-                         session)
-            previous = at
-
-
-def _check_route(route: str, recorded: str, step: Step, session: Session) -> None:
-    """Refuse a replayed step whose screen is not the recorded one."""
-    if route != recorded:
-        raise ValueError(f"replaying {session.user!r} on {session.context.date}: "
-                         f"{step.action!r} went with {recorded!r}, the phone shows {route!r} "
-                         "(is it of the size the session was generated at?)")
 
 
 @functools.lru_cache(maxsize=64)

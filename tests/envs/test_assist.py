@@ -1,5 +1,7 @@
 """Act2Intent-Assist: the simulated user lives their day; proposals, hand-overs, scores."""
 
+import copy
+import pickle
 import warnings
 
 import gymnasium as gym
@@ -216,3 +218,23 @@ def test_the_history_proposer_never_proposes_an_accepted_intention_again(env, se
         elif info["proposal"] in accepted:
             again.append(info["proposal"])
     assert accepted and again == []
+
+
+@pytest.mark.parametrize("copy_env", [copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))])
+def test_a_copy_taken_mid_day_goes_on_as_the_original(copy_env):
+    # The day being lived was a generator: any copy after reset() raised "cannot pickle
+    # 'generator' object".
+    env = gym.make("Act2Intent-Assist-v0", users=USERS, config=SMALL)
+    obs, info = env.reset(seed=0, options=DAY)
+    agent = ASSISTANTS["history-oracle"](env, 0)
+    for _ in range(12):
+        obs, *_, info = env.step(agent.act(obs, info))
+    twin = copy_env(env)
+    for _ in range(12):
+        action = agent.act(obs, info)
+        obs, *ours = env.step(action)
+        theirs, *rest = twin.step(action)
+        assert np.array_equal(obs["screenshot"], theirs["screenshot"])
+        assert obs["mode"] == theirs["mode"] and ours[:3] == rest[:3]
+    env.close()
+    twin.close()

@@ -1,6 +1,8 @@
 """Act2Intent-Proactive: a noisy stream of screens, per-turn gold, PIRA's scores."""
 
+import copy
 import json
+import pickle
 
 import gymnasium as gym
 import numpy as np
@@ -201,3 +203,23 @@ def test_the_frames_space_bounds_take_no_memory(env):
     frames = env.observation_space["frames"]
     assert frames.shape == (10, 480, 216, 3) and frames.low.strides == (0, 0, 0, 0)
     assert frames.contains(np.zeros(frames.shape, np.uint8))
+
+
+@pytest.mark.parametrize("copy_env", [copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))])
+def test_a_copy_taken_mid_day_goes_on_as_the_original(copy_env):
+    # The replay behind the screens was a generator: any copy after reset() raised
+    # "cannot pickle 'generator' object".
+    env = gym.make("Act2Intent-Proactive-v0", users=USERS, window=2, frame_size=(54, 120))
+    obs, info = env.reset(seed=0)
+    agent = MostFrequentProposer(env)
+    for _ in range(5):
+        obs, *_, info = env.step(agent.act(obs, info))
+    twin = copy_env(env)
+    for _ in range(5):
+        action = agent.act(obs, info)
+        obs, *ours = env.step(action)
+        theirs, *rest = twin.step(action)
+        assert np.array_equal(obs["frames"], theirs["frames"])
+        assert ours[:3] == rest[:3] and ours[3]["outcome"] == rest[3]["outcome"]
+    env.close()
+    twin.close()
