@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mobileintent_gym.checks import check_type, is_count, is_number, reset_options
+from mobileintent_gym.checks import check_type, is_count, is_finite, reset_options
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
 from mobileintent_gym.intents.schema import Session
@@ -104,10 +104,11 @@ def check_config(config: Any) -> None:
 
 
 def check_number(name: str, value: Any, low: float, high: float) -> None:
-    """Raise unless ``value`` is a number in [``low``, ``high``].
+    """Raise unless ``value`` is a finite number in [``low``, ``high``].
 
     Raises:
         MobileIntentError: Naming the argument and its value.
     """
-    if not is_number(value) or not low <= value <= high:
-        raise MobileIntentError(f"{name} must be a number in [{low}, {high}], got {value!r}")
+    if not is_finite(value) or not low <= value <= high:
+        raise MobileIntentError(f"{name} must be a finite number in [{low}, {high}], got "
+                                f"{value!r}")

@@ -150,7 +150,14 @@ class PredictEnv(gym.Env[dict[str, str], str]):
                 "time": time_text(target.time, target.context)}
 
     def truth(self) -> Prediction:
-        """The intention to predict now (what an oracle answers)."""
+        """The intention to predict now (what an oracle answers).
+
+        Raises:
+            MobileIntentError: Before a reset, or once the day's last intention was
+                predicted.
+        """
+        if not self.targets or self._t >= len(self.targets):
+            raise MobileIntentError("no intention is under way: call reset() before truth()")
         target = self.targets[self._t]
         return Prediction(target.event, target.intention)
 

@@ -195,8 +195,10 @@ def test_no_warning_and_bad_arguments():
         gym.make("Act2Intent-Assist-v0", config=GeneratorConfig(interleave=0.3))
     with pytest.raises(MobileIntentError, match="history_days=0: must be integers >= 1"):
         gym.make("Act2Intent-Assist-v0", history_days=0)
-    with pytest.raises(MobileIntentError, match="false_alarm_cost must be a number"):
-        gym.make("Act2Intent-Assist-v0", false_alarm_cost=-1)
+    # inf was taken: one rejected proposal made the return -inf, and its means NaN.
+    for cost in (-1, float("inf"), float("nan")):
+        with pytest.raises(MobileIntentError, match="false_alarm_cost must be a finite number"):
+            gym.make("Act2Intent-Assist-v0", false_alarm_cost=cost)
 
 
 def test_the_screenshot_space_bounds_take_no_memory(env):

@@ -166,3 +166,18 @@ def test_a_refused_reset_draws_nothing():
 def test_bad_counts_are_named(kwargs, named):
     with pytest.raises(MobileIntentError, match=named):
         gym.make("Act2Intent-Predict-v0", users=USERS, **kwargs)
+
+
+def test_the_truth_outside_a_day_is_named():
+    # It raised a bare IndexError before reset() and after the day's last prediction.
+    env = gym.make("Act2Intent-Predict-v0", users=USERS, history_days=1, predict_days=1)
+    with pytest.raises(MobileIntentError, match="call reset"):
+        env.unwrapped.truth()
+    env.reset(seed=0)
+    done = False
+    while not done:
+        truth = env.unwrapped.truth()
+        done = env.step(json.dumps({"Event": truth.event, "Behaviour": truth.behaviour}))[2]
+    with pytest.raises(MobileIntentError, match="no intention is under way"):
+        env.unwrapped.truth()
+    env.close()
