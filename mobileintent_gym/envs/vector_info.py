@@ -59,8 +59,9 @@ def add_info(infos: dict[str, Any], info: dict[str, Any], index: int, size: int,
                 continue  # not known yet in this sub-env: masked
             if not (isinstance(value, dict) and (held is None or isinstance(held, dict)
                                                  or _only_none(held))):
+                other = held if isinstance(value, dict) else value  # the one no dict
                 raise MobileIntentError(f"info key {key!r} is a dict in one sub-env and "
-                                        f"{type(value).__name__} in another; vector envs "
+                                        f"{type(other).__name__} in another; vector envs "
                                         "batch one kind of value per key")
             if held is not None and not isinstance(held, dict):  # Nones so far: unset
                 infos.pop(f"_{key}")

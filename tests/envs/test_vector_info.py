@@ -73,8 +73,10 @@ def test_a_dict_beside_none_is_masked_and_beside_anything_else_is_named():
     early = batched({"stats": {"n": 2}}, {"stats": None})
     assert early["stats"]["_n"].tolist() == [True, False]
     assert early["_stats"].tolist() == [True, False]
-    with pytest.raises(MobileIntentError, match="info key 'stats' is a dict in one sub-env"):
+    with pytest.raises(MobileIntentError, match="'stats' is a dict in one sub-env and int"):
         batched({"stats": {"n": 2}}, {"stats": 3})
+    with pytest.raises(MobileIntentError, match="'stats' is a dict in one sub-env and ndarray"):
+        batched({"stats": 3}, {"stats": {"n": 2}})
 
 
 class _Scored(gym.Env):
