@@ -115,9 +115,7 @@ def _wanted(array: np.ndarray, value: Any, number: np.ndarray | None) -> np.dtyp
     """The type a number ``array`` must take to hold ``value``; ``None``: only objects."""
     if array.dtype.kind not in _NUMBER_KINDS:
         return None
-    if value is None:  # NaN: a float array (one row per sub-env) as it is, or a float64
-        if array.ndim > 1:
-            return None
+    if value is None:  # NaN (a row of them): a float array as it is, else a float64 one
         return array.dtype if array.dtype.kind == "f" else np.dtype(np.float64)
     if number is None or number.shape != array.shape[1:]:
         return None
@@ -130,7 +128,11 @@ def _only_none(array: np.ndarray) -> bool:
 
 
 def _objects(array: np.ndarray) -> np.ndarray:
-    """``array`` as an object array of one entry per sub-env."""
+    """``array`` as an object array of one entry per sub-env.
+
+    A NaN number (a ``None`` batched among numbers) is ``None`` again.
+    """
     objects = np.empty(len(array), dtype=object)
-    objects[:] = list(array)
+    objects[:] = [None if array.ndim == 1 and array.dtype.kind == "f" and np.isnan(v) else v
+                  for v in array]
     return objects

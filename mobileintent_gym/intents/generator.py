@@ -362,6 +362,19 @@ class LivingDay:
         return self
 
     def __next__(self) -> IntentionSegment:
+        """The next segment, lived now.
+
+        After an error the day is over: the phone and the draws are where the failed
+        segment left them.
+        """
+        try:
+            return self._advance()
+        except BaseException:
+            self._next = len(self.plan)
+            self._lived.clear()
+            raise
+
+    def _advance(self) -> IntentionSegment:
         while not self._lived:
             i = self._next
             if i >= len(self.plan):

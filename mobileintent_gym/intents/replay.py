@@ -44,6 +44,18 @@ class Replay:
         return self
 
     def __next__(self) -> tuple[IntentionSegment, Step]:
+        """The next pair, once the one before was carried out.
+
+        After an error the replay is over, as a generator's would be: the phone no longer
+        shows the session, so nothing more is carried out on it.
+        """
+        try:
+            return self._advance()
+        except BaseException:
+            self._pending, self._segment = None, len(self.session.segments)
+            raise
+
+    def _advance(self) -> tuple[IntentionSegment, Step]:
         if self._pending is not None:
             self._act(*self._pending)
             self._pending = None

@@ -112,3 +112,19 @@ def test_the_vector_env_steps_and_receives_part_of_its_envs_with_nan_for_none(sc
         assert sorted(np.isnan([first[0], second[0]])) == [False, True]
     finally:
         envs.close()
+
+
+@pytest.mark.parametrize("order", [(np.zeros(3), None), (None, np.zeros(3))])
+def test_an_array_beside_none_is_a_row_of_nan_in_either_order(order):
+    rows = batched(*({"a": v} for v in order))["a"]
+    assert rows.dtype == np.float64 and rows.shape == (2, 3)
+    assert [bool(np.isnan(row).all()) for row in rows] == [v is None for v in order]
+
+
+def test_none_beside_text_is_none_even_after_numbers():
+    numeric = {("k",)}  # the key held numbers in an earlier batch
+    for order in (("x", None), (None, "x")):
+        out: dict = {}
+        for index, value in enumerate(order):
+            out = add_info(out, {"k": value}, index, 2, numeric)
+        assert out["k"].tolist() == list(order)

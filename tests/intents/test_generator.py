@@ -212,3 +212,49 @@ def test_habits_given_as_a_mapping_are_kept_as_hashable_pairs():
         GeneratorConfig(habits={3: habits})
     with pytest.raises(ValueError, match=r"habits must be user ids with their habits, got 5"):
         GeneratorConfig(habits=5)
+
+
+def test_a_replay_that_failed_is_over_and_leaves_the_phone_alone(week):
+    # The iterator object that replaced a generator acted the failed step again at every
+    # next(), or skipped a step that did not match and went on with wrong screens.
+    session = week[0]
+    index = next(i for i, s in enumerate(session.segments) if len(s.steps) >= 3)
+    segment = session.segments[index]
+    bad = segment.steps[1]
+    steps = (segment.steps[0], replace(bad, event=replace(bad.event, route_after="bogus/x")),
+             *segment.steps[2:])
+    segments = list(session.segments)
+    segments[index] = replace(segment, steps=steps)
+    phone = SimPhone()
+    pairs = replay(replace(session, segments=tuple(segments)), phone)
+    with pytest.raises(ValueError, match="went with 'bogus/x'"):
+        while True:
+            next(pairs)
+    after = (phone.route(), phone.clock, len(phone.events))
+    for _ in range(2):
+        with pytest.raises(StopIteration):
+            next(pairs)
+    assert (phone.route(), phone.clock, len(phone.events)) == after
+
+
+def test_a_day_whose_segment_failed_is_over():
+    from mobileintent_gym.intents import GeneratorConfig
+    from mobileintent_gym.users import PairConfig
+
+    life = UserLife(USER, 0, GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical")))
+    calls, carry_out = [], life.carry_out
+
+    def failing(item, rng):
+        calls.append(item)
+        if len(calls) == 3:
+            raise RuntimeError("the phone failed")
+        return carry_out(item, rng)
+
+    life.carry_out = failing
+    day = life.live(0)
+    with pytest.raises(RuntimeError, match="the phone failed"):
+        while True:
+            next(day)
+    with pytest.raises(StopIteration):
+        next(day)
+    assert len(calls) == 3  # the failed segment is not tried again
