@@ -2,11 +2,14 @@
 agent to run from the command line, a phone served over real adb, the oracle over users."""
 
 import contextlib
+import copy
 import os
+import pickle
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mobileintent_gym.adbd.harness import LocalAdb
@@ -162,3 +165,20 @@ def spread_tasks(users, every):
     templates = sorted(TEMPLATES)
     return {user: [task_ids((t,))[(i + j) // every % 4] for j, t in enumerate(templates)
                    if (i + j) % every == 0] for i, user in enumerate(users)}
+
+
+COPIES = (copy.deepcopy, lambda env: pickle.loads(pickle.dumps(env)))  # ways to copy an env
+
+
+def assert_copy_goes_on(env, copy_env, agent, obs, info, steps):
+    """A copy of ``env`` taken now, given ``agent``'s next ``steps`` actions on ``env``,
+    shows the same observations, rewards and flags."""
+    twin = copy_env(env)
+    for _ in range(steps):
+        action = agent.act(obs, info)
+        obs, *ours = env.step(action)
+        theirs, *rest = twin.step(action)
+        assert obs.keys() == theirs.keys()
+        assert all(np.array_equal(obs[key], theirs[key]) for key in obs)
+        assert ours[:3] == rest[:3]
+    twin.close()

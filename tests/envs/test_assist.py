@@ -1,7 +1,5 @@
 """Act2Intent-Assist: the simulated user lives their day; proposals, hand-overs, scores."""
 
-import copy
-import pickle
 import warnings
 
 import gymnasium as gym
@@ -19,6 +17,7 @@ from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents import replay
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
 from mobileintent_gym.phone import SimPhone
+from tests.helpers import COPIES, assert_copy_goes_on
 
 USERS = ["demo-ana"]
 SMALL = GeneratorConfig(width=540, height=1200, noise=0.8)
@@ -222,7 +221,7 @@ def test_the_history_proposer_never_proposes_an_accepted_intention_again(env, se
     assert accepted and again == []
 
 
-@pytest.mark.parametrize("copy_env", [copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))])
+@pytest.mark.parametrize("copy_env", COPIES)
 def test_a_copy_taken_mid_day_goes_on_as_the_original(copy_env):
     # The day being lived was a generator: any copy after reset() raised "cannot pickle
     # 'generator' object".
@@ -231,12 +230,5 @@ def test_a_copy_taken_mid_day_goes_on_as_the_original(copy_env):
     agent = ASSISTANTS["history-oracle"](env, 0)
     for _ in range(12):
         obs, *_, info = env.step(agent.act(obs, info))
-    twin = copy_env(env)
-    for _ in range(12):
-        action = agent.act(obs, info)
-        obs, *ours = env.step(action)
-        theirs, *rest = twin.step(action)
-        assert np.array_equal(obs["screenshot"], theirs["screenshot"])
-        assert obs["mode"] == theirs["mode"] and ours[:3] == rest[:3]
+    assert_copy_goes_on(env, copy_env, agent, obs, info, 12)
     env.close()
-    twin.close()

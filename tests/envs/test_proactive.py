@@ -1,8 +1,6 @@
 """Act2Intent-Proactive: a noisy stream of screens, per-turn gold, PIRA's scores."""
 
-import copy
 import json
-import pickle
 
 import gymnasium as gym
 import numpy as np
@@ -16,6 +14,7 @@ from mobileintent_gym.envs.proposals import answer, parse_proposal
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents import replay
 from mobileintent_gym.phone import SimPhone
+from tests.helpers import COPIES, assert_copy_goes_on
 
 USERS = ["demo-ana"]
 
@@ -205,7 +204,7 @@ def test_the_frames_space_bounds_take_no_memory(env):
     assert frames.contains(np.zeros(frames.shape, np.uint8))
 
 
-@pytest.mark.parametrize("copy_env", [copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))])
+@pytest.mark.parametrize("copy_env", COPIES)
 def test_a_copy_taken_mid_day_goes_on_as_the_original(copy_env):
     # The replay behind the screens was a generator: any copy after reset() raised
     # "cannot pickle 'generator' object".
@@ -214,12 +213,5 @@ def test_a_copy_taken_mid_day_goes_on_as_the_original(copy_env):
     agent = MostFrequentProposer(env)
     for _ in range(5):
         obs, *_, info = env.step(agent.act(obs, info))
-    twin = copy_env(env)
-    for _ in range(5):
-        action = agent.act(obs, info)
-        obs, *ours = env.step(action)
-        theirs, *rest = twin.step(action)
-        assert np.array_equal(obs["frames"], theirs["frames"])
-        assert ours[:3] == rest[:3] and ours[3]["outcome"] == rest[3]["outcome"]
+    assert_copy_goes_on(env, copy_env, agent, obs, info, 5)
     env.close()
-    twin.close()
