@@ -92,19 +92,23 @@ class RepairConfig:
 REAL_SETTINGS = ("lr", "lora_alpha", "temperature", "epsilon", "beta", "max_grad_norm")
 
 
-def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequence[str]) -> None:
+def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequence[str],
+                 val_users: Sequence[str] = ()) -> None:
     """Refuse a run that could not work, before any model is loaded.
 
     Raises:
         UnknownTaskError: Naming a task id that is wrong.
         UnknownProfileError: Naming a user that is neither a set nor a profile.
-        MobileIntentError: Naming a setting out of range, or too few training users.
+        MobileIntentError: Naming a setting out of range, too few training users, or one
+            user given twice (by name and by profile path) among the training or the
+            validation users.
     """
     for task in tasks:
         parse_task_id(task)
     base_model(config)
     people = distinct_users(train_users, config.profiles_dir,
                             ", whom a RePAIR group would pair with themselves")
+    distinct_users(val_users, config.profiles_dir, ", whose validation would count twice")
     if len(people) < 2:
         raise MobileIntentError(f"RePAIR groups pair two training users; the training users "
                                 f"are {list(train_users)} (give two or more)")

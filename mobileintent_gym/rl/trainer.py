@@ -82,7 +82,7 @@ class RepairTrainer:
         self.train_users = resolve_users(config.users, config.profiles_dir)
         self.val_users = resolve_users(config.val_users, config.profiles_dir)
         self.tasks = run_tasks(config.tasks)
-        check_config(config, self.tasks, self.train_users)
+        check_config(config, self.tasks, self.train_users, self.val_users)
         base = lm or load_language_model(base_model(config), config.device)
         # Saved adapters name their base: the SFT adapters (themselves naming the model)
         # when the run starts from them, else the model.

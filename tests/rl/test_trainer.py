@@ -613,6 +613,9 @@ def test_one_person_given_by_name_and_by_path_is_refused_before_a_model_loads():
     config = RepairConfig(model="not/loaded-when-refused", users=("demo-ana", path))
     with pytest.raises(MobileIntentError, match="both user 'demo-ana', whom a RePAIR group"):
         check_config(config, ("G-WCT-01:common:explicit",), config.users)
+    with pytest.raises(MobileIntentError, match="both user 'demo-ana', whose validation"):
+        check_config(config, ("G-WCT-01:common:explicit",), ("demo-ben", "demo-chen"),
+                     config.users)
     sft = SftConfig(model="not/loaded-when-refused", users=("demo-ana", path))
     with pytest.raises(MobileIntentError, match="both user 'demo-ana', whose examples"):
         train_sft(sft)
