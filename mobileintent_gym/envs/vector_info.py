@@ -17,6 +17,7 @@ naming it.
 
 from __future__ import annotations
 
+import functools
 import numbers
 from typing import Any
 
@@ -27,8 +28,6 @@ from mobileintent_gym.errors import MobileIntentError
 _NUMBER_KINDS = "biuf"
 # A Python value of one of these types fits an array of exactly this type as it is.
 _SAME = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float64)}
-# Values that are never numbers: they fit an object array as they are.
-_NOT_NUMBERS = (str, tuple, list)
 
 
 def add_info(infos: dict[str, Any], info: dict[str, Any], index: int, size: int,
@@ -71,9 +70,14 @@ def add_info(infos: dict[str, Any], info: dict[str, Any], index: int, size: int,
                 infos.pop(f"_{key}")
             array = add_info(held if isinstance(held, dict) else {}, value, index, size,
                              numeric, (*path, key))
+        elif held is not None and _fits(held, value):
+            held[index] = value
+            array = held
         else:
             array = _placed(held, value, index, size, numeric, (*path, key))
-        mask = infos.get(f"_{key}", np.zeros(size, dtype=np.bool_))
+        mask = infos.get(f"_{key}")
+        if mask is None:
+            mask = np.zeros(size, dtype=np.bool_)
         mask[index] = True
         infos[key], infos[f"_{key}"] = array, mask
     return infos
@@ -82,9 +86,6 @@ def add_info(infos: dict[str, Any], info: dict[str, Any], index: int, size: int,
 def _placed(array: np.ndarray | None, value: Any, index: int, size: int,
             numeric: set[tuple[str, ...]] | None, key: tuple[str, ...]) -> np.ndarray:
     """``array`` (made or widened to hold ``value``) with ``value`` at ``index``."""
-    if array is not None and _fits(array, value):
-        array[index] = value
-        return array
     number = _number(value)
     if number is not None and numeric is not None:
         numeric.add(key)
@@ -118,9 +119,18 @@ def _fits(array: np.ndarray, value: Any) -> bool:
     if array.ndim != 1:
         return False
     if array.dtype == object:
-        return isinstance(value, _NOT_NUMBERS)
+        return _never_a_number(type(value))
     same = _SAME.get(type(value))
     return same is not None and array.dtype == same
+
+
+@functools.cache
+def _never_a_number(kind: type) -> bool:
+    """Whether no value of type ``kind`` is a number or an array (``None``'s type is not).
+
+    Such a value goes into an object array as it is (a ``None`` there stays ``None``).
+    """
+    return not issubclass(kind, numbers.Number | np.generic | np.ndarray)
 
 
 def _number(value: Any) -> np.ndarray | None:
