@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from mobileintent_gym.checks import is_integer
@@ -61,9 +62,11 @@ class UnknownProfileError(MobileIntentError, LookupError):
 
 @dataclass(frozen=True)
 class UserProfile:
-    """One user in the PersonaLens format (treat the dicts as read-only).
+    """One user in the PersonaLens format, read-only at every depth.
 
-    Loading an unchanged file again gives the same object back.
+    Loading an unchanged file again gives the same object back, so no caller may change
+    it for the others: its mappings are read-only and its lists are tuples. For a variant,
+    edit ``to_dict()``'s plain copy and read it back with ``from_dict``.
 
     Attributes:
         user_id: Stable identifier, e.g. ``user3`` or ``demo-ana``.
@@ -75,10 +78,14 @@ class UserProfile:
     """
 
     user_id: str
-    demographics: dict[str, Any]
-    interests: dict[str, int]
-    affinities: dict[str, dict[str, str | list[str]]]
-    interactions: dict[str, str]
+    demographics: Mapping[str, Any]
+    interests: Mapping[str, int]
+    affinities: Mapping[str, Mapping[str, str | tuple[str, ...]]]
+    interactions: Mapping[str, str]
+
+    def __post_init__(self) -> None:
+        for name in _FIELDS[1:]:
+            object.__setattr__(self, name, _read_only(getattr(self, name)))
 
     @classmethod
     def from_dict(cls, data: Any, user_id: str | None = None) -> UserProfile:
@@ -113,9 +120,8 @@ class UserProfile:
 
     def to_dict(self) -> dict[str, Any]:
         """The profile as a JSON-ready object (``from_dict`` reads it back equal)."""
-        return {"user_id": self.user_id, "demographics": self.demographics,
-                "interests": self.interests, "affinities": self.affinities,
-                "interactions": self.interactions}
+        return {"user_id": self.user_id, **{name: _plain(getattr(self, name))
+                                            for name in _FIELDS[1:]}}
 
     def unknown_domains(self) -> list[str]:
         """Domains of ``interests`` or ``affinities`` that are none of :data:`DOMAINS`."""
@@ -134,6 +140,24 @@ class UserProfile:
     def active_domains(self) -> tuple[str, ...]:
         """Domains the user is interested in (``interests == 1``), in profile order."""
         return tuple(domain for domain, flag in self.interests.items() if flag == 1)
+
+
+def _read_only(value: Any) -> Any:
+    """``value`` with every mapping in it read-only and every list a tuple."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: _read_only(inner) for key, inner in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(_read_only(inner) for inner in value)
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """A plain JSON-ready copy of a :func:`_read_only` value (dicts and lists)."""
+    if isinstance(value, Mapping):
+        return {key: _plain(inner) for key, inner in value.items()}
+    if isinstance(value, tuple):
+        return [_plain(inner) for inner in value]
+    return value
 
 
 def name_from_id(user_id: str) -> str:

@@ -1,5 +1,6 @@
 import copy
 import json
+import pickle
 
 import pytest
 
@@ -108,7 +109,27 @@ def test_without_a_name_the_name_is_made_of_the_user_id(user_id, name):
 def test_round_trip_and_active_domains():
     profile = UserProfile.from_dict(VALID)
     assert UserProfile.from_dict(profile.to_dict()) == profile
+    assert json.loads(json.dumps(profile.to_dict())) == VALID
     assert profile.active_domains() == ("Music",)
+
+
+def test_a_loaded_profile_cannot_be_changed_for_the_next_caller(tmp_path):
+    path = write(tmp_path / "tess.json", {**VALID, "demographics": {"pets": [{"cat": 1}]}})
+    profile = load_profile(path)
+    edits = [lambda: profile.interests.__setitem__("Music", 0),
+             lambda: profile.affinities["Music"].pop("Preferred Audio Quality"),
+             lambda: profile.affinities["Music"]["Preferred Genres"].append("pop"),
+             lambda: profile.demographics["pets"][0].update(cat=2),
+             lambda: profile.to_dict()["interests"].update(Music=0)]  # a copy: allowed
+    for edit in edits[:-1]:
+        with pytest.raises((TypeError, AttributeError)):
+            edit()
+    edits[-1]()
+    again = load_profile(path)
+    assert again is profile and again.interests["Music"] == 1
+    assert again.to_dict()["affinities"] == VALID["affinities"]
+    assert again.demographics["pets"][0]["cat"] == 1
+    assert copy.deepcopy(again) == again and pickle.loads(pickle.dumps(again)) == again
 
 
 def test_the_demo_profiles_are_four_people_with_different_tastes():
