@@ -11,7 +11,7 @@ import colorsys
 import hashlib
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -143,14 +143,36 @@ def fit_text(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
     line = " ".join(text.split())
     if face.getlength(line) <= width:
         return line
-    lo, hi = 0, len(line)
+    return line[:_fitting(lambda n: line[:n] + "…", len(line), face, width)].rstrip() + "…"
+
+
+def fit_end(text: str, size: int, width: int) -> str:
+    """``text`` on one line, its start cut with an ellipsis to fit ``width`` pixels.
+
+    What an edit field shows while its text is longer than the field: the end, where the
+    cursor is.
+    """
+    line, face = " ".join(text.split()), font(size, False)
+    if face.getlength(line) <= width:
+        return line
+    return "…" + line[len(line) - _fitting(lambda n: "…" + line[len(line) - n:], len(line),
+                                           face, width):]
+
+
+def _fitting(piece: Callable[[int], str], most: int, face: ImageFont.FreeTypeFont,
+             width: int) -> int:
+    """The largest ``n`` up to ``most`` whose ``piece(n)`` fits ``width`` pixels.
+
+    ``piece(n)`` grows with ``n``: ``n`` characters of a text, with what goes beside them.
+    """
+    lo, hi = 0, most
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if face.getlength(line[:mid] + "…") <= width:
+        if face.getlength(piece(mid)) <= width:
             lo = mid
         else:
             hi = mid - 1
-    return line[:lo].rstrip() + "…"
+    return lo
 
 
 @lru_cache(maxsize=8192)
@@ -158,7 +180,8 @@ def wrap(text: str, size: int, bold: bool, width: int, lines: int) -> tuple[str,
     """``text`` broken into lines of at most ``width`` pixels, at most ``lines``.
 
     Lines break at spaces and at every newline (an empty paragraph is an empty line). A
-    word wider than a line is cut; the last line ends in "…" when text is left over.
+    word wider than a line (a link, a long number) is broken across lines, as a text view
+    breaks it; the last line ends in "…" when text is left over.
     Layout and painting both call this, so a text is measured once (the result is cached).
     """
     face = font(size, bold)
@@ -174,16 +197,26 @@ def wrap(text: str, size: int, bold: bool, width: int, lines: int) -> tuple[str,
 def _lines(text: str, face: ImageFont.FreeTypeFont, width: int) -> Iterator[str]:
     """``text``'s lines (see :func:`wrap`), measured only as far as they are taken."""
     for paragraph in text.split("\n"):
-        words = paragraph.split()
-        line = words.pop(0) if words else ""
-        for word in words:
-            longer = f"{line} {word}"
+        line = ""
+        for word in paragraph.split():
+            longer = f"{line} {word}" if line else word
             if face.getlength(longer) <= width:
                 line = longer
-            else:
+                continue
+            if line:
                 yield line
-                line = word
+            *whole, line = _pieces(word, face, width)
+            yield from whole
         yield line
+
+
+def _pieces(word: str, face: ImageFont.FreeTypeFont, width: int) -> Iterator[str]:
+    """``word`` in pieces of ``width`` pixels at most (a glyph wider still is one piece)."""
+    while len(word) > 1 and face.getlength(word) > width:
+        cut = max(1, _fitting(lambda n, rest=word: rest[:n], len(word), face, width))
+        yield word[:cut]
+        word = word[cut:]
+    yield word
 
 
 def _closed(line: str, face: ImageFont.FreeTypeFont, width: int) -> str:

@@ -16,7 +16,17 @@ from dataclasses import dataclass
 from datetime import date
 
 from mobileintent_gym.phone import ui
-from mobileintent_gym.phone.paint import Avatar, Color, Fill, Icon, Label, Round, line_height, wrap
+from mobileintent_gym.phone.paint import (
+    Avatar,
+    Color,
+    Fill,
+    Icon,
+    Label,
+    Round,
+    fit_end,
+    line_height,
+    wrap,
+)
 from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from mobileintent_gym.phone.ui import Intent, Node, Rect
 
@@ -273,6 +283,8 @@ def text_field(ctx: Ctx, rect: Rect, key: str, value: str, hint: str, *, focused
     cursor = "|" if focused else ""
     # Empty, it shows the hint, focused or not (the cursor before it), as Android does.
     shown = value + cursor if value else cursor + hint
+    if focused and value:  # scrolled to the cursor: the end of a text longer than the field
+        shown = fit_end(shown, ctx.dp(16), inner[2] - inner[0])
     box.add(Node(ui.VIEW_GROUP, inner, paint=Label(
         shown, ctx.dp(16), t.text if value else t.muted, t.surface)))
     return box

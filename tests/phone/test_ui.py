@@ -54,8 +54,21 @@ def test_wrap_breaks_at_spaces_within_the_width_and_cuts_past_the_last_line():
     cut = wrap(text, 40, False, 300, 2)
     assert cut[0] == lines[0] and cut[1].endswith("…") and len(cut) == 2
     assert text_width(cut[1], 40) <= 300
-    assert wrap("x" * 200, 40, False, 300, 3)[0].endswith("…")  # a word wider than a line
     assert wrap("", 40, False, 300, 3) == ("",)
+
+
+def test_a_word_wider_than_a_line_is_broken_across_lines_not_cut():
+    # A link in a chat bubble was drawn as "https://example.com/a/very/long/pa…" and its
+    # end never shown, while the dump held it whole.
+    link = "https://example.com/a/very/long/path/that/has/no/spaces/at/all/END"
+    lines = wrap(f"see {link} ok", 40, False, 300, 99)
+    assert lines[0] == "see" and lines[-1].endswith(" ok") and len(lines) >= 4
+    assert "".join(lines[1:]) == link + " ok"  # every character, in order
+    assert all(text_width(line, 40) <= 300 for line in lines)
+    cut = wrap("x" * 200, 40, False, 300, 3)
+    assert cut[0] == cut[1] and set(cut[0]) == {"x"} and cut[2].endswith("…")
+    assert text_width(cut[0] + "x", 40) > 300  # each piece as long as fits
+    assert len(wrap("W", 40, False, 5, 2)) == 1  # a glyph wider than the line: one line
 
 
 def test_each_newline_starts_a_line_and_an_empty_paragraph_is_an_empty_line():
@@ -98,3 +111,20 @@ def test_a_label_tile_measures_its_text_once():
     line, length = fitted(text, 40, True, 300)
     assert line.endswith("…") and length == text_length(line, 40, True) <= 300
     assert text_length(text, 40, True) > 300
+
+
+def test_a_focused_field_longer_than_its_box_shows_its_end_and_cursor():
+    # It showed the start cut with "…": neither what was just typed nor the cursor.
+    ctx = Ctx(720, 1280, 1.75, (0, 0, 720, 1280), widgets.Theme(*[(250, 250, 250)] * 7), "p")
+    value = "Meet at the north entrance of the station at 7pm, bring tickets, ROOM 42"
+    rect = (0, 0, 400, 80)
+
+    def painted(focused):
+        box = widgets.text_field(ctx, rect, "draft", value, "Message", focused=focused)
+        assert box.text == value  # the dump holds the whole text either way
+        return box.children[0].paint.text
+
+    shown = painted(True)
+    assert shown.startswith("…") and shown.endswith("ROOM 42|")
+    assert value.endswith(shown[1:-1]) and text_width(shown, ctx.dp(16)) <= 400 - ctx.dp(24)
+    assert painted(False) == value  # unfocused: the start, cut where it is painted
