@@ -11,6 +11,7 @@ matches), ``maps/place?id=`` (place details: map, rating, hours, Directions and 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -95,7 +96,7 @@ class MapsApp(MapsIntents, SearchScreen, PlaceScreens, App):
         over = Column(ui.inset(area, ctx.dp(12), ctx.dp(12)))
         root.add(self._search_bar(ctx, over.take(ctx.dp(52))))
         over.take(ctx.dp(10))
-        root.add(self._chips(ctx, over.take(ctx.dp(36))))
+        root.add(self._chips(ctx, entry, over.take(ctx.dp(36))))
         if state.navigating:
             root.add(self._banner(ctx, over.take_bottom(ctx.dp(76)),
                                   state.places[state.navigating], state))
@@ -112,20 +113,20 @@ class MapsApp(MapsIntents, SearchScreen, PlaceScreens, App):
                        widgets.text(ctx, label, Text.SEARCH_HINT, 16, color=t.muted,
                                     under=_WHITE))
 
-    def _chips(self, ctx: Ctx, rect: Rect) -> Node:
-        """Category chips; a tap searches for the category."""
-        row = Node(ui.LINEAR, rect, resource_id=ctx.rid("chips"))
-        x, pad, size = rect[0], ctx.dp(14), ctx.dp(14)
-        for name, query in CHIPS:
-            width = text_width(name, size, True) + 2 * pad
-            if x + width > rect[2]:
-                break
-            row.add(Node(ui.BUTTON, (x, rect[1], x + width, rect[3]), text=name,
-                         resource_id=ctx.rid(Rid.CHIP), on_click=("category", query),
-                         paint=Round(_WHITE, LAND, ctx.dp(18), name, ctx.theme.text, size,
-                                     outline=ctx.theme.divider)))
-            x += width + ctx.dp(8)
-        return row
+    def _chips(self, ctx: Ctx, entry: Entry, rect: Rect) -> Node:
+        """Category chips in a row that scrolls sideways; a tap searches for the category."""
+        pad, size, gap = ctx.dp(14), ctx.dp(14), ctx.dp(8)
+
+        def chip(name: str, query: str, frame: Rect) -> Node:
+            return Node(ui.BUTTON, (frame[0], frame[1], frame[2] - gap, frame[3]), text=name,
+                        resource_id=ctx.rid(Rid.CHIP), on_click=("category", query),
+                        paint=Round(_WHITE, LAND, ctx.dp(18), name, ctx.theme.text, size,
+                                    outline=ctx.theme.divider))
+
+        items = [(text_width(name, size, True) + 2 * pad + gap,
+                  functools.partial(chip, name, query)) for name, query in CHIPS]
+        return ui.scroll_list(rect, "chips", items, entry.scroll.get("chips", 0),
+                              ctx.rid("chips"), axis=0)
 
     def _banner(self, ctx: Ctx, rect: Rect, place: Place, state: MapsState) -> Node:
         """While navigating: where to, how long, and Resume."""
