@@ -45,6 +45,8 @@ class Entry:
         keyboard: Whether the keyboard shows for the focused field (BACK hides it and the
             field keeps its focus, as on Android).
         key_set: The keyboard's key set: ``lower``, ``upper`` or ``symbols``.
+        tab: The route of the screen at the root of the back stack when this one was opened
+            over it (the bottom-navigation tab it belongs to); ``""`` for the root itself.
     """
 
     route: str
@@ -54,6 +56,7 @@ class Entry:
     focus: str | None = None
     keyboard: bool = False
     key_set: str = "lower"
+    tab: str = ""
 
     def param(self, name: str, default: Any = None) -> Any:
         """The value of parameter ``name``."""
@@ -62,7 +65,8 @@ class Entry:
     def key(self) -> tuple:
         """A hashable summary of everything the screen's look depends on."""
         return (self.route, self.params, tuple(sorted(self.scroll.items())),
-                tuple(sorted(self.fields.items())), self.focus, self.keyboard, self.key_set)
+                tuple(sorted(self.fields.items())), self.focus, self.keyboard, self.key_set,
+                self.tab)
 
     def ui_state(self) -> tuple:
         """What actions change in place (scroll, fields, focus, keyboard), to put back."""

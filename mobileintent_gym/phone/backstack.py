@@ -58,9 +58,9 @@ class BackStacks:
         app = self.app(app_id)
         route = app.home if route is None else route
         app.check_params(route, params)
-        home = [] if app.screen(route).tab else [Entry(app.home)]
-        self.stacks[app_id] = [*home, Entry(route, params)] if route != app.home else [
-            Entry(app.home)]
+        home = [] if app.screen(route).tab or route == app.home else [Entry(app.home)]
+        self.stacks[app_id] = [*home, Entry(route, params, tab=app.home)] if home else [
+            Entry(route, params)]
         self.foreground = app_id
 
     def snapshot(self) -> tuple:
@@ -100,7 +100,7 @@ class BackStacks:
         if screen.tab:
             stack[:] = [Entry(route, params)]
         elif not stack or (stack[-1].route, sorted(stack[-1].params)) != (route, sorted(params)):
-            stack.append(Entry(route, params))
+            stack.append(Entry(route, params, tab=stack[0].route if stack else ""))
 
     def replace(self, route: str, params: tuple = ()) -> None:
         """Swap the screen in front for another (a tab or filter switched in place)."""

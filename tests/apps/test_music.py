@@ -223,3 +223,22 @@ def test_song_counts_read_as_words(phone):
     press(phone, resource_id="new_playlist")
     press(phone, resource_id="create")
     assert any(text.endswith("• 1 song") for text in texts(phone, ""))
+
+
+def selected_tab(phone):
+    return [n.desc for n in nodes(phone, resource_id="bottom_nav")[0].children if n.selected]
+
+
+def test_a_playlist_shows_the_tab_it_was_opened_in_as_selected(phone):
+    # Opened from Your Library, a playlist's bottom bar said Home (drawn and dumped).
+    phone.open("music", "music/library")
+    press(phone, resource_id="playlist")
+    assert phone.route() == "music/playlist" and selected_tab(phone) == ["Your Library"]
+    press(phone, resource_id="track")
+    press(phone, desc="Home")
+    press(phone, resource_id="playlist_card")
+    assert phone.route() == "music/playlist" and selected_tab(phone) == ["Home"]
+    press(phone, desc="Your Library")
+    press(phone, desc="Artists")
+    press(phone, resource_id="artist")
+    assert phone.route() == "music/artist" and selected_tab(phone) == ["Your Library"]

@@ -31,6 +31,14 @@ _NAV = (("Home", "home", ("open", Route.HOME), "", Rid.NAV_HOME),
         ("Search", "search", ("open", Route.SEARCH), "", Rid.NAV_SEARCH),
         (Desc.LIBRARY, "library", ("open", Route.LIBRARY), "", Rid.NAV_LIBRARY))
 
+_TABS = (Route.HOME, Route.SEARCH, Route.LIBRARY)  # the routes of _NAV's tabs
+
+
+def _tab_of(entry: Entry) -> int:
+    """The tab selected under a screen opened from several tabs: the one it was opened in."""
+    root = entry.tab or entry.route
+    return next(i for i, tab in enumerate(_TABS) if root == tab or root.startswith(f"{tab}/"))
+
 
 class MusicApp(MusicIntents, PlaylistScreens, App):
     """The music app."""
@@ -215,7 +223,7 @@ class MusicApp(MusicIntents, PlaylistScreens, App):
 
     def artist_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
         """One artist's tracks in the catalog."""
-        root, col = self._frame(ctx, state, 2)
+        root, col = self._frame(ctx, state, _tab_of(entry))
         artist = entry.param("id")
         if not any(t.artist == artist for t in state.tracks.values()):
             raise KeyError(f"no artist {artist!r}")
@@ -236,7 +244,7 @@ class MusicApp(MusicIntents, PlaylistScreens, App):
 
     def playlist_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
         """One playlist's tracks."""
-        root, col = self._frame(ctx, state, 0)
+        root, col = self._frame(ctx, state, _tab_of(entry))
         playlist = state.playlists[entry.param("id")]
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), playlist.name, entity=playlist.id))
         about = widgets.paragraph(ctx, ui.inset(col.rest(), ctx.dp(16), ctx.dp(4)),
