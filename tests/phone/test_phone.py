@@ -479,3 +479,32 @@ def test_a_focused_empty_field_still_shows_its_hint_as_the_dump_says():
     phone.act(f"CLICK[{(left + right) // 2},{(top + bottom) // 2}]")
     focused, shown = inked()
     assert focused.focused and hint > 100 and shown > hint  # the hint and the cursor
+
+
+def test_backspace_deletes_the_last_character_as_it_is_seen(phone):
+    # It deleted one code point: "ok 👍🏽" became "ok 👍" (the skin tone gone, the thumb
+    # left), and a family of emoji took five taps through broken sequences.
+    phone.open("chat")
+    press(phone, resource_id="chat")
+    press(phone, resource_id="input")
+    keys = {char: rect for rect, char in phone._current().keyboard.keys}
+    r = keys["\b"]
+    backspace = Action.click((r[0] + r[2]) // 2, (r[1] + r[3]) // 2)
+    hint = find(phone.hierarchy(), resource_id="input").text  # what an empty field shows
+    phone.act("TYPE[tu e\u0301 🇫🇷🇩🇪 👨\u200d👩\u200d👧 ❤️ ok 👍🏽]")
+    left = []
+    for _ in range(9):
+        phone.act(backspace)
+        left.append(find(phone.hierarchy(), resource_id="input").text)
+    assert left[:8] == ["tu e\u0301 🇫🇷🇩🇪 👨\u200d👩\u200d👧 ❤️ ok ",
+                        "tu e\u0301 🇫🇷🇩🇪 👨\u200d👩\u200d👧 ❤️ ok",
+                        "tu e\u0301 🇫🇷🇩🇪 👨\u200d👩\u200d👧 ❤️ o",
+                        "tu e\u0301 🇫🇷🇩🇪 👨\u200d👩\u200d👧 ❤️ ",
+                        "tu e\u0301 🇫🇷🇩🇪 👨\u200d👩\u200d👧 ❤️",
+                        "tu e\u0301 🇫🇷🇩🇪 👨\u200d👩\u200d👧 ",
+                        "tu e\u0301 🇫🇷🇩🇪 👨\u200d👩\u200d👧",
+                        "tu e\u0301 🇫🇷🇩🇪 "]
+    assert left[8] == "tu e\u0301 🇫🇷🇩🇪"
+    for expected in ("tu e\u0301 🇫🇷", "tu e\u0301 ", "tu e\u0301", "tu ", "tu", "t", ""):
+        phone.act(backspace)
+        assert find(phone.hierarchy(), resource_id="input").text == (expected or hint)
