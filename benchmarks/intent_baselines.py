@@ -63,7 +63,7 @@ def predict(users: list[str], episodes: int) -> None:
             agent, done = make(env, seed), False
             while not done:
                 obs, _, done, _, info = env.step(agent.act(obs, info))
-            days.append(info["episode"])
+            days.append(info["day_scores"])
         cells = [_pooled([day["all"] for day in days], key) for key in ("acc_c", "acc_s", "bleu4")]
         for threshold in ("0.60", "0.80"):
             pushed = sum(day[threshold]["pushed"] for day in days)

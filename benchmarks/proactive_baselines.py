@@ -42,7 +42,7 @@ def proactive(users: list[str], episodes: int) -> None:
             agent, done = make(env), False
             while not done:
                 obs, _, done, _, info = env.step(agent.act(obs, info))
-            ep = info["episode"]
+            ep = info["day_scores"]
             rows.append((ep["precision"], ep["recall"], ep["f1"], ep["fps_norm"],
                          ep["s_final"], ep["turns"], ep["noise"], ep["fp"]))
         v = np.mean(rows, axis=0)
@@ -61,7 +61,7 @@ def assist(users: list[str], episodes: int) -> None:
             agent, done = make(env, seed), False
             while not done:
                 obs, _, done, _, info = env.step(agent.act(obs, info))
-            eps.append(info["episode"])
+            eps.append(info["day_scores"])
         total = {k: sum(e[k] for e in eps) for k in ("proposals", "accepted", "rejected",
                                                       "steps_saved", "by_hand_steps",
                                                       "intentions", "intentions_done")}

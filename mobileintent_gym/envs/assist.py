@@ -27,7 +27,7 @@ Reward: Execute's subgoal rewards while executing, −``false_alarm_cost`` for e
 proposal, 0 otherwise. ``info`` holds ``mode`` (of the step taken), ``proposal`` (the
 intent proposed or ``None``), ``accepted`` (left out without a proposal), ``malformed``,
 the user's ``user_action`` (``None`` when none was taken) and, while executing, Execute's
-fields. The episode ends after the day's last user action; ``info["episode"]`` then holds
+fields. The episode ends after the day's last user action; ``info["day_scores"]`` then holds
 the closed loop's scores (:mod:`~mobileintent_gym.metrics.assist`, docs/scores.md):
 proposals accepted and rejected, the false-alarm rate, end-to-end success of accepted
 intentions and the user steps saved.
@@ -208,7 +208,7 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
             reward, info = self._watch(action)
         done = self.day.over
         if done:
-            info["episode"] = asdict(assist_scores(self._answers, self.day.outcomes,
+            info["day_scores"] = asdict(assist_scores(self._answers, self.day.outcomes,
                                                    self._agent_steps))
         return self._obs(), reward, done, False, info
 

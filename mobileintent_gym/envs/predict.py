@@ -12,7 +12,7 @@ intention of the day is asked for; the episode ends after the day's last one.
 
 Reward = Acc-C of the step: 1 when the event class equals the truth's exactly, else 0.
 ``info`` also holds the step's Acc-S (all-MiniLM-L6-v2) and BLEU-4 (characters) of the
-behaviour, and, when the episode ends, ``info["episode"]``: Acc-C, Acc-S, BLEU-4 over the
+behaviour, and, when the episode ends, ``info["day_scores"]``: Acc-C, Acc-S, BLEU-4 over the
 day with the confidence fallback — ``all`` (every prediction pushed), ``0.60`` and ``0.80``
 (only predictions whose confidence reaches the threshold are pushed; each has its
 ``push_rate``). A part of the answer that cannot be read scores as wrong, and an answer
@@ -176,7 +176,7 @@ class PredictEnv(gym.Env[dict[str, str], str]):
         info = {"truth": {"Event": truth.event, "Behaviour": truth.behaviour},
                 "malformed": malformed, **{k: scores[k] for k in ("acc_c", "acc_s", "bleu4")}}
         if done:
-            info["episode"] = self._episode_scores()
+            info["day_scores"] = self._episode_scores()
         return self._obs(), float(scores["acc_c"]), done, False, info
 
     def _episode_scores(self) -> dict[str, dict[str, float]]:

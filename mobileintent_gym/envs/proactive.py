@@ -23,7 +23,7 @@ Reward: +1 for a tp, −1 for an fp, 0 otherwise. ``info["outcome"]`` is the tur
 ``fp``, ``fn`` or ``tn`` and ``info["gold"]`` its gold intent (``None`` on noise); an
 answer that cannot be read counts as "no action", one whose memory operation alone is bad
 keeps its intent and drops the operation, and ``info["malformed"]`` says why (it never
-raises). When the day ends, ``info["episode"]`` holds PIRA's scores (docs/scores.md):
+raises). When the day ends, ``info["day_scores"]`` holds PIRA's scores (docs/scores.md):
 precision, recall, F1, FPS_norm, S_final, the counts, and the accuracy of the memory
 operations given.
 
@@ -199,7 +199,7 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         done = self._t == self.stream.turns
         info: dict[str, Any] = {"outcome": outcome, "gold": gold, "malformed": said.error}
         if done:
-            info["episode"] = self._episode()
+            info["day_scores"] = self._episode()
         reward = {"tp": 1.0, "fp": -1.0}.get(outcome, 0.0)
         return self._obs(), reward, done, False, info
 

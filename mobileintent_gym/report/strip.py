@@ -65,7 +65,7 @@ def record_assist(env: gym.Env, agent: Any, width: int, seed: int = 0,
         else:
             frames.append(StripFrame(screen, "user", info["user_action"], info["proposal"],
                                      info.get("accepted")))
-    return frames, info["episode"]
+    return frames, info["day_scores"]
 
 
 def _band(frame: StripFrame, number: int, width: int, line: int) -> Image.Image:

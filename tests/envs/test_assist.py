@@ -70,7 +70,7 @@ def test_left_alone_the_user_lives_the_generated_day_screen_by_screen(env):
     for n, _ in enumerate(replay(session, phone)):
         assert np.array_equal(shown[n], phone.screenshot()), n
     phone.close()
-    episode = info["episode"]
+    episode = info["day_scores"]
     assert episode["by_hand_steps"] == episode["user_steps"] == len(steps)
     assert (episode["proposals"], episode["steps_saved"], episode["agent_steps"]) == (0, 0, 0)
     assert episode["intentions"] == episode["intentions_done"] == len(session.intentions())
@@ -134,7 +134,7 @@ def test_the_user_goes_on_from_the_screen_and_data_the_assistant_left(env, assis
             assert _same(taken[-1], planned.event), planned
             checked += 1
     unwrapped.device.act = act
-    episode = info["episode"]
+    episode = info["day_scores"]
     assert checked == episode["user_steps"] and episode["accepted"] > 0
 
 
@@ -168,7 +168,7 @@ def test_the_baselines_order_on_steps_saved_and_false_alarms(env):
     scores, totals = {}, {}
     for name in ASSISTANTS:
         infos, totals[name] = _play(env, name)
-        scores[name] = infos[-1]["episode"]
+        scores[name] = infos[-1]["day_scores"]
     never, oracle = scores["never"], scores["oracle"]
     smart, blind = scores["history-oracle"], scores["history-random"]
     assert never["steps_saved"] == 0 and never["false_alarm_rate"] is None

@@ -33,7 +33,7 @@ def _episode(env, make, seed):
     while not done:
         obs, _, done, truncated, info = env.step(agent.act(obs, info))
         assert not truncated
-    return info["episode"]
+    return info["day_scores"]
 
 
 def test_the_env_passes_the_gymnasium_checker(env):
@@ -78,8 +78,8 @@ def test_the_oracle_scores_one_and_the_fallback_reports_push_rates(env):
         answer = {"Event": truth.event, "Behaviour": truth.behaviour, "Confidence": 0.7}
         _, reward, done, _, info = env.step(json.dumps(answer))
         assert reward == 1.0
-    assert info["episode"]["0.60"]["push_rate"] == 1.0
-    assert info["episode"]["0.80"] == {"push_rate": 0.0, "pushed": 0, "unreadable": 0,
+    assert info["day_scores"]["0.60"]["push_rate"] == 1.0
+    assert info["day_scores"]["0.80"] == {"push_rate": 0.0, "pushed": 0, "unreadable": 0,
                                        "acc_c": None, "acc_s": None, "bleu4": None}
 
 
