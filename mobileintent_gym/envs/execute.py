@@ -132,7 +132,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.action_space = action_space(self.device.width, self.device.height)
         self.task: TaskInstance | None = None
         self._judge: Judge | None = None
-        self._steps = 0
+        self._steps, self._ended = 0, False
         self._kept = KeptContent()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -150,7 +150,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             self._kept.start(self.device, task, self.pair, content.encoder)
         self.device.reset(content.state if self.load_state else _kept_state(self.device))
         self.device.open(task.template.app)
-        self.task, self._judge, self._steps = task, Judge(task), 0
+        self.task, self._judge, self._steps, self._ended = task, Judge(task), 0, False
         self._judge.start(self.device.route(), self._screen)
         return self._obs(), self._info(self._judge.verdict(), None)
 
@@ -161,9 +161,17 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
 
     def step(self, action: ActionLike) -> tuple[dict[str, Any], float, bool, bool,
                                                  dict[str, Any]]:
-        """Carry out one action; reward = subgoals newly achieved by it."""
+        """Carry out one action; reward = subgoals newly achieved by it.
+
+        Raises:
+            MobileIntentError: Before the first reset, and once the episode has ended
+                (terminated or truncated): an ended intention scores nothing more.
+        """
         if self._judge is None or self.task is None:
             raise MobileIntentError("call reset() before step()")
+        if self._ended:
+            raise MobileIntentError("the episode has ended (terminated or truncated): call "
+                                    "reset() before step()")
         before = self._judge.verdict()
         try:
             result = self.device.act(to_action(action))
@@ -174,10 +182,12 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if result is None:
             info = self._info(before, None)
             info["invalid_action"] = invalid
+            self._ended = truncated
             return self._obs(), 0.0, False, truncated, info
         verdict = self._judge.update(result.event, self._screen)
         reward = sum(verdict.rewards) - sum(before.rewards)
         terminated = verdict.success or result.event.action == "COMPLETE"
+        self._ended = terminated or truncated
         return self._obs(), float(reward), terminated, truncated, self._info(verdict, result)
 
     def render(self) -> np.ndarray | None:

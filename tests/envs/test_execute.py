@@ -110,6 +110,30 @@ def test_a_bad_action_changes_nothing_and_is_flagged(env):
     assert "5000" in env.step(Action.click(5000, 10))[4]["invalid_action"]
 
 
+@pytest.mark.parametrize("ending", ["COMPLETE", "oracle", "step limit"])
+def test_an_ended_episode_refuses_more_steps_until_reset(env, ending):
+    # It went on: after COMPLETE (terminated) the oracle's next steps paid reward and
+    # turned success to True, so a loop that missed the flag scored an ended intention.
+    obs, info = env.reset(seed=0, options={"user": USERS[0], "task": "G-SPT-02:personal:implicit"})
+    agent, limit = OracleAgent(env), env.unwrapped.task.template.step_limit
+    fixed = {"COMPLETE": "COMPLETE", "step limit": "PRESS[BACK]"}.get(ending)
+    done = False
+    for _ in range(limit):
+        obs, _, terminated, truncated, info = env.step(fixed or agent.act(obs, info))
+        if done := terminated or truncated:
+            break
+    assert done and (truncated if ending == "step limit" else terminated)
+    # The limit's last step truncates, not the one after; COMPLETE ends without success.
+    expected = {"step limit": (limit, False), "COMPLETE": (1, False)}.get(ending)
+    assert expected in (None, (info["steps"], info["success"]))
+    screen, steps = env.unwrapped.device.hierarchy(), info["steps"]
+    with pytest.raises(MobileIntentError, match=r"ended.*call reset\(\) before step\(\)"):
+        env.step(agent.act(obs, info))
+    assert env.unwrapped.device.hierarchy() == screen and env.unwrapped._steps == steps
+    env.reset(seed=0)
+    assert env.step("PRESS[BACK]")[4]["steps"] == 1
+
+
 def test_unknown_users_tasks_and_options_are_named():
     env = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
     with pytest.raises(UnknownTaskError, match="G-XYZ-01"):
