@@ -110,12 +110,11 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
             options = reset_options(options, ("day", "start", "user"),
                                     integers=("day", "start"))
             user, day, start = (options.get(k) for k in ("user", "day", "start"))
-            user = pick_user(user, self.users, rng, self.config.profiles_dir)
+            user = pick_user(user, self.users, rng, self.config.profiles_dir, self._too_short)
+            if reason := self._too_short(user):
+                raise MobileIntentError(reason)
             sessions = cached_sessions(user, self.days, self.data_seed, self.config)
-            candidates = [i for i, s in enumerate(sessions)
-                          if len(s.intentions()) >= self.window]
-            if not candidates:
-                raise MobileIntentError(f"no day of {user!r} has {self.window} intentions")
+            candidates = self._whole_days(user)
             day = candidates[rng.integers(len(candidates))] if day is None else day
             if day not in candidates:
                 raise MobileIntentError(f"reset option day must be one of {candidates} (days "
@@ -132,6 +131,17 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         self.truth, self._obs = self._truth(), obs
         return self._fresh_obs(), {"user": user, "day": int(day), "start": int(start),
                                    "segments": len(self.segments)}
+
+    def _whole_days(self, user: str) -> list[int]:
+        """The days of ``user`` that hold a whole window of intentions."""
+        sessions = cached_sessions(user, self.days, self.data_seed, self.config)
+        return [i for i, s in enumerate(sessions) if len(s.intentions()) >= self.window]
+
+    def _too_short(self, user: str) -> str | None:
+        """Why no window can be taken from ``user``'s days (``None``: one can)."""
+        if self._whole_days(user):
+            return None
+        return f"no day of {user!r} has {self.window} intentions"
 
     def _truth(self) -> tuple[tuple[str, list[int]], ...]:
         pairs, index = [], 1

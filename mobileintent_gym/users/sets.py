@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 
 import gymnasium as gym
@@ -108,7 +108,8 @@ def distinct_users(users: Iterable[str | os.PathLike[str]],
 
 def pick_user(choice: str | os.PathLike[str] | None, users: tuple[str, ...],
               rng: np.random.Generator,
-              profiles_dir: str | os.PathLike[str] | None = None) -> str:
+              profiles_dir: str | os.PathLike[str] | None = None,
+              refuse: Callable[[str], str | None] | None = None) -> str:
     """The user of an episode: the one a reset option names, else one drawn from ``users``.
 
     Args:
@@ -117,15 +118,31 @@ def pick_user(choice: str | os.PathLike[str] | None, users: tuple[str, ...],
         users: The env's users (from :func:`resolve_users`).
         rng: The env's generator (a named profile draws nothing from it).
         profiles_dir: Where profile names are looked up first.
+        refuse: Why a user cannot have the episode (``None``: it can). A drawn user it
+            refuses is passed over for one drawn from the others left, so that no seed
+            fails while another user would do; a named user is returned as it is (the
+            caller says why it cannot be).
 
     Raises:
         UnknownProfileError: When ``choice`` names neither a set nor a profile.
+        MobileIntentError: When ``refuse`` refuses every user there was to draw from.
     """
     if choice is None:
-        return users[int(rng.integers(len(users)))]
-    named = resolve_users(choice, profiles_dir)
-    drawn = isinstance(choice, str) and user_set(choice) is not None
-    return named[int(rng.integers(len(named)))] if drawn else named[0]
+        pool = users
+    else:
+        pool = resolve_users(choice, profiles_dir)
+        if not (isinstance(choice, str) and user_set(choice) is not None):
+            return pool[0]
+    left = list(pool)
+    reasons = []
+    while left:
+        user = left.pop(int(rng.integers(len(left))))
+        reason = refuse(user) if refuse is not None else None
+        if reason is None:
+            return user
+        reasons.append(reason)
+    more = f" (and {len(reasons) - 1} more users alike)" if len(reasons) > 1 else ""
+    raise MobileIntentError(f"no user to draw from can have this episode: {reasons[0]}{more}")
 
 
 @contextlib.contextmanager

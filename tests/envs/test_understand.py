@@ -211,3 +211,21 @@ def test_backing_out_to_the_home_screen_then_opening_another_app_cuts_there():
     observation = {"steps": "\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1))}
     answer = json.loads(AppSwitchSegmenter().act(observation, {}))
     assert list(answer.values()) == [[1, 2, 3], [4]]
+
+
+def test_a_drawn_user_without_a_whole_window_is_passed_over_not_refused():
+    # The user was drawn first and refused after: with days=1, seeds 0, 2, 3 and 7 failed
+    # (demo-dara's one day holds fewer than 5 intentions) while others of the set fit.
+    env = gym.make("Act2Intent-Understand-v0", users="demo", days=1).unwrapped
+    short = [u for u in env.users if env._too_short(u)]
+    assert short and len(short) < len(env.users)  # the case this test is about
+    drawn = [env.reset(seed=seed)[1]["user"] for seed in range(8)]
+    assert not set(drawn) & set(short) and len(set(drawn)) > 1
+    assert [env.reset(seed=seed)[1]["user"] for seed in range(8)] == drawn  # reproducible
+    with pytest.raises(MobileIntentError, match=f"no day of '{short[0]}' has 5 intentions"):
+        env.reset(options={"user": short[0]})  # named: refused as before
+    assert env.reset(seed=0, options={"user": "demo"})[1]["user"] not in short  # a set
+    too_long = gym.make("Act2Intent-Understand-v0", users="demo", days=1, window=40)
+    with pytest.raises(MobileIntentError, match=r"no user to draw from .*has 40 intentions"
+                                                r" \(and 3 more users alike\)"):
+        too_long.reset(seed=0)
