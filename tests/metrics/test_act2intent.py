@@ -306,3 +306,53 @@ def test_the_scores_name_inputs_of_the_wrong_kind(call, error, says):
     # given as the threshold, pushed nothing without a word.
     with pytest.raises(error, match=says):
         call()
+
+
+class SameVector:
+    """Every text the same vector: Acc-S is 1 whatever is compared."""
+
+    name = "same"
+
+    def encode(self, texts):
+        return np.ones((len(texts), 3))
+
+
+@pytest.mark.parametrize("threshold", [0.6, 0.8])
+def test_a_confidence_equal_to_the_threshold_is_pushed(threshold):
+    # Models often answer exactly 0.6 or 0.8: "at least" the threshold pushes.
+    truth = [Prediction("Message", "reply to Mum")]
+    at = prediction_scores([Prediction("Message", "reply to Mum", threshold)], truth,
+                           SameVector(), threshold=threshold)
+    assert (at["pushed"], at["acc_c"]) == (1, 1.0)
+    below = prediction_scores([Prediction("Message", "reply to Mum", threshold - 1e-9)], truth,
+                              SameVector(), threshold=threshold)
+    assert below["pushed"] == 0
+
+
+def test_unreadable_counts_the_pushed_answers_only_and_classes_match_exactly():
+    truth = [Prediction("Message", "reply to Mum")] * 2
+    answers = [Prediction("Message", "reply to Mum", 0.9),
+               Prediction("", None, 0.0, "no JSON object")]  # not pushed at 0.6
+    scores = prediction_scores(answers, truth, SameVector(), threshold=0.6)
+    assert (scores["pushed"], scores["unreadable"]) == (1, 0)
+    assert prediction_scores(answers, truth, SameVector())["unreadable"] == 1
+    lower = prediction_scores([Prediction("message", "reply to Mum")], truth[:1], SameVector())
+    assert lower["acc_c"] == 0.0  # a class is one of a fixed list: exact, case included
+
+
+def test_acc_g_is_over_the_true_intentions_whatever_else_is_predicted():
+    predicted = [("a", [1, 2]), ("b", [3]), ("c", [4])]
+    assert goal_accuracy(predicted, [("A", [1, 2]), ("B", [3])]) == 1.0
+    assert goal_accuracy(predicted[:1], [("A", [1, 2]), ("B", [3])]) == 0.5
+
+
+def test_overlap_pairing_leaves_a_true_span_nothing_overlaps_unpaired():
+    assert aligned_texts({"a": [5, 6]}, {"b": [1, 2]}, pairing="overlap") == [(None, "b")]
+
+
+def test_key_presses_match_by_their_key():
+    from mobileintent_gym.actions import Action
+    from mobileintent_gym.metrics.act2intent import action_matches
+
+    assert not action_matches(Action.press("HOME"), Action.press("BACK"), None, (1080, 2400))
+    assert action_matches(Action.press("HOME"), Action.press("HOME"), None, (1080, 2400))

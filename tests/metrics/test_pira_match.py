@@ -51,6 +51,17 @@ def test_a_paraphrase_matches_when_gold_is_the_closest_known_task(match):
     assert not match("something musical", "play Owambe")  # cos 55° = 0.57 < 0.6
 
 
+def test_closeness_to_gold_counts_through_gold_tasks_other_wordings():
+    # 25° from gold's wording, 5° from its implicit one, 20° from another task: gold's task
+    # is the closest; scored by gold's own wording alone it lost to the rival.
+    angles = {"play Owambe": 0, "play Owambe (implicit)": 30, "play Kite Strings": 45,
+              "that party tune": 25}
+    known = {"play Owambe": "T1", "play Owambe (implicit)": "T1", "play Kite Strings": "T2"}
+    match = IntentMatcher(TableEncoder(angles), known, threshold=0.6)
+    assert match("that party tune", "play Owambe")
+    assert not match("that party tune", "play Kite Strings")
+
+
 def test_without_known_intentions_the_threshold_alone_decides():
     bare = IntentMatcher(ENCODER, {}, threshold=0.6)
     assert bare("start Kite Strings", "play Owambe")  # cos 19° with nothing to compete

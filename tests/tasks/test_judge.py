@@ -287,6 +287,29 @@ def test_the_targets_screen_reached_by_another_path_achieves_the_uc_subgoal():
     assert verdict.rewards == (1, 0)
 
 
+def test_a_click_made_before_its_entry_screen_is_observed_never_counts_later():
+    # Tapped on the home screen before the library was ever seen, "open Liked Songs" must
+    # not count once the library is observed afterwards without the tap again.
+    verdict = run(Judge(task("G-SPT-01")), [
+        event("music/home", "music/home", rid="liked_songs", text="Liked Songs"),
+        event("music/home", "music/library", rid="nav_your_library"),
+        event("music/library", "music/library", action="SWIPE[UP]"),
+    ])
+    assert verdict.reached[1] and verdict.rewards[:2] == (1, 0)
+
+
+def test_exposure_is_decided_at_the_first_other_pick_and_never_again():
+    judge = Judge(task("G-WCT-01", entity="chat_c02", label="Carlos"))
+    verdict = run(judge, [
+        event("chat/chats", "chat/conversation", rid="chat", entity="chat_c05",
+              visible=("chat_c05", "chat_c07")),
+        event("chat/conversation", "chat/chats", action="PRESS[BACK]"),
+        event("chat/chats", "chat/conversation", rid="chat", entity="chat_c07",
+              visible=("chat_c02", "chat_c07")),  # the target shows now: too late
+    ], screen(("toolbar", "", "chat_c07")))
+    assert verdict.exposed is False
+
+
 def test_expected_clicks_count_anywhere_once_the_entry_screen_was_observed():
     # "The scorer searches the entire log without enforcing visit order": the Moments
     # control clicked on another screen counts, but only after chat/discover was observed.
