@@ -107,7 +107,7 @@ class NoteScreen:
         """
         t = ctx.theme
         bar = Node(ui.LINEAR, rect, paint=Fill(t.background))
-        bar.add(widgets.divider(ctx, (rect[0], rect[1], rect[2], rect[1] + 1)))
+        bar.add(widgets.divider(ctx, (rect[0], rect[1], rect[2], rect[1] + ctx.dp(1))))
         inner = ui.inset(rect, ctx.dp(12), ctx.dp(10))
         draft, focused = entry.fields.get(COMMENT_FIELD, ""), entry.focus == COMMENT_FIELD
         if focused:
