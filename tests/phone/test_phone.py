@@ -352,13 +352,18 @@ def test_back_hides_the_keyboard_but_the_field_keeps_focus(phone):
     assert result.effect and phone._current().keyboard is not None
 
 
-def test_effect_and_typed_say_what_really_happened(phone):
+def chat_backspace(phone) -> Action:
+    """Open a conversation, focus its input, and give the keyboard's Backspace tap."""
     phone.open("chat")
     press(phone, resource_id="chat")
     press(phone, resource_id="input")
     keys = {char: rect for rect, char in phone._current().keyboard.keys}
     r = keys["\b"]
-    result = phone.act(Action.click((r[0] + r[2]) // 2, (r[1] + r[3]) // 2))
+    return Action.click((r[0] + r[2]) // 2, (r[1] + r[3]) // 2)
+
+
+def test_effect_and_typed_say_what_really_happened(phone):
+    result = phone.act(chat_backspace(phone))
     assert not result.effect and result.note == "nothing to delete"
     phone.act("TYPE[" + "x" * 1000 + "]")
     for _ in range(2):
@@ -484,12 +489,7 @@ def test_a_focused_empty_field_still_shows_its_hint_as_the_dump_says():
 def test_backspace_deletes_the_last_character_as_it_is_seen(phone):
     # It deleted one code point: "ok 👍🏽" became "ok 👍" (the skin tone gone, the thumb
     # left), and a family of emoji took five taps through broken sequences.
-    phone.open("chat")
-    press(phone, resource_id="chat")
-    press(phone, resource_id="input")
-    keys = {char: rect for rect, char in phone._current().keyboard.keys}
-    r = keys["\b"]
-    backspace = Action.click((r[0] + r[2]) // 2, (r[1] + r[3]) // 2)
+    backspace = chat_backspace(phone)
     hint = find(phone.hierarchy(), resource_id="input").text  # what an empty field shows
     phone.act("TYPE[tu e\u0301 🇫🇷🇩🇪 👨\u200d👩\u200d👧 ❤️ ok 👍🏽]")
     left = []
