@@ -17,6 +17,7 @@ from typing import Any
 from mobileintent_gym.apps.records import Record, read_records
 from mobileintent_gym.errors import InvalidAppError
 from mobileintent_gym.users.entities import Entity, keys_of
+from mobileintent_gym.users.profile import DOMAINS, domain_hint
 
 KEY = re.compile(r"[a-z][a-z0-9_]*:[a-z][a-z0-9_]*")
 
@@ -79,8 +80,10 @@ class ContextSpec:
             post's ``author``.
 
     Raises:
-        InvalidAppError: For a key without the ``<app>:<list>`` syntax or a size that
-            leaves no room for the common records.
+        InvalidAppError: For a key without the ``<app>:<list>`` syntax, a domain that is
+            none of the PersonaLens domains (:data:`~mobileintent_gym.users.profile.DOMAINS`:
+            a misspelt one would rank the list by every interest of the user, silently), or
+            a size that leaves no room for the common records.
     """
 
     key: str
@@ -93,6 +96,11 @@ class ContextSpec:
     def __post_init__(self) -> None:
         if not KEY.fullmatch(self.key):
             raise InvalidAppError(f"context key {self.key!r} is not '<app>:<list>'")
+        for domain in self.domains:
+            if domain not in DOMAINS:
+                raise InvalidAppError(f"context {self.key}: domain {domain!r} is none of the "
+                                      f"PersonaLens domains{domain_hint(domain)}; they are "
+                                      f"{list(DOMAINS)}")
         if self.size is not None and self.size < len(self.common):
             raise InvalidAppError(f"{self.key} needs room for its {len(self.common)} common "
                                   f"records, got size {self.size}")

@@ -20,7 +20,6 @@ Example:
 
 from __future__ import annotations
 
-import difflib
 import functools
 import hashlib
 import json
@@ -44,7 +43,7 @@ from mobileintent_gym.users import cache
 from mobileintent_gym.users.contexts import ContextSpec, Pool, check_record_ids
 from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.entities import Entity
-from mobileintent_gym.users.profile import DOMAINS, UserProfile, resolve_profile
+from mobileintent_gym.users.profile import DOMAINS, UserProfile, domain_hint, resolve_profile
 from mobileintent_gym.users.ranking import preference_values, rank_entities
 
 # Attributes that say how or when a user consumes, not what: their values ("Spotify",
@@ -258,10 +257,9 @@ def _warn_if_unranked(profile: UserProfile, config: PairConfig) -> None:
     every interest 0) gets the pools' own order, the same for every such profile.
     """
     for domain in profile.unknown_domains():
-        close = difflib.get_close_matches(domain.strip().title(), DOMAINS, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
         logger.warn(f"profile {profile.user_id!r}: domain {domain!r} is none of the known "
-                    f"ones{hint}; contexts and routines use only {list(DOMAINS)}")
+                    f"ones{domain_hint(domain)}; contexts and routines use only "
+                    f"{list(DOMAINS)}")
     if not preference_values(profile, profile.active_domains(), config.skip_attributes):
         logger.warn(f"profile {profile.user_id!r} holds no preference value in a domain it "
                     "is interested in (interests 1 with affinities): its content is not "

@@ -28,6 +28,7 @@ profile name that is not a string, a ``demographics.name`` that is not one line 
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import os
@@ -140,6 +141,12 @@ class UserProfile:
     def active_domains(self) -> tuple[str, ...]:
         """Domains the user is interested in (``interests == 1``), in profile order."""
         return tuple(domain for domain, flag in self.interests.items() if flag == 1)
+
+
+def domain_hint(domain: str) -> str:
+    """`` (did you mean 'Music'?)`` for a domain of no known name close to one, else ``""``."""
+    close = difflib.get_close_matches(domain.strip().title(), DOMAINS, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _read_only(value: Any) -> Any:

@@ -316,3 +316,16 @@ def test_a_common_record_missing_from_its_pool_is_named():
     with pytest.raises(InvalidAppError, match=f"context '{spec.key}' reserves common records "
                                               r"\['zz99'\] that its pool"):
         _reserved([broken])
+
+
+def test_a_context_domain_of_no_known_name_is_refused_with_the_closest_one():
+    # 'Restaurant' ranked the list by every interest the user has (the fallback when no
+    # domain matches), so it looked personal and no check said anything.
+    spec = registry.get("music").contexts[0]
+    with pytest.raises(InvalidAppError, match=f"context {spec.key}: domain 'Restaurant' is "
+                                              r"none of the PersonaLens domains \(did you "
+                                              r"mean 'Restaurants'\?\)"):
+        dataclasses.replace(spec, domains=("Music", "Restaurant"))
+    with pytest.raises(InvalidAppError, match="domain 'cooking' is none of the PersonaLens "
+                                              r"domains; they are \['Alarm'"):
+        dataclasses.replace(spec, domains=("cooking",))
