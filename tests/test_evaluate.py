@@ -112,6 +112,10 @@ def test_the_running_scores_equal_the_scores_of_every_prefix_of_the_run(tmp_path
     forced = [{**e, "teacher_forced": [True, False][: 1 + e["index"] % 2]} for e in episodes]
     assert RunningScores()(forced) == scores(forced, finished=False)  # SSR included
     assert running(episodes[:3]) == scores(episodes[:3], finished=False)  # counted afresh
+    # All-success needs every planned user in each group: a user with no episode is named.
+    assert scores(episodes, ["demo-ana", "demo-ben"]) == scores(episodes)
+    with pytest.raises(ValueError, match=r"no rollout for user\(s\) \['demo-chen'\]"):
+        scores(episodes, ["demo-ana", "demo-ben", "demo-chen"])
 
 
 def test_a_refused_first_reset_leaves_the_env_usable_for_the_next_episodes():

@@ -560,3 +560,21 @@ def test_an_option_given_no_value_is_refused_not_read_as_the_default(argv, capsy
         main(argv)
     assert caught.value.code == 2
     assert f"{argv[-1]}: expected at least one argument" in capsys.readouterr().err
+
+
+def test_a_task_named_twice_runs_once_and_episodes_mark_unreached_subgoals(tmp_path, capsys):
+    # --tasks repeating one of --templates' tasks ran and scored it twice (mutation-tested),
+    # and nothing checked that --episodes marks a subgoal never reached with '.'.
+    out = tmp_path / "run.json"
+    assert run("--agent", "random", "--users", "demo-ana", "--templates", "G-SPT-02",
+               "--tasks", "G-SPT-02:personal:implicit", "--out", str(out), "--episodes") == 0
+    data = json.loads(out.read_text())
+    tasks = [e["task"] for e in data["episodes"]]
+    assert len(tasks) == 4 == len(set(tasks)) == len(data["provenance"]["tasks"])
+    printed = {line.split()[1]: line.split("subgoals=")[1].split()[0]
+               for line in capsys.readouterr().out.splitlines() if "subgoals=" in line}
+    for episode in data["episodes"]:
+        marks = "".join(str(int(r)) if seen else "."
+                        for r, seen in zip(episode["rewards"], episode["reached"], strict=True))
+        assert printed[episode["task"]] == marks
+    assert any("." in marks for marks in printed.values())  # the random agent misses some

@@ -110,21 +110,24 @@ def test_a_bad_action_changes_nothing_and_is_flagged(env):
     assert "5000" in env.step(Action.click(5000, 10))[4]["invalid_action"]
 
 
-@pytest.mark.parametrize("ending", ["COMPLETE", "oracle", "step limit"])
+@pytest.mark.parametrize("ending", ["COMPLETE", "oracle", "step limit", "invalid actions"])
 def test_an_ended_episode_refuses_more_steps_until_reset(env, ending):
     # It went on: after COMPLETE (terminated) the oracle's next steps paid reward and
     # turned success to True, so a loop that missed the flag scored an ended intention.
     obs, info = env.reset(seed=0, options={"user": USERS[0], "task": "G-SPT-02:personal:implicit"})
     agent, limit = OracleAgent(env), env.unwrapped.task.template.step_limit
-    fixed = {"COMPLETE": "COMPLETE", "step limit": "PRESS[BACK]"}.get(ending)
+    fixed = {"COMPLETE": "COMPLETE", "step limit": "PRESS[BACK]",
+             "invalid actions": "NOT AN ACTION"}.get(ending)
     done = False
     for _ in range(limit):
         obs, _, terminated, truncated, info = env.step(fixed or agent.act(obs, info))
         if done := terminated or truncated:
             break
-    assert done and (truncated if ending == "step limit" else terminated)
-    # The limit's last step truncates, not the one after; COMPLETE ends without success.
-    expected = {"step limit": (limit, False), "COMPLETE": (1, False)}.get(ending)
+    assert done and (truncated if ending in ("step limit", "invalid actions") else terminated)
+    # The limit's last step truncates (a flagged invalid action counts as one), not the one
+    # after; COMPLETE ends without success.
+    expected = {"step limit": (limit, False), "invalid actions": (limit, False),
+                "COMPLETE": (1, False)}.get(ending)
     assert expected in (None, (info["steps"], info["success"]))
     screen, steps = env.unwrapped.device.hierarchy(), info["steps"]
     with pytest.raises(MobileIntentError, match=r"ended.*call reset\(\) before step\(\)"):

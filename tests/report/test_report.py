@@ -2,6 +2,7 @@
 
 import base64
 import json
+import re
 import shutil
 
 import gymnasium as gym
@@ -110,6 +111,22 @@ def test_a_results_file_of_the_wrong_shape_is_one_line(scripted_run, tmp_path, c
     (tmp_path / "run.json").write_text(json.dumps({**data, field: value}))
     assert main(["view", str(tmp_path / "run.json")]) == 2
     assert named in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("field", "change", "named"), [
+    ("subgoals", lambda names: names[:-1], r"episode 0: \d subgoals named and \d rewards; "
+                                           "each subgoal has one"),
+    ("seed", lambda seed: -5, r"episode 0: 'seed' must be an integer >= 0, got -5"),
+])
+def test_an_episode_of_the_wrong_shape_is_one_line(scripted_run, tmp_path, capsys, field,
+                                                   change, named):
+    # One subgoal name short was read, then view crashed in a zip deep in the page.
+    data = json.loads(scripted_run.read_text())
+    episode = data["episodes"][0]
+    episode[field] = change(episode[field])
+    (tmp_path / "run.json").write_text(json.dumps(data))
+    assert main(["view", str(tmp_path / "run.json")]) == 2
+    assert re.search(named, capsys.readouterr().err)
 
 
 def test_a_cut_off_file_is_read_up_to_its_last_episode_whatever_follows(scripted_run,

@@ -48,6 +48,13 @@ def test_the_kl_penalty_uses_the_k3_estimator_against_the_reference():
     out = grpo_loss(logp, logp.clone(), ref, torch.zeros(2, dtype=torch.float64), MASK,
                     beta=0.01)
     assert out.kl == pytest.approx(k3) and out.loss.item() == pytest.approx(0.01 * k3)
+    # Rollouts of unequal length: the logged KL is the one in the loss (each rollout's
+    # token mean, then the mean over rollouts), not a mean over all tokens.
+    ref = torch.tensor([[0.0, 0.0, 0.0], [0.5, 0.0, 0.0]], dtype=torch.float64)
+    out = grpo_loss(logp, logp.clone(), ref, torch.zeros(2, dtype=torch.float64),
+                    torch.tensor([[1, 1, 1], [1, 0, 0]], dtype=torch.float64), beta=1.0)
+    k3 = math.exp(0.5) - 0.5 - 1
+    assert out.kl == pytest.approx(k3 / 2) and out.loss.item() == pytest.approx(k3 / 2)
 
 
 def test_gradients_raise_the_probability_of_advantaged_tokens_only_on_the_response():

@@ -87,7 +87,8 @@ def test_preference_values_keep_active_relevant_domains_only():
     assert preference_values(profile, ("Books", "Sports")) == ()
 
 
-def test_a_decomposed_accent_in_a_profile_matches_the_catalog_exactly():
+@pytest.mark.parametrize("as_list", [True, False], ids=["list", "one string"])
+def test_a_decomposed_accent_in_a_profile_matches_the_catalog_exactly(as_list):
     # "Luis Echeverri" + U+0301 (as macOS input or a PDF writes it) had the key
     # "luisecheverria", the catalog's author "luisecheverría": the book lost r(e) = 1.
     import unicodedata
@@ -99,7 +100,7 @@ def test_a_decomposed_accent_in_a_profile_matches_the_catalog_exactly():
         profile = UserProfile.from_dict({
             "user_id": "reader", "interests": {"Books": 1},
             "affinities": {"Books": {"Genre": ["fantasy", "history", "mystery"],
-                                     "Favourite Authors": [author]}}})
+                                     "Favourite Authors": [author] if as_list else author}}})
         assert preference_values(profile, ("Books",))[-1] == "Luis Echeverría"  # NFC
         return build_user_content(profile, PairConfig(encoder="lexical")).contexts
 
