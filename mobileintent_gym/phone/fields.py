@@ -8,11 +8,11 @@ its own window) and the text that really reached the field.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 
 from mobileintent_gym.phone import keyboard
 from mobileintent_gym.phone.app import Entry
+from mobileintent_gym.phone.characters import last_character
 from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER, LETTERS, SHIFT, SYMBOLS
 from mobileintent_gym.phone.ui import Intent
 from mobileintent_gym.phone.view import View
@@ -36,36 +36,6 @@ def type_text(top: Entry | None, text: str) -> Outcome:
     cut = "" if len(added) == len(text) else (
         f"the field is full: {len(added)} of {len(text)} characters typed")
     return cut, None, added
-
-
-def last_character(text: str) -> int:
-    """Where the last character as a reader sees it starts in non-empty ``text``.
-
-    What one Backspace deletes: a letter with its combining accents, an emoji with its
-    skin tone and variation selector, a family of emoji joined by zero-width joiners, a
-    flag (two regional indicators), as Android's keyboard deletes them.
-    """
-    start = len(text) - 1
-    while start > 0 and _extends(text[start]):
-        start -= 1
-    if start > 1 and text[start - 1] == _JOINER:
-        return last_character(text[:start - 1])
-    if text[start] in _REGIONAL:  # a flag is a pair: an even run ends in one
-        head = text[:start + 1]
-        return start - 1 if (len(head) - len(head.rstrip(_REGIONAL))) % 2 == 0 else start
-    return start
-
-
-_JOINER = "\u200d"
-_REGIONAL = "".join(map(chr, range(0x1F1E6, 0x1F200)))  # regional indicators A to Z
-
-
-def _extends(char: str) -> bool:
-    """Whether ``char`` belongs to the character before it (a mark, modifier, selector)."""
-    code = ord(char)
-    return (char == _JOINER or unicodedata.category(char) in ("Mn", "Me", "Mc")
-            or 0x1F3FB <= code <= 0x1F3FF or 0xFE00 <= code <= 0xFE0F
-            or 0xE0020 <= code <= 0xE007F)
 
 
 def enter(top: Entry | None, view: View, dispatch: Callable[[Intent], None]) -> str:

@@ -20,6 +20,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from mobileintent_gym.phone import icons, typeset
+from mobileintent_gym.phone.characters import last_character
 
 Color = tuple[int, int, int]
 OUTLINE_WIDTH = 2
@@ -211,9 +212,14 @@ def _lines(text: str, face: ImageFont.FreeTypeFont, width: int) -> Iterator[str]
 
 
 def _pieces(word: str, face: ImageFont.FreeTypeFont, width: int) -> Iterator[str]:
-    """``word`` in pieces of ``width`` pixels at most (a glyph wider still is one piece)."""
+    """``word`` in pieces of ``width`` pixels at most, cut between whole characters.
+
+    Characters as a reader sees them (:mod:`.characters`); one wider still is a piece of
+    its own.
+    """
     while len(word) > 1 and face.getlength(word) > width:
         cut = max(1, _fitting(lambda n, rest=word: rest[:n], len(word), face, width))
+        cut = last_character(word[:cut + 1]) or cut  # not inside a character
         yield word[:cut]
         word = word[cut:]
     yield word

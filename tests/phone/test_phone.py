@@ -508,3 +508,11 @@ def test_backspace_deletes_the_last_character_as_it_is_seen(phone):
     for expected in ("tu e\u0301 🇫🇷", "tu e\u0301 ", "tu e\u0301", "tu ", "tu", "t", ""):
         phone.act(backspace)
         assert find(phone.hierarchy(), resource_id="input").text == (expected or hint)
+
+    # A run of a thousand joined emoji (a field holds 4,000 characters) is one character,
+    # found without recursion (it was a RecursionError that undid the tap).
+    for _ in range(3):
+        phone.act("TYPE[" + "👨\u200d" * 500 + "]")  # a TYPE takes 1,000 characters
+    phone.act("TYPE[👨]")
+    phone.act(backspace)
+    assert find(phone.hierarchy(), resource_id="input").text == hint

@@ -69,6 +69,11 @@ def test_a_word_wider_than_a_line_is_broken_across_lines_not_cut():
     assert cut[0] == cut[1] and set(cut[0]) == {"x"} and cut[2].endswith("…")
     assert text_width(cut[0] + "x", 40) > 300  # each piece as long as fits
     assert len(wrap("W", 40, False, 5, 2)) == 1  # a glyph wider than the line: one line
+    # Broken between whole characters: no line ends in a joiner or starts with a skin tone.
+    for text in ("👨\u200d👩\u200d👧" * 6, "ab👍🏽" * 10):
+        lines = wrap(text, 16, False, 60, 9)
+        assert "".join(lines) == text and len(lines) > 1
+        assert not any(line.endswith("\u200d") or line[0] in "🏽\u200d" for line in lines)
 
 
 def test_each_newline_starts_a_line_and_an_empty_paragraph_is_an_empty_line():

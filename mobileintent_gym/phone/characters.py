@@ -1,0 +1,41 @@
+"""Characters as a reader sees them, where text is cut: by Backspace, or across lines.
+
+A character is a letter with its combining marks, an emoji with its skin tone and
+variation selector, a family of emoji joined by zero-width joiners, or a flag (a pair of
+regional indicators); cutting inside one leaves a stray mark or a broken emoji.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def last_character(text: str) -> int:
+    """Where the last character as a reader sees it starts in non-empty ``text``.
+
+    What one Backspace deletes, as Android's keyboard deletes it; and where a word broken
+    across lines may be cut before ``text``'s end.
+    """
+    start = len(text) - 1
+    while True:
+        while start > 0 and _extends(text[start]):
+            start -= 1
+        if not (start > 1 and text[start - 1] == _JOINER):
+            break
+        start -= 2  # joined to the character before the joiner
+    if text[start] in _REGIONAL:  # a flag is a pair: an even run ends in one
+        head = text[:start + 1]
+        return start - 1 if (len(head) - len(head.rstrip(_REGIONAL))) % 2 == 0 else start
+    return start
+
+
+_JOINER = "\u200d"
+_REGIONAL = "".join(map(chr, range(0x1F1E6, 0x1F200)))  # regional indicators A to Z
+
+
+def _extends(char: str) -> bool:
+    """Whether ``char`` belongs to the character before it (a mark, modifier, selector)."""
+    code = ord(char)
+    return (char == _JOINER or unicodedata.category(char) in ("Mn", "Me", "Mc")
+            or 0x1F3FB <= code <= 0x1F3FF or 0xFE00 <= code <= 0xFE0F
+            or 0xE0020 <= code <= 0xE007F)
