@@ -96,6 +96,10 @@ class ContextSpec:
     def __post_init__(self) -> None:
         if not KEY.fullmatch(self.key):
             raise InvalidAppError(f"context key {self.key!r} is not '<app>:<list>'")
+        if not (isinstance(self.domains, tuple)
+                and all(isinstance(domain, str) for domain in self.domains)):
+            raise InvalidAppError(f"context {self.key}: domains must be a tuple of domain "
+                                  f"names, got {self.domains!r:.80}")
         for domain in self.domains:
             if domain not in DOMAINS:
                 raise InvalidAppError(f"context {self.key}: domain {domain!r} is none of the "

@@ -329,3 +329,6 @@ def test_a_context_domain_of_no_known_name_is_refused_with_the_closest_one():
     with pytest.raises(InvalidAppError, match="domain 'cooking' is none of the PersonaLens "
                                               r"domains; they are \['Alarm'"):
         dataclasses.replace(spec, domains=("cooking",))
+    for bad in ("Music", ("Music", None), [1]):  # a string, not a tuple, was read by letter
+        with pytest.raises(InvalidAppError, match="domains must be a tuple of domain names"):
+            dataclasses.replace(spec, domains=bad)
