@@ -45,8 +45,10 @@ class Entry:
         keyboard: Whether the keyboard shows for the focused field (BACK hides it and the
             field keeps its focus, as on Android).
         key_set: The keyboard's key set: ``lower``, ``upper`` or ``symbols``.
-        tab: The route of the screen at the root of the back stack when this one was opened
-            over it (the bottom-navigation tab it belongs to); ``""`` for the root itself.
+        tab: The route of the bottom-navigation tab the screen belongs to: that of the
+            screen it was opened from (the root's own route, for a screen opened over a
+            stack's root), or for a deep link the tab its route is under; ``""`` for a
+            stack's root itself.
     """
 
     route: str

@@ -59,7 +59,11 @@ class BackStacks:
         route = app.home if route is None else route
         app.check_params(route, params)
         home = [] if app.screen(route).tab or route == app.home else [Entry(app.home)]
-        self.stacks[app_id] = [*home, Entry(route, params, tab=app.home)] if home else [
+        # A deep link belongs to the tab its route is under (a tab's sub-screen: that tab),
+        # else to the home the stack holds below it.
+        tab = next((r for r, s in app.routes.items() if s.tab and route.startswith(f"{r}/")),
+                   app.home)
+        self.stacks[app_id] = [*home, Entry(route, params, tab=tab)] if home else [
             Entry(route, params)]
         self.foreground = app_id
 
@@ -100,7 +104,8 @@ class BackStacks:
         if screen.tab:
             stack[:] = [Entry(route, params)]
         elif not stack or (stack[-1].route, sorted(stack[-1].params)) != (route, sorted(params)):
-            stack.append(Entry(route, params, tab=stack[0].route if stack else ""))
+            tab = (stack[-1].tab or stack[-1].route) if stack else ""  # the opener's tab
+            stack.append(Entry(route, params, tab=tab))
 
     def replace(self, route: str, params: tuple = ()) -> None:
         """Swap the screen in front for another (a tab or filter switched in place)."""

@@ -242,3 +242,12 @@ def test_a_playlist_shows_the_tab_it_was_opened_in_as_selected(phone):
     press(phone, desc="Artists")
     press(phone, resource_id="artist")
     assert phone.route() == "music/artist" and selected_tab(phone) == ["Your Library"]
+
+
+def test_a_screen_under_a_deep_linked_library_screen_selects_the_library(phone):
+    phone.open("music", "music/library/artists")
+    assert selected_tab(phone) == ["Your Library"]
+    press(phone, resource_id="artist")
+    assert phone.route() == "music/artist" and selected_tab(phone) == ["Your Library"]
+    phone.open("music", "music/playlist", id=phone.state.apps["music"].home[0])
+    assert selected_tab(phone) == ["Home"]  # under no tab: the home below it
