@@ -273,8 +273,7 @@ def _fingerprint(profile: UserProfile) -> str:
     the one ranked (``preference_values``), so sorting the keys would give two profiles
     with different content one entry.
     """
-    text = json.dumps(profile.to_dict(), ensure_ascii=False)
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+    return hashlib.blake2b(profile.json_text.encode("utf-8"), digest_size=16).hexdigest()
 
 
 def _build(profile: UserProfile, config: PairConfig, encoder: Encoder) -> UserContent:

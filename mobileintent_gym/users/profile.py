@@ -124,6 +124,14 @@ class UserProfile:
         return {"user_id": self.user_id, **{name: _plain(getattr(self, name))
                                             for name in _FIELDS[1:]}}
 
+    @functools.cached_property
+    def json_text(self) -> str:
+        """``to_dict()`` as JSON text, its key order kept.
+
+        Made once (the profile is read-only): content is looked up by it at every reset.
+        """
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
     def unknown_domains(self) -> list[str]:
         """Domains of ``interests`` or ``affinities`` that are none of :data:`DOMAINS`."""
         return sorted((set(self.interests) | set(self.affinities)) - set(DOMAINS))
