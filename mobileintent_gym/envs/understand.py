@@ -102,6 +102,7 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         self._session: Session | None = None
         self._obs: dict[str, Any] = {}
         self._done = True
+        self._whole: dict[str, list[int]] = {}  # see _whole_days
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -133,9 +134,17 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
                                    "segments": len(self.segments)}
 
     def _whole_days(self, user: str) -> list[int]:
-        """The days of ``user`` that hold a whole window of intentions."""
-        sessions = cached_sessions(user, self.days, self.data_seed, self.config)
-        return [i for i, s in enumerate(sessions) if len(s.intentions()) >= self.window]
+        """The days of ``user`` that hold a whole window of intentions.
+
+        Kept per user (the env's data set is fixed when it is made): a reset asks for them
+        when it draws the user and again when it draws the day.
+        """
+        days = self._whole.get(user)
+        if days is None:
+            sessions = cached_sessions(user, self.days, self.data_seed, self.config)
+            days = self._whole[user] = [i for i, s in enumerate(sessions)
+                                        if len(s.intentions()) >= self.window]
+        return days
 
     def _too_short(self, user: str) -> str | None:
         """Why no window can be taken from ``user``'s days (``None``: one can)."""
