@@ -58,13 +58,12 @@ class BackStacks:
         app = self.app(app_id)
         route = app.home if route is None else route
         app.check_params(route, params)
-        home = [] if app.screen(route).tab or route == app.home else [Entry(app.home)]
-        # A deep link belongs to the tab its route is under (a tab's sub-screen: that tab),
-        # else to the home the stack holds below it.
-        tab = next((r for r, s in app.routes.items() if s.tab and route.startswith(f"{r}/")),
-                   app.home)
-        self.stacks[app_id] = [*home, Entry(route, params, tab=tab)] if home else [
-            Entry(route, params)]
+        if app.screen(route).tab or route == app.home:
+            self.stacks[app_id] = [Entry(route, params)]
+        else:  # a deep link, over the home; its tab: the one its route is under, else home
+            tab = next((r for r, s in app.routes.items()
+                        if s.tab and route.startswith(f"{r}/")), app.home)
+            self.stacks[app_id] = [Entry(app.home), Entry(route, params, tab=tab)]
         self.foreground = app_id
 
     def snapshot(self) -> tuple:
