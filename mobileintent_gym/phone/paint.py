@@ -144,7 +144,7 @@ def fit_text(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
     line = " ".join(text.split())
     if face.getlength(line) <= width:
         return line
-    return line[:_fitting(lambda n: line[:n] + "…", len(line), face, width)].rstrip() + "…"
+    return _closed(line, face, width)
 
 
 def fit_end(text: str, size: int, width: int) -> str:
@@ -227,9 +227,7 @@ def _pieces(word: str, face: ImageFont.FreeTypeFont, width: int) -> Iterator[str
 
 def _closed(line: str, face: ImageFont.FreeTypeFont, width: int) -> str:
     """``line`` cut so that it and a closing "…" fit ``width`` pixels."""
-    while line and face.getlength(f"{line}…") > width:
-        line = line[:-1]
-    return f"{line.rstrip()}…"
+    return f"{line[:_fitting(lambda n: f'{line[:n]}…', len(line), face, width)].rstrip()}…"
 
 
 def fitted(text: str, size: int, bold: bool, width: int) -> tuple[str, float]:
