@@ -64,9 +64,14 @@ def require(module: str, extra: str):
     try:
         return importlib.import_module(module)
     except ImportError as err:
+        if err.name is not None and f"{module}.".startswith(f"{err.name}."):
+            raise DependencyNotInstalled(
+                f"{module!r} is not installed; run: pip install 'mobileintent-gym[{extra}]'"
+            ) from err
+        # Installed, but something it imports is missing or of a clashing version.
         raise DependencyNotInstalled(
-            f"{module!r} is not installed; run: pip install 'mobileintent-gym[{extra}]'"
-        ) from err
+            f"{module!r} is installed but cannot be imported ({err}); reinstall it: pip "
+            f"install 'mobileintent-gym[{extra}]'") from err
     except OSError as err:  # a native library it loads is missing (libcudnn …)
         raise DependencyNotInstalled(
             f"{module!r} is installed but cannot load ({err}); reinstall it: pip install "

@@ -15,10 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import torch
-from stable_baselines3.common.policies import ActorCriticPolicy
-from torch import nn
-
+from mobileintent_gym.errors import require
 from mobileintent_gym.wrappers.element_actions import FIXED
 from mobileintent_gym.wrappers.element_features import (
     KIND_BUCKETS,
@@ -26,6 +23,10 @@ from mobileintent_gym.wrappers.element_features import (
     SLOT_FLAGS,
     WORD_BUCKETS,
 )
+
+torch = require("torch", "rl")
+nn = torch.nn
+ActorCriticPolicy = require("stable_baselines3.common.policies", "rl").ActorCriticPolicy
 
 SLOT_WIDTH = len(SLOT_FLAGS) + KIND_BUCKETS
 SCREEN_WIDTH = ROUTE_BUCKETS + WORD_BUCKETS

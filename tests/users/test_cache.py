@@ -275,6 +275,28 @@ def test_a_dependency_whose_native_library_is_missing_is_named_with_its_extra(
         require("brokenlib", "embed")
 
 
+def test_a_dependency_that_cannot_import_its_own_is_not_called_missing(tmp_path, monkeypatch):
+    # sentence-transformers installed without torch was reported "not installed".
+    (tmp_path / "halflib.py").write_text("import no_such_module_here\n")
+    (tmp_path / "clashlib.py").write_text("from json import no_such_name\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from mobileintent_gym.errors import DependencyNotInstalled, require
+
+    with pytest.raises(DependencyNotInstalled, match=r"^'halflib' is installed but cannot be "
+                                                     r"imported \(No module named "
+                                                     r"'no_such_module_here'\); reinstall it: "
+                                                     r"pip install 'mobileintent-gym\[embed\]'$"):
+        require("halflib", "embed")
+    with pytest.raises(DependencyNotInstalled, match=r"^'clashlib' is installed but cannot be "
+                                                     r"imported \(cannot import name "
+                                                     r"'no_such_name'"):
+        require("clashlib", "embed")
+    # A module of a package that is missing: the package is not installed.
+    with pytest.raises(DependencyNotInstalled, match=r"^'nolib_here\.sub' is not installed; run: "
+                                                     r"pip install 'mobileintent-gym\[rl\]'$"):
+        require("nolib_here.sub", "rl")
+
+
 def test_a_snapshot_without_modules_json_is_keyed_as_the_model_it_is(study_snapshot,
                                                                      sentence_encoder):
     # sentence-transformers loads a plain transformers snapshot (no modules.json: what

@@ -1,7 +1,9 @@
 """ElementFeatures and ElementPolicy: features aligned with element actions, a policy that is
 the same under any order of the elements, and the PPO benchmark's loop."""
 
+import importlib
 import importlib.util
+import sys
 from pathlib import Path
 
 import gymnasium as gym
@@ -200,3 +202,18 @@ def test_an_element_is_named_by_whole_words_only():
     assert named(("Me",), "Open Me and then settings")
     assert named(("Li Wei",), "In Chat, reply to li wei.")
     assert not named(("Go",), "Reply to Gordon")
+
+
+@pytest.mark.parametrize("missing", [("torch",),
+                                     ("stable_baselines3", "stable_baselines3.common.policies")])
+def test_the_element_policy_without_the_rl_extra_names_it(missing, monkeypatch):
+    # Blocked in sys.modules (None: what importing a package that is not installed
+    # raises). The module imported them bare: a ModuleNotFoundError naming no extra.
+    from mobileintent_gym.errors import DependencyNotInstalled
+
+    for name in missing:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.delitem(sys.modules, "mobileintent_gym.rl.element_policy", raising=False)
+    with pytest.raises(DependencyNotInstalled, match=rf"'{missing[-1]}' is not installed; run: "
+                                                     r"pip install 'mobileintent-gym\[rl\]'"):
+        importlib.import_module("mobileintent_gym.rl.element_policy")
