@@ -171,6 +171,7 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     """
     torch = require("torch", "llm")
     tqdm = require("tqdm.auto", "llm").tqdm
+    require("peft", "llm")  # the adapters': refused before a model is loaded
     tasks = run_tasks(config.tasks)
     for task in tasks:
         parse_task_id(task)

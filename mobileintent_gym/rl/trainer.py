@@ -78,6 +78,7 @@ class RepairTrainer:
 
     def __init__(self, config: RepairConfig, lm: LanguageModel | None = None) -> None:
         self.torch = require("torch", "llm")
+        require("peft", "llm")  # the adapters': refused before a model is loaded
         self.config = config
         self.train_users = resolve_users(config.users, config.profiles_dir)
         self.val_users = resolve_users(config.val_users, config.profiles_dir)

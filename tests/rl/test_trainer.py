@@ -10,6 +10,7 @@ import dataclasses
 import importlib.util
 import json
 import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -619,3 +620,20 @@ def test_one_person_given_by_name_and_by_path_is_refused_before_a_model_loads():
     sft = SftConfig(model="not/loaded-when-refused", users=("demo-ana", path))
     with pytest.raises(MobileIntentError, match="both user 'demo-ana', whose examples"):
         train_sft(sft)
+
+
+@pytest.mark.parametrize("train", ["sft", "repair"])
+def test_a_missing_peft_is_named_before_a_model_is_loaded(train, tmp_path, monkeypatch):
+    # peft is blocked here (None in sys.modules: what an import of a package that is not
+    # installed raises). Without it, a run loaded the model for seconds and then failed.
+    from mobileintent_gym.errors import DependencyNotInstalled
+    from mobileintent_gym.rl.sft import SftConfig, train_sft
+    from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
+
+    monkeypatch.setitem(sys.modules, "peft", None)
+    out = str(tmp_path / "run")
+    start = {"sft": lambda: train_sft(SftConfig(model="not/loaded", out=out)),
+             "repair": lambda: RepairTrainer(RepairConfig(model="not/loaded", out=out))}[train]
+    with pytest.raises(DependencyNotInstalled, match=r"'peft' is not installed; run: pip "
+                                                     r"install 'mobileintent-gym\[llm\]'"):
+        start()
