@@ -79,3 +79,11 @@ def test_output_to_a_full_device_is_one_line_not_a_traceback():
     assert done.returncode == 1
     assert done.stderr.decode() == ("mobileintent-gym catalog: cannot write the output (No "
                                     "space left on device)\n")
+
+
+def test_the_package_runs_as_a_module():
+    # `python -m mobileintent_gym` said the package cannot be executed directly.
+    done = subprocess.run([sys.executable, "-m", "mobileintent_gym", "catalog", "templates"],
+                          capture_output=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0 and done.stderr == b""
+    assert done.stdout.splitlines()[2].startswith(b"| G-SPT-01 | music |")
