@@ -637,3 +637,51 @@ def test_a_missing_peft_is_named_before_a_model_is_loaded(train, tmp_path, monke
     with pytest.raises(DependencyNotInstalled, match=r"'peft' is not installed; run: pip "
                                                      r"install 'mobileintent-gym\[llm\]'"):
         start()
+
+
+def test_a_checkpoint_brings_back_the_update_count_optimiser_and_adapters(trainer_for,
+                                                                         tmp_path):
+    # What a resume continues from: had load() left any of the three unread, the run would
+    # redo updates, or restart Adam's moments, or train other adapters than it logged.
+    saved = trainer_for()
+    for weights in saved.policy.parameters():
+        if weights.requires_grad:
+            weights.grad = torch.full_like(weights, 0.5)
+    saved.optimizer.step()
+    saved.done = 7
+    saved.save(tmp_path / "checkpoint-7")
+    loaded = trainer_for()
+    loaded.load(tmp_path / "checkpoint-7")
+    assert loaded.done == 7
+    before, after = (t.optimizer.state_dict()["state"] for t in (saved, loaded))
+    assert before.keys() == after.keys() and len(before) > 0
+    assert all(torch.equal(before[k]["exp_avg"], after[k]["exp_avg"]) for k in before)
+    moved, restored = adapter_weights(saved.policy), adapter_weights(loaded.policy)
+    assert all(torch.equal(moved[k], restored[k]) for k in moved)
+
+
+def test_the_sft_loss_weighs_each_example_once_averaged_over_its_tokens(small_lm, tmp_path):
+    # The oracle's 4 steps (a typed reply among clicks: answers of unequal length) in one
+    # batch, micro-batches of 3 and 1: the logged loss is the mean over examples of each
+    # one's token mean (not per micro-batch, not over all tokens, not the last
+    # micro-batch's), taken before the step, where the adapters are still no change: the
+    # base model's figure.
+    from mobileintent_gym.rl.runs import make_envs
+    from mobileintent_gym.rl.sft import SftConfig, demonstrations, tokenize, train_sft
+
+    config = SftConfig(out=str(tmp_path / "sft"), tasks=("G-WCT-02:common:explicit",),
+                       users=("demo-ana",), epochs=1, batch_size=4, micro_batch=3,
+                       max_elements=4)
+    env = make_envs(1, users=config.users)[0]
+    data = tokenize(small_lm, demonstrations(env, list(config.users), config.tasks, 4))
+    env.close()
+    assert len(data) == 4 and len({len(answer) for _, answer in data}) > 1
+    with torch.no_grad():
+        means = [float(lp.mean()) for lp in response_logprobs(small_lm.model, data, 0)]
+    train_sft(config, copy.deepcopy(small_lm), progress=False)
+    (row,) = rows(tmp_path / "sft" / "log.csv")
+    assert (row["update"], row["epoch"], row["examples"]) == ("1", "1", "4")
+    assert float(row["loss"]) == pytest.approx(-sum(means) / 4, rel=1e-4)
+    tokens = sum(len(prompt) + len(answer) for prompt, answer in data)
+    # Tokens per second counts the batch's prompts and answers.
+    assert float(row["tokens_per_s"]) * float(row["seconds"]) == pytest.approx(tokens, rel=1e-3)

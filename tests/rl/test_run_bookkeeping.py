@@ -1,0 +1,161 @@
+"""The RePAIR run's bookkeeping: checkpoint order, what a resume continues from and keeps,
+what each log column holds, and the GRPO step's logged statistics.
+
+The language model is stood in for here (the group's rollouts, their log-probabilities and
+the loss are given): the exact figures a column must hold can then be written down, and
+each test takes well under a second. The real model runs through the same code in
+test_trainer.py, whose smoke test checks the same run end to end (in minutes).
+"""
+
+import contextlib
+import csv
+import dataclasses
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="needs the [llm] extra")
+
+from mobileintent_gym.errors import MobileIntentError  # noqa: E402
+from mobileintent_gym.rl import trainer as trainer_module  # noqa: E402
+from mobileintent_gym.rl.grpo import GrpoLoss  # noqa: E402
+from mobileintent_gym.rl.runs import check_run_folder, checkpoints, write_config  # noqa: E402
+
+
+def test_checkpoints_are_ordered_by_number_and_named_exactly(tmp_path):
+    for name in ("checkpoint-9", "checkpoint-10", "checkpoint-2", "checkpoint-10.bak",
+                 "checkpoint-x", ".checkpoint-11-0a1b"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "checkpoint-12").write_text("a file, not a checkpoint")
+    assert [(n, p.name) for n, p in checkpoints(tmp_path)] == [
+        (2, "checkpoint-2"), (9, "checkpoint-9"), (10, "checkpoint-10")]
+
+
+def test_a_folder_holding_only_a_checkpoint_is_a_run(tmp_path):
+    (tmp_path / "checkpoint-3").mkdir()
+    with pytest.raises(MobileIntentError, match="already holds a run"):
+        check_run_folder(tmp_path, {"updates": 3})
+
+
+class _Group:
+    task = "G-WCT-01:common:explicit"
+
+    def __init__(self):
+        def record(user, responses, reads, rewards):
+            turns = [SimpleNamespace(generation=SimpleNamespace(response_ids=(0,) * n), read=r)
+                     for n, r in zip(responses, reads, strict=True)]
+            return SimpleNamespace(turns=turns, result=SimpleNamespace(rewards=rewards),
+                                   user=user)
+        self.records = (record("demo-ben", [3, 2], [True, False], [1.0, 0.0]),
+                        record("demo-ben", [4], [True], [0.0, 0.0]),
+                        record("demo-ana", [1, 1, 1], [False, False, True], [1.0, 1.0]),
+                        record("demo-ana", [5], [True], [0.0, 1.0]))
+        self.users = tuple(r.user for r in self.records)
+
+    def advantages(self):
+        return np.array([1.0, -1.0, 0.5, -0.5])
+
+
+def bare_trainer(tmp_path, **settings):
+    """A RepairTrainer without a model or envs (only what the tested method reads)."""
+    trainer = trainer_module.RepairTrainer.__new__(trainer_module.RepairTrainer)
+    trainer.torch, trainer.done, trainer.closed = torch, 0, False
+    trainer.envs, trainer.pool = [], None
+    trainer.config = trainer_module.RepairConfig(out=str(tmp_path / "run"), **settings)
+    return trainer
+
+
+def test_an_updates_row_holds_what_each_column_names(tmp_path, monkeypatch):
+    trainer = bare_trainer(tmp_path)
+    seen = {}
+    trainer.group = lambda index: seen.setdefault("index", index) and _Group()
+    trainer.policy_step = lambda turns, advantages: (
+        seen.update(turns=turns, advantages=advantages)
+        or {"loss": 0.125, "kl": 0.5, "clipped": 0.25})
+    monkeypatch.setattr(trainer_module, "pair_scores", lambda results: {
+        "task_sr": 0.1, "sar": 0.2, "sar_uc": 0.3, "sar_ua": 0.4})
+    row = trainer.update()
+    assert seen["index"] == 1 and trainer.done == 1 and row["update"] == 1
+    assert [[len(g.response_ids) for g in r] for r in seen["turns"]] == [[3, 2], [4], [1, 1, 1],
+                                                                          [5]]
+    assert row["task"] == "G-WCT-01:common:explicit"
+    assert row["users"] == "demo-ben+demo-ana"  # each user once, in rollout order
+    assert row["return"] == pytest.approx((1 + 0 + 2 + 1) / 4)  # mean episode return
+    assert (row["success"], row["sar"], row["sar_uc"], row["sar_ua"]) == (0.1, 0.2, 0.3, 0.4)
+    assert row["advantage_abs"] == pytest.approx(0.75)  # mean |A|, not |mean A| (0)
+    assert (row["loss"], row["kl"], row["clipped"]) == (0.125, 0.5, 0.25)
+    assert row["unparsed"] == 3  # turns whose answer could not be read
+    assert row["gen_tokens"] == 3 + 2 + 4 + 3 + 5  # response tokens only
+    assert row["gen_tokens_per_s"] > 0 and row["seconds"] > 0
+    assert trainer.update()["update"] == 2 and seen["index"] == 1  # setdefault: first kept
+
+
+class _Policy(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.ones(()))
+
+    @contextlib.contextmanager
+    def disable_adapter(self):
+        yield
+
+
+def test_the_logged_loss_kl_and_clip_are_the_groups_rollout_means(tmp_path, monkeypatch):
+    # Rollout 0: turns of 1 and 3 response tokens (two micro-batches); rollout 1: 2 tokens.
+    # A chunk's stub loss/kl/clipped is 10x/1x/0.01x its token count: rollout 0's token
+    # mean is (1*10 + 3*30) / 4 = 25, rollout 1's 20; the group's 22.5.
+    def logprobs(policy, seqs, pad, temperature=1.0):
+        return [policy.w * torch.zeros(len(r)) for _, r in seqs]
+
+    def loss(logp, old, ref, adv, mask, epsilon, beta):
+        n = logp.shape[1]
+        return GrpoLoss(logp.sum() + 10.0 * n, float(n), 0.01 * n)
+
+    monkeypatch.setattr(trainer_module, "response_logprobs", logprobs)
+    monkeypatch.setattr(trainer_module, "grpo_loss", loss)
+    rollouts = [[SimpleNamespace(prompt_ids=(1,), response_ids=(0,)),
+                 SimpleNamespace(prompt_ids=(1,), response_ids=(0, 0, 0))],
+                [SimpleNamespace(prompt_ids=(1,), response_ids=(0, 0))]]
+    for epochs in (1, 2):
+        trainer = bare_trainer(tmp_path, micro_batch=1, epochs=epochs)
+        trainer.policy = _Policy()
+        trainer.lm = SimpleNamespace(tokenizer=SimpleNamespace(pad_token_id=0))
+        trainer.optimizer = torch.optim.SGD(trainer.policy.parameters(), lr=0.0)
+        stats = trainer.policy_step(rollouts, np.array([1.0, -1.0]))
+        assert stats["loss"] == pytest.approx(22.5), epochs  # the last epoch's, once
+        assert stats["kl"] == pytest.approx(2.25) and stats["clipped"] == pytest.approx(0.0225)
+
+
+def _log(out):
+    with (out / "log.csv").open(newline="") as handle:
+        return [r["update"] for r in csv.DictReader(handle)]
+
+
+@pytest.mark.parametrize("updates", [10, 12])
+def test_resume_continues_from_the_latest_checkpoint_keeping_its_rows(tmp_path, monkeypatch,
+                                                                     updates):
+    monkeypatch.setattr(trainer_module, "save_adapters", lambda policy, folder: None)
+    monkeypatch.setattr(trainer_module, "plot_log", lambda rows, path: path)
+    trainer = bare_trainer(tmp_path, updates=updates)
+    out = Path(trainer.config.out)
+    write_config(out, dataclasses.asdict(dataclasses.replace(trainer.config, updates=10)))
+    with (out / "log.csv").open("w", newline="") as handle:  # 11 rows: 11 was not saved
+        writer = csv.DictWriter(handle, trainer_module.LOG_FIELDS)
+        writer.writeheader()
+        writer.writerows({"update": u} for u in range(1, 12))
+    for n in (2, 9, 10):
+        (out / f"checkpoint-{n}").mkdir()
+    loaded, ran = [], []
+    trainer.policy = None
+
+    def load(folder):
+        loaded.append(folder.name)
+        trainer.done = int(folder.name.split("-")[1])
+
+    trainer.load = load
+    trainer._updates = lambda out, log, progress: ran.append(trainer.done) or []
+    assert trainer.train(progress=False, resume=True) == []
+    assert loaded == ["checkpoint-10"] and ran == [10]
+    assert _log(out) == [str(u) for u in range(1, 11)]  # rows after checkpoint-10 dropped
