@@ -261,40 +261,30 @@ def test_a_snapshot_without_its_tokenizer_or_with_damaged_weights_falls_back(
     assert says in reason
 
 
-def test_a_dependency_whose_native_library_is_missing_is_named_with_its_extra(
-        tmp_path, monkeypatch):
+@pytest.mark.parametrize(("source", "module", "extra", "message"), [
     # An OSError at import (libcudnn.so missing) escaped make_encoder("auto") and resets.
-    (tmp_path / "brokenlib.py").write_text("raise OSError('libcudnn.so.9: cannot open')\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    from mobileintent_gym.errors import DependencyNotInstalled, require
-
-    with pytest.raises(DependencyNotInstalled, match=r"'brokenlib' is installed but cannot "
-                                                     r"load \(libcudnn.so.9: cannot open\); "
-                                                     r"reinstall it: pip install "
-                                                     r"'mobileintent-gym\[embed\]'"):
-        require("brokenlib", "embed")
-
-
-def test_a_dependency_that_cannot_import_its_own_is_not_called_missing(tmp_path, monkeypatch):
+    ("raise OSError('libcudnn.so.9: cannot open')", "brokenlib", "embed",
+     r"'brokenlib' is installed but cannot load \(libcudnn.so.9: cannot open\); reinstall "
+     r"it: pip install 'mobileintent-gym\[embed\]'"),
     # sentence-transformers installed without torch was reported "not installed".
-    (tmp_path / "halflib.py").write_text("import no_such_module_here\n")
-    (tmp_path / "clashlib.py").write_text("from json import no_such_name\n")
+    ("import no_such_module_here", "halflib", "embed",
+     r"'halflib' is installed but cannot be imported \(No module named "
+     r"'no_such_module_here'\); reinstall it: pip install 'mobileintent-gym\[embed\]'"),
+    ("from json import no_such_name", "clashlib", "embed",
+     r"'clashlib' is installed but cannot be imported \(cannot import name 'no_such_name'"),
+    # A module of a package that is missing: the package is not installed.
+    (None, "nolib_here.sub", "rl",
+     r"'nolib_here\.sub' is not installed; run: pip install 'mobileintent-gym\[rl\]'$"),
+])
+def test_a_dependency_that_cannot_be_imported_is_named_with_its_extra_and_cause(
+        source, module, extra, message, tmp_path, monkeypatch):
+    if source is not None:
+        (tmp_path / f"{module}.py").write_text(source + "\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     from mobileintent_gym.errors import DependencyNotInstalled, require
 
-    with pytest.raises(DependencyNotInstalled, match=r"^'halflib' is installed but cannot be "
-                                                     r"imported \(No module named "
-                                                     r"'no_such_module_here'\); reinstall it: "
-                                                     r"pip install 'mobileintent-gym\[embed\]'$"):
-        require("halflib", "embed")
-    with pytest.raises(DependencyNotInstalled, match=r"^'clashlib' is installed but cannot be "
-                                                     r"imported \(cannot import name "
-                                                     r"'no_such_name'"):
-        require("clashlib", "embed")
-    # A module of a package that is missing: the package is not installed.
-    with pytest.raises(DependencyNotInstalled, match=r"^'nolib_here\.sub' is not installed; run: "
-                                                     r"pip install 'mobileintent-gym\[rl\]'$"):
-        require("nolib_here.sub", "rl")
+    with pytest.raises(DependencyNotInstalled, match="^" + message):
+        require(module, extra)
 
 
 def test_a_snapshot_without_modules_json_is_keyed_as_the_model_it_is(study_snapshot,
