@@ -294,3 +294,16 @@ def test_the_adb_server_gets_back_a_phone_served_again_on_the_same_port(local):
             assert not any("checksum" in r for r in served.server.recent_reasons)
         device.close()
     local.adb("disconnect", serial)
+
+
+def test_adb_pulls_a_file_larger_than_one_wrte(local, tmp_path):
+    # Catches: the RECV step counted without the DATA headers, so a WRTE of file data came
+    # to maxdata + 128 bytes; adb drops such a packet (payload over MAX_PAYLOAD).
+    blob = bytes(range(256)) * (2 * 1024 * 1024 // 256 + 123)
+    (tmp_path / "big.bin").write_bytes(blob)
+    pushed = local.adb("-s", local.serial, "push", str(tmp_path / "big.bin"), "/sdcard/big.bin")
+    assert pushed.returncode == 0, pushed.stderr
+    pulled = local.adb("-s", local.serial, "pull", "/sdcard/big.bin", str(tmp_path / "back.bin"),
+                       timeout=60)
+    assert pulled.returncode == 0, pulled.stderr
+    assert (tmp_path / "back.bin").read_bytes() == blob

@@ -3,6 +3,7 @@ import io
 import logging
 import random
 import socket
+import struct
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -12,7 +13,14 @@ import pytest
 from PIL import Image
 
 from mobileintent_gym.adbd import AdbServer, ServerConfig, ServerThread, VirtualDevice
-from mobileintent_gym.adbd.client import HOST_BANNER, ClientError, RawAdb, WireClient, v2_packets
+from mobileintent_gym.adbd.client import (
+    HOST_BANNER,
+    ClientError,
+    RawAdb,
+    WireClient,
+    sync_request,
+    v2_packets,
+)
 from mobileintent_gym.adbd.limits import ShellLimits
 from mobileintent_gym.adbd.packet import (
     A_AUTH,
@@ -418,4 +426,45 @@ def test_a_client_that_writes_before_reading_the_streams_output_is_not_deadlocke
         time.sleep(2)  # screencap's output now waits for the client to read it
         for local, remote in streams:
             client.send(Packet(A_WRTE, local, remote, bytes(1 << 20)))  # raised TimeoutError
+        client.close()
+
+
+def test_the_tenth_bad_signature_ends_the_connection(test_key, other_key):
+    # Catches: ">=" -> ">" on max_auth_attempts (an eleventh try was allowed).
+    with serve(keys=(test_key.public,)) as thread:
+        client = WireClient(thread.port)
+        token = client.handshake()
+        for attempt in range(1, 10):
+            client.send(Packet(A_AUTH, AUTH_SIGNATURE, 0, other_key.sign(token.payload)))
+            token = client.recv()
+            assert (token.command, token.arg0) == (A_AUTH, AUTH_TOKEN), attempt
+        client.send(Packet(A_AUTH, AUTH_SIGNATURE, 0, other_key.sign(token.payload)))
+        assert client.closed_by_server()
+        assert wait_for_reason(thread, "AUTH refused after 10 bad signatures")
+
+
+def test_an_open_with_remote_id_zero_ends_the_connection():
+    # Catches: the "OPEN with remote id 0" check dropped (id 0 means "no stream" to the host).
+    with serve() as thread:
+        client = WireClient(thread.port)
+        client.handshake()
+        client.send(Packet(A_OPEN, 0, 0, b"shell:echo hi\x00"))
+        assert client.closed_by_server()
+        assert wait_for_reason(thread, "OPEN with remote id 0")
+
+
+def test_packets_naming_another_remote_id_do_not_touch_the_stream():
+    # Catches: dispatch matched streams on the device's id alone, so a CLSE with the
+    # wrong host id (a stale or foreign stream's) closed a live one.
+    with serve() as thread:
+        client = WireClient(thread.port, timeout=3.0)
+        client.handshake()
+        device_id = open_stream(client, "sync:", local=7)
+        client.send(Packet(A_CLSE, 99, device_id))  # not our stream: ignored
+        client.send(Packet(A_WRTE, 7, device_id, sync_request(b"STAT", b"/sdcard")))
+        replies = [client.recv(), client.recv()]
+        assert sorted(p.command for p in replies) == sorted([A_OKAY, A_WRTE])
+        (data,) = [p for p in replies if p.command == A_WRTE]
+        assert data.arg1 == 7 and data.payload[:4] == b"STAT"
+        assert struct.unpack_from("<I", data.payload, 4)[0] & 0o170000 == 0o040000
         client.close()

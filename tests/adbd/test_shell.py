@@ -5,7 +5,7 @@ from mobileintent_gym.adbd.filesystem import MemoryFileSystem
 from mobileintent_gym.adbd.limits import ShellLimits
 from mobileintent_gym.adbd.regex_pool import RegexPool
 from mobileintent_gym.adbd.shell import Shell
-from mobileintent_gym.adbd.shellparse import ShellSyntaxError, parse
+from mobileintent_gym.adbd.shellparse import Part, ShellSyntaxError, parse
 
 
 @pytest.fixture(scope="module")
@@ -242,3 +242,44 @@ def test_output_files_are_opened_before_the_command_runs(shell):
 
 def test_only_one_digit_against_a_redirection_is_an_fd(shell):
     assert run(shell, "echo x 10>/sdcard/t; cat /sdcard/t") == ("x 10\n", "", 0)
+
+
+@pytest.mark.parametrize(("line", "out"), [
+    ('echo "a\\"b"', 'a"b\n'),            # \" inside double quotes is a quote
+    ("echo a\\\nb", "ab\n"),              # backslash-newline joins the lines
+    ('echo $(echo ")")', ")\n"),          # a quoted ) does not end $( ... )
+    ("echo hi\r\n", "hi\n"),              # a CRLF line: \r is a blank, as in sh -c here
+])
+def test_quoting_and_blanks_follow_sh(shell, line, out):
+    # Catches: '"' dropped from the escapable set in double quotes; an escaped newline
+    # kept; quotes ignored inside $(...); '\r' no longer a word separator.
+    assert run(shell, line)[0] == out
+
+
+def test_input_redirection_reads_the_file(shell):
+    # Catches: '<' without a digit got fd 1 instead of 0.
+    assert run(shell, "echo hi > /sdcard/f; cat < /sdcard/f") == ("hi\n", "", 0)
+    # The shell reads any "<" as input whatever its fd, so only the parse shows the fd.
+    (pipeline,) = parse("cat < /sdcard/f")
+    assert [(r.fd, r.op) for r in pipeline.commands[0].redirects] == [(0, "<")]
+
+
+def test_a_digit_right_after_a_redirection_is_its_target_not_an_fd():
+    # Catches: the "not a redirection's own target" rule dropped (sh: '>2>f' writes to
+    # the file '2', then to f).
+    (pipeline,) = parse("echo hi >2>f")
+    assert [(r.fd, r.op) for r in pipeline.commands[0].redirects] == [(1, ">"), (1, ">")]
+    assert pipeline.commands[0].redirects[0].target == (Part("lit", "2", False),)
+
+
+def test_dollar_hash_is_a_variable():
+    # Catches: '#' dropped from the one-character specials ($# became the text "$#").
+    (pipeline,) = parse("echo $#")
+    assert pipeline.commands[0].words[1] == (Part("var", "#", False),)
+
+
+def test_output_that_exactly_fills_the_limit_is_allowed(pool):
+    # Catches: "size > self.room" -> ">=" (an exactly fitting output was refused).
+    sh = limited(pool, output_limit=4)
+    assert (sh.run("echo abc").stdout, sh.run("echo abc").code) == (b"abc\n", 0)
+    assert sh.run("echo abcd").code == 1

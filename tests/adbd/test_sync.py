@@ -8,7 +8,7 @@ import pytest
 
 from mobileintent_gym.adbd.client import sync_request
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
-from mobileintent_gym.adbd.sync import SYNC_DATA_MAX, serve_sync
+from mobileintent_gym.adbd.sync import MAX_PATH, SYNC_DATA_MAX, serve_sync
 
 
 class ScriptedStream:
@@ -36,11 +36,11 @@ class ScriptedStream:
         pass
 
 
-def send_file(path: str, data: bytes, mtime: int = 1234) -> bytes:
+def send_file(path: str, data: bytes, mtime: int = 1234, mode: int = 0o100644) -> bytes:
     chunks = b"".join(sync_request(b"DATA", data[i : i + SYNC_DATA_MAX])
                       for i in range(0, len(data), SYNC_DATA_MAX))
     done = b"DONE" + struct.pack("<I", mtime)  # the length field carries the mtime
-    return sync_request(b"SEND", f"{path},33188".encode()) + chunks + done
+    return sync_request(b"SEND", f"{path},{mode}".encode()) + chunks + done
 
 
 def test_send_stat_list_recv_quit():
@@ -161,4 +161,32 @@ def test_a_folder_removed_while_it_is_listed_is_listed_whole_or_not_at_all():
     asyncio.run(serve_sync(stream, fs))
     fs.remover.join()
     assert stream.written.count(b"DENT") == 3 and stream.written.endswith(b"DONE" + bytes(16))
+    assert not fs.exists("/sdcard/d")
+
+
+def served(script: bytes, fs: MemoryFileSystem | None = None) -> bytes:
+    stream = ScriptedStream(script + sync_request(b"QUIT", b""))
+    asyncio.run(serve_sync(stream, fs or MemoryFileSystem()))
+    return stream.written
+
+
+def test_a_path_of_exactly_max_path_bytes_is_served():
+    # Catches: "length > MAX_PATH" -> ">=" (adb itself sends paths of up to 1024 bytes).
+    path = "/sdcard/" + "a" * (MAX_PATH - len("/sdcard/"))
+    assert served(sync_request(b"STAT", path.encode()))[:4] == b"STAT"
+    assert served(sync_request(b"STAT", path.encode() + b"a"))[:4] == b"FAIL"
+
+
+def test_the_largest_u32_mode_is_accepted():
+    # Catches: "int(mode_text) <= MAX_MODE" -> "<" (the top of the u32 range refused).
+    fs = MemoryFileSystem()
+    assert served(send_file("/sdcard/m.bin", b"x", 7, 0xFFFFFFFF), fs) == b"OKAY" + bytes(4)
+    assert fs.read("/sdcard/m.bin") == b"x"
+
+
+def test_a_push_with_a_folder_mode_fails_and_writes_nothing():
+    # Catches: the S_ISDIR check dropped (only links were refused).
+    fs = MemoryFileSystem()
+    written = served(send_file("/sdcard/d", b"x", 7, 0o40755), fs)
+    assert written.startswith(b"FAIL") and b"only regular files" in written
     assert not fs.exists("/sdcard/d")

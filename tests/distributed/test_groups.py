@@ -44,3 +44,15 @@ def test_a_bad_rollout_count_is_named(per_user):
     with pytest.raises(ValueError, match=f"per_user must be a positive integer, got "
                                          f"{per_user!r}"):
         group_episodes(*SPEC, per_user)
+
+
+def test_a_users_rollouts_swapped_are_named_by_their_seed(runner):
+    # Catches: the order check compared user and task only; a user's rollout k and k+1
+    # (same user, same task, other seeds) came back swapped, unnoticed.
+    def swapped(episodes):
+        records = runner(episodes)
+        return [records[1], records[0], *records[2:]]
+
+    with pytest.raises(MobileIntentError, match=r"record 0 is of \('demo-ana', "
+                                                r"'G-WCT-01:common:explicit', \d+\)"):
+        rollout_groups(swapped, [SPEC], per_user=2)

@@ -492,3 +492,15 @@ def test_an_actor_that_cannot_load_the_drivers_kind_of_encoder_fails_the_run(tmp
     last = ran.stderr.splitlines()[-1]
     assert "was ranked by lexical, not by sentence-transformers/" in last, ran.stderr[-2000:]
     assert not json.loads((tmp_path / "run.json").read_text())["episodes"]
+
+
+def test_a_pool_runs_each_runs_own_agent_not_the_first_ones(cluster, single_process):
+    # Catches: the actor kept the first agent factory it unpickled for ever (its cache
+    # never compared the reference), so a trainer's later updates ran the first policy.
+    work = episodes(USERS, TASKS[:2], seed=4)
+    with RolloutPool(2, env_kwargs=ENV_KWARGS, progress=False) as pool:
+        first = pool.run(work, AGENTS["oracle"])
+        second = pool.run(work, AGENTS["random"])
+    assert first == [run(single_process, AGENTS["oracle"], e) for e in work]
+    assert second == [run(single_process, AGENTS["random"], e) for e in work]
+    assert first != second
