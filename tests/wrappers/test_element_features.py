@@ -202,6 +202,29 @@ def test_an_element_is_named_by_whole_words_only():
     assert named(("Me",), "Open Me and then settings")
     assert named(("Li Wei",), "In Chat, reply to li wei.")
     assert not named(("Go",), "Reply to Gordon")
+    assert not named(("a",), "Play a song by Ana")  # one letter names nothing (a key)
+    assert named(("Ana",), "Play a song by Ana")
+
+
+def test_the_field_and_focused_flags_are_in_their_slots():
+    from mobileintent_gym.phone.elements import ScreenElement
+    from mobileintent_gym.wrappers.element_features import slot_features
+
+    out = slot_features(ScreenElement("input", ("Message",), (5, 5), (0, 0, 10, 10),
+                                      field=True, focused=False), "Reply")
+    assert out[flag("field")] == 1.0 and out[flag("focused")] == 0.0
+
+
+def test_a_rows_menu_button_is_its_own_element_and_not_part_of_the_rows_texts():
+    from mobileintent_gym.phone import SimPhone
+
+    phone = SimPhone(540, 1200)
+    phone.open("music", "music/library/liked")
+    elements, _ = read_screen(phone.hierarchy())
+    rows = [e for e in elements if e.kind == "track"]
+    buttons = [e for e in elements if e.kind == "more"]
+    assert rows and buttons
+    assert not set(buttons[0].texts) & set(rows[0].texts)
 
 
 @pytest.mark.parametrize("missing", [("torch",),

@@ -237,3 +237,13 @@ def test_maskable_ppo_only_ever_picks_actions_the_mask_allows():
     assert model.num_timesteps == 32 and counter.steps >= 32
     assert counter.invalid == 0  # without the mask, indices past the screen's elements come up
     env.close()
+
+
+def test_the_fixed_actions_keep_their_documented_indices(env):
+    # Tests elsewhere look indices up with FIXED.index, so two swapped entries (SWIPE[UP]
+    # and SWIPE[DOWN]) passed them while an agent's actions changed meaning.
+    env.reset(seed=0, options={"user": "demo-ana", "task": "G-WCT-02:common:explicit"})
+    slots = env.max_elements
+    assert [str(env.action(slots + i)) for i in (0, 1, 2, 4, 5)] == [
+        "PRESS[BACK]", "SWIPE[UP]", "SWIPE[DOWN]", "PRESS[ENTER]", "COMPLETE"]
+
