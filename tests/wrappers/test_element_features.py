@@ -240,3 +240,24 @@ def test_the_element_policy_without_the_rl_extra_names_it(missing, monkeypatch):
     with pytest.raises(DependencyNotInstalled, match=rf"'{missing[-1]}' is not installed; run: "
                                                      r"pip install 'mobileintent-gym\[rl\]'"):
         importlib.import_module("mobileintent_gym.rl.element_policy")
+
+
+def test_the_instructions_words_are_read_whatever_their_case():
+    # The same words in another case hashed to other buckets: "Open" and "open" were two
+    # words to the policy.
+    import dataclasses
+
+    env = wrapped()
+    try:
+        obs, _ = env.reset(seed=0, options={"user": "demo-ana",
+                                            "task": "G-WCT-02:common:explicit"})
+        base = env.unwrapped
+        said = base.task.instruction
+        assert said != said.casefold()  # it has capitals
+        words = []
+        for instruction in (said.upper(), said.casefold()):
+            base.task = dataclasses.replace(base.task, instruction=instruction)
+            words.append(env.observation(None)[-WORD_BUCKETS:])
+    finally:
+        env.close()
+    assert all(np.array_equal(w, obs[-WORD_BUCKETS:]) for w in words)
