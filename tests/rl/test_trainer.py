@@ -20,7 +20,7 @@ from mobileintent_gym.agents.lm import Generation, load_language_model, local_na
 from mobileintent_gym.cli import main
 from mobileintent_gym.distributed.groups import draw_group, group_episodes
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
+from mobileintent_gym.rl.policy import load_adapters, response_logprobs, save_adapters, with_lora
 from mobileintent_gym.rl.trainer import RepairConfig
 from mobileintent_gym.tasks import UnknownTaskError
 
@@ -332,6 +332,24 @@ def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, mess
 
     with pytest.raises(MobileIntentError, match=message):
         RepairTrainer(RepairConfig(model="not/loaded-when-refused", **settings))
+
+
+def test_saving_adapters_asks_the_hub_nothing(small_lm, tmp_path, monkeypatch):
+    # The hub cannot be reached from here: the lookup peft would make is replaced by one
+    # that fails the test, so a save that still asked is caught on any machine.
+    from peft.utils import save_and_load
+
+    def lookup(*args, **kwargs):
+        raise AssertionError(f"asked the hub for {args}")
+
+    monkeypatch.setattr(save_and_load, "check_file_exists_on_hf_hub", lookup)
+    policy = with_lora(copy.deepcopy(small_lm).model, base_name="HuggingFaceTB/x", seed=3)
+    save_adapters(policy, tmp_path)
+    fresh = with_lora(copy.deepcopy(small_lm).model, seed=4)
+    load_adapters(fresh, tmp_path)
+    assert adapter_weights(fresh).keys() == adapter_weights(policy).keys()
+    for name, weight in adapter_weights(policy).items():
+        assert torch.equal(adapter_weights(fresh)[name], weight), name
 
 
 def test_init_adapters_bring_their_base_model(small_lm, tmp_path, monkeypatch):
