@@ -33,3 +33,9 @@ def test_every_domain_named_is_a_personalens_domain():
 def test_an_unknown_template_is_named():
     with pytest.raises(MobileIntentError, match="G-NOPE-01"):
         event_class("G-NOPE-01")
+
+
+def test_reachable_classes_come_in_the_studys_order():
+    classes = reachable_classes()
+    assert list(classes) == [c for c in EVENT_CLASSES if c in classes]
+    assert len(set(classes)) == len(classes)

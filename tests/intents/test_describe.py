@@ -98,3 +98,19 @@ def test_typed_text_ending_in_a_bracket_is_described_whole():
     press(phone, resource_id="chat")
     press(phone, resource_id="input")
     assert 'type "see [1]"' in _described(phone, Action.type_text("see [1]"))
+
+
+def test_going_back_to_a_screen_of_the_same_title_is_described_as_going_back():
+    from mobileintent_gym.phone.events import StepEvent
+    from mobileintent_gym.phone.ui import Node
+
+    def titled(text):
+        root = Node("android.widget.FrameLayout", (0, 0, 10, 10))
+        root.add(Node("android.widget.TextView", (0, 0, 5, 1), text=text,
+                      resource_id="com.mobileintent.music:id/title"))
+        return root
+
+    back = StepEvent(0, "PRESS[BACK]", "music/library/recent", "music/library", None, (), (),
+                     None, True, "", "2026-03-02 09:41:04")
+    assert (describe(back, titled("Your Library"), titled("Your Library"), APPS)
+            == "In Music, press Back, to go back to Your Library")

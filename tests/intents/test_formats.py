@@ -216,3 +216,19 @@ def test_a_replay_on_a_phone_of_another_size_is_refused(tmp_path):
         export_sessions([session], tmp_path, screenshots=True)
     assert sum(1 for _ in replay(session, SimPhone(540, 1200))) == sum(
         len(s.steps) for s in session.segments)
+
+
+def test_a_knowu_log_labels_noise_by_its_kind_and_intentions_by_their_event(week):
+    entries = behaviour_log(week[:1])
+    segments = week[0].segments
+    assert len(entries) == len(segments) and any(s.is_noise for s in segments)
+    assert [(e.label, e.category) for e in entries] == [
+        ("noise", s.kind) if s.is_noise else ("signal", s.event) for s in segments]
+
+
+def test_a_step_whose_image_path_is_no_text_is_named(tmp_path):
+    (tmp_path / "t.json").write_text(
+        '[{"datetime": "2026-03-02 08:00:00", "event": "E", "behavior": "b", "app": "A", '
+        '"steps": [{"action": "CLICK[1,1]", "action_description": "d", "image_path": 3}]}]')
+    with pytest.raises(InvalidDataError, match="step 1: 'image_path' must be a string or null"):
+        load_trajectories(tmp_path / "t.json")

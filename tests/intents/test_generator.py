@@ -258,3 +258,62 @@ def test_a_day_whose_segment_failed_is_over():
     with pytest.raises(StopIteration):
         next(day)
     assert len(calls) == 3  # the failed segment is not tried again
+
+
+def _lexical(**kwargs):
+    from mobileintent_gym.intents import GeneratorConfig
+    from mobileintent_gym.users import PairConfig
+
+    return GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical"), **kwargs)
+
+
+def test_habits_given_in_the_config_join_that_users_routine_only():
+    from mobileintent_gym.intents.routine import Habit, Trigger
+
+    habit = Habit("knowu", "G-WCT-02:personal:explicit", Trigger(600, 609), 0.9, "knowu")
+    config = _lexical(habits={USER: [habit], "demo-chen": []})
+    lives = [UserLife(USER, 0, config), UserLife(USER, 0, _lexical()),
+             UserLife("demo-chen", 0, _lexical(habits={USER: [habit]}))]
+    mine, plain, other = (life.routine.habits for life in lives)
+    assert mine == (*plain, habit) and habit not in other
+    for life in lives:
+        life.close()
+
+
+def test_the_deciding_step_is_described_by_the_intentions_operation():
+    life, rng = UserLife(USER, 0, _lexical()), np.random.default_rng(0)
+    for task_id in ("G-SPT-02:personal:explicit", "G-WCT-02:common:implicit"):
+        segment = life.carry_out(Planned(datetime(2026, 3, 2, 9, 0), "intention", task_id), rng)
+        operation = instantiate(task_id, life.content).template.text.replace("; ", " and ")
+        ends = [s.description.endswith(f", to {operation}") for s in segment.steps]
+        assert segment.success and ends[-1] and sum(ends) == 1, segment.steps[-1].description
+    life.close()
+
+
+def test_a_segment_starts_after_the_one_before_has_ended():
+    for session in generate_sessions(USER, 2, 0, _lexical(noise=0.8)):
+        for before, after in itertools.pairwise(session.segments):
+            ended = datetime.strptime(before.steps[-1].event.clock, TIME_FORMAT)
+            first = datetime.strptime(after.steps[0].event.clock, TIME_FORMAT)
+            assert after.time > ended and first >= after.time
+
+
+def test_a_typing_slip_hits_a_neighbouring_letter_key():
+    from mobileintent_gym.intents.behaviour import _neighbour
+
+    assert [_neighbour(c) for c in "qaPmz"] == ["w", "s", "o", "n", "x"]
+
+
+def test_a_segment_planned_before_the_last_one_ended_starts_after_it():
+    from datetime import timedelta
+
+    life, rng = UserLife(USER, 0, _lexical()), np.random.default_rng(0)
+    first = life.carry_out(Planned(datetime(2026, 3, 2, 9, 0), "intention",
+                                   "G-SPT-02:personal:explicit"), rng)
+    ended = datetime.strptime(first.steps[-1].event.clock, TIME_FORMAT)
+    then = life.carry_out(Planned(datetime(2026, 3, 2, 9, 0, 10), "intention",
+                                  "G-WCT-02:common:explicit"), rng)
+    assert ended > datetime(2026, 3, 2, 9, 0, 10)  # the first one was not over by then
+    assert then.time == ended + timedelta(seconds=30) and not then.fresh
+    assert datetime.strptime(then.steps[0].event.clock, TIME_FORMAT) >= then.time
+    life.close()

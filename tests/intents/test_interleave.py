@@ -96,3 +96,79 @@ def test_the_summary_counts_an_interrupted_intention_once(noisy):
     assert summary["intentions"] == len(done) < sum(not s.is_noise for s in segments)
     assert summary["noise"] == sum(s.is_noise for s in segments)
     assert sum(summary["classes"].values()) == len(done) == summary["succeeded"]
+
+
+def test_an_intention_is_not_interrupted_by_the_same_task_nor_is_its_interrupter():
+    from datetime import datetime, timedelta
+
+    from mobileintent_gym.intents.generator import UserLife
+    from mobileintent_gym.intents.routine import Planned
+    from mobileintent_gym.users import PairConfig
+
+    life = UserLife(USER, 0, GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical"),
+                                             interleave=1.0))
+    start, reply, read = (datetime(2026, 3, 2, 9), "G-WCT-02:common:explicit",
+                          "G-WRE-01:common:explicit")
+    kinds = [("intention", reply), ("intention", reply), ("intention", read),
+             ("intention", reply), ("idle", None)]
+    plan = [Planned(start + timedelta(minutes=5 * i), kind, task)
+            for i, (kind, task) in enumerate(kinds)]
+    breaks = life._breaks(plan, start.date())
+    assert set(breaks) == {1, 3} and all(2 <= n <= 5 for n in breaks.values())
+    life.close()
+
+
+def test_a_resumed_intention_given_up_drops_the_intention_between_too():
+    from datetime import datetime
+
+    import numpy as np
+
+    from mobileintent_gym.intents.generator import UserLife
+    from mobileintent_gym.intents.routine import Planned
+    from mobileintent_gym.users import PairConfig
+
+    life = UserLife(USER, 0, GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical")))
+    rng, add = np.random.default_rng(0), "G-WRE-02:common:explicit"
+    assert life.carry_out(Planned(datetime(2026, 3, 2, 9, 0), "intention", add), rng).success
+    # The book is on the list now: adding it again can never be achieved.
+    between = Planned(datetime(2026, 3, 2, 9, 5), "intention", "G-WCT-01:common:explicit")
+    out = life._interleaved(Planned(datetime(2026, 3, 2, 9, 2), "intention", add), between,
+                            2, rng)
+    assert out == [] and life.dropped == 2
+    life.close()
+
+
+def test_a_paused_attempt_stops_after_as_many_actions_as_asked_and_goes_on_later():
+    import numpy as np
+
+    from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner
+    from mobileintent_gym.tasks import instantiate
+    from mobileintent_gym.users import PairConfig, load_user_content
+
+    content = load_user_content(USER, PairConfig(encoder="lexical"))
+    phone = SimPhone(540, 1200)
+    phone.reset(content.state)
+    steady = Manner(detour=0, overshoot=0, retry=0, typo=0)  # one action per move
+    attempt = Attempt(Hand(phone, np.random.default_rng(0), steady),
+                      instantiate("G-WCT-02:common:explicit", content))
+    assert not attempt.run(pause_after=3) and attempt.paused
+    assert len(attempt.hand.steps) == 3
+    assert attempt.run() and len(attempt.hand.steps) > 3
+    phone.close()
+
+
+def test_slips_stop_halfway_to_the_step_limit():
+    import numpy as np
+
+    from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner
+    from mobileintent_gym.tasks import instantiate
+    from mobileintent_gym.users import PairConfig, load_user_content
+
+    content = load_user_content(USER, PairConfig(encoder="lexical"))
+    phone = SimPhone(540, 1200)
+    phone.reset(content.state)
+    clumsy = Manner(detour=1.0, max_steps=40, patience=40)  # a detour before every tap
+    attempt = Attempt(Hand(phone, np.random.default_rng(0), clumsy),
+                      instantiate("G-WCT-02:common:explicit", content))
+    assert attempt.run() and 20 < len(attempt.hand.steps) <= 40
+    phone.close()

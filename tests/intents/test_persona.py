@@ -61,3 +61,36 @@ def test_routines_are_intentions_seen_on_most_days():
                              "Reply to Li Wei in Chat.") for d in (1, 4)]
     assert "on 5 of 7 days, around 08:00: Reply to Li Wei in Chat" in persona_text(
         history + chat + more)
+
+
+def _pairs(gap, days=3, second="Chatting"):
+    """Music at 09:00 and then ``second`` ``gap`` later, on ``days`` days."""
+    return [s for d in range(days) for s in (
+        _seg(d, 9, 0, "Listen music", "a"),
+        IntentionSegment(datetime(2026, 3, 2 + d, 9, 0) + gap, "Chat", second, "b"))]
+
+
+def test_a_sequence_is_seen_three_times_within_15_minutes_between_two_kinds():
+    assert "Chatting often follows Listen music" in persona_text(_pairs(timedelta(minutes=15)))
+    assert "follows" not in persona_text(_pairs(timedelta(minutes=5), days=2))  # twice: chance
+    # The same kind again is no sequence.
+    assert "follows" not in persona_text(_pairs(timedelta(minutes=5), second="Listen music"))
+
+
+def test_the_persona_reads_the_history_in_time_order():
+    history = _pairs(timedelta(minutes=5))
+    assert persona_text(history[::-1]) == persona_text(history)
+
+
+def test_hours_after_midnight_count_as_the_night():
+    history = [_seg(d, 2, 30, "Listen music", "Open a playlist in Music.") for d in range(2)]
+    assert persona_text(history).startswith("Over 2 days the user had 2 intentions, mostly "
+                                            "in the night (100%).")
+
+
+def test_at_most_three_routines_are_named_the_most_frequent_first():
+    history = [_seg(d, 8 + k, 0, "Listen music", f"Routine {k}.")
+               for d in range(4) for k in range(4)]
+    history += [_seg(d, 20, 0, "Listen music", "Routine 3.") for d in range(2)]
+    routines = persona_text(history).split("Routines: ")[1].split(".")[0].split("; ")
+    assert [r.split(": ")[1] for r in routines] == ["Routine 3", "Routine 0", "Routine 1"]

@@ -111,6 +111,8 @@ def test_a_bad_knowu_file_is_named(tmp_path):
     ("{time: '25:99'}", "not a time of day"), ("{time: '7:5x'}", "not a time of day"),
     ("{time_range: ['23:30', '00:30']}", "crosses midnight"),
     ("{time_range: ['08:00']}", "time_range must be two times"),
+    ("{time: '24:00'}", "not a time of day"), ("{time: '23:60'}", "not a time of day"),
+    ("{time: 24:00}", "not a time of day"),  # unquoted: the base-60 integer 1440
     # A habit the phone can carry out vanished without a word, or never fired.
     ("'18:00'", "trigger must be a mapping"), ("{time: '18:00', days: []}", "no weekday"),
 ])
@@ -239,3 +241,84 @@ def test_a_knowu_time_is_a_ten_minute_window_within_the_day():
     fired = sum(any(p.habit == "late" for p in plan_day(routine, date(2026, 3, 2)
                                                         + timedelta(d), 0)) for d in range(200))
     assert fired >= 160
+
+
+def _only(*habits):
+    """A routine of ``habits`` alone: no chance intentions, no noise, the default schedule."""
+    from mobileintent_gym.intents.routine import Routine, Schedule
+
+    return Routine("x", Schedule(), habits, (("G-WCT-01:personal:explicit", 1.0),), 0.0, 0.0)
+
+
+def test_a_one_minute_window_fires_on_its_minute_and_what_spills_past_midnight_is_dropped():
+    # Three habits at 23:59, spaced three minutes apart: two fall on the next day.
+    habits = [Habit(f"late {i}", "G-WCT-01:personal:explicit", Trigger(1439, 1439), 1.0)
+              for i in range(3)]
+    for offset in range(7):
+        day = MONDAY + timedelta(days=offset)
+        plan = plan_day(_only(*habits), day)
+        assert len(plan) == 1 and plan[0].time.date() == day
+        assert (plan[0].time.hour, plan[0].time.minute) == (23, 59)
+
+
+def test_a_habit_tied_to_a_place_fires_only_where_the_user_is_then():
+    # 10:00 on a weekday: the default schedule has the user at work, not at home.
+    at_home = Habit("home", "G-WCT-01:personal:explicit", Trigger(600, 620, WEEKDAYS, "home"), 1.0)
+    at_work = Habit("work", "G-WCT-02:personal:explicit", Trigger(600, 620, WEEKDAYS, "work"), 1.0)
+    fired = [p.habit for d in range(5) for p in plan_day(_only(at_home, at_work),
+                                                           MONDAY + timedelta(days=d))]
+    assert fired == ["work"] * 5
+
+
+def test_a_follow_up_can_follow_an_event_class_and_a_one_minute_gap_is_kept():
+    # "after" names a template or an event class (G-SPT-03 is "Listen music").
+    lead = Habit("music", "G-SPT-03:common:explicit", Trigger(480, 490), 1.0)
+    then = Habit("then chat", "G-WCT-01:common:explicit",
+                 Trigger(5, 5, after="Listen music"), 1.0)
+    plan = plan_day(_only(lead, then), MONDAY)
+    assert [p.habit for p in plan] == ["music", "then chat"]
+    assert plan[1].time - plan[0].time == timedelta(minutes=5)
+
+
+def test_the_schedule_places_the_user_at_the_edges_of_each_stretch():
+    from datetime import datetime
+
+    from mobileintent_gym.intents.routine import Schedule
+
+    def places(day, *minutes, schedule=None):
+        schedule = schedule or Schedule()
+        return [schedule.place(datetime(2026, 3, day, m // 60, m % 60)) for m in minutes]
+
+    # Monday: home until 08:15, commute until 09:00, work until 17:30, commute until 18:15.
+    assert places(2, 494, 495, 539, 540, 1049, 1050, 1094, 1095) == [
+        "home", "commute", "commute", "work", "work", "commute", "commute", "home"]
+    assert places(2, 540, schedule=Schedule(workplace="campus")) == ["campus"]
+    # Saturday: out from 14:00 to 17:00, at home otherwise.
+    assert places(7, 600, 839, 840, 1019, 1020) == ["home", "home", "out", "out", "home"]
+
+
+def test_extra_habits_join_the_profiles_own(profiles):
+    extra = Habit("knowu", "G-WCT-02:personal:explicit", Trigger(600, 609), 0.9, "knowu")
+    base = build_routine(profiles[0], 0)
+    routine = build_routine(profiles[0], 0, (extra,))
+    assert routine.habits == (*base.habits, extra)
+    assert routine.schedule == base.schedule and routine.interests == base.interests
+
+
+def test_knowu_ranges_of_one_minute_and_days_given_as_day_of_week_are_read(tmp_path):
+    pytest.importorskip("yaml")
+    path = tmp_path / "k.yaml"
+    path.write_text("user_profile:\n  habits:\n    x: {trigger: {time_range: ['08:00', '08:00'],"
+                    " day_of_week: [Saturday]}, action: {type: send_message}}\n")
+    (habit,) = load_knowu_habits(path)
+    assert habit.trigger == Trigger(480, 480, (5,))
+
+
+def test_chance_intentions_and_noise_come_while_the_user_is_awake():
+    from mobileintent_gym.intents.routine import Routine, Schedule
+
+    routine = Routine("x", Schedule(wake=9 * 60), (), (("G-WCT-01:personal:explicit", 1.0),),
+                      extra=20.0, noise=1.0)
+    plans = [plan_day(routine, MONDAY + timedelta(days=d)) for d in range(7)]
+    assert sum(p.kind != "intention" for plan in plans for p in plan) > 50
+    assert all(p.time.hour >= 9 for plan in plans for p in plan)

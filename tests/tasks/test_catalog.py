@@ -45,3 +45,32 @@ def test_task_ids_take_one_template_id_alone_and_name_an_unknown_one():
     assert task_ids("G-SPT-02")[:2] == ("G-SPT-02:common:explicit", "G-SPT-02:common:implicit")
     with pytest.raises(MobileIntentError, match="unknown task template 'NOPE'"):
         task_ids(("NOPE",))
+
+
+@pytest.mark.parametrize("task_id", ["G-SPT-02:personal:explicit:x", "G-SPT-02:personal",
+                                     "G-SPT-02", ""])
+def test_a_task_id_without_three_parts_is_named(task_id):
+    from mobileintent_gym.tasks import UnknownTaskError, parse_task_id
+
+    with pytest.raises(UnknownTaskError, match="task id must be"):
+        parse_task_id(task_id)
+
+
+def test_an_instance_acts_on_the_common_item_or_the_users_best_ranked_one():
+    from mobileintent_gym.tasks import instantiate
+    from mobileintent_gym.users import PairConfig, build_user_content, resolve_profile
+
+    ana, chen = (build_user_content(resolve_profile(u), PairConfig(encoder="lexical"))
+                 for u in ("demo-ana", "demo-chen"))
+    template = TEMPLATES["G-SPT-02"]
+    common = [instantiate("G-SPT-02:common:explicit", c) for c in (ana, chen)]
+    assert common[0].record == common[1].record == ana.contexts[template.context].common[0]
+    assert common[0].instruction == common[1].instruction  # the same wording for all
+    personal = instantiate("G-SPT-02:personal:explicit", ana)
+    assert personal.record == ana.contexts[template.context].personal[0]  # best-ranked first
+    assert personal.instruction == template.explicit.format(label=ana.labels[personal.record])
+    assert personal.target.entity == personal.record and personal.user == "demo-ana"
+    implicit = instantiate("G-SPT-02:personal:implicit", ana)
+    assert implicit.record == personal.record and implicit.instruction_type == "implicit"
+    assert implicit.instruction == template.implicit.format(cue=ana.cues[personal.record])
+    assert implicit.instruction != personal.instruction

@@ -415,3 +415,41 @@ def test_navigation_keeps_the_route_rule_where_the_item_needs_its_own_screen():
         event("music/home", "music/library", rid="nav_your_library"),
         event("music/library", "music/library/liked", rid="somewhere_else")])
     assert listed.rewards[:2] == (1, 1)  # k=2's entry screen, about no record
+
+
+def test_a_node_check_reads_the_first_or_the_last_node_and_trims_a_draft():
+    from mobileintent_gym.tasks.spec import NodeCheck
+
+    chat = screen(("message_out", "Understood", None), ("message_out", "See you", None),
+                  ("input", "  Understood ", None))()
+    target = Target("t1", "Song One")
+    assert NodeCheck("message_out", "See you", which="last").holds(chat, target)
+    assert not NodeCheck("message_out", "Understood", which="last").holds(chat, target)
+    assert NodeCheck("message_out", "Understood", which="first").holds(chat, target)
+    assert not NodeCheck("message_out", "See you", which="first").holds(chat, target)
+    assert NodeCheck("message_out", "Understood", present=False, which="last").holds(chat, target)
+    assert NodeCheck("input", "Understood", draft=True).holds(chat, target)
+    assert not NodeCheck("input", "Understood").holds(chat, target)  # a shown text is exact
+
+
+def test_an_empty_label_is_said_by_no_text():
+    from mobileintent_gym.tasks.spec import says
+
+    assert says("Open your LIBRARY", "Your Library") and says("Song One", "song one")
+    assert not says("Song One", "") and not says("", "") and not says("Song One", "...")
+    assert not Target("t1", "").shown_by(None, ("Song One", "Artist"))
+
+
+def test_the_text_to_type_is_the_one_an_oracle_move_fills_in():
+    assert get_template("G-SPT-01").text_to_type() == "Rainy Night"
+    assert get_template("G-SPT-02").text_to_type() is None
+
+
+def test_the_oracle_declares_done_on_the_outcomes_screen_and_backs_out_of_others():
+    from mobileintent_gym.actions import Action
+    from mobileintent_gym.tasks import Oracle
+
+    oracle = Oracle(task("G-SPT-01"))
+    assert oracle.act("music/playlist", "") == Action.complete()  # the outcome's own screen
+    assert oracle.act("music/settings", "") == Action.press("BACK")
+    assert Oracle(task("G-SPT-02")).act("music/playlist", "") == Action.press("BACK")
