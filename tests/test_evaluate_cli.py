@@ -151,6 +151,10 @@ def test_hf_agents_are_delegated_and_name_the_llm_extra(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     assert resolve.parse_agent("hf:mine").names == f"hf:{tmp_path / 'mine'}"
     assert resolve.parse_agent("hf:some/model").names == "hf:some/model"  # a hub id
+    # Two slashes or more make a path (a hub id is "owner/name"): a missing one is named.
+    for missing in ("models/my/model", "a/b/c/d", "./model", "weights.gguf"):
+        with pytest.raises(resolve.AgentSpecError, match=r"no model folder or \.gguf file"):
+            resolve.parse_agent(f"hf:{missing}")
     monkeypatch.setattr(resolve, "_installed", lambda name: False)
     with pytest.raises(resolve.DependencyNotInstalled, match=r"mobileintent-gym\[llm\]"):
         resolve.parse_agent("hf")

@@ -168,3 +168,34 @@ def test_a_profile_card_shows_who_it_is_what_they_post_and_how_to_reach_them(pho
     phone.open("chat", "chat/me")
     assert texts(phone, "title")[:2] == ["Me", chat.me]
     assert len(nodes(phone, resource_id="me_settings")) == 1
+
+
+def test_opening_an_unread_chat_leaves_the_other_chats_unread(phone):
+    phone.open("chat")
+    chats = phone.state.apps["chat"].chats
+    unread = [c for c in chats if c.unread]
+    assert len(unread) >= 2
+    row = next(r for r in nodes(phone, resource_id="chat") if r.entity == unread[0].id)
+    tap_node(phone, row)
+    after = {c.id: c.unread for c in phone.state.apps["chat"].chats}
+    assert after == {c.id: 0 if c.id == unread[0].id else c.unread for c in chats}
+
+
+def test_enter_on_an_empty_draft_sends_nothing(phone):
+    chat = phone.state.apps["chat"].chats[3]
+    phone.open("chat", "chat/conversation", id=chat.id)
+    press(phone, resource_id="input")
+    phone.act("TYPE[   ]")
+    phone.act("PRESS[ENTER]")
+    assert phone.state.apps["chat"].chats[3] == chat  # no blank message, not moved on top
+
+
+def test_messaging_a_contact_with_a_chat_opens_that_chat(phone):
+    chat = phone.state.apps["chat"].chats[2]
+    assert chat.messages
+    phone.open("chat", "chat/profile", id=chat.contact)
+    press(phone, resource_id="messages")
+    assert phone.route() == "chat/conversation"
+    assert [c.contact for c in phone.state.apps["chat"].chats].count(chat.contact) == 1
+    shown = texts(phone, "message_in") + texts(phone, "message_out")
+    assert chat.messages[-1].text in shown

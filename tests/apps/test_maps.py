@@ -187,3 +187,15 @@ def test_every_category_chip_is_reachable_by_swiping_the_row(size):
     assert markets.bounds[2] <= size[0]
     tap_node(phone, markets)
     assert phone.route() == "maps/search" and texts(phone, "search_field") == ["market"]
+
+
+def test_picking_a_recent_search_again_moves_it_on_top_once(phone):
+    maps = phone.state.apps["maps"]
+    again = next(i for i in maps.recent[1:] if not maps.places[i].food)
+    phone.open("maps", "maps/search")
+    press(phone, resource_id="search_field")
+    phone.act(f"TYPE[{maps.places[again].name}]")
+    press(phone, resource_id="result")
+    recent = phone.state.apps["maps"].recent
+    assert recent[0] == again and recent.count(again) == 1
+    assert sorted(recent) == sorted(maps.recent)  # the same searches, reordered

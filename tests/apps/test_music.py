@@ -251,3 +251,38 @@ def test_a_screen_under_a_deep_linked_library_screen_selects_the_library(phone):
     assert phone.route() == "music/artist" and selected_tab(phone) == ["Your Library"]
     phone.open("music", "music/playlist", id=phone.state.apps["music"].home[0])
     assert selected_tab(phone) == ["Home"]  # under no tab: the home below it
+
+
+def test_search_finds_an_artists_tracks_by_the_artists_name(phone):
+    music = phone.state.apps["music"]
+    artist = next(t.artist for t in music.tracks.values()
+                  if not any(t.artist.lower() in u.title.lower() for u in music.tracks.values()))
+    phone.open("music", "music/search")
+    press(phone, resource_id="search_src_text")
+    phone.act(f"TYPE[{artist}]")
+    _, *titles = texts(phone, "title")
+    assert titles == [t.title for t in music.tracks.values() if t.artist == artist]
+
+
+def test_playing_a_recently_played_song_again_lists_it_once_on_top(phone):
+    phone.open("music", "music/library/recent")
+    row = nodes(phone, resource_id="track")[1]
+    tap_node(phone, row)
+    phone.open("music", "music/library/recent")
+    shown = [n.entity for n in nodes(phone, resource_id="track")]
+    assert shown[0] == row.entity and shown.count(row.entity) == 1
+    recent = phone.state.apps["music"].recent
+    assert len(recent) == len(set(recent))
+
+
+def test_adding_a_song_to_a_playlist_twice_lists_it_once(phone):
+    phone.open("music", "music/library/liked")
+    target = phone.state.apps["music"].liked[0]
+    for _ in range(2):
+        press(phone, resource_id="more")
+        press(phone, resource_id="add_to_playlist")
+        press(phone, resource_id="playlist")
+        assert phone.route() == "music/library/liked"
+    music = phone.state.apps["music"]
+    assert any(target in music.playlists[p].tracks for p in music.mine)
+    assert all(p.tracks.count(target) <= 1 for p in music.playlists.values())

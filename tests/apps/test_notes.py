@@ -72,6 +72,7 @@ def test_following_an_author_shows_on_the_button_and_on_me(phone):
     phone.open("notes", "notes/me")
     following = header_counts(phone)["Following"]
     assert following == len(state.follows)
+    assert header_counts(phone)["Followers"] == state.followers != len(state.follows)
     phone.open("notes", "notes/note", id=note.id)
     assert texts(phone, "follow") == ["Follow"]
     assert not nodes(phone, resource_id="follow")[0].checked

@@ -102,6 +102,10 @@ def test_a_reply_shows_at_the_bottom_and_tops_the_message_list(phone):
     top = nodes(phone, resource_id="conversation")[0]
     assert top.entity == row.entity and child(top, "subtitle") == "Understood"
     assert child(top, "meta") == phone.clock[11:16]  # sent now, by the phone's clock
+    listed = [n.entity for n in nodes(phone, resource_id="conversation")]
+    assert listed.count(row.entity) == 1  # moved on top, not listed twice
+    ids = [c.id for c in phone.state.apps["pay"].conversations]
+    assert len(ids) == len(set(ids))
 
 
 def test_long_messages_wrap_in_bubbles_as_wide_as_their_text(phone):

@@ -332,3 +332,13 @@ def test_a_context_domain_of_no_known_name_is_refused_with_the_closest_one():
     for bad in ("Music", ("Music", None), [1]):  # a string, not a tuple, was read by letter
         with pytest.raises(InvalidAppError, match="domains must be a tuple of domain names"):
             dataclasses.replace(spec, domains=bad)
+
+
+def test_an_app_is_found_by_its_whole_id_only():
+    from mobileintent_gym.errors import UnknownRouteError
+
+    assert registry.get("music").id == "music"
+    assert registry.app_package("chat") == registry.get("chat").app.package
+    for wrong in ("mus", "Music", "music2", ""):
+        with pytest.raises(UnknownRouteError, match=rf"no app {wrong!r}; apps: \['chat'"):
+            registry.get(wrong)

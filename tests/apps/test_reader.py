@@ -187,3 +187,18 @@ def test_a_profile_of_the_tests_own_gets_its_genres_on_top(poetry_lover):
     state = content.state.apps["reader"]
     personal = content.contexts["reader:reading"].personal[0]
     assert state.books[personal].genre in ("poetry", "nature")  # an exact match ranks first
+
+
+def test_reading_a_book_on_the_list_again_moves_it_on_top_once_and_stops_at_100(phone):
+    from dataclasses import replace
+
+    state = phone.state.copy()
+    book = reader(phone).reading[2]
+    state.apps["reader"] = replace(reader(phone), progress={**reader(phone).progress,
+                                                            book: 100})
+    phone.reset(state)
+    phone.open("reader", "reader/book", id=book)
+    press(phone, resource_id="read")
+    assert reader(phone).reading[0] == book and reader(phone).reading.count(book) == 1
+    assert reader(phone).progress[book] == 100  # a finished book stays finished
+    assert find(phone.hierarchy(), resource_id="progress").desc == "100% read"

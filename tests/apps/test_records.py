@@ -54,3 +54,18 @@ def test_a_missing_or_undecodable_pool_and_a_repeated_key_are_named(tmp_path, mo
     with pytest.raises(InvalidAppError, match=r"twice.jsonl line 1: not JSON \(key 'id' is "
                                               r"given twice\)"):
         read_records(package, "twice")
+
+
+def test_a_repeated_id_and_a_cue_that_gives_its_label_away_are_named(tmp_path, monkeypatch):
+    # The implicit instruction names the record by its cue: a cue holding the label in
+    # any case ("Your sister ANA") would make it explicit.
+    package = pool(tmp_path, monkeypatch, "records_checked", json.dumps(GOOD),
+                   json.dumps({**GOOD, "label": "Ben"}))
+    with pytest.raises(InvalidAppError, match=r"records_checked: data/pool.jsonl line 2: id "
+                                              r"'c1' repeats"):
+        read_records(package, "pool")
+    (tmp_path / package / "data" / "cue.jsonl").write_text(
+        json.dumps({**GOOD, "cue": "your sister ANA"}) + "\n")
+    with pytest.raises(InvalidAppError, match=r"line 1: cue 'your sister ANA' contains label "
+                                              r"'Ana'"):
+        read_records(package, "cue")

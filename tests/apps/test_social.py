@@ -254,3 +254,24 @@ def test_a_profile_of_the_tests_own_gets_its_topics_on_top(stargazer):
     wanted = {"astronomy", "photography", "hiking"}  # exact matches rank first
     for post in content.contexts["social:topics"].personal[:4]:
         assert wanted & {records[post]["topic"].casefold(), *records[post]["tags"]}, post
+
+
+def test_a_reply_goes_before_the_replies_already_there(phone):
+    phone.open("social")
+    index = next(i for i, row in enumerate(nodes(phone, resource_id="post"))
+                 if social(phone).posts[row.entity].replies)
+    post = open_post(phone, index)
+    press(phone, resource_id="reply_input")
+    phone.act("TYPE[Great point]")
+    press(phone, resource_id="reply_send")
+    replies = social(phone).posts[post.id].replies
+    assert [r.text for r in replies] == ["Great point", *(r.text for r in post.replies)]
+    assert inside(nodes(phone, resource_id="reply_row")[0], "text").text == "Great point"
+
+
+def test_enter_in_a_blank_reply_box_posts_nothing(phone):
+    post = open_post(phone, 1)
+    press(phone, resource_id="reply_input")
+    phone.act("TYPE[   ]")
+    phone.act("PRESS[ENTER]")
+    assert social(phone).posts[post.id].replies == post.replies

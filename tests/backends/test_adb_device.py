@@ -8,6 +8,7 @@ import time
 import pytest
 
 from mobileintent_gym.actions import Action
+from mobileintent_gym.adbd.conventions import route_from_component
 from mobileintent_gym.adbd.harness import LocalAdb
 from mobileintent_gym.backends.adb import (
     AdbConfig,
@@ -392,3 +393,47 @@ def test_a_dump_that_fails_quotes_what_the_device_said(local):
                                                  r"/system/window_dump.xml: Permission denied"):
         adb.hierarchy()
 
+
+class _Focused:
+    """A stand-in adb link whose ``dumpsys window`` answer is ``focus``; it records commands."""
+
+    def __init__(self, focus: str) -> None:
+        self.focus, self.commands = focus, []
+
+    def run(self, command: str) -> str:
+        self.commands.append(command)
+        return ""
+
+    def read(self, command: str) -> str:
+        self.commands.append(command)
+        return self.focus
+
+
+def _focused(focus: str) -> AdbDevice:
+    device = object.__new__(AdbDevice)  # no connection: the link above answers
+    device.config = AdbConfig("phone", retry_delay=0.01)
+    device._link, device._dump, device.events = _Focused(focus), None, []
+    return device
+
+
+LAUNCHER = "  mCurrentFocus=Window{7d1e2f0 u0 com.android.launcher3/.Launcher}\n"
+
+
+def test_reset_presses_home_only_when_no_launcher_is_in_front():
+    # A served phone counts the press as an action: its clock ran one ahead of SimPhone's.
+    on_launcher = _focused(LAUNCHER)
+    on_launcher.reset()
+    assert on_launcher._link.commands == ["dumpsys window windows"]
+    in_app = _focused("  mCurrentFocus=Window{7d1e2f0 u0 com.mobileintent.chat/.ChatActivity}\n")
+    in_app.reset()
+    assert in_app._link.commands == ["dumpsys window windows", "input keyevent 3"]
+
+
+def test_the_route_is_the_focused_windows_before_the_focused_apps():
+    # While an app starts, its activity is the focused app before its window has the focus.
+    starting = _focused(LAUNCHER + "  mFocusedApp=ActivityRecord{5c2b1a0 u0 "
+                                   "com.mobileintent.chat/.ChatActivity t12}\n")
+    assert starting.route() == "launcher"
+    between = _focused("  mCurrentFocus=null\n  mFocusedApp=ActivityRecord{5c2b1a0 u0 "
+                       "com.mobileintent.chat/.ChatActivity t12}\n")
+    assert between.route() == route_from_component("com.mobileintent.chat", ".ChatActivity")

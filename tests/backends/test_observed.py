@@ -26,6 +26,10 @@ def test_a_click_is_logged_with_what_it_hit_and_what_changed():
     assert (event.hit, event.visible_after, event.effect) == (
         direct.hit, direct.visible_after, True)
     unchanged = observed_event(1, Action.click(5, 5), ("a", "a"), (now, now), True)
+    # A route that changes under an identical dump (a screen that looks the same) is an
+    # effect too.
+    moved = observed_event(1, Action.click(5, 5), ("a", "b"), (now, now), True)
+    assert moved.effect and moved.note == ""
     assert not unchanged.effect and unchanged.note == "no effect"
     assert observed_event(2, Action.complete(), ("a", "a"), (None, None), False).note == (
         "intention declared complete")

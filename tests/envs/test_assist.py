@@ -232,3 +232,22 @@ def test_a_copy_taken_mid_day_goes_on_as_the_original(copy_env):
         obs, *_, info = env.step(agent.act(obs, info))
     assert_copy_goes_on(env, copy_env, agent, obs, info, 12)
     env.close()
+
+
+def test_the_history_proposer_proposes_the_apps_own_habit_once_per_visit():
+    from mobileintent_gym.agents.assist import HistoryProposer
+
+    history = "\n".join(" | ".join(line) for line in (
+        ("2024-05-01 08:10", "chat", "Reply to Li", "Chatting"),
+        ("2024-05-01 08:20", "chat", "Reply to Li", "Chatting"),
+        ("2024-05-01 08:30", "music", "Play jazz", "Listen music")))
+    proposer = HistoryProposer()
+
+    def seen(app):
+        return proposer.act({"app": app, "history": history,
+                             "context": "2024-05-02 08:40, at home"}, {})
+
+    assert seen("music") == answer("Play jazz")  # the more frequent chat habit is elsewhere
+    assert seen("music") == NO_ACTION  # one proposal per visit of an app
+    assert seen("chat") == answer("Reply to Li")
+    assert seen("notes") == NO_ACTION  # no habit in that app

@@ -13,6 +13,8 @@ from mobileintent_gym.agents.predict import (
     MostFrequentPredictor,
     OraclePredictor,
     RandomPredictor,
+    history_entries,
+    near_hour,
 )
 from mobileintent_gym.envs.predict import parse_guess
 from mobileintent_gym.errors import MobileIntentError
@@ -181,3 +183,40 @@ def test_the_truth_outside_a_day_is_named():
     with pytest.raises(MobileIntentError, match="no intention is under way"):
         env.unwrapped.truth()
     env.close()
+
+
+def _history(*lines):
+    return "\n".join(" | ".join(line) for line in lines)
+
+
+def test_the_habitual_predictor_answers_the_leading_class_and_its_own_intention():
+    history = _history(("2024-05-01 07:10", "music", "Play jazz", "Listen music"),
+                       ("2024-05-01 08:00", "pay", "Pay the bill", "Listen music"),
+                       ("2024-05-01 08:30", "pay", "Pay the bill", "Listen music"),
+                       ("2024-05-01 08:40", "maps", "Find a cafe", "Listen music"),
+                       ("2024-05-01 09:00", "chat", "Reply to Li", "Chatting"),
+                       ("2024-05-01 09:05", "chat", "Reply to Li", "Chatting"),
+                       ("2024-05-01 09:06", "chat", "Reply to Li", "Chatting"),
+                       ("2024-05-01 20:00", "video", "Watch a film", "Watch news"))
+    said = json.loads(MostFrequentPredictor().act(
+        {"history": history, "time": "2024-05-02 08:50"}, {}))
+    # Near 08:50 (two hours either side): four of one class, three of another. Its
+    # intention is the most frequent of that class, not of all ("Reply to Li"); the
+    # confidence is the class's share of the seven entries near the hour, not of all eight.
+    assert said == {"Event": "Listen music", "Behaviour": "Pay the bill",
+                    "Confidence": round(4 / 7, 4)}
+
+
+def test_the_hours_around_wrap_over_midnight():
+    entries = history_entries({"history": _history(
+        ("2024-05-01 23:30", "music", "Sleep sounds", "Listen music"),
+        ("2024-05-01 12:00", "chat", "Lunch", "Chatting"))})
+    assert [h.hour for h in entries] == [23, 12]
+    assert [h.intention for h in near_hour(entries, 1)] == ["Sleep sounds"]
+
+
+def test_the_last_intention_predictor_repeats_the_newest_entry():
+    history = _history(("2024-05-01 08:10", "music", "Play jazz", "Listen music"),
+                       ("2024-05-01 09:00", "chat", "Reply to Li", "Chatting"))
+    said = json.loads(LastIntentionPredictor().act({"history": history}, {}))
+    assert said == {"Event": "Chatting", "Behaviour": "Reply to Li", "Confidence": 0.5}

@@ -215,3 +215,13 @@ def test_a_copy_taken_mid_day_goes_on_as_the_original(copy_env):
         obs, *_, info = env.step(agent.act(obs, info))
     assert_copy_goes_on(env, copy_env, agent, obs, info, 5)
     env.close()
+
+
+def test_the_eager_proposer_proposes_the_most_frequent_intention_of_the_history():
+    history = "\n".join(" | ".join(line) for line in (
+        ("2024-05-01 08:10", "music", "Play jazz", "Listen music"),
+        ("2024-05-01 08:20", "chat", "Reply to Li", "Chatting"),
+        ("2024-05-01 09:30", "chat", "Reply to Li", "Chatting")))
+    assert json.loads(MostFrequentProposer().act({"history": history}, {})) == {
+        "Intent": "Reply to Li", "Memory": "UPDATE"}
+    assert MostFrequentProposer().act({"history": "(none)"}, {}) == NeverPropose().act({}, {})

@@ -218,3 +218,16 @@ def test_sessions_are_generated_at_the_devices_size_and_another_size_is_refused(
                                                 "generated at 1080x2400"):
         gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=USERS,
                  config=GeneratorConfig())
+
+
+def test_guidance_skips_home_presses_made_inside_an_app():
+    # The env opens the app itself: a HOME press of the guidance would leave it.
+    from mobileintent_gym.actions import Action
+
+    guidance = ("CLICK[10,20] | On the home screen, open Chat\n"
+                "CLICK[30,40] | In Chat, open Li Wei\n"
+                "PRESS[HOME] | In Chat, go home\n"
+                "PRESS[BACK] | In Chat, go back")
+    agent = GuidanceAgent(None)
+    played = [agent.act({"guidance": guidance}, {"segment": 3}) for _ in range(3)]
+    assert played == [Action.click(30, 40), Action.press("BACK"), Action.complete()]

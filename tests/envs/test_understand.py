@@ -232,3 +232,11 @@ def test_a_drawn_user_without_a_whole_window_is_passed_over_not_refused():
     with pytest.raises(MobileIntentError, match=r"no user to draw from .*has 40 intentions"
                                                 r" \(and 3 more users alike\)"):
         too_long.reset(seed=0)
+
+
+def test_an_intention_is_named_by_the_purpose_after_its_last_steps_last_to():
+    steps = ['In Chat, tap "Li Wei", to open the chat',
+             'In Chat, type "Off, to the park", to reply']  # typed text holds ", to "
+    observation = {"steps": "\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1))}
+    answer = json.loads(AppSwitchSegmenter().act(observation, {}))
+    assert answer == {"In Chat, reply.": [1, 2]}
