@@ -186,14 +186,3 @@ def test_two_users_see_different_feeds():
         a, b = first.contexts[key], second.contexts[key]
         assert a.common == b.common and len(a.common) + len(a.personal) >= 20
         assert set(a.personal) != set(b.personal)
-
-
-def test_enter_in_a_blank_comment_box_posts_nothing(phone):
-    forum = phone.state.apps["forum"]
-    post = forum.posts[forum.feed[2]]
-    phone.open("forum", "forum/post", id=post.id)
-    press(phone, resource_id="comment_input")
-    phone.act("TYPE[   ]")
-    phone.act("PRESS[ENTER]")
-    after = phone.state.apps["forum"]
-    assert (after.posts[post.id].comments, after.mine) == (post.comments, forum.mine)
