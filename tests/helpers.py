@@ -7,6 +7,7 @@ import os
 import pickle
 import shutil
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,8 @@ import pytest
 
 from mobileintent_gym.adbd.harness import LocalAdb
 from mobileintent_gym.agents import OracleAgent
+from mobileintent_gym.envs.predict import history_text
+from mobileintent_gym.intents.schema import IntentionSegment
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.query import find_all, tap
 from mobileintent_gym.rollouts import run_episode
@@ -182,3 +185,10 @@ def assert_copy_goes_on(env, copy_env, agent, obs, info, steps):
         assert all(np.array_equal(obs[key], theirs[key]) for key in obs)
         assert ours[:3] == rest[:3]
     twin.close()
+
+
+def history(*lines: tuple[str, str, str, str]) -> str:
+    """An env's ``history`` text of (``YYYY-MM-DD HH:MM``, app, intention, class) lines."""
+    return history_text([IntentionSegment(datetime.strptime(when, "%Y-%m-%d %H:%M"), app,
+                                          event, intention)
+                         for when, app, intention, event in lines], len(lines))

@@ -279,13 +279,11 @@ def test_open_starts_an_app_at_its_home_screen_as_the_simulated_phone_does(local
     assert device.route() == "chat/chats"
 
 
-class _Launching:
-    """A stand-in adb link for a phone that starts an app slowly: ``dumpsys window`` shows
-    the launcher in front for ``slow`` reads after ``monkey``. The virtual device this
-    machine serves starts an app within the command, so it cannot show the wait."""
+class _Link:
+    """A stand-in adb link that records the commands and answers reads with ``answer``."""
 
-    def __init__(self, slow: int) -> None:
-        self.slow, self.commands = slow, []
+    def __init__(self) -> None:
+        self.commands: list[str] = []
 
     def run(self, command: str) -> str:
         self.commands.append(command)
@@ -293,6 +291,26 @@ class _Launching:
 
     def read(self, command: str) -> str:
         self.commands.append(command)
+        return self.answer(command)
+
+
+def _stand_in(link: _Link, timeout: float = 10.0) -> AdbDevice:
+    device = object.__new__(AdbDevice)  # no connection: the link answers
+    device.config = AdbConfig("phone", timeout=timeout, retry_delay=0.01)
+    device._link, device._dump, device.events = link, None, []
+    return device
+
+
+class _Launching(_Link):
+    """A phone that starts an app slowly: ``dumpsys window`` shows the launcher in front
+    for ``slow`` reads after ``monkey``. The virtual device this machine serves starts an
+    app within the command, so it cannot show the wait."""
+
+    def __init__(self, slow: int) -> None:
+        super().__init__()
+        self.slow = slow
+
+    def answer(self, command: str) -> str:
         launched = any(c.startswith("monkey") for c in self.commands)
         waited = sum(c == command for c in self.commands) > self.slow
         front = ("com.mobileintent.chat/.ChatActivity" if launched and waited
@@ -301,10 +319,7 @@ class _Launching:
 
 
 def _launching(slow: int, timeout: float) -> AdbDevice:
-    device = object.__new__(AdbDevice)  # no connection: the link above answers
-    device.config = AdbConfig("phone", timeout=timeout, retry_delay=0.01)
-    device._link, device._dump = _Launching(slow), None
-    return device
+    return _stand_in(_Launching(slow), timeout)
 
 
 def test_open_waits_until_the_app_is_in_front():
@@ -394,26 +409,19 @@ def test_a_dump_that_fails_quotes_what_the_device_said(local):
         adb.hierarchy()
 
 
-class _Focused:
-    """A stand-in adb link whose ``dumpsys window`` answer is ``focus``; it records commands."""
+class _Focused(_Link):
+    """A phone whose ``dumpsys window`` answer is ``focus``."""
 
     def __init__(self, focus: str) -> None:
-        self.focus, self.commands = focus, []
+        super().__init__()
+        self.focus = focus
 
-    def run(self, command: str) -> str:
-        self.commands.append(command)
-        return ""
-
-    def read(self, command: str) -> str:
-        self.commands.append(command)
+    def answer(self, command: str) -> str:
         return self.focus
 
 
 def _focused(focus: str) -> AdbDevice:
-    device = object.__new__(AdbDevice)  # no connection: the link above answers
-    device.config = AdbConfig("phone", retry_delay=0.01)
-    device._link, device._dump, device.events = _Focused(focus), None, []
-    return device
+    return _stand_in(_Focused(focus))
 
 
 LAUNCHER = "  mCurrentFocus=Window{7d1e2f0 u0 com.android.launcher3/.Launcher}\n"

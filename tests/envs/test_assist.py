@@ -17,7 +17,7 @@ from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents import replay
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
 from mobileintent_gym.phone import SimPhone
-from tests.helpers import COPIES, assert_copy_goes_on
+from tests.helpers import COPIES, assert_copy_goes_on, history
 
 USERS = ["demo-ana"]
 SMALL = GeneratorConfig(width=540, height=1200, noise=0.8)
@@ -237,14 +237,14 @@ def test_a_copy_taken_mid_day_goes_on_as_the_original(copy_env):
 def test_the_history_proposer_proposes_the_apps_own_habit_once_per_visit():
     from mobileintent_gym.agents.assist import HistoryProposer
 
-    history = "\n".join(" | ".join(line) for line in (
+    past = history(
         ("2024-05-01 08:10", "chat", "Reply to Li", "Chatting"),
         ("2024-05-01 08:20", "chat", "Reply to Li", "Chatting"),
-        ("2024-05-01 08:30", "music", "Play jazz", "Listen music")))
+        ("2024-05-01 08:30", "music", "Play jazz", "Listen music"))
     proposer = HistoryProposer()
 
     def seen(app):
-        return proposer.act({"app": app, "history": history,
+        return proposer.act({"app": app, "history": past,
                              "context": "2024-05-02 08:40, at home"}, {})
 
     assert seen("music") == answer("Play jazz")  # the more frequent chat habit is elsewhere

@@ -18,6 +18,7 @@ from mobileintent_gym.agents.predict import (
 )
 from mobileintent_gym.envs.predict import parse_guess
 from mobileintent_gym.errors import MobileIntentError
+from tests.helpers import history
 
 USERS = ["demo-ana"]
 
@@ -185,21 +186,17 @@ def test_the_truth_outside_a_day_is_named():
     env.close()
 
 
-def _history(*lines):
-    return "\n".join(" | ".join(line) for line in lines)
-
-
 def test_the_habitual_predictor_answers_the_leading_class_and_its_own_intention():
-    history = _history(("2024-05-01 07:10", "music", "Play jazz", "Listen music"),
-                       ("2024-05-01 08:00", "pay", "Pay the bill", "Listen music"),
-                       ("2024-05-01 08:30", "pay", "Pay the bill", "Listen music"),
-                       ("2024-05-01 08:40", "maps", "Find a cafe", "Listen music"),
-                       ("2024-05-01 09:00", "chat", "Reply to Li", "Chatting"),
-                       ("2024-05-01 09:05", "chat", "Reply to Li", "Chatting"),
-                       ("2024-05-01 09:06", "chat", "Reply to Li", "Chatting"),
-                       ("2024-05-01 20:00", "video", "Watch a film", "Watch news"))
+    past = history(("2024-05-01 07:10", "music", "Play jazz", "Listen music"),
+                   ("2024-05-01 08:00", "pay", "Pay the bill", "Listen music"),
+                   ("2024-05-01 08:30", "pay", "Pay the bill", "Listen music"),
+                   ("2024-05-01 08:40", "maps", "Find a cafe", "Listen music"),
+                   ("2024-05-01 09:00", "chat", "Reply to Li", "Chatting"),
+                   ("2024-05-01 09:05", "chat", "Reply to Li", "Chatting"),
+                   ("2024-05-01 09:06", "chat", "Reply to Li", "Chatting"),
+                   ("2024-05-01 20:00", "video", "Watch a film", "Watch news"))
     said = json.loads(MostFrequentPredictor().act(
-        {"history": history, "time": "2024-05-02 08:50"}, {}))
+        {"history": past, "time": "2024-05-02 08:50"}, {}))
     # Near 08:50 (two hours either side): four of one class, three of another. Its
     # intention is the most frequent of that class, not of all ("Reply to Li"); the
     # confidence is the class's share of the seven entries near the hour, not of all eight.
@@ -208,7 +205,7 @@ def test_the_habitual_predictor_answers_the_leading_class_and_its_own_intention(
 
 
 def test_the_hours_around_wrap_over_midnight():
-    entries = history_entries({"history": _history(
+    entries = history_entries({"history": history(
         ("2024-05-01 23:30", "music", "Sleep sounds", "Listen music"),
         ("2024-05-01 12:00", "chat", "Lunch", "Chatting"))})
     assert [h.hour for h in entries] == [23, 12]
@@ -216,7 +213,7 @@ def test_the_hours_around_wrap_over_midnight():
 
 
 def test_the_last_intention_predictor_repeats_the_newest_entry():
-    history = _history(("2024-05-01 08:10", "music", "Play jazz", "Listen music"),
-                       ("2024-05-01 09:00", "chat", "Reply to Li", "Chatting"))
-    said = json.loads(LastIntentionPredictor().act({"history": history}, {}))
+    past = history(("2024-05-01 08:10", "music", "Play jazz", "Listen music"),
+                   ("2024-05-01 09:00", "chat", "Reply to Li", "Chatting"))
+    said = json.loads(LastIntentionPredictor().act({"history": past}, {}))
     assert said == {"Event": "Chatting", "Behaviour": "Reply to Li", "Confidence": 0.5}

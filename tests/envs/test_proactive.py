@@ -14,7 +14,7 @@ from mobileintent_gym.envs.proposals import answer, parse_proposal
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents import replay
 from mobileintent_gym.phone import SimPhone
-from tests.helpers import COPIES, assert_copy_goes_on
+from tests.helpers import COPIES, assert_copy_goes_on, history
 
 USERS = ["demo-ana"]
 
@@ -218,10 +218,10 @@ def test_a_copy_taken_mid_day_goes_on_as_the_original(copy_env):
 
 
 def test_the_eager_proposer_proposes_the_most_frequent_intention_of_the_history():
-    history = "\n".join(" | ".join(line) for line in (
+    past = history(
         ("2024-05-01 08:10", "music", "Play jazz", "Listen music"),
         ("2024-05-01 08:20", "chat", "Reply to Li", "Chatting"),
-        ("2024-05-01 09:30", "chat", "Reply to Li", "Chatting")))
-    assert json.loads(MostFrequentProposer().act({"history": history}, {})) == {
+        ("2024-05-01 09:30", "chat", "Reply to Li", "Chatting"))
+    assert json.loads(MostFrequentProposer().act({"history": past}, {})) == {
         "Intent": "Reply to Li", "Memory": "UPDATE"}
     assert MostFrequentProposer().act({"history": "(none)"}, {}) == NeverPropose().act({}, {})

@@ -347,9 +347,9 @@ def test_saving_adapters_asks_the_hub_nothing(small_lm, tmp_path, monkeypatch):
     save_adapters(policy, tmp_path)
     fresh = with_lora(copy.deepcopy(small_lm).model, seed=4)
     load_adapters(fresh, tmp_path)
-    assert adapter_weights(fresh).keys() == adapter_weights(policy).keys()
-    for name, weight in adapter_weights(policy).items():
-        assert torch.equal(adapter_weights(fresh)[name], weight), name
+    loaded, saved = adapter_weights(fresh), adapter_weights(policy)
+    assert loaded.keys() == saved.keys()
+    assert all(torch.equal(loaded[name], weight) for name, weight in saved.items())
 
 
 def test_init_adapters_bring_their_base_model(small_lm, tmp_path, monkeypatch):
