@@ -183,17 +183,22 @@ def test_a_day_carried_on_one_phone_is_no_cause_for_warnings():
     env.close()
 
 
-def test_guidance_with_a_bar_in_typed_text_is_replayed_whole():
+@pytest.mark.parametrize(("guidance", "segment", "expected"), [
     # "TYPE[Tom | Jerry] | …" was cut at the first " | ": InvalidActionError out of act().
-    from mobileintent_gym.actions import Action
-
-    guidance = ("PRESS[HOME] | On the home screen, go home\n"
-                "CLICK[10,20] | On the home screen, open Chat\n"
-                "TYPE[Tom | Jerry] | Type the names | both\n"
-                "PRESS[ENTER] | Send")
+    ("PRESS[HOME] | On the home screen, go home\n"
+     "CLICK[10,20] | On the home screen, open Chat\n"
+     "TYPE[Tom | Jerry] | Type the names | both\n"
+     "PRESS[ENTER] | Send", 0, [Action.type_text("Tom | Jerry"), Action.press("ENTER")]),
+    # The env opens the app itself: a HOME press of the guidance would leave it.
+    ("CLICK[10,20] | On the home screen, open Chat\n"
+     "CLICK[30,40] | In Chat, open Li Wei\n"
+     "PRESS[HOME] | In Chat, go home\n"
+     "PRESS[BACK] | In Chat, go back", 3, [Action.click(30, 40), Action.press("BACK")]),
+], ids=["bar-in-typed-text", "home-inside-an-app"])
+def test_guidance_is_replayed_whole_and_inside_the_app(guidance, segment, expected):
     agent = GuidanceAgent(None)
-    played = [agent.act({"guidance": guidance}, {"segment": 0}) for _ in range(3)]
-    assert played == [Action.type_text("Tom | Jerry"), Action.press("ENTER"), Action.complete()]
+    played = [agent.act({"guidance": guidance}, {"segment": segment}) for _ in range(3)]
+    assert played == [*expected, Action.complete()]
 
 
 def test_sessions_are_generated_at_the_devices_size_and_another_size_is_refused():
@@ -218,16 +223,3 @@ def test_sessions_are_generated_at_the_devices_size_and_another_size_is_refused(
                                                 "generated at 1080x2400"):
         gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=USERS,
                  config=GeneratorConfig())
-
-
-def test_guidance_skips_home_presses_made_inside_an_app():
-    # The env opens the app itself: a HOME press of the guidance would leave it.
-    from mobileintent_gym.actions import Action
-
-    guidance = ("CLICK[10,20] | On the home screen, open Chat\n"
-                "CLICK[30,40] | In Chat, open Li Wei\n"
-                "PRESS[HOME] | In Chat, go home\n"
-                "PRESS[BACK] | In Chat, go back")
-    agent = GuidanceAgent(None)
-    played = [agent.act({"guidance": guidance}, {"segment": 3}) for _ in range(3)]
-    assert played == [Action.click(30, 40), Action.press("BACK"), Action.complete()]
