@@ -42,8 +42,9 @@ adds to the machine's memory).
 
 Usage: ``python benchmarks/scale.py --workers 1 2 4 8 16 [--steps 200] [--modes shm pool]
 [--out out/scale.json]`` (also writes the plot beside the JSON, ``out/scale.png``; modes
-left out are NaN in the JSON and not drawn). Linux: RSS and PSS are read
-from /proc.
+left out are NaN in the JSON and not drawn). Each worker count's figures are printed, and
+the JSON rewritten, as soon as they are measured, so a run stopped early keeps them.
+Linux: RSS and PSS are read from /proc.
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ env.reset(seed=0)
 print("ready", flush=True)
 env.action_space.seed(0)
 for _ in range(50):
-    env.step(env.action_space.sample())
+    if any(env.step(env.action_space.sample())[2:4]):
+        env.reset()
 print(json.dumps({"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "torch": "torch" in sys.modules}))
 """
@@ -121,11 +123,12 @@ for _ in range({repeats}):
 
 
 def run_python(code: str) -> subprocess.Popen:
+    """A Python process running ``code`` from the repository, talking over stdin and stdout
+    (its errors go to this process's stderr)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get(
         "PYTHONPATH", "")])}
     return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, text=True,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
 
 def prebuild() -> None:
@@ -140,11 +143,12 @@ def cold_start() -> dict:
     """Seconds from starting an interpreter to an env reset for a cached user, and RSS."""
     start = time.perf_counter()
     child = run_python(WORKER)
-    assert child.stdout.readline().strip() == "ready"
+    ready = child.stdout.readline().strip() == "ready"
     seconds = time.perf_counter() - start
-    report = json.loads(child.stdout.readline())
-    child.wait()
-    return {"seconds": seconds, **report}
+    report = child.communicate()[0]
+    if not ready or child.returncode:
+        raise SystemExit("the cold-start env process failed (its error is above)")
+    return {"seconds": seconds, **json.loads(report)}
 
 
 def seeded_actions(space: gym.Space, steps: int) -> list:
@@ -403,6 +407,8 @@ def main() -> None:
     args = parser.parse_args()
     if Path(args.out).suffix.lower() == ".png":
         parser.error(f"--out {args.out}: give the JSON file; the plot goes beside it")
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
     prebuild()
     starts = [cold_start() for _ in range(3)]
     single = gym.make(ENV)
@@ -425,11 +431,10 @@ def main() -> None:
         for mode in MODES:
             rate = figures[str(n)][f"{mode}_steps_per_s"]
             figures[str(n)][f"{mode}_vs_baseline"] = rate / max(before, after)
+        print(json.dumps({str(n): figures[str(n)]}), flush=True)
+        out.write_text(json.dumps(figures, indent=1))  # a run stopped later keeps these
     single.close()
     print(json.dumps(figures, indent=1))
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(figures, indent=1))
     plot(figures, out.with_suffix(".png"))
 
 
