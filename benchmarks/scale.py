@@ -357,7 +357,7 @@ def plot(figures: dict, path: Path) -> None:
                "shm": (44, 160, 44), "shm_nocopy": (148, 103, 189), "shm_pinned": (23, 190, 207),
                "pool": (140, 86, 75), "pool_one": (227, 119, 194), "shm_x4": (188, 189, 34),
                "pool_x4": (127, 127, 127), "ray": (214, 39, 40), "independent": (0, 0, 0)}
-    counts = figures["workers"]
+    counts = sorted(figures["workers"])
     series = {"ideal": [n * figures[f"{n}"]["baseline_steps_per_s"] for n in counts]}
     for mode in MODES:  # a mode not measured (not in --modes: NaN) is left out
         values = [figures[f"{n}"][f"{mode}_steps_per_s"] for n in counts]
@@ -368,22 +368,24 @@ def plot(figures: dict, path: Path) -> None:
     image = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(image)
     draw.line([(pad, pad), (pad, height - pad), (width - pad, height - pad)], "black")
+    span = math.log2(counts[-1] / counts[0]) or 1.0
 
-    def point(i: int, value: float) -> tuple[float, float]:
-        x = pad + (width - 2 * pad) * (i / max(1, len(counts) - 1))
+    def point(n: int, value: float) -> tuple[float, float]:
+        """Where ``value`` steps/s with ``n`` workers goes: workers on a log2 scale."""
+        x = pad + (width - 2 * pad) * math.log2(n / counts[0]) / span
         return x, height - pad - (height - 2 * pad) * value / top
 
-    for i, n in enumerate(counts):
-        draw.text((point(i, 0)[0] - 4, height - pad + 8), str(n), "black")
+    for n in counts:
+        draw.text((point(n, 0)[0] - 4, height - pad + 8), str(n), "black")
     for k in range(5):
         value = top * k / 4
-        draw.text((8, point(0, value)[1] - 6), f"{value:,.0f}", "black")
+        draw.text((8, point(counts[0], value)[1] - 6), f"{value:,.0f}", "black")
     for k, (name, values) in enumerate(series.items()):
-        draw.line([point(i, v) for i, v in enumerate(values)] * (1 if len(values) > 1 else 2),
-                  colours[name], 3)
+        line = [point(n, v) for n, v in zip(counts, values, strict=True)]
+        draw.line(line * (1 if len(line) > 1 else 2), colours[name], 3)
         draw.text((width - pad - 150, pad + 16 * k), f"{name}", colours[name])
     draw.text((pad, 20), "aggregate steps/s (1080x2400)", "black")
-    draw.text((width // 2 - 20, height - 25), "workers", "black")
+    draw.text((width // 2 - 50, height - 25), "workers (log2 scale)", "black")
     image.save(path)
 
 
