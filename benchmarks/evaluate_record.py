@@ -76,6 +76,7 @@ def main() -> None:
     for key, value in figures.items():
         print(f"{key:<26} {value:,.3f}" if isinstance(value, float) else f"{key:<26} {value:,}")
     if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(json.dumps(figures, indent=1))
 
 

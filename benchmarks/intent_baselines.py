@@ -62,7 +62,8 @@ def predict(users: list[str], episodes: int) -> None:
             obs, info = env.reset(seed=seed)
             agent, done = make(env, seed), False
             while not done:
-                obs, _, done, _, info = env.step(agent.act(obs, info))
+                obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+                done = terminated or truncated
             days.append(info["day_scores"])
         cells = [_pooled([day["all"] for day in days], key) for key in ("acc_c", "acc_s", "bleu4")]
         for threshold in ("0.60", "0.80"):

@@ -41,7 +41,8 @@ def proactive(users: list[str], episodes: int) -> None:
             obs, info = env.reset(seed=seed)
             agent, done = make(env), False
             while not done:
-                obs, _, done, _, info = env.step(agent.act(obs, info))
+                obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+                done = terminated or truncated
             ep = info["day_scores"]
             rows.append((ep["precision"], ep["recall"], ep["f1"], ep["fps_norm"],
                          ep["s_final"], ep["turns"], ep["noise"], ep["fp"]))
@@ -60,7 +61,8 @@ def assist(users: list[str], episodes: int) -> None:
             obs, info = env.reset(seed=seed)
             agent, done = make(env, seed), False
             while not done:
-                obs, _, done, _, info = env.step(agent.act(obs, info))
+                obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+                done = terminated or truncated
             eps.append(info["day_scores"])
         total = {k: sum(e[k] for e in eps) for k in ("proposals", "accepted", "rejected",
                                                       "steps_saved", "by_hand_steps",
