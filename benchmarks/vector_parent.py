@@ -12,7 +12,8 @@ memory written before (what ``recv`` copies when the sub-envs that finished firs
 neighbours).
 
 Usage: ``python benchmarks/vector_parent.py [--workers 16] [--batch 8] [--steps 200]
-[--repeats 2]`` (``--batch 0``: lockstep ``step()``). Prints JSON. CPU times are each
+[--repeats 2] [--envs-per-worker 1]`` (``--batch 0``: lockstep ``step()``; with k sub-envs per
+worker, ``--workers`` × k sub-envs). Prints JSON. CPU times are each
 process's own (Linux: workers' from /proc), over every run (the untimed one included), so
 a machine with fewer cores than workers still measures them, their contention aside.
 """
@@ -39,8 +40,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 def stepped(envs: SharedMemoryVectorEnv, batch: int, actions: list, repeats: int) -> dict:
-    """Steps/s of the sub-envs, and the CPU the parent and each worker spent per step."""
+    """Steps/s of the sub-envs, and the CPU the parent spent per sub-env step and each
+    worker per step of its sub-envs."""
     pids = [process.pid for process in envs._processes]
+    per_worker = envs.num_envs // len(pids)
     parent, workers = time.process_time(), [cpu_seconds(pid) for pid in pids]
     rate = (pool_rate(envs, actions, repeats, batch) if batch
             else vector_rate(envs, actions, repeats))
@@ -48,7 +51,8 @@ def stepped(envs: SharedMemoryVectorEnv, batch: int, actions: list, repeats: int
     return {"steps_per_s": round(rate),
             "parent_cpu_us_per_step": round(
                 (time.process_time() - parent) / (per_env * envs.num_envs) * 1e6),
-            "worker_cpu_ms_per_step": [round((cpu_seconds(pid) - was) / per_env * 1e3, 2)
+            "worker_cpu_ms_per_step": [round((cpu_seconds(pid) - was) / (per_env * per_worker)
+                                             * 1e3, 2)
                                        for pid, was in zip(pids, workers, strict=True)]}
 
 
@@ -92,13 +96,16 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=8, help="recv batch size; 0: step()")
     parser.add_argument("--steps", type=positive, default=200, help="steps of every sub-env")
     parser.add_argument("--repeats", type=positive, default=2)
+    parser.add_argument("--envs-per-worker", type=positive, default=1,
+                        help="sub-envs in each worker (envs_per_worker)")
     args = parser.parse_args()
-    if not 0 <= args.batch <= args.workers:
-        parser.error(f"--batch must be 0-{args.workers}, got {args.batch}")
+    num_envs = args.workers * args.envs_per_worker
+    if not 0 <= args.batch <= num_envs:
+        parser.error(f"--batch must be 0-{num_envs}, got {args.batch}")
     prebuild()  # content built elsewhere: this process and the workers only read it
     actions = seeded_actions(gym.make(ENV).action_space, args.steps)
     baseline = alone(actions, args.repeats)
-    envs = make_vector(ENV, args.workers)
+    envs = make_vector(ENV, num_envs, envs_per_worker=args.envs_per_worker)
     try:
         envs.reset(seed=0)
         vector = stepped(envs, args.batch, actions, args.repeats)
@@ -106,11 +113,12 @@ def main() -> None:
     finally:
         envs.close()
     print(json.dumps({
-        "workers": args.workers, "mode": f"recv({args.batch})" if args.batch else "step()",
+        "workers": args.workers, "envs_per_worker": args.envs_per_worker,
+        "mode": f"recv({args.batch})" if args.batch else "step()",
         "alone": baseline, "vector": vector,
         "parent_bound_steps_per_s": round(1e6 / vector["parent_cpu_us_per_step"]),
-        "gather": {"frames": args.batch or args.workers,
-                   **gather_ms(frame, args.batch or args.workers)}}, indent=1))
+        "gather": {"frames": args.batch or num_envs,
+                   **gather_ms(frame, args.batch or num_envs)}}, indent=1))
 
 
 if __name__ == "__main__":
