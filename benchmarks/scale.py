@@ -43,7 +43,8 @@ adds to the machine's memory).
 Usage: ``python benchmarks/scale.py --workers 1 2 4 8 16 [--steps 200] [--modes shm pool]
 [--out out/scale.json]`` (also writes the plot beside the JSON, ``out/scale.png``; modes
 left out are NaN in the JSON and not drawn). Each worker count's figures are printed, and
-the JSON rewritten, as soon as they are measured, so a run stopped early keeps them.
+the JSON rewritten, as soon as they are measured (its ``workers`` lists the counts measured so
+far), so a run stopped early keeps them.
 Linux: RSS and PSS are read from /proc.
 """
 
@@ -66,6 +67,7 @@ from gymnasium.vector.utils import concatenate, create_empty_array
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents import RandomAgent
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
+from mobileintent_gym.files import write_atomic
 from mobileintent_gym.memory import process_memory, proportional_memory
 from mobileintent_gym.rollouts import episodes, record_episode
 
@@ -145,9 +147,10 @@ def cold_start() -> dict:
     child = run_python(WORKER)
     ready = child.stdout.readline().strip() == "ready"
     seconds = time.perf_counter() - start
-    report = child.communicate()[0]
-    if not ready or child.returncode:
-        raise SystemExit("the cold-start env process failed (its error is above)")
+    report = child.stdout.read()  # through the same buffer as "ready" (it may hold more)
+    if child.wait() or not ready:
+        raise SystemExit(f"the cold-start env process failed (exit code {child.returncode}; "
+                         "its error, if any, is above)")
     return {"seconds": seconds, **json.loads(report)}
 
 
@@ -416,7 +419,7 @@ def main() -> None:
     single = gym.make(ENV)
     actions = seeded_actions(single.action_space, args.steps)
     figures: dict = {
-        "workers": args.workers, "load_average": os.getloadavg()[0],
+        "workers": [], "load_average": os.getloadavg()[0],  # workers: the counts measured
         "cold_start_s": statistics.median(s["seconds"] for s in starts),
         "cold_start_rss_mb": max(s["rss_mb"] for s in starts),
         "cold_start_imported_torch": any(s["torch"] for s in starts)}
@@ -433,8 +436,9 @@ def main() -> None:
         for mode in MODES:
             rate = figures[str(n)][f"{mode}_steps_per_s"]
             figures[str(n)][f"{mode}_vs_baseline"] = rate / max(before, after)
+        figures["workers"].append(n)
         print(json.dumps({str(n): figures[str(n)]}), flush=True)
-        out.write_text(json.dumps(figures, indent=1))  # a run stopped later keeps these
+        write_atomic(out, json.dumps(figures, indent=1).encode())  # a later stop keeps these
     single.close()
     print(json.dumps(figures, indent=1))
     plot(figures, out.with_suffix(".png"))

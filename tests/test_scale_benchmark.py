@@ -8,16 +8,33 @@ line; the rates themselves are machine figures and are not asserted.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import pytest
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[1]
 MEASURED = ("shm", "pool", "independent")
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="the workers' RSS is read from /proc")
+
+
+def load_scale():
+    """benchmarks/scale.py as a module (it imports from its own folder)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        spec = importlib.util.spec_from_file_location("scale", ROOT / "benchmarks" / "scale.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    return module
 
 
 def run_scale(out: Path) -> tuple[dict, list[str]]:
@@ -53,3 +70,42 @@ def test_scale_reports_every_count_and_mode_asked_for(tmp_path):
     assert json.dumps(json.loads(printed[0])["1"]) == json.dumps(figures["1"])
     with Image.open(tmp_path / "scale.png") as plot:
         assert plot.size == (800, 500)
+
+
+def label_columns(path: Path) -> list[float]:
+    """The x centre of each worker-count label under the plot's axis, left to right."""
+    with Image.open(path) as image:
+        row = np.asarray(image.convert("L"))[448:462].min(axis=0) < 128
+    columns = np.flatnonzero(row)
+    groups = np.split(columns, np.flatnonzero(np.diff(columns) > 3) + 1)
+    return [float(group.mean()) for group in groups]
+
+
+def test_the_plot_puts_worker_counts_on_a_log2_axis_whatever_their_order(tmp_path):
+    scale = load_scale()
+    rates = {f"{mode}_steps_per_s": float("nan") for mode in scale.MODES}
+
+    def figures(counts):
+        return {"workers": counts, **{str(n): {**rates, "baseline_steps_per_s": 100.0,
+                                                "shm_steps_per_s": 80.0 * n} for n in counts}}
+
+    scale.plot(figures([1, 2, 16]), tmp_path / "sorted.png")
+    scale.plot(figures([16, 1, 2]), tmp_path / "unsorted.png")
+    one, two, sixteen = label_columns(tmp_path / "sorted.png")
+    # 2 is a quarter of the way from 1 to 16 on a log2 axis (a fifteenth on a linear one,
+    # half on one spaced by position)
+    assert (two - one) / (sixteen - one) == pytest.approx(0.25, abs=0.02)
+    with Image.open(tmp_path / "sorted.png") as a, Image.open(tmp_path / "unsorted.png") as b:
+        assert np.array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_the_cold_start_report_is_read_however_soon_it_follows_ready(monkeypatch):
+    scale = load_scale()
+    # Both lines at once: "ready"'s read may buffer the report with it.
+    line = json.dumps({"rss_mb": 1, "torch": False})
+    monkeypatch.setattr(scale, "WORKER", f"print('ready')\nprint({line!r})")
+    report = scale.cold_start()
+    assert report["rss_mb"] == 1 and report["torch"] is False and report["seconds"] > 0
+    monkeypatch.setattr(scale, "WORKER", "import sys\nsys.exit(3)")
+    with pytest.raises(SystemExit, match="exit code 3"):
+        scale.cold_start()
