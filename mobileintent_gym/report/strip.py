@@ -16,6 +16,7 @@ import gymnasium as gym
 from PIL import Image, ImageDraw
 
 from mobileintent_gym.envs.assist import EXECUTE
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone.paint import font
 from mobileintent_gym.report.marks import draw_marks, marks
 from mobileintent_gym.report.page import thumbnail
@@ -51,13 +52,19 @@ class StripFrame:
 
 def record_assist(env: gym.Env, agent: Any, width: int, seed: int = 0,
                   options: dict[str, Any] | None = None) -> tuple[list[StripFrame], dict]:
-    """Play one Assist episode with ``agent``; its frames (``width`` wide) and scores."""
+    """Play one Assist episode with ``agent``; its frames (``width`` wide) and scores.
+
+    Raises:
+        MobileIntentError: When the env's step limit cut the day before it ended (it then
+            gives no day scores).
+    """
     obs, info = env.reset(seed=seed, options=options)
     frames, done = [], False
     while not done:
         screen, mode = thumbnail(obs["screenshot"], width), obs["mode"]
         act = agent.act(obs, info)
-        obs, _, done, _, info = env.step(act)
+        obs, _, terminated, truncated, info = env.step(act)
+        done = terminated or truncated
         if mode == EXECUTE:
             event = info.get("event")
             frames.append(StripFrame(screen, "assistant", event.action if event else str(act),
@@ -65,6 +72,9 @@ def record_assist(env: gym.Env, agent: Any, width: int, seed: int = 0,
         else:
             frames.append(StripFrame(screen, "user", info["user_action"], info["proposal"],
                                      info.get("accepted")))
+    if "day_scores" not in info:
+        raise MobileIntentError(f"the env's step limit cut the Assist day after {len(frames)} "
+                                "steps, before it ended: it has no day scores")
     return frames, info["day_scores"]
 
 

@@ -2,11 +2,15 @@
 
 import json
 
+import gymnasium as gym
 import numpy as np
 import pytest
 from PIL import Image
 
+from mobileintent_gym.agents.assist import ASSISTANTS
 from mobileintent_gym.cli import main
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.intents import GeneratorConfig
 from mobileintent_gym.report.assist_command import step_range
 from mobileintent_gym.report.strip import (
     ACCEPTED,
@@ -16,6 +20,7 @@ from mobileintent_gym.report.strip import (
     REJECTED,
     StripFrame,
     draw_strip,
+    record_assist,
 )
 
 SCREEN = (540, 1200)
@@ -118,3 +123,11 @@ def test_a_frame_wider_than_the_screen_is_refused_before_the_day_is_played(tmp_p
     assert main(["assist", "--width", "541", "--out", str(tmp_path / "day.png")]) == 2
     err = capsys.readouterr().err
     assert "--width 541 is wider than the screen (540 px)" in err and "encoder:" not in err
+
+
+def test_a_day_cut_by_the_step_limit_ends_the_recording_naming_the_cut():
+    env = gym.make("Act2Intent-Assist-v0", users=["demo-ana"], max_episode_steps=5,
+                   config=GeneratorConfig(width=540, height=1200, noise=0.8))
+    with pytest.raises(MobileIntentError, match="cut the Assist day after 5 steps"):
+        record_assist(env, ASSISTANTS["oracle"](env, 0), 90)
+    env.close()
