@@ -31,13 +31,13 @@ from mobileintent_gym.tasks import parse_task_id, task_ids
 from mobileintent_gym.users import USER_SETS, load_user_content
 
 USERS = USER_SETS["demo"]  # the README's figures are over these four
-Episode = tuple[str, str, list]
+Episode = tuple[str, str, int, list]  # user, task, reset seed, actions
 
 
 def record_oracle(env: gym.Env) -> list[Episode]:
     """Every (user, task) oracle episode as its action list."""
-    return [(user, task, [step.action for step in reference_steps(env, user, task)])
-            for user in USERS for task in task_ids()]
+    return [(user, task, 0, [step.action for step in reference_steps(env, user, task)])
+            for user in USERS for task in task_ids()]  # reference_steps resets with seed 0
 
 
 def record_random(env: gym.Env, count: int) -> list[Episode]:
@@ -46,15 +46,15 @@ def record_random(env: gym.Env, count: int) -> list[Episode]:
     for seed in range(count):
         steps = list(rollout(env, RandomAgent(env, seed), seed=seed))
         info = steps[-1].info
-        episodes.append((info["user"], info["task"], [step.action for step in steps]))
+        episodes.append((info["user"], info["task"], seed, [step.action for step in steps]))
     return episodes
 
 
 def replay_env(env: gym.Env, episodes: list[Episode]) -> tuple[float, int]:
     """Seconds to replay ``episodes`` through ``env`` (resets included) and the step count."""
     steps, start = 0, time.perf_counter()
-    for user, task, actions in episodes:
-        env.reset(seed=0, options={"user": user, "task": task})
+    for user, task, seed, actions in episodes:  # the recorded reset: the same screens
+        env.reset(seed=seed, options={"user": user, "task": task})
         for action in actions:
             env.step(action)
         steps += len(actions)
@@ -64,7 +64,7 @@ def replay_env(env: gym.Env, episodes: list[Episode]) -> tuple[float, int]:
 def replay_phone(env: gym.Env, episodes: list[Episode]) -> tuple[float, int]:
     """The baseline: the same actions on the env's bare phone, without env or judge."""
     phone, steps, start = env.unwrapped.device, 0, time.perf_counter()
-    for user, task, actions in episodes:
+    for user, task, _, actions in episodes:
         phone.reset(load_user_content(user).state)
         phone.open(parse_task_id(task)[0].app)
         for action in actions:
@@ -96,8 +96,8 @@ def main() -> None:
                       "random": record_random(env, args.random_episodes)}
                 for env in (plain, small)}
     start = time.perf_counter()
-    for user, task, _ in recorded[plain]["oracle"]:
-        plain.reset(seed=0, options={"user": user, "task": task})
+    for user, task, seed, _ in recorded[plain]["oracle"]:
+        plain.reset(seed=seed, options={"user": user, "task": task})
     figures["reset_ms"] = (time.perf_counter() - start) / len(recorded[plain]["oracle"]) * 1e3
     envs = {"instruction": (plain, plain),  # the env timed, the one its actions came from
             "screenshot_1080x2400": (gym.make("Act2Intent-Execute-v0"), plain),
