@@ -35,6 +35,7 @@ from mobileintent_gym.agents.understand import (
     OracleSegmenter,
     RandomSegmenter,
 )
+from mobileintent_gym.rollouts import rollout
 
 
 def understand(users: list[str], episodes: int) -> None:
@@ -57,14 +58,8 @@ def predict(users: list[str], episodes: int) -> None:
     for name, make in (("random", RandomPredictor), ("last intention", LastIntentionPredictor),
                        ("most frequent at this hour", MostFrequentPredictor),
                        ("oracle", OraclePredictor)):
-        days = []
-        for seed in range(episodes):
-            obs, info = env.reset(seed=seed)
-            agent, done = make(env, seed), False
-            while not done:
-                obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
-                done = terminated or truncated
-            days.append(info["day_scores"])
+        days = [list(rollout(env, make(env, seed), seed=seed))[-1].info["day_scores"]
+                for seed in range(episodes)]
         cells = [_pooled([day["all"] for day in days], key) for key in ("acc_c", "acc_s", "bleu4")]
         for threshold in ("0.60", "0.80"):
             pushed = sum(day[threshold]["pushed"] for day in days)
@@ -94,13 +89,10 @@ def session(users: list[str], episodes: int) -> None:
                        ("oracle", lambda e, s: OracleAgent(e))):
         done_share, rewards = [], []
         for seed in range(episodes):
-            obs, info = env.reset(seed=seed)
-            agent, total, done = make(env, seed), 0.0, False
-            while not done:
-                obs, reward, terminated, truncated, info = env.step(agent.act(obs, info))
-                total, done = total + reward, terminated or truncated
+            steps = list(rollout(env, make(env, seed), seed=seed))
+            info = steps[-1].info
             done_share.append(np.mean(info["segment_success"]))
-            rewards.append(total / info["segments"])
+            rewards.append(sum(step.reward for step in steps) / info["segments"])
         print(f"  {name:<38}{np.mean(done_share):6.3f} {np.mean(rewards):6.3f}")
 
 

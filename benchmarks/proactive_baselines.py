@@ -23,6 +23,7 @@ import numpy as np
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents.assist import ASSISTANTS
 from mobileintent_gym.agents.proactive import MostFrequentProposer, NeverPropose, OracleProposer
+from mobileintent_gym.rollouts import rollout
 
 
 def _ratio(num: float, den: float) -> str:
@@ -38,12 +39,7 @@ def proactive(users: list[str], episodes: int) -> None:
                        ("oracle", OracleProposer)):
         rows = []
         for seed in range(episodes):
-            obs, info = env.reset(seed=seed)
-            agent, done = make(env), False
-            while not done:
-                obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
-                done = terminated or truncated
-            ep = info["day_scores"]
+            ep = list(rollout(env, make(env), seed=seed))[-1].info["day_scores"]
             rows.append((ep["precision"], ep["recall"], ep["f1"], ep["fps_norm"],
                          ep["s_final"], ep["turns"], ep["noise"], ep["fp"]))
         v = np.mean(rows, axis=0)
@@ -56,14 +52,8 @@ def assist(users: list[str], episodes: int) -> None:
     print("Assist (per day)             proposals accepted rejected saved | false-alarm "
           "accepted-success saved-share done")
     for name, make in ASSISTANTS.items():
-        eps = []
-        for seed in range(episodes):
-            obs, info = env.reset(seed=seed)
-            agent, done = make(env, seed), False
-            while not done:
-                obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
-                done = terminated or truncated
-            eps.append(info["day_scores"])
+        eps = [list(rollout(env, make(env, seed), seed=seed))[-1].info["day_scores"]
+               for seed in range(episodes)]
         total = {k: sum(e[k] for e in eps) for k in ("proposals", "accepted", "rejected",
                                                       "steps_saved", "by_hand_steps",
                                                       "intentions", "intentions_done")}
