@@ -9,7 +9,7 @@ from mobileintent_gym.cli import main
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents import load_behaviour_log, load_intentions_csv, load_trajectories
 
-from .conftest import USER
+from .conftest import USER, lexical_config
 
 
 def test_generate_writes_every_format_and_prints_a_summary(tmp_path, capsys):
@@ -118,16 +118,14 @@ def test_arguments_that_would_fail_after_the_work_stop_before_it(tmp_path, capsy
 
 def test_every_knowu_file_of_a_user_counts(tmp_path):
     # Two files for one user: only the last one's habits were kept.
-    from mobileintent_gym.intents import GeneratorConfig, UserLife
+    from mobileintent_gym.intents import UserLife
     from mobileintent_gym.intents.command import _knowu
-    from mobileintent_gym.users import PairConfig
 
     (tmp_path / "a.yaml").write_text(KNOWU)
     (tmp_path / "b.yaml").write_text(KNOWU.replace("clock_out", "other"))
     habits = _knowu([f"{USER}={tmp_path / 'a.yaml'}", f"{USER}={tmp_path / 'b.yaml'}"],
                     [USER])
-    life = UserLife(USER, 0, GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical"),
-                                             habits=habits))
+    life = UserLife(USER, 0, lexical_config(habits=habits))
     names = {h.name for h in life.routine.habits if h.source == "knowu"}
     life.close()
     assert names == {"clock_out", "other"}

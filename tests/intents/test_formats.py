@@ -24,7 +24,7 @@ from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.phone import SimPhone
 from tests.helpers import shared
 
-from .conftest import USER
+from .conftest import USER, lexical_config
 
 
 def _fields(segment):
@@ -205,10 +205,7 @@ def test_a_csv_field_past_the_csv_modules_limit_is_named(tmp_path):
 def test_a_replay_on_a_phone_of_another_size_is_refused(tmp_path):
     # It replayed on: 75 of 79 steps landed on other screens, and export_sessions wrote
     # PNGs of the wrong screens without a word.
-    from mobileintent_gym.users import PairConfig
-
-    config = GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical"))
-    session = generate_sessions(USER, 1, 0, config)[0]
+    session = generate_sessions(USER, 1, 0, lexical_config())[0]
     with pytest.raises(ValueError, match="is it of the size the session was generated at"):
         for _ in replay(session, SimPhone()):  # 1080x2400
             pass

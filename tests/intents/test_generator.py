@@ -10,14 +10,14 @@ import pytest
 from mobileintent_gym.apps import registry
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents import generate_sessions, replay
-from mobileintent_gym.intents.generator import UserLife
+from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.routine import Planned
 from mobileintent_gym.intents.schema import TIME_FORMAT
 from mobileintent_gym.phone import SimPhone, hierarchy
 from mobileintent_gym.tasks import Judge, instantiate
 from mobileintent_gym.users import load_user_content
 
-from .conftest import USER
+from .conftest import USER, lexical_config
 
 
 def test_a_week_has_intentions_and_noise_with_contexts(week):
@@ -162,12 +162,8 @@ def test_a_first_day_given_as_a_datetime_is_that_day():
     # day came out empty.
     from datetime import date
 
-    from mobileintent_gym.intents import GeneratorConfig
-    from mobileintent_gym.users import PairConfig
-
     def day(first) -> list[tuple[str, str]]:
-        config = GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical"), first_day=first)
-        (session,) = generate_sessions(USER, 1, 0, config)
+        (session,) = generate_sessions(USER, 1, 0, lexical_config(first_day=first))
         return [(s.time, s.intention) for s in session.segments]
 
     assert GeneratorConfig(first_day=datetime(2026, 3, 9, 12)).first_day == date(2026, 3, 9)
@@ -238,10 +234,7 @@ def test_a_replay_that_failed_is_over_and_leaves_the_phone_alone(week):
 
 
 def test_a_day_whose_segment_failed_is_over():
-    from mobileintent_gym.intents import GeneratorConfig
-    from mobileintent_gym.users import PairConfig
-
-    life = UserLife(USER, 0, GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical")))
+    life = UserLife(USER, 0, lexical_config())
     calls, carry_out = [], life.carry_out
 
     def failing(item, rng):
@@ -260,20 +253,13 @@ def test_a_day_whose_segment_failed_is_over():
     assert len(calls) == 3  # the failed segment is not tried again
 
 
-def _lexical(**kwargs):
-    from mobileintent_gym.intents import GeneratorConfig
-    from mobileintent_gym.users import PairConfig
-
-    return GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical"), **kwargs)
-
-
 def test_habits_given_in_the_config_join_that_users_routine_only():
     from mobileintent_gym.intents.routine import Habit, Trigger
 
     habit = Habit("knowu", "G-WCT-02:personal:explicit", Trigger(600, 609), 0.9, "knowu")
-    config = _lexical(habits={USER: [habit], "demo-chen": []})
-    lives = [UserLife(USER, 0, config), UserLife(USER, 0, _lexical()),
-             UserLife("demo-chen", 0, _lexical(habits={USER: [habit]}))]
+    config = lexical_config(habits={USER: [habit], "demo-chen": []})
+    lives = [UserLife(USER, 0, config), UserLife(USER, 0, lexical_config()),
+             UserLife("demo-chen", 0, lexical_config(habits={USER: [habit]}))]
     mine, plain, other = (life.routine.habits for life in lives)
     assert mine == (*plain, habit) and habit not in other
     for life in lives:
@@ -281,7 +267,7 @@ def test_habits_given_in_the_config_join_that_users_routine_only():
 
 
 def test_the_deciding_step_is_described_by_the_intentions_operation():
-    life, rng = UserLife(USER, 0, _lexical()), np.random.default_rng(0)
+    life, rng = UserLife(USER, 0, lexical_config()), np.random.default_rng(0)
     for task_id in ("G-SPT-02:personal:explicit", "G-WCT-02:common:implicit"):
         segment = life.carry_out(Planned(datetime(2026, 3, 2, 9, 0), "intention", task_id), rng)
         operation = instantiate(task_id, life.content).template.text.replace("; ", " and ")
@@ -291,7 +277,7 @@ def test_the_deciding_step_is_described_by_the_intentions_operation():
 
 
 def test_a_segment_starts_after_the_one_before_has_ended():
-    for session in generate_sessions(USER, 2, 0, _lexical(noise=0.8)):
+    for session in generate_sessions(USER, 2, 0, lexical_config(noise=0.8)):
         for before, after in itertools.pairwise(session.segments):
             ended = datetime.strptime(before.steps[-1].event.clock, TIME_FORMAT)
             first = datetime.strptime(after.steps[0].event.clock, TIME_FORMAT)
@@ -307,7 +293,7 @@ def test_a_typing_slip_hits_a_neighbouring_letter_key():
 def test_a_segment_planned_before_the_last_one_ended_starts_after_it():
     from datetime import timedelta
 
-    life, rng = UserLife(USER, 0, _lexical()), np.random.default_rng(0)
+    life, rng = UserLife(USER, 0, lexical_config()), np.random.default_rng(0)
     first = life.carry_out(Planned(datetime(2026, 3, 2, 9, 0), "intention",
                                    "G-SPT-02:personal:explicit"), rng)
     ended = datetime.strptime(first.steps[-1].event.clock, TIME_FORMAT)

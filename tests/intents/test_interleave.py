@@ -1,14 +1,20 @@
 """Noisy days: a set noise rate, and intentions interrupted by another segment and resumed."""
 
 import re
+from datetime import datetime, timedelta
 
+import numpy as np
 import pytest
 
 from mobileintent_gym.intents import replay
-from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
+from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner
+from mobileintent_gym.intents.generator import GeneratorConfig, UserLife, cached_sessions
+from mobileintent_gym.intents.routine import Planned
 from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.tasks import instantiate
+from mobileintent_gym.users import PairConfig, load_user_content
 
-from .conftest import USER
+from .conftest import USER, lexical_config
 
 NOISY = GeneratorConfig(noise=0.8, interleave=0.3)
 
@@ -99,14 +105,7 @@ def test_the_summary_counts_an_interrupted_intention_once(noisy):
 
 
 def test_an_intention_is_not_interrupted_by_the_same_task_nor_is_its_interrupter():
-    from datetime import datetime, timedelta
-
-    from mobileintent_gym.intents.generator import UserLife
-    from mobileintent_gym.intents.routine import Planned
-    from mobileintent_gym.users import PairConfig
-
-    life = UserLife(USER, 0, GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical"),
-                                             interleave=1.0))
+    life = UserLife(USER, 0, lexical_config(interleave=1.0))
     start, reply, read = (datetime(2026, 3, 2, 9), "G-WCT-02:common:explicit",
                           "G-WRE-01:common:explicit")
     kinds = [("intention", reply), ("intention", reply), ("intention", read),
@@ -119,15 +118,7 @@ def test_an_intention_is_not_interrupted_by_the_same_task_nor_is_its_interrupter
 
 
 def test_a_resumed_intention_given_up_drops_the_intention_between_too():
-    from datetime import datetime
-
-    import numpy as np
-
-    from mobileintent_gym.intents.generator import UserLife
-    from mobileintent_gym.intents.routine import Planned
-    from mobileintent_gym.users import PairConfig
-
-    life = UserLife(USER, 0, GeneratorConfig(540, 1200, pair=PairConfig(encoder="lexical")))
+    life = UserLife(USER, 0, lexical_config())
     rng, add = np.random.default_rng(0), "G-WRE-02:common:explicit"
     assert life.carry_out(Planned(datetime(2026, 3, 2, 9, 0), "intention", add), rng).success
     # The book is on the list now: adding it again can never be achieved.
@@ -138,19 +129,18 @@ def test_a_resumed_intention_given_up_drops_the_intention_between_too():
     life.close()
 
 
-def test_a_paused_attempt_stops_after_as_many_actions_as_asked_and_goes_on_later():
-    import numpy as np
-
-    from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner
-    from mobileintent_gym.tasks import instantiate
-    from mobileintent_gym.users import PairConfig, load_user_content
-
+def _attempt(manner: Manner) -> tuple[Attempt, SimPhone]:
+    """An attempt at replying in Chat with ``manner``, on a phone of its own."""
     content = load_user_content(USER, PairConfig(encoder="lexical"))
     phone = SimPhone(540, 1200)
     phone.reset(content.state)
-    steady = Manner(detour=0, overshoot=0, retry=0, typo=0)  # one action per move
-    attempt = Attempt(Hand(phone, np.random.default_rng(0), steady),
-                      instantiate("G-WCT-02:common:explicit", content))
+    return Attempt(Hand(phone, np.random.default_rng(0), manner),
+                   instantiate("G-WCT-02:common:explicit", content)), phone
+
+
+def test_a_paused_attempt_stops_after_as_many_actions_as_asked_and_goes_on_later():
+    # One action per move: no detours, overshoots, retries or typos.
+    attempt, phone = _attempt(Manner(detour=0, overshoot=0, retry=0, typo=0))
     assert not attempt.run(pause_after=3) and attempt.paused
     assert len(attempt.hand.steps) == 3
     assert attempt.run() and len(attempt.hand.steps) > 3
@@ -158,17 +148,7 @@ def test_a_paused_attempt_stops_after_as_many_actions_as_asked_and_goes_on_later
 
 
 def test_slips_stop_halfway_to_the_step_limit():
-    import numpy as np
-
-    from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner
-    from mobileintent_gym.tasks import instantiate
-    from mobileintent_gym.users import PairConfig, load_user_content
-
-    content = load_user_content(USER, PairConfig(encoder="lexical"))
-    phone = SimPhone(540, 1200)
-    phone.reset(content.state)
-    clumsy = Manner(detour=1.0, max_steps=40, patience=40)  # a detour before every tap
-    attempt = Attempt(Hand(phone, np.random.default_rng(0), clumsy),
-                      instantiate("G-WCT-02:common:explicit", content))
+    # A detour before every tap.
+    attempt, phone = _attempt(Manner(detour=1.0, max_steps=40, patience=40))
     assert attempt.run() and 20 < len(attempt.hand.steps) <= 40
     phone.close()
