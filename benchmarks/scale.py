@@ -69,6 +69,7 @@ from mobileintent_gym.agents import RandomAgent
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
 from mobileintent_gym.files import write_atomic
 from mobileintent_gym.memory import process_memory, proportional_memory
+from mobileintent_gym.results import check_writable
 from mobileintent_gym.rollouts import episodes, record_episode
 
 ENV = "Act2Intent-Execute-v0"
@@ -413,7 +414,7 @@ def main() -> None:
     if Path(args.out).suffix.lower() == ".png":
         parser.error(f"--out {args.out}: give the JSON file; the plot goes beside it")
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    check_writable(out, "--out")  # before the minutes of measuring, not after
     prebuild()
     starts = [cold_start() for _ in range(3)]
     single = gym.make(ENV)
