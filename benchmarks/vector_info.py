@@ -1,8 +1,10 @@
 """What batching one step's ``info`` costs the vector env's parent, per sub-env step.
 
 :class:`~mobileintent_gym.envs.vector.SharedMemoryVectorEnv` batches its sub-envs'
-``info`` with :func:`mobileintent_gym.envs.vector_info.add_info`; Gymnasium's vector
-envs with ``VectorEnv._add_info`` (the baseline, timed in the same run). Both batch a real
+``info`` with :func:`mobileintent_gym.envs.vector_info.batch_infos` (a whole step at
+once), which gives what :func:`~mobileintent_gym.envs.vector_info.add_info` gives called
+for one sub-env after another (also timed); Gymnasium's vector envs batch with
+``VectorEnv._add_info`` (the baseline, timed in the same run). All batch a real
 Execute step's ``info`` (device ``sim:540x1200``, user demo-ana, after ``PRESS[HOME]``)
 into ``--envs`` sub-envs, ``--batches`` times per round; the best of ``--rounds`` rounds
 is printed as JSON in microseconds per sub-env step, with the ratio to the baseline.
@@ -21,7 +23,7 @@ import gymnasium as gym
 from gymnasium.vector.vector_env import VectorEnv
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
-from mobileintent_gym.envs.vector_info import add_info
+from mobileintent_gym.envs.vector_info import add_info, batch_infos
 
 
 def step_info() -> dict[str, Any]:
@@ -54,6 +56,9 @@ def main() -> None:
         for index in range(envs):
             out = add_info(out, info, index, envs, set())
 
+    def at_once() -> None:
+        batch_infos([info] * envs, set())
+
     def gymnasium() -> None:
         out: dict[str, Any] = {}
         for index in range(envs):
@@ -61,8 +66,11 @@ def main() -> None:
 
     base = per_step(gymnasium, envs, args.batches, args.rounds)
     mine = per_step(ours, envs, args.batches, args.rounds)
+    whole = per_step(at_once, envs, args.batches, args.rounds)
     print(json.dumps({"keys": len(info), "envs": envs, "gymnasium_us": round(base, 1),
-                      "add_info_us": round(mine, 1), "ratio": round(mine / base, 2)}))
+                      "add_info_us": round(mine, 1), "ratio": round(mine / base, 2),
+                      "batch_infos_us": round(whole, 1),
+                      "batch_infos_ratio": round(whole / base, 2)}))
 
 
 if __name__ == "__main__":

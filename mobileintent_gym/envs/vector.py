@@ -69,7 +69,7 @@ from gymnasium.vector.utils import (
 from mobileintent_gym.checks import is_integer, positive_integer
 from mobileintent_gym.distributed.threads import worker_environment
 from mobileintent_gym.envs import vector_worker
-from mobileintent_gym.envs.vector_info import add_info
+from mobileintent_gym.envs.vector_info import add_info, batch_infos
 from mobileintent_gym.envs.vector_worker import (
     CLOSE,
     WHOLE,
@@ -235,9 +235,10 @@ class SharedMemoryVectorEnv(VectorEnv):
 
     def _add_info(self, vector_infos: dict[str, Any], env_info: dict[str, Any],
                   env_num: int) -> dict[str, Any]:
-        """Batch one sub-env's ``info`` (:mod:`.vector_info`).
+        """Batch one sub-env's ``info`` (:mod:`.vector_info`), for Gymnasium code calling it.
 
-        ``None`` among numbers is NaN, whatever the sub-envs' order.
+        ``None`` among numbers is NaN, whatever the sub-envs' order. This env batches a
+        whole step's at once (:func:`~.vector_info.batch_infos`).
         """
         return add_info(vector_infos, env_info, env_num, self.num_envs, self._numeric_info)
 
@@ -268,10 +269,9 @@ class SharedMemoryVectorEnv(VectorEnv):
         commands = [("reset", (batch, {"seed": s, "options": options})) if m else ("keep", batch)
                     for s, m in zip(seeds, mask, strict=True)]
         replies = self._command(commands)
-        infos: dict[str, Any] = {}
-        for index, (_, info) in enumerate(replies):
-            if mask[index]:
-                infos = self._add_info(infos, info, index)
+        infos = batch_infos([info if m else None for (_, info), m in zip(replies, mask,
+                                                                          strict=True)],
+                            self._numeric_info)
         rows = [(batch, index) for index in range(self.num_envs)]
         return self._observation([rest for rest, _ in replies], rows), infos
 
@@ -625,13 +625,10 @@ class SharedMemoryVectorEnv(VectorEnv):
     def _results(self, replies: Sequence[Any], rows: Sequence[tuple[int, int]]
                  ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Steps' replies as ``step`` returns them; ``rows``: (batch, sub-env) of each."""
-        infos: dict[str, Any] = {}
-        for position, reply in enumerate(replies):
-            infos = self._add_info(infos, reply[4], position)
-        rests, rewards, terminations, truncations, _ = zip(*replies, strict=True)
+        rests, rewards, terminations, truncations, infos = zip(*replies, strict=True)
         return (self._observation(rests, rows), np.array(rewards, np.float64),
                 np.array(terminations, np.bool_), np.array(truncations, np.bool_),
-                infos if len(replies) == self.num_envs else _cut(infos, len(replies)))
+                batch_infos(infos, self._numeric_info))
 
     def _read(self, worker: int) -> list[tuple[int, tuple[str, Any]]]:
         """Read ``worker``'s next answer (inside a :class:`_CtrlC` block: whole).
@@ -892,12 +889,6 @@ class _Step(NamedTuple):
     status: str  # "ok" or "error"
     payload: Any  # the step's reply, or (error, trace)
     kept: bool = False  # kept from a step() that raised, not sent by send()
-
-
-def _cut(infos: dict[str, Any], count: int) -> dict[str, Any]:
-    """``infos`` with every array cut to its first ``count`` entries (sub-envs)."""
-    return {key: _cut(value, count) if isinstance(value, dict) else value[:count]
-            for key, value in infos.items()}
 
 
 def _ids(env_ids: Sequence[int] | np.ndarray | None, num_envs: int) -> list[int]:

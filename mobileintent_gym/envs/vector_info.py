@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -81,6 +82,79 @@ def add_info(infos: dict[str, Any], info: dict[str, Any], index: int, size: int,
         mask[index] = True
         infos[key], infos[f"_{key}"] = array, mask
     return infos
+
+
+def batch_infos(infos: Sequence[dict[str, Any] | None],
+                numeric: set[tuple[str, ...]] | None = None) -> dict[str, Any]:
+    """Batch the sub-envs' ``info`` dicts (``None``: a sub-env that gave none), in one go.
+
+    The result is what :func:`add_info` gives when called for each sub-env in turn, but a
+    key whose values are all of one of Python's number types, or all of types that are
+    never numbers (text, tuples, events), is batched with one array for every sub-env at
+    once. The parent of a vector env batches every key of every step, so this is its
+    steady state; other keys (``None`` among numbers, NumPy values, dicts) go through
+    :func:`add_info`.
+
+    Args:
+        infos: One per sub-env, in order.
+        numeric: As for :func:`add_info` (added to).
+
+    Raises:
+        MobileIntentError: As :func:`add_info`.
+    """
+    size, given = len(infos), [(i, info) for i, info in enumerate(infos) if info]
+    keys = dict.fromkeys(key for _, info in given for key in info)
+    if any(f"_{key}" in keys for key in keys):  # a key and its mask's name: one by one
+        batched: dict[str, Any] = {}
+        for index, info in given:
+            batched = add_info(batched, info, index, size, numeric)
+        return batched
+    batched = {}
+    for key in keys:
+        column = [(index, info[key]) for index, info in given if key in info]
+        array = None if key == "final_obs" else _column(column, size)
+        if array is None:
+            for index, value in column:
+                add_info(batched, {key: value}, index, size, numeric)
+            continue
+        if array.dtype != object and numeric is not None:
+            numeric.add((key,))
+        if len(column) == size:
+            mask = np.ones(size, dtype=np.bool_)
+        else:
+            mask = np.zeros(size, dtype=np.bool_)
+            mask[[index for index, _ in column]] = True
+        batched[key], batched[f"_{key}"] = array, mask
+    return batched
+
+
+def _column(column: list[tuple[int, Any]], size: int) -> np.ndarray | None:
+    """One key's values (``(sub-env, value)`` pairs) as an array of ``size``; or ``None``.
+
+    ``None`` unless the values are all of one Python number type, or all of types that
+    are never numbers (nor ``None``, nor dicts).
+    """
+    values = [value for _, value in column]
+    kinds = {type(value) for value in values}
+    first = next(iter(kinds))
+    if len(kinds) == 1 and first in _SAME:
+        try:
+            if len(values) == size:
+                return np.array(values, dtype=_SAME[first])
+            array = np.zeros(size, dtype=_SAME[first])
+            array[[index for index, _ in column]] = values
+        except OverflowError:  # an int beyond int64: as add_info takes it
+            return None
+        return array
+    if not all(_never_a_number(kind) and kind is not type(None) and not issubclass(kind, dict)
+               for kind in kinds):
+        return None
+    if len(values) == size:  # each value one entry, a tuple too
+        return np.fromiter(values, dtype=object, count=size)
+    array = np.full(size, None, dtype=object)
+    for index, value in column:
+        array[index] = value
+    return array
 
 
 def _placed(array: np.ndarray | None, value: Any, index: int, size: int,

@@ -5,18 +5,73 @@ import functools
 import gymnasium as gym
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
-from mobileintent_gym.envs.vector_info import add_info
+from mobileintent_gym.envs.vector_info import add_info, batch_infos
 from mobileintent_gym.errors import MobileIntentError
 
 
-def batched(*infos, size=None):
+def batched(*infos):
+    """What the vector env batches: every sub-env's info at once."""
+    return batch_infos(infos)
+
+
+def one_by_one(infos, numeric):
+    """The same with add_info called for each sub-env in turn."""
     out: dict = {}
     for index, info in enumerate(infos):
         if info is not None:
-            out = add_info(out, info, index, size or len(infos))
+            out = add_info(out, info, index, len(infos), numeric)
     return out
+
+
+def assert_same(found, expected):
+    assert found.keys() == expected.keys()
+    for key, value in expected.items():
+        assert same(found[key], value), (key, found[key], value)
+
+
+def same(a, b):
+    """Equal values of equal types, arrays with their dtypes and NaNs, all the way down."""
+    if isinstance(b, dict):
+        return isinstance(a, dict) and a.keys() == b.keys() and all(same(a[k], b[k]) for k in b)
+    if not isinstance(b, np.ndarray):
+        return type(a) is type(b) and a == b
+    if not (isinstance(a, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape):
+        return False
+    if b.dtype == object:
+        return all(same(x, y) for x, y in zip(a.ravel(), b.ravel(), strict=True))
+    return np.array_equal(a, b, equal_nan=b.dtype.kind == "f")
+
+
+_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2**62, 2**62),
+                    st.floats(allow_nan=False), st.text(max_size=3),
+                    st.tuples(st.text(max_size=2)), st.just(np.float32(0.5)),
+                    st.just(np.ones(2)), st.dictionaries(st.sampled_from("xy"), st.integers(0, 9),
+                                                         max_size=2))
+_INFOS = st.lists(st.one_of(st.none(), st.dictionaries(
+    st.sampled_from(["a", "b", "_b", "final_obs"]), _VALUES, max_size=4)), min_size=1,
+    max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_INFOS, st.booleans())
+def test_batching_a_step_at_once_equals_batching_one_sub_env_after_another(infos, seen):
+    # The vector env's batch_infos takes whole columns at once where it can: it must give
+    # exactly add_info's arrays, types, masks, errors and numeric keys, whatever the mix.
+    numeric = {("a",), ("b",)} if seen else set()
+    expected_numeric, found_numeric = set(numeric), set(numeric)
+    try:
+        expected = one_by_one(infos, expected_numeric)
+    except MobileIntentError as err:
+        with pytest.raises(MobileIntentError, match="vector envs batch one kind"):
+            batch_infos(infos, found_numeric)
+        assert "is a dict in one sub-env" in str(err)
+        return
+    assert_same(batch_infos(infos, found_numeric), expected)
+    assert found_numeric == expected_numeric
 
 
 @pytest.mark.parametrize("order", [(0.5, None), (None, 0.5)])
