@@ -19,9 +19,11 @@ subprocess, so that this process never imports torch) and then read from the dis
   step get their next actions while the others go on (``send``/``recv``), instead of all
   waiting for the slowest; ``pool_one`` the same receiving one at a time (its frame is
   always a view of shared memory, where half of them seldom are neighbouring rows and are
-  copied); ``shm_x4`` and ``pool_x4`` the same as ``shm`` and ``pool`` with four sub-envs in
-  each of the N workers (``envs_per_worker=4``: 4N sub-envs, each worker stepping its four
-  one after the other and waking once for them);
+  copied, by several threads on a machine of four CPUs or more); ``pool_1thread`` the same
+  as ``pool`` with one thread copying those frames (``gather_threads=1``); ``shm_x4`` and
+  ``pool_x4`` the same as ``shm`` and ``pool`` with four sub-envs in each of the N workers
+  (``envs_per_worker=4``: 4N sub-envs, each worker stepping its four one after the other
+  and waking once for them);
 - ``ray``: N Ray actors running random-agent episodes (only results come back); its
   workload is not the baseline's, so the same episodes are also run by one env in this
   process (``ray_same_work_in_process_steps_per_s``; ``ray_vs_same_work`` is Ray's rate
@@ -74,8 +76,8 @@ from mobileintent_gym.rollouts import episodes, record_episode
 
 ENV = "Act2Intent-Execute-v0"
 ROOT = Path(__file__).resolve().parents[1]
-MODES = ("sync", "gym_async", "shm", "shm_nocopy", "shm_pinned", "pool", "pool_one", "shm_x4",
-         "pool_x4", "ray", "independent")
+MODES = ("sync", "gym_async", "shm", "shm_nocopy", "shm_pinned", "pool", "pool_1thread",
+         "pool_one", "shm_x4", "pool_x4", "ray", "independent")
 PER_WORKER = 4
 """Sub-envs each worker holds in the ``_x4`` modes."""
 RANDOM_EPISODE_STEPS = 6  # about what a random episode lasts on the ray mode's tasks
@@ -259,12 +261,15 @@ def vector_rates(n: int, actions: list, repeats: int, modes: list[str]) -> dict:
             "shm_pinned": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point",
                                                cpus=sorted(os.sched_getaffinity(0))),
             "pool": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point"),
+            "pool_1thread": lambda: gym.make_vec(ENV, n, gather_threads=1,
+                                                 vectorization_mode="vector_entry_point"),
             "pool_one": lambda: gym.make_vec(ENV, n, vectorization_mode="vector_entry_point"),
             "shm_x4": lambda: gym.make_vec(ENV, PER_WORKER * n, envs_per_worker=PER_WORKER,
                                            vectorization_mode="vector_entry_point"),
             "pool_x4": lambda: gym.make_vec(ENV, PER_WORKER * n, envs_per_worker=PER_WORKER,
                                             vectorization_mode="vector_entry_point")}
-    batches = {"pool": max(1, n // 2), "pool_one": 1, "pool_x4": PER_WORKER * n // 2}
+    batches = {"pool": max(1, n // 2), "pool_1thread": max(1, n // 2), "pool_one": 1,
+               "pool_x4": PER_WORKER * n // 2}
     figures = {f"{name}_steps_per_s": float("nan") for name in made}
     for name, make in made.items():
         if name not in modes:
@@ -359,7 +364,8 @@ def plot(figures: dict, path: Path) -> None:
 
     colours = {"ideal": (160, 160, 160), "sync": (31, 119, 180), "gym_async": (255, 127, 14),
                "shm": (44, 160, 44), "shm_nocopy": (148, 103, 189), "shm_pinned": (23, 190, 207),
-               "pool": (140, 86, 75), "pool_one": (227, 119, 194), "shm_x4": (188, 189, 34),
+               "pool": (140, 86, 75), "pool_1thread": (255, 187, 120),
+               "pool_one": (227, 119, 194), "shm_x4": (188, 189, 34),
                "pool_x4": (127, 127, 127), "ray": (214, 39, 40), "independent": (0, 0, 0)}
     counts = sorted(figures["workers"])
     series = {"ideal": [n * figures[f"{n}"]["baseline_steps_per_s"] for n in counts]}

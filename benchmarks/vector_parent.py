@@ -12,8 +12,9 @@ memory written before (what ``recv`` copies when the sub-envs that finished firs
 neighbours).
 
 Usage: ``python benchmarks/vector_parent.py [--workers 16] [--batch 8] [--steps 200]
-[--repeats 2] [--envs-per-worker 1]`` (``--batch 0``: lockstep ``step()``; with k sub-envs per
-worker, ``--workers`` × k sub-envs). Prints JSON. CPU times are each
+[--repeats 2] [--envs-per-worker 1] [--gather-threads T]`` (``--batch 0``: lockstep
+``step()``; with k sub-envs per worker, ``--workers`` × k sub-envs; T defaults to the vector
+env's own default). Prints JSON. CPU times are each
 process's own (Linux: workers' from /proc), over every run (the untimed one included), so
 a machine with fewer cores than workers still measures them, their contention aside.
 """
@@ -31,6 +32,7 @@ import numpy as np
 from scale import ENV, pool_rate, positive, prebuild, seeded_actions, single_rate, vector_rate
 
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv, make_vector
+from mobileintent_gym.envs.vector_gather import FrameGather, default_threads
 
 
 def cpu_seconds(pid: int) -> float:
@@ -67,8 +69,9 @@ def alone(actions: list, repeats: int) -> dict:
     return {"steps_per_s": round(rate), "cpu_ms_per_step": round(cpu * 1e3, 2)}
 
 
-def gather_ms(frame: tuple[int, ...], count: int) -> dict:
-    """Best of five: ms to batch ``count`` frames into a new array, and into reused memory.
+def gather_ms(frame: tuple[int, ...], count: int, threads: int) -> dict:
+    """Best of five: ms to batch ``count`` frames into a new array, and into reused memory
+    (also with ``threads`` threads, as ``recv`` gathers them).
 
     Each new array is made while the previous one is still held (as a caller holds its
     latest observation), as ``recv`` made them before it kept memory for them: from 32 MB
@@ -78,14 +81,18 @@ def gather_ms(frame: tuple[int, ...], count: int) -> dict:
     rows = np.random.default_rng(0).integers(0, 255, (2 * count, *frame), np.uint8)
     found = [rows[2 * k] for k in range(count)]
     reused = np.empty((count, *frame), np.uint8)
-    figures = {}
-    for name, out in (("new_memory_ms", None), ("reused_memory_ms", reused)):
+    gather = FrameGather(threads)
+    figures: dict = {"threads": threads}
+    for name, out, stack in (("new_memory_ms", None, np.stack),
+                             ("reused_memory_ms", reused, np.stack),
+                             ("reused_memory_threads_ms", reused, gather.stack)):
         times, held = [], [None, None]  # the latest two batches
         for k in range(5):
             start = time.perf_counter()
-            held[k % 2] = np.stack(found, out=out)
+            held[k % 2] = stack(found, out=out)
             times.append((time.perf_counter() - start) * 1e3)
         figures[name] = round(min(times), 2)
+    gather.close()
     return figures
 
 
@@ -98,6 +105,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=positive, default=2)
     parser.add_argument("--envs-per-worker", type=positive, default=1,
                         help="sub-envs in each worker (envs_per_worker)")
+    parser.add_argument("--gather-threads", type=positive, default=default_threads(),
+                        help="threads recv gathers frames with (gather_threads)")
     args = parser.parse_args()
     num_envs = args.workers * args.envs_per_worker
     if not 0 <= args.batch <= num_envs:
@@ -105,7 +114,8 @@ def main() -> None:
     prebuild()  # content built elsewhere: this process and the workers only read it
     actions = seeded_actions(gym.make(ENV).action_space, args.steps)
     baseline = alone(actions, args.repeats)
-    envs = make_vector(ENV, num_envs, envs_per_worker=args.envs_per_worker)
+    envs = make_vector(ENV, num_envs, envs_per_worker=args.envs_per_worker,
+                       gather_threads=args.gather_threads)
     try:
         envs.reset(seed=0)
         vector = stepped(envs, args.batch, actions, args.repeats)
@@ -118,7 +128,8 @@ def main() -> None:
         "alone": baseline, "vector": vector,
         "parent_bound_steps_per_s": round(1e6 / vector["parent_cpu_us_per_step"]),
         "gather": {"frames": args.batch or num_envs,
-                   **gather_ms(frame, args.batch or num_envs)}}, indent=1))
+                   **gather_ms(frame, args.batch or num_envs, args.gather_threads)}},
+                     indent=1))
 
 
 if __name__ == "__main__":

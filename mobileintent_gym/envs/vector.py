@@ -69,6 +69,7 @@ from gymnasium.vector.utils import (
 from mobileintent_gym.checks import is_integer, positive_integer
 from mobileintent_gym.distributed.threads import worker_environment
 from mobileintent_gym.envs import vector_worker
+from mobileintent_gym.envs.vector_gather import FrameGather, default_threads
 from mobileintent_gym.envs.vector_info import add_info, batch_infos
 from mobileintent_gym.envs.vector_worker import (
     CLOSE,
@@ -114,10 +115,15 @@ class SharedMemoryVectorEnv(VectorEnv):
         envs_per_worker: Sub-envs each worker process holds (the last may hold fewer),
             stepped one after the other: fewer processes than sub-envs, each waking once
             for all of its sub-envs' steps.
+        gather_threads: Threads that copy the frames :meth:`recv` gathers (those of
+            sub-envs that are not neighbouring rows) into one batch, side by side. ``None``
+            (the default): half of the CPUs this process may run on, at most 8 — one on
+            a machine of two or three, where the parent copies alone.
 
     Raises:
-        ValueError: For no env functions, ``cpus`` naming no CPU of this machine or an
-            ``envs_per_worker`` that is not a positive integer (before any worker starts),
+        ValueError: For no env functions, ``cpus`` naming no CPU of this machine, or an
+            ``envs_per_worker`` or ``gather_threads`` that is not a positive integer
+            (before any worker starts),
             or a CPU the worker may not run on (its cgroup's set).
         SharedMemoryFullError: When ``/dev/shm`` cannot hold one batch of observations.
         WorkerError: When a worker dies (an error for each of its sub-envs), a sub-env's
@@ -138,10 +144,12 @@ class SharedMemoryVectorEnv(VectorEnv):
 
     def __init__(self, env_fns: Sequence[Callable[[], gym.Env]], *, copy: bool = True,
                  context: str | None = "spawn", cpus: Sequence[int] | None = None,
-                 envs_per_worker: int = 1) -> None:
+                 envs_per_worker: int = 1, gather_threads: int | None = None) -> None:
         if not env_fns:
             raise ValueError("SharedMemoryVectorEnv needs at least one env function")
         share = positive_integer("envs_per_worker", envs_per_worker)
+        self._gatherer = FrameGather(default_threads() if gather_threads is None
+                                     else positive_integer("gather_threads", gather_threads))
         self._cpus = _checked_cpus(cpus)
         self.num_envs, self.copy, self.closed = len(env_fns), copy, False
         self._members = [list(range(first, min(first + share, self.num_envs)))
@@ -487,6 +495,7 @@ class SharedMemoryVectorEnv(VectorEnv):
             batch.close(unlink=True)
         self._batches.clear()
         self._gathers.clear()
+        self._gatherer.close()
 
     def _unanswered_close(self) -> list[int]:
         """Ask every worker to close; those that did not answer within ``JOIN_SECONDS``.
@@ -718,14 +727,17 @@ class SharedMemoryVectorEnv(VectorEnv):
             buffers.append(np.empty_like(self._batches[0].arrays[name]))
             free = len(buffers) - 1
         found = [self._batches[b].arrays[name][index] for b, index in rows]
-        copied = np.stack(found, out=None if free is None else buffers[free][:len(rows)])
+        with _CtrlC():  # no thread copies on into a buffer after a Ctrl-C: reused later
+            copied = self._gatherer.stack(found, None if free is None
+                                          else buffers[free][:len(rows)])
         copied.flags.writeable = False  # as the views handed out are
         return copied
 
 
 def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
                 context: str | None = "spawn", cpus: Sequence[int] | None = None,
-                envs_per_worker: int = 1, **kwargs: Any) -> SharedMemoryVectorEnv:
+                envs_per_worker: int = 1, gather_threads: int | None = None,
+                **kwargs: Any) -> SharedMemoryVectorEnv:
     """``num_envs`` copies of a registered env in a :class:`SharedMemoryVectorEnv`.
 
     Each registered id of this package names it as its ``vector_entry_point`` (through
@@ -738,6 +750,7 @@ def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
         context: See :class:`SharedMemoryVectorEnv`.
         cpus: See :class:`SharedMemoryVectorEnv`.
         envs_per_worker: See :class:`SharedMemoryVectorEnv`.
+        gather_threads: See :class:`SharedMemoryVectorEnv`.
         **kwargs: Passed to ``gym.make`` in each worker (``max_episode_steps`` included).
 
     Raises:
@@ -746,7 +759,8 @@ def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
     positive_integer("num_envs", num_envs)
     return SharedMemoryVectorEnv([functools.partial(gym.make, env_id, **kwargs)] * num_envs,
                                  copy=copy, context=context, cpus=cpus,
-                                 envs_per_worker=envs_per_worker)
+                                 envs_per_worker=envs_per_worker,
+                                 gather_threads=gather_threads)
 
 
 def __getattr__(name: str) -> Callable[..., SharedMemoryVectorEnv]:

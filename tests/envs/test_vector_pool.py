@@ -214,14 +214,16 @@ def test_without_copy_a_view_changes_only_when_its_own_sub_env_steps_again():
         envs.close()
 
 
-@pytest.mark.parametrize("copy", [True, False])
-def test_rows_that_are_not_consecutive_are_copied_into_reused_memory(copy):
+@pytest.mark.parametrize(("copy", "threads"), [(True, 1), (False, 1), (True, 2), (False, 2)])
+def test_rows_that_are_not_consecutive_are_copied_into_reused_memory(copy, threads):
     # Sub-envs 0 and 2 come back together: their frames cannot be a view of one batch.
     # Copies of them land in buffers kept for it, reused once let go of (a new buffer
-    # costs a page fault per page), and a buffer still held is never written.
+    # costs a page fault per page), and a buffer still held is never written; with two
+    # gather threads each frame is copied by another thread.
     from mobileintent_gym.envs.vector import HANDED_BATCHES
 
-    envs = make_vector(ENV, 3, copy=copy, max_episode_steps=3, **KWARGS)
+    envs = make_vector(ENV, 3, copy=copy, max_episode_steps=3, gather_threads=threads,
+                       **KWARGS)
     sync = gym.make_vec(ENV, 3, vectorization_mode="sync", max_episode_steps=3, **KWARGS)
     try:
         envs.reset(seed=0)
