@@ -37,7 +37,8 @@ subprocess, so that this process never imports torch) and then read from the dis
 Rates are the best of ``--repeats`` runs, each mode (the baseline and ``independent``
 included) after one untimed run of the workload; ``ray`` is one timed run once every
 actor has built its env and run an episode. Per worker: the cold start of an env for a
-cached user in a fresh interpreter (import, ``gym.make``, ``reset``; median of three) and
+cached user in a fresh interpreter (import, ``gym.make``, ``reset``; median of three, after
+an untimed one that writes the modules' compiled bytecode, as an installed package has it) and
 its peak RSS after 50 steps; the RSS of each vector env's and Ray's workers, and their PSS
 (the shared libraries' pages divided among the processes mapping them: what each worker
 adds to the machine's memory).
@@ -59,6 +60,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -127,11 +129,11 @@ for _ in range({repeats}):
 """
 
 
-def run_python(code: str) -> subprocess.Popen:
+def run_python(code: str, settings: dict[str, str] | None = None) -> subprocess.Popen:
     """A Python process running ``code`` from the repository, talking over stdin and stdout
-    (its errors go to this process's stderr)."""
+    (its errors go to this process's stderr); ``settings`` are added to its environment."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get(
-        "PYTHONPATH", "")])}
+        "PYTHONPATH", "")]), **(settings or {})}
     return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
@@ -144,10 +146,28 @@ def prebuild() -> None:
         raise SystemExit("building the users' content failed")
 
 
-def cold_start() -> dict:
-    """Seconds from starting an interpreter to an env reset for a cached user, and RSS."""
+def cold_starts(count: int = 3) -> list[dict]:
+    """``count`` cold starts (:func:`cold_start`), after an untimed one that leaves the
+    modules' compiled bytecode behind, as an installed package has it.
+
+    The bytecode goes to a folder of its own, written also where ``PYTHONDONTWRITEBYTECODE``
+    is set (a sandbox's setting, with which every start compiled every module: 0.1-0.2 s
+    more on the 2-core VM).
+    """
+    with tempfile.TemporaryDirectory(prefix="scale-bytecode-") as folder:
+        settings = {"PYTHONPYCACHEPREFIX": folder, "PYTHONDONTWRITEBYTECODE": ""}
+        cold_start(settings)
+        return [cold_start(settings) for _ in range(count)]
+
+
+def cold_start(settings: dict[str, str] | None = None) -> dict:
+    """Seconds from starting an interpreter to an env reset for a cached user, and RSS.
+
+    Args:
+        settings: Added to the interpreter's environment.
+    """
     start = time.perf_counter()
-    child = run_python(WORKER)
+    child = run_python(WORKER, settings)
     ready = child.stdout.readline().strip() == "ready"
     seconds = time.perf_counter() - start
     report = child.stdout.read()  # through the same buffer as "ready" (it may hold more)
@@ -422,7 +442,7 @@ def main() -> None:
     out = Path(args.out)
     check_writable(out, "--out")  # before the minutes of measuring, not after
     prebuild()
-    starts = [cold_start() for _ in range(3)]
+    starts = cold_starts()
     single = gym.make(ENV)
     actions = seeded_actions(single.action_space, args.steps)
     figures: dict = {

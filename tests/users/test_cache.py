@@ -39,6 +39,8 @@ for action in ("PRESS[BACK]", "SWIPE[UP]", "CLICK[100,300]"):
 content = load_user_content("demo-ana")
 print(json.dumps({"torch": "torch" in sys.modules,
                   "sentence_transformers": "sentence_transformers" in sys.modules,
+                  "adb_server": "mobileintent_gym.adbd.server" in sys.modules,
+                  "asyncio": "asyncio" in sys.modules,
                   "encoder": content.encoder, "instruction": obs["instruction"],
                   "liked": content.contexts["music:liked"].personal}))
 """
@@ -100,6 +102,8 @@ def test_workers_read_cached_users_without_torch_and_rebuild_when_the_encoder_ch
     assert built.encoder == encoders.PACKAGED_MODEL and len(list(folder.glob("*.pkl"))) == 1
     cached = run_worker(folder.parent)
     assert not cached["torch"] and not cached["sentence_transformers"]
+    # Nor the virtual adb device's server (and asyncio): a fifth of a cold start.
+    assert not cached["adb_server"] and not cached["asyncio"]
     assert cached["encoder"] == built.encoder
     assert cached["liked"] == list(built.contexts["music:liked"].personal)
 
