@@ -36,3 +36,8 @@ def __getattr__(name: str) -> Any:
     if name in _HOMES:
         return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The package's names, those imported when asked for included."""
+    return sorted({*globals(), *__all__})

@@ -11,8 +11,8 @@ next action meanwhile.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
@@ -55,7 +55,8 @@ class FrameGather:
         so no thread writes into ``out`` after it returns.
 
         Raises:
-            ValueError: For frames of different shapes (as ``np.stack``).
+            ValueError: For frames of different shapes, or an ``out`` of another shape
+                than theirs stacked (as ``np.stack``).
         """
         parts = min(self.threads, len(frames))
         if parts < 2 or frames[0].nbytes < LEAST_BYTES:
@@ -63,21 +64,40 @@ class FrameGather:
         if any(frame.shape != frames[0].shape for frame in frames):
             raise ValueError(f"frames to stack must have one shape, got "
                              f"{sorted({frame.shape for frame in frames})}")
+        shape = (len(frames), *frames[0].shape)
         if out is None:
-            out = np.empty((len(frames), *frames[0].shape), np.result_type(*frames))
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="frame-gather")
+            out = np.empty(shape, np.result_type(*frames))
+        elif out.shape != shape:
+            raise ValueError(f"out must have the shape of the frames stacked, {shape}, "
+                             f"not {out.shape}")
 
         def copy(part: int) -> None:
             for index in range(part, len(frames), parts):
                 np.copyto(out[index], frames[index])
 
-        futures = [self._pool.submit(copy, part) for part in range(parts)]
+        futures = self._submit(copy, parts)
+        for part in range(len(futures), parts):  # no threads left (interpreter exiting)
+            copy(part)
         for future in futures:  # each waited for before an error of another is raised
             future.exception()
         for future in futures:
             future.result()
         return out
+
+    def _submit(self, copy: Callable[[int], None], parts: int) -> list[Future]:
+        """Parts ``0 … parts - 1`` handed to the threads, as many as they take.
+
+        Once the interpreter has begun to exit (an ``atexit`` handler), threads take none.
+        """
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="frame-gather")
+        futures: list[Future] = []
+        for part in range(parts):
+            try:
+                futures.append(self._pool.submit(copy, part))
+            except RuntimeError:  # "cannot schedule new futures after interpreter shutdown"
+                break
+        return futures
 
     def close(self) -> None:
         """End the threads (they finish what they copy)."""

@@ -88,12 +88,13 @@ def batch_infos(infos: Sequence[dict[str, Any] | None],
                 numeric: set[tuple[str, ...]] | None = None) -> dict[str, Any]:
     """Batch the sub-envs' ``info`` dicts (``None``: a sub-env that gave none), in one go.
 
-    The result is what :func:`add_info` gives when called for each sub-env in turn, but a
-    key whose values are all of one of Python's number types, or all of types that are
-    never numbers (text, tuples, events), is batched with one array for every sub-env at
-    once. The parent of a vector env batches every key of every step, so this is its
-    steady state; other keys (``None`` among numbers, NumPy values, dicts) go through
-    :func:`add_info`.
+    The result holds what :func:`add_info` gives when called for each sub-env in turn (the
+    same arrays, masks and ``numeric`` keys, and the same error; only the order of its
+    keys may differ), but a key whose values are all of one of Python's number types, or
+    all of types that are never numbers (text, tuples, events), is batched with one array
+    for every sub-env at once. The parent of a vector env batches every key of every
+    step, so this is its steady state; other keys (``None`` among numbers, NumPy values,
+    dicts) go through :func:`add_info`.
 
     Args:
         infos: One per sub-env, in order.
@@ -102,14 +103,34 @@ def batch_infos(infos: Sequence[dict[str, Any] | None],
     Raises:
         MobileIntentError: As :func:`add_info`.
     """
-    size, given = len(infos), [(i, info) for i, info in enumerate(infos) if info]
+    given = [(i, info) for i, info in enumerate(infos) if info]
     keys = dict.fromkeys(key for _, info in given for key in info)
-    if any(f"_{key}" in keys for key in keys):  # a key and its mask's name: one by one
-        batched: dict[str, Any] = {}
-        for index, info in given:
-            batched = add_info(batched, info, index, size, numeric)
-        return batched
-    batched = {}
+    # One by one: a single sub-env (its keys one at a time cost less), or a key beside
+    # one named as its mask.
+    if len(given) < 2 or any(f"_{key}" in keys for key in keys):
+        return _one_by_one(given, len(infos), numeric)
+    seen = None if numeric is None else set(numeric)
+    try:
+        return _by_key(given, keys, len(infos), numeric)
+    except MobileIntentError:  # raise the error add_info meets first, sub-env after
+        if numeric is not None:  # sub-env, with numeric as add_info leaves it
+            numeric.intersection_update(seen)
+        return _one_by_one(given, len(infos), numeric)
+
+
+def _one_by_one(given: list[tuple[int, dict[str, Any]]], size: int,
+                numeric: set[tuple[str, ...]] | None) -> dict[str, Any]:
+    """:func:`add_info` for each ``(sub-env, info)`` in turn."""
+    batched: dict[str, Any] = {}
+    for index, info in given:
+        batched = add_info(batched, info, index, size, numeric)
+    return batched
+
+
+def _by_key(given: list[tuple[int, dict[str, Any]]], keys: dict[str, None], size: int,
+            numeric: set[tuple[str, ...]] | None) -> dict[str, Any]:
+    """The infos batched a key at a time (see :func:`batch_infos`)."""
+    batched, every = {}, np.ones(size, dtype=np.bool_)  # copied: cheaper than np.ones
     for key in keys:
         column = [(index, info[key]) for index, info in given if key in info]
         array = None if key == "final_obs" else _column(column, size)
@@ -120,7 +141,7 @@ def batch_infos(infos: Sequence[dict[str, Any] | None],
         if array.dtype != object and numeric is not None:
             numeric.add((key,))
         if len(column) == size:
-            mask = np.ones(size, dtype=np.bool_)
+            mask = every.copy()
         else:
             mask = np.zeros(size, dtype=np.bool_)
             mask[[index for index, _ in column]] = True
@@ -146,8 +167,7 @@ def _column(column: list[tuple[int, Any]], size: int) -> np.ndarray | None:
         except OverflowError:  # an int beyond int64: as add_info takes it
             return None
         return array
-    if not all(_never_a_number(kind) and kind is not type(None) and not issubclass(kind, dict)
-               for kind in kinds):
+    if not all(map(_plain_object, kinds)):
         return None
     if len(values) == size:  # each value one entry, a tuple too
         return np.fromiter(values, dtype=object, count=size)
@@ -196,6 +216,15 @@ def _fits(array: np.ndarray, value: Any) -> bool:
         return _never_a_number(type(value))
     same = _SAME.get(type(value))
     return same is not None and array.dtype == same
+
+
+@functools.cache
+def _plain_object(kind: type) -> bool:
+    """Whether a ``kind`` value goes into an object array as it is, whatever else it holds.
+
+    That is: never a number, nor ``None``, nor a dict.
+    """
+    return _never_a_number(kind) and kind is not type(None) and not issubclass(kind, dict)
 
 
 @functools.cache

@@ -1,6 +1,11 @@
 """Gathering frames into one batch with several threads."""
 
+import os
+import re
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,6 +15,7 @@ from mobileintent_gym.envs.vector import make_vector
 from mobileintent_gym.envs.vector_gather import FrameGather, default_threads
 from tests.envs.test_vector import ENV, KWARGS
 
+ROOT = Path(__file__).resolve().parents[2]
 FRAME = (600, 700, 3)  # 1.26 MB: over LEAST_BYTES, so threads copy it
 
 
@@ -54,11 +60,33 @@ def test_frames_are_copied_by_other_threads_only_when_large_and_several(monkeypa
     gather.close()
 
 
-def test_frames_of_different_shapes_are_refused_naming_them():
+def test_frames_of_different_shapes_or_memory_of_another_shape_are_refused_naming_them():
     gather = FrameGather(2)
     with pytest.raises(ValueError, match=r"one shape, got \[\(600, 700, 3\), \(700, 600, 3\)\]"):
         gather.stack([frames(1)[0], np.zeros((700, 600, 3), np.uint8)])
+    # Rows left unwritten, too few rows, or frames broadcast into a batch of batches.
+    for shape in [(5, *FRAME), (2, *FRAME), (3, 2, *FRAME)]:
+        with pytest.raises(ValueError, match=rf"shape of the frames stacked, \(3, 600, 700, 3\), "
+                                             rf"not {re.escape(str(shape))}"):
+            gather.stack(frames(3), np.zeros(shape, np.uint8))
     gather.close()
+
+
+def test_frames_are_stacked_while_the_interpreter_exits(tmp_path):
+    # An atexit handler (a program closing what it left open) may still receive frames:
+    # from then on threads take no work, so the caller copies them.
+    script = tmp_path / "at_exit.py"
+    script.write_text(
+        "import atexit, numpy as np\n"
+        "from mobileintent_gym.envs.vector_gather import FrameGather\n"
+        "def last():\n"
+        "    found = list(np.arange(4 * 600 * 700 * 3, dtype=np.uint32).reshape(4, 600, 700, 3)"
+        " % 251)\n"
+        "    print(np.array_equal(FrameGather(3).stack(found), np.stack(found)))\n"
+        "atexit.register(last)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr[-2000:]
 
 
 def test_default_threads_are_half_the_usable_cpus_within_one_and_eight(monkeypatch):
