@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 import numpy as np
 
@@ -76,10 +76,11 @@ class FrameGather:
                 np.copyto(out[index], frames[index])
 
         futures = self._submit(copy, parts)
-        for part in range(len(futures), parts):  # no threads left (interpreter exiting)
-            copy(part)
-        for future in futures:  # each waited for before an error of another is raised
-            future.exception()
+        try:
+            for part in range(len(futures), parts):  # no threads left (interpreter exiting)
+                copy(part)
+        finally:  # every copy done before an error (any part's) is raised
+            wait(futures)
         for future in futures:
             future.result()
         return out
@@ -95,7 +96,14 @@ class FrameGather:
         for part in range(parts):
             try:
                 futures.append(self._pool.submit(copy, part))
-            except RuntimeError:  # "cannot schedule new futures after interpreter shutdown"
+            except RuntimeError as err:
+                # Refused before queueing ("cannot schedule new futures after [interpreter]
+                # shutdown"); any other failure (no thread could start) may have queued the
+                # part, whose future is lost: raised once the threads have run every part
+                # queued (the pool shut down).
+                if "after" not in str(err) or "shutdown" not in str(err):
+                    self.close()
+                    raise
                 break
         return futures
 

@@ -29,6 +29,7 @@ from mobileintent_gym.errors import MobileIntentError
 _NUMBER_KINDS = "biuf"
 # A Python value of one of these types fits an array of exactly this type as it is.
 _SAME = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float64)}
+_INT64 = (int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max))
 
 
 def add_info(infos: dict[str, Any], info: dict[str, Any], index: int, size: int,
@@ -215,7 +216,9 @@ def _fits(array: np.ndarray, value: Any) -> bool:
     if array.dtype == object:
         return _never_a_number(type(value))
     same = _SAME.get(type(value))
-    return same is not None and array.dtype == same
+    if same is None or array.dtype != same:
+        return False
+    return type(value) is not int or _INT64[0] <= value <= _INT64[1]  # else widened
 
 
 @functools.cache

@@ -99,3 +99,40 @@ def test_default_threads_are_half_the_usable_cpus_within_one_and_eight(monkeypat
 def test_a_bad_gather_threads_is_refused_before_any_worker_starts(bad):
     with pytest.raises(ValueError, match=f"gather_threads.*{bad!r}"):
         make_vector(ENV, 2, gather_threads=bad, **KWARGS)
+
+
+def test_a_copy_that_fails_is_raised_once_every_other_copy_is_done():
+    # Frame 1 cannot be cast into uint8 memory: its thread fails, the others finish first.
+    found = frames(4)
+    found[1] = found[1].astype(np.float64)
+    out = np.zeros((4, *FRAME), np.uint8)
+    gather = FrameGather(3)
+    try:
+        with pytest.raises(TypeError, match="Cannot cast"):
+            gather.stack(found, out)
+        for index in (0, 2, 3):
+            assert np.array_equal(out[index], found[index])
+    finally:
+        gather.close()
+
+
+def test_no_copy_lands_after_a_thread_fails_to_start(monkeypatch):
+    # The pool queues a part before starting its thread: a start that fails leaves the
+    # part to a running thread, which must be done with it before the error is raised.
+    starts, start = [], threading.Thread.start
+
+    def failing(thread):
+        starts.append(thread.name)
+        if len(starts) == 2:
+            raise RuntimeError("can't start new thread")
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", failing)
+    gather, found = FrameGather(3), frames(3)
+    out = np.zeros((3, *FRAME), np.uint8)
+    with pytest.raises(RuntimeError, match="can't start new thread"):
+        gather.stack(found, out)
+    assert np.array_equal(out[1], found[1])  # the part queued with the failed start ran
+    out[:] = 0
+    threading.Event().wait(0.2)  # a copy still running would land meanwhile
+    assert not out.any()

@@ -47,6 +47,7 @@ def same(a, b):
 
 
 _VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2**62, 2**62),
+                    st.sampled_from([2**63, -2**63 - 1, 2**64]),  # beyond int64
                     st.floats(allow_nan=False), st.text(max_size=3),
                     st.tuples(st.text(max_size=2)), st.just(np.float32(0.5)),
                     st.just(np.ones(2)), st.dictionaries(st.sampled_from("xy"), st.integers(0, 9),
@@ -61,6 +62,7 @@ _INFOS = st.lists(st.one_of(st.none(), st.dictionaries(
 # Two keys in conflict: one by one meets b's first; and a numbers key before the error.
 @example([{"a": {}, "b": {}}, {"b": 1, "a": 1}], False)
 @example([{"b": "s", "a": {}}, {"a": 5}, {"b": 1.0}], False)
+@example([{"k": "s", "x": 1, "a": {}}, {"a": 1, "k": 2.0, "x": 2**63}], False)
 def test_batching_a_step_at_once_equals_batching_one_sub_env_after_another(infos, seen):
     # The vector env's batch_infos takes whole columns at once where it can: it must give
     # exactly add_info's arrays, types, masks, errors and numeric keys, whatever the mix
@@ -96,6 +98,9 @@ def test_numbers_widen_as_they_come_and_other_values_make_objects():
     assert infos["m"].tolist() == [1.0, 0.5, "x"]  # an int was cut from 0.5 to 0 before
     ints = batched({"k": 1}, {"k": 2})["k"]
     assert ints.dtype == np.int64 and ints.tolist() == [1, 2]
+    # An int beyond int64 widens the array as NumPy would (it raised OverflowError).
+    wide = batched({"x": 1}, {"x": 2**63})["x"]
+    assert wide.dtype == np.float64 and wide.tolist() == [1.0, 2.0**63]
     flags = batched({"b": True}, None, {"b": False})
     assert flags["b"].dtype == np.bool_ and flags["_b"].tolist() == [True, False, True]
 
