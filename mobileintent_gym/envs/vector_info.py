@@ -7,7 +7,8 @@ the first value it meets, so a score that is ``None`` (undefined) in one sub-env
 number in another came out as ``[0.5, nan]`` or as an object array ``[None, 0.5]``
 (which ``np.nanmean`` cannot take) by the sub-envs' order, and a float after an int was
 cut to an int. Here numbers (Python's, NumPy's, and arrays of one shape) batch as one
-number array, widened as values come (``np.result_type``), ``None`` among them as NaN;
+number array, widened as values come (``np.result_type``: an int beyond int64 after ints
+makes them floats), ``None`` among them as NaN;
 anything else makes the array an object array, where ``None`` stays ``None`` (so does a
 key that is ``None`` in every sub-env, unless it held numbers in an earlier batch). A key
 that is a dict in one sub-env and ``None`` in another is left unset (masked) for the
