@@ -20,7 +20,8 @@ subprocess, so that this process never imports torch) and then read from the dis
   waiting for the slowest; ``pool_one`` the same receiving one at a time (its frame is
   always a view of shared memory, where half of them seldom are neighbouring rows and are
   copied, by several threads on a machine of four CPUs or more); ``pool_1thread`` the same
-  as ``pool`` with one thread copying those frames (``gather_threads=1``); ``shm_x4`` and
+  as ``pool`` with one thread copying those frames (``gather_threads=1``; the JSON's
+  ``gather_threads`` says how many the other pool modes copy with); ``shm_x4`` and
   ``pool_x4`` the same as ``shm`` and ``pool`` with four sub-envs in each of the N workers
   (``envs_per_worker=4``: 4N sub-envs, each worker stepping its four one after the other
   and waking once for them);
@@ -71,6 +72,7 @@ from gymnasium.vector.utils import concatenate, create_empty_array
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents import RandomAgent
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
+from mobileintent_gym.envs.vector_gather import default_threads
 from mobileintent_gym.files import write_atomic
 from mobileintent_gym.memory import process_memory, proportional_memory
 from mobileintent_gym.results import check_writable
@@ -447,6 +449,7 @@ def main() -> None:
     actions = seeded_actions(single.action_space, args.steps)
     figures: dict = {
         "workers": [], "load_average": os.getloadavg()[0],  # workers: the counts measured
+        "gather_threads": default_threads(),  # the pool modes' but pool_1thread's
         "cold_start_s": statistics.median(s["seconds"] for s in starts),
         "cold_start_rss_mb": max(s["rss_mb"] for s in starts),
         "cold_start_imported_torch": any(s["torch"] for s in starts)}

@@ -19,6 +19,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from mobileintent_gym.envs.vector_gather import default_threads
+
 ROOT = Path(__file__).resolve().parents[1]
 MEASURED = ("shm", "pool", "independent")
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
@@ -53,6 +55,7 @@ def test_scale_reports_every_count_and_mode_asked_for(tmp_path):
     assert figures["workers"] == [1, 2]
     assert figures["cold_start_s"] > 0 and figures["cold_start_rss_mb"] > 0
     assert figures["cold_start_imported_torch"] is False  # a cached user's worker stays lean
+    assert figures["gather_threads"] == default_threads()  # what the pool modes copied with
     for n in (1, 2):
         count = figures[str(n)]
         baseline = count["baseline_steps_per_s"]
