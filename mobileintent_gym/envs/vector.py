@@ -49,7 +49,7 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
@@ -727,7 +727,8 @@ class SharedMemoryVectorEnv(VectorEnv):
             buffers.append(np.empty_like(self._batches[0].arrays[name]))
             free = len(buffers) - 1
         found = [self._batches[b].arrays[name][index] for b, index in rows]
-        with _CtrlC():  # no thread copies on into a buffer after a Ctrl-C: reused later
+        # With threads, Ctrl-C waits: none copies on into a buffer that is reused later.
+        with _CtrlC() if self._gatherer.uses_threads(found) else nullcontext():
             copied = self._gatherer.stack(found, None if free is None
                                           else buffers[free][:len(rows)])
         copied.flags.writeable = False  # as the views handed out are

@@ -58,9 +58,9 @@ class FrameGather:
             ValueError: For frames of different shapes, or an ``out`` of another shape
                 than theirs stacked (as ``np.stack``).
         """
-        parts = min(self.threads, len(frames))
-        if parts < 2 or frames[0].nbytes < LEAST_BYTES:
+        if not self.uses_threads(frames):
             return np.stack(frames, out=out)
+        parts = min(self.threads, len(frames))
         if any(frame.shape != frames[0].shape for frame in frames):
             raise ValueError(f"frames to stack must have one shape, got "
                              f"{sorted({frame.shape for frame in frames})}")
@@ -84,6 +84,10 @@ class FrameGather:
         for future in futures:
             future.result()
         return out
+
+    def uses_threads(self, frames: Sequence[np.ndarray]) -> bool:
+        """Whether :meth:`stack` hands ``frames`` to threads (several, large enough)."""
+        return self.threads > 1 and len(frames) > 1 and frames[0].nbytes >= LEAST_BYTES
 
     def _submit(self, copy: Callable[[int], None], parts: int) -> list[Future]:
         """Parts ``0 … parts - 1`` handed to the threads, as many as they take.
