@@ -49,7 +49,7 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import nullcontext, suppress
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
@@ -70,7 +70,7 @@ from mobileintent_gym.checks import is_integer, positive_integer
 from mobileintent_gym.distributed.threads import worker_environment
 from mobileintent_gym.envs import vector_worker
 from mobileintent_gym.envs.vector_gather import FrameGather, default_threads
-from mobileintent_gym.envs.vector_info import add_info, batch_infos
+from mobileintent_gym.envs.vector_info import batch_infos
 from mobileintent_gym.envs.vector_worker import (
     CLOSE,
     WHOLE,
@@ -149,7 +149,8 @@ class SharedMemoryVectorEnv(VectorEnv):
             raise ValueError("SharedMemoryVectorEnv needs at least one env function")
         share = positive_integer("envs_per_worker", envs_per_worker)
         self._gatherer = FrameGather(default_threads() if gather_threads is None
-                                     else positive_integer("gather_threads", gather_threads))
+                                     else positive_integer("gather_threads", gather_threads),
+                                     hold=_CtrlC)
         self._cpus = _checked_cpus(cpus)
         self.num_envs, self.copy, self.closed = len(env_fns), copy, False
         self._members = [list(range(first, min(first + share, self.num_envs)))
@@ -240,15 +241,6 @@ class SharedMemoryVectorEnv(VectorEnv):
             return self._add_batch()
         except SharedMemoryFullError:
             return 0
-
-    def _add_info(self, vector_infos: dict[str, Any], env_info: dict[str, Any],
-                  env_num: int) -> dict[str, Any]:
-        """Batch one sub-env's ``info`` (:mod:`.vector_info`), for Gymnasium code calling it.
-
-        ``None`` among numbers is NaN, whatever the sub-envs' order. This env batches a
-        whole step's at once (:func:`~.vector_info.batch_infos`).
-        """
-        return add_info(vector_infos, env_info, env_num, self.num_envs, self._numeric_info)
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
@@ -727,10 +719,7 @@ class SharedMemoryVectorEnv(VectorEnv):
             buffers.append(np.empty_like(self._batches[0].arrays[name]))
             free = len(buffers) - 1
         found = [self._batches[b].arrays[name][index] for b, index in rows]
-        # With threads, Ctrl-C waits: none copies on into a buffer that is reused later.
-        with _CtrlC() if self._gatherer.uses_threads(found) else nullcontext():
-            copied = self._gatherer.stack(found, None if free is None
-                                          else buffers[free][:len(rows)])
+        copied = self._gatherer.stack(found, None if free is None else buffers[free][:len(rows)])
         copied.flags.writeable = False  # as the views handed out are
         return copied
 

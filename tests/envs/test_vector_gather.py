@@ -16,15 +16,35 @@ from mobileintent_gym.envs.vector_gather import FrameGather, default_threads
 from tests.envs.test_vector import ENV, KWARGS
 
 ROOT = Path(__file__).resolve().parents[2]
-FRAME = (600, 700, 3)  # 1.26 MB: over LEAST_BYTES, so threads copy it
+FRAME = (600, 700, 3)  # 1.26 MB
+FULL = (2400, 1080, 3)  # 7.8 MB
 
 
-def frames(count, seed=0):
-    return list(np.random.default_rng(seed).integers(0, 255, (count, *FRAME), np.uint8))
+def frames(count, seed=0, shape=FRAME):
+    return list(np.random.default_rng(seed).integers(0, 255, (count, *shape), np.uint8))
+
+
+@pytest.fixture
+def low_bar(monkeypatch):
+    """Batches of two or more test frames go to threads (the real bar is 16 MiB)."""
+    monkeypatch.setattr(vector_gather, "LEAST_BYTES", 2 << 20)
+
+
+@pytest.fixture
+def slow_threads(monkeypatch):
+    """Each copy a thread makes takes 50 ms more: one still running shows."""
+    copyto = np.copyto
+
+    def slow(dst, src):
+        if threading.current_thread().name.startswith("frame-gather"):
+            threading.Event().wait(0.05)
+        copyto(dst, src)
+
+    monkeypatch.setattr(vector_gather.np, "copyto", slow)
 
 
 @pytest.mark.parametrize("count", [2, 3, 7])
-def test_threads_stack_exactly_what_numpy_stacks_into_the_memory_given(count):
+def test_threads_stack_exactly_what_numpy_stacks_into_the_memory_given(count, low_bar):
     gather, found = FrameGather(3), frames(count)
     out = np.zeros((count + 2, *FRAME), np.uint8)
     try:
@@ -37,7 +57,7 @@ def test_threads_stack_exactly_what_numpy_stacks_into_the_memory_given(count):
         gather.close()
 
 
-def test_frames_are_copied_by_other_threads_only_when_large_and_several(monkeypatch):
+def test_frames_are_copied_by_other_threads_only_when_several_and_large(monkeypatch):
     copiers = set()
     copyto = np.copyto
 
@@ -48,19 +68,22 @@ def test_frames_are_copied_by_other_threads_only_when_large_and_several(monkeypa
     monkeypatch.setattr(vector_gather.np, "copyto", spying)
     gather = FrameGather(2)
     try:
-        gather.stack(frames(1))
-        gather.stack([np.ones((4, 4, 3), np.uint8)] * 3)  # small: stacked here
+        gather.stack(frames(1, shape=FULL))
+        gather.stack(frames(2, shape=FULL))  # 15.6 MB: under the bar, stacked here
         assert not copiers
-        gather.stack(frames(4))
+        gather.stack(frames(3, shape=FULL))  # 23.3 MB
         # Which of the pool's threads takes each part is the scheduler's choice.
         assert copiers and all(name.startswith("frame-gather") for name in copiers)
     finally:
         gather.close()
-    gather.stack(frames(2))  # closed: threads start again when needed
+    copiers.clear()
+    gather.stack(frames(3, shape=FULL))  # closed: threads start again when needed
+    assert copiers
     gather.close()
 
 
-def test_frames_of_different_shapes_or_memory_of_another_shape_are_refused_naming_them():
+def test_frames_of_different_shapes_or_memory_of_another_shape_are_refused_naming_them(
+        low_bar):
     gather = FrameGather(2)
     with pytest.raises(ValueError, match=r"one shape, got \[\(600, 700, 3\), \(700, 600, 3\)\]"):
         gather.stack([frames(1)[0], np.zeros((700, 600, 3), np.uint8)])
@@ -91,7 +114,7 @@ def test_frames_are_stacked_while_the_interpreter_exits(tmp_path):
 
 def test_default_threads_are_half_the_usable_cpus_within_one_and_eight(monkeypatch):
     for usable, want in [(1, 1), (2, 1), (3, 1), (4, 2), (16, 8), (64, 8)]:
-        monkeypatch.setattr(vector_gather.os, "sched_getaffinity", lambda _, n=usable: range(n))
+        monkeypatch.setattr(vector_gather, "usable_cpus", lambda n=usable: n)
         assert default_threads() == want
 
 
@@ -101,7 +124,7 @@ def test_a_bad_gather_threads_is_refused_before_any_worker_starts(bad):
         make_vector(ENV, 2, gather_threads=bad, **KWARGS)
 
 
-def test_a_copy_that_fails_is_raised_once_every_other_copy_is_done():
+def test_a_copy_that_fails_is_raised_once_every_other_copy_is_done(low_bar):
     # Frame 1 cannot be cast into uint8 memory: its thread fails, the others finish first.
     found = frames(4)
     found[1] = found[1].astype(np.float64)
@@ -116,9 +139,10 @@ def test_a_copy_that_fails_is_raised_once_every_other_copy_is_done():
         gather.close()
 
 
-def test_no_copy_lands_after_a_thread_fails_to_start(monkeypatch):
+def test_no_copy_lands_after_a_thread_fails_to_start(monkeypatch, low_bar, slow_threads):
     # The pool queues a part before starting its thread: a start that fails leaves the
-    # part to a running thread, which must be done with it before the error is raised.
+    # part to a running thread, which must be done with it before stack returns; the
+    # parts no thread took are copied by the caller.
     starts, start = [], threading.Thread.start
 
     def failing(thread):
@@ -130,9 +154,28 @@ def test_no_copy_lands_after_a_thread_fails_to_start(monkeypatch):
     monkeypatch.setattr(threading.Thread, "start", failing)
     gather, found = FrameGather(3), frames(3)
     out = np.zeros((3, *FRAME), np.uint8)
-    with pytest.raises(RuntimeError, match="can't start new thread"):
-        gather.stack(found, out)
-    assert np.array_equal(out[1], found[1])  # the part queued with the failed start ran
+    assert np.array_equal(gather.stack(found, out), np.stack(found))
     out[:] = 0
     threading.Event().wait(0.2)  # a copy still running would land meanwhile
     assert not out.any()
+
+
+def test_the_hold_spans_every_threaded_copy_and_nothing_else(low_bar, slow_threads):
+    # The vector env holds Ctrl-C there: when it lets go, every copy must be done.
+    found, out, seen = frames(3), np.zeros((3, *FRAME), np.uint8), []
+
+    class Hold:
+        def __enter__(self):
+            seen.append("enter")
+
+        def __exit__(self, *exc_info):
+            seen.append(np.array_equal(out, np.stack(found)))
+
+    gather = FrameGather(2, hold=Hold)
+    try:
+        gather.stack(found[:1], out[:1])  # one frame: no threads, no hold
+        assert seen == []
+        gather.stack(found, out)
+        assert seen == ["enter", True]
+    finally:
+        gather.close()

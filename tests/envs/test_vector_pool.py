@@ -4,6 +4,7 @@ import hashlib
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 
 import gymnasium as gym
@@ -215,13 +216,24 @@ def test_without_copy_a_view_changes_only_when_its_own_sub_env_steps_again():
 
 
 @pytest.mark.parametrize(("copy", "threads"), [(True, 1), (False, 1), (True, 2), (False, 2)])
-def test_rows_that_are_not_consecutive_are_copied_into_reused_memory(copy, threads):
+def test_rows_that_are_not_consecutive_are_copied_into_reused_memory(copy, threads,
+                                                                     monkeypatch):
     # Sub-envs 0 and 2 come back together: their frames cannot be a view of one batch.
     # Copies of them land in buffers kept for it, reused once let go of (a new buffer
     # costs a page fault per page), and a buffer still held is never written; with two
-    # gather threads each frame is copied by another thread.
+    # gather threads each frame is copied by another thread (the bar lowered: two
+    # 540x1200 frames are 3.9 MB).
+    from mobileintent_gym.envs import vector_gather
     from mobileintent_gym.envs.vector import HANDED_BATCHES
 
+    monkeypatch.setattr(vector_gather, "LEAST_BYTES", 2 << 20)
+    copiers, copyto = set(), np.copyto
+
+    def spying(dst, src):
+        copiers.add(threading.current_thread().name)
+        copyto(dst, src)
+
+    monkeypatch.setattr(vector_gather.np, "copyto", spying)
     envs = make_vector(ENV, 3, copy=copy, max_episode_steps=3, gather_threads=threads,
                        **KWARGS)
     sync = gym.make_vec(ENV, 3, vectorization_mode="sync", max_episode_steps=3, **KWARGS)
@@ -246,6 +258,7 @@ def test_rows_that_are_not_consecutive_are_copied_into_reused_memory(copy, threa
         assert len(addresses) == 2
         assert all(np.array_equal(kept["screenshot"], copied) for kept, copied in held)
         assert len({copied.tobytes() for _, copied in held}) > 1
+        assert any(name.startswith("frame-gather") for name in copiers) == (threads > 1)
     finally:
         envs.close()
         sync.close()
