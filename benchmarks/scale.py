@@ -19,7 +19,8 @@ subprocess, so that this process never imports torch) and then read from the dis
   step get their next actions while the others go on (``send``/``recv``), instead of all
   waiting for the slowest; ``pool_one`` the same receiving one at a time (its frame is
   always a view of shared memory, where half of them seldom are neighbouring rows and are
-  copied, by several threads on a machine of four CPUs or more); ``pool_1thread`` the same
+  copied, by several threads where they make 16 MiB or more on a machine of four CPUs or
+  more); ``pool_1thread`` the same
   as ``pool`` with one thread copying those frames (``gather_threads=1``; the JSON's
   ``gather_threads`` says how many the other pool modes copy with); ``shm_x4`` and
   ``pool_x4`` the same as ``shm`` and ``pool`` with four sub-envs in each of the N workers
@@ -290,8 +291,8 @@ def vector_rates(n: int, actions: list, repeats: int, modes: list[str]) -> dict:
                                            vectorization_mode="vector_entry_point"),
             "pool_x4": lambda: gym.make_vec(ENV, PER_WORKER * n, envs_per_worker=PER_WORKER,
                                             vectorization_mode="vector_entry_point")}
-    batches = {"pool": max(1, n // 2), "pool_1thread": max(1, n // 2), "pool_one": 1,
-               "pool_x4": PER_WORKER * n // 2}
+    half = max(1, n // 2)
+    batches = {"pool": half, "pool_1thread": half, "pool_one": 1, "pool_x4": PER_WORKER * n // 2}
     figures = {f"{name}_steps_per_s": float("nan") for name in made}
     for name, make in made.items():
         if name not in modes:

@@ -72,7 +72,7 @@ def record_assist(env: gym.Env, agent: Any, width: int, seed: int = 0,
         else:
             frames.append(StripFrame(screen, "user", info["user_action"], info["proposal"],
                                      info.get("accepted")))
-    if "day_scores" not in info:
+    if not terminated:
         raise MobileIntentError(f"the env's step limit cut the Assist day after {len(frames)} "
                                 "steps, before it ended: it has no day scores")
     return frames, info["day_scores"]
