@@ -1,17 +1,25 @@
-"""Read-only mappings (``MappingProxyType``) made picklable, so envs and phones can be copied.
+"""Pickling the package's own types: read-only mappings, and dataclasses sent every step.
 
 The package keeps its tables and a user's content in read-only mappings, which pickle
 refuses by itself; that made ``copy.deepcopy(env)`` and ``pickle.dumps(env)`` fail (tree
 search snapshots an env), and the disk cache needed a pickler of its own. Importing the
 package registers a reducer with :mod:`copyreg` that rebuilds such a mapping from a plain
 copy of its items; mappings that other code pickles get the same treatment.
+
+A dataclass with slots pickles through state functions that ``dataclasses`` gives it,
+which look its fields up on every call: :func:`fast_state` gives such a class functions
+that look them up once (a vector env's workers send events with every step's ``info``).
 """
 
 from __future__ import annotations
 
 import copyreg
+import dataclasses
+import operator
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def restore_mapping(items: dict[Any, Any]) -> MappingProxyType:
@@ -24,3 +32,33 @@ def _reduce_mapping(mapping: MappingProxyType) -> tuple[Any, tuple[dict[Any, Any
 
 
 copyreg.pickle(MappingProxyType, _reduce_mapping)
+
+
+def fast_state(cls: type[T]) -> type[T]:
+    """Give slotted dataclass ``cls`` state functions that look its fields up once.
+
+    Decorate above ``@dataclass(slots=True)``. ``dataclasses`` pickles such a class through
+    ``__getstate__``/``__setstate__`` functions that call ``dataclasses.fields`` on every
+    object; these take the field names found here, and pickle the same state (a subclass
+    that is a slotted dataclass too has its own, as before). Pickling a step's event and
+    unpickling it took 3.6-3.7 and 5.8-6.0 µs where the generated functions took 6.2-6.5
+    and 7.5-8.3 (2-core VM, three interleaved runs).
+
+    Raises:
+        TypeError: When ``cls`` is not a dataclass with slots.
+    """
+    if not (dataclasses.is_dataclass(cls) and "__slots__" in vars(cls)):
+        raise TypeError(f"fast_state() takes a dataclass with slots, got {cls!r}")
+    names = tuple(field.name for field in dataclasses.fields(cls))
+    values = operator.attrgetter(*names) if len(names) > 1 else (
+        lambda self: tuple(getattr(self, name) for name in names))
+
+    def __getstate__(self: Any) -> tuple:
+        return values(self)
+
+    def __setstate__(self: Any, state: tuple) -> None:
+        for name, value in zip(names, state, strict=True):
+            object.__setattr__(self, name, value)
+
+    cls.__getstate__, cls.__setstate__ = __getstate__, __setstate__
+    return cls

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mobileintent_gym.phone.ui import Rect
+from mobileintent_gym.pickling import fast_state
 
 
+@fast_state  # sent with each step's info by a vector env's workers
 @dataclass(frozen=True, slots=True)
 class Hit:
     """The element an action landed on, as a device would expose it.
@@ -29,6 +31,7 @@ class Hit:
     texts: tuple[str, ...] = ()
 
 
+@fast_state  # sent with each step's info by a vector env's workers
 @dataclass(frozen=True, slots=True)
 class StepEvent:
     """One entry of the per-step event log.
