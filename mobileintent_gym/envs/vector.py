@@ -71,6 +71,7 @@ from mobileintent_gym.distributed.threads import worker_environment
 from mobileintent_gym.envs import vector_worker
 from mobileintent_gym.envs.vector_gather import FrameGather, default_threads
 from mobileintent_gym.envs.vector_info import batch_infos
+from mobileintent_gym.envs.vector_wire import send
 from mobileintent_gym.envs.vector_worker import (
     CLOSE,
     WHOLE,
@@ -555,7 +556,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         block, which keeps the message whole.
         """
         try:
-            self._pipes[worker].send(message)
+            send(self._pipes[worker], message)
         except OSError:
             return False
         self._owed[worker].append(_Message(ids, pooled))
@@ -681,15 +682,10 @@ class SharedMemoryVectorEnv(VectorEnv):
         if WHOLE in arrays:
             return self._rows(WHOLE, rows)
         if not isinstance(single, gym.spaces.Dict):  # nothing shared: all came by the pipes
-            return concatenate(single, rests, create_empty_array(single, len(rests)))
-        batched = {}
-        for name, space in single.spaces.items():
-            if name in arrays:
-                batched[name] = self._rows(name, rows)
-            else:
-                batched[name] = concatenate(space, [rest[name] for rest in rests],
-                                            create_empty_array(space, len(rows)))
-        return batched
+            return _concatenated(single, rests)
+        return {name: self._rows(name, rows) if name in arrays
+                else _concatenated(space, [rest[name] for rest in rests])
+                for name, space in single.spaces.items()}
 
     def _rows(self, name: str, rows: Sequence[tuple[int, int]]) -> np.ndarray:
         """Field ``name`` of ``rows``, batched.
@@ -846,6 +842,22 @@ def _ready(pipes: list[Any], timeout: float | None) -> list[Any]:
         poller.register(pipe.fileno(), select.POLLIN)
     found = poller.poll(None if timeout is None else math.ceil(max(0.0, timeout) * 1000))
     return [by_number[number] for number, _ in found]
+
+
+def _concatenated(space: gym.Space, items: list[Any]) -> Any:
+    """``items`` of ``space`` batched, as Gymnasium's ``concatenate`` batches them.
+
+    No empty batch is made for a space whose batch is a tuple of its items (text, say),
+    which ``concatenate`` would drop: for a ``Text`` it drew a string from the space's
+    charset per sub-env, and for a ``UnicodeText`` built its 55,506-character tables.
+    """
+    if concatenate.dispatch(type(space)) is _AS_TUPLE:
+        return tuple(items)
+    return concatenate(space, items, create_empty_array(space, len(items)))
+
+
+_AS_TUPLE = concatenate.dispatch(gym.spaces.Space)
+"""How ``concatenate`` batches a space of no array type: the items as a tuple."""
 
 
 def _first_error(answers: Sequence[tuple[str, Any]]) -> int | None:

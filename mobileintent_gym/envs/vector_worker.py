@@ -38,6 +38,7 @@ from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker, TimeLimit
 from mobileintent_gym.distributed.heap import HeapTrimmer
 from mobileintent_gym.envs.checker import reset as checked_reset
 from mobileintent_gym.envs.checker import wrappers
+from mobileintent_gym.envs.vector_wire import dumps, send
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.held import held
 
@@ -470,16 +471,16 @@ def _send(pipe: Connection, answers: list[tuple[str, Any]]) -> None:
     the others go as they are: the worker and its envs go on.
     """
     try:
-        pipe.send(answers)
+        send(pipe, answers)
     except OSError:
         raise
     except Exception:  # pickling failed before anything was written
-        pipe.send([_sendable(answer) for answer in answers])
+        send(pipe, [_sendable(answer) for answer in answers])
 
 
 def _sendable(answer: tuple[str, Any]) -> tuple[str, Any]:
     try:
-        pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+        dumps(answer)
     except Exception as err:
         return "error", portable(err)
     return answer

@@ -14,6 +14,7 @@ import pytest
 from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker
 
 from mobileintent_gym.envs.execute import ExecuteEnv
+from mobileintent_gym.envs.spaces import _charset_tables
 from mobileintent_gym.envs.vector import HANDED_BATCHES, SharedMemoryVectorEnv, make_vector
 from mobileintent_gym.envs.vector_worker import WorkerError
 from mobileintent_gym.errors import MobileIntentError
@@ -76,6 +77,16 @@ def test_steps_and_autoresets_equal_a_sync_vector_env(pair_of_vectors):
         assert plain(got[4]) == plain(want[4])
         ended += int(np.sum(got[2] | got[3]))
     assert ended >= 3  # autoresets happened on the way
+
+
+def test_the_parent_batches_text_without_building_the_charset(pair_of_vectors):
+    ours, _ = pair_of_vectors
+    _charset_tables.cache_clear()  # 55,506 characters' tables: a stepping parent needs none
+    ours.reset(seed=5)
+    for _ in range(3):
+        observation = ours.step(ours.action_space.sample())[0]
+        assert type(observation["instruction"]) is tuple and len(observation["instruction"]) == 3
+    assert _charset_tables.cache_info().currsize == 0
 
 
 def test_a_partial_reset_equals_a_sync_vector_env(pair_of_vectors):
