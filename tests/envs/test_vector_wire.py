@@ -40,6 +40,7 @@ def test_nan_and_the_numbers_of_other_types():
     np.array([1, -2], dtype=">i4"), np.array([True, False]), np.array([1 + 1j, 2j]),
 ], ids=["action point", "3-d", "0-d", "empty", "big-endian", "bool", "complex"])
 def test_plain_arrays_come_back_equal_writable_and_their_own(array):
+    assert b"_array" in bytes(dumps(array))  # as its bytes
     back = round_trip(array)
     assert type(back) is np.ndarray and back.dtype == array.dtype and back.shape == array.shape
     np.testing.assert_array_equal(back, array)
@@ -49,9 +50,10 @@ def test_plain_arrays_come_back_equal_writable_and_their_own(array):
 @pytest.mark.parametrize("array", [
     np.asfortranarray(np.arange(6).reshape(2, 3)), np.arange(10)[::2],
     np.array(["ab", "c"]), np.array([(1, 2.0)], dtype=[("a", "i4"), ("b", "f8")]),
-    np.array([{"x": 1}, None], dtype=object),
-], ids=["fortran", "strided", "text", "structured", "objects"])
+    np.array([{"x": 1}, None], dtype=object), np.ones((300, 300), np.uint8),
+], ids=["fortran", "strided", "text", "structured", "objects", "large"])
 def test_other_arrays_go_as_numpy_pickles_them(array):
+    assert b"_array" not in bytes(dumps(array))
     back, numpys = round_trip(array), pickle.loads(pickle.dumps(array))
     assert back.dtype == array.dtype and back.flags.f_contiguous == numpys.flags.f_contiguous
     assert back.tolist() == array.tolist()
@@ -78,7 +80,7 @@ def test_a_reducer_registered_later_is_used():
         assert round_trip([Later()]) == [41]
     finally:
         del copyreg.dispatch_table[Later]
-        vector_wire._tables.clear()
+    assert Later not in vector_wire._dispatch_table()  # rebuilt without it
 
 
 def test_what_cannot_be_pickled_raises_before_anything_is_written():
