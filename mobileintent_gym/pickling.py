@@ -39,26 +39,36 @@ def fast_state(cls: type[T]) -> type[T]:
 
     Decorate above ``@dataclass(slots=True)``. ``dataclasses`` pickles such a class through
     ``__getstate__``/``__setstate__`` functions that call ``dataclasses.fields`` on every
-    object; these take the field names found here, and pickle the same state (a subclass
-    that is a slotted dataclass too has its own, as before). Pickling a step's event and
-    unpickling it took 3.6-3.7 and 5.8-6.0 µs where the generated functions took 6.2-6.5
-    and 7.5-8.3 (2-core VM, three interleaved runs).
+    object; these take ``cls``'s field names found here. The state is a tuple of the field
+    values (``dataclasses``' own list loads too; a state of another length is refused). A
+    subclass that is a slotted dataclass too gets functions of its own from
+    ``dataclasses``; any other subclass is pickled with its own fields, looked up on every
+    object as before. Pickling and unpickling a step's event took 3.6-3.7 and 5.8-6.0 µs
+    where the generated functions took 6.2-6.5 and 7.5-8.3 (2-core VM, three interleaved
+    runs).
 
     Raises:
         TypeError: When ``cls`` is not a dataclass with slots.
     """
     if not (dataclasses.is_dataclass(cls) and "__slots__" in vars(cls)):
         raise TypeError(f"fast_state() takes a dataclass with slots, got {cls!r}")
-    names = tuple(field.name for field in dataclasses.fields(cls))
+    names = _field_names(cls)
     values = operator.attrgetter(*names) if len(names) > 1 else (
         lambda self: tuple(getattr(self, name) for name in names))
 
     def __getstate__(self: Any) -> tuple:
+        if type(self) is not cls:
+            return tuple(getattr(self, name) for name in _field_names(self))
         return values(self)
 
     def __setstate__(self: Any, state: tuple) -> None:
-        for name, value in zip(names, state, strict=True):
+        for name, value in zip(names if type(self) is cls else _field_names(self), state,
+                               strict=True):
             object.__setattr__(self, name, value)
 
     cls.__getstate__, cls.__setstate__ = __getstate__, __setstate__
     return cls
+
+
+def _field_names(obj: Any) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(obj))

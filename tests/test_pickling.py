@@ -51,6 +51,22 @@ def test_a_single_field_and_a_slotted_subclass():
     assert (type(child), child.value, child.extra) == (_Child, 1, "y")
 
 
+class _Plain(_One):  # no dataclass, so no slots: a __dict__ beside the inherited slot
+    pass
+
+
+@dataclass(frozen=True)
+class _Unslotted(Hit):
+    tag: str = "default"
+
+
+def test_a_subclass_without_slots_keeps_its_own_fields():
+    child = _Unslotted("id", "cls", "text", (0, 0, 1, 1), None, (), "mine")
+    for back in (pickle.loads(pickle.dumps(child)), copy.deepcopy(child), copy.copy(child)):
+        assert type(back) is _Unslotted and back == child and back.tag == "mine"
+    assert pickle.loads(pickle.dumps(_Plain(3))).value == 3
+
+
 def test_a_state_of_the_wrong_length_is_refused():
     with pytest.raises(ValueError):
         object.__new__(_One).__setstate__((1, 2))

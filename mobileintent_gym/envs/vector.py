@@ -847,9 +847,11 @@ def _ready(pipes: list[Any], timeout: float | None) -> list[Any]:
 def _concatenated(space: gym.Space, items: list[Any]) -> Any:
     """``items`` of ``space`` batched, as Gymnasium's ``concatenate`` batches them.
 
-    No empty batch is made for a space whose batch is a tuple of its items (text, say),
-    which ``concatenate`` would drop: for a ``Text`` it drew a string from the space's
-    charset per sub-env, and for a ``UnicodeText`` built its 55,506-character tables.
+    No empty batch is made where ``space`` itself is batched as a tuple of its items (a
+    text field of the observation, say), as ``concatenate`` would drop it: for a ``Text``
+    that drew a string from the space's charset per sub-env, and for a ``UnicodeText``
+    built its 55,506-character tables. (Text inside a ``Tuple`` or nested ``Dict`` field
+    still gets one.)
     """
     if concatenate.dispatch(type(space)) is _AS_TUPLE:
         return tuple(items)

@@ -6,7 +6,7 @@ whose action holds NumPy integers and an array: 22.9 µs against 11.5 with ``pic
 on the 2-core VM). :func:`send` pickles with a plain pickler that has the same reducers
 (``copyreg``'s and ``ForkingPickler``'s, so pipes and sockets still travel) and cheaper
 ones for NumPy numbers and small arrays of numbers: 6.2 µs for that command. Whatever
-unpickles them gets the same types and values back.
+unpickles them gets the same types, values and bits back, and arrays writable.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 
 _EXACT_SCALARS = (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
-                  np.uint32, np.uint64, np.float32, np.float64)
-"""NumPy number types whose value a Python number holds exactly (``item()``)."""
+                  np.uint32, np.uint64, np.float64)
+"""NumPy number types whose bits a Python number holds exactly (``item()``; not float32,
+whose signalling NaNs a Python float would quieten)."""
 _PLAIN_KINDS = "biufc"  # booleans and numbers: an array of them is its bytes
 _SMALL = 1 << 16
 """Bytes up to which an array goes as its bytes: at 64 KiB both ways took 6 µs to pickle
@@ -50,21 +51,31 @@ def dumps(message: Any) -> memoryview:
     return buffer.getbuffer()
 
 
-_table: tuple[int, dict[type, Callable[[Any], Any]]] = (-1, {})
-"""The dispatch table, and the size of ``copyreg``'s table it was built from."""
+_table: tuple[tuple[dict | None, dict | None], dict[type, Callable[[Any], Any]]] = (
+    (None, None), {})
+"""The dispatch table, and copies of the two tables it was built from."""
 
 
 def _dispatch_table() -> dict[type, Callable[[Any], Any]]:
-    """``ForkingPickler``'s reducers and the NumPy ones, rebuilt when ``copyreg`` gains one."""
+    """The NumPy reducers, and ``copyreg``'s and ``ForkingPickler``'s over them.
+
+    Combined as that pickler combines its two (a reducer registered there wins over the
+    NumPy ones); rebuilt when either table changes.
+    """
     global _table
-    registered, table = _table  # one read: another thread may replace it meanwhile
-    if registered != len(copyreg.dispatch_table):
-        registered, table = len(copyreg.dispatch_table), dict(
-            ForkingPickler(io.BytesIO()).dispatch_table)
-        table.update(dict.fromkeys(_EXACT_SCALARS, _reduce_scalar))
-        table[np.ndarray] = _reduce_array
-        _table = registered, table
+    (registered, extra), table = _table  # one read: another thread may replace it meanwhile
+    extra_now = _extra_reducers()
+    if copyreg.dispatch_table != registered or extra_now != extra:
+        registered, extra = dict(copyreg.dispatch_table), dict(extra_now)
+        table = {**dict.fromkeys(_EXACT_SCALARS, _reduce_scalar), np.ndarray: _reduce_array,
+                 **registered, **extra}
+        _table = (registered, extra), table
     return table
+
+
+def _extra_reducers() -> dict[type, Callable[[Any], Any]]:
+    """What ``ForkingPickler.register`` added (a private table, stable since Python 3.4)."""
+    return getattr(ForkingPickler, "_extra_reducers", {})
 
 
 def _reduce_scalar(number: np.generic) -> tuple[type, tuple[Any]]:
@@ -72,11 +83,17 @@ def _reduce_scalar(number: np.generic) -> tuple[type, tuple[Any]]:
 
 
 def _reduce_array(array: np.ndarray) -> tuple[Any, ...]:
-    """A small C-contiguous array of booleans or numbers as its bytes, any other as NumPy's."""
+    """A small C-contiguous array of booleans or numbers as its bytes, any other as NumPy's.
+
+    NumPy's reducer under protocol 5 hands a read-only array over as read-only memory: such
+    an array goes as protocol 4 has it (writable when unpickled, as ``Connection.send``
+    gave it; a simulated phone's frames are read-only).
+    """
     dtype = array.dtype
-    if dtype.kind in _PLAIN_KINDS and array.flags.c_contiguous and array.nbytes <= _SMALL:
+    if (dtype.kind in _PLAIN_KINDS and dtype.metadata is None and array.flags.c_contiguous
+            and array.nbytes <= _SMALL):
         return _array, (array.tobytes(), dtype.str, array.shape)
-    return array.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+    return array.__reduce_ex__(pickle.HIGHEST_PROTOCOL if array.flags.writeable else 4)
 
 
 def _array(data: bytes, dtype: str, shape: tuple[int, ...]) -> np.ndarray:

@@ -73,6 +73,11 @@ def test_render_mode_and_metadata_are_the_sub_envs_as_in_a_sync_vector_env():
     assert ours.render_mode == sync.render_mode == "rgb_array"
     assert ours.metadata["render_fps"] == sync.metadata["render_fps"] == 4
     assert ours.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
+    ours.reset(seed=0)
+    sync.reset(seed=0)
+    (frame,), (expected,) = ours.render(), sync.render()
+    assert np.array_equal(frame, expected) and not expected.flags.writeable
+    frame[:8] = 0  # the phone's own frame is read-only; the one that came through a pipe not
     ours.close()
     sync.close()
     light = SharedMemoryVectorEnv([_Light])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copyreg
 import multiprocessing
 import pickle
+from multiprocessing.reduction import ForkingPickler
 
 import numpy as np
 import pytest
@@ -14,7 +15,8 @@ from mobileintent_gym.envs.vector_wire import dumps, send
 
 SCALARS = [np.bool_(True), np.int8(-7), np.int16(300), np.int32(-2**31), np.int64(2**62 + 1),
            np.uint8(255), np.uint16(65535), np.uint32(2**32 - 1), np.uint64(2**64 - 1),
-           np.float32(1 / 3), np.float64(np.pi), np.float64(-0.0), np.float64(np.inf)]
+           np.float64(np.pi), np.float64(-0.0), np.float64(np.inf)]
+SIGNALLING_NAN = np.frombuffer(bytes.fromhex("0100807f"), np.float32)[0]
 
 
 def round_trip(message):
@@ -23,8 +25,15 @@ def round_trip(message):
 
 @pytest.mark.parametrize("number", SCALARS, ids=lambda n: type(n).__name__)
 def test_numpy_numbers_keep_their_type_and_value(number):
+    assert b"scalar" not in bytes(dumps(number))  # not NumPy's generic rebuild: the type's
     back = round_trip(number)
     assert type(back) is type(number) and back.tobytes() == number.tobytes()
+
+
+def test_float32_keeps_its_bits_and_a_signalling_nan_stays_one():
+    for number in (np.float32(1 / 3), SIGNALLING_NAN):
+        back = round_trip(number)
+        assert type(back) is np.float32 and back.tobytes() == number.tobytes()
 
 
 def test_nan_and_the_numbers_of_other_types():
@@ -59,6 +68,22 @@ def test_other_arrays_go_as_numpy_pickles_them(array):
     assert back.tolist() == array.tolist()
 
 
+@pytest.mark.parametrize("array", [
+    np.zeros((1200, 540, 3), np.uint8), np.array(["ab", "c"]), np.arange(6, dtype=np.int8),
+    np.asfortranarray(np.arange(6).reshape(2, 3)),
+], ids=["frame", "text", "small", "fortran"])
+def test_read_only_arrays_come_back_writable(array):
+    array.flags.writeable = False  # as a simulated phone's frames are
+    back = round_trip(array)
+    assert back.flags.writeable and np.array_equal(back, array)
+    back[0] = back[1]
+
+
+def test_dtype_metadata_survives():
+    array = np.zeros(3, dtype=np.dtype(np.float32, metadata={"unit": "px"}))
+    assert round_trip(array).dtype.metadata == {"unit": "px"}
+
+
 def test_a_step_command_and_a_pipe_travel_through_a_pipe():
     parent, child = multiprocessing.Pipe()
     other, far = multiprocessing.Pipe()
@@ -71,16 +96,31 @@ def test_a_step_command_and_a_pipe_travel_through_a_pipe():
     assert received.recv() == "through the received end"
 
 
-def test_a_reducer_registered_later_is_used():
-    class Later:
-        pass
+class Later:
+    pass
 
+
+def test_reducers_registered_replaced_or_removed_later_are_followed():
     copyreg.pickle(Later, lambda obj: (int, (41,)))
     try:
         assert round_trip([Later()]) == [41]
+        copyreg.pickle(Later, lambda obj: (int, (42,)))  # the same table size
+        assert round_trip([Later()]) == [42]
     finally:
         del copyreg.dispatch_table[Later]
-    assert Later not in vector_wire._dispatch_table()  # rebuilt without it
+    assert Later not in vector_wire._dispatch_table()
+
+
+def test_forking_pickler_reducers_and_a_users_numpy_reducer_win():
+    reducers = ForkingPickler._extra_reducers
+    ForkingPickler.register(Later, lambda obj: (str, ("sent by its reducer",)))
+    copyreg.pickle(np.float64, lambda number: (float, (float(number),)))
+    try:
+        assert round_trip(Later()) == "sent by its reducer"
+        assert type(round_trip(np.float64(2.5))) is float
+    finally:
+        del reducers[Later], copyreg.dispatch_table[np.float64]
+    assert type(round_trip(np.float64(2.5))) is np.float64
 
 
 def test_what_cannot_be_pickled_raises_before_anything_is_written():
