@@ -5,7 +5,7 @@ construction costs more than pickling a step's command does (an Execute step's c
 whose action holds NumPy integers and an array: 22.9 µs against 11.5 with ``pickle.dumps``
 on the 2-core VM). :func:`send` pickles with a plain pickler that has the same reducers
 (``copyreg``'s and ``ForkingPickler``'s, so pipes and sockets still travel) and cheaper
-ones for NumPy numbers and small arrays of numbers: 6.2 µs for that command. Whatever
+ones for NumPy numbers and small arrays of numbers: 6.2-6.6 µs for that command. Whatever
 unpickles them gets the same types, values and bits back, and arrays writable.
 """
 
