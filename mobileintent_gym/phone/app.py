@@ -130,9 +130,7 @@ class App:
         Raises:
             NotImplementedError: Naming the app that does not.
         """
-        raise NotImplementedError(
-            f"app {self.id!r} ({type(self).__name__}) must override initial_state(seed); an "
-            "app with PAIR contexts returns random_state(CONTEXTS, build_state, APP, seed)")
+        raise _no_initial_state(self)
 
     def samples(self, state: Any) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state`` (route → params).
@@ -231,12 +229,20 @@ def check_state_type(app: App) -> None:
                               "dataclass, so that the phone can tell when its data changed")
 
 
+def _no_initial_state(app: App) -> NotImplementedError:
+    return NotImplementedError(
+        f"app {app.id!r} ({type(app).__name__}) must override initial_state(seed); an "
+        "app with PAIR contexts returns random_state(CONTEXTS, build_state, APP, seed)")
+
+
 def install(items: Iterable[App | Installable] | None) -> dict[str, App]:
     """App id → app, in the given order (``None``: the bundles named by :data:`DEFAULT_APPS`).
 
     Raises:
         InvalidAppError: For an item that is not an app or bundle, an app whose state type
             is not a frozen dataclass, or a repeated app id.
+        NotImplementedError: For an app that does not override ``initial_state`` (found
+            here: a phone builds the built-in states when it first needs them).
     """
     if items is None:
         module, _, function = DEFAULT_APPS.partition(":")
@@ -245,6 +251,8 @@ def install(items: Iterable[App | Installable] | None) -> dict[str, App]:
     for item in items:
         app = app_of(item)
         check_state_type(app)
+        if type(app).initial_state is App.initial_state:
+            raise _no_initial_state(app)
         if app.id in apps:
             raise InvalidAppError(f"app id {app.id!r} is installed twice")
         apps[app.id] = app

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from mobileintent_gym.actions import Action
+from mobileintent_gym.apps import registry
 from mobileintent_gym.errors import (
     DeviceError,
     InvalidActionError,
@@ -516,3 +517,27 @@ def test_backspace_deletes_the_last_character_as_it_is_seen(phone):
     phone.act("TYPE[👨]")
     phone.act(backspace)
     assert find(phone.hierarchy(), resource_id="input").text == hint
+
+
+def test_the_built_in_content_is_built_when_first_needed():
+    music = registry.get("music").app
+    calls = []
+
+    class Counted(type(music)):
+        def initial_state(self, seed):
+            calls.append(seed)
+            return super().initial_state(seed)
+
+    phone = SimPhone(540, 1200, apps=[Counted()])
+    phone.add_canvas("row", np.zeros((1200, 540, 3), np.uint8))  # a vector worker's start
+    phone.reset(PhoneState({"music": music.initial_state(3)}))  # a user's content: all apps
+    assert calls == [] and phone.route() == "launcher"
+    fresh = SimPhone(540, 1200, apps=[Counted()])
+    assert fresh.route() == "launcher" and calls == [0]
+    assert fresh.state.apps["music"] == music.initial_state(0)
+    assert SimPhone(apps=[Counted()]).clock == fresh.clock and calls == [0, 0]
+    closed = SimPhone(apps=[Counted()])
+    closed.close()
+    with pytest.raises(DeviceError, match="closed"):
+        closed.route()
+    assert calls == [0, 0]
