@@ -251,7 +251,7 @@ def install(items: Iterable[App | Installable] | None) -> dict[str, App]:
     for item in items:
         app = app_of(item)
         check_state_type(app)
-        if type(app).initial_state is App.initial_state:
+        if getattr(app.initial_state, "__func__", None) is App.initial_state:
             raise _no_initial_state(app)
         if app.id in apps:
             raise InvalidAppError(f"app id {app.id!r} is installed twice")

@@ -67,6 +67,10 @@ def check_screen_size(width: object, height: object) -> None:
 class SimPhone:
     """A simulated Android phone (the embedded default device).
 
+    It starts at home with every app's built-in content for seed 0, built when a call first
+    needs it (an app's ``initial_state`` runs then, and its error comes from that call): an
+    env loads its user's content over it before, and never builds it.
+
     Args:
         width: Screen width in pixels.
         height: Screen height in pixels.
@@ -81,6 +85,7 @@ class SimPhone:
         DeviceError: When the size is outside 320–3840 × 480–3840 pixels or not portrait
             (:func:`check_screen_size`), before anything is allocated.
         InvalidStateError: When ``seconds_per_action`` is not a finite number.
+        NotImplementedError: For an app that does not override ``initial_state``.
 
     Example:
         >>> phone = SimPhone()
@@ -141,6 +146,11 @@ class SimPhone:
             # A phone shows wall-clock time: a clock with a UTC offset is the time it shows
             # there (apps compare it with the naive times of their data).
             loaded.clock = loaded.clock.replace(tzinfo=None)
+        self._load(loaded)
+        self.events = []
+
+    def _load(self, loaded: PhoneState) -> None:
+        """Make ``loaded`` (checked, the phone's own) the live state, at home."""
         self._state = loaded
         self._clock = loaded.clock
         self._stacks = BackStacks(self.apps)
@@ -148,7 +158,6 @@ class SimPhone:
             {app_id: self._version_of(app_id, data) for app_id, data in loaded.apps.items()})
         self._view: View | None = None
         self._view_key: tuple | None = None
-        self.events: list[StepEvent] = []
 
     def screenshot(self, fresh: bool = False) -> np.ndarray:
         """The screen as a read-only H×W×3 uint8 array (never modified afterwards).
@@ -358,9 +367,14 @@ class SimPhone:
             self._live()
 
     def _live(self) -> None:
-        """Load the built-in content (seed 0) unless a state is loaded."""
+        """Load the built-in content (seed 0) unless a state is loaded.
+
+        As ``reset()`` would, but the list of events stays the one handed out, and a
+        closed phone's ``state`` and ``clock`` are the built-in ones, as they were when a
+        phone loaded them at once. An app's ``initial_state`` raising raises here.
+        """
         if self._state is None:
-            self.reset()
+            self._load(PhoneState.default(self.apps, 0))
 
     def _current(self) -> View:
         self._live()

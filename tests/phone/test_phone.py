@@ -13,6 +13,7 @@ from mobileintent_gym.errors import (
 )
 from mobileintent_gym.phone import PhoneState, SimPhone
 from mobileintent_gym.phone.query import find, find_all, tap
+from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from tests.helpers import press, texts
 
 
@@ -519,25 +520,65 @@ def test_backspace_deletes_the_last_character_as_it_is_seen(phone):
     assert find(phone.hierarchy(), resource_id="input").text == hint
 
 
+class _Counted:
+    """Apps of the music app's type that count their initial_state calls."""
+
+    def __init__(self):
+        self.calls, music = [], registry.get("music").app
+        counted = self
+
+        class Counted(type(music)):
+            def initial_state(self, seed):
+                counted.calls.append(seed)
+                return super().initial_state(seed)
+
+        self.app, self.music = Counted, music
+
+    def phone(self):
+        return SimPhone(540, 1200, apps=[self.app()])
+
+
 def test_the_built_in_content_is_built_when_first_needed():
-    music = registry.get("music").app
-    calls = []
-
-    class Counted(type(music)):
-        def initial_state(self, seed):
-            calls.append(seed)
-            return super().initial_state(seed)
-
-    phone = SimPhone(540, 1200, apps=[Counted()])
+    counted = _Counted()
+    phone = counted.phone()
     phone.add_canvas("row", np.zeros((1200, 540, 3), np.uint8))  # a vector worker's start
-    phone.reset(PhoneState({"music": music.initial_state(3)}))  # a user's content: all apps
-    assert calls == [] and phone.route() == "launcher"
-    fresh = SimPhone(540, 1200, apps=[Counted()])
-    assert fresh.route() == "launcher" and calls == [0]
-    assert fresh.state.apps["music"] == music.initial_state(0)
-    assert SimPhone(apps=[Counted()]).clock == fresh.clock and calls == [0, 0]
-    closed = SimPhone(apps=[Counted()])
+    phone.reset(PhoneState({"music": counted.music.initial_state(3)}))  # a user's: all apps
+    assert counted.calls == [] and phone.route() == "launcher"
+    fresh = counted.phone()
+    assert fresh.state.apps["music"] == counted.music.initial_state(0) and counted.calls == [0]
+    assert fresh.clock == DEFAULT_CLOCK.isoformat(" ", "seconds")
+
+
+@pytest.mark.parametrize("first", [
+    lambda p: p.route(), lambda p: p.hierarchy(), lambda p: p.screenshot(),
+    lambda p: p.act("PRESS[HOME]"), lambda p: p.foreground_package(),
+    lambda p: p.launch("music"), lambda p: p.stop("music"), lambda p: p.open("music"),
+    lambda p: p.swipe_between(270, 900, 270, 300), lambda p: p.clock, lambda p: p.state,
+], ids=["route", "hierarchy", "screenshot", "act", "foreground_package", "launch", "stop",
+        "open", "swipe_between", "clock", "state"])
+def test_any_first_call_loads_the_built_in_content_once(first):
+    counted = _Counted()
+    phone = counted.phone()
+    events = phone.events
+    first(phone)
+    phone.act("PRESS[HOME]")
+    assert counted.calls == [0] and phone.events is events and events[-1].action == "PRESS[HOME]"
+    assert phone.state.apps["music"] == counted.music.initial_state(0)
+
+
+def test_a_closed_phone_that_never_loaded_tells_its_built_in_state_and_refuses_the_rest():
+    counted = _Counted()
+    closed = counted.phone()
     closed.close()
     with pytest.raises(DeviceError, match="closed"):
         closed.route()
-    assert calls == [0, 0]
+    assert counted.calls == []
+    assert closed.clock == DEFAULT_CLOCK.isoformat(" ", "seconds")
+    assert closed.foreground_package() == "com.android.launcher3" and counted.calls == [0]
+
+
+def test_an_app_whose_instance_has_its_initial_state_is_installed():
+    counted = _Counted()
+    app = type(counted.music)()
+    app.initial_state = counted.music.initial_state  # set on the instance, not the class
+    assert SimPhone(540, 1200, apps=[app]).state.apps["music"] == counted.music.initial_state(0)
