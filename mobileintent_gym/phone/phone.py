@@ -377,7 +377,7 @@ class SimPhone:
             self._load(PhoneState.default(self.apps, 0))
 
     def _current(self) -> View:
-        self._live()
+        """The view on top (call it after :meth:`_check_open`, which loads a state)."""
         key = self._key()
         if key == self._view_key:
             return self._view

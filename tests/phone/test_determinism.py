@@ -62,6 +62,7 @@ def test_cached_frames_and_views_equal_uncached_ones_over_a_random_walk():
     cross apps, dialogs, the keyboard and the clock."""
     rng = np.random.default_rng(11)
     cached, plain = SimPhone(), SimPhone(render_cache=False)
+    cached.reset()  # loaded: _current() reads the state
     words = ("hi", "Rainy Night", "ok")
     for _ in range(150):
         roll = rng.random()

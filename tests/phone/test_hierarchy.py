@@ -97,6 +97,7 @@ def test_phone_dump_lists_only_rows_inside_the_viewport(phone):
 def screens():
     """Distinct views met on the tour and on a seeded random walk (sheets, dialogs, keyboard)."""
     phone, rng, views = SimPhone(), np.random.default_rng(5), {}
+    phone.reset()  # loaded: _current() reads the state
     tour = plan(phone.apps.values())
     steps = [lambda view, s=s: s(view.xml()) for _, s in tour] + [None] * 250
     for step in steps:
