@@ -12,6 +12,7 @@ from mobileintent_gym.errors import (
     UnknownRouteError,
 )
 from mobileintent_gym.phone import PhoneState, SimPhone
+from mobileintent_gym.phone.app import App
 from mobileintent_gym.phone.query import find, find_all, tap
 from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from tests.helpers import press, texts
@@ -578,7 +579,13 @@ def test_a_closed_phone_that_never_loaded_tells_its_built_in_state_and_refuses_t
 
 
 def test_an_app_whose_instance_has_its_initial_state_is_installed():
-    counted = _Counted()
-    app = type(counted.music)()
-    app.initial_state = counted.music.initial_state  # set on the instance, not the class
-    assert SimPhone(540, 1200, apps=[app]).state.apps["music"] == counted.music.initial_state(0)
+    music = registry.get("music").app
+
+    class Unset(type(music)):
+        initial_state = App.initial_state  # the class has none of its own
+
+    app = Unset()
+    app.initial_state = music.initial_state  # the instance has
+    assert SimPhone(540, 1200, apps=[app]).state.apps["music"] == music.initial_state(0)
+    with pytest.raises(NotImplementedError, match="must override initial_state"):
+        SimPhone(540, 1200, apps=[Unset()])
