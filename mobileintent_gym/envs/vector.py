@@ -248,12 +248,20 @@ class SharedMemoryVectorEnv(VectorEnv):
         """Reset every sub-env, or those of ``options["reset_mask"]``.
 
         Args:
-            seed: ``None``; an int ``s`` (sub-env ``i`` gets ``s + i``); or one per sub-env.
+            seed: ``None``; an int ``s`` >= 0 (sub-env ``i`` gets ``s + i``); or a list
+                (or 1-D array) of one per sub-env, ``None`` keeping a sub-env's generator.
             options: Passed to every sub-env's reset; a boolean ``reset_mask`` array picks
                 the sub-envs to reset (the others keep their episode).
+
+        Raises:
+            ValueError: For a seed or ``options`` of another kind, before any sub-env is
+                reset. A reset a sub-env refuses (an option its env rejects) is raised
+                as the class says: the other sub-envs' resets are done.
         """
         self._open("reset")
         seeds = _seeds(seed, self.num_envs)
+        if not (options is None or isinstance(options, dict)):
+            raise ValueError(f"options must be None or a dict, got {options!r:.80}")
         mask = (options or {}).get("reset_mask")
         mask = np.ones(self.num_envs, bool) if mask is None else _checked_mask(mask,
                                                                                  self.num_envs)
@@ -923,13 +931,22 @@ def _ids(env_ids: Sequence[int] | np.ndarray | None, num_envs: int) -> list[int]
 
 
 def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
+    """The sub-envs' seeds, each ``None`` or a Python int >= 0, checked before any is sent.
+
+    A seed refused in a worker would leave the sub-envs before it reset and those after
+    it not, so every seed is checked here first.
+    """
     if seed is None:
         return [None] * num_envs
-    if isinstance(seed, (int, np.integer)):
+    if is_integer(seed) and seed >= 0:
         return [int(seed) + i for i in range(num_envs)]
-    if len(seed) != num_envs:
-        raise ValueError(f"seed must be None, an int or {num_envs} seeds, got {seed!r}")
-    return list(seed)
+    listed = list(seed) if (isinstance(seed, list | tuple) or (
+        isinstance(seed, np.ndarray) and seed.ndim == 1)) else []
+    if len(listed) != num_envs or any(
+            s is not None and not (is_integer(s) and s >= 0) for s in listed):
+        raise ValueError(f"seed must be None, an int >= 0 or a list of {num_envs} such "
+                         f"seeds (None for unseeded), got {seed!r:.80}")
+    return [None if s is None else int(s) for s in listed]
 
 
 def _checked_cpus(cpus: Sequence[int] | None) -> list[int] | None:

@@ -342,3 +342,33 @@ def test_seeds_and_generators_are_the_sub_envs_as_in_gymnasiums_vector_envs():
         g.bit_generator.state for g in sync.np_random]
     ours.close()
     sync.close()
+
+
+@pytest.mark.parametrize("seed", [[-1, 5], [5, "x"], [5, 1.5], [5, True], 1.5, -2, {10: 0, 20: 0},
+                                  [1, 2, 3], np.array([[1, 2]])])
+def test_a_bad_seed_is_named_and_resets_no_sub_env(seed):
+    envs = SharedMemoryVectorEnv([_Light] * 2)
+    envs.reset(seed=0)
+    envs.step(np.array([0, 0]))
+    with pytest.raises(ValueError, match="seed must be None, an int >= 0 or a list of 2"):
+        envs.reset(seed=seed)
+    assert envs.step(np.array([0, 0]))[0].tolist() == [[2], [2]]  # neither sub-env reset
+    envs.close()
+
+
+def test_a_seed_per_sub_env_may_be_a_numpy_array_or_hold_none():
+    envs = SharedMemoryVectorEnv([_Masked] * 3)
+    envs.reset(seed=np.array([3, 4, 9]))
+    assert envs.np_random_seed == (3, 4, 9)
+    envs.reset(seed=[np.int64(7), None, 2])
+    assert envs.np_random_seed == (7, 4, 2)  # None keeps the sub-env's generator
+    envs.close()
+
+
+@pytest.mark.parametrize("options", [["x"], "abc", 3])
+def test_options_that_are_no_dict_are_named(options):
+    envs = SharedMemoryVectorEnv([_Light] * 2)
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="options must be None or a dict"):
+        envs.reset(options=options)
+    envs.close()
