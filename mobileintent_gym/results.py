@@ -222,6 +222,10 @@ def _checked(run: RunRecord, path: object) -> RunRecord:
     if not isinstance(run.scores, dict):
         raise ResultsFileError(f"{str(path)!r}: 'scores' must be an object, got "
                                f"{type(run.scores).__name__}")
+    for name, value in run.scores.items():
+        if not (value is None or is_number(value)):
+            raise ResultsFileError(f"{str(path)!r}: score {name!r} must be a number or null, "
+                                   f"got {value!r:.40}")
     for position, episode in enumerate(run.episodes):
         problem = _episode_problem(episode, position)
         if problem:

@@ -199,6 +199,8 @@ def test_a_run_cut_short_keeps_its_episodes_and_resumes_where_it_stopped(agent_m
 
 @pytest.mark.parametrize(("change", "named"), [
     ({"rewards": ["a"]}, "rewards are numbers from 0 to 1"),
+    ({"contexts": {"UA": 1, "UC": 2}}, "contexts must be a list, one per subgoal"),
+    ({"reached": "yes"}, "reached must be a list, one per subgoal"),
     ({"success": "maybe"}, "success must be true or false"),
     ({"seed": "abc"}, "'seed' must be an integer >= 0"),
     ({"steps": "zzz"}, "'steps' must be a list of steps"),

@@ -102,6 +102,8 @@ def test_view_of_something_else_is_one_line(tmp_path, capsys):
     ("episodes", None, "'episodes' must be a list of objects"),
     ("episodes", [3], "'episodes' must be a list of objects"),
     ("scores", None, "'scores' must be an object, got NoneType"),
+    ("scores", {"task_sr": "abc"}, "score 'task_sr' must be a number or null, got 'abc'"),
+    ("scores", {"sar": [1]}, "score 'sar' must be a number or null, got [1]"),
     ("provenance", {"device": "sim"}, "its provenance's 'screen' must be [width, height]"),
 ])
 def test_a_results_file_of_the_wrong_shape_is_one_line(scripted_run, tmp_path, capsys, field,
