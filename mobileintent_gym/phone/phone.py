@@ -34,6 +34,8 @@ from mobileintent_gym.phone.view import Layer, View
 
 MIN_WIDTH, MIN_HEIGHT, MAX_SIDE = 320, 480, 3840
 MIN_ASPECT = 1.5  # height / width: a portrait phone, as tall as 320x480 or taller
+MAX_PACE = 10_000 * 366 * 86_400
+"""The most seconds an action may move the clock, either way: the calendar's span."""
 # The layout's reference screen in density-independent pixels (a 16:9 phone).
 _DP_WIDTH, _DP_HEIGHT = 411.43, 731.43
 _VIEW_CACHE = 64
@@ -84,7 +86,8 @@ class SimPhone:
     Raises:
         DeviceError: When the size is outside 320–3840 × 480–3840 pixels or not portrait
             (:func:`check_screen_size`), before anything is allocated.
-        InvalidStateError: When ``seconds_per_action`` is not a finite number.
+        InvalidStateError: When ``seconds_per_action`` is not a finite number within
+            :data:`MAX_PACE`.
         NotImplementedError: For an app that does not override ``initial_state``.
 
     Example:
@@ -200,9 +203,9 @@ class SimPhone:
 
     @seconds_per_action.setter
     def seconds_per_action(self, seconds: float) -> None:
-        if not is_finite(seconds):
-            raise InvalidStateError(f"seconds_per_action must be a finite number, got "
-                                    f"{seconds!r}")
+        if not (is_finite(seconds) and abs(seconds) <= MAX_PACE):
+            raise InvalidStateError(f"seconds_per_action must be a finite number of at most "
+                                    f"{MAX_PACE:.0f} seconds either way, got {seconds!r}")
         self._pace = float(seconds)
 
     def _run(self, action: Action, gesture: tuple[tuple[int, int], int] | None = None
@@ -218,7 +221,7 @@ class SimPhone:
         undo = self._undo_point()
         try:
             note, hit, typed = self._apply(action, before, gesture)
-            self._clock += timedelta(seconds=self._pace)
+            self._clock = self._moved_clock()
             after = self._current()
         except BaseException as err:  # Ctrl-C included: undone, and raised as it came
             self._roll_back(*undo)
@@ -233,6 +236,18 @@ class SimPhone:
                           before.record, after.record)
         self.events.append(event)
         return ActResult(effect, event.note, event)
+
+    def _moved_clock(self) -> datetime:
+        """The clock after one more action.
+
+        Raises:
+            DeviceError: When it would leave the calendar (years 1-9999), naming the pace.
+        """
+        try:
+            return self._clock + timedelta(seconds=self._pace)
+        except OverflowError:
+            raise DeviceError(f"the clock ({self._clock}) would leave the calendar at "
+                              f"seconds_per_action={self._pace:g}") from None
 
     def close(self) -> None:
         """Release frames and caches; the phone refuses calls afterwards."""

@@ -1,5 +1,7 @@
 """Failing apps and odd input: an action happens whole or not at all, a bad value is named."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -110,6 +112,20 @@ def test_a_failing_action_on_the_launcher_keeps_its_page(monkeypatch):
     assert phone.hierarchy() == page and not phone.act("PRESS[BACK]").effect
 
 
+def test_an_action_that_would_move_the_clock_off_the_calendar_names_the_pace():
+    # 1e12 s was accepted and every action failed with OverflowError('date value out of range').
+    phone = SimPhone(540, 1200)
+    phone.seconds_per_action = 3e11  # within the span, but 9,500 years on
+    before = phone.clock
+    with pytest.raises(DeviceError, match=r"the clock \(2026-03-02 09:41:00\) would leave "
+                                          r"the calendar at seconds_per_action=3e\+11"):
+        phone.act("PRESS[HOME]")
+    assert phone.clock == before and phone.events == []
+    phone.seconds_per_action = 60
+    phone.act("PRESS[HOME]")
+    assert len(phone.events) == 1 and phone.clock == "2026-03-02 09:42:00"
+
+
 def test_tapping_ones_own_name_on_a_reply_opens_ones_own_profile():
     # It opened social/profile of id "me", which has no account: KeyError, phone stuck.
     phone = SimPhone(540, 1200)
@@ -135,10 +151,11 @@ def test_a_deep_link_to_a_new_playlist_of_no_track_is_refused_as_it_opens():
     assert phone.route() == "launcher"
 
 
-@pytest.mark.parametrize("seconds", [float("nan"), float("inf"), "4", None, True])
+@pytest.mark.parametrize("seconds", [float("nan"), float("inf"), "4", None, True, 1e18, -1e12])
 def test_a_pace_that_is_no_finite_number_is_named(seconds):
-    with pytest.raises(InvalidStateError, match=f"seconds_per_action must be a finite number, "
-                                                f"got {seconds!r}"):
+    with pytest.raises(InvalidStateError, match=re.escape(
+            f"seconds_per_action must be a finite number of at most 316224000000 seconds "
+            f"either way, got {seconds!r}")):
         SimPhone(540, 1200, seconds_per_action=seconds)
     phone = SimPhone(540, 1200)
     with pytest.raises(InvalidStateError, match="seconds_per_action"):
