@@ -213,7 +213,10 @@ def app_of(item: App | Installable) -> App:
         return item
     if isinstance(item, Installable) and isinstance(item.app, App):
         return item.app
-    raise InvalidAppError(f"not an app or an app bundle: {item!r}")
+    registry = DEFAULT_APPS.partition(":")[0]
+    hint = f" (an app id? its bundle is {registry}.get({item!r}))" if isinstance(item,
+                                                                                str) else ""
+    raise InvalidAppError(f"not an app or an app bundle: {item!r:.60}{hint}")
 
 
 def check_state_type(app: App) -> None:
@@ -239,7 +242,8 @@ def install(items: Iterable[App | Installable] | None) -> dict[str, App]:
     """App id → app, in the given order (``None``: the bundles named by :data:`DEFAULT_APPS`).
 
     Raises:
-        InvalidAppError: For an item that is not an app or bundle, an app whose state type
+        InvalidAppError: For items that are no list (an app, a text), an item that is not
+            an app or bundle, an app whose state type
             is not a frozen dataclass, or a repeated app id.
         NotImplementedError: For an app that does not override ``initial_state`` (found
             here: a phone builds the built-in states when it first needs them).
@@ -247,6 +251,8 @@ def install(items: Iterable[App | Installable] | None) -> dict[str, App]:
     if items is None:
         module, _, function = DEFAULT_APPS.partition(":")
         items = getattr(importlib.import_module(module), function)()
+    if isinstance(items, str | bytes | App) or not isinstance(items, Iterable):
+        raise InvalidAppError(f"apps must be a list of apps or app bundles, got {items!r:.60}")
     apps: dict[str, App] = {}
     for item in items:
         app = app_of(item)

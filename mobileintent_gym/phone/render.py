@@ -126,8 +126,9 @@ class Renderer:
         first frame drawn into it is drawn whole; call this again after writing to it.
 
         Raises:
-            ValueError: When ``pixels`` is not such an array.
+            ValueError: When ``pixels`` is not such an array, or ``key`` is unhashable.
         """
+        _check_key(key)
         if not (isinstance(pixels, np.ndarray) and pixels.dtype == np.uint8
                 and pixels.shape == (self.height, self.width, 3)
                 and pixels.flags.c_contiguous and pixels.flags.writeable):
@@ -151,6 +152,7 @@ class Renderer:
         Raises:
             ValueError: When no canvas was added under ``key``.
         """
+        _check_key(key)
         if key is not None and key not in self._canvases:
             raise ValueError(f"no canvas named {key!r}; add it with add_canvas first")
         self._canvas = self._own if key is None else self._canvases[key]
@@ -419,6 +421,15 @@ def _visible(op: Op) -> Rect | None:
 def _shows(canvas: _Canvas, ops: list[Op]) -> bool:
     """Whether ``canvas`` shows the frame of ``ops``."""
     return canvas.ops is not None and (ops is canvas.ops or ops == canvas.ops)
+
+
+
+def _check_key(key: object) -> None:
+    """Refuse a canvas key that cannot name a canvas (a list, say), naming it."""
+    try:
+        hash(key)
+    except TypeError:
+        raise ValueError(f"a canvas key must be hashable, got {key!r:.60}") from None
 
 
 def _described(value: object) -> str:

@@ -214,8 +214,14 @@ def test_a_phone_installs_the_apps_it_is_given():
     assert [n.text for n in find_all(phone.hierarchy(), resource_id="icon")] == ["Music"]
     with pytest.raises(InvalidAppError, match="twice"):
         SimPhone(apps=[music, music.app])
-    with pytest.raises(InvalidAppError, match="not an app"):
+    with pytest.raises(InvalidAppError, match=r"not an app or an app bundle: 'music' \(an "
+                                              r"app id\? its bundle is mobileintent_gym\.apps"
+                                              r"\.registry\.get\('music'\)\)"):
         SimPhone(apps=["music"])
+    for items in ("music", music.app, 3):  # it named 'm', the text's first letter
+        with pytest.raises(InvalidAppError, match=f"apps must be a list of apps or app "
+                                                  f"bundles, got {re.escape(repr(items)[:20])}"):
+            SimPhone(apps=items)
 
 
 def test_a_bundle_whose_parts_do_not_fit_is_refused():

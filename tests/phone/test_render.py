@@ -245,6 +245,10 @@ def test_a_bad_canvas_or_key_is_refused_by_name():
         phone.add_canvas(0, np.zeros((1200, 1080, 3), np.uint8)[:, ::2])
     with pytest.raises(ValueError, match="no canvas named 'left'"):
         phone.draw_into("left")
+    for call in (phone.draw_into, lambda key: phone.add_canvas(key, np.zeros((1200, 540, 3),
+                                                                             np.uint8))):
+        with pytest.raises(ValueError, match=r"a canvas key must be hashable, got \['k'\]"):
+            call(["k"])  # a TypeError from inside the renderer's dict
     assert np.array_equal(phone.screenshot(), fresh_frame(phone))  # nothing changed
 
 
