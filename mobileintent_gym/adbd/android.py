@@ -51,6 +51,13 @@ _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 # ADBKeyboard's broadcasts that type text, and how each carries it in its "msg" extra.
 _KEYBOARD_ACTIONS = {"ADB_INPUT_B64": True, "ADB_INPUT_TEXT": False}
 _USERS = ("all", "current", "cur")  # what am's --user takes besides a number
+# Monkey's options that take no value, and those that take one (and every --pct-*).
+_MONKEY_FLAGS = frozenset({"-v", "--ignore-crashes", "--ignore-timeouts",
+                           "--ignore-security-exceptions", "--ignore-native-crashes",
+                           "--kill-process-after-error", "--monitor-native-crashes",
+                           "--wait-dbg", "--dbg-no-events", "--hprof", "--randomize-throttle"})
+_MONKEY_VALUED = frozenset({"-p", "-c", "-s", "--throttle", "--pkg-blacklist-file",
+                            "--pkg-whitelist-file", "--setup", "-f", "--port"})
 
 
 def _ints(values: list[str]) -> list[int]:
@@ -66,6 +73,56 @@ def _ints(values: list[str]) -> list[int]:
             raise ValueError(f"not a number in range: {value[:40]!r}")
         numbers.append(int(number))
     return numbers
+
+
+def _monkey_options(args: list[str]) -> tuple[dict[str, str], int]:
+    """Monkey's options with a value (the last of each wins) and its count.
+
+    Raises:
+        ValueError: Saying what monkey says of an unknown option, a missing value or count,
+            or a count that is no number.
+    """
+    options: dict[str, str] = {}
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        option = args[index]
+        if option in _MONKEY_FLAGS:
+            index += 1
+            continue
+        if option not in _MONKEY_VALUED and not option.startswith("--pct-"):
+            raise ValueError(f"Unknown option: {option[:40]}")
+        if index + 1 == len(args):
+            raise ValueError(f"Argument expected after {option}")
+        options[option] = args[index + 1]
+        index += 2
+    if index == len(args):
+        raise ValueError("Count not specified")
+    if not _java_integer(args[index], 32):
+        raise ValueError(f'Count is not a number: "{args[index][:40]}"')
+    return options, int(args[index])
+
+
+def _java_integer(text: str, bits: int) -> bool:
+    """Whether Java's ``Integer.parseInt`` (32 bits) or ``Long.parseLong`` (64) reads it."""
+    return bool(re.fullmatch(r"[+-]?\d+", text, re.ASCII)) and (
+        -(2 ** (bits - 1)) <= int(text) < 2 ** (bits - 1))
+
+
+def _java_float(text: str) -> bool:
+    """Whether Java's ``Float.parseFloat``/``Double.parseDouble`` reads it (near enough)."""
+    number = text.strip()
+    number = number[:-1] if number[-1:] in ("f", "F", "d", "D") else number
+    try:
+        float(number)
+    except ValueError:
+        return False
+    return "_" not in number  # Python reads 1_0; Java does not
+
+
+# am's number extras, and whether Android reads a value as one.
+_NUMBER_EXTRAS: dict[str, Callable[[str], bool]] = {
+    "--ei": lambda v: _java_integer(v, 32), "--el": lambda v: _java_integer(v, 64),
+    "--ef": _java_float, "--ed": _java_float}
 
 
 def _keyboard_text(action: str, message: str) -> str:
@@ -115,6 +172,8 @@ class PhoneCommands:
         if args and args[0] in _INPUT_SOURCES:
             args = args[1:]
         if args[:1] == ["-d"]:
+            if len(args) < 2 or not is_digits(args[1].removeprefix("-")):
+                return _usage(f"Error: Invalid display id: {args[1] if len(args) > 1 else ''}")
             args = args[2:]
         handlers: dict[str, Callable[[list[str]], Output]] = {
             "tap": self._tap, "swipe": self._swipe, "draganddrop": self._swipe,
@@ -169,6 +228,8 @@ class PhoneCommands:
                 codes.append(_KEY_NAMES[name])
             else:
                 raise ValueError(f"unknown keycode {arg!r}")
+        if not codes:
+            raise ValueError("no keycode")
         for code in codes:
             # Keys the simulated phone has no use for (volume, power ...) do nothing.
             if code in _PHONE_KEYS:
@@ -280,6 +341,11 @@ class PhoneCommands:
         """
         action = args[args.index("-a") + 1] if "-a" in args[:-1] else ""
         extras = {args[i + 1]: args[i + 2] for i in range(len(args) - 2) if args[i] == "--es"}
+        for index, option in enumerate(args[:-2]):  # what Android parses as a number
+            if option in _NUMBER_EXTRAS and not _NUMBER_EXTRAS[option](args[index + 2]):
+                return _usage(f"Exception occurred while executing 'broadcast':\n"
+                              f"java.lang.NumberFormatException: For input string: "
+                              f"\"{args[index + 2][:40]}\"")
         if action in _KEYBOARD_ACTIONS:
             try:
                 self.phone.act(Action.type_text(_keyboard_text(action, extras.get("msg", ""))))
@@ -290,16 +356,24 @@ class PhoneCommands:
                       .encode())
 
     def monkey(self, inv: Invocation) -> Output:
-        """``monkey -p PACKAGE [-c CATEGORY] [-v] COUNT``: launches the package.
+        """``monkey -p PACKAGE [-c CATEGORY] [-v] [-s SEED] [--throttle MS] COUNT``.
 
-        As its launcher icon does: a started app comes back where it was left.
+        Launches the package, as its launcher icon does (a started app comes back where it
+        was left), when ``COUNT`` is at least one; no random events follow. Options it does
+        not know, or a missing or non-numeric count, are errors (exit code 255) as on
+        Android.
         """
-        args = inv.argv[1:]
-        package = args[args.index("-p") + 1] if "-p" in args[:-1] else ""
+        try:
+            options, count = _monkey_options(inv.argv[1:])
+        except ValueError as err:
+            return Output(stderr=f"** Error: {err}\n".encode(), code=255)
+        package = options.get("-p", "")
         if package not in self.phone.packages():
             return Output(b"** No activities found to run, monkey aborted.\n", code=252)
-        self.phone.launch(self.phone.packages()[package])
-        return Output(b"  bash arg: -p\nEvents injected: 1\n## Network stats: elapsed time=1ms\n")
+        if count:
+            self.phone.launch(self.phone.packages()[package])
+        return Output(f"  bash arg: -p\nEvents injected: {min(count, 1)}\n"
+                      "## Network stats: elapsed time=1ms\n".encode())
 
     def pm(self, inv: Invocation) -> Output:
         """``pm list packages``: the launcher and every simulated app."""

@@ -59,6 +59,22 @@ def test_keyevents_by_number_and_name(device):
     assert device.run("input keyevent KEYCODE_NOPE").code == 1
 
 
+@pytest.mark.parametrize(("line", "says"), [
+    ("input keyevent", b"keyevent: no keycode"),  # it ended in status 0, doing nothing
+    ("input keyevent --longpress", b"keyevent: no keycode"),
+    ("input -d abc tap 5 5", b"Invalid display id: abc"),  # the display id was skipped
+    ("input -d", b"Invalid display id: "),
+])
+def test_input_without_a_keycode_or_with_a_bad_display_is_an_error(device, line, says):
+    device.phone.open("chat")
+    events = len(device.phone.events)
+    result = device.run(line)
+    assert result.code == 1 and result.stderr.startswith(b"Error: ") and says in result.stderr
+    assert len(device.phone.events) == events and device.phone.route() == "chat/chats"
+    out(device, "input -d 0 keyevent 3")  # a display's number is read
+    assert device.phone.route() == "launcher"
+
+
 def test_am_start_and_monkey_open_apps(device):
     out(device, "monkey -p com.mobileintent.chat -c android.intent.category.LAUNCHER 1")
     assert device.phone.route() == "chat/chats"
@@ -70,6 +86,26 @@ def test_am_start_and_monkey_open_apps(device):
         result = device.run(f"am start -n com.mobileintent.chat/.route.{route}")
         assert result.code == 1 and b"does not exist" in result.stderr
         assert device.phone.route() == "music/home"
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ("monkey -p com.mobileintent.chat -1", b"** Error: Unknown option: -1"),  # it launched
+    ("monkey -p com.mobileintent.chat", b"** Error: Count not specified"),
+    ("monkey -p com.mobileintent.chat x", b'** Error: Count is not a number: "x"'),
+    ("monkey -p com.mobileintent.chat 9999999999",
+     b'** Error: Count is not a number: "9999999999"'),
+    ("monkey -p com.mobileintent.chat -q 1", b"** Error: Unknown option: -q"),
+    ("monkey -p", b"** Error: Argument expected after -p"),
+])
+def test_monkey_reads_its_options_and_count_as_android_does(device, line, says):
+    result = device.run(line)
+    assert (result.code, result.stderr) == (255, says + b"\n")
+    assert device.phone.route() == "launcher"
+    assert "Events injected: 0" in out(device, "monkey -p com.mobileintent.chat 0")
+    assert device.phone.route() == "launcher"  # no event: nothing launched
+    out(device, "monkey -v -v --throttle 100 -s 7 --pct-touch 50 --ignore-crashes -p "
+                "com.mobileintent.chat 500")
+    assert device.phone.route() == "chat/chats"
 
 
 def test_am_force_stop_closes_the_apps_screens_and_keeps_its_data(device):
@@ -266,6 +302,14 @@ def test_a_broadcast_nobody_receives_completes_and_a_bad_message_is_an_error(dev
     bad = device.run("am broadcast -a ADB_INPUT_B64 --es msg '@@@'")
     assert bad.code == 1 and b"msg is not base64 of UTF-8 text: '@@@'" in bad.stderr
     assert len(device.phone.events) == before
+    # A number extra that is no number fails as Android's parsing does; it completed.
+    for extra, value in (("--ei", "notint"), ("--ei", "2147483648"), ("--el", "1.5"),
+                         ("--ef", "1_0"), ("--ed", "x")):
+        bad = device.run(f"am broadcast -a ADB_INPUT_TEXT --es msg hi {extra} n {value}")
+        assert bad.code == 1 and bad.stderr.endswith(
+            f'NumberFormatException: For input string: "{value}"\n'.encode()), (extra, value)
+    assert len(device.phone.events) == before
+    out(device, "am broadcast -a some.OTHER --ei n -3 --el m 9999999999 --ef f 1.5f --ed d 2e3")
 
 
 NUMBERS = st.sampled_from(["1e999", "-1e999", "nan", "inf", "1_0", "0x10", "１", "٣", "",
