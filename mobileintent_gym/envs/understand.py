@@ -12,11 +12,12 @@ Reward = (Acc-G + Acc-S + BLEU-4) / 3 of the answer against the truth
 all-MiniLM-L6-v2, BLEU-4 on characters), each term also in ``info``. The answer is read
 as model output is (:func:`~mobileintent_gym.metrics.act2intent.read_segmentation`: the
 first JSON object, inside prose or a code fence too; indices as numbers or numeric
-strings). An answer that holds no such object scores 0 on all three and
-``info["malformed"]`` says why; it never raises. Two intentions of one window may have
-the same text: the truth (``env.truth``, ``info["truth"]``) is therefore a sequence of
-``(text, indices)`` pairs in order, and an answer may repeat a key (JSON allows it;
-:func:`mobileintent_gym.agents.understand.answer` writes such objects).
+strings). An answer that holds no such object, or one with a segment whose indices are
+not integers from 1 (none, ``0``, ``2.5``), scores 0 on all three, whatever its other
+segments hold, and ``info["malformed"]`` says why; it never raises. Two intentions of one
+window may have the same text: the truth (``env.truth``, ``info["truth"]``) is therefore
+a sequence of ``(text, indices)`` pairs in order, and an answer may repeat a key (JSON
+allows it; :func:`mobileintent_gym.agents.understand.answer` writes such objects).
 
 Version History:
     v0: Initial version.

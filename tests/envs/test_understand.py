@@ -240,3 +240,13 @@ def test_an_intention_is_named_by_the_purpose_after_its_last_steps_last_to():
     observation = {"steps": "\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1))}
     answer = json.loads(AppSwitchSegmenter().act(observation, {}))
     assert answer == {"In Chat, reply.": [1, 2]}
+
+
+@pytest.mark.parametrize("bad", [[], [0], [2.5]])
+def test_one_segment_without_valid_indices_makes_the_whole_answer_malformed(env, bad):
+    # As documented: the other segments, written exactly as the truth, are not scored apart.
+    env.reset(seed=4)
+    texts, groups = zip(*env.unwrapped.truth, strict=True)
+    written = [*groups[:-1], bad]
+    _, reward, _, _, info = env.step(answer(zip(texts, written, strict=True)))
+    assert reward == 0.0 and f"segment {texts[-1]!r} needs step indices >= 1" in info["malformed"]
