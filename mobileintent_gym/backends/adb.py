@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from mobileintent_gym.actions import Action, ActionType
+from mobileintent_gym.actions import Action, ActionLike, ActionType, to_action
 from mobileintent_gym.adbd.conventions import (
     KEYCODES,
     LONG_PRESS_GESTURE_MS,
@@ -267,20 +267,23 @@ class AdbDevice:
                 return route_from_component(*focus)
         raise DeviceCommandError(f"no focused window on {self.config.serial!r}")
 
-    def act(self, action: Action) -> ActResult:
+    def act(self, action: ActionLike) -> ActResult:
         """Send one action and log it as SimPhone does (see the module notes).
 
-        ``hit`` (clicks and long clicks), ``visible`` and ``visible_after`` come from the
-        dumps before and after the action, ``effect`` says whether the route or the dump
-        changed, and ``typed`` is the TYPE action's text. With ``observe=False`` there
+        ``action`` is an ``Action``, its string form or an action-space sample, as for
+        SimPhone. ``hit`` (clicks and long clicks), ``visible`` and ``visible_after`` come
+        from the dumps before and after the action, ``effect`` says whether the route or
+        the dump changed, and ``typed`` is the TYPE action's text. With ``observe=False`` there
         are no dumps: ``hit``/``visible`` stay empty and ``effect`` is ``True`` whenever a
         command was sent (``False`` for COMPLETE).
 
         Raises:
-            InvalidActionError: For a point off screen or text the device cannot type.
+            InvalidActionError: For a malformed action, a point off screen or text the
+                device cannot type.
             DeviceError: When the device rejects or does not run the command, or its
                 dump cannot be read.
         """
+        action = to_action(action)
         action.check_inside(self.width, self.height)
         commands = self._commands(action)
         before = self.route()

@@ -20,7 +20,7 @@ import io
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from mobileintent_gym.actions import Action, ActionType
+from mobileintent_gym.actions import Action, ActionLike, ActionType, to_action
 from mobileintent_gym.adbd.conventions import (
     KEYCODES,
     LONG_PRESS_GESTURE_MS,
@@ -118,13 +118,17 @@ class AppiumDevice:
         self._call(lambda: self._driver.activate_app(package), f"activate {package}")
         self._screen = None
 
-    def act(self, action: Action) -> ActResult:
+    def act(self, action: ActionLike) -> ActResult:
         """Carry out one action and log it as :class:`AdbDevice` does.
 
+        ``action`` is an ``Action``, its string form or an action-space sample, as for
+        SimPhone.
+
         Raises:
-            InvalidActionError: For a point off screen.
+            InvalidActionError: For a malformed action or a point off screen.
             DeviceError: When Appium fails, or its page source is no uiautomator dump.
         """
+        action = to_action(action)
         action.check_inside(self.width, self.height)
         before = self.route()
         seen = self._observe()

@@ -6,7 +6,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from mobileintent_gym.actions import Action
+from mobileintent_gym.actions import ActionLike
 
 
 @runtime_checkable
@@ -40,8 +40,12 @@ class Device(Protocol):
     def open(self, app_id: str) -> None:
         """Bring the app ``app_id`` (an id of the app registry) to the front at its home screen."""
 
-    def act(self, action: Action) -> Any:
-        """Carry out one action and return what happened (an ``ActResult``)."""
+    def act(self, action: ActionLike) -> Any:
+        """Carry out one action and return what happened (an ``ActResult``).
+
+        ``action`` is an ``Action``, its string form or an action-space sample
+        (:func:`~mobileintent_gym.actions.to_action` reads each).
+        """
 
     def close(self) -> None:
         """Release the device."""

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from mobileintent_gym.actions import Action
+from mobileintent_gym.actions import Action, action_to_dict
 from mobileintent_gym.adbd.conventions import route_from_component
 from mobileintent_gym.adbd.harness import LocalAdb
 from mobileintent_gym.backends.adb import (
@@ -89,6 +89,17 @@ def test_literal_percent_s_is_typed_as_written(local, device):
 def test_off_screen_point_is_rejected_before_sending(device):
     with pytest.raises(InvalidActionError, match="outside the 1080x2400 screen"):
         device.act(Action.click(2000, 10))
+
+
+def test_actions_are_taken_in_every_form_the_simulated_phone_takes(local, device):
+    # A string crashed: 'str' object has no attribute 'check_inside'.
+    local.thread.call(local.device.phone.open, "chat")
+    for action in ("PRESS[HOME]", action_to_dict(Action.press("HOME"))):
+        assert device.act(action).event.action == "PRESS[HOME]"
+        assert device.route() == "launcher"
+        local.thread.call(local.device.phone.open, "chat")
+    with pytest.raises(InvalidActionError, match="CLICK\\[1,2"):
+        device.act("CLICK[1,2")
 
 
 def test_a_failing_command_is_a_typed_error_with_its_output(local):

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from mobileintent_gym.actions import Action
+from mobileintent_gym.actions import Action, action_to_dict
 from mobileintent_gym.adbd.conventions import activity_for, swipe_gesture
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone
@@ -177,8 +177,8 @@ def test_actions_map_to_w3c_pointer_actions_keycodes_and_send_keys(endpoint):
     start = len(handler.requests)
     device.act(Action.click(100, 200))
     device.act(Action.long_click(100, 200))
-    device.act(Action.swipe("UP"))
-    device.act(Action.press("BACK"))
+    device.act("SWIPE[UP]")  # the string and the action-space forms, as SimPhone takes
+    device.act(action_to_dict(Action.press("BACK")))
     device.act(Action.type_text("héllo; $(id)"))
     sent = [(m, p, b) for m, p, b in handler.requests[start:]
             if "getCurrent" not in b.get("script", "")]
