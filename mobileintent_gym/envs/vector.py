@@ -44,6 +44,7 @@ import os
 import pickle
 import select
 import signal
+import sys
 import threading
 import time
 import weakref
@@ -180,6 +181,7 @@ class SharedMemoryVectorEnv(VectorEnv):
             raise
 
     def _start(self, env_fns: Sequence[Callable[[], gym.Env]], ctx: Any) -> None:
+        self._start_method = ctx.get_start_method()
         with worker_environment():
             for worker, ids in enumerate(self._members):
                 parent, child = ctx.Pipe()
@@ -679,7 +681,13 @@ class SharedMemoryVectorEnv(VectorEnv):
     def _died(self, worker: int) -> tuple[WorkerError, str]:
         process = self._processes[worker]
         process.join(1.0)
-        return WorkerError(f"worker {worker} died (exit code {process.exitcode})"), ""
+        message = f"worker {worker} died (exit code {process.exitcode})"
+        if not self._batches and self._start_method in ("spawn", "forkserver") and (
+                hasattr(sys.modules["__main__"], "__file__")):  # while starting, from a script
+            message += (" while starting. A worker starts by importing the main script: if "
+                        "its error above says so, make vector envs under "
+                        "`if __name__ == \"__main__\":`")
+        return WorkerError(message), ""
 
     def _observation(self, rests: Sequence[Any], rows: Sequence[tuple[int, int]]) -> Any:
         """The batched observation of ``rows`` ((batch, sub-env) pairs).

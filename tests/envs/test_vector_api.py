@@ -1,7 +1,11 @@
 """The shared-memory vector env's Gymnasium API besides stepping: attributes, closing, misuse."""
 
 import functools
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from typing import ClassVar
 
 import gymnasium as gym
@@ -372,3 +376,20 @@ def test_options_that_are_no_dict_are_named(options):
     with pytest.raises(ValueError, match="options must be None or a dict"):
         envs.reset(options=options)
     envs.close()
+
+
+def test_a_script_that_makes_a_vector_env_unguarded_is_told_to_guard_it(tmp_path):
+    # Each spawned worker imports the main script, which made a vector env again: the
+    # workers died and the error said only "worker 0 died (exit code 1)".
+    script = tmp_path / "unguarded.py"
+    script.write_text("import gymnasium as gym\n"
+                      "from mobileintent_gym.envs.vector import SharedMemoryVectorEnv\n"
+                      "SharedMemoryVectorEnv([lambda: gym.make('CartPole-v1')])\n")
+    root = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PYTHONPATH": root})
+    last = done.stderr.strip().splitlines()[-2]
+    assert done.returncode == 1 and last.endswith(
+        'while starting. A worker starts by importing the main script: if its error above '
+        'says so, make vector envs under `if __name__ == "__main__":`'), done.stderr[-2000:]
+    assert "if __name__ == '__main__':" in done.stderr  # multiprocessing's own words, above
