@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
+from gymnasium import logger
 
 from mobileintent_gym.backends.loader import DeviceConfigError, parse_device
 from mobileintent_gym.checks import is_count, is_finite
@@ -144,7 +145,9 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
 
     A fresh run needs an ``out`` folder holding no run (no config, log or checkpoint). A
     resumed one needs the settings saved there to equal ``config``, but for
-    :data:`RESUMABLE` ones (a folder without saved settings starts afresh).
+    :data:`RESUMABLE` ones; a folder without saved settings starts afresh, with a warning
+    naming it (so one command starts a run and continues it after a stop, and a misspelt
+    folder shows).
 
     Args:
         out: The run's folder.
@@ -165,6 +168,7 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
                                     "(or delete that folder)")
         return
     if not saved_file.is_file():
+        logger.warn(f"{flag}: {out} holds no run to continue; starting a new run there")
         return
     saved = _saved_settings(saved_file)
     given = json.loads(settings_json(config))  # tuples as lists, as saved

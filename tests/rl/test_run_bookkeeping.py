@@ -10,6 +10,7 @@ test_trainer.py, whose smoke test checks the same run end to end (in minutes).
 import contextlib
 import csv
 import dataclasses
+import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -159,3 +160,14 @@ def test_resume_continues_from_the_latest_checkpoint_keeping_its_rows(tmp_path, 
     assert trainer.train(progress=False, resume=True) == []
     assert loaded == ["checkpoint-10"] and ran == [10]
     assert _log(out) == [str(u) for u in range(1, 11)]  # rows after checkpoint-10 dropped
+
+
+def test_resuming_from_a_folder_without_a_run_starts_afresh_and_says_so(tmp_path):
+    # A misspelt --out with --resume started a new run without a word.
+    with pytest.warns(UserWarning, match=f"--resume: {tmp_path / 'typo'} holds no run to "
+                                          "continue; starting a new run there"):
+        check_run_folder(tmp_path / "typo", {"updates": 3}, resume=True)
+    write_config(tmp_path / "run", {"updates": 3})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a run to continue: nothing to say
+        check_run_folder(tmp_path / "run", {"updates": 3}, resume=True)
