@@ -67,6 +67,9 @@ def parse_device(spec: str) -> tuple[str, str]:
     if (kind == "adb" and argument) or (
             kind == "appium" and argument.startswith(("http://", "https://"))):
         return kind, argument
+    if kind == "appium" and argument and "://" not in argument:
+        raise DeviceConfigError(f"device {spec!r}: an Appium server is named by its URL; "
+                                f"did you mean 'appium:http://{argument}'?")
     raise DeviceConfigError(
         f"unknown device {spec!r}; use 'sim', 'adb:<serial>' or 'appium:<http url>'")
 

@@ -66,8 +66,10 @@ def parse_task_id(task_id: str) -> tuple[TaskTemplate, TargetType, InstructionTy
     """
     parts = task_id.split(":") if isinstance(task_id, str) else []
     if len(parts) != 3:
-        raise UnknownTaskError(
-            f"task id must be '<template>:<common|personal>:<explicit|implicit>', got {task_id!r}")
+        hint = (f"; the tasks of template {task_id!r} are {', '.join(task_ids(task_id))}"
+                if isinstance(task_id, str) and task_id in TEMPLATES else "")
+        raise UnknownTaskError(f"task id must be '<template>:<common|personal>:"
+                               f"<explicit|implicit>', got {task_id!r}{hint}")
     template_id, target_type, instruction_type = parts
     if template_id not in TEMPLATES:
         raise UnknownTaskError(f"task {task_id!r}: unknown template {template_id!r}; "

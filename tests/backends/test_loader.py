@@ -31,6 +31,15 @@ def test_parse_device_refuses_what_load_device_refuses_in_the_same_words(spec):
     assert str(parsed.value) == str(loaded.value)
 
 
+def test_an_appium_address_without_its_scheme_is_given_one_to_try():
+    # It said "unknown device": the backend was right, the URL lacked http://.
+    for load in (parse_device, load_device):
+        with pytest.raises(DeviceConfigError, match=r"device 'appium:localhost:4723': an "
+                                                    r"Appium server is named by its URL; did "
+                                                    r"you mean 'appium:http://localhost:4723'"):
+            load("appium:localhost:4723")
+
+
 def test_parse_device_names_the_backend_and_its_argument():
     assert parse_device(" sim ") == ("sim", "")
     assert parse_device("sim:720x1600") == ("sim", "720x1600")

@@ -48,12 +48,17 @@ def test_task_ids_take_one_template_id_alone_and_name_an_unknown_one():
 
 
 @pytest.mark.parametrize("task_id", ["G-SPT-02:personal:explicit:x", "G-SPT-02:personal",
-                                     "G-SPT-02", ""])
+                                     "G-SPT-02", "", ["G-SPT-02"], None])
 def test_a_task_id_without_three_parts_is_named(task_id):
     from mobileintent_gym.tasks import UnknownTaskError, parse_task_id
 
-    with pytest.raises(UnknownTaskError, match="task id must be"):
+    with pytest.raises(UnknownTaskError, match="task id must be") as caught:
         parse_task_id(task_id)
+    # A template id alone is given its four tasks.
+    assert str(caught.value).endswith(
+        "; the tasks of template 'G-SPT-02' are G-SPT-02:common:explicit, "
+        "G-SPT-02:common:implicit, G-SPT-02:personal:explicit, G-SPT-02:personal:implicit"
+    ) == (task_id == "G-SPT-02")
 
 
 def test_an_instance_acts_on_the_common_item_or_the_users_best_ranked_one():
