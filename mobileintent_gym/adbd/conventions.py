@@ -11,6 +11,8 @@
   amount on both backends; any other drag is a plain finger drag.
 * **Long press** is ``input swipe x y x y 1000``; a still touch of 500 ms or more is a
   long press (Android's default long-press timeout).
+* **Restoring a user's content.** The env asks the virtual device to load the state it
+  holds with ``cmd mobileintent restore-state`` (:data:`RESTORE_COMMAND`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from __future__ import annotations
 from urllib.parse import quote, unquote
 
 KEYCODES = {"HOME": 3, "BACK": 4, "ENTER": 66}
+SERVICE = "mobileintent"  # the virtual device's own ``cmd`` service
+RESTORE_COMMAND = f"cmd {SERVICE} restore-state"
 LONG_PRESS_MS = 500
 LONG_PRESS_GESTURE_MS = 1000
 SWIPE_MS = 300

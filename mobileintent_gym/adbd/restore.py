@@ -21,13 +21,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mobileintent_gym.adbd.conventions import SERVICE
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 
 if TYPE_CHECKING:
     from mobileintent_gym.adbd.device import VirtualDevice
 
-SERVICE = "mobileintent"
-RESTORE_COMMAND = f"cmd {SERVICE} restore-state"
 NO_SERVICE = 20  # Android's status for a service that does not exist
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from gymnasium import logger
 
-from mobileintent_gym.adbd.restore import RESTORE_COMMAND
+from mobileintent_gym.adbd.conventions import RESTORE_COMMAND
 from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.tasks import TaskInstance
 from mobileintent_gym.users import PairConfig

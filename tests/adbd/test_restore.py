@@ -2,8 +2,9 @@
 
 import pytest
 
+from mobileintent_gym.adbd.conventions import RESTORE_COMMAND
 from mobileintent_gym.adbd.device import VirtualDevice
-from mobileintent_gym.adbd.restore import NO_SERVICE, RESTORE_COMMAND
+from mobileintent_gym.adbd.restore import NO_SERVICE
 from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users import PairConfig, load_user_content
