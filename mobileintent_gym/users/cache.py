@@ -40,7 +40,6 @@ import contextlib
 import errno
 import functools
 import hashlib
-import importlib.metadata
 import importlib.util
 import json
 import os
@@ -384,6 +383,8 @@ def _missing_requirement() -> str | None:
     requirement with a marker (an extra's, or one for some Python versions or systems) is
     left to loading.
     """
+    import importlib.metadata  # here: a core install never asks (7 ms of a cold start)
+
     for distribution in _SENTENCE_MODULES[:2]:
         try:
             requirements = importlib.metadata.requires(distribution.replace("_", "-")) or []

@@ -5,6 +5,7 @@ import sys
 import threading
 import time
 import types
+import urllib.request
 from typing import ClassVar
 
 import numpy as np
@@ -194,7 +195,7 @@ def test_without_a_fallback_the_error_says_what_was_tried(monkeypatch, tmp_path)
 
 def test_offline_means_no_hub_check(monkeypatch):
     probes = []
-    monkeypatch.setattr(encoders.urllib.request, "urlopen", lambda *a, **k: probes.append(a))
+    monkeypatch.setattr(urllib.request, "urlopen", lambda *a, **k: probes.append(a))
     assert encoders.hub_allowed("any/model") is False and probes == []
 
 
