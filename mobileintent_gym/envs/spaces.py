@@ -109,19 +109,30 @@ class FrameBox(spaces.Box):
 
     A plain ``Box`` keeps its bounds and their masks as four arrays of the frame's shape,
     31 MB at 1080×2400 per space, and as many again per sub-env once a vector env batches
-    it. Here they are read-only broadcasts of one value; the space pickles as its shape,
-    and batches (``gymnasium.vector.utils.batch_space``) into a ``FrameBox`` too.
+    it. Here they are read-only broadcasts of one pixel row (a few kB: broadcasting one
+    value would make NumPy compare them element by element, 8 ms for Gymnasium's check of
+    the space instead of 0.5); the space pickles as its shape, and batches
+    (``gymnasium.vector.utils.batch_space``) into a ``FrameBox`` too. A uint8 array of the
+    frame's shape is contained without comparing its pixels: every uint8 value is in
+    bounds.
 
     Args:
         shape: The frame's shape, leading batch dimensions included.
     """
 
     def __init__(self, shape: tuple[int, ...]) -> None:
-        super().__init__(0, 255, (1,) * len(shape), np.uint8)
-        self._shape = tuple(shape)
+        shape = tuple(shape)
+        super().__init__(0, 255, (1,) * (len(shape) - 2) + shape[-2:], np.uint8)
+        self._shape = shape
         self.low, self.high = (np.broadcast_to(b, self._shape) for b in (self.low, self.high))
         self.bounded_below, self.bounded_above = (np.broadcast_to(b, self._shape) for b in
                                                   (self.bounded_below, self.bounded_above))
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is a frame of this space (a uint8 array is, if its shape is)."""
+        if isinstance(x, np.ndarray) and x.dtype == np.uint8:
+            return x.shape == self.shape
+        return super().contains(x)
 
     def __reduce__(self) -> tuple:
         return type(self), (self._shape,)

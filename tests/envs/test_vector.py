@@ -514,11 +514,18 @@ def test_the_screenshot_space_is_a_box_whose_bounds_take_no_memory():
     from mobileintent_gym.envs.spaces import FrameBox
 
     full = FrameBox((2400, 1080, 3))
-    assert all(a.strides == (0, 0, 0) for a in (full.low, full.high, full.bounded_below))
+    bounds = (full.low, full.high, full.bounded_below, full.bounded_above)
+    assert all(a.shape == (2400, 1080, 3) and a.strides[0] == 0 and a.base.nbytes <= 3240
+               and not a.flags.writeable for a in bounds)  # one pixel row each
     frames, plain_box = FrameBox((24, 10, 3)), spaces.Box(0, 255, (24, 10, 3), np.uint8)
     assert frames == plain_box and plain_box == frames
     frames.seed(0)
     assert frames.contains(frames.sample()) and not frames.contains(np.zeros((2, 2, 3), np.uint8))
+    # As a plain Box judges them (a uint8 frame's pixels are not compared: all are in bounds).
+    for x in (np.full((24, 10, 3), 255, np.uint8), np.zeros((24, 10, 3), np.int64),
+              np.full((24, 10, 3), 300), np.zeros((24, 10, 3), np.float32), np.zeros((24, 10)),
+              np.zeros((24, 10, 3), bool), [[[0] * 3] * 10] * 24):
+        assert frames.contains(x) == plain_box.contains(x), x
     batched = batch_space(frames, 4)
     assert isinstance(batched, FrameBox) and batched == batch_space(plain_box, 4)
 
