@@ -119,7 +119,7 @@ def test_an_env_error_is_raised_with_its_type_and_the_env_keeps_working(pair_of_
     assert ours.get_attr("users") == (("demo-ana", "demo-ben"),) * 3
     with pytest.raises(ValueError, match="reset_mask"):
         ours.reset(options={"reset_mask": np.zeros(3, bool)})
-    with pytest.raises(ValueError, match="3 seeds"):
+    with pytest.raises(ValueError, match="a list of 3 such seeds"):
         ours.reset(seed=[1, 2])
 
 
