@@ -46,8 +46,9 @@ from mobileintent_gym.rollouts import Episode, EpisodeRecord, record_episode, te
 from mobileintent_gym.rollouts import episodes as rollout_episodes
 from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, parse_task_id, task_ids
 from mobileintent_gym.users import UnknownProfileError, profile_names, resolve_users
-from mobileintent_gym.users.cache import EncoderChoice
-from mobileintent_gym.users.profile import absolute_user
+from mobileintent_gym.users.cache import EncoderChoice, source_fingerprint
+from mobileintent_gym.users.pair import profile_fingerprint
+from mobileintent_gym.users.profile import absolute_user, resolve_profile
 from mobileintent_gym.users.sets import distinct_users
 
 OBSERVATION = ("instruction", "hierarchy")
@@ -189,19 +190,26 @@ def _tasks(args: argparse.Namespace) -> tuple[str, ...]:
 def provenance(args: argparse.Namespace, run: Plan, env: gym.Env) -> dict[str, Any]:
     """Where a run comes from: versions, device, content settings, users, tasks, agent.
 
-    The values are as JSON gives them back (lists, not tuples), to compare with a file's.
+    The code is kept as hashes — of the package's files (``package_source``), of your
+    agent's module file (``agent_source``) — and each user's profile as its content's
+    (``profiles_content``), so that a resumed run continues the same code on the same
+    users, wherever their profiles are found. The values are as JSON gives them back
+    (lists, not tuples), to compare with a file's.
     """
     base = env.unwrapped
     return json.loads(json.dumps({
         "package": "mobileintent-gym", "version": mobileintent_gym.__version__,
+        "package_source": source_fingerprint(),
         "gymnasium": gym.__version__, "numpy": np.__version__,
-        "agent": run.agent.names, "seed": args.seed,
+        "agent": run.agent.names, "agent_source": run.agent.source, "seed": args.seed,
         "device": args.device, "screen": [base.device.width, base.device.height],
         "device_has_state": args.device_has_state,
         "pair": asdict(base.pair),
         # Absolute, so that the run can be viewed (its screens rebuilt) from any folder.
         "profiles": args.profiles and str(Path(args.profiles).resolve()),
         "users": list(run.users), "tasks": list(run.tasks),
+        "profiles_content": {user: profile_fingerprint(resolve_profile(user, args.profiles))
+                             for user in run.users},
         "observation": list(base.fields), "teacher_forced": args.teacher_forced,
         "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     }))

@@ -357,7 +357,45 @@ def test_a_resume_from_another_folder_with_another_agent_file_is_refused(tmp_pat
     monkeypatch.chdir(tmp_path / "two")
     assert run("--agent", "agent.py:A", "--tasks", TASKS[0], "--out", str(out),
                "--resume") == 2
-    assert "other settings (agent)" in capsys.readouterr().err
+    assert "other settings (agent, agent_source)" in capsys.readouterr().err
+
+
+def test_a_resume_with_the_agents_code_a_users_profile_or_the_package_changed_is_refused(
+        tmp_path, monkeypatch, capsys):
+    # Each was accepted: the file mixed two agents' episodes, or two profiles' content
+    # (a profile of the same name found elsewhere, MOBILEINTENT_GYM_PROFILES being unrecorded).
+    agent = tmp_path / "agent.py"
+    agent.write_text("class A:\n    def __init__(self, env, seed):\n        pass\n\n"
+                     "    def act(self, observation, info):\n        return 'COMPLETE'\n")
+    out = tmp_path / "run.json"
+    args = ("--agent", f"{agent}:A", "--users", "demo-ana", "--tasks", *TASKS[:2])
+    monkeypatch.delenv("MOBILEINTENT_GYM_PROFILES", raising=False)
+    assert run(*args, "--out", str(out)) == 0
+    record = json.loads(out.read_text())
+    record["episodes"] = record["episodes"][:1]
+    cut = json.dumps(record)
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    profile = json.loads((BUILT_IN / "demo-ana.json").read_text())
+    profile["demographics"]["age"] = "45-54 years old"
+    (shadow / "demo-ana.json").write_text(json.dumps(profile))
+
+    def edit_agent():
+        agent.write_text(agent.read_text() + "# edited\n")
+
+    def change_package():
+        out.write_text(cut.replace(record["provenance"]["package_source"], "another-build"))
+
+    for change, named in ((lambda: monkeypatch.setenv("MOBILEINTENT_GYM_PROFILES", str(shadow)),
+                           "profiles_content"), (change_package, "package_source"),
+                          (edit_agent, "agent_source")):
+        out.write_text(cut)
+        change()
+        assert run(*args, "--out", str(out), "--resume") == 2
+        assert f"other settings ({named})" in capsys.readouterr().err
+        monkeypatch.delenv("MOBILEINTENT_GYM_PROFILES", raising=False)
+    out.write_text(cut)  # nothing changed since but the agent file's text: refused still
+    assert run(*args, "--out", str(out), "--resume") == 2
 
 
 def test_a_resume_killed_while_it_rewrites_the_file_keeps_every_episode(agent_module,

@@ -17,6 +17,7 @@ A spec is one of:
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
@@ -53,11 +54,14 @@ class AgentSpec:
         build: Returns the factory ``(env, seed) -> agent`` (may load a model).
         names: What it names wherever it is read: the text, a file's path made absolute
             (``path/to/file.py:Factory`` names another file from another folder).
+        source: For your own factory, a hash of the file of the module that holds it (a
+            run's record keeps it, so that a resumed run is the same code); else ``None``.
     """
 
     text: str
     build: Callable[[], AgentFactory]
     names: str
+    source: str | None = None
 
     def factory(self) -> AgentFactory:
         """The factory ``(env, seed) -> agent``; each agent it makes is checked to act."""
@@ -87,12 +91,21 @@ def parse_agent(text: str) -> AgentSpec:
         return _hf_spec(text, rest or None)
     if not (sep and kind and rest):
         raise AgentSpecError(f"--agent {text!r} names no agent; use {SPEC_HELP}")
-    factory = _attribute(_load_module(kind, text), rest, text)
+    module = _load_module(kind, text)
+    factory = _attribute(module, rest, text)
     if not callable(factory):
         raise AgentSpecError(f"--agent {text}: {rest!r} is not a class or function")
     _check_call(factory, text, rest)
     names = f"{Path(kind).resolve()}:{rest}" if kind.endswith(".py") else text
-    return AgentSpec(text, lambda: factory, names)
+    return AgentSpec(text, lambda: factory, names, _source(module))
+
+
+def _source(module: ModuleType) -> str | None:
+    """A hash of the file ``module`` was read from (``None`` where it has none)."""
+    path = getattr(module, "__file__", None)
+    if not (path and Path(path).is_file()):
+        return None
+    return hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
 
 
 def _check_call(factory: Callable[..., Any], text: str, name: str) -> None:

@@ -228,7 +228,8 @@ def build_user_content(profile: UserProfile, config: PairConfig | None = None) -
             that builds content).
     """
     config = config or PairConfig()
-    key = (_fingerprint(profile), config)  # one encoder per kind and process (make_encoder)
+    # One encoder per kind and process (make_encoder).
+    key = (profile_fingerprint(profile), config)
     built = _CACHE.get(key)
     if built is None:
         _warn_if_unranked(profile, config)
@@ -266,8 +267,8 @@ def _warn_if_unranked(profile: UserProfile, config: PairConfig) -> None:
                     "personal, the same as for every such profile")
 
 
-def _fingerprint(profile: UserProfile) -> str:
-    """The profile's key in the content cache, its order kept.
+def profile_fingerprint(profile: UserProfile) -> str:
+    """The profile's key in the content cache (and in a run's record), its order kept.
 
     Order matters: of values that differ only in case ("Hip-Hop", "hip-hop") the first is
     the one ranked (``preference_values``), so sorting the keys would give two profiles
