@@ -136,16 +136,20 @@ class Progress:
     context manager it ends its line on the way out, an error's included.
 
     Args:
-        total: Episodes to run.
+        total: Episodes of the whole run.
         stream: Where to draw (default ``sys.stderr``).
         label: Name of the running rate, e.g. ``task_sr``.
+        done: Episodes done before (a resumed run's), counted in the bar and the rate,
+            not in the episodes per second.
+        successes: How many of those succeeded.
     """
 
-    def __init__(self, total: int, stream: TextIO | None = None, label: str = "task_sr") -> None:
+    def __init__(self, total: int, stream: TextIO | None = None, label: str = "task_sr",
+                 done: int = 0, successes: int = 0) -> None:
         self.total, self.label = total, label
         self.stream = stream or sys.stderr
         self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.done = self.successes = 0
+        self.done, self.successes, self._before = done, successes, done
         self._start = time.perf_counter()
 
     def update(self, success: bool) -> None:
@@ -160,14 +164,14 @@ class Progress:
         """The bar's text, e.g. ``[####      ] 12/30  3.1 ep/s  task_sr 0.917``."""
         width = 20
         filled = width * self.done // max(1, self.total)
-        rate = self.done / max(1e-9, time.perf_counter() - self._start)
+        rate = (self.done - self._before) / max(1e-9, time.perf_counter() - self._start)
         share = self.successes / self.done if self.done else 0.0
         return (f"[{'#' * filled}{' ' * (width - filled)}] {self.done}/{self.total}  "
                 f"{rate:.1f} ep/s  {self.label} {share:.3f}")
 
     def close(self) -> None:
         """End the bar's line."""
-        if self.enabled and self.done:
+        if self.enabled and self.done > self._before:
             self.stream.write("\n")
             self.stream.flush()
 

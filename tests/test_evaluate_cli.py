@@ -558,6 +558,28 @@ def test_a_long_run_shows_progress_on_a_terminal(monkeypatch):
     assert any(bar.startswith("[") and " 1/3 " in bar and " ep/s " in bar for bar in bars)
 
 
+def test_a_resumed_runs_bar_counts_the_episodes_done_before(tmp_path, monkeypatch):
+    # It counted this session's episodes only (2/2 and their rate, not 3/3 and the file's).
+    out = tmp_path / "run.json"
+    args = ("--tasks", *TASKS, "--users", "demo-ana", "--agent", "random", "--out", str(out))
+    assert run(*args) == 0
+    record = json.loads(out.read_text())
+    record["episodes"][0]["success"] = True  # the random agent solved none
+    record["episodes"] = record["episodes"][:1]
+    out.write_text(json.dumps(record))
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    assert run(*args, "--resume") == 0
+    bars = screen.getvalue().split("\r")
+    assert bars[-1].startswith(f"[{'#' * 20}] 3/3 ") and "task_sr 0.333" in bars[-1]
+    assert any(bar.startswith(f"[{'#' * 13}{' ' * 7}] 2/3 ") for bar in bars)
+
+
 def test_an_error_mid_run_starts_on_a_line_of_its_own_after_the_bar(tmp_path, monkeypatch,
                                                                      capsys):
     class Terminal(io.StringIO):
