@@ -262,8 +262,13 @@ class RunningScores:
 
 
 def _resumed(run: Plan) -> RunRecord | None:
-    """The run that ``--resume`` continues (``None`` when ``--out`` does not exist yet)."""
-    if run.out is None or not run.out.exists():
+    """The run that ``--resume`` continues.
+
+    ``None`` when ``--out`` does not exist yet or is empty (as a run started anew takes an
+    empty file): there is nothing to continue.
+    """
+    if run.out is None or not run.out.exists() or (
+            run.out.is_file() and run.out.stat().st_size == 0):
         return None
     return read_run(run.out)
 

@@ -285,8 +285,10 @@ def _is_step(step: Any) -> bool:
 
 
 def _read_cut(text: str, path: object) -> RunRecord:
+    """A file cut off anywhere after its provenance line: its whole episodes (maybe none)."""
     lines = text.split("\n")
-    if not (lines[0].startswith(_HEAD) and len(lines) > 1 and lines[1] == _EPISODES):
+    second = lines[1] if len(lines) > 1 else ""  # cut within the episodes' opening too
+    if not (lines[0].startswith(_HEAD) and _EPISODES.startswith(second)):
         raise ResultsFileError(f"{str(path)!r} is not the record of an evaluate run")
     try:
         run = RunRecord(json.loads(lines[0][len(_HEAD):].rstrip(",")))

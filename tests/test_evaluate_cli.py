@@ -308,6 +308,19 @@ def test_a_run_that_stopped_early_or_another_file_is_not_started_over_without_re
     assert run(*two[:3], TASKS[0], "--out", str(notes)) == 0  # an empty file is no loss
 
 
+def test_resuming_an_empty_file_or_one_cut_before_any_episode_runs_every_episode(tmp_path):
+    # Both were refused as not a run's record, while a run started anew replaced them.
+    out = tmp_path / "run.json"
+    args = ("--users", "demo-ana", "--tasks", *TASKS[:2], "--out", str(out))
+    assert run(*args) == 0
+    whole = json.loads(out.read_text())
+    for kept in ("", out.read_text().split("\n")[0] + "\n"):
+        out.write_text(kept)
+        assert run(*args, "--resume") == 0
+        again = json.loads(out.read_text())
+        assert again["episodes"] == whole["episodes"] and again["scores"] == whole["scores"]
+
+
 def test_resuming_with_other_arguments_is_refused_naming_them(tmp_path, capsys):
     out = tmp_path / "run.json"
     assert run("--tasks", TASKS[0], "--out", str(out)) == 0

@@ -14,7 +14,7 @@ from mobileintent_gym.agents import RandomAgent
 from mobileintent_gym.cli import main
 from mobileintent_gym.report import ScreenSource
 from mobileintent_gym.report.marks import COLOR, Arrow, Caption, Dot, draw_marks, marks, svg_marks
-from mobileintent_gym.results import RunRecord, read_run
+from mobileintent_gym.results import ResultsFileError, RunRecord, read_run
 from mobileintent_gym.rollouts import record_episode
 
 
@@ -143,6 +143,16 @@ def test_a_cut_off_file_is_read_up_to_its_last_episode_whatever_follows(scripted
     tail = "\n".join([*lines[:3], '{"indexes": {"task_sr": 1.0}},', lines[4][:10]])
     (tmp_path / "tail.json").write_text(tail)
     assert len(read_run(tmp_path / "tail.json").episodes) == 1
+    # Cut right after the provenance, or within the episodes' opening: no episode yet (it
+    # was "not the record of an evaluate run", so neither view nor --resume took it).
+    for kept in (lines[0], f"{lines[0]}\n", f"{lines[0]}\n{lines[1][:5]}"):
+        (tmp_path / "head.json").write_text(kept)
+        run = read_run(tmp_path / "head.json")
+        assert run.episodes == [] and run.provenance == json.loads(
+            scripted_run.read_text())["provenance"]
+    (tmp_path / "head.json").write_text(lines[0][:40])  # within the provenance: refused
+    with pytest.raises(ResultsFileError, match="its provenance line is damaged"):
+        read_run(tmp_path / "head.json")
 
 
 def test_episodes_whose_screens_cannot_be_rebuilt_say_why_and_the_others_show(
