@@ -2,7 +2,9 @@
 
 A mistake a person can fix (a :class:`~mobileintent_gym.errors.MobileIntentError`: an
 unknown user, task or device, a port in use …) is printed as one line naming the fix, and
-the command exits with status 2; argparse reports malformed arguments the same way.
+the command exits with status 2; argparse reports malformed arguments the same way. Such
+an error that is no mistake (its ``exit_status`` 1: a cluster that lost its workers) is
+one line too, with status 1.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ COMMAND_MODULES = (
     "mobileintent_gym.rl.command",
     "mobileintent_gym.tasks.catalog",
 )
-USAGE_ERROR = 2
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
 
 
@@ -54,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except MobileIntentError as err:
         print(f"mobileintent-gym {args.command}: {err}", file=sys.stderr)
-        return USAGE_ERROR
+        return err.exit_status
     except KeyboardInterrupt:  # Ctrl-C: one line, as a shell's own commands say it
         print(f"mobileintent-gym {args.command}: interrupted", file=sys.stderr)
         return INTERRUPTED

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 
 class MobileIntentError(Exception):
-    """Root of every error raised on purpose by mobileintent-gym."""
+    """Root of every error raised on purpose by mobileintent-gym.
+
+    Attributes:
+        exit_status: The command line's exit status for it: 2 for a mistake a person can
+            fix (the default), 1 for a failure of what ran (workers a cluster lost).
+    """
+
+    exit_status = 2
 
 
 class InvalidActionError(MobileIntentError, ValueError):

@@ -23,8 +23,8 @@ from mobileintent_gym.distributed.threads import (
 )
 
 _LAZY = {"evaluate_ray": "evaluation", "RolloutGroup": "groups", "group_episodes": "groups",
-         "rollout_groups": "groups", "RolloutError": "pool", "RolloutPool": "pool",
-         "check_address": "pool"}
+         "rollout_groups": "groups", "RolloutError": "pool", "ActorsLostError": "pool",
+         "RolloutPool": "pool", "check_address": "pool"}
 
 __all__ = ["THREAD_VARIABLES", "WORKER_THREADS_ENV", "worker_environment",
            "worker_thread_env", *_LAZY]

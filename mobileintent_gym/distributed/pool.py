@@ -85,6 +85,15 @@ class RolloutError(MobileIntentError):
     """Episodes could not be run: no cluster answered, or an actor failed or died too often."""
 
 
+class ActorsLostError(RolloutError):
+    """An actor died more often than its restarts allow: the cluster's failure.
+
+    Not a mistake: the command line exits with status 1. The episodes finished are kept.
+    """
+
+    exit_status = 1
+
+
 def check_address(address: str | None) -> None:
     """Raise unless ``address`` is a Ray address and, for ``host:port``, something answers.
 
@@ -115,12 +124,14 @@ def ray_address(address: str | None) -> str | None:
 
 
 def _actor_error(err: Exception, env_id: str) -> RolloutError:
-    """What a dead actor's error means for the caller, in one line where it can be."""
+    """What a dead actor's error means for the caller, in one line."""
     if getattr(err, "actor_init_failed", False):
         last = [line for line in str(err).splitlines() if line.strip()][-1]
         return RolloutError(f"an actor could not build its env (gym.make({env_id!r}, "
                             f"**env_kwargs)): {last.strip()}")
-    return RolloutError(f"an actor died more than its restarts allow ({err})")
+    said = next((line.strip() for line in str(err).splitlines() if line.strip()), repr(err))
+    return ActorsLostError(f"an actor died more than its restarts allow ({said}); the "
+                           "episodes finished are kept")
 
 
 class RolloutActor:

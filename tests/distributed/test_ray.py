@@ -28,6 +28,7 @@ from tests.helpers import write_agent_with_helper
 ray = pytest.importorskip("ray", reason="needs the [distributed] extra (ray)")
 
 from mobileintent_gym.distributed import (  # noqa: E402
+    ActorsLostError,
     RolloutError,
     RolloutPool,
     check_address,
@@ -89,6 +90,22 @@ def test_a_killed_actor_loses_no_episode_and_repeats_none(cluster, single_proces
         after = pool.pids()
     assert after[0] != before[0] and after[1] == before[1]  # Ray restarted the killed one
     assert [seen[i] for i in range(len(work))] == expected
+
+
+def test_an_actor_that_dies_beyond_its_restarts_is_one_line_and_no_mistake(cluster):
+    # The message held Ray's whole multi-line error, and the command line gave it the
+    # status of a user's mistake (2).
+    work = episodes(USERS, TASKS, seed=5)
+    with RolloutPool(1, env_kwargs=ENV_KWARGS, progress=False, max_restarts=0) as pool:
+        pid = pool.pids()[0]
+        with pytest.raises(ActorsLostError) as caught:
+            for _ in pool.stream(work, SlowRandomAgent):
+                os.kill(pid, signal.SIGKILL)
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith(
+        "an actor died more than its restarts allow (") and message.endswith(
+        "); the episodes finished are kept")
+    assert isinstance(caught.value, RolloutError) and caught.value.exit_status == 1
 
 
 def test_rollout_groups_hold_each_users_rollouts_with_their_advantages(cluster,
