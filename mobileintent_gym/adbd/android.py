@@ -51,13 +51,28 @@ _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 # ADBKeyboard's broadcasts that type text, and how each carries it in its "msg" extra.
 _KEYBOARD_ACTIONS = {"ADB_INPUT_B64": True, "ADB_INPUT_TEXT": False}
 _USERS = ("all", "current", "cur")  # what am's --user takes besides a number
+_DISPLAY_NAMES = ("DEFAULT_DISPLAY", "INVALID_DISPLAY")  # what input's -d takes besides a number
+# Java's floating-point literals: decimal or hexadecimal, NaN, Infinity, an f/d suffix.
+_JAVA_FLOAT = re.compile(
+    r"[+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?"
+    r"|0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+)[fFdD]?)", re.ASCII)
+# How many values each of am's intent options takes (an option not listed takes none).
+_INTENT_OPTIONS = {
+    **dict.fromkeys(("-a", "-d", "-t", "-c", "-n", "-f", "-p", "-i", "--esn", "--user",
+                     "--receiver-permission"), 1),
+    **dict.fromkeys(("-e", "--es", "--ei", "--el", "--ef", "--ed", "--ez", "--eu", "--ecn",
+                     "--eia", "--eial", "--ela", "--elal", "--efa", "--efal", "--esa",
+                     "--esal"), 2)}
 # Monkey's options that take no value, and those that take one (and every --pct-*).
-_MONKEY_FLAGS = frozenset({"-v", "--ignore-crashes", "--ignore-timeouts",
-                           "--ignore-security-exceptions", "--ignore-native-crashes",
-                           "--kill-process-after-error", "--monitor-native-crashes",
-                           "--wait-dbg", "--dbg-no-events", "--hprof", "--randomize-throttle"})
+_MONKEY_FLAGS = frozenset({
+    "-v", "--ignore-crashes", "--ignore-timeouts", "--ignore-security-exceptions",
+    "--ignore-native-crashes", "--kill-process-after-error", "--monitor-native-crashes",
+    "--wait-dbg", "--dbg-no-events", "--hprof", "--randomize-throttle", "--bugreport",
+    "--randomize-script", "--script-log", "--permission-target-system"})
 _MONKEY_VALUED = frozenset({"-p", "-c", "-s", "--throttle", "--pkg-blacklist-file",
-                            "--pkg-whitelist-file", "--setup", "-f", "--port"})
+                            "--pkg-whitelist-file", "--setup", "-f", "--port", "--profile-wait",
+                            "--device-sleep-time", "--periodic-bugreport",
+                            "--match-description"})
 
 
 def _ints(values: list[str]) -> list[int]:
@@ -86,6 +101,9 @@ def _monkey_options(args: list[str]) -> tuple[dict[str, str], int]:
     index = 0
     while index < len(args) and args[index].startswith("-"):
         option = args[index]
+        if option == "--":  # the end of the options
+            index += 1
+            break
         if option in _MONKEY_FLAGS:
             index += 1
             continue
@@ -104,25 +122,48 @@ def _monkey_options(args: list[str]) -> tuple[dict[str, str], int]:
 
 def _java_integer(text: str, bits: int) -> bool:
     """Whether Java's ``Integer.parseInt`` (32 bits) or ``Long.parseLong`` (64) reads it."""
-    return bool(re.fullmatch(r"[+-]?\d+", text, re.ASCII)) and (
-        -(2 ** (bits - 1)) <= int(text) < 2 ** (bits - 1))
+    sign, digits = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
+    significant = digits.lstrip("0") or "0"
+    if not (digits and is_digits(significant)):  # is_digits: at most 18 digits, ASCII
+        return False
+    return -(2 ** (bits - 1)) <= int(sign + significant) < 2 ** (bits - 1)
 
 
 def _java_float(text: str) -> bool:
-    """Whether Java's ``Float.parseFloat``/``Double.parseDouble`` reads it (near enough)."""
-    number = text.strip()
-    number = number[:-1] if number[-1:] in ("f", "F", "d", "D") else number
-    try:
-        float(number)
-    except ValueError:
-        return False
-    return "_" not in number  # Python reads 1_0; Java does not
+    """Whether Java's ``Float.parseFloat``/``Double.parseDouble`` reads it."""
+    return _JAVA_FLOAT.fullmatch(text.strip(" \t\n\r\x0b\x0c\x00")) is not None
 
 
 # am's number extras, and whether Android reads a value as one.
 _NUMBER_EXTRAS: dict[str, Callable[[str], bool]] = {
     "--ei": lambda v: _java_integer(v, 32), "--el": lambda v: _java_integer(v, 64),
     "--ef": _java_float, "--ed": _java_float}
+
+
+def _intent(args: list[str]) -> tuple[str, dict[str, tuple[str, str]]]:
+    """``am``'s intent options, read left to right as Android reads them.
+
+    Returns the action and the extras: key to (option, value as written).
+
+    Raises:
+        ValueError: Saying what Android's exception says of an option without its values
+            or a number extra (``--ei``, ``--el``, ``--ef``, ``--ed``) that is no number.
+    """
+    action, extras, index = "", {}, 0
+    while index < len(args):
+        option, size = args[index], _INTENT_OPTIONS.get(args[index], 0)
+        values, index = args[index + 1:index + 1 + size], index + 1 + size
+        if len(values) < size:
+            raise ValueError(f"java.lang.IllegalArgumentException: Argument expected after "
+                             f"\"{option}\"")
+        if option in _NUMBER_EXTRAS and not _NUMBER_EXTRAS[option](values[1]):
+            raise ValueError(f"java.lang.NumberFormatException: For input string: "
+                             f"\"{values[1][:40]}\"")
+        if option == "-a":
+            action = values[0]
+        elif size == 2:
+            extras[values[0]] = (option, values[1])
+    return action, extras
 
 
 def _keyboard_text(action: str, message: str) -> str:
@@ -171,9 +212,10 @@ class PhoneCommands:
         args = inv.argv[1:]
         if args and args[0] in _INPUT_SOURCES:
             args = args[1:]
-        if args[:1] == ["-d"]:
-            if len(args) < 2 or not is_digits(args[1].removeprefix("-")):
-                return _usage(f"Error: Invalid display id: {args[1] if len(args) > 1 else ''}")
+        if args[:1] == ["-d"]:  # the phone has one display: any id Android reads is it
+            if len(args) < 2 or not (args[1].upper() in _DISPLAY_NAMES
+                                     or _java_integer(args[1], 32)):
+                return _usage("Error: Invalid arguments for display ID.")
             args = args[2:]
         handlers: dict[str, Callable[[list[str]], Output]] = {
             "tap": self._tap, "swipe": self._swipe, "draganddrop": self._swipe,
@@ -339,16 +381,16 @@ class PhoneCommands:
         ``-a ADB_INPUT_B64 --es msg BASE64`` types the decoded UTF-8 text and
         ``-a ADB_INPUT_TEXT --es msg TEXT`` the text itself into the focused field.
         """
-        action = args[args.index("-a") + 1] if "-a" in args[:-1] else ""
-        extras = {args[i + 1]: args[i + 2] for i in range(len(args) - 2) if args[i] == "--es"}
-        for index, option in enumerate(args[:-2]):  # what Android parses as a number
-            if option in _NUMBER_EXTRAS and not _NUMBER_EXTRAS[option](args[index + 2]):
-                return _usage(f"Exception occurred while executing 'broadcast':\n"
-                              f"java.lang.NumberFormatException: For input string: "
-                              f"\"{args[index + 2][:40]}\"")
+        try:
+            action, extras = _intent(args)
+        except ValueError as err:  # as Android's am: the exception, status -1
+            return Output(stderr=f"Exception occurred while executing 'broadcast':\n{err}\n"
+                          .encode(), code=255)
         if action in _KEYBOARD_ACTIONS:
+            kind, message = extras.get("msg", ("--es", ""))
+            message = message if kind in ("-e", "--es") else ""  # ADBKeyboard reads a text
             try:
-                self.phone.act(Action.type_text(_keyboard_text(action, extras.get("msg", ""))))
+                self.phone.act(Action.type_text(_keyboard_text(action, message)))
             except (ValueError, MobileIntentError) as err:
                 return _usage(f"Error: broadcast {action}: {err}")
         intent = f"act={action or '(none)'} flg=0x400000{' (has extras)' if extras else ''}"

@@ -62,8 +62,9 @@ def test_keyevents_by_number_and_name(device):
 @pytest.mark.parametrize(("line", "says"), [
     ("input keyevent", b"keyevent: no keycode"),  # it ended in status 0, doing nothing
     ("input keyevent --longpress", b"keyevent: no keycode"),
-    ("input -d abc tap 5 5", b"Invalid display id: abc"),  # the display id was skipped
-    ("input -d", b"Invalid display id: "),
+    ("input -d abc tap 5 5", b"Invalid arguments for display ID."),  # it was skipped
+    ("input -d", b"Invalid arguments for display ID."),
+    ("input -d " + "1" * 5000 + " keyevent 3", b"Invalid arguments for display ID."),
 ])
 def test_input_without_a_keycode_or_with_a_bad_display_is_an_error(device, line, says):
     device.phone.open("chat")
@@ -71,8 +72,10 @@ def test_input_without_a_keycode_or_with_a_bad_display_is_an_error(device, line,
     result = device.run(line)
     assert result.code == 1 and result.stderr.startswith(b"Error: ") and says in result.stderr
     assert len(device.phone.events) == events and device.phone.route() == "chat/chats"
-    out(device, "input -d 0 keyevent 3")  # a display's number is read
-    assert device.phone.route() == "launcher"
+    for display in ("0", "-1", "DEFAULT_DISPLAY", "invalid_display", "+0002"):
+        device.phone.open("chat")  # a display's number or name is read: the phone's one
+        out(device, f"input -d {display} keyevent 3")
+        assert device.phone.route() == "launcher", display
 
 
 def test_am_start_and_monkey_open_apps(device):
@@ -96,6 +99,8 @@ def test_am_start_and_monkey_open_apps(device):
      b'** Error: Count is not a number: "9999999999"'),
     ("monkey -p com.mobileintent.chat -q 1", b"** Error: Unknown option: -q"),
     ("monkey -p", b"** Error: Argument expected after -p"),
+    ("monkey -p com.mobileintent.chat " + "1" * 5000,
+     b'** Error: Count is not a number: "' + b"1" * 40 + b'"'),
 ])
 def test_monkey_reads_its_options_and_count_as_android_does(device, line, says):
     result = device.run(line)
@@ -103,8 +108,8 @@ def test_monkey_reads_its_options_and_count_as_android_does(device, line, says):
     assert device.phone.route() == "launcher"
     assert "Events injected: 0" in out(device, "monkey -p com.mobileintent.chat 0")
     assert device.phone.route() == "launcher"  # no event: nothing launched
-    out(device, "monkey -v -v --throttle 100 -s 7 --pct-touch 50 --ignore-crashes -p "
-                "com.mobileintent.chat 500")
+    out(device, "monkey -v -v --throttle 100 -s 7 --pct-touch 50 --ignore-crashes --bugreport "
+                "--profile-wait 5 -p com.mobileintent.chat -- 500")
     assert device.phone.route() == "chat/chats"
 
 
@@ -304,12 +309,18 @@ def test_a_broadcast_nobody_receives_completes_and_a_bad_message_is_an_error(dev
     assert len(device.phone.events) == before
     # A number extra that is no number fails as Android's parsing does; it completed.
     for extra, value in (("--ei", "notint"), ("--ei", "2147483648"), ("--el", "1.5"),
-                         ("--ef", "1_0"), ("--ed", "x")):
+                         ("--ef", "1_0"), ("--ed", "x"), ("--ed", "nan"), ("--ei", "1" * 5000)):
         bad = device.run(f"am broadcast -a ADB_INPUT_TEXT --es msg hi {extra} n {value}")
-        assert bad.code == 1 and bad.stderr.endswith(
-            f'NumberFormatException: For input string: "{value}"\n'.encode()), (extra, value)
+        assert bad.code == 255 and bad.stderr.endswith(
+            f'NumberFormatException: For input string: "{value[:40]}"\n'.encode()), (extra, value)
+    bad = device.run("am broadcast -a ADB_INPUT_TEXT --es msg")
+    assert bad.code == 255 and b'Argument expected after "--es"' in bad.stderr
     assert len(device.phone.events) == before
-    out(device, "am broadcast -a some.OTHER --ei n -3 --el m 9999999999 --ef f 1.5f --ed d 2e3")
+    out(device, "am broadcast -a some.OTHER --ei n -3 --el m 9999999999 --ef f 1.5f --ed d 2e3 "
+                "--ed h 0x1p3 --ef i -Infinity --ez b true")
+    # Read left to right: a value that looks like an option is a value.
+    out(device, "am broadcast -a ADB_INPUT_TEXT --es msg --ei --ez flag true")
+    assert device.phone.events[-1].typed == "--ei"
 
 
 NUMBERS = st.sampled_from(["1e999", "-1e999", "nan", "inf", "1_0", "0x10", "１", "٣", "",
