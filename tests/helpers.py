@@ -192,3 +192,15 @@ def history(*lines: tuple[str, str, str, str]) -> str:
     return history_text([IntentionSegment(datetime.strptime(when, "%Y-%m-%d %H:%M"), app,
                                           event, intention)
                          for when, app, intention, event in lines], len(lines))
+
+
+def frame_bounds_bytes(space) -> int:
+    """The memory behind a frame space's bounds and their masks (a few kB for a ``FrameBox``:
+    one pixel row each, where a plain ``Box`` holds four arrays of the frame's shape)."""
+    def root(array):
+        while isinstance(array.base, np.ndarray):
+            array = array.base
+        return array
+
+    return sum(root(a).nbytes for a in (space.low, space.high, space.bounded_below,
+                                         space.bounded_above))
