@@ -191,7 +191,7 @@ def provenance(args: argparse.Namespace, run: Plan, env: gym.Env) -> dict[str, A
     """Where a run comes from: versions, device, content settings, users, tasks, agent.
 
     The code is kept as hashes — of the package's files (``package_source``), of your
-    agent's module file (``agent_source``) — and each user's profile as its content's
+    agent's files (``agent_source``) — and each user's profile as its content's
     (``profiles_content``), so that a resumed run continues the same code on the same
     users, wherever their profiles are found. The values are as JSON gives them back
     (lists, not tuples), to compare with a file's.
@@ -276,9 +276,18 @@ def _resumed(run: Plan) -> RunRecord | None:
 def _check_same(old: RunRecord, made: dict[str, Any], out: Path,
                 ignore: frozenset[str] = frozenset()) -> None:
     differ = provenance_difference(_comparable(old.provenance), _comparable(made), ignore)
+    if differ and set(differ) <= _SOURCES:
+        raise UsageError(f"--resume: the code or a user's profile changed since {str(out)!r} "
+                         f"was written ({', '.join(differ)}), or a version that did not record "
+                         "them wrote it; continue it with the same code and profiles, or "
+                         "choose another --out")
     if differ:
         raise UsageError(f"--resume: {str(out)!r} was written with other settings "
                          f"({', '.join(differ)}); rerun with the same arguments or another --out")
+
+
+# The provenance's hashes of the code and the users (see provenance()).
+_SOURCES = frozenset({"package_source", "agent_source", "profiles_content"})
 
 
 def _check_done(old: RunRecord, run: Plan) -> None:

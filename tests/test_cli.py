@@ -87,3 +87,19 @@ def test_the_package_runs_as_a_module():
                           capture_output=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0 and done.stderr == b""
     assert done.stdout.splitlines()[2].startswith(b"| G-SPT-01 | music |")
+
+
+def test_an_error_that_is_no_mistake_is_one_line_with_status_1(monkeypatch, capsys):
+    # A cluster that lost an actor beyond its restarts exited 2, the status of a mistake a
+    # person can fix. (The command's work is replaced here: losing the actors needs a
+    # cluster killed mid-run, which tests/distributed/test_ray.py does to the pool.)
+    from mobileintent_gym import evaluate as evaluate_module
+    from mobileintent_gym.distributed.pool import ActorsLostError
+
+    def lost(args):
+        raise ActorsLostError("an actor died more than its restarts allow (gone)")
+
+    monkeypatch.setattr(evaluate_module, "_main", lost)
+    assert main(["evaluate"]) == 1
+    assert capsys.readouterr().err == ("mobileintent-gym evaluate: an actor died more than "
+                                       "its restarts allow (gone)\n")

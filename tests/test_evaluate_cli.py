@@ -405,10 +405,27 @@ def test_a_resume_with_the_agents_code_a_users_profile_or_the_package_changed_is
         out.write_text(cut)
         change()
         assert run(*args, "--out", str(out), "--resume") == 2
-        assert f"other settings ({named})" in capsys.readouterr().err
+        assert (f"--resume: the code or a user's profile changed since {str(out)!r} was "
+                f"written ({named})") in capsys.readouterr().err
         monkeypatch.delenv("MOBILEINTENT_GYM_PROFILES", raising=False)
     out.write_text(cut)  # nothing changed since but the agent file's text: refused still
     assert run(*args, "--out", str(out), "--resume") == 2
+    # A helper module beside the agent file is its code too.
+    helper = tmp_path / "agent_helper.py"
+    helper.write_text("ACTION = 'COMPLETE'\n")
+    agent.write_text("from agent_helper import ACTION\n\n\nclass A:\n"
+                     "    def __init__(self, env, seed):\n        pass\n\n"
+                     "    def act(self, observation, info):\n        return ACTION\n")
+    out.unlink()
+    assert run(*args, "--out", str(out)) == 0
+    record = json.loads(out.read_text())
+    record["episodes"] = record["episodes"][:1]
+    out.write_text(json.dumps(record))
+    sys.modules.pop("agent_helper", None)
+    helper.write_text("ACTION = 'PRESS[BACK]'\n")
+    capsys.readouterr()
+    assert run(*args, "--out", str(out), "--resume") == 2
+    assert "changed since" in capsys.readouterr().err.split("\n")[-2]
 
 
 def test_a_resume_killed_while_it_rewrites_the_file_keeps_every_episode(agent_module,

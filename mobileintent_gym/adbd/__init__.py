@@ -30,7 +30,7 @@ __all__ = ["AdbServer", "ServerConfig", "ServerThread", "ShellLimits", "VirtualD
 def __getattr__(name: str) -> Any:
     """Import the server and device only when asked for.
 
-    A simulated env imports one constant of :mod:`.restore`; importing the package used to
+    A simulated env imports one constant of :mod:`.conventions`; importing the package used to
     import the server, its asyncio and the device too: 0.06 s of an env's 0.6 s cold start
     (medians of 12 starts on the 2-core VM).
     """

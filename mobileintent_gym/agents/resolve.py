@@ -97,15 +97,32 @@ def parse_agent(text: str) -> AgentSpec:
         raise AgentSpecError(f"--agent {text}: {rest!r} is not a class or function")
     _check_call(factory, text, rest)
     names = f"{Path(kind).resolve()}:{rest}" if kind.endswith(".py") else text
-    return AgentSpec(text, lambda: factory, names, _source(module))
+    return AgentSpec(text, lambda: factory, names, _source(module, factory))
 
 
-def _source(module: ModuleType) -> str | None:
-    """A hash of the file ``module`` was read from (``None`` where it has none)."""
-    path = getattr(module, "__file__", None)
-    if not (path and Path(path).is_file()):
+def _source(module: ModuleType, factory: Callable[..., Any]) -> str | None:
+    """A hash of the files your agent is read from (``None`` where there are none).
+
+    The module named, the one that defines the factory (a package's submodule), and for
+    an agent file the modules beside it that it imported; by their bytes alone, so the
+    same files elsewhere give the same hash.
+    """
+    files = {_file(module), _file(inspect.getmodule(factory))}
+    if module.__name__.startswith(_FILE_PREFIX) and module.__file__:
+        folder = Path(module.__file__).resolve().parent
+        files |= {path for path in map(_file, _FILE_NEIGHBOURS.values())
+                  if path is not None and path.is_relative_to(folder)}
+    hashes = sorted(hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
+                    for path in files if path is not None)
+    if not hashes:
         return None
-    return hashlib.blake2b(Path(path).read_bytes(), digest_size=16).hexdigest()
+    return hashlib.blake2b("".join(hashes).encode(), digest_size=16).hexdigest()
+
+
+def _file(module: ModuleType | None) -> Path | None:
+    """The file ``module`` was read from, if it was read from one."""
+    path = getattr(module, "__file__", None)
+    return Path(path).resolve() if path and Path(path).is_file() else None
 
 
 def _check_call(factory: Callable[..., Any], text: str, name: str) -> None:
@@ -178,7 +195,7 @@ def _run_file(path: Path) -> Any:
     unregistered after, so that its agents are pickled by value for processes that cannot
     import it (Ray actors).
     """
-    spec = importlib.util.spec_from_file_location(f"_agent_file_{path.stem}", path)
+    spec = importlib.util.spec_from_file_location(f"{_FILE_PREFIX}{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     folder = str(path.resolve().parent)  # its own folder first, as `python file.py` has it
@@ -197,6 +214,7 @@ def _run_file(path: Path) -> Any:
 
 
 _FILE_NEIGHBOURS: dict[str, ModuleType] = {}
+_FILE_PREFIX = "_agent_file_"  # what an agent file's module is named by, before its stem
 
 
 def _neighbours(names: set[str]) -> dict[str, ModuleType]:

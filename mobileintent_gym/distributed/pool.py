@@ -88,7 +88,8 @@ class RolloutError(MobileIntentError):
 class ActorsLostError(RolloutError):
     """An actor died more often than its restarts allow: the cluster's failure.
 
-    Not a mistake: the command line exits with status 1. The episodes finished are kept.
+    Not a mistake: the command line exits with status 1 (``evaluate --out`` has kept the
+    episodes it wrote; ``--resume`` goes on from them).
     """
 
     exit_status = 1
@@ -130,8 +131,7 @@ def _actor_error(err: Exception, env_id: str) -> RolloutError:
         return RolloutError(f"an actor could not build its env (gym.make({env_id!r}, "
                             f"**env_kwargs)): {last.strip()}")
     said = next((line.strip() for line in str(err).splitlines() if line.strip()), repr(err))
-    return ActorsLostError(f"an actor died more than its restarts allow ({said}); the "
-                           "episodes finished are kept")
+    return ActorsLostError(f"an actor died more than its restarts allow ({said})")
 
 
 class RolloutActor:

@@ -250,7 +250,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         """Reset every sub-env, or those of ``options["reset_mask"]``.
 
         Args:
-            seed: ``None``; an int ``s`` >= 0 (sub-env ``i`` gets ``s + i``); or a list
+            seed: ``None``; an int ``s`` >= 0 (sub-env ``i`` gets ``s + i``); or a sequence
                 (or 1-D array) of one per sub-env, ``None`` keeping a sub-env's generator.
             options: Passed to every sub-env's reset; a boolean ``reset_mask`` array picks
                 the sub-envs to reset (the others keep their episode).
@@ -948,8 +948,8 @@ def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int |
         return [None] * num_envs
     if is_integer(seed) and seed >= 0:
         return [int(seed) + i for i in range(num_envs)]
-    listed = list(seed) if (isinstance(seed, list | tuple) or (
-        isinstance(seed, np.ndarray) and seed.ndim == 1)) else []
+    listed = list(seed) if ((isinstance(seed, Sequence) and not isinstance(seed, str | bytes))
+                            or (isinstance(seed, np.ndarray) and seed.ndim == 1)) else []
     if len(listed) != num_envs or any(
             s is not None and not (is_integer(s) and s >= 0) for s in listed):
         raise ValueError(f"seed must be None, an int >= 0 or a list of {num_envs} such "

@@ -56,7 +56,7 @@ class EpisodeResult:
         Raises:
             ValueError: For a task id without a target type, a user that is no text, a
                 verdict that is no bool, rewards, contexts or reached flags that are no
-                list or tuple, a reward that is no number from 0 to 1, a
+                list, tuple or 1-D array, a reward that is no number from 0 to 1, a
                 reached flag that is no bool, a context other than ``UC`` or ``UA``, or
                 rewards, contexts and reached flags of different lengths.
         """
@@ -70,9 +70,11 @@ class EpisodeResult:
         if not _is_bool(self.success):
             raise ValueError(f"{name}: success must be true or false, got {self.success!r}")
         for part in ("rewards", "contexts", "reached"):
-            if not isinstance(getattr(self, part), tuple | list):
+            value = getattr(self, part)
+            if not (isinstance(value, tuple | list)
+                    or (isinstance(value, np.ndarray) and value.ndim == 1)):
                 raise ValueError(f"{name}: {part} must be a list, one per subgoal, got "
-                                 f"{getattr(self, part)!r:.60}")
+                                 f"{value!r:.60}")
         if not all(is_number(r) and 0 <= r <= 1 for r in self.rewards):
             raise ValueError(f"{name}: rewards are numbers from 0 to 1, got {self.rewards!r}")
         if not all(map(_is_bool, self.reached)):

@@ -286,8 +286,14 @@ def _edited_since_import() -> bool:
 
 
 def _source_files(folder: Path) -> list[Path]:
-    """The files under ``folder`` that built content depends on (bytecode aside), sorted."""
-    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    """The files under ``folder`` that built content depends on, sorted.
+
+    Bytecode is left out, and so are hidden files and folders and backups (an editor's
+    ``.x.py.swp``, ``x.py~``), which no code reads.
+    """
+    return sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.endswith("~")
+                  and not any(part == "__pycache__" or part.startswith(".")
+                              for part in p.relative_to(folder).parts))
 
 
 @functools.cache
@@ -304,7 +310,7 @@ def source_fingerprint() -> str:
 
 
 def folder_fingerprint(folders: Sequence[Path]) -> str:
-    """A hash of the names and bytes of every file under ``folders`` (bytecode aside)."""
+    """A hash of the names and bytes of the files under ``folders`` (:func:`_source_files`)."""
     digest = hashlib.blake2b(digest_size=16)
     for folder in folders:
         for path in _source_files(folder):

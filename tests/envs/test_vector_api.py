@@ -366,6 +366,8 @@ def test_a_seed_per_sub_env_may_be_a_numpy_array_or_hold_none():
     assert envs.np_random_seed == (3, 4, 9)
     envs.reset(seed=[np.int64(7), None, 2])
     assert envs.np_random_seed == (7, 4, 2)  # None keeps the sub-env's generator
+    envs.reset(seed=range(10, 13))  # any sequence, as Gymnasium's vector envs take
+    assert envs.np_random_seed == (10, 11, 12)
     envs.close()
 
 

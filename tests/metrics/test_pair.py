@@ -1,5 +1,6 @@
 """PAIR scores on hand-computed examples."""
 
+import numpy as np
 import pytest
 
 from mobileintent_gym.metrics.pair import (
@@ -87,6 +88,12 @@ def test_pair_scores_bundle_every_score():
     assert scores["sar_all_subgoals"] == pytest.approx(7 / 8)
 
 
+def test_a_result_holds_its_per_subgoal_values_in_lists_tuples_or_arrays():
+    as_arrays = EpisodeResult("G-ALI-01:common:explicit", "u1", np.bool_(True), np.array([1.0]),
+                              np.array([UC]), np.array([True]))
+    assert pair_scores([as_arrays])["sar_uc"] == 1.0
+
+
 @pytest.mark.parametrize(("fields", "named"), [
     (("G-ALI-01", "u1", T, (1.0,), (UC,), (T,)), "<common|personal>"),
     (("G-ALI-01:Common:explicit", "u1", T, (1.0,), (UC,), (T,)), "<common|personal>"),
@@ -98,6 +105,9 @@ def test_pair_scores_bundle_every_score():
     (("G-ALI-01:common:explicit", "u1", T, (float("nan"),), (UC,), (T,)), "from 0 to 1"),
     (("G-ALI-01:common:explicit", "u1", T, (2.0,), (UC,), (T,)), "from 0 to 1"),
     (("G-ALI-01:common:explicit", "u1", T, (1.0,), (UC,), (1,)), "reached flags are"),
+    (("G-ALI-01:common:explicit", "u1", T, (1.0,), {UC: 1}, (T,)), "contexts must be a list"),
+    (("G-ALI-01:common:explicit", "u1", T, np.ones((1, 1)), (UC,), (T,)),
+     "rewards must be a list"),
 ])
 def test_a_result_the_scores_would_misread_is_refused_naming_task_and_user(fields, named):
     # A task id without a target type raised IndexError inside pair_scores; mismatched

@@ -499,7 +499,7 @@ def test_the_loaded_encoders_entry_is_read_when_another_model_was_predicted(fold
     profile = resolve_profile("demo-chen")
     first = build_user_content(profile, LEXICAL)
     monkeypatch.setattr(content_cache, "encoder_identity", lambda kind: "some/model@0123")
-    again = content_cache.fetch(pair._fingerprint(profile), LEXICAL, lambda encoder: 1 / 0,
+    again = content_cache.fetch(pair.profile_fingerprint(profile), LEXICAL, lambda encoder: 1 / 0,
                                 type(first))
     assert again.contexts == first.contexts
 
@@ -593,3 +593,20 @@ def test_a_profile_with_preferences_builds_without_a_warning(folder):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         build_user_content(profile, LEXICAL)
+
+
+def test_hidden_and_backup_files_are_not_part_of_a_folders_fingerprint(tmp_path):
+    # An editor's swap or backup file beside the package's code changed the package's hash:
+    # built content was rebuilt, and --resume refused the run's own code.
+    code = tmp_path / "pkg"
+    (code / "sub").mkdir(parents=True)
+    (code / "a.py").write_text("A = 1\n")
+    (code / "sub" / "data.json").write_text("{}")
+    before = content_cache.folder_fingerprint([code])
+    (code / ".a.py.swp").write_text("swap")
+    (code / "a.py~").write_text("A = 0\n")
+    (code / ".hidden").mkdir()
+    (code / ".hidden" / "x.py").write_text("X = 1\n")
+    assert content_cache.folder_fingerprint([code]) == before
+    (code / "sub" / "data.json").write_text('{"a": 1}')
+    assert content_cache.folder_fingerprint([code]) != before
