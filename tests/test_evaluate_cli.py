@@ -105,6 +105,39 @@ def test_an_agent_file_imports_the_modules_beside_it(tmp_path, monkeypatch):
         sys.modules.pop("helpers_beside_x", None)
 
 
+def test_an_agent_files_source_hash_covers_its_helpers_wherever_it_is_read_from(
+        tmp_path, monkeypatch):
+    # Helpers found on sys.path already (run from the agent's folder) were left out, a
+    # helper package's submodules too, and another agent file loaded first changed it.
+    from mobileintent_gym.agents.resolve import parse_agent
+
+    folder = tmp_path / "ag"
+    (folder / "helpers_src").mkdir(parents=True)
+    (folder / "helpers_src" / "__init__.py").write_text("")
+    (folder / "helpers_src" / "util.py").write_text("ACTION = 'COMPLETE'\n")
+    (folder / "agent.py").write_text(
+        "from helpers_src.util import ACTION\n\n\ndef make(env, seed):\n    return ACTION\n")
+    (folder / "other.py").write_text(
+        "import other_helper_src\n\n\ndef make(env, seed):\n    return None\n")
+    (folder / "other_helper_src.py").write_text("X = 1\n")
+
+    def source(cwd):
+        for name in ("helpers_src", "helpers_src.util", "other_helper_src"):
+            sys.modules.pop(name, None)
+        monkeypatch.chdir(cwd)
+        return parse_agent(f"{folder / 'agent.py'}:make").source
+
+    first = source(tmp_path)
+    monkeypatch.syspath_prepend(str(folder))  # as `python -m` run from the agent's folder
+    assert source(folder) == first
+    parse_agent(f"{folder / 'other.py'}:make")  # another agent file loaded before it
+    assert parse_agent(f"{folder / 'agent.py'}:make").source == first
+    (folder / "helpers_src" / "util.py").write_text("ACTION = 'PRESS[BACK]'\n")
+    assert source(tmp_path) != first
+    for name in ("helpers_src", "helpers_src.util", "other_helper_src"):
+        sys.modules.pop(name, None)
+
+
 def test_an_agent_module_that_imports_something_missing_raises_its_own_error(
         tmp_path, monkeypatch):
     # "numpyx_agent" starts with "numpyx", the missing import: it used to read as "no

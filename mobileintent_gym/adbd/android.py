@@ -15,6 +15,7 @@ import binascii
 import io
 import math
 import re
+import string
 import struct
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -120,13 +121,22 @@ def _monkey_options(args: list[str]) -> tuple[dict[str, str], int]:
     return options, int(args[index])
 
 
-def _java_integer(text: str, bits: int) -> bool:
-    """Whether Java's ``Integer.parseInt`` (32 bits) or ``Long.parseLong`` (64) reads it."""
+def _java_integer(text: str, bits: int, decode: bool = False) -> bool:
+    """Whether Java's ``Integer.parseInt`` (32 bits) or ``Long.parseLong`` (64) reads it.
+
+    With ``decode``, as ``Integer.decode`` reads it: ``0x``/``#`` hexadecimal and a leading
+    ``0`` octal too (am's ``--ei`` reads its value so).
+    """
     sign, digits = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
+    base, allowed = 10, string.digits
+    if decode and (digits[:2] in ("0x", "0X") or digits[:1] == "#"):
+        base, allowed, digits = 16, string.hexdigits, digits[1 if digits[0] == "#" else 2:]
+    elif decode and len(digits) > 1 and digits[0] == "0":
+        base, allowed, digits = 8, string.octdigits, digits[1:]
     significant = digits.lstrip("0") or "0"
-    if not (digits and is_digits(significant)):  # is_digits: at most 18 digits, ASCII
-        return False
-    return -(2 ** (bits - 1)) <= int(sign + significant) < 2 ** (bits - 1)
+    if not (digits and set(digits) <= set(allowed) and len(significant) <= 22):
+        return False  # 22 digits hold 2**64 in any of the bases; int() refuses 4,300
+    return -(2 ** (bits - 1)) <= int(sign + significant, base) < 2 ** (bits - 1)
 
 
 def _java_float(text: str) -> bool:
@@ -136,7 +146,7 @@ def _java_float(text: str) -> bool:
 
 # am's number extras, and whether Android reads a value as one.
 _NUMBER_EXTRAS: dict[str, Callable[[str], bool]] = {
-    "--ei": lambda v: _java_integer(v, 32), "--el": lambda v: _java_integer(v, 64),
+    "--ei": lambda v: _java_integer(v, 32, decode=True), "--el": lambda v: _java_integer(v, 64),
     "--ef": _java_float, "--ed": _java_float}
 
 

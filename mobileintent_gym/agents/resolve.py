@@ -107,11 +107,8 @@ def _source(module: ModuleType, factory: Callable[..., Any]) -> str | None:
     an agent file the modules beside it that it imported; by their bytes alone, so the
     same files elsewhere give the same hash.
     """
-    files = {_file(module), _file(inspect.getmodule(factory))}
-    if module.__name__.startswith(_FILE_PREFIX) and module.__file__:
-        folder = Path(module.__file__).resolve().parent
-        files |= {path for path in map(_file, _FILE_NEIGHBOURS.values())
-                  if path is not None and path.is_relative_to(folder)}
+    own = _file(module)
+    files = {own, _file(inspect.getmodule(factory)), *_BESIDE.get(str(own), ())}
     hashes = sorted(hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
                     for path in files if path is not None)
     if not hashes:
@@ -195,7 +192,7 @@ def _run_file(path: Path) -> Any:
     unregistered after, so that its agents are pickled by value for processes that cannot
     import it (Ray actors).
     """
-    spec = importlib.util.spec_from_file_location(f"{_FILE_PREFIX}{path.stem}", path)
+    spec = importlib.util.spec_from_file_location(f"_agent_file_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     folder = str(path.resolve().parent)  # its own folder first, as `python file.py` has it
@@ -209,12 +206,28 @@ def _run_file(path: Path) -> Any:
         del sys.modules[spec.name]
         if added:
             sys.path.remove(folder)
-    _FILE_NEIGHBOURS.update(_neighbours({n.partition(".")[0] for n in set(sys.modules) - before}))
+    imported = set(sys.modules) - before
+    _FILE_NEIGHBOURS.update(_neighbours({n.partition(".")[0] for n in imported}))
+    _BESIDE.setdefault(str(path.resolve()), set()).update(_beside(imported, Path(folder)))
     return module
 
 
+def _beside(names: set[str], folder: Path) -> tuple[Path, ...]:
+    """The files of the modules ``names`` that lie under ``folder``.
+
+    Those are an agent file's own helpers and their submodules, whatever else could
+    import them; this package's modules are left to its own hash.
+    """
+    package = __package__.partition(".")[0]
+    files = (_file(sys.modules.get(name)) for name in names
+             if name.partition(".")[0] != package)
+    return tuple(sorted(path for path in files if path is not None and path.is_relative_to(folder)))
+
+
 _FILE_NEIGHBOURS: dict[str, ModuleType] = {}
-_FILE_PREFIX = "_agent_file_"  # what an agent file's module is named by, before its stem
+# Per agent file: the files it imported from its folder, hashed as its code. Kept for the
+# process: read again, the file finds its helpers imported already.
+_BESIDE: dict[str, set[Path]] = {}
 
 
 def _neighbours(names: set[str]) -> dict[str, ModuleType]:

@@ -948,7 +948,8 @@ def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int |
         return [None] * num_envs
     if is_integer(seed) and seed >= 0:
         return [int(seed) + i for i in range(num_envs)]
-    listed = list(seed) if ((isinstance(seed, Sequence) and not isinstance(seed, str | bytes))
+    listed = list(seed) if ((isinstance(seed, Sequence)
+                             and not isinstance(seed, str | bytes | bytearray | memoryview))
                             or (isinstance(seed, np.ndarray) and seed.ndim == 1)) else []
     if len(listed) != num_envs or any(
             s is not None and not (is_integer(s) and s >= 0) for s in listed):

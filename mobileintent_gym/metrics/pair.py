@@ -75,6 +75,9 @@ class EpisodeResult:
                     or (isinstance(value, np.ndarray) and value.ndim == 1)):
                 raise ValueError(f"{name}: {part} must be a list, one per subgoal, got "
                                  f"{value!r:.60}")
+            # Kept as a tuple of Python values: the record compares, hashes and goes to JSON.
+            object.__setattr__(self, part, tuple(value.tolist() if isinstance(value, np.ndarray)
+                                                 else value))
         if not all(is_number(r) and 0 <= r <= 1 for r in self.rewards):
             raise ValueError(f"{name}: rewards are numbers from 0 to 1, got {self.rewards!r}")
         if not all(map(_is_bool, self.reached)):

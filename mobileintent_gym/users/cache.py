@@ -288,11 +288,12 @@ def _edited_since_import() -> bool:
 def _source_files(folder: Path) -> list[Path]:
     """The files under ``folder`` that built content depends on, sorted.
 
-    Bytecode is left out, and so are hidden files and folders and backups (an editor's
-    ``.x.py.swp``, ``x.py~``), which no code reads.
+    Bytecode is left out, and so are hidden files and folders and editors' and patches'
+    leftovers (``.x.py.swp``, ``x.py~``, ``#x.py#``, ``x.py.orig``), which no code reads.
     """
-    return sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.endswith("~")
-                  and not any(part == "__pycache__" or part.startswith(".")
+    return sorted(p for p in folder.rglob("*") if p.is_file()
+                  and not p.name.endswith(("~", ".orig", ".rej", ".bak"))
+                  and not any(part == "__pycache__" or part.startswith((".", "#"))
                               for part in p.relative_to(folder).parts))
 
 

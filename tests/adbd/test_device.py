@@ -309,7 +309,8 @@ def test_a_broadcast_nobody_receives_completes_and_a_bad_message_is_an_error(dev
     assert len(device.phone.events) == before
     # A number extra that is no number fails as Android's parsing does; it completed.
     for extra, value in (("--ei", "notint"), ("--ei", "2147483648"), ("--el", "1.5"),
-                         ("--ef", "1_0"), ("--ed", "x"), ("--ed", "nan"), ("--ei", "1" * 5000)):
+                         ("--ef", "1_0"), ("--ed", "x"), ("--ed", "nan"), ("--ei", "1" * 5000),
+                         ("--el", "0x10"), ("--ei", "08"), ("--el", "9223372036854775808")):
         bad = device.run(f"am broadcast -a ADB_INPUT_TEXT --es msg hi {extra} n {value}")
         assert bad.code == 255 and bad.stderr.endswith(
             f'NumberFormatException: For input string: "{value[:40]}"\n'.encode()), (extra, value)
@@ -317,7 +318,8 @@ def test_a_broadcast_nobody_receives_completes_and_a_bad_message_is_an_error(dev
     assert bad.code == 255 and b'Argument expected after "--es"' in bad.stderr
     assert len(device.phone.events) == before
     out(device, "am broadcast -a some.OTHER --ei n -3 --el m 9999999999 --ef f 1.5f --ed d 2e3 "
-                "--ed h 0x1p3 --ef i -Infinity --ez b true")
+                "--ed h 0x1p3 --ef i -Infinity --ez b true --el big 9223372036854775807 "
+                "--el small -9223372036854775808 --ei hex 0x10 --ei octal 017 --ei sharp '#7f'")
     # Read left to right: a value that looks like an option is a value.
     out(device, "am broadcast -a ADB_INPUT_TEXT --es msg --ei --ez flag true")
     assert device.phone.events[-1].typed == "--ei"

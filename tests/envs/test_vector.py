@@ -212,7 +212,6 @@ from mobileintent_gym.envs.vector import make_vector
 from gymnasium.spaces import Box, Dict
 from mobileintent_gym.envs.vector_worker import SharedFrames, SharedMemoryFullError
 from mobileintent_gym.users import PairConfig
-from tests.helpers import frame_bounds_bytes
 
 KWARGS = dict(device="sim:540x1200", users=["demo-ana"], pair=PairConfig(encoder="lexical"))
 
@@ -270,7 +269,6 @@ import atexit, gc, sys
 import numpy as np
 from mobileintent_gym.envs.vector import make_vector
 from mobileintent_gym.users import PairConfig
-from tests.helpers import frame_bounds_bytes
 
 def observe():
     envs = make_vector({ENV!r}, 1, device="sim:540x1200", users=["demo-ana"],
@@ -309,7 +307,6 @@ from pathlib import Path
 import gymnasium as gym
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
 from mobileintent_gym.users import PairConfig
-from tests.helpers import frame_bounds_bytes
 
 class Marked(gym.Wrapper):
     def close(self):

@@ -349,7 +349,7 @@ def test_seeds_and_generators_are_the_sub_envs_as_in_gymnasiums_vector_envs():
 
 
 @pytest.mark.parametrize("seed", [[-1, 5], [5, "x"], [5, 1.5], [5, True], 1.5, -2, {10: 0, 20: 0},
-                                  [1, 2, 3], np.array([[1, 2]])])
+                                  [1, 2, 3], np.array([[1, 2]]), b"\x01\x02", bytearray(2)])
 def test_a_bad_seed_is_named_and_resets_no_sub_env(seed):
     envs = SharedMemoryVectorEnv([_Light] * 2)
     envs.reset(seed=0)

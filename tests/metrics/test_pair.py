@@ -92,6 +92,9 @@ def test_a_result_holds_its_per_subgoal_values_in_lists_tuples_or_arrays():
     as_arrays = EpisodeResult("G-ALI-01:common:explicit", "u1", np.bool_(True), np.array([1.0]),
                               np.array([UC]), np.array([True]))
     assert pair_scores([as_arrays])["sar_uc"] == 1.0
+    as_tuples = EpisodeResult("G-ALI-01:common:explicit", "u1", True, (1.0,), (UC,), (True,))
+    assert as_arrays == as_tuples and hash(as_arrays) == hash(as_tuples)  # arrays: ambiguous
+    assert type(as_arrays.rewards[0]) is float
 
 
 @pytest.mark.parametrize(("fields", "named"), [

@@ -603,8 +603,8 @@ def test_hidden_and_backup_files_are_not_part_of_a_folders_fingerprint(tmp_path)
     (code / "a.py").write_text("A = 1\n")
     (code / "sub" / "data.json").write_text("{}")
     before = content_cache.folder_fingerprint([code])
-    (code / ".a.py.swp").write_text("swap")
-    (code / "a.py~").write_text("A = 0\n")
+    for litter in (".a.py.swp", "a.py~", "#a.py#", "a.py.orig"):
+        (code / litter).write_text("A = 0\n")
     (code / ".hidden").mkdir()
     (code / ".hidden" / "x.py").write_text("X = 1\n")
     assert content_cache.folder_fingerprint([code]) == before
