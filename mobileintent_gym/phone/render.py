@@ -152,10 +152,13 @@ class Renderer:
         Raises:
             ValueError: When no canvas was added under ``key``.
         """
-        _check_key(key)
-        if key is not None and key not in self._canvases:
-            raise ValueError(f"no canvas named {key!r}; add it with add_canvas first")
-        self._canvas = self._own if key is None else self._canvases[key]
+        try:  # one lookup: a vector env's worker calls this twice a step
+            self._canvas = self._own if key is None else self._canvases[key]
+        except KeyError:
+            raise ValueError(f"no canvas named {key!r}; add it with add_canvas first") from None
+        except TypeError:
+            _check_key(key)  # raises, naming the unhashable key
+            raise
 
     def render(self, ops: list[Op], layout: Geometry | None = None, fresh: bool = False
                ) -> np.ndarray:
