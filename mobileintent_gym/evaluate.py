@@ -117,7 +117,7 @@ def _check_replaceable(out: Path) -> None:
     Raises:
         UsageError: Naming the file, how far its run got, and what to do instead.
     """
-    if not out.is_file() or out.stat().st_size == 0:
+    if not out.is_file() or _empty(out):
         return
     try:
         old = read_run(out)
@@ -129,6 +129,11 @@ def _check_replaceable(out: Path) -> None:
         raise UsageError(f"--out {str(out)!r} holds a run that stopped after "
                          f"{len(old.episodes)} of {planned} episodes: --resume continues it "
                          "(same arguments); to start over, delete it or choose another --out")
+
+
+def _empty(path: Path) -> bool:
+    """Whether ``path`` is an empty file: no run's record, nothing to lose or continue."""
+    return path.is_file() and path.stat().st_size == 0
 
 
 def _check_ray(args: argparse.Namespace, real: bool) -> None:
@@ -267,8 +272,7 @@ def _resumed(run: Plan) -> RunRecord | None:
     ``None`` when ``--out`` does not exist yet or is empty (as a run started anew takes an
     empty file): there is nothing to continue.
     """
-    if run.out is None or not run.out.exists() or (
-            run.out.is_file() and run.out.stat().st_size == 0):
+    if run.out is None or not run.out.exists() or _empty(run.out):
         return None
     return read_run(run.out)
 

@@ -929,13 +929,21 @@ def _ids(env_ids: Sequence[int] | np.ndarray | None, num_envs: int) -> list[int]
     """``env_ids`` as a list of distinct sub-env numbers (every one for ``None``)."""
     if env_ids is None:
         return list(range(num_envs))
-    listed = list(env_ids) if (isinstance(env_ids, list | tuple | range) or (
-        isinstance(env_ids, np.ndarray) and env_ids.ndim == 1)) else []
+    listed = _listed(env_ids)
     if not listed or any(not (is_integer(i) and 0 <= i < num_envs) for i in listed) or (
             len(set(listed)) != len(listed)):
         raise ValueError(f"env_ids must name distinct sub-envs (0-{num_envs - 1}), "
                          f"got {env_ids!r}")
     return [int(i) for i in listed]
+
+
+def _listed(values: Any) -> list[Any]:
+    """A sequence (a list, tuple, range; not text or bytes) or 1-D array as a list; else []."""
+    if (isinstance(values, Sequence) and not isinstance(values, str | bytes | bytearray
+                                                          | memoryview)) or (
+            isinstance(values, np.ndarray) and values.ndim == 1):
+        return list(values)
+    return []
 
 
 def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
@@ -948,9 +956,7 @@ def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int |
         return [None] * num_envs
     if is_integer(seed) and seed >= 0:
         return [int(seed) + i for i in range(num_envs)]
-    listed = list(seed) if ((isinstance(seed, Sequence)
-                             and not isinstance(seed, str | bytes | bytearray | memoryview))
-                            or (isinstance(seed, np.ndarray) and seed.ndim == 1)) else []
+    listed = _listed(seed)
     if len(listed) != num_envs or any(
             s is not None and not (is_integer(s) and s >= 0) for s in listed):
         raise ValueError(f"seed must be None, an int >= 0 or a list of {num_envs} such "
