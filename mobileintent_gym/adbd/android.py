@@ -150,16 +150,17 @@ _NUMBER_EXTRAS: dict[str, Callable[[str], bool]] = {
     "--ef": _java_float, "--ed": _java_float}
 
 
-def _intent(args: list[str]) -> tuple[str, dict[str, tuple[str, str]]]:
+def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
     """``am``'s intent options, read left to right as Android reads them.
 
-    Returns the action and the extras: key to (option, value as written).
+    Returns the options of one value (``-a`` the action, ``-n`` the component …; the last
+    of each) and the extras: key to (option, value as written).
 
     Raises:
         ValueError: Saying what Android's exception says of an option without its values
             or a number extra (``--ei``, ``--el``, ``--ef``, ``--ed``) that is no number.
     """
-    action, extras, index = "", {}, 0
+    options, extras, index = {}, {}, 0
     while index < len(args):
         option, size = args[index], _INTENT_OPTIONS.get(args[index], 0)
         values, index = args[index + 1:index + 1 + size], index + 1 + size
@@ -169,11 +170,17 @@ def _intent(args: list[str]) -> tuple[str, dict[str, tuple[str, str]]]:
         if option in _NUMBER_EXTRAS and not _NUMBER_EXTRAS[option](values[1]):
             raise ValueError(f"java.lang.NumberFormatException: For input string: "
                              f"\"{values[1][:40]}\"")
-        if option == "-a":
-            action = values[0]
+        if size == 1:
+            options[option] = values[0]
         elif size == 2:
             extras[values[0]] = (option, values[1])
-    return action, extras
+    return options, extras
+
+
+def _am_exception(command: str, err: ValueError) -> Output:
+    """What ``am`` prints for an exception while reading its arguments: status -1."""
+    return Output(stderr=f"Exception occurred while executing '{command}':\n{err}\n".encode(),
+                  code=255)
 
 
 def _keyboard_text(action: str, message: str) -> str:
@@ -333,9 +340,10 @@ class PhoneCommands:
         return Output(f"UI hierchary dumped to: {path}\n".encode())
 
     def am(self, inv: Invocation) -> Output:
-        """``am start [-W] [-S] -n PACKAGE/ACTIVITY`` (other options are accepted, unused).
+        """``am start [-W] [-S] -n PACKAGE/ACTIVITY``.
 
-        And ``am broadcast -a ACTION [--es KEY VALUE]...``: see :meth:`broadcast`;
+        Its other options are read as for :meth:`broadcast`, and unused. And
+        ``am broadcast -a ACTION [--es KEY VALUE]...``: see :meth:`broadcast`;
         ``am force-stop [--user USER] PACKAGE``: see :meth:`force_stop`.
         """
         args = inv.argv[1:]
@@ -345,7 +353,10 @@ class PhoneCommands:
             return self.force_stop(args[1:])
         if args[:1] not in (["start"], ["start-activity"]):
             return _usage(f"am: unsupported sub-command {' '.join(args[:1]) or '(none)'}")
-        component = args[args.index("-n") + 1] if "-n" in args[:-1] else ""
+        try:
+            component = _intent(args[1:])[0].get("-n", "")
+        except ValueError as err:
+            return _am_exception(args[0], err)
         package, _, activity = component.partition("/")
         if package not in self.phone.packages():
             return _usage(f"Error: Activity not started, unable to resolve Intent "
@@ -392,10 +403,10 @@ class PhoneCommands:
         ``-a ADB_INPUT_TEXT --es msg TEXT`` the text itself into the focused field.
         """
         try:
-            action, extras = _intent(args)
-        except ValueError as err:  # as Android's am: the exception, status -1
-            return Output(stderr=f"Exception occurred while executing 'broadcast':\n{err}\n"
-                          .encode(), code=255)
+            options, extras = _intent(args)
+        except ValueError as err:
+            return _am_exception("broadcast", err)
+        action = options.get("-a", "")
         if action in _KEYBOARD_ACTIONS:
             kind, message = extras.get("msg", ("--es", ""))
             message = message if kind in ("-e", "--es") else ""  # ADBKeyboard reads a text

@@ -84,6 +84,17 @@ def test_am_start_and_monkey_open_apps(device):
     out(device, "am start -n " + activity_for("com.mobileintent.music", "music/home"))
     assert device.phone.route() == "music/home"
     assert device.run("am start -n com.nope/.Main").code == 1
+    # Options read left to right, as broadcast reads them: an extra's value "-n" is no
+    # option (the component was taken from it), a number extra that is no number fails.
+    home = activity_for("com.mobileintent.chat", "chat/chats")
+    out(device, f"am start -W --es label -n -a android.intent.action.MAIN -n {home}")
+    assert device.phone.route() == "chat/chats"
+    bad = device.run(f"am start --ei n x -n {activity_for('com.mobileintent.music', 'music/home')}")
+    assert bad.code == 255 and bad.stderr == (b"Exception occurred while executing 'start':\n"
+                                              b'java.lang.NumberFormatException: For input '
+                                              b'string: "x"\n')
+    assert device.phone.route() == "chat/chats"
+    out(device, "am start -n " + activity_for("com.mobileintent.music", "music/home"))
     # A route that does not exist, or needs parameters: an error, the screen unchanged.
     for route in ("chat.nonexistent", "chat.conversation"):
         result = device.run(f"am start -n com.mobileintent.chat/.route.{route}")
