@@ -54,8 +54,8 @@ class AgentSpec:
         build: Returns the factory ``(env, seed) -> agent`` (may load a model).
         names: What it names wherever it is read: the text, a file's path made absolute
             (``path/to/file.py:Factory`` names another file from another folder).
-        source: For your own factory, a hash of the file of the module that holds it (a
-            run's record keeps it, so that a resumed run is the same code); else ``None``.
+        source: For your own factory, a hash of its code (see :func:`_source`; a run's
+            record keeps it, so that a resumed run is the same code); else ``None``.
     """
 
     text: str

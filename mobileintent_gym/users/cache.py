@@ -390,7 +390,7 @@ def _missing_requirement() -> str | None:
     requirement with a marker (an extra's, or one for some Python versions or systems) is
     left to loading.
     """
-    import importlib.metadata  # here: a core install never asks (7 ms of a cold start)
+    import importlib.metadata  # here: a core install never asks (-X importtime: 7 ms)
 
     for distribution in _SENTENCE_MODULES[:2]:
         try:
