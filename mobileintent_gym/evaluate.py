@@ -48,7 +48,7 @@ from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, parse_task_id, t
 from mobileintent_gym.users import UnknownProfileError, profile_names, resolve_users
 from mobileintent_gym.users.cache import EncoderChoice, source_fingerprint
 from mobileintent_gym.users.pair import profile_fingerprint
-from mobileintent_gym.users.profile import absolute_user, resolve_profile
+from mobileintent_gym.users.profile import absolute_user, env_profiles_dir, resolve_profile
 from mobileintent_gym.users.sets import distinct_users
 
 OBSERVATION = ("instruction", "hierarchy")
@@ -212,12 +212,17 @@ def provenance(args: argparse.Namespace, run: Plan, env: gym.Env) -> dict[str, A
         "pair": asdict(base.pair),
         # Absolute, so that the run can be viewed (its screens rebuilt) from any folder.
         "profiles": args.profiles and str(Path(args.profiles).resolve()),
+        "profiles_env": _absolute(env_profiles_dir()),
         "users": list(run.users), "tasks": list(run.tasks),
         "profiles_content": {user: profile_fingerprint(resolve_profile(user, args.profiles))
                              for user in run.users},
         "observation": list(base.fields), "teacher_forced": args.teacher_forced,
         "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     }))
+
+
+def _absolute(folder: Path | None) -> str | None:
+    return folder and str(folder.resolve())
 
 
 def scores(episodes: list[dict[str, Any]], users: Sequence[str] | None = None,

@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -459,6 +460,24 @@ def test_a_resume_with_the_agents_code_a_users_profile_or_the_package_changed_is
     capsys.readouterr()
     assert run(*args, "--out", str(out), "--resume") == 2
     assert "changed since" in capsys.readouterr().err.split("\n")[-2]
+
+
+def test_a_resume_with_the_same_profiles_found_elsewhere_continues(tmp_path, monkeypatch):
+    # Where the environment pointed for profiles is recorded (view finds users there), but
+    # a resume compares the profiles found, not the folder they were found in.
+    out = tmp_path / "run.json"
+    args = ("--users", "demo-ana", "--tasks", *TASKS[:2], "--out", str(out))
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        shutil.copy(BUILT_IN / "demo-ana.json", tmp_path / name)
+    monkeypatch.setenv("MOBILEINTENT_GYM_PROFILES", str(tmp_path / "one"))
+    assert run(*args) == 0
+    record = json.loads(out.read_text())
+    assert record["provenance"]["profiles_env"] == str(tmp_path / "one")
+    out.write_text(json.dumps({**record, "episodes": record["episodes"][:1]}))
+    monkeypatch.setenv("MOBILEINTENT_GYM_PROFILES", str(tmp_path / "two"))
+    assert run(*args, "--resume") == 0
+    assert json.loads(out.read_text())["episodes"] == record["episodes"]
 
 
 def test_a_resume_killed_while_it_rewrites_the_file_keeps_every_episode(agent_module,

@@ -120,8 +120,10 @@ class ScreenSource:
         if self._env is None:
             prov = self.provenance
             width, height = prov["screen"]
+            # Names are looked up where the run found them: in --profiles, else in the
+            # folder the environment named then (the variable may be gone or changed).
+            folder = prov.get("profiles") or prov.get("profiles_env")
             self._env = ExecuteEnv(f"sim:{width}x{height}", users=prov["users"],
                                    tasks=prov["tasks"], observation=("instruction",),
-                                   pair=PairConfig(**prov["pair"]),
-                                   profiles_dir=prov.get("profiles"))
+                                   pair=PairConfig(**prov["pair"]), profiles_dir=folder)
         return self._env

@@ -455,14 +455,20 @@ def _search_folders(profiles_dir: str | os.PathLike[str] | None) -> list[Path]:
         raise InvalidProfileError(f"profiles_dir must be a folder's path, got "
                                   f"{profiles_dir!r:.80}")
     folders = [Path(profiles_dir)] if profiles_dir is not None else []
-    if os.environ.get(PROFILES_ENV):
-        folders.append(Path(os.environ[PROFILES_ENV]))
+    env_folder = env_profiles_dir()
+    folders += [env_folder] if env_folder is not None else []
     return [*folders, builtin_profiles_dir()]
+
+
+def env_profiles_dir() -> Path | None:
+    """The folder ``MOBILEINTENT_GYM_PROFILES`` names; ``None`` when it is unset or empty."""
+    value = os.environ.get(PROFILES_ENV)
+    return Path(value) if value else None
 
 
 def _described(folders: list[Path], profiles_dir: object) -> list[tuple[str, Path]]:
     labels = ["profiles_dir"] if profiles_dir is not None else []
-    labels += [f"${PROFILES_ENV}"] if os.environ.get(PROFILES_ENV) else []
+    labels += [f"${PROFILES_ENV}"] if env_profiles_dir() is not None else []
     return list(zip([*labels, "built-in"], folders, strict=True))
 
 

@@ -16,6 +16,7 @@ from mobileintent_gym.report import ScreenSource
 from mobileintent_gym.report.marks import COLOR, Arrow, Caption, Dot, draw_marks, marks, svg_marks
 from mobileintent_gym.results import ResultsFileError, RunRecord, read_run
 from mobileintent_gym.rollouts import record_episode
+from mobileintent_gym.users.profile import PROFILES_ENV, builtin_profiles_dir
 
 
 def test_replayed_screens_are_the_screens_the_run_showed(tmp_path):
@@ -318,3 +319,25 @@ def test_an_image_path_pil_cannot_write_is_refused_before_the_work(scripted_run,
     err = capsys.readouterr().err
     assert named in err and "cannot write" in err and "encoder:" not in err
     assert not list(tmp_path.iterdir())
+
+
+def test_a_run_of_users_found_through_the_environment_is_replayed_without_it(
+        tmp_path, monkeypatch):
+    # A profile found only in $MOBILEINTENT_GYM_PROFILES could not be replayed once the
+    # variable was gone: the record kept --profiles alone ("no user profile 'zoe'").
+    profile = json.loads((builtin_profiles_dir() / "demo-ana.json").read_text())
+    profile["user_id"] = "zoe"
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "zoe.json").write_text(json.dumps(profile))
+    monkeypatch.setenv(PROFILES_ENV, str(tmp_path / "mine"))
+    out = tmp_path / "run.json"
+    assert main(["evaluate", "--agent", "random", "--users", "zoe", "--seed", "1",
+                 "--device", "sim:360x800", "--templates", "G-SPT-01", "--out", str(out)]) == 0
+    monkeypatch.delenv(PROFILES_ENV)
+    run = read_run(out)
+    assert run.provenance["profiles_env"] == str((tmp_path / "mine").resolve())
+    source = ScreenSource(run.provenance)
+    screens = [source.screens(episode) for episode in run.episodes]
+    source.close()
+    assert [s.problem for s in screens] == [None] * 4
+    assert [len(s.frames) for s in screens] == [len(e["steps"]) + 1 for e in run.episodes]
