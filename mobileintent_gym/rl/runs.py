@@ -15,6 +15,7 @@ from gymnasium import logger
 
 from mobileintent_gym.backends.loader import DeviceConfigError, parse_device
 from mobileintent_gym.checks import is_count, is_finite
+from mobileintent_gym.console import output_folder
 from mobileintent_gym.distributed.pool import EXECUTE_ENV
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.curves import plot_curves
@@ -143,7 +144,8 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
                      flag: str = "--resume") -> None:
     """Refuse to start a run where it would mix with another one.
 
-    A fresh run needs an ``out`` folder holding no run (no config, log or checkpoint). A
+    ``out`` must be a folder this process can make and write. A fresh run needs one
+    holding no run (no config, log or checkpoint). A
     resumed one needs the settings saved there to equal ``config``, but for
     :data:`RESUMABLE` ones; a folder without saved settings starts afresh, with a warning
     naming it (so one command starts a run and continues it after a stop, and a misspelt
@@ -160,6 +162,7 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
             with its saved and its given value.
     """
     out = Path(out)
+    output_folder(out)  # a file there failed only when the run wrote its settings
     saved_file = out / CONFIG_FILE
     if not resume:
         if saved_file.exists() or (out / "log.csv").exists() or checkpoints(out):

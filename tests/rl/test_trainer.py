@@ -458,6 +458,20 @@ def test_bad_settings_reach_the_run_and_are_refused(tmp_path, capsys, command, o
     assert named in capsys.readouterr().err and not out.exists()
 
 
+@pytest.mark.parametrize("command", [["sft"], ["repair"], ["repair", "--resume"]])
+def test_an_out_that_cannot_be_a_folder_is_refused_before_loading_a_model(tmp_path, capsys,
+                                                                          command):
+    # A file there ended the run with FileExistsError's traceback once the model had loaded
+    # (and SFT's demonstrations had been collected) and the settings were written.
+    (tmp_path / "notes").write_text("kept")
+    for out in (tmp_path / "notes", tmp_path / "notes" / "run"):
+        assert main(["train", *command, "--model", "not/loaded-when-refused", "--out",
+                     str(out)]) == 2
+        assert (f"--out {out}: {tmp_path / 'notes'} is a file; give a folder"
+                in capsys.readouterr().err)
+    assert (tmp_path / "notes").read_text() == "kept"
+
+
 @pytest.mark.parametrize("command", ["sft", "repair"])
 def test_an_infinite_learning_rate_is_refused_from_the_command_line(tmp_path, capsys, command):
     out = tmp_path / command
