@@ -22,6 +22,7 @@ IDLE) are scored apart, by :func:`memory_accuracy`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -29,6 +30,7 @@ from mobileintent_gym.metrics.text import normalised, unit_rows
 from mobileintent_gym.users.encoders import Encoder
 
 MATCH_THRESHOLD = 0.6
+_QUOTED = re.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d')
 MEMORY_OPS = ("CREATE", "RESUME", "UPDATE", "IDLE")
 
 
@@ -92,13 +94,19 @@ class IntentMatcher:
     implicit, share it). A prediction matches gold when
 
     * it is, case and spacing aside, gold or a known wording of gold's task; or
-    * it is no known intention, the cosine similarity of its sentence embedding to gold
-      (or to a known wording of gold's task) is at least ``threshold``, and no known
-      intention of another task is closer to it.
+    * it is no known intention, names nothing gold's task does not (below), the cosine
+      similarity of its sentence embedding to gold (or to a known wording of gold's task)
+      is at least ``threshold``, and no known intention of another task is closer to it.
+
+    A text in double quotes names a thing: a song, a note, a reply to send. Gold's names
+    are those gold or a known wording of gold's task quotes; where there are any, a
+    prediction quoting something else is about something else. A name that only known
+    intentions of other tasks quote never matches either.
 
     So naming another known task — even one worded much like gold, say the same playlist
-    with another song — never matches, while a paraphrase of gold does. Choosing from
-    candidates an env offers is the special case of answering one of them word for word.
+    with another song — never matches, nor does gold's sentence about another song, while
+    a paraphrase of gold does. Choosing from candidates an env offers is the special case
+    of answering one of them word for word.
 
     Args:
         encoder: The sentence encoder (all-MiniLM-L6-v2 in the envs).
@@ -112,6 +120,9 @@ class IntentMatcher:
         self._task = {normalised(text): task for text, task in known.items()}
         self._texts = tuple(known)
         self._rows = unit_rows(encoder.encode(list(self._texts))) if known else None
+        self._names: dict[str, frozenset[str]] = {}
+        for text, task in known.items():
+            self._names[task] = self._names.get(task, frozenset()) | quoted_names(text)
 
     def task(self, intent: str) -> str | None:
         """The task a known intention names, ``None`` for an unknown text."""
@@ -124,6 +135,8 @@ class IntentMatcher:
             return True
         if said is not None:  # a known intention word for word: the task it names decides
             return said == target
+        if not self._names_agree(quoted_names(predicted), gold, target):
+            return False
         p, g = unit_rows(self.encoder.encode([predicted, gold]))
         closeness, rivals = float(p @ g), 0.0
         if self._rows is not None:
@@ -132,6 +145,20 @@ class IntentMatcher:
             closeness = max([closeness, *(c for c, task in near if task == target)])
             rivals = max((c for c, task in near if task != target), default=0.0)
         return closeness >= self.threshold and rivals <= closeness
+
+
+    def _names_agree(self, named: frozenset[str], gold: str, target: str | None) -> bool:
+        """Whether a prediction naming ``named`` may be about gold's task (see the class)."""
+        ours = quoted_names(gold) | self._names.get(target, frozenset())
+        if ours and not named <= ours:
+            return False
+        theirs = frozenset().union(*(n for task, n in self._names.items() if task != target))
+        return not (named - ours) & theirs
+
+
+def quoted_names(text: str) -> frozenset[str]:
+    """What ``text`` quotes (in straight or curly double quotes), as ``normalised`` reads it."""
+    return frozenset(normalised(a or b) for a, b in _QUOTED.findall(text))
 
 
 def memory_accuracy(operations: Sequence[str | None], gold: Sequence[str]) -> float | None:
