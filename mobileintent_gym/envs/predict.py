@@ -8,7 +8,9 @@ history (:func:`~mobileintent_gym.intents.persona_text`); and the current time a
 (the start of the intention to predict). The action is the study's JSON answer
 ``{"Event": <class>, "Behaviour": <text>}``, optionally with ``"Confidence"`` in [0, 1]
 (default 1). Then the truth is revealed (``info["truth"]``), joins the history, and the next
-intention of the day is asked for; the episode ends after the day's last one.
+intention of the day is asked for; the episode ends after the day's last one. An intention
+the user interrupted for another (``GeneratorConfig.interleave``) is one intention, asked
+for where the user finished it.
 
 Reward = Acc-C of the step: 1 when the event class equals the truth's exactly, else 0.
 ``info`` also holds the step's Acc-S (all-MiniLM-L6-v2) and BLEU-4 (characters) of the
@@ -138,8 +140,8 @@ class PredictEnv(gym.Env[dict[str, str], str]):
             user, history, session, day = draw_day(options, rng, self.users,
                                                    self.history_days, self.predict_days,
                                                    self.data_seed, self.config)
-        self.past = [s for past in history for s in past.intentions()]
-        self.targets = session.intentions()
+        self.past = [s for past in history for s in past.done()]
+        self.targets = session.done()
         self.persona = persona_text(self.past)
         self._t, self._guesses = 0, []
         return self._obs(), {"user": user, "day": day, "intentions": len(self.targets)}

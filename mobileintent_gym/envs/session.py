@@ -7,7 +7,8 @@ playlist made in the morning is there at night). Each intention runs with the se
 at its home screen, the observation gives its instruction, every step is judged and the
 reward is the rise in achieved subgoals — and it ends when the task succeeds, the agent
 declares ``COMPLETE`` or the task's step limit is used up; the next intention then starts.
-The episode ends after the day's last intention.
+The episode ends after the day's last intention. An intention the user interrupted for
+another (``GeneratorConfig.interleave``) is carried out once, where the user finished it.
 
 ``info`` carries Execute's fields for the current intention plus ``segment`` (its index),
 ``segments`` (how many the day has), ``intention``, ``event_class`` and
@@ -190,9 +191,9 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
         with refusable_reset(self, seed) as rng:  # a refused one changes no later episode
             drawn = draw_day(options, rng, self.users, self.history_days,
                              self.play_days, self.data_seed, self.config)
-        self._past = tuple(s for past in drawn.history for s in past.intentions())
+        self._past = tuple(s for past in drawn.history for s in past.done())
         self._session, self.user = drawn.session, drawn.user
-        self.segments, self._index, self._results = self._session.intentions(), 0, []
+        self.segments, self._index, self._results = self._session.done(), 0, []
         return self._start()
 
     def _start(self) -> tuple[dict[str, Any], dict[str, Any]]:

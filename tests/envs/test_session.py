@@ -223,3 +223,21 @@ def test_sessions_are_generated_at_the_devices_size_and_another_size_is_refused(
                                                 "generated at 1080x2400"):
         gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=USERS,
                  config=GeneratorConfig())
+
+
+def test_an_interrupted_intention_is_carried_out_once_where_it_was_finished():
+    # Both parts ran as whole tasks, their rewards and verdicts counted twice (16
+    # intentions of 11 on a day of the test users).
+    from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
+
+    config = GeneratorConfig(interleave=0.5)
+    env = gym.make("Act2Intent-Session-v0", users=USERS, history_days=2, play_days=1,
+                   observation=("instruction",), config=config)
+    total, infos = _play(env, OracleAgent(env))
+    day = cached_sessions(USERS[0], 3, 0, config)[2]
+    assert any(s.part == 1 for s in day.segments)  # the day has an interrupted intention
+    assert env.unwrapped.segments == day.done() and infos[0]["segments"] == len(day.done())
+    finished = [i["finished"] for i in infos if "finished" in i]
+    assert [f["task"] for f in finished] == [s.task for s in day.done()]
+    assert total == sum(sum(f["subgoal_rewards"]) for f in finished)
+    env.close()
