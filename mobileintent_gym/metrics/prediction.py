@@ -78,7 +78,26 @@ def first_json_object(text: str) -> dict | None:
     Python-style quoting (``{'a': 1}``) and a trailing comma. Every reader of answers (the
     envs' and the agents') finds objects with it.
     """
-    return _search(text, json.JSONDecoder())
+    return _search(text, json.JSONDecoder(parse_int=_integer))
+
+
+def no_object_reason(text: Any) -> str:
+    """Why :func:`first_json_object` found nothing in ``text``: no object, or none readable."""
+    if isinstance(text, str) and _OBJECT_START.search(text):
+        return "no JSON object in the answer can be read (malformed, or nested too deeply)"
+    return "no JSON object in the answer"
+
+
+def _integer(digits: str) -> int | float:
+    """A JSON integer; past ``int()``'s digit limit, the float it rounds to (``inf``).
+
+    Such a number (a confidence of 4,400 digits) is then a value out of range, named as
+    one, rather than making the whole object unreadable.
+    """
+    try:
+        return int(digits)
+    except ValueError:
+        return float(digits)
 
 
 def first_json_pairs(text: str) -> list[tuple[Any, Any]] | None:
@@ -87,7 +106,7 @@ def first_json_pairs(text: str) -> list[tuple[Any, Any]] | None:
     Found as :func:`first_json_object` finds it, Python-style literals (single quotes)
     included: their objects are read as pairs too.
     """
-    found = _search(text, json.JSONDecoder(object_pairs_hook=JsonPairs))
+    found = _search(text, json.JSONDecoder(object_pairs_hook=JsonPairs, parse_int=_integer))
     return None if found is None else list(found.items() if isinstance(found, dict) else found)
 
 
@@ -125,7 +144,7 @@ def _first_object(inside: str, decoder: json.JSONDecoder) -> Any:
                 value, _ = decoder.raw_decode(attempt)
             except json.JSONDecodeError:
                 value = _literal(attempt, decoder.object_pairs_hook is JsonPairs)
-            except (ValueError, RecursionError):  # digits past int()'s limit, deep nesting
+            except RecursionError:  # nested deeper than the decoder goes
                 value = None
             if isinstance(value, dict | JsonPairs):
                 return value
@@ -188,7 +207,7 @@ def prediction_from(data: dict[str, Any] | None, text: str, confidence: float = 
                     ) -> Prediction:
     """:func:`parse_prediction` of an answer whose first JSON object is already ``data``."""
     if data is None:
-        return Prediction("", None, confidence, f"no JSON object in the answer: {text!r:.80}")
+        return Prediction("", None, confidence, f"{no_object_reason(text)}: {text!r:.80}")
     keys = casefolded(data)
     event = keys.get("event")
     behaviour = next((keys[k] for k in _BEHAVIOUR_KEYS if k in keys), None)

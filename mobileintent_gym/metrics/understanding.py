@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from mobileintent_gym.checks import is_count, is_digits
-from mobileintent_gym.metrics.prediction import JsonPairs, first_json_pairs
+from mobileintent_gym.metrics.prediction import JsonPairs, first_json_pairs, no_object_reason
 from mobileintent_gym.metrics.text import Tokens, pair_scores
 from mobileintent_gym.users.encoders import Encoder
 
@@ -49,7 +49,7 @@ def read_segmentation(answer: Any) -> list[tuple[str, list]]:
         raise ValueError(f"the answer must be text, got {type(answer).__name__}")
     pairs = first_json_pairs(answer)
     if pairs is None:
-        raise ValueError(f"the answer holds no JSON object: {answer[:80]!r}")
+        raise ValueError(f"{no_object_reason(answer)}: {answer[:80]!r}")
     if not pairs:
         raise ValueError(f"the answer's first JSON object is empty: {answer[:80]!r}")
     for key, indices in pairs:

@@ -91,13 +91,27 @@ def test_the_oracle_scores_one_and_the_fallback_reports_push_rates(env):
     ('{"Event": "Take photo", "Behaviour": "x", "Confidence": 2}', "[0, 1]"),
     ('{"Event": "Take photo", "Behaviour": "x", "Confidence": true}', "[0, 1]"),
     (7, "no JSON object"),
-    ('{"Event": ' + "[" * 990 + "]" * 990 + "}", "no JSON object"),  # was a RecursionError
-    ('{"Event": ' + "9" * 5000 + "}", "no JSON object"),  # int() refuses 4,300+ digits
+    ("nope", "no JSON object in the answer: 'nope'"), ("{'Event': }", "can be read (malformed"),
+    ('{"Event": ' + "[" * 990 + "]" * 990 + "}",  # was a RecursionError
+     "no JSON object in the answer can be read (malformed, or nested too deeply)"),
+    ('{"Event": ' + "9" * 5000 + "}", "Event is inf, not text"),  # 4,300+ digits: no int()
 ])
 def test_malformed_answers_are_wrong_and_named(env, answer, why):
     env.reset(seed=1)
     _, reward, _, _, info = env.step(answer)
     assert reward == 0.0 and why in info["malformed"] and info["acc_c"] == 0.0
+
+
+def test_a_number_past_ints_digit_limit_loses_only_its_own_part(env):
+    # It made the whole answer unreadable ("no JSON object in the answer"), its right
+    # event and behaviour scored as wrong.
+    env.reset(seed=1)
+    truth = env.unwrapped.truth()
+    _, reward, _, _, info = env.step(json.dumps({"Event": truth.event, "Behaviour":
+                                                 truth.behaviour})[:-1] + ', "Confidence": '
+                                     + "1" * 4400 + "}")
+    assert reward == 1.0 and info["acc_s"] == pytest.approx(1.0)
+    assert info["malformed"] == '"Confidence" must be a number in [0, 1], got inf'
 
 
 @pytest.mark.parametrize(("answer", "confidence"), [

@@ -108,11 +108,13 @@ def test_indices_written_as_numeric_strings_are_read_as_numbers(env):
 
 
 @pytest.mark.parametrize(("answer", "why"), [
-    ("not json", "holds no JSON object"), ("[1, 2]", "holds no JSON object"),
+    ("not json", "no JSON object in the answer: "), ("[1, 2]", "no JSON object in the answer"),
     ("{}", "first JSON object is empty"), ('{} {"a": [1]}', "first JSON object is empty"),
     ('{"a": 3}', "needs a list"), ('{"a": [0, 1]}', "indices >= 1"),
-    ('{"a": ["x"]}', "indices >= 1"), (None, "must be text"), ("", "holds no JSON object"),
-    ('{"a": ' + "[" * 990 + "]" * 990 + "}", "holds no JSON object"),  # a RecursionError
+    ('{"a": ["x"]}', "indices >= 1"), (None, "must be text"), ("", "no JSON object"),
+    ('{"a": ' + "[" * 990 + "]" * 990 + "}",  # a RecursionError: one is there, unreadable
+     "no JSON object in the answer can be read (malformed, or nested too deeply)"),
+    ('{"a": [1, ' + "7" * 4400 + "]}", "needs step indices >= 1, got [1, inf]"),
 ])
 def test_malformed_answers_are_scored_zero_and_named(env, answer, why):
     env.reset(seed=1)
