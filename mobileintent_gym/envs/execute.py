@@ -164,8 +164,10 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         """Carry out one action; reward = subgoals newly achieved by it.
 
         Raises:
-            MobileIntentError: Before the first reset, and once the episode has ended
-                (terminated or truncated): an ended intention scores nothing more.
+            MobileIntentError: Before the first reset, and once the env has ended the
+                episode (terminated, or truncated at the task's step limit): an ended
+                intention scores nothing more. Gymnasium's ``TimeLimit`` (a shorter
+                ``max_episode_steps``) truncates outside the env and does not stop steps.
         """
         if self._judge is None or self.task is None:
             raise MobileIntentError("call reset() before step()")

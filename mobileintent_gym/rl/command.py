@@ -71,6 +71,9 @@ def _repair(args: argparse.Namespace) -> int:
         last = rows[-1]
         print(f"update {last['update']}: return={last['return']:.3f} kl={last['kl']:.5f}; "
               f"log: {config.out}/log.csv")
+    else:  # a resumed run that had done them all
+        print(f"{config.out} holds all {config.updates} updates: nothing to run (a larger "
+              "--updates goes on)")
     return 0
 
 

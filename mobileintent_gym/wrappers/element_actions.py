@@ -101,8 +101,9 @@ class ElementActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
         """Which actions reach something now: the screen's listed elements and every fixed one.
 
         Returns:
-            A bool array of ``action_space.n`` entries (sb3-contrib's ``MaskablePPO`` reads
-            it through ``env.action_masks()``).
+            A bool array of ``action_space.n`` entries. sb3-contrib's ``MaskablePPO``
+            finds it under other wrappers; Gymnasium's wrappers do not pass attributes on,
+            so beneath one call ``env.get_wrapper_attr("action_masks")()``.
         """
         mask = np.zeros(self.action_space.n, dtype=bool)
         count = len(touchable_points(self.env.unwrapped.device.hierarchy()))

@@ -67,6 +67,10 @@ def test_two_updates_run_log_checkpoint_and_resume_as_one_run(small_lm, tmp_path
     assert json.loads((out / "config.json").read_text())["updates"] == 2
     log = rows(out / "log.csv")
     assert [r["update"] for r in log] == ["1", "2"] and log[0] == first[0]
+    # Resumed with as many updates as it holds: it printed nothing at all.
+    assert main([*SMOKE, "--out", str(out), "--updates", "2", "--resume"]) == 0
+    assert f"{out} holds all 2 updates: nothing to run" in capsys.readouterr().out
+    assert rows(out / "log.csv") == log
     # One update and a resumed one are the run of two updates: the same rows, the same
     # adapters (which both updates changed).
     untimed = [[{k: v for k, v in r.items() if k not in TIMING} for r in rows(folder / "log.csv")]
