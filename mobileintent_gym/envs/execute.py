@@ -148,11 +148,19 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if not (self.load_state or self.carries_state):
             self._kept.finished(self.task, bool(self._judge and self._judge.verdict().success))
             self._kept.start(self.device, task, self.pair, content.encoder)
-        self.device.reset(content.state if self.load_state else _kept_state(self.device))
-        self.device.open(task.template.app)
-        self.task, self._judge, self._steps, self._ended = task, Judge(task), 0, False
-        self._judge.start(self.device.route(), self._screen)
+        try:
+            self.device.reset(content.state if self.load_state else _kept_state(self.device))
+            self.device.open(task.template.app)
+            self.task, self._judge, self._steps, self._ended = task, Judge(task), 0, False
+            self._judge.start(self.device.route(), self._screen)
+        except BaseException:
+            self._lose_episode()  # the phone has left the old one: it cannot be stepped on
+            raise
         return self._obs(), self._info(self._judge.verdict(), None)
+
+    def _lose_episode(self) -> None:
+        """Forget the episode after a device failure: ``step`` then asks for a reset."""
+        self.task, self._judge = None, None
 
     def _check_encoder(self, user: str, name: str) -> None:
         """Refuse content ranked by another model than ``require_encoder``."""
@@ -168,6 +176,9 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
                 episode (terminated, or truncated at the task's step limit): an ended
                 intention scores nothing more. Gymnasium's ``TimeLimit`` (a shorter
                 ``max_episode_steps``) truncates outside the env and does not stop steps.
+            DeviceError: When the device failed (a real one that timed out, went offline):
+                the action may have run unseen, so the episode ends with it and the next
+                call must be ``reset``. A failed ``reset`` leaves no episode either.
         """
         if self._judge is None or self.task is None:
             raise MobileIntentError("call reset() before step()")
@@ -179,7 +190,10 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             result = self.device.act(to_action(action))
         except InvalidActionError as err:
             result, invalid = None, str(err)
-        self._steps += 1  # counted here: a device error raised above spends no step
+        except BaseException:  # the judge cannot know what the device did
+            self._lose_episode()
+            raise
+        self._steps += 1  # once the device has acted (or refused the action)
         truncated = self._steps >= self.task.template.step_limit
         if result is None:
             info = self._info(before, None)

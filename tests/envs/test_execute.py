@@ -356,25 +356,42 @@ def test_a_ragged_action_sample_is_flagged_and_counted_as_one_step():
     env.close()
 
 
-def test_a_device_error_spends_no_step(monkeypatch):
-    # The step was counted before the device acted: retrying after a dropped connection
-    # shortened the episode.
+def test_a_device_error_ends_the_episode_and_a_reset_starts_afresh(monkeypatch):
+    # A real phone can time out after it acted (adb sends the tap, then the dump read
+    # times out): the episode went on with the action unseen by the judge, a subgoal lost
+    # for good. A failed reset left the old episode live, stepped on the new app's screen.
+    # (A phone that times out cannot exist here: the SimPhone's methods are wrapped.)
     from mobileintent_gym.errors import DeviceError
 
     phone = SimPhone(540, 1200)
     env = ExecuteEnv(phone, users="demo-ana", observation=("instruction",))
-    env.reset(seed=0)
-    act = phone.act
+    env.reset(seed=0, options={"task": "G-WCT-02:personal:explicit"})
+    act, open_app = phone.act, phone.open
 
-    def unplugged(action):
-        raise DeviceError("the device went away")
+    def acted_unseen(action):
+        act(action)
+        raise DeviceError("'dumpsys window windows' timed out")
 
-    monkeypatch.setattr(phone, "act", unplugged)
-    for _ in range(3):
-        with pytest.raises(DeviceError):
-            env.step("PRESS[BACK]")
+    monkeypatch.setattr(phone, "act", acted_unseen)
+    with pytest.raises(DeviceError, match="timed out"):
+        env.step("PRESS[BACK]")
     monkeypatch.setattr(phone, "act", act)
-    assert env.step("PRESS[BACK]")[4]["steps"] == 1
+    with pytest.raises(MobileIntentError, match=r"call reset\(\) before step\(\)"):
+        env.step("PRESS[BACK]")
+    assert env.task is None
+    _, info = env.reset(seed=0, options={"task": "G-WCT-02:personal:explicit"})
+    assert info["steps"] == 0 and env.step("PRESS[BACK]")[4]["steps"] == 1
+
+    def slow(app):
+        raise DeviceError(f"{app} did not come to the front within 10 s")
+
+    monkeypatch.setattr(phone, "open", slow)
+    with pytest.raises(DeviceError, match="did not come to the front"):
+        env.reset(seed=0, options={"task": "G-SPT-02:common:explicit"})
+    with pytest.raises(MobileIntentError, match=r"call reset\(\) before step\(\)"):
+        env.step("PRESS[BACK]")
+    monkeypatch.setattr(phone, "open", open_app)
+    assert env.reset(seed=0, options={"task": "G-SPT-02:common:explicit"})[1]["steps"] == 0
     env.close()
 
 
