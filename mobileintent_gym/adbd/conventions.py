@@ -22,6 +22,8 @@ from urllib.parse import quote, unquote
 KEYCODES = {"HOME": 3, "BACK": 4, "ENTER": 66}
 SERVICE = "mobileintent"  # the virtual device's own ``cmd`` service
 RESTORE_COMMAND = f"cmd {SERVICE} restore-state"
+# How the virtual device refuses to restore when it was served without a user.
+NO_USER = "nothing to restore: this phone holds no user's content"
 LONG_PRESS_MS = 500
 LONG_PRESS_GESTURE_MS = 1000
 SWIPE_MS = 300

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mobileintent_gym.adbd.conventions import SERVICE
+from mobileintent_gym.adbd.conventions import NO_USER, SERVICE
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 
 if TYPE_CHECKING:
@@ -56,8 +56,8 @@ class StateService:
             return Output(stderr=f"cmd: {message}\n".encode(), code=NO_SERVICE)
         if args[1:] == ["restore-state"]:
             if self.device.user is None:
-                return Output(stderr=f"{SERVICE}: nothing to restore: this phone holds no "
-                              "user's content (serve-adb --user USER)\n".encode(), code=1)
+                return Output(stderr=f"{SERVICE}: {NO_USER} (serve-adb --user USER)\n"
+                              .encode(), code=1)
             self.device.phone.reset(self.device.initial_state)
             self.device.recents.clear()
             return self._user()

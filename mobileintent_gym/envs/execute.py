@@ -145,10 +145,11 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             content = load_user_content(user, self.pair, self.profiles_dir)
             self._check_encoder(user, content.encoder)
             task = instantiate(task_id, content)
-        if not (self.load_state or self.carries_state):
-            self._kept.finished(self.task, bool(self._judge and self._judge.verdict().success))
-            self._kept.start(self.device, task, self.pair, content.encoder)
         try:
+            if not (self.load_state or self.carries_state):  # restores the device first
+                self._kept.finished(self.task,
+                                    bool(self._judge and self._judge.verdict().success))
+                self._kept.start(self.device, task, self.pair, content.encoder)
             self.device.reset(content.state if self.load_state else _kept_state(self.device))
             self.device.open(task.template.app)
             self.task, self._judge, self._steps, self._ended = task, Judge(task), 0, False

@@ -22,7 +22,7 @@ from typing import Any
 
 from gymnasium import logger
 
-from mobileintent_gym.adbd.conventions import RESTORE_COMMAND
+from mobileintent_gym.adbd.conventions import NO_USER, RESTORE_COMMAND
 from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.tasks import TaskInstance
 from mobileintent_gym.users import PairConfig
@@ -34,11 +34,12 @@ def restore(device: Any) -> dict[str, str] | None:
     The report maps ``user`` to the user's id, ``pair`` to the PAIR settings the content
     was built with (:meth:`~mobileintent_gym.users.PairConfig.summary`) and ``encoder`` to
     the model that ranked it (where the device knows it). A device without a
-    shell, a real device (no such service) and a virtual device served without a user
-    cannot restore.
+    shell and a real device (no such service) cannot restore.
 
     Raises:
         DeviceUnavailableError: When the device is gone.
+        DeviceError: When it is a virtual device served without a user: its content is
+            nobody's, so no episode can be judged on it.
     """
     shell = getattr(device, "shell", None)
     if shell is None:
@@ -47,7 +48,11 @@ def restore(device: Any) -> dict[str, str] | None:
 
     try:
         answer = shell(RESTORE_COMMAND)
-    except DeviceCommandError:
+    except DeviceCommandError as err:
+        if NO_USER in str(err):  # served without --user: it played the built-in content
+            raise DeviceError("the device holds no user's content (serve-adb without "
+                              "--user): serve it with --user USER for a device that keeps "
+                              "its content") from err
         return None
     lines = (line.partition(":") for line in answer.splitlines())
     return {key.strip(): value.strip() for key, _, value in lines}
