@@ -75,7 +75,8 @@ _FOCUS = re.compile(
     r"mCurrentFocus=Window\{\S+ \S+ (?P<package>[^\s/}]+)/(?P<activity>[^\s}]+)\}")
 _FOCUSED_APP = re.compile(
     r"mFocusedApp=.*?ActivityRecord\{\S+ \S+ (?P<package>[^\s/]+)/(?P<activity>\S+)")
-_SIZE = re.compile(r"(Override|Physical) size: (\d+)x(\d+)")
+_SIZE = re.compile(r"(Override|Physical) size: (\d{1,9})x(\d{1,9})")
+MAX_SIDE = 16384  # pixels a screen side may have (8K panels have 7,680)
 
 
 class UnsupportedTextError(DeviceError, InvalidActionError):
@@ -148,9 +149,9 @@ def _screen_size(answer: str, serial: str) -> tuple[int, int]:
     """
     sizes = {kind: (int(width), int(height)) for kind, width, height in _SIZE.findall(answer)}
     size = sizes.get("Override") or sizes.get("Physical")
-    if size is None:
-        raise DeviceCommandError(f"cannot read the screen size of {serial!r} from 'wm size': "
-                                 f"{answer.strip()[:200]!r}")
+    if size is None or not all(1 <= side <= MAX_SIDE for side in size):
+        raise DeviceCommandError(f"cannot read the screen size of {serial!r} from 'wm size' "
+                                 f"(1-{MAX_SIDE} pixels a side): {answer.strip()[:200]!r}")
     return size
 
 
@@ -227,13 +228,23 @@ class AdbDevice:
         """The screen as a read-only H×W×3 uint8 array (``screencap -p``).
 
         Every call decodes a new frame, so each is ``fresh`` whatever the argument says.
+
+        Raises:
+            DeviceCommandError: When the answer is no PNG, or one of another size than the
+                screen's (a device turned to landscape): that frame would lie outside the
+                env's observation space.
         """
         data = self._link.read_bytes("screencap -p")
         try:
             image = Image.open(io.BytesIO(data))
+            if image.size != (self.width, self.height):  # read from the header: not decoded
+                raise DeviceCommandError(
+                    f"screencap gave a {image.width}x{image.height} screen where 'wm size' "
+                    f"gave {self.width}x{self.height} (turned to landscape?)")
             return np.asarray(image.convert("RGB"))
-        except (UnidentifiedImageError, OSError) as err:
-            raise DeviceCommandError(f"screencap gave no PNG: {data[:40]!r}") from err
+        except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as err:
+            raise DeviceCommandError(f"screencap gave no readable PNG ({err}): "
+                                     f"{data[:40]!r}") from err
 
     def hierarchy(self) -> str:
         """The view hierarchy in uiautomator dump XML.

@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 _V2_HEADER = struct.Struct("<BI")  # shell v2 packet: id (1 stdout, 2 stderr, 3 exit), length
 _V2_EXIT = 3
 _PIECE = 1 << 16  # bytes asked of the socket at a time
+MAX_ANSWER = 256 << 20
+"""Bytes a command's answer may hold (a 3840x2160 screenshot's PNG is at most ~33 MB): a
+device that streams without end filled 4.7 GB of memory before the deadline stopped it."""
 _NETWORK_SERIAL = re.compile(r"^[\w.\-]+:\d+$")
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 T = TypeVar("T")
@@ -68,6 +71,9 @@ def _until_close(connection: Any) -> bytes:
     data = bytearray()
     while piece := connection.read(_PIECE):
         data += piece
+        if len(data) > MAX_ANSWER:
+            raise DeviceCommandError(f"the device's answer passed {MAX_ANSWER >> 20} MiB "
+                                     "without ending")
     return bytes(data)
 
 
@@ -269,6 +275,10 @@ class AdbTransport:
                 raise DeviceUnavailableError(
                     f"{what!r} failed: device {self.config.serial!r} is unreachable ({err})"
                 ) from err
+            except ValueError as err:  # adbutils reading a length that is no hex number
+                raise DeviceCommandError(
+                    f"{what!r}: the adb server or {self.config.serial!r} answered outside the "
+                    f"adb protocol ({err})") from err
             attempt += 1
             time.sleep(self.config.retry_delay)
 

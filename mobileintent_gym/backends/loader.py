@@ -60,6 +60,7 @@ def parse_device(spec: str) -> tuple[str, str]:
     if not isinstance(spec, str):
         raise DeviceConfigError(f"a device config is a text such as 'sim', got {spec!r}")
     kind, _, argument = spec.strip().partition(":")
+    kind, argument = kind.strip(), argument.strip()  # 'adb: SERIAL' named no device
     if kind == "sim":
         if argument:
             screen_size(argument, spec)

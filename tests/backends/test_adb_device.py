@@ -369,6 +369,67 @@ def test_an_unreadable_screen_size_is_quoted():
         _screen_size("wm: not found\n", "phone")
 
 
+@pytest.mark.parametrize("answer", ["Physical size: 0x0\n", "Physical size: 1080x0\n",
+                                    "Physical size: 99999999999x2400\n",
+                                    "Physical size: 20000x40000\n"])
+def test_a_screen_size_no_phone_has_is_refused(answer):
+    # 0x0 failed deep inside Gymnasium's Box; a 1e9-pixel side was taken for the screen.
+    from mobileintent_gym.backends.adb import _screen_size
+
+    with pytest.raises(DeviceCommandError, match=r"1-16384 pixels a side"):
+        _screen_size(answer, "phone")
+
+
+def _png(width, height):
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height)).save(out, "PNG")
+    return out.getvalue()
+
+
+def _claiming(width, height):
+    """A 1x1 PNG whose header (its CRC made right) claims ``width`` x ``height``."""
+    import struct
+    import zlib
+
+    data = _png(1, 1)
+    header = data[12:16] + struct.pack(">II", width, height) + data[24:29]
+    return data[:12] + header + struct.pack(">I", zlib.crc32(header)) + data[33:]
+
+
+class _Screencap:
+    """A stand-in link answering ``screencap -p`` with canned bytes: a phone turned to
+    landscape, a device answering garbage, cannot be made by the virtual device."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def read_bytes(self, command: str) -> bytes:
+        assert command == "screencap -p"
+        return self.data
+
+
+@pytest.mark.parametrize(("data", "said"), [
+    (_png(1080, 2400), None),
+    (_png(2400, 1080), "a 2400x1080 screen where 'wm size' gave 1080x2400 (turned to landscape"),
+    (_png(10, 10), "a 10x10 screen"),
+    (b"not a png", "no readable PNG"),
+    # A header claiming 20000x20000: PIL's DecompressionBombError escaped as it was.
+    (_claiming(20000, 20000), "no readable PNG (Image size (400000000 pixels) exceeds"),
+])
+def test_a_screenshot_is_a_png_of_the_screens_size(data, said):
+    device = object.__new__(AdbDevice)  # no connection: the link answers
+    device.width, device.height, device._link = 1080, 2400, _Screencap(data)
+    if said is None:
+        assert device.screenshot().shape == (2400, 1080, 3)
+    else:
+        with pytest.raises(DeviceCommandError, match=re.escape(said)):
+            device.screenshot()
+
+
 class _Answers:
     """A stand-in adb link giving one canned answer to a read: the device outputs below
     (an old build's linker warning, a stream cut short) cannot be made by the virtual
@@ -456,3 +517,33 @@ def test_the_route_is_the_focused_windows_before_the_focused_apps():
     between = _focused("  mCurrentFocus=null\n  mFocusedApp=ActivityRecord{5c2b1a0 u0 "
                        "com.mobileintent.chat/.ChatActivity t12}\n")
     assert between.route() == route_from_component("com.mobileintent.chat", ".ChatActivity")
+
+
+def test_an_answer_outside_the_adb_protocol_is_a_device_error():
+    # adbutils reads a length that is no hex number ('OKAYzzzz') with int(): the
+    # ValueError escaped as it was, a traceback from evaluate. (A server answering so
+    # cannot be made here: the transport's call is given the function that raises.)
+    adbutils = pytest.importorskip("adbutils", reason="needs the [android] extra")
+    link = object.__new__(AdbTransport)
+    link.config, link._adbutils = AdbConfig("phone", retries=0), adbutils
+
+    def misread():
+        return int("zzzz", 16)
+
+    with pytest.raises(DeviceCommandError, match=r"'dump': the adb server or 'phone' answered "
+                       r"outside the adb protocol \(invalid literal"):
+        link._call(misread, "dump", retry=True)
+
+
+def test_an_answer_without_end_is_cut_at_its_limit(monkeypatch):
+    # A device that streams without end filled 4.7 GB of memory before the deadline.
+    from mobileintent_gym.backends import adb_transport
+
+    monkeypatch.setattr(adb_transport, "MAX_ANSWER", 1 << 20)
+
+    class Endless:
+        def read(self, size):
+            return b"x" * size
+
+    with pytest.raises(DeviceCommandError, match="answer passed 1 MiB without ending"):
+        adb_transport._until_close(Endless())

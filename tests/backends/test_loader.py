@@ -44,6 +44,8 @@ def test_parse_device_names_the_backend_and_its_argument():
     assert parse_device(" sim ") == ("sim", "")
     assert parse_device("sim:720x1600") == ("sim", "720x1600")
     assert parse_device("adb:127.0.0.1:15555") == ("adb", "127.0.0.1:15555")  # not reached
+    # The serial ' 127.0.0.1:15555' was looked for, and not found.
+    assert parse_device("adb: 127.0.0.1:15555 ") == ("adb", "127.0.0.1:15555")
     assert parse_device("appium:http://127.0.0.1:4723") == ("appium", "http://127.0.0.1:4723")
     with pytest.raises(DeviceConfigError, match="a device config is a text such as 'sim', "
                                                 "got None"):
