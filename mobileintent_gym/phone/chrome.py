@@ -14,7 +14,7 @@ from mobileintent_gym.phone.paint import Color, Fill, Icon, Label, Round
 from mobileintent_gym.phone.render import Geometry, Op
 from mobileintent_gym.phone.ui import FRAME, Node
 from mobileintent_gym.phone.view import Layer, View
-from mobileintent_gym.phone.widgets import Ctx
+from mobileintent_gym.phone.widgets import Ctx, daytime
 
 if TYPE_CHECKING:
     from mobileintent_gym.phone.app import App, Entry
@@ -36,7 +36,7 @@ def build_view(phone: SimPhone) -> View:
     fg = stacks.foreground
     if fg is None:
         ctx = Ctx(w, h, phone.density, (0, status, w, h - nav), launcher.THEME, launcher.PACKAGE,
-                  phone._clock.date())
+                  phone._clock.date(), daytime(phone._clock.hour))
         content = launcher.build(ctx, list(phone.apps.values()), phone._clock, stacks.launcher)
         root = Node(FRAME, (0, 0, w, h)).add(content)
         return View(root, "launcher", launcher.PACKAGE, content)
@@ -46,7 +46,7 @@ def build_view(phone: SimPhone) -> View:
              else None)
     bottom = board.rect[1] if board else h - nav
     ctx = Ctx(w, h, phone.density, (0, status, w, bottom), app.theme, app.package,
-              phone._clock.date())
+              phone._clock.date(), daytime(phone._clock.hour))
     layers = tuple(_layer(phone, app, ctx, entry) for entry in entries)
     root = Node(FRAME, (0, 0, w, h)).add(*(layer.node for layer in layers))
     return View(root, entries[-1].route, app.package, layers[-1].node, board, layers)
@@ -58,7 +58,8 @@ def _layer(phone: SimPhone, app: App, ctx: Ctx, entry: Entry) -> Layer:
     A sheet or dialog over a list then rebuilds only itself; built trees are never
     modified, so one tree can sit in several views.
     """
-    key = (app.id, phone._stacks.versions[app.id], entry.key(), ctx.content, ctx.today)
+    key = (app.id, phone._stacks.versions[app.id], entry.key(), ctx.content, ctx.today,
+           ctx.daytime)
     layer = phone._layers.get(key)
     if layer is None:
         layer = phone._layers.put(key, Layer(app.build(ctx, entry, phone._state.apps[app.id])))

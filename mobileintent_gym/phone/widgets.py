@@ -66,6 +66,8 @@ class Ctx:
         package: The app's package name.
         today: The phone's date, which times are shown against (``Today``, ``Yesterday``);
             the default clock's when not given.
+        daytime: ``morning`` (5-12 h), ``afternoon`` (12-18 h) or ``evening`` on the
+            phone's clock, for greetings.
     """
 
     width: int
@@ -75,6 +77,7 @@ class Ctx:
     theme: Theme
     package: str
     today: date = _DEFAULT_DAY
+    daytime: str = "morning"
 
     def dp(self, value: float) -> int:
         """``value`` density-independent pixels in device pixels."""
@@ -83,6 +86,19 @@ class Ctx:
     def rid(self, name: str) -> str:
         """The full resource id of the view named ``name`` in this app (``""`` for none)."""
         return f"{self.package}:id/{name}" if name else ""
+
+
+def daytime(hour: int) -> str:
+    """The :attr:`Ctx.daytime` of ``hour`` (0-23)."""
+    return "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 18 else "evening"
+
+
+def counted(count: int, noun: str, shown: str | None = None) -> str:
+    """``count`` of ``noun`` as apps write it: ``1 like``, ``7 likes``, ``1,204 likes``.
+
+    ``shown`` is the number as written, where the app abbreviates it (``12.5K``).
+    """
+    return f"{f'{count:,}' if shown is None else shown} {noun}{'' if count == 1 else 's'}"
 
 
 def page(ctx: Ctx, rid: str, color: Color | None = None) -> tuple[Node, ui.Column]:

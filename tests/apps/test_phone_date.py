@@ -71,3 +71,16 @@ def test_a_notes_comment_reads_as_of_today_then_yesterday():
 
 def shown(phone) -> list[str]:
     return [n.text for c in nodes(phone, resource_id="my_comment") for n in c.walk() if n.text]
+
+
+def test_music_greets_by_the_time_of_day_on_the_phones_clock():
+    # It said "Good morning" at 20:31 (a Session day's evening intention).
+    phone = SimPhone()
+    greetings = []
+    for hour in (9, 14, 20, 2, 9):
+        phone.reset(PhoneState(PhoneState.default(phone.apps).apps,
+                               datetime(2026, 3, 6, hour, 31)))
+        phone.open("music", "music/home")
+        greetings += [n.text for n in nodes(phone) if n.text.startswith("Good ")]
+    assert greetings == ["Good morning", "Good afternoon", "Good evening", "Good evening",
+                         "Good morning"]

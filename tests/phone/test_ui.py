@@ -1,3 +1,5 @@
+import pytest
+
 from mobileintent_gym.phone import SimPhone, ui, widgets
 from mobileintent_gym.phone.paint import (
     fitted,
@@ -133,3 +135,12 @@ def test_a_focused_field_longer_than_its_box_shows_its_end_and_cursor():
     assert shown.startswith("…") and shown.endswith("ROOM 42|")
     assert value.endswith(shown[1:-1]) and text_width(shown, ctx.dp(16)) <= 400 - ctx.dp(24)
     assert painted(False) == value  # unfocused: the start, cut where it is painted
+
+
+@pytest.mark.parametrize(("count", "shown", "text"), [
+    (1, None, "1 like"), (0, None, "0 likes"), (7, None, "7 likes"),
+    (1204, None, "1,204 likes"), (12_500, "12.5K", "12.5K likes"),
+])
+def test_counts_are_written_with_their_nouns_singular_for_one(count, shown, text):
+    # "1 others" in a meeting room, "1 likes" under a Moment.
+    assert widgets.counted(count, "like", shown) == text

@@ -71,9 +71,9 @@ class SocialScreens:
                               entity=author.id, on_click=profile))
         content = widgets.paragraph(ctx, body.rest(), moment.text, 15, lines=6, rid=Rid.CONTENT)
         body.take(content.frame[3] - content.frame[1] + ctx.dp(8))
-        post.add(content, widgets.text(ctx, body.take(ctx.dp(24)),
-                                       f"{moment.time} · {moment.likes} likes", 12,
-                                       color=t.muted))
+        likes = widgets.counted(moment.likes, "like")
+        post.add(content, widgets.text(ctx, body.take(ctx.dp(24)), f"{moment.time} · {likes}",
+                                       12, color=t.muted))
         return post.add(widgets.divider(ctx, rect))
 
     def profile_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:

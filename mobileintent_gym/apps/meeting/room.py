@@ -42,7 +42,7 @@ class RoomScreen:
                   (Avatar("me", state.me, _TILE), "You", state.muted, state.camera)]
         if others:
             people.append((Avatar("others", "Others", _TILE, glyph="contacts", color=_DIM),
-                           f"{others} others", False, False))
+                           widgets.counted(others, "other"), False, False))
         grid = Column(ui.inset(col.rest(), ctx.dp(12), ctx.dp(8)))
         rows = (people[:2], people[2:]) if others else (people,)
         height = (grid.bottom - grid.top) // len(rows)

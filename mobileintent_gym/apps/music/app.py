@@ -131,7 +131,7 @@ class MusicApp(MusicIntents, PlaylistScreens, App):
     def home_screen(self, ctx: Ctx, entry: Entry, state: MusicState) -> Node:
         """Greeting and a two-column grid of playlist cards."""
         root, col = self._frame(ctx, state, 0)
-        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), "Good morning", back=False,
+        root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), f"Good {ctx.daytime}", back=False,
                                  large=True, actions=[("bell", "What's new", ("noop",)),
                                                       ("settings", "Settings", ("noop",))]))
         cards = [state.playlists[p] for p in state.home]

@@ -30,7 +30,7 @@ def card(ctx: Ctx, rect: Rect, note: Note, state: NotesState) -> Node:
     body = Column(ui.inset(col.rest(), ctx.dp(8), ctx.dp(6)))
     node.add(widgets.paragraph(ctx, body.take(ctx.dp(40)), note.title, 14, lines=2,
                                bold=True, rid=Rid.TITLE))
-    author, likes_shown = state.author(note), f"{state.likes(note):,}"
+    author, like_count = state.author(note), state.likes(note)
     liked = note.id in state.liked
     side = ctx.dp(20)
     face, _, name, likes = ui.split_row(body.take_bottom(side), [side, ctx.dp(6), None,
@@ -42,9 +42,9 @@ def card(ctx: Ctx, rect: Rect, note: Note, state: NotesState) -> Node:
         Node(ui.IMAGE_VIEW, face, desc=author, paint=Avatar(author, author, t.background)),
         widgets.text(ctx, name, author, 12, color=t.muted, rid=Rid.AUTHOR),
         Node(ui.LINEAR, likes, resource_id=ctx.rid(Rid.LIKES),
-             desc=f"{likes_shown} likes").add(
+             desc=widgets.counted(like_count, "like")).add(
             Node(ui.IMAGE_VIEW, icon_cell, paint=heart),
-            widgets.text(ctx, count_cell, likes_shown, 12, color=t.muted)))
+            widgets.text(ctx, count_cell, f"{like_count:,}", 12, color=t.muted)))
 
 
 def grid(ctx: Ctx, notes: Sequence[Note], state: NotesState) -> list[tuple[int, ItemBuilder]]:

@@ -79,7 +79,7 @@ class NoteScreen:
     def _comments(self, ctx: Ctx, note: Note, state: NotesState) -> list[tuple[int, ItemBuilder]]:
         """The comments' header with their count, then the user's own comments."""
         head = (ctx.dp(60), lambda r: widgets.section_header(
-            ctx, ui.inset(r, 0, ctx.dp(6)), f"{state.comment_count(note):,} comments"))
+            ctx, ui.inset(r, 0, ctx.dp(6)), widgets.counted(state.comment_count(note), "comment")))
         width = ctx.width - ctx.dp(_TEXT_LEFT + 16)
         return [head, *((widgets.text_height(ctx, c.text, 15, width) + ctx.dp(64),
                          lambda r, c=c: self._comment(ctx, r, c, state.me))

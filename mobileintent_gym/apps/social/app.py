@@ -19,7 +19,7 @@ from mobileintent_gym.apps.social.ids import APP, PACKAGE, Desc, Rid, Route
 from mobileintent_gym.apps.social.intents import SocialIntents
 from mobileintent_gym.apps.social.pages import PageScreens, profile_height
 from mobileintent_gym.apps.social.rows import post_height, post_row
-from mobileintent_gym.apps.social.state import ME, SocialState, posts_text
+from mobileintent_gym.apps.social.state import ME, SocialState
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.ui import Column, Node, Rect
@@ -115,7 +115,7 @@ class SocialApp(SocialIntents, PageScreens, App):
     @staticmethod
     def _trend(ctx: Ctx, rect: Rect, trend: str, count: int) -> Node:
         kind, _, name = trend.partition(" · ")
-        row = widgets.list_row(ctx, rect, name, f"{kind} · {posts_text(count)}",
+        row = widgets.list_row(ctx, rect, name, f"{kind} · {widgets.counted(count, 'post')}",
                                on_click=("search", name), rid=Rid.TREND)
         return row.add(widgets.divider(ctx, rect))
 

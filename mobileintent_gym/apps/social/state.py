@@ -121,11 +121,6 @@ def age_text(minutes: int) -> str:
     return f"{minutes // 60}h" if minutes < 24 * 60 else f"{minutes // (24 * 60)}d"
 
 
-def posts_text(count: int) -> str:
-    """``count`` posts, in words: ``1 post``, ``7 posts``."""
-    return f"{count} post{'' if count == 1 else 's'}"
-
-
 def compact(count: int) -> str:
     """A count as a timeline writes it: ``7``, ``1,204``, ``12.5K``."""
     return f"{count:,}" if count < 10_000 else f"{count / 1000:.1f}K"

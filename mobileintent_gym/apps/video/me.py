@@ -88,7 +88,7 @@ class MeScreens:
         liked = [state.videos[v] for v in state.liked]
         open_liked = ("open", Route.LIKED)
         items = [(ctx.dp(64), lambda r: widgets.list_row(
-            ctx, r, Text.LIKED_VIDEOS, f"{len(liked)} videos", on_click=open_liked,
+            ctx, r, Text.LIKED_VIDEOS, widgets.counted(len(liked), "video"), on_click=open_liked,
             thumb=Avatar("liked", "Liked", t.background, glyph=icon.thumb_up, color=t.accent),
             rid=Rid.LIKED_VIDEOS, trailing=("chevron_right", "View all liked videos",
                                             open_liked), trailing_rid=Rid.LIKED_MORE))]
@@ -107,7 +107,7 @@ class MeScreens:
         root, col = widgets.page(ctx, "liked")
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), Text.LIKED_VIDEOS))
         root.add(widgets.text(ctx, ui.inset(col.take(ctx.dp(32)), ctx.dp(16), 0),
-                              f"{len(state.liked)} videos", 13, color=t.muted))
+                              widgets.counted(len(state.liked), "video"), 13, color=t.muted))
         items = [(ctx.dp(cards.ROW_DP), lambda r, v=state.videos[v]: cards.row(ctx, r, v))
                  for v in state.liked]
         root.add(self.scroll(entry, col.rest(), Rid.LIKED_LIST, items))
