@@ -79,9 +79,16 @@ def hit_of(node: Node) -> Hit:
 
 
 def visible_entities(root: Node) -> tuple[str, ...]:
-    """Entity ids shown in the tree, top to bottom then left to right, each once."""
+    """Entity ids shown in the tree, top to bottom then left to right, each once.
+
+    A node counts when at least a hundredth of the screen's height of it shows both ways
+    (about half a line of text): a row scrolled to a sliver of 1-3 pixels, still in the
+    dump with its clipped bounds, shows nothing legible.
+    """
+    least = max(1, (root.bounds[3] - root.bounds[1]) // 100)
     shown = sorted((n.bounds[1], n.bounds[0], n.entity) for n in root.walk()
-                   if n.entity is not None)
+                   if n.entity is not None and n.bounds[2] - n.bounds[0] >= least
+                   and n.bounds[3] - n.bounds[1] >= least)
     return tuple(dict.fromkeys(entity for _, _, entity in shown))
 
 

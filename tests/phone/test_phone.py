@@ -589,3 +589,17 @@ def test_an_app_whose_instance_has_its_initial_state_is_installed():
     assert SimPhone(540, 1200, apps=[app]).state.apps["music"] == music.initial_state(0)
     with pytest.raises(NotImplementedError, match="must override initial_state"):
         SimPhone(540, 1200, apps=[Unset()])
+
+
+def test_a_row_scrolled_to_a_sliver_is_not_shown():
+    # A note card 1 pixel high at the list's bottom (320x480) counted as shown: the judge
+    # then held the target as seen (target_exposed) though none of it could be read.
+    from mobileintent_gym.phone import touch, ui
+
+    def row(entity, rect):
+        return ui.Node(ui.LINEAR, rect, entity=entity)
+
+    root = ui.Node(ui.FRAME, (0, 0, 320, 480)).add(
+        row("a", (4, 40, 158, 120)), row("b", (4, 427, 158, 428)), row("c", (4, 420, 158, 425)),
+        row("d", (300, 40, 302, 120)))
+    assert touch.visible_entities(root) == ("a", "c")
