@@ -199,3 +199,16 @@ def test_picking_a_recent_search_again_moves_it_on_top_once(phone):
     recent = phone.state.apps["maps"].recent
     assert recent[0] == again and recent.count(again) == 1
     assert sorted(recent) == sorted(maps.recent)  # the same searches, reordered
+
+
+@pytest.mark.parametrize("size", [(320, 480), (540, 1200), (1080, 2400)])
+def test_the_explore_map_pins_every_saved_place(size):
+    # Four fixed blocks, dropped where a small grid had no room: 2 pins of 3 saved places
+    # at 540 and 1080 pixels wide, 1 at 320.
+    phone = SimPhone(*size)
+    phone.reset(load_user_content("chiara").state)
+    saved = phone.state.apps["maps"].saved
+    phone.open("maps", "maps/explore")
+    pins = [n for n in nodes(phone, resource_id="pin")]
+    assert len(saved) >= 3 and sorted(n.entity for n in pins) == sorted(saved)
+    assert len({n.bounds for n in pins}) == len(pins)  # each on a block of its own

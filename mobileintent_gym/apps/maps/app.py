@@ -173,7 +173,7 @@ class MapsApp(MapsIntents, SearchScreen, PlaceScreens, App):
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(64)), Text.SAVED, back=False, large=True))
         count = len(state.saved)
         root.add(widgets.section_header(
-            ctx, col.take(ctx.dp(48)), f"{count} saved place{'' if count == 1 else 's'}"))
+            ctx, col.take(ctx.dp(48)), widgets.counted(count, "saved place")))
         items = [(ctx.dp(72), lambda r, p=state.places[i]: self._place_row(
             ctx, r, p, Rid.SAVED_PLACE, Avatar("saved", Text.SAVED, ctx.theme.background,
                                                glyph=glyphs.bookmark, color=_SAVED_COLOR)))
@@ -193,8 +193,20 @@ class MapsApp(MapsIntents, SearchScreen, PlaceScreens, App):
 
 
 def _spots(cols: int, rows: int, me: tuple[int, int]) -> list[tuple[int, int]]:
-    """Blocks for saved places' pins around you, below the search bar and chips."""
-    wanted = [(0, rows // 2 - 2), (cols - 2, rows // 2 + 1), (1, rows // 2 + 3),
-              (cols - 1, rows // 2 - 3)]
-    inside = [(c, r) for c, r in wanted if 0 <= c < cols and 2 <= r < rows - 1]
-    return [cell for cell in dict.fromkeys(inside) if cell != me]
+    """Blocks for saved places' pins, one each: four spread around you, then the nearest.
+
+    All below the search bar and chips (from the third row) and above the last row: a
+    small screen's grid moves the four inwards (they were dropped, so 320x480 showed one
+    pin of three) and a fifth place takes the next block.
+    """
+    top = min(2, rows - 1)
+    bottom = max(top, rows - 2)
+
+    def inside(c: int, r: int) -> tuple[int, int]:
+        return min(max(c, 0), cols - 1), min(max(r, top), bottom)
+
+    spread = [inside(c, r) for c, r in ((0, rows // 2 - 2), (cols - 2, rows // 2 + 1),
+                                        (1, rows // 2 + 3), (cols - 1, rows // 2 - 3))]
+    near = sorted(((c, r) for r in range(top, bottom + 1) for c in range(cols)),
+                  key=lambda cell: (abs(cell[0] - me[0]) + abs(cell[1] - me[1]), cell))
+    return [cell for cell in dict.fromkeys([*spread, *near]) if cell != me]
