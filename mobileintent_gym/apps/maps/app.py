@@ -197,7 +197,8 @@ def _spots(cols: int, rows: int, me: tuple[int, int]) -> list[tuple[int, int]]:
 
     All below the search bar and chips (from the third row) and above the last row: a
     small screen's grid moves the four inwards (they were dropped, so 320x480 showed one
-    pin of three) and a fifth place takes the next block.
+    pin of three) and a fifth place takes the next block. Rows of their own come first,
+    so that no name drawn beside a pin runs into the next pin.
     """
     top = min(2, rows - 1)
     bottom = max(top, rows - 2)
@@ -209,4 +210,9 @@ def _spots(cols: int, rows: int, me: tuple[int, int]) -> list[tuple[int, int]]:
                                         (1, rows // 2 + 3), (cols - 1, rows // 2 - 3))]
     near = sorted(((c, r) for r in range(top, bottom + 1) for c in range(cols)),
                   key=lambda cell: (abs(cell[0] - me[0]) + abs(cell[1] - me[1]), cell))
-    return [cell for cell in dict.fromkeys([*spread, *near]) if cell != me]
+    cells = [cell for cell in dict.fromkeys([*spread, *near]) if cell != me]
+    firsts: dict[int, tuple[int, int]] = {}  # row -> its first block
+    for cell in cells:
+        firsts.setdefault(cell[1], cell)
+    alone = sorted(firsts.values(), key=cells.index)
+    return alone + [cell for cell in cells if cell not in alone]
