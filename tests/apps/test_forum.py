@@ -51,6 +51,10 @@ def test_no_user_starts_in_a_community_whose_posts_are_suggested_to_them():
                     if forum.posts[p].suggested and forum.posts[p].community in forum.joined]
         followed = {forum.posts[p].community for p in forum.feed if not forum.posts[p].suggested}
         assert forum.joined and set(forum.joined) <= followed
+        # And each post of a community not joined is suggested: 2-5 per user were not,
+        # unlabelled beside labelled posts of the same community.
+        assert all(forum.posts[p].suggested for p in forum.feed
+                   if forum.posts[p].community not in forum.joined)
 
 
 def test_a_suggested_post_loses_its_label_once_its_community_is_joined(phone):

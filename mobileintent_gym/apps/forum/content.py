@@ -47,7 +47,7 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
     """A forum state whose home feed interleaves PAIR's two lists, in their order.
 
     The user has joined the communities of the first list's posts, but for those of the
-    second list's, which are suggested because the user is not in them.
+    second list's: every post of those is suggested, because the user is not in them.
 
     Args:
         lists: Posts of followed communities, and suggested posts.
@@ -61,11 +61,13 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
     hours = {i: int(rng.integers(2, 72)) for i in feed}
     picked = rng.choice(len(feed), len(MY_OLD_COMMENTS), replace=False)
     old = {feed[int(i)]: text for i, text in zip(picked, MY_OLD_COMMENTS, strict=True)}
-    marked = {r.id for r in suggested}
+    elsewhere = {r["community"] for r in suggested}
+    # A followed post of a community that is suggested elsewhere is suggested too: the
+    # user is not in it, and its card was unmarked beside marked ones of the same place.
+    marked = {r.id for r in (*followed, *suggested) if r["community"] in elsewhere}
     posts = {r.id: _post(r, rng, hours[r.id], r.id in marked, old.get(r.id))
              for r in (*followed, *suggested)}
     mine = sorted(old.items(), key=lambda item: hours[item[0]])
-    elsewhere = {r["community"] for r in suggested}
     joined = dict.fromkeys(r["community"] for r in followed if r["community"] not in elsewhere)
     return ForumState(posts, feed, joined=tuple(joined), mine=mine,
                       karma=int(rng.integers(100, 5000)))
