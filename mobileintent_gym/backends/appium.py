@@ -43,6 +43,9 @@ class AppiumDevice:
         url: The Appium server, e.g. ``http://127.0.0.1:4723``.
         udid: The device's serial when several are attached.
         new_command_timeout: Seconds Appium keeps an idle session.
+        timeout: Seconds to wait for each answer of the server, a session's start included
+            (a first start installs UiAutomator2 on the phone, which takes a while); a
+            server that never answers was waited for without end.
         observe: Read the page source before and after each action to log the element hit
             and the visible entities, as the simulated phone does (one page source per
             action: the one after an action serves as the one before the next).
@@ -53,8 +56,9 @@ class AppiumDevice:
     """
 
     def __init__(self, url: str, udid: str | None = None, new_command_timeout: int = 300,
-                 observe: bool = True) -> None:
+                 observe: bool = True, timeout: float = 120.0) -> None:
         webdriver = require("appium.webdriver", "android")
+        client_config = require("appium.webdriver.client_config", "android")
         options_module = require("appium.options.android", "android")
         self._errors = require("selenium.common.exceptions", "android")
         # Nothing listening at the URL surfaces as urllib3's errors (MaxRetryError ...).
@@ -66,7 +70,8 @@ class AppiumDevice:
         if udid:
             options.udid = udid
         try:
-            self._driver = webdriver.Remote(url, options=options)
+            self._driver = webdriver.Remote(url, options=options, client_config=client_config
+                                            .AppiumClientConfig(url, timeout=timeout))
         except (self._errors.WebDriverException, self._http_errors, OSError) as err:
             raise DeviceUnavailableError(f"no Appium session at {url!r}: {err}") from err
         try:

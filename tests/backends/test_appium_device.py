@@ -246,3 +246,21 @@ def test_a_session_whose_first_call_fails_is_ended(endpoint):
         AppiumDevice(url)
     assert [(m, p) for m, p, _ in handler.requests] == [
         ("POST", "/session"), ("GET", "/window/rect"), ("DELETE", "")]
+
+
+def test_a_server_that_never_answers_times_out():
+    # No timeout was set: a server that took the connection and said nothing was waited
+    # for without end (Selenium's default is the socket default, None).
+    from mobileintent_gym.backends.adb_transport import DeviceUnavailableError
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    silent = socket.create_server(("127.0.0.1", 0))
+    taken = []
+    threading.Thread(target=lambda: taken.append(silent.accept()), daemon=True).start()
+    try:
+        with pytest.raises(DeviceUnavailableError, match=r"no Appium session at .*timed out"):
+            AppiumDevice(f"http://127.0.0.1:{silent.getsockname()[1]}", timeout=1)
+    finally:
+        silent.close()
+        for connection, _ in taken:
+            connection.close()
