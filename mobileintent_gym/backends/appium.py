@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+from typing import Any
 
 import numpy as np
 from PIL import Image, UnidentifiedImageError
@@ -154,8 +155,13 @@ class AppiumDevice:
         return self._screen
 
     def close(self) -> None:
-        """End the Appium session."""
-        self._call(self._driver.quit, "quit")
+        """End the Appium session; a server already gone has no session left to end.
+
+        Closing must not raise then: ``close`` runs in ``finally`` blocks, where it would
+        hide the error that ended the run.
+        """
+        with contextlib.suppress(DeviceUnavailableError):
+            self._call(self._driver.quit, "quit")
 
     def _send(self, action: Action) -> bool:
         kind, driver = action.type, self._driver
@@ -170,9 +176,21 @@ class AppiumDevice:
         elif kind is ActionType.PRESS:
             self._call(lambda: driver.press_keycode(KEYCODES[action.key]), str(action))
         elif kind is ActionType.TYPE:
-            self._call(lambda: driver.switch_to.active_element.send_keys(action.text),
-                       str(action))
+            field = self._focused_field()
+            if field is None:  # as on the simulated phone: nothing typed, no error
+                return False
+            self._call(lambda: field.send_keys(action.text), str(action))
         return kind is not ActionType.COMPLETE
+
+    def _focused_field(self) -> Any:
+        """The element that has the focus; ``None`` when none has (W3C "no such element")."""
+        try:
+            return self._call(lambda: self._driver.switch_to.active_element,
+                              "find the focused field")
+        except DeviceCommandError as err:
+            if isinstance(err.__cause__, self._errors.NoSuchElementException):
+                return None
+            raise
 
     def _call(self, function, what: str):
         try:

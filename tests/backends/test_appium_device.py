@@ -75,6 +75,9 @@ class FakeAppium(BaseHTTPRequestHandler):
             return self._reply(phone.act(Action.press(key)) and None)
         if path == "/element/e1/value":
             return self._reply(phone.act(Action.type_text(body["text"])) and None)
+        if path == "/element/active" and getattr(self, "unfocused", False):
+            return self._reply({"error": "no such element", "message": "No element is "
+                                "focused", "stacktrace": ""}, 404)
         if path == "/element/active":
             return self._reply({"element-6066-11e4-a52e-4f735466cecf": "e1"})
         return self._reply(None)
@@ -264,3 +267,26 @@ def test_a_server_that_never_answers_times_out():
         silent.close()
         for connection, _ in taken:
             connection.close()
+
+
+def test_type_without_a_focused_field_types_nothing_as_on_the_simulated_phone(endpoint):
+    # UiAutomator2 answers "no such element" when nothing has the focus: that ended the
+    # episode with DeviceCommandError where the simulated phone types nothing.
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    handler.unfocused = True
+    device = AppiumDevice(url)
+    result = device.act("TYPE[hello]")
+    assert not result.effect and result.event.typed is None
+    assert not [p for m, p, b in handler.requests if p.endswith("/value")]
+
+
+def test_closing_after_the_server_went_away_does_not_raise(endpoint):
+    # close() runs in finally blocks: its DeviceUnavailableError hid the run's own error.
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url)
+    handler.stop()
+    device.close()
