@@ -114,18 +114,26 @@ class MemoryFileSystem:
         return self._files[path].data
 
     @_locked
-    def write(self, path: str, data: bytes, mode: int = 0o660, mtime: int | None = None) -> None:
-        """Create or replace a regular file (parents are created as needed).
+    def write(self, path: str, data: bytes, mode: int = 0o660, mtime: int | None = None,
+              parents: bool = False) -> None:
+        """Create or replace a regular file.
+
+        Its folder must exist, as for a phone's shell and tools; ``parents`` makes missing
+        ones first, as ``adb push`` does.
 
         Raises:
-            FileSystemError: Outside the writable roots, onto a directory, or when full.
+            FileSystemError: Outside the writable roots, onto a directory, into a missing
+                folder (without ``parents``), or when full.
         """
         path = self._file_path(path)
         entry = self._files.get(path)
         old = len(entry.data) if entry is not None else 0
         if len(data) - old > self.free():
             raise FileSystemError(f"{path}: No space left on device")
-        self._make_parents(path)
+        missing = self._missing_parents(path)
+        if missing and not parents:
+            raise FileSystemError(f"{path}: No such file or directory")
+        self._dirs.update(missing)
         stamp = int(time.time()) if mtime is None else mtime
         self._files[path] = FileEntry(bytes(data), stat.S_IFREG | (mode & 0o777), stamp)
         self._used += len(data) - old
@@ -229,13 +237,21 @@ class MemoryFileSystem:
         return path
 
     def _make_parents(self, path: str) -> None:
+        self._dirs.update(self._missing_parents(path))
+
+    def _missing_parents(self, path: str) -> list[str]:
+        """The folders above ``path`` that do not exist, deepest first.
+
+        Raises:
+            FileSystemError: When one of them is a file (found before any folder is made).
+        """
         missing, parent = [], posixpath.dirname(path)
         while parent not in self._dirs:
-            if parent in self._files:  # checked before any directory is added
+            if parent in self._files:
                 raise FileSystemError(f"{parent}: Not a directory")
             missing.append(parent)
             parent = posixpath.dirname(parent)
-        self._dirs.update(missing)
+        return missing
 
 
 def _writable(path: str) -> bool:
@@ -272,7 +288,7 @@ class Reservation:
         """Store the file (``len(data)`` must not exceed the room held) and end the hold."""
         with self.fs._lock:
             self.release()
-            self.fs.write(self.path, data, mode, mtime)
+            self.fs.write(self.path, data, mode, mtime, parents=True)
 
     def release(self) -> None:
         """Give back the room held."""

@@ -283,3 +283,12 @@ def test_output_that_exactly_fills_the_limit_is_allowed(pool):
     sh = limited(pool, output_limit=4)
     assert (sh.run("echo abc").stdout, sh.run("echo abc").code) == (b"abc\n", 0)
     assert sh.run("echo abcd").code == 1
+
+
+def test_a_redirection_into_a_missing_folder_fails_as_a_phones_shell_does(shell):
+    # The folders were made and the command exited 0; a phone's shell says no such file.
+    _out, err, code = run(shell, "echo hi > /sdcard/a/b/c")
+    assert code == 1 and "/sdcard/a/b/c: No such file or directory" in err
+    assert run(shell, "ls -d /sdcard/a")[2] == 1
+    assert run(shell, "mkdir -p /sdcard/a/b && echo hi > /sdcard/a/b/c && cat /sdcard/a/b/c")[0] \
+        == "hi\n"

@@ -156,7 +156,7 @@ def test_a_folder_removed_while_it_is_listed_is_listed_whole_or_not_at_all():
     # failed with TypeError (the stream closed without DONE).
     fs = RemovedWhileListed()
     for i in range(3):
-        fs.write(f"/sdcard/d/f{i}", b"x")
+        fs.write(f"/sdcard/d/f{i}", b"x", parents=True)
     stream = ScriptedStream(sync_request(b"LIST", b"/sdcard/d") + sync_request(b"QUIT", b""))
     asyncio.run(serve_sync(stream, fs))
     fs.remover.join()
