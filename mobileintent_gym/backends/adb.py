@@ -38,7 +38,6 @@ Errors are :class:`DeviceError` subclasses raised ``from`` their cause (see
 from __future__ import annotations
 
 import base64
-import io
 import os
 import re
 import shlex
@@ -46,7 +45,6 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from PIL import Image, UnidentifiedImageError
 
 from mobileintent_gym.actions import Action, ActionLike, ActionType, to_action
 from mobileintent_gym.adbd.conventions import (
@@ -63,7 +61,7 @@ from mobileintent_gym.backends.adb_transport import (
     DeviceTimeoutError,
     DeviceUnavailableError,
 )
-from mobileintent_gym.backends.observed import observed_event, read_screen
+from mobileintent_gym.backends.observed import observed_event, read_frame, read_screen
 from mobileintent_gym.errors import DeviceError, InvalidActionError
 from mobileintent_gym.phone import ActResult, StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
@@ -234,17 +232,8 @@ class AdbDevice:
                 screen's (a device turned to landscape): that frame would lie outside the
                 env's observation space.
         """
-        data = self._link.read_bytes("screencap -p")
-        try:
-            image = Image.open(io.BytesIO(data))
-            if image.size != (self.width, self.height):  # read from the header: not decoded
-                raise DeviceCommandError(
-                    f"screencap gave a {image.width}x{image.height} screen where 'wm size' "
-                    f"gave {self.width}x{self.height} (turned to landscape?)")
-            return np.asarray(image.convert("RGB"))
-        except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as err:
-            raise DeviceCommandError(f"screencap gave no readable PNG ({err}): "
-                                     f"{data[:40]!r}") from err
+        return read_frame(self._link.read_bytes("screencap -p"), (self.width, self.height),
+                          "screencap")
 
     def hierarchy(self) -> str:
         """The view hierarchy in uiautomator dump XML.

@@ -15,11 +15,9 @@ loader spec ``appium:http://127.0.0.1:4723``. The mapping:
 from __future__ import annotations
 
 import contextlib
-import io
 from typing import Any
 
 import numpy as np
-from PIL import Image, UnidentifiedImageError
 
 from mobileintent_gym.actions import Action, ActionLike, ActionType, to_action
 from mobileintent_gym.adbd.conventions import (
@@ -31,7 +29,7 @@ from mobileintent_gym.adbd.conventions import (
 )
 from mobileintent_gym.apps.registry import app_package
 from mobileintent_gym.backends.adb import DeviceCommandError, DeviceUnavailableError
-from mobileintent_gym.backends.observed import observed_event, read_screen
+from mobileintent_gym.backends.observed import observed_event, read_frame, read_screen
 from mobileintent_gym.errors import DeviceError, require
 from mobileintent_gym.phone import ActResult, StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
@@ -101,12 +99,12 @@ class AppiumDevice:
         """The screen as a read-only H×W×3 uint8 array.
 
         Every call decodes a new frame, so each is ``fresh`` whatever the argument says.
+
+        Raises:
+            DeviceCommandError: As :func:`~.observed.read_frame` says (no PNG, another size).
         """
         png = self._call(self._driver.get_screenshot_as_png, "screenshot")
-        try:
-            return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
-        except (UnidentifiedImageError, OSError) as err:
-            raise DeviceCommandError(f"Appium's screenshot is not a PNG: {png[:40]!r}") from err
+        return read_frame(png, (self.width, self.height), "Appium's screenshot")
 
     def hierarchy(self) -> str:
         """The page source (uiautomator XML)."""

@@ -1,4 +1,4 @@
-"""The event a device backend logs for one action, from the dumps around it.
+"""What a device backend reads from a device: its screenshots, and the event of an action.
 
 Backends that only see what a device exposes (adb, Appium) build their :class:`StepEvent`
 here, by the same touch rules the simulated phone applies (:mod:`mobileintent_gym.phone.touch`),
@@ -7,7 +7,11 @@ so rewards computed from the log agree across backends.
 
 from __future__ import annotations
 
+import io
 import time
+
+import numpy as np
+from PIL import Image, UnidentifiedImageError
 
 from mobileintent_gym.actions import Action, ActionType
 from mobileintent_gym.backends.adb_transport import DeviceCommandError
@@ -16,6 +20,26 @@ from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
 
 _TOUCHES = (ActionType.CLICK, ActionType.LONG_CLICK)
+
+
+def read_frame(png: bytes, size: tuple[int, int], source: str) -> np.ndarray:
+    """The H×W×3 uint8 frame of a screenshot ``png`` of a ``size`` (width, height) screen.
+
+    Raises:
+        DeviceCommandError: Naming ``source``, when ``png`` is no readable PNG, or one of
+            another size (a device turned to landscape), read from its header before any
+            pixel is decoded: that frame would lie outside the env's observation space.
+    """
+    try:
+        image = Image.open(io.BytesIO(png))
+        if image.size != size:
+            raise DeviceCommandError(
+                f"{source} gave a {image.width}x{image.height} screen where the device said "
+                f"{size[0]}x{size[1]} (turned to landscape?)")
+        return np.asarray(image.convert("RGB"))
+    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as err:
+        raise DeviceCommandError(f"{source} gave no readable PNG ({err}): {png[:40]!r}"
+                                 ) from err
 
 
 def read_screen(xml: str, source: str) -> ScreenDump:

@@ -414,9 +414,10 @@ class _Screencap:
 
 @pytest.mark.parametrize(("data", "said"), [
     (_png(1080, 2400), None),
-    (_png(2400, 1080), "a 2400x1080 screen where 'wm size' gave 1080x2400 (turned to landscape"),
+    (_png(2400, 1080), "screencap gave a 2400x1080 screen where the device said 1080x2400 "
+                       "(turned to landscape?)"),
     (_png(10, 10), "a 10x10 screen"),
-    (b"not a png", "no readable PNG"),
+    (b"not a png", "screencap gave no readable PNG"),
     # A header claiming 20000x20000: PIL's DecompressionBombError escaped as it was.
     (_claiming(20000, 20000), "no readable PNG (Image size (400000000 pixels) exceeds"),
 ])

@@ -290,3 +290,18 @@ def test_closing_after_the_server_went_away_does_not_raise(endpoint):
     device = AppiumDevice(url)
     handler.stop()
     device.close()
+
+
+def test_a_screenshot_of_another_size_than_the_window_is_refused(endpoint):
+    # Appium's screenshot was decoded whatever its size (adb's was checked): a frame of a
+    # phone turned to landscape lay outside the observation space.
+    from mobileintent_gym.backends.adb_transport import DeviceCommandError
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, _handler = endpoint
+    device = AppiumDevice(url)
+    assert device.screenshot().shape == (device.height, device.width, 3)
+    device.width, device.height = device.height, device.width  # the window turned
+    with pytest.raises(DeviceCommandError, match=r"Appium's screenshot gave a 1080x2400 screen "
+                       r"where the device said 2400x1080 \(turned to landscape\?\)"):
+        device.screenshot()
