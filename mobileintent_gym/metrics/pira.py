@@ -120,9 +120,10 @@ class IntentMatcher:
         self._task = {normalised(text): task for text, task in known.items()}
         self._texts = tuple(known)
         self._rows = unit_rows(encoder.encode(list(self._texts))) if known else None
-        self._names: dict[str, frozenset[str]] = {}
+        self._names: dict[str, set[str]] = {}  # task -> the names its wordings quote
         for text, task in known.items():
-            self._names[task] = self._names.get(task, frozenset()) | quoted_names(text)
+            self._names.setdefault(task, set()).update(quoted_names(text))
+        self._quoted = frozenset().union(*self._names.values())  # by any known task
 
     def task(self, intent: str) -> str | None:
         """The task a known intention names, ``None`` for an unknown text."""
@@ -146,14 +147,16 @@ class IntentMatcher:
             rivals = max((c for c, task in near if task != target), default=0.0)
         return closeness >= self.threshold and rivals <= closeness
 
-
     def _names_agree(self, named: frozenset[str], gold: str, target: str | None) -> bool:
-        """Whether a prediction naming ``named`` may be about gold's task (see the class)."""
-        ours = quoted_names(gold) | self._names.get(target, frozenset())
+        """Whether a prediction naming ``named`` may be about gold's task (see the class).
+
+        A name not gold's that a known task quotes is another task's: ``_quoted`` holds
+        every known task's names, and gold's are left out before asking it.
+        """
+        ours = quoted_names(gold) | self._names.get(target, set())
         if ours and not named <= ours:
             return False
-        theirs = frozenset().union(*(n for task, n in self._names.items() if task != target))
-        return not (named - ours) & theirs
+        return not (named - ours) & self._quoted
 
 
 def quoted_names(text: str) -> frozenset[str]:
