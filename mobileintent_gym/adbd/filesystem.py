@@ -190,7 +190,7 @@ class MemoryFileSystem:
         path = self.resolve(path)
         if not _writable(path):
             raise FileSystemError(f"{path}: Permission denied")
-        self._make_parents(path + "/x")
+        self._dirs.update(self._missing_parents(path + "/x"))
 
     def entries(self, path: str) -> list[tuple[str, tuple[int, int, int]]]:
         """``(name, (mode, size, mtime))`` of each entry directly inside a directory, sorted.
@@ -235,9 +235,6 @@ class MemoryFileSystem:
         if not _writable(path) or path in self._dirs:
             raise FileSystemError(f"{path}: Permission denied")
         return path
-
-    def _make_parents(self, path: str) -> None:
-        self._dirs.update(self._missing_parents(path))
 
     def _missing_parents(self, path: str) -> list[str]:
         """The folders above ``path`` that do not exist, deepest first.
