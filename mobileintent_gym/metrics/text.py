@@ -105,7 +105,8 @@ def pair_similarities(predicted: Sequence[str], truth: Sequence[str],
     The embeddings are L2-normalised here, so the result is a cosine whatever scale the
     encoder returns (a zero embedding has similarity 0 with anything). A predicted text
     that is empty or only spaces says nothing and has similarity 0 (the encoder embeds
-    it as it embeds any text: 0.08-0.13 to intentions, for all-MiniLM-L6-v2).
+    it as it embeds any text: all-MiniLM-L6-v2 put "" at -0.04 to 0.13 of the 25 known
+    intentions of one of demo-ana's days, median 0.05).
 
     Raises:
         ValueError: When the sequences differ in length.

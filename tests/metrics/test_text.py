@@ -66,7 +66,7 @@ def test_acc_s_ranks_a_paraphrase_above_an_unrelated_intention(minilm):
     assert same == pytest.approx(1.0, abs=1e-5)
     assert 1.0 > paraphrase > unrelated
     assert semantic_similarity([], [], minilm) == 0.0
-    # An empty text embeds like any other: 0.08-0.13 to intentions, now 0.
+    # An empty text embeds like any other (up to 0.13 to intentions), now 0.
     assert semantic_similarity(["", " \n", "x"], [truth] * 3, minilm) == pytest.approx(
         semantic_similarity(["x"], [truth], minilm) / 3)
 
