@@ -208,3 +208,18 @@ def test_a_profile_of_the_tests_own_gets_its_tastes_on_top():
     content = build_user_content(UserProfile.from_dict(PROFILE))
     personal = content.labels[content.contexts["meeting:history"].personal[0]]
     assert personal in {"Mystery Book Club", "Strategy Game Night", "Weekly Team Standup"}
+
+
+def test_a_room_of_three_counts_one_other_in_the_singular(phone):
+    # The tile of the others read "1 others" (meeting g041 of demo-ana).
+    from dataclasses import replace
+
+    from mobileintent_gym.phone import PhoneState
+
+    state = phone.state.apps["meeting"]
+    small = replace(state.scheduled[1], people=3)
+    meeting = replace(state, scheduled=(state.scheduled[0], small, *state.scheduled[2:]))
+    phone.reset(PhoneState({**phone.state.apps, "meeting": meeting}, phone.state.clock))
+    phone.open("meeting", "meeting/details", id=small.id)
+    press(phone, resource_id="join")
+    assert [n.desc for n in nodes(phone, resource_id="tile")] == [small.host, "You", "1 other"]
