@@ -46,10 +46,14 @@ _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 # Where an object with string keys can start: ``{`` then a quote, or ``}`` (``{}``).
 _OBJECT_START = re.compile(r"\{\s*[\"'}]")
 MAX_OBJECT_STARTS = 64
-"""The places each search tries an object at, at most: each try reads to the text's end,
-so an answer of many stray braces would cost time quadratic in its length (40 KB of
-"```\n{": 10.7 s tried at every brace, 0.2 s at 64, on the 2-core VM). Only a ``{``
-followed by a quote or ``}`` counts: braces of prose (``{name}``) do not use them up."""
+"""The places a search tries an object at, at most, over all fences and the whole text
+together: each try may read to the text's end, so an answer of many stray braces would
+cost time quadratic in its length (40 KB of "```\n{": 10.7 s tried at every brace, 0.2 s
+at 64, on the 2-core VM). Only a ``{`` followed by a quote or ``}`` counts: braces of
+prose (``{name}``) do not use them up."""
+MAX_LITERAL_LENGTH = 1 << 16
+"""The longest Python-style object (``{'a': 1}``) read, in characters: finding where one
+closes is a scan in Python, so a megabyte of unclosed ``{'`` took seconds per try."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +77,10 @@ def first_json_object(text: str) -> dict | None:
     """The first JSON object in a model's answer, or ``None``; never raises.
 
     Looks inside each Markdown code fence in turn, then anywhere (a fence of prose before
-    the object does not hide it), at the first :data:`MAX_OBJECT_STARTS` places of each
-    where an object can start; prose around the object is allowed, and so are
-    Python-style quoting (``{'a': 1}``) and a trailing comma. Every reader of answers (the
+    the object does not hide it), at the first :data:`MAX_OBJECT_STARTS` places of them
+    all where an object can start; prose around the object is allowed, and so are
+    Python-style quoting (``{'a': 1}``, up to :data:`MAX_LITERAL_LENGTH` characters) and
+    a trailing comma. Every reader of answers (the
     envs' and the agents') finds objects with it.
     """
     return _search(text, json.JSONDecoder(parse_int=_integer))
@@ -121,8 +126,11 @@ def _search(text: Any, decoder: json.JSONDecoder) -> Any:
     """The first object ``decoder`` reads, inside each code fence in turn, then anywhere."""
     if not isinstance(text, str):
         return None
-    for inside in (*(fence.group(1) for fence in _FENCE.finditer(text)), text):
-        found = _first_object(inside, decoder)
+    insides = itertools.chain((fence.group(1) for fence in _FENCE.finditer(text)), (text,))
+    starts = ((inside, match.start()) for inside in insides
+              for match in _OBJECT_START.finditer(inside))
+    for inside, start in itertools.islice(starts, MAX_OBJECT_STARTS):
+        found = _object_at(inside[start:], decoder)
         if found is not None:
             return found
     return None
@@ -133,21 +141,18 @@ def casefolded(data: Mapping[Any, Any]) -> dict[str, Any]:
     return {str(k).casefold(): v for k, v in data.items()}
 
 
-def _first_object(inside: str, decoder: json.JSONDecoder) -> Any:
-    """The first JSON object (or Python dict literal) in ``inside``, as ``decoder`` reads it."""
-    starts = (match.start() for match in _OBJECT_START.finditer(inside))
-    for start in itertools.islice(starts, MAX_OBJECT_STARTS):
-        chunk = inside[start:]
-        # The text as it is, then without trailing commas (when it has any).
-        for attempt in dict.fromkeys((chunk, _TRAILING_COMMA.sub(r"\1", chunk))):
-            try:
-                value, _ = decoder.raw_decode(attempt)
-            except json.JSONDecodeError:
-                value = _literal(attempt, decoder.object_pairs_hook is JsonPairs)
-            except RecursionError:  # nested deeper than the decoder goes
-                value = None
-            if isinstance(value, dict | JsonPairs):
-                return value
+def _object_at(chunk: str, decoder: json.JSONDecoder) -> Any:
+    """The JSON object (or Python dict literal) ``chunk`` starts with, as ``decoder`` reads it."""
+    # The text as it is, then without trailing commas (when it has any).
+    for attempt in dict.fromkeys((chunk, _TRAILING_COMMA.sub(r"\1", chunk))):
+        try:
+            value, _ = decoder.raw_decode(attempt)
+        except json.JSONDecodeError:
+            value = _literal(attempt, decoder.object_pairs_hook is JsonPairs)
+        except RecursionError:  # nested deeper than the decoder goes
+            value = None
+        if isinstance(value, dict | JsonPairs):
+            return value
     return None
 
 
@@ -168,9 +173,12 @@ def _literal(text: str, pairs: bool = False) -> Any:
 
 
 def _closing_brace(text: str) -> int | None:
-    """Where the ``{`` that ``text`` starts with is closed, braces inside quotes not counted."""
+    """Where the ``{`` that ``text`` starts with is closed, braces inside quotes not counted.
+
+    ``None`` when it is not closed within :data:`MAX_LITERAL_LENGTH` characters.
+    """
     depth, quote, escaped = 0, "", False
-    for end, c in enumerate(text):
+    for end, c in enumerate(text[:MAX_LITERAL_LENGTH]):
         if escaped:
             escaped = False
         elif quote:

@@ -264,6 +264,30 @@ def test_an_answer_of_many_stray_braces_is_searched_at_a_bounded_number_of_them(
     assert found == {"Event": "Chatting"}  # an object after a few stray braces is found
 
 
+def test_the_places_tried_are_bounded_over_all_fences_together(monkeypatch):
+    # Each fence had its own MAX_OBJECT_STARTS: 45,000 fences of "{'a': 1" took 7 s.
+    from mobileintent_gym.metrics import prediction
+
+    tried = []
+    object_at = prediction._object_at
+    monkeypatch.setattr(prediction, "_object_at",
+                        lambda chunk, decoder: tried.append(1) or object_at(chunk, decoder))
+    assert prediction.first_json_object("```\n{'a': 1```\n" * 1000) is None
+    assert len(tried) == prediction.MAX_OBJECT_STARTS
+
+
+def test_a_python_style_object_is_read_up_to_its_length_limit():
+    # An unclosed "{'" was scanned to the answer's end at every try (a megabyte: 4 s).
+    from mobileintent_gym.metrics.prediction import MAX_LITERAL_LENGTH, first_json_object
+
+    def literal(length):
+        return "{'Event': '" + "x" * (length - len("{'Event': ''}")) + "'}"
+
+    assert first_json_object(literal(MAX_LITERAL_LENGTH)) == {
+        "Event": "x" * (MAX_LITERAL_LENGTH - 13)}
+    assert first_json_object(literal(MAX_LITERAL_LENGTH + 1)) is None
+
+
 def test_prose_braces_do_not_use_up_the_places_an_object_is_looked_for():
     # 64 "{name}" braces before the object made it "no JSON object in the answer".
     from mobileintent_gym.metrics.prediction import Prediction, parse_prediction
