@@ -189,14 +189,16 @@ def name_from_id(user_id: str) -> str:
 def _check_user_id(uid: Any) -> None:
     """Check a user id: a name that can be a file's, as the user's output folders are named.
 
-    Not blank, at most :data:`MAX_NAME` characters, one line, no slash or backslash, and
-    not only dots (``.`` or ``..`` would write beside or above the output folder).
+    Not blank, at most :data:`MAX_NAME` bytes in UTF-8 (a file name's limit: 100 CJK
+    characters are 300), one line, no slash or backslash, and not only dots (``.`` or
+    ``..`` would write beside or above the output folder).
     """
     if not isinstance(uid, str) or not uid.strip():
         raise InvalidProfileError(f"user_id must be a non-empty string, got {uid!r:.80}")
-    if len(uid) > MAX_NAME:
-        raise InvalidProfileError(f"user_id is {len(uid)} characters, more than {MAX_NAME}: "
-                                  f"{uid[:40]!r}...")
+    size = len(uid.encode("utf-8", "surrogatepass"))
+    if size > MAX_NAME:
+        raise InvalidProfileError(f"user_id is {size} bytes in UTF-8, more than a file "
+                                  f"name's {MAX_NAME}: {uid[:40]!r}...")
     if not _one_line(uid) or "/" in uid or "\\" in uid or uid.strip(".") == "":
         raise InvalidProfileError(f"user_id names the user's output folder: it must be a "
                                   f"file name (one line, no slash or backslash, not only dots), "

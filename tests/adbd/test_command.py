@@ -69,7 +69,7 @@ def test_an_invalid_profile_exits_with_the_bad_value(tmp_path, capsys):
 @pytest.mark.parametrize(("args", "named"), [
     (["--user", "x" * 5000], "a user name is at most 255 characters, got 5000"),
     (["--user", "deep"], "deep.json: JSON nested too deeply"),
-    (["--user", "long-id"], "user_id is 5000 characters, more than 255"),
+    (["--user", "long-id"], "user_id is 5000 bytes in UTF-8, more than a file name's 255"),
     (["--size", "99999x99999"], "screen 99999x99999 is outside 320-3840 x 480-3840"),
     (["--size", "\u00b2x\u00b2"], "sim size must be WIDTHxHEIGHT"),
     (["--time-limit", "0"], "--time-limit must be a positive number, got 0.0"),

@@ -44,7 +44,9 @@ def changed(path, value):
     (("affinities", "Music"), "jazz", "affinities['Music'] must be an object, got str 'jazz'"),
     (("interactions", "Music"), 3, "interactions['Music'] must be a string, got int 3"),
     (("user_id",), "", "user_id must be a non-empty string, got ''"),
-    (("user_id",), "u" * 5000, "user_id is 5000 characters, more than 255"),
+    (("user_id",), "u" * 5000, "user_id is 5000 bytes in UTF-8, more than a file name's 255"),
+    # 100 characters, 300 bytes: generate simulated the day, then failed to make its folder.
+    (("user_id",), "\u8a9e" * 100, "user_id is 300 bytes in UTF-8, more than a file name's 255"),
     (("user_id",), 42, "user_id must be a non-empty string, got 42"),
     # The id names the user's output folders: generate wrote "../escaped" beside --out.
     (("user_id",), "../escaped", "user_id names the user's output folder: it must be a file "
