@@ -463,9 +463,19 @@ def _search_folders(profiles_dir: str | os.PathLike[str] | None) -> list[Path]:
 
 
 def env_profiles_dir() -> Path | None:
-    """The folder ``MOBILEINTENT_GYM_PROFILES`` names; ``None`` when it is unset or empty."""
+    """The folder ``MOBILEINTENT_GYM_PROFILES`` names; ``None`` when it is unset or empty.
+
+    Raises:
+        InvalidProfileError: When it names no folder: the built-in users of the names
+            asked for would otherwise be taken in its profiles' place without a word.
+    """
     value = os.environ.get(PROFILES_ENV)
-    return Path(value) if value else None
+    if not value:
+        return None
+    if not Path(value).is_dir():
+        raise InvalidProfileError(f"${PROFILES_ENV} is {value!r}, which is not a folder; "
+                                  "unset it or point it at a folder of profiles")
+    return Path(value)
 
 
 def _described(folders: list[Path], profiles_dir: object) -> list[tuple[str, Path]]:

@@ -12,6 +12,7 @@ from mobileintent_gym.users import (
     load_profile,
     resolve_profile,
 )
+from mobileintent_gym.users.profile import builtin_profiles_dir
 
 VALID = {
     "user_id": "tess",
@@ -160,6 +161,15 @@ def test_lookup_order_is_folder_then_environment_then_builtin(tmp_path, monkeypa
     assert resolve_profile("user9").user_id == "user9"
     monkeypatch.delenv("MOBILEINTENT_GYM_PROFILES")
     assert resolve_profile("demo-ana").user_id == "demo-ana"
+
+
+def test_an_environment_folder_that_is_not_there_is_refused(tmp_path, monkeypatch):
+    # Its built-in namesake was taken instead, without a word.
+    monkeypatch.setenv("MOBILEINTENT_GYM_PROFILES", str(tmp_path / "gone"))
+    with pytest.raises(InvalidProfileError, match=r"MOBILEINTENT_GYM_PROFILES is '.*gone', "
+                       "which is not a folder"):
+        resolve_profile("demo-ana")
+    assert resolve_profile(builtin_profiles_dir() / "demo-ana.json").user_id == "demo-ana"
 
 
 def test_a_path_is_loaded_as_a_file(tmp_path):
