@@ -48,8 +48,13 @@ from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, parse_task_id, t
 from mobileintent_gym.users import UnknownProfileError, profile_names, resolve_users
 from mobileintent_gym.users.cache import EncoderChoice, source_fingerprint
 from mobileintent_gym.users.pair import profile_fingerprint
-from mobileintent_gym.users.profile import absolute_user, env_profiles_dir, resolve_profile
-from mobileintent_gym.users.sets import distinct_users
+from mobileintent_gym.users.profile import (
+    absolute_user,
+    env_profiles_dir,
+    profile_file,
+    resolve_profile,
+)
+from mobileintent_gym.users.sets import distinct_users, user_set
 
 OBSERVATION = ("instruction", "hierarchy")
 
@@ -168,7 +173,7 @@ def _html_path(value: str | bool | None, out: Path | None) -> Path | None:
 
 def _users(args: argparse.Namespace) -> tuple[str, ...]:
     profiles_folder(args.profiles)
-    given = args.users or (profile_names(args.profiles) if args.profiles else None)
+    given = args.users or (_folder_users(args.profiles) if args.profiles else None)
     try:  # absolute, so that the run can be viewed and resumed from any folder
         users = tuple(absolute_user(u) for u in resolve_users(given, args.profiles))
         distinct_users(users, args.profiles, ", who would be run and scored twice")
@@ -176,6 +181,12 @@ def _users(args: argparse.Namespace) -> tuple[str, ...]:
     except UnknownProfileError as err:
         raise UsageError(f"--users: {err}; give a set, one of those names, a profile's JSON "
                          "path, or --profiles DIR") from err
+
+
+def _folder_users(folder: str) -> list[str]:
+    """Every profile in ``folder``: by name, by path where the name is a set's (``test``)."""
+    return [n if user_set(n) is None else str(profile_file(folder, n))
+            for n in profile_names(folder)]
 
 
 def _tasks(args: argparse.Namespace) -> tuple[str, ...]:

@@ -250,6 +250,23 @@ def test_a_profiles_folder_without_users_evaluates_every_profile_in_it(tmp_path,
     assert report["provenance"]["profiles"] == str(folder.resolve())
 
 
+def test_a_profile_in_the_folder_named_like_a_set_is_that_profile(tmp_path):
+    # "test.json" in --profiles ran the ten built-in test users in its place.
+    import shutil
+
+    from mobileintent_gym.users.profile import builtin_profiles_dir
+
+    folder = tmp_path / "profiles"
+    folder.mkdir()
+    shutil.copy(builtin_profiles_dir() / "demo-ben.json", folder / "mine.json")
+    profile = json.loads((builtin_profiles_dir() / "demo-ana.json").read_text())
+    del profile["user_id"]  # named by its file: "test"
+    (folder / "test.json").write_text(json.dumps(profile))
+    report = evaluate(tmp_path, "--profiles", str(folder), "--templates", "G-SPT-03")
+    users = [e["user"] for e in report["episodes"]]
+    assert users == ["mine"] * 4 + [str(folder.resolve() / "test.json")] * 4
+
+
 def test_a_user_given_by_a_relative_path_is_recorded_so_any_folder_reads_the_run(
         tmp_path, monkeypatch):
     # It was stored as typed: view (and --resume) from another folder found no profile.

@@ -421,7 +421,7 @@ def _resolve(text: str, profiles_dir: str | os.PathLike[str] | None) -> UserProf
         return load_profile(path)
     folders = _search_folders(profiles_dir)
     for folder in folders:
-        found = _find_in(folder, text)
+        found = profile_file(folder, text)
         if found is not None:
             return load_profile(found)
     places = "; ".join(f"{label} {folder} ({', '.join(profile_names(folder)) or 'none'})"
@@ -484,7 +484,22 @@ def _described(folders: list[Path], profiles_dir: object) -> list[tuple[str, Pat
     return list(zip([*labels, "built-in"], folders, strict=True))
 
 
-def _find_in(folder: Path, name: str) -> Path | None:
+def own_profile(name: str, profiles_dir: str | os.PathLike[str] | None = None) -> Path | None:
+    """The file ``name`` is found as before the built-in profiles, or ``None``.
+
+    That is, in ``profiles_dir`` or the folder ``MOBILEINTENT_GYM_PROFILES`` names, in
+    :func:`resolve_profile`'s order.
+    """
+    for folder in _search_folders(profiles_dir)[:-1]:
+        found = profile_file(folder, name)
+        if found is not None:
+            return found
+    return None
+
+
+def profile_file(folder: str | os.PathLike[str], name: str) -> Path | None:
+    """The file of profile ``name`` in ``folder`` (``NAME.json``, else ``NAME/profile.json``)."""
+    folder = Path(folder)
     for candidate in (folder / f"{name}.json", folder / name / "profile.json"):
         if candidate.is_file():
             return candidate

@@ -9,7 +9,8 @@ Wherever users are taken — the env's ``users=``, ``evaluate --users``, ``gener
 — a set name stands for its users and may be mixed with profile names and paths
 (``["val", "user3", "me.json"]``); an env's ``user`` reset option may name a set too (one of
 its users is drawn, :func:`pick_user`). Set names come first: a profile that happens to be named
-like a set is given by its path.
+like a set is given by its path. A set's members are names like any other: a profile of
+one's own of a member's name stands for it, with a warning.
 """
 
 from __future__ import annotations
@@ -24,7 +25,12 @@ import numpy as np
 
 from mobileintent_gym.checks import ordered
 from mobileintent_gym.errors import InvalidProfileError, MobileIntentError
-from mobileintent_gym.users.profile import UnknownProfileError, builtin_users, resolve_profile
+from mobileintent_gym.users.profile import (
+    UnknownProfileError,
+    builtin_users,
+    own_profile,
+    resolve_profile,
+)
 
 USER_SETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "train": ("amara", "bruno", "greta", "ivan", "jun", "olga", "pedro", "rania"),
@@ -78,8 +84,20 @@ def resolve_users(users: UserSpec = None,
         if members is None:
             _check_profile(item, profiles_dir)
             members = (os.fspath(item),)
+        else:
+            _warn_if_replaced(item, members, profiles_dir)
         names.extend(m for m in members if m not in names)
     return tuple(names)
+
+
+def _warn_if_replaced(name: str, members: tuple[str, ...],
+                      profiles_dir: str | os.PathLike[str] | None) -> None:
+    """Warn when profiles of one's own stand for built-in members of set ``name``."""
+    own = {m: found for m in members if (found := own_profile(m, profiles_dir)) is not None}
+    if own:
+        listed = ", ".join(f"{m} ({path})" for m, path in own.items())
+        gym.logger.warn(f"set {name!r} runs profiles of your own in place of its built-in "
+                        f"users: {listed}; its scores are not the built-in set's")
 
 
 def distinct_users(users: Iterable[str | os.PathLike[str]],

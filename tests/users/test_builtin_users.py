@@ -58,6 +58,22 @@ def test_profiles_dir_names_resolve_and_set_names_win(tmp_path):
     assert resolve_users(str(tmp_path / "test.json"), tmp_path) == (str(tmp_path / "test.json"),)
 
 
+def test_a_set_whose_members_your_own_profiles_replace_says_so(tmp_path, monkeypatch):
+    # A "hana.json" of one's own ran in the test set's place without a word.
+    (tmp_path / "hana.json").write_text(json.dumps({"interests": {}, "affinities": {}}))
+    with pytest.warns(UserWarning, match=r"set 'test' runs profiles of your own in place of "
+                      r"its built-in users: hana \(.*hana.json\)"):
+        assert resolve_users("test", tmp_path) == USER_SETS["test"]
+    monkeypatch.setenv("MOBILEINTENT_GYM_PROFILES", str(tmp_path))
+    with pytest.warns(UserWarning, match="hana"):
+        resolve_users(["demo", "test"])
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert resolve_users(["val", "hana"]) == (*USER_SETS["val"], "hana")
+
+
 @pytest.mark.parametrize("users", ["tset", ["val", "nobody"]])
 def test_an_unknown_name_is_named_with_the_sets_and_profiles_known(users):
     with pytest.raises(UnknownProfileError) as err:
