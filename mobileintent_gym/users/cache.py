@@ -49,6 +49,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -67,6 +68,8 @@ from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEnc
 
 CACHE_ENV = "MOBILEINTENT_GYM_CACHE"
 FORMAT = 4  # bump when the pickled layout of UserContent (its app states included) changes
+EMBEDDING_LIBRARIES = ("sentence-transformers", "transformers", "torch")
+"""Whose versions are part of a sentence encoder's identity in the cache."""
 _SEAL = b"mobileintent-gym content entry\n"  # then the pickle's digest, then the pickle
 _DIGEST = 32
 _OFF = {"0", "off", "no", "false", "none"}
@@ -120,7 +123,7 @@ def fetch(profile_key: str, config: Any, build: Callable[[Encoder], T],
             created or written (the default folder only warns).
     """
     folder = content_dir()
-    if not isinstance(config.encoder, str) or folder is None:
+    if not isinstance(config.encoder, str) or folder is None or _code_changed():
         return build(_encoder(config.encoder))
     choice = predict_encoder(config.encoder)
     predicted = None if choice is None else choice.identity
@@ -219,10 +222,7 @@ if hasattr(os, "register_at_fork"):
 
 def _store(path: Path, content: Any) -> None:
     """Write an entry; a default folder that cannot be written only costs a warning."""
-    if _edited_since_import():
-        logger.warn("files of mobileintent_gym changed after this process imported it: the "
-                    "content it builds is not cached (it was built by the code loaded "
-                    "before)")
+    if _code_changed():  # while it built
         return
     try:
         _write(path, content)
@@ -265,6 +265,20 @@ def _stale(file: Path, now: float) -> bool:
         return age > MAX_AGE
     orphan = file.suffix == ".lock" and not file.with_suffix(".pkl").exists()
     return age > LEFTOVER_AGE and (orphan or partial_of(file.name) is not None)
+
+
+def _code_changed() -> bool:
+    """Whether the package's files changed since this process imported them (warned so).
+
+    Its content then neither comes from the cache nor goes into it: entries are filed
+    under the fingerprint of the files on disk, which is not the code this process runs.
+    """
+    if not _edited_since_import():
+        return False
+    logger.warn("files of mobileintent_gym changed after this process imported it: user "
+                "content is built by the code it loaded, and neither read from the cache "
+                "nor stored in it")
+    return True
 
 
 def _edited_since_import() -> bool:
@@ -479,11 +493,29 @@ def _complete(snapshot: Path) -> bool:
 
 
 def _model_identity(name: str, folder: Path) -> str:
-    """A model's id and the names, sizes and modification times of its files."""
+    """A model's id, the names, sizes and times of its files, and the libraries running it.
+
+    An upgraded torch or sentence-transformers may embed a little differently, and near
+    ties of the ranking then fall the other way: their versions are part of the identity.
+    """
     files = sorted(p for p in folder.rglob("*") if p.is_file())
     stats = [(str(p.relative_to(folder)), p.stat().st_size, p.stat().st_mtime_ns)
              for p in files]
-    return f"{name}@{hashlib.blake2b(repr(stats).encode(), digest_size=16).hexdigest()}"
+    key = repr((stats, _library_versions())).encode()
+    return f"{name}@{hashlib.blake2b(key, digest_size=16).hexdigest()}"
+
+
+@functools.cache
+def _library_versions() -> tuple[str | None, ...]:
+    """The installed versions of what embeds text (``None`` for one not installed)."""
+    return tuple(_version(name) for name in EMBEDDING_LIBRARIES)
+
+
+def _version(distribution: str) -> str | None:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
 
 
 def _entry(folder: Path, profile_key: str, config: Any, identity: str) -> Path:

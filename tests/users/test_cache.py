@@ -148,6 +148,20 @@ def test_a_process_whose_package_files_changed_since_it_imported_them_stores_not
     assert len(list(folder.glob("*.pkl"))) == 1
 
 
+def test_a_process_whose_package_files_changed_since_it_imported_them_reads_nothing(
+        folder, monkeypatch):
+    # It read the entries of the code on disk (built by a newer process) as its own.
+    profile = resolve_profile("demo-ben")
+    stored = build_user_content(profile, LEXICAL)
+    pair._CACHE.clear()
+    monkeypatch.setattr(stamp, "IMPORTED_AT", 0.0)  # every file is newer
+    built = []
+    monkeypatch.setattr(pair, "_build", lambda *a: built.append(a) or stored)
+    with pytest.warns(UserWarning, match="neither read from the cache nor stored"):
+        build_user_content(profile, LEXICAL)
+    assert len(built) == 1
+
+
 def test_files_dated_in_the_future_or_gone_do_not_turn_the_cache_off(folder, monkeypatch):
     # A file whose date was ahead of the clock (skew) read as edited since the import in
     # every process until that time; one gone before it was looked at raised.
@@ -226,6 +240,22 @@ def test_a_model_file_that_changes_changes_the_identity(tmp_path):
     before = content_cache._model_identity("org/model", tmp_path / "model")
     (tmp_path / "model" / "weights.bin").write_bytes(b"12345")
     assert content_cache._model_identity("org/model", tmp_path / "model") != before
+
+
+def test_an_upgraded_embedding_library_changes_the_identity(tmp_path, monkeypatch):
+    # Entries ranked by the old torch or sentence-transformers were served after an upgrade.
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "weights.bin").write_bytes(b"1234")
+    before = content_cache._model_identity("org/model", tmp_path / "model")
+    installed = content_cache._version("torch")
+    assert installed is not None and content_cache._version("no-such-dist-xyz") is None
+    monkeypatch.setattr(content_cache, "_version",
+                        lambda name: "99.0" if name == "torch" else installed)
+    content_cache._library_versions.cache_clear()
+    try:
+        assert content_cache._model_identity("org/model", tmp_path / "model") != before
+    finally:
+        content_cache._library_versions.cache_clear()
 
 
 def test_a_download_cut_short_is_keyed_as_the_fallback_it_loads(study_snapshot):
