@@ -172,10 +172,17 @@ def _prepare(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if not os.access(folder, os.W_OK):
-            raise PermissionError(errno.EACCES, "not writable", str(folder))
+            raise _refusal(folder)
     except OSError as err:
         if _named():
             raise _unwritable(folder, err) from err
+
+
+def _refusal(folder: Path) -> OSError:
+    """Why ``folder``, which exists, cannot be written: a read-only file system, or its mode."""
+    if hasattr(os, "statvfs") and os.statvfs(folder).f_flag & os.ST_RDONLY:
+        return OSError(errno.EROFS, os.strerror(errno.EROFS), str(folder))
+    return PermissionError(errno.EACCES, "not writable", str(folder))
 
 
 _LOCKS: set[int] = set()
@@ -221,14 +228,16 @@ if hasattr(os, "register_at_fork"):
 
 
 def _store(path: Path, content: Any) -> None:
-    """Write an entry; a default folder that cannot be written only costs a warning."""
+    """Write an entry; one that cannot be written costs a warning, not the content built.
+
+    A folder that cannot be written at all was named before the build (``_prepare``);
+    what fails here (a disk full, a quota) keeps the content in this process.
+    """
     if _code_changed():  # while it built
         return
     try:
         _write(path, content)
     except CacheError as err:
-        if _named():
-            raise
         logger.warn(f"{err}; built user content stays in this process only")
         return
     prune(path.parent)

@@ -454,6 +454,29 @@ def test_an_unusable_folder_is_named_and_off_turns_the_cache_off(tmp_path, monke
     pair._CACHE.clear()
 
 
+def test_a_write_that_fails_after_the_build_keeps_the_content(folder, monkeypatch):
+    # A disk full after seconds of building raised CacheError and lost what was built.
+    # (No full disk can be had here: the write is made to fail as one does.)
+    def full(path, data):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(content_cache, "write_atomic", full)
+    with pytest.warns(UserWarning, match="No space left on device.*stays in this process"):
+        built = build_user_content(resolve_profile("demo-dara"), LEXICAL)
+    assert built.user_id == "demo-dara" and not list(folder.glob("*.pkl"))
+
+
+@pytest.mark.skipif(not hasattr(os, "statvfs"), reason="statvfs")
+def test_a_read_only_file_system_is_named_as_one(tmp_path, monkeypatch):
+    # It was "[Errno 13] not writable", as for a folder's mode. (Mounting one read-only
+    # needs root, which CI lacks: statvfs answers as it does for such a mount.)
+    monkeypatch.setattr(content_cache.os, "statvfs",
+                        lambda path: SimpleNamespace(f_flag=os.ST_RDONLY))
+    assert "Read-only file system" in str(content_cache._refusal(tmp_path))
+    monkeypatch.setattr(content_cache.os, "statvfs", lambda path: SimpleNamespace(f_flag=0))
+    assert "not writable" in str(content_cache._refusal(tmp_path))
+
+
 @pytest.mark.skipif(fcntl is None, reason="POSIX file locks")
 def test_a_file_system_without_locks_builds_without_one(folder, monkeypatch):
     def no_locks(descriptor, operation):
