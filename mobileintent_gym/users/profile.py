@@ -31,6 +31,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import math
 import os
 import re
 import unicodedata
@@ -47,6 +48,7 @@ from mobileintent_gym.errors import InvalidProfileError, MobileIntentError
 PROFILES_ENV = "MOBILEINTENT_GYM_PROFILES"
 MAX_NAME = 255  # characters in a user id or profile name (a file name's limit)
 MAX_DEPTH = 16  # nesting of the free-form demographics
+MAX_DIGITS = 18  # of an integer in them (an int64 holds it)
 _FIELDS = ("user_id", "demographics", "interests", "affinities", "interactions")
 # The PersonaLens domains: what contexts rank by and routines weigh templates with.
 DOMAINS = ("Alarm", "Books", "Buses", "Calendar", "Events", "Finance", "Flights", "Games",
@@ -275,6 +277,23 @@ def _json_values(value: Any, where: str) -> None:
             pending.extend((inner, f"{path}[{i}]", depth + 1) for i, inner in enumerate(item))
         elif not (item is None or isinstance(item, str | int | float)):
             raise InvalidProfileError(f"{path[:120]} must be a JSON value, got {_kind(item)}")
+        elif isinstance(item, int | float) and not _json_number(item):
+            raise InvalidProfileError(f"{path[:120]} must be a finite number of at most "
+                                      f"{MAX_DIGITS} digits, got {_number_text(item)}")
+
+
+def _number_text(value: int | float) -> str:
+    """``value`` as a message shows it; a long integer by its number of digits."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length() * math.log10(2):.0f} digits"
+    return repr(value)
+
+
+def _json_number(value: int | float) -> bool:
+    """Whether JSON (and any reader of the profile's text) carries ``value`` as it is."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return -10 ** MAX_DIGITS < value < 10 ** MAX_DIGITS
 
 
 def _interests(value: Any) -> dict[str, int]:
@@ -346,7 +365,7 @@ def _read_profile(path: Path, mtime_ns: int, size: int, inode: int) -> UserProfi
     """
     fallback = path.parent.name if path.name == "profile.json" else path.stem
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"), object_pairs_hook=_unique)
     except RecursionError as err:
         raise InvalidProfileError(f"{path}: JSON nested too deeply to read") from err
     except (OSError, ValueError) as err:
@@ -355,6 +374,16 @@ def _read_profile(path: Path, mtime_ns: int, size: int, inode: int) -> UserProfi
         return UserProfile.from_dict(data, user_id=fallback)
     except InvalidProfileError as err:
         raise InvalidProfileError(f"{path}: {err}") from err
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; a key given twice is an error (the last one won)."""
+    data = dict(pairs)
+    if len(data) < len(pairs):
+        repeated = next(key for i, (key, _) in enumerate(pairs)
+                        if key in (k for k, _ in pairs[:i]))
+        raise ValueError(f"the key {repeated!r} is given twice in one object")
+    return data
 
 
 def resolve_profile(name_or_path: str | os.PathLike[str],

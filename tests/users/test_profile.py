@@ -73,11 +73,27 @@ def changed(path, value):
     (("affinities", "Music", "Preferred Genres"), ["jazz\udc00"],
      "['Music']['Preferred Genres'][0] holds a lone surrogate"),
     (("demographics", "x\ud800"), "a", "a key of the profile['demographics'] holds a lone"),
+    # Passed, then building the content failed on int()'s digit limit; NaN was written out
+    # as JSON no other reader takes.
+    pytest.param(("demographics", "age"), 10 ** 5000, "demographics['age'] must be a finite "
+                 "number of at most 18 digits, got an integer of 5000 digits", id="huge-int"),
+    (("demographics", "score"), float("nan"), "demographics['score'] must be a finite number "
+                                              "of at most 18 digits, got nan"),
+    (("demographics", "years"), [1, float("inf")], "demographics['years'][1] must be a finite"),
 ])
 def test_a_bad_value_is_named_in_the_error(path, value, named):
     with pytest.raises(InvalidProfileError) as err:
         UserProfile.from_dict(changed(path, value))
     assert named in str(err.value)
+
+
+def test_a_key_given_twice_in_a_profile_file_is_refused(tmp_path):
+    # The last one won without a word ("Music": 1 then "Music": 0 read as 0).
+    path = tmp_path / "twice.json"
+    path.write_text('{"interests": {"Music": 1, "Music": 0}, "affinities": {}}')
+    with pytest.raises(InvalidProfileError, match=r"twice.json: the key 'Music' is given "
+                       "twice in one object"):
+        load_profile(path)
 
 
 def test_missing_required_fields_and_non_objects_are_refused():
