@@ -13,11 +13,14 @@ cores; the result is kept as safetensors in a cache folder (:func:`cache_dir`, a
 
 from __future__ import annotations
 
+import atexit
+import functools
 import hashlib
 import importlib.util
 import json
 import logging
-import os
+import shutil
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +28,7 @@ from typing import Any
 
 from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError, require
 from mobileintent_gym.files import atomic_folder
+from mobileintent_gym.users.cache import cache_root
 from mobileintent_gym.users.encoders import hub_allowed
 
 DEFAULT_MODEL = "HuggingFaceTB/SmolLM2-135M-Instruct"
@@ -95,14 +99,21 @@ def packaged_gguf() -> Path:
 
 
 def cache_dir() -> Path:
-    """Where dequantized GGUF models are kept.
+    """Where dequantized GGUF models are kept: ``models`` in the gym's cache folder.
 
-    ``$MOBILEINTENT_GYM_CACHE/models``, else ``$XDG_CACHE_HOME/mobileintent-gym/models``
-    (``~/.cache`` when unset).
+    That is ``$MOBILEINTENT_GYM_CACHE/models``, else ``mobileintent-gym/models`` in the
+    platform's cache folder (``users.cache.cache_root``). With the cache ``off``, a
+    temporary folder of this process's own, removed when it exits.
     """
-    root = os.environ.get("MOBILEINTENT_GYM_CACHE") or Path(
-        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "mobileintent-gym")
-    return Path(root, "models")
+    root = cache_root()
+    return _process_models_dir() if root is None else root / "models"
+
+
+@functools.cache
+def _process_models_dir() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="mobileintent-gym-models-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def converted_folder(gguf: Path) -> Path:

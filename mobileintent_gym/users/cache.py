@@ -92,20 +92,29 @@ class CacheError(MobileIntentError):
     """The content cache folder cannot be used; the message names it."""
 
 
-def content_dir() -> Path | None:
-    """The folder of cached content, or ``None`` when ``$MOBILEINTENT_GYM_CACHE`` is ``off``."""
+def cache_root() -> Path | None:
+    """The folder of everything the gym keeps between processes; ``None`` when it is ``off``.
+
+    ``$MOBILEINTENT_GYM_CACHE``, else ``mobileintent-gym`` in the platform's cache folder.
+    """
     chosen = os.environ.get(CACHE_ENV, "").strip()
     if chosen.casefold() in _OFF:
         return None
     if chosen:
-        return Path(chosen).expanduser() / "content"
+        return Path(chosen).expanduser()
     if sys.platform == "darwin":
         base = Path.home() / "Library" / "Caches"
     elif sys.platform == "win32":
         base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "mobileintent-gym" / "content"
+    return base / "mobileintent-gym"
+
+
+def content_dir() -> Path | None:
+    """The folder of cached content, or ``None`` when ``$MOBILEINTENT_GYM_CACHE`` is ``off``."""
+    root = cache_root()
+    return None if root is None else root / "content"
 
 
 def fetch(profile_key: str, config: Any, build: Callable[[Encoder], T],

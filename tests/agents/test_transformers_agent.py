@@ -56,6 +56,21 @@ def test_a_cache_folder_without_a_model_is_named_not_returned(monkeypatch, tmp_p
     assert [p.name for p in stale.parent.iterdir()] == [stale.name]  # nothing else left
 
 
+def test_with_the_cache_off_converted_models_live_in_the_process_only(tmp_path):
+    # "off" was taken as a folder: 517 MB of safetensors in ./off/models.
+    import os
+    import subprocess
+    from pathlib import Path
+
+    env = {**os.environ, "MOBILEINTENT_GYM_CACHE": "off"}
+    said = subprocess.run([sys.executable, "-c", "from mobileintent_gym.agents import lm\n"
+                           "folder = lm.cache_dir()\nprint(folder, folder.is_dir())"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    folder, existed = said.stdout.split()
+    assert Path(folder).is_absolute() and existed == "True"
+    assert not Path(folder).exists() and not list(tmp_path.iterdir())  # gone with it
+
+
 def test_another_file_of_the_same_name_and_size_gets_a_folder_of_its_own(tmp_path):
     # The folder was named by file name and size only: a fine-tune written over another
     # of the same size was served the other's converted weights, silently.
