@@ -47,7 +47,7 @@ def _check_encoder(run: RunRecord) -> None:
     encoder = run_encoder()
     if not name_matches(encoder.name, recorded):
         print(f"view: the run's content was ranked by {recorded}, this process loads "
-              f"{encoder.name}; episodes whose screens differ are marked", file=sys.stderr)
+              f"{encoder.name}; its screens cannot be re-rendered here", file=sys.stderr)
 
 
 def _main(args: argparse.Namespace) -> int:

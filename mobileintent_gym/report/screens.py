@@ -2,8 +2,11 @@
 
 A run on the simulated phone is deterministic, so its screens are rebuilt by resetting the
 env as the run did (user, task, seed, content settings, screen size) and replaying the
-recorded actions; every replayed step must lead from and to the recorded routes, else the
-replay stops there and says so (content ranked by another encoder, another version). A run
+recorded actions; the replay's task must have the recorded target and instruction, and every
+replayed step must lead from and to the recorded routes for the recorded reward, else the
+replay stops there and says so (another version, an edited file); a user whose profile
+changed since the run, or whose content this process ranks with another model than the
+run's, is not replayed at all. A run
 on a real device cannot be replayed: ``evaluate --frames`` (or ``--html``) stores its
 screens beside the results file.
 """
@@ -19,7 +22,9 @@ from PIL import Image
 
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.users import PairConfig
+from mobileintent_gym.users import PairConfig, load_user_content, resolve_profile
+from mobileintent_gym.users.encoders import name_matches
+from mobileintent_gym.users.pair import profile_fingerprint
 
 
 @dataclass
@@ -95,35 +100,91 @@ class ScreenSource:
 
     def _replayed(self, episode: dict[str, Any]) -> Screens:
         env = self._replay_env()
-        env.reset(seed=episode["seed"], options={"user": episode["user"],
-                                                 "task": episode["task"]})
+        other = self._other_content(episode["user"])
+        if other is not None:
+            return Screens(problem=other)
+        info = env.reset(seed=episode["seed"], options={"user": episode["user"],
+                                                        "task": episode["task"]})[1]
+        other = _other_task(info, episode)
+        if other is not None:
+            return Screens(problem=other)
         screens = Screens([env.device.screenshot()])
         for n, step in enumerate(episode["steps"], start=1):
             if step.get("invalid") is None:  # refused actions changed nothing
-                info = env.step(step["action"])[4]
-                event = info["event"]
-                if event is None:  # a run of another version, or an edited file
-                    screens.problem = (f"the replay refused step {n}, which the run took "
-                                       f"({info['invalid_action']}); later screens are not "
-                                       "shown")
-                    return screens
-                if (event.route_before, event.route_after) != (step["route_before"],
-                                                               step["route_after"]):
-                    screens.problem = (f"the replay left the recorded run at step {n} "
-                                       f"({event.route_after!r}, recorded "
-                                       f"{step['route_after']!r}); later screens are not shown")
+                _, reward, _, _, info = env.step(step["action"])
+                left = _left_the_run(n, reward, info, step)
+                if left is not None:
+                    screens.problem = f"{left}; later screens are not shown"
                     return screens
             screens.frames.append(env.device.screenshot())
         return screens
+
+    def _other_content(self, user: str) -> str | None:
+        """Why ``user``'s content here is not the run's, else ``None``.
+
+        Their profile changed since the run, or this process ranks it with another model
+        (a run of the sentence encoder viewed without it): the replay would show other
+        lists and records under the agent's taps.
+        """
+        recorded = (self.provenance.get("profiles_content") or {}).get(user)
+        folder = self._profiles_folder()
+        if recorded is not None and recorded != profile_fingerprint(resolve_profile(user, folder)):
+            return (f"the profile of {user!r} changed since the run (its content hash "
+                    "differs): the replay would show another person's content, so no "
+                    "screens are shown")
+        ranked_by = self.provenance.get("encoder")
+        here = load_user_content(user, PairConfig(**self.provenance["pair"]), folder).encoder
+        if ranked_by is not None and not name_matches(here, ranked_by):
+            return (f"the run's content was ranked by {ranked_by}, this process ranks it by "
+                    f"{here}: the replay would show other lists and records, so no screens "
+                    "are shown (view the run where its model loads)")
+        return None
+
+    def _profiles_folder(self) -> str | None:
+        # Names are looked up where the run found them: in --profiles, else in the folder
+        # the environment named then (the variable may be gone or changed).
+        return self.provenance.get("profiles") or self.provenance.get("profiles_env")
 
     def _replay_env(self) -> ExecuteEnv:
         if self._env is None:
             prov = self.provenance
             width, height = prov["screen"]
-            # Names are looked up where the run found them: in --profiles, else in the
-            # folder the environment named then (the variable may be gone or changed).
-            folder = prov.get("profiles") or prov.get("profiles_env")
             self._env = ExecuteEnv(f"sim:{width}x{height}", users=prov["users"],
                                    tasks=prov["tasks"], observation=("instruction",),
-                                   pair=PairConfig(**prov["pair"]), profiles_dir=folder)
+                                   pair=PairConfig(**prov["pair"]),
+                                   profiles_dir=self._profiles_folder())
         return self._env
+
+
+def _other_task(info: dict[str, Any], episode: dict[str, Any]) -> str | None:
+    """Why the replay's task is not the run's (its target or instruction differ), or ``None``.
+
+    Content ranked by another encoder than the run's gives a task of the same id another
+    target or wording.
+    """
+    for key in ("target", "instruction"):
+        if key in episode and info[key] != episode[key]:
+            return (f"the replay's task has another {key} ({info[key]!r:.80}, recorded "
+                    f"{episode[key]!r:.80}): its content is not the run's, so no screens "
+                    "are shown")
+    return None
+
+
+def _left_the_run(n: int, reward: float, info: dict[str, Any],
+                  step: dict[str, Any]) -> str | None:
+    """How replayed step ``n`` differs from the recorded one, or ``None`` when it does not.
+
+    It must be taken, between the same routes, for the same reward: a tap that opens
+    another record of the same list (content ranked otherwise) keeps the routes and not
+    the reward.
+    """
+    event = info["event"]
+    if event is None:  # a run of another version, or an edited file
+        return f"the replay refused step {n}, which the run took ({info['invalid_action']})"
+    if (event.route_before, event.route_after) != (step["route_before"], step["route_after"]):
+        return (f"the replay left the recorded run at step {n} ({event.route_after!r}, "
+                f"recorded {step['route_after']!r})")
+    if "reward" in step and reward != step["reward"]:
+        return (f"the replay left the recorded run at step {n} (reward {reward}, "
+                f"recorded {step['reward']})")
+    return None

@@ -54,6 +54,36 @@ def test_a_replay_that_leaves_the_recorded_run_stops_and_says_where(scripted_run
     assert says in screens.problem and value.rstrip("]").split("[")[-1] in screens.problem
 
 
+def test_a_replay_with_another_reward_stops_there(scripted_run):
+    # A tap that opens another record of the same list keeps the routes, not the reward.
+    run = read_run(scripted_run)
+    episode = run.episodes[0]
+    episode["steps"][1]["reward"] = 7.0
+    screens = ScreenSource(run.provenance).screens(episode)
+    assert len(screens.frames) == 2
+    assert "left the recorded run at step 2 (reward" in screens.problem
+    assert "recorded 7.0)" in screens.problem
+
+
+@pytest.mark.parametrize("change", ["target", "encoder", "profile"])
+def test_a_replay_of_other_content_shows_no_screens(scripted_run, change):
+    # Viewed where another model ranks the content (lexical without [embed]), or after the
+    # profile was edited, the replay drew other records under the agent's taps unmarked.
+    run = read_run(scripted_run)
+    episode = run.episodes[1]
+    assert ScreenSource(run.provenance).screens(episode).problem is None  # as recorded
+    if change == "target":
+        episode["target"] = "t999"
+    elif change == "encoder":
+        run.provenance["pair"]["encoder"] = "lexical"  # what a process without [embed] loads
+    else:
+        run.provenance["profiles_content"]["demo-ana"] = "0" * 32
+    screens = ScreenSource(run.provenance).screens(episode)
+    says = {"target": "the replay's task has another target", "encoder": "ranks it by lexical",
+            "profile": "the profile of 'demo-ana' changed since the run"}[change]
+    assert screens.frames == [] and says in screens.problem
+
+
 def test_each_action_has_its_mark():
     assert marks("CLICK[10,20]", 100, 200) == [Dot(10, 20)]
     assert marks("LONG_CLICK[10,20]", 100, 200) == [Dot(10, 20, held=True)]
