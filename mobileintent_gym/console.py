@@ -17,6 +17,7 @@ from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.files import trial_folder
 from mobileintent_gym.users.cache import EncoderChoice, predict_encoder
 from mobileintent_gym.users.encoders import make_encoder, name_matches
+from mobileintent_gym.users.sets import user_set
 
 
 class UsageError(MobileIntentError, ValueError):
@@ -34,6 +35,20 @@ def profiles_folder(value: str | None) -> str | None:
     """
     if value is not None and not Path(value).is_dir():
         raise UsageError(f"--profiles {value!r} is not a folder")
+    return value
+
+
+def one_user(value: str, option: str = "--user") -> str:
+    """``value`` once it is one user's name or path, not a set's name (``demo``).
+
+    Raises:
+        UsageError: When it names a set (one of its users would be drawn unsaid).
+    """
+    members = user_set(value)
+    if members is not None:
+        shown = ", ".join(members[:4]) + (", …" if len(members) > 4 else "")
+        raise UsageError(f"{option} {value!r} is a set of {len(members)} users ({shown}); "
+                         "give one of them")
     return value
 
 

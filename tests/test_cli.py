@@ -103,3 +103,15 @@ def test_an_error_that_is_no_mistake_is_one_line_with_status_1(monkeypatch, caps
     assert main(["evaluate"]) == 1
     assert capsys.readouterr().err == ("mobileintent-gym evaluate: an actor died more than "
                                        "its restarts allow (gone)\n")
+
+
+@pytest.mark.parametrize("command", [["serve-adb", "--port", "0"], ["assist", "--out", "s.png"]])
+def test_a_set_where_one_user_is_meant_is_named_as_a_set(command, capsys, tmp_path,
+                                                        monkeypatch):
+    # serve-adb said "no user profile 'demo'"; assist played a drawn user without a word.
+    monkeypatch.chdir(tmp_path)
+    assert main([*command, "--user", "demo"]) == 2
+    assert not list(tmp_path.iterdir())
+    err = capsys.readouterr().err
+    assert (f"mobileintent-gym {command[0]}: --user 'demo' is a set of 4 users (demo-ana, "
+            "demo-ben, demo-chen, demo-dara); give one of them") in err

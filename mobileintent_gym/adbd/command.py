@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import logging
 import math
-import sys
 
 from mobileintent_gym.adbd.auth import load_keys
 from mobileintent_gym.adbd.device import VirtualDevice
@@ -30,6 +29,7 @@ from mobileintent_gym.adbd.server import AdbServer, BindRefusedError, ServerConf
 from mobileintent_gym.backends.loader import DeviceConfigError, screen_size
 from mobileintent_gym.console import (
     UsageError,
+    one_user,
     port_int,
     positive_int,
     profiles_folder,
@@ -139,13 +139,12 @@ def run(args: argparse.Namespace) -> int:
         limits = _limits(args)
         size = screen_size(args.size)
         profiles = profiles_folder(args.profiles)
-        user = resolve_profile(args.user, profiles).user_id if args.user else None
+        user = resolve_profile(one_user(args.user), profiles).user_id if args.user else None
         encoder = None if user is None else run_encoder(args.require_encoder).name
         pair = PairConfig(seed=args.seed)
         phone, ranked_by = build_phone(args.user, pair, *size, profiles, encoder)
     except (UnknownProfileError, InvalidProfileError, DeviceConfigError, ValueError) as err:
-        print(f"serve-adb: {err}", file=sys.stderr)
-        return 2
+        raise UsageError(str(err)) from err
     device = VirtualDevice(phone, user=user, pair=pair, encoder=ranked_by, limits=limits,
                            storage=args.storage * MIB)
     try:

@@ -21,7 +21,7 @@ import gymnasium as gym
 from mobileintent_gym.agents.assist import ASSISTANTS
 from mobileintent_gym.backends.loader import screen_size
 from mobileintent_gym.checks import is_digits
-from mobileintent_gym.console import UsageError, positive_int, run_encoder, seed_int
+from mobileintent_gym.console import UsageError, one_user, positive_int, run_encoder, seed_int
 from mobileintent_gym.envs.assist import ASSIST_CONFIG
 from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.report.images import image_format, save_image
@@ -54,6 +54,7 @@ def step_range(text: str, count: int | None = None) -> slice:
 
 def _main(args: argparse.Namespace) -> int:
     step_range(args.steps)  # its form, before the day is played; its range after
+    one_user(args.user)
     size = screen_size(args.size)
     if args.width > size[0]:  # every frame of the day is kept at this width
         raise UsageError(f"--width {args.width} is wider than the screen ({size[0]} px); "
