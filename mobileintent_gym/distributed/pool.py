@@ -96,7 +96,9 @@ class ActorsLostError(RolloutError):
 
 
 def check_address(address: str | None) -> None:
-    """Raise unless ``address`` is a Ray address and, for ``host:port``, something answers.
+    """Raise unless ``address`` is a Ray address and, for ``host:port``, a cluster answers.
+
+    That is, a server that answers as gRPC does (see ``_speaks_grpc``).
 
     Ray (2.60) tries a ``host:port`` 20 times, each for 40-80 s here, before it gives up;
     this waits ``ADDRESS_TIMEOUT``. ``None`` stands for ``$RAY_ADDRESS`` (if set);
@@ -113,10 +115,39 @@ def check_address(address: str | None) -> None:
         raise RolloutError(f"{address!r} is no Ray address: give host:port, "
                            "ray://host:port, auto or local")
     try:
-        socket.create_connection((host.strip("[]"), int(port)), ADDRESS_TIMEOUT).close()
+        with socket.create_connection((host.strip("[]"), int(port)), ADDRESS_TIMEOUT) as sock:
+            grpc = os.environ.get("RAY_USE_TLS", "0") not in ("0", "") or _speaks_grpc(sock)
     except OSError as err:
         raise RolloutError(f"no Ray cluster answers at {address!r} ({err}); start one there "
                            "with 'ray start --head', or give another address") from err
+    if not grpc:
+        raise RolloutError(f"something answers at {address!r}, but not as a Ray cluster does "
+                           "(gRPC): a dashboard's, Redis' or a web server's port? Give the "
+                           "cluster's address (host:6379 by default, or ray://host:10001)")
+
+
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes((0, 0, 0, 4, 0, 0, 0, 0, 0))
+"""What an HTTP/2 client sends first: the preface, then an empty SETTINGS frame."""
+
+
+def _speaks_grpc(sock: socket.socket) -> bool:
+    """Whether the server at ``sock`` answers as gRPC does: an HTTP/2 SETTINGS frame first.
+
+    A cluster's GCS and its client server are gRPC servers; a port of something else (a
+    web server, Redis) answers otherwise or not at all, and Ray would retry it for
+    twenty minutes. A TLS cluster (``$RAY_USE_TLS``) is not asked.
+    """
+    sock.sendall(_HTTP2_PREFACE)
+    head = b""
+    while len(head) < 9:  # a frame's header: length (3), type (1), flags (1), stream (4)
+        try:
+            chunk = sock.recv(9 - len(head))
+        except TimeoutError:
+            return False
+        if not chunk:
+            return False
+        head += chunk
+    return head[3] == 4  # SETTINGS
 
 
 def ray_address(address: str | None) -> str | None:

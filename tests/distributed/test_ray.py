@@ -347,6 +347,24 @@ def test_an_address_where_no_cluster_answers_is_named(monkeypatch):
             check_address(garbage)
 
 
+def test_an_address_where_something_else_answers_is_named(cluster):
+    # A web server's port passed the check; Ray then retried it for twenty minutes.
+    import http.server
+    import threading
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    address = f"127.0.0.1:{server.server_address[1]}"
+    try:
+        with pytest.raises(RolloutError, match=f"something answers at '{address}', but not "
+                           "as a Ray cluster does"):
+            check_address(address)
+    finally:
+        server.shutdown()
+        server.server_close()
+    check_address(ray.get_runtime_context().gcs_address)  # the cluster's own GCS passes
+
+
 def test_ray_address_from_the_environment_joins_that_cluster(tmp_path):
     # With $RAY_ADDRESS set, Ray refuses a CPU count: the pool used to pass one and crash.
     # One authentication mode for both: where ~/.ray/auth_token exists, a new head turns
