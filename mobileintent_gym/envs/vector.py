@@ -739,6 +739,7 @@ class SharedMemoryVectorEnv(VectorEnv):
 def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
                 context: str | None = "spawn", cpus: Sequence[int] | None = None,
                 envs_per_worker: int = 1, gather_threads: int | None = None,
+                autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
                 **kwargs: Any) -> SharedMemoryVectorEnv:
     """``num_envs`` copies of a registered env in a :class:`SharedMemoryVectorEnv`.
 
@@ -753,12 +754,18 @@ def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
         cpus: See :class:`SharedMemoryVectorEnv`.
         envs_per_worker: See :class:`SharedMemoryVectorEnv`.
         gather_threads: See :class:`SharedMemoryVectorEnv`.
+        autoreset_mode: Gymnasium's next-step autoreset, the only one this vector env has.
         **kwargs: Passed to ``gym.make`` in each worker (``max_episode_steps`` included).
 
     Raises:
-        ValueError: For a ``num_envs`` that is not a positive integer.
+        ValueError: For a ``num_envs`` that is not a positive integer, or another
+            autoreset mode (Gymnasium's own vector envs have the others).
     """
     positive_integer("num_envs", num_envs)
+    if AutoresetMode(autoreset_mode) is not AutoresetMode.NEXT_STEP:
+        raise ValueError(f"autoreset_mode {AutoresetMode(autoreset_mode)} is not this vector "
+                         "env's (next-step only): give vectorization_mode='sync' or 'async' "
+                         "to gym.make_vec for Gymnasium's, which have it")
     return SharedMemoryVectorEnv([functools.partial(gym.make, env_id, **kwargs)] * num_envs,
                                  copy=copy, context=context, cpus=cpus,
                                  envs_per_worker=envs_per_worker,

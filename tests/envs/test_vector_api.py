@@ -313,6 +313,21 @@ def test_a_num_envs_that_is_no_positive_integer_is_named(num_envs):
         gym.make_vec(ENV, num_envs, vectorization_mode="vector_entry_point", **KWARGS)
 
 
+def test_another_autoreset_mode_is_named_before_workers_start():
+    # It went on to gym.make in each worker: "unexpected keyword argument 'autoreset_mode'".
+    from gymnasium.vector import AutoresetMode
+
+    with pytest.raises(ValueError, match=r"autoreset_mode AutoresetMode.SAME_STEP is not this "
+                                         r"vector env's \(next-step only\): give "
+                                         r"vectorization_mode='sync' or 'async'"):
+        gym.make_vec(ENV, 2, vectorization_mode="vector_entry_point",
+                     autoreset_mode=AutoresetMode.SAME_STEP, **KWARGS)
+    envs = gym.make_vec(ENV, 1, vectorization_mode="vector_entry_point",
+                        autoreset_mode="NextStep", **KWARGS)
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    envs.close()
+
+
 def test_a_wrong_action_batch_is_named_briefly():
     envs = SharedMemoryVectorEnv([_Light])
     with pytest.raises(ValueError, match="actions must be batched") as caught:
