@@ -83,6 +83,10 @@ ENV = "Act2Intent-Execute-v0"
 ROOT = Path(__file__).resolve().parents[1]
 MODES = ("sync", "gym_async", "shm", "shm_nocopy", "shm_pinned", "pool", "pool_1thread",
          "pool_one", "shm_x4", "pool_x4", "ray", "independent")
+SAME_WORK = tuple(mode for mode in MODES if mode != "ray")
+"""The modes that step the baseline's workload: compared with it (``_vs_baseline``) and
+drawn beside it. ``ray`` runs episodes of its own, compared with those episodes run
+in-process (``ray_vs_same_work``)."""
 PER_WORKER = 4
 """Sub-envs each worker holds in the ``_x4`` modes."""
 RANDOM_EPISODE_STEPS = 6  # about what a random episode lasts on the ray mode's tasks
@@ -382,17 +386,20 @@ def count_rates(n: int, actions: list, args: argparse.Namespace) -> dict:
 
 
 def plot(figures: dict, path: Path) -> None:
-    """Steps/s against workers for every mode, drawn with Pillow (no plotting library)."""
+    """Steps/s against workers of the modes stepping the baseline's workload, with Pillow.
+
+    Those are ``SAME_WORK``'s; no plotting library is needed.
+    """
     from PIL import Image, ImageDraw
 
     colours = {"ideal": (160, 160, 160), "sync": (31, 119, 180), "gym_async": (255, 127, 14),
                "shm": (44, 160, 44), "shm_nocopy": (148, 103, 189), "shm_pinned": (23, 190, 207),
                "pool": (140, 86, 75), "pool_1thread": (255, 187, 120),
                "pool_one": (227, 119, 194), "shm_x4": (188, 189, 34),
-               "pool_x4": (127, 127, 127), "ray": (214, 39, 40), "independent": (0, 0, 0)}
+               "pool_x4": (127, 127, 127), "independent": (0, 0, 0)}
     counts = sorted(figures["workers"])
     series = {"ideal": [n * figures[f"{n}"]["baseline_steps_per_s"] for n in counts]}
-    for mode in MODES:  # a mode not measured (not in --modes: NaN) is left out
+    for mode in SAME_WORK:  # a mode not measured (not in --modes: NaN) is left out
         values = [figures[f"{n}"][f"{mode}_steps_per_s"] for n in counts]
         if all(math.isfinite(v) for v in values):
             series[mode] = values
@@ -464,7 +471,7 @@ def main() -> None:
         after = single_rate(single, actions, args.repeats)
         figures[str(n)].update(baseline_steps_per_s=max(before, after),
                                baseline_drift=after / before)
-        for mode in MODES:
+        for mode in SAME_WORK:
             rate = figures[str(n)][f"{mode}_steps_per_s"]
             figures[str(n)][f"{mode}_vs_baseline"] = rate / max(before, after)
         figures["workers"].append(n)

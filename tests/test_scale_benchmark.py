@@ -102,6 +102,22 @@ def test_the_plot_puts_worker_counts_on_a_log2_axis_whatever_their_order(tmp_pat
         assert np.array_equal(np.asarray(a), np.asarray(b))
 
 
+def test_ray_is_not_drawn_beside_the_baselines_workload(tmp_path):
+    # Its random-agent episodes are another workload: drawn (and divided by the baseline)
+    # beside the others, its 0.08x read as Ray's cost.
+    scale = load_scale()
+    rates = {f"{mode}_steps_per_s": float("nan") for mode in scale.MODES}
+    figures = {"workers": [1, 2], **{str(n): {**rates, "baseline_steps_per_s": 100.0,
+                                              "shm_steps_per_s": 80.0 * n} for n in (1, 2)}}
+    scale.plot(figures, tmp_path / "without.png")
+    for n in (1, 2):
+        figures[str(n)]["ray_steps_per_s"] = 5000.0 * n
+    scale.plot(figures, tmp_path / "with.png")
+    with Image.open(tmp_path / "without.png") as a, Image.open(tmp_path / "with.png") as b:
+        assert np.array_equal(np.asarray(a), np.asarray(b))
+    assert "ray" in scale.MODES and "ray" not in scale.SAME_WORK
+
+
 def test_the_cold_start_report_is_read_however_soon_it_follows_ready(monkeypatch):
     scale = load_scale()
     # Both lines at once: "ready"'s read may buffer the report with it.
