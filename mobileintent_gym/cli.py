@@ -31,11 +31,18 @@ COMMAND_MODULES = (
     "mobileintent_gym.tasks.catalog",
 )
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
+DESCRIPTION = """\
+The gym's commands: evaluate an agent, view its run, generate users' days, serve a
+simulated phone over adb, train a language-model agent, and more (each has --help).
+
+A mistake you can fix (an unknown user, task or device, a port in use ...) is printed as
+one line naming the fix, with exit status 2; an error that is no mistake (a cluster that
+lost its workers) is one line with status 1; Ctrl-C exits with status 130."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command registered."""
-    parser = argparse.ArgumentParser(prog="mobileintent-gym", description=__doc__,
+    parser = argparse.ArgumentParser(prog="mobileintent-gym", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     subparsers = parser.add_subparsers(dest="command", required=True)
     for name in COMMAND_MODULES:

@@ -7,6 +7,7 @@ mistake a person can fix; ``mobileintent-gym`` prints it as one line and exits w
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 import warnings
@@ -18,6 +19,18 @@ from mobileintent_gym.files import trial_folder
 from mobileintent_gym.users.cache import EncoderChoice, predict_encoder
 from mobileintent_gym.users.encoders import make_encoder, name_matches
 from mobileintent_gym.users.sets import user_set
+
+_ROLE = re.compile(r":[a-z]+:`(~?)([^`]+)`")
+
+
+def plain(doc: str | None) -> str:
+    """A module's docstring as ``--help`` shows it: reST's markup taken out.
+
+    ``:class:`~a.b.C``` reads ``C``, ``:func:`a.b``` reads ``a.b``, double backquotes go,
+    and ``Example::`` ends with one colon.
+    """
+    text = _ROLE.sub(lambda m: m[2].rsplit(".", 1)[-1] if m[1] else m[2], doc or "")
+    return text.replace("``", "").replace("::\n", ":\n")
 
 
 class UsageError(MobileIntentError, ValueError):

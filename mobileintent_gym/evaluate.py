@@ -481,9 +481,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--users", nargs="+", help="sets of built-in users (train, val, test, "
                         "demo, all) and/or profile names or paths (default: every profile in "
                         "--profiles, else the test set)")
-    parser.add_argument("--templates", nargs="+", help="template ids, e.g. G-SPT-02")
+    parser.add_argument("--templates", nargs="+", help="template ids, e.g. G-SPT-02 (each "
+                        "one's tasks; with --tasks, those too)")
     parser.add_argument("--tasks", nargs="+", help="full task ids, e.g. "
-                        "G-SPT-02:personal:implicit (default with --templates: all tasks)")
+                        "G-SPT-02:personal:implicit (default without --templates: all tasks)")
     parser.add_argument("--profiles", help="folder of PersonaLens profiles")
     parser.add_argument("--device-has-state", action="store_true",
                         help="the device already holds the user's content (serve-adb --user)")

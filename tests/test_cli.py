@@ -115,3 +115,21 @@ def test_a_set_where_one_user_is_meant_is_named_as_a_set(command, capsys, tmp_pa
     err = capsys.readouterr().err
     assert (f"mobileintent-gym {command[0]}: --user 'demo' is a set of 4 users (demo-ana, "
             "demo-ben, demo-chen, demo-dara); give one of them") in err
+
+
+@pytest.mark.parametrize("command", [[], ["view"], ["assist"], ["serve-adb"], ["catalog"],
+                                     ["contact-sheet"], ["evaluate"]])
+def test_help_shows_no_markup(command, capsys):
+    # The module docstrings' ``x`` and :class:`~a.B` were printed as they are.
+    with pytest.raises(SystemExit) as done:
+        main([*command, "--help"])
+    shown = capsys.readouterr().out
+    assert done.value.code == 0 and shown.startswith("usage: mobileintent-gym")
+    assert not any(mark in shown for mark in ("``", ":class:", ":func:", "::\n"))
+
+
+def test_plain_takes_rest_roles_and_literals_out():
+    from mobileintent_gym.console import plain
+
+    assert plain("A :class:`~mobileintent_gym.errors.MobileIntentError` or :func:`a.b`; "
+                 "``x``.\n\nExample::\n") == "A MobileIntentError or a.b; x.\n\nExample:\n"

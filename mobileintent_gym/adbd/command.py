@@ -30,6 +30,7 @@ from mobileintent_gym.backends.loader import DeviceConfigError, screen_size
 from mobileintent_gym.console import (
     UsageError,
     one_user,
+    plain,
     port_int,
     positive_int,
     profiles_folder,
@@ -85,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``serve-adb`` sub-command."""
     parser = subparsers.add_parser(
         "serve-adb", help="serve a simulated phone over the adb wire protocol",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=port_int, default=15555,
                         help="TCP port (default 15555; avoid 5555-5585, which adb scans)")
     parser.add_argument("--host", default="127.0.0.1", help="bind address (default loopback)")

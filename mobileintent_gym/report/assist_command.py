@@ -21,7 +21,14 @@ import gymnasium as gym
 from mobileintent_gym.agents.assist import ASSISTANTS
 from mobileintent_gym.backends.loader import screen_size
 from mobileintent_gym.checks import is_digits
-from mobileintent_gym.console import UsageError, one_user, positive_int, run_encoder, seed_int
+from mobileintent_gym.console import (
+    UsageError,
+    one_user,
+    plain,
+    positive_int,
+    run_encoder,
+    seed_int,
+)
 from mobileintent_gym.envs.assist import ASSIST_CONFIG
 from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.report.images import image_format, save_image
@@ -83,7 +90,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``assist`` sub-command."""
     parser = subparsers.add_parser(
         "assist", help="play an Act2Intent-Assist day with a baseline; draw it as a strip",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--agent", choices=sorted(ASSISTANTS), default="history-oracle")
     parser.add_argument("--user", default="demo-ana", help="profile name or path")
     parser.add_argument("--day", type=int, default=0, help="index among the played days")

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mobileintent_gym.console import UsageError, run_encoder
+from mobileintent_gym.console import UsageError, plain, run_encoder
 from mobileintent_gym.evaluate import scores
 from mobileintent_gym.report.gif import write_gif
 from mobileintent_gym.report.images import image_format
@@ -87,7 +87,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``view`` sub-command."""
     parser = subparsers.add_parser(
         "view", help="HTML report of an evaluate run, or a GIF of one episode",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run", help="results file of `evaluate --out`")
     parser.add_argument("--html", help="report file (default: RUN with .html; with --gif, "
                         "only when given)")

@@ -29,7 +29,7 @@ from PIL import Image, ImageDraw
 from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.plugin import AppBundle
 from mobileintent_gym.backends.loader import screen_size
-from mobileintent_gym.console import UsageError, profiles_folder, run_encoder
+from mobileintent_gym.console import UsageError, plain, profiles_folder, run_encoder
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.paint import fit_text, font
@@ -216,7 +216,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``contact-sheet`` sub-command."""
     parser = subparsers.add_parser(
         "contact-sheet", help="each app's main target screen for users side by side (PNG)",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", nargs="+", default=list(DEFAULT_USERS),
                         help="two or more users: sets (train, val, test, demo, all), profile "
                         f"names or paths (default: {' '.join(DEFAULT_USERS)})")

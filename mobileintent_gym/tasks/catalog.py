@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable, Sequence
 
+from mobileintent_gym.console import plain
 from mobileintent_gym.tasks.templates import TEMPLATES
 from mobileintent_gym.users.pair import CONTEXTS, PairConfig
 
@@ -54,6 +55,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``catalog`` sub-command."""
     parser = subparsers.add_parser(
         "catalog", help="the installed apps' task templates or PAIR contexts (Markdown)",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("table", choices=sorted(TABLES), help="which table to print")
     parser.set_defaults(func=run)
