@@ -97,3 +97,19 @@ def reset_options(options: Any, known: Iterable[str],
         if value is not None and not is_integer(value):
             raise InvalidOptionsError(f"reset option {name} must be an integer, got {value!r}")
     return dict(options)
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; a key given twice (the last would win) is refused.
+
+    For ``json.loads(text, object_pairs_hook=unique_keys)``.
+
+    Raises:
+        ValueError: Naming the key given twice.
+    """
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        keys = [key for key, _ in pairs]
+        twice = next(key for i, key in enumerate(keys) if key in keys[:i])
+        raise ValueError(f"key {twice!r} is given twice")
+    return found

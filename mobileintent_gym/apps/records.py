@@ -21,6 +21,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
+from mobileintent_gym.checks import unique_keys
 from mobileintent_gym.errors import InvalidAppError
 
 FIELDS = ("id", "label", "cue", "attributes")
@@ -66,7 +67,7 @@ def read_records(package: str, pool: str) -> tuple[Record, ...]:
             continue
         where = f"{package}: data/{pool}.jsonl line {number}"
         try:
-            row = json.loads(line, object_pairs_hook=_unique_keys)
+            row = json.loads(line, object_pairs_hook=unique_keys)
         except ValueError as err:  # JSONDecodeError, a number int() refuses, a repeated key
             raise InvalidAppError(f"{where}: not JSON ({err})") from None
         record = _record(row, where)
@@ -75,16 +76,6 @@ def read_records(package: str, pool: str) -> tuple[Record, ...]:
         seen.add(record.id)
         records.append(record)
     return tuple(records)
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object's pairs as a dict; a key given twice (the last would win) is refused."""
-    found = dict(pairs)
-    if len(found) < len(pairs):
-        keys = [key for key, _ in pairs]
-        twice = next(key for i, key in enumerate(keys) if key in keys[:i])
-        raise ValueError(f"key {twice!r} is given twice")
-    return found
 
 
 def _record(row: Any, where: str) -> Record:

@@ -42,7 +42,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from mobileintent_gym.checks import is_integer
+from mobileintent_gym.checks import is_integer, unique_keys
 from mobileintent_gym.errors import InvalidProfileError, MobileIntentError
 
 PROFILES_ENV = "MOBILEINTENT_GYM_PROFILES"
@@ -365,7 +365,7 @@ def _read_profile(path: Path, mtime_ns: int, size: int, inode: int) -> UserProfi
     """
     fallback = path.parent.name if path.name == "profile.json" else path.stem
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"), object_pairs_hook=_unique)
+        data = json.loads(path.read_text(encoding="utf-8-sig"), object_pairs_hook=unique_keys)
     except RecursionError as err:
         raise InvalidProfileError(f"{path}: JSON nested too deeply to read") from err
     except (OSError, ValueError) as err:
@@ -374,16 +374,6 @@ def _read_profile(path: Path, mtime_ns: int, size: int, inode: int) -> UserProfi
         return UserProfile.from_dict(data, user_id=fallback)
     except InvalidProfileError as err:
         raise InvalidProfileError(f"{path}: {err}") from err
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object's pairs as a dict; a key given twice is an error (the last one won)."""
-    data = dict(pairs)
-    if len(data) < len(pairs):
-        repeated = next(key for i, (key, _) in enumerate(pairs)
-                        if key in (k for k, _ in pairs[:i]))
-        raise ValueError(f"the key {repeated!r} is given twice in one object")
-    return data
 
 
 def resolve_profile(name_or_path: str | os.PathLike[str],
