@@ -7,6 +7,7 @@ generator and the name of the phone's owner, of which apps make their handles
 
 from __future__ import annotations
 
+import itertools
 import re
 import string
 import unicodedata
@@ -39,6 +40,11 @@ def user_handle(name: str, joiner: str = "_") -> str:
     plain = "".join(ch for ch in unicodedata.normalize("NFKD", name.lower())
                     if not unicodedata.combining(ch))
     return joiner.join(re.findall(r"[^\W_]+", plain)) or "me"
+
+
+def since_owner(senders: Sequence[str], other: str) -> int:
+    """The messages ``other`` sent in a row at a conversation's end: at most these are unread."""
+    return sum(1 for _ in itertools.takewhile(lambda sender: sender == other, senders[::-1]))
 
 
 class StateBuilder(Protocol):

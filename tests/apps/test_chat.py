@@ -1,4 +1,7 @@
-from mobileintent_gym.phone import hierarchy
+import pytest
+
+from mobileintent_gym.apps.pay.state import THEM
+from mobileintent_gym.phone import SimPhone, hierarchy
 from mobileintent_gym.phone.query import find
 from tests.helpers import nodes, press, tap_node, texts
 
@@ -199,3 +202,18 @@ def test_messaging_a_contact_with_a_chat_opens_that_chat(phone):
     assert [c.contact for c in phone.state.apps["chat"].chats].count(chat.contact) == 1
     shown = texts(phone, "message_in") + texts(phone, "message_out")
     assert chat.messages[-1].text in shown
+
+
+@pytest.mark.parametrize("user", ["hana", "demo-ana", None])
+def test_no_badge_counts_more_unread_than_the_contact_wrote_since_the_owners_last(user):
+    # Badges of 2 and 3 stood over one message of the contact after the owner's reply.
+    from mobileintent_gym.apps.plugin import since_owner
+    from mobileintent_gym.users import load_user_content
+
+    state = (load_user_content(user).state if user else SimPhone().state)
+    chats = [(c.unread, since_owner([m.sender for m in c.messages], c.contact))
+             for c in state.apps["chat"].chats]
+    talks = [(c.unread, since_owner([m.sender for m in c.messages], THEM))
+             for c in state.apps["pay"].conversations]
+    assert all(unread <= theirs for unread, theirs in chats + talks)
+    assert any(unread for unread, _ in chats + talks)  # badges there are

@@ -25,6 +25,7 @@ from mobileintent_gym.apps.chat.state import (
     Moment,
     clock_text,
 )
+from mobileintent_gym.apps.plugin import since_owner
 from mobileintent_gym.apps.records import Record, read_records
 from mobileintent_gym.users.contexts import ContextSpec, Pool
 
@@ -98,5 +99,6 @@ def _timed_chat(record: Record, n: int, unread: int) -> Chat:
     messages = tuple(
         Message(contact if k % 2 == 0 else ME, text, clock_text(ends - 2 * (last - k)))
         for k, text in enumerate(lines))
-    # Only a conversation whose last word is the contact's can hold unread messages.
-    return Chat(record.id, contact, messages, unread if last % 2 == 0 else 0)
+    # Unread are at most the contact's messages since the owner's last.
+    theirs = since_owner([m.sender for m in messages], contact)
+    return Chat(record.id, contact, messages, min(unread, theirs))

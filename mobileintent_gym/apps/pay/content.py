@@ -23,6 +23,7 @@ from mobileintent_gym.apps.pay.state import (
     PayState,
     minutes_ago,
 )
+from mobileintent_gym.apps.plugin import since_owner
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.users.contexts import ContextSpec, Pool
 
@@ -89,6 +90,6 @@ def _timed(record: Record, ago: int, unread: int) -> Conversation:
     messages = tuple(Message(sender, text,
                              minutes_ago(ago + MESSAGE_SPACING_MINUTES * (last - k)))
                      for k, (sender, text) in enumerate(lines))
-    # Only a conversation whose last word is theirs can hold unread messages.
-    return Conversation(record.id, record.label, record["kind"], messages,
-                        unread if lines[-1][0] == THEM else 0)
+    # Unread are at most their messages since the owner's last.
+    theirs = since_owner([m.sender for m in messages], THEM)
+    return Conversation(record.id, record.label, record["kind"], messages, min(unread, theirs))
