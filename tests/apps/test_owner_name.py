@@ -110,3 +110,18 @@ def test_a_renamed_user_is_built_anew_not_served_the_old_name_from_the_cache(tmp
 def test_a_handle_is_the_names_letters_and_digits_lower_cased_without_accents(name, joiner,
                                                                              handle):
     assert user_handle(name, joiner) == handle
+
+
+def test_no_built_in_users_full_name_is_someone_else_in_any_apps_content():
+    # hana's Social had another "Hana Sato", kwame wrote a book in Reader, sipho hosted a
+    # meeting and chatted in Pay with himself.
+    from pathlib import Path
+
+    import mobileintent_gym.apps
+
+    data = "\n".join(path.read_text(encoding="utf-8") for path in
+                     Path(mobileintent_gym.apps.__file__).parent.glob("*/data/*.jsonl"))
+    names = [json.loads(path.read_text(encoding="utf-8"))["demographics"]["name"]
+             for path in builtin_profiles_dir().glob("*.json")]
+    assert len(names) == 24 and len(data) > 100_000
+    assert [name for name in names if name in data] == []
