@@ -20,10 +20,12 @@ the user id (:func:`name_from_id`: ``user12`` → ``User 12``, ``demo-ana`` → 
 
 Anything wrong with a profile, or with the name or path given for it, is an
 :class:`~mobileintent_gym.errors.InvalidProfileError` naming the problem: a user id or
-profile name over 255 characters, a user id that cannot be a file name (it names the
-user's output folders: one line, no slash or backslash, not only dots), demographics nested
-deeper than 16 levels or holding non-JSON values, a file nested too deeply to parse, a
-profile name that is not a string, a ``demographics.name`` that is not one line of text.
+profile name over 255 characters (a user id: bytes in UTF-8), a user id that cannot be a
+file name (it names the user's output folders: one line of visible text, no slash or
+backslash, no space at its ends, not only dots), demographics nested deeper than 16 levels
+or holding non-JSON values or numbers JSON cannot carry, a key given twice in a file, a
+file nested too deeply to parse, a profile name that is not a string, a
+``demographics.name`` that is not one line of visible text.
 """
 
 from __future__ import annotations
@@ -192,8 +194,9 @@ def _check_user_id(uid: Any) -> None:
     """Check a user id: a name that can be a file's, as the user's output folders are named.
 
     Not blank, at most :data:`MAX_NAME` bytes in UTF-8 (a file name's limit: 100 CJK
-    characters are 300), one line, no slash or backslash, and not only dots (``.`` or
-    ``..`` would write beside or above the output folder).
+    characters are 300), one line of visible text, no slash or backslash, no space at its
+    ends, and not only dots (``.`` or ``..`` would write beside or above the output
+    folder).
     """
     if not isinstance(uid, str) or not uid.strip():
         raise InvalidProfileError(f"user_id must be a non-empty string, got {uid!r:.80}")
@@ -201,9 +204,11 @@ def _check_user_id(uid: Any) -> None:
     if size > MAX_NAME:
         raise InvalidProfileError(f"user_id is {size} bytes in UTF-8, more than a file "
                                   f"name's {MAX_NAME}: {uid[:40]!r}...")
-    if not _one_line(uid) or "/" in uid or "\\" in uid or uid.strip(".") == "":
+    if (not _one_line(uid) or "/" in uid or "\\" in uid or uid.strip(".") == ""
+            or uid != uid.strip() or not _visible(uid)):
         raise InvalidProfileError(f"user_id names the user's output folder: it must be a "
-                                  f"file name (one line, no slash or backslash, not only dots), "
+                                  f"file name (one line of visible text, no slash or "
+                                  f"backslash, no space at its ends, not only dots), "
                                   f"got {uid!r:.80}")
 
 
@@ -215,14 +220,28 @@ def _check_name(value: Any) -> None:
     if len(value) > MAX_NAME:
         raise InvalidProfileError(f"{where} is {len(value)} characters, more than {MAX_NAME}: "
                                   f"{value[:40]!r}...")
-    if not _one_line(value):
-        raise InvalidProfileError(f"{where} must be one line of text without control "
-                                  f"characters or line separators, got {value[:80]!r}")
+    if not (_one_line(value) and _visible(value)):
+        raise InvalidProfileError(f"{where} must be one line of visible text without control "
+                                  f"characters, line separators or direction overrides, got "
+                                  f"{value[:80]!r}")
 
 
 def _one_line(text: str) -> bool:
-    """Whether ``text`` has no control characters or line or paragraph separators."""
-    return not any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in text)
+    """Whether ``text`` has no control character, line break or direction control.
+
+    Line breaks are also the line and paragraph separators; direction controls are the
+    embeddings, overrides and isolates, which turn the text around them.
+    """
+    return not any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI_CONTROLS
+                   for ch in text)
+
+
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _visible(text: str) -> bool:
+    """Whether ``text`` shows something: a letter, digit, punctuation or symbol."""
+    return any(unicodedata.category(ch)[0] in "LNPS" for ch in text)
 
 
 def _check_text(data: Mapping[str, Any]) -> None:

@@ -51,8 +51,8 @@ def changed(path, value):
     (("user_id",), 42, "user_id must be a non-empty string, got 42"),
     # The id names the user's output folders: generate wrote "../escaped" beside --out.
     (("user_id",), "../escaped", "user_id names the user's output folder: it must be a file "
-                                 "name (one line, no slash or backslash, not only dots), got "
-                                 "'../escaped'"),
+                                 "name (one line of visible text, no slash or backslash, no "
+                                 "space at its ends, not only dots), got '../escaped'"),
     (("user_id",), "/tmp/x", "got '/tmp/x'"),
     (("user_id",), "a\\b", "got 'a\\\\b'"),
     (("user_id",), "..", "not only dots), got '..'"),
@@ -65,7 +65,7 @@ def changed(path, value):
                                          "got list ['Tess']"),
     (("demographics", "name"), " ", "demographics['name'] must be a non-empty string, got str ' '"),
     (("demographics", "name"), "n" * 300, "demographics['name'] is 300 characters, more than 255"),
-    (("demographics", "name"), "Tess\nWard", "demographics['name'] must be one line of text"),
+    (("demographics", "name"), "Tess\nWard", "['name'] must be one line of visible text"),
     (("demographics", "name"), "Tess\u2028Ward", "demographics['name'] must be one line"),
     # Lone surrogates (a JSON "\ud800") passed, then crashed building the user's content.
     (("user_id",), "tess\ud800", "the profile['user_id'] holds a lone surrogate"),
@@ -75,6 +75,13 @@ def changed(path, value):
     (("demographics", "x\ud800"), "a", "a key of the profile['demographics'] holds a lone"),
     # Passed, then building the content failed on int()'s digit limit; NaN was written out
     # as JSON no other reader takes.
+    # Passed, and showed nothing (or turned the screen's text around) where a name goes.
+    (("demographics", "name"), "\u200b", "demographics['name'] must be one line of visible"),
+    (("demographics", "name"), "\u0301", "demographics['name'] must be one line of visible"),
+    (("demographics", "name"), "Tess \u202eWard", "without control characters, line "
+                                                  "separators or direction overrides"),
+    (("user_id",), " tess ", "no space at its ends, not only dots), got ' tess '"),
+    (("user_id",), "\u200b", "one line of visible text"),
     pytest.param(("demographics", "age"), 10 ** 5000, "demographics['age'] must be a finite "
                  "number of at most 18 digits, got an integer of 5000 digits", id="huge-int"),
     (("demographics", "score"), float("nan"), "demographics['score'] must be a finite number "
