@@ -43,6 +43,7 @@ import re
 import shlex
 import time
 from dataclasses import dataclass, field
+from typing import IO
 
 import numpy as np
 
@@ -55,6 +56,7 @@ from mobileintent_gym.adbd.conventions import (
     swipe_gesture,
 )
 from mobileintent_gym.apps.registry import app_package
+from mobileintent_gym.backends import device_lock
 from mobileintent_gym.backends.adb_transport import (
     AdbTransport,
     DeviceCommandError,
@@ -162,16 +164,20 @@ class AdbDevice:
     Raises:
         DependencyNotInstalled: Without adbutils.
         DeviceUnavailableError: When the device is not attached and online.
+        DeviceBusyError: When another env on this machine drives it (until that one's
+            ``close``, or its process ends).
     """
 
     def __init__(self, config: AdbConfig | str) -> None:
         self.config = AdbConfig(config) if isinstance(config, str) else config
+        self._lock: IO[str] | None = None
         self._link = AdbTransport(self.config)
         try:
+            self._lock = device_lock.hold(self._link.device_key(), repr(self.config.serial))
             self.width, self.height = _screen_size(self._link.read("wm size"),
                                                    self.config.serial)
         except BaseException:
-            self._link.close()
+            self.close()
             raise
         self.events: list[StepEvent] = []
         self._dump: str | None = None  # the last dump read since a command changed the device
@@ -307,7 +313,10 @@ class AdbDevice:
         return self._link.run(command)
 
     def close(self) -> None:
-        """Stop the adb server if this device started it; connections are per command."""
+        """Let go of the device and stop the adb server if this device started it."""
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
         self._link.close()
 
     def _focus(self) -> tuple[str, str] | None:

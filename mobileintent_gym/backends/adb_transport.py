@@ -157,6 +157,11 @@ class AdbTransport:
                 return True
             return False
 
+    def device_key(self) -> str:
+        """The device as any process reaching it here names it: its server, then serial."""
+        host, port = self._server_key()
+        return f"{host}:{port}/{self.config.serial}"
+
     def _server_key(self) -> tuple[str, int]:
         """The server's key in ``_STARTED``: the local host's names count as one."""
         host = self.config.server_host

@@ -2,6 +2,8 @@ import contextlib
 import re
 import shutil
 import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -20,6 +22,7 @@ from mobileintent_gym.backends.adb import (
     text_commands,
 )
 from mobileintent_gym.backends.adb_transport import AdbTransport
+from mobileintent_gym.backends.device_lock import DeviceBusyError
 from mobileintent_gym.errors import InvalidActionError, UnknownRouteError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
@@ -45,12 +48,32 @@ def device(local: LocalAdb) -> AdbDevice:
     local.thread.call(local.device.phone.reset, None, 0)
     adb = AdbDevice(AdbConfig(local.serial, server_port=local.server_port))
     adb.reset()
-    return adb
+    yield adb
+    adb.close()
 
 
 def center(xml: str, match) -> tuple[int, int]:
     node = next(n for n in parse_hierarchy(xml).walk() if match(n))
     return (node.bounds[0] + node.bounds[2]) // 2, (node.bounds[1] + node.bounds[3]) // 2
+
+
+def test_a_phone_is_driven_by_one_env_at_a_time(local, device):
+    # Two envs on one phone (gym.make_vec of an adb: device) each took the other's taps
+    # for their own, without an error.
+    config = AdbConfig(local.serial, server_port=local.server_port)
+    with pytest.raises(DeviceBusyError, match=f"device '{local.serial}' is driven by another "
+                       "env on this machine: one phone takes one env at a time"):
+        AdbDevice(config)
+    code = ("import sys\nfrom mobileintent_gym.backends.adb import AdbConfig, AdbDevice\n"
+            f"try:\n    AdbDevice(AdbConfig({local.serial!r}, server_port={local.server_port}))\n"
+            "except Exception as err:\n    print(type(err).__name__)")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert ran.stdout.strip() == "DeviceBusyError"  # another process is held off too
+    device.close()
+    again = AdbDevice(config)  # free once the first lets go
+    assert (again.width, again.height) == (device.width, device.height)
+    again.close()
 
 
 def test_reads_match_the_served_phone(local, device):

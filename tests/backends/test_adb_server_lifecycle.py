@@ -77,12 +77,13 @@ def test_a_server_two_devices_use_stays_until_both_are_closed(served, host):
     from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
 
     thread, port = served
-    serial = f"127.0.0.1:{thread.port}"
-    first = AdbDevice(AdbConfig(serial, server_port=port))  # starts the server
-    second = AdbDevice(AdbConfig(serial, server_host=host, server_port=port))
-    first.close()
-    assert listening(port) and second.route() == "launcher"
-    second.close()
+    with ServerThread(AdbServer(VirtualDevice(SimPhone()), ServerConfig(port=0))) as other:
+        first = AdbDevice(AdbConfig(f"127.0.0.1:{thread.port}", server_port=port))  # starts it
+        second = AdbDevice(AdbConfig(f"127.0.0.1:{other.port}", server_host=host,
+                                     server_port=port))
+        first.close()
+        assert listening(port) and second.route() == "launcher"
+        second.close()
     assert stopped(port)
 
 
