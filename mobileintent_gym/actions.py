@@ -14,10 +14,12 @@ from __future__ import annotations
 import enum
 import re
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import concatenate, create_empty_array
 
 from mobileintent_gym.checks import is_integer
 from mobileintent_gym.errors import InvalidActionError
@@ -357,3 +359,23 @@ def to_action(action: ActionLike) -> Action:
     if isinstance(action, dict):
         return action_from_dict(action)
     raise InvalidActionError(f"not an action: {action!r}")
+
+
+def batch_actions(actions: Sequence[ActionLike], space: spaces.Dict) -> dict:
+    """Actions of a vector env's sub-envs, in any form, batched for its ``step``.
+
+    Gymnasium's own vector envs take a batch in the layout of their action space, not a
+    list of strings: ``envs.step(batch_actions(["SWIPE[UP]", "PRESS[BACK]"],
+    envs.single_action_space))``.
+
+    Args:
+        actions: One action per sub-env: an :class:`Action` or its string, read here, or a
+            sample of ``space``, batched as it is (the env judges it, as it would alone).
+        space: The vector env's ``single_action_space`` (:func:`action_space`).
+
+    Raises:
+        InvalidActionError: Naming the first string (or other value) that is no action.
+    """
+    samples = [action if isinstance(action, dict) else action_to_dict(to_action(action))
+               for action in actions]
+    return concatenate(space, samples, create_empty_array(space, len(samples)))

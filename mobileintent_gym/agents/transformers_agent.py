@@ -21,9 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
-from gymnasium.vector.utils import concatenate, create_empty_array
 
-from mobileintent_gym.actions import Action, action_to_dict
+from mobileintent_gym.actions import Action, action_to_dict, batch_actions
 from mobileintent_gym.agents.lm import Generation, LanguageModel, generate, load_language_model
 from mobileintent_gym.agents.lm_modes import (
     ASSIST,
@@ -270,9 +269,9 @@ class TransformersAgent:
         actions = self.act_batch([{k: v[i] for k, v in observations.items()}
                                   for i in range(count)],
                                  [sub_env_info(infos, i) for i in range(count)])
-        samples = [action_to_dict(a) if isinstance(a, Action) else
-                   {**action_to_dict(Action.type_text(" ")), "text": ""} for a in actions]
-        return concatenate(space, samples, create_empty_array(space, count))
+        return batch_actions([a if isinstance(a, Action) else
+                              {**action_to_dict(Action.type_text(" ")), "text": ""}
+                              for a in actions], space)
 
     def _field(self, observation: Mapping[str, Any], name: str) -> str:
         if name in observation:

@@ -410,3 +410,28 @@ def test_a_script_that_makes_a_vector_env_unguarded_is_told_to_guard_it(tmp_path
         'while starting. A worker starts by importing the main script: if its error above '
         'says so, make vector envs under `if __name__ == "__main__":`'), done.stderr[-2000:]
     assert "if __name__ == '__main__':" in done.stderr  # multiprocessing's own words, above
+
+
+def test_actions_as_strings_step_gymnasiums_own_vector_env():
+    # Gymnasium's SyncVectorEnv took ["SWIPE[UP]", ...] as a batch and failed deep inside
+    # ("list indices must be integers"); batch_actions puts them in its action space.
+    from mobileintent_gym.actions import batch_actions
+    from mobileintent_gym.errors import InvalidActionError
+
+    envs = gym.make_vec(ENV, 2, vectorization_mode="sync", **KWARGS)
+    alone = gym.make(ENV, **KWARGS)
+    try:
+        envs.reset(seed=[3, 4])
+        sample = envs.single_action_space.sample()
+        batch = batch_actions(["SWIPE[UP]", sample], envs.single_action_space)
+        obs = envs.step(batch)[0]
+        alone.reset(seed=3)
+        expected = alone.step("SWIPE[UP]")[0]
+        assert obs["instruction"][0] == expected["instruction"]
+        assert np.array_equal(obs["screenshot"][0], expected["screenshot"])
+        assert batch["text"][1] == sample["text"]  # a sample is batched as it is
+        with pytest.raises(InvalidActionError, match="CLICK\\[oops\\]"):
+            batch_actions(["CLICK[oops]", "COMPLETE"], envs.single_action_space)
+    finally:
+        envs.close()
+        alone.close()
