@@ -48,7 +48,7 @@ from mobileintent_gym.checks import is_integer, unique_keys
 from mobileintent_gym.errors import InvalidProfileError, MobileIntentError
 
 PROFILES_ENV = "MOBILEINTENT_GYM_PROFILES"
-MAX_NAME = 255  # characters in a user id or profile name (a file name's limit)
+MAX_NAME = 255  # a file name's limit: characters of a profile name, UTF-8 bytes of a user id
 MAX_DEPTH = 16  # nesting of the free-form demographics
 MAX_DIGITS = 18  # of an integer in them (an int64 holds it)
 _FIELDS = ("user_id", "demographics", "interests", "affinities", "interactions")
