@@ -257,8 +257,8 @@ def bottom_nav(ctx: Ctx, rect: Rect, items: Sequence[tuple[str, str, Intent, str
     for i, (cell, (label, icon, intent, badge, rid)) in enumerate(
             zip(ui.split_row(rect, [None] * len(items)), items, strict=True)):
         color = t.accent if i == selected else t.muted
-        item = Node(ui.FRAME, cell, desc=label, selected=i == selected, on_click=intent,
-                    resource_id=ctx.rid(rid))
+        item = Node(ui.FRAME, cell, desc=_badged(label, badge), selected=i == selected,
+                    on_click=intent, resource_id=ctx.rid(rid))
         col = ui.Column(ui.inset(cell, 0, ctx.dp(6)))
         item.add(Node(ui.IMAGE_VIEW, col.take(ctx.dp(30)),
                       paint=Icon(icon, color, t.bar, ctx.dp(24), badge)))
@@ -266,6 +266,18 @@ def bottom_nav(ctx: Ctx, rect: Rect, items: Sequence[tuple[str, str, Intent, str
                       bold=i == selected))
         nav.add(item)
     return nav
+
+
+def _badged(label: str, badge: str) -> str:
+    """A navigation item's description, its badge said as Material says it.
+
+    ``Chats, 4 new notifications``; ``Chats, New notification`` for a badge without a
+    number; the label alone without a badge.
+    """
+    if not badge:
+        return label
+    said = counted(int(badge), "new notification") if badge.isdigit() else "New notification"
+    return f"{label}, {said}"
 
 
 def tabs(ctx: Ctx, rect: Rect, labels: Sequence[tuple[str, Intent]], selected: int) -> Node:

@@ -12,7 +12,8 @@ def test_unread_badges_and_opening_a_chat_marks_it_read(phone):
     unread = [c for c in chat.chats if c.unread]
     assert unread
     badge = find(phone.hierarchy(), resource_id="nav_chats")
-    assert badge.selected
+    total = sum(c.unread for c in chat.chats)
+    assert badge.selected and badge.desc == f"Chats, {total} new notifications"
     target = unread[0]
     rows = texts(phone, "badge")
     assert str(target.unread) in rows
@@ -217,3 +218,12 @@ def test_no_badge_counts_more_unread_than_the_contact_wrote_since_the_owners_las
              for c in state.apps["pay"].conversations]
     assert all(unread <= theirs for unread, theirs in chats + talks)
     assert any(unread for unread, _ in chats + talks)  # badges there are
+
+
+def test_a_navigation_badge_is_said_in_the_items_description():
+    from mobileintent_gym.phone.widgets import _badged
+
+    assert _badged("Chats", "1") == "Chats, 1 new notification"
+    assert _badged("Chats", "12") == "Chats, 12 new notifications"
+    assert _badged("Chats", "•") == "Chats, New notification"
+    assert _badged("Me", "") == "Me"

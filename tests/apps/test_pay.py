@@ -82,8 +82,12 @@ def test_opening_an_unread_conversation_clears_its_badge_and_the_tabs_count(phon
     phone.act("PRESS[BACK]")
     again = next(r for r in nodes(phone, resource_id="conversation") if r.entity == row.entity)
     assert not any(n.resource_id.endswith(":id/badge") for n in again.walk())
-    # The tab's count (drawn on its icon; a dump has no text for it) follows the state.
-    assert sum(c.unread for c in phone.state.apps["pay"].conversations) == total - unread
+    # The tab's count (drawn on its icon) follows the state, and the dump says it as
+    # Material's badge does, in the item's description (it had no word of it).
+    left = sum(c.unread for c in phone.state.apps["pay"].conversations)
+    assert left == total - unread
+    tab = find(phone.hierarchy(), resource_id="nav_messages")
+    assert tab.desc == f"Messages, {left} new notification{'' if left == 1 else 's'}"
 
 
 def test_a_reply_shows_at_the_bottom_and_tops_the_message_list(phone):
