@@ -523,7 +523,6 @@ def test_the_platform_folder_is_used_without_the_variable_and_only_warns(monkeyp
     pair._CACHE.clear()
 
 
-
 def test_entries_unused_for_a_month_and_leftovers_go_when_one_is_stored(folder):
     # Nothing was ever removed: each edit of the package named new entries, and the old
     # ones, their locks and the partial files of killed writers stayed.

@@ -82,7 +82,6 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
     return PayState(bills, conversations, me=owner)
 
 
-
 def _timed(record: Record, ago: int, unread: int) -> Conversation:
     """A conversation whose last message was ``ago`` minutes before the phone's clock."""
     lines = record["messages"]
