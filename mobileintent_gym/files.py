@@ -14,6 +14,11 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # Windows: no locks; lock_file holds its file without one
+    fcntl = None
+
 _PARTIAL = re.compile(r"\.(.+)-[0-9a-f]{32}")  # write_atomic's temporary name for a file
 
 
@@ -121,3 +126,61 @@ def atomic_folder(target: str | Path, keep_existing: bool = False) -> Iterator[P
             old.unlink()
     else:
         partial.rename(target)
+
+
+_LOCKS: set[int] = set()
+"""The lock files' descriptors this process holds now (see :func:`lock_file`)."""
+
+
+def lock_file(path: str | Path, wait: bool = True) -> int | None:
+    """Open ``path`` (made if need be) and take its exclusive lock; the descriptor holds it.
+
+    Let go with :func:`unlock`. The OS releases the lock of a process that dies, and a
+    forked child closes its copies at once (a child holding one would keep the lock past
+    its parent's release). The file is opened read-only (a lock needs no more), so a folder
+    shared between users works.
+
+    Args:
+        path: The lock file.
+        wait: Wait for another holder to let go; else raise at once.
+
+    Returns:
+        The descriptor; ``None`` when the file cannot be made. Where there are no locks
+        (Windows; file systems without ``flock``, as some network mounts) it is held
+        without one.
+
+    Raises:
+        BlockingIOError: Without ``wait``, when another open file holds the lock.
+    """
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_CREAT, 0o666)
+    except OSError:
+        return None
+    if fcntl is not None:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            os.close(descriptor)
+            raise
+        except OSError:  # a file system without locks
+            pass
+    _LOCKS.add(descriptor)
+    return descriptor
+
+
+def unlock(descriptor: int | None) -> None:
+    """Let go of a :func:`lock_file` lock (nothing for ``None``, or in a forked child)."""
+    if descriptor in _LOCKS:
+        _LOCKS.discard(descriptor)
+        os.close(descriptor)
+
+
+def _let_go_of_locks() -> None:
+    """In a forked child: close the lock descriptors its parent held."""
+    for descriptor in _LOCKS:
+        os.close(descriptor)
+    _LOCKS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_let_go_of_locks)

@@ -42,8 +42,9 @@ import os
 import re
 import shlex
 import time
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import IO
 
 import numpy as np
 
@@ -65,6 +66,7 @@ from mobileintent_gym.backends.adb_transport import (
 )
 from mobileintent_gym.backends.observed import observed_event, read_frame, read_screen
 from mobileintent_gym.errors import DeviceError, InvalidActionError
+from mobileintent_gym.files import unlock
 from mobileintent_gym.phone import ActResult, StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
 
@@ -170,10 +172,12 @@ class AdbDevice:
 
     def __init__(self, config: AdbConfig | str) -> None:
         self.config = AdbConfig(config) if isinstance(config, str) else config
-        self._lock: IO[str] | None = None
+        self._let_go: Callable[[], None] = lambda: None
         self._link = AdbTransport(self.config)
         try:
-            self._lock = device_lock.hold(self._link.device_key(), repr(self.config.serial))
+            lock = device_lock.hold(self._link.device_key(), repr(self.config.serial))
+            # Let go by close(), else when the device is dropped (as a file object would).
+            self._let_go = weakref.finalize(self, unlock, lock)
             self.width, self.height = _screen_size(self._link.read("wm size"),
                                                    self.config.serial)
         except BaseException:
@@ -314,9 +318,7 @@ class AdbDevice:
 
     def close(self) -> None:
         """Let go of the device and stop the adb server if this device started it."""
-        if self._lock is not None:
-            self._lock.close()
-            self._lock = None
+        self._let_go()
         self._link.close()
 
     def _focus(self) -> tuple[str, str] | None:

@@ -55,14 +55,9 @@ from typing import Any, TypeVar
 
 from gymnasium import logger
 
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None
-
 from mobileintent_gym import stamp
 from mobileintent_gym.errors import MobileIntentError, require
-from mobileintent_gym.files import partial_of, write_atomic
+from mobileintent_gym.files import lock_file, partial_of, unlock, write_atomic
 from mobileintent_gym.users import encoders
 from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEncoder, make_encoder
 
@@ -194,46 +189,18 @@ def _refusal(folder: Path) -> OSError:
     return PermissionError(errno.EACCES, "not writable", str(folder))
 
 
-_LOCKS: set[int] = set()
-"""The lock files' descriptors this process holds now (see ``_building``)."""
-
-
 @contextlib.contextmanager
 def _building(entry: Path) -> Iterator[None]:
     """Hold ``entry``'s lock file: one process at a time builds it, the others wait for it.
 
-    The OS releases the lock of a process that dies, and a forked child lets go of its
-    copies at once (a child holding one would keep the lock past its parent's release).
-    The file is opened read-only (a lock needs no more), so a folder shared between users
-    works. Where there are no locks (Windows; file systems without ``flock``, as some
-    network mounts) or the file cannot be made, processes build side by side.
+    Where no lock can be taken (see :func:`~mobileintent_gym.files.lock_file`), processes
+    build side by side.
     """
+    descriptor = lock_file(entry.with_suffix(".lock"))
     try:
-        descriptor = os.open(entry.with_suffix(".lock"), os.O_RDONLY | os.O_CREAT, 0o666)
-    except OSError:
-        yield
-        return
-    _LOCKS.add(descriptor)
-    try:
-        if fcntl is not None:
-            with contextlib.suppress(OSError):
-                fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield
     finally:
-        if descriptor in _LOCKS:  # not in a forked child, which closed it already
-            _LOCKS.discard(descriptor)
-            os.close(descriptor)  # releases the lock
-
-
-def _let_go_of_locks() -> None:
-    """In a forked child: close the lock descriptors its parent held."""
-    for descriptor in _LOCKS:
-        os.close(descriptor)
-    _LOCKS.clear()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_let_go_of_locks)
+        unlock(descriptor)
 
 
 def _store(path: Path, content: Any) -> None:

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from mobileintent_gym import stamp
+from mobileintent_gym import files, stamp
 from mobileintent_gym.users import PairConfig, build_user_content, encoders, pair, resolve_profile
 from mobileintent_gym.users import cache as content_cache
 
@@ -482,7 +482,7 @@ def test_a_file_system_without_locks_builds_without_one(folder, monkeypatch):
     def no_locks(descriptor, operation):
         raise OSError(errno.ENOSYS, "Function not implemented")  # Lustre without flock, say
 
-    monkeypatch.setattr(content_cache.fcntl, "flock", no_locks)
+    monkeypatch.setattr(files.fcntl, "flock", no_locks)
     assert build_user_content(resolve_profile("demo-dara"), LEXICAL).user_id == "demo-dara"
     assert len(list(folder.glob("*.pkl"))) == 1
 
