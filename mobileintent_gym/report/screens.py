@@ -22,8 +22,7 @@ from PIL import Image
 
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.users import PairConfig, load_user_content, resolve_profile
-from mobileintent_gym.users.encoders import name_matches
+from mobileintent_gym.users import PairConfig, resolve_profile
 from mobileintent_gym.users.pair import profile_fingerprint
 
 
@@ -120,11 +119,10 @@ class ScreenSource:
         return screens
 
     def _other_content(self, user: str) -> str | None:
-        """Why ``user``'s content here is not the run's, else ``None``.
+        """Why ``user``'s content here is not the run's, else ``None``: their profile changed.
 
-        Their profile changed since the run, or this process ranks it with another model
-        (a run of the sentence encoder viewed without it): the replay would show other
-        lists and records under the agent's taps.
+        (Content this process ranks with another model than the run's is refused by the
+        replay env itself: its ``require_encoder`` is the run's encoder.)
         """
         recorded = (self.provenance.get("profiles_content") or {}).get(user)
         folder = self._profiles_folder()
@@ -132,12 +130,6 @@ class ScreenSource:
             return (f"the profile of {user!r} changed since the run (its content hash "
                     "differs): the replay would show another person's content, so no "
                     "screens are shown")
-        ranked_by = self.provenance.get("encoder")
-        here = load_user_content(user, PairConfig(**self.provenance["pair"]), folder).encoder
-        if ranked_by is not None and not name_matches(here, ranked_by):
-            return (f"the run's content was ranked by {ranked_by}, this process ranks it by "
-                    f"{here}: the replay would show other lists and records, so no screens "
-                    "are shown (view the run where its model loads)")
         return None
 
     def _profiles_folder(self) -> str | None:
@@ -152,7 +144,8 @@ class ScreenSource:
             self._env = ExecuteEnv(f"sim:{width}x{height}", users=prov["users"],
                                    tasks=prov["tasks"], observation=("instruction",),
                                    pair=PairConfig(**prov["pair"]),
-                                   profiles_dir=self._profiles_folder())
+                                   profiles_dir=self._profiles_folder(),
+                                   require_encoder=prov.get("encoder"))
         return self._env
 
 

@@ -79,7 +79,8 @@ def test_a_replay_of_other_content_shows_no_screens(scripted_run, change):
     else:
         run.provenance["profiles_content"]["demo-ana"] = "0" * 32
     screens = ScreenSource(run.provenance).screens(episode)
-    says = {"target": "the replay's task has another target", "encoder": "ranks it by lexical",
+    says = {"target": "the replay's task has another target",
+            "encoder": "was ranked by lexical, not by sentence-transformers/",
             "profile": "the profile of 'demo-ana' changed since the run"}[change]
     assert screens.frames == [] and says in screens.problem
 
