@@ -762,8 +762,9 @@ def make_vector(env_id: str, num_envs: int = 1, *, copy: bool = True,
             autoreset mode (Gymnasium's own vector envs have the others).
     """
     positive_integer("num_envs", num_envs)
-    if AutoresetMode(autoreset_mode) is not AutoresetMode.NEXT_STEP:
-        raise ValueError(f"autoreset_mode {AutoresetMode(autoreset_mode)} is not this vector "
+    mode = AutoresetMode(autoreset_mode)
+    if mode is not AutoresetMode.NEXT_STEP:
+        raise ValueError(f"autoreset_mode {mode} is not this vector "
                          "env's (next-step only): give vectorization_mode='sync' or 'async' "
                          "to gym.make_vec for Gymnasium's, which have it")
     return SharedMemoryVectorEnv([functools.partial(gym.make, env_id, **kwargs)] * num_envs,

@@ -458,10 +458,9 @@ def _resolve(text: str, profiles_dir: str | os.PathLike[str] | None) -> UserProf
             raise UnknownProfileError(f"no profile file {text!r}")
         return load_profile(path)
     folders = _search_folders(profiles_dir)
-    for folder in folders:
-        found = profile_file(folder, text)
-        if found is not None:
-            return load_profile(found)
+    found = _first_file(folders, text)
+    if found is not None:
+        return load_profile(found)
     places = "; ".join(f"{label} {folder} ({', '.join(profile_names(folder)) or 'none'})"
                        for label, folder in _described(folders, profiles_dir))
     raise UnknownProfileError(f"no user profile {text!r}; searched {places}")
@@ -528,11 +527,13 @@ def own_profile(name: str, profiles_dir: str | os.PathLike[str] | None = None) -
     That is, in ``profiles_dir`` or the folder ``MOBILEINTENT_GYM_PROFILES`` names, in
     :func:`resolve_profile`'s order.
     """
-    for folder in _search_folders(profiles_dir)[:-1]:
-        found = profile_file(folder, name)
-        if found is not None:
-            return found
-    return None
+    return _first_file(_search_folders(profiles_dir)[:-1], name)
+
+
+def _first_file(folders: list[Path], name: str) -> Path | None:
+    """The file of profile ``name`` in the first of ``folders`` that has one."""
+    return next((found for folder in folders
+                 if (found := profile_file(folder, name)) is not None), None)
 
 
 def profile_file(folder: str | os.PathLike[str], name: str) -> Path | None:

@@ -211,8 +211,7 @@ def _spots(cols: int, rows: int, me: tuple[int, int]) -> list[tuple[int, int]]:
     near = sorted(((c, r) for r in range(top, bottom + 1) for c in range(cols)),
                   key=lambda cell: (abs(cell[0] - me[0]) + abs(cell[1] - me[1]), cell))
     cells = [cell for cell in dict.fromkeys([*spread, *near]) if cell != me]
-    firsts: dict[int, tuple[int, int]] = {}  # row -> its first block
+    firsts: dict[int, tuple[int, int]] = {}  # row -> its first block, in the order of cells
     for cell in cells:
         firsts.setdefault(cell[1], cell)
-    alone = sorted(firsts.values(), key=cells.index)
-    return alone + [cell for cell in cells if cell not in alone]
+    return list(dict.fromkeys([*firsts.values(), *cells]))
