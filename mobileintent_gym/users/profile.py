@@ -458,7 +458,7 @@ def _resolve(text: str, profiles_dir: str | os.PathLike[str] | None) -> UserProf
             raise UnknownProfileError(f"no profile file {text!r}")
         return load_profile(path)
     folders = _search_folders(profiles_dir)
-    found = _first_file(folders, text)
+    found = first_profile_file(folders, text)
     if found is not None:
         return load_profile(found)
     places = "; ".join(f"{label} {folder} ({', '.join(profile_names(folder)) or 'none'})"
@@ -490,13 +490,17 @@ def profile_names(folder: str | os.PathLike[str]) -> tuple[str, ...]:
 
 
 def _search_folders(profiles_dir: str | os.PathLike[str] | None) -> list[Path]:
+    return [*own_folders(profiles_dir), builtin_profiles_dir()]
+
+
+def own_folders(profiles_dir: str | os.PathLike[str] | None) -> list[Path]:
+    """The folders searched before the built-in profiles: ``profiles_dir``, the variable's."""
     if profiles_dir is not None and not isinstance(profiles_dir, str | os.PathLike):
         raise InvalidProfileError(f"profiles_dir must be a folder's path, got "
                                   f"{profiles_dir!r:.80}")
     folders = [Path(profiles_dir)] if profiles_dir is not None else []
     env_folder = env_profiles_dir()
-    folders += [env_folder] if env_folder is not None else []
-    return [*folders, builtin_profiles_dir()]
+    return folders + ([env_folder] if env_folder is not None else [])
 
 
 def env_profiles_dir() -> Path | None:
@@ -521,16 +525,7 @@ def _described(folders: list[Path], profiles_dir: object) -> list[tuple[str, Pat
     return list(zip([*labels, "built-in"], folders, strict=True))
 
 
-def own_profile(name: str, profiles_dir: str | os.PathLike[str] | None = None) -> Path | None:
-    """The file ``name`` is found as before the built-in profiles, or ``None``.
-
-    That is, in ``profiles_dir`` or the folder ``MOBILEINTENT_GYM_PROFILES`` names, in
-    :func:`resolve_profile`'s order.
-    """
-    return _first_file(_search_folders(profiles_dir)[:-1], name)
-
-
-def _first_file(folders: list[Path], name: str) -> Path | None:
+def first_profile_file(folders: list[Path], name: str) -> Path | None:
     """The file of profile ``name`` in the first of ``folders`` that has one."""
     return next((found for folder in folders
                  if (found := profile_file(folder, name)) is not None), None)

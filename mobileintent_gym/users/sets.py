@@ -28,7 +28,8 @@ from mobileintent_gym.errors import InvalidProfileError, MobileIntentError
 from mobileintent_gym.users.profile import (
     UnknownProfileError,
     builtin_users,
-    own_profile,
+    first_profile_file,
+    own_folders,
     resolve_profile,
 )
 
@@ -93,7 +94,10 @@ def resolve_users(users: UserSpec = None,
 def _warn_if_replaced(name: str, members: tuple[str, ...],
                       profiles_dir: str | os.PathLike[str] | None) -> None:
     """Warn when profiles of one's own stand for built-in members of set ``name``."""
-    own = {m: found for m in members if (found := own_profile(m, profiles_dir)) is not None}
+    folders = own_folders(profiles_dir)
+    if not folders:  # the usual case: nothing to look for (a reset option may name a set)
+        return
+    own = {m: found for m in members if (found := first_profile_file(folders, m)) is not None}
     if own:
         listed = ", ".join(f"{m} ({path})" for m, path in own.items())
         gym.logger.warn(f"set {name!r} runs profiles of your own in place of its built-in "
