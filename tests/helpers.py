@@ -116,6 +116,15 @@ def served_over_adb(phone: SimPhone, server_port: int, home: Path,
         yield adb
 
 
+def content_times(apps: dict) -> list[str]:
+    """Every time the content of ``apps`` holds, in a fixed order."""
+    chat, pay, meeting, notes = apps["chat"], apps["pay"], apps["meeting"], apps["notes"]
+    return [*(m.time for c in chat.chats for m in c.messages), *(b.time for b in pay.bills),
+            *(m.time for c in pay.conversations for m in c.messages),
+            *(m.start for m in (*meeting.scheduled, *meeting.history)), meeting.joined_at,
+            *(c.time for c in notes.comments)]
+
+
 def nodes(phone, **criteria):
     """Every element matching criteria on the phone's current screen."""
     return list(find_all(phone.hierarchy(), **criteria))

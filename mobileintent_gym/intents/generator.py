@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
+from typing import Any
 
 import numpy as np
 
@@ -43,11 +44,13 @@ from mobileintent_gym.intents.schema import (
     Step,
 )
 from mobileintent_gym.phone import SimPhone, hierarchy
-from mobileintent_gym.phone.state import PhoneState
+from mobileintent_gym.phone.state import DEFAULT_CLOCK, PhoneState
 from mobileintent_gym.tasks import TaskInstance, instantiate
 from mobileintent_gym.users import PairConfig, build_user_content, resolve_profile
 
 FIRST_DAY = date(2026, 3, 2)  # a Monday
+# Days the phone's content can be dated around (its times are written with 4-digit years).
+FIRST_DAYS = (date(1900, 1, 1), date(9998, 12, 31))
 LOCK_AFTER = timedelta(minutes=10)  # a gap this long puts the phone away between segments
 _NOISE_TEXT = {"idle": "Idle on the home screen without opening an app",
                "accidental": "Opened {app} by accident and left it at once",
@@ -77,8 +80,8 @@ class GeneratorConfig:
 
     Raises:
         ValueError: For a ``noise`` or ``interleave`` that is no number in [0, 1], a
-            ``first_day`` that is no date, ``habits`` that are not user ids with habits,
-            or a width or height that is no positive integer.
+            ``first_day`` that is no date within :data:`FIRST_DAYS`, ``habits`` that are
+            not user ids with habits, or a width or height that is no positive integer.
         InvalidArgumentError: For a ``manner`` or ``pair`` of another kind.
     """
 
@@ -114,12 +117,13 @@ def _day(value: object) -> date:
     """``value`` as a date: a ``datetime`` is its day (days are planned on dates).
 
     Raises:
-        ValueError: For anything that is no date.
+        ValueError: For anything that is no date, or a date outside :data:`FIRST_DAYS`.
     """
     if isinstance(value, datetime):
         return value.date()
-    if not isinstance(value, date):
-        raise ValueError(f"first_day must be a date, got {value!r}")
+    if not isinstance(value, date) or not FIRST_DAYS[0] <= value <= FIRST_DAYS[1]:
+        raise ValueError(f"first_day must be a date in {FIRST_DAYS[0].year}-"
+                         f"{FIRST_DAYS[1].year}, got {value!r}")
     return value
 
 
@@ -172,13 +176,22 @@ class UserLife:
             self.routine = replace(self.routine, noise=self.config.noise)
         self.seed, self.user = seed, profile.user_id
         self.phone = SimPhone(self.config.width, self.config.height)
-        midnight = datetime.combine(self.config.first_day, datetime.min.time())
-        self.phone.reset(PhoneState(self.content.state.apps, midnight))
+        self.phone.reset(PhoneState(self._left_the_eve(), datetime.combine(
+            self.config.first_day, datetime.min.time())))
         self.apps = {app_id: app.label for app_id, app in self.phone.apps.items()}
         self._tasks: dict[str, TaskInstance] = {}
         self._put_away = True
         self.dropped = 0  # intentions the judge found not achieved, left out
         self.lived = -1  # the last day lived by day()
+
+    def _left_the_eve(self) -> dict[str, Any]:
+        """The apps' content as the user left it the day before the first day.
+
+        Content is written as of the default clock; moved to that time of the day before,
+        none of it is dated after the first day begins, whichever day that is.
+        """
+        eve = datetime.combine(self.config.first_day - timedelta(days=1), DEFAULT_CLOCK.time())
+        return self.content.state.moved_to(eve, self.phone.apps).apps
 
     def day(self, index: int) -> Session:
         """Live day ``index`` (from 0) and return its session.

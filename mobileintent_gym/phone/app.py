@@ -15,6 +15,7 @@ import dataclasses
 import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from mobileintent_gym.errors import InvalidAppError, UnknownRouteError
@@ -131,6 +132,14 @@ class App:
             NotImplementedError: Naming the app that does not.
         """
         raise _no_initial_state(self)
+
+    def moved(self, state: Any, by: timedelta) -> Any:
+        """``state`` with every date and time it holds moved by ``by``.
+
+        Apps whose data holds times override it (:meth:`PhoneState.moved_to` calls it);
+        times held as ages (``3 h ago``) are relative already and stay as they are.
+        """
+        return state
 
     def samples(self, state: Any) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state`` (route → params).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from mobileintent_gym.errors import InvalidStateError
@@ -15,13 +15,29 @@ MINUTE_FORMAT = "%Y-%m-%d %H:%M"
 """How apps store a time to the minute (``2026-03-02 09:41``)."""
 
 
+def minutes_ago(minutes: int) -> str:
+    """The time ``minutes`` before :data:`DEFAULT_CLOCK`, as ``YYYY-MM-DD HH:MM``.
+
+    Apps write their content's times this way: as of the default clock, which
+    :meth:`PhoneState.moved_to` moves them from.
+    """
+    return (DEFAULT_CLOCK - timedelta(minutes=minutes)).strftime(MINUTE_FORMAT)
+
+
+def moved(time: str, by: timedelta) -> str:
+    """``time`` (``YYYY-MM-DD HH:MM``) moved by ``by``; ``""`` (no time) stays ``""``."""
+    return (datetime.strptime(time, MINUTE_FORMAT) + by).strftime(MINUTE_FORMAT) if time else ""
+
+
 @functools.lru_cache(maxsize=1024)
 def when(time: str, today: date, clock: bool = True) -> str:
     """How a list shows ``time`` on the phone's date ``today``.
 
     ``Today 18:42`` / ``Yesterday 09:10`` / ``Feb 27 12:31``; without ``clock`` only the
-    day: ``18:42`` for today, ``Yesterday``, ``Feb 27``.
+    day: ``18:42`` for today, ``Yesterday``, ``Feb 27``. No time (``""``) shows as ``""``.
     """
+    if not time:
+        return ""
     at = datetime.strptime(time, MINUTE_FORMAT)
     days = (today - at.date()).days
     hour = at.strftime("%H:%M")
@@ -53,6 +69,21 @@ class PhoneState:
     def default(cls, apps: Mapping[str, Any], seed: int = 0) -> PhoneState:
         """Every app's built-in content for ``seed``."""
         return cls({app_id: app.initial_state(seed) for app_id, app in apps.items()})
+
+    def moved_to(self, clock: datetime, apps: Mapping[str, Any]) -> PhoneState:
+        """This state with its clock at ``clock`` and every time in it moved alike.
+
+        Each app moves its own times (``App.moved``) by ``clock - self.clock``, so what was
+        ten minutes old is still ten minutes old: content written as of one clock reads
+        the same at another, none of it dated after the clock.
+
+        Args:
+            clock: The new clock.
+            apps: App id → app, for every app of the state (a phone's ``apps``).
+        """
+        by = clock - self.clock
+        return PhoneState({app_id: apps[app_id].moved(state, by)
+                           for app_id, state in self.apps.items()}, clock)
 
     def check(self, apps: Mapping[str, Any]) -> None:
         """Raise unless every app state is of its app's type and the clock is a datetime.

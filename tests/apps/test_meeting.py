@@ -2,10 +2,12 @@
 meetings and webinars, details, reminders, joining and leaving, its PAIR content, read
 from the screen as an agent would."""
 
+from datetime import timedelta
+
 from mobileintent_gym.apps.meeting.content import MEETINGS, WEBINARS
-from mobileintent_gym.apps.meeting.state import day, duration, span
+from mobileintent_gym.apps.meeting.state import at, day, duration, span
 from mobileintent_gym.phone.query import find
-from mobileintent_gym.phone.state import DEFAULT_CLOCK
+from mobileintent_gym.phone.state import DEFAULT_CLOCK, PhoneState
 from mobileintent_gym.users import UserProfile, build_user_content, load_user_content
 from tests.helpers import nodes, press, tap_node, texts
 
@@ -61,6 +63,29 @@ def test_scheduled_meetings_list_soonest_first_under_day_headings(phone):
     assert seen == [m.id for m in state.scheduled]
     assert days == list(dict.fromkeys(day(m.start, TODAY) for m in state.scheduled))
     assert days[0] == "Today"
+
+
+def test_a_scheduled_meeting_whose_day_has_passed_is_listed_at_its_next_week(phone):
+    # Each meeting stayed at the start it was scheduled for: on a later day of a user's
+    # sessions the list opened on "Yesterday" and "Mon, Mar 2" above "Today", as if to come.
+    state = phone.state.apps["meeting"]
+    today = TODAY + timedelta(days=8)
+    phone.reset(PhoneState(phone.state.apps, DEFAULT_CLOCK + timedelta(days=8)))
+    agenda = state.agenda(today)
+    assert sorted(m.id for m in agenda) == sorted(m.id for m in state.scheduled)
+    for meeting in agenda:  # on the first day of its weekday and time from today on
+        start, was = at(meeting.start), at(state.meeting(meeting.id).start)
+        assert start.date() >= today and (start - was).days % 7 == 0
+        assert start == was or (start - timedelta(weeks=1)).date() < today
+    phone.open("meeting", "meeting/home")
+    seen, days = scroll_through(phone, "scheduled", swipes=30)
+    assert seen == [m.id for m in agenda]
+    assert days == list(dict.fromkeys(day(m.start, today) for m in agenda))
+    assert "Yesterday" not in days and days[0] in ("Today", "Tomorrow")
+    moved = next(m for m in agenda if m.start != state.meeting(m.id).start)
+    phone.open("meeting", "meeting/details", id=moved.id)
+    header = nodes(phone, resource_id="meeting_header")[0]
+    assert shown(header)[1:3] == [f"{day(moved.start, today)} · {span(moved)}", "Upcoming"]
 
 
 def test_the_history_mixes_meetings_and_webinars_newest_first(phone):

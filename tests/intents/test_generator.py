@@ -2,7 +2,7 @@
 
 import itertools
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -14,8 +14,10 @@ from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.routine import Planned
 from mobileintent_gym.intents.schema import TIME_FORMAT
 from mobileintent_gym.phone import SimPhone, hierarchy
+from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from mobileintent_gym.tasks import Judge, instantiate
 from mobileintent_gym.users import load_user_content
+from tests.helpers import content_times
 
 from .conftest import USER, lexical_config
 
@@ -160,8 +162,6 @@ def test_replay_needs_a_generated_session(week):
 def test_a_first_day_given_as_a_datetime_is_that_day():
     # plan_day kept the segments whose date equals the day: a datetime never did, so every
     # day came out empty.
-    from datetime import date
-
     def day(first) -> list[tuple[str, str]]:
         (session,) = generate_sessions(USER, 1, 0, lexical_config(first_day=first))
         return [(s.time, s.intention) for s in session.segments]
@@ -169,8 +169,36 @@ def test_a_first_day_given_as_a_datetime_is_that_day():
     assert GeneratorConfig(first_day=datetime(2026, 3, 9, 12)).first_day == date(2026, 3, 9)
     expected = day(date(2026, 3, 9))
     assert len(expected) >= 5 and day(datetime(2026, 3, 9, 12)) == expected
-    with pytest.raises(ValueError, match=r"first_day must be a date, got '2026-03-09'"):
+    with pytest.raises(ValueError, match=r"first_day must be a date in 1900-9998, got "
+                                         r"'2026-03-09'"):
         GeneratorConfig(first_day="2026-03-09")
+    # Year 5 was taken: its content's times came out as "5-03-01 09:40", which no reader
+    # of them parses back.
+    with pytest.raises(ValueError, match=r"first_day must be a date in 1900-9998, got "
+                                         r"datetime.date\(5, 3, 2\)"):
+        GeneratorConfig(first_day=date(5, 3, 2))
+
+
+@pytest.mark.parametrize("first", [date(2026, 3, 2), date(2025, 9, 1)])
+def test_the_phone_is_as_the_user_left_it_the_day_before_the_first_day(first):
+    # The content was dated as of 09:41 on 2026-03-02 whatever the first day: at 07:30 on
+    # that day the chat list showed messages of 09:40, and a first day in 2025 showed bills
+    # of 2026.
+    life = UserLife(USER, 0, lexical_config(first_day=first))
+    written, moved = (content_times(s.apps) for s in (life.content.state, life.phone.state))
+    eve = datetime.combine(first - timedelta(days=1), DEFAULT_CLOCK.time())
+    assert life.phone.state.clock == datetime.combine(first, datetime.min.time())
+    scheduled = {m.start for m in life.phone.state.apps["meeting"].scheduled}
+    assert min(scheduled) > f"{eve:%Y-%m-%d %H:%M}"
+    # Nothing else is dated after the eve: the last chat message is the last of it.
+    assert max(set(moved) - scheduled) == f"{eve - timedelta(minutes=1):%Y-%m-%d %H:%M}"
+    assert [_minute(t) + (eve - DEFAULT_CLOCK) for t in written if t] == [
+        _minute(t) for t in moved if t]
+    assert life.day(0).start.apps == life.content.state.moved_to(eve, life.phone.apps).apps
+
+
+def _minute(time: str) -> datetime:
+    return datetime.strptime(time, "%Y-%m-%d %H:%M")
 
 
 @pytest.mark.parametrize(("call", "says"), [

@@ -9,6 +9,7 @@ Routes (names in :mod:`.ids`): ``chat/chats`` (chat list with unread badges),
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.chat import icon, tour
@@ -16,10 +17,11 @@ from mobileintent_gym.apps.chat.content import CONTEXTS, build_state
 from mobileintent_gym.apps.chat.ids import APP, PACKAGE, Desc, Rid, Route, Text
 from mobileintent_gym.apps.chat.intents import ChatIntents
 from mobileintent_gym.apps.chat.social import SocialScreens
-from mobileintent_gym.apps.chat.state import ME, Chat, ChatState, Message
+from mobileintent_gym.apps.chat.state import ME, Chat, ChatState, Message, moved_state
 from mobileintent_gym.phone import messenger, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.paint import Avatar
+from mobileintent_gym.phone.state import when
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
 from mobileintent_gym.users.pair import random_state
@@ -59,6 +61,10 @@ class ChatApp(ChatIntents, SocialScreens, App):
         """Built-in content for ``seed``."""
         return random_state(CONTEXTS, build_state, APP, seed)
 
+    def moved(self, state: ChatState, by: timedelta) -> ChatState:
+        """``state`` with its messages' times moved by ``by``."""
+        return moved_state(state, by)
+
     def samples(self, state: ChatState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""
         return {Route.CONVERSATION: {"id": state.chats[0].id},
@@ -89,7 +95,8 @@ class ChatApp(ChatIntents, SocialScreens, App):
         row = widgets.list_row(ctx, rect, contact.name, last.text,
                                thumb=self._avatar(contact, ctx.theme.background),
                                on_click=("open_chat", chat.id), entity=chat.id, rid=Rid.CHAT,
-                               meta=last.time, badge=str(chat.unread) if chat.unread else "")
+                               meta=when(last.time, ctx.today, clock=False),
+                               badge=str(chat.unread) if chat.unread else "")
         return row.add(widgets.divider(ctx, rect))
 
     def conversation_screen(self, ctx: Ctx, entry: Entry, state: ChatState) -> Node:

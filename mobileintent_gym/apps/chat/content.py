@@ -3,8 +3,9 @@
 Pools: ``data/contacts.jsonl`` (``c00``…: region, signature), ``data/chats.jsonl``
 (``chat_c00``…: the contact, relations, topic and the lines of the conversation, which
 alternate between the contact, first, and the user) and ``data/moments.jsonl`` (``m00``…:
-author, text, tags). Timing: the chat list is newest first, chat n ending 37n minutes
-before 09:40 with messages two minutes apart; post k of Moments is k + 1 hours old.
+author, text, tags). Timing: the chat list is newest first, chat n's last message
+37n + 1 minutes before the clock and its messages two minutes apart; post k of Moments is
+k + 1 hours old.
 """
 
 from __future__ import annotations
@@ -23,13 +24,13 @@ from mobileintent_gym.apps.chat.state import (
     Contact,
     Message,
     Moment,
-    clock_text,
 )
 from mobileintent_gym.apps.plugin import since_owner
 from mobileintent_gym.apps.records import Record, read_records
+from mobileintent_gym.phone.state import minutes_ago
 from mobileintent_gym.users.contexts import ContextSpec, Pool
 
-LAST_MESSAGE_MINUTE = 9 * 60 + 40
+LAST_MESSAGE_AGO = 1  # minutes before the clock
 CHAT_SPACING_MINUTES = 37
 MAX_UNREAD = 3
 MAX_LIKES = 29
@@ -93,11 +94,11 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
 
 
 def _timed_chat(record: Record, n: int, unread: int) -> Chat:
-    ends = LAST_MESSAGE_MINUTE - CHAT_SPACING_MINUTES * n
+    ends = LAST_MESSAGE_AGO + CHAT_SPACING_MINUTES * n
     lines, contact = record["messages"], record["contact"]
     last = len(lines) - 1
     messages = tuple(
-        Message(contact if k % 2 == 0 else ME, text, clock_text(ends - 2 * (last - k)))
+        Message(contact if k % 2 == 0 else ME, text, minutes_ago(ends + 2 * (last - k)))
         for k, text in enumerate(lines))
     # Unread are at most the contact's messages since the owner's last.
     theirs = since_owner([m.sender for m in messages], contact)

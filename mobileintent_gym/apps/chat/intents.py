@@ -12,6 +12,7 @@ from mobileintent_gym.apps.chat.ids import Route
 from mobileintent_gym.apps.chat.state import ME, Chat, ChatState, Message
 from mobileintent_gym.phone import messenger
 from mobileintent_gym.phone.backstack import Nav
+from mobileintent_gym.phone.state import MINUTE_FORMAT
 
 
 class ChatIntents:
@@ -31,7 +32,7 @@ class ChatIntents:
         if not text:
             return
         chat = state.chat(chat_id)
-        message = Message(ME, text, nav.clock.strftime("%H:%M"))
+        message = Message(ME, text, nav.clock.strftime(MINUTE_FORMAT))
         sent = replace(chat, messages=(*chat.messages, message))
         nav.update(chats=(sent, *(c for c in state.chats if c is not chat)))
 

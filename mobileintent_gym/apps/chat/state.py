@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import timedelta
 from types import MappingProxyType
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
+from mobileintent_gym.phone.state import moved
 
 ME = "me"
 
@@ -23,7 +25,7 @@ class Contact:
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """One message; ``sender`` is a contact id or ``"me"``."""
+    """One message; ``sender`` is a contact id or ``"me"``, ``time`` ``YYYY-MM-DD HH:MM``."""
 
     sender: str
     text: str
@@ -42,7 +44,7 @@ class Chat:
 
 @dataclass(frozen=True, slots=True)
 class Moment:
-    """A post in Moments."""
+    """A post in Moments; ``time`` is its age as shown (``2 h ago``)."""
 
     id: str
     author: str
@@ -85,9 +87,8 @@ class ChatState:
         raise KeyError(f"no chat {chat_id!r}")
 
 
-def clock_text(minutes: int) -> str:
-    """How the app shows a time ``minutes`` after today's midnight.
-
-    ``HH:MM`` for today, ``Yesterday`` before midnight, as WeChat does.
-    """
-    return "Yesterday" if minutes < 0 else f"{minutes // 60 % 24:02d}:{minutes % 60:02d}"
+def moved_state(state: ChatState, by: timedelta) -> ChatState:
+    """``state`` with its messages' times moved by ``by`` (Moments' ages stay)."""
+    chats = [replace(c, messages=tuple(replace(m, time=moved(m.time, by)) for m in c.messages))
+             for c in state.chats]
+    return replace(state, chats=chats)

@@ -1,7 +1,8 @@
 """Meeting: a video-meeting app that mirrors Tencent Meeting's structure.
 
 Routes (names in :mod:`.ids`): two tabs — ``meeting/home`` (Join, Quick meeting and
-Schedule, the way to the meeting history, and the scheduled meetings by day) and
+Schedule, the way to the meeting history, and the scheduled meetings by day, each at its
+next weekly occurrence) and
 ``meeting/me`` (the account, the meeting history, recordings) — then ``meeting/history``
 (past meetings and webinars by day), ``meeting/details?id=`` (a meeting's details: Join
 and a reminder for a scheduled one, its recording for a past one) and ``meeting/room``
@@ -12,6 +13,7 @@ details are in :mod:`.details`, the room in :mod:`.room`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import timedelta
 from itertools import groupby
 from typing import Any, ClassVar
 
@@ -21,7 +23,7 @@ from mobileintent_gym.apps.meeting.details import DetailScreens, day_row
 from mobileintent_gym.apps.meeting.ids import APP, PACKAGE, Desc, Rid, Route, Text
 from mobileintent_gym.apps.meeting.intents import MeetingIntents
 from mobileintent_gym.apps.meeting.room import RoomScreen
-from mobileintent_gym.apps.meeting.state import Meeting, MeetingState, at, day
+from mobileintent_gym.apps.meeting.state import Meeting, MeetingState, at, day, moved_state
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.icons import Glyph
@@ -61,6 +63,10 @@ class MeetingApp(MeetingIntents, DetailScreens, RoomScreen, App):
         """Built-in content for ``seed``."""
         return random_state(CONTEXTS, build_state, APP, seed)
 
+    def moved(self, state: MeetingState, by: timedelta) -> MeetingState:
+        """``state`` with its meetings' times moved by ``by``."""
+        return moved_state(state, by)
+
     def samples(self, state: MeetingState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""
         return {Route.DETAILS: {"id": state.history[0].id}}
@@ -89,7 +95,8 @@ class MeetingApp(MeetingIntents, DetailScreens, RoomScreen, App):
         root.add(self._history_row(ctx, col.take(ctx.dp(56))))
         col.take(ctx.dp(8))
         items = []
-        for heading, meetings in groupby(state.scheduled, key=lambda m: day(m.start, ctx.today)):
+        for heading, meetings in groupby(state.agenda(ctx.today),
+                                         key=lambda m: day(m.start, ctx.today)):
             items.append((ctx.dp(44), lambda r, h=heading: day_row(ctx, r, h)))
             items += [(ctx.dp(76), lambda r, m=m: self._scheduled_row(
                 ctx, r, m, m.id in state.reminders)) for m in meetings]

@@ -6,11 +6,19 @@ use ``App.scroll``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import groupby
 
 from mobileintent_gym.apps.meeting import icon
 from mobileintent_gym.apps.meeting.ids import Rid, Route, Text
-from mobileintent_gym.apps.meeting.state import Meeting, MeetingState, day, duration, span
+from mobileintent_gym.apps.meeting.state import (
+    Meeting,
+    MeetingState,
+    day,
+    duration,
+    next_start,
+    span,
+)
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import Entry
 from mobileintent_gym.phone.paint import Avatar, Color, Fill, Round
@@ -69,6 +77,8 @@ class DetailScreens:
         t = ctx.theme
         meeting = state.meeting(entry.param("id"))
         upcoming = state.upcoming(meeting.id)
+        if upcoming:
+            meeting = replace(meeting, start=next_start(meeting.start, ctx.today))
         root, col = widgets.page(ctx, "details", t.surface)
         root.add(widgets.app_bar(ctx, col.take(ctx.dp(56)), "Meeting details",
                                  entity=meeting.id,

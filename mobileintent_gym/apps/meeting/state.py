@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
-from mobileintent_gym.phone.state import MINUTE_FORMAT
+from mobileintent_gym.phone.state import MINUTE_FORMAT, moved
 
 TIME_FORMAT = MINUTE_FORMAT
 
@@ -85,6 +85,35 @@ class MeetingState:
     def upcoming(self, meeting_id: str) -> bool:
         """Whether ``meeting_id`` is a scheduled meeting (not one of the history)."""
         return any(m.id == meeting_id for m in self.scheduled)
+
+    def agenda(self, today: date) -> list[Meeting]:
+        """The scheduled meetings as the app lists them on ``today``, soonest first.
+
+        Each stands at its next occurrence (:func:`next_start`).
+        """
+        return sorted((replace(m, start=next_start(m.start, today)) for m in self.scheduled),
+                      key=lambda m: m.start)
+
+
+def moved_state(state: MeetingState, by: timedelta) -> MeetingState:
+    """``state`` with every meeting's start and the time the user joined moved by ``by``."""
+    def move(meetings: tuple[Meeting, ...]) -> list[Meeting]:
+        return [replace(m, start=moved(m.start, by)) for m in meetings]
+
+    return replace(state, scheduled=move(state.scheduled), history=move(state.history),
+                   joined_at=moved(state.joined_at, by))
+
+
+@functools.lru_cache(maxsize=256)
+def next_start(start: str, today: date) -> str:
+    """When a scheduled meeting first set for ``start`` next takes place, from ``today`` on.
+
+    Scheduled meetings recur weekly: one whose day has passed takes place on that weekday of
+    the first week whose day has not.
+    """
+    first = at(start)
+    weeks = max(0, -(-(today - first.date()).days // 7))
+    return (first + timedelta(weeks=weeks)).strftime(TIME_FORMAT)
 
 
 def at(time: str) -> datetime:

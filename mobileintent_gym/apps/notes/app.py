@@ -10,6 +10,7 @@ in :mod:`.me`).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.notes import cards, icon, tour
@@ -18,7 +19,7 @@ from mobileintent_gym.apps.notes.ids import APP, PACKAGE, Rid, Route, Text
 from mobileintent_gym.apps.notes.intents import NotesIntents
 from mobileintent_gym.apps.notes.me import MeScreens
 from mobileintent_gym.apps.notes.note import NoteScreen
-from mobileintent_gym.apps.notes.state import NotesState
+from mobileintent_gym.apps.notes.state import NotesState, moved_state
 from mobileintent_gym.phone import widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.ui import Column, Node
@@ -55,6 +56,10 @@ class NotesApp(NotesIntents, NoteScreen, MeScreens, App):
     def initial_state(self, seed: int) -> NotesState:
         """Built-in content for ``seed``."""
         return random_state(CONTEXTS, build_state, APP, seed)
+
+    def moved(self, state: NotesState, by: timedelta) -> NotesState:
+        """``state`` with its comments' times moved by ``by``."""
+        return moved_state(state, by)
 
     def samples(self, state: NotesState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

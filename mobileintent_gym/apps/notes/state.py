@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import timedelta
 from types import MappingProxyType
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
+from mobileintent_gym.phone.state import moved
 
 ME = "me"  # the author id of the user's own notes
 
@@ -109,3 +111,11 @@ class NotesState:
     def author(self, note: Note) -> str:
         """The name a note shows for its author."""
         return self.me if note.author == ME else note.author
+
+
+def moved_state(state: NotesState, by: timedelta) -> NotesState:
+    """``state`` with the times of the user's comments moved by ``by``.
+
+    Notes' ages (``3 days ago``, ``02-14``) are shown as the app received them and stay.
+    """
+    return replace(state, comments=[replace(c, time=moved(c.time, by)) for c in state.comments])

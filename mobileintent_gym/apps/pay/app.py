@@ -11,7 +11,7 @@ Screens of the billing history are in :mod:`.bills`, of messages in :mod:`.messa
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, timedelta
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.pay import icon, tour
@@ -20,7 +20,7 @@ from mobileintent_gym.apps.pay.content import CONTEXTS, build_state
 from mobileintent_gym.apps.pay.ids import APP, PACKAGE, Desc, Rid, Route, Text
 from mobileintent_gym.apps.pay.intents import PayIntents
 from mobileintent_gym.apps.pay.messages import MessageScreens
-from mobileintent_gym.apps.pay.state import ME, PayState, money
+from mobileintent_gym.apps.pay.state import ME, PayState, money, moved_state
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.icons import Glyph
@@ -73,6 +73,10 @@ class PayApp(PayIntents, BillScreens, MessageScreens, App):
     def initial_state(self, seed: int) -> PayState:
         """Built-in content for ``seed``."""
         return random_state(CONTEXTS, build_state, APP, seed)
+
+    def moved(self, state: PayState, by: timedelta) -> PayState:
+        """``state`` with its transactions' and messages' times moved by ``by``."""
+        return moved_state(state, by)
 
     def samples(self, state: PayState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

@@ -21,10 +21,11 @@ from mobileintent_gym.apps.pay.state import (
     Conversation,
     Message,
     PayState,
-    minutes_ago,
+    order_number,
 )
 from mobileintent_gym.apps.plugin import since_owner
 from mobileintent_gym.apps.records import Record
+from mobileintent_gym.phone.state import minutes_ago
 from mobileintent_gym.users.contexts import ContextSpec, Pool
 
 BILL_GAP_MINUTES = (180, 1800)
@@ -70,7 +71,7 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
     bills, ago = [], int(rng.integers(25, 240))
     for r in lists[Pair.BILLS]:
         time = minutes_ago(ago)
-        order = f"{time[:10].replace('-', '')}{int(rng.integers(10**11, 10**12))}"
+        order = order_number(time, f"{int(rng.integers(10**11, 10**12))}")
         bills.append(Bill(r.id, r.label, r["category"], r["item"], r["amount"], r["method"],
                           time, order))
         ago += int(rng.integers(*BILL_GAP_MINUTES))

@@ -46,8 +46,7 @@ class MessageScreens:
                                thumb=face(conversation, ctx.theme.background),
                                on_click=("open_conversation", conversation.id),
                                entity=conversation.id, rid=Rid.CONVERSATION,
-                               meta=when(last.time, ctx.today, clock=False) if last.time
-                               else "",
+                               meta=when(last.time, ctx.today, clock=False),
                                badge=str(conversation.unread or ""))
         return row.add(widgets.divider(ctx, rect))
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER, user_handle
-from mobileintent_gym.phone.state import DEFAULT_CLOCK, MINUTE_FORMAT
+from mobileintent_gym.phone.state import MINUTE_FORMAT, moved
 
 ME = "me"
 THEM = "them"
@@ -127,9 +127,19 @@ def money(cents: int, sign: bool = True) -> str:
     return (("-" if cents < 0 else "+") + text) if sign else text
 
 
-def minutes_ago(minutes: int) -> str:
-    """The time ``minutes`` before the phone's default clock, as ``YYYY-MM-DD HH:MM``."""
-    return (DEFAULT_CLOCK - timedelta(minutes=minutes)).strftime(TIME_FORMAT)
+def order_number(time: str, serial: str) -> str:
+    """The order number of a transaction at ``time``: its day (``YYYYMMDD``), then ``serial``."""
+    return f"{time[:10].replace('-', '')}{serial}"
+
+
+def moved_state(state: PayState, by: timedelta) -> PayState:
+    """``state`` with its transactions' and messages' times (and order days) moved by ``by``."""
+    bills = [replace(b, time=(time := moved(b.time, by)), order=order_number(time, b.order[8:]))
+             for b in state.bills]
+    conversations = [replace(c, messages=tuple(replace(m, time=moved(m.time, by))
+                                               for m in c.messages))
+                     for c in state.conversations]
+    return replace(state, bills=bills, conversations=conversations)
 
 
 def month_of(time: str) -> str:
