@@ -160,8 +160,11 @@ def run_encoder(require: str | None = None, stream: TextIO | None = None) -> Enc
 class Progress:
     """A one-line progress bar on a terminal: done/total, episodes/s and a running rate.
 
-    Nothing is drawn when the stream is not a terminal (logs and pipes stay clean). As a
-    context manager it ends its line on the way out, an error's included.
+    Episodes per second are counted from the first episode finished on, so what comes
+    before it (loading users, starting a Ray cluster) does not lower them; until a second
+    one finishes the bar shows ``- ep/s``. Nothing is drawn when the stream is not a
+    terminal (logs and pipes stay clean). As a context manager it ends its line on the
+    way out, an error's included.
 
     Args:
         total: Episodes of the whole run.
@@ -178,12 +181,14 @@ class Progress:
         self.stream = stream or sys.stderr
         self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
         self.done, self.successes, self._before = done, successes, done
-        self._start = time.perf_counter()
+        self._first: tuple[int, float] | None = None  # episodes done and when, at the first
 
     def update(self, success: bool) -> None:
         """Count one finished episode and redraw."""
         self.done += 1
         self.successes += bool(success)
+        if self._first is None:
+            self._first = (self.done, time.perf_counter())
         if self.enabled:
             self.stream.write(f"\r{self.line()}")
             self.stream.flush()
@@ -192,10 +197,16 @@ class Progress:
         """The bar's text, e.g. ``[####      ] 12/30  3.1 ep/s  task_sr 0.917``."""
         width = 20
         filled = width * self.done // max(1, self.total)
-        rate = (self.done - self._before) / max(1e-9, time.perf_counter() - self._start)
         share = self.successes / self.done if self.done else 0.0
         return (f"[{'#' * filled}{' ' * (width - filled)}] {self.done}/{self.total}  "
-                f"{rate:.1f} ep/s  {self.label} {share:.3f}")
+                f"{self._rate()} ep/s  {self.label} {share:.3f}")
+
+    def _rate(self) -> str:
+        """Episodes per second since the first finished, or ``-`` before a second one."""
+        if self._first is None or self.done == self._first[0]:
+            return "-"
+        since, at = self._first
+        return f"{(self.done - since) / max(1e-9, time.perf_counter() - at):.1f}"
 
     def close(self) -> None:
         """End the bar's line."""

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import mobileintent_gym.users
+from mobileintent_gym import console
 from mobileintent_gym import evaluate as evaluate_module
 from mobileintent_gym.cli import main
 from mobileintent_gym.tasks import TEMPLATES
@@ -638,6 +639,20 @@ def test_a_long_run_shows_progress_on_a_terminal(monkeypatch):
     bars = screen.getvalue().split("\r")
     assert bars[-1].startswith(f"[{'#' * 20}] 3/3 ") and "task_sr 1.000" in bars[-1]
     assert any(bar.startswith("[") and " 1/3 " in bar and " ep/s " in bar for bar in bars)
+
+
+def test_episodes_per_second_leave_out_the_time_before_the_first_episode(monkeypatch):
+    # The rate ran from the bar's creation: after a 60 s Ray start and two episodes a
+    # second apart it said 0.0 ep/s.
+    clock = iter([60.0, 61.0, 62.0])
+    monkeypatch.setattr(console.time, "perf_counter", lambda: next(clock))
+    bar = console.Progress(10)
+    bar.update(True)  # at 60 s
+    assert " 1/10  - ep/s " in bar.line()
+    bar.update(False)  # at 61 s
+    assert " 2/10  1.0 ep/s  task_sr 0.500" in bar.line()
+    bar.update(True)  # at 62 s
+    assert " 3/10  1.0 ep/s " in bar.line()
 
 
 def test_a_resumed_runs_bar_counts_the_episodes_done_before(tmp_path, monkeypatch):
