@@ -188,7 +188,8 @@ class UserLife:
         """The apps' content as the user left it the day before the first day.
 
         Content is written as of the default clock; moved to that time of the day before,
-        none of it is dated after the first day begins, whichever day that is.
+        none of it but what is scheduled is dated after the first day begins, whichever day
+        that is.
         """
         eve = datetime.combine(self.config.first_day - timedelta(days=1), DEFAULT_CLOCK.time())
         return self.content.state.moved_to(eve, self.phone.apps).apps

@@ -75,7 +75,7 @@ class PhoneState:
 
         Each app moves its own times (``App.moved``) by ``clock - self.clock``, so what was
         ten minutes old is still ten minutes old: content written as of one clock reads
-        the same at another, none of it dated after the clock.
+        the same at another.
 
         Args:
             clock: The new clock.
