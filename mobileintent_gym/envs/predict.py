@@ -28,14 +28,12 @@ Version History:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime
 from typing import Any, ClassVar
 
 import gymnasium as gym
 from gymnasium import spaces
 
-from mobileintent_gym.checks import is_number
 from mobileintent_gym.envs.days import check_config, check_counts, draw_day
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
@@ -43,12 +41,7 @@ from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.intents.persona import persona_text
 from mobileintent_gym.intents.schema import Context, IntentionSegment
-from mobileintent_gym.metrics.act2intent import Prediction, prediction_scores
-from mobileintent_gym.metrics.prediction import (
-    casefolded,
-    first_json_object,
-    prediction_from,
-)
+from mobileintent_gym.metrics.act2intent import Prediction, parse_prediction, prediction_scores
 from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
 
@@ -72,25 +65,6 @@ def time_text(when: datetime, context: Context | None) -> str:
     """A time and, when known, its scene: ``2026-03-05 08:14 Thursday, weekday morning, home``."""
     place = f", {context.scene}" if context is not None else ""
     return f"{when:%Y-%m-%d %H:%M %A}{place}"
-
-
-def parse_guess(text: Any) -> Prediction:
-    """A prediction from the JSON answer, ``"Confidence"`` (any case) included, default 1.
-
-    Never raises: what cannot be read (no JSON object, a missing part, a confidence that
-    is no number in [0, 1]) is named in ``error``. An answer with no JSON object, or with
-    such a confidence, has confidence 0: it is pushed only when every prediction is.
-    """
-    data = first_json_object(text)
-    if data is None:
-        return prediction_from(None, text, confidence=0.0)
-    guess = prediction_from(data, text)
-    confidence = casefolded(data).get("confidence", 1.0)
-    if not is_number(confidence) or not 0.0 <= confidence <= 1.0:
-        problem = f'"Confidence" must be a number in [0, 1], got {confidence!r:.40}'
-        return replace(guess, confidence=0.0,
-                       error="; ".join(e for e in (guess.error, problem) if e))
-    return replace(guess, confidence=float(confidence))
 
 
 class PredictEnv(gym.Env[dict[str, str], str]):
@@ -168,7 +142,7 @@ class PredictEnv(gym.Env[dict[str, str], str]):
         if not self.targets or self._t >= len(self.targets):
             raise MobileIntentError("call reset() before step()")
         truth = self.truth()
-        guess = parse_guess(action)
+        guess = parse_prediction(action)
         malformed = guess.error
         scores = prediction_scores([guess], [truth], self.encoder)
         self._guesses.append(guess)

@@ -23,12 +23,12 @@ import itertools
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from mobileintent_gym.checks import check_type, is_finite
+from mobileintent_gym.checks import check_type, is_finite, is_number
 from mobileintent_gym.metrics.text import Tokens, pair_scores
 from mobileintent_gym.users.encoders import Encoder
 
@@ -201,14 +201,30 @@ def _pairs(node: ast.expr) -> Any:
     return ast.literal_eval(node)
 
 
-def parse_prediction(text: str, confidence: float = 1.0) -> Prediction:
+def parse_prediction(text: str, confidence: float | None = None) -> Prediction:
     """Read a model's answer into a :class:`Prediction`; never raises on the answer.
 
     The first JSON object in ``text`` is read (prose around it is allowed); keys match in
     any case, and ``Behaviour`` or ``Behavior`` both name the behaviour. What is missing
     or of the wrong type is left empty and named in :attr:`Prediction.error`.
+
+    Args:
+        text: The answer.
+        confidence: The prediction's confidence. ``None`` (the default) takes the answer's
+            ``"Confidence"`` (any case): 1 when it gives none, 0 when it holds no JSON
+            object or a confidence that is no number in [0, 1] (named in ``error``), so
+            such an answer is pushed only when every prediction is.
     """
-    return prediction_from(first_json_object(text), text, confidence)
+    data = first_json_object(text)
+    if confidence is not None or data is None:
+        return prediction_from(data, text, 0.0 if confidence is None else confidence)
+    guess = prediction_from(data, text)
+    given = casefolded(data).get("confidence", 1.0)
+    if not is_number(given) or not 0.0 <= given <= 1.0:
+        problem = f'"Confidence" must be a number in [0, 1], got {given!r:.40}'
+        return replace(guess, confidence=0.0,
+                       error="; ".join(e for e in (guess.error, problem) if e))
+    return replace(guess, confidence=float(given))
 
 
 def prediction_from(data: dict[str, Any] | None, text: str, confidence: float = 1.0

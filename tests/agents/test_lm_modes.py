@@ -24,10 +24,10 @@ from mobileintent_gym.agents.lm_modes import (
     understand_question,
 )
 from mobileintent_gym.envs.assist import EXECUTE as EXECUTING
-from mobileintent_gym.envs.predict import parse_guess
 from mobileintent_gym.envs.proposals import answer
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig
+from mobileintent_gym.metrics.act2intent import parse_prediction
 
 USER = {"user": "demo-ana"}
 DAY = {"user": "demo-ana", "day": 0}
@@ -147,9 +147,9 @@ def test_predict_passes_on_the_models_own_confidence(envs):
     obs, _ = envs("Predict").reset(seed=0, options=DAY)
     read = predict_question(obs).read
     said = read('{"Event": "Work", "Behaviour": "Check the mail", "confidence": 0.3}')
-    assert parse_guess(said).confidence == 0.3 and parse_guess(said).error is None
-    assert parse_guess(read('{"Event": "Work", "Behaviour": "x"}')).confidence == 1.0
-    assert parse_guess(read('{"Event": "Work", "Behaviour": "x", "Confidence": "high"}')
+    assert parse_prediction(said).confidence == 0.3 and parse_prediction(said).error is None
+    assert parse_prediction(read('{"Event": "Work", "Behaviour": "x"}')).confidence == 1.0
+    assert parse_prediction(read('{"Event": "Work", "Behaviour": "x", "Confidence": "high"}')
                        ).confidence == 0.0  # what the env makes of an unreadable one
 
 

@@ -16,8 +16,8 @@ from mobileintent_gym.agents.predict import (
     history_entries,
     near_hour,
 )
-from mobileintent_gym.envs.predict import parse_guess
 from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.metrics.act2intent import parse_prediction
 from tests.helpers import history
 
 USERS = ["demo-ana"]
@@ -122,7 +122,7 @@ def test_a_number_past_ints_digit_limit_loses_only_its_own_part(env):
     ('{"Event": "Take photo", "CONFIDENCE": 0.7}', 0.7),  # a missing part keeps it
 ])
 def test_an_answers_confidence_decides_where_it_is_pushed(answer, confidence):
-    assert parse_guess(answer).confidence == confidence
+    assert parse_prediction(answer).confidence == confidence
 
 
 def test_the_habitual_predictor_beats_random_and_last_on_acc_c(env):

@@ -153,6 +153,22 @@ def test_prediction_scores_with_and_without_the_confidence_fallback():
     assert prediction_scores([], [], encoder)["push_rate"] is None
 
 
+def test_saved_answers_scored_offline_are_pushed_by_their_own_confidence():
+    # parse_prediction gave every answer confidence 1 unless told one: scored at 0.60,
+    # saved answers of 0.9 and 0.2 were both pushed (the env's own reader used 0.9, 0.2).
+    from mobileintent_gym.metrics.act2intent import Prediction, parse_prediction, prediction_scores
+
+    truth = [Prediction("Listen music", "Play jazz")] * 2
+    answers = ['{"Event": "Listen music", "Behaviour": "Play jazz", "Confidence": 0.9}',
+               '{"Event": "Chatting", "Behaviour": "Reply to Mum", "confidence": 0.2}']
+    read = [parse_prediction(a) for a in answers]
+    assert [p.confidence for p in read] == [0.9, 0.2]
+    scores = prediction_scores(read, truth, LexicalEncoder(), threshold=0.6)
+    assert scores["push_rate"] == 0.5 and scores["acc_c"] == 1.0
+    assert parse_prediction(answers[1], 0.7).confidence == 0.7  # one given overrides it
+    assert parse_prediction("no object", 0.7).confidence == 0.7
+
+
 @pytest.mark.parametrize("text", [
     '{"Event": "Listen music", "Behaviour": "Play jazz"}',
     '{"event": "Listen music", "behavior": "Play jazz"}',
