@@ -24,6 +24,7 @@ from mobileintent_gym.metrics.execution import action_matches
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
+from mobileintent_gym.users.profile import seed_name
 from mobileintent_gym.users.sets import UserSpec, resolve_users
 
 __all__ = ["AgentFactory", "Episode", "EpisodeRecord", "ReferenceStep", "ReplayDivergedError",
@@ -98,8 +99,12 @@ class EpisodeRecord:
 
 
 def episode_seed(seed: int, user: str, task: str) -> int:
-    """A seed for one rollout of ``task`` for ``user``, stable in every process."""
-    return zlib.crc32(f"{seed}:{user}:{task}".encode())
+    """A seed for one rollout of ``task`` for ``user``, stable in every process.
+
+    A user given as a profile file counts by its user id (``users.profile.seed_name``), so
+    the file gives the same rollouts wherever it lies.
+    """
+    return zlib.crc32(f"{seed}:{seed_name(user)}:{task}".encode("utf-8", "surrogatepass"))
 
 
 def rollout(env: gym.Env, agent: Agent, options: dict | None = None, seed: int = 0

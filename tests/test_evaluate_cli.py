@@ -713,6 +713,30 @@ def test_any_integer_is_an_evaluate_seed():
         build_parser().parse_args(["generate", "--seed", "-1"])
 
 
+def test_a_profile_file_gives_the_same_episodes_in_any_folder(tmp_path):
+    # The seed hashed the file's absolute path: the same profile in folders a and b gave
+    # random runs of task_sr 0.000 and 0.083; a folder name that is not UTF-8 stopped the
+    # run with a UnicodeEncodeError before its first episode.
+    from mobileintent_gym.rollouts import episodes
+    from mobileintent_gym.users.profile import builtin_profiles_dir
+
+    profile = (builtin_profiles_dir() / "demo-ana.json").read_bytes()
+    paths = [tmp_path / "a" / "ana.json", tmp_path / "b" / "ana.json",
+             tmp_path / os.fsdecode(b"caf\xe9") / "ana.json"]
+    runs = []
+    for path in paths:
+        path.parent.mkdir()
+        path.write_bytes(profile)
+        assert run("--users", str(path), "--tasks", *TASKS, "--agent", "random",
+                   "--out", str(path.parent / "run.json")) == 0
+        runs.append(json.loads((path.parent / "run.json").read_text()))
+    assert len({json.dumps([e["seed"] for e in r["episodes"]]) for r in runs}) == 1
+    assert len({json.dumps(r["scores"]) for r in runs}) == 1
+    # The seeds are the built-in user's: the file holds that user id.
+    assert [e["seed"] for e in runs[0]["episodes"]] == [e.seed for e in episodes(["demo-ana"],
+                                                                                 TASKS)]
+
+
 @pytest.mark.parametrize("argv", [["evaluate", "--agent", "random", "--users"],
                                   ["evaluate", "--agent", "random", "--templates"],
                                   ["evaluate", "--agent", "random", "--tasks"],

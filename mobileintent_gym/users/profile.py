@@ -445,6 +445,18 @@ def absolute_user(name_or_path: str) -> str:
     return text
 
 
+def seed_name(name_or_path: str) -> str:
+    """What a user's seeds are drawn from: a profile file's user id, a name as it is.
+
+    A profile file counts by what it holds, not where it lies: the same file gives the same
+    seeds in any folder, on any machine.
+    """
+    text = os.fspath(name_or_path)
+    if _looks_like_path(text) or Path(text).is_file():
+        return resolve_profile(text).user_id
+    return text
+
+
 def _looks_like_path(text: str) -> bool:
     return text.endswith(".json") or os.sep in text or "/" in text
 
