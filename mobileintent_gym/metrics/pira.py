@@ -94,14 +94,15 @@ class IntentMatcher:
     implicit, share it). A prediction matches gold when
 
     * it is, case and spacing aside, gold or a known wording of gold's task; or
-    * it is no known intention, names nothing gold's task does not (below), the cosine
+    * it is no known intention, quotes no name that rules it out (below), the cosine
       similarity of its sentence embedding to gold (or to a known wording of gold's task)
       is at least ``threshold``, and no known intention of another task is closer to it.
 
     A text in double quotes names a thing: a song, a note, a reply to send. Gold's names
     are those gold or a known wording of gold's task quotes; where there are any, a
     prediction quoting something else is about something else. A name that only known
-    intentions of other tasks quote never matches either.
+    intentions of other tasks quote never matches either. Where gold has no names, any
+    other quoted name is left to the similarity, as an unquoted one is.
 
     So naming another known task — even one worded much like gold, say the same playlist
     with another song — never matches, nor does gold's sentence about another song, while
