@@ -132,7 +132,7 @@ _LOCKS: set[int] = set()
 """The lock files' descriptors this process holds now (see :func:`lock_file`)."""
 
 
-def lock_file(path: str | Path, wait: bool = True) -> int | None:
+def lock_file(path: str | Path, wait: bool = True, shared: bool = False) -> int | None:
     """Open ``path`` (made if need be) and take its exclusive lock; the descriptor holds it.
 
     Let go with :func:`unlock`. The OS releases the lock of a process that dies, and a
@@ -143,6 +143,7 @@ def lock_file(path: str | Path, wait: bool = True) -> int | None:
     Args:
         path: The lock file.
         wait: Wait for another holder to let go; else raise at once.
+        shared: Take a shared lock (any number may hold one, but no exclusive one meanwhile).
 
     Returns:
         The descriptor; ``None`` when the file cannot be made. Where there are no locks
@@ -158,7 +159,8 @@ def lock_file(path: str | Path, wait: bool = True) -> int | None:
         return None
     if fcntl is not None:
         try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            kind = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+            fcntl.flock(descriptor, kind | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
             os.close(descriptor)
             raise

@@ -64,7 +64,9 @@ from mobileintent_gym.backends.adb_transport import (
     DeviceTimeoutError,
     DeviceUnavailableError,
 )
+from mobileintent_gym.backends.loader import DeviceConfigError
 from mobileintent_gym.backends.observed import observed_event, read_frame, read_screen
+from mobileintent_gym.checks import is_count, is_finite
 from mobileintent_gym.errors import DeviceError, InvalidActionError
 from mobileintent_gym.files import unlock
 from mobileintent_gym.phone import ActResult, StepEvent
@@ -86,7 +88,11 @@ class UnsupportedTextError(DeviceError, InvalidActionError):
 
 
 def _default_server_port() -> int:
-    return int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
+    given = os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")
+    if not given.isascii() or not given.isdigit():
+        raise DeviceConfigError(f"$ANDROID_ADB_SERVER_PORT must be a port number, got "
+                                f"{given!r:.40}")
+    return int(given)
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,30 @@ class AdbConfig:
     adb_keyboard: bool = False
     dump_path: str = "/sdcard/window_dump.xml"
     observe: bool = True
+
+    def __post_init__(self) -> None:
+        """Refuse values no device could be reached with, naming them.
+
+        Raises:
+            DeviceConfigError: For a serial or host that is no text, a port outside
+                1-65535, a timeout that is no number above 0, retries that are no count,
+                or a retry delay that is no number of at least 0.
+        """
+        for name in ("serial", "server_host", "dump_path"):
+            if not isinstance(getattr(self, name), str):
+                raise DeviceConfigError(f"AdbConfig {name} must be text, got "
+                                        f"{getattr(self, name)!r:.60}")
+        checks = (("server_port", is_count(self.server_port) and self.server_port <= 65535,
+                   "a port in 1-65535"),
+                  ("timeout", is_finite(self.timeout) and self.timeout > 0,
+                   "a number of seconds above 0"),
+                  ("retries", is_count(self.retries, least=0), "an integer of at least 0"),
+                  ("retry_delay", is_finite(self.retry_delay) and self.retry_delay >= 0,
+                   "a number of seconds of at least 0"))
+        for name, good, wanted in checks:
+            if not good:
+                raise DeviceConfigError(f"AdbConfig {name} must be {wanted}, got "
+                                        f"{getattr(self, name)!r:.60}")
 
 
 def text_commands(text: str, adb_keyboard: bool = False) -> list[str]:

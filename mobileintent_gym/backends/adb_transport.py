@@ -10,8 +10,9 @@ is a different action. Errors are :class:`DeviceError` subclasses raised ``from`
 adbutils cause; a device that vanishes gives :class:`DeviceUnavailableError`.
 
 When no adb server listens on the configured local port, the transport starts one (the
-``adb`` binary on ``PATH``, else adbutils' own) and stops it again once every transport
-of this process that uses it is closed; a server that was already running is left alone.
+``adb`` binary on ``PATH``, else adbutils' own) and stops it again once no transport of
+any process of this user uses it (each holds a shared lock on it while open,
+:func:`device_lock.use_server`); a server that was already running is left alone.
 A server that goes away is not started again behind the caller's back (adbutils would
 start one on ``$ANDROID_ADB_SERVER_PORT``, whatever port was configured): commands then
 fail with :class:`DeviceUnavailableError`. A serial ``HOST:PORT`` that the server does not
@@ -26,12 +27,12 @@ import re
 import socket
 import struct
 import subprocess
-import threading
 import time
 from collections.abc import Callable
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from mobileintent_gym.backends import device_lock
 from mobileintent_gym.errors import DeviceError, require
 
 if TYPE_CHECKING:
@@ -46,8 +47,13 @@ device that streams without end filled 4.7 GB of memory before the deadline stop
 _NETWORK_SERIAL = re.compile(r"^[\w.\-]+:\d+$")
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 T = TypeVar("T")
-_STARTED: dict[tuple[str, int], int] = {}  # servers this process started → transports using them
-_STARTED_LOCK = threading.Lock()
+_PROBE_SECONDS = 2.0  # to tell whether an adb server listens (not config.timeout: 0 is allowed)
+_CLOSED = object()  # a transport's server use once closed
+
+
+def _local(host: str) -> str:
+    """``localhost`` for any name of the local host, else ``host``."""
+    return "localhost" if host in _LOCAL_HOSTS else host
 
 
 class DeviceUnavailableError(DeviceError):
@@ -111,8 +117,9 @@ class AdbTransport:
         self._adbutils = require("adbutils", "android")
         self._client = _client_type(self._adbutils)(config.server_host, config.server_port,
                                                     socket_timeout=config.timeout)
-        self.started_server = self._ensure_server()
+        self._server_use = device_lock.use_server(self.server_key())
         try:
+            self._ensure_server()
             self._device = self._call(lambda: self._client.device(config.serial), "device",
                                       retry=False)
             state = self._state()
@@ -126,53 +133,46 @@ class AdbTransport:
         self._shell_v2 = "shell_v2" in features.split(",")
 
     def close(self) -> None:
-        """Stop the adb server if this process started it and no other transport uses it."""
-        with _STARTED_LOCK:
-            if not self.started_server:
-                return
-            self.started_server = False
-            key = self._server_key()
-            _STARTED[key] -= 1
-            if _STARTED[key]:
-                return
-            del _STARTED[key]
-        with suppress(self._adbutils.AdbError, OSError):  # gone already: nothing to stop
-            self._client.server_kill()
+        """Let go of the adb server; stop it if one of ours started it and none uses it now.
 
-    def _ensure_server(self) -> bool:
+        Envs of every process of this user count (:func:`device_lock.last_use`).
+        """
+        use, self._server_use = self._server_use, _CLOSED
+        if use is _CLOSED:
+            return
+        with device_lock.last_use(self.server_key(), use) as last:
+            if last:
+                with suppress(self._adbutils.AdbError, OSError):  # gone already
+                    self._client.server_kill()
+
+    def device_key(self) -> str:
+        """The device as any process reaching it here names it: its server, then serial.
+
+        The local host's names count as one, in the serial's host as in the server's.
+        """
+        serial = self.config.serial
+        if _NETWORK_SERIAL.match(serial):
+            host, _, port = serial.rpartition(":")
+            serial = f"{_local(host)}:{port}"
+        return f"{self.server_key()}/{serial}"
+
+    def server_key(self) -> str:
+        """The adb server as any process reaching it here names it (``localhost:5037``)."""
+        return f"{_local(self.config.server_host)}:{self.config.server_port}"
+
+    def _ensure_server(self) -> None:
         """Start an adb server on the configured local port when none listens there.
 
-        Returns:
-            Whether this transport uses a server this process started (this call, or
-            another transport's that is still open).
+        One started here is noted (:func:`device_lock.mark_started`) for the last env
+        using it to stop.
 
         Raises:
             DeviceUnavailableError: When none listens and none can be started.
         """
-        with _STARTED_LOCK:  # held while a server starts: no close() kills it meanwhile
-            started = self._start_server()
-            key = self._server_key()
-            if started or key in _STARTED:
-                _STARTED[key] = _STARTED.get(key, 0) + 1
-                return True
-            return False
-
-    def device_key(self) -> str:
-        """The device as any process reaching it here names it: its server, then serial."""
-        host, port = self._server_key()
-        return f"{host}:{port}/{self.config.serial}"
-
-    def _server_key(self) -> tuple[str, int]:
-        """The server's key in ``_STARTED``: the local host's names count as one."""
-        host = self.config.server_host
-        return ("localhost" if host in _LOCAL_HOSTS else host, self.config.server_port)
-
-    def _start_server(self) -> bool:
-        """Start an adb server when none listens on the configured port; whether it did."""
         host, port = self.config.server_host, self.config.server_port
         try:
-            socket.create_connection((host, port), timeout=self.config.timeout).close()
-            return False
+            socket.create_connection((host, port), timeout=_PROBE_SECONDS).close()
+            return
         except OSError:
             if host not in _LOCAL_HOSTS:
                 raise DeviceUnavailableError(f"no adb server answers on {host}:{port}") from None
@@ -186,7 +186,7 @@ class AdbTransport:
         if done.returncode != 0:
             raise DeviceUnavailableError(f"adb start-server on port {port} failed: "
                                          f"{done.stderr.decode(errors='replace')[:200]}")
-        return True
+        device_lock.mark_started(self.server_key())
 
     def _state(self) -> str:
         """The device's state; a network serial the server does not know is connected first."""
@@ -265,6 +265,9 @@ class AdbTransport:
             connection.conn.close()
 
     def _call(self, function: Callable[[], T], what: str, retry: bool) -> T:
+        if self._server_use is _CLOSED:  # it holds no lock: another env may drive the phone
+            raise DeviceUnavailableError(f"{what!r}: the device {self.config.serial!r} was "
+                                         "closed; open a new one")
         adbutils = self._adbutils
         attempts = self.config.retries + 1 if retry else 1
         attempt = 1

@@ -4,6 +4,10 @@ Two envs stepping one phone (``gym.make_vec`` of an ``adb:`` device, two noteboo
 see the other's taps as their own and score nonsense without an error. A lock file per
 device, taken without waiting, turns that into an error naming the device. The OS lets go
 of the lock of a process that dies, so a killed run leaves nothing to clean up.
+
+An adb server an env started is shared the same way: every env using it holds a shared
+lock on it, and the last to let go stops it (:func:`last_use`), whichever process started
+it; so a worker that closes first does not stop the server under the others.
 """
 
 from __future__ import annotations
@@ -11,10 +15,12 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from mobileintent_gym.errors import DeviceError
-from mobileintent_gym.files import lock_file
+from mobileintent_gym.files import lock_file, unlock
 
 
 class DeviceBusyError(DeviceError):
@@ -25,6 +31,47 @@ def lock_folder() -> Path:
     """Where the lock files are: a folder of this user's in the system's temporary folder."""
     user = os.getuid() if hasattr(os, "getuid") else "user"
     return Path(tempfile.gettempdir()) / f"mobileintent-gym-devices-{user}"
+
+
+def use_server(key: str) -> int | None:
+    """Take a shared lock that says an env of this user uses the adb server ``key`` names.
+
+    Held from before the server is looked for until the env lets it go (see
+    :func:`last_use`); the descriptor, or ``None`` when the lock file cannot be made.
+    """
+    return _lock(f"server-{_digest(key)}.lock", shared=True)
+
+
+def mark_started(key: str) -> None:
+    """Note that an env of this user started the adb server ``key`` names."""
+    with suppress(OSError):
+        (lock_folder() / f"server-{_digest(key)}.started").touch()
+
+
+@contextmanager
+def last_use(key: str, descriptor: int | None) -> Iterator[bool]:
+    """Let go of a :func:`use_server` lock; whether that was the last use to stop the server.
+
+    True when an env of this user started the server and no env of any process uses it
+    any more; the server's lock is then held for the block, so that none starts using it
+    while the caller stops it (and the note that it was started is removed).
+    """
+    unlock(descriptor)
+    started = lock_folder() / f"server-{_digest(key)}.started"
+    if not started.exists():
+        yield False
+        return
+    try:
+        alone = _lock(f"server-{_digest(key)}.lock", wait=False)
+    except BlockingIOError:  # another env uses it
+        yield False
+        return
+    try:
+        yield True
+        with suppress(OSError):
+            started.unlink()
+    finally:
+        unlock(alone)
 
 
 def hold(key: str, name: str) -> int | None:
@@ -41,16 +88,24 @@ def hold(key: str, name: str) -> int | None:
     Raises:
         DeviceBusyError: When another env (of any process of this user) holds it.
     """
-    folder = lock_folder()
     try:
-        folder.mkdir(mode=0o700, exist_ok=True)
-    except OSError:
-        return None
-    digest = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
-    try:
-        return lock_file(folder / f"{digest}.lock", wait=False)
+        return _lock(f"{_digest(key)}.lock", wait=False)
     except BlockingIOError:
         raise DeviceBusyError(
             f"device {name} is driven by another env on this machine: one phone takes one "
             "env at a time (give each env a phone of its own, e.g. one `mobileintent-gym "
             "serve-adb --port P` each)") from None
+
+
+def _digest(key: str) -> str:
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+def _lock(name: str, wait: bool = True, shared: bool = False) -> int | None:
+    """:func:`~mobileintent_gym.files.lock_file` of ``name`` in :func:`lock_folder`."""
+    folder = lock_folder()
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return lock_file(folder / name, wait=wait, shared=shared)

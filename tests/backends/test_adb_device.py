@@ -551,6 +551,7 @@ def test_an_answer_outside_the_adb_protocol_is_a_device_error():
     adbutils = pytest.importorskip("adbutils", reason="needs the [android] extra")
     link = object.__new__(AdbTransport)
     link.config, link._adbutils = AdbConfig("phone", retries=0), adbutils
+    link._server_use = None  # open, holding no lock
 
     def misread():
         return int("zzzz", 16)
@@ -572,3 +573,28 @@ def test_an_answer_without_end_is_cut_at_its_limit(monkeypatch):
 
     with pytest.raises(DeviceCommandError, match="answer passed 1 MiB without ending"):
         adb_transport._until_close(Endless())
+
+
+@pytest.mark.parametrize(("given", "says"), [
+    ({"timeout": -1}, "timeout must be a number of seconds above 0, got -1"),
+    ({"timeout": float("nan")}, "timeout must be a number of seconds above 0, got nan"),
+    ({"retries": -1}, "retries must be an integer of at least 0, got -1"),
+    ({"server_port": 70000}, "server_port must be a port in 1-65535, got 70000"),
+    ({"retry_delay": -0.5}, "retry_delay must be a number of seconds of at least 0"),
+])
+def test_a_config_no_device_could_be_reached_with_is_refused_naming_the_value(given, says):
+    # timeout=-1 raised a bare "Timeout value out of range" from the socket; retries=-1 made
+    # route() say "no focused window" without asking the device.
+    from mobileintent_gym.backends.loader import DeviceConfigError
+
+    with pytest.raises(DeviceConfigError, match=re.escape(says)):
+        AdbConfig("phone", **given)
+
+
+def test_an_adb_server_port_variable_that_is_no_number_is_named(monkeypatch):
+    from mobileintent_gym.backends.loader import DeviceConfigError
+
+    monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", "abc")
+    with pytest.raises(DeviceConfigError, match=r"\$ANDROID_ADB_SERVER_PORT must be a port "
+                                                r"number, got 'abc'"):
+        AdbConfig("phone")

@@ -4,12 +4,15 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 
 import pytest
 
 from mobileintent_gym.adbd import AdbServer, ServerConfig, ServerThread, VirtualDevice
+from mobileintent_gym.backends.device_lock import DeviceBusyError
 from mobileintent_gym.backends.loader import load_device
+from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone import SimPhone
 
 ADB = shutil.which("adb")
@@ -135,3 +138,67 @@ def test_a_setup_cut_short_by_ctrl_c_stops_the_server_it_started(served, monkeyp
     with pytest.raises(KeyboardInterrupt):
         load_device(f"adb:127.0.0.1:{thread.port}")
     assert stopped(port)
+
+
+CHILD = """
+import sys
+from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
+device = AdbDevice(AdbConfig(f"127.0.0.1:{sys.argv[1]}", server_port=int(sys.argv[2])))
+print(device.route(), flush=True)
+sys.stdin.readline()
+print(device.route(), flush=True)
+device.close()
+"""
+
+
+def test_a_server_another_process_uses_stays_until_the_last_user_closes(served):
+    # Ownership was counted per process: a worker that started the server stopped it on
+    # close under another worker still driving its phone (Connection refused).
+    thread, port = served
+    with ServerThread(AdbServer(VirtualDevice(SimPhone()), ServerConfig(port=0))) as other:
+        first = load_device(f"adb:127.0.0.1:{thread.port}")  # starts the server
+        child = subprocess.Popen([sys.executable, "-c", CHILD, str(other.port), str(port)],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                 env=os.environ.copy())
+        try:
+            assert child.stdout.readline().strip() == "launcher"
+            first.close()
+            assert listening(port)
+            child.stdin.write("\n")
+            child.stdin.flush()
+            assert child.stdout.readline().strip() == "launcher"  # the server still serves it
+            assert child.wait(timeout=60) == 0
+        finally:
+            child.kill()
+    assert stopped(port)  # its last user stopped it, though another process had started it
+
+
+def test_a_zero_timeout_does_not_take_a_running_server_for_none(served):
+    # The probe for a server waited config.timeout: at 0 it failed, `adb start-server`
+    # exited 0 on the running server, and close() stopped a server the run had found.
+    from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
+
+    thread, port = served
+    subprocess.run([ADB, "start-server"], env=os.environ.copy(), capture_output=True,
+                   timeout=30, check=True)
+    with pytest.raises(DeviceError):
+        AdbDevice(AdbConfig(f"127.0.0.1:{thread.port}", server_port=port, timeout=1e-9,
+                            retries=0))
+    assert not stopped(port, wait=0.5)
+
+
+def test_a_closed_device_drives_nothing_and_the_local_host_is_one_host(served):
+    # A closed device still tapped the phone without its lock; "localhost:P" was another
+    # device than "127.0.0.1:P" to the lock, so two envs drove one phone.
+    from mobileintent_gym.backends.adb import AdbConfig, AdbDevice, DeviceUnavailableError
+
+    thread, port = served
+    first = AdbDevice(AdbConfig(f"127.0.0.1:{thread.port}", server_port=port))
+    with pytest.raises(DeviceBusyError):
+        AdbDevice(AdbConfig(f"localhost:{thread.port}", server_port=port))
+    first.close()
+    with pytest.raises(DeviceUnavailableError, match="was closed"):
+        first.act("PRESS[HOME]")
+    second = AdbDevice(AdbConfig(f"localhost:{thread.port}", server_port=port))
+    assert second.route() == "launcher"
+    second.close()
