@@ -28,6 +28,7 @@ from mobileintent_gym.adbd.conventions import LONG_PRESS_MS, route_from_componen
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 from mobileintent_gym.checks import is_digits
 from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.phone.keyboard import BACKSPACE
 
 if TYPE_CHECKING:
     from mobileintent_gym.adbd.device import VirtualDevice
@@ -38,7 +39,12 @@ _KEY_NAMES = {"HOME": 3, "BACK": 4, "CALL": 5, "ENDCALL": 6, "DPAD_UP": 19,
               "DPAD_DOWN": 20, "DPAD_LEFT": 21, "DPAD_RIGHT": 22, "VOLUME_UP": 24,
               "VOLUME_DOWN": 25, "POWER": 26, "CAMERA": 27, "TAB": 61, "SPACE": 62,
               "ENTER": 66, "DEL": 67, "MENU": 82, "SEARCH": 84, "ESCAPE": 111,
-              "APP_SWITCH": 187, "WAKEUP": 224}
+              "APP_SWITCH": 187, "WAKEUP": 224,
+              **{f"{d}": 7 + d for d in range(10)},  # KEYCODE_0 is 7
+              **{chr(ord("A") + i): 29 + i for i in range(26)}}  # KEYCODE_A is 29
+# The keys that type: digits, letters (lower case, no modifier held) and space.
+_TYPED_KEYS = {code: name.lower() for name, code in _KEY_NAMES.items() if len(name) == 1} | {
+    _KEY_NAMES["SPACE"]: " "}
 _PHONE_KEYS = {3: "HOME", 4: "BACK", 66: "ENTER"}
 _DUMP_PATH = "/sdcard/window_dump.xml"
 
@@ -290,10 +296,24 @@ class PhoneCommands:
         if not codes:
             raise ValueError("no keycode")
         for code in codes:
-            # Keys the simulated phone has no use for (volume, power ...) do nothing.
-            if code in _PHONE_KEYS:
-                self.phone.act(Action.press(_PHONE_KEYS[code]))
+            self._key(code)
         return Output()
+
+    def _key(self, code: int) -> None:
+        """One key event, as a phone takes it: typing keys reach the focused field.
+
+        DEL is the keyboard's backspace; a letter, digit or space key types its character
+        (lower case, as with no modifier held). Keys the simulated phone has no use for
+        (volume, power, the D-pad ...) do nothing, and so does a typing key with no field
+        focused.
+        """
+        if code in _PHONE_KEYS:
+            self.phone.act(Action.press(_PHONE_KEYS[code]))
+        elif code == _KEY_NAMES["DEL"]:
+            if (key := self.phone.key_center(BACKSPACE)) is not None:
+                self.phone.act(Action.click(*key))
+        elif code in _TYPED_KEYS:
+            self.phone.act(Action.type_text(_TYPED_KEYS[code]))
 
     def screencap(self, inv: Invocation) -> Output:
         """``screencap [-p] [-d ID] [FILE]``: PNG with ``-p`` or a ``.png`` file, else raw RGBA."""

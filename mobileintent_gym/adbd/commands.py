@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import stat as stat_module
+import string
 from collections.abc import Mapping
 
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
@@ -18,6 +19,11 @@ from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 
 def _error(name: str, message: str, code: int = 1) -> Output:
     return Output(stderr=f"{name}: {message}\n".encode(), code=code)
+
+
+def _failed(errors: list[str]) -> Output:
+    """A command that tried every operand: ``errors`` said, status 1 if there are any."""
+    return Output(stderr="".join(errors).encode(), code=1 if errors else 0)
 
 
 def _flags(argv: list[str], known: str) -> tuple[set[str], list[str]]:
@@ -122,47 +128,58 @@ class FileCommands:
             except FileSystemError as err:
                 if not ("f" in flags and "No such file" in str(err)):
                     errors.append(f"rm: {err}\n")
-        return Output(stderr="".join(errors).encode(), code=1 if errors else 0)
+        return _failed(errors)
 
     def mkdir(self, inv: Invocation) -> Output:
-        """``mkdir [-p] DIR...``."""
+        """``mkdir [-p] DIR...``: every operand is tried, errors said at the end (as toybox).
+
+        adb push of a folder runs ``mkdir`` with the target's existing parent first.
+        """
         flags, paths = _flags(inv.argv, "p")
+        errors = []
         for path in paths:
             if self.fs.exists(path) and "p" not in flags:
-                return _error("mkdir", f"'{path}': File exists")
+                errors.append(f"mkdir: '{path}': File exists\n")
+                continue
             try:
                 self.fs.make_dir(path)
             except FileSystemError as err:
-                return _error("mkdir", str(err))
-        return Output()
+                errors.append(f"mkdir: {err}\n")
+        return _failed(errors)
 
     def touch(self, inv: Invocation) -> Output:
-        """``touch FILE...`` (creates empty files)."""
+        """``touch FILE...`` (creates empty files); every operand is tried, as toybox does."""
+        errors = []
         for path in inv.argv[1:]:
             if not self.fs.exists(path):
                 try:
                     self.fs.write(path, b"")
                 except FileSystemError as err:
-                    return _error("touch", str(err))
-        return Output()
+                    errors.append(f"touch: {err}\n")
+        return _failed(errors)
 
 
 def grep_command(pool: RegexPool, fs: MemoryFileSystem) -> CommandFn:
-    """``grep [-i] [-v] [-E] [-F] [-c] [-q] [-o] PATTERN [FILE...]``: the files, else stdin.
+    """``grep [-i] [-v] [-E] [-F] [-c] [-q] [-o] [-e PATTERN]... [PATTERN] [FILE...]``.
 
-    With several files each line (or count) is prefixed by its file's path, as grep does.
-    The matching runs in one of ``pool``'s child processes, killed when the command line's
-    time is up (see :mod:`mobileintent_gym.adbd.regex_pool`).
+    The files are read, else stdin. Patterns given with ``-e`` (any of them may match)
+    stand for the first operand; ``--`` ends the options; POSIX classes (``[[:digit:]]``)
+    mean what they mean to grep. With several files each line (or count) is prefixed by
+    its file's path, as grep does. The matching runs in one of ``pool``'s child processes,
+    killed when the command line's time is up (see :mod:`mobileintent_gym.adbd.regex_pool`).
     """
 
     def grep(inv: Invocation) -> Output:
-        flags, operands = _flags(inv.argv, "ivEFcqo")
-        if not operands:
+        try:
+            flags, patterns, operands = _grep_arguments(inv.argv)
+            if not patterns and operands:
+                patterns = [operands.pop(0)]
+            pattern = "|".join(f"(?:{_grep_pattern(p, flags)})" for p in patterns)
+        except ValueError as err:
+            return _error("grep", str(err), 2)
+        if not patterns:
             return _error("grep", "no pattern", 2)
-        pattern = re.escape(operands[0]) if "F" in flags else operands[0]
-        if "E" not in flags and "F" not in flags:
-            pattern = _basic_to_python(pattern)
-        paths, out, errors, found = operands[1:], [], [], False
+        paths, out, errors, found = operands, [], [], False
         for path in paths or [None]:
             try:
                 text = inv.stdin if path is None else fs.read(path)
@@ -173,7 +190,7 @@ def grep_command(pool: RegexPool, fs: MemoryFileSystem) -> CommandFn:
                 errors.append(f"grep: {err}\n")
                 continue
             except MatchError as err:
-                return _error("grep", f"bad regex {operands[0]!r}: {err}", 2)
+                return _error("grep", f"bad regex {' | '.join(patterns)!r}: {err}", 2)
             if chosen is None:
                 raise TimeLimitExceeded(inv.budget.limits.time_limit)
             found = found or bool(chosen.count)
@@ -192,6 +209,67 @@ def _grep_output(chosen: Selection, flags: str, path: str | None) -> bytes:
     if not prefix:
         return chosen.lines
     return b"".join(prefix + line for line in chosen.lines.splitlines(keepends=True))
+
+
+_GREP_FLAGS = frozenset("ivEFcqo")
+# POSIX bracket classes as Python writes them inside a bracket expression.
+_POSIX_CLASSES = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z",
+                  "lower": "a-z", "space": r"\s", "blank": r" \t", "xdigit": "0-9A-Fa-f",
+                  "punct": re.escape(string.punctuation), "cntrl": r"\x00-\x1f\x7f",
+                  "print": r"\x20-\x7e", "graph": r"\x21-\x7e"}
+_POSIX_CLASS = re.compile(r"\[:([a-z]+):\]")
+
+
+def _grep_arguments(argv: list[str]) -> tuple[set[str], list[str], list[str]]:
+    """The flags of a grep command line, its ``-e`` patterns and its other operands.
+
+    Raises:
+        ValueError: For ``-e`` without a pattern.
+    """
+    flags: set[str] = set()
+    patterns: list[str] = []
+    operands: list[str] = []
+    args = iter(argv[1:])
+    for arg in args:
+        if arg == "--":
+            operands.extend(args)
+            break
+        if operands or not arg.startswith("-") or arg == "-" or not _grep_cluster(arg):
+            operands.append(arg)
+            continue
+        letters, _, attached = arg[1:].partition("e")
+        flags |= set(letters)
+        if "e" in arg[1:]:
+            pattern = attached or next(args, None)
+            if pattern is None:
+                raise ValueError("option requires an argument -- 'e'")
+            patterns.append(pattern)
+    return flags, patterns, operands
+
+
+def _grep_cluster(arg: str) -> bool:
+    """Whether ``arg`` is a cluster of grep's flags, maybe ending in ``e`` and a pattern."""
+    letters = arg[1:].partition("e")[0]
+    return bool(arg[1:]) and set(letters) <= _GREP_FLAGS
+
+
+def _grep_pattern(pattern: str, flags: set[str]) -> str:
+    """A grep pattern as Python's ``re`` reads it (``-F`` fixed, ``-E`` extended, else basic).
+
+    Raises:
+        ValueError: For a POSIX class grep does not know (``[[:digits:]]``).
+    """
+    if "F" in flags:
+        return re.escape(pattern)
+    if "E" not in flags:
+        pattern = _basic_to_python(pattern)
+    return _POSIX_CLASS.sub(_posix_class, pattern)
+
+
+def _posix_class(match: re.Match[str]) -> str:
+    if match[1] not in _POSIX_CLASSES:
+        raise ValueError(f"invalid character class {match[0]!r}")
+    return _POSIX_CLASSES[match[1]]
 
 
 def _basic_to_python(pattern: str) -> str:

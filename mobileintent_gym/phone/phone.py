@@ -29,7 +29,7 @@ from mobileintent_gym.phone.events import ActResult, Hit, StepEvent
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.render import TILE_BUDGET, Renderer
 from mobileintent_gym.phone.state import PhoneState
-from mobileintent_gym.phone.ui import Intent
+from mobileintent_gym.phone.ui import Intent, center
 from mobileintent_gym.phone.view import Layer, View
 
 MIN_WIDTH, MIN_HEIGHT, MAX_SIDE = 320, 480, 3840
@@ -182,6 +182,16 @@ class SimPhone:
         """The route of the screen on top: ``launcher`` or ``<app>/<screen>…``."""
         self._check_open()
         return self._current().route
+
+    def key_center(self, char: str) -> tuple[int, int] | None:
+        """Where the on-screen keyboard's key ``char`` is (``keyboard.BACKSPACE`` too), to tap it.
+
+        ``None`` while no keyboard shows, or when its key set has no such key.
+        """
+        self._check_open()
+        board = self._current().keyboard
+        rect = next((r for r, c in board.keys if c == char), None) if board else None
+        return center(rect) if rect else None
 
     def act(self, action: ActionLike) -> ActResult:
         """Carry out one action (an Action, its string form or an action-space sample).

@@ -13,7 +13,7 @@ from mobileintent_gym.adbd.conventions import activity_for, route_from_component
 from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
-from mobileintent_gym.phone.query import find
+from mobileintent_gym.phone.query import find, find_all
 from mobileintent_gym.phone.ui import center
 from tests.helpers import press
 
@@ -57,6 +57,22 @@ def test_keyevents_by_number_and_name(device):
     out(device, "input keyevent 3")
     assert device.phone.route() == "launcher"
     assert device.run("input keyevent KEYCODE_NOPE").code == 1
+
+
+def test_typing_keyevents_reach_the_focused_field(device):
+    # DEL (67) and the letter keys exited 0 and did nothing ("abc" stayed), and the name
+    # KEYCODE_A was an unknown keycode: agents clear a field this way.
+    device.phone.open("music", "music/search")
+    press(device.phone, resource_id="search_src_text")  # focused: the keyboard shows
+    out(device, "input text abc")
+    field = next(find_all(device.phone.hierarchy(), resource_id="search_src_text")).text
+    assert field == "abc"
+    out(device, "input keyevent 67 KEYCODE_DEL")
+    out(device, "input keyevent KEYCODE_X 8 KEYCODE_SPACE")
+    field = next(find_all(device.phone.hierarchy(), resource_id="search_src_text")).text
+    assert field == "ax1 "
+    device.phone.act("PRESS[BACK]")  # the keyboard down: DEL has no field to reach
+    out(device, "input keyevent KEYCODE_VOLUME_UP 67")
 
 
 @pytest.mark.parametrize(("line", "says"), [

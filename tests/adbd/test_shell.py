@@ -56,6 +56,31 @@ def test_pipes_into_grep(shell):
     assert run(shell, "echo abc | grep zzz")[2] == 1
 
 
+def test_grep_takes_e_patterns_double_dash_and_posix_classes(shell):
+    # [[:digit:]] went to Python's re as it was (a silent miss, status 1), and -e PATTERN
+    # was the pattern "-e" and a file named PATTERN.
+    assert run(shell, "echo 'abc 123' | grep -cE '[[:digit:]]+'")[0] == "1\n"
+    assert run(shell, "echo 'a b' | grep -c 'a[[:space:]]b'")[0] == "1\n"
+    assert run(shell, "echo 'abc' | grep -c '[^[:alpha:]]'") == ("0\n", "", 1)
+    assert run(shell, "echo hello | grep -e hello") == ("hello\n", "", 0)
+    assert run(shell, "echo 'one\ntwo' | grep -e one -e wo")[0] == "one\ntwo\n"
+    assert run(shell, "echo HI | grep -c -ie hi")[0] == "1\n"
+    assert run(shell, "echo -x | grep -- -x")[0] == "-x\n"
+    assert run(shell, "echo x | grep -e") == ("", "grep: option requires an argument -- 'e'\n", 2)
+    assert run(shell, "echo 1 | grep '[[:digits:]]'")[2] == 2  # no such class
+
+
+def test_mkdir_and_touch_try_every_operand(shell):
+    # Both stopped at the first bad operand, so `adb push` of a folder (mkdir of the
+    # existing target first) made none of its empty folders.
+    _, err, code = run(shell, "mkdir /sdcard /sdcard/m1 /sdcard/m2")
+    assert (err, code) == ("mkdir: '/sdcard': File exists\n", 1)
+    assert run(shell, "ls /sdcard")[0].split() == ["m1", "m2"]
+    _, err, code = run(shell, "touch /system/t0 /sdcard/t1")
+    assert code == 1 and err.startswith("touch: /system/t0")
+    assert run(shell, "ls /sdcard/t1")[2] == 0
+
+
 def test_grep_o_prints_each_match_on_a_line_of_its_own(shell):
     # -o was accepted and ignored: agents cutting one field out of dumpsys got whole lines.
     line = "echo 'mFocus=abc other mFocus=de\nnone\nmFocus=f' | grep -o 'mFocus=[a-z]*'"
