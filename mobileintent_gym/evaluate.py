@@ -41,6 +41,7 @@ from mobileintent_gym.results import (
     episode_result,
     provenance_difference,
     read_run,
+    subgoal_marks,
 )
 from mobileintent_gym.rollouts import Episode, EpisodeRecord, record_episode, teacher_forced
 from mobileintent_gym.rollouts import episodes as rollout_episodes
@@ -446,12 +447,6 @@ def _main(args: argparse.Namespace) -> int:
     return 0
 
 
-def _subgoals(episode: dict[str, Any]) -> str:
-    """Each subgoal's reward, or ``.`` where its entry context was not reached."""
-    return "".join(str(int(r)) if seen else "."
-                   for r, seen in zip(episode["rewards"], episode["reached"], strict=True))
-
-
 def _report(record: RunRecord, run: Plan, every: bool = False) -> None:
     """Print each user's solved tasks (and each episode when ``every``), then the scores."""
     solved: dict[str, list[bool]] = {}
@@ -459,7 +454,7 @@ def _report(record: RunRecord, run: Plan, every: bool = False) -> None:
         solved.setdefault(e["user"], []).append(bool(e["success"]))
         if every:
             print(f"{e['user']:<12} {e['task']:<28} success={int(e['success'])} "
-                  f"subgoals={_subgoals(e)} steps={len(e['steps'])}")
+                  f"subgoals={subgoal_marks(e)} steps={len(e['steps'])}")
     for user, results in solved.items():
         print(f"{user:<12} solved {sum(results)}/{len(results)} tasks")
     print(" ".join(f"{k}={'n/a' if v is None else f'{v:.3f}'}" for k, v in record.scores.items()))

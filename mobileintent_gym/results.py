@@ -67,6 +67,15 @@ def episode_dict(record: EpisodeRecord, index: int, **extra: Any) -> dict[str, A
             "steps": [dataclasses.asdict(step) for step in record.steps], **extra}
 
 
+def subgoal_marks(episode: dict[str, Any]) -> str:
+    """Each subgoal of an episode as one character: ``1``, ``0``, or ``.`` if not reached.
+
+    ``.``: the subgoal's entry context was not reached (SAR counts reached ones only).
+    """
+    return "".join(str(int(r)) if seen else "."
+                   for r, seen in zip(episode["rewards"], episode["reached"], strict=True))
+
+
 def episode_result(episode: dict[str, Any]) -> EpisodeResult:
     """The :class:`EpisodeResult` stored in an episode dict (lists back to tuples).
 

@@ -27,7 +27,7 @@ from PIL import Image
 from mobileintent_gym.files import partial_of, write_atomic
 from mobileintent_gym.report.marks import caption, marks, svg_marks
 from mobileintent_gym.report.screens import Screens, ScreenSource
-from mobileintent_gym.results import RunRecord
+from mobileintent_gym.results import RunRecord, subgoal_marks
 
 THUMB_WIDTH = 360
 INLINE_BYTES = 16 * 2**20  # screens (JPEG) kept inside the page up to this total
@@ -141,7 +141,7 @@ def _provenance(prov: dict[str, Any], done: int) -> str:
 def _index(episodes: list[dict[str, Any]]) -> str:
     rows = []
     for e in episodes:
-        rewards = "".join(str(int(r)) for r in e["rewards"])
+        rewards = subgoal_marks(e)
         index = escape(str(e["index"]))  # a results file is data: nothing in it is markup
         rows.append(
             f'<tr data-episode="{index}" data-success="{int(e["success"])}" '
@@ -171,10 +171,13 @@ def _filters(episodes: list[dict[str, Any]]) -> str:
 
 
 def _subgoals(e: dict[str, Any]) -> str:
+    """The episode's subgoals: each with its context and reward, or that it was not reached."""
     items = "".join(
-        f'<li class="{"ok" if r else "no"}">{escape(name)} <small>{escape(ctx)}</small> '
-        f"&rarr; {r:g}</li>"
-        for name, ctx, r in zip(e["subgoals"], e["contexts"], e["rewards"], strict=True))
+        f'<li class="{"ok" if r else "no" if seen else "unreached"}">{escape(name)} '
+        f'<small>{escape(ctx)}</small> &rarr; {f"{r:g}" if seen else "context not reached"}'
+        "</li>"
+        for name, ctx, r, seen in zip(e["subgoals"], e["contexts"], e["rewards"], e["reached"],
+                                      strict=True))
     return f'<ol class="subgoals">{items}</ol>'
 
 

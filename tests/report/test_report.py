@@ -372,3 +372,18 @@ def test_a_run_of_users_found_through_the_environment_is_replayed_without_it(
     source.close()
     assert [s.problem for s in screens] == [None] * 4
     assert [len(s.frames) for s in screens] == [len(e["steps"]) + 1 for e in run.episodes]
+
+
+def test_the_page_marks_subgoals_whose_context_was_not_reached(tmp_path):
+    # The index wrote every reward as 0 or 1 ("000" where the CLI says "0.."), and the
+    # episode's list did not say which were reached: a reader recounting SAR got the
+    # all-subgoals ratio.
+    run, page = tmp_path / "run.json", tmp_path / "run.html"
+    assert main(["evaluate", "--agent", "random", "--users", "demo-ana", "--tasks",
+                 "G-SPT-02:common:explicit", "--out", str(run)]) == 0
+    (episode,) = json.loads(run.read_text())["episodes"]
+    assert episode["reached"] == [True, False, False]  # the random agent's seed 0 run
+    assert main(["view", str(run), "--html", str(page)]) == 0
+    html = page.read_text()
+    assert '<td>0..</td>' in html
+    assert html.count('class="unreached"') == 2 and html.count("context not reached") == 2
