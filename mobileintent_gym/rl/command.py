@@ -65,7 +65,9 @@ def _repair(args: argparse.Namespace) -> int:
                           val_every=args.val_every, checkpoint_every=args.checkpoint_every,
                           seed=args.seed, device=args.device,
                           profiles_dir=profiles_folder(args.profiles), ray=args.ray)
-    check_run_folder(config.out, asdict(config), args.resume)  # before loading a model
+    # Before loading a model; the model loaded by default is compared once it is.
+    check_run_folder(config.out, asdict(config), args.resume,
+                     unknown=() if config.model else ("model",))
     rows = RepairTrainer(config).train(progress=not args.quiet, resume=args.resume)
     if rows:
         last = rows[-1]

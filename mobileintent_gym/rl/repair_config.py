@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mobileintent_gym.agents.lm import adapters_base, check_device, local_name
+from mobileintent_gym.backends.loader import parse_device
 from mobileintent_gym.checks import is_count
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA
@@ -51,7 +52,8 @@ class RepairConfig:
             at the end).
         seed: Seed of the adapters' initialisation, the group draws, episodes and sampling.
         device: Torch device (``None``: a GPU when torch sees one, else the CPU).
-        phone: Device config of the envs (``sim`` is a simulated 1080x2400 phone).
+        phone: Device config of the envs: simulated phones (``sim`` is 1080x2400,
+            ``sim:WxH`` another size); a group's rollouts need a phone each.
         profiles_dir: Folder of user profiles named in ``users``.
         ray: Run the rollouts on this many Ray actors (the ``[distributed]`` extra; a
             local cluster, or the running session) instead of in lockstep here: the same
@@ -99,23 +101,34 @@ def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequen
     Raises:
         UnknownTaskError: Naming a task id that is wrong.
         UnknownProfileError: Naming a user that is neither a set nor a profile.
-        MobileIntentError: Naming a setting out of range, too few training users, or one
+        MobileIntentError: Naming a setting out of range, too few training users, one
             user given twice (by name and by profile path) among the training or the
-            validation users.
+            validation users, validation users who are training users too, or a phone
+            that is not simulated.
     """
     for task in tasks:
         parse_task_id(task)
     base_model(config)
     people = distinct_users(train_users, config.profiles_dir,
                             ", whom a RePAIR group would pair with themselves")
-    distinct_users(val_users, config.profiles_dir, ", whose validation would count twice")
+    judged = distinct_users(val_users, config.profiles_dir,
+                            ", whose validation would count twice")
     if len(people) < 2:
         raise MobileIntentError(f"RePAIR groups pair two training users; the training users "
                                 f"are {list(train_users)} (give two or more)")
+    if both := sorted(people.keys() & judged.keys()):
+        raise MobileIntentError(f"validation users {both} are training users too: their "
+                                "validation scores would not measure what the policy learnt "
+                                "(give users of another set, e.g. --users train --val-users "
+                                "val)")
     counts = ("updates", "per_user", "epochs", "max_new_tokens", "max_elements",
               "micro_batch", "lora_rank",
               *(name for name in ("max_steps", "ray") if getattr(config, name) is not None))
     check_settings(config, "RePAIR", counts, REAL_SETTINGS)
+    if parse_device(config.phone)[0] != "sim":
+        raise MobileIntentError(f"RePAIR setting phone={config.phone!r}: a group's rollouts "
+                                "run side by side, each on a phone of its own, and a real "
+                                "phone takes one at a time; train on simulated phones ('sim')")
     every = {k: getattr(config, k) for k in ("val_every", "checkpoint_every")
              if not is_count(getattr(config, k), least=0)}
     if every:

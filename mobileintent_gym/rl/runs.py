@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -82,8 +83,9 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
     bad = {name: getattr(config, name) for name in counts if not is_count(getattr(config, name))}
     if bad:
         raise MobileIntentError(f"{kind} settings out of range: {bad} (counts must be >= 1)")
-    if not is_count(config.seed, least=0):
-        raise MobileIntentError(f"{kind} setting seed={config.seed!r} must be an integer >= 0")
+    if not (is_count(config.seed, least=0) and config.seed < TORCH_SEEDS):
+        raise MobileIntentError(f"{kind} setting seed={config.seed!r} must be an integer in "
+                                "[0, 2**64) (torch's seeds)")
     for name in reals:
         allowed, says = RANGES[name]
         value = getattr(config, name)
@@ -140,8 +142,25 @@ def checkpoints(out: str | Path) -> list[tuple[int, Path]]:
     return sorted(found)
 
 
+LOG_FILE = "log.csv"
+"""A run's log in its folder: one row per update (or SFT step)."""
+TORCH_SEEDS = 1 << 64
+"""Seeds of a training run are below it: ``torch.manual_seed`` takes no larger one."""
+
+
+def run_settings(config: Any, model: str) -> dict[str, Any]:
+    """A run's settings as its folder keeps them: its config's, with the model it loaded.
+
+    A config naming no model loads the default one, and which that is depends on the
+    machine (the hub's model where the cache or the hub has it, else the packaged
+    weights); ``model``, the one loaded, is kept in its place, so a run resumed on
+    another base is refused rather than trained on.
+    """
+    return {**dataclasses.asdict(config), "model": config.model or model}
+
+
 def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = False,
-                     flag: str = "--resume") -> None:
+                     flag: str = "--resume", unknown: Collection[str] = ()) -> None:
     """Refuse to start a run where it would mix with another one.
 
     ``out`` must be a folder this process can make and write. A fresh run needs one
@@ -156,6 +175,8 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
         config: The run's settings (``dataclasses.asdict`` of its config).
         resume: Whether the run continues the one in ``out``.
         flag: How a user asks to resume (named in the message); ``""``: the run cannot.
+        unknown: Settings not known yet (the model before it is loaded), left out here to
+            be compared once they are.
 
     Raises:
         MobileIntentError: Naming the folder and what to do, or every setting that differs
@@ -165,7 +186,7 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
     output_folder(out)  # a file there failed only when the run wrote its settings
     saved_file = out / CONFIG_FILE
     if not resume:
-        if saved_file.exists() or (out / "log.csv").exists() or checkpoints(out):
+        if saved_file.exists() or (out / LOG_FILE).exists() or checkpoints(out):
             how = f"continue it with {flag}, or " if flag else ""
             raise MobileIntentError(f"{out} already holds a run; {how}give another --out "
                                     "(or delete that folder)")
@@ -176,7 +197,7 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
     saved = _saved_settings(saved_file)
     given = json.loads(settings_json(config))  # tuples as lists, as saved
     differ = sorted(k for k in saved.keys() | given.keys()
-                    if k not in RESUMABLE and saved.get(k) != given.get(k))
+                    if k not in {*RESUMABLE, *unknown} and saved.get(k) != given.get(k))
     if differ:
         changes = "; ".join(f"{k}: {saved.get(k)!r} saved, {given.get(k)!r} given"
                             for k in differ)
@@ -220,7 +241,7 @@ class RunLog:
 
     def __init__(self, out: str | Path, fields: Sequence[str], resume_after: int | None = None
                  ) -> None:
-        self.path = Path(out, "log.csv")
+        self.path = Path(out, LOG_FILE)
         self.fields = list(fields)
         kept = [r for r in self.rows() if int(r["update"]) <= resume_after] \
             if resume_after is not None else []

@@ -38,6 +38,7 @@ from mobileintent_gym.rl.runs import (
     check_run_folder,
     check_settings,
     make_envs,
+    run_settings,
     run_tasks,
     write_config,
 )
@@ -196,7 +197,7 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     params = [p for p in policy.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=config.lr, weight_decay=0.0)  # as in RePAIR
     out = Path(config.out)
-    write_config(out, dataclasses.asdict(config))  # first: a failed log leaves a run to name
+    write_config(out, run_settings(config, base.name))  # first: a failed log leaves a run
     log = RunLog(out, LOG_FIELDS)
     batches = epoch_batches(len(data), config.batch_size, config.epochs, config.seed)
     policy.train()

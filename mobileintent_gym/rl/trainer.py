@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from gymnasium import logger
 
 from mobileintent_gym.agents.lm import Generation, LanguageModel, load_language_model
 from mobileintent_gym.agents.transformers_agent import TransformersAgent
@@ -47,12 +48,14 @@ from mobileintent_gym.rl.policy import (
 )
 from mobileintent_gym.rl.repair_config import RepairConfig, base_model, check_config
 from mobileintent_gym.rl.runs import (
+    LOG_FILE,
     RunLog,
     check_run_folder,
     checkpoints,
     env_kwargs,
     make_envs,
     plot_log,
+    run_settings,
     run_tasks,
     write_config,
 )
@@ -121,9 +124,12 @@ class RepairTrainer:
                 (:func:`~.runs.check_run_folder`), or a trainer already closed.
         """
         self._check_open()
-        out, settings = Path(self.config.out), dataclasses.asdict(self.config)
+        out, settings = Path(self.config.out), run_settings(self.config, self.lm.name)
         check_run_folder(out, settings, resume)
         with contextlib.closing(self):
+            if resume and not checkpoints(out) and (out / LOG_FILE).exists():
+                logger.warn(f"--resume: {out} holds no checkpoint to continue from; its "
+                            "logged updates are dropped and the run starts from update 0")
             if resume and checkpoints(out):
                 self.load(checkpoints(out)[-1][1])
                 if self.done > self.config.updates:

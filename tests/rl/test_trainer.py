@@ -172,7 +172,7 @@ def trainer_for(small_lm, tmp_path):
 
 def test_train_closes_its_envs_when_it_fails_and_a_refusal_changes_nothing(trainer_for,
                                                                           monkeypatch):
-    from mobileintent_gym.rl.runs import write_config
+    from mobileintent_gym.rl.runs import run_settings, write_config
 
     trainer = trainer_for()
     out = Path(trainer.config.out)
@@ -184,7 +184,7 @@ def test_train_closes_its_envs_when_it_fails_and_a_refusal_changes_nothing(train
     with pytest.raises(MobileIntentError, match="already holds a run"):
         trainer.train(progress=False)
     assert envs and closed == [] and trainer.envs == envs  # still usable
-    write_config(out, dataclasses.asdict(trainer.config))
+    write_config(out, run_settings(trainer.config, trainer.lm.name))
     (out / "checkpoint-1").mkdir()  # without its trainer state: the load fails
     with pytest.raises(MobileIntentError, match="holds no trainer state"):
         trainer.train(progress=False, resume=True)
@@ -328,8 +328,17 @@ def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
     ({"temperature": math.inf}, "temperature=inf"),
     ({"lora_rank": 0}, "'lora_rank': 0"),
     ({"lora_alpha": -5}, "lora_alpha=-5"),
-    # A negative seed failed inside the first group draw, after the folder was claimed.
-    ({"seed": -1}, "seed=-1 must be an integer >= 0"),
+    # A negative seed failed inside the first group draw, after the folder was claimed;
+    # one of 2**64 in torch.manual_seed, after the model had loaded.
+    ({"seed": -1}, r"seed=-1 must be an integer in \[0, 2\*\*64\)"),
+    ({"seed": 2**64}, r"seed=18446744073709551616 must be an integer in \[0, 2\*\*64\)"),
+    # A real phone was taken: the group's four rollouts ran interleaved on its one screen.
+    ({"phone": "adb:emulator-5554"}, "a real phone takes one at a time"),
+    # Validation on training users was accepted: contaminated val_* columns.
+    ({"users": ("train",), "val_users": ("train",)},
+     r"validation users \['amara', .*'rania'\] are training users too"),
+    ({"users": ("demo-ana", "demo-ben"), "val_users": ("demo-ana",)},
+     r"validation users \['demo-ana'\] are training users too"),
 ])
 def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, message):
     from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
@@ -408,6 +417,7 @@ def test_sft_refuses_bad_settings_before_loading_a_model(tmp_path):
     for bad, named in (({"lr": math.inf}, "lr=inf"), ({"lr": math.nan}, "lr=nan"),
                        ({"max_grad_norm": -1.0}, "max_grad_norm=-1.0"),
                        ({"lora_rank": 0}, "'lora_rank': 0"), ({"seed": -1}, "seed=-1"),
+                       ({"seed": 2**64}, "seed=18446744073709551616 must be"),
                        ({"phone": "adb:"}, "SFT setting phone='adb:': unknown device")):
         with pytest.raises(MobileIntentError, match=named):
             train_sft(SftConfig(model="not/loaded", **bad))
