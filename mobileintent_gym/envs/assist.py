@@ -51,7 +51,7 @@ from mobileintent_gym.envs.days import check_config, check_counts, check_number,
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.lived_day import LivedDay
 from mobileintent_gym.envs.predict import HISTORY_LENGTH, TEXT_LENGTH, history_text, time_text
-from mobileintent_gym.envs.proposals import ANSWER_LENGTH, known_intentions, parse_proposal
+from mobileintent_gym.envs.proposals import ANSWER_LENGTH, intent_matcher, parse_proposal
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.session import CarriedDevice
 from mobileintent_gym.envs.spaces import (
@@ -175,8 +175,8 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
             self._lives[user] = UserLife(user, self.data_seed, self.config)
         self.day = LivedDay(self._lives[user], len(history), session.start,
                             self.device, self.data_seed)
-        known = known_intentions([*past, *session.segments])
-        self.matcher = IntentMatcher(self.encoder, known, self.match_threshold)
+        self.matcher = intent_matcher(self.encoder, [*past, *session.segments],
+                                      self.match_threshold, self._lives[user].content)
         self._texts = {"profile": persona_text(past), "history": history_text(past, self.history)}
         self.mode, self._answers, self._agent_steps, self._user = WATCH, [], 0, user
         return self._obs(), {"user": user, "day": day}

@@ -50,7 +50,7 @@ from mobileintent_gym.envs.predict import HISTORY_LENGTH, TEXT_LENGTH, history_t
 from mobileintent_gym.envs.proposals import (
     ANSWER_LENGTH,
     Proposal,
-    known_intentions,
+    intent_matcher,
     parse_proposal,
 )
 from mobileintent_gym.envs.scoring import scoring_encoder
@@ -66,6 +66,7 @@ from mobileintent_gym.metrics.pira import (
     pira_scores,
 )
 from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.users import build_user_content, resolve_profile
 from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
 
@@ -148,12 +149,14 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
                                                    self.history_days, self.play_days,
                                                    self.data_seed, self.config)
         past = [s for earlier in history for s in earlier.done()]
-        known = known_intentions([*past, *session.segments])
-        self.matcher = IntentMatcher(self.encoder, known, self.match_threshold)
+        self.matcher = intent_matcher(self.encoder, [*past, *session.segments],
+                                      self.match_threshold, build_user_content(
+                                          resolve_profile(user, self.config.profiles_dir),
+                                          self.config.pair))
         self.stream = ScreenStream(session, self._phone, self.window, self.stride,
                                    self.frame_size, self._shows("hierarchies"))
         self._texts = {"profile": persona_text(past), "history": history_text(past, self.history),
-                       "candidates": "\n".join(known)}
+                       "candidates": "\n".join(self.matcher.known)}
         self._t, self._said = 0, []
         return self._obs(), {"user": user, "day": day, "turns": self.stream.turns}
 

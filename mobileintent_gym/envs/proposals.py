@@ -11,13 +11,16 @@ operation. Nothing here raises on an answer.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mobileintent_gym.intents.schema import IntentionSegment
-from mobileintent_gym.metrics.pira import MEMORY_OPS
+from mobileintent_gym.metrics.pira import MEMORY_OPS, IntentMatcher
 from mobileintent_gym.metrics.prediction import casefolded, first_json_object
+from mobileintent_gym.tasks import instantiate
+from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.users.pair import UserContent
 
 NO_ACTION = "no action"
 ANSWER_LENGTH = 2048  # the longest answer the action space holds
@@ -80,6 +83,23 @@ def answer(intent: str | None, memory: str | None = None) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
+def intent_matcher(encoder: Encoder, segments: Sequence[IntentionSegment], threshold: float,
+                   content: UserContent) -> IntentMatcher:
+    """The matcher of a user's day: its intentions and theirs before, with their targets.
+
+    Each task's target — the record it is about, as ``content`` (the user's) labels it —
+    is a name of the task, so a proposal quoting another one is about something else even
+    where no wording of the task quotes its name.
+    """
+    names: dict[str, set[str]] = {}
+    for segment in segments:
+        if segment.task and not segment.is_noise:
+            task = instantiate(segment.task, content)
+            names.setdefault(_task_key(segment.task), set()).update(
+                content.labels[e] for e in (task.record, task.target) if e in content.labels)
+    return IntentMatcher(encoder, known_intentions(segments), threshold, names)
+
+
 def known_intentions(segments: Iterable[IntentionSegment]) -> dict[str, str]:
     """Each distinct intention among ``segments`` → the task it names, sorted by text.
 
@@ -87,6 +107,11 @@ def known_intentions(segments: Iterable[IntentionSegment]) -> dict[str, str]:
     implicit wordings of one task name the same one); a segment without a task id (loaded
     data) names its own text. Noise is left out.
     """
-    known = {s.intention: s.task.rsplit(":", 1)[0] if s.task else s.intention
+    known = {s.intention: _task_key(s.task) if s.task else s.intention
              for s in segments if not s.is_noise}
     return dict(sorted(known.items()))
+
+
+def _task_key(task_id: str) -> str:
+    """The task a task id names to the matcher: its template and target type."""
+    return task_id.rsplit(":", 1)[0]

@@ -23,7 +23,7 @@ IDLE) are scored apart, by :func:`memory_accuracy`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from mobileintent_gym.metrics.text import normalised, unit_rows
@@ -99,8 +99,9 @@ class IntentMatcher:
       is at least ``threshold``, and no known intention of another task is closer to it.
 
     A text in double quotes names a thing: a song, a note, a reply to send. Gold's names
-    are those gold or a known wording of gold's task quotes; where there are any, a
-    prediction quoting something else is about something else. A name that only known
+    are those gold or a known wording of gold's task quotes, and those ``names`` gives its
+    task (its target's label); where there are any, a prediction quoting something else
+    is about something else. A name that only known
     intentions of other tasks quote never matches either. Where gold has no names, any
     other quoted name is left to the similarity, as an unquoted one is.
 
@@ -113,17 +114,26 @@ class IntentMatcher:
         encoder: The sentence encoder (all-MiniLM-L6-v2 in the envs).
         known: Each known intention → the task it names.
         threshold: The least cosine similarity of a match.
+        names: Task → what it is about by name (its target's label), beside what its
+            known wordings quote: with them a task has names even where no wording of it
+            quotes one (the envs give each task's target).
+
+    Attributes:
+        known: The known intentions, in the order given.
     """
 
     def __init__(self, encoder: Encoder, known: Mapping[str, str],
-                 threshold: float = MATCH_THRESHOLD) -> None:
+                 threshold: float = MATCH_THRESHOLD,
+                 names: Mapping[str, Iterable[str]] | None = None) -> None:
         self.encoder, self.threshold = encoder, threshold
         self._task = {normalised(text): task for text, task in known.items()}
-        self._texts = tuple(known)
-        self._rows = unit_rows(encoder.encode(list(self._texts))) if known else None
-        self._names: dict[str, set[str]] = {}  # task -> the names its wordings quote
+        self.known: tuple[str, ...] = tuple(known)
+        self._rows = unit_rows(encoder.encode(list(self.known))) if known else None
+        self._names: dict[str, set[str]] = {}  # task -> its names: quoted, or given
         for text, task in known.items():
             self._names.setdefault(task, set()).update(quoted_names(text))
+        for task, given in (names or {}).items():
+            self._names.setdefault(task, set()).update(normalised(n) for n in given)
         self._quoted = frozenset().union(*self._names.values())  # by any known task
 
     def task(self, intent: str) -> str | None:
@@ -142,7 +152,7 @@ class IntentMatcher:
         p, g = unit_rows(self.encoder.encode([predicted, gold]))
         closeness, rivals = float(p @ g), 0.0
         if self._rows is not None:
-            near = [(float(c), self.task(text)) for c, text in zip(self._rows @ p, self._texts,
+            near = [(float(c), self.task(text)) for c, text in zip(self._rows @ p, self.known,
                                                                     strict=True)]
             closeness = max([closeness, *(c for c, task in near if task == target)])
             rivals = max((c for c, task in near if task != target), default=0.0)

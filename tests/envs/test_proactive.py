@@ -132,9 +132,26 @@ def test_a_paraphrase_is_a_hit_and_another_known_task_a_false_push(env):
         env.step("no action")
     _, reward, _, _, info = env.step(answer("tell Li Wei understood in the chat"))
     assert (reward, info["outcome"]) == (1.0, "tp")
-    other = next(t for t in env.unwrapped.matcher._texts if "Li Wei" not in t)
+    other = next(t for t in env.unwrapped.matcher.known if "Li Wei" not in t)
     _, reward, _, _, info = env.step(answer(other, "UPDATE"))
     assert (reward, info["outcome"]) == (-1.0, "fp")
+
+
+def test_a_push_quoting_another_person_than_the_targets_is_false(env):
+    # Gold quotes no name ("the chat asking whether you will come to the reunion"), so
+    # any quoted one was left to the embedding: a push naming another person matched.
+    env.reset(seed=0, options={"user": USERS[0], "day": 0})
+    matcher = env.unwrapped.matcher
+    while env.unwrapped.truth().intent is None or matcher.task(
+            env.unwrapped.truth().intent) != "G-WCT-01:personal":
+        env.step("no action")
+    said = ('In Chat, open the chat with "{}" asking whether you will come to the reunion to '
+            "read the latest messages.")
+    _, reward, _, _, info = env.step(answer(said.format("Ana Lima")))
+    assert (reward, info["outcome"]) == (-1.0, "fp")
+    assert matcher.task(env.unwrapped.truth().intent) == "G-WCT-01:personal"  # still on it
+    _, reward, _, _, info = env.step(answer(said.format("Lucas Martin")))  # its target
+    assert (reward, info["outcome"]) == (1.0, "tp")
 
 
 @pytest.mark.parametrize(("said", "why"), [

@@ -104,6 +104,25 @@ def test_gold_without_known_names_lets_similarity_decide_unless_another_task_nam
     assert not match('in Chat, reply "Thanks" to Li Wei', reply)  # another reply to send
 
 
+def test_a_tasks_target_name_rules_out_a_guess_quoting_another():
+    # Gold quoted nothing, so a push about "Dad" matched "open the chat with Mum" on the
+    # embedding alone (cosine 0.82 with all-MiniLM-L6-v2); given the target's name, a
+    # guess naming it still matches an implicit gold.
+    angles = {"open the chat with Mum": 0, 'open the chat with "Dad"': 3,
+              'open the chat with "Mum"': 2, "put on the song I played on the bus": 90,
+              'play "Honey Drip"': 93}
+    known = {"open the chat with Mum": "WCT-01:common",
+             "put on the song I played on the bus": "SPT-03:common"}
+    bare = IntentMatcher(TableEncoder(angles), known, threshold=0.6)
+    assert bare('open the chat with "Dad"', "open the chat with Mum")
+    named = IntentMatcher(TableEncoder(angles), known, threshold=0.6,
+                          names={"WCT-01:common": ["Mum"], "SPT-03:common": ["Honey Drip"]})
+    assert not named('open the chat with "Dad"', "open the chat with Mum")
+    assert named('open the chat with "Mum"', "open the chat with Mum")
+    assert named('play "Honey Drip"', "put on the song I played on the bus")
+    assert named.known == tuple(known)
+
+
 def test_memory_accuracy_counts_only_turns_given_an_operation():
     ops = [None, "CREATE", "IDLE", "UPDATE"]
     assert memory_accuracy(ops, ["IDLE", "CREATE", "UPDATE", "UPDATE"]) == pytest.approx(2 / 3)
