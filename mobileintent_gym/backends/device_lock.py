@@ -64,6 +64,8 @@ def last_use(key: str, descriptor: int | None) -> Iterator[bool]:
     try:
         alone = _lock(f"server-{_digest(key)}.lock", wait=False)
     except BlockingIOError:  # another env uses it
+        alone = None
+    if alone is None:  # in use, or no lock to tell: it stays
         yield False
         return
     try:

@@ -598,3 +598,25 @@ def test_an_adb_server_port_variable_that_is_no_number_is_named(monkeypatch):
     with pytest.raises(DeviceConfigError, match=r"\$ANDROID_ADB_SERVER_PORT must be a port "
                                                 r"number, got 'abc'"):
         AdbConfig("phone")
+
+
+def test_the_last_env_to_let_go_of_a_started_server_stops_it(tmp_path, monkeypatch):
+    # The shared locks of two envs (as two processes' would be: one descriptor each).
+    from mobileintent_gym.backends import device_lock
+
+    monkeypatch.setattr(device_lock, "lock_folder", lambda: tmp_path)
+    first, second = (device_lock.use_server("localhost:5037") for _ in range(2))
+    with device_lock.last_use("localhost:5037", first) as last:
+        assert not last  # not started by one of ours: never stopped
+    device_lock.mark_started("localhost:5037")
+    third = device_lock.use_server("localhost:5037")
+    with device_lock.last_use("localhost:5037", second) as last:
+        assert not last  # the third still uses it
+    with device_lock.last_use("localhost:5037", third) as last:
+        assert last
+    assert not list(tmp_path.glob("*.started"))  # the note goes with the server
+    # Where no lock can be taken, nobody can tell: the server stays.
+    device_lock.mark_started("localhost:5037")
+    monkeypatch.setattr(device_lock, "_lock", lambda *args, **kwargs: None)
+    with device_lock.last_use("localhost:5037", None) as last:
+        assert not last
