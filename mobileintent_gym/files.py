@@ -130,6 +130,8 @@ def atomic_folder(target: str | Path, keep_existing: bool = False) -> Iterator[P
 
 _LOCKS: set[int] = set()
 """The lock files' descriptors this process holds now (see :func:`lock_file`)."""
+_UNLOCKED: set[int] = set()
+"""Those of them held without a lock (no ``flock`` where they are)."""
 
 
 def lock_file(path: str | Path, wait: bool = True, shared: bool = False) -> int | None:
@@ -157,23 +159,30 @@ def lock_file(path: str | Path, wait: bool = True, shared: bool = False) -> int 
         descriptor = os.open(path, os.O_RDONLY | os.O_CREAT, 0o666)
     except OSError:
         return None
-    if fcntl is not None:
-        try:
-            kind = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
-            fcntl.flock(descriptor, kind | (0 if wait else fcntl.LOCK_NB))
-        except BlockingIOError:
-            os.close(descriptor)
-            raise
-        except OSError:  # a file system without locks
-            pass
+    try:
+        if fcntl is None:
+            raise OSError("no flock here")
+        kind = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
+        fcntl.flock(descriptor, kind | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        os.close(descriptor)
+        raise
+    except OSError:  # Windows, or a file system without locks
+        _UNLOCKED.add(descriptor)
     _LOCKS.add(descriptor)
     return descriptor
+
+
+def is_locked(descriptor: int | None) -> bool:
+    """Whether the OS holds a lock for a :func:`lock_file` descriptor (not where it has none)."""
+    return descriptor in _LOCKS and descriptor not in _UNLOCKED
 
 
 def unlock(descriptor: int | None) -> None:
     """Let go of a :func:`lock_file` lock (nothing for ``None``, or in a forked child)."""
     if descriptor in _LOCKS:
         _LOCKS.discard(descriptor)
+        _UNLOCKED.discard(descriptor)
         os.close(descriptor)
 
 
@@ -182,6 +191,7 @@ def _let_go_of_locks() -> None:
     for descriptor in _LOCKS:
         os.close(descriptor)
     _LOCKS.clear()
+    _UNLOCKED.clear()
 
 
 if hasattr(os, "register_at_fork"):

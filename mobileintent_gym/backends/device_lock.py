@@ -6,8 +6,9 @@ device, taken without waiting, turns that into an error naming the device. The O
 of the lock of a process that dies, so a killed run leaves nothing to clean up.
 
 An adb server an env started is shared the same way: every env using it holds a shared
-lock on it, and the last to let go stops it (:func:`last_use`), whichever process started
-it; so a worker that closes first does not stop the server under the others.
+lock on it, and the last to let go stops it (:func:`last_use`), in whichever process, so a
+worker that closes first does not stop the server under the others. A server whose
+starter has ended, or where there are no locks, is left running, as adb leaves its own.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from mobileintent_gym.errors import DeviceError
-from mobileintent_gym.files import lock_file, unlock
+from mobileintent_gym.files import is_locked, lock_file, unlock
 
 
 class DeviceBusyError(DeviceError):
@@ -43,37 +44,55 @@ def use_server(key: str) -> int | None:
 
 
 def mark_started(key: str) -> None:
-    """Note that an env of this user started the adb server ``key`` names."""
+    """Note that this process started the adb server ``key`` names (its pid, in a file)."""
     with suppress(OSError):
-        (lock_folder() / f"server-{_digest(key)}.started").touch()
+        _started(key).write_text(str(os.getpid()))
 
 
 @contextmanager
 def last_use(key: str, descriptor: int | None) -> Iterator[bool]:
     """Let go of a :func:`use_server` lock; whether that was the last use to stop the server.
 
-    True when an env of this user started the server and no env of any process uses it
-    any more; the server's lock is then held for the block, so that none starts using it
-    while the caller stops it (and the note that it was started is removed).
+    True when a process that is still running started the server and no env of any
+    process uses it any more; the server's lock is then held for the block, so that none
+    starts using it while the caller stops it (and the note that it was started is
+    removed). A server is left running where no lock tells whether others use it, and
+    where the process that started it has ended (its note may then be stale: the server
+    killed and another one started since).
     """
     unlock(descriptor)
-    started = lock_folder() / f"server-{_digest(key)}.started"
-    if not started.exists():
-        yield False
-        return
     try:
         alone = _lock(f"server-{_digest(key)}.lock", wait=False)
     except BlockingIOError:  # another env uses it
         alone = None
-    if alone is None:  # in use, or no lock to tell: it stays
+    if not (is_locked(alone) and _starter_runs(key)):
+        unlock(alone)
         yield False
         return
     try:
         yield True
         with suppress(OSError):
-            started.unlink()
+            _started(key).unlink()
     finally:
         unlock(alone)
+
+
+def _started(key: str) -> Path:
+    return lock_folder() / f"server-{_digest(key)}.started"
+
+
+def _starter_runs(key: str) -> bool:
+    """Whether the process that noted it started the server still runs (a stale note goes)."""
+    try:
+        pid = int(_started(key).read_text())
+        os.kill(pid, 0)  # only on POSIX: where there is flock
+    except ProcessLookupError:
+        with suppress(OSError):
+            _started(key).unlink()
+        return False
+    except (OSError, ValueError):  # no note (or an unreadable one): not ours
+        return False
+    return True
 
 
 def hold(key: str, name: str) -> int | None:

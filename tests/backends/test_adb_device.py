@@ -615,8 +615,29 @@ def test_the_last_env_to_let_go_of_a_started_server_stops_it(tmp_path, monkeypat
     with device_lock.last_use("localhost:5037", third) as last:
         assert last
     assert not list(tmp_path.glob("*.started"))  # the note goes with the server
-    # Where no lock can be taken, nobody can tell: the server stays.
+
+
+def test_a_server_stays_where_its_starter_has_ended_or_no_lock_can_tell(tmp_path, monkeypatch):
+    # A note left by a starter that was killed made a later env stop a server it had found
+    # running (the user's own, started since); without flock every env seemed the last.
+    from mobileintent_gym import files
+    from mobileintent_gym.backends import device_lock
+
+    monkeypatch.setattr(device_lock, "lock_folder", lambda: tmp_path)
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True).stdout.strip()
     device_lock.mark_started("localhost:5037")
-    monkeypatch.setattr(device_lock, "_lock", lambda *args, **kwargs: None)
+    (note,) = tmp_path.glob("*.started")
+    note.write_text(ended)  # as a starter killed since left it
+    with device_lock.last_use("localhost:5037", device_lock.use_server("localhost:5037")
+                              ) as last:
+        assert not last
+    assert not list(tmp_path.glob("*.started"))  # the stale note is gone
+    device_lock.mark_started("localhost:5037")
+    monkeypatch.setattr(files, "fcntl", None)  # as on Windows
+    with device_lock.last_use("localhost:5037", device_lock.use_server("localhost:5037")
+                              ) as last:
+        assert not last
+    monkeypatch.setattr(device_lock, "_lock", lambda *args, **kwargs: None)  # no lock file
     with device_lock.last_use("localhost:5037", None) as last:
         assert not last
