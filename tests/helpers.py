@@ -122,7 +122,7 @@ def content_times(apps: dict) -> list[str]:
     return [*(m.time for c in chat.chats for m in c.messages), *(b.time for b in pay.bills),
             *(m.time for c in pay.conversations for m in c.messages),
             *(m.start for m in (*meeting.scheduled, *meeting.history)), meeting.joined_at,
-            *(c.time for c in notes.comments)]
+            *(c.time for c in notes.comments), *(n.posted for n in notes.notes.values())]
 
 
 def nodes(phone, **criteria):

@@ -120,7 +120,7 @@ def _day(value: object) -> date:
         ValueError: For anything that is no date, or a date outside :data:`FIRST_DAYS`.
     """
     if isinstance(value, datetime):
-        return value.date()
+        value = value.date()
     if not isinstance(value, date) or not FIRST_DAYS[0] <= value <= FIRST_DAYS[1]:
         raise ValueError(f"first_day must be a date in {FIRST_DAYS[0].year}-"
                          f"{FIRST_DAYS[1].year}, got {value!r}")

@@ -88,3 +88,16 @@ def test_music_greets_by_the_time_of_day_on_the_phones_clock():
         greetings += [n.text for n in nodes(phone) if n.text.startswith("Good ")]
     assert greetings == ["Good morning", "Good afternoon", "Good evening", "Good evening",
                          "Good morning"]
+
+
+def test_a_notes_post_date_reads_against_the_phones_date():
+    # A note's date was text made as of the default clock ("02-20" for 10 days before it),
+    # so a generated first day in January showed notes posted in February.
+    from datetime import date
+
+    from mobileintent_gym.apps.notes.state import posted_text
+
+    assert posted_text("2026-02-27 09:41", date(2026, 3, 2)) == "3 days ago"
+    assert posted_text("2026-02-27 09:41", date(2026, 2, 28)) == "Yesterday"
+    assert posted_text("2026-02-27 09:41", date(2026, 2, 27)) == "Today"
+    assert posted_text("2026-02-27 09:41", date(2026, 3, 9)) == "02-27"

@@ -177,6 +177,8 @@ def test_a_first_day_given_as_a_datetime_is_that_day():
     with pytest.raises(ValueError, match=r"first_day must be a date in 1900-9998, got "
                                          r"datetime.date\(5, 3, 2\)"):
         GeneratorConfig(first_day=date(5, 3, 2))
+    with pytest.raises(ValueError, match="first_day must be a date in 1900-9998"):
+        GeneratorConfig(first_day=datetime(5, 3, 2, 12))  # a datetime's day is checked too
 
 
 @pytest.mark.parametrize("first", [date(2026, 3, 2), date(2025, 9, 1)])

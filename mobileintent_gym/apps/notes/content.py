@@ -9,20 +9,20 @@ posted. Counts, posting dates and followers are drawn per user.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
 
 import numpy as np
 
 from mobileintent_gym.apps.notes.ids import Pair
 from mobileintent_gym.apps.notes.state import ME, Note, NotesState
 from mobileintent_gym.apps.records import Record, read_records
-from mobileintent_gym.phone.state import DEFAULT_CLOCK
+from mobileintent_gym.phone.state import minutes_ago
 from mobileintent_gym.users.contexts import ContextSpec, Pool
 
 # PersonaLens domains whose tastes show in a lifestyle notes feed.
 DOMAINS = ("Restaurants", "Travel", "Shopping", "Books", "Media", "Movies", "Events", "Sports",
            "Games", "Music")
 OWN_NOTES = 3
+MINUTES_A_DAY = 24 * 60  # notes were posted a whole number of days before the clock
 FOLLOWS = 12  # authors the user follows: those of the first saved notes
 
 
@@ -63,16 +63,6 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
 
 
 
-def posted(days: int) -> str:
-    """How a note's date shows ``days`` before the phone's date.
-
-    ``Yesterday``, ``3 days ago``, then the date as ``MM-DD``.
-    """
-    if days < 7:
-        return "Yesterday" if days == 1 else f"{days} days ago"
-    return (DEFAULT_CLOCK - timedelta(days=days)).strftime("%m-%d")
-
-
 def _note(record: Record, author: str, rng: np.random.Generator, popular: bool = True) -> Note:
     """A note of a record, by ``author``, with counts and a date drawn from ``rng``."""
     likes = int(10 ** rng.uniform(2.0, 4.6)) if popular else int(rng.integers(2, 60))
@@ -80,4 +70,4 @@ def _note(record: Record, author: str, rng: np.random.Generator, popular: bool =
                 record["location"], record["body"], likes,
                 saves=int(likes * rng.uniform(0.1, 0.6)),
                 comments=int(likes * rng.uniform(0.01, 0.08)),
-                age=posted(int(rng.integers(1, 120))))
+                posted=minutes_ago(int(rng.integers(1, 120)) * MINUTES_A_DAY))

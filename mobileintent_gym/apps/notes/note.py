@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mobileintent_gym.apps.notes import icon
 from mobileintent_gym.apps.notes.ids import COMMENT_FIELD, Rid
-from mobileintent_gym.apps.notes.state import ME, Comment, Note, NotesState
+from mobileintent_gym.apps.notes.state import ME, Comment, Note, NotesState, posted_text
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import Entry
 from mobileintent_gym.phone.icons import Glyph
@@ -74,7 +74,8 @@ class NoteScreen:
                 _block(ctx, note.body, 15, Rid.BODY),
                 _block(ctx, " ".join(f"#{tag}" for tag in note.tags), 15, Rid.TAGS,
                        color=LINK),
-                _block(ctx, f"{note.age}{where}", 12.5, color=t.muted, gap=12)]
+                _block(ctx, f"{posted_text(note.posted, ctx.today)}{where}", 12.5,
+                       color=t.muted, gap=12)]
 
     def _comments(self, ctx: Ctx, note: Note, state: NotesState) -> list[tuple[int, ItemBuilder]]:
         """The comments' header with their count, then the user's own comments."""

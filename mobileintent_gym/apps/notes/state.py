@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import date, datetime, timedelta
 from types import MappingProxyType
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
-from mobileintent_gym.phone.state import moved
+from mobileintent_gym.phone.state import MINUTE_FORMAT, moved
 
 ME = "me"  # the author id of the user's own notes
 
@@ -28,7 +28,8 @@ class Note:
         likes: Likes by others (the user's own like adds one).
         saves: Saves by others (the user's own save adds one).
         comments: Comments under it.
-        age: When it was posted, as shown (``3 days ago``).
+        posted: When it was posted, as ``YYYY-MM-DD HH:MM`` (shown against the phone's
+            date by :func:`posted_text`).
     """
 
     id: str
@@ -41,7 +42,7 @@ class Note:
     likes: int
     saves: int
     comments: int
-    age: str
+    posted: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +115,19 @@ class NotesState:
 
 
 def moved_state(state: NotesState, by: timedelta) -> NotesState:
-    """``state`` with the times of the user's comments moved by ``by``.
+    """``state`` with the notes' post times and the user's comments' times moved by ``by``."""
+    return replace(state, notes={i: replace(n, posted=moved(n.posted, by))
+                                 for i, n in state.notes.items()},
+                   comments=[replace(c, time=moved(c.time, by)) for c in state.comments])
 
-    Notes' ages (``3 days ago``, ``02-14``) are shown as the app received them and stay.
+
+def posted_text(time: str, today: date) -> str:
+    """How a note's post time shows on the phone's date ``today``.
+
+    ``Today``, ``Yesterday``, ``3 days ago``, then the date as ``MM-DD``.
     """
-    return replace(state, comments=[replace(c, time=moved(c.time, by)) for c in state.comments])
+    day = datetime.strptime(time, MINUTE_FORMAT).date()
+    days = (today - day).days
+    if days < 7:
+        return "Today" if days <= 0 else "Yesterday" if days == 1 else f"{days} days ago"
+    return f"{day:%m-%d}"
