@@ -261,9 +261,41 @@ def _grep_pattern(pattern: str, flags: set[str]) -> str:
     """
     if "F" in flags:
         return re.escape(pattern)
+    if (bare := _bare_class(pattern)) is not None:
+        raise ValueError(f"character class syntax is [{bare}], not {bare}")
     if "E" not in flags:
         pattern = _basic_to_python(pattern)
     return _POSIX_CLASS.sub(_posix_class, pattern)
+
+
+def _bare_class(pattern: str) -> str | None:
+    """A bracket expression of ``pattern`` that is a POSIX class alone (``[:digit:]``).
+
+    grep refuses one: the class belongs inside brackets (``[[:digit:]]``).
+    """
+    index = 0
+    while index < len(pattern):
+        if pattern[index] == "\\":
+            index += 2
+        elif pattern[index] == "[":
+            end = _bracket_end(pattern, index)
+            if _POSIX_CLASS.fullmatch(pattern, index, end + 1):
+                return pattern[index:end + 1]
+            index = end + 1
+        else:
+            index += 1
+    return None
+
+
+def _bracket_end(pattern: str, start: int) -> int:
+    """Where the bracket expression opened at ``start`` closes (the text's end if never)."""
+    index = start + 1
+    index += pattern.startswith("^", index)
+    index += pattern.startswith("]", index)  # a ']' first is a member
+    while index < len(pattern) and pattern[index] != "]":
+        close = pattern.find(":]", index + 2) if pattern.startswith("[:", index) else -1
+        index = close + 2 if close >= 0 else index + 1
+    return min(index, len(pattern) - 1)
 
 
 def _posix_class(match: re.Match[str]) -> str:

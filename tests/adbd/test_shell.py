@@ -68,6 +68,10 @@ def test_grep_takes_e_patterns_double_dash_and_posix_classes(shell):
     assert run(shell, "echo -x | grep -- -x")[0] == "-x\n"
     assert run(shell, "echo x | grep -e") == ("", "grep: option requires an argument -- 'e'\n", 2)
     assert run(shell, "echo 1 | grep '[[:digits:]]'")[2] == 2  # no such class
+    # A class outside brackets was read as the text "0-9": status 1, silently.
+    assert run(shell, "echo 1 | grep '[:digit:]'") == (
+        "", "grep: character class syntax is [[:digit:]], not [:digit:]\n", 2)
+    assert run(shell, "echo 1 | grep -c '[^[:alpha:]x]'")[0] == "1\n"
 
 
 def test_mkdir_and_touch_try_every_operand(shell):
