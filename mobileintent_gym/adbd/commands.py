@@ -257,34 +257,36 @@ def _grep_pattern(pattern: str, flags: set[str]) -> str:
     """A grep pattern as Python's ``re`` reads it (``-F`` fixed, ``-E`` extended, else basic).
 
     Raises:
-        ValueError: For a POSIX class grep does not know (``[[:digits:]]``).
+        ValueError: For a POSIX class outside brackets (``[:digit:]``) or one grep does
+            not know (``[[:digits:]]``).
     """
     if "F" in flags:
         return re.escape(pattern)
-    if (bare := _bare_class(pattern)) is not None:
-        raise ValueError(f"character class syntax is [{bare}], not {bare}")
-    if "E" not in flags:
-        pattern = _basic_to_python(pattern)
-    return _POSIX_CLASS.sub(_posix_class, pattern)
+    return _classes(pattern if "E" in flags else _basic_to_python(pattern))
 
 
-def _bare_class(pattern: str) -> str | None:
-    """A bracket expression of ``pattern`` that is a POSIX class alone (``[:digit:]``).
+def _classes(pattern: str) -> str:
+    """``pattern`` with the POSIX classes of its bracket expressions as Python writes them.
 
-    grep refuses one: the class belongs inside brackets (``[[:digit:]]``).
+    Only bracket expressions are read (an escaped bracket is text); a class alone as one
+    (``[:digit:]``) is refused, as grep refuses it.
     """
-    index = 0
+    out, index = [], 0
     while index < len(pattern):
         if pattern[index] == "\\":
+            out.append(pattern[index:index + 2])
             index += 2
         elif pattern[index] == "[":
-            end = _bracket_end(pattern, index)
-            if _POSIX_CLASS.fullmatch(pattern, index, end + 1):
-                return pattern[index:end + 1]
-            index = end + 1
+            end = _bracket_end(pattern, index) + 1
+            bracket = pattern[index:end]
+            if _POSIX_CLASS.fullmatch(bracket):
+                raise ValueError(f"character class syntax is [{bracket}], not {bracket}")
+            out.append(_POSIX_CLASS.sub(_posix_class, bracket))
+            index = end
         else:
+            out.append(pattern[index])
             index += 1
-    return None
+    return "".join(out)
 
 
 def _bracket_end(pattern: str, start: int) -> int:

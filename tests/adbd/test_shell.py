@@ -72,6 +72,8 @@ def test_grep_takes_e_patterns_double_dash_and_posix_classes(shell):
     assert run(shell, "echo 1 | grep '[:digit:]'") == (
         "", "grep: character class syntax is [[:digit:]], not [:digit:]\n", 2)
     assert run(shell, "echo 1 | grep -c '[^[:alpha:]x]'")[0] == "1\n"
+    # An escaped bracket is text: its "[:digit:]" is no class (it became "\\0-9").
+    assert run(shell, "echo 'x[:digit:]' | grep -c 'x\\[:digit:]'") == ("1\n", "", 0)
 
 
 def test_mkdir_and_touch_try_every_operand(shell):
