@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from mobileintent_gym.errors import InvalidStateError
 
 DEFAULT_CLOCK = datetime(2026, 3, 2, 9, 41)
 MINUTE_FORMAT = "%Y-%m-%d %H:%M"
 """How apps store a time to the minute (``2026-03-02 09:41``)."""
+_R = TypeVar("_R")
 
 
 def minutes_ago(minutes: int) -> str:
@@ -27,6 +28,11 @@ def minutes_ago(minutes: int) -> str:
 def moved(time: str, by: timedelta) -> str:
     """``time`` (``YYYY-MM-DD HH:MM``) moved by ``by``; ``""`` (no time) stays ``""``."""
     return (datetime.strptime(time, MINUTE_FORMAT) + by).strftime(MINUTE_FORMAT) if time else ""
+
+
+def moved_each(records: Iterable[_R], by: timedelta, name: str = "time") -> tuple[_R, ...]:
+    """Immutable ``records`` with the time each holds in its field ``name`` moved by ``by``."""
+    return tuple(replace(r, **{name: moved(getattr(r, name), by)}) for r in records)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -8,7 +8,7 @@ from datetime import timedelta
 from types import MappingProxyType
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
-from mobileintent_gym.phone.state import moved
+from mobileintent_gym.phone.state import moved_each
 
 ME = "me"
 
@@ -89,6 +89,5 @@ class ChatState:
 
 def moved_state(state: ChatState, by: timedelta) -> ChatState:
     """``state`` with its messages' times moved by ``by`` (Moments' ages stay)."""
-    chats = [replace(c, messages=tuple(replace(m, time=moved(m.time, by)) for m in c.messages))
-             for c in state.chats]
-    return replace(state, chats=chats)
+    return replace(state, chats=[replace(c, messages=moved_each(c.messages, by))
+                                 for c in state.chats])

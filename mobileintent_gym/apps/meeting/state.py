@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
-from mobileintent_gym.phone.state import MINUTE_FORMAT, moved
+from mobileintent_gym.phone.state import MINUTE_FORMAT, moved, moved_each
 
 TIME_FORMAT = MINUTE_FORMAT
 
@@ -97,10 +97,8 @@ class MeetingState:
 
 def moved_state(state: MeetingState, by: timedelta) -> MeetingState:
     """``state`` with every meeting's start and the time the user joined moved by ``by``."""
-    def move(meetings: tuple[Meeting, ...]) -> list[Meeting]:
-        return [replace(m, start=moved(m.start, by)) for m in meetings]
-
-    return replace(state, scheduled=move(state.scheduled), history=move(state.history),
+    return replace(state, scheduled=moved_each(state.scheduled, by, "start"),
+                   history=moved_each(state.history, by, "start"),
                    joined_at=moved(state.joined_at, by))
 
 

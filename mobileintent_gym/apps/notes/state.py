@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta
 from types import MappingProxyType
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
-from mobileintent_gym.phone.state import MINUTE_FORMAT, moved
+from mobileintent_gym.phone.state import MINUTE_FORMAT, moved_each
 
 ME = "me"  # the author id of the user's own notes
 
@@ -116,9 +116,9 @@ class NotesState:
 
 def moved_state(state: NotesState, by: timedelta) -> NotesState:
     """``state`` with the notes' post times and the user's comments' times moved by ``by``."""
-    return replace(state, notes={i: replace(n, posted=moved(n.posted, by))
-                                 for i, n in state.notes.items()},
-                   comments=[replace(c, time=moved(c.time, by)) for c in state.comments])
+    notes = moved_each(state.notes.values(), by, "posted")
+    return replace(state, notes={n.id: n for n in notes},
+                   comments=moved_each(state.comments, by))
 
 
 def posted_text(time: str, today: date) -> str:

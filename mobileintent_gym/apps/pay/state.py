@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER, user_handle
-from mobileintent_gym.phone.state import MINUTE_FORMAT, moved
+from mobileintent_gym.phone.state import MINUTE_FORMAT, moved, moved_each
 
 ME = "me"
 THEM = "them"
@@ -136,8 +136,7 @@ def moved_state(state: PayState, by: timedelta) -> PayState:
     """``state`` with its transactions' and messages' times (and order days) moved by ``by``."""
     bills = [replace(b, time=(time := moved(b.time, by)), order=order_number(time, b.order[8:]))
              for b in state.bills]
-    conversations = [replace(c, messages=tuple(replace(m, time=moved(m.time, by))
-                                               for m in c.messages))
+    conversations = [replace(c, messages=moved_each(c.messages, by))
                      for c in state.conversations]
     return replace(state, bills=bills, conversations=conversations)
 
