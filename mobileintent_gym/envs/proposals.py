@@ -92,11 +92,10 @@ def intent_matcher(encoder: Encoder, segments: Sequence[IntentionSegment], thres
     where no wording of the task quotes its name.
     """
     names: dict[str, set[str]] = {}
-    for segment in segments:
-        if segment.task and not segment.is_noise:
-            task = instantiate(segment.task, content)
-            names.setdefault(_task_key(segment.task), set()).update(
-                content.labels[e] for e in (task.record, task.target) if e in content.labels)
+    for task_id in {s.task for s in segments if s.task and not s.is_noise}:  # each once
+        task = instantiate(task_id, content)
+        names.setdefault(_task_key(task_id), set()).update(
+            content.labels[e] for e in (task.record, task.target) if e in content.labels)
     return IntentMatcher(encoder, known_intentions(segments), threshold, names)
 
 
