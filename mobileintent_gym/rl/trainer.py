@@ -127,11 +127,12 @@ class RepairTrainer:
         out, settings = Path(self.config.out), run_settings(self.config, self.lm.name)
         check_run_folder(out, settings, resume)
         with contextlib.closing(self):
-            if resume and not checkpoints(out) and (out / LOG_FILE).exists():
+            saved = checkpoints(out) if resume else []
+            if resume and not saved and (out / LOG_FILE).exists():
                 logger.warn(f"--resume: {out} holds no checkpoint to continue from; its "
                             "logged updates are dropped and the run starts from update 0")
-            if resume and checkpoints(out):
-                self.load(checkpoints(out)[-1][1])
+            if saved:
+                self.load(saved[-1][1])
                 if self.done > self.config.updates:
                     raise MobileIntentError(f"{out} holds {self.done} updates; --updates "
                                             f"{self.config.updates} would end before them "
