@@ -187,6 +187,12 @@ def _screen_size(answer: str, serial: str) -> tuple[int, int]:
     return size
 
 
+def _let_go(lock: int | None, link: AdbTransport) -> None:
+    """What closing a device, or dropping it, lets go of: its lock, then the adb server."""
+    unlock(lock)
+    link.close()
+
+
 class AdbDevice:
     """A device reached through adb, satisfying :class:`~mobileintent_gym.backends.Device`.
 
@@ -206,8 +212,9 @@ class AdbDevice:
         self._link = AdbTransport(self.config)
         try:
             lock = device_lock.hold(self._link.device_key(), repr(self.config.serial))
-            # Let go by close(), else when the device is dropped (as a file object would).
-            self._let_go = weakref.finalize(self, unlock, lock)
+            # Let go by close(), else when the device is dropped (as a file object would):
+            # its lock, and its use of the adb server.
+            self._let_go = weakref.finalize(self, _let_go, lock, self._link)
             self.width, self.height = _screen_size(self._link.read("wm size"),
                                                    self.config.serial)
         except BaseException:

@@ -202,3 +202,16 @@ def test_a_closed_device_drives_nothing_and_the_local_host_is_one_host(served):
     second = AdbDevice(AdbConfig(f"localhost:{thread.port}", server_port=port))
     assert second.route() == "launcher"
     second.close()
+
+
+def test_a_device_dropped_unclosed_lets_go_of_its_server_too(served):
+    # Dropping the device let go of its lock but not of its use of the server: the server
+    # it had started stayed up for the rest of the process.
+    import gc
+
+    thread, port = served
+    device = load_device(f"adb:127.0.0.1:{thread.port}")  # starts the server
+    assert device.route() == "launcher"
+    del device
+    gc.collect()
+    assert stopped(port)
