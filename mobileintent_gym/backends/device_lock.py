@@ -40,7 +40,7 @@ def use_server(key: str) -> int | None:
     Held from before the server is looked for until the env lets it go (see
     :func:`last_use`); the descriptor, or ``None`` when the lock file cannot be made.
     """
-    return _lock(f"server-{_digest(key)}.lock", shared=True)
+    return _lock(_server_lock(key), shared=True)
 
 
 def mark_started(key: str) -> None:
@@ -62,7 +62,7 @@ def last_use(key: str, descriptor: int | None) -> Iterator[bool]:
     """
     unlock(descriptor)
     try:
-        alone = _lock(f"server-{_digest(key)}.lock", wait=False)
+        alone = _lock(_server_lock(key), wait=False)
     except BlockingIOError:  # another env uses it
         alone = None
     if not (is_locked(alone) and _starter_runs(key)):
@@ -77,7 +77,13 @@ def last_use(key: str, descriptor: int | None) -> Iterator[bool]:
         unlock(alone)
 
 
+def _server_lock(key: str) -> str:
+    """The name of the lock file of the adb server ``key`` names."""
+    return f"server-{_digest(key)}.lock"
+
+
 def _started(key: str) -> Path:
+    """The note that a process of this user started that server (it holds the pid)."""
     return lock_folder() / f"server-{_digest(key)}.started"
 
 
