@@ -6,6 +6,7 @@ its draw operations.
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,14 @@ def bar_heights(density: float) -> tuple[int, int]:
     return round(STATUS_DP * density), round(NAV_DP * density)
 
 
+def clock_face(clock: datetime) -> tuple[date, str]:
+    """What of ``clock`` app screens may show: the date and the :func:`daytime`.
+
+    A built screen is reused while this is unchanged.
+    """
+    return clock.date(), daytime(clock.hour)
+
+
 def build_view(phone: SimPhone) -> View:
     """The view of whatever is in front: the launcher or the top screens of an app."""
     status, nav = bar_heights(phone.density)
@@ -36,7 +45,7 @@ def build_view(phone: SimPhone) -> View:
     fg = stacks.foreground
     if fg is None:
         ctx = Ctx(w, h, phone.density, (0, status, w, h - nav), launcher.THEME, launcher.PACKAGE,
-                  phone._clock.date(), daytime(phone._clock.hour))
+                  *clock_face(phone._clock))
         content = launcher.build(ctx, list(phone.apps.values()), phone._clock, stacks.launcher)
         root = Node(FRAME, (0, 0, w, h)).add(content)
         return View(root, "launcher", launcher.PACKAGE, content)
@@ -46,7 +55,7 @@ def build_view(phone: SimPhone) -> View:
              else None)
     bottom = board.rect[1] if board else h - nav
     ctx = Ctx(w, h, phone.density, (0, status, w, bottom), app.theme, app.package,
-              phone._clock.date(), daytime(phone._clock.hour))
+              *clock_face(phone._clock))
     layers = tuple(_layer(phone, app, ctx, entry) for entry in entries)
     root = Node(FRAME, (0, 0, w, h)).add(*(layer.node for layer in layers))
     return View(root, entries[-1].route, app.package, layers[-1].node, board, layers)

@@ -415,9 +415,9 @@ class SimPhone:
     def _key(self) -> tuple:
         key = self._stacks.view_key()
         # The launcher draws its page, the date and the time to the minute; apps show
-        # times against the date (Today, Yesterday).
+        # times against the date (Today, Yesterday) and greet by the time of day.
         if key is not None:
-            return (*key, self._clock.date())
+            return (*key, *chrome.clock_face(self._clock))
         return (None, self._stacks.launcher.key(), self._clock.date(), self._clock.hour,
                 self._clock.minute)
 

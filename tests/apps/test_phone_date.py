@@ -90,6 +90,19 @@ def test_music_greets_by_the_time_of_day_on_the_phones_clock():
                          "Good morning"]
 
 
+def test_music_greeting_turns_at_noon_while_the_screen_stays_open():
+    # The screen built at 11:59 was reused after noon: its cache key held the date only.
+    phone = SimPhone()
+    phone.reset(PhoneState(PhoneState.default(phone.apps).apps, datetime(2026, 3, 6, 11, 59, 50)))
+    phone.open("music", "music/home")
+    before = [n.text for n in nodes(phone) if n.text.startswith("Good ")]
+    for _ in range(5):  # 4 s an action: past 12:00
+        phone.act("SWIPE[UP]")
+    assert phone.clock.endswith("12:00:10")
+    after = [n.text for n in nodes(phone) if n.text.startswith("Good ")]
+    assert (before, after) == (["Good morning"], ["Good afternoon"])
+
+
 def test_a_notes_post_date_reads_against_the_phones_date():
     # A note's date was text made as of the default clock ("02-20" for 10 days before it),
     # so a generated first day in January showed notes posted in February.
