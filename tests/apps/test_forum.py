@@ -95,7 +95,7 @@ def test_commenting_ends_the_thread_and_lists_the_comment_on_your_profile(phone)
     assert find(phone.hierarchy(), resource_id="submit").enabled
     press(phone, resource_id="submit")
     assert texts(phone, "comment_text")[-1] == "Thank you"
-    assert texts(phone, "comment_author")[-1] == "quiet_otter (you) · now"
+    assert texts(phone, "comment_author")[-1] == f"{forum.me} (you) · now"
     assert texts(phone, "comment_input") == ["Add a comment"]  # the hint: the box is empty
     assert not find(phone.hierarchy(), resource_id="submit").enabled
     phone.act("SWIPE[DOWN]")
@@ -132,7 +132,7 @@ def test_the_comments_you_wrote_before_are_marked_in_their_threads(phone):
     while phone.act("SWIPE[UP]").effect:
         pass
     assert texts(phone, "comment_text")[-1] == text
-    assert texts(phone, "comment_author")[-1].startswith("quiet_otter (you) · ")
+    assert texts(phone, "comment_author")[-1].startswith(f"{forum.me} (you) · ")
 
 
 def test_saving_shows_on_the_post_and_in_the_saved_tab(phone):

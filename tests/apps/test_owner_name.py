@@ -1,11 +1,15 @@
 """The phone shows its owner's own name: the profile's, else one made of the user id."""
 
 import json
+import re
+from collections import Counter
 
 import pytest
 
+from mobileintent_gym.apps.pay.state import money
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER, user_handle
 from mobileintent_gym.phone import SimPhone, hierarchy
+from mobileintent_gym.phone.widgets import counted
 from mobileintent_gym.users import PairConfig, build_user_content, load_profile, load_user_content
 from mobileintent_gym.users.profile import builtin_profiles_dir
 
@@ -54,6 +58,32 @@ def test_every_me_page_shows_the_users_own_name_and_handles_made_of_it(user, nam
     chat = phone.state.apps["chat"].chats[0]
     phone.open("chat", "chat/conversation", id=chat.id)
     assert name in shown(phone)  # the face beside the user's own messages
+
+
+def test_each_users_account_details_are_their_own_and_shown_on_the_me_pages():
+    # Every user had the forum name quiet_otter, meeting ID 6182 0473, a balance of
+    # 1,024.36 with 11,377.80 saved on 3 cards, account level 4 and the same notes bio.
+    details = []
+    for user in ("kwame", "lucia", "jun"):
+        phone = phone_of(load_user_content(user, LEXICAL))
+        apps, pages = phone.state.apps, me_pages(phone)
+        forum, pay, notes = apps["forum"], apps["pay"], apps["notes"]
+        assert apps["meeting"].account in pages["meeting/me"]
+        assert f"Lv {apps['video'].level} · Watching, learning and liking" in pages["video/me"]
+        shown_pay = [money(pay.balance, sign=False), money(pay.savings, sign=False),
+                     money(pay.balance + pay.savings, sign=False), counted(pay.cards, "card")]
+        assert set(shown_pay) <= set(pages["pay/me"])
+        phone.open("pay", "pay/home")
+        earned = round(pay.savings * 0.04 / 365)
+        assert f"Savings fund earned +{earned // 100}.{earned % 100:02d} yesterday" in shown(phone)
+        kept = Counter(notes.notes[n].topic for n in (*notes.saved, *notes.liked))
+        top = [topic for topic, _ in kept.most_common(2)]
+        assert notes.bio == f"{top[0].capitalize()}, {top[1]} and saving everything for later"
+        assert notes.bio in pages["notes/me"]
+        phone.open("forum", "forum/profile")
+        assert forum.me in shown(phone) and re.fullmatch(r"[a-z]+_[a-z]+\d\d", forum.me)
+        details.append((forum.me, apps["meeting"].account, pay.balance, pay.savings, notes.bio))
+    assert all(len(set(column)) == 3 for column in zip(*details, strict=True))
 
 
 def test_no_screen_of_a_built_in_users_phone_shows_the_default_name():

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 ME = "quiet_otter"
-"""The user's name in the forum."""
+"""The user's name in the forum where a state gives none (built content draws one per user)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from mobileintent_gym.apps.meeting.ids import Pair
-from mobileintent_gym.apps.meeting.state import TIME_FORMAT, Meeting, MeetingState
+from mobileintent_gym.apps.meeting.state import TIME_FORMAT, Meeting, MeetingState, account_line
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from mobileintent_gym.users.contexts import ContextSpec, Pool
@@ -60,8 +60,8 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
     Args:
         lists: Past meetings and webinars (each newest first) and scheduled meetings
             (soonest first).
-        rng: Source of the time slots, the mix of the history, meeting IDs, recordings
-            and reminders.
+        rng: Source of the time slots, the mix of the history, meeting IDs, recordings,
+            reminders and the user's personal meeting ID.
         owner: The owner's name, on the Me page and their tile in a meeting.
     """
     meetings, webinars = lists[Pair.HISTORY], lists[Pair.WEBINARS]
@@ -74,7 +74,8 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
     scheduled = [_meeting(r, start, rng) for r, start in
                  zip(upcoming, _slots(rng, True, len(upcoming)), strict=True)]
     reminders = [m.id for m in scheduled if rng.random() < REMINDER_SHARE]
-    return MeetingState(scheduled, history, reminders, me=owner)
+    return MeetingState(scheduled, history, reminders, me=owner,
+                        account=account_line(int(rng.integers(10**7, 10**8))))
 
 
 def _slots(rng: np.random.Generator, future: bool, count: int) -> list[str]:

@@ -12,6 +12,11 @@ from mobileintent_gym.phone.state import MINUTE_FORMAT, moved, moved_each
 TIME_FORMAT = MINUTE_FORMAT
 
 
+def account_line(number: int) -> str:
+    """The Me page's account line for the personal meeting ID ``number`` (eight digits)."""
+    return f"Personal account · ID {number // 10_000} {number % 10_000:04d}"
+
+
 @dataclass(frozen=True, slots=True)
 class Meeting:
     """A scheduled meeting or one of the meeting history.
@@ -65,7 +70,7 @@ class MeetingState:
     muted: bool = True
     camera: bool = False
     me: str = DEFAULT_OWNER
-    account: str = "Personal account · ID 6182 0473"
+    account: str = account_line(61_820_473)
 
     def __post_init__(self) -> None:
         for name in ("scheduled", "history", "reminders"):

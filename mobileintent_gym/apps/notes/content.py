@@ -3,11 +3,13 @@
 Pools: ``data/notes.jsonl`` (``n000``…: author, topic, tags, location, body), which the
 three contexts share, so a note is in one list only (saved, liked or the Discover feed),
 and ``data/posts.jsonl`` (``np00``…), the user's own notes, a few of which each user has
-posted. Counts, posting dates and followers are drawn per user.
+posted. Counts, posting dates and followers are drawn per user; the user's bio names the
+topics of their saved and liked notes.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -24,6 +26,7 @@ DOMAINS = ("Restaurants", "Travel", "Shopping", "Books", "Media", "Movies", "Eve
 OWN_NOTES = 3
 MINUTES_A_DAY = 24 * 60  # notes were posted a whole number of days before the clock
 FOLLOWS = 12  # authors the user follows: those of the first saved notes
+BIO_TOPICS = 2
 
 
 def _describe(r: Record) -> str:
@@ -59,7 +62,18 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
     follows = list(dict.fromkeys(r["author"] for r in saved))[:FOLLOWS]
     return NotesState(notes, discover=[r.id for r in discover], saved=[r.id for r in saved],
                       liked=[r.id for r in liked], mine=[r.id for r in mine], follows=follows,
-                      followers=int(rng.integers(3, 300)), me=owner)
+                      followers=int(rng.integers(3, 300)), me=owner, bio=bio((*saved, *liked)))
+
+
+def bio(kept: Sequence[Record]) -> str:
+    """The user's bio: the two topics most of ``kept`` (saved and liked notes) are about.
+
+    ``Food, travel and saving everything for later``; ties go to the topic kept first.
+    """
+    topics = [topic for topic, _ in Counter(r["topic"] for r in kept).most_common(BIO_TOPICS)]
+    if not topics:
+        return "Saving everything for later"
+    return f"{', '.join(topics).capitalize()} and saving everything for later"
 
 
 

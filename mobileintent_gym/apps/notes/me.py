@@ -65,8 +65,7 @@ class MeScreens:
                  widgets.text(dark, names.take(ctx.dp(22)), f"ID: {handle}", 12.5,
                               color=t.muted))
         col.take(ctx.dp(12))
-        head.add(widgets.text(dark, col.take(ctx.dp(24)), "Coffee, city walks and saving "
-                              "everything for later", 14))
+        head.add(widgets.text(dark, col.take(ctx.dp(24)), state.bio, 14))
         col.take(ctx.dp(12))
         mine = [state.notes[n] for n in state.mine]
         counts = ((len(state.follows), "Following"), (state.followers, "Followers"),

@@ -75,6 +75,7 @@ class NotesState:
         comments: The user's comments, newest first.
         me: The owner's name (the profile's ``name``).
         followers: The user's followers.
+        bio: The line under the user's name on the Me page.
     """
 
     notes: Mapping[str, Note]
@@ -86,6 +87,7 @@ class NotesState:
     comments: tuple[Comment, ...] = ()
     me: str = DEFAULT_OWNER
     followers: int = 0
+    bio: str = "Coffee, city walks and saving everything for later"
 
     def __post_init__(self) -> None:
         if not isinstance(self.notes, MappingProxyType):

@@ -123,9 +123,10 @@ class PayApp(PayIntents, BillScreens, MessageScreens, App):
                                 Rid.QUICK_ACTION, (white, _BLUE)))
         rows = [_SERVICES[i:i + _COLUMNS] for i in range(0, len(_SERVICES), _COLUMNS)]
         items = [(ctx.dp(84), lambda r, row=row: self._service_row(ctx, r, row)) for row in rows]
+        earned = f"Savings fund earned {money(state.earned)} yesterday"
         items += [(ctx.dp(140), lambda r: self._card(
-                      ctx, r, "Balance", money(state.balance, sign=False),
-                      "Savings fund earned +1.23 yesterday", ("open", Route.ME), Rid.ASSET)),
+                      ctx, r, "Balance", money(state.balance, sign=False), earned,
+                      ("open", Route.ME), Rid.ASSET)),
                   (ctx.dp(128), lambda r: self._card(
                       ctx, r, f"Spent in {ctx.today:%B}", self._spent(state, ctx.today),
                       "See every transaction in Bills", ("open", Route.BILLS), Rid.SPENDING)),
@@ -193,7 +194,8 @@ class PayApp(PayIntents, BillScreens, MessageScreens, App):
                     ("noop",), "balance"),
                    ("Savings fund", icon.coins, (30, 170, 110),
                     money(state.savings, sign=False), ("noop",), "savings")),
-                  (("Bank cards", icon.card, (120, 90, 230), "3 cards", ("noop",), "cards"),
+                  (("Bank cards", icon.card, (120, 90, 230), widgets.counted(state.cards, "card"),
+                    ("noop",), "cards"),
                    ("Insurance", icon.shield, _BLUE, "", ("noop",), "insurance"),
                    ("Settings", "settings", (130, 140, 155), "", ("noop",), "settings")))
         for group in groups:

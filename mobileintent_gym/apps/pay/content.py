@@ -32,6 +32,10 @@ BILL_GAP_MINUTES = (180, 1800)
 CHAT_GAP_MINUTES = (20, 600)
 MESSAGE_SPACING_MINUTES = 3
 MAX_UNREAD = 3
+# The account's balance and savings fund, in cents: 10 to the power of a number drawn in
+# each range (about 30 to 6,300, and 1,000 to 50,000).
+BALANCE_EXPONENTS, SAVINGS_EXPONENTS = (3.5, 5.8), (5.0, 6.7)
+MAX_CARDS = 4
 UNREAD_SHARE = 0.3  # of conversations whose last message is theirs
 # PersonaLens domains whose tastes show in what a person pays for.
 SPENDING_DOMAINS = ("Restaurants", "Shopping", "Events", "Movies", "Music", "Sports", "Games",
@@ -65,7 +69,8 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
 
     Args:
         lists: The transactions and the conversations, in screen order.
-        rng: Source of times, order numbers and unread counts.
+        rng: Source of times, order numbers, unread counts and the account's balance,
+            savings and cards.
         owner: The owner's name, on the My page's account card.
     """
     bills, ago = [], int(rng.integers(25, 240))
@@ -80,7 +85,9 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
         unread = int(rng.integers(1, MAX_UNREAD + 1)) if rng.random() < UNREAD_SHARE else 0
         conversations.append(_timed(r, ago, unread))
         ago += int(rng.integers(*CHAT_GAP_MINUTES))
-    return PayState(bills, conversations, me=owner)
+    balance, savings = (int(10 ** rng.uniform(*e)) for e in (BALANCE_EXPONENTS, SAVINGS_EXPONENTS))
+    return PayState(bills, conversations, me=owner, balance=balance, savings=savings,
+                    cards=int(rng.integers(1, MAX_CARDS + 1)))
 
 
 def _timed(record: Record, ago: int, unread: int) -> Conversation:

@@ -11,6 +11,8 @@ from mobileintent_gym.phone.state import MINUTE_FORMAT, moved, moved_each
 ME = "me"
 THEM = "them"
 TIME_FORMAT = MINUTE_FORMAT
+SAVINGS_RATE = 0.04
+"""The savings fund's yearly yield."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +78,7 @@ class PayState:
         me: The owner's name (the profile's ``name``).
         balance: The balance in cents.
         savings: What the savings fund holds, in cents.
+        cards: Bank cards linked to the account.
     """
 
     bills: tuple[Bill, ...]
@@ -83,10 +86,16 @@ class PayState:
     me: str = DEFAULT_OWNER
     balance: int = 102_436
     savings: int = 1_137_780
+    cards: int = 3
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "bills", tuple(self.bills))
         object.__setattr__(self, "conversations", tuple(self.conversations))
+
+    @property
+    def earned(self) -> int:
+        """What the savings fund earned yesterday, in cents (:data:`SAVINGS_RATE` a year)."""
+        return round(self.savings * SAVINGS_RATE / 365)
 
     @property
     def account(self) -> str:

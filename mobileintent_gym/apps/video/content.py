@@ -21,6 +21,7 @@ from mobileintent_gym.users.contexts import ContextSpec, Pool
 DOMAINS = ("Media", "Movies", "Games", "Music", "Sports", "Travel", "Restaurants",
            "Shopping", "Books", "Events")
 FEED_HOURS = 5  # a followed uploader posts about every five hours
+MIN_LEVEL, MAX_LEVEL = 2, 6  # of the user's account
 
 
 def _describe(r: Record) -> str:
@@ -45,7 +46,8 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
 
     Args:
         lists: The Following feed (newest first), the recommendations and the liked videos.
-        rng: Source of the counts, the posting times and the uploaders' followers.
+        rng: Source of the counts, the posting times, the uploaders' followers and the
+            user's account level.
         owner: The owner's name, on the Me page.
     """
     following, home, liked = lists[Pair.FOLLOWING], lists[Pair.HOME], lists[Pair.LIKED]
@@ -57,7 +59,7 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
     return VideoState(videos, uploaders, home=[r.id for r in home],
                       following=[r.id for r in following], liked=[r.id for r in liked],
                       follows=list(dict.fromkeys(r["uploader"] for r in following)),
-                      me=owner)
+                      me=owner, level=int(rng.integers(MIN_LEVEL, MAX_LEVEL + 1)))
 
 
 def _video(record: Record, rng: np.random.Generator, hours: int) -> Video:
