@@ -44,13 +44,11 @@ from mobileintent_gym.intents.schema import (
     Step,
 )
 from mobileintent_gym.phone import SimPhone, hierarchy
-from mobileintent_gym.phone.state import DEFAULT_CLOCK, PhoneState
+from mobileintent_gym.phone.state import DATED_DAYS, DEFAULT_CLOCK, PhoneState
 from mobileintent_gym.tasks import TaskInstance, instantiate
 from mobileintent_gym.users import PairConfig, build_user_content, resolve_profile
 
 FIRST_DAY = date(2026, 3, 2)  # a Monday
-# Days the phone's content can be dated around (its times are written with 4-digit years).
-FIRST_DAYS = (date(1900, 1, 1), date(9998, 12, 31))
 LOCK_AFTER = timedelta(minutes=10)  # a gap this long puts the phone away between segments
 _NOISE_TEXT = {"idle": "Idle on the home screen without opening an app",
                "accidental": "Opened {app} by accident and left it at once",
@@ -80,7 +78,7 @@ class GeneratorConfig:
 
     Raises:
         ValueError: For a ``noise`` or ``interleave`` that is no number in [0, 1], a
-            ``first_day`` that is no date within :data:`FIRST_DAYS`, ``habits`` that are
+            ``first_day`` that is no date within :data:`DATED_DAYS`, ``habits`` that are
             not user ids with habits, or a width or height that is no positive integer.
         InvalidArgumentError: For a ``manner`` or ``pair`` of another kind.
     """
@@ -117,13 +115,13 @@ def _day(value: object) -> date:
     """``value`` as a date: a ``datetime`` is its day (days are planned on dates).
 
     Raises:
-        ValueError: For anything that is no date, or a date outside :data:`FIRST_DAYS`.
+        ValueError: For anything that is no date, or a date outside :data:`DATED_DAYS`.
     """
     if isinstance(value, datetime):
         value = value.date()
-    if not isinstance(value, date) or not FIRST_DAYS[0] <= value <= FIRST_DAYS[1]:
-        raise ValueError(f"first_day must be a date in {FIRST_DAYS[0].year}-"
-                         f"{FIRST_DAYS[1].year}, got {value!r}")
+    if not isinstance(value, date) or not DATED_DAYS[0] <= value <= DATED_DAYS[1]:
+        raise ValueError(f"first_day must be a date in {DATED_DAYS[0].year}-"
+                         f"{DATED_DAYS[1].year}, got {value!r}")
     return value
 
 
@@ -199,11 +197,13 @@ class UserLife:
 
         Raises:
             MobileIntentError: Unless ``index`` is an integer after the last day lived
-                (days are lived in order: each starts from the phone the one before left).
+                (days are lived in order: each starts from the phone the one before left)
+                whose date is within :data:`DATED_DAYS`.
         """
         if not is_integer(index) or index <= self.lived:
             raise MobileIntentError(f"day {index!r}: days are lived in order, after day "
                                     f"{self.lived}; give a later one")
+        self.date(index)
         self.lived = int(index)
         start = self.phone.state.copy()
         segments = tuple(self.live(index))
@@ -212,7 +212,15 @@ class UserLife:
         return Session(self.user, first, segments, self.seed, start)
 
     def date(self, index: int) -> date:
-        """The date of day ``index``."""
+        """The date of day ``index``.
+
+        Raises:
+            MobileIntentError: When it is after the last of :data:`DATED_DAYS`.
+        """
+        last = (DATED_DAYS[1] - self.config.first_day).days
+        if index > last:
+            raise MobileIntentError(f"day {index!r} is after {DATED_DAYS[1]}, the last day a "
+                                    f"life from {self.config.first_day} can reach (day {last})")
         return self.config.first_day + timedelta(days=index)
 
     def live(self, index: int) -> LivingDay:
@@ -416,11 +424,15 @@ def generate_sessions(user: str, days: int, seed: int = 0,
 
     Raises:
         ValueError: When ``days`` is no integer of at least 0.
+        MobileIntentError: When the last day would be after the last of
+            :data:`DATED_DAYS` (before any day is lived).
     """
     if not is_count(days, least=0):
         raise ValueError(f"days must be an integer >= 0, got {days!r}")
     life = UserLife(user, seed, config)
     try:
+        if days:
+            life.date(days - 1)
         return [life.day(i) for i in range(days)]
     finally:
         life.close()

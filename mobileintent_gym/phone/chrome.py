@@ -42,11 +42,11 @@ def build_view(phone: SimPhone) -> View:
     status, nav = bar_heights(phone.density)
     w, h = phone.width, phone.height
     stacks = phone._stacks
-    fg = stacks.foreground
+    fg, clock = stacks.foreground, phone._state.clock
     if fg is None:
         ctx = Ctx(w, h, phone.density, (0, status, w, h - nav), launcher.THEME, launcher.PACKAGE,
-                  *clock_face(phone._clock))
-        content = launcher.build(ctx, list(phone.apps.values()), phone._clock, stacks.launcher)
+                  *clock_face(clock))
+        content = launcher.build(ctx, list(phone.apps.values()), clock, stacks.launcher)
         root = Node(FRAME, (0, 0, w, h)).add(content)
         return View(root, "launcher", launcher.PACKAGE, content)
     app, entries = phone.apps[fg], stacks.layers()
@@ -55,7 +55,7 @@ def build_view(phone: SimPhone) -> View:
              else None)
     bottom = board.rect[1] if board else h - nav
     ctx = Ctx(w, h, phone.density, (0, status, w, bottom), app.theme, app.package,
-              *clock_face(phone._clock))
+              *clock_face(clock))
     layers = tuple(_layer(phone, app, ctx, entry) for entry in entries)
     root = Node(FRAME, (0, 0, w, h)).add(*(layer.node for layer in layers))
     return View(root, entries[-1].route, app.package, layers[-1].node, board, layers)
@@ -84,7 +84,7 @@ def frame_ops(phone: SimPhone, view: View) -> tuple[list[Op], Geometry]:
     fg = phone._stacks.foreground
     bar = launcher.THEME.bar if fg is None else phone.apps[fg].theme.bar
     bars = system_bars(phone.width, phone.height, phone.density, bar,
-                       phone._clock.strftime("%H:%M"))
+                       phone._state.clock.strftime("%H:%M"))
     return view.frame_ops(bars)
 
 

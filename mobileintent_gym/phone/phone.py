@@ -28,7 +28,7 @@ from mobileintent_gym.phone.backstack import BackStacks, Nav
 from mobileintent_gym.phone.events import ActResult, Hit, StepEvent
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.render import TILE_BUDGET, Renderer
-from mobileintent_gym.phone.state import PhoneState
+from mobileintent_gym.phone.state import DATED_DAYS, PhoneState
 from mobileintent_gym.phone.ui import Intent, center
 from mobileintent_gym.phone.view import Layer, View
 
@@ -64,6 +64,24 @@ def check_screen_size(width: object, height: object) -> None:
         fix = f"{width}x{taller}" if taller <= MAX_SIDE else f"{int(height / MIN_ASPECT)}x{height}"
         raise DeviceError(f"screen {width}x{height} is not a portrait phone: the height must "
                           f"be at least {MIN_ASPECT} times the width (e.g. {fix})")
+
+
+def _built_in(apps: dict[str, App], seed: int, clock: datetime) -> PhoneState:
+    """The built-in content of ``apps`` for ``seed``, dated around ``clock``.
+
+    Raises:
+        InvalidStateError: When there are ``apps`` and ``clock`` is outside
+            :data:`~mobileintent_gym.phone.state.DATED_DAYS`.
+    """
+    state = PhoneState.default(apps, seed)
+    if not apps or clock == state.clock:
+        return state
+    if not DATED_DAYS[0] <= clock.date() <= DATED_DAYS[1]:
+        raise InvalidStateError(
+            f"the built-in content of {sorted(apps)} cannot be dated around the clock "
+            f"{clock}: give their states too, or a clock in {DATED_DAYS[0].year}-"
+            f"{DATED_DAYS[1].year}")
+    return state.moved_to(clock, apps)
 
 
 class SimPhone:
@@ -127,12 +145,15 @@ class SimPhone:
     def reset(self, state: PhoneState | None = None, seed: int | None = None) -> None:
         """Load ``state`` (copied; default: built-in content for ``seed``), go home.
 
-        Apps that ``state`` leaves out get their built-in content for ``seed``. A clock with
-        a UTC offset starts at the wall-clock time it gives (the offset is dropped).
+        Apps that ``state`` leaves out get their built-in content for ``seed``, dated around
+        its clock. A clock with a UTC offset starts at the wall-clock time it gives (the
+        offset is dropped).
 
         Raises:
-            InvalidStateError: When ``state`` is not a valid PhoneState or ``seed`` is not a
-                non-negative integer; the phone is left as it was.
+            InvalidStateError: When ``state`` is not a valid PhoneState, ``seed`` is not a
+                non-negative integer, or ``state`` leaves apps out and its clock is outside
+                :data:`~mobileintent_gym.phone.state.DATED_DAYS`; the phone is left as it
+                was.
         """
         self._check_open(load=False)
         if seed is not None and not is_count(seed, least=0):
@@ -144,18 +165,17 @@ class SimPhone:
         else:
             state.check(self.apps)
             loaded = state.copy()
-            missing = {k: app for k, app in self.apps.items() if k not in loaded.apps}
-            loaded.apps.update(PhoneState.default(missing, seed or 0).apps)
             # A phone shows wall-clock time: a clock with a UTC offset is the time it shows
             # there (apps compare it with the naive times of their data).
             loaded.clock = loaded.clock.replace(tzinfo=None)
+            missing = {k: app for k, app in self.apps.items() if k not in loaded.apps}
+            loaded.apps.update(_built_in(missing, seed or 0, loaded.clock).apps)
         self._load(loaded)
         self.events = []
 
     def _load(self, loaded: PhoneState) -> None:
         """Make ``loaded`` (checked, the phone's own) the live state, at home."""
         self._state = loaded
-        self._clock = loaded.clock
         self._stacks = BackStacks(self.apps)
         self._stacks.versions.update(
             {app_id: self._version_of(app_id, data) for app_id, data in loaded.apps.items()})
@@ -231,7 +251,7 @@ class SimPhone:
         undo = self._undo_point()
         try:
             note, hit, typed = self._apply(action, before, gesture)
-            self._clock = self._moved_clock()
+            self._state.clock = self._moved_clock()
             after = self._current()
         except BaseException as err:  # Ctrl-C included: undone, and raised as it came
             self._roll_back(*undo)
@@ -254,9 +274,9 @@ class SimPhone:
             DeviceError: When it would leave the calendar (years 1-9999), naming the pace.
         """
         try:
-            return self._clock + timedelta(seconds=self._pace)
+            return self._state.clock + timedelta(seconds=self._pace)
         except OverflowError:
-            raise DeviceError(f"the clock ({self._clock}) would leave the calendar at "
+            raise DeviceError(f"the clock ({self._state.clock}) would leave the calendar at "
                               f"seconds_per_action={self._pace:g}") from None
 
     def close(self) -> None:
@@ -307,7 +327,7 @@ class SimPhone:
 
     @property
     def state(self) -> PhoneState:
-        """The live phone state (read it; change it only through actions)."""
+        """The live phone state, its clock included (read it; change it only through actions)."""
         self._live()
         return self._state
 
@@ -315,7 +335,7 @@ class SimPhone:
     def clock(self) -> str:
         """The simulated time, ``YYYY-MM-DD HH:MM:SS``."""
         self._live()
-        return self._clock.isoformat(" ", "seconds")
+        return self._state.clock.isoformat(" ", "seconds")
 
     def foreground_package(self) -> str:
         """Package of the window in front (the launcher's when no app is)."""
@@ -374,14 +394,14 @@ class SimPhone:
 
     def _undo_point(self) -> tuple[tuple, dict[str, Any], datetime]:
         """What :meth:`_roll_back` needs to undo what follows."""
-        return self._stacks.snapshot(), dict(self._state.apps), self._clock
+        return self._stacks.snapshot(), dict(self._state.apps), self._state.clock
 
     def _roll_back(self, stacks: tuple, apps: dict[str, Any], clock: datetime) -> None:
         """Undo an action: its stacks (with the front screen's UI state), data and clock."""
         self._stacks.restore(stacks)
         self._state.apps.clear()  # the same dict: handlers hold it
         self._state.apps.update(apps)
-        self._clock = clock
+        self._state.clock = clock
         self._view = self._view_key = None
 
     def _check_open(self, load: bool = True) -> None:
@@ -416,10 +436,10 @@ class SimPhone:
         key = self._stacks.view_key()
         # The launcher draws its page, the date and the time to the minute; apps show
         # times against the date (Today, Yesterday) and greet by the time of day.
+        clock = self._state.clock
         if key is not None:
-            return (*key, *chrome.clock_face(self._clock))
-        return (None, self._stacks.launcher.key(), self._clock.date(), self._clock.hour,
-                self._clock.minute)
+            return (*key, *chrome.clock_face(clock))
+        return (None, self._stacks.launcher.key(), clock.date(), clock.hour, clock.minute)
 
     def _dispatch(self, intent: Intent) -> None:
         name, args = intent[0], intent[1:]
@@ -439,7 +459,7 @@ class SimPhone:
         """Run an app's own intent; new data raises its version, so no screen goes stale."""
         fg, states = self._stacks.foreground, self._state.apps
         before = states[fg]
-        self.apps[fg].handle(Nav(self._stacks, states, fg, self._clock), intent)
+        self.apps[fg].handle(Nav(self._stacks, states, fg, self._state.clock), intent)
         after = states[fg]
         if after is not before and after != before:
             self._stacks.versions[fg] = next(self._versions)

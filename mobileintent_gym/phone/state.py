@@ -13,6 +13,9 @@ from mobileintent_gym.errors import InvalidStateError
 DEFAULT_CLOCK = datetime(2026, 3, 2, 9, 41)
 MINUTE_FORMAT = "%Y-%m-%d %H:%M"
 """How apps store a time to the minute (``2026-03-02 09:41``)."""
+DATED_DAYS = (date(1900, 1, 1), date(9998, 12, 31))
+"""Days content can be dated around (:meth:`PhoneState.moved_to`): its times are written
+with four-digit years, and what is scheduled ahead must fit before the year 9999 ends."""
 _R = TypeVar("_R")
 
 
@@ -61,7 +64,7 @@ class PhoneState:
 
     Attributes:
         apps: App id → that app's state.
-        clock: Simulated wall-clock time at reset.
+        clock: Simulated wall-clock time (a phone's live state: its clock now).
     """
 
     apps: dict[str, Any] = field(default_factory=dict)

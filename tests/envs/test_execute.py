@@ -3,6 +3,7 @@
 import copy
 import pickle
 import random
+from datetime import datetime
 
 import gymnasium as gym
 import numpy as np
@@ -464,6 +465,29 @@ def test_a_simulated_phone_holding_a_users_content_keeps_it_without_load_state()
         assert phone.state.apps == content.state.apps  # the user's, not the built-in
         tasks = [env.reset(seed=seed)[1]["task"] for seed in range(10)]
         assert oracle_misses(env, "demo-ana", tasks) == []
+
+
+def test_a_phone_that_keeps_its_content_keeps_its_clock_running_across_episodes():
+    # The phone's state held the clock of its last reset, so each episode started at 09:41:00
+    # again (a "Today" message of the episode before could then read as sent in the future).
+    import warnings
+
+    pair = PairConfig(encoder="lexical")
+    phone = SimPhone(540, 1200)
+    phone.reset(load_user_content("demo-ana", pair).state)
+    env = ExecuteEnv(phone, users=["demo-ana"], pair=pair, load_state=False,
+                     tasks="G-MTG-02:common:explicit")
+    starts, ends = [], []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the warning that content carries over
+        for seed in range(3):
+            env.reset(seed=seed)
+            starts.append(phone.clock)
+            for _ in range(5):
+                env.step("SWIPE[UP]")
+            ends.append(phone.clock)
+    assert phone.state.clock == datetime.strptime(phone.clock, "%Y-%m-%d %H:%M:%S")
+    assert starts[1:] == ends[:-1] and ends[0] < ends[1] < ends[2]
 
 
 def test_a_task_done_before_on_a_phone_that_keeps_its_content_is_warned_about():

@@ -181,6 +181,21 @@ def test_a_first_day_given_as_a_datetime_is_that_day():
         GeneratorConfig(first_day=datetime(5, 3, 2, 12))  # a datetime's day is checked too
 
 
+def test_no_day_is_lived_past_the_last_day_the_calendar_allows():
+    # From 9998-12-31 days 360-365 failed in the meeting app (OverflowError, undone as a
+    # DeviceError) and day 366 raised a bare OverflowError.
+    life = UserLife(USER, 0, lexical_config(first_day=date(9998, 12, 31)))
+    assert life.day(0).start.clock == datetime(9998, 12, 31)
+    for index in (1, 366, 10**12):
+        with pytest.raises(MobileIntentError, match=rf"day {index} is after 9998-12-31, the "
+                                                    r"last day a life from 9998-12-31 can "
+                                                    r"reach \(day 0\)"):
+            life.day(index)
+    assert life.lived == 0
+    with pytest.raises(MobileIntentError, match=r"day 1 is after 9998-12-31"):
+        generate_sessions(USER, 2, 0, lexical_config(first_day=date(9998, 12, 31)))
+
+
 @pytest.mark.parametrize("first", [date(2026, 3, 2), date(2025, 9, 1)])
 def test_the_phone_is_as_the_user_left_it_the_day_before_the_first_day(first):
     # The content was dated as of 09:41 on 2026-03-02 whatever the first day: at 07:30 on

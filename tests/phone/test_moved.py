@@ -3,8 +3,11 @@
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+import pytest
+
 from mobileintent_gym.apps.chat.state import Message
 from mobileintent_gym.apps.notes.state import Comment
+from mobileintent_gym.errors import InvalidStateError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.state import DEFAULT_CLOCK, MINUTE_FORMAT, PhoneState, when
 from tests.helpers import content_times, texts
@@ -63,3 +66,28 @@ def test_the_chat_list_shows_its_times_against_the_phones_date():
 def test_no_time_shows_as_nothing():
     # Pay's conversation page read the first message's time with strptime, "" included.
     assert when("", DEFAULT_CLOCK.date()) == when("", DEFAULT_CLOCK.date(), clock=False) == ""
+
+
+def test_apps_a_state_leaves_out_get_built_in_content_dated_around_its_clock():
+    # They got it dated as of the default clock: on 2027-06-01 the bills were of Feb 2026
+    # and the pay home said "Spent in June 0.00", while the chat given read as of June.
+    phone = SimPhone(540, 1200)
+    later = datetime(2027, 6, 1, 12, 0)
+    chat = PhoneState({"chat": phone.state.apps["chat"]}).moved_to(later, phone.apps)
+    phone.reset(PhoneState(dict(chat.apps), later), seed=3)
+    built_in = PhoneState.default(phone.apps, 3)
+    assert phone.state.apps["chat"] == chat.apps["chat"]
+    for app_id in set(phone.apps) - {"chat"}:
+        assert phone.state.apps[app_id] == phone.apps[app_id].moved(
+            built_in.apps[app_id], later - DEFAULT_CLOCK), app_id
+    newest = max(b.time for b in phone.state.apps["pay"].bills)
+    assert later - timedelta(days=1) < datetime.strptime(newest, MINUTE_FORMAT) < later
+    for clock in (datetime(1899, 12, 31, 23, 59), datetime(9999, 1, 1)):
+        with pytest.raises(InvalidStateError, match=r"the built-in content of \['forum', "
+                                                    rf".* cannot be dated around the clock "
+                                                    rf"{clock}: give their states too, or a "
+                                                    r"clock in 1900-9998"):
+            phone.reset(PhoneState(dict(chat.apps), clock))
+        assert phone.state.clock == later and phone.state.apps["chat"] == chat.apps["chat"]
+    phone.reset(PhoneState(dict(PhoneState.default(phone.apps).apps), datetime(1, 1, 1)))
+    assert phone.clock == "0001-01-01 00:00:00"  # every app given: nothing to date
