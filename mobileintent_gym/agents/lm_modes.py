@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import gymnasium as gym
@@ -47,6 +48,10 @@ from mobileintent_gym.metrics.prediction import casefolded, first_json_object
 EXECUTE, UNDERSTAND, PREDICT, PROPOSE, ASSIST = (
     "execute", "understand", "predict", "propose", "assist")
 MODES = (EXECUTE, UNDERSTAND, PREDICT, PROPOSE, ASSIST)
+ANSWER_TOKENS = MappingProxyType({EXECUTE: 32, UNDERSTAND: 768, PREDICT: 128, PROPOSE: 128})
+"""Longest answer in tokens a question of each mode allows by default: room for its
+answer format's longest right answer (SmolLM2's tokens: an action about 10, a predicted
+intention with its confidence up to 56, a built-in user's segmentation 209-435)."""
 
 Messages = list[dict[str, str]]
 
@@ -85,6 +90,7 @@ class Question:
         messages: The chat messages.
         read: The model's text -> what to send to the env, or ``None`` when nothing could
             be read in it.
+        tokens: The longest answer it allows by default (:data:`ANSWER_TOKENS`).
         unread: The text -> what to send instead when ``read`` gave ``None``.
         turns: Where the prompt and answer are kept for training (an Execute episode's
             turns), or ``None`` when they are not kept.
@@ -92,6 +98,7 @@ class Question:
 
     messages: Messages
     read: Callable[[str], Any]
+    tokens: int
     unread: Callable[[str], Any] = field(default=_as_is)
     turns: list[Any] | None = None
 
@@ -119,13 +126,15 @@ def _proposal(text: str) -> str | None:
 
 def understand_question(observation: Mapping[str, Any]) -> Question:
     """The question of an Understand observation: segment its numbered steps."""
-    return Question(understand_prompt(numbered_steps(dict(observation))), _segmentation)
+    return Question(understand_prompt(numbered_steps(dict(observation))), _segmentation,
+                    ANSWER_TOKENS[UNDERSTAND])
 
 
 def predict_question(observation: Mapping[str, Any]) -> Question:
     """The question of a Predict observation: the user's next intention."""
     return Question(predict_prompt(history_intentions(observation["history"]),
-                                   observation["persona"], observation["time"]), _prediction)
+                                   observation["persona"], observation["time"]), _prediction,
+                    ANSWER_TOKENS[PREDICT])
 
 
 def propose_question(observation: Mapping[str, Any], screen: str | None) -> Question:
@@ -140,4 +149,4 @@ def propose_question(observation: Mapping[str, Any], screen: str | None) -> Ques
     return Question(propose_prompt(history_intentions(observation["history"]),
                                    observation["profile"], observation["context"], screen,
                                    observation.get("app"), candidates.splitlines()),
-                    _proposal)
+                    _proposal, ANSWER_TOKENS[PROPOSE])

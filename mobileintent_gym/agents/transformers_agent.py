@@ -25,6 +25,7 @@ import gymnasium as gym
 from mobileintent_gym.actions import Action, action_to_dict, batch_actions
 from mobileintent_gym.agents.lm import Generation, LanguageModel, generate, load_language_model
 from mobileintent_gym.agents.lm_modes import (
+    ANSWER_TOKENS,
     ASSIST,
     EXECUTE,
     MODES,
@@ -52,7 +53,7 @@ from mobileintent_gym.phone.elements import read_screen
 
 Guidance = Callable[[Mapping[str, Any]], Sequence[str] | None]
 
-__all__ = ["Guidance", "TransformersAgent", "Turn", "no_action"]
+__all__ = ["Guidance", "TransformersAgent", "Turn", "check_agent_settings", "no_action"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,17 +69,25 @@ class Turn:
     read: bool
 
 
-def _check_settings(seed: Any, max_new_tokens: Any, temperature: Any, max_elements: Any
-                    ) -> None:
-    """Refuse the agent's settings that cannot work, naming them.
+def check_agent_settings(mode: Any = None, seed: Any = 0, max_new_tokens: Any = None,
+                         temperature: Any = 0.0, max_elements: Any = MAX_ELEMENTS,
+                         **others: Any) -> None:
+    """Refuse :class:`TransformersAgent` settings that cannot work, naming them.
+
+    Its other keyword arguments (``others``) are not checked.
 
     Raises:
-        MobileIntentError: For a seed that is no integer >= 0, a count that is no integer
-            >= 1, or a temperature that is no finite number >= 0.
+        MobileIntentError: For a ``mode`` that is not one of the modes, a seed that is no
+            integer >= 0, a count that is no integer >= 1 (``max_new_tokens`` may be
+            ``None``), or a temperature that is no finite number >= 0.
     """
+    if mode is not None and mode not in MODES:
+        raise MobileIntentError(f"mode must be one of {list(MODES)}, got {mode!r}")
     bad = {name: value for name, value in (("max_new_tokens", max_new_tokens),
                                            ("max_elements", max_elements))
            if not is_count(value)}
+    if max_new_tokens is None:  # each question's own
+        del bad["max_new_tokens"]
     if not is_count(seed, least=0):
         bad["seed"] = seed
     if not (is_finite(temperature) and temperature >= 0):
@@ -99,7 +108,9 @@ class TransformersAgent:
         model: Hub id, folder or ``.gguf`` file to load when ``lm`` is not given.
         mode: One of :data:`~.lm_modes.MODES`; default :func:`~.lm_modes.mode_of` ``env``.
         seed: Seed of the sampling (each call draws from its own derived seed).
-        max_new_tokens: Longest answer in tokens.
+        max_new_tokens: Longest answer in tokens; ``None`` for each question's mode's
+            own (:data:`~.lm_modes.ANSWER_TOKENS`: 32 for an action, 768 for a
+            segmentation).
         temperature: 0 decodes greedily; above 0 samples.
         guidance: Gives, from a step's ``info``, the actions of a similar past intention;
             without it, the observation's ``guidance`` lines are given where it has them
@@ -122,12 +133,9 @@ class TransformersAgent:
 
     def __init__(self, env: gym.Env | None = None, lm: LanguageModel | None = None, *,
                  model: str | None = None, mode: str | None = None, seed: int = 0,
-                 max_new_tokens: int = 32, temperature: float = 0.0,
+                 max_new_tokens: int | None = None, temperature: float = 0.0,
                  guidance: Guidance | None = None, max_elements: int = MAX_ELEMENTS) -> None:
-        if mode is not None and mode not in MODES:
-            raise MobileIntentError(f"mode must be one of {list(MODES)}, got {mode!r}")
-        _check_settings(seed=seed, max_new_tokens=max_new_tokens, temperature=temperature,
-                        max_elements=max_elements)
+        check_agent_settings(mode, seed, max_new_tokens, temperature, max_elements)
         self.env = None if env is None else env.unwrapped
         self.mode = mode or mode_of(env)
         self.lm = lm if lm is not None else load_language_model(model)
@@ -163,7 +171,8 @@ class TransformersAgent:
         slots = list(range(len(observations)) if slots is None else slots)
         questions = [self._question(slot, obs, info)
                      for slot, obs, info in zip(slots, observations, infos, strict=True)]
-        self.last = generate(self.lm, [q.messages for q in questions], self.max_new_tokens,
+        tokens = self.max_new_tokens or max(q.tokens for q in questions)
+        self.last = generate(self.lm, [q.messages for q in questions], tokens,
                              self.temperature, zlib.crc32(f"{self.seed}:{self._calls}".encode()))
         self._calls += 1
         return [self._answer(q, g) for q, g in zip(questions, self.last, strict=True)]
@@ -234,7 +243,7 @@ class TransformersAgent:
             history.append(describe_action(action, elements))
             return action
 
-        return Question(messages, read, no_action, turns)
+        return Question(messages, read, ANSWER_TOKENS[EXECUTE], no_action, turns)
 
     def _answer(self, question: Question, generation: Generation) -> Action | str:
         said = question.read(generation.text)

@@ -437,15 +437,22 @@ def _lexical_identity(encoder: LexicalEncoder) -> str:
 
 
 def _cached_snapshot(model_id: str) -> Path | None:
-    """The folder of ``model_id``'s ``main`` snapshot in the local Hugging Face cache.
+    """:func:`cached_snapshot` of a sentence model (``SENTENCE_TRANSFORMERS_HOME`` if set)."""
+    home = os.environ.get("SENTENCE_TRANSFORMERS_HOME")
+    return cached_snapshot(model_id, Path(home) if home else None)
 
-    Read from the cache's documented layout (``models--<org>--<name>/refs/main`` names the
-    snapshot), which is much cheaper than importing huggingface_hub's downloader.
+
+def cached_snapshot(model_id: str, root: Path | None = None) -> Path | None:
+    """The folder of ``model_id``'s ``main`` snapshot in a local Hugging Face cache.
+
+    ``None`` unless the snapshot is complete (:func:`_complete`). ``root`` is the cache
+    folder; default the hub's (``HF_HUB_CACHE``). Read from the cache's documented layout
+    (``models--<org>--<name>/refs/main`` names the snapshot), which is much cheaper than
+    importing huggingface_hub's downloader.
     """
     from huggingface_hub import constants
 
-    root = Path(os.environ.get("SENTENCE_TRANSFORMERS_HOME") or constants.HF_HUB_CACHE)
-    repo = root / f"models--{model_id.replace('/', '--')}"
+    repo = (root or Path(constants.HF_HUB_CACHE)) / f"models--{model_id.replace('/', '--')}"
     try:
         revision = (repo / "refs" / "main").read_text().strip()
     except OSError:

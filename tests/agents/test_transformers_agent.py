@@ -4,6 +4,7 @@ Loading, batched generation, an episode in the env and a vector env. The model's
 are mostly not actions; what is checked is that each is counted, flagged and harmless.
 """
 
+import json
 import re
 import sys
 
@@ -109,6 +110,83 @@ def test_settings_out_of_range_are_named_before_a_model_loads(settings, named):
     with pytest.raises(MobileIntentError, match=f"agent settings out of range: "
                                                 f"{{{re.escape(named)}}}"):
         TransformersAgent(None, model="not/loaded-when-refused", **settings)
+    # The hf factory refused them only once its model had loaded (23 s for the packaged one).
+    with pytest.raises(MobileIntentError, match="agent settings out of range"):
+        hf_agent("not/loaded-when-refused", **settings)
+
+
+def test_a_partial_download_in_the_hub_cache_falls_back_to_the_packaged_model(
+        small_lm, monkeypatch, tmp_path):
+    # A snapshot with its config but no weights or tokenizer (a download cut short) was
+    # taken as the cached model: loading it failed on the tokenizer, with no fallback.
+    from huggingface_hub import constants
+
+    from mobileintent_gym.agents.lm import DEFAULT_MODEL, default_model
+
+    repo = tmp_path / f"models--{DEFAULT_MODEL.replace('/', '--')}"
+    (repo / "snapshots" / "abc123").mkdir(parents=True)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text("abc123")
+    folder = converted_folder(packaged_gguf())
+    (repo / "snapshots" / "abc123" / "config.json").write_bytes(
+        (folder / "config.json").read_bytes())
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert default_model() == PACKAGED
+    assert load_language_model(None, device="cpu").name == PACKAGED
+
+
+@pytest.mark.parametrize("kind", ["empty folder", "not a gguf"])
+def test_a_file_or_folder_without_a_model_is_named(tmp_path, kind):
+    # Both raised transformers' own ValueError (blaming sentencepiece, or the GGUF magic
+    # bytes), which the CLI showed as a traceback with exit code 1.
+    given = tmp_path / "model"
+    if kind == "empty folder":
+        given.mkdir()
+    else:
+        given = tmp_path / "fake.gguf"
+        given.write_bytes(bytes(range(256)) * 16)
+    with pytest.raises(MobileIntentError, match=rf"model '{re.escape(str(given))}' could not "
+                                                r"be loaded from .*: it holds no causal LM "
+                                                r"with its tokenizer \(ValueError: "):
+        load_language_model(str(given), device="cpu")
+
+
+def test_a_model_without_a_chat_template_is_prompted_in_plain_turns(small_lm, tmp_path):
+    # Its first prompt raised "Cannot use chat template functions because
+    # tokenizer.chat_template is not set".
+    folder = converted_folder(packaged_gguf())
+    base = tmp_path / "base"
+    base.mkdir()
+    for file in folder.iterdir():
+        if file.name != "chat_template.jinja":
+            (base / file.name).symlink_to(file)
+    config = json.loads((folder / "tokenizer_config.json").read_text())
+    config.pop("chat_template", None)
+    (base / "tokenizer_config.json").unlink()
+    (base / "tokenizer_config.json").write_text(json.dumps(config))
+    lm = load_language_model(str(base), device="cpu")
+    assert lm.prompt_text(SHORT[1]) == ("system: You answer in one word.\n\nuser: "
+                                        f"{SHORT[1][1]['content']}\n\nassistant: ")
+    assert len(generate(lm, SHORT[1:], max_new_tokens=2)[0].response_ids) <= 2
+
+
+def test_each_mode_allows_answers_as_long_as_its_format_needs(small_lm):
+    # 32 tokens for every mode: a Predict answer (35-56 tokens when right) and a
+    # segmentation (209-435) were always cut off.
+    from mobileintent_gym.agents.lm_modes import ANSWER_TOKENS
+    from mobileintent_gym.users.encoders import LexicalEncoder
+
+    assert dict(ANSWER_TOKENS) == {"execute": 32, "understand": 768, "predict": 128,
+                                   "propose": 128}
+    env = gym.make("Act2Intent-Predict-v0", encoder=LexicalEncoder())
+    obs, info = env.reset(seed=0, options={"user": "demo-ana"})
+    agent = TransformersAgent(env, small_lm)
+    agent.act(obs, info)
+    (answer,) = agent.last  # untuned, the model runs on to the limit (greedy: every time)
+    assert len(answer.response_ids) == 128 and answer.response_ids[-1] not in eos_ids(small_lm)
+    assert TransformersAgent(env, small_lm, max_new_tokens=5).max_new_tokens == 5
+    env.close()
 
 
 def test_batched_generation_equals_one_prompt_at_a_time(small_lm):
