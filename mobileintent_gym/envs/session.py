@@ -41,11 +41,10 @@ from mobileintent_gym.envs.spaces import UnicodeText
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.intents.schema import IntentionSegment, Session
-from mobileintent_gym.metrics.text import unit_rows
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.tasks import TaskInstance
-from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.users.encoders import Encoder, unit_rows
 from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
 
 GUIDANCE_LENGTH = 1 << 14

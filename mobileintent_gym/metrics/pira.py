@@ -26,8 +26,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from mobileintent_gym.metrics.text import normalised, unit_rows
-from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.metrics.text import normalised
+from mobileintent_gym.users.encoders import Encoder, unit_rows
 
 MATCH_THRESHOLD = 0.6
 _QUOTED = re.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d')

@@ -25,7 +25,7 @@ from typing import Literal
 import numpy as np
 
 from mobileintent_gym.checks import check_type
-from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.users.encoders import Encoder, unit_rows
 
 Tokens = Literal["chars", "words"]
 
@@ -119,13 +119,6 @@ def pair_similarities(predicted: Sequence[str], truth: Sequence[str],
     said = np.array([bool(text.strip()) for text in predicted])
     # Clipped: rounding gave 1.0000000000000002.
     return np.where(said, np.clip(np.sum(a * b, axis=1), -1.0, 1.0), 0.0)
-
-
-def unit_rows(vectors: np.ndarray) -> np.ndarray:
-    """``vectors`` scaled to unit length row by row (a zero row stays zero)."""
-    vectors = np.asarray(vectors, dtype=np.float64)
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
 
 
 def pair_scores(pairs: Sequence[tuple[str | None, str]], encoder: Encoder,

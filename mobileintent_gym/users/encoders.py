@@ -50,6 +50,13 @@ class Encoder(Protocol):
         ...
 
 
+def unit_rows(vectors: np.ndarray) -> np.ndarray:
+    """``vectors`` scaled to unit length row by row (a zero row stays zero)."""
+    vectors = np.asarray(vectors, dtype=np.float64)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+
+
 class LexicalEncoder:
     """Hashed counts of words and character n-grams, L2-normalised (name ``lexical``).
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.users.encoders import Encoder, unit_rows
 from mobileintent_gym.users.entities import Entity, match_key
 from mobileintent_gym.users.profile import UserProfile
 
@@ -88,8 +88,19 @@ def similarities(values: Sequence[str], entities: Sequence[Entity],
     """
     if not values or not len(entities):
         return np.zeros(len(entities))
-    rows = encode_cached(encoder, values) @ entity_rows(encoder, entities).T
+    rows = _unit(encode_cached(encoder, values)) @ _unit(entity_rows(encoder, entities)).T
     return np.round(rows.max(0).astype(np.float64), SCORE_DECIMALS)
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    """``rows`` as they are when of unit length (within 1e-3), else scaled to it.
+
+    The encoder protocol asks for unit rows; an encoder that ignores it would otherwise
+    rank by raw dot products (a row of length 5 beating an exact match), while rows that
+    keep it give the scores they always gave, to the last bit.
+    """
+    norms = np.linalg.norm(rows, axis=1)
+    return rows if np.allclose(norms[norms > 0], 1, atol=1e-3) else unit_rows(rows)
 
 
 def score_entities(values: Sequence[str], entities: Sequence[Entity],

@@ -126,7 +126,7 @@ class _LongRows:
 
 
 def test_guidance_is_chosen_by_cosine_whatever_the_length_of_the_encoders_rows():
-    from mobileintent_gym.metrics.text import unit_rows
+    from mobileintent_gym.users.encoders import unit_rows
 
     env = gym.make("Act2Intent-Session-v0", users=USERS, history_days=5, play_days=1,
                    observation=("instruction",), guidance=True, encoder=_LongRows()).unwrapped

@@ -49,6 +49,15 @@ def test_ranking_matches_a_hand_computed_example():
         ("a", 0.8), ("c", 0.8), ("d", 0.6), ("b", 0.0), ("e", 0.0)]
 
 
+def test_rows_not_of_unit_length_are_ranked_by_their_cosine():
+    # An encoder ignoring the protocol's unit rows was ranked by raw dot products: d, a
+    # row of length 5, scored 6.0 and beat a (1.99 though its cos is 0.995).
+    table = {"jazz": [2, 0, 0], "A": [0.995, 0.0999, 0], "D": [3, 4, 0]}
+    pool = [entity("a", "A"), entity("d", "D")]
+    ranked = rank_entities(["jazz"], pool, TableEncoder(table))
+    assert [(e.id, s) for e, s in ranked] == [("a", 0.994998), ("d", 0.6)]
+
+
 def test_exact_match_scores_one_whatever_the_similarity():
     scores = score_entities(["Hip-Hop"], POOL, TableEncoder({**TABLE, "Hip-Hop": [0, 0, 1]}))
     assert scores[3] == 1.0  # b: its vector is opposite to the value's
