@@ -63,7 +63,7 @@ def test_a_post_opens_on_its_page_with_its_counts_and_replies(phone):
     phone.open("social", "social/post", id=post.id)
     assert nodes(phone, resource_id="toolbar")[0].entity == post.id
     assert nodes(phone, resource_id="post_header")[0].entity == post.id
-    assert texts(phone, "text")[0] == post.text
+    assert texts(phone, "post_text") == [post.text]
     counts = social(phone).counts(post)
     assert texts(phone, "stats") == [f"{counts['reposts']:,} Reposts · {counts['likes']:,} Likes"
                                      f" · {counts['bookmarks']:,} Bookmarks"]
@@ -275,3 +275,38 @@ def test_enter_in_a_blank_reply_box_posts_nothing(phone):
     phone.act("TYPE[   ]")
     phone.act("PRESS[ENTER]")
     assert social(phone).posts[post.id].replies == post.replies
+
+
+@pytest.mark.parametrize("task", ["G-X-01:personal:explicit", "G-X-02:common:implicit"])
+def test_a_reply_quoting_the_target_on_another_post_does_not_open_it(task):
+    # The judge took the first "text" node of the page as the post's: after a swipe it was
+    # a reply's, and a reply quoting the target's label made any post's page the target's.
+    import gymnasium as gym
+
+    import mobileintent_gym  # noqa: F401  (registers the envs)
+    from mobileintent_gym.phone.hierarchy import parse
+    from mobileintent_gym.phone.ui import center
+
+    env = gym.make("Act2Intent-Execute-v0", observation=("instruction", "hierarchy"),
+                   device="sim:1080x2400")
+    env.reset(seed=0, options={"user": "demo-ana", "task": task})
+    phone, target = env.unwrapped.device, env.unwrapped.task.target
+
+    def tap(rid, other=""):
+        node = next(n for n in parse(phone.hierarchy()).walk()
+                    if n.resource_id.endswith(f":id/{rid}") and n.entity != other)
+        return env.step("CLICK[{},{}]".format(*center(node.bounds)))
+
+    tap("post", other=target.entity)
+    page = phone.state.apps["social"]
+    tap("reply_input")
+    env.step(f"TYPE[{' / '.join([target.label] * 12)}]")
+    results, firsts = [], []
+    for action in ("PRESS[ENTER]", "SWIPE[UP]", "SWIPE[UP]"):
+        results.append(env.step(action))
+        firsts.append(texts(phone, "text")[0])
+    assert phone.route() == "social/post" and page != phone.state.apps["social"]
+    assert target.label in firsts[1]  # the reply, the first text on the page after a swipe
+    assert [info["success"] for *_, info in results] == [False] * 3
+    assert not any(terminated for _, _, terminated, _, _ in results)
+    env.close()

@@ -33,6 +33,7 @@ class Rid:
         "feed", "post", "context", "avatar", "author", "meta", "text")
     REPLY, REPOST, LIKE, BOOKMARK, COUNT = "reply", "repost", "like", "bookmark", "count"
     THREAD, POST_HEADER, STATS, REPLY_ROW = "thread", "post_header", "stats", "reply_row"
+    POST_TEXT = "post_text"  # the text of the post a page is about (replies' is TEXT)
     REPLY_INPUT, REPLY_SEND = "reply_input", "reply_send"
     PROFILE_HEADER, NAME, HANDLE, BIO, FOLLOW, POSTS = (
         "profile_header", "name", "handle", "bio", "follow", "posts")

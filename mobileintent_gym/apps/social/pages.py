@@ -76,7 +76,7 @@ class PageScreens:
         items += [
             (ctx.dp(68), lambda r: self._post_header(ctx, r, post, author, state)),
             (text_h + ctx.dp(12), lambda r: widgets.paragraph(
-                ctx, ui.inset(r, ctx.dp(PAD), 0), post.text, BODY_SIZE, rid=Rid.TEXT,
+                ctx, ui.inset(r, ctx.dp(PAD), 0), post.text, BODY_SIZE, rid=Rid.POST_TEXT,
                 entity=post.id)),
             (ctx.dp(36), lambda r: widgets.text(
                 ctx, ui.inset(r, ctx.dp(PAD), ctx.dp(6)),

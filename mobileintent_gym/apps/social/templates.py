@@ -18,9 +18,10 @@ from mobileintent_gym.apps.social.ids import APP, Desc, Pair, Rid, Route
 from mobileintent_gym.tasks.spec import Move, NodeCheck, Outcome, Subgoal, TaskTemplate
 
 _OPEN = (Subgoal("open the post", (Route.HOME,), "UC"),)
-# The post's page: its text, the first on the page, is the target's (its label, in a dump
-# without entity ids, is the text's first words).
-_POST_OPEN = Outcome(Route.POST, (NodeCheck(Rid.TEXT, target=True, which="first"),))
+# The post's page: its own text is the target's (its label, in a dump without entity ids,
+# is the text's first words). Replies and other posts on the page have texts of their own
+# id, so a reply quoting the target does not make the page the target's.
+_POST_OPEN = Outcome(Route.POST, (NodeCheck(Rid.POST_TEXT, target=True),))
 _TO_HOME = Move(desc=Desc.HOME)
 _ORACLE = MappingProxyType({
     Route.FOLLOWING: Move(desc=Desc.FOR_YOU),
