@@ -75,7 +75,11 @@ def test_each_users_account_details_are_their_own_and_shown_on_the_me_pages():
         assert set(shown_pay) <= set(pages["pay/me"])
         phone.open("pay", "pay/home")
         earned = round(pay.savings * 0.04 / 365)
-        assert f"Savings fund earned +{earned // 100}.{earned % 100:02d} yesterday" in shown(phone)
+        said = f"+{earned // 100}.{earned % 100:02d}"
+        assert f"Savings fund earned {said} yesterday" in shown(phone)
+        # The Savings Fund's messages (jun has them) said +1.23 whatever the home page said.
+        funds = [c.messages[0].text for c in pay.conversations if c.name == "Savings Fund"]
+        assert funds == ([f"Yesterday's earnings: {said}"] if user == "jun" else [])
         kept = Counter(notes.notes[n].topic for n in (*notes.saved, *notes.liked))
         top = [topic for topic, _ in kept.most_common(2)]
         assert notes.bio == f"{top[0].capitalize()}, {top[1]} and saving everything for later"

@@ -5,12 +5,14 @@ tags, item, amount in cents and payment method) and ``data/conversations.jsonl``
 (``pm00``…: a service, merchant or friend with its tags, topic and messages as
 ``[sender, text]`` pairs). Timing: the billing history is newest first, each transaction
 3 to 30 hours before the one above it; the message list likewise, 20 minutes to 10 hours
-apart, with messages three minutes apart.
+apart, with messages three minutes apart. ``{earned}`` in a message is what the user's
+savings fund earned yesterday, as the home page says it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -21,6 +23,7 @@ from mobileintent_gym.apps.pay.state import (
     Conversation,
     Message,
     PayState,
+    money,
     order_number,
 )
 from mobileintent_gym.apps.plugin import since_owner
@@ -36,6 +39,7 @@ MAX_UNREAD = 3
 # each range (about 30 to 6,300, and 1,000 to 50,000).
 BALANCE_EXPONENTS, SAVINGS_EXPONENTS = (3.5, 5.8), (5.0, 6.7)
 MAX_CARDS = 4
+EARNED = "{earned}"  # in a message's text: what the savings fund earned yesterday (+1.25)
 UNREAD_SHARE = 0.3  # of conversations whose last message is theirs
 # PersonaLens domains whose tastes show in what a person pays for.
 SPENDING_DOMAINS = ("Restaurants", "Shopping", "Events", "Movies", "Music", "Sports", "Games",
@@ -86,8 +90,16 @@ def build_state(lists: Mapping[str, Sequence[Record]], rng: np.random.Generator,
         conversations.append(_timed(r, ago, unread))
         ago += int(rng.integers(*CHAT_GAP_MINUTES))
     balance, savings = (int(10 ** rng.uniform(*e)) for e in (BALANCE_EXPONENTS, SAVINGS_EXPONENTS))
-    return PayState(bills, conversations, me=owner, balance=balance, savings=savings,
-                    cards=int(rng.integers(1, MAX_CARDS + 1)))
+    state = PayState(bills, conversations, me=owner, balance=balance, savings=savings,
+                     cards=int(rng.integers(1, MAX_CARDS + 1)))
+    return replace(state, conversations=[_with_earnings(c, money(state.earned))
+                                         for c in conversations])
+
+
+def _with_earnings(conversation: Conversation, earned: str) -> Conversation:
+    """``conversation`` with :data:`EARNED` in its messages written as ``earned``."""
+    return replace(conversation, messages=tuple(replace(m, text=m.text.replace(EARNED, earned))
+                                                for m in conversation.messages))
 
 
 def _timed(record: Record, ago: int, unread: int) -> Conversation:
