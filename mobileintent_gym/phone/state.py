@@ -58,7 +58,7 @@ def when(time: str, today: date, clock: bool = True) -> str:
 
 @dataclass(slots=True)
 class PhoneState:
-    """What a phone holds: per-app state objects and the time its clock starts at.
+    """What a phone holds: per-app state objects and the time on its clock.
 
     App states are immutable (frozen dataclasses), so phones and copies share them.
 

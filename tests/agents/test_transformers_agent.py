@@ -112,7 +112,16 @@ def test_settings_out_of_range_are_named_before_a_model_loads(settings, named):
         TransformersAgent(None, model="not/loaded-when-refused", **settings)
     # The hf factory refused them only once its model had loaded (23 s for the packaged one).
     with pytest.raises(MobileIntentError, match="agent settings out of range"):
-        hf_agent("not/loaded-when-refused", **settings)
+        hf_agent("not/loaded-when-refused", **{k: v for k, v in settings.items() if k != "seed"})
+
+
+def test_the_hf_factory_names_options_that_are_not_the_agents_before_a_model_loads():
+    # A misspelt option, or the seed each agent gets when made, was a TypeError after the
+    # model had loaded.
+    with pytest.raises(MobileIntentError, match=r"hf_agent options \['max_tokens', 'seed'\] "
+                                                r"are none of \['guidance', 'max_elements', "
+                                                r"'max_new_tokens', 'mode', 'temperature'\]"):
+        hf_agent("not/loaded-when-refused", seed=3, max_tokens=2)
 
 
 def test_a_partial_download_in_the_hub_cache_falls_back_to_the_packaged_model(
