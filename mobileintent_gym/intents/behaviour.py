@@ -40,7 +40,8 @@ class Manner:
 
     Attributes:
         detour: Before a step on a plain screen, tap another element (then BACK if it
-            opened a screen).
+            opened a screen, or the same element again if it changed the app's data in
+            place: a like, a tick).
         overshoot: After a scroll, scroll once more and come back.
         retry: After a tap that opened a screen, go BACK and tap again.
         typo: A typed text has a slip, deleted with the keyboard and retyped.
@@ -232,10 +233,16 @@ class Attempt:
         if not options:
             return
         node = options[int(self.hand.rng.integers(len(options)))]
-        event = self.do(Action.click(*center(node.bounds)))
-        if self.decided is None and event.route_after != event.route_before and (
-                app_of(event.route_after) == self.task.template.app):
-            self.do(Action.press("BACK"))
+        data = dict(self.hand.phone.state.apps)
+        tap = Action.click(*center(node.bounds))
+        event = self.do(tap)
+        if self.decided is not None:
+            return
+        if event.route_after != event.route_before:
+            if app_of(event.route_after) == self.task.template.app:
+                self.do(Action.press("BACK"))
+        elif self.hand.phone.state.apps != data:  # a tick it changed in place: tapped back
+            self.do(tap)
 
     def _slip(self, text: str) -> None:
         cut = int(self.hand.rng.integers(0, len(text)))

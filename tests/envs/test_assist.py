@@ -105,6 +105,26 @@ def test_an_accepted_proposal_hands_over_the_phone_and_the_user_goes_on_from_the
     assert day.outcomes[-1].executed is True and day.outcomes[-1].taken == 0
 
 
+def test_a_proposal_accepted_after_the_users_detour_slip_can_still_be_carried_out(env):
+    # A detour tap on "Saved in Liked Songs" (Add to playlist, step 9) un-liked the very song
+    # the user was adding, and the user went on: from then on a right proposal could not be
+    # done (the song had left Liked Songs) by the oracle, nor by the user finishing by hand
+    # (70 actions). The user now taps it back (step 10); handed over after that, it works.
+    task = "G-SPT-01:personal:explicit"
+    obs, info = env.reset(seed=0, options={"user": USERS[0], "day": 1})
+    unwrapped = env.unwrapped
+    while not (unwrapped.truth() is not None and unwrapped.day.segment.task == task
+               and unwrapped.day._next == 11):
+        obs, _, _, _, info = env.step(NO_ACTION)
+    music = unwrapped.device.state.apps["music"]
+    assert "Owambe" in [music.tracks[t].title for t in music.liked]
+    obs, _, _, _, info = env.step(answer(unwrapped.truth()))
+    agent = ASSISTANTS["oracle"](env, 0)
+    while obs["mode"] == EXECUTE:
+        obs, _, _, _, info = env.step(agent.act(obs, info))
+    assert info["success"]
+
+
 def _same(event, recorded):
     fields = ("route_before", "route_after", "hit", "visible", "visible_after", "typed",
               "effect", "record", "record_after", "clock")
