@@ -38,6 +38,16 @@ def moved_each(records: Iterable[_R], by: timedelta, name: str = "time") -> tupl
     return tuple(replace(r, **{name: moved(getattr(r, name), by)}) for r in records)
 
 
+def day_age(time: str, today: date, fresh: str) -> str:
+    """How a feed writes the age of what was posted at ``time`` on the phone's date ``today``.
+
+    ``fresh`` (``now``) on its own day, then ``1d``, ``2d`` …: screens are rebuilt when the
+    date changes, not every minute.
+    """
+    days = (today - datetime.strptime(time, MINUTE_FORMAT).date()).days
+    return fresh if days <= 0 else f"{days}d"
+
+
 @functools.lru_cache(maxsize=1024)
 def when(time: str, today: date, clock: bool = True) -> str:
     """How a list shows ``time`` on the phone's date ``today``.

@@ -114,3 +114,45 @@ def test_a_notes_post_date_reads_against_the_phones_date():
     assert posted_text("2026-02-27 09:41", date(2026, 2, 28)) == "Yesterday"
     assert posted_text("2026-02-27 09:41", date(2026, 2, 27)) == "Today"
     assert posted_text("2026-02-27 09:41", date(2026, 3, 9)) == "02-27"
+
+
+def _forum_comment_meta(phone, post_id):
+    phone.open("forum", "forum/post", id=post_id)
+    while phone.act("SWIPE[UP]").effect:  # down to the end of the thread: the newest
+        pass
+    return [n.text for n in nodes(phone, resource_id="comment_author")][-1]
+
+
+def _social_reply_meta(phone, post_id):
+    phone.open("social", "social/post", id=post_id)
+    row = nodes(phone, resource_id="reply_row")[0]  # the newest first
+    return next(n.text for n in row.walk() if n.resource_id.endswith(":id/meta"))
+
+
+def test_your_own_comment_and_reply_age_by_the_day():
+    # Both said "now" for ever: on the fifth day of a generated week, the first day's too.
+    phone = later_phone()
+    forum, social = phone.state.apps["forum"], phone.state.apps["social"]
+    thread, post = forum.feed[0], social.feed[0]
+    phone.open("forum", "forum/post", id=thread)
+    press(phone, resource_id="comment_input")
+    phone.act("TYPE[Thanks]")
+    press(phone, resource_id="submit")
+    phone.open("social", "social/post", id=post)
+    press(phone, resource_id="reply_input")
+    phone.act("TYPE[Agreed]")
+    press(phone, resource_id="reply_send")
+    assert _forum_comment_meta(phone, thread) == f"{forum.me} (you) · now"
+    assert _social_reply_meta(phone, post).endswith(" · now")
+    written = phone.state.copy()
+    # Written at 10:00: the same day at 23:00, at 01:00 the next day, two days on.
+    for hours, age in ((13, "now"), (15, "1d"), (48, "2d")):
+        phone.reset(PhoneState(dict(written.apps), LATER + timedelta(hours=hours)))
+        assert _forum_comment_meta(phone, thread) == f"{forum.me} (you) · {age}"
+        assert _social_reply_meta(phone, post).endswith(f" · {age}")
+    # Moved with the rest of the content, a day-old comment is a day old at the new clock.
+    later = PhoneState(dict(written.apps), LATER + timedelta(days=1)).moved_to(
+        datetime(2027, 1, 9, 8, 0), phone.apps)
+    phone.reset(later)
+    assert _forum_comment_meta(phone, thread) == f"{forum.me} (you) · 1d"
+    assert _social_reply_meta(phone, post).endswith(" · 1d")

@@ -12,6 +12,7 @@ followed communities interleaved with suggested ones, each card with votes and c
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.forum import icon, tour
@@ -21,7 +22,7 @@ from mobileintent_gym.apps.forum.feed import FeedCards
 from mobileintent_gym.apps.forum.ids import APP, PACKAGE, Desc, Rid, Route
 from mobileintent_gym.apps.forum.intents import ForumIntents
 from mobileintent_gym.apps.forum.post import PostPage
-from mobileintent_gym.apps.forum.state import ForumState
+from mobileintent_gym.apps.forum.state import ForumState, moved_state
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.paint import Avatar, Fill
@@ -60,6 +61,10 @@ class ForumApp(ForumIntents, FeedCards, CommunityScreens, PostPage, App):
     def initial_state(self, seed: int) -> ForumState:
         """Built-in content for ``seed``."""
         return random_state(CONTEXTS, build_state, APP, seed)
+
+    def moved(self, state: ForumState, by: timedelta) -> ForumState:
+        """``state`` with the times of the user's comments moved by ``by``."""
+        return moved_state(state, by)
 
     def samples(self, state: ForumState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

@@ -11,6 +11,7 @@ from dataclasses import replace
 from mobileintent_gym.apps.forum.ids import Rid
 from mobileintent_gym.apps.forum.state import Comment, ForumState
 from mobileintent_gym.phone.backstack import Nav
+from mobileintent_gym.phone.state import MINUTE_FORMAT
 
 
 def _toggled(ids: tuple[str, ...], post_id: str) -> tuple[str, ...]:
@@ -41,7 +42,8 @@ class ForumIntents:
         if not text:
             return
         post = state.posts[post_id]
-        added = replace(post, comments=(*post.comments, Comment(state.me, text, "now", 1)))
+        mine = Comment(state.me, text, "now", 1, nav.clock.strftime(MINUTE_FORMAT))
+        added = replace(post, comments=(*post.comments, mine))
         nav.update(posts={**state.posts, post_id: added}, mine=((post_id, text), *state.mine))
         entry.fields["comment"] = ""
         entry.scroll[Rid.THREAD] = 1 << 30  # the end of the thread: the new comment

@@ -79,7 +79,7 @@ class PostPage:
         col = Column((rect[0] + 2 * ctx.dp(_PAD), rect[1] + ctx.dp(12), rect[2] - ctx.dp(_PAD),
                       rect[3]))
         who = f"{comment.author} (you)" if mine else comment.author
-        row.add(widgets.text(ctx, col.take(ctx.dp(24)), f"{who} · {comment.age}", 13,
+        row.add(widgets.text(ctx, col.take(ctx.dp(24)), f"{who} · {comment.age_on(ctx.today)}", 13,
                              bold=True, color=t.accent if mine else t.muted,
                              rid=Rid.COMMENT_AUTHOR))
         text = widgets.paragraph(ctx, col.rest(), comment.text, _COMMENT_SP,

@@ -11,6 +11,7 @@ posts to discover) and ``social/profile?id=`` (an account with Follow and its po
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from typing import Any, ClassVar
 
 from mobileintent_gym.apps.social import glyphs, icon, tour
@@ -19,7 +20,7 @@ from mobileintent_gym.apps.social.ids import APP, PACKAGE, Desc, Rid, Route
 from mobileintent_gym.apps.social.intents import SocialIntents
 from mobileintent_gym.apps.social.pages import PageScreens, profile_height
 from mobileintent_gym.apps.social.rows import post_height, post_row
-from mobileintent_gym.apps.social.state import ME, SocialState
+from mobileintent_gym.apps.social.state import ME, SocialState, moved_state
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.ui import Column, Node, Rect
@@ -59,6 +60,10 @@ class SocialApp(SocialIntents, PageScreens, App):
     def initial_state(self, seed: int) -> SocialState:
         """Built-in content for ``seed``."""
         return random_state(CONTEXTS, build_state, APP, seed)
+
+    def moved(self, state: SocialState, by: timedelta) -> SocialState:
+        """``state`` with the times of the user's replies moved by ``by``."""
+        return moved_state(state, by)
 
     def samples(self, state: SocialState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

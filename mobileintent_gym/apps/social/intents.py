@@ -11,6 +11,7 @@ from dataclasses import replace
 from mobileintent_gym.apps.social.ids import Rid
 from mobileintent_gym.apps.social.state import ME, Reply, SocialState
 from mobileintent_gym.phone.backstack import Nav
+from mobileintent_gym.phone.state import MINUTE_FORMAT
 
 
 def _toggled(ids: tuple[str, ...], item: str) -> tuple[str, ...]:
@@ -45,7 +46,8 @@ class SocialIntents:
         if not text:
             return
         post = state.posts[post_id]
-        replied = replace(post, replies=(Reply(ME, text, "now"), *post.replies))
+        mine = Reply(ME, text, "now", nav.clock.strftime(MINUTE_FORMAT))
+        replied = replace(post, replies=(mine, *post.replies))
         nav.update(posts={**state.posts, post_id: replied})
         entry.fields["reply"] = ""
         entry.scroll.pop(Rid.THREAD, None)

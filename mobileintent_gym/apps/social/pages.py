@@ -152,7 +152,7 @@ class PageScreens:
         row.add(Node(ui.IMAGE_VIEW, (left, top, left + ctx.dp(36), top + ctx.dp(36)),
                      desc=who.name, paint=avatar(who, t.background)))
         col = Column((left + ctx.dp(48), top, rect[2] - ctx.dp(PAD), rect[3]))
-        row.add(*byline(ctx, col.take(ctx.dp(24)), who, reply.age))
+        row.add(*byline(ctx, col.take(ctx.dp(24)), who, reply.age_on(ctx.today)))
         col.take(ctx.dp(4))
         row.add(widgets.paragraph(ctx, col.rest(), reply.text, REPLY_SIZE, rid=Rid.TEXT))
         return row.add(widgets.divider(ctx, rect))
