@@ -38,14 +38,27 @@ def moved_each(records: Iterable[_R], by: timedelta, name: str = "time") -> tupl
     return tuple(replace(r, **{name: moved(getattr(r, name), by)}) for r in records)
 
 
-def day_age(time: str, today: date, fresh: str) -> str:
+def moved_within(records: Mapping[str, _R], name: str, by: timedelta) -> dict[str, _R]:
+    """``records`` with the times of the records each holds in its field ``name`` moved.
+
+    Those hold their time in ``time`` (``""`` for none, :func:`moved_each`); a record none
+    of whose records has a time is kept as it is.
+    """
+    return {key: replace(r, **{name: moved_each(getattr(r, name), by)})
+            if any(held.time for held in getattr(r, name)) else r
+            for key, r in records.items()}
+
+
+def day_age(time: str, today: date, shown: str) -> str:
     """How a feed writes the age of what was posted at ``time`` on the phone's date ``today``.
 
-    ``fresh`` (``now``) on its own day, then ``1d``, ``2d`` …: screens are rebuilt when the
-    date changes, not every minute.
+    ``shown`` (an age as written: ``now``) on its own day, then ``1d``, ``2d`` …: screens
+    are rebuilt when the date changes, not every minute. Without a time (``""``), ``shown``.
     """
+    if not time:
+        return shown
     days = (today - datetime.strptime(time, MINUTE_FORMAT).date()).days
-    return fresh if days <= 0 else f"{days}d"
+    return shown if days <= 0 else f"{days}d"
 
 
 @functools.lru_cache(maxsize=1024)

@@ -12,6 +12,7 @@ followed communities interleaved with suggested ones, each card with votes and c
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any, ClassVar
 
@@ -22,10 +23,11 @@ from mobileintent_gym.apps.forum.feed import FeedCards
 from mobileintent_gym.apps.forum.ids import APP, PACKAGE, Desc, Rid, Route
 from mobileintent_gym.apps.forum.intents import ForumIntents
 from mobileintent_gym.apps.forum.post import PostPage
-from mobileintent_gym.apps.forum.state import ForumState, moved_state
+from mobileintent_gym.apps.forum.state import ForumState
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.paint import Avatar, Fill
+from mobileintent_gym.phone.state import moved_within
 from mobileintent_gym.phone.ui import Column, Node
 from mobileintent_gym.phone.widgets import Ctx, Theme
 from mobileintent_gym.users.pair import random_state
@@ -64,7 +66,7 @@ class ForumApp(ForumIntents, FeedCards, CommunityScreens, PostPage, App):
 
     def moved(self, state: ForumState, by: timedelta) -> ForumState:
         """``state`` with the times of the user's comments moved by ``by``."""
-        return moved_state(state, by)
+        return replace(state, posts=moved_within(state.posts, "comments", by))
 
     def samples(self, state: ForumState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

@@ -12,6 +12,7 @@ from mobileintent_gym.apps.forum.state import Comment, ForumState, Post, count
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import Entry
 from mobileintent_gym.phone.paint import Fill
+from mobileintent_gym.phone.state import day_age
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx
 
@@ -79,7 +80,8 @@ class PostPage:
         col = Column((rect[0] + 2 * ctx.dp(_PAD), rect[1] + ctx.dp(12), rect[2] - ctx.dp(_PAD),
                       rect[3]))
         who = f"{comment.author} (you)" if mine else comment.author
-        row.add(widgets.text(ctx, col.take(ctx.dp(24)), f"{who} · {comment.age_on(ctx.today)}", 13,
+        age = day_age(comment.time, ctx.today, comment.age)
+        row.add(widgets.text(ctx, col.take(ctx.dp(24)), f"{who} · {age}", 13,
                              bold=True, color=t.accent if mine else t.muted,
                              rid=Rid.COMMENT_AUTHOR))
         text = widgets.paragraph(ctx, col.rest(), comment.text, _COMMENT_SP,

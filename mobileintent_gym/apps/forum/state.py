@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from datetime import date, timedelta
+from dataclasses import dataclass
 from types import MappingProxyType
-
-from mobileintent_gym.phone.state import day_age, moved_each
 
 ME = "quiet_otter"
 """The user's name in the forum where a state gives none (built content draws one per user)."""
@@ -18,7 +15,7 @@ class Comment:
     """A comment under a post (``author`` is a user name, the user's own or another's).
 
     ``age`` is as shown; one the user wrote has its ``time`` too (``YYYY-MM-DD HH:MM``),
-    and shows ``age`` on that day only (:meth:`age_on`).
+    and shows ``age`` on that day only (:func:`~mobileintent_gym.phone.state.day_age`).
     """
 
     author: str
@@ -26,10 +23,6 @@ class Comment:
     age: str
     score: int
     time: str = ""
-
-    def age_on(self, today: date) -> str:
-        """Its age as shown on the phone's date ``today`` (:func:`day_age` of its time)."""
-        return day_age(self.time, today, self.age) if self.time else self.age
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +89,3 @@ def count(n: int, noun: str) -> str:
     """``n`` things in words, shortened past a thousand: ``1 comment``, ``2.4k votes``."""
     number = f"{n / 1000:.1f}k" if n >= 1000 else str(n)
     return f"{number} {noun}{'' if n == 1 else 's'}"
-
-
-def moved_state(state: ForumState, by: timedelta) -> ForumState:
-    """``state`` with the times of the comments the user wrote moved by ``by``."""
-    return replace(state, posts={k: replace(p, comments=moved_each(p.comments, by))
-                                 if any(c.time for c in p.comments) else p
-                                 for k, p in state.posts.items()})

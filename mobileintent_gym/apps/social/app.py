@@ -11,6 +11,7 @@ posts to discover) and ``social/profile?id=`` (an account with Follow and its po
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any, ClassVar
 
@@ -20,9 +21,10 @@ from mobileintent_gym.apps.social.ids import APP, PACKAGE, Desc, Rid, Route
 from mobileintent_gym.apps.social.intents import SocialIntents
 from mobileintent_gym.apps.social.pages import PageScreens, profile_height
 from mobileintent_gym.apps.social.rows import post_height, post_row
-from mobileintent_gym.apps.social.state import ME, SocialState, moved_state
+from mobileintent_gym.apps.social.state import ME, SocialState
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
+from mobileintent_gym.phone.state import moved_within
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
 from mobileintent_gym.users.pair import random_state
@@ -63,7 +65,7 @@ class SocialApp(SocialIntents, PageScreens, App):
 
     def moved(self, state: SocialState, by: timedelta) -> SocialState:
         """``state`` with the times of the user's replies moved by ``by``."""
-        return moved_state(state, by)
+        return replace(state, posts=moved_within(state.posts, "replies", by))
 
     def samples(self, state: SocialState) -> Mapping[str, Mapping[str, Any]]:
         """Parameters that open each parametrised route on ``state``."""

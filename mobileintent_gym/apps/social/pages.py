@@ -21,6 +21,7 @@ from mobileintent_gym.apps.social.state import Account, Post, Reply, SocialState
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import Entry
 from mobileintent_gym.phone.paint import Fill
+from mobileintent_gym.phone.state import day_age
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx
 
@@ -152,7 +153,7 @@ class PageScreens:
         row.add(Node(ui.IMAGE_VIEW, (left, top, left + ctx.dp(36), top + ctx.dp(36)),
                      desc=who.name, paint=avatar(who, t.background)))
         col = Column((left + ctx.dp(48), top, rect[2] - ctx.dp(PAD), rect[3]))
-        row.add(*byline(ctx, col.take(ctx.dp(24)), who, reply.age_on(ctx.today)))
+        row.add(*byline(ctx, col.take(ctx.dp(24)), who, day_age(reply.time, ctx.today, reply.age)))
         col.take(ctx.dp(4))
         row.add(widgets.paragraph(ctx, col.rest(), reply.text, REPLY_SIZE, rid=Rid.TEXT))
         return row.add(widgets.divider(ctx, rect))

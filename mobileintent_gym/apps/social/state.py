@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from datetime import date, timedelta
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER, user_handle
-from mobileintent_gym.phone.state import day_age, moved_each
 
 ME = "me"
 
@@ -30,17 +28,13 @@ class Reply:
     """A reply under a post; ``author`` is an account id or :data:`ME`.
 
     ``age`` is as shown; one the user wrote has its ``time`` too (``YYYY-MM-DD HH:MM``),
-    and shows ``age`` on that day only (:meth:`age_on`).
+    and shows ``age`` on that day only (:func:`~mobileintent_gym.phone.state.day_age`).
     """
 
     author: str
     text: str
     age: str
     time: str = ""
-
-    def age_on(self, today: date) -> str:
-        """Its age as shown on the phone's date ``today`` (:func:`day_age` of its time)."""
-        return day_age(self.time, today, self.age) if self.time else self.age
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,13 +124,6 @@ def age_text(minutes: int) -> str:
     if minutes < 60:
         return f"{minutes}m"
     return f"{minutes // 60}h" if minutes < 24 * 60 else f"{minutes // (24 * 60)}d"
-
-
-def moved_state(state: SocialState, by: timedelta) -> SocialState:
-    """``state`` with the times of the replies the user wrote moved by ``by``."""
-    return replace(state, posts={k: replace(p, replies=moved_each(p.replies, by))
-                                 if any(r.time for r in p.replies) else p
-                                 for k, p in state.posts.items()})
 
 
 def compact(count: int) -> str:
