@@ -182,7 +182,7 @@ def test_a_model_without_a_chat_template_is_prompted_in_plain_turns(small_lm, tm
 
 def test_each_mode_allows_answers_as_long_as_its_format_needs(small_lm):
     # 32 tokens for every mode: a Predict answer (35-56 tokens when right) and a
-    # segmentation (209-435) were always cut off.
+    # segmentation (197-454) were always cut off.
     from mobileintent_gym.agents.lm_modes import ANSWER_TOKENS
     from mobileintent_gym.users.encoders import LexicalEncoder
 
