@@ -25,7 +25,7 @@ class BackStacks:
         self.apps = apps
         self.stacks: dict[str, list[Entry]] = {}
         self.foreground: str | None = None
-        self.launcher = Entry("launcher")  # the home screen's own UI state (its page)
+        self.launcher = Entry("launcher")  # the home screen's UI state: page, search
         self.versions = dict.fromkeys(apps, 0)
 
     def app(self, app_id: str) -> App:
@@ -51,6 +51,8 @@ class BackStacks:
     def open(self, app_id: str, route: str | None = None, params: tuple = ()) -> None:
         """Start ``app_id`` afresh at ``route`` (a deep link) and bring it to the front.
 
+        The launcher's search closes, as when an app is launched.
+
         Raises:
             UnknownRouteError: For an unknown app or route or wrong parameters; nothing
                 changes.
@@ -65,6 +67,7 @@ class BackStacks:
                         if s.tab and route.startswith(f"{r}/")), app.home)
             self.stacks[app_id] = [Entry(app.home), Entry(route, params, tab=tab)]
         self.foreground = app_id
+        self._close_search()
 
     def snapshot(self) -> tuple:
         """What :meth:`restore` needs to undo changes since (stacks, versions, UI states).
@@ -84,11 +87,15 @@ class BackStacks:
             entry.set_ui_state(ui_state)
 
     def launch(self, app_id: str) -> None:
-        """Bring ``app_id`` to the front where it was left (its root if not started)."""
+        """Bring ``app_id`` to the front where it was left (its root if not started).
+
+        The launcher's search closes: HOME comes back to its page.
+        """
         app = self.app(app_id)
         if app_id not in self.stacks:
             self.stacks[app_id] = [Entry(app.home)]
         self.foreground = app_id
+        self._close_search()
 
     def push(self, app_id: str, route: str, params: tuple = ()) -> None:
         """Open a screen; a bottom-navigation root replaces the whole stack.
@@ -112,13 +119,16 @@ class BackStacks:
         self.push(self.foreground, route, params)
 
     def back(self) -> str:
-        """The BACK key: hide the keyboard, else close the top screen, else leave the app."""
-        top = self.top()
-        if top is None:
-            return "already home"
-        if top.keyboard:
-            top.keyboard = False
+        """The BACK key: hide the keyboard, else close the top screen, else leave the app.
+
+        On the launcher it hides the keyboard, else closes the search.
+        """
+        front = self.front()
+        if front.keyboard:
+            front.keyboard = False
             return "keyboard hidden"
+        if self.foreground is None:
+            return "" if self._close_search() else "already home"
         return self.close_top()
 
     def close_top(self) -> str:
@@ -146,14 +156,25 @@ class BackStacks:
             self.foreground = None
 
     def home(self) -> str:
-        """HOME: show the launcher (at its first page if it shows already); apps keep stacks."""
+        """HOME: show the launcher; apps keep their stacks.
+
+        Pressed on the launcher, it goes back to the first page and closes the search.
+        """
         if self.foreground is not None:
             self.foreground = None
-        elif self.launcher.scroll:
+        elif self.launcher.scroll or self._close_search():
             self.launcher.scroll.clear()
         else:
             return "already home"
         return ""
+
+    def _close_search(self) -> bool:
+        """Close the launcher's search (its text, focus and keyboard); whether it was open."""
+        entry = self.launcher
+        was_open = bool(entry.fields) or entry.focus is not None
+        entry.fields.clear()
+        entry.focus, entry.keyboard, entry.key_set = None, False, "lower"
+        return was_open
 
     def layers(self) -> list[Entry]:
         """The screens drawn in front: the top full screen and the overlays above it."""

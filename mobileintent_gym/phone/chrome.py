@@ -42,18 +42,17 @@ def build_view(phone: SimPhone) -> View:
     status, nav = bar_heights(phone.density)
     w, h = phone.width, phone.height
     stacks = phone._stacks
-    fg, clock = stacks.foreground, phone._state.clock
-    if fg is None:
-        ctx = Ctx(w, h, phone.density, (0, status, w, h - nav), launcher.THEME, launcher.PACKAGE,
-                  *clock_face(clock))
-        content = launcher.build(ctx, list(phone.apps.values()), clock, stacks.launcher)
-        root = Node(FRAME, (0, 0, w, h)).add(content)
-        return View(root, "launcher", launcher.PACKAGE, content)
-    app, entries = phone.apps[fg], stacks.layers()
-    top = entries[-1]
-    board = (keyboard.layout(w, h - nav, phone.density, top.key_set) if top.focus and top.keyboard
-             else None)
+    fg, clock, front = stacks.foreground, phone._state.clock, stacks.front()
+    board = (keyboard.layout(w, h - nav, phone.density, front.key_set)
+             if front.focus and front.keyboard else None)
     bottom = board.rect[1] if board else h - nav
+    if fg is None:
+        ctx = Ctx(w, h, phone.density, (0, status, w, bottom), launcher.THEME,
+                  launcher.PACKAGE, *clock_face(clock))
+        content = launcher.build(ctx, list(phone.apps.values()), clock, front)
+        root = Node(FRAME, (0, 0, w, h)).add(content)
+        return View(root, "launcher", launcher.PACKAGE, content, board)
+    app, entries = phone.apps[fg], stacks.layers()
     ctx = Ctx(w, h, phone.density, (0, status, w, bottom), app.theme, app.package,
               *clock_face(clock))
     layers = tuple(_layer(phone, app, ctx, entry) for entry in entries)

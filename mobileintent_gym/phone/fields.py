@@ -1,7 +1,8 @@
 """What typing does: TYPE actions, keyboard keys and ENTER on the focused text field.
 
-Each function takes the screen in front (its :class:`~mobileintent_gym.phone.app.Entry`
-holds the fields' text, the focus and the keyboard's key set) and returns what the phone
+Each function takes the screen in front, an app's or the launcher's (its
+:class:`~mobileintent_gym.phone.app.Entry` holds the fields' text, the focus and the
+keyboard's key set) and returns what the phone
 logs: a note (empty when something happened), the element hit (never one: the keyboard is
 its own window) and the text that really reached the field.
 """
@@ -21,12 +22,12 @@ MAX_FIELD_LENGTH = 4000
 Outcome = tuple[str, None, str | None]
 
 
-def type_text(top: Entry | None, text: str) -> Outcome:
+def type_text(top: Entry, text: str) -> Outcome:
     """Append ``text`` to the focused field, up to :data:`MAX_FIELD_LENGTH` characters.
 
     What does not fit is dropped, and the note says how much was typed.
     """
-    if top is None or top.focus is None:
+    if top.focus is None:
         return "no focused field", None, None
     value = top.fields.get(top.focus, "")
     added = text[:MAX_FIELD_LENGTH - len(value)]
@@ -38,9 +39,9 @@ def type_text(top: Entry | None, text: str) -> Outcome:
     return cut, None, added
 
 
-def enter(top: Entry | None, view: View, dispatch: Callable[[Intent], None]) -> str:
+def enter(top: Entry, view: View, dispatch: Callable[[Intent], None]) -> str:
     """ENTER: submit the focused field (``dispatch`` runs its intent)."""
-    node = view.fields.get(top.focus) if top is not None and top.focus else None
+    node = view.fields.get(top.focus) if top.focus else None
     if node is None or node.on_submit is None:
         return "nothing to submit"
     dispatch(node.on_submit)

@@ -3,6 +3,11 @@
 Icons fill rows of :data:`COLUMNS` cells in the order the apps were installed; a row that
 is not full is centred. When the apps need more rows than the screen holds, the grid is a
 horizontal pager (``SWIPE[LEFT]`` shows the next page) with a dot per page below it.
+
+The search bar is a text field, as on Android's launcher: a tap focuses it and shows the
+keyboard, and while it holds text the grid shows only the apps whose label has a word
+starting with each typed word (:func:`matching`), ENTER opening the first of them. BACK
+hides the keyboard, then closes the search; HOME and opening an app close it too.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from typing import TYPE_CHECKING
 from mobileintent_gym.phone import ui
 from mobileintent_gym.phone.paint import Avatar, Fill, Round
 from mobileintent_gym.phone.ui import Node, Rect
-from mobileintent_gym.phone.widgets import Ctx, Theme, text
+from mobileintent_gym.phone.widgets import Ctx, Theme, text, text_field
 
 if TYPE_CHECKING:
     from mobileintent_gym.phone.app import App, Entry
@@ -25,7 +30,20 @@ THEME = Theme(background=(28, 43, 74), surface=(44, 62, 99), text=(250, 250, 252
               divider=(60, 80, 120))
 COLUMNS = 4
 ICON, PAGES, PAGE, DOTS = "icon", "workspace_pages", "page", "page_indicator"
+SEARCH = "search"  # the search bar's field key and resource id
 CELL_DP = 108
+
+
+def matching(apps: Sequence[App], query: str) -> list[App]:
+    """The apps a search for ``query`` finds, in install order (all of them for no words).
+
+    An app is found when each word of the query starts a word of its label, case
+    ignored: ``"mus"`` finds Music, ``"sic"`` does not.
+    """
+    wanted = query.casefold().split()
+    return [app for app in apps
+            if all(any(word.startswith(w) for word in app.label.casefold().split())
+                   for w in wanted)]
 
 
 def build(ctx: Ctx, apps: Sequence[App], clock: datetime, entry: Entry) -> Node:
@@ -40,13 +58,18 @@ def build(ctx: Ctx, apps: Sequence[App], clock: datetime, entry: Entry) -> Node:
     root.add(text(ctx, head.take(ctx.dp(28)), clock.strftime("%A, %B %-d"), 16,
                   color=t.muted, align="center", rid="date"))
     head.take(ctx.dp(12))
-    root.add(Node(ui.TEXT_VIEW, head.take(ctx.dp(52)), desc="Search",
-                  resource_id=ctx.rid("search"),
-                  paint=Round(t.surface, t.background, ctx.dp(26), "Search apps", t.muted,
-                              ctx.dp(16))))
+    query = entry.fields.get(SEARCH, "")
+    found = matching(apps, query)
+    submit = ("launch", found[0].id) if query.strip() and found else None
+    root.add(text_field(ctx, head.take(ctx.dp(52)), SEARCH, query, "Search apps",
+                        focused=entry.focus == SEARCH, on_submit=submit, rid=SEARCH))
     col.take(ctx.dp(16))
     dots = col.take_bottom(ctx.dp(24))
     grid = col.rest()
+    if not found:
+        return root.add(text(ctx, ui.Column(grid).take(ctx.dp(48)), f'No apps match "{query}"',
+                             16, color=t.muted, align="center", rid="no_results"))
+    apps = found
     per_page = COLUMNS * max(1, (grid[3] - grid[1]) // ctx.dp(CELL_DP))
     pages = [apps[i:i + per_page] for i in range(0, len(apps), per_page)] or [[]]
     if len(pages) == 1:

@@ -481,15 +481,15 @@ class SimPhone:
                                                                             str | None]:
         key = view.keyboard.key_at(x, y) if view.keyboard is not None else None
         if key is not None:
-            return fields.key_tap(self._stacks.top(), view, key, self._dispatch)
+            return fields.key_tap(self._stacks.front(), view, key, self._dispatch)
         node = view.target_at(x, y)  # None on a modal surface too: it stops the touch
         if node is None:
             return "nothing to touch there", None, None
         hit = touch.hit_of(node)
         intent = node.on_long_click if long_press and node.long_clickable else node.on_click
         if intent is None and node.field_key is not None:
-            top = self._stacks.top()
-            top.focus, top.keyboard = node.field_key, True
+            front = self._stacks.front()
+            front.focus, front.keyboard = node.field_key, True
             return "", hit, None
         if intent is None:
             return "not clickable", hit, None
@@ -520,7 +520,7 @@ class SimPhone:
         if kind in (ActionType.CLICK, ActionType.LONG_CLICK):
             return self._tap(view, action.x, action.y, kind is ActionType.LONG_CLICK)
         if kind is ActionType.TYPE:
-            return fields.type_text(self._stacks.top(), action.text)
+            return fields.type_text(self._stacks.front(), action.text)
         if kind is ActionType.SWIPE:
             return self._scroll(view, action.direction, *(gesture or (None, None))), None, None
         if kind is ActionType.PRESS:
@@ -531,6 +531,6 @@ class SimPhone:
         if key == "BACK":
             return self._stacks.back()
         if key == "ENTER":
-            return fields.enter(self._stacks.top(), view, self._dispatch)
+            return fields.enter(self._stacks.front(), view, self._dispatch)
         return self._stacks.home()
 

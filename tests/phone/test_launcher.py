@@ -7,7 +7,7 @@ import pytest
 
 from mobileintent_gym.phone import SimPhone, launcher, widgets
 from mobileintent_gym.phone.app import App, Screen
-from tests.helpers import nodes, press, tap_node
+from tests.helpers import nodes, press, tap_node, texts
 
 
 @dataclass(frozen=True)
@@ -93,3 +93,59 @@ def test_every_installed_app_opens_from_its_icon(count):
         press(phone, text=f"Demo {i}", resource_id="icon")
         assert phone.route() == f"demo{i}/home"
         phone.act("PRESS[HOME]")
+
+
+def icon_labels(phone):
+    return [n.text for n in nodes(phone, resource_id="icon")]
+
+
+def test_a_search_finds_apps_by_the_start_of_a_word_of_their_label():
+    apps = [*blanks(2), *SimPhone().apps.values()]
+    found = [app.label for app in launcher.matching(apps, "  MU ")]
+    assert found == ["Music"]
+    assert [a.label for a in launcher.matching(apps, "demo 1")] == ["Demo 1"]
+    assert launcher.matching(apps, "sic") == [] and launcher.matching(apps, "") == apps
+
+
+def test_the_search_bar_types_filters_and_opens_the_first_app_found(phone):
+    everything = icon_labels(phone)
+    assert nodes(phone, resource_id="search")[0].text == "Search apps"
+    press(phone, resource_id="search")
+    assert phone.key_center("m") is not None  # the keyboard shows on the launcher
+    phone.act("TYPE[m]")
+    assert icon_labels(phone) == [app for app in everything if app.startswith("M")]
+    phone.act(f"CLICK[{','.join(map(str, phone.key_center('a')))}]")  # a key of the keyboard
+    assert nodes(phone, resource_id="search")[0].text == "ma"
+    assert icon_labels(phone) == ["Maps"] and phone.route() == "launcher"
+    phone.act("PRESS[ENTER]")
+    assert phone.route() == "maps/explore"
+    phone.act("PRESS[HOME]")  # the search closed when the app opened
+    assert icon_labels(phone) == everything and phone.key_center("m") is None
+
+
+def test_a_search_that_finds_nothing_says_so_and_enter_opens_nothing(phone):
+    press(phone, resource_id="search")
+    phone.act("TYPE[sic]")
+    assert icon_labels(phone) == []
+    assert texts(phone, "no_results") == ['No apps match "sic"']
+    result = phone.act("PRESS[ENTER]")
+    assert not result.effect and result.note == "nothing to submit"
+    assert phone.route() == "launcher"
+
+
+def test_back_hides_the_keyboard_then_closes_the_search_and_home_closes_it_too(phone):
+    everything = icon_labels(phone)
+    press(phone, resource_id="search")
+    phone.act("TYPE[vid]")
+    assert phone.act("PRESS[BACK]").note == "keyboard hidden"
+    assert phone.key_center("v") is None and icon_labels(phone) == ["Video"]
+    assert phone.act("PRESS[BACK]").effect
+    assert icon_labels(phone) == everything
+    assert nodes(phone, resource_id="search")[0].text == "Search apps"
+    back = phone.act("PRESS[BACK]")
+    assert not back.effect and back.note == "already home"
+    press(phone, resource_id="search")
+    phone.act("TYPE[chat]")
+    assert phone.act("PRESS[HOME]").effect
+    assert icon_labels(phone) == everything and phone.key_center("c") is None
+    assert not phone.act("TYPE[x]").effect  # no field has the focus any more
