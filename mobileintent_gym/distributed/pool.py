@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
+import re
 import socket
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -150,6 +152,30 @@ def ray_address(address: str | None) -> str | None:
     return address or os.environ.get("RAY_ADDRESS") or None
 
 
+_UNPICKLABLE = re.compile(r"FailTuple\((?P<name>[^ ]+) \[path=(?P<path>[^,]+), obj=(?P<obj>.*?), "
+                         r"parent=")
+"""How Ray's serialisation check names what could not be pickled (Ray 2.60)."""
+
+
+def _put_agent(ray: Any, make_agent: AgentFactory) -> Any:
+    """``ray.put(make_agent)``, or a one-line error naming what in it cannot be pickled.
+
+    Raises:
+        RolloutError: When the factory (its agent class, what that refers to) cannot be
+            pickled, naming the object and where it is held where Ray finds it.
+    """
+    try:
+        return ray.put(make_agent)
+    except (TypeError, pickle.PicklingError) as err:
+        found = _UNPICKLABLE.search(str(err))
+        held = (f"{found['name']} ({found['obj']}, reached as {found['path']})" if found
+                else "an object")
+        cause = err.__cause__ or err
+        raise RolloutError(f"the agent cannot be sent to Ray's actors: it holds {held}, "
+                           f"which cannot be pickled ({cause}); create it inside the agent "
+                           "(in __init__ or act), or run without --ray") from None
+
+
 def _actor_error(err: Exception, env_id: str) -> RolloutError:
     """What a dead actor's error means for the caller, in one line."""
     if getattr(err, "actor_init_failed", False):
@@ -260,19 +286,21 @@ class RolloutPool:
     def _init(self, address: str | None, num_actors: int | None) -> str | None:
         """Start Ray: the cluster at ``address`` (or ``$RAY_ADDRESS``), else a local one.
 
-        A local cluster gets ``num_actors`` CPUs (``None``: as many as Ray counts); Ray
-        refuses a CPU count for a cluster. Returns the cluster's address (``None``: local).
+        A new local cluster (no address, or ``local``) gets ``num_actors`` CPUs (``None``:
+        as many as Ray counts); Ray refuses a CPU count for a running cluster. Returns the
+        cluster's address (``None``: a new local one).
         """
         check_address(address)
         address = ray_address(address)
+        local = address in (None, "local")
         try:
-            self._ray.init(address=address, num_cpus=None if address else num_actors,
+            self._ray.init(address=address, num_cpus=num_actors if local else None,
                            include_dashboard=False)
         except (ValueError, ConnectionError, RuntimeError) as err:
             self._ray.shutdown()
             raise RolloutError(f"Ray cannot start at {address or 'a new local cluster'!r}: "
                                f"{err}") from err
-        return address
+        return None if local else address
 
     def stream(self, episodes: Sequence[Episode], make_agent: AgentFactory
                ) -> Iterator[tuple[int, EpisodeRecord]]:
@@ -284,9 +312,9 @@ class RolloutPool:
                 with cloudpickle, for the actors).
 
         Raises:
-            RolloutError: When an actor could not build its env (``gym.make`` raised in it:
-                the message ends with that error), or died more than ``max_restarts``
-                times.
+            RolloutError: When ``make_agent`` cannot be pickled, an actor could not build
+                its env (``gym.make`` raised in it: the message ends with that error), or
+                one died more than ``max_restarts`` times.
             MobileIntentError: One the agent or the env raised in an episode, as raised.
             ray.exceptions.RayTaskError: Any other error raised in an episode (its
                 ``cause`` is that error).
@@ -296,7 +324,7 @@ class RolloutPool:
         by_value = require("ray.cloudpickle", "distributed").register_pickle_by_value
         for module in agent_file_modules():  # helpers beside an agent file: the actors
             by_value(module)  # have no folder to import them from
-        agent = [ray.put(make_agent)]  # in a list: see RolloutActor.run
+        agent = [_put_agent(ray, make_agent)]  # in a list: see RolloutActor.run
         for index, episode in enumerate(episodes):
             pool.submit(lambda actor, item: actor.run.remote(agent, *item),
                         (index, tuple(episode)))

@@ -193,10 +193,12 @@ def test_a_cluster_with_no_cpus_yet_is_asked_for_one_per_actor(recwarn):
     assert _cpu_share(2.0, 4) == 0.5 and len(recwarn.list) == 1
 
 
-def actors_in_a_child(setup: str, count: str = "None") -> int:
-    """How many actors ``RolloutPool(count)`` starts in a new process, after ``setup``."""
+def actors_in_a_child(setup: str, count: str = "None", address: str = "None") -> int:
+    """How many actors ``RolloutPool(count, address=...)`` starts in a new process, after
+    ``setup``."""
     code = (f"{setup}\nfrom mobileintent_gym.distributed import RolloutPool\n"
-            f"with RolloutPool({count}, env_id='CartPole-v1', progress=False) as pool:\n"
+            f"with RolloutPool({count}, env_id='CartPole-v1', address={address},\n"
+            "                 progress=False) as pool:\n"
             "    print(len(pool.pids()))")
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=300, check=False)
@@ -211,10 +213,13 @@ def test_a_numpy_actor_count_starts_ray_too():
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
                     reason="needs a CPU affinity mask of two CPUs or more")
-def test_a_new_local_cluster_has_one_actor_per_cpu_this_process_may_use():
-    # Ray's own count is every CPU of the machine, whatever taskset allowed.
+@pytest.mark.parametrize("address", ["None", "'local'"])
+def test_a_new_local_cluster_has_one_actor_per_cpu_this_process_may_use(address):
+    # Ray's own count is every CPU of the machine, whatever taskset allowed; the address
+    # "local" (a new local cluster too) took Ray's count.
     assert actors_in_a_child("import os\n"
-                             "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})") == 1
+                             "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})",
+                             address=address) == 1
 
 
 def test_a_new_local_cluster_keeps_to_a_cpu_quota():
@@ -312,6 +317,24 @@ def test_an_agent_from_a_file_runs_on_ray_actors(cluster, tmp_path):
                  USERS[0], "--tasks", TASKS[0], "--ray", "1", "--out", str(out)]) == 0
     steps = json.loads(out.read_text())["episodes"][0]["steps"]
     assert [s["action"] for s in steps] == ["COMPLETE"]
+
+
+def test_an_agent_that_cannot_be_pickled_is_named_in_one_line(cluster, tmp_path, capsys):
+    # Ray's own error was a page of its serialisation check, and the exit status 1.
+    (tmp_path / "locked_agent.py").write_text(
+        "import threading\n"
+        "LOCK = threading.Lock()\n\n"
+        "class Locked:\n"
+        "    def __init__(self, env, seed):\n"
+        "        pass\n\n"
+        "    def act(self, observation, info):\n"
+        "        with LOCK:\n"
+        "            return 'COMPLETE'\n")
+    assert main(["evaluate", "--agent", f"{tmp_path / 'locked_agent.py'}:Locked", "--users",
+                 USERS[0], "--tasks", TASKS[0], "--ray", "1"]) == 2
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "the agent cannot be sent to Ray's actors: it holds LOCK (" in said
+    assert "reached as make -> act -> LOCK" in said and "_thread.lock" in said
 
 
 def test_resuming_a_finished_run_on_ray_starts_no_actors(cluster, tmp_path, monkeypatch):
