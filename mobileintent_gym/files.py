@@ -152,9 +152,44 @@ def lock_file(path: str | Path, wait: bool = True, shared: bool = False) -> int 
         (Windows; file systems without ``flock``, as some network mounts) it is held
         without one.
 
+    A lock file removed (by :func:`remove_lock_file`) while this waited for it is locked
+    no more: this locks the file at ``path`` now, so that two processes never hold locks of
+    one path.
+
     Raises:
         BlockingIOError: Without ``wait``, when another open file holds the lock.
     """
+    while True:
+        descriptor = _open_locked(path, wait, shared)
+        if descriptor is None or _still_at(path, descriptor):
+            return descriptor
+        unlock(descriptor)
+
+
+def remove_lock_file(path: str | Path) -> None:
+    """Remove the lock file ``path`` unless a process holds its lock (then it stays)."""
+    try:
+        descriptor = lock_file(path, wait=False)
+    except BlockingIOError:
+        return
+    with contextlib.suppress(OSError):
+        if descriptor is not None:
+            os.unlink(path)
+    unlock(descriptor)
+
+
+def _still_at(path: str | Path, descriptor: int) -> bool:
+    """Whether ``descriptor`` is of the file at ``path`` (not of one removed from there)."""
+    try:
+        there = os.stat(path)
+    except OSError:
+        return False
+    held = os.fstat(descriptor)
+    return (there.st_dev, there.st_ino) == (held.st_dev, held.st_ino)
+
+
+def _open_locked(path: str | Path, wait: bool, shared: bool) -> int | None:
+    """:func:`lock_file` of the file at ``path`` when it is opened."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_CREAT, 0o666)
     except OSError:

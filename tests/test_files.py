@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
+from pathlib import Path
 
 import pytest
 
+from mobileintent_gym import files
 from mobileintent_gym.files import atomic_folder, trial_folder, write_atomic
 
 
@@ -143,3 +147,40 @@ def test_a_trial_folder_is_made_written_and_left_as_it_was(tmp_path):
     with pytest.raises(NotADirectoryError) as caught, trial_folder(tmp_path / "file" / "c"):
         pass
     assert caught.value.filename == str(tmp_path / "file")
+
+
+def test_a_held_lock_file_is_not_removed(tmp_path):
+    path = tmp_path / "entry.lock"
+    held = files.lock_file(path)
+    files.remove_lock_file(path)
+    assert path.exists()
+    files.unlock(held)
+    files.remove_lock_file(path)
+    assert not path.exists()
+
+
+def _descriptors_of(path):
+    """How many of this process's open files are ``path`` (Linux' /proc)."""
+    fds = Path("/proc/self/fd")
+    return sum(1 for fd in os.listdir(fds) if os.path.realpath(fds / fd) == str(path))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir() or files.fcntl is None,
+                    reason="needs flock and Linux' /proc")
+def test_a_lock_waited_for_and_removed_meanwhile_is_taken_on_the_file_there_now(tmp_path):
+    # The waiter got the lock of the removed file, while a newcomer held the new one's:
+    # two processes built one cache entry side by side.
+    path = tmp_path / "entry.lock"
+    first = files.lock_file(path)
+    taken = []
+    waiter = threading.Thread(target=lambda: taken.append(files.lock_file(path)))
+    waiter.start()
+    while _descriptors_of(path) < 2:  # the waiter has opened the file and waits for it
+        time.sleep(0.01)
+    path.unlink()
+    newcomer = files.lock_file(path)
+    files.unlock(first)
+    files.unlock(newcomer)
+    waiter.join(timeout=60)
+    assert os.fstat(taken[0]).st_ino == os.stat(path).st_ino
+    files.unlock(taken[0])

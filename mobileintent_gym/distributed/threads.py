@@ -7,13 +7,15 @@ processes of :class:`~mobileintent_gym.envs.vector.SharedMemoryVectorEnv` and th
 rollout actors — therefore start with each of :data:`THREAD_VARIABLES` set to
 ``$MOBILEINTENT_GYM_WORKER_THREADS`` (default 1). A variable already set in the
 environment keeps its value, so ``OMP_NUM_THREADS=4`` still gives workers four OpenMP
-threads.
+threads. A forked worker has its parent's libraries, started before the variables were set:
+:func:`limit_loaded_libraries` holds them to the same counts.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import Iterator, Mapping
 
 from mobileintent_gym.checks import is_digits
@@ -71,3 +73,31 @@ def worker_environment() -> Iterator[None]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+
+
+_LIBRARIES = {"openblas": "OPENBLAS_NUM_THREADS", "mkl": "MKL_NUM_THREADS",
+              "openmp": "OMP_NUM_THREADS"}
+"""threadpoolctl's name of each library → the variable holding its thread count."""
+
+
+def limit_loaded_libraries() -> None:
+    """Hold the numeric libraries this process loaded already to its thread variables.
+
+    What a worker started by forking needs: the variables (set in ``os.environ`` by
+    :func:`worker_environment`) count only for libraries loaded after them. torch, when
+    loaded, gets ``torch.set_num_threads``; BLAS and OpenMP are held with threadpoolctl
+    where it is installed. A variable that is no count (``OMP_NUM_THREADS=4,2``) is left
+    to its library.
+    """
+    counts = {library: int(os.environ[name]) for library, name in _LIBRARIES.items()
+              if is_digits(os.environ.get(name, "").strip())}
+    torch = sys.modules.get("torch")
+    if torch is not None and "openmp" in counts:
+        torch.set_num_threads(max(1, counts["openmp"]))
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return
+    loaded = ThreadpoolController()
+    for library, count in counts.items():
+        loaded.select(internal_api=library).limit(limits=max(1, count))

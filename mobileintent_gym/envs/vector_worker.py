@@ -36,6 +36,7 @@ from gymnasium import spaces
 from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker, TimeLimit
 
 from mobileintent_gym.distributed.heap import HeapTrimmer
+from mobileintent_gym.distributed.threads import limit_loaded_libraries
 from mobileintent_gym.envs.checker import reset as checked_reset
 from mobileintent_gym.envs.checker import wrappers
 from mobileintent_gym.envs.vector_wire import dumps, send
@@ -400,6 +401,7 @@ def run(worker: int, first: int, env_fns: list[Any], pipe: Connection,
     batches: dict[int, SharedFrames] = {}
     try:
         _place(worker, cpu)
+        limit_loaded_libraries()  # those a forked worker has from its parent
         try:
             for env_fn in env_fns:
                 envs.append(env_fn())

@@ -57,7 +57,7 @@ from gymnasium import logger
 
 from mobileintent_gym import stamp
 from mobileintent_gym.errors import MobileIntentError, require
-from mobileintent_gym.files import lock_file, partial_of, unlock, write_atomic
+from mobileintent_gym.files import lock_file, partial_of, remove_lock_file, unlock, write_atomic
 from mobileintent_gym.users import encoders
 from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEncoder, make_encoder
 
@@ -224,8 +224,9 @@ def prune(folder: Path, now: float | None = None) -> None:
 
     That is: entries unused for :data:`MAX_AGE` seconds (a read refreshes an entry's time)
     and their lock files; lock files without an entry, and partial files left by a stopped
-    write, an hour old. Every change of the package's files names new entries
-    (:func:`source_fingerprint`): without this the folder only grows.
+    write, an hour old. A lock file a process holds stays (it is building that entry).
+    Every change of the package's files names new entries (:func:`source_fingerprint`):
+    without this the folder only grows.
     """
     now = time.time() if now is None else now
     try:
@@ -233,11 +234,15 @@ def prune(folder: Path, now: float | None = None) -> None:
     except OSError:
         return
     for file in files:
-        if _stale(file, now):
-            with contextlib.suppress(OSError):
-                file.unlink()
-                if file.suffix == ".pkl":
-                    file.with_suffix(".lock").unlink(missing_ok=True)
+        if not _stale(file, now):
+            continue
+        if file.suffix == ".lock":
+            remove_lock_file(file)
+            continue
+        with contextlib.suppress(OSError):
+            file.unlink()
+            if file.suffix == ".pkl":
+                remove_lock_file(file.with_suffix(".lock"))
 
 
 def _stale(file: Path, now: float) -> bool:

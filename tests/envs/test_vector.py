@@ -359,6 +359,36 @@ def test_workers_start_with_one_thread_per_library_unless_told(monkeypatch):
         envs.close()
 
 
+class _BlasThreads(gym.Env):
+    """Its reset's info says how many threads OpenBLAS runs in the worker."""
+
+    observation_space = gym.spaces.Box(0, 255, (4,), np.uint8)
+    action_space = gym.spaces.Discrete(2)
+
+    def reset(self, *, seed=None, options=None):
+        return np.zeros(4, np.uint8), {"blas": _openblas_threads()}
+
+
+def _openblas_threads():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    return next((p["num_threads"] for p in threadpoolctl.threadpool_info()
+                 if p["internal_api"] == "openblas"), 0)
+
+
+def test_forked_workers_hold_the_libraries_they_have_from_the_parent_to_one_thread(
+        monkeypatch):
+    # The variables count only for libraries loaded after them: a forked worker ran the
+    # parent's OpenBLAS with as many threads as the parent's.
+    if _openblas_threads() < 2:
+        pytest.skip("needs numpy's OpenBLAS running two threads or more in this process")
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    envs = SharedMemoryVectorEnv([_BlasThreads], context="fork")
+    try:
+        assert envs.reset(seed=0)[1]["blas"].tolist() == [1]
+    finally:
+        envs.close()
+
+
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="Linux scheduling")
 def test_workers_run_as_batch_tasks_pinned_to_the_cpus_asked_for():
     allowed = sorted(os.sched_getaffinity(0))

@@ -662,3 +662,18 @@ def test_hidden_and_backup_files_are_not_part_of_a_folders_fingerprint(tmp_path)
     assert content_cache.folder_fingerprint([code]) == before
     (code / "sub" / "data.json").write_text('{"a": 1}')
     assert content_cache.folder_fingerprint([code]) != before
+
+
+def test_pruning_leaves_the_lock_of_an_entry_being_built(folder):
+    # A lock left by a stopped build, an hour old, was removed while a later build held
+    # it: a third process then built the same entry beside the second.
+    folder.mkdir(parents=True)
+    building = folder / "building.lock"
+    held = files.lock_file(building)
+    hours = time.time() - 2 * 3600
+    os.utime(building, (hours, hours))
+    content_cache.prune(folder)
+    assert building.exists()
+    files.unlock(held)
+    content_cache.prune(folder)
+    assert not building.exists()
