@@ -225,6 +225,23 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
+class TemplateIntent:
+    """What a template means to a user: why and how often simulated users carry it out.
+
+    Attributes:
+        event: The Act2Intention event class of its intentions (one of
+            :data:`~mobileintent_gym.metrics.act2intent.EVENT_CLASSES`).
+        domains: PersonaLens domains whose interest makes a user do it more often (of
+            :data:`~mobileintent_gym.users.profile.DOMAINS`).
+        purpose: Why a user does it, ending the intention's text (``to hear it again``).
+    """
+
+    event: str
+    domains: tuple[str, ...]
+    purpose: str
+
+
+@dataclass(frozen=True, slots=True)
 class TaskTemplate:
     """A PAIR task template.
 
@@ -243,6 +260,8 @@ class TaskTemplate:
         picks: Resource id suffixes of the controls that pick a record on the UC
             subgoals' screens (for target exposure).
         oracle: Route → the oracle's move on that screen.
+        intent: Its event class, the domains behind it and its purpose: what makes
+            simulated users' routines carry it out (keyword only).
     """
 
     id: str
@@ -257,6 +276,7 @@ class TaskTemplate:
     act_on: Literal["record", "author"] = "record"
     picks: tuple[str, ...] = ()
     oracle: Mapping[str, Move] = field(default_factory=dict)
+    intent: TemplateIntent = field(kw_only=True)
 
     def text_to_type(self) -> str | None:
         """The text the task has the agent type (``"Rainy Night"``), if any."""

@@ -1,12 +1,15 @@
-"""The template -> event class table: every PAIR template, only the study's classes."""
+"""Templates' intents: every PAIR template, only the study's classes, checked."""
+
+import dataclasses
 
 import pytest
 
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.errors import InvalidAppError, MobileIntentError
 from mobileintent_gym.intents import TEMPLATE_INTENTS, event_class, reachable_templates
-from mobileintent_gym.intents.classes import reachable_classes
+from mobileintent_gym.intents.classes import check_intent, reachable_classes
 from mobileintent_gym.metrics.act2intent import EVENT_CLASSES
 from mobileintent_gym.tasks import TEMPLATES
+from mobileintent_gym.tasks.spec import TemplateIntent
 from mobileintent_gym.users.profile import builtin_users, resolve_profile
 
 PAIR_TEMPLATES = (
@@ -18,10 +21,30 @@ def test_the_table_covers_the_30_templates_of_the_study_with_its_20_classes():
     assert sorted(TEMPLATE_INTENTS) == sorted(PAIR_TEMPLATES) and len(PAIR_TEMPLATES) == 30
     assert {m.event for m in TEMPLATE_INTENTS.values()} <= set(EVENT_CLASSES)
     assert event_class("G-SPT-02") == "Listen music" and event_class("G-WCT-02") == "Chatting"
+    assert TEMPLATE_INTENTS["G-X-02"] == TemplateIntent("Watch news", ("Events", "Media"),
+                                                        "to keep up with the news")
+    assert all(TEMPLATE_INTENTS[t] is TEMPLATES[t].intent for t in TEMPLATES)
 
 
-def test_templates_become_reachable_when_the_phone_has_them():
-    assert set(reachable_templates()) == set(TEMPLATES) & set(TEMPLATE_INTENTS)
+@pytest.mark.parametrize(("intent", "named"), [
+    (TemplateIntent("Dancing", ("Music",), "to dance"), "event 'Dancing' (one of ["),
+    (TemplateIntent("Listen music", ("Music", "Zorblax"), "to dance"), "domain 'Zorblax'"),
+    (TemplateIntent("Listen music", "Music", "to dance"), "domains 'Music' (a tuple"),
+    (TemplateIntent("Listen music", (), "to dance"), "domains () (a tuple"),
+    (TemplateIntent("Listen music", ("Music",), " "), "purpose ' '"),
+    ("Listen music", "intent must be a TemplateIntent, got str"),
+])
+def test_an_intent_routines_cannot_place_is_named(intent, named):
+    # A template of a new app that the old hard-coded table did not list was left out of
+    # every routine without a word.
+    template = dataclasses.replace(TEMPLATES["G-SPT-02"], intent=intent)
+    with pytest.raises(InvalidAppError, match="G-SPT-02") as raised:
+        check_intent(template)
+    assert named in str(raised.value)
+
+
+def test_every_template_the_phone_has_is_reachable():
+    assert reachable_templates() == tuple(TEMPLATES) == tuple(TEMPLATE_INTENTS)
     assert set(reachable_classes()) == {event_class(t) for t in reachable_templates()}
 
 

@@ -17,12 +17,14 @@ from mobileintent_gym.tasks.spec import (
     ScreenCheck,
     Subgoal,
     TaskTemplate,
+    TemplateIntent,
 )
 
 _TABS = (Route.CHATS, Route.CONTACTS, Route.ME)  # the tabs Discover is opened from
 
 WCT_01 = TaskTemplate(
     id="G-WCT-01", app=APP, context=Pair.CHATS,
+    intent=TemplateIntent("Chatting", ("Messaging",), "to read the latest messages"),
     text="open the chat",
     subgoals=(Subgoal("open the conversation", (Route.CHATS,), "UC"),),
     outcome=Outcome(Route.CONVERSATION, (NodeCheck(Rid.TOOLBAR, target=True),)),
@@ -34,6 +36,7 @@ WCT_01 = TaskTemplate(
 
 WCT_02 = TaskTemplate(
     id="G-WCT-02", app=APP, context=Pair.CHATS,
+    intent=TemplateIntent("Chatting", ("Messaging",), "to confirm the message"),
     text='open the chat; reply exactly "Understood"',
     subgoals=(
         Subgoal("open the conversation", (Route.CHATS,), "UC", (Click(Rid.CHAT, target=True),)),
@@ -60,6 +63,8 @@ WCT_02 = TaskTemplate(
 
 WCT_03 = TaskTemplate(
     id="G-WCT-03", app=APP, context=Pair.MOMENTS, act_on="author",
+    intent=TemplateIntent("Community", ("Events", "Movies", "Restaurants", "Travel"),
+                          "to see who shared the post"),
     text="open the author's profile from Moments",
     subgoals=(
         Subgoal("open Discover", _TABS, "UA", (Click(Rid.NAV_DISCOVER, Desc.DISCOVER),)),

@@ -19,6 +19,7 @@ from mobileintent_gym.tasks.spec import (
     ScreenCheck,
     Subgoal,
     TaskTemplate,
+    TemplateIntent,
 )
 
 _TO_HOME = Move(desc=Desc.HOME)
@@ -31,6 +32,8 @@ _POST_OPEN = Outcome(Route.POST, (_ABOUT_TARGET,))
 
 RDT_01 = TaskTemplate(
     id="G-RDT-01", app=APP, context=Pair.HOME,
+    intent=TemplateIntent("Community", ("Games", "Sports", "Media"),
+                          "to catch up on the discussion"),
     text="open the home-feed post",
     subgoals=(Subgoal("open the post", (Route.HOME,), "UC"),),
     outcome=_POST_OPEN,
@@ -42,6 +45,7 @@ RDT_01 = TaskTemplate(
 
 RDT_02 = TaskTemplate(
     id="G-RDT-02", app=APP, context=Pair.HOME,
+    intent=TemplateIntent("Community", ("Games", "Sports", "Media"), "to thank the poster"),
     text='open the post; comment exactly "Thank you"',
     subgoals=(
         Subgoal("open the post", (Route.HOME,), "UC", (Click(Rid.POST, target=True),)),
@@ -67,6 +71,7 @@ RDT_02 = TaskTemplate(
 
 RDT_03 = TaskTemplate(
     id="G-RDT-03", app=APP, context=Pair.SUGGESTED,
+    intent=TemplateIntent("Community", ("Games", "Sports", "Media"), "to read the thread"),
     text="open the home-feed post (suggested for you)",
     subgoals=(Subgoal("open the post", (Route.HOME,), "UC"),),
     outcome=_POST_OPEN,

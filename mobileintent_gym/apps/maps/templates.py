@@ -11,7 +11,15 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from mobileintent_gym.apps.maps.ids import APP, Desc, Pair, Rid, Route, Text
-from mobileintent_gym.tasks.spec import Click, Move, NodeCheck, Outcome, Subgoal, TaskTemplate
+from mobileintent_gym.tasks.spec import (
+    Click,
+    Move,
+    NodeCheck,
+    Outcome,
+    Subgoal,
+    TaskTemplate,
+    TemplateIntent,
+)
 
 _OPEN_SEARCH = Subgoal("open search", (Route.EXPLORE,), "UA",
                        (Click(Rid.SEARCH_BAR, Text.SEARCH_HINT),))
@@ -24,6 +32,7 @@ _DETAILS_ORACLE = MappingProxyType({**_TO_SEARCH, Route.SEARCH: Move(Rid.RECENT,
 
 MAP_01 = TaskTemplate(
     id="G-MAP-01", app=APP, context=Pair.RECENT,
+    intent=TemplateIntent("Check map", ("Travel", "Restaurants"), "to look the place up again"),
     text="open place details from recent searches",
     subgoals=(_OPEN_SEARCH, Subgoal("open the place details", (Route.SEARCH,), "UC")),
     outcome=_PLACE_OPEN,
@@ -35,6 +44,7 @@ MAP_01 = TaskTemplate(
 
 MAP_02 = TaskTemplate(
     id="G-MAP-02", app=APP, context=Pair.RECENT,
+    intent=TemplateIntent("Check map", ("Travel", "Restaurants"), "to find the way there"),
     text="get directions to the place in recent searches",
     subgoals=(
         _OPEN_SEARCH,
@@ -51,6 +61,8 @@ MAP_02 = TaskTemplate(
 
 MAP_03 = TaskTemplate(
     id="G-MAP-03", app=APP, context=Pair.FOOD,
+    intent=TemplateIntent("Check map", ("Travel", "Restaurants"),
+                          "to check the place's details"),
     text="open place details from recent searches (food and drink)",
     subgoals=(_OPEN_SEARCH, Subgoal("open the place details", (Route.SEARCH,), "UC")),
     outcome=_PLACE_OPEN,

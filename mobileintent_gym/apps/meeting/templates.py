@@ -11,7 +11,15 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from mobileintent_gym.apps.meeting.ids import APP, Desc, Pair, Rid, Route, Text
-from mobileintent_gym.tasks.spec import Click, Move, NodeCheck, Outcome, Subgoal, TaskTemplate
+from mobileintent_gym.tasks.spec import (
+    Click,
+    Move,
+    NodeCheck,
+    Outcome,
+    Subgoal,
+    TaskTemplate,
+    TemplateIntent,
+)
 
 _TABS = (Route.HOME, Route.ME)  # both tabs lead to the meeting history
 _OPEN_HISTORY = Subgoal("open meeting history", _TABS, "UA", (Click(Rid.HISTORY, Text.HISTORY),))
@@ -22,6 +30,7 @@ _HISTORY_ORACLE = MappingProxyType({**{route: Move(Rid.HISTORY) for route in _TA
 
 MTG_01 = TaskTemplate(
     id="G-MTG-01", app=APP, context=Pair.HISTORY,
+    intent=TemplateIntent("Office chat", ("Calendar", "Messaging"), "to review a past meeting"),
     text="open the meeting in history",
     subgoals=(_OPEN_HISTORY, _OPEN_PAST),
     outcome=_DETAILS,
@@ -33,6 +42,7 @@ MTG_01 = TaskTemplate(
 
 MTG_02 = TaskTemplate(
     id="G-MTG-02", app=APP, context=Pair.SCHEDULED,
+    intent=TemplateIntent("Office chat", ("Calendar", "Messaging"), "to prepare for the meeting"),
     text="open the scheduled meeting",
     subgoals=(Subgoal("open the scheduled meeting", (Route.HOME,), "UC"),),
     outcome=_DETAILS,
@@ -45,6 +55,7 @@ MTG_02 = TaskTemplate(
 
 MTG_03 = TaskTemplate(
     id="G-MTG-03", app=APP, context=Pair.WEBINARS,
+    intent=TemplateIntent("Office chat", ("Calendar", "Messaging"), "to look up the meeting notes"),
     text="open the meeting in history (webinars)",
     subgoals=(_OPEN_HISTORY, _OPEN_PAST),
     outcome=_DETAILS,

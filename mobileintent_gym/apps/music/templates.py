@@ -17,6 +17,7 @@ from mobileintent_gym.tasks.spec import (
     ScreenCheck,
     Subgoal,
     TaskTemplate,
+    TemplateIntent,
 )
 
 _TABS = (Route.HOME, Route.SEARCH)
@@ -25,6 +26,7 @@ _TO_LIBRARY = Move(desc=Desc.LIBRARY)
 
 SPT_01 = TaskTemplate(
     id="G-SPT-01", app=APP, context=Pair.LIKED,
+    intent=TemplateIntent("Listen music", ("Music",), "to keep it for rainy evenings"),
     text='add the liked song to a new "Rainy Night" playlist',
     subgoals=(
         Subgoal("open library", _TABS, "UA", (Click(Rid.NAV_LIBRARY, Desc.LIBRARY),)),
@@ -61,6 +63,7 @@ SPT_01 = TaskTemplate(
 
 SPT_02 = TaskTemplate(
     id="G-SPT-02", app=APP, context=Pair.RECENT,
+    intent=TemplateIntent("Listen music", ("Music",), "to hear it again"),
     text="play the recently played song",
     subgoals=(
         Subgoal("open library", _TABS, "UA", (Click(Rid.NAV_LIBRARY, Desc.LIBRARY),)),
@@ -86,6 +89,7 @@ SPT_02 = TaskTemplate(
 
 SPT_03 = TaskTemplate(
     id="G-SPT-03", app=APP, context=Pair.HOME,
+    intent=TemplateIntent("Listen music", ("Music",), "to pick music for the moment"),
     text="open the home-screen playlist",
     subgoals=(Subgoal("open the playlist", (Route.HOME,), "UC"),),
     outcome=Outcome(Route.PLAYLIST, (NodeCheck(Rid.TOOLBAR, target=True),)),

@@ -9,18 +9,30 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from mobileintent_gym.apps.notes.ids import APP, Pair, Rid, Route
-from mobileintent_gym.tasks.spec import Click, Move, NodeCheck, Outcome, Subgoal, TaskTemplate
+from mobileintent_gym.tasks.spec import (
+    Click,
+    Move,
+    NodeCheck,
+    Outcome,
+    Subgoal,
+    TaskTemplate,
+    TemplateIntent,
+)
 
 # The page of the target note: its toolbar (which never scrolls away) names it.
 _ABOUT_TARGET = NodeCheck(Rid.TOOLBAR, target=True)
 _TO_ME = Move(Rid.NAV_ME)
 
 
+_COMMUNITY = ("Shopping", "Restaurants", "Travel")
+
+
 def _from_me(template_id: str, list_name: str, context: str, tab: str, route: str,
-             other: str) -> TaskTemplate:
+             other: str, purpose: str) -> TaskTemplate:
     """G-RBK-01/02: open Me, open the tab of ``list_name`` notes, open the note."""
     return TaskTemplate(
         id=template_id, app=APP, context=context,
+        intent=TemplateIntent("Community", _COMMUNITY, purpose),
         text=f"open the {list_name} note",
         subgoals=(
             Subgoal("open Me", (Route.DISCOVER,), "UA", (Click(Rid.NAV_ME),)),
@@ -37,12 +49,13 @@ def _from_me(template_id: str, list_name: str, context: str, tab: str, route: st
 
 
 RBK_01 = _from_me("G-RBK-01", "saved", Pair.SAVED, Rid.TAB_SAVED, Route.ME_SAVED,
-                  Route.ME_LIKED)
+                  Route.ME_LIKED, "to revisit a saved idea")
 RBK_02 = _from_me("G-RBK-02", "liked", Pair.LIKED, Rid.TAB_LIKED, Route.ME_LIKED,
-                  Route.ME_SAVED)
+                  Route.ME_SAVED, "to look at it again")
 
 RBK_03 = TaskTemplate(
     id="G-RBK-03", app=APP, context=Pair.DISCOVER,
+    intent=TemplateIntent("Community", _COMMUNITY, "to keep it for later"),
     text="open the discover-feed note and save it",
     subgoals=(
         Subgoal("open the note", (Route.DISCOVER,), "UC", (Click(Rid.NOTE_CARD, target=True),)),

@@ -17,6 +17,7 @@ from mobileintent_gym.tasks.spec import (
     ScreenCheck,
     Subgoal,
     TaskTemplate,
+    TemplateIntent,
 )
 
 _TO_ME = (Route.HOME, Route.MESSAGES)  # the tabs My is opened from
@@ -28,6 +29,8 @@ _MESSAGE_MOVES = {**{route: Move(Rid.NAV_MESSAGES) for route in _TO_MESSAGES},
 
 ALI_01 = TaskTemplate(
     id="G-ALI-01", app=APP, context=Pair.BILLS,
+    intent=TemplateIntent("Financial management", ("Finance", "Shopping"),
+                          "to check what was paid"),
     text="open the transaction in billing history",
     subgoals=(
         # The tab's label "My" is part of too many words to be matched by label.
@@ -48,6 +51,7 @@ ALI_01 = TaskTemplate(
 
 ALI_02 = TaskTemplate(
     id="G-ALI-02", app=APP, context=Pair.MESSAGES,
+    intent=TemplateIntent("Message", ("Finance", "Messaging"), "to read the latest notice"),
     text="open the conversation in the message list",
     subgoals=(_OPEN_MESSAGES, Subgoal("open the conversation", (Route.MESSAGES,), "UC")),
     outcome=Outcome(Route.CONVERSATION, (NodeCheck(Rid.TOOLBAR, target=True),)),
@@ -59,6 +63,7 @@ ALI_02 = TaskTemplate(
 
 ALI_03 = TaskTemplate(
     id="G-ALI-03", app=APP, context=Pair.MESSAGES,
+    intent=TemplateIntent("Message", ("Finance", "Messaging"), "to confirm it was read"),
     text='open the conversation; reply exactly "Understood"',
     subgoals=(
         _OPEN_MESSAGES,

@@ -17,6 +17,7 @@ from mobileintent_gym.tasks.spec import (
     ScreenCheck,
     Subgoal,
     TaskTemplate,
+    TemplateIntent,
 )
 
 _TABS = (Route.HOME, Route.DISCOVER)  # the tabs Me is opened from
@@ -24,6 +25,7 @@ _BOOK_PAGE = Outcome(Route.BOOK, (NodeCheck(Rid.BOOK_HEADER, target=True),))
 
 WRE_01 = TaskTemplate(
     id="G-WRE-01", app=APP, context=Pair.READING,
+    intent=TemplateIntent("Read e-books", ("Books",), "to continue reading"),
     text="open the book in the home reading list",
     subgoals=(Subgoal("open the book", (Route.HOME,), "UC"),),
     outcome=_BOOK_PAGE,
@@ -35,6 +37,7 @@ WRE_01 = TaskTemplate(
 
 WRE_02 = TaskTemplate(
     id="G-WRE-02", app=APP, context=Pair.FAVORITES,
+    intent=TemplateIntent("Read e-books", ("Books",), "to keep the book in the list"),
     text="add the book using Add Favorite Book",
     subgoals=(
         Subgoal("open Me", _TABS, "UA", (Click(Rid.NAV_ME, Desc.ME),)),
@@ -66,6 +69,7 @@ WRE_02 = TaskTemplate(
 
 WRE_03 = TaskTemplate(
     id="G-WRE-03", app=APP, context=Pair.RECOMMENDED,
+    intent=TemplateIntent("Read e-books", ("Books",), "to try a recommended book"),
     text="open the recommended book",
     subgoals=(Subgoal("open the book", (Route.DISCOVER,), "UC"),),
     outcome=_BOOK_PAGE,

@@ -15,7 +15,14 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from mobileintent_gym.apps.social.ids import APP, Desc, Pair, Rid, Route
-from mobileintent_gym.tasks.spec import Move, NodeCheck, Outcome, Subgoal, TaskTemplate
+from mobileintent_gym.tasks.spec import (
+    Move,
+    NodeCheck,
+    Outcome,
+    Subgoal,
+    TaskTemplate,
+    TemplateIntent,
+)
 
 _OPEN = (Subgoal("open the post", (Route.HOME,), "UC"),)
 # The post's page: its own text is the target's (its label, in a dump without entity ids,
@@ -32,22 +39,27 @@ _ORACLE = MappingProxyType({
 })
 
 
-def _template(number: int, context: str, rule: str, explicit: str, implicit: str
-              ) -> TaskTemplate:
+def _template(number: int, context: str, rule: str, intent: TemplateIntent, explicit: str,
+              implicit: str) -> TaskTemplate:
     return TaskTemplate(
-        id=f"G-X-0{number}", app=APP, context=context,
+        id=f"G-X-0{number}", app=APP, context=context, intent=intent,
         text=f"open the For You post ({rule})", subgoals=_OPEN, outcome=_POST_OPEN,
         explicit=explicit, implicit=implicit, step_limit=30, picks=(Rid.POST,),
         oracle=_ORACLE)
 
 
 X_01 = _template(1, Pair.INTERESTS, "interest",
+                 TemplateIntent("Community", ("Sports", "Events", "Media"),
+                                "to follow an interest"),
                  'In Social, open the post "{label}" in your For you timeline.',
                  "In Social, open {cue} in your For you timeline.")
 X_02 = _template(2, Pair.NEWS, "news",
+                 TemplateIntent("Watch news", ("Events", "Media"), "to keep up with the news"),
                  'In Social, open the news post "{label}" in your For you timeline.',
                  "In Social, open the news about {cue} in your For you timeline.")
 X_03 = _template(3, Pair.TOPICS, "topic",
+                 TemplateIntent("Knowledge acquisition", ("Books", "Media"),
+                                "to learn about the topic"),
                  'In Social, open the post "{label}" from a topic you follow in your For you '
                  "timeline.",
                  "In Social, open {cue}, from a topic you follow, in your For you timeline.")

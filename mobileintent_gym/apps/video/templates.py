@@ -9,12 +9,22 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from mobileintent_gym.apps.video.ids import APP, Pair, Rid, Route
-from mobileintent_gym.tasks.spec import Click, Move, NodeCheck, Outcome, Subgoal, TaskTemplate
+from mobileintent_gym.tasks.spec import (
+    Click,
+    Move,
+    NodeCheck,
+    Outcome,
+    Subgoal,
+    TaskTemplate,
+    TemplateIntent,
+)
 
 _SHOWS_TARGET = NodeCheck(Rid.VIDEO_TITLE, target=True)  # the video page of the target
 
 BIL_01 = TaskTemplate(
     id="G-BIL-01", app=APP, context=Pair.FOLLOWING,
+    intent=TemplateIntent("Gaming community", ("Games", "Media", "Movies"),
+                          "to support the creator"),
     text="open the subscription video and like it",
     subgoals=(
         Subgoal("open Following", (Route.HOME, Route.ME), "UA", (Click(Rid.NAV_FOLLOWING),)),
@@ -41,6 +51,8 @@ BIL_01 = TaskTemplate(
 
 BIL_02 = TaskTemplate(
     id="G-BIL-02", app=APP, context=Pair.HOME,
+    intent=TemplateIntent("Gaming community", ("Games", "Media", "Movies"),
+                          "to watch something new"),
     text="open the home recommendation video",
     subgoals=(Subgoal("open the video from the home feed", (Route.HOME,), "UC"),),
     outcome=Outcome(Route.VIDEO, (_SHOWS_TARGET,)),
@@ -57,6 +69,7 @@ BIL_02 = TaskTemplate(
 
 BIL_03 = TaskTemplate(
     id="G-BIL-03", app=APP, context=Pair.LIKED,
+    intent=TemplateIntent("Gaming community", ("Games", "Media", "Movies"), "to watch it again"),
     text="open the video in Liked Videos",
     subgoals=(
         Subgoal("open Me", (Route.HOME, Route.FOLLOWING, Route.FOLLOWING_VIDEOS), "UA",
