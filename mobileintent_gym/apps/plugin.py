@@ -89,13 +89,16 @@ class AppBundle:
         """Raise unless the parts fit together.
 
         Raises:
-            InvalidAppError: Naming the part that does not fit: a context of another app,
+            InvalidAppError: Naming the part that does not fit: a route not under
+                ``<id>/`` or whose screen names no method of the app, a home that is no
+                route, a context of another app,
                 a context or template declared twice, a template of another app, for an
                 unknown context or route, without subgoals or with a placeholder other
                 than ``{label}`` and ``{cue}``, a state type that is not an immutable
                 dataclass, or contexts without ``build_state``.
         """
         check_state_type(self.app)
+        _check_routes(self.app)
         keys = {c.key: c for c in self.contexts}
         if any(c.app != self.id for c in self.contexts):
             raise InvalidAppError(f"app {self.id!r} declares contexts of other apps: "
@@ -106,6 +109,19 @@ class AppBundle:
         check_unique("template", [(t.id, self.id) for t in self.templates])
         for t in self.templates:
             _check_template(t, self.id, keys, self.app.routes)
+
+
+def _check_routes(app: App) -> None:
+    """Refuse a route table the phone would fail on only when a screen is first shown."""
+    bad = [f"route {r!r} (not under {app.id + '/'!r})" for r in app.routes
+           if not isinstance(r, str) or not r.startswith(f"{app.id}/")]
+    bad += [f"route {r!r}: build {screen.build!r} (no method of {type(app).__name__})"
+            for r, screen in app.routes.items()
+            if not callable(getattr(app, str(screen.build), None))]
+    if app.home not in app.routes:
+        bad.append(f"home {app.home!r} (none of its routes)")
+    if bad:
+        raise InvalidAppError(f"app {app.id!r}: " + "; ".join(bad))
 
 
 def check_unique(what: str, declared: Iterable[tuple[str, str]]) -> None:

@@ -1,18 +1,23 @@
-"""The app registry: the one table that lists the installed apps.
+"""The app registry: the apps the phone installs, built in and plugged in.
 
 Each line of :data:`APP_PACKAGES` names a package of this folder, whose ``BUNDLE`` is an
-:class:`~mobileintent_gym.apps.plugin.AppBundle`. Adding an app is adding its package and
-one line here. The phone, the PAIR pipeline, the tasks and the tests loop over
-:func:`bundles`; packages are imported on first use, so that importing this module (or
-any package that reads it) imports no app.
+:class:`~mobileintent_gym.apps.plugin.AppBundle`; adding an app to the gym is adding its
+package and one line here. An app of another distribution plugs in through the entry-point
+group :data:`ENTRY_POINTS` instead (the entry point's name is the app's id, its value the
+package exporting ``BUNDLE``), and comes after the built-in apps, in the order of the ids.
+The phone, the PAIR pipeline, the tasks and the tests loop over :func:`bundles`; packages
+are imported on first use, so that importing this module (or any package that reads it)
+imports no app.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import importlib.metadata
 from collections.abc import Callable, Iterator, Mapping
-from types import MappingProxyType
+from pathlib import Path
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, TypeVar
 
 from mobileintent_gym.apps.plugin import AppBundle, check_unique
@@ -36,29 +41,76 @@ APP_PACKAGES: tuple[str, ...] = (
     "social",  # mirrors X
 )
 
-V = TypeVar("V")
+ENTRY_POINTS = "mobileintent_gym.apps"
+"""The entry-point group of plugged-in apps: ``<app id> = <package exporting BUNDLE>``."""
 
 
 @functools.cache
 def bundles() -> tuple[AppBundle, ...]:
-    """Every registered app's bundle, checked, in launcher order.
+    """Every installed app's bundle, checked, in launcher order.
+
+    The built-in apps come first, in the order of :data:`APP_PACKAGES`, then the
+    plugged-in ones, by id.
 
     Raises:
-        InvalidAppError: When a package exports no valid bundle of its own id, or two apps
-            share an id, a package name, a context key or a template id.
+        InvalidAppError: When a package exports no valid bundle of its own id, a plugged-in
+            package cannot be imported, or two apps share an id, a package name, a context
+            key or a template id.
     """
-    found = []
-    for name in APP_PACKAGES:
-        bundle = getattr(importlib.import_module(f"{__package__}.{name}"), "BUNDLE", None)
-        if not isinstance(bundle, AppBundle) or bundle.id != name:
-            raise InvalidAppError(f"package apps/{name} must export BUNDLE, an AppBundle "
-                                  f"of app {name!r}; got {bundle!r}")
-        bundle.check()
-        found.append(bundle)
+    found = [_bundle(name, importlib.import_module(f"{__package__}.{name}"), f"apps/{name}")
+             for name in APP_PACKAGES]
+    found += [_bundle(point.name, _plugged_in(point), f"{point.value} (entry point "
+                                                      f"{point.name!r} of {ENTRY_POINTS})")
+              for point in _entry_points()]
+    check_unique("app", [(b.id, type(b.app).__module__) for b in found])
     check_unique("package", [(b.app.package, b.id) for b in found])
     check_unique("context", [(c.key, b.id) for b in found for c in b.contexts])
     check_unique("template", [(t.id, b.id) for b in found for t in b.templates])
     return tuple(found)
+
+
+def plugged_in_folders() -> tuple[Path, ...]:
+    """The folders of the plugged-in apps' packages (whose files their content depends on)."""
+    return tuple(Path(_plugged_in(point).__file__).parent for point in _entry_points())
+
+
+def _entry_points() -> list[importlib.metadata.EntryPoint]:
+    """The plugged-in apps' entry points, by id."""
+    return sorted(importlib.metadata.entry_points(group=ENTRY_POINTS), key=lambda p: p.name)
+
+
+def _plugged_in(point: importlib.metadata.EntryPoint) -> ModuleType:
+    """The package an app's entry point names.
+
+    Raises:
+        InvalidAppError: When it cannot be imported, naming the entry point and why.
+    """
+    try:
+        return importlib.import_module(point.value)
+    except Exception as err:  # any error of the app's own code on import
+        raise InvalidAppError(f"app {point.name!r} plugged in as {point.value!r} (entry point "
+                              f"of {ENTRY_POINTS}) cannot be imported: {err!r}") from err
+
+
+def _bundle(app_id: str, module: ModuleType, where: str) -> AppBundle:
+    """``module.BUNDLE``, checked to be a valid bundle of app ``app_id``.
+
+    Raises:
+        InvalidAppError: Naming ``where`` it was looked for and what was found instead.
+    """
+    bundle = getattr(module, "BUNDLE", None)
+    if not isinstance(bundle, AppBundle):
+        found = "nothing" if bundle is None else f"a {type(bundle).__name__}"
+        raise InvalidAppError(f"package {where} must export BUNDLE, an AppBundle of app "
+                              f"{app_id!r}; found {found}")
+    if bundle.id != app_id:
+        raise InvalidAppError(f"package {where} must export BUNDLE, an AppBundle of app "
+                              f"{app_id!r}; its app's id is {bundle.id!r}")
+    bundle.check()
+    return bundle
+
+
+V = TypeVar("V")
 
 
 def get(app_id: str) -> AppBundle:

@@ -56,6 +56,7 @@ from typing import Any, TypeVar
 from gymnasium import logger
 
 from mobileintent_gym import stamp
+from mobileintent_gym.apps import registry
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.files import lock_file, partial_of, remove_lock_file, unlock, write_atomic
 from mobileintent_gym.users import encoders
@@ -279,7 +280,7 @@ def _edited_since_import() -> bool:
     does not count either.
     """
     now = time.time()
-    for path in _source_files(Path(__file__).parents[1]):
+    for path in (p for folder in _source_folders() for p in _source_files(folder)):
         try:
             written = path.stat().st_mtime
         except OSError:
@@ -289,16 +290,24 @@ def _edited_since_import() -> bool:
     return False
 
 
+def _source_folders() -> tuple[Path, ...]:
+    """The package's folder and those of the plugged-in apps (see :mod:`~.apps.registry`)."""
+    return Path(__file__).parents[1], *registry.plugged_in_folders()
+
+
 def _source_files(folder: Path) -> list[Path]:
     """The files under ``folder`` that built content depends on, sorted.
 
+    Linked folders are followed (an app's package may be a link to where it is written).
     Bytecode is left out, and so are hidden files and folders and editors' and patches'
     leftovers (``.x.py.swp``, ``x.py~``, ``#x.py#``, ``x.py.orig``), which no code reads.
     """
-    return sorted(p for p in folder.rglob("*") if p.is_file()
-                  and not p.name.endswith(("~", ".orig", ".rej", ".bak"))
-                  and not any(part == "__pycache__" or part.startswith((".", "#"))
-                              for part in p.relative_to(folder).parts))
+    found = []
+    for root, folders, names in os.walk(folder, followlinks=True):
+        folders[:] = [f for f in folders if f != "__pycache__" and not f.startswith((".", "#"))]
+        found += [Path(root, name) for name in names if not name.startswith((".", "#"))
+                  and not name.endswith(("~", ".orig", ".rej", ".bak"))]
+    return sorted(found)
 
 
 @functools.cache
@@ -306,12 +315,13 @@ def source_fingerprint() -> str:
     """A hash of every file of the package, on which built content depends.
 
     Apps' record pools and the code that turns ranked records into their states, PAIR and
-    its ranking, and what those use (the phone's state and clock, record readers …):
-    editing any file, or registering another app, leads to new entries. Hashing the whole
-    package (3.4 MB: 15-22 ms, 61 ms with the files out of the page cache, on the 2-core
-    VM) is cheaper than a list of what matters, which would go stale.
+    its ranking, and what those use (the phone's state and clock, record readers …), and
+    the packages of plugged-in apps: editing any file, or registering another app, leads to
+    new entries. Hashing the whole package (3.4 MB: 15-22 ms, 61 ms with the files out of
+    the page cache, on the 2-core VM) is cheaper than a list of what matters, which would
+    go stale.
     """
-    return folder_fingerprint([Path(__file__).parents[1]])
+    return folder_fingerprint(_source_folders())
 
 
 def folder_fingerprint(folders: Sequence[Path]) -> str:

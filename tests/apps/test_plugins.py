@@ -294,6 +294,27 @@ def test_template_fields_the_judge_or_oracle_would_misread_are_named():
             _music_with(templates=(template, *music.templates[1:]))
 
 
+def test_a_route_table_the_phone_would_fail_on_later_is_named_when_it_is_checked():
+    # A typo in a screen's build method failed on the first tap that reached the screen,
+    # mid-episode; a route not under the app's id passed.
+    music = registry.get("music").app
+    routes = dict(music.routes)
+    routes["music/home"] = dataclasses.replace(routes["music/home"], build="home_scren")
+    routes["home"] = routes["music/library"]
+
+    class Typo(type(music)):
+        pass
+
+    Typo.routes = routes
+    with pytest.raises(InvalidAppError, match=r"app 'music': route 'home' \(not under "
+                                              r"'music/'\); route 'music/home': build "
+                                              r"'home_scren' \(no method of Typo\)$"):
+        AppBundle(Typo()).check()
+    Typo.routes, Typo.home = music.routes, "music/start"
+    with pytest.raises(InvalidAppError, match=r"home 'music/start' \(none of its routes\)"):
+        AppBundle(Typo()).check()
+
+
 def test_an_app_without_initial_state_is_named_when_a_phone_installs_it():
     music = registry.get("music").app
 

@@ -1,0 +1,139 @@
+"""An app of another distribution plugs in through the entry-point group: every part of the
+gym finds it, and the content cache follows its files."""
+
+import importlib.metadata
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mobileintent_gym.apps import registry
+from mobileintent_gym.errors import InvalidAppError
+
+ROOT = Path(__file__).resolve().parents[2]
+PLUGIN = ROOT / "tests" / "plugin_app"
+
+
+def installed(tmp_path: Path, package: Path) -> Path:
+    """A site folder where ``package`` is installed as the app ``weather`` (linked to it)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "weather_app").symlink_to(package, target_is_directory=True)
+    info = site / "weather_app-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: weather-app\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[{registry.ENTRY_POINTS}]\nweather = weather_app\n")
+    return site
+
+
+def run_python(code: str, site: Path, cache: Path) -> dict:
+    """Run ``code`` in a fresh interpreter that has ``site``: its last line, as JSON."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600,
+        env={**os.environ, "PYTHONPATH": f"{site}{os.pathsep}{ROOT}", "HF_HUB_OFFLINE": "1",
+             "MOBILEINTENT_GYM_CACHE": str(cache)})
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+EVERYWHERE = """
+import json
+import gymnasium as gym
+import mobileintent_gym
+from mobileintent_gym.agents import OracleAgent
+from mobileintent_gym.apps import registry
+from mobileintent_gym.intents import event_class, reachable_templates
+from mobileintent_gym.intents.routine import build_routine
+from mobileintent_gym.phone import SimPhone, hierarchy
+from mobileintent_gym.users import PairConfig, resolve_profile
+
+icons = [n.text for n in hierarchy.parse(SimPhone().hierarchy()).walk()
+         if n.resource_id.endswith("/icon")]
+env = gym.make("Act2Intent-Execute-v0", pair=PairConfig(encoder="lexical"))
+obs, info = env.reset(seed=0, options={"user": "demo-ana", "task": "G-WTH-02:personal:implicit"})
+agent, done = OracleAgent(env), False
+while not done:
+    obs, reward, terminated, truncated, info = env.step(agent.act(obs, info))
+    done = terminated or truncated
+habits = [t for t, _ in build_routine(resolve_profile("demo-ana")).interests if "WTH" in t]
+print(json.dumps({"apps": [b.id for b in registry.bundles()], "icons": icons,
+                  "reachable": [t for t in reachable_templates() if "WTH" in t],
+                  "event": event_class("G-WTH-01"), "instruction": obs["instruction"],
+                  "success": info["success"], "habits": len(habits)}))
+"""
+
+
+def test_a_plugged_in_app_is_on_the_phone_in_the_tasks_and_in_the_routines(tmp_path):
+    site = installed(tmp_path, PLUGIN / "weather_app")
+    found = run_python(EVERYWHERE, site, tmp_path / "cache")
+    assert found["apps"][-1] == "weather" and len(found["apps"]) == len(registry.bundles()) + 1
+    assert found["icons"][-1] == "Weather"
+    assert found["reachable"] == ["G-WTH-01", "G-WTH-02"] and found["event"] == "Check map"
+    assert found["instruction"].startswith("In Weather, pin ") and found["success"]
+    assert found["habits"] == 8  # 2 templates × common/personal × explicit/implicit
+
+
+FINGERPRINT = """
+import json
+from mobileintent_gym.users import cache
+print(json.dumps(cache.source_fingerprint()))
+"""
+
+
+def test_the_content_cache_follows_a_plugged_in_apps_files_through_a_link(tmp_path):
+    # Its files were hashed nowhere (and a linked package's folder not walked): content
+    # built from its old records was served after they changed.
+    package = tmp_path / "src" / "weather_app"
+    shutil.copytree(PLUGIN / "weather_app", package,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    site = installed(tmp_path, package)
+    before = run_python(FINGERPRINT, site, tmp_path / "cache")
+    assert run_python(FINGERPRINT, site, tmp_path / "cache") == before
+    places = package / "data" / "places.jsonl"
+    places.write_text(places.read_text().replace("Cape Town", "Kaapstad"))
+    assert run_python(FINGERPRINT, site, tmp_path / "cache") != before
+
+
+@pytest.fixture
+def entry_points(monkeypatch):
+    """Plugged-in apps as given: ``entry_points([(name, value)])``; the registry afterwards
+    as it was."""
+    monkeypatch.syspath_prepend(str(PLUGIN))
+
+    def plug(points):
+        monkeypatch.setattr(registry, "_entry_points", lambda: [
+            importlib.metadata.EntryPoint(name, value, registry.ENTRY_POINTS)
+            for name, value in points])
+        registry.bundles.cache_clear()
+
+    yield plug
+    monkeypatch.undo()
+    registry.bundles.cache_clear()
+
+
+@pytest.mark.parametrize(("points", "named"), [
+    ([("weather", "no_such_weather")], r"app 'weather' plugged in as 'no_such_weather' \(entry "
+                                       r"point of mobileintent_gym.apps\) cannot be imported: "
+                                       r"ModuleNotFoundError"),
+    ([("wthr", "weather_app")], r"package weather_app \(entry point 'wthr' of "
+                                r"mobileintent_gym.apps\) must export BUNDLE, an AppBundle of "
+                                r"app 'wthr'; its app's id is 'weather'$"),
+    ([("weather", "weather_app.ids")], r"must export BUNDLE, an AppBundle of app 'weather'; "
+                                       r"found nothing$"),
+    ([("music", "weather_app")], r"an AppBundle of app 'music'; its app's id is 'weather'"),
+])
+def test_an_entry_point_that_names_no_app_of_its_name_is_named(entry_points, points, named):
+    entry_points(points)
+    with pytest.raises(InvalidAppError, match=named):
+        registry.bundles()
+
+
+def test_two_distributions_plugging_in_one_app_id_are_named(entry_points):
+    entry_points([("weather", "weather_app"), ("weather", "weather_app")])
+    with pytest.raises(InvalidAppError, match=r"app declared more than once: 'weather' \(by "
+                                              r"weather_app.app\)"):
+        registry.bundles()
