@@ -64,7 +64,7 @@ from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEnc
 
 CACHE_ENV = "MOBILEINTENT_GYM_CACHE"
 FORMAT = 4  # bump when the pickled layout of UserContent (its app states included) changes
-EMBEDDING_LIBRARIES = ("sentence-transformers", "transformers", "torch")
+EMBEDDING_LIBRARIES = ("sentence-transformers", "transformers", "tokenizers", "torch")
 """Whose versions are part of a sentence encoder's identity in the cache."""
 _SEAL = b"mobileintent-gym content entry\n"  # then the pickle's digest, then the pickle
 _DIGEST = 32
@@ -502,8 +502,9 @@ def _complete(snapshot: Path) -> bool:
 def _model_identity(name: str, folder: Path) -> str:
     """A model's id, the names, sizes and times of its files, and the libraries running it.
 
-    An upgraded torch or sentence-transformers may embed a little differently, and near
-    ties of the ranking then fall the other way: their versions are part of the identity.
+    An upgraded torch, tokenizer or sentence-transformers may embed a little differently,
+    and near ties of the ranking then fall the other way: their versions are part of the
+    identity.
     """
     files = sorted(p for p in folder.rglob("*") if p.is_file())
     stats = [(str(p.relative_to(folder)), p.stat().st_size, p.stat().st_mtime_ns)

@@ -242,15 +242,18 @@ def test_a_model_file_that_changes_changes_the_identity(tmp_path):
     assert content_cache._model_identity("org/model", tmp_path / "model") != before
 
 
-def test_an_upgraded_embedding_library_changes_the_identity(tmp_path, monkeypatch):
-    # Entries ranked by the old torch or sentence-transformers were served after an upgrade.
+@pytest.mark.parametrize("library", ["torch", "tokenizers", "sentence-transformers"])
+def test_an_upgraded_embedding_library_changes_the_identity(tmp_path, monkeypatch, library):
+    # Entries ranked by the old torch or sentence-transformers were served after an upgrade
+    # (and by the old tokenizers, which splits the texts, until it was counted too).
     (tmp_path / "model").mkdir()
     (tmp_path / "model" / "weights.bin").write_bytes(b"1234")
+    content_cache._library_versions.cache_clear()
     before = content_cache._model_identity("org/model", tmp_path / "model")
-    installed = content_cache._version("torch")
-    assert installed is not None and content_cache._version("no-such-dist-xyz") is None
+    real = content_cache._version
+    assert real(library) is not None and real("no-such-dist-xyz") is None
     monkeypatch.setattr(content_cache, "_version",
-                        lambda name: "99.0" if name == "torch" else installed)
+                        lambda name: "99.0" if name == library else real(name))
     content_cache._library_versions.cache_clear()
     try:
         assert content_cache._model_identity("org/model", tmp_path / "model") != before
