@@ -21,15 +21,16 @@ from functools import cache
 import numpy as np
 
 from mobileintent_gym.actions import Action, ActionType
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.describe import LAUNCHER, app_of
-from mobileintent_gym.phone import SimPhone, chrome, hierarchy, keyboard
+from mobileintent_gym.phone import SimPhone, chrome, hierarchy, keyboard, launcher
 from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.query import rid_suffix
 from mobileintent_gym.phone.touch import takes_touch
 from mobileintent_gym.phone.ui import Node, center
 from mobileintent_gym.tasks import Judge, Oracle, TaskInstance
 
-LAUNCHER_ICON = "icon"  # resource id suffix of the launcher's app shortcuts
+_MOST_TO_OPEN = 12  # actions a noise segment takes to open its app, at most
 _BASE_PAUSE = {ActionType.CLICK: 2.5, ActionType.LONG_CLICK: 3.0, ActionType.SWIPE: 1.8,
                ActionType.PRESS: 1.5, ActionType.TYPE: 1.0, ActionType.COMPLETE: 1.0}
 
@@ -103,13 +104,30 @@ class Hand:
         return hierarchy.parse(self.phone.hierarchy())
 
     def open_app(self, app_id: str) -> Action:
-        """The next action towards ``app_id``: HOME from elsewhere, its icon on the home screen."""
+        """The next action towards ``app_id``: HOME from elsewhere, its icon on the home screen.
+
+        Where the icon does not show, HOME closes a search someone left open (an
+        assistant, say), and a swipe turns to the page that holds it (the launcher shows
+        the apps in the order they were installed).
+
+        Raises:
+            MobileIntentError: When the launcher shows no page with the app's icon.
+        """
         if self.phone.route() != LAUNCHER:
             return Action.press("HOME")
-        label = self.phone.apps[app_id].label
-        icon = next(n for n in self.screen().walk()
-                    if rid_suffix(n.resource_id) == LAUNCHER_ICON and n.desc == label)
-        return Action.click(*center(icon.bounds))
+        screen, apps = self.screen(), list(self.phone.apps.values())
+        icons = {n.desc: n for n in screen.walk() if rid_suffix(n.resource_id) == launcher.ICON}
+        wanted = self.phone.apps[app_id]
+        if wanted.label in icons:
+            return Action.click(*center(icons[wanted.label].bounds))
+        search = next(n for n in screen.walk() if rid_suffix(n.resource_id) == launcher.SEARCH)
+        if search.focused or search.text != launcher.SEARCH_HINT:
+            return Action.press("HOME")
+        shown = [i for i, app in enumerate(apps) if app.label in icons]
+        target = apps.index(wanted)
+        if shown and not min(shown) <= target <= max(shown):
+            return Action.swipe("LEFT" if target > max(shown) else "RIGHT")
+        raise MobileIntentError(f"the launcher shows no icon of {app_id!r}")
 
     def touchables(self, exclude: tuple[int, int] | None = None) -> list[Node]:
         """Elements of a plain screen (no sheet or dialog) a tap would act on."""
@@ -281,7 +299,10 @@ def wander(hand: Hand, kind: str, app_id: str) -> None:
         for _ in range(int(rng.integers(1, 3))):
             hand.take(Action.swipe("UP" if rng.random() < 0.5 else "DOWN"))
         return
-    hand.take(hand.open_app(app_id))
+    for _ in range(_MOST_TO_OPEN):
+        if app_of(hand.phone.route()) == app_id:
+            break
+        hand.take(hand.open_app(app_id))
     if kind == "distractor":
         for _ in range(int(rng.integers(2, 5))):
             hand.take(Action.swipe("UP" if rng.random() < 0.75 else "DOWN"))

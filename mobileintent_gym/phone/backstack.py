@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from mobileintent_gym.errors import InvalidStateError, UnknownRouteError
+from mobileintent_gym.phone import launcher
 from mobileintent_gym.phone.app import App, Entry
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class BackStacks:
                         if s.tab and route.startswith(f"{r}/")), app.home)
             self.stacks[app_id] = [Entry(app.home), Entry(route, params, tab=tab)]
         self.foreground = app_id
-        self._close_search()
+        launcher.close_search(self.launcher)
 
     def snapshot(self) -> tuple:
         """What :meth:`restore` needs to undo changes since (stacks, versions, UI states).
@@ -95,7 +96,7 @@ class BackStacks:
         if app_id not in self.stacks:
             self.stacks[app_id] = [Entry(app.home)]
         self.foreground = app_id
-        self._close_search()
+        launcher.close_search(self.launcher)
 
     def push(self, app_id: str, route: str, params: tuple = ()) -> None:
         """Open a screen; a bottom-navigation root replaces the whole stack.
@@ -128,7 +129,7 @@ class BackStacks:
             front.keyboard = False
             return "keyboard hidden"
         if self.foreground is None:
-            return "" if self._close_search() else "already home"
+            return "" if launcher.close_search(self.launcher) else "already home"
         return self.close_top()
 
     def close_top(self) -> str:
@@ -158,23 +159,16 @@ class BackStacks:
     def home(self) -> str:
         """HOME: show the launcher; apps keep their stacks.
 
-        Pressed on the launcher, it goes back to the first page and closes the search.
+        Pressed on the launcher, it closes the search and goes back to the first page.
         """
         if self.foreground is not None:
             self.foreground = None
-        elif self.launcher.scroll or self._close_search():
+            return ""
+        closed = launcher.close_search(self.launcher)
+        turned = any(self.launcher.scroll.values())
+        if turned:
             self.launcher.scroll.clear()
-        else:
-            return "already home"
-        return ""
-
-    def _close_search(self) -> bool:
-        """Close the launcher's search (its text, focus and keyboard); whether it was open."""
-        entry = self.launcher
-        was_open = bool(entry.fields) or entry.focus is not None
-        entry.fields.clear()
-        entry.focus, entry.keyboard, entry.key_set = None, False, "lower"
-        return was_open
+        return "" if closed or turned else "already home"
 
     def layers(self) -> list[Entry]:
         """The screens drawn in front: the top full screen and the overlays above it."""

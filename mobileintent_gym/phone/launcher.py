@@ -6,8 +6,9 @@ horizontal pager (``SWIPE[LEFT]`` shows the next page) with a dot per page below
 
 The search bar is a text field, as on Android's launcher: a tap focuses it and shows the
 keyboard, and while it holds text the grid shows only the apps whose label has a word
-starting with each typed word (:func:`matching`), ENTER opening the first of them. BACK
-hides the keyboard, then closes the search; HOME and opening an app close it too.
+starting with each typed word (:func:`matching`), from the first page of them, ENTER
+opening the first. BACK hides the keyboard, then closes the search; HOME and opening an
+app close it too.
 """
 
 from __future__ import annotations
@@ -31,7 +32,23 @@ THEME = Theme(background=(28, 43, 74), surface=(44, 62, 99), text=(250, 250, 252
 COLUMNS = 4
 ICON, PAGES, PAGE, DOTS = "icon", "workspace_pages", "page", "page_indicator"
 SEARCH = "search"  # the search bar's field key and resource id
+SEARCH_HINT = "Search apps"  # what the search bar shows while it holds no text
+RESULTS = f"{PAGES}:"  # + the query: the scroll key of a search's pages (each from its first)
 CELL_DP = 108
+
+
+def close_search(entry: Entry) -> bool:
+    """Close the search of the launcher's ``entry`` (text, focus, keyboard, result pages).
+
+    Returns:
+        Whether it was open.
+    """
+    was_open = bool(entry.fields) or entry.focus is not None
+    entry.fields.clear()
+    entry.focus, entry.keyboard, entry.key_set = None, False, "lower"
+    for key in [k for k in entry.scroll if k.startswith(RESULTS)]:
+        del entry.scroll[key]
+    return was_open
 
 
 def matching(apps: Sequence[App], query: str) -> list[App]:
@@ -61,7 +78,7 @@ def build(ctx: Ctx, apps: Sequence[App], clock: datetime, entry: Entry) -> Node:
     query = entry.fields.get(SEARCH, "")
     found = matching(apps, query)
     submit = ("launch", found[0].id) if query.strip() and found else None
-    root.add(text_field(ctx, head.take(ctx.dp(52)), SEARCH, query, "Search apps",
+    root.add(text_field(ctx, head.take(ctx.dp(52)), SEARCH, query, SEARCH_HINT,
                         focused=entry.focus == SEARCH, on_submit=submit, rid=SEARCH))
     col.take(ctx.dp(16))
     dots = col.take_bottom(ctx.dp(24))
@@ -69,14 +86,15 @@ def build(ctx: Ctx, apps: Sequence[App], clock: datetime, entry: Entry) -> Node:
     if not found:
         return root.add(text(ctx, ui.Column(grid).take(ctx.dp(48)), f'No apps match "{query}"',
                              16, color=t.muted, align="center", rid="no_results"))
-    apps = found
+    searching = entry.focus == SEARCH or bool(query)
+    key = RESULTS + query if searching else PAGES
     per_page = COLUMNS * max(1, (grid[3] - grid[1]) // ctx.dp(CELL_DP))
-    pages = [apps[i:i + per_page] for i in range(0, len(apps), per_page)] or [[]]
+    pages = [found[i:i + per_page] for i in range(0, len(found), per_page)] or [[]]
     if len(pages) == 1:
         return root.add(_page(ctx, grid, pages[0]))
     width = grid[2] - grid[0]
-    pager = ui.scroll_list(grid, PAGES, [(width, lambda r, p=p: _page(ctx, r, p)) for p in pages],
-                           entry.scroll.get(PAGES, 0), ctx.rid(PAGES), axis=0)
+    pager = ui.scroll_list(grid, key, [(width, lambda r, p=p: _page(ctx, r, p)) for p in pages],
+                           entry.scroll.get(key, 0), ctx.rid(PAGES), axis=0)
     pager.paged = True
     return root.add(pager, _dots(ctx, dots, len(pages), pager.scroll_range[0] // width))
 

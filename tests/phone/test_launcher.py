@@ -149,3 +149,36 @@ def test_back_hides_the_keyboard_then_closes_the_search_and_home_closes_it_too(p
     assert phone.act("PRESS[HOME]").effect
     assert icon_labels(phone) == everything and phone.key_center("c") is None
     assert not phone.act("TYPE[x]").effect  # no field has the focus any more
+
+
+def test_home_closes_the_search_after_the_pages_were_turned_too():
+    # HOME only cleared the page of a launcher once swiped: the search stayed open.
+    phone = SimPhone(apps=blanks(60))
+    phone.act("SWIPE[LEFT]")
+    phone.act("SWIPE[RIGHT]")
+    press(phone, resource_id="search")
+    phone.act("TYPE[demo 5]")
+    assert phone.act("PRESS[HOME]").effect
+    assert nodes(phone, resource_id="search")[0].text == "Search apps"
+    assert icon_labels(phone)[0] == "Demo 0" and phone.key_center("a") is None
+    home = phone.act("PRESS[HOME]")
+    assert not home.effect and home.note == "already home"
+
+
+def test_a_search_shows_its_results_from_their_first_page_and_enter_opens_the_first():
+    # Searching from page 2 showed page 2 of the results, and ENTER opened an app not shown.
+    phone = SimPhone(apps=blanks(60))
+    phone.act("SWIPE[LEFT]")
+    press(phone, resource_id="search")
+    assert icon_labels(phone)[0] == "Demo 0"  # the keyboard's smaller pages, from the first
+    phone.act("TYPE[demo]")
+    assert icon_labels(phone)[0] == "Demo 0"
+    assert nodes(phone, resource_id="page_indicator")[0].desc.startswith("Page 1 of ")
+    phone.act("SWIPE[LEFT]")
+    assert icon_labels(phone)[0] != "Demo 0"
+    phone.act("TYPE[ 1]")  # another query: its results from their first page
+    assert icon_labels(phone)[:2] == ["Demo 1", "Demo 10"]
+    phone.act("PRESS[ENTER]")
+    assert phone.route() == "demo1/home"
+    phone.act("PRESS[HOME]")
+    assert nodes(phone, resource_id="page_indicator")[0].desc.startswith("Page 2 of ")
