@@ -71,7 +71,7 @@ def bundles() -> tuple[AppBundle, ...]:
 
 def plugged_in_folders() -> tuple[Path, ...]:
     """The folders of the plugged-in apps' packages (whose files their content depends on)."""
-    return tuple(Path(_plugged_in(point).__file__).parent for point in _entry_points())
+    return tuple(Path(_plugged_in(point).__spec__.origin).parent for point in _entry_points())
 
 
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
@@ -83,13 +83,21 @@ def _plugged_in(point: importlib.metadata.EntryPoint) -> ModuleType:
     """The package an app's entry point names.
 
     Raises:
-        InvalidAppError: When it cannot be imported, naming the entry point and why.
+        InvalidAppError: When it cannot be imported or is no regular package (a folder with
+            an ``__init__.py``, whose files the app's content depends on), naming the entry
+            point and why.
     """
+    where = f"app {point.name!r} plugged in as {point.value!r} (entry point of {ENTRY_POINTS})"
     try:
-        return importlib.import_module(point.value)
+        module = importlib.import_module(point.value)
     except Exception as err:  # any error of the app's own code on import
-        raise InvalidAppError(f"app {point.name!r} plugged in as {point.value!r} (entry point "
-                              f"of {ENTRY_POINTS}) cannot be imported: {err!r}") from err
+        raise InvalidAppError(f"{where} cannot be imported: {err!r}") from err
+    spec = module.__spec__
+    if spec.submodule_search_locations is None or spec.origin in (None, "namespace"):
+        kind = "a module" if spec.submodule_search_locations is None else "a namespace package"
+        raise InvalidAppError(f"{where} is {kind}; name a package (a folder with an "
+                              "__init__.py) that holds the app and its data")
+    return module
 
 
 def _bundle(app_id: str, module: ModuleType, where: str) -> AppBundle:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
 import re
 import socket
 from collections.abc import Iterator, Mapping, Sequence
@@ -166,7 +165,9 @@ def _put_agent(ray: Any, make_agent: AgentFactory) -> Any:
     """
     try:
         return ray.put(make_agent)
-    except (TypeError, pickle.PicklingError) as err:
+    except Exception as err:  # what pickling raised: TypeError, ValueError, PicklingError …
+        if isinstance(err, ray.exceptions.RayError):  # the cluster's, not the agent's
+            raise
         found = _UNPICKLABLE.search(str(err))
         held = (f"{found['name']} ({found['obj']}, reached as {found['path']})" if found
                 else "an object")

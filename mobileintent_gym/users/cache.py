@@ -298,15 +298,23 @@ def _source_folders() -> tuple[Path, ...]:
 def _source_files(folder: Path) -> list[Path]:
     """The files under ``folder`` that built content depends on, sorted.
 
-    Linked folders are followed (an app's package may be a link to where it is written).
-    Bytecode is left out, and so are hidden files and folders and editors' and patches'
-    leftovers (``.x.py.swp``, ``x.py~``, ``#x.py#``, ``x.py.orig``), which no code reads.
+    Linked folders are followed (an app's package may be a link to where it is written),
+    each folder once (a link back up the tree is not walked again). Only regular files
+    count (not a broken link, a pipe or a socket); bytecode is left out, and so are hidden
+    files and folders and editors' and patches' leftovers (``.x.py.swp``, ``x.py~``,
+    ``#x.py#``, ``x.py.orig``), which no code reads.
     """
-    found = []
+    found, walked = [], set()
     for root, folders, names in os.walk(folder, followlinks=True):
+        here = os.stat(root)
+        if (here.st_dev, here.st_ino) in walked:
+            folders.clear()
+            continue
+        walked.add((here.st_dev, here.st_ino))
         folders[:] = [f for f in folders if f != "__pycache__" and not f.startswith((".", "#"))]
         found += [Path(root, name) for name in names if not name.startswith((".", "#"))
-                  and not name.endswith(("~", ".orig", ".rej", ".bak"))]
+                  and not name.endswith(("~", ".orig", ".rej", ".bak"))
+                  and Path(root, name).is_file()]
     return sorted(found)
 
 

@@ -122,14 +122,25 @@ def entry_points(monkeypatch):
     ([("wthr", "weather_app")], r"package weather_app \(entry point 'wthr' of "
                                 r"mobileintent_gym.apps\) must export BUNDLE, an AppBundle of "
                                 r"app 'wthr'; its app's id is 'weather'$"),
-    ([("weather", "weather_app.ids")], r"must export BUNDLE, an AppBundle of app 'weather'; "
-                                       r"found nothing$"),
+    ([("weather", "json")], r"package json \(entry point 'weather' of mobileintent_gym.apps\) "
+                            r"must export BUNDLE, an AppBundle of app 'weather'; found nothing$"),
     ([("music", "weather_app")], r"an AppBundle of app 'music'; its app's id is 'weather'"),
+    ([("weather", "weather_app.app")], r"plugged in as 'weather_app.app' \(entry point of "
+                                       r"mobileintent_gym.apps\) is a module; name a package"),
 ])
 def test_an_entry_point_that_names_no_app_of_its_name_is_named(entry_points, points, named):
     entry_points(points)
     with pytest.raises(InvalidAppError, match=named):
         registry.bundles()
+
+
+def test_a_namespace_package_is_named_not_hashed(entry_points, tmp_path, monkeypatch):
+    # Its __file__ is None: the content cache's fingerprint raised a TypeError.
+    (tmp_path / "loose_weather").mkdir()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    entry_points([("weather", "loose_weather")])
+    with pytest.raises(InvalidAppError, match="is a namespace package; name a package"):
+        registry.plugged_in_folders()
 
 
 def test_two_distributions_plugging_in_one_app_id_are_named(entry_points):

@@ -667,6 +667,21 @@ def test_hidden_and_backup_files_are_not_part_of_a_folders_fingerprint(tmp_path)
     assert content_cache.folder_fingerprint([code]) != before
 
 
+def test_a_folders_fingerprint_skips_what_is_no_file_and_walks_each_folder_once(tmp_path):
+    # Following links: a broken link raised, and links back up the tree were walked until
+    # the path was too long (one) or for ever (two).
+    code = tmp_path / "pkg"
+    (code / "data").mkdir(parents=True)
+    (code / "a.py").write_text("A = 1\n")
+    before = content_cache.folder_fingerprint([code])
+    (code / "stale.jsonl").symlink_to(tmp_path / "gone.jsonl")
+    os.mkfifo(code / "pipe")
+    (code / "data" / "up").symlink_to("..", target_is_directory=True)
+    (code / "self").symlink_to(".", target_is_directory=True)
+    assert content_cache._source_files(code) == [code / "a.py"]
+    assert content_cache.folder_fingerprint([code]) == before
+
+
 def test_pruning_leaves_the_lock_of_an_entry_being_built(folder):
     # A lock left by a stopped build, an hour old, was removed while a later build held
     # it: a third process then built the same entry beside the second.
