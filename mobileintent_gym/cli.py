@@ -55,7 +55,11 @@ _FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # a write refused for want of
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
-    args = build_parser().parse_args(argv)
+    try:  # a command's help may read the registry: a broken plugged-in app is named here
+        args = build_parser().parse_args(argv)
+    except MobileIntentError as err:
+        print(f"mobileintent-gym: {err}", file=sys.stderr)
+        return err.exit_status
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # here, where a closed pipe is caught, rather than at exit

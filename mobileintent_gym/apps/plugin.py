@@ -93,9 +93,10 @@ class AppBundle:
                 ``<id>/`` or whose screen names no method of the app, a home that is no
                 route, a context of another app,
                 a context or template declared twice, a template of another app, for an
-                unknown context or route, without subgoals or with a placeholder other
-                than ``{label}`` and ``{cue}``, a state type that is not an immutable
-                dataclass, or contexts without ``build_state``.
+                unknown context or route, without subgoals, with a placeholder other
+                than ``{label}`` and ``{cue}`` or an intent of an unknown event class or
+                domain, a state type that is not an immutable dataclass, or contexts
+                without ``build_state``.
         """
         check_state_type(self.app)
         _check_routes(self.app)
@@ -107,8 +108,12 @@ class AppBundle:
             raise InvalidAppError(f"app {self.id!r} has contexts but no build_state")
         check_unique("context", [(c.key, self.id) for c in self.contexts])
         check_unique("template", [(t.id, self.id) for t in self.templates])
+        # The intents' vocabularies (event classes, domains) need the registry's readers.
+        from mobileintent_gym.intents.classes import check_intent
+
         for t in self.templates:
             _check_template(t, self.id, keys, self.app.routes)
+            check_intent(t)
 
 
 def _check_routes(app: App) -> None:

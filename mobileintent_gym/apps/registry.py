@@ -15,9 +15,11 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.metadata
+import re
+import traceback
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from types import MappingProxyType, ModuleType
+from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
 from mobileintent_gym.apps.plugin import AppBundle, check_unique
@@ -42,7 +44,10 @@ APP_PACKAGES: tuple[str, ...] = (
 )
 
 ENTRY_POINTS = "mobileintent_gym.apps"
-"""The entry-point group of plugged-in apps: ``<app id> = <package exporting BUNDLE>``."""
+"""The entry-point group of plugged-in apps: ``<app id> = <package exporting BUNDLE>`` (or
+``<module>:<bundle>``)."""
+APP_ID = re.compile(r"[a-z][a-z0-9_]*")
+"""An app's id: it starts its routes (``<id>/…``) and context keys (``<id>:…``)."""
 
 
 @functools.cache
@@ -54,14 +59,13 @@ def bundles() -> tuple[AppBundle, ...]:
 
     Raises:
         InvalidAppError: When a package exports no valid bundle of its own id, a plugged-in
-            package cannot be imported, or two apps share an id, a package name, a context
-            key or a template id.
+            app cannot be imported or has no valid id, or two apps share an id, a package
+            name, a context key or a template id.
     """
-    found = [_bundle(name, importlib.import_module(f"{__package__}.{name}"), f"apps/{name}")
+    found = [_bundle(name, getattr(importlib.import_module(f"{__package__}.{name}"), "BUNDLE",
+                                   None), f"package apps/{name}")
              for name in APP_PACKAGES]
-    found += [_bundle(point.name, _plugged_in(point), f"{point.value} (entry point "
-                                                      f"{point.name!r} of {ENTRY_POINTS})")
-              for point in _entry_points()]
+    found += [_bundle(point.name, _plugged_in(point), _named(point)) for point in _entry_points()]
     check_unique("app", [(b.id, type(b.app).__module__) for b in found])
     check_unique("package", [(b.app.package, b.id) for b in found])
     check_unique("context", [(c.key, b.id) for b in found for c in b.contexts])
@@ -70,8 +74,12 @@ def bundles() -> tuple[AppBundle, ...]:
 
 
 def plugged_in_folders() -> tuple[Path, ...]:
-    """The folders of the plugged-in apps' packages (whose files their content depends on)."""
-    return tuple(Path(_plugged_in(point).__spec__.origin).parent for point in _entry_points())
+    """The folders of the plugged-in apps' top-level packages (their content's sources).
+
+    Raises:
+        InvalidAppError: For an app whose top-level package is no regular package.
+    """
+    return tuple(_top_folder(point) for point in _entry_points())
 
 
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
@@ -79,41 +87,67 @@ def _entry_points() -> list[importlib.metadata.EntryPoint]:
     return sorted(importlib.metadata.entry_points(group=ENTRY_POINTS), key=lambda p: p.name)
 
 
-def _plugged_in(point: importlib.metadata.EntryPoint) -> ModuleType:
-    """The package an app's entry point names.
+def _named(point: importlib.metadata.EntryPoint) -> str:
+    """How messages name a plugged-in app: its entry point and distribution."""
+    of = f" of distribution {point.dist.name!r}" if point.dist is not None else ""
+    return f"app {point.name!r} plugged in as {point.value!r} (entry point of {ENTRY_POINTS}{of})"
+
+
+def _plugged_in(point: importlib.metadata.EntryPoint) -> object:
+    """What an app's entry point names: ``package`` (its ``BUNDLE``) or ``module:attribute``.
 
     Raises:
-        InvalidAppError: When it cannot be imported or is no regular package (a folder with
-            an ``__init__.py``, whose files the app's content depends on), naming the entry
-            point and why.
+        InvalidAppError: When the id is none (lower-case letters, digits and underscores,
+            from a letter: it starts the app's routes and context keys) or it cannot be
+            imported, naming the entry point and where the import failed.
     """
-    where = f"app {point.name!r} plugged in as {point.value!r} (entry point of {ENTRY_POINTS})"
+    if not APP_ID.fullmatch(point.name):
+        raise InvalidAppError(f"{_named(point)}: the id must be lower-case letters, digits and "
+                              "underscores, starting with a letter")
     try:
-        module = importlib.import_module(point.value)
+        module = importlib.import_module(point.module)
     except Exception as err:  # any error of the app's own code on import
-        raise InvalidAppError(f"{where} cannot be imported: {err!r}") from err
-    spec = module.__spec__
+        raise InvalidAppError(f"{_named(point)} cannot be imported{_failed_at(err)}: {err!r} "
+                              "(fix or uninstall that distribution)") from err
+    return getattr(module, point.attr or "BUNDLE", None)
+
+
+def _failed_at(err: BaseException) -> str:
+    """`` at file:line`` of the innermost frame of ``err`` in the app's own code, if any."""
+    machinery = (str(Path(importlib.__file__).parent), __file__)
+    frames = [f for f in traceback.extract_tb(err.__traceback__)
+              if not f.filename.startswith(("<frozen", *machinery))]
+    return f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+
+
+def _top_folder(point: importlib.metadata.EntryPoint) -> Path:
+    """The folder of the top-level package of what ``point`` names.
+
+    Raises:
+        InvalidAppError: When that is no regular package (a folder with an ``__init__.py``).
+    """
+    top = importlib.import_module(point.module.partition(".")[0])
+    spec = top.__spec__
     if spec.submodule_search_locations is None or spec.origin in (None, "namespace"):
         kind = "a module" if spec.submodule_search_locations is None else "a namespace package"
-        raise InvalidAppError(f"{where} is {kind}; name a package (a folder with an "
-                              "__init__.py) that holds the app and its data")
-    return module
+        raise InvalidAppError(f"{_named(point)}: {top.__name__} is {kind}; an app lives in a "
+                              "package (a folder with an __init__.py) with its data")
+    return Path(spec.origin).parent
 
 
-def _bundle(app_id: str, module: ModuleType, where: str) -> AppBundle:
-    """``module.BUNDLE``, checked to be a valid bundle of app ``app_id``.
+def _bundle(app_id: str, bundle: object, where: str) -> AppBundle:
+    """``bundle``, checked to be a valid bundle of app ``app_id``.
 
     Raises:
         InvalidAppError: Naming ``where`` it was looked for and what was found instead.
     """
-    bundle = getattr(module, "BUNDLE", None)
     if not isinstance(bundle, AppBundle):
         found = "nothing" if bundle is None else f"a {type(bundle).__name__}"
-        raise InvalidAppError(f"package {where} must export BUNDLE, an AppBundle of app "
-                              f"{app_id!r}; found {found}")
+        raise InvalidAppError(f"{where} must export BUNDLE, an AppBundle of app {app_id!r}; "
+                              f"found {found}")
     if bundle.id != app_id:
-        raise InvalidAppError(f"package {where} must export BUNDLE, an AppBundle of app "
-                              f"{app_id!r}; its app's id is {bundle.id!r}")
+        raise InvalidAppError(f"{where} must export BUNDLE, an AppBundle of app {app_id!r}; "
+                              f"its app's id is {bundle.id!r}")
     bundle.check()
     return bundle
 

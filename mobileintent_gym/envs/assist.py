@@ -75,8 +75,8 @@ from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
 
 WATCH, EXECUTE = 0, 1
 ASSIST_PACE = 2.0  # seconds the phone's clock advances per assistant action
-# The users' days: about one noise stretch per intention, no interleaving.
-ASSIST_CONFIG = GeneratorConfig(noise=0.8)
+ASSIST_NOISE = 0.8
+"""The users' days: about one noise stretch per intention, no interleaving."""
 
 
 class AssistEnv(gym.Env[dict[str, Any], Any]):
@@ -94,8 +94,8 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
         match_threshold: Least cosine similarity of an accepted paraphrase.
         seed: Seed of the generated days (the data set).
         encoder: Sentence encoder of the match (default all-MiniLM-L6-v2, extra ``[embed]``).
-        config: How days are generated (default :data:`ASSIST_CONFIG`; its size is the
-            phone's; interleaved intentions are not supported).
+        config: How days are generated (default ``GeneratorConfig(noise=ASSIST_NOISE)``;
+            its size is the phone's; interleaved intentions are not supported).
         render_mode: ``"rgb_array"`` or ``None``.
 
     Reset options: ``user`` and ``day`` (index among the played days).
@@ -113,7 +113,7 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
         check_number("false_alarm_cost", false_alarm_cost, 0.0, float("inf"))
         check_number("match_threshold", match_threshold, 0.0, 1.0)
         check_config(config)
-        self.config = config or ASSIST_CONFIG
+        self.config = config or GeneratorConfig(noise=ASSIST_NOISE)
         if self.config.interleave:
             raise MobileIntentError("the Assist env lives days without interleaved intentions; "
                                     f"got a config with interleave={self.config.interleave}")

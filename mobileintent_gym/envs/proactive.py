@@ -71,9 +71,9 @@ from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
 
 CANDIDATES_LENGTH = 1 << 15
-# The stream's data set: about one noise stretch per intention, and an intention in three
-# interrupted by the next segment and resumed after it.
-STREAM_CONFIG = GeneratorConfig(noise=0.8, interleave=0.3)
+STREAM_NOISE, STREAM_INTERLEAVE = 0.8, 0.3
+"""The stream's data set: about one noise stretch per intention, and an intention in three
+interrupted by the next segment and resumed after it."""
 
 
 class ProactiveEnv(gym.Env[dict[str, Any], str]):
@@ -94,7 +94,8 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         match_threshold: Least cosine similarity of a matching intent.
         seed: Seed of the generated sessions (the data set).
         encoder: Sentence encoder of the match (default all-MiniLM-L6-v2, extra ``[embed]``).
-        config: How sessions are generated (default :data:`STREAM_CONFIG`).
+        config: How sessions are generated (default ``GeneratorConfig(noise=STREAM_NOISE,
+            interleave=STREAM_INTERLEAVE)``).
 
     Reset options: ``user`` and ``day`` (index among the played days).
     """
@@ -115,7 +116,8 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         self.window, self.stride = window, stride
         self.frame_size = check_size("frame_size", frame_size)
         check_config(config)
-        self.config = config or STREAM_CONFIG
+        self.config = config or GeneratorConfig(noise=STREAM_NOISE,
+                                                interleave=STREAM_INTERLEAVE)
         self.users = resolve_users(users, self.config.profiles_dir)
         self.data_seed = seed
         self.encoder, self.match_threshold = scoring_encoder(encoder), match_threshold

@@ -24,19 +24,17 @@ from mobileintent_gym.errors import InvalidAppError, MobileIntentError
 from mobileintent_gym.metrics.act2intent import EVENT_CLASSES
 from mobileintent_gym.tasks import TEMPLATES
 from mobileintent_gym.tasks.spec import TaskTemplate, TemplateIntent
-from mobileintent_gym.users.profile import DOMAINS
+from mobileintent_gym.users.profile import DOMAINS, domain_hint
 
 
 @functools.cache
 def _intents() -> Mapping[str, TemplateIntent]:
-    """Every registered template's intent, each checked (:func:`check_intent`)."""
-    for template in TEMPLATES.values():
-        check_intent(template)
+    """Every registered template's intent (checked with its app's bundle)."""
     return MappingProxyType({tid: template.intent for tid, template in TEMPLATES.items()})
 
 
 def check_intent(template: TaskTemplate) -> None:
-    """Raise unless routines can place ``template``'s intent.
+    """Raise unless routines can place ``template``'s intent (part of ``AppBundle.check``).
 
     Raises:
         InvalidAppError: Naming an intent that is no TemplateIntent, an event class that is
@@ -52,8 +50,8 @@ def check_intent(template: TaskTemplate) -> None:
     if isinstance(intent.domains, str) or not intent.domains:
         bad.append(f"domains {intent.domains!r} (a tuple of one domain or more)")
     else:
-        bad += [f"domain {d!r} (one of {list(DOMAINS)})" for d in intent.domains
-                if d not in DOMAINS]
+        bad += [f"domain {d!r}{domain_hint(d)} (one of {list(DOMAINS)})"
+                for d in intent.domains if d not in DOMAINS]
     if not isinstance(intent.purpose, str) or not intent.purpose.strip():
         bad.append(f"purpose {intent.purpose!r} (words that end the intention: 'to ...')")
     if bad:

@@ -29,7 +29,7 @@ from mobileintent_gym.console import (
     run_encoder,
     seed_int,
 )
-from mobileintent_gym.envs.assist import ASSIST_CONFIG
+from mobileintent_gym.envs.assist import ASSIST_NOISE
 from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.report.images import image_format, save_image
 from mobileintent_gym.report.strip import draw_strip, record_assist
@@ -69,7 +69,7 @@ def _main(args: argparse.Namespace) -> int:
     out = Path(args.out)
     check_writable(out, "--out")
     image_format(out, "--out")
-    config = GeneratorConfig(*size, noise=ASSIST_CONFIG.noise)
+    config = GeneratorConfig(*size, noise=ASSIST_NOISE)
     run_encoder()  # announces the model that ranks the content
     env = gym.make("Act2Intent-Assist-v0", users=[args.user], history_days=args.history_days,
                    play_days=args.play_days, seed=args.data_seed, config=config)

@@ -70,8 +70,9 @@ print(json.dumps({"apps": [b.id for b in registry.bundles()], "icons": icons,
 def test_a_plugged_in_app_is_on_the_phone_in_the_tasks_and_in_the_routines(tmp_path):
     site = installed(tmp_path, PLUGIN / "weather_app")
     found = run_python(EVERYWHERE, site, tmp_path / "cache")
-    assert found["apps"][-1] == "weather" and len(found["apps"]) == len(registry.bundles()) + 1
-    assert found["icons"][-1] == "Weather"
+    # Other apps plugged in where the tests run come after the built-in ones too.
+    assert found["apps"][:len(registry.APP_PACKAGES)] == list(registry.APP_PACKAGES)
+    assert "weather" in found["apps"] and "Weather" in found["icons"]
     assert found["reachable"] == ["G-WTH-01", "G-WTH-02"] and found["event"] == "Check map"
     assert found["instruction"].startswith("In Weather, pin ") and found["success"]
     assert found["habits"] == 8  # 2 templates × common/personal × explicit/implicit
@@ -119,14 +120,20 @@ def entry_points(monkeypatch):
     ([("weather", "no_such_weather")], r"app 'weather' plugged in as 'no_such_weather' \(entry "
                                        r"point of mobileintent_gym.apps\) cannot be imported: "
                                        r"ModuleNotFoundError"),
-    ([("wthr", "weather_app")], r"package weather_app \(entry point 'wthr' of "
+    ([("wthr", "weather_app")], r"app 'wthr' plugged in as 'weather_app' \(entry point of "
                                 r"mobileintent_gym.apps\) must export BUNDLE, an AppBundle of "
                                 r"app 'wthr'; its app's id is 'weather'$"),
-    ([("weather", "json")], r"package json \(entry point 'weather' of mobileintent_gym.apps\) "
-                            r"must export BUNDLE, an AppBundle of app 'weather'; found nothing$"),
+    ([("weather", "json")], r"app 'weather' plugged in as 'json' \(entry point of "
+                            r"mobileintent_gym.apps\) must export BUNDLE, an AppBundle of app "
+                            r"'weather'; found nothing$"),
     ([("music", "weather_app")], r"an AppBundle of app 'music'; its app's id is 'weather'"),
-    ([("weather", "weather_app.app")], r"plugged in as 'weather_app.app' \(entry point of "
-                                       r"mobileintent_gym.apps\) is a module; name a package"),
+    ([("weather", "weather_app.ids")], r"app 'weather' plugged in as 'weather_app.ids' "
+                                       r"\(entry point of mobileintent_gym.apps\) must export "
+                                       r"BUNDLE, an AppBundle of app 'weather'; found nothing$"),
+    ([("weather", "weather_app:TEMPLATES")], r"must export BUNDLE, an AppBundle of app "
+                                             r"'weather'; found a tuple$"),
+    ([("to-do", "weather_app")], r"app 'to-do' plugged in as 'weather_app' \(entry point of "
+                                 r"mobileintent_gym.apps\): the id must be lower-case letters"),
 ])
 def test_an_entry_point_that_names_no_app_of_its_name_is_named(entry_points, points, named):
     entry_points(points)
@@ -134,13 +141,53 @@ def test_an_entry_point_that_names_no_app_of_its_name_is_named(entry_points, poi
         registry.bundles()
 
 
-def test_a_namespace_package_is_named_not_hashed(entry_points, tmp_path, monkeypatch):
-    # Its __file__ is None: the content cache's fingerprint raised a TypeError.
-    (tmp_path / "loose_weather").mkdir()
+def test_an_app_named_as_module_and_attribute_is_plugged_in(entry_points):
+    entry_points([("weather", "weather_app:BUNDLE")])
+    assert registry.bundles()[-1].id == "weather"
+    assert registry.plugged_in_folders() == (PLUGIN / "weather_app",)
+
+
+def test_the_sources_of_an_app_in_a_subpackage_are_its_whole_top_level_package(entry_points):
+    # Only the entry point's own folder was hashed: a helper module beside it changed and
+    # the content built from the old one was served.
+    entry_points([("weather", "weather_app.ids:Rid")])
+    assert registry.plugged_in_folders() == (PLUGIN / "weather_app",)
+
+
+@pytest.mark.parametrize(("layout", "kind"), [("loose_weather/", "a namespace package"),
+                                              ("lone_weather.py", "a module")])
+def test_an_app_outside_a_regular_package_is_named_not_hashed(entry_points, tmp_path,
+                                                              monkeypatch, layout, kind):
+    # A namespace package's __file__ is None (the fingerprint raised a TypeError); a
+    # one-file module's folder was site-packages, hashed whole.
+    name = layout.strip("/").removesuffix(".py")
+    if layout.endswith("/"):
+        (tmp_path / layout).mkdir()
+    else:
+        (tmp_path / layout).write_text("BUNDLE = None\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    entry_points([("weather", "loose_weather")])
-    with pytest.raises(InvalidAppError, match="is a namespace package; name a package"):
+    entry_points([("weather", name)])
+    with pytest.raises(InvalidAppError, match=f"{name} is {kind}; an app lives in a package"):
         registry.plugged_in_folders()
+
+
+def test_an_app_failing_on_import_is_named_with_where_and_the_commands_say_it_in_a_line(
+        entry_points, tmp_path, monkeypatch, capsys):
+    # Every command, --help included, was a traceback of 48 lines with exit status 1.
+    from mobileintent_gym.cli import main
+
+    (tmp_path / "broken_app").mkdir()
+    (tmp_path / "broken_app" / "__init__.py").write_text("X = 1\nraise RuntimeError('boom')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    entry_points([("broken", "broken_app")])
+    with pytest.raises(SystemExit) as helped:
+        main(["--help"])
+    assert helped.value.code == 0 and "evaluate" in capsys.readouterr().out
+    assert main(["catalog", "templates"]) == 2
+    (said,) = capsys.readouterr().err.strip().splitlines()
+    assert said.startswith("mobileintent-gym catalog: app 'broken' plugged in as 'broken_app'")
+    assert f"cannot be imported at {tmp_path / 'broken_app' / '__init__.py'}:2: " in said
+    assert "RuntimeError('boom') (fix or uninstall that distribution)" in said
 
 
 def test_two_distributions_plugging_in_one_app_id_are_named(entry_points):
@@ -148,3 +195,19 @@ def test_two_distributions_plugging_in_one_app_id_are_named(entry_points):
     with pytest.raises(InvalidAppError, match=r"app declared more than once: 'weather' \(by "
                                               r"weather_app.app\)"):
         registry.bundles()
+
+
+IMPORTS = """
+import json, sys
+from mobileintent_gym import cli
+import mobileintent_gym.envs.assist, mobileintent_gym.envs.proactive, mobileintent_gym.envs.session
+cli.build_parser()
+print(json.dumps(sorted(m for m in sys.modules if m.startswith("mobileintent_gym.apps.")
+                        and m.count(".") > 2)))
+"""
+
+
+def test_the_command_line_and_the_envs_import_no_app(tmp_path):
+    # The Assist env built a GeneratorConfig on import: every plugged-in app loaded, and a
+    # broken one failed every command, --help included.
+    assert run_python(IMPORTS, tmp_path, tmp_path / "cache") == []

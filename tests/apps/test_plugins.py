@@ -2,6 +2,7 @@
 
 import ast
 import dataclasses
+import importlib.util
 import io
 import re
 import tokenize
@@ -88,7 +89,9 @@ def template_names(template):
     outcome = template.outcome
     if outcome.before is not None:
         named += [((outcome.before.route,), n.resource_id, None) for n in outcome.before.nodes]
-    if outcome.route is not None:
+    if outcome.route is not None and outcome.before is None:
+        # After a step taken on the "before" screen, the outcome's nodes may be what that
+        # step makes (a row added): the oracle's solving the task shows them.
         named += [((outcome.route,), n.resource_id, None) for n in outcome.nodes]
     return named
 
@@ -141,9 +144,10 @@ def test_record_ids_are_unique_across_every_apps_data():
     from mobileintent_gym.apps.records import read_records
 
     owner = {}
-    for bundle in registry.bundles():
-        package = f"mobileintent_gym.apps.{bundle.id}"
-        for path in sorted((PACKAGE / "apps" / bundle.id / "data").glob("*.jsonl")):
+    for bundle in registry.bundles():  # plugged-in apps too: from their packages' data
+        package = type(bundle.app).__module__.rpartition(".")[0]
+        for path in sorted(Path(importlib.util.find_spec(package).origin).parent.glob(
+                "data/*.jsonl")):
             for record in read_records(package, path.stem):
                 where = f"{bundle.id}/{path.stem}"
                 assert owner.setdefault(record.id, where) == where, (record.id, owner[record.id])
@@ -292,6 +296,19 @@ def test_template_fields_the_judge_or_oracle_would_misread_are_named():
             _music_with(templates=(template, *music.templates[1:]))
         with pytest.raises(InvalidAppError, match=named):
             _music_with(templates=(template, *music.templates[1:]))
+
+
+def test_an_intent_routines_cannot_place_is_named_when_the_bundle_is_checked():
+    # An unknown event class or domain passed every check until the first generated day.
+    from mobileintent_gym.tasks.spec import TemplateIntent
+
+    music = registry.get("music")
+    first = music.templates[0]
+    shopping = dataclasses.replace(first, intent=TemplateIntent("Listen music", ("Shoping",),
+                                                                "to hear it"))
+    with pytest.raises(InvalidAppError, match=rf"template {first.id}'s intent: domain "
+                                              r"'Shoping' \(did you mean 'Shopping'\?\)"):
+        _music_with(templates=(shopping, *music.templates[1:]))
 
 
 def test_a_route_table_the_phone_would_fail_on_later_is_named_when_it_is_checked():
