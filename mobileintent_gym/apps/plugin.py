@@ -22,6 +22,7 @@ from mobileintent_gym.checks import is_count
 from mobileintent_gym.errors import InvalidAppError
 from mobileintent_gym.metrics.pair import SUBGOAL_CONTEXTS
 from mobileintent_gym.phone.app import App, check_state_type
+from mobileintent_gym.vocabulary import DOMAINS, EVENT_CLASSES, domain_hint
 
 if TYPE_CHECKING:
     from mobileintent_gym.tasks.spec import TaskTemplate
@@ -108,9 +109,6 @@ class AppBundle:
             raise InvalidAppError(f"app {self.id!r} has contexts but no build_state")
         check_unique("context", [(c.key, self.id) for c in self.contexts])
         check_unique("template", [(t.id, self.id) for t in self.templates])
-        # The intents' vocabularies (event classes, domains) need the registry's readers.
-        from mobileintent_gym.intents.classes import check_intent
-
         for t in self.templates:
             _check_template(t, self.id, keys, self.app.routes)
             check_intent(t)
@@ -194,6 +192,32 @@ def _check_fields(t: TaskTemplate) -> None:
         bad.append(f"step_limit {t.step_limit!r} (an integer of at least 1)")
     if bad:
         raise InvalidAppError(f"template {t.id}: " + "; ".join(bad))
+
+
+def check_intent(template: TaskTemplate) -> None:
+    """Raise unless routines can place ``template``'s intent (part of :meth:`AppBundle.check`).
+
+    Raises:
+        InvalidAppError: Naming an intent that is no TemplateIntent, an event class that is
+            none of :data:`~mobileintent_gym.vocabulary.EVENT_CLASSES`, a domain none of
+            :data:`~mobileintent_gym.vocabulary.DOMAINS` (with the closest one), no domains
+            or no purpose.
+    """
+    intent = template.intent  # a TemplateIntent (tasks.spec imports the registry: not here)
+    if not all(hasattr(intent, name) for name in ("event", "domains", "purpose")):
+        raise InvalidAppError(f"template {template.id}: intent must be a TemplateIntent, "
+                              f"got {type(intent).__name__}")
+    bad = [] if intent.event in EVENT_CLASSES else [
+        f"event {intent.event!r} (one of {list(EVENT_CLASSES)})"]
+    if isinstance(intent.domains, str) or not intent.domains:
+        bad.append(f"domains {intent.domains!r} (a tuple of one domain or more)")
+    else:
+        bad += [f"domain {d!r}{domain_hint(d)} (one of {list(DOMAINS)})"
+                for d in intent.domains if d not in DOMAINS]
+    if not isinstance(intent.purpose, str) or not intent.purpose.strip():
+        bad.append(f"purpose {intent.purpose!r} (words that end the intention: 'to ...')")
+    if bad:
+        raise InvalidAppError(f"template {template.id}'s intent: " + "; ".join(bad))
 
 
 def _routes(template: TaskTemplate) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.metadata
+import os
 import re
 import traceback
 from collections.abc import Callable, Iterator, Mapping
@@ -67,6 +68,7 @@ def bundles() -> tuple[AppBundle, ...]:
              for name in APP_PACKAGES]
     found += [_bundle(point.name, _plugged_in(point), _named(point)) for point in _entry_points()]
     check_unique("app", [(b.id, type(b.app).__module__) for b in found])
+    check_unique("launcher label", [(b.app.label, b.id) for b in found])
     check_unique("package", [(b.app.package, b.id) for b in found])
     check_unique("context", [(c.key, b.id) for b in found for c in b.contexts])
     check_unique("template", [(t.id, b.id) for b in found for t in b.templates])
@@ -74,12 +76,13 @@ def bundles() -> tuple[AppBundle, ...]:
 
 
 def plugged_in_folders() -> tuple[Path, ...]:
-    """The folders of the plugged-in apps' top-level packages (their content's sources).
+    """The folders of the plugged-in apps' sources (see :func:`_sources`), once checked.
 
     Raises:
-        InvalidAppError: For an app whose top-level package is no regular package.
+        InvalidAppError: As :func:`bundles`.
     """
-    return tuple(_top_folder(point) for point in _entry_points())
+    bundles()
+    return tuple(_sources(point) for point in _entry_points())
 
 
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
@@ -109,30 +112,35 @@ def _plugged_in(point: importlib.metadata.EntryPoint) -> object:
     except Exception as err:  # any error of the app's own code on import
         raise InvalidAppError(f"{_named(point)} cannot be imported{_failed_at(err)}: {err!r} "
                               "(fix or uninstall that distribution)") from err
+    _sources(point)
     return getattr(module, point.attr or "BUNDLE", None)
 
 
 def _failed_at(err: BaseException) -> str:
     """`` at file:line`` of the innermost frame of ``err`` in the app's own code, if any."""
-    machinery = (str(Path(importlib.__file__).parent), __file__)
+    gym = (f"{Path(importlib.__file__).parent}{os.sep}", f"{Path(__file__).parents[1]}{os.sep}")
     frames = [f for f in traceback.extract_tb(err.__traceback__)
-              if not f.filename.startswith(("<frozen", *machinery))]
+              if not f.filename.startswith(("<", *gym))]  # <frozen …>, <string>: generated
     return f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
 
 
-def _top_folder(point: importlib.metadata.EntryPoint) -> Path:
-    """The folder of the top-level package of what ``point`` names.
+def _sources(point: importlib.metadata.EntryPoint) -> Path:
+    """The folder of the outermost regular package on the way to what ``point`` names.
+
+    That is the top-level package (``my_suite`` for ``my_suite.weather``: code and data
+    beside the app count), or under namespace packages the first regular one.
 
     Raises:
-        InvalidAppError: When that is no regular package (a folder with an ``__init__.py``).
+        InvalidAppError: When there is none: the app is a one-file module.
     """
-    top = importlib.import_module(point.module.partition(".")[0])
-    spec = top.__spec__
-    if spec.submodule_search_locations is None or spec.origin in (None, "namespace"):
-        kind = "a module" if spec.submodule_search_locations is None else "a namespace package"
-        raise InvalidAppError(f"{_named(point)}: {top.__name__} is {kind}; an app lives in a "
-                              "package (a folder with an __init__.py) with its data")
-    return Path(spec.origin).parent
+    parts = point.module.split(".")
+    for depth in range(1, len(parts) + 1):
+        spec = importlib.import_module(".".join(parts[:depth])).__spec__
+        if spec.submodule_search_locations is not None and spec.origin not in (None,
+                                                                                "namespace"):
+            return Path(spec.origin).parent
+    raise InvalidAppError(f"{_named(point)}: {point.module} is in no regular package; an app "
+                          "lives in a package (a folder with an __init__.py) with its data")
 
 
 def _bundle(app_id: str, bundle: object, where: str) -> AppBundle:

@@ -20,42 +20,16 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from mobileintent_gym.apps import registry
-from mobileintent_gym.errors import InvalidAppError, MobileIntentError
-from mobileintent_gym.metrics.act2intent import EVENT_CLASSES
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.tasks import TEMPLATES
-from mobileintent_gym.tasks.spec import TaskTemplate, TemplateIntent
-from mobileintent_gym.users.profile import DOMAINS, domain_hint
+from mobileintent_gym.tasks.spec import TemplateIntent
+from mobileintent_gym.vocabulary import EVENT_CLASSES
 
 
 @functools.cache
 def _intents() -> Mapping[str, TemplateIntent]:
     """Every registered template's intent (checked with its app's bundle)."""
     return MappingProxyType({tid: template.intent for tid, template in TEMPLATES.items()})
-
-
-def check_intent(template: TaskTemplate) -> None:
-    """Raise unless routines can place ``template``'s intent (part of ``AppBundle.check``).
-
-    Raises:
-        InvalidAppError: Naming an intent that is no TemplateIntent, an event class that is
-            none of :data:`EVENT_CLASSES`, a domain none of
-            :data:`~mobileintent_gym.users.profile.DOMAINS`, no domains or no purpose.
-    """
-    intent = template.intent
-    if not isinstance(intent, TemplateIntent):
-        raise InvalidAppError(f"template {template.id}: intent must be a TemplateIntent, "
-                              f"got {type(intent).__name__}")
-    bad = [] if intent.event in EVENT_CLASSES else [
-        f"event {intent.event!r} (one of {list(EVENT_CLASSES)})"]
-    if isinstance(intent.domains, str) or not intent.domains:
-        bad.append(f"domains {intent.domains!r} (a tuple of one domain or more)")
-    else:
-        bad += [f"domain {d!r}{domain_hint(d)} (one of {list(DOMAINS)})"
-                for d in intent.domains if d not in DOMAINS]
-    if not isinstance(intent.purpose, str) or not intent.purpose.strip():
-        bad.append(f"purpose {intent.purpose!r} (words that end the intention: 'to ...')")
-    if bad:
-        raise InvalidAppError(f"template {template.id}'s intent: " + "; ".join(bad))
 
 
 TEMPLATE_INTENTS: Mapping[str, TemplateIntent] = registry.View(_intents)

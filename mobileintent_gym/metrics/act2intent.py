@@ -6,7 +6,6 @@ docs/scores.md defines them.
 
 from mobileintent_gym.metrics.execution import CLICK_TOLERANCE, action_matches, step_success_rate
 from mobileintent_gym.metrics.prediction import (
-    EVENT_CLASSES,
     PUSH_THRESHOLD,
     STRICT_PUSH_THRESHOLD,
     Prediction,
@@ -21,6 +20,7 @@ from mobileintent_gym.metrics.understanding import (
     spans,
     understanding_scores,
 )
+from mobileintent_gym.vocabulary import EVENT_CLASSES
 
 __all__ = ["CLICK_TOLERANCE", "EVENT_CLASSES", "PUSH_THRESHOLD", "STRICT_PUSH_THRESHOLD",
            "Prediction", "Segmentation", "action_matches", "aligned_texts", "goal_accuracy",

@@ -32,12 +32,6 @@ from mobileintent_gym.checks import check_type, is_finite, is_number
 from mobileintent_gym.metrics.text import Tokens, pair_scores
 from mobileintent_gym.users.encoders import Encoder
 
-# The event classes of the study's prediction task.
-EVENT_CLASSES = (
-    "E-commerce platform", "Community", "Message", "Take photo", "Chatting", "Watch news",
-    "Check weather", "Edit media", "Read e-books", "Set Alarm", "Office chat", "Listen music",
-    "Check map", "Knowledge acquisition", "Financial management", "Gaming community",
-    "Audiobook", "Order takeout", "Buy ticket", "Take notes")
 PUSH_THRESHOLD = 0.60  # the confidence fallback's default
 STRICT_PUSH_THRESHOLD = 0.80  # its strict setting
 _BEHAVIOUR_KEYS = ("behaviour", "behavior")

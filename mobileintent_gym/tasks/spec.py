@@ -230,9 +230,9 @@ class TemplateIntent:
 
     Attributes:
         event: The Act2Intention event class of its intentions (one of
-            :data:`~mobileintent_gym.metrics.act2intent.EVENT_CLASSES`).
+            :data:`~mobileintent_gym.vocabulary.EVENT_CLASSES`).
         domains: PersonaLens domains whose interest makes a user do it more often (of
-            :data:`~mobileintent_gym.users.profile.DOMAINS`).
+            :data:`~mobileintent_gym.vocabulary.DOMAINS`).
         purpose: Why a user does it, ending the intention's text (``to hear it again``).
     """
 

@@ -311,7 +311,8 @@ def _source_files(folder: Path) -> list[Path]:
             folders.clear()
             continue
         walked.add((here.st_dev, here.st_ino))
-        folders[:] = [f for f in folders if f != "__pycache__" and not f.startswith((".", "#"))]
+        folders[:] = sorted(f for f in folders  # sorted: one order whatever the file system
+                            if f != "__pycache__" and not f.startswith((".", "#")))
         found += [Path(root, name) for name in names if not name.startswith((".", "#"))
                   and not name.endswith(("~", ".orig", ".rej", ".bak"))
                   and Path(root, name).is_file()]

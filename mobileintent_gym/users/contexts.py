@@ -17,7 +17,7 @@ from typing import Any
 from mobileintent_gym.apps.records import Record, read_records
 from mobileintent_gym.errors import InvalidAppError
 from mobileintent_gym.users.entities import Entity, keys_of
-from mobileintent_gym.users.profile import DOMAINS, domain_hint
+from mobileintent_gym.vocabulary import DOMAINS, domain_hint
 
 KEY = re.compile(r"[a-z][a-z0-9_]*:[a-z][a-z0-9_]*")
 
@@ -81,7 +81,7 @@ class ContextSpec:
 
     Raises:
         InvalidAppError: For a key without the ``<app>:<list>`` syntax, a domain that is
-            none of the PersonaLens domains (:data:`~mobileintent_gym.users.profile.DOMAINS`:
+            none of the PersonaLens domains (:data:`~mobileintent_gym.vocabulary.DOMAINS`:
             a misspelt one would rank the list by every interest of the user, silently), or
             a size that leaves no room for the common records.
     """

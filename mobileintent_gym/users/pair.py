@@ -43,8 +43,9 @@ from mobileintent_gym.users import cache
 from mobileintent_gym.users.contexts import ContextSpec, Pool, check_record_ids
 from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.entities import Entity
-from mobileintent_gym.users.profile import DOMAINS, UserProfile, domain_hint, resolve_profile
+from mobileintent_gym.users.profile import UserProfile, resolve_profile
 from mobileintent_gym.users.ranking import preference_values, rank_entities
+from mobileintent_gym.vocabulary import DOMAINS, domain_hint
 
 # Attributes that say how or when a user consumes, not what: their values ("Spotify",
 # "under $50", "weekends") describe no entity and would only add noise to max-cosine scores.

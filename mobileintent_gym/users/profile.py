@@ -30,7 +30,6 @@ file nested too deeply to parse, a profile name that is not a string, a
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import math
@@ -46,16 +45,13 @@ from typing import Any
 
 from mobileintent_gym.checks import is_integer, unique_keys
 from mobileintent_gym.errors import InvalidProfileError, MobileIntentError
+from mobileintent_gym.vocabulary import DOMAINS
 
 PROFILES_ENV = "MOBILEINTENT_GYM_PROFILES"
 MAX_NAME = 255  # a file name's limit: characters of a profile name, UTF-8 bytes of a user id
 MAX_DEPTH = 16  # nesting of the free-form demographics
 MAX_DIGITS = 18  # of an integer in them (an int64 holds it)
 _FIELDS = ("user_id", "demographics", "interests", "affinities", "interactions")
-# The PersonaLens domains: what contexts rank by and routines weigh templates with.
-DOMAINS = ("Alarm", "Books", "Buses", "Calendar", "Events", "Finance", "Flights", "Games",
-           "Hotels", "Media", "Messaging", "Movies", "Music", "Rental Cars", "Restaurants",
-           "Services", "Shopping", "Sports", "Train", "Travel")
 
 
 class UnknownProfileError(MobileIntentError, LookupError):
@@ -153,12 +149,6 @@ class UserProfile:
     def active_domains(self) -> tuple[str, ...]:
         """Domains the user is interested in (``interests == 1``), in profile order."""
         return tuple(domain for domain, flag in self.interests.items() if flag == 1)
-
-
-def domain_hint(domain: str) -> str:
-    """`` (did you mean 'Music'?)`` for a domain of no known name close to one, else ``""``."""
-    close = difflib.get_close_matches(domain.strip().title(), DOMAINS, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _read_only(value: Any) -> Any:

@@ -109,11 +109,15 @@ def entry_points(monkeypatch):
         monkeypatch.setattr(registry, "_entry_points", lambda: [
             importlib.metadata.EntryPoint(name, value, registry.ENTRY_POINTS)
             for name, value in points])
-        registry.bundles.cache_clear()
+        forget()
+
+    def forget():  # the registry's tables, each read once per process
+        for table in (registry.bundles, registry.contexts, registry.templates):
+            table.cache_clear()
 
     yield plug
     monkeypatch.undo()
-    registry.bundles.cache_clear()
+    forget()
 
 
 @pytest.mark.parametrize(("points", "named"), [
@@ -147,17 +151,23 @@ def test_an_app_named_as_module_and_attribute_is_plugged_in(entry_points):
     assert registry.plugged_in_folders() == (PLUGIN / "weather_app",)
 
 
-def test_the_sources_of_an_app_in_a_subpackage_are_its_whole_top_level_package(entry_points):
+def test_the_sources_of_an_app_in_a_subpackage_are_its_whole_top_level_package(
+        entry_points, tmp_path, monkeypatch):
     # Only the entry point's own folder was hashed: a helper module beside it changed and
     # the content built from the old one was served.
-    entry_points([("weather", "weather_app.ids:Rid")])
-    assert registry.plugged_in_folders() == (PLUGIN / "weather_app",)
+    (tmp_path / "suite" / "weather").mkdir(parents=True)
+    (tmp_path / "suite" / "__init__.py").write_text("")
+    (tmp_path / "suite" / "weather" / "__init__.py").write_text(
+        "from weather_app import BUNDLE  # noqa: F401\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    entry_points([("weather", "suite.weather")])
+    assert registry.plugged_in_folders() == (tmp_path / "suite",)
 
 
-@pytest.mark.parametrize(("layout", "kind"), [("loose_weather/", "a namespace package"),
-                                              ("lone_weather.py", "a module")])
-def test_an_app_outside_a_regular_package_is_named_not_hashed(entry_points, tmp_path,
-                                                              monkeypatch, layout, kind):
+@pytest.mark.parametrize("layout", ["loose_weather/", "lone_weather.py"])
+def test_an_app_in_no_regular_package_is_named_when_the_registry_reads_it(entry_points,
+                                                                          tmp_path, monkeypatch,
+                                                                          layout):
     # A namespace package's __file__ is None (the fingerprint raised a TypeError); a
     # one-file module's folder was site-packages, hashed whole.
     name = layout.strip("/").removesuffix(".py")
@@ -167,8 +177,48 @@ def test_an_app_outside_a_regular_package_is_named_not_hashed(entry_points, tmp_
         (tmp_path / layout).write_text("BUNDLE = None\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     entry_points([("weather", name)])
-    with pytest.raises(InvalidAppError, match=f"{name} is {kind}; an app lives in a package"):
-        registry.plugged_in_folders()
+    with pytest.raises(InvalidAppError, match=f"{name} is in no regular package; an app lives"):
+        registry.bundles()
+
+
+def test_an_app_in_a_namespace_package_has_its_own_package_as_its_sources(entry_points,
+                                                                         tmp_path, monkeypatch):
+    # acme/ without __init__.py, acme/weather/ with one: the app was refused late (when
+    # content was first built) as "a namespace package".
+    (tmp_path / "acme" / "weather").mkdir(parents=True)
+    (tmp_path / "acme" / "weather" / "__init__.py").write_text(
+        "from weather_app import BUNDLE  # noqa: F401\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    entry_points([("weather", "acme.weather")])
+    assert registry.bundles()[-1].id == "weather"
+    assert registry.plugged_in_folders() == (tmp_path / "acme" / "weather",)
+
+
+TWIN = """
+from mobileintent_gym.apps.music import BUNDLE as MUSIC
+from mobileintent_gym.apps.plugin import AppBundle
+
+
+class Twin(type(MUSIC.app)):
+    id, package, home = "twin", "com.example.twin", "twin/home"
+    routes = {"twin/" + r.split("/", 1)[1]: s for r, s in MUSIC.app.routes.items()}
+
+
+BUNDLE = AppBundle(Twin())
+"""
+
+
+def test_two_apps_with_one_launcher_label_are_named(entry_points, tmp_path, monkeypatch):
+    # A simulated person opened whichever icon came last: every intention in the other app
+    # was given up after 60 actions.
+    (tmp_path / "twin_app.py").write_text(TWIN)
+    (tmp_path / "twin_pkg").mkdir()
+    (tmp_path / "twin_pkg" / "__init__.py").write_text("from twin_app import BUNDLE\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    entry_points([("twin", "twin_pkg")])
+    with pytest.raises(InvalidAppError, match=r"launcher label declared more than once: "
+                                              r"'Music' \(by music, twin\)"):
+        registry.bundles()
 
 
 def test_an_app_failing_on_import_is_named_with_where_and_the_commands_say_it_in_a_line(
@@ -188,6 +238,19 @@ def test_an_app_failing_on_import_is_named_with_where_and_the_commands_say_it_in
     assert said.startswith("mobileintent-gym catalog: app 'broken' plugged in as 'broken_app'")
     assert f"cannot be imported at {tmp_path / 'broken_app' / '__init__.py'}:2: " in said
     assert "RuntimeError('boom') (fix or uninstall that distribution)" in said
+
+
+def test_an_import_failing_inside_the_gym_is_placed_in_the_apps_own_code(entry_points,
+                                                                         tmp_path, monkeypatch):
+    # The place named was the gym's line that raised, not the app's line that called it.
+    (tmp_path / "clumsy_app").mkdir()
+    (tmp_path / "clumsy_app" / "__init__.py").write_text(
+        "from mobileintent_gym.actions import Action\n\nTAP = Action.click(-1, 0)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    entry_points([("clumsy", "clumsy_app")])
+    with pytest.raises(InvalidAppError, match="cannot be imported at "
+                                              f"{tmp_path / 'clumsy_app' / '__init__.py'}:3: "):
+        registry.bundles()
 
 
 def test_two_distributions_plugging_in_one_app_id_are_named(entry_points):

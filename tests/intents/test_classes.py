@@ -4,9 +4,10 @@ import dataclasses
 
 import pytest
 
+from mobileintent_gym.apps.plugin import check_intent
 from mobileintent_gym.errors import InvalidAppError, MobileIntentError
 from mobileintent_gym.intents import TEMPLATE_INTENTS, event_class, reachable_templates
-from mobileintent_gym.intents.classes import check_intent, reachable_classes
+from mobileintent_gym.intents.classes import reachable_classes
 from mobileintent_gym.metrics.act2intent import EVENT_CLASSES
 from mobileintent_gym.tasks import TEMPLATES
 from mobileintent_gym.tasks.spec import TemplateIntent

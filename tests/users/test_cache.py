@@ -682,6 +682,23 @@ def test_a_folders_fingerprint_skips_what_is_no_file_and_walks_each_folder_once(
     assert content_cache.folder_fingerprint([code]) == before
 
 
+@pytest.mark.parametrize("made_first", ["z", "a"])
+def test_a_folder_reached_by_two_paths_is_hashed_under_the_same_one_whatever_the_order(
+        tmp_path, made_first):
+    # Which path the walk took first followed the file system's listing order: a tmpfs
+    # and an ext4 disk fingerprinted one package differently.
+    code = tmp_path / "pkg"
+    code.mkdir()
+    for name in (made_first, "a" if made_first == "z" else "z"):
+        if name == "z":
+            (code / "z").mkdir()
+            (code / "z" / "data.jsonl").write_text("{}")
+        else:
+            (code / "a").symlink_to("z", target_is_directory=True)
+    files = [p.relative_to(code) for p in content_cache._source_files(code)]
+    assert files == [Path("a") / "data.jsonl"]
+
+
 def test_pruning_leaves_the_lock_of_an_entry_being_built(folder):
     # A lock left by a stopped build, an hour old, was removed while a later build held
     # it: a third process then built the same entry beside the second.
