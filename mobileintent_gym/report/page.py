@@ -146,7 +146,8 @@ def _index(episodes: list[dict[str, Any]]) -> str:
         rows.append(
             f'<tr data-episode="{index}" data-success="{int(e["success"])}" '
             f'data-template="{escape(_template(e["task"]))}" data-user="{escape(e["user"])}">'
-            f'<td>{index}</td><td>{escape(e["user"])}</td><td>{escape(e["task"])}</td>'
+            f'<td><a href="#episode-{index}">{index}</a></td><td>{escape(e["user"])}</td>'
+            f'<td>{escape(e["task"])}</td>'
             f'<td class="{"ok" if e["success"] else "no"}">{"yes" if e["success"] else "no"}</td>'
             f"<td>{rewards}</td><td>{len(e['steps'])}</td></tr>")
     head = ("<tr><th>#</th><th>user</th><th>task</th><th>success</th><th>subgoals</th>"

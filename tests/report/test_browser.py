@@ -140,3 +140,42 @@ def test_a_results_file_cannot_put_markup_into_its_report(browser, scripted_run,
     page.goto((tmp_path / "hostile.html").as_uri())
     assert page.title() != "PWNED" and not page.query_selector("img[src='x']")
     page.close()
+
+
+def test_the_open_episodes_row_opens_it_again_and_rows_open_from_the_keyboard(page):
+    # A second click on the open episode's row changed no hash: nothing scrolled.
+    page.click('#episodes tr[data-episode="2"]')
+    page.wait_for_selector("#episode-2", state="visible")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.click('#episodes tr[data-episode="2"]')
+    page.wait_for_function("() => window.scrollY > 0")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.focus('#episodes tr[data-episode="3"] a')  # rows had nothing to Tab to
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#episode-3", state="visible")
+    assert page.evaluate("location.hash") == "#episode-3"
+
+
+def test_a_long_action_wraps_inside_its_step_and_its_banner_keeps_to_two_lines(browser,
+                                                                             scripted_run,
+                                                                             tmp_path):
+    # 1,000 characters typed without spaces ran across the next step's action and route,
+    # and the banner over the screen grew to cover half of it.
+    data = json.loads(scripted_run.read_text())
+    steps = data["episodes"][2]["steps"]
+    typed = next(s for s in steps if s["action"].startswith("TYPE["))
+    typed["action"] = "TYPE[" + "x" * 1000 + "]"
+    (tmp_path / "long.json").write_text(json.dumps(data))
+    assert main(["view", str(tmp_path / "long.json")]) == 0
+    page = browser.new_page()
+    page.goto((tmp_path / "long.html").as_uri() + "#episode-2")
+    page.wait_for_selector("#episode-2", state="visible")
+    widths = page.eval_on_selector_all(
+        "#episode-2 figure.step", "fs => fs.map(f => [f.scrollWidth, f.clientWidth])")
+    assert all(scroll <= client for scroll, client in widths), widths
+    banners = page.eval_on_selector_all(
+        "#episode-2 .caption", "cs => cs.map(c => c.getBoundingClientRect().height)")
+    line = page.evaluate("parseFloat(getComputedStyle(document.body).lineHeight)")
+    assert max(banners) <= 2 * line + 8 + 1  # two lines and the padding
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    page.close()

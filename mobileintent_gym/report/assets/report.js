@@ -29,7 +29,11 @@
 
   for (const select of selects) select.addEventListener("change", applyFilters);
   for (const row of rows) {
-    row.addEventListener("click", () => { location.hash = "episode-" + row.dataset.episode; });
+    row.addEventListener("click", () => {
+      const hash = "#episode-" + row.dataset.episode;
+      if (location.hash === hash) openEpisode(row.dataset.episode);  // no hashchange: open again
+      else location.hash = hash;
+    });
   }
   window.addEventListener("hashchange", () => openEpisode(location.hash.replace("#episode-", "")));
   applyFilters();
