@@ -15,9 +15,7 @@ feeds → Watch news and Knowledge acquisition.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
-from types import MappingProxyType
 
 from mobileintent_gym.apps import registry
 from mobileintent_gym.errors import MobileIntentError
@@ -26,10 +24,13 @@ from mobileintent_gym.tasks.spec import TemplateIntent
 from mobileintent_gym.vocabulary import EVENT_CLASSES
 
 
-@functools.cache
 def _intents() -> Mapping[str, TemplateIntent]:
-    """Every registered template's intent (checked with its app's bundle)."""
-    return MappingProxyType({tid: template.intent for tid, template in TEMPLATES.items()})
+    """Every registered template's intent (checked with its app's bundle).
+
+    Read afresh from the registry's table on each use (30 entries: microseconds), so that
+    nothing derived from it is kept to go stale.
+    """
+    return {tid: template.intent for tid, template in TEMPLATES.items()}
 
 
 TEMPLATE_INTENTS: Mapping[str, TemplateIntent] = registry.View(_intents)

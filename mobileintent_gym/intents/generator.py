@@ -25,7 +25,6 @@ import numpy as np
 from mobileintent_gym.checks import check_type, is_count, is_integer, is_number
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner, Recorded, wander
-from mobileintent_gym.intents.classes import TEMPLATE_INTENTS
 from mobileintent_gym.intents.describe import describe
 from mobileintent_gym.intents.routine import (
     Habit,
@@ -300,7 +299,7 @@ class UserLife:
         task = attempt.task
         steps = self._steps(attempt.hand.steps, attempt.decided, task.template.text)
         return IntentionSegment(start, self.apps[task.template.app],
-                                TEMPLATE_INTENTS[task.template.id].event, intention_text(task),
+                                task.template.intent.event, intention_text(task),
                                 steps, "intention", context, task.id,
                                 None if part == 1 else attempt.decided is not None, fresh, part)
 
@@ -414,8 +413,7 @@ class LivingDay:
 
 def intention_text(task: TaskInstance) -> str:
     """The intention behind ``task`` in the study's style: app, operation and purpose."""
-    purpose = TEMPLATE_INTENTS[task.template.id].purpose
-    return f"{task.instruction.rstrip('.')} {purpose}."
+    return f"{task.instruction.rstrip('.')} {task.template.intent.purpose}."
 
 
 def generate_sessions(user: str, days: int, seed: int = 0,
