@@ -2,9 +2,9 @@
 
 Each function takes the screen in front, an app's or the launcher's (its
 :class:`~mobileintent_gym.phone.app.Entry` holds the fields' text, the focus and the
-keyboard's key set) and returns what the phone
-logs: a note (empty when something happened), the element hit (never one: the keyboard is
-its own window) and the text that really reached the field.
+keyboard's key set) and returns what the phone logs: a note (empty when something
+happened), the element hit (never one: the keyboard is its own window) and the text that
+really reached the field.
 """
 
 from __future__ import annotations

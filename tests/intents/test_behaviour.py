@@ -40,8 +40,9 @@ def test_an_intention_after_a_search_left_open_closes_it_first(ana_phone):
     attempt = Attempt(Hand(phone, np.random.default_rng(0), STEADY),
                       instantiate("G-WCT-02:common:explicit", content))
     assert attempt.run()
-    actions = [step.event.action for step in attempt.hand.steps]
-    assert actions[:2] == ["PRESS[HOME]", actions[1]] and actions[1].startswith("CLICK[")
+    first, second = attempt.hand.steps[:2]
+    assert first.event.action == "PRESS[HOME]" and first.event.route_after == "launcher"
+    assert second.event.action.startswith("CLICK[") and second.event.route_after == "chat/chats"
 
 
 def test_a_noise_segment_after_a_search_left_open_opens_its_app(ana_phone):
