@@ -22,7 +22,7 @@ from gymnasium import spaces
 from gymnasium.vector.utils import concatenate, create_empty_array
 
 from mobileintent_gym.checks import is_integer
-from mobileintent_gym.errors import InvalidActionError
+from mobileintent_gym.errors import InvalidActionError, brief
 
 MAX_TEXT_LENGTH = 1000
 MAX_COORDINATE = 999_999_999
@@ -317,7 +317,7 @@ def action_from_dict(sample: dict) -> Action:
                 point = np.asarray(sample["point"])
             except (ValueError, TypeError) as err:  # a ragged list, say
                 raise InvalidActionError(
-                    f"point must be two integers, got {sample['point']!r:.80}") from err
+                    f"point must be two integers, got {brief(sample['point'])}") from err
             if point.shape != (2,) or point.dtype.kind not in "iu":
                 raise InvalidActionError(f"point must be two integers, got {sample['point']!r}")
             return Action(kind, x=int(point[0]), y=int(point[1]))

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from mobileintent_gym.errors import InvalidArgumentError, InvalidOptionsError
+from mobileintent_gym.errors import InvalidArgumentError, InvalidOptionsError, brief
 
 MAX_DIGITS = 18
 
@@ -33,7 +33,7 @@ def check_type(name: str, value: Any, kind: type | tuple[type, ...], says: str) 
     """
     if not isinstance(value, kind):
         raise InvalidArgumentError(f"{name} must be {says}, got {type(value).__name__} "
-                                   f"{value!r:.60}")
+                                   f"{brief(value, 60)}")
 
 
 def positive_integer(name: str, value: Any) -> int:

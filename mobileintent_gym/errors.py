@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 
+def brief(value: object, limit: int = 80) -> str:
+    """``repr(value)`` for a message: cut to ``limit`` characters, ending in "…" when cut."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 class MobileIntentError(Exception):
     """Root of every error raised on purpose by mobileintent-gym.
 

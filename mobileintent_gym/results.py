@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from mobileintent_gym.checks import is_count, is_integer, is_number
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.errors import MobileIntentError, brief
 from mobileintent_gym.files import trial_folder, write_atomic
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.rollouts import EpisodeRecord
@@ -226,7 +226,7 @@ def _checked(run: RunRecord, path: object) -> RunRecord:
     screen = run.provenance.get("screen")
     if not (isinstance(screen, list) and len(screen) == 2 and all(is_integer(s) for s in screen)):
         raise ResultsFileError(f"{str(path)!r}: its provenance's 'screen' must be [width, "
-                               f"height], got {screen!r:.40}")
+                               f"height], got {brief(screen, 40)}")
     if not (isinstance(run.episodes, list) and all(isinstance(e, dict) for e in run.episodes)):
         raise ResultsFileError(f"{str(path)!r}: 'episodes' must be a list of objects")
     if not isinstance(run.scores, dict):
@@ -235,7 +235,7 @@ def _checked(run: RunRecord, path: object) -> RunRecord:
     for name, value in run.scores.items():
         if not (value is None or is_number(value)):
             raise ResultsFileError(f"{str(path)!r}: score {name!r} must be a number or null, "
-                                   f"got {value!r:.40}")
+                                   f"got {brief(value, 40)}")
     for position, episode in enumerate(run.episodes):
         problem = _episode_problem(episode, position)
         if problem:
@@ -268,7 +268,7 @@ _OPTIONAL_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
 def _episode_problem(episode: dict[str, Any], position: int) -> str | None:
     """What in episode number ``position`` a report or a resumed run would misread."""
     if episode.get("index") != position:
-        return f"its index must be {position}, got {episode.get('index')!r:.40}"
+        return f"its index must be {position}, got {brief(episode.get('index'), 40)}"
     names = [f.name for f in dataclasses.fields(EpisodeResult)] + list(_EPISODE_FIELDS)
     missing = [name for name in names if name not in episode]
     if missing:
@@ -279,7 +279,7 @@ def _episode_problem(episode: dict[str, Any], position: int) -> str | None:
         return str(err)
     for name, (valid, says) in (*_EPISODE_FIELDS.items(), *_OPTIONAL_FIELDS.items()):
         if name in episode and not valid(episode[name]):
-            return f"{name!r} must be {says}, got {episode[name]!r:.60}"
+            return f"{name!r} must be {says}, got {brief(episode[name], 60)}"
     if len(episode["subgoals"]) != len(result.rewards):
         return (f"{len(episode['subgoals'])} subgoals named and {len(result.rewards)} "
                 "rewards; each subgoal has one")

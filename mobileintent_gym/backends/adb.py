@@ -67,7 +67,7 @@ from mobileintent_gym.backends.adb_transport import (
 from mobileintent_gym.backends.loader import DeviceConfigError
 from mobileintent_gym.backends.observed import observed_event, read_frame, read_screen
 from mobileintent_gym.checks import is_count, is_finite
-from mobileintent_gym.errors import DeviceError, InvalidActionError
+from mobileintent_gym.errors import DeviceError, InvalidActionError, brief
 from mobileintent_gym.files import unlock
 from mobileintent_gym.phone import ActResult, StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
@@ -91,7 +91,7 @@ def _default_server_port() -> int:
     given = os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")
     if not given.isascii() or not given.isdigit():
         raise DeviceConfigError(f"$ANDROID_ADB_SERVER_PORT must be a port number, got "
-                                f"{given!r:.40}")
+                                f"{brief(given, 40)}")
     return int(given)
 
 
@@ -136,7 +136,7 @@ class AdbConfig:
         for name in ("serial", "server_host", "dump_path"):
             if not isinstance(getattr(self, name), str):
                 raise DeviceConfigError(f"AdbConfig {name} must be text, got "
-                                        f"{getattr(self, name)!r:.60}")
+                                        f"{brief(getattr(self, name), 60)}")
         checks = (("server_port", is_count(self.server_port) and self.server_port <= 65535,
                    "a port in 1-65535"),
                   ("timeout", is_finite(self.timeout) and self.timeout > 0,
@@ -147,7 +147,7 @@ class AdbConfig:
         for name, good, wanted in checks:
             if not good:
                 raise DeviceConfigError(f"AdbConfig {name} must be {wanted}, got "
-                                        f"{getattr(self, name)!r:.60}")
+                                        f"{brief(getattr(self, name), 60)}")
 
 
 def text_commands(text: str, adb_keyboard: bool = False) -> list[str]:

@@ -36,6 +36,7 @@ from mobileintent_gym.errors import (
     InvalidArgumentError,
     InvalidOptionsError,
     MobileIntentError,
+    brief,
 )
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.state import PhoneState
@@ -120,7 +121,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if not (require_encoder is None or (isinstance(require_encoder, str)
                                             and require_encoder.strip())):
             raise InvalidArgumentError(f"require_encoder must be a model's name or None, got "
-                                       f"{require_encoder!r:.60}")
+                                       f"{brief(require_encoder, 60)}")
         self._owns_device = isinstance(device, str)
         self.device: Device = load_device(device) if isinstance(device, str) else device
         self.load_state, self.carries_state = load_state, carries_state
@@ -280,7 +281,7 @@ def _reset_choices(options: Any) -> dict[str, Any]:
         if value is not None and not (isinstance(value, kinds[key]) and str(value).strip()):
             raise InvalidOptionsError(f"reset option {key!r} must be a non-empty "
                                       f"{'name or path' if key == 'user' else 'task id'}, "
-                                      f"got {value!r:.80}")
+                                      f"got {brief(value)}")
     return {key: value for key, value in options.items() if value is not None}
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from gymnasium import logger
 
 from mobileintent_gym.adbd.conventions import NO_USER, RESTORE_COMMAND
-from mobileintent_gym.errors import DeviceError
+from mobileintent_gym.errors import DeviceError, brief
 from mobileintent_gym.tasks import TaskInstance
 from mobileintent_gym.users import PairConfig
 
@@ -116,13 +116,13 @@ def _check_served(served: dict[str, str], user: str, pair: PairConfig, encoder: 
     reported = served.get("pair")
     if reported != pair.summary():
         differ = _differences(reported, pair)
-        said = ", ".join(f"{name} {theirs!r:.80} (env: {ours!r:.80})"
+        said = ", ".join(f"{name} {brief(theirs)} (env: {brief(ours)})"
                          for name, (theirs, ours) in differ.items())
         fix = (f"serve-adb --seed {pair.seed}" if list(differ) == ["seed"]
                else "serve-adb builds with the default settings but --seed: make the env "
                "with PairConfig(seed=N)")
         raise DeviceError(f"the device holds {user!r}'s content built with other PAIR "
-                          f"settings than the env's: {said or f'it reports {reported!r:.200}'}"
+                          f"settings than the env's: {said or f'it reports {brief(reported, 200)}'}"
                           f"; {fix}")
     if served.get("encoder", encoder) != encoder:
         raise DeviceError(f"the device holds {user!r}'s content ranked by "

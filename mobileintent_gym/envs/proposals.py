@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mobileintent_gym.errors import brief
 from mobileintent_gym.intents.schema import IntentionSegment
 from mobileintent_gym.metrics.pira import MEMORY_OPS, IntentMatcher
 from mobileintent_gym.metrics.prediction import casefolded, first_json_object
@@ -62,14 +63,14 @@ def parse_proposal(answer: Any) -> Proposal:
                         f"{answer.strip()[:80]!r}")
     intent = keys.get("intent")
     if not (intent is None or isinstance(intent, str)):
-        return Proposal(None, None, f'"Intent" must be a text or null, got {intent!r:.80}')
+        return Proposal(None, None, f'"Intent" must be a text or null, got {brief(intent)}')
     intent = None if intent is None or _silent(intent) else " ".join(intent.split())
     memory = keys.get("memory")
     if memory is None:
         return Proposal(intent)
     if not isinstance(memory, str) or memory.strip().upper() not in MEMORY_OPS:
         return Proposal(intent, None, f'"Memory" must be one of {", ".join(MEMORY_OPS)}, '
-                        f"got {memory!r:.40}")
+                        f"got {brief(memory, 40)}")
     return Proposal(intent, memory.strip().upper())
 
 

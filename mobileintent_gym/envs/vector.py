@@ -80,6 +80,7 @@ from mobileintent_gym.envs.vector_worker import (
     SharedMemoryFullError,
     WorkerError,
 )
+from mobileintent_gym.errors import brief
 from mobileintent_gym.held import held
 
 ONLINE_CPUS = Path("/sys/devices/system/cpu/online")
@@ -204,7 +205,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         for index, pair in enumerate(found):
             if pair != found[0]:
                 raise WorkerError(f"sub-env {index}'s env has other spaces than sub-env 0's: "
-                                  f"{pair!r:.300} against {found[0]!r:.300}")
+                                  f"{brief(pair, 300)} against {brief(found[0], 300)}")
         self.single_observation_space, self.single_action_space = found[0]
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -263,7 +264,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         self._open("reset")
         seeds = _seeds(seed, self.num_envs)
         if not (options is None or isinstance(options, dict)):
-            raise ValueError(f"options must be None or a dict, got {options!r:.80}")
+            raise ValueError(f"options must be None or a dict, got {brief(options)}")
         mask = (options or {}).get("reset_mask")
         mask = np.ones(self.num_envs, bool) if mask is None else _checked_mask(mask,
                                                                                  self.num_envs)
@@ -618,10 +619,11 @@ class SharedMemoryVectorEnv(VectorEnv):
             items = list(iterate(self._action_batches[count], actions))
         except (TypeError, KeyError, IndexError, ValueError) as err:
             raise ValueError(f"actions must be batched for {count} sub-envs of action "
-                             f"space {self.single_action_space}, got {actions!r:.300}") from err
+                             f"space {self.single_action_space}, got "
+                             f"{brief(actions, 300)}") from err
         if len(items) != count:
             raise ValueError(f"actions must be batched for {count} sub-envs, got "
-                             f"{len(items)}: {actions!r:.300}")
+                             f"{len(items)}: {brief(actions, 300)}")
         return items
 
     def _wait_for(self, size: int) -> None:
@@ -968,7 +970,7 @@ def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int |
     if len(listed) != num_envs or any(
             s is not None and not (is_integer(s) and s >= 0) for s in listed):
         raise ValueError(f"seed must be None, an int >= 0 or a list of {num_envs} such "
-                         f"seeds (None for unseeded), got {seed!r:.80}")
+                         f"seeds (None for unseeded), got {brief(seed)}")
     return [None if s is None else int(s) for s in listed]
 
 

@@ -35,7 +35,7 @@ from typing import Any
 from PIL import Image
 
 from mobileintent_gym.checks import is_integer
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.errors import MobileIntentError, brief
 from mobileintent_gym.intents.replay import replay
 from mobileintent_gym.intents.schema import (
     SEGMENT_KINDS,
@@ -128,7 +128,8 @@ def record_segment(record: Any, where: str) -> IntentionSegment:
     if kind not in SEGMENT_KINDS:
         raise InvalidDataError(f"{where}: 'kind' must be one of {SEGMENT_KINDS}, got {kind!r}")
     if not isinstance(record["steps"], list):
-        raise InvalidDataError(f"{where}: 'steps' must be a list, got {record['steps']!r:.120}")
+        raise InvalidDataError(f"{where}: 'steps' must be a list, "
+                               f"got {brief(record['steps'], 120)}")
     part = record.get("part", 0)
     if not is_integer(part) or part not in (0, 1, 2):
         raise InvalidDataError(f"{where}: 'part' must be 1 or 2, got {part!r}")
@@ -148,7 +149,7 @@ def check_keys(record: Any, keys: Sequence[str], what: str, where: str) -> None:
         InvalidDataError: Naming ``where`` and the first key missing (or what ``record`` is).
     """
     if not isinstance(record, dict):
-        raise InvalidDataError(f"{where}: {what} must be an object, got {record!r:.120}")
+        raise InvalidDataError(f"{where}: {what} must be an object, got {brief(record, 120)}")
     missing = [k for k in keys if k not in record]
     if missing:
         raise InvalidDataError(f"{where}: {what} has no {missing[0]!r} (it needs "

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from mobileintent_gym.checks import check_type, is_count, is_integer, is_number
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.errors import MobileIntentError, brief
 from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner, Recorded, wander
 from mobileintent_gym.intents.describe import describe
 from mobileintent_gym.intents.routine import (
@@ -134,14 +134,14 @@ def _habits(value: object) -> tuple[tuple[str, tuple[Habit, ...]], ...]:
         pairs = list(value.items() if isinstance(value, Mapping) else value)
         found = tuple((user, tuple(habits)) for user, habits in pairs)
     except (TypeError, ValueError) as err:
-        raise ValueError(f"habits must be user ids with their habits, got {value!r:.200}"
+        raise ValueError(f"habits must be user ids with their habits, got {brief(value, 200)}"
                          ) from err
     for user, habits in found:
         if not isinstance(user, str):
-            raise ValueError(f"habits are keyed by user id (a text), got {user!r:.200}")
+            raise ValueError(f"habits are keyed by user id (a text), got {brief(user, 200)}")
         bad = next((h for h in habits if not isinstance(h, Habit)), None)
         if bad is not None:
-            raise ValueError(f"habits of {user!r} must be Habit objects, got {bad!r:.200}")
+            raise ValueError(f"habits of {user!r} must be Habit objects, got {brief(bad, 200)}")
     return found
 
 

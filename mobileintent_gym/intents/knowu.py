@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from mobileintent_gym.checks import is_digits, is_integer
-from mobileintent_gym.errors import require
+from mobileintent_gym.errors import brief, require
 from mobileintent_gym.intents.act2intention import (
     InvalidDataError,
     check_keys,
@@ -78,7 +78,7 @@ def _entry(data: Any, where: str) -> BehaviourEntry:
     check_keys(data, _ENTRY_KEYS, "an entry", where)
     wrong = next((k for k in _ENTRY_KEYS if not isinstance(data[k], str)), None)
     if wrong is not None:
-        raise InvalidDataError(f"{where}: {wrong!r} must be a string, got {data[wrong]!r:.80}")
+        raise InvalidDataError(f"{where}: {wrong!r} must be a string, got {brief(data[wrong])}")
     if data["label"] not in LABELS:
         raise InvalidDataError(f"{where}: 'label' must be one of {LABELS}, got {data['label']!r}")
     return BehaviourEntry(parse_time(data["time"], f"{where} 'time'"), data["location"],
@@ -198,14 +198,14 @@ def habit_from_knowu(name: str, spec: Any, task_target: str = "personal:explicit
     kind = action.get("type") if isinstance(action, dict) else None
     if not isinstance(kind, str | None):
         raise InvalidDataError(f"KnowU habit {name!r}: action type must be a name, got "
-                               f"{kind!r:.80}")
+                               f"{brief(kind)}")
     template = next((t for t in ACTION_TEMPLATES.get(kind, ()) if t in TEMPLATES), None)
     if template is None:
         return None
     where = f"KnowU habit {name!r}"
     if not isinstance(trigger, dict):  # a habit it could carry out: its trigger is wrong
         raise InvalidDataError(f"{where}: trigger must be a mapping (time, time_range, "
-                               f"days), got {trigger!r:.80}")
+                               f"days), got {brief(trigger)}")
     chance = 0.9
     if "time" in trigger:  # ten minutes, within the day
         start = _minutes(trigger["time"], where)

@@ -20,6 +20,7 @@ from typing import Literal
 import numpy as np
 
 from mobileintent_gym.checks import is_number
+from mobileintent_gym.errors import brief
 
 SUBGOAL_CONTEXTS = frozenset({"UC", "UA"})  # a subgoal's UI context (docs/scores.md)
 TARGET_TYPES = ("common", "personal")  # a task's target: shared, or the user's own
@@ -74,7 +75,7 @@ class EpisodeResult:
             if not (isinstance(value, tuple | list)
                     or (isinstance(value, np.ndarray) and value.ndim == 1)):
                 raise ValueError(f"{name}: {part} must be a list, one per subgoal, got "
-                                 f"{value!r:.60}")
+                                 f"{brief(value, 60)}")
             # Kept as a tuple of Python values: the record compares, hashes and goes to JSON.
             object.__setattr__(self, part, tuple(value.tolist() if isinstance(value, np.ndarray)
                                                  else value))

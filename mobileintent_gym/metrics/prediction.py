@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from mobileintent_gym.checks import check_type, is_finite, is_number
+from mobileintent_gym.errors import brief
 from mobileintent_gym.metrics.text import Tokens, pair_scores
 from mobileintent_gym.users.encoders import Encoder
 
@@ -215,7 +216,7 @@ def parse_prediction(text: str, confidence: float | None = None) -> Prediction:
     guess = prediction_from(data, text)
     given = casefolded(data).get("confidence", 1.0)
     if not is_number(given) or not 0.0 <= given <= 1.0:
-        problem = f'"Confidence" must be a number in [0, 1], got {given!r:.40}'
+        problem = f'"Confidence" must be a number in [0, 1], got {brief(given, 40)}'
         return replace(guess, confidence=0.0,
                        error="; ".join(e for e in (guess.error, problem) if e))
     return replace(guess, confidence=float(given))
@@ -225,11 +226,11 @@ def prediction_from(data: dict[str, Any] | None, text: str, confidence: float = 
                     ) -> Prediction:
     """:func:`parse_prediction` of an answer whose first JSON object is already ``data``."""
     if data is None:
-        return Prediction("", None, confidence, f"{no_object_reason(text)}: {text!r:.80}")
+        return Prediction("", None, confidence, f"{no_object_reason(text)}: {brief(text)}")
     keys = casefolded(data)
     event = keys.get("event")
     behaviour = next((keys[k] for k in _BEHAVIOUR_KEYS if k in keys), None)
-    problems = [f"{name} is {value!r:.40}, not text" if value is not None else f"no {name}"
+    problems = [f"{name} is {brief(value, 40)}, not text" if value is not None else f"no {name}"
                 for name, value in (("Event", event), ("Behaviour", behaviour))
                 if not isinstance(value, str)]
     return Prediction(event if isinstance(event, str) else "",

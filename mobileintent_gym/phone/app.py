@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from mobileintent_gym.errors import InvalidAppError, UnknownRouteError
+from mobileintent_gym.errors import InvalidAppError, UnknownRouteError, brief
 from mobileintent_gym.phone.icons import Glyph
 from mobileintent_gym.phone.paint import Color
 from mobileintent_gym.phone.ui import Intent, ItemBuilder, Node, Rect, scroll_list
@@ -225,7 +225,7 @@ def app_of(item: App | Installable) -> App:
     registry = DEFAULT_APPS.partition(":")[0]
     hint = f" (an app id? its bundle is {registry}.get({item!r}))" if isinstance(item,
                                                                                 str) else ""
-    raise InvalidAppError(f"not an app or an app bundle: {item!r:.60}{hint}")
+    raise InvalidAppError(f"not an app or an app bundle: {brief(item, 60)}{hint}")
 
 
 def check_state_type(app: App) -> None:
@@ -261,7 +261,7 @@ def install(items: Iterable[App | Installable] | None) -> dict[str, App]:
         module, _, function = DEFAULT_APPS.partition(":")
         items = getattr(importlib.import_module(module), function)()
     if isinstance(items, str | bytes | App) or not isinstance(items, Iterable):
-        raise InvalidAppError(f"apps must be a list of apps or app bundles, got {items!r:.60}")
+        raise InvalidAppError(f"apps must be a list of apps or app bundles, got {brief(items, 60)}")
     apps: dict[str, App] = {}
     for item in items:
         app = app_of(item)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from mobileintent_gym.errors import brief
 from mobileintent_gym.held import held
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.paint import (
@@ -432,7 +433,7 @@ def _check_key(key: object) -> None:
     try:
         hash(key)
     except TypeError:
-        raise ValueError(f"a canvas key must be hashable, got {key!r:.60}") from None
+        raise ValueError(f"a canvas key must be hashable, got {brief(key, 60)}") from None
 
 
 def _described(value: object) -> str:

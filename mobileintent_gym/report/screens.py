@@ -21,7 +21,7 @@ import numpy as np
 from PIL import Image
 
 from mobileintent_gym.envs.execute import ExecuteEnv
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.errors import MobileIntentError, brief
 from mobileintent_gym.users import PairConfig, resolve_profile
 from mobileintent_gym.users.pair import profile_fingerprint
 
@@ -157,8 +157,8 @@ def _other_task(info: dict[str, Any], episode: dict[str, Any]) -> str | None:
     """
     for key in ("target", "instruction"):
         if key in episode and info[key] != episode[key]:
-            return (f"the replay's task has another {key} ({info[key]!r:.80}, recorded "
-                    f"{episode[key]!r:.80}): its content is not the run's, so no screens "
+            return (f"the replay's task has another {key} ({brief(info[key])}, recorded "
+                    f"{brief(episode[key])}): its content is not the run's, so no screens "
                     "are shown")
     return None
 

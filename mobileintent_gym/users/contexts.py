@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from mobileintent_gym.apps.records import Record, read_records
-from mobileintent_gym.errors import InvalidAppError
+from mobileintent_gym.errors import InvalidAppError, brief
 from mobileintent_gym.users.entities import Entity, keys_of
 from mobileintent_gym.vocabulary import DOMAINS, domain_hint
 
@@ -99,7 +99,7 @@ class ContextSpec:
         if not (isinstance(self.domains, tuple)
                 and all(isinstance(domain, str) for domain in self.domains)):
             raise InvalidAppError(f"context {self.key}: domains must be a tuple of domain "
-                                  f"names, got {self.domains!r:.80}")
+                                  f"names, got {brief(self.domains)}")
         for domain in self.domains:
             if domain not in DOMAINS:
                 raise InvalidAppError(f"context {self.key}: domain {domain!r} is none of the "

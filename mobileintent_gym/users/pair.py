@@ -36,7 +36,7 @@ from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER, StateBuilder
 from mobileintent_gym.apps.records import Record
 from mobileintent_gym.checks import is_count, is_integer
-from mobileintent_gym.errors import InvalidAppError
+from mobileintent_gym.errors import InvalidAppError, brief
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.users import cache
@@ -130,12 +130,12 @@ def _checked_sizes(sizes: Any) -> tuple[tuple[str, int], ...]:
         pairs = list(sizes.items() if isinstance(sizes, Mapping) else sizes)
     except TypeError:
         raise ValueError(f"sizes must be (context, size) pairs or a mapping, got "
-                         f"{sizes!r:.80}") from None
+                         f"{brief(sizes)}") from None
     for pair in pairs:
         if not (isinstance(pair, tuple | list) and len(pair) == 2 and isinstance(pair[0], str)
                 and is_integer(pair[1])):
             raise ValueError(f"sizes[...] must be a context key and an integer size, got "
-                             f"{pair!r:.80}")
+                             f"{brief(pair)}")
     return tuple(sorted((key, int(size)) for key, size in pairs))
 
 
@@ -148,7 +148,7 @@ def _checked_names(names: Any) -> tuple[str, ...]:
     given = None if isinstance(names, str) or not isinstance(names, Iterable) else tuple(names)
     if given is None or not all(isinstance(name, str) for name in given):
         raise ValueError(f"skip_attributes must be a collection of attribute names, got "
-                         f"{names!r:.80}")
+                         f"{brief(names)}")
     return given
 
 
@@ -163,11 +163,11 @@ def _check_encoder(encoder: Any) -> None:
     if not (callable(getattr(encoder, "encode", None)) and isinstance(
             getattr(encoder, "name", None), str)):
         raise ValueError(f"encoder must be 'auto', 'sentence', 'lexical' or an Encoder (with "
-                         f"encode(texts) and a name), got {encoder!r:.80}")
+                         f"encode(texts) and a name), got {brief(encoder)}")
     try:
         hash(encoder)
     except TypeError:
-        raise ValueError(f"encoder {encoder!r:.80} must be hashable: content built with it "
+        raise ValueError(f"encoder {brief(encoder)} must be hashable: content built with it "
                          "is cached by its config") from None
 
 

@@ -44,7 +44,7 @@ from types import MappingProxyType
 from typing import Any
 
 from mobileintent_gym.checks import is_integer, unique_keys
-from mobileintent_gym.errors import InvalidProfileError, MobileIntentError
+from mobileintent_gym.errors import InvalidProfileError, MobileIntentError, brief
 from mobileintent_gym.vocabulary import DOMAINS
 
 PROFILES_ENV = "MOBILEINTENT_GYM_PROFILES"
@@ -189,7 +189,7 @@ def _check_user_id(uid: Any) -> None:
     folder).
     """
     if not isinstance(uid, str) or not uid.strip():
-        raise InvalidProfileError(f"user_id must be a non-empty string, got {uid!r:.80}")
+        raise InvalidProfileError(f"user_id must be a non-empty string, got {brief(uid)}")
     size = len(uid.encode("utf-8", "surrogatepass"))
     if size > MAX_NAME:
         raise InvalidProfileError(f"user_id is {size} bytes in UTF-8, more than a file "
@@ -199,7 +199,7 @@ def _check_user_id(uid: Any) -> None:
         raise InvalidProfileError(f"user_id names the user's output folder: it must be a "
                                   f"file name (one line of visible text, no slash or "
                                   f"backslash, no space at its ends, not only dots), "
-                                  f"got {uid!r:.80}")
+                                  f"got {brief(uid)}")
 
 
 def _check_name(value: Any) -> None:
@@ -415,7 +415,7 @@ def _user_text(name_or_path: Any) -> str:
                                   f"{_kind(name_or_path)}")
     text = os.fspath(name_or_path)
     if not isinstance(text, str) or not text.strip() or "\0" in text:
-        raise InvalidProfileError(f"a user must be a non-empty name or path, got {text!r:.80}")
+        raise InvalidProfileError(f"a user must be a non-empty name or path, got {brief(text)}")
     if not text.strip("."):  # '..' named the folder above a profiles folder
         raise InvalidProfileError(f"a user must be a profile name or path, got {text!r}")
     if not _looks_like_path(text) and len(text) > MAX_NAME:
@@ -499,7 +499,7 @@ def own_folders(profiles_dir: str | os.PathLike[str] | None) -> list[Path]:
     """The folders searched before the built-in profiles: ``profiles_dir``, the variable's."""
     if profiles_dir is not None and not isinstance(profiles_dir, str | os.PathLike):
         raise InvalidProfileError(f"profiles_dir must be a folder's path, got "
-                                  f"{profiles_dir!r:.80}")
+                                  f"{brief(profiles_dir)}")
     folders = [Path(profiles_dir)] if profiles_dir is not None else []
     env_folder = env_profiles_dir()
     return folders + ([env_folder] if env_folder is not None else [])

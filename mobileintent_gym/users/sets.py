@@ -24,7 +24,7 @@ import gymnasium as gym
 import numpy as np
 
 from mobileintent_gym.checks import ordered
-from mobileintent_gym.errors import InvalidProfileError, MobileIntentError
+from mobileintent_gym.errors import InvalidProfileError, MobileIntentError, brief
 from mobileintent_gym.users.profile import (
     UnknownProfileError,
     builtin_users,
@@ -195,7 +195,7 @@ def _items(users: UserSpec) -> tuple[str | os.PathLike[str], ...]:
         return (users,)
     if not isinstance(users, Iterable) or isinstance(users, bytes | Mapping):
         raise InvalidProfileError(f"users must be a set name, a profile name or path, or a "
-                                  f"list of them; got {type(users).__name__} {users!r:.60}")
+                                  f"list of them; got {type(users).__name__} {brief(users, 60)}")
     items = ordered(users)
     if not items:
         raise InvalidProfileError(f"users is empty; give a set ({', '.join(set_names())}) "

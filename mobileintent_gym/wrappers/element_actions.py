@@ -18,7 +18,7 @@ from gymnasium import logger, spaces
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.checks import positive_integer
-from mobileintent_gym.errors import InvalidActionError, MobileIntentError
+from mobileintent_gym.errors import InvalidActionError, MobileIntentError, brief
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.elements import reachable
 from mobileintent_gym.phone.ui import center
@@ -84,7 +84,7 @@ class ElementActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
         """
         if isinstance(action, bool | np.bool_) or not self.action_space.contains(action):
             raise InvalidActionError(f"element action must be an integer in "
-                                     f"[0, {self.action_space.n}), got {action!r:.80}")
+                                     f"[0, {self.action_space.n}), got {brief(action)}")
         if self.env.unwrapped.task is None:
             raise MobileIntentError("call reset() before step()")
         index = int(action)

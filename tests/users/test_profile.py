@@ -49,6 +49,8 @@ def changed(path, value):
     # 100 characters, 300 bytes: generate simulated the day, then failed to make its folder.
     (("user_id",), "\u8a9e" * 100, "user_id is 300 bytes in UTF-8, more than a file name's 255"),
     (("user_id",), 42, "user_id must be a non-empty string, got 42"),
+    # A long value was cut at 80 characters without a mark: it read as the whole value.
+    (("user_id",), ["u" * 200], "user_id must be a non-empty string, got ['" + "u" * 77 + "…"),
     # The id names the user's output folders: generate wrote "../escaped" beside --out.
     (("user_id",), "../escaped", "user_id names the user's output folder: it must be a file "
                                  "name (one line of visible text, no slash or backslash, no "
