@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 from mobileintent_gym.actions import ActionType, parse_action
 from mobileintent_gym.adbd.conventions import swipe_gesture
 from mobileintent_gym.errors import InvalidActionError
-from mobileintent_gym.phone.paint import font
+from mobileintent_gym.phone.paint import fit_text, font
 
 COLOR = (229, 57, 53)  # the marks' red
 RADIUS = 0.035  # of the screen width
@@ -107,10 +107,11 @@ def draw_marks(frame: Image.Image, shapes: list[Mark], width: int) -> Image.Imag
             draw.polygon(_arrow_head(scaled, radius * 1.5), fill=COLOR)
         else:
             face = font(max(10, round(image.width / 24)), bold=True)
-            box = draw.textbbox((0, 0), shape.text, font=face)
+            text = fit_text(shape.text, face, image.width - 16)
+            box = draw.textbbox((0, 0), text, font=face)
             top = round(image.height * 0.06)
             draw.rectangle((0, top, image.width, top + box[3] + 12), fill=(33, 33, 33))
-            draw.text((8, top + 6), shape.text, font=face, fill=(255, 255, 255))
+            draw.text((8, top + 6), text, font=face, fill=(255, 255, 255))
     return image
 
 

@@ -103,6 +103,15 @@ def test_a_drawn_tap_lands_where_the_finger_was():
     assert tuple(drawn[100, 100]) == (255, 255, 255)
 
 
+def test_a_long_caption_is_cut_to_the_frame_with_a_margin():
+    # Typed text longer than the frame ran off its right edge, cut without an ellipsis.
+    drawn = np.asarray(draw_marks(Image.new("RGB", (270, 600), "white"),
+                                  [Caption("type “" + "w" * 300 + "”")], 540))
+    band = drawn[40:55]  # the caption's dark band, 6 % down the frame
+    assert (band[:, 20:100] > 128).any()  # the text is there
+    assert (band[:, -8:] == (33, 33, 33)).all()  # and ends before the right margin
+
+
 def test_a_gif_of_one_episode_shows_each_step_then_the_end(scripted_run, capsys):
     episodes = json.loads(scripted_run.read_text())["episodes"]
     assert main(["view", str(scripted_run), "--gif", "2"]) == 0
