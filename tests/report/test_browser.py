@@ -123,6 +123,27 @@ def test_screens_kept_in_a_folder_load_when_their_episode_opens(browser, scripte
     page.close()
 
 
+def test_a_screens_folder_left_behind_is_named_where_its_screens_go(browser, scripted_run,
+                                                                    tmp_path):
+    # A page copied without its screens folder showed broken-image icons and no word why.
+    from mobileintent_gym.report.page import screens_folder, write_report
+    from mobileintent_gym.results import read_run
+
+    report = write_report(read_run(scripted_run), tmp_path / "moved.html", inline_bytes=0)
+    shutil.rmtree(screens_folder(report))
+    page = browser.new_page()
+    page.goto(report.as_uri())
+    page.click('#episodes tr[data-episode="2"]')
+    page.wait_for_function("() => !document.querySelector('#episode-2 img')")
+    notes = page.eval_on_selector_all("#episode-2 .missing", "ds => ds.map(d => d.textContent)")
+    shots = page.eval_on_selector_all("#episode-2 .shot", "s => s.length")
+    assert len(notes) == shots > 1
+    assert all(n.startswith("screen file not found: moved_screens/") and n.endswith(
+        ".jpg (keep the page's screens folder beside it)") for n in notes)
+    assert page.eval_on_selector_all("#episode-2 svg.marks", "s => s.length") == 0
+    page.close()
+
+
 def test_a_results_file_cannot_put_markup_into_its_report(browser, scripted_run, tmp_path):
     # An episode's index went into the page unescaped, so a crafted results file ran
     # script in whoever opened its report.

@@ -15,12 +15,24 @@
     shown.textContent = count + " of " + rows.length + " episodes";
   }
 
+  function missing(img) {  // a screen's file is not beside the page: say which, not a broken icon
+    const note = document.createElement("div");
+    note.className = "missing";
+    note.textContent = "screen file not found: " + decodeURIComponent(img.getAttribute("src")) +
+      " (keep the page's screens folder beside it)";
+    const marks = img.parentElement.querySelector("svg.marks");
+    if (marks) marks.remove();
+    img.replaceWith(note);
+  }
+
   function openEpisode(index) {
     const section = document.getElementById("episode-" + index);
     if (!section) return;
     for (const other of document.querySelectorAll("section.episode")) other.hidden = true;
     for (const img of section.querySelectorAll("img[data-frame]")) {
-      if (!img.getAttribute("src")) img.src = frames[img.dataset.frame];
+      if (img.getAttribute("src")) continue;
+      img.addEventListener("error", () => missing(img), { once: true });
+      img.src = frames[img.dataset.frame];
     }
     for (const row of rows) row.classList.toggle("open", row.dataset.episode === String(index));
     section.hidden = false;
