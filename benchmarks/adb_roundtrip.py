@@ -14,8 +14,10 @@ direct phone. Needs `adb` on PATH and adbutils. Reported, as median/p90 millisec
 * ``adb_hierarchy_read`` — ``AdbDevice.hierarchy()``: one ``uiautomator dump`` and ``cat``;
 * ``adbutils_shell`` — the same kind of command through adbutils' own ``shell()``, which
   adds a server-version probe and a 10 ms sleep on closing each of its two connections;
+* ``direct_screenshot_after_action`` — ``SimPhone.screenshot()`` of a screen an action just
+  changed (the frame drawn again where it changed), timed alone;
 * ``adb_screenshot_after_action`` — ``AdbDevice.screenshot()`` of a screen an action just
-  changed (PNG encode, transfer, decode), timed alone;
+  changed (drawing, PNG encode, transfer, decode), timed alone;
 * ``adb_screenshots_per_s_unchanged`` — repeated screenshots of one screen (the virtual
   device reuses the encoding of an unchanged frame; transfer and decode remain).
 
@@ -62,6 +64,16 @@ def timed(step, count: int) -> list[float]:
     return out
 
 
+def after_each_action(device: SimPhone | AdbDevice, actions: list[Action],
+                      count: int) -> list[float]:
+    """Milliseconds of ``count`` screenshots, each of a screen an (untimed) action changed."""
+    out = []
+    for i in range(count):
+        device.act(actions[i % 2])
+        out.extend(timed(lambda _: device.screenshot(), 1))
+    return out
+
+
 def summary(samples: list[float]) -> dict:
     ordered = sorted(samples)
     return {"median_ms": round(statistics.median(ordered), 3),
@@ -82,7 +94,7 @@ def main() -> None:
     direct = fresh_phone()
     actions = [music_icon(direct), Action.press("BACK")]
     direct_ms = timed(lambda i: direct.act(actions[i % 2]), args.steps)
-    direct_shot_ms = timed(lambda i: direct.screenshot(), args.shots)
+    direct_shot_ms = after_each_action(direct, actions, args.shots)
 
     with LocalAdb(fresh_phone(), "adb", args.server_port) as local:
         if local.connect() != "device":
@@ -90,21 +102,20 @@ def main() -> None:
         device = AdbDevice(AdbConfig(local.serial, server_port=args.server_port))
         device.reset()
         observed_ms = timed(lambda i: device.act(actions[i % 2]), args.steps)
-        plain = AdbDevice(AdbConfig(local.serial, server_port=args.server_port, observe=False))
-        plain.reset()
-        plain_ms = timed(lambda i: plain.act(actions[i % 2]), args.steps)
         route_ms = timed(lambda i: device.route(), args.steps)
         dump_ms = timed(lambda i: device.hierarchy(), args.steps)
         library = adbutils.AdbClient("127.0.0.1", args.server_port).device(local.serial)
         library_ms = timed(lambda i: library.shell("dumpsys window windows"), args.steps)
-        fresh_ms = []
-        for i in range(args.shots):
-            device.act(actions[i % 2])
-            fresh_ms.extend(timed(lambda _: device.screenshot(), 1))
+        fresh_ms = after_each_action(device, actions, args.shots)
         start = time.perf_counter()
         for _ in range(args.shots):
             device.screenshot()
         shots_per_s = args.shots / (time.perf_counter() - start)
+        device.close()  # one env drives a device at a time: the next one waits for this
+        plain = AdbDevice(AdbConfig(local.serial, server_port=args.server_port, observe=False))
+        plain.reset()
+        plain_ms = timed(lambda i: plain.act(actions[i % 2]), args.steps)
+        plain.close()
 
     result = {
         "direct_step": summary(direct_ms),
@@ -113,7 +124,7 @@ def main() -> None:
         "adb_route_read": summary(route_ms),
         "adb_hierarchy_read": summary(dump_ms),
         "adbutils_shell": summary(library_ms),
-        "direct_screenshot": summary(direct_shot_ms),
+        "direct_screenshot_after_action": summary(direct_shot_ms),
         "adb_screenshot_after_action": summary(fresh_ms),
         "adb_screenshots_per_s_unchanged": round(shots_per_s, 2),
     }

@@ -1,0 +1,53 @@
+"""The benchmarks ``make bench`` runs work end to end, run small as a person would.
+
+``adb_roundtrip.py`` failed on its defaults for weeks (a second device opened on the
+serial the first still held) without anything noticing. Their rates are machine figures
+and are not asserted; what is asserted is that every figure is there and counts what it
+says.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_benchmark(name: str, *args: str) -> dict:
+    """The JSON figures ``benchmarks/<name>`` wrote with ``args`` and ``--out``."""
+    out = Path(args[-1])
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / name), *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(out.read_text())
+
+
+@pytest.mark.skipif(shutil.which("adb") is None, reason="adb is not installed")
+def test_adb_roundtrip_reports_each_measure_over_the_counts_asked_for(tmp_path):
+    figures = run_benchmark("adb_roundtrip.py", "--steps", "6", "--shots", "3",
+                            "--server-port", "15047", "--out", str(tmp_path / "adb.json"))
+
+    per_step = ("direct_step", "adb_act_observed", "adb_act_routes_only", "adb_route_read",
+                "adb_hierarchy_read", "adbutils_shell")
+    per_shot = ("direct_screenshot_after_action", "adb_screenshot_after_action")
+    assert {name: figures[name]["n"] for name in per_step + per_shot} == {
+        **dict.fromkeys(per_step, 6), **dict.fromkeys(per_shot, 3)}
+    assert all(0 < figures[n]["median_ms"] <= figures[n]["p90_ms"] for n in per_step + per_shot)
+    assert figures["adb_screenshots_per_s_unchanged"] > 0
+
+
+def test_phone_step_times_resets_after_steps_elsewhere(tmp_path):
+    figures = run_benchmark("phone_step.py", "--steps", "40", "--baseline-steps", "10",
+                            "--out", str(tmp_path / "phone.json"))
+
+    assert figures["steps"] == 40
+    for name in ("reset_ms", "reset_and_screenshot_ms"):
+        assert 0 < figures[name] <= figures[f"{name}_max"]
+    assert figures["reset_ms"] < figures["reset_and_screenshot_ms"]
+    assert abs(sum(figures["b_share_of_steps_per_app"].values()) - 1) < 1e-9
