@@ -33,8 +33,19 @@ def test_tour_writes_a_frame_per_step_and_a_log(tmp_path, capsys):
 def test_tour_rejects_a_bad_size_before_creating_its_folder(tmp_path, capsys):
     out = tmp_path / "never"
     assert main(["tour", "--width", "10", "--out", str(out)]) == 2
-    assert "screen 10x2400 is outside 320-3840 x 480-3840 pixels" in capsys.readouterr().err
+    err = capsys.readouterr().err  # as every command's errors read ("tour: …" before)
+    assert err.startswith("mobileintent-gym tour: screen 10x2400 is outside 320-3840 x "
+                          "480-3840 pixels")
     assert not out.exists()
+
+
+def test_tour_refuses_an_empty_out(tmp_path, capsys, monkeypatch):
+    # --out '' wrote 155 files into the current folder.
+    monkeypatch.chdir(tmp_path)
+    assert main(["tour", "--out", ""]) == 2
+    assert capsys.readouterr().err == ("mobileintent-gym tour: --out '' names no folder: "
+                                       "give the folder for the frames\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_tour_names_an_out_that_cannot_be_a_folder(tmp_path, capsys):

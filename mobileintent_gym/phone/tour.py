@@ -9,20 +9,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from PIL import Image
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.console import output_folder
-from mobileintent_gym.errors import DeviceError
+from mobileintent_gym.console import UsageError, output_folder
 from mobileintent_gym.phone import launcher
 from mobileintent_gym.phone.app import App
+from mobileintent_gym.phone.events import ActResult
 from mobileintent_gym.phone.phone import SimPhone
-from mobileintent_gym.phone.query import find_all
-from mobileintent_gym.phone.query import tap as tap_on
+from mobileintent_gym.phone.query import find, find_all
+from mobileintent_gym.phone.ui import center
 
 Step = Callable[[str], Action]
 """A tour step: the action to take on the screen whose dump is given."""
@@ -31,8 +30,20 @@ MAX_PAGES = 16
 
 
 def tap(**criteria: str) -> Step:
-    """A step tapping the first element that matches ``criteria`` (see ``query.find``)."""
-    return lambda xml: tap_on(xml, **criteria)
+    """A step tapping the first element matching ``criteria`` that the screen shows whole.
+
+    Whole: at least nine tenths as tall as the tallest match. A match scrolled almost out
+    of its list is passed over, or a frame would show a tap on a strip and the next one a
+    record the viewer never saw.
+    """
+    return lambda xml: _tap_shown(xml, criteria)
+
+
+def _tap_shown(xml: str, criteria: dict[str, str]) -> Action:
+    nodes = list(find_all(xml, **criteria)) or [find(xml, **criteria)]  # find names a miss
+    heights = [node.bounds[3] - node.bounds[1] for node in nodes]
+    whole = next(n for n, h in zip(nodes, heights, strict=True) if h >= 0.9 * max(heights))
+    return Action.click(*center(whole.bounds))
 
 
 def fixed(action: Action) -> Step:
@@ -47,9 +58,30 @@ def steps(app: App) -> list[tuple[str, Step]]:
             + [("home", fixed(Action.press("HOME")))])
 
 
+def _opening(apps: Iterable[App]) -> list[tuple[str, Step, App | None]]:
+    """:func:`plan`, each step with the app whose icon it taps (``None`` for the others)."""
+    return [("launcher", fixed(Action.complete()), None)] + [
+        (name, step, None if n else app)
+        for app in apps for n, (name, step) in enumerate(steps(app))]
+
+
 def plan(apps: Iterable[App]) -> list[tuple[str, Step]]:
     """The whole tour over ``apps``: the launcher, then each app's :func:`steps`."""
-    return [("launcher", fixed(Action.complete()))] + [s for app in apps for s in steps(app)]
+    return [(name, step) for name, step, _ in _opening(apps)]
+
+
+def walk(phone: SimPhone) -> Iterator[tuple[str, str, ActResult]]:
+    """Drive ``phone`` through :func:`plan` of its apps from a reset, one step at a time.
+
+    Yields:
+        Each step's name, the dump its action was chosen on, and what the action did.
+    """
+    phone.reset(seed=0)
+    for name, step, opens in _opening(phone.apps.values()):
+        if opens is not None:  # by position: an app's own step may be called "…_home" too
+            _turn_to(phone, opens)
+        xml = phone.hierarchy()
+        yield name, xml, phone.act(step(xml))
 
 
 def run_tour(phone: SimPhone, out: Path | None = None) -> list[dict]:
@@ -59,14 +91,8 @@ def run_tour(phone: SimPhone, out: Path | None = None) -> list[dict]:
         One record per step: name, action, route before and after, effect.
     """
     records: list[dict] = []
-    phone.reset(seed=0)
-    opens = {f"{app.id}_home": app for app in phone.apps.values()}
-    steps = plan(phone.apps.values())
-    digits = len(str(len(steps)))  # frames sort by name in order: 001 … 154
-    for name, step in steps:
-        if name in opens:
-            _turn_to(phone, opens[name])
-        result = phone.act(step(phone.hierarchy()))
+    digits = len(str(len(plan(phone.apps.values()))))  # frames sort in order: 001 … 154
+    for name, _, result in walk(phone):
         records.append({"name": name, "action": result.event.action,
                         "route_before": result.event.route_before, "route": result.route,
                         "effect": result.effect, "note": result.note})
@@ -85,11 +111,9 @@ def _turn_to(phone: SimPhone, app: App) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
-    try:
-        phone = SimPhone(args.width, args.height)  # checks the size before any folder exists
-    except DeviceError as err:
-        print(f"tour: {err}", file=sys.stderr)
-        return 2
+    if not args.out:
+        raise UsageError("--out '' names no folder: give the folder for the frames")
+    phone = SimPhone(args.width, args.height)  # checks the size before any folder exists
     out = Path(args.out)
     output_folder(out)
     out.mkdir(parents=True, exist_ok=True)

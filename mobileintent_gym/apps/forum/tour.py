@@ -23,5 +23,5 @@ STEPS = (
     ("back_to_communities", fixed(Action.press("BACK"))),
     ("you", tap(desc="You")),
     ("you_saved", tap(desc="Saved")),
-    ("home", tap(desc=Desc.HOME)),
+    ("feed", tap(desc=Desc.HOME)),
 )

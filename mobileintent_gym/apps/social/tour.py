@@ -1,4 +1,4 @@
-"""The social app's part of ``mobileintent-gym tour``: like, reply, follow, search, save."""
+"""The social app's part of ``mobileintent-gym tour``: like, reply, follow, search, bookmarks."""
 
 from __future__ import annotations
 
@@ -7,14 +7,15 @@ from mobileintent_gym.apps.social.ids import Rid
 from mobileintent_gym.phone.tour import fixed, tap
 
 STEPS = (
+    ("liked", tap(resource_id=Rid.LIKE, desc="Like")),  # a post the user has not liked yet
     ("post", tap(resource_id=Rid.POST)),
-    ("liked", tap(resource_id=Rid.LIKE)),
     ("reply_focused", tap(resource_id=Rid.REPLY_INPUT)),
     ("reply_typed", fixed(Action.type_text("Great point"))),
     ("replied", tap(resource_id=Rid.REPLY_SEND)),
     ("keyboard_hidden", fixed(Action.press("BACK"))),
     ("profile", tap(resource_id=Rid.AVATAR)),
-    ("followed", tap(resource_id=Rid.FOLLOW)),
+    ("followed", tap(resource_id=Rid.FOLLOW, text="Follow")),
+    ("unfollowed", tap(resource_id=Rid.FOLLOW, text="Following")),
     ("post_again", fixed(Action.press("BACK"))),
     ("timeline_again", fixed(Action.press("BACK"))),
     ("timeline_scrolled", fixed(Action.swipe("UP"))),
