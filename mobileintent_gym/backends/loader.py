@@ -80,7 +80,8 @@ def screen_size(text: str, spec: str | None = None) -> tuple[int, int]:
 
     Args:
         text: The size, e.g. ``1080x2400``.
-        spec: The config string it came from, quoted in errors (default ``text``).
+        spec: Where it came from, named in errors: a device string (``sim:100x100``) or
+            an option (``--size 100x100``); default ``text``.
 
     Raises:
         DeviceConfigError: When it is malformed or outside 320–3840 × 480–3840 pixels, or
@@ -88,12 +89,14 @@ def screen_size(text: str, spec: str | None = None) -> tuple[int, int]:
     """
     from mobileintent_gym.phone.phone import check_screen_size
 
+    where = spec if spec and spec.startswith("--") else repr(spec or text)  # an option bare
     match = _SIZE.fullmatch(text)
     if match is None:
-        raise DeviceConfigError(f"sim size must be WIDTHxHEIGHT, got {spec or text!r}")
+        raise DeviceConfigError(f"{where}: a screen size is written WIDTHxHEIGHT (as "
+                                f"1080x2400), got {text!r}")
     width, height = int(match[1]), int(match[2])
     try:
         check_screen_size(width, height)
     except DeviceError as err:
-        raise DeviceConfigError(f"{spec or text!r}: {err}") from err
+        raise DeviceConfigError(f"{where}: {err}") from err
     return width, height

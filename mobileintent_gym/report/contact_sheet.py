@@ -86,10 +86,14 @@ def _walk_to_target_list(phone: SimPhone, content: UserContent, template: TaskTe
 
 
 def user_line(user: str, profiles_dir: str | os.PathLike[str] | None = None) -> str:
-    """``user`` and who they are, from their profile's demographics, on one line."""
-    about = resolve_profile(user, profiles_dir).demographics
+    """``user``'s id and who they are, from their profile's demographics, on one line.
+
+    The id, not ``user``: a profile given by its path would show its folders, cut short.
+    """
+    profile = resolve_profile(user, profiles_dir)
+    about = profile.demographics
     facts = [str(about[k]) for k in ("age", "occupation", "city", "reside_country") if about.get(k)]
-    return ": ".join((user, ", ".join(facts))) if facts else user
+    return ": ".join((profile.user_id, ", ".join(facts))) if facts else profile.user_id
 
 
 def contact_sheet(users: Sequence[str], *, pair: PairConfig | None = None,
@@ -116,7 +120,8 @@ def contact_sheet(users: Sequence[str], *, pair: PairConfig | None = None,
     finally:
         phone.close()
     header = [user_line(u, profiles_dir) for u in users]
-    return _compose(users, header, cells, Layout(len(cells), len(users), size, per_row))
+    names = [c.user_id for c in contents]
+    return _compose(names, header, cells, Layout(len(cells), len(users), size, per_row))
 
 
 def _caption(bundle: AppBundle) -> str:
@@ -170,7 +175,7 @@ class Layout:
         return x + user * (self.size[0] + GAP), y + 2 * TEXT + GAP
 
 
-def _compose(users: Sequence[str], header: list[str], cells: list[tuple[str, list[np.ndarray]]],
+def _compose(names: Sequence[str], header: list[str], cells: list[tuple[str, list[np.ndarray]]],
              layout: Layout) -> Image.Image:
     sheet = Image.new("RGB", layout.sheet, PAPER)
     draw = ImageDraw.Draw(sheet)
@@ -184,7 +189,7 @@ def _compose(users: Sequence[str], header: list[str], cells: list[tuple[str, lis
         _write(draw, (x, y), caption, layout.cell[0], bold=True)
         for n, screen in enumerate(screens):
             left, top = layout.screen_at(i, n)
-            _write(draw, (left, y + TEXT + GAP // 2), f"{n + 1}. {users[n]}", layout.size[0])
+            _write(draw, (left, y + TEXT + GAP // 2), f"{n + 1}. {names[n]}", layout.size[0])
             sheet.paste(Image.fromarray(screen), (left, top))
             draw.rectangle((left - 1, top - 1, left + layout.size[0], top + layout.size[1]),
                            outline=RULE)

@@ -71,7 +71,7 @@ def test_an_invalid_profile_exits_with_the_bad_value(tmp_path, capsys):
     (["--user", "deep"], "deep.json: JSON nested too deeply"),
     (["--user", "long-id"], "user_id is 5000 bytes in UTF-8, more than a file name's 255"),
     (["--size", "99999x99999"], "screen 99999x99999 is outside 320-3840 x 480-3840"),
-    (["--size", "\u00b2x\u00b2"], "sim size must be WIDTHxHEIGHT"),
+    (["--size", "\u00b2x\u00b2"], "a screen size is written WIDTHxHEIGHT"),
     (["--time-limit", "0"], "--time-limit must be a positive number, got 0.0"),
     (["--storage", "-1"], "--storage must be a positive number, got -1"),
     (["--keys", "/nonexistent/adb_keys"], "--keys /nonexistent/adb_keys: No such file"),

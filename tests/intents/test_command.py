@@ -51,7 +51,8 @@ def test_the_progress_bar_is_drawn_on_a_terminal_only():
 def test_bad_arguments_are_one_line_with_the_usage_errors_status(tmp_path, capsys):
     # Each exited with status 1 (SystemExit of a message), and 100x100 was refused only
     # after the first user's content was built.
-    for argv, message in ((["--size", "big"], "size must be WIDTHxHEIGHT, got '--size big'"),
+    for argv, message in ((["--size", "big"], "--size big: a screen size is written "
+                                              "WIDTHxHEIGHT (as 1080x2400), got 'big'"),
                           (["--size", "100x100"], "screen 100x100 is outside 320-3840"),
                           (["--knowu", "x.yaml"], "--knowu takes USER=PATH, got 'x.yaml'"),
                           # A missing folder generated the built-in user of that name.

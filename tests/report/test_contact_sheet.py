@@ -10,7 +10,12 @@ from PIL import Image
 from mobileintent_gym.apps import registry
 from mobileintent_gym.cli import main
 from mobileintent_gym.phone import SimPhone, hierarchy
-from mobileintent_gym.report.contact_sheet import Layout, main_template, target_screen
+from mobileintent_gym.report.contact_sheet import (
+    Layout,
+    main_template,
+    target_screen,
+    user_line,
+)
 from mobileintent_gym.users import load_user_content
 
 USERS = ("demo-ana", "demo-ben")
@@ -38,6 +43,16 @@ def screens():
             found[bundle.id, user] = (frame, phone.route(), phone.hierarchy(), content)
     phone.close()
     return found
+
+
+def test_a_user_given_by_path_is_named_by_their_id(tmp_path):
+    # The sheet labelled each screen with the path, cut short: "1. /tmp/long/folder/…".
+    profiles = Path(__file__).resolve().parents[2] / "mobileintent_gym" / "users" / "profiles"
+    path = tmp_path / ("a-folder-with-a-long-name-" * 4) / "someone.json"
+    path.parent.mkdir()
+    path.write_text((profiles / "amara.json").read_text())
+    assert user_line(str(path)) == user_line("amara")
+    assert user_line("amara").startswith("amara: ")
 
 
 def test_the_main_template_is_on_the_context_most_templates_target_first_one_on_a_tie():
@@ -92,7 +107,8 @@ def test_the_sheet_holds_every_apps_screen_for_each_user_in_order(sheet, screens
 @pytest.mark.parametrize(("args", "named"), [
     (["--users", "demo-ana"], "--users demo-ana names 1 user; the sheet compares two or more"),
     (["--users", "demo-ana", "nobody"], "'nobody'"),
-    (["--size", "12"], "sim size must be WIDTHxHEIGHT, got '--size 12'"),
+    # It read "sim size must be WIDTHxHEIGHT, got '--size 12'".
+    (["--size", "12"], "--size 12: a screen size is written WIDTHxHEIGHT (as 1080x2400), got '12'"),
     (["--profiles", "/nonexistent"], "--profiles '/nonexistent' is not a folder"),
 ])
 def test_bad_arguments_are_one_line_and_write_nothing(tmp_path, capsys, args, named):
