@@ -167,6 +167,23 @@ def test_a_profile_written_here_gets_its_tastes_on_top(own_user):
         "Wild Heath Nature Reserve", "Saltmarsh Zoo", "Gull Rock Cove")
 
 
+def test_a_recent_trip_shows_the_icon_of_how_it_goes(phone):
+    # Every trip showed a car, beside "… on foot" too.
+    maps = phone.state.apps["maps"]
+    place = maps.places[maps.food[0]]
+    icons = {}
+    for _, label, how, *_ in MODES:
+        phone.open("maps", "maps/place", id=place.id)
+        press(phone, resource_id="directions")
+        press(phone, desc=label)
+        phone.open("maps", "maps/go")
+        trip = nodes(phone, resource_id="trip")[0]
+        assert any(n.text.endswith(f"{how} · {place.address}") for n in trip.walk())
+        x1, y1, _, y2 = trip.bounds
+        icons[label] = phone.screenshot()[y1:y2, x1:x1 + (y2 - y1)].tobytes()
+    assert len(set(icons.values())) == len(MODES)
+
+
 def test_every_mode_has_a_time_that_grows_with_distance():
     from mobileintent_gym.apps.maps.content import world
 

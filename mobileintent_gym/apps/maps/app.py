@@ -45,6 +45,8 @@ CHIPS = (("Restaurants", "restaurant"), ("Cafés", "café"), ("Museums", "museum
          ("Hotels", "hotel"), ("Markets", "market"))
 _WHITE = (255, 255, 255)
 _SAVED_COLOR, _TRIP_COLOR, _GREEN = (15, 157, 88), (26, 115, 232), (24, 128, 56)
+_MODE_GLYPHS = {"drive": glyphs.car, "transit": glyphs.bus, "walk": glyphs.walker,
+                "bike": glyphs.bicycle}  # a recent trip's icon: how the user goes there
 
 
 class MapsApp(MapsIntents, SearchScreen, PlaceScreens, App):
@@ -161,7 +163,7 @@ class MapsApp(MapsIntents, SearchScreen, PlaceScreens, App):
         row = widgets.list_row(
             ctx, rect, place.name,
             f"{duration(minutes(place, state.mode))} {how} · {place.address}",
-            thumb=Avatar("trip", "Trip", ctx.theme.background, glyph=glyphs.car,
+            thumb=Avatar("trip", "Trip", ctx.theme.background, glyph=_MODE_GLYPHS[state.mode],
                          color=_TRIP_COLOR),
             on_click=("directions", place.id), entity=place.id, rid=Rid.TRIP,
             highlight=state.navigating == place.id)

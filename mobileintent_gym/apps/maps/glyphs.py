@@ -63,6 +63,36 @@ def car(p: Pen) -> None:
     p.rect(16.5, 18, 19.5, 21)
 
 
+def bus(p: Pen) -> None:
+    """A transit trip: a bus seen from the front."""
+    p.rect(4, 2, 20, 19, radius=3)
+    p.rect(6, 5, 18, 11, hole=True)
+    p.circle(8, 15, 1.5, hole=True)
+    p.circle(16, 15, 1.5, hole=True)
+    p.rect(5.5, 19, 8.5, 22)
+    p.rect(15.5, 19, 18.5, 22)
+
+
+def walker(p: Pen) -> None:
+    """A trip on foot: a person mid-stride."""
+    p.circle(13.5, 3.5, 2.3)
+    p.poly(11, 7, 15, 7.5, 14, 14, 10.5, 13.5)  # the body, leaning forward
+    p.line(11.5, 8.5, 8, 12)  # the arms
+    p.line(14.5, 8.5, 17.5, 11.5)
+    p.line(11.5, 13.5, 9, 18, 6.5, 22)  # the legs
+    p.line(13.5, 13.5, 15.5, 17.5, 18, 22)
+
+
+def bicycle(p: Pen) -> None:
+    """A trip by bike: two wheels and a frame."""
+    p.circle(5.5, 16, 4.2, fill=False)
+    p.circle(18.5, 16, 4.2, fill=False)
+    p.line(5.5, 16, 10, 9, 16, 9, 18.5, 16)
+    p.line(10, 9, 12, 16, 16, 9)
+    p.line(8.5, 6.5, 11.5, 6.5)  # the saddle
+    p.line(15, 6, 16, 9)  # the handlebar's stem
+
+
 def navigate(p: Pen) -> None:
     """Start navigating: an arrowhead pointing up and right."""
     p.poly(21, 3, 13.5, 21, 11, 13, 3, 10.5)
