@@ -35,6 +35,25 @@ def touchable_points(xml: str) -> list[tuple[int, int]]:
     return [center(node.bounds) for node in reachable(hierarchy.parse(xml))]
 
 
+def check_screen_task_env(env: gym.Env, wrapper: str) -> None:
+    """Raise unless ``env`` takes screen actions on a device for a task (Execute, Session).
+
+    The element wrappers read the task and the device's screen; an env of text actions
+    (Understand, Predict, Proactive, Assist) has no element to act on.
+
+    Raises:
+        ValueError: Naming the wrapper and the env.
+    """
+    base = env.unwrapped
+    space = base.action_space
+    if not (hasattr(base, "device") and hasattr(base, "task")
+            and isinstance(space, spaces.Dict) and "point" in space.spaces):
+        name = base.spec.id if base.spec is not None else type(base).__name__
+        raise ValueError(f"{wrapper} needs an env of screen actions on a device for a task "
+                         f"(Act2Intent-Execute-v0, Act2Intent-Session-v0), got {name} with "
+                         f"action space {space}")
+
+
 def warn_past_slots(wrapper: Any, count: int) -> None:
     """Warn once per ``wrapper`` when a screen lists ``count`` > its ``max_elements`` targets.
 
@@ -57,19 +76,21 @@ class ElementActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
     as invalid and ignores; :meth:`action_masks` leaves such indices out.
 
     Args:
-        env: An environment of this package (its device gives the hierarchy).
+        env: An Execute or Session env of this package (its device gives the hierarchy).
         max_elements: Targets addressable per screen. Random walks on the simulated apps
             met at most 44 on a screen (a long list at 1080x2400); fewer slots leave the
             rest unreachable, which a warning says once per wrapper the first time a screen
             has more.
 
     Raises:
-        ValueError: When ``max_elements`` is not a positive integer.
+        ValueError: When ``max_elements`` is not a positive integer, or ``env`` takes no
+            screen actions for a task (see :func:`check_screen_task_env`).
     """
 
     def __init__(self, env: gym.Env, max_elements: int = 64) -> None:
         gym.utils.RecordConstructorArgs.__init__(self, max_elements=max_elements)
         gym.ActionWrapper.__init__(self, env)
+        check_screen_task_env(env, "ElementActions")
         self.max_elements = positive_integer("max_elements", max_elements)
         self.action_space = spaces.Discrete(max_elements + len(FIXED))
         self.warned = False

@@ -19,7 +19,7 @@ from gymnasium import spaces
 
 from mobileintent_gym.checks import positive_integer
 from mobileintent_gym.phone.elements import ScreenElement, read_screen
-from mobileintent_gym.wrappers.element_actions import warn_past_slots
+from mobileintent_gym.wrappers.element_actions import check_screen_task_env, warn_past_slots
 
 KIND_BUCKETS = 16
 ROUTE_BUCKETS = 32
@@ -69,18 +69,20 @@ class ElementFeatures(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     and the instruction's words hashed into :data:`WORD_BUCKETS` (present or not).
 
     Args:
-        env: An environment of this package (its device gives dump and route; its task the
-            instruction).
+        env: An Execute or Session env of this package (its device gives dump and route;
+            its task the instruction).
         max_elements: Element slots; use the same number as ``ElementActions`` (a warning
             says once per wrapper when a screen has more elements than slots).
 
     Raises:
-        ValueError: When ``max_elements`` is not a positive integer.
+        ValueError: When ``max_elements`` is not a positive integer, or ``env`` takes no
+            screen actions for a task (see ``check_screen_task_env``).
     """
 
     def __init__(self, env: gym.Env, max_elements: int = 64) -> None:
         gym.utils.RecordConstructorArgs.__init__(self, max_elements=max_elements)
         gym.ObservationWrapper.__init__(self, env)
+        check_screen_task_env(env, "ElementFeatures")
         self.max_elements = positive_integer("max_elements", max_elements)
         self.warned = False
         size = max_elements * (len(SLOT_FLAGS) + KIND_BUCKETS) + ROUTE_BUCKETS + WORD_BUCKETS

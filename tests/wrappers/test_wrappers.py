@@ -152,6 +152,25 @@ def test_typing_before_the_first_reset_is_named():
     env.close()
 
 
+@pytest.mark.parametrize("env_id", ["Act2Intent-Understand-v0", "Act2Intent-Assist-v0"])
+@pytest.mark.parametrize("wrapper", [ElementActions, ElementFeatures])
+def test_an_env_of_text_actions_is_refused_when_wrapped(env_id, wrapper):
+    # Both wrapped it, then failed at the first reset or step with an AttributeError (or,
+    # on Assist, "call reset() before step()" after a reset).
+    env = gym.make(env_id)
+    with pytest.raises(ValueError, match=rf"^{wrapper.__name__} needs an env of screen "
+                       rf"actions on a device for a task .*, got {env_id} with action space"):
+        wrapper(env)
+    env.close()
+
+
+def test_the_session_env_takes_element_actions():
+    env = ElementFeatures(ElementActions(gym.make("Act2Intent-Session-v0"), 24), 24)
+    observation, _ = env.reset(seed=0)
+    assert env.observation_space.contains(observation)
+    env.close()
+
+
 def test_sb3_checks_the_wrapped_env_and_ppo_learns_on_it():
     sb3 = pytest.importorskip("stable_baselines3", reason="stable-baselines3 is a test extra")
     from stable_baselines3.common.env_checker import check_env
