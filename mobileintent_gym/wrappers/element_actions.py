@@ -77,10 +77,10 @@ class ElementActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
 
     Args:
         env: An Execute or Session env of this package (its device gives the hierarchy).
-        max_elements: Targets addressable per screen. Random walks on the simulated apps
-            met at most 44 on a screen (a long list at 1080x2400); fewer slots leave the
-            rest unreachable, which a warning says once per wrapper the first time a screen
-            has more.
+        max_elements: Targets addressable per screen. The oracle's paths of every task
+            meet at most 46 on a screen, random walks 42 (``benchmarks/element_slots.py``);
+            fewer slots leave the rest unreachable, which a warning says once per wrapper
+            the first time a screen has more.
 
     Raises:
         ValueError: When ``max_elements`` is not a positive integer, or ``env`` takes no
