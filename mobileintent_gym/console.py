@@ -84,6 +84,20 @@ def output_folder(out: Path, option: str = "--out") -> None:
                          ) from err
 
 
+def path_text(text: str) -> str:
+    """An argparse ``type`` for a file or folder: any path but an empty one.
+
+    An empty path reads as the current folder, where a command would write (or search
+    for profiles) unasked.
+
+    Raises:
+        argparse.ArgumentTypeError: For an empty text (argparse names the option).
+    """
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path names no file or folder; give one")
+    return text
+
+
 def positive_int(text: str) -> int:
     """An argparse ``type``: an integer of at least 1 (argparse names the option and value).
 

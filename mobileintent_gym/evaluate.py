@@ -26,6 +26,7 @@ from mobileintent_gym.agents.resolve import SPEC_HELP, AgentSpec, parse_agent
 from mobileintent_gym.console import (
     Progress,
     UsageError,
+    path_text,
     profiles_folder,
     run_encoder,
 )
@@ -480,7 +481,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "one's tasks; with --tasks, those too)")
     parser.add_argument("--tasks", nargs="+", help="full task ids, e.g. "
                         "G-SPT-02:personal:implicit (default without --templates: all tasks)")
-    parser.add_argument("--profiles", help="folder of PersonaLens profiles")
+    parser.add_argument("--profiles", type=path_text, help="folder of PersonaLens profiles")
     parser.add_argument("--device-has-state", action="store_true",
                         help="the device already holds the user's content (serve-adb --user)")
     parser.add_argument("--teacher-forced", action="store_true",
@@ -491,10 +492,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--observation", nargs="+", default=list(OBSERVATION),
                         choices=("instruction", "hierarchy", "screenshot"),
                         help="what the agent observes (default: instruction hierarchy)")
-    parser.add_argument("--out", help="results file (JSON, written as episodes finish)")
+    parser.add_argument("--out", type=path_text,
+                        help="results file (JSON, written as episodes finish)")
     parser.add_argument("--resume", action="store_true",
                         help="skip the episodes --out already holds (same arguments)")
-    parser.add_argument("--html", nargs="?", const=True,
+    parser.add_argument("--html", type=path_text, nargs="?", const=True,
                         help="also write the HTML report (default: --out with .html)")
     parser.add_argument("--frames", action="store_true",
                         help="store a real device's screens beside --out (implied by --html "

@@ -39,12 +39,20 @@ def test_tour_rejects_a_bad_size_before_creating_its_folder(tmp_path, capsys):
     assert not out.exists()
 
 
-def test_tour_refuses_an_empty_out(tmp_path, capsys, monkeypatch):
-    # --out '' wrote 155 files into the current folder.
+@pytest.mark.parametrize("argv", [
+    ["tour", "--out", ""],  # wrote 155 files into the current folder
+    ["train", "repair", "--out", ""],  # wrote its run (adapters, checkpoints …) there
+    ["generate", "--users", "demo-ana", "--out", "x", "--profiles", ""],  # searched it
+    ["evaluate", "--out", ""], ["view", ""], ["view", "run.json", "--gif-out", ""],
+    ["contact-sheet", "--out", ""], ["assist", "--user", "demo-ana", "--out", ""],
+    ["serve-adb", "--keys", ""]])
+def test_an_empty_path_is_refused_before_anything_runs(tmp_path, capsys, monkeypatch, argv):
     monkeypatch.chdir(tmp_path)
-    assert main(["tour", "--out", ""]) == 2
-    assert capsys.readouterr().err == ("mobileintent-gym tour: --out '' names no folder: "
-                                       "give the folder for the frames\n")
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(
+        ": an empty path names no file or folder; give one")
     assert list(tmp_path.iterdir()) == []
 
 

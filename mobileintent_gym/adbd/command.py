@@ -30,6 +30,7 @@ from mobileintent_gym.backends.loader import DeviceConfigError, screen_size
 from mobileintent_gym.console import (
     UsageError,
     one_user,
+    path_text,
     plain,
     port_int,
     positive_int,
@@ -92,10 +93,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="bind address (default loopback)")
     parser.add_argument("--allow-remote", action="store_true",
                         help="permit a non-loopback --host (requires --keys)")
-    parser.add_argument("--keys", help="adb_keys allow-list file; turns RSA AUTH on")
+    parser.add_argument("--keys", type=path_text,
+                        help="adb_keys allow-list file; turns RSA AUTH on")
     parser.add_argument("--user", help="user profile (name or JSON file) whose PAIR-built "
                         "content fills the phone, e.g. demo-ana")
-    parser.add_argument("--profiles", help="folder searched first for --user's profile "
+    parser.add_argument("--profiles", type=path_text,
+                        help="folder searched first for --user's profile "
                         "(NAME.json or NAME/profile.json)")
     parser.add_argument("--seed", type=seed_int, default=0, help="content seed (default 0)")
     parser.add_argument("--size", default="1080x2400",

@@ -22,6 +22,7 @@ from mobileintent_gym.backends.loader import screen_size
 from mobileintent_gym.console import (
     UsageError,
     output_folder,
+    path_text,
     positive_int,
     profiles_folder,
     run_encoder,
@@ -141,11 +142,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="sets of built-in users (train, val, test, demo, all) and/or "
                         "profile names or paths")
     parser.add_argument("--days", type=positive_int, default=7)
-    parser.add_argument("--out", required=True, help="output folder")
+    parser.add_argument("--out", type=path_text, required=True, help="output folder")
     parser.add_argument("--screenshots", action="store_true",
                         help="also write the screen of every step as a PNG")
     parser.add_argument("--seed", type=seed_int, default=0)
-    parser.add_argument("--profiles", help="folder of PersonaLens profiles")
+    parser.add_argument("--profiles", type=path_text, help="folder of PersonaLens profiles")
     parser.add_argument("--size", default="1080x2400", help="phone screen WIDTHxHEIGHT")
     parser.add_argument("--knowu", nargs="*", metavar="USER=PATH",
                         help="add the habits of a KnowU profile YAML to a user's routine")

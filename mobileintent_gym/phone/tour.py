@@ -15,7 +15,7 @@ from pathlib import Path
 from PIL import Image
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.console import UsageError, output_folder
+from mobileintent_gym.console import output_folder, path_text
 from mobileintent_gym.phone import launcher
 from mobileintent_gym.phone.app import App
 from mobileintent_gym.phone.events import ActResult
@@ -111,8 +111,6 @@ def _turn_to(phone: SimPhone, app: App) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
-    if not args.out:
-        raise UsageError("--out '' names no folder: give the folder for the frames")
     phone = SimPhone(args.width, args.height)  # checks the size before any folder exists
     out = Path(args.out)
     output_folder(out)
@@ -128,7 +126,8 @@ def _main(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``tour`` sub-command."""
     parser = subparsers.add_parser("tour", help="scripted tour of the apps, saved as PNGs")
-    parser.add_argument("--out", default="out/tour", help="folder for the PNG frames")
+    parser.add_argument("--out", type=path_text,
+                        default="out/tour", help="folder for the PNG frames")
     parser.add_argument("--width", type=int, default=1080, help="screen width, 320-3840")
     parser.add_argument("--height", type=int, default=2400,
                         help="screen height, 480-3840 and at least 1.5 times the width")

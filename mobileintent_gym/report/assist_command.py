@@ -24,6 +24,7 @@ from mobileintent_gym.checks import is_digits
 from mobileintent_gym.console import (
     UsageError,
     one_user,
+    path_text,
     plain,
     positive_int,
     run_encoder,
@@ -103,5 +104,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="width of a frame in the strip (at most the screen's)")
     parser.add_argument("--columns", type=positive_int, default=10, help="frames per row")
     parser.add_argument("--steps", default=":", help="FIRST:LAST steps to draw (from 1)")
-    parser.add_argument("--out", required=True, help="PNG file")
+    parser.add_argument("--out", type=path_text, required=True, help="PNG file")
     parser.set_defaults(func=_main)

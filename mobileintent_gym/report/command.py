@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mobileintent_gym.console import UsageError, plain, run_encoder
+from mobileintent_gym.console import UsageError, path_text, plain, run_encoder
 from mobileintent_gym.evaluate import scores
 from mobileintent_gym.report.gif import write_gif
 from mobileintent_gym.report.images import image_format
@@ -88,10 +88,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "view", help="HTML report of an evaluate run, or a GIF of one episode",
         description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("run", help="results file of `evaluate --out`")
-    parser.add_argument("--html", help="report file (default: RUN with .html; with --gif, "
+    parser.add_argument("run", type=path_text, help="results file of `evaluate --out`")
+    parser.add_argument("--html", type=path_text,
+                        help="report file (default: RUN with .html; with --gif, "
                         "only when given)")
     parser.add_argument("--gif", metavar="EPISODE",
                         help="write a GIF of this episode (number in the report, or USER/TASK)")
-    parser.add_argument("--gif-out", help="GIF file (default: RUN.EPISODE.gif)")
+    parser.add_argument("--gif-out", type=path_text, help="GIF file (default: RUN.EPISODE.gif)")
     parser.set_defaults(func=_main)

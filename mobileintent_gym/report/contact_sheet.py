@@ -29,7 +29,7 @@ from PIL import Image, ImageDraw
 from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.plugin import AppBundle
 from mobileintent_gym.backends.loader import screen_size
-from mobileintent_gym.console import UsageError, plain, profiles_folder, run_encoder
+from mobileintent_gym.console import UsageError, path_text, plain, profiles_folder, run_encoder
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.paint import fit_text, font
@@ -225,8 +225,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--users", nargs="+", default=list(DEFAULT_USERS),
                         help="two or more users: sets (train, val, test, demo, all), profile "
                         f"names or paths (default: {' '.join(DEFAULT_USERS)})")
-    parser.add_argument("--profiles", help="folder of profiles named by --users")
+    parser.add_argument("--profiles", type=path_text, help="folder of profiles named by --users")
     parser.add_argument("--size", default="x".join(map(str, SIZE)),
                         help="phone screen size WIDTHxHEIGHT, drawn unscaled")
-    parser.add_argument("--out", default=DEFAULT_OUT, help="PNG to write")
+    parser.add_argument("--out", type=path_text, default=DEFAULT_OUT, help="PNG to write")
     parser.set_defaults(func=_main)

