@@ -116,6 +116,15 @@ def seed_int(text: str) -> int:
     return _int_at_least(text, 0)
 
 
+def count_int(text: str) -> int:
+    """An argparse ``type`` for a count or interval where 0 means none: an integer ≥ 0.
+
+    Raises:
+        argparse.ArgumentTypeError: For anything else.
+    """
+    return _int_at_least(text, 0)
+
+
 def port_int(text: str) -> int:
     """An argparse ``type`` for TCP ports: 0 (any free one) to 65535.
 

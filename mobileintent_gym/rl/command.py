@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 from dataclasses import asdict
 
-from mobileintent_gym.console import path_text, profiles_folder, seed_int
+from mobileintent_gym.console import (
+    count_int,
+    path_text,
+    positive_int,
+    profiles_folder,
+    seed_int,
+)
 from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_run_folder
 from mobileintent_gym.tasks import task_ids
 
@@ -26,13 +32,15 @@ def _common(parser: argparse.ArgumentParser, out: str) -> None:
     parser.add_argument("--users", nargs="+", help="training users: set names (train, val, "
                         "test, demo, all), profile names or paths (default: the train set)")
     parser.add_argument("--profiles", type=path_text, help="folder of PersonaLens profiles")
-    parser.add_argument("--max-elements", type=int, default=48,
+    parser.add_argument("--max-elements", type=positive_int, default=48,
                         help="screen elements listed per prompt")
     parser.add_argument("--lr", type=float)
     parser.add_argument("--seed", type=seed_int, default=0)
     parser.add_argument("--device", help="torch device (default: cuda if available, else cpu)")
+    parser.add_argument("--phone", default="sim", help="the envs' phone: sim (1080x2400) or "
+                        "sim:WIDTHxHEIGHT (repair: simulated phones only)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--micro-batch", type=int, default=4,
+    parser.add_argument("--micro-batch", type=positive_int, default=4,
                         help="sequences per forward pass of a training step (memory grows "
                         "with it: about 2-3 GB each in SFT of the default model on the CPU)")
 
@@ -46,7 +54,7 @@ def _sft(args: argparse.Namespace) -> int:
                        micro_batch=args.micro_batch,
                        gradient_checkpointing=args.gradient_checkpointing,
                        max_elements=args.max_elements,
-                       seed=args.seed, device=args.device,
+                       seed=args.seed, device=args.device, phone=args.phone,
                        profiles_dir=profiles_folder(args.profiles))
     print(f"adapters: {train_sft(config, progress=not args.quiet)}")
     return 0
@@ -64,7 +72,7 @@ def _repair(args: argparse.Namespace) -> int:
                           max_steps=args.max_steps, max_elements=args.max_elements,
                           micro_batch=args.micro_batch,
                           val_every=args.val_every, checkpoint_every=args.checkpoint_every,
-                          seed=args.seed, device=args.device,
+                          seed=args.seed, device=args.device, phone=args.phone,
                           profiles_dir=profiles_folder(args.profiles), ray=args.ray)
     # Before loading a model; the model loaded by default is compared once it is.
     check_run_folder(config.out, asdict(config), args.resume,
@@ -86,8 +94,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     commands = parser.add_subparsers(dest="trainer", required=True)
     sft = commands.add_parser("sft", help="LoRA warm start on the oracle's trajectories")
     _common(sft, "out/sft")
-    sft.add_argument("--epochs", type=int, default=2)
-    sft.add_argument("--batch-size", type=int, default=8)
+    sft.add_argument("--epochs", type=positive_int, default=2)
+    sft.add_argument("--batch-size", type=positive_int, default=8)
     sft.add_argument("--gradient-checkpointing", action="store_true",
                      help="recompute each layer's activations in the backward pass: far "
                      "less memory for long prompts")
@@ -99,12 +107,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "their base model is loaded, --model may be left out")
     repair.add_argument("--val-users", nargs="+", help="validation users, as --users "
                         "(default: the val set)")
-    repair.add_argument("--updates", type=int, default=200)
-    repair.add_argument("--max-new-tokens", type=int, default=32)
-    repair.add_argument("--max-steps", type=int, help="end episodes after this many steps")
-    repair.add_argument("--val-every", type=int, default=20, help="0: never")
-    repair.add_argument("--checkpoint-every", type=int, default=20)
-    repair.add_argument("--ray", type=int, metavar="N", help="run the rollouts on N Ray "
+    repair.add_argument("--updates", type=positive_int, default=200)
+    repair.add_argument("--max-new-tokens", type=positive_int, default=32)
+    repair.add_argument("--max-steps", type=positive_int,
+                        help="end episodes after this many steps")
+    repair.add_argument("--val-every", type=count_int, default=20,
+                        help="validate every this many updates (0: never)")
+    repair.add_argument("--checkpoint-every", type=count_int, default=20,
+                        help="save adapters and optimiser every this many updates (0: only "
+                        "at the end)")
+    repair.add_argument("--ray", type=positive_int, metavar="N", help="run the rollouts on N Ray "
                         "actors (needs [distributed]; default: in lockstep in this process)")
     repair.add_argument("--resume", action="store_true",
                         help="continue from the latest checkpoint in --out")

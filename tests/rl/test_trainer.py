@@ -461,14 +461,40 @@ def test_adapters_of_a_local_model_match_it_given_relatively(tmp_path, monkeypat
 
 
 @pytest.mark.parametrize("command", ["sft", "repair"])
-@pytest.mark.parametrize(("option", "named"), [
-    ("--micro-batch", "micro_batch"),
-    ("--lr", "lr=0.0"),  # refused, not replaced by the default rate
-])
-def test_bad_settings_reach_the_run_and_are_refused(tmp_path, capsys, command, option, named):
+def test_a_zero_learning_rate_reaches_the_run_and_is_refused(tmp_path, capsys, command):
     out = tmp_path / command
     assert main(["train", command, "--model", "not/loaded-when-refused", "--out", str(out),
-                 option, "0"]) == 2
+                 "--lr", "0"]) == 2
+    assert "lr=0.0" in capsys.readouterr().err and not out.exists()  # not the default rate
+
+
+@pytest.mark.parametrize(("argv", "named"), [
+    # These were named by their settings' fields ("{'max_new_tokens': 0}").
+    (["sft", "--micro-batch", "0"], "argument --micro-batch: must be an integer of at least 1"),
+    (["sft", "--epochs", "0"], "argument --epochs: must be an integer of at least 1"),
+    (["repair", "--max-new-tokens", "0"], "argument --max-new-tokens: must be an integer of "
+                                          "at least 1"),
+    (["repair", "--checkpoint-every", "-1"], "argument --checkpoint-every: must be an integer "
+                                             "of at least 0"),
+    (["repair", "--ray", "0"], "argument --ray: must be an integer of at least 1"),
+])
+def test_bad_counts_are_named_by_their_options(tmp_path, capsys, argv, named):
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", argv[0], "--out", str(out), *argv[1:]])
+    assert exit_.value.code == 2
+    assert named in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize(("phone", "named"), [
+    # The README named --phone, which did not exist.
+    ("adb:emulator-5554", "RePAIR setting phone='adb:emulator-5554': a group's rollouts"),
+    ("sim:12", "'sim:12': a screen size is written WIDTHxHEIGHT"),
+])
+def test_the_phone_of_the_rollouts_is_an_option_and_checked(tmp_path, capsys, phone, named):
+    out = tmp_path / "run"
+    assert main(["train", "repair", "--model", "not/loaded-when-refused", "--out", str(out),
+                 "--phone", phone]) == 2
     assert named in capsys.readouterr().err and not out.exists()
 
 
