@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import math
 
@@ -120,7 +119,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until interrupted; returns the exit code (2 for bad arguments).
+    """Serve until interrupted (``KeyboardInterrupt`` goes on to the command line).
 
     Raises:
         UsageError: For a refused bind address or a port in use (each names the fix), or
@@ -128,6 +127,9 @@ def run(args: argparse.Namespace) -> int:
             bad sizes, limits and profiles are printed the same way, with exit code 2.
     """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    if args.require_encoder and not args.user:
+        raise UsageError("--require-encoder checks what ranked --user's content; give "
+                         "--user, or leave it out (the default content is ranked by none)")
     try:
         keys = load_keys(args.keys) if args.keys else ()
     except OSError as err:
@@ -151,13 +153,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from err
     device = VirtualDevice(phone, user=user, pair=pair, encoder=ranked_by, limits=limits,
                            storage=args.storage * MIB)
-    try:
-        with contextlib.suppress(KeyboardInterrupt):
-            try:
-                asyncio.run(AdbServer(device, config).serve_forever())
-            except OSError as err:
-                raise UsageError(f"cannot listen on {args.host}:{args.port} "
-                                 f"({err.strerror}); choose another --port") from err
+    try:  # Ctrl-C stops it, said as every command says it (status 130)
+        asyncio.run(AdbServer(device, config).serve_forever())
+    except OSError as err:
+        raise UsageError(f"cannot listen on {args.host}:{args.port} "
+                         f"({err.strerror}); choose another --port") from err
     finally:
         device.close()
     return 0

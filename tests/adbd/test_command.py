@@ -1,6 +1,9 @@
 """``serve-adb --user``: the served phone holds the user's PAIR content."""
 
 import json
+import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -76,6 +79,8 @@ def test_an_invalid_profile_exits_with_the_bad_value(tmp_path, capsys):
     (["--storage", "-1"], "--storage must be a positive number, got -1"),
     (["--keys", "/nonexistent/adb_keys"], "--keys /nonexistent/adb_keys: No such file"),
     (["--keys", "bad-key.txt"], "bad-key.txt:1: not base64: 'clé"),  # not ASCII
+    # It served the default content, checked against nothing.
+    (["--require-encoder", "foo/bar"], "--require-encoder checks what ranked --user's content"),
 ])
 def test_bad_arguments_exit_2_naming_the_problem_before_serving(tmp_path, capsys, monkeypatch,
                                                              args, named):
@@ -106,3 +111,19 @@ def test_a_port_that_is_no_tcp_port_is_a_usage_error(capsys, port):
     assert stopped.value.code == 2
     assert "--port: must be" in capsys.readouterr().err
 
+
+
+def test_ctrl_c_stops_the_server_with_the_status_every_command_gives_it():
+    # It exited 0, where the command line promises 130 for Ctrl-C.
+    server = subprocess.Popen([sys.executable, "-m", "mobileintent_gym", "serve-adb", "--port",
+                               "0"], stderr=subprocess.PIPE, text=True)
+    try:
+        for line in server.stderr:
+            if "virtual adb device on" in line:
+                break
+        server.send_signal(signal.SIGINT)
+        _, err = server.communicate(timeout=60)
+    finally:
+        server.kill()
+    assert server.returncode == 130
+    assert err.splitlines()[-1] == "mobileintent-gym serve-adb: interrupted"
