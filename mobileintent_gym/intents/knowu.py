@@ -229,6 +229,11 @@ def load_knowu_habits(path: str | os.PathLike[str]) -> tuple[Habit, ...]:
     yaml = require("yaml", "data")
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except yaml.MarkedYAMLError as err:  # PyYAML's text spans lines, with a caret drawing
+        mark = err.problem_mark
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+        said = ", ".join(filter(None, (err.context, err.problem)))
+        raise InvalidDataError(f"{path}{where}: not YAML: {said}") from err
     except (OSError, ValueError, RecursionError, yaml.YAMLError) as err:  # ValueError: not UTF-8
         raise InvalidDataError(f"{path}: {err}") from err
     profile = data.get("user_profile") if isinstance(data, dict) else None

@@ -51,6 +51,9 @@ def _check_encoder(run: RunRecord) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
+    if args.gif_out is not None and args.gif is None:
+        raise UsageError(f"--gif-out {args.gif_out!r} names the GIF of --gif EPISODE; give "
+                         "--gif too")
     path = Path(args.run)
     run = read_run(path)
     if not run.scores:  # a file cut off mid-line keeps its episodes, not its scores

@@ -107,6 +107,17 @@ def test_a_bad_knowu_file_is_named(tmp_path):
         load_knowu_habits(tmp_path / "none.yaml")
 
 
+def test_a_knowu_file_that_is_no_yaml_is_named_on_one_line(tmp_path):
+    # PyYAML's message spans seven lines, with a caret drawing (a command's error is one).
+    pytest.importorskip("yaml")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("user_profile:\n  habits: [yaml\n")
+    with pytest.raises(InvalidDataError) as err:
+        load_knowu_habits(bad)
+    assert str(err.value) == (f"{bad}:3:1: not YAML: while parsing a flow sequence, expected "
+                              "',' or ']', but got '<stream end>'")
+
+
 @pytest.mark.parametrize(("trigger", "named"), [
     ("{time: '25:99'}", "not a time of day"), ("{time: '7:5x'}", "not a time of day"),
     ("{time_range: ['23:30', '00:30']}", "crosses midnight"),

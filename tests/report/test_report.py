@@ -361,6 +361,16 @@ def test_an_image_path_pil_cannot_write_is_refused_before_the_work(scripted_run,
     assert not list(tmp_path.iterdir())
 
 
+def test_a_gif_out_without_a_gif_is_refused(scripted_run, tmp_path, capsys):
+    # It wrote the HTML report and no GIF, without a word.
+    out = tmp_path / "lonely.gif"
+    assert main(["view", str(scripted_run), "--html", str(tmp_path / "r.html"),
+                 "--gif-out", str(out)]) == 2
+    assert capsys.readouterr().err == (f"mobileintent-gym view: --gif-out {str(out)!r} names "
+                                       "the GIF of --gif EPISODE; give --gif too\n")
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_run_of_users_found_through_the_environment_is_replayed_without_it(
         tmp_path, monkeypatch):
     # A profile found only in $MOBILEINTENT_GYM_PROFILES could not be replayed once the
