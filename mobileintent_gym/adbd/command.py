@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
                          "--allow-remote and --keys FILE (an adb_keys allow-list)") from err
     try:
         limits = _limits(args)
-        size = screen_size(args.size)
+        size = screen_size(args.size, f"--size {args.size}")
         profiles = profiles_folder(args.profiles)
         user = resolve_profile(one_user(args.user), profiles).user_id if args.user else None
         encoder = None if user is None else run_encoder(args.require_encoder).name

@@ -15,6 +15,7 @@ from pathlib import Path
 from PIL import Image
 
 from mobileintent_gym.actions import Action
+from mobileintent_gym.backends.loader import screen_size
 from mobileintent_gym.console import output_folder, path_text
 from mobileintent_gym.phone import launcher
 from mobileintent_gym.phone.app import App
@@ -111,7 +112,7 @@ def _turn_to(phone: SimPhone, app: App) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
-    phone = SimPhone(args.width, args.height)  # checks the size before any folder exists
+    phone = SimPhone(*screen_size(args.size, f"--size {args.size}"))  # before any folder
     out = Path(args.out)
     output_folder(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -128,7 +129,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("tour", help="scripted tour of the apps, saved as PNGs")
     parser.add_argument("--out", type=path_text,
                         default="out/tour", help="folder for the PNG frames")
-    parser.add_argument("--width", type=int, default=1080, help="screen width, 320-3840")
-    parser.add_argument("--height", type=int, default=2400,
-                        help="screen height, 480-3840 and at least 1.5 times the width")
+    parser.add_argument("--size", default="1080x2400", help="phone screen WIDTHxHEIGHT: "
+                        "320-3840 x 480-3840, the height at least 1.5 times the width")
     parser.set_defaults(func=_main)

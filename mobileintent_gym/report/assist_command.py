@@ -63,10 +63,10 @@ def step_range(text: str, count: int | None = None) -> slice:
 def _main(args: argparse.Namespace) -> int:
     step_range(args.steps)  # its form, before the day is played; its range after
     one_user(args.user)
-    size = screen_size(args.size)
-    if args.width > size[0]:  # every frame of the day is kept at this width
-        raise UsageError(f"--width {args.width} is wider than the screen ({size[0]} px); "
-                         "frames are drawn at most at the screen's size")
+    size = screen_size(args.size, f"--size {args.size}")
+    if args.frame_width > size[0]:  # every frame of the day is kept at this width
+        raise UsageError(f"--frame-width {args.frame_width} is wider than the screen "
+                         f"({size[0]} px); frames are drawn at most at the screen's size")
     out = Path(args.out)
     check_writable(out, "--out")
     image_format(out, "--out")
@@ -76,7 +76,7 @@ def _main(args: argparse.Namespace) -> int:
                    play_days=args.play_days, seed=args.data_seed, config=config)
     try:
         agent = ASSISTANTS[args.agent](env, args.seed)
-        frames, scores = record_assist(env, agent, args.width, args.seed,
+        frames, scores = record_assist(env, agent, args.frame_width, args.seed,
                                        {"user": args.user, "day": args.day})
     finally:
         env.close()
@@ -100,7 +100,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--data-seed", type=seed_int, default=0, help="seed of the generated days")
     parser.add_argument("--seed", type=seed_int, default=0, help="seed of the reset and the agent")
     parser.add_argument("--size", default="540x1200", help="phone screen WIDTHxHEIGHT")
-    parser.add_argument("--width", type=positive_int, default=180,
+    parser.add_argument("--frame-width", type=positive_int, default=180,
                         help="width of a frame in the strip (at most the screen's)")
     parser.add_argument("--columns", type=positive_int, default=10, help="frames per row")
     parser.add_argument("--steps", default=":", help="FIRST:LAST steps to draw (from 1)")

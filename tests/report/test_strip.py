@@ -100,8 +100,8 @@ def test_the_command_draws_a_day_and_names_bad_steps(tmp_path, capsys):
     assert "selects none of the episode's" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("option", "value"), [("--columns", "0"), ("--width", "-5"),
-                                               ("--width", "wide")])
+@pytest.mark.parametrize(("option", "value"), [("--columns", "0"), ("--frame-width", "-5"),
+                                               ("--frame-width", "wide")])
 def test_strip_sizes_are_checked_before_the_day_is_played(tmp_path, capsys, option, value):
     with pytest.raises(SystemExit) as stopped:
         main(["assist", option, value, "--out", str(tmp_path / "day.png")])
@@ -120,9 +120,9 @@ def test_the_form_of_steps_is_checked_before_the_day_is_played(tmp_path, capsys,
 
 def test_a_frame_wider_than_the_screen_is_refused_before_the_day_is_played(tmp_path, capsys):
     # Every frame of the day was kept at --width: 100000 took 23 GB before the OOM killer.
-    assert main(["assist", "--width", "541", "--out", str(tmp_path / "day.png")]) == 2
+    assert main(["assist", "--frame-width", "541", "--out", str(tmp_path / "day.png")]) == 2
     err = capsys.readouterr().err
-    assert "--width 541 is wider than the screen (540 px)" in err and "encoder:" not in err
+    assert "--frame-width 541 is wider than the screen (540 px)" in err and "encoder:" not in err
 
 
 def test_a_day_cut_by_the_step_limit_ends_the_recording_naming_the_cut():
