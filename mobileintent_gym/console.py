@@ -147,6 +147,12 @@ def _int_at_least(text: str, least: int) -> int:
     return value
 
 
+def add_require_encoder(parser: argparse.ArgumentParser) -> None:
+    """Add ``--require-encoder MODEL`` (see :func:`run_encoder`) to a command's parser."""
+    parser.add_argument("--require-encoder", metavar="MODEL",
+                        help="refuse to run unless this sentence model ranks the content")
+
+
 def run_encoder(require: str | None = None, stream: TextIO | None = None) -> EncoderChoice:
     """The encoder that ranks users' content in this process, announced on stderr.
 

@@ -26,6 +26,7 @@ from mobileintent_gym.agents.resolve import SPEC_HELP, AgentSpec, parse_agent
 from mobileintent_gym.console import (
     Progress,
     UsageError,
+    add_require_encoder,
     path_text,
     profiles_folder,
     run_encoder,
@@ -507,6 +508,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--ray-address", metavar="ADDR",
                         help="use the Ray cluster at ADDR (default: a local one); without "
                         "--ray, one actor per CPU of the cluster")
-    parser.add_argument("--require-encoder", metavar="MODEL",
-                        help="refuse to run unless this sentence model ranks the content")
+    add_require_encoder(parser)
     parser.set_defaults(func=_main)

@@ -152,3 +152,28 @@ def test_plain_takes_rest_roles_and_literals_out():
 
     assert plain("A :class:`~mobileintent_gym.errors.MobileIntentError` or :func:`a.b`; "
                  "``x``.\n\nExample::\n") == "A MobileIntentError or a.b; x.\n\nExample:\n"
+
+
+@pytest.mark.parametrize("command", [
+    ["generate", "--users", "demo-ana", "--days", "1", "--out", "OUT"],
+    ["contact-sheet", "--out", "OUT/sheet.png"],
+    ["assist", "--out", "OUT/strip.png"]])
+def test_every_command_that_builds_content_takes_require_encoder(tmp_path, capsys, command):
+    # Only evaluate and serve-adb had it; the README offers it for every such command.
+    argv = [a.replace("OUT", str(tmp_path / "out")) for a in command]
+    assert main([*argv, "--require-encoder", "no-such/model"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1].startswith(
+        f"mobileintent-gym {command[0]}: --require-encoder no-such/model but ")
+    assert not (tmp_path / "out").exists()
+
+
+def test_assist_looks_for_its_user_in_profiles(tmp_path, capsys):
+    # assist had no --profiles: a user of one's own could not be drawn.
+    assert main(["assist", "--user", "zed", "--profiles", str(tmp_path / "none"),
+                 "--out", str(tmp_path / "strip.png")]) == 2
+    assert capsys.readouterr().err == (f"mobileintent-gym assist: --profiles "
+                                       f"'{tmp_path / 'none'}' is not a folder\n")
+    assert main(["assist", "--user", "zed", "--profiles", str(tmp_path),
+                 "--out", str(tmp_path / "strip.png")]) == 2
+    assert (f"no user profile 'zed'; searched profiles_dir {tmp_path} (none)"
+            in capsys.readouterr().err)

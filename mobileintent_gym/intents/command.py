@@ -21,6 +21,7 @@ from typing import TextIO
 from mobileintent_gym.backends.loader import screen_size
 from mobileintent_gym.console import (
     UsageError,
+    add_require_encoder,
     output_folder,
     path_text,
     positive_int,
@@ -108,7 +109,7 @@ def _main(args: argparse.Namespace) -> int:
     users = resolve_users(args.users, profiles_folder(args.profiles))
     config = GeneratorConfig(width, height, profiles_dir=args.profiles,
                              habits=_knowu(args.knowu or (), _user_ids(users, args.profiles)))
-    encoder = run_encoder()  # announces the model that ranks the apps' content
+    encoder = run_encoder(args.require_encoder)  # announces the model ranking the content
     sessions, dropped, began = [], 0, time.perf_counter()
     for n, user in enumerate(users):
         life = UserLife(user, args.seed, config)
@@ -150,4 +151,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--size", default="1080x2400", help="phone screen WIDTHxHEIGHT")
     parser.add_argument("--knowu", nargs="*", metavar="USER=PATH",
                         help="add the habits of a KnowU profile YAML to a user's routine")
+    add_require_encoder(parser)
     parser.set_defaults(func=_main)

@@ -23,10 +23,12 @@ from mobileintent_gym.backends.loader import screen_size
 from mobileintent_gym.checks import is_digits
 from mobileintent_gym.console import (
     UsageError,
+    add_require_encoder,
     one_user,
     path_text,
     plain,
     positive_int,
+    profiles_folder,
     run_encoder,
     seed_int,
 )
@@ -70,8 +72,9 @@ def _main(args: argparse.Namespace) -> int:
     out = Path(args.out)
     check_writable(out, "--out")
     image_format(out, "--out")
-    config = GeneratorConfig(*size, noise=ASSIST_NOISE)
-    run_encoder()  # announces the model that ranks the content
+    config = GeneratorConfig(*size, noise=ASSIST_NOISE,
+                             profiles_dir=profiles_folder(args.profiles))
+    run_encoder(args.require_encoder)  # announces the model that ranks the content
     env = gym.make("Act2Intent-Assist-v0", users=[args.user], history_days=args.history_days,
                    play_days=args.play_days, seed=args.data_seed, config=config)
     try:
@@ -94,6 +97,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--agent", choices=sorted(ASSISTANTS), default="history-oracle")
     parser.add_argument("--user", default="demo-ana", help="profile name or path")
+    parser.add_argument("--profiles", type=path_text, help="folder searched first for --user's "
+                        "profile (NAME.json or NAME/profile.json)")
     parser.add_argument("--day", type=int, default=0, help="index among the played days")
     parser.add_argument("--history-days", type=int, default=3)
     parser.add_argument("--play-days", type=int, default=2)
@@ -105,4 +110,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--columns", type=positive_int, default=10, help="frames per row")
     parser.add_argument("--steps", default=":", help="FIRST:LAST steps to draw (from 1)")
     parser.add_argument("--out", type=path_text, required=True, help="PNG file")
+    add_require_encoder(parser)
     parser.set_defaults(func=_main)

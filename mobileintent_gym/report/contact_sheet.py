@@ -29,7 +29,14 @@ from PIL import Image, ImageDraw
 from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.plugin import AppBundle
 from mobileintent_gym.backends.loader import screen_size
-from mobileintent_gym.console import UsageError, path_text, plain, profiles_folder, run_encoder
+from mobileintent_gym.console import (
+    UsageError,
+    add_require_encoder,
+    path_text,
+    plain,
+    profiles_folder,
+    run_encoder,
+)
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.paint import fit_text, font
@@ -211,7 +218,7 @@ def _main(args: argparse.Namespace) -> int:
     out = Path(args.out)
     check_writable(out, "--out")
     image_format(out, "--out")
-    run_encoder()  # announces the model that ranks the content
+    run_encoder(args.require_encoder)  # announces the model that ranks the content
     save_image(contact_sheet(users, profiles_dir=args.profiles, size=size), out)
     print(f"contact sheet: {out} ({len(registry.bundles())} apps x {len(users)} users)")
     return 0
@@ -229,4 +236,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--size", default="x".join(map(str, SIZE)),
                         help="phone screen size WIDTHxHEIGHT, drawn unscaled")
     parser.add_argument("--out", type=path_text, default=DEFAULT_OUT, help="PNG to write")
+    add_require_encoder(parser)
     parser.set_defaults(func=_main)
