@@ -177,6 +177,9 @@ def _html_path(value: str | bool | None, out: Path | None) -> Path | None:
 def _users(args: argparse.Namespace) -> tuple[str, ...]:
     profiles_folder(args.profiles)
     given = args.users or (_folder_users(args.profiles) if args.profiles else None)
+    if given == []:  # --profiles without --users: the folder's own
+        raise UsageError(f"--profiles {args.profiles!r} holds no profile (NAME.json or "
+                         "NAME/profile.json); give --users, or another folder")
     try:  # absolute, so that the run can be viewed and resumed from any folder
         users = tuple(absolute_user(u) for u in resolve_users(given, args.profiles))
         distinct_users(users, args.profiles, ", who would be run and scored twice")
@@ -436,6 +439,9 @@ def _main(args: argparse.Namespace) -> int:
             _check_done(old, run)
             made["started"], done = old.provenance.get("started"), old.episodes
             print(f"resuming {run.out}: {len(done)} episodes done", file=sys.stderr)
+        elif args.resume:  # a misspelt --out would start anew unseen
+            print(f"--resume: {run.out} holds no run to continue; starting a new run there",
+                  file=sys.stderr)
         writer = ResultsWriter(run.out, made, done, RunningScores()) if run.out else None
         episodes = run_all(args, run, env, writer, done, encoder)
         final = scores(episodes, run.users)
@@ -489,7 +495,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="also score SSR: the agent's action at each step of the oracle's "
                         "trajectory, from that step's screen")
     # Any integer: each episode's seed is derived from it (rollouts.episodes).
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="any integer: each episode's "
+                        "seed (0 or more) is derived from it, its user and its task")
     parser.add_argument("--observation", nargs="+", default=list(OBSERVATION),
                         choices=("instruction", "hierarchy", "screenshot"),
                         help="what the agent observes (default: instruction hierarchy)")

@@ -305,6 +305,23 @@ def test_ctrl_c_while_the_scores_are_computed_leaves_the_file_whole(agent_module
     assert kept["scores"]["task_sr"] == float(kept["episodes"][0]["success"])
 
 
+def test_a_profiles_folder_without_profiles_is_named(tmp_path, capsys):
+    # It read "users is empty; give a set (train, val, test, demo, all) or profile names".
+    assert run("--profiles", str(tmp_path), "--tasks", TASKS[0]) == 2
+    assert capsys.readouterr().err == (f"mobileintent-gym evaluate: --profiles "
+                                       f"'{tmp_path}' holds no profile (NAME.json or "
+                                       "NAME/profile.json); give --users, or another folder\n")
+
+
+def test_a_resume_with_no_run_at_out_says_it_starts_one(tmp_path, capsys):
+    # A misspelt --out started a fresh run without a word (train repair said it).
+    out = tmp_path / "new.json"
+    assert run("--users", "demo-ana", "--tasks", TASKS[0], "--out", str(out), "--resume") == 0
+    assert (f"--resume: {out} holds no run to continue; starting a new run there"
+            in capsys.readouterr().err)
+    assert len(json.loads(out.read_text())["episodes"]) == 1
+
+
 def test_a_run_that_stopped_early_or_another_file_is_not_started_over_without_resume(
         tmp_path, capsys):
     # Without --resume, a crashed run's file was replaced by a fresh run: its episodes lost.

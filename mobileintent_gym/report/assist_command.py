@@ -24,6 +24,7 @@ from mobileintent_gym.checks import is_digits
 from mobileintent_gym.console import (
     UsageError,
     add_require_encoder,
+    count_int,
     one_user,
     path_text,
     plain,
@@ -99,9 +100,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--user", default="demo-ana", help="profile name or path")
     parser.add_argument("--profiles", type=path_text, help="folder searched first for --user's "
                         "profile (NAME.json or NAME/profile.json)")
-    parser.add_argument("--day", type=int, default=0, help="index among the played days")
-    parser.add_argument("--history-days", type=int, default=3)
-    parser.add_argument("--play-days", type=int, default=2)
+    parser.add_argument("--day", type=count_int, default=0, help="index among the played days")
+    parser.add_argument("--history-days", type=positive_int, default=3,
+                        help="days of the user's life the assistant has seen")
+    parser.add_argument("--play-days", type=positive_int, default=2,
+                        help="days after them that episodes play (--day picks one)")
     parser.add_argument("--data-seed", type=seed_int, default=0, help="seed of the generated days")
     parser.add_argument("--seed", type=seed_int, default=0, help="seed of the reset and the agent")
     parser.add_argument("--size", default="540x1200", help="phone screen WIDTHxHEIGHT")

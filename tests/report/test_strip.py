@@ -101,12 +101,17 @@ def test_the_command_draws_a_day_and_names_bad_steps(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(("option", "value"), [("--columns", "0"), ("--frame-width", "-5"),
-                                               ("--frame-width", "wide")])
+                                               ("--frame-width", "wide"),
+                                               # read "history_days=-1: must be integers >= 1"
+                                               ("--history-days", "-1"), ("--play-days", "0"),
+                                               ("--day", "-1")])
 def test_strip_sizes_are_checked_before_the_day_is_played(tmp_path, capsys, option, value):
     with pytest.raises(SystemExit) as stopped:
         main(["assist", option, value, "--out", str(tmp_path / "day.png")])
     assert stopped.value.code == 2
-    assert f"{option}: must be an integer of at least 1, got '{value}'" in capsys.readouterr().err
+    least = 0 if option == "--day" else 1
+    assert (f"argument {option}: must be an integer of at least {least}, got '{value}'"
+            in capsys.readouterr().err)
 
 
 @pytest.mark.parametrize("steps", ["foo", "1-40", "9:3"])
