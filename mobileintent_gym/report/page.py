@@ -30,6 +30,8 @@ from mobileintent_gym.report.screens import Screens, ScreenSource
 from mobileintent_gym.results import RunRecord, subgoal_marks
 
 THUMB_WIDTH = 360
+SUBGOALS_LEGEND = ("one mark per subgoal, in order: 1 done, 0 its screen reached but not done, "
+                   ". its screen never reached")
 INLINE_BYTES = 16 * 2**20  # screens (JPEG) kept inside the page up to this total
 _ASSETS = Path(__file__).with_name("assets")
 
@@ -150,9 +152,10 @@ def _index(episodes: list[dict[str, Any]]) -> str:
             f'<td>{escape(e["task"])}</td>'
             f'<td class="{"ok" if e["success"] else "no"}">{"yes" if e["success"] else "no"}</td>'
             f"<td>{rewards}</td><td>{len(e['steps'])}</td></tr>")
-    head = ("<tr><th>#</th><th>user</th><th>task</th><th>success</th><th>subgoals</th>"
-            "<th>steps</th></tr>")
-    return f'<table id="episodes"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    head = ("<tr><th>#</th><th>user</th><th>task</th><th>success</th>"
+            f'<th title="{SUBGOALS_LEGEND}">subgoals</th><th>steps</th></tr>')
+    return (f'<table id="episodes"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+            f'<p class="legend">subgoals: {SUBGOALS_LEGEND}</p>')
 
 
 def _select(name: str, label: str, values: list[str]) -> str:

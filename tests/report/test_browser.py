@@ -144,6 +144,25 @@ def test_a_screens_folder_left_behind_is_named_where_its_screens_go(browser, scr
     page.close()
 
 
+def test_going_back_to_the_bare_page_closes_the_episode(page):
+    # The episode stayed open (and its row marked) after the browser's Back.
+    page.click('#episodes tr[data-episode="2"]')
+    page.wait_for_selector("#episode-2", state="visible")  # on the hashchange event
+    page.go_back()
+    page.wait_for_function("() => location.hash === ''")
+    assert not page.is_visible("#episode-2")
+    assert page.eval_on_selector_all("#episodes tr.open", "rows => rows.length") == 0
+    page.go_forward()
+    page.wait_for_selector("#episode-2", state="visible")
+
+
+def test_the_subgoal_marks_are_explained(page):
+    legend = ("one mark per subgoal, in order: 1 done, 0 its screen reached but not done, "
+              ". its screen never reached")
+    assert page.text_content(".legend") == f"subgoals: {legend}"
+    assert page.get_attribute("#episodes th:nth-child(5)", "title") == legend
+
+
 def test_a_results_file_cannot_put_markup_into_its_report(browser, scripted_run, tmp_path):
     # An episode's index went into the page unescaped, so a crafted results file ran
     # script in whoever opened its report.

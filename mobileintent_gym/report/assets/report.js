@@ -25,16 +25,16 @@
     img.replaceWith(note);
   }
 
-  function openEpisode(index) {
+  function openEpisode(index) {  // none (back to the bare page): every episode closed
+    for (const other of document.querySelectorAll("section.episode")) other.hidden = true;
+    for (const row of rows) row.classList.toggle("open", row.dataset.episode === String(index));
     const section = document.getElementById("episode-" + index);
     if (!section) return;
-    for (const other of document.querySelectorAll("section.episode")) other.hidden = true;
     for (const img of section.querySelectorAll("img[data-frame]")) {
       if (img.getAttribute("src")) continue;
       img.addEventListener("error", () => missing(img), { once: true });
       img.src = frames[img.dataset.frame];
     }
-    for (const row of rows) row.classList.toggle("open", row.dataset.episode === String(index));
     section.hidden = false;
     section.scrollIntoView();
   }
