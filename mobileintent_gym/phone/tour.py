@@ -22,6 +22,7 @@ from mobileintent_gym.phone.app import App
 from mobileintent_gym.phone.events import ActResult
 from mobileintent_gym.phone.phone import SimPhone
 from mobileintent_gym.phone.query import find, find_all
+from mobileintent_gym.phone.query import tap as tap_on
 from mobileintent_gym.phone.ui import center
 
 Step = Callable[[str], Action]
@@ -31,16 +32,21 @@ MAX_PAGES = 16
 
 
 def tap(**criteria: str) -> Step:
-    """A step tapping the first element matching ``criteria`` that the screen shows whole.
+    """A step tapping the first element that matches ``criteria`` (see ``query.find``)."""
+    return lambda xml: tap_on(xml, **criteria)
 
-    Whole: at least nine tenths as tall as the tallest match. A match scrolled almost out
-    of its list is passed over, or a frame would show a tap on a strip and the next one a
-    record the viewer never saw.
+
+def tap_whole(**criteria: str) -> Step:
+    """A step tapping the first match of ``criteria`` at least 9/10 as tall as the tallest.
+
+    For a list of rows of one height just scrolled: the first match there may be a strip
+    of a row scrolled nearly out of view, and a frame would show a tap on the strip and
+    the next one a record the viewer never saw.
     """
-    return lambda xml: _tap_shown(xml, criteria)
+    return lambda xml: _tap_whole(xml, criteria)
 
 
-def _tap_shown(xml: str, criteria: dict[str, str]) -> Action:
+def _tap_whole(xml: str, criteria: dict[str, str]) -> Action:
     nodes = list(find_all(xml, **criteria)) or [find(xml, **criteria)]  # find names a miss
     heights = [node.bounds[3] - node.bounds[1] for node in nodes]
     whole = next(n for n, h in zip(nodes, heights, strict=True) if h >= 0.9 * max(heights))

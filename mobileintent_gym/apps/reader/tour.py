@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.apps.reader.ids import Desc, Rid
-from mobileintent_gym.phone.tour import fixed, tap
+from mobileintent_gym.phone.tour import fixed, tap, tap_whole
 
 STEPS = (
     ("book", tap(resource_id=Rid.SHELF_BOOK)),
@@ -12,7 +12,7 @@ STEPS = (
     ("reading_again", fixed(Action.press("BACK"))),
     ("discover", tap(desc=Desc.DISCOVER)),
     ("discover_scrolled", fixed(Action.swipe("UP"))),
-    ("recommended_book", tap(resource_id=Rid.RECOMMENDED_BOOK)),
+    ("recommended_book", tap_whole(resource_id=Rid.RECOMMENDED_BOOK)),
     ("discover_again", fixed(Action.press("BACK"))),
     ("me", tap(desc=Desc.ME)),
     ("book_list", tap(resource_id=Rid.BOOK_LIST_ENTRY)),
