@@ -107,22 +107,17 @@ def positive_int(text: str) -> int:
     return _int_at_least(text, 1)
 
 
-def seed_int(text: str) -> int:
-    """An argparse ``type`` for seeds: an integer of at least 0, as NumPy takes them.
-
-    Raises:
-        argparse.ArgumentTypeError: For anything else (before anything is loaded).
-    """
-    return _int_at_least(text, 0)
-
-
 def count_int(text: str) -> int:
-    """An argparse ``type`` for a count or interval where 0 means none: an integer ≥ 0.
+    """An argparse ``type``: an integer of at least 0 (a count or interval, 0 for none).
 
     Raises:
         argparse.ArgumentTypeError: For anything else.
     """
     return _int_at_least(text, 0)
+
+
+seed_int = count_int
+"""An argparse ``type`` for seeds: an integer of at least 0, as NumPy takes them."""
 
 
 def port_int(text: str) -> int:

@@ -45,7 +45,7 @@ from mobileintent_gym.results import check_writable
 from mobileintent_gym.tasks import Oracle, instantiate, task_ids
 from mobileintent_gym.tasks.spec import TaskTemplate
 from mobileintent_gym.users import PairConfig, UserContent, load_user_content, resolve_profile
-from mobileintent_gym.users.sets import resolve_users
+from mobileintent_gym.users.sets import distinct_users, resolve_users
 
 DEFAULT_USERS = ("chiara", "kwame")  # two test users of unlike tastes
 DEFAULT_OUT = "docs/contact-sheet.png"
@@ -212,6 +212,7 @@ def _write(draw: ImageDraw.ImageDraw, at: tuple[int, int], text: str, width: int
 def _main(args: argparse.Namespace) -> int:
     size = screen_size(args.size, f"--size {args.size}")
     users = resolve_users(args.users, profiles_folder(args.profiles))
+    distinct_users(users, args.profiles, ", whose screens would be labelled alike")
     if len(users) < 2:
         raise UsageError(f"--users {' '.join(args.users)} names {len(users)} user; the sheet "
                          "compares two or more side by side")

@@ -53,6 +53,10 @@ def test_a_user_given_by_path_is_named_by_their_id(tmp_path):
     path.write_text((profiles / "amara.json").read_text())
     assert user_line(str(path)) == user_line("amara")
     assert user_line("amara").startswith("amara: ")
+    # Labelled by id, the two would look alike: refused, as evaluate refuses them.
+    out = tmp_path / "sheet.png"
+    assert main(["contact-sheet", "--users", "amara", str(path), "--out", str(out)]) == 2
+    assert not out.exists()
 
 
 def test_the_main_template_is_on_the_context_most_templates_target_first_one_on_a_tie():
