@@ -167,7 +167,12 @@ def lock_file(path: str | Path, wait: bool = True, shared: bool = False) -> int 
 
 
 def remove_lock_file(path: str | Path) -> None:
-    """Remove the lock file ``path`` unless a process holds its lock (then it stays)."""
+    """Remove the lock file ``path`` unless a process holds its lock (then it stays).
+
+    A missing file stays missing (locking it would make it, to remove it again).
+    """
+    if not os.path.lexists(path):
+        return
     try:
         descriptor = lock_file(path, wait=False)
     except BlockingIOError:

@@ -159,6 +159,15 @@ def test_a_held_lock_file_is_not_removed(tmp_path):
     assert not path.exists()
 
 
+def test_removing_a_missing_lock_file_touches_nothing(tmp_path):
+    # It made the file (to lock it) and removed it again: a write to the folder, and an
+    # error where the folder cannot be written.
+    before = tmp_path.stat().st_mtime_ns
+    time.sleep(0.01)
+    files.remove_lock_file(tmp_path / "never.lock")
+    assert tmp_path.stat().st_mtime_ns == before and not list(tmp_path.iterdir())
+
+
 def _descriptors_of(path):
     """How many of this process's open files are ``path`` (Linux' /proc)."""
     fds = Path("/proc/self/fd")
