@@ -206,6 +206,17 @@ def _step(n: int, step: dict[str, Any] | None, key: str | None, size: tuple[int,
             f"<figcaption>{text}</figcaption></figure>")
 
 
+def _teacher_forced(matches: list[bool] | None) -> str:
+    """A teacher-forced run's marks: per step of the reference, the agent's action matched."""
+    if matches is None:
+        return ""
+    marks = "".join(f'<span class="{"ok" if m else "no"}">{"1" if m else "0"}</span>'
+                    for m in matches)
+    return (f'<p class="forced">teacher-forced, per step of the reference (1: the agent\'s '
+            f"action there matched it): <code>{marks}</code>, {sum(matches)} of "
+            f"{len(matches)}</p>")
+
+
 def _episode(e: dict[str, Any], screens: Screens, store: FrameStore,
              size: tuple[int, int]) -> str:
     keys = [store.add(f) for f in screens.frames]
@@ -214,13 +225,14 @@ def _episode(e: dict[str, Any], screens: Screens, store: FrameStore,
                       for n, step in enumerate(steps, start=1))
     problem = f'<p class="warn">{escape(screens.problem)}</p>' if screens.problem else ""
     verdict = "succeeded" if e["success"] else "failed"
+    forced = _teacher_forced(e.get("teacher_forced"))
     index = escape(str(e["index"]))
     return (f'<section class="episode" id="episode-{index}" hidden>'
             f'<h2>#{index} {escape(e["user"])} &middot; {escape(e["task"])} '
             f'<span class="{"ok" if e["success"] else "no"}">{verdict}</span></h2>'
             f'<p class="instruction">{escape(e["instruction"])}</p>'
             f'<p>user <b>{escape(e["user"])}</b>, target <code>{escape(e["target"])}</code>, '
-            f'seed {escape(str(e["seed"]))}</p>{_subgoals(e)}{problem}'
+            f'seed {escape(str(e["seed"]))}</p>{_subgoals(e)}{forced}{problem}'
             f'<div class="steps">{figures}</div></section>')
 
 

@@ -361,6 +361,20 @@ def test_an_image_path_pil_cannot_write_is_refused_before_the_work(scripted_run,
     assert not list(tmp_path.iterdir())
 
 
+def test_a_teacher_forced_episode_shows_which_reference_steps_the_agent_matched(
+        scripted_run, tmp_path):
+    # The run recorded them (SSR is their mean) and the report showed none.
+    data = json.loads(scripted_run.read_text())
+    data["episodes"][1]["teacher_forced"] = [True, False, True]
+    (tmp_path / "forced.json").write_text(json.dumps(data))
+    assert main(["view", str(tmp_path / "forced.json")]) == 0
+    page = (tmp_path / "forced.html").read_text()
+    section = page[page.index('id="episode-1"'):page.index('id="episode-2"')]
+    assert ('<code><span class="ok">1</span><span class="no">0</span><span class="ok">1</span>'
+            "</code>, 2 of 3</p>") in section
+    assert page.count('class="forced"') == 1
+
+
 def test_a_gif_out_without_a_gif_is_refused(scripted_run, tmp_path, capsys):
     # It wrote the HTML report and no GIF, without a word.
     out = tmp_path / "lonely.gif"
