@@ -140,9 +140,15 @@ def _provenance(prov: dict[str, Any], done: int) -> str:
     return f'<div><table class="kv">{rows}</table>{notes}</div>'
 
 
-def _index(episodes: list[dict[str, Any]]) -> str:
+def _index(episodes: list[dict[str, Any]], problems: dict[Any, tuple[str, int]]) -> str:
+    """The table of episodes; one whose screens are missing says how many it has, and why."""
     rows = []
     for e in episodes:
+        steps = str(len(e["steps"]))
+        if e["index"] in problems:
+            problem, shown = problems[e["index"]]
+            steps += (f' <span class="no" title="{escape(problem)}">(screens: {shown} of '
+                      f"{len(e['steps']) + 1})</span>")
         rewards = subgoal_marks(e)
         index = escape(str(e["index"]))  # a results file is data: nothing in it is markup
         rows.append(
@@ -151,7 +157,7 @@ def _index(episodes: list[dict[str, Any]]) -> str:
             f'<td><a href="#episode-{index}">{index}</a></td><td>{escape(e["user"])}</td>'
             f'<td>{escape(e["task"])}</td>'
             f'<td class="{"ok" if e["success"] else "no"}">{"yes" if e["success"] else "no"}</td>'
-            f"<td>{rewards}</td><td>{len(e['steps'])}</td></tr>")
+            f"<td>{rewards}</td><td>{steps}</td></tr>")
     head = ("<tr><th>#</th><th>user</th><th>task</th><th>success</th>"
             f'<th title="{SUBGOALS_LEGEND}">subgoals</th><th>steps</th></tr>')
     return (f'<table id="episodes"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
@@ -252,7 +258,16 @@ def render_page(run: RunRecord, source: ScreenSource, folder: str | None = None,
     """
     store = FrameStore()
     size = tuple(run.provenance["screen"])
-    sections = "".join(_episode(e, source.screens(e), store, size) for e in run.episodes)
+    problems: dict[Any, tuple[str, int]] = {}  # episode index → why screens are missing,
+    # and how many there are
+
+    def section(e: dict[str, Any]) -> str:  # one episode's screens at a time in memory
+        screens = source.screens(e)
+        if screens.problem:
+            problems[e["index"]] = screens.problem, len(screens.frames)
+        return _episode(e, screens, store, size)
+
+    sections = "".join(section(e) for e in run.episodes)
     title = f"mobileintent-gym run: {run.provenance.get('agent', '?')}"
     spilled = folder is not None and store.size() > inline_bytes
     uris = store.paths(folder) if spilled else store.inline()
@@ -262,7 +277,8 @@ def render_page(run: RunRecord, source: ScreenSource, folder: str | None = None,
             f"<style>{(_ASSETS / 'report.css').read_text()}</style></head><body>"
             f"<h1>{escape(title)}</h1><div class=\"top\">"
             f"{_provenance(run.provenance, len(run.episodes))}"
-            f"{_scores(run.scores)}</div>{_filters(run.episodes)}{_index(run.episodes)}"
+            f"{_scores(run.scores)}</div>{_filters(run.episodes)}"
+            f"{_index(run.episodes, problems)}"
             f'{sections}<script type="application/json" id="frames">{frames}</script>'
             f"<script>{(_ASSETS / 'report.js').read_text()}</script></body></html>",
             store if spilled else None)

@@ -54,6 +54,20 @@ def test_a_replay_that_leaves_the_recorded_run_stops_and_says_where(scripted_run
     assert says in screens.problem and value.rstrip("]").split("[")[-1] in screens.problem
 
 
+def test_the_index_flags_an_episode_whose_screens_stop(scripted_run, tmp_path):
+    # Only the episode's own section said it; the table of episodes looked whole.
+    data = json.loads(scripted_run.read_text())
+    data["episodes"][0]["steps"][1]["route_after"] = "music/nowhere"
+    (tmp_path / "left.json").write_text(json.dumps(data))
+    assert main(["view", str(tmp_path / "left.json")]) == 0
+    page = (tmp_path / "left.html").read_text()
+    rows = page[page.index("<tbody>"):page.index("</tbody>")].split("<tr ")[1:]
+    steps = len(data["episodes"][0]["steps"])
+    assert f'(screens: 2 of {steps + 1})</span></td></tr>' in rows[0]
+    assert 'title="the replay left the recorded run at step 2' in rows[0]
+    assert all("(screens:" not in row for row in rows[1:])
+
+
 def test_a_replay_with_another_reward_stops_there(scripted_run):
     # A tap that opens another record of the same list keeps the routes, not the reward.
     run = read_run(scripted_run)
