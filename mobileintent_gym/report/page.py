@@ -36,14 +36,25 @@ INLINE_BYTES = 16 * 2**20  # screens (JPEG) kept inside the page up to this tota
 _ASSETS = Path(__file__).with_name("assets")
 
 
+def thumb_size(size: tuple[int, int], width: int = THUMB_WIDTH) -> tuple[int, int]:
+    """The size of a ``size`` frame's :func:`thumbnail`: ``width`` wide, or a whole fraction.
+
+    A frame a whole number of times wider is reduced by that number (its sides rounded up,
+    as PIL does); any other is resized.
+    """
+    factor = size[0] / width
+    if factor == int(factor) and factor > 1:
+        return -(-size[0] // int(factor)), -(-size[1] // int(factor))
+    return width, max(1, round(size[1] / factor))
+
+
 def thumbnail(frame: np.ndarray, width: int = THUMB_WIDTH) -> Image.Image:
-    """``frame`` scaled to ``width`` pixels wide."""
+    """``frame`` scaled to ``width`` pixels wide (see :func:`thumb_size`)."""
     image = Image.fromarray(frame)
     factor = image.width / width
     if factor == int(factor) and factor > 1:
         return image.reduce(int(factor))
-    return image.resize((width, max(1, round(image.height / factor))),
-                        Image.Resampling.BILINEAR)
+    return image.resize(thumb_size(image.size, width), Image.Resampling.BILINEAR)
 
 
 _SCREEN = re.compile(r"[0-9a-f]{16}\.jpg")  # a screen's file: its key, a digest
@@ -160,7 +171,8 @@ def _index(episodes: list[dict[str, Any]], problems: dict[Any, tuple[str, int]])
             f"<td>{rewards}</td><td>{steps}</td></tr>")
     head = ("<tr><th>#</th><th>user</th><th>task</th><th>success</th>"
             f'<th title="{SUBGOALS_LEGEND}">subgoals</th><th>steps</th></tr>')
-    return (f'<table id="episodes"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    return (f'<div class="wide"><table id="episodes"><thead>{head}</thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>'
             f'<p class="legend">subgoals: {SUBGOALS_LEGEND}</p>')
 
 
@@ -195,7 +207,8 @@ def _step(n: int, step: dict[str, Any] | None, key: str | None, size: tuple[int,
     width, height = size
     shapes = [] if step is None else marks(step["action"], width, height, step.get("invalid"))
     shot = ('<div class="missing">no screen</div>' if key is None else
-            f'<img data-frame="{key}" alt="screen {n}" width="{THUMB_WIDTH}">'
+            f'<img data-frame="{key}" alt="screen {n}" width="{THUMB_WIDTH}" '
+            f'height="{thumb_size(size)[1]}">'
             f"{svg_marks(shapes, width, height)}")
     banner = f'<div class="caption">{caption(shapes)}</div>' if caption(shapes) else ""
     if step is None:

@@ -217,5 +217,44 @@ def test_a_long_action_wraps_inside_its_step_and_its_banner_keeps_to_two_lines(b
         "#episode-2 .caption", "cs => cs.map(c => c.getBoundingClientRect().height)")
     line = page.evaluate("parseFloat(getComputedStyle(document.body).lineHeight)")
     assert max(banners) <= 2 * line + 8 + 1  # two lines and the padding
+    # A third line showed its glyphs' tops under the second: the clamp cut at the padding.
+    heights = page.eval_on_selector_all("#episode-2 .caption", "cs => cs.map(c => c.clientHeight)")
+    assert all(abs(h - 2 * line) < 1 for h in heights), (heights, line)
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     page.close()
+
+
+def test_an_episode_opened_the_first_time_is_scrolled_to_its_heading(page):
+    # Its screens had no height before they loaded, so the page was too short to scroll
+    # the episode to the top: its heading stopped mid-window.
+    page.set_viewport_size({"width": 1400, "height": 600})
+    page.click('#episodes tr[data-episode="5"]')
+    page.wait_for_selector("#episode-5", state="visible")
+    assert abs(page.eval_on_selector("#episode-5", "s => s.getBoundingClientRect().top")) < 1
+
+
+def test_a_narrow_window_scrolls_the_table_not_the_page(page):
+    # At 400 px the scores, the filters and the table's last columns went past the right
+    # edge of the page, and a long unbroken word in an instruction widened it.
+    page.set_viewport_size({"width": 400, "height": 800})
+    page.evaluate("document.querySelector('#episode-2 .instruction').textContent = 'x'.repeat(300)")
+    page.click('#episodes tr[data-episode="2"]')
+    page.wait_for_selector("#episode-2", state="visible")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    assert page.eval_on_selector(".wide", "w => w.scrollWidth > w.clientWidth")
+
+
+def test_a_modified_click_leaves_the_page_where_it_is(page):
+    # A Ctrl-click that opened the episode in a new tab also opened it here.
+    page.click('#episodes tr[data-episode="4"] td:nth-child(2)', modifiers=["Control"])
+    assert page.evaluate("location.hash") == ""
+    assert not page.is_visible("#episode-4")
+
+
+def test_opening_an_episode_from_the_keyboard_keeps_the_place_in_the_table(page):
+    # Tab after Enter went to the filters at the top: the place among the rows was lost.
+    page.focus('#episodes tr[data-episode="3"] a')
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#episode-3", state="visible")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('tr').dataset.episode") == "4"

@@ -14,6 +14,7 @@ from mobileintent_gym.agents import RandomAgent
 from mobileintent_gym.cli import main
 from mobileintent_gym.report import ScreenSource
 from mobileintent_gym.report.marks import COLOR, Arrow, Caption, Dot, draw_marks, marks, svg_marks
+from mobileintent_gym.report.page import thumb_size, thumbnail
 from mobileintent_gym.results import ResultsFileError, RunRecord, read_run
 from mobileintent_gym.rollouts import record_episode
 from mobileintent_gym.users.profile import PROFILES_ENV, builtin_profiles_dir
@@ -108,6 +109,15 @@ def test_each_action_has_its_mark():
     assert marks("COMPLETE", 100, 200) == [Caption("COMPLETE")]
     assert marks("'CLICK[oops]'", 100, 200, invalid="bad") == [Caption("invalid: 'CLICK[oops]'")]
     assert svg_marks([Dot(10, 20)], 100, 200).count('cx="10" cy="20"') == 2  # ring and dot
+
+
+@pytest.mark.parametrize("size", [(1080, 2400), (1081, 2401), (720, 1601), (411, 915),
+                                  (360, 800), (320, 480)])
+def test_a_thumbnails_size_is_known_before_it_is_drawn(size):
+    # The page gives each screen its height, so that an episode scrolls to its heading
+    # before its screens load.
+    frame = np.zeros((size[1], size[0], 3), np.uint8)
+    assert thumbnail(frame).size == thumb_size(size)
 
 
 def test_a_drawn_tap_lands_where_the_finger_was():

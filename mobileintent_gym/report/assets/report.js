@@ -4,6 +4,7 @@
   const rows = Array.from(document.querySelectorAll("#episodes tbody tr"));
   const selects = Array.from(document.querySelectorAll("#filters select"));
   const shown = document.getElementById("shown");
+  let refocus = null;  // the link an episode was opened from with the keyboard
 
   function applyFilters() {
     let count = 0;
@@ -37,11 +38,15 @@
     }
     section.hidden = false;
     section.scrollIntoView();
+    if (refocus) refocus.focus({ preventScroll: true });  // Tab goes on to the next row
+    refocus = null;
   }
 
   for (const select of selects) select.addEventListener("change", applyFilters);
   for (const row of rows) {
-    row.addEventListener("click", () => {
+    row.addEventListener("click", (e) => {
+      if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;  // a new tab's
+      refocus = e.detail === 0 ? e.target.closest("a") : null;  // Enter on the row's link
       const hash = "#episode-" + row.dataset.episode;
       if (location.hash === hash) openEpisode(row.dataset.episode);  // no hashchange: open again
       else location.hash = hash;
