@@ -36,6 +36,22 @@ def tap(**criteria: str) -> Step:
     return lambda xml: tap_on(xml, **criteria)
 
 
+def tap_first(*choices: dict[str, str]) -> Step:
+    """A step tapping the first match of the first of ``choices`` the screen has.
+
+    For a toggle whose state the content sets: ``({"desc": "Like"}, {})`` likes a post not
+    liked yet, and on content where every post is liked (another seed, a real device)
+    still taps one rather than stopping the tour.
+    """
+    def step(xml: str) -> Action:
+        for criteria in choices[:-1]:
+            if next(find_all(xml, **criteria), None) is not None:
+                return tap_on(xml, **criteria)
+        return tap_on(xml, **choices[-1])
+
+    return step
+
+
 def tap_whole(**criteria: str) -> Step:
     """A step tapping the first match of ``criteria`` at least 9/10 as tall as the tallest.
 

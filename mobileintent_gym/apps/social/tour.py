@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.apps.social.ids import Rid
-from mobileintent_gym.phone.tour import fixed, tap
+from mobileintent_gym.phone.tour import fixed, tap, tap_first
 
 STEPS = (
-    ("liked", tap(resource_id=Rid.LIKE, desc="Like")),  # a post the user has not liked yet
+    ("liked", tap_first({"resource_id": Rid.LIKE, "desc": "Like"}, {"resource_id": Rid.LIKE})),
     ("post", tap(resource_id=Rid.POST)),
     ("reply_focused", tap(resource_id=Rid.REPLY_INPUT)),
     ("reply_typed", fixed(Action.type_text("Great point"))),
     ("replied", tap(resource_id=Rid.REPLY_SEND)),
     ("keyboard_hidden", fixed(Action.press("BACK"))),
     ("profile", tap(resource_id=Rid.AVATAR)),
-    ("unfollowed", tap(resource_id=Rid.FOLLOW, text="Following")),
-    ("followed", tap(resource_id=Rid.FOLLOW, text="Follow")),
+    ("unfollowed", tap_first({"resource_id": Rid.FOLLOW, "text": "Following"},
+                             {"resource_id": Rid.FOLLOW})),
+    ("followed", tap_first({"resource_id": Rid.FOLLOW, "text": "Follow"},
+                           {"resource_id": Rid.FOLLOW})),
     ("post_again", fixed(Action.press("BACK"))),
     ("timeline_again", fixed(Action.press("BACK"))),
     ("timeline_scrolled", fixed(Action.swipe("UP"))),
