@@ -78,9 +78,7 @@ def require(module: str, extra: str):
         return importlib.import_module(module)
     except ImportError as err:
         if err.name is not None and f"{module}.".startswith(f"{err.name}."):
-            raise DependencyNotInstalled(
-                f"{module!r} is not installed; run: pip install 'mobileintent-gym[{extra}]'"
-            ) from err
+            raise _not_installed(module, extra) from err
         # Installed, but something it imports is missing or of a clashing version.
         raise DependencyNotInstalled(
             f"{module!r} is installed but cannot be imported ({err}); reinstall it: pip "
@@ -89,3 +87,22 @@ def require(module: str, extra: str):
         raise DependencyNotInstalled(
             f"{module!r} is installed but cannot load ({err}); reinstall it: pip install "
             f"'mobileintent-gym[{extra}]'") from err
+
+
+def require_installed(module: str, extra: str) -> None:
+    """Fail as :func:`require` does when ``module`` is not installed, without importing it.
+
+    For a check made early, before the module's import would be worth its cost.
+
+    Raises:
+        DependencyNotInstalled: When no top-level package of ``module`` is found.
+    """
+    import importlib.util
+
+    if importlib.util.find_spec(module.partition(".")[0]) is None:
+        raise _not_installed(module, extra)
+
+
+def _not_installed(module: str, extra: str) -> DependencyNotInstalled:
+    return DependencyNotInstalled(
+        f"{module!r} is not installed; run: pip install 'mobileintent-gym[{extra}]'")

@@ -31,6 +31,7 @@ from mobileintent_gym.console import (
     profiles_folder,
     run_encoder,
 )
+from mobileintent_gym.errors import require_installed
 from mobileintent_gym.metrics.execution import StepTally
 from mobileintent_gym.metrics.pair import PairTally, all_success
 from mobileintent_gym.results import (
@@ -159,6 +160,7 @@ def _check_ray(args: argparse.Namespace, real: bool) -> None:
         if given:
             raise UsageError(f"--ray runs simulated phones in its actors; {flag} needs the "
                              "single-process run (drop --ray)")
+    require_installed("ray", "distributed")  # before asking an address for a cluster
     from mobileintent_gym.distributed.pool import check_address
 
     check_address(args.ray_address)

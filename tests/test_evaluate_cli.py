@@ -313,6 +313,19 @@ def test_a_profiles_folder_without_profiles_is_named(tmp_path, capsys):
                                        "NAME/profile.json); give --users, or another folder\n")
 
 
+def test_a_ray_address_without_ray_names_the_extra(monkeypatch, capsys):
+    # It said "no Ray cluster answers at …; start one with 'ray start --head'" where Ray
+    # itself was missing. Ray is installed here, so its absence is simulated.
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "ray" else real(name, *a))
+    assert run("--ray-address", "127.0.0.1:1") == 2
+    assert capsys.readouterr().err == ("mobileintent-gym evaluate: 'ray' is not installed; run: "
+                                       "pip install 'mobileintent-gym[distributed]'\n")
+
+
 def test_a_resume_with_no_run_at_out_says_it_starts_one(tmp_path, capsys):
     # A misspelt --out started a fresh run without a word (train repair said it).
     out = tmp_path / "new.json"

@@ -52,7 +52,7 @@ def grpo_loss(logp: Any, logp_old: Any, logp_ref: Any, advantages: Any, mask: An
     Raises:
         ValueError: When the shapes disagree or a rollout has no response token.
     """
-    torch = require("torch", "rl")
+    torch = require("torch", "llm")
     advantages = torch.as_tensor(advantages, device=logp.device)
     if not (logp.shape == logp_old.shape == logp_ref.shape == mask.shape) or (
             advantages.shape != logp.shape[:1]):
