@@ -65,6 +65,9 @@ def step_range(text: str, count: int | None = None) -> slice:
 
 def _main(args: argparse.Namespace) -> int:
     step_range(args.steps)  # its form, before the day is played; its range after
+    if args.day >= args.play_days:
+        raise UsageError(f"--day {args.day}: the played days are 0 to {args.play_days - 1} "
+                         f"(--play-days {args.play_days})")
     one_user(args.user)
     size = screen_size(args.size, f"--size {args.size}")
     if args.frame_width > size[0]:  # every frame of the day is kept at this width

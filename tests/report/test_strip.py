@@ -114,6 +114,13 @@ def test_strip_sizes_are_checked_before_the_day_is_played(tmp_path, capsys, opti
             in capsys.readouterr().err)
 
 
+def test_a_day_past_the_played_ones_is_named_by_its_option(tmp_path, capsys):
+    # It read "reset option day must be one of [0, 1] …", after the days were generated.
+    assert main(["assist", "--day", "5", "--out", str(tmp_path / "day.png")]) == 2
+    assert capsys.readouterr().err == ("mobileintent-gym assist: --day 5: the played days are "
+                                       "0 to 1 (--play-days 2)\n")
+
+
 @pytest.mark.parametrize("steps", ["foo", "1-40", "9:3"])
 def test_the_form_of_steps_is_checked_before_the_day_is_played(tmp_path, capsys, steps):
     # It was checked only after the whole day had been played.
