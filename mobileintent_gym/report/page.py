@@ -36,24 +36,29 @@ INLINE_BYTES = 16 * 2**20  # screens (JPEG) kept inside the page up to this tota
 _ASSETS = Path(__file__).with_name("assets")
 
 
-def thumb_size(size: tuple[int, int], width: int = THUMB_WIDTH) -> tuple[int, int]:
-    """The size of a ``size`` frame's :func:`thumbnail`: ``width`` wide, or a whole fraction.
+def _whole_factor(frame_width: int, width: int) -> int:
+    """How many times ``width`` goes into ``frame_width`` if a whole number > 1, else 0.
 
-    A frame a whole number of times wider is reduced by that number (its sides rounded up,
-    as PIL does); any other is resized.
+    A frame of such a width is reduced by it; any other is resized.
     """
-    factor = size[0] / width
-    if factor == int(factor) and factor > 1:
-        return -(-size[0] // int(factor)), -(-size[1] // int(factor))
-    return width, max(1, round(size[1] / factor))
+    factor = frame_width / width
+    return int(factor) if factor == int(factor) and factor > 1 else 0
+
+
+def thumb_size(size: tuple[int, int], width: int = THUMB_WIDTH) -> tuple[int, int]:
+    """The size of a ``size`` frame's :func:`thumbnail` (a reduction rounds up, as PIL)."""
+    factor = _whole_factor(size[0], width)
+    if factor:
+        return -(-size[0] // factor), -(-size[1] // factor)
+    return width, max(1, round(size[1] / (size[0] / width)))
 
 
 def thumbnail(frame: np.ndarray, width: int = THUMB_WIDTH) -> Image.Image:
     """``frame`` scaled to ``width`` pixels wide (see :func:`thumb_size`)."""
     image = Image.fromarray(frame)
-    factor = image.width / width
-    if factor == int(factor) and factor > 1:
-        return image.reduce(int(factor))
+    factor = _whole_factor(image.width, width)
+    if factor:
+        return image.reduce(factor)
     return image.resize(thumb_size(image.size, width), Image.Resampling.BILINEAR)
 
 
