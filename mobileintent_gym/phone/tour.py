@@ -45,9 +45,10 @@ def tap_first(*choices: dict[str, str]) -> Step:
     """
     def step(xml: str) -> Action:
         for criteria in choices[:-1]:
-            if next(find_all(xml, **criteria), None) is not None:
-                return tap_on(xml, **criteria)
-        return tap_on(xml, **choices[-1])
+            node = next(find_all(xml, **criteria), None)
+            if node is not None:
+                return Action.click(*center(node.bounds))
+        return tap_on(xml, **choices[-1])  # or names what the screen lacks
 
     return step
 
@@ -63,7 +64,9 @@ def tap_whole(**criteria: str) -> Step:
 
 
 def _tap_whole(xml: str, criteria: dict[str, str]) -> Action:
-    nodes = list(find_all(xml, **criteria)) or [find(xml, **criteria)]  # find names a miss
+    nodes = list(find_all(xml, **criteria))
+    if not nodes:
+        find(xml, **criteria)  # raises, naming the criteria
     heights = [node.bounds[3] - node.bounds[1] for node in nodes]
     whole = next(n for n, h in zip(nodes, heights, strict=True) if h >= 0.9 * max(heights))
     return Action.click(*center(whole.bounds))
