@@ -98,6 +98,21 @@ def path_text(text: str) -> str:
     return text
 
 
+def size_text(text: str) -> tuple[int, int]:
+    """An argparse ``type`` for ``--size WIDTHxHEIGHT``: a simulated screen's size.
+
+    Raises:
+        argparse.ArgumentTypeError: For a malformed size or one the phone refuses
+            (argparse names the option).
+    """
+    from mobileintent_gym.backends.loader import screen_size
+
+    try:
+        return screen_size(text)
+    except MobileIntentError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def positive_int(text: str) -> int:
     """An argparse ``type``: an integer of at least 1 (argparse names the option and value).
 

@@ -213,3 +213,13 @@ def frame_bounds_bytes(space) -> int:
 
     return sum(root(a).nbytes for a in (space.low, space.high, space.bounded_below,
                                          space.bounded_above))
+
+
+def exit_status(argv: list[str]) -> int:
+    """The command line's exit status for ``argv``: what main returns, or argparse's exit."""
+    from mobileintent_gym.cli import main
+
+    try:
+        return main(argv)
+    except SystemExit as exit_:
+        return exit_.code

@@ -9,6 +9,7 @@ from PIL import Image
 from mobileintent_gym.cli import main
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.tour import plan
+from tests.helpers import exit_status
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,10 +33,10 @@ def test_tour_writes_a_frame_per_step_and_a_log(tmp_path, capsys):
 
 def test_tour_rejects_a_bad_size_before_creating_its_folder(tmp_path, capsys):
     out = tmp_path / "never"
-    assert main(["tour", "--size", "10x2400", "--out", str(out)]) == 2
-    err = capsys.readouterr().err  # as every command's errors read ("tour: …" before)
-    assert err.startswith("mobileintent-gym tour: --size 10x2400: screen 10x2400 is outside "
-                          "320-3840 x 480-3840 pixels")
+    assert exit_status(["tour", "--size", "10x2400", "--out", str(out)]) == 2
+    err = capsys.readouterr().err  # as every command's bad values read ("tour: …" before)
+    assert err.splitlines()[-1] == ("mobileintent-gym tour: error: argument --size: screen "
+                                    "10x2400 is outside 320-3840 x 480-3840 pixels")
     assert not out.exists()
 
 

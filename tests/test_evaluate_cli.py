@@ -18,7 +18,7 @@ from mobileintent_gym import evaluate as evaluate_module
 from mobileintent_gym.cli import main
 from mobileintent_gym.tasks import TEMPLATES
 from mobileintent_gym.users import make_encoder
-from tests.helpers import write_agent_with_helper, write_agents
+from tests.helpers import exit_status, write_agent_with_helper, write_agents
 
 BUILT_IN = Path(mobileintent_gym.users.__file__).parent / "profiles"
 TASKS = ("G-SPT-03:common:explicit", "G-SPT-03:common:implicit", "G-WCT-01:personal:explicit")
@@ -643,7 +643,7 @@ def test_serve_adb_mistakes_name_the_fix(capsys):
         assert "choose another --port" in capsys.readouterr().err
     assert main(["serve-adb", "--host", "0.0.0.0"]) == 2
     assert "--allow-remote and --keys" in capsys.readouterr().err
-    assert main(["serve-adb", "--size", "big"]) == 2
+    assert exit_status(["serve-adb", "--size", "big"]) == 2
     assert "WIDTHxHEIGHT" in capsys.readouterr().err
 
 

@@ -25,7 +25,7 @@ from mobileintent_gym.adbd.auth import load_keys
 from mobileintent_gym.adbd.device import VirtualDevice
 from mobileintent_gym.adbd.limits import MIB, ShellLimits
 from mobileintent_gym.adbd.server import AdbServer, BindRefusedError, ServerConfig
-from mobileintent_gym.backends.loader import DeviceConfigError, screen_size
+from mobileintent_gym.backends.loader import DeviceConfigError
 from mobileintent_gym.console import (
     UsageError,
     one_user,
@@ -36,6 +36,7 @@ from mobileintent_gym.console import (
     profiles_folder,
     run_encoder,
     seed_int,
+    size_text,
 )
 from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.phone import SimPhone
@@ -100,7 +101,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="folder searched first for --user's profile "
                         "(NAME.json or NAME/profile.json)")
     parser.add_argument("--seed", type=seed_int, default=0, help="content seed (default 0)")
-    parser.add_argument("--size", default="1080x2400",
+    parser.add_argument("--size", type=size_text, default="1080x2400",
                         help="screen WIDTHxHEIGHT, 320-3840 x 480-3840, portrait: the height "
                         "at least 1.5 times the width (default 1080x2400)")
     parser.add_argument("--require-encoder", metavar="MODEL",
@@ -143,12 +144,11 @@ def run(args: argparse.Namespace) -> int:
                          "--allow-remote and --keys FILE (an adb_keys allow-list)") from err
     try:
         limits = _limits(args)
-        size = screen_size(args.size, f"--size {args.size}")
         profiles = profiles_folder(args.profiles)
         user = resolve_profile(one_user(args.user), profiles).user_id if args.user else None
         encoder = None if user is None else run_encoder(args.require_encoder).name
         pair = PairConfig(seed=args.seed)
-        phone, ranked_by = build_phone(args.user, pair, *size, profiles, encoder)
+        phone, ranked_by = build_phone(args.user, pair, *args.size, profiles, encoder)
     except (UnknownProfileError, InvalidProfileError, DeviceConfigError, ValueError) as err:
         raise UsageError(str(err)) from err
     device = VirtualDevice(phone, user=user, pair=pair, encoder=ranked_by, limits=limits,

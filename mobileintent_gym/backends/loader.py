@@ -80,8 +80,8 @@ def screen_size(text: str, spec: str | None = None) -> tuple[int, int]:
 
     Args:
         text: The size, e.g. ``1080x2400``.
-        spec: Where it came from, named in errors: a device string (``sim:100x100``) or
-            an option (``--size 100x100``); default ``text``.
+        spec: The device string it came from (``sim:100x100``), named in errors; none
+            for a size given alone (an option's value: argparse names the option).
 
     Raises:
         DeviceConfigError: When it is malformed or outside 320–3840 × 480–3840 pixels, or
@@ -89,14 +89,14 @@ def screen_size(text: str, spec: str | None = None) -> tuple[int, int]:
     """
     from mobileintent_gym.phone.phone import check_screen_size
 
-    where = spec if spec and spec.startswith("--") else repr(spec or text)  # an option bare
+    where = "" if spec is None else f"{spec!r}: "
     match = _SIZE.fullmatch(text)
     if match is None:
-        raise DeviceConfigError(f"{where}: a screen size is written WIDTHxHEIGHT (as "
+        raise DeviceConfigError(f"{where}a screen size is written WIDTHxHEIGHT (as "
                                 f"1080x2400), got {text!r}")
     width, height = int(match[1]), int(match[2])
     try:
         check_screen_size(width, height)
     except DeviceError as err:
-        raise DeviceConfigError(f"{where}: {err}") from err
+        raise DeviceConfigError(f"{where}{err}") from err
     return width, height

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from mobileintent_gym.backends.loader import screen_size
 from mobileintent_gym.console import (
     UsageError,
     add_require_encoder,
@@ -28,6 +27,7 @@ from mobileintent_gym.console import (
     profiles_folder,
     run_encoder,
     seed_int,
+    size_text,
 )
 from mobileintent_gym.intents.act2intention import export_sessions
 from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
@@ -100,7 +100,7 @@ def _knowu(pairs: Sequence[str], ids: Sequence[str]) -> tuple:
 
 
 def _main(args: argparse.Namespace) -> int:
-    width, height = screen_size(args.size, f"--size {args.size}")
+    width, height = args.size
     out = Path(args.out)
     output_folder(out)
     if out.is_dir() and any(out.iterdir()):  # an earlier run's files would stay beside
@@ -148,7 +148,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="also write the screen of every step as a PNG")
     parser.add_argument("--seed", type=seed_int, default=0)
     parser.add_argument("--profiles", type=path_text, help="folder of PersonaLens profiles")
-    parser.add_argument("--size", default="1080x2400", help="phone screen WIDTHxHEIGHT")
+    parser.add_argument("--size", type=size_text,
+                        default="1080x2400", help="phone screen WIDTHxHEIGHT")
     parser.add_argument("--knowu", nargs="*", metavar="USER=PATH",
                         help="add the habits of a KnowU profile YAML to a user's routine")
     add_require_encoder(parser)

@@ -15,8 +15,7 @@ from pathlib import Path
 from PIL import Image
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.backends.loader import screen_size
-from mobileintent_gym.console import output_folder, path_text
+from mobileintent_gym.console import output_folder, path_text, size_text
 from mobileintent_gym.phone import launcher
 from mobileintent_gym.phone.app import App
 from mobileintent_gym.phone.events import ActResult
@@ -137,7 +136,7 @@ def _turn_to(phone: SimPhone, app: App) -> None:
 
 
 def _main(args: argparse.Namespace) -> int:
-    phone = SimPhone(*screen_size(args.size, f"--size {args.size}"))  # before any folder
+    phone = SimPhone(*args.size)
     out = Path(args.out)
     output_folder(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -154,6 +153,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("tour", help="scripted tour of the apps, saved as PNGs")
     parser.add_argument("--out", type=path_text,
                         default="out/tour", help="folder for the PNG frames")
-    parser.add_argument("--size", default="1080x2400", help="phone screen WIDTHxHEIGHT: "
+    parser.add_argument("--size", type=size_text,
+                        default="1080x2400", help="phone screen WIDTHxHEIGHT: "
                         "320-3840 x 480-3840, the height at least 1.5 times the width")
     parser.set_defaults(func=_main)

@@ -19,7 +19,6 @@ from pathlib import Path
 import gymnasium as gym
 
 from mobileintent_gym.agents.assist import ASSISTANTS
-from mobileintent_gym.backends.loader import screen_size
 from mobileintent_gym.checks import is_digits
 from mobileintent_gym.console import (
     UsageError,
@@ -32,6 +31,7 @@ from mobileintent_gym.console import (
     profiles_folder,
     run_encoder,
     seed_int,
+    size_text,
 )
 from mobileintent_gym.envs.assist import ASSIST_NOISE
 from mobileintent_gym.intents.generator import GeneratorConfig
@@ -69,7 +69,7 @@ def _main(args: argparse.Namespace) -> int:
         raise UsageError(f"--day {args.day}: the played days are 0 to {args.play_days - 1} "
                          f"(--play-days {args.play_days})")
     one_user(args.user)
-    size = screen_size(args.size, f"--size {args.size}")
+    size = args.size
     if args.frame_width > size[0]:  # every frame of the day is kept at this width
         raise UsageError(f"--frame-width {args.frame_width} is wider than the screen "
                          f"({size[0]} px); frames are drawn at most at the screen's size")
@@ -110,7 +110,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="days after them that episodes play (--day picks one)")
     parser.add_argument("--data-seed", type=seed_int, default=0, help="seed of the generated days")
     parser.add_argument("--seed", type=seed_int, default=0, help="seed of the reset and the agent")
-    parser.add_argument("--size", default="540x1200", help="phone screen WIDTHxHEIGHT")
+    parser.add_argument("--size", type=size_text,
+                        default="540x1200", help="phone screen WIDTHxHEIGHT")
     parser.add_argument("--frame-width", type=positive_int, default=180,
                         help="width of a frame in the strip (at most the screen's)")
     parser.add_argument("--columns", type=positive_int, default=10, help="frames per row")

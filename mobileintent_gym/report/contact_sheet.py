@@ -28,7 +28,6 @@ from PIL import Image, ImageDraw
 
 from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.plugin import AppBundle
-from mobileintent_gym.backends.loader import screen_size
 from mobileintent_gym.console import (
     UsageError,
     add_require_encoder,
@@ -36,6 +35,7 @@ from mobileintent_gym.console import (
     plain,
     profiles_folder,
     run_encoder,
+    size_text,
 )
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone
@@ -210,7 +210,6 @@ def _write(draw: ImageDraw.ImageDraw, at: tuple[int, int], text: str, width: int
 
 
 def _main(args: argparse.Namespace) -> int:
-    size = screen_size(args.size, f"--size {args.size}")
     users = resolve_users(args.users, profiles_folder(args.profiles))
     distinct_users(users, args.profiles, ", whose screens would be labelled alike")
     if len(users) < 2:
@@ -220,7 +219,7 @@ def _main(args: argparse.Namespace) -> int:
     check_writable(out, "--out")
     image_format(out, "--out")
     run_encoder(args.require_encoder)  # announces the model that ranks the content
-    save_image(contact_sheet(users, profiles_dir=args.profiles, size=size), out)
+    save_image(contact_sheet(users, profiles_dir=args.profiles, size=args.size), out)
     print(f"contact sheet: {out} ({len(registry.bundles())} apps x {len(users)} users)")
     return 0
 
@@ -234,7 +233,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="two or more users: sets (train, val, test, demo, all), profile "
                         f"names or paths (default: {' '.join(DEFAULT_USERS)})")
     parser.add_argument("--profiles", type=path_text, help="folder of profiles named by --users")
-    parser.add_argument("--size", default="x".join(map(str, SIZE)),
+    parser.add_argument("--size", type=size_text, default="x".join(map(str, SIZE)),
                         help="phone screen size WIDTHxHEIGHT, drawn unscaled")
     parser.add_argument("--out", type=path_text, default=DEFAULT_OUT, help="PNG to write")
     add_require_encoder(parser)

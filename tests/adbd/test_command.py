@@ -12,6 +12,7 @@ from mobileintent_gym.apps import registry
 from mobileintent_gym.cli import main
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.users import PairConfig, build_user_content, resolve_profile
+from tests.helpers import exit_status
 
 
 @pytest.fixture(autouse=True)
@@ -90,7 +91,7 @@ def test_bad_arguments_exit_2_naming_the_problem_before_serving(tmp_path, capsys
                                         + "]" * 50_000 + "}")
     ana = resolve_profile("demo-ana").to_dict()
     (tmp_path / "long-id.json").write_text(json.dumps({**ana, "user_id": "u" * 5000}))
-    assert main(["serve-adb", "--port", "0", "--profiles", str(tmp_path), *args]) == 2
+    assert exit_status(["serve-adb", "--port", "0", "--profiles", str(tmp_path), *args]) == 2
     assert named in capsys.readouterr().err
 
 

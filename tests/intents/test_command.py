@@ -8,6 +8,7 @@ import pytest
 from mobileintent_gym.cli import main
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents import load_behaviour_log, load_intentions_csv, load_trajectories
+from tests.helpers import exit_status
 
 from .conftest import USER, lexical_config
 
@@ -51,21 +52,22 @@ def test_the_progress_bar_is_drawn_on_a_terminal_only():
 def test_bad_arguments_are_one_line_with_the_usage_errors_status(tmp_path, capsys):
     # Each exited with status 1 (SystemExit of a message), and 100x100 was refused only
     # after the first user's content was built.
-    for argv, message in ((["--size", "big"], "--size big: a screen size is written "
-                                              "WIDTHxHEIGHT (as 1080x2400), got 'big'"),
-                          (["--size", "100x100"], "screen 100x100 is outside 320-3840"),
-                          (["--knowu", "x.yaml"], "--knowu takes USER=PATH, got 'x.yaml'"),
+    for argv, message in ((["--knowu", "x.yaml"], "--knowu takes USER=PATH, got 'x.yaml'"),
                           # A missing folder generated the built-in user of that name.
                           (["--profiles", str(tmp_path / "nowhere")],
                            f"--profiles '{tmp_path / 'nowhere'}' is not a folder")):
-        assert main(["generate", "--users", USER, "--out", str(tmp_path), *argv]) == 2
+        assert exit_status(["generate", "--users", USER, "--out", str(tmp_path), *argv]) == 2
         err = capsys.readouterr().err
         assert err.startswith("mobileintent-gym generate: ") and message in err
         assert "encoder:" not in err and len(err.splitlines()) == 1
-    with pytest.raises(SystemExit) as stopped:
-        main(["generate", "--out", str(tmp_path), "--days", "0"])
-    assert stopped.value.code == 2
-    assert "--days: must be an integer of at least 1, got '0'" in capsys.readouterr().err
+    for argv, message in ((["--days", "0"], "--days: must be an integer of at least 1, got '0'"),
+                          (["--size", "big"], "--size: a screen size is written WIDTHxHEIGHT "
+                                              "(as 1080x2400), got 'big'"),
+                          (["--size", "100x100"], "--size: screen 100x100 is outside 320-3840")):
+        assert exit_status(["generate", "--users", USER, "--out", str(tmp_path), *argv]) == 2
+        err = capsys.readouterr().err.splitlines()  # argparse's usage, then its error
+        assert err[-1].startswith("mobileintent-gym generate: error: argument ")
+        assert message in err[-1] and not any("encoder:" in line for line in err)
     assert not list(tmp_path.iterdir())
 
 

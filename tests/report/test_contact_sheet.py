@@ -17,6 +17,7 @@ from mobileintent_gym.report.contact_sheet import (
     user_line,
 )
 from mobileintent_gym.users import load_user_content
+from tests.helpers import exit_status
 
 USERS = ("demo-ana", "demo-ben")
 COMMITTED = Path(__file__).resolve().parents[2] / "docs" / "contact-sheet.png"
@@ -112,12 +113,13 @@ def test_the_sheet_holds_every_apps_screen_for_each_user_in_order(sheet, screens
     (["--users", "demo-ana"], "--users demo-ana names 1 user; the sheet compares two or more"),
     (["--users", "demo-ana", "nobody"], "'nobody'"),
     # It read "sim size must be WIDTHxHEIGHT, got '--size 12'".
-    (["--size", "12"], "--size 12: a screen size is written WIDTHxHEIGHT (as 1080x2400), got '12'"),
+    (["--size", "12"], "argument --size: a screen size is written WIDTHxHEIGHT (as 1080x2400), "
+                       "got '12'"),
     (["--profiles", "/nonexistent"], "--profiles '/nonexistent' is not a folder"),
 ])
 def test_bad_arguments_are_one_line_and_write_nothing(tmp_path, capsys, args, named):
     out = tmp_path / "sub" / "sheet.png"
-    assert main(["contact-sheet", *args, "--out", str(out)]) == 2
+    assert exit_status(["contact-sheet", *args, "--out", str(out)]) == 2
     assert named in capsys.readouterr().err
     assert not out.parent.exists()
 
