@@ -6,6 +6,7 @@ import copy
 import os
 import pickle
 import shutil
+import socket
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -213,6 +214,13 @@ def frame_bounds_bytes(space) -> int:
 
     return sum(root(a).nbytes for a in (space.low, space.high, space.bounded_below,
                                          space.bounded_above))
+
+
+def free_port() -> int:
+    """A loopback TCP port free a moment ago (nothing listens on it)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def exit_status(argv: list[str]) -> int:

@@ -14,16 +14,11 @@ from mobileintent_gym.backends.device_lock import DeviceBusyError
 from mobileintent_gym.backends.loader import load_device
 from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone import SimPhone
+from tests.helpers import free_port
 
 ADB = shutil.which("adb")
 pytestmark = pytest.mark.skipif(ADB is None, reason="the adb binary is not installed "
                                 "(apt-get install adb)")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def listening(port: int) -> bool:

@@ -20,6 +20,7 @@ from mobileintent_gym.actions import Action, action_to_dict
 from mobileintent_gym.adbd.conventions import activity_for, swipe_gesture
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone
+from tests.helpers import free_port
 
 pytest.importorskip("appium", reason="Appium-Python-Client is not installed")
 
@@ -210,12 +211,6 @@ def test_open_activates_the_apps_package(endpoint):
     assert device.route() == "chat/chats"
     with pytest.raises(UnknownRouteError, match="'mail'"):
         device.open("mail")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def test_nothing_listening_is_the_device_unavailable_error():
