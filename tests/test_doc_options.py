@@ -16,7 +16,8 @@ REPO = Path(__file__).resolve().parents[1]
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 COMMAND = re.compile(r"(?:mobileintent-gym|python -m mobileintent_gym(?:\.cli)?)"
                      r"((?:[ \t]+[^\s`|]+)+)")
-OTHER_TOOLS = {"--no-deps", "--build", "--shm-size"}  # pip install, docker build / run
+# pip install, docker build / run, docker compose up
+OTHER_TOOLS = {"--no-deps", "--build", "--shm-size", "--exit-code-from"}
 
 
 def documents() -> list[tuple[str, str]]:
