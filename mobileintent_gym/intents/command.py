@@ -150,7 +150,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--profiles", type=path_text, help="folder of PersonaLens profiles")
     parser.add_argument("--size", type=size_text,
                         default="1080x2400", help="phone screen WIDTHxHEIGHT")
-    parser.add_argument("--knowu", nargs="*", metavar="USER=PATH",
-                        help="add the habits of a KnowU profile YAML to a user's routine")
+    parser.add_argument("--knowu", nargs="+", action="extend", metavar="USER=PATH",
+                        help="add the habits of a KnowU profile YAML to a user's routine "
+                             "(repeatable)")
     add_require_encoder(parser)
     parser.set_defaults(func=_main)

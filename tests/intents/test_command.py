@@ -120,14 +120,18 @@ def test_arguments_that_would_fail_after_the_work_stop_before_it(tmp_path, capsy
 
 
 def test_every_knowu_file_of_a_user_counts(tmp_path):
-    # Two files for one user: only the last one's habits were kept.
+    # Two files for one user: only the last one's habits were kept, and a second --knowu
+    # flag replaced the first one's files.
+    from mobileintent_gym.cli import build_parser
     from mobileintent_gym.intents import UserLife
     from mobileintent_gym.intents.command import _knowu
 
     (tmp_path / "a.yaml").write_text(KNOWU)
     (tmp_path / "b.yaml").write_text(KNOWU.replace("clock_out", "other"))
-    habits = _knowu([f"{USER}={tmp_path / 'a.yaml'}", f"{USER}={tmp_path / 'b.yaml'}"],
-                    [USER])
+    args = build_parser().parse_args(["generate", "--users", USER, "--out", "o",
+                                      "--knowu", f"{USER}={tmp_path / 'a.yaml'}",
+                                      "--knowu", f"{USER}={tmp_path / 'b.yaml'}"])
+    habits = _knowu(args.knowu, [USER])
     life = UserLife(USER, 0, lexical_config(habits=habits))
     names = {h.name for h in life.routine.habits if h.source == "knowu"}
     life.close()
