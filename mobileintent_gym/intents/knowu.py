@@ -189,20 +189,25 @@ def habit_from_knowu(name: str, spec: Any, task_target: str = "personal:explicit
                      ) -> Habit | None:
     """The routine habit of one KnowU habit, or ``None`` when no executable task fits it.
 
+    The action is a mapping with a ``type``, or the type alone (``action: send_message``).
+
     Raises:
-        InvalidDataError: Naming the habit and its malformed trigger.
+        InvalidDataError: Naming the habit and what is malformed: the habit, its action or
+            (for a habit the phone could carry out) its trigger.
     """
-    if not isinstance(spec, dict):
+    where = f"KnowU habit {name!r}"
+    if spec is None:
         return None
-    trigger, action = spec.get("trigger") or {}, spec.get("action") or {}
-    kind = action.get("type") if isinstance(action, dict) else None
+    if not isinstance(spec, dict):
+        raise InvalidDataError(f"{where} must be a mapping (trigger, action), got {brief(spec)}")
+    trigger, kind = spec.get("trigger") or {}, spec.get("action")
+    if isinstance(kind, dict):
+        kind = kind.get("type")
     if not isinstance(kind, str | None):
-        raise InvalidDataError(f"KnowU habit {name!r}: action type must be a name, got "
-                               f"{brief(kind)}")
+        raise InvalidDataError(f"{where}: action type must be a name, got {brief(kind)}")
     template = next((t for t in ACTION_TEMPLATES.get(kind, ()) if t in TEMPLATES), None)
     if template is None:
         return None
-    where = f"KnowU habit {name!r}"
     if not isinstance(trigger, dict):  # a habit it could carry out: its trigger is wrong
         raise InvalidDataError(f"{where}: trigger must be a mapping (time, time_range, "
                                f"days), got {brief(trigger)}")
@@ -224,7 +229,7 @@ def load_knowu_habits(path: str | os.PathLike[str]) -> tuple[Habit, ...]:
     Raises:
         DependencyNotInstalled: Without PyYAML (``[data]``).
         InvalidDataError: When the file cannot be read, holds no habits section, or a habit
-            the phone could carry out has a malformed trigger (named).
+            is malformed (the file and the habit named).
     """
     yaml = require("yaml", "data")
     try:
@@ -240,5 +245,8 @@ def load_knowu_habits(path: str | os.PathLike[str]) -> tuple[Habit, ...]:
     habits = profile.get("habits") if isinstance(profile, dict) else None
     if not isinstance(habits, dict):
         raise InvalidDataError(f"{path}: no user_profile.habits mapping")
-    found = (habit_from_knowu(name, spec) for name, spec in habits.items())
+    try:
+        found = [habit_from_knowu(name, spec) for name, spec in habits.items()]
+    except InvalidDataError as err:  # habit names repeat across files
+        raise InvalidDataError(f"{path}: {err}") from err
     return tuple(h for h in found if h is not None)

@@ -100,11 +100,35 @@ def test_a_bad_knowu_file_is_named(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("user_profile:\n  habits:\n    x: {trigger: {time: '18:00', days: [Funday]},"
                    " action: {type: send_message}}\n")
-    with pytest.raises(InvalidDataError, match="Funday"):
+    # A habit's error named the habit only, and KnowU files repeat habit names.
+    with pytest.raises(InvalidDataError, match=r"bad\.yaml: KnowU habit 'x'.*Funday"):
         load_knowu_habits(bad)
     (tmp_path / "none.yaml").write_text("a: 1\n")
     with pytest.raises(InvalidDataError, match=r"none\.yaml"):
         load_knowu_habits(tmp_path / "none.yaml")
+
+
+def test_a_knowu_action_may_be_its_type_alone(tmp_path):
+    # `action: send_message` dropped the habit without a word.
+    pytest.importorskip("yaml")
+    path = tmp_path / "short.yaml"
+    path.write_text("user_profile:\n  habits:\n    a: {trigger: {time: '18:00'}, action: "
+                    "send_message}\n    b: {trigger: {time: '18:00'}, action: {type: "
+                    "send_message}}\n")
+    a, b = load_knowu_habits(path)
+    assert (a.name, b.name) == ("a", "b") and (a.task, a.trigger) == (b.task, b.trigger)
+
+
+@pytest.mark.parametrize(("habit", "named"), [
+    ("[send_message]", "'x' must be a mapping \\(trigger, action\\), got \\['send_message'\\]"),
+    ("{action: [send_message]}", "'x': action type must be a name, got \\['send_message'\\]"),
+])
+def test_a_malformed_knowu_habit_is_named(tmp_path, habit, named):
+    pytest.importorskip("yaml")
+    path = tmp_path / "k.yaml"
+    path.write_text(f"user_profile:\n  habits:\n    x: {habit}\n")
+    with pytest.raises(InvalidDataError, match=named):
+        load_knowu_habits(path)
 
 
 def test_a_knowu_file_that_is_no_yaml_is_named_on_one_line(tmp_path):
