@@ -105,7 +105,11 @@ def write_behaviour_log(entries: Iterable[BehaviourEntry], path: str | os.PathLi
 
 
 def behaviour_log(sessions: Sequence[Session]) -> list[BehaviourEntry]:
-    """The sessions' segments as KnowU log entries (noise labelled ``noise``)."""
+    """The sessions' segments as KnowU log entries (noise labelled ``noise``).
+
+    One entry per segment: an intention another one interrupted shows twice, once for
+    each part the person carried out, both labelled ``signal``.
+    """
     entries = []
     for session in sessions:
         for seg in session.segments:

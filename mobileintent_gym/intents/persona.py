@@ -55,12 +55,17 @@ def _follow_ups(intentions: Sequence[IntentionSegment]) -> list[str]:
 
 
 def persona_text(history: Sequence[IntentionSegment]) -> str:
-    """A persona summarised from ``history`` (noise is ignored; needs no profile).
+    """A persona summarised from ``history`` (needs no profile).
+
+    Each intention counts once, where it ended: noise and the first part of an intention
+    another one interrupted are left out, as
+    :meth:`~mobileintent_gym.intents.schema.Session.done` leaves them.
 
     Returns:
         A few sentences; ``"No history yet."`` for an empty history.
     """
-    intentions = sorted((s for s in history if not s.is_noise), key=lambda s: s.time)
+    intentions = sorted((s for s in history if not s.is_noise and s.part != 1),
+                        key=lambda s: s.time)
     if not intentions:
         return "No history yet."
     total = len(intentions)

@@ -94,3 +94,15 @@ def test_at_most_three_routines_are_named_the_most_frequent_first():
     history += [_seg(d, 20, 0, "Listen music", "Routine 3.") for d in range(2)]
     routines = persona_text(history).split("Routines: ")[1].split(".")[0].split("; ")
     assert [r.split(": ")[1] for r in routines] == ["Routine 3", "Routine 0", "Routine 1"]
+
+
+def test_an_interleaved_intention_counts_once():
+    # Its first part counted too: two intentions made three, Listen music 67%.
+    first = IntentionSegment(datetime(2026, 3, 2, 9), "Music", "Listen music", "Play jazz",
+                             part=1)
+    between = _seg(0, 9, 5, "Chatting", "Reply to Li Wei")
+    second = IntentionSegment(datetime(2026, 3, 2, 9, 10), "Music", "Listen music",
+                              "Play jazz", part=2)
+    assert persona_text([first, between, second]) == (
+        "Over 1 day the user had 2 intentions, mostly in the late morning (100%). Most "
+        "frequent: Chatting (50%), Listen music (50%); apps: Music (100%).")
