@@ -21,6 +21,7 @@ from functools import cache
 import numpy as np
 
 from mobileintent_gym.actions import Action, ActionType
+from mobileintent_gym.checks import is_count, is_number
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.describe import LAUNCHER, app_of
 from mobileintent_gym.phone import SimPhone, chrome, hierarchy, keyboard, launcher
@@ -58,6 +59,16 @@ class Manner:
     long_pause: float = 0.05
     max_steps: int = 60
     patience: int = 6
+
+    def __post_init__(self) -> None:
+        for name in ("detour", "overshoot", "retry", "typo", "long_pause"):
+            value = getattr(self, name)
+            if not (is_number(value) and 0 <= value <= 1):
+                raise ValueError(f"Manner {name} must be a number in [0, 1], got {value!r}")
+        for name in ("max_steps", "patience"):
+            if not is_count(getattr(self, name)):
+                raise ValueError(f"Manner {name} must be a positive integer, got "
+                                 f"{getattr(self, name)!r}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,3 +80,18 @@ def test_an_app_the_launcher_does_not_show_is_named(monkeypatch):
     monkeypatch.setattr(hand, "screen", lambda: hierarchy.parse(other.hierarchy()))
     with pytest.raises(MobileIntentError, match="the launcher shows no icon of 'demo1'"):
         hand.open_app("demo1")
+
+
+@pytest.mark.parametrize(("kwargs", "named"), [
+    # Each crashed inside the day (comparing a float with a str; None with an int), or
+    # dropped every intention as given up (max_steps=0).
+    ({"detour": "0.1"}, "Manner detour must be a number in [0, 1], got '0.1'"),
+    ({"typo": 1.5}, "Manner typo must be a number in [0, 1], got 1.5"),
+    ({"long_pause": float("nan")}, "Manner long_pause must be a number in [0, 1], got nan"),
+    ({"max_steps": 0}, "Manner max_steps must be a positive integer, got 0"),
+    ({"patience": None}, "Manner patience must be a positive integer, got None"),
+])
+def test_a_manner_out_of_range_is_named(kwargs, named):
+    with pytest.raises(ValueError) as err:
+        Manner(**kwargs)
+    assert str(err.value) == named
