@@ -8,6 +8,7 @@ run came from (see :mod:`mobileintent_gym.results`), so that ``--resume`` can co
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import math
@@ -32,6 +33,7 @@ from mobileintent_gym.console import (
     run_encoder,
 )
 from mobileintent_gym.errors import require_installed
+from mobileintent_gym.files import sole_writer
 from mobileintent_gym.metrics.execution import StepTally
 from mobileintent_gym.metrics.pair import PairTally, all_success
 from mobileintent_gym.results import (
@@ -422,6 +424,12 @@ def run_all(args: argparse.Namespace, run: Plan, env: gym.Env, writer: ResultsWr
 
 def _main(args: argparse.Namespace) -> int:
     run = plan(args)
+    with sole_writer(run.out) if run.out else contextlib.nullcontext():
+        return _evaluate(args, run)
+
+
+def _evaluate(args: argparse.Namespace, run: Plan) -> int:
+    """:func:`_main` once the arguments are checked (and ``--out`` is this process's)."""
     env = gym.make("Act2Intent-Execute-v0", **env_kwargs(args, run))
     writer: ResultsWriter | None = None
     try:

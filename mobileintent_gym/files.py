@@ -14,6 +14,8 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+from mobileintent_gym.errors import MobileIntentError
+
 try:
     import fcntl
 except ImportError:  # Windows: no locks; lock_file holds its file without one
@@ -163,6 +165,36 @@ def lock_file(path: str | Path, wait: bool = True, shared: bool = False) -> int 
         descriptor = _open_locked(path, wait, shared)
         if descriptor is None or _still_at(path, descriptor):
             return descriptor
+        unlock(descriptor)
+
+
+@contextlib.contextmanager
+def sole_writer(target: str | Path) -> Iterator[None]:
+    """Refuse a second process writing ``target`` (a run's file or folder) meanwhile.
+
+    Holds the lock of ``<target>.lock`` beside it while the block runs, and removes that
+    file after. Another process writing the same run is refused at once, where it would
+    have replaced this one's file or mixed its rows with this one's. Where there are no
+    locks (see :func:`lock_file`), or the lock file cannot be made, nothing is refused.
+
+    Raises:
+        MobileIntentError: Naming ``target`` when another process holds it.
+    """
+    target = Path(target)
+    path = target.with_name(f"{target.name}.lock")
+    with contextlib.suppress(OSError):  # a folder that cannot be made is named by its user
+        path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        descriptor = lock_file(path, wait=False)
+    except BlockingIOError:
+        raise MobileIntentError(f"another process is writing {target} now; wait until it "
+                                "ends, or write elsewhere") from None
+    try:
+        yield
+    finally:
+        if descriptor is not None:  # removed while held: a waiter then locks a new file
+            with contextlib.suppress(OSError):
+                os.unlink(path)
         unlock(descriptor)
 
 

@@ -7,6 +7,8 @@ import os
 import pickle
 import shutil
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -214,6 +216,21 @@ def frame_bounds_bytes(space) -> int:
 
     return sum(root(a).nbytes for a in (space.low, space.high, space.bounded_below,
                                          space.bounded_above))
+
+
+@contextlib.contextmanager
+def written_by_another_process(target: Path) -> Iterator[None]:
+    """Another process holds :func:`~mobileintent_gym.files.sole_writer` of ``target``."""
+    script = ("import sys\nfrom mobileintent_gym.files import sole_writer\n"
+              "with sole_writer(sys.argv[1]):\n    print('held', flush=True)\n"
+              "    sys.stdin.read()\n")
+    holder = subprocess.Popen([sys.executable, "-c", script, str(target)], text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        yield
+    finally:
+        holder.communicate(timeout=60)
 
 
 def free_port() -> int:

@@ -18,7 +18,12 @@ from mobileintent_gym import evaluate as evaluate_module
 from mobileintent_gym.cli import main
 from mobileintent_gym.tasks import TEMPLATES
 from mobileintent_gym.users import make_encoder
-from tests.helpers import exit_status, write_agent_with_helper, write_agents
+from tests.helpers import (
+    exit_status,
+    write_agent_with_helper,
+    write_agents,
+    written_by_another_process,
+)
 
 BUILT_IN = Path(mobileintent_gym.users.__file__).parent / "profiles"
 TASKS = ("G-SPT-03:common:explicit", "G-SPT-03:common:implicit", "G-WCT-01:personal:explicit")
@@ -333,6 +338,21 @@ def test_a_resume_with_no_run_at_out_says_it_starts_one(tmp_path, capsys):
     assert (f"--resume: {out} holds no run to continue; starting a new run there"
             in capsys.readouterr().err)
     assert len(json.loads(out.read_text())["episodes"]) == 1
+
+
+def test_a_run_into_an_out_another_evaluate_writes_is_refused(tmp_path, capsys):
+    # Both ran: the second replaced the file, and the first's episodes went on into the
+    # file it had replaced, no longer there.
+    out = tmp_path / "run.json"
+    assert run("--users", "demo-ana", "--tasks", TASKS[0], "--out", str(out)) == 0
+    before = out.read_bytes()
+    with written_by_another_process(out):
+        assert run("--users", "demo-ana", "--tasks", *TASKS[:2], "--out", str(out),
+                   "--resume") == 2
+    assert capsys.readouterr().err.endswith(
+        f"mobileintent-gym evaluate: another process is writing {out} now; wait until it "
+        "ends, or write elsewhere\n")
+    assert out.read_bytes() == before
 
 
 def test_a_run_that_stopped_early_or_another_file_is_not_started_over_without_resume(

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from mobileintent_gym import files
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.files import atomic_folder, trial_folder, write_atomic
+from tests.helpers import written_by_another_process
 
 
 def test_atomic_folder_appears_only_when_complete(tmp_path):
@@ -193,3 +195,20 @@ def test_a_lock_waited_for_and_removed_meanwhile_is_taken_on_the_file_there_now(
     waiter.join(timeout=60)
     assert os.fstat(taken[0]).st_ino == os.stat(path).st_ino
     files.unlock(taken[0])
+
+
+@pytest.mark.skipif(files.fcntl is None, reason="needs flock")
+def test_a_run_another_process_writes_is_refused_and_its_lock_file_goes(tmp_path):
+    # Two runs into one --out: one replaced the other's results file (its episodes then
+    # went to a file no longer there), or both logged the same update of a training run.
+    target = tmp_path / "run"
+    with written_by_another_process(target):
+        assert (tmp_path / "run.lock").exists()
+        with pytest.raises(MobileIntentError) as err, files.sole_writer(target):
+            pass
+        assert str(err.value) == (f"another process is writing {target} now; wait until it "
+                                  "ends, or write elsewhere")
+    assert not (tmp_path / "run.lock").exists()
+    with files.sole_writer(target):  # free again
+        assert (tmp_path / "run.lock").exists()
+    assert list(tmp_path.iterdir()) == []

@@ -30,7 +30,7 @@ from mobileintent_gym.agents.lm import (
 from mobileintent_gym.agents.oracle import OracleAgent
 from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, step_prompt
 from mobileintent_gym.errors import require
-from mobileintent_gym.files import atomic_folder
+from mobileintent_gym.files import atomic_folder, sole_writer
 from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
 from mobileintent_gym.rl.runs import (
     TRAIN_USERS,
@@ -168,11 +168,10 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     Raises:
         UnknownTaskError: Naming a wrong task id (before any model is loaded).
         MobileIntentError: Naming a setting out of range, or an ``out`` folder that
-            already holds a run.
+            already holds a run or that another process is writing.
     """
-    torch = require("torch", "llm")
-    tqdm = require("tqdm.auto", "llm").tqdm
-    require("peft", "llm")  # the adapters': refused before a model is loaded
+    for module in ("torch", "tqdm.auto", "peft"):  # refused before a model is loaded
+        require(module, "llm")
     tasks = run_tasks(config.tasks)
     for task in tasks:
         parse_task_id(task)
@@ -181,8 +180,16 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     check_device(config.device)
     train_users = resolve_users(config.users, config.profiles_dir)
     distinct_users(train_users, config.profiles_dir, ", whose examples would count twice")
-    check_run_folder(config.out, dataclasses.asdict(config), flag="")
-    base = lm or load_language_model(config.model, config.device)
+    with sole_writer(config.out):
+        check_run_folder(config.out, dataclasses.asdict(config), flag="")
+        return _fit(config, lm or load_language_model(config.model, config.device),
+                    train_users, tasks, progress)
+
+
+def _fit(config: SftConfig, base: LanguageModel, train_users: Sequence[str],
+         tasks: Sequence[str], progress: bool) -> Path:
+    """:func:`train_sft` on ``base``, in an ``out`` folder accepted for the run."""
+    torch, tqdm = require("torch", "llm"), require("tqdm.auto", "llm").tqdm
     env = make_envs(1, device=config.phone, users=train_users,
                     profiles_dir=config.profiles_dir)[0]
     try:

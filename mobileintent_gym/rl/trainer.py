@@ -36,7 +36,7 @@ from mobileintent_gym.distributed.groups import (
 )
 from mobileintent_gym.distributed.pool import EXECUTE_ENV, RolloutPool
 from mobileintent_gym.errors import MobileIntentError, require
-from mobileintent_gym.files import atomic_folder
+from mobileintent_gym.files import atomic_folder, sole_writer
 from mobileintent_gym.metrics.pair import pair_scores
 from mobileintent_gym.rl.grpo import grpo_loss
 from mobileintent_gym.rl.lockstep import PolicyAgents, run_lockstep
@@ -121,11 +121,18 @@ class RepairTrainer:
         Raises:
             MobileIntentError: For a fresh run into a folder holding a run, or a resumed
                 one whose settings differ from the saved ones
-                (:func:`~.runs.check_run_folder`), or a trainer already closed.
+                (:func:`~.runs.check_run_folder`), a folder another process is writing
+                (:func:`~mobileintent_gym.files.sole_writer`), or a trainer already closed.
         """
         self._check_open()
         out, settings = Path(self.config.out), run_settings(self.config, self.lm.name)
-        check_run_folder(out, settings, resume)
+        with sole_writer(out):
+            check_run_folder(out, settings, resume)
+            return self._train(out, settings, progress, resume)
+
+    def _train(self, out: Path, settings: dict[str, Any], progress: bool, resume: bool
+               ) -> list[dict[str, Any]]:
+        """:meth:`train` in the folder ``out``, accepted for a run of ``settings``."""
         with contextlib.closing(self):
             saved = checkpoints(out) if resume else []
             if resume and not saved and (out / LOG_FILE).exists():

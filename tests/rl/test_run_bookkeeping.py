@@ -28,6 +28,7 @@ from mobileintent_gym.rl.runs import (  # noqa: E402
     run_settings,
     write_config,
 )
+from tests.helpers import written_by_another_process  # noqa: E402
 
 
 def test_checkpoints_are_ordered_by_number_and_named_exactly(tmp_path):
@@ -184,6 +185,20 @@ def test_a_run_keeps_the_model_it_loaded_and_is_not_resumed_on_another(tmp_path)
     assert run_settings(trainer.config, BASE)["model"] == BASE
     named = dataclasses.replace(trainer.config, model="my/model")
     assert run_settings(named, BASE)["model"] == "my/model"  # a model given is kept as given
+
+
+def test_a_run_another_process_trains_is_refused_and_left_alone(tmp_path):
+    # Two `train repair --resume` of one folder both passed its check, both continued from
+    # its checkpoint and both logged update 2.
+    trainer = bare_trainer(tmp_path)
+    out = Path(trainer.config.out)
+    write_config(out, run_settings(trainer.config, BASE))
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir())
+    with written_by_another_process(out), pytest.raises(
+            MobileIntentError, match=f"another process is writing {out} now"):
+        trainer.train(progress=False, resume=True)
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir()) == before
+    assert not trainer.closed  # a refused folder changes nothing
 
 
 def test_resuming_a_run_without_a_checkpoint_says_it_starts_over(tmp_path, monkeypatch):

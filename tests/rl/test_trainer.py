@@ -23,6 +23,7 @@ from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.policy import load_adapters, response_logprobs, save_adapters, with_lora
 from mobileintent_gym.rl.trainer import RepairConfig
 from mobileintent_gym.tasks import UnknownTaskError
+from tests.helpers import written_by_another_process
 
 torch = pytest.importorskip("torch", reason="needs the [llm] extra")
 pytest.importorskip("peft", reason="needs the [llm] extra")
@@ -421,6 +422,9 @@ def test_sft_refuses_bad_settings_before_loading_a_model(tmp_path):
                        ({"phone": "adb:"}, "SFT setting phone='adb:': unknown device")):
         with pytest.raises(MobileIntentError, match=named):
             train_sft(SftConfig(model="not/loaded", **bad))
+    with written_by_another_process(tmp_path / "run"), pytest.raises(
+            MobileIntentError, match=f"another process is writing {tmp_path / 'run'} now"):
+        train_sft(SftConfig(model="not/loaded", out=str(tmp_path / "run")))
     (tmp_path / "config.json").write_text("{}")
     with pytest.raises(MobileIntentError, match=f"{tmp_path} already holds a run; give"):
         train_sft(SftConfig(model="not/loaded", out=str(tmp_path)))
