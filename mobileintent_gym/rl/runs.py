@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import io
 import json
 import os
 import re
@@ -14,11 +15,13 @@ from typing import Any
 import gymnasium as gym
 from gymnasium import logger
 
+from mobileintent_gym.agents.lm import local_name
 from mobileintent_gym.backends.loader import DeviceConfigError, parse_device
 from mobileintent_gym.checks import is_count, is_finite
 from mobileintent_gym.console import output_folder
 from mobileintent_gym.distributed.pool import EXECUTE_ENV
 from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.files import write_atomic
 from mobileintent_gym.rl.curves import plot_curves
 from mobileintent_gym.tasks import UnknownTaskError, task_ids
 from mobileintent_gym.users.profile import absolute_user
@@ -118,11 +121,16 @@ def run_tasks(tasks: Sequence[str] | str | None) -> tuple[str, ...]:
 def settings_json(config: Mapping[str, Any], indent: int | None = None) -> str:
     """A run's settings as saved: JSON, tuples as lists, paths as strings.
 
-    Folders (``init``, ``profiles_dir``) and profile files among the users are made
-    absolute, and a lone user or task (a string) is a list of one: a run is resumed with
-    them written any way that means the same, from any folder.
+    Folders (``init``, ``profiles_dir``), a model in a local folder or file (as the
+    model is named once loaded: :func:`~mobileintent_gym.agents.lm.local_name`) and
+    profile files among the users are made absolute, and a lone user or task (a string)
+    is a list of one: a run is resumed with them written any way that means the same, from
+    any folder, and not on another model that a relative path names there.
     """
     settings = dict(config)
+    model = settings.get("model")
+    if isinstance(model, str) and Path(model).expanduser().exists():
+        settings["model"] = local_name(model)
     for name in (*_USERS, "tasks"):
         if isinstance(settings.get(name), str | os.PathLike):
             settings[name] = [settings[name]]
@@ -168,7 +176,7 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
     resumed one needs the settings saved there to equal ``config``, but for
     :data:`RESUMABLE` ones; a folder without saved settings starts afresh, with a warning
     naming it (so one command starts a run and continues it after a stop, and a misspelt
-    folder shows).
+    folder shows), unless it holds checkpoints (of settings that cannot be compared).
 
     Args:
         out: The run's folder.
@@ -192,6 +200,9 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
                                     "(or delete that folder)")
         return
     if not saved_file.is_file():
+        if checkpoints(out):  # its settings are not known: they cannot be compared
+            raise MobileIntentError(f"{flag}: {out} holds checkpoints but no {CONFIG_FILE}, "
+                                    "so no settings to continue them with; give another --out")
         logger.warn(f"{flag}: {out} holds no run to continue; starting a new run there")
         return
     saved = _saved_settings(saved_file)
@@ -208,7 +219,7 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
 def write_config(out: str | Path, config: Mapping[str, Any]) -> None:
     """Save a run's settings in its folder (what :func:`check_run_folder` compares)."""
     Path(out).mkdir(parents=True, exist_ok=True)
-    Path(out, CONFIG_FILE).write_text(settings_json(config, indent=1))
+    write_atomic(Path(out, CONFIG_FILE), settings_json(config, indent=1).encode())
 
 
 def _saved_settings(path: Path) -> dict[str, Any]:
@@ -246,10 +257,11 @@ class RunLog:
         kept = [r for r in self.rows() if int(r["update"]) <= resume_after] \
             if resume_after is not None else []
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("w", newline="") as handle:
-            writer = csv.DictWriter(handle, self.fields)
-            writer.writeheader()
-            writer.writerows(kept)
+        text = io.StringIO(newline="")
+        writer = csv.DictWriter(text, self.fields)
+        writer.writeheader()
+        writer.writerows(kept)
+        write_atomic(self.path, text.getvalue().encode())  # a stop meanwhile keeps the rows
         self._board = _summary_writer(Path(out, "tensorboard"), resume_after)
 
     def rows(self) -> list[dict[str, str]]:

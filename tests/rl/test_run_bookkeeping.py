@@ -23,6 +23,7 @@ from mobileintent_gym.errors import MobileIntentError  # noqa: E402
 from mobileintent_gym.rl import trainer as trainer_module  # noqa: E402
 from mobileintent_gym.rl.grpo import GrpoLoss  # noqa: E402
 from mobileintent_gym.rl.runs import (  # noqa: E402
+    RunLog,
     check_run_folder,
     checkpoints,
     run_settings,
@@ -44,6 +45,13 @@ def test_a_folder_holding_only_a_checkpoint_is_a_run(tmp_path):
     (tmp_path / "checkpoint-3").mkdir()
     with pytest.raises(MobileIntentError, match="already holds a run"):
         check_run_folder(tmp_path, {"updates": 3})
+    # Resumed, it warned "holds no run to continue; starting a new run there", and then
+    # went on from that checkpoint with settings compared to nothing.
+    with warnings.catch_warnings(), pytest.raises(MobileIntentError) as err:
+        warnings.simplefilter("error")
+        check_run_folder(tmp_path, {"updates": 3}, resume=True)
+    assert str(err.value) == (f"--resume: {tmp_path} holds checkpoints but no config.json, "
+                              "so no settings to continue them with; give another --out")
 
 
 class _Group:
@@ -199,6 +207,44 @@ def test_a_run_another_process_trains_is_refused_and_left_alone(tmp_path):
         trainer.train(progress=False, resume=True)
     assert sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir()) == before
     assert not trainer.closed  # a refused folder changes nothing
+
+
+def test_a_model_given_as_a_relative_path_is_kept_as_the_folder_it_names(tmp_path,
+                                                                           monkeypatch):
+    # "model": "smol" was kept as typed: the same --model smol resumed the run from another
+    # folder on the model there, and the same model given by its absolute path was refused.
+    for name in ("a", "b"):
+        (tmp_path / name / "smol").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "a")
+    config = {"model": "smol", "updates": 3}
+    write_config(tmp_path / "run", config)
+    check_run_folder(tmp_path / "run", {**config, "model": str(tmp_path / "a" / "smol")},
+                     resume=True)
+    monkeypatch.chdir(tmp_path / "b")
+    with pytest.raises(MobileIntentError, match=f"model: '{tmp_path / 'a' / 'smol'}' saved, "
+                                                f"'{tmp_path / 'b' / 'smol'}' given"):
+        check_run_folder(tmp_path / "run", config, resume=True)
+
+
+def test_a_resume_stopped_while_its_log_is_rewritten_keeps_the_log(tmp_path, monkeypatch):
+    # The log was opened "w" and then written: Ctrl-C meanwhile left the header alone, and
+    # the next resume went on from the checkpoint with the curve's history gone.
+    log = RunLog(tmp_path, ["update", "sar"])
+    for update in (1, 2, 3):
+        log.write({"update": update, "sar": 0.5})
+    log.close()
+    before = (tmp_path / "log.csv").read_text()
+
+    def interrupted(self, rows):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(csv.DictWriter, "writerows", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        RunLog(tmp_path, ["update", "sar"], resume_after=2)
+    assert (tmp_path / "log.csv").read_text() == before
+    monkeypatch.undo()
+    RunLog(tmp_path, ["update", "sar"], resume_after=2).close()
+    assert (tmp_path / "log.csv").read_text() == before.rpartition("3,")[0]
 
 
 def test_resuming_a_run_without_a_checkpoint_says_it_starts_over(tmp_path, monkeypatch):
