@@ -226,6 +226,20 @@ def test_the_grpo_step_raises_advantaged_answers_and_keeps_the_reference(trainer
         assert [logp(trainer, r) for r in rollouts] == reference
 
 
+def test_a_later_grpo_step_takes_its_ratios_against_the_sampling_policy(trainer_for):
+    # Ratios taken against the reference instead passed every test: each checked only a
+    # first step, where the policy still is the reference.
+    trainer = trainer_for(lr=2e-3)
+    rollouts = group(trainer.lm, [[("Open the chat.", "CLICK[270,660]")],
+                                  [("Open the chat.", "SWIPE[UP]")]])
+    trainer.policy_step(rollouts, np.array([1.0, -1.0]))
+    stats = trainer.policy_step(rollouts, np.array([1.0, -1.0]))
+    assert stats["kl"] > 1e-6  # the policy has moved off the reference
+    # One epoch: π_θ is π_old, every ratio 1, and the loss -mean(A) + β·KL = β·KL.
+    assert stats["clipped"] == 0.0
+    assert stats["loss"] == pytest.approx(trainer.config.beta * stats["kl"], rel=1e-4)
+
+
 def adapter_weights(model):
     return {k: v.detach().clone() for k, v in model.named_parameters() if "lora_" in k}
 
