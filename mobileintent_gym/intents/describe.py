@@ -128,16 +128,18 @@ def _purpose(event: StepEvent, apps: Mapping[str, str], titles: tuple[str, str],
     return f"select {label}" if label else "select it"
 
 
-def describe(event: StepEvent, before: Node, after: Node, apps: Mapping[str, str],
-             purpose: str | None = None) -> str:
-    """The description of one step.
+def describe(event: StepEvent, before: Node, after: Node, apps: Mapping[str, str]) -> str:
+    """The description of one step, from what its screens show.
+
+    Every step is described alike: none is told the intention, so the step that achieved
+    it reads as any other (naming the intention's operation there marked where each
+    intention ends, which no screen shows).
 
     Args:
         event: The step's event.
         before: The screen the action was taken on (a parsed dump).
         after: The screen after it.
         apps: App id → display name.
-        purpose: The intention's operation, for the step that completed it.
 
     Returns:
         ``"[On/In] <App>, <action details>, to <purpose>"`` of at most :data:`MAX_WORDS`
@@ -147,7 +149,7 @@ def describe(event: StepEvent, before: Node, after: Node, apps: Mapping[str, str
     where = "On the home screen" if app is None else f"In {apps.get(app, app)}"
     titles = (screen_title(before, event.route_before), screen_title(after, event.route_after))
     label = hit_label(event, before)
-    why = purpose or _purpose(event, apps, titles, _clip(label, 4))
+    why = _purpose(event, apps, titles, _clip(label, 4))
     for words in (6, 4, 2, 1):
         text = f"{where}, {_details(event, label, titles[0], words)}, to {why}"
         if len(text.split()) <= MAX_WORDS:

@@ -297,7 +297,7 @@ class UserLife:
     def _segment(self, attempt: Attempt, start: datetime, context: Context, fresh: bool,
                  part: int = 0) -> IntentionSegment:
         task = attempt.task
-        steps = self._steps(attempt.hand.steps, attempt.decided, task.template.text)
+        steps = self._steps(attempt.hand.steps)
         return IntentionSegment(start, self.apps[task.template.app],
                                 task.template.intent.event, intention_text(task),
                                 steps, "intention", context, task.id,
@@ -347,15 +347,10 @@ class UserLife:
             self._tasks[task_id] = instantiate(task_id, self.content)
         return self._tasks[task_id]
 
-    def _steps(self, recorded: list[Recorded], decided: int | None = None,
-               operation: str = "") -> tuple[Step, ...]:
-        steps = []
-        for i, rec in enumerate(recorded):
-            purpose = operation.replace("; ", " and ") if i == decided else None
-            text = describe(rec.event, hierarchy.parse(rec.before), hierarchy.parse(rec.after),
-                            self.apps, purpose)
-            steps.append(Step(rec.event.action, text, None, rec.event))
-        return tuple(steps)
+    def _steps(self, recorded: list[Recorded]) -> tuple[Step, ...]:
+        return tuple(Step(rec.event.action, describe(rec.event, hierarchy.parse(rec.before),
+                                                     hierarchy.parse(rec.after), self.apps),
+                          None, rec.event) for rec in recorded)
 
     def close(self) -> None:
         """Release the phone."""
