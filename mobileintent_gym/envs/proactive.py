@@ -19,13 +19,16 @@ wording of gold's task, or a text whose all-MiniLM-L6-v2 embedding is within cos
 ``match_threshold`` of gold's task and closer to it than to any other known task);
 ``candidates=True`` lists the known intentions, so an agent may choose one.
 
-Reward: +1 for a tp, −1 for an fp, 0 otherwise. ``info["outcome"]`` is the turn's ``tp``,
-``fp``, ``fn`` or ``tn`` and ``info["gold"]`` its gold intent (``None`` on noise); an
-answer that cannot be read counts as "no action", one whose memory operation alone is bad
-keeps its intent and drops the operation, and ``info["malformed"]`` says why (it never
-raises). When the day ends, ``info["day_scores"]`` holds PIRA's scores (docs/scores.md):
-precision, recall, F1, FPS_norm, S_final, the counts, and the accuracy of the memory
-operations given.
+Reward: +1 for a tp, −1 for an fp, 0 otherwise. An answer that cannot be read counts as
+"no action", one whose memory operation alone is bad keeps its intent and drops the
+operation, and ``info["malformed"]`` says why (it never raises). A step's info tells
+nothing of gold: most turns continue the intention of the turn before, so the gold of one
+would answer the next (agents are handed the info). When the day ends,
+``info["day_scores"]`` holds PIRA's scores (docs/scores.md): precision, recall, F1,
+FPS_norm, S_final, the counts, and the accuracy of the memory operations given; and
+``info["outcomes"]`` and ``info["golds"]`` each turn's ``tp``, ``fp``, ``fn`` or ``tn`` and
+gold intent (``None`` on noise). Evaluators may read them as the day goes:
+:meth:`ProactiveEnv.truth` and :attr:`ProactiveEnv.outcomes`.
 
 Version History:
     v0: Initial version.
@@ -89,7 +92,7 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         stride: Frames the stream advances per turn.
         frame_size: (width, height) of the frames.
         hierarchy: Add ``hierarchies``, the view hierarchy of each frame.
-        candidates: Add ``candidates``, the known intentions (history and day), sorted.
+        candidates: Add ``candidates``, the known intentions, sorted.
         history: Past intentions listed in ``history``.
         match_threshold: Least cosine similarity of a matching intent.
         seed: Seed of the generated sessions (the data set).
@@ -98,6 +101,10 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
             interleave=STREAM_INTERLEAVE)``).
 
     Reset options: ``user`` and ``day`` (index among the played days).
+
+    Attributes:
+        outcomes: The outcome of each turn answered so far (``tp``, ``fp``, ``fn``,
+            ``tn``), for evaluators: an agent learns them only when the day ends.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 1}
@@ -129,6 +136,7 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         self._texts: dict[str, str] = {}
         self._t = 0
         self._said: list[Proposal] = []
+        self.outcomes: list[str] = []
 
     def _fields(self, hierarchy: bool, candidates: bool) -> dict[str, spaces.Space]:
         width, height = self.frame_size
@@ -159,7 +167,7 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
                                    self.frame_size, self._shows("hierarchies"))
         self._texts = {"profile": persona_text(past), "history": history_text(past, self.history),
                        "candidates": "\n".join(self.matcher.known)}
-        self._t, self._said = 0, []
+        self._t, self._said, self.outcomes = 0, [], []
         return self._obs(), {"user": user, "day": day, "turns": self.stream.turns}
 
     def _obs(self) -> dict[str, Any]:
@@ -200,11 +208,13 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         else:
             outcome = "tp" if gold is not None and self.matcher(said.intent, gold) else "fp"
         self._said.append(said)
+        self.outcomes.append(outcome)
         self._t += 1
         done = self._t == self.stream.turns
-        info: dict[str, Any] = {"outcome": outcome, "gold": gold, "malformed": said.error}
+        info: dict[str, Any] = {"malformed": said.error}
         if done:
-            info["day_scores"] = self._episode()
+            info |= {"day_scores": self._episode(), "outcomes": tuple(self.outcomes),
+                     "golds": tuple(self.stream.gold(t) for t in range(self.stream.turns))}
         reward = {"tp": 1.0, "fp": -1.0}.get(outcome, 0.0)
         return self._obs(), reward, done, False, info
 

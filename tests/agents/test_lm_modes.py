@@ -160,8 +160,9 @@ def test_proactive_proposes_or_keeps_quiet_and_the_env_judges_it(envs, small_lm)
     prompt = _prompt(small_lm, agent)
     assert "Known intentions (you may name one):" in prompt and "Now: " in prompt
     assert agent.stats["answers"] == 3
+    assert len(env.unwrapped.outcomes) == 3
+    assert set(env.unwrapped.outcomes) <= {"tp", "fp", "fn", "tn"}
     for read, _, info in steps:
-        assert info["outcome"] in ("tp", "fp", "fn", "tn")
         assert (info["malformed"] is None) == read
 
 
@@ -174,7 +175,7 @@ def test_proactive_reads_a_fenced_proposal_with_the_screen_in_the_prompt(envs):
     assert "Screen:\n[0] chat \"Li Wei\"" in question.messages[1]["content"]
     said = question.read(f"```json\n{{'Intent': {env.unwrapped.truth().intent!r}}}\n```")
     _, reward, _, _, info = env.step(said)
-    assert info["malformed"] is None and (reward, info["outcome"]) == (1.0, "tp")
+    assert info["malformed"] is None and (reward, env.unwrapped.outcomes[-1]) == (1.0, "tp")
 
 
 def test_assist_proposes_while_watching_and_acts_once_accepted(envs, small_lm):

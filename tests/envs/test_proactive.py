@@ -28,12 +28,27 @@ def env():
 
 def _episode(env, make, seed=0, options=None):
     obs, info = env.reset(seed=seed, options=options)
-    agent, done, outcomes = make(env), False, []
+    agent, done, rewards = make(env), False, []
     while not done:
         obs, reward, done, truncated, info = env.step(agent.act(obs, info))
-        outcomes.append((info["outcome"], reward))
+        rewards.append(reward)
         assert not truncated
-    return info["day_scores"], outcomes
+    assert info["outcomes"] == tuple(env.unwrapped.outcomes)
+    return info["day_scores"], list(zip(info["outcomes"], rewards, strict=True))
+
+
+def test_a_steps_info_tells_nothing_of_gold_until_the_day_ends(env):
+    # Each step's info held the turn's gold, and most turns continue the intention of the
+    # one before: an agent proposing the gold it was just told scored S_final 0.36.
+    env.reset(seed=1)
+    golds, done = [], False
+    while not done:
+        golds.append(env.unwrapped.truth().intent)
+        _, _, done, _, info = env.step("no action")
+        if not done:
+            assert set(info) == {"malformed"}
+    assert info["golds"] == tuple(golds) and any(golds) and None in golds
+    assert info["outcomes"] == tuple("tn" if g is None else "fn" for g in golds)
 
 
 def test_the_env_passes_the_gymnasium_checker():
@@ -130,11 +145,11 @@ def test_a_paraphrase_is_a_hit_and_another_known_task_a_false_push(env):
     env.reset(seed=0, options={"user": USERS[0], "day": 0})
     while env.unwrapped.truth().intent is None or "Li Wei" not in env.unwrapped.truth().intent:
         env.step("no action")
-    _, reward, _, _, info = env.step(answer("tell Li Wei understood in the chat"))
-    assert (reward, info["outcome"]) == (1.0, "tp")
+    _, reward, *_ = env.step(answer("tell Li Wei understood in the chat"))
+    assert (reward, env.unwrapped.outcomes[-1]) == (1.0, "tp")
     other = next(t for t in env.unwrapped.matcher.known if "Li Wei" not in t)
-    _, reward, _, _, info = env.step(answer(other, "UPDATE"))
-    assert (reward, info["outcome"]) == (-1.0, "fp")
+    _, reward, *_ = env.step(answer(other, "UPDATE"))
+    assert (reward, env.unwrapped.outcomes[-1]) == (-1.0, "fp")
 
 
 def test_a_push_quoting_another_person_than_the_targets_is_false(env):
@@ -147,11 +162,11 @@ def test_a_push_quoting_another_person_than_the_targets_is_false(env):
         env.step("no action")
     said = ('In Chat, open the chat with "{}" asking whether you will come to the reunion to '
             "read the latest messages.")
-    _, reward, _, _, info = env.step(answer(said.format("Ana Lima")))
-    assert (reward, info["outcome"]) == (-1.0, "fp")
+    _, reward, *_ = env.step(answer(said.format("Ana Lima")))
+    assert (reward, env.unwrapped.outcomes[-1]) == (-1.0, "fp")
     assert matcher.task(env.unwrapped.truth().intent) == "G-WCT-01:personal"  # still on it
-    _, reward, _, _, info = env.step(answer(said.format("Lucas Martin")))  # its target
-    assert (reward, info["outcome"]) == (1.0, "tp")
+    _, reward, *_ = env.step(answer(said.format("Lucas Martin")))  # its target
+    assert (reward, env.unwrapped.outcomes[-1]) == (1.0, "tp")
 
 
 @pytest.mark.parametrize(("said", "why"), [
@@ -165,7 +180,7 @@ def test_malformed_answers_count_as_no_action_and_are_named(env, said, why):
     gold = env.unwrapped.truth().intent
     _, reward, _, _, info = env.step(said)
     assert reward == 0.0 and why in info["malformed"]
-    assert info["outcome"] == ("tn" if gold is None else "fn")
+    assert env.unwrapped.outcomes[-1] == ("tn" if gold is None else "fn")
 
 
 def test_answers_are_read_leniently():
