@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from mobileintent_gym.errors import brief
+from mobileintent_gym.intents.generator import intention_text
 from mobileintent_gym.intents.schema import IntentionSegment
 from mobileintent_gym.metrics.pira import MEMORY_OPS, IntentMatcher
 from mobileintent_gym.metrics.prediction import casefolded, first_json_object
-from mobileintent_gym.tasks import instantiate
+from mobileintent_gym.tasks import instantiate, task_ids
 from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.pair import UserContent
 
@@ -86,18 +87,23 @@ def answer(intent: str | None, memory: str | None = None) -> str:
 
 def intent_matcher(encoder: Encoder, segments: Sequence[IntentionSegment], threshold: float,
                    content: UserContent) -> IntentMatcher:
-    """The matcher of a user's day: its intentions and theirs before, with their targets.
+    """The matcher of a user's day: every task of theirs, and the intentions of ``segments``.
 
-    Each task's target — the record it is about, as ``content`` (the user's) labels it —
-    is a name of the task, so a proposal quoting another one is about something else even
-    where no wording of the task quotes its name.
+    Every task ``content`` (the user's) gives counts, each in both wordings, not only
+    those of the day: the known intentions (which the envs list as candidates) then say
+    nothing of what the day holds, and a proposal closer to a task the user did not take
+    up that day is about that task. Each task's target — the record it is about, as
+    ``content`` labels it — is a name of the task, so a proposal quoting another one is
+    about something else even where no wording of the task quotes its name.
     """
     names: dict[str, set[str]] = {}
-    for task_id in {s.task for s in segments if s.task and not s.is_noise}:  # each once
-        task = instantiate(task_id, content)
-        names.setdefault(_task_key(task_id), set()).update(
+    known: dict[str, str] = {}
+    for task in (instantiate(task_id, content) for task_id in task_ids()):
+        names.setdefault(_task_key(task.id), set()).update(
             content.labels[e] for e in (task.record, task.target) if e in content.labels)
-    return IntentMatcher(encoder, known_intentions(segments), threshold, names)
+        known[intention_text(task)] = _task_key(task.id)
+    known |= known_intentions(segments)  # loaded data may word them otherwise
+    return IntentMatcher(encoder, dict(sorted(known.items())), threshold, names)
 
 
 def known_intentions(segments: Iterable[IntentionSegment]) -> dict[str, str]:

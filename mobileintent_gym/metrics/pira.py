@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from mobileintent_gym.metrics.text import normalised
 from mobileintent_gym.users.encoders import Encoder, unit_rows
+from mobileintent_gym.users.ranking import encode_cached
 
 MATCH_THRESHOLD = 0.6
 _QUOTED = re.compile(r'"([^"]+)"|\u201c([^\u201d]+)\u201d')
@@ -89,9 +90,10 @@ def pira_scores(predictions: Sequence[str | None], gold: Sequence[str | None],
 class IntentMatcher:
     """Decides whether a predicted intent names the same task as the gold one.
 
-    The known intentions are the candidates the user could mean (their history and the
-    day's intentions), each with the task it names (two wordings of one task, explicit and
-    implicit, share it). A prediction matches gold when
+    The known intentions are the candidates the user could mean (in the envs: every task
+    of their content, and their history's and the day's intentions), each with the task it
+    names (two wordings of one task, explicit and implicit, share it). A prediction
+    matches gold when
 
     * it is, case and spacing aside, gold or a known wording of gold's task; or
     * it is no known intention, quotes no name that rules it out (below), the cosine
@@ -128,7 +130,7 @@ class IntentMatcher:
         self.encoder, self.threshold = encoder, threshold
         self._task = {normalised(text): task for text, task in known.items()}
         self.known: tuple[str, ...] = tuple(known)
-        self._rows = unit_rows(encoder.encode(list(self.known))) if known else None
+        self._rows = unit_rows(encode_cached(encoder, self.known)) if known else None
         self._names: dict[str, set[str]] = {}  # task -> its names: quoted, or given
         for text, task in known.items():
             self._names.setdefault(task, set()).update(quoted_names(text))

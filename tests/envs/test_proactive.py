@@ -14,6 +14,7 @@ from mobileintent_gym.envs.proposals import answer, parse_proposal
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents import replay
 from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.tasks import TEMPLATES
 from tests.helpers import COPIES, assert_copy_goes_on, frame_bounds_bytes, history
 
 USERS = ["demo-ana"]
@@ -60,6 +61,23 @@ def test_the_env_passes_the_gymnasium_checker():
     assert obs["hierarchies"][-1].startswith("<?xml") and obs["hierarchies"][0] == ""
     assert env.spec.max_episode_steps == 4000
     env.close()
+
+
+def test_the_candidates_say_nothing_of_the_day():
+    # They were the history's and the day's intentions: each one not in the history was
+    # one of the day's golds (2-3 a day, on every day a reviewer looked at).
+    env = gym.make("Act2Intent-Proactive-v0", users=USERS, window=2, frame_size=(108, 240),
+                   candidates=True)
+    shown, golds = [], set()
+    for day in (0, 1):
+        obs, _ = env.reset(options={"user": USERS[0], "day": day})
+        shown.append(obs["candidates"])
+        golds |= {s.intention for s in env.unwrapped.stream.session.segments
+                  if not s.is_noise}
+    env.close()
+    assert shown[0] == shown[1]
+    candidates = shown[0].split("\n")
+    assert len(candidates) == len(TEMPLATES) * 4 and golds < set(candidates)
 
 
 def test_each_turn_shows_the_last_n_screens_of_the_replayed_day(env):
