@@ -469,11 +469,13 @@ class SimPhone:
 
         Versions are never reused for other data, and app states are immutable, so a reset
         that loads the very state object an earlier reset loaded (the same user's content
-        again) gets its version back, and the screens built from it are reused.
+        again) gets its version back, and the screens built from it are reused. An entry
+        counts for the object it keeps only: a copied phone (deepcopy, pickle) keeps copies
+        under the ids of the originals, which other objects may take once those are freed.
         """
         key = (app_id, id(data))
-        known = self._loaded.get(key)  # the entry keeps ``data`` alive: no other has its id
-        if known is None:
+        known = self._loaded.get(key)
+        if known is None or known[0] is not data:
             known = self._loaded.put(key, (data, next(self._versions)))
         return known[1]
 

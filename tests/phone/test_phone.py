@@ -1,3 +1,5 @@
+import dataclasses
+import gc
 import re
 
 import numpy as np
@@ -15,7 +17,7 @@ from mobileintent_gym.phone import PhoneState, SimPhone
 from mobileintent_gym.phone.app import App
 from mobileintent_gym.phone.query import find, find_all, tap
 from mobileintent_gym.phone.state import DEFAULT_CLOCK
-from tests.helpers import press, texts
+from tests.helpers import COPIES, press, texts
 
 
 def test_launcher_icons_open_apps_and_back_from_root_returns_home(phone):
@@ -603,3 +605,29 @@ def test_a_row_scrolled_to_a_sliver_is_not_shown():
         row("a", (4, 40, 158, 120)), row("b", (4, 427, 158, 428)), row("c", (4, 420, 158, 425)),
         row("d", (300, 40, 302, 120)))
     assert touch.visible_entities(root) == ("a", "c")
+
+
+@pytest.mark.parametrize("copy_phone", COPIES, ids=["deepcopy", "pickle"])
+def test_a_copied_phone_shows_new_data_that_took_the_id_of_data_it_copied(copy_phone):
+    # A copy keeps copies of the states it loaded under the ids of the originals. Once
+    # those were freed, a new state given such an id got the old state's version, and
+    # the copy showed the screens of data that no longer existed.
+    base, clock = SimPhone().state.apps["chat"], SimPhone().state.clock
+    phone = SimPhone()
+    phone.reset(PhoneState({"chat": dataclasses.replace(base, me="Original Owner")}, clock))
+    phone.open("chat", "chat/me")
+    freed = id(phone.state.apps["chat"])
+    twin = copy_phone(phone)
+    del phone  # nothing but the twin's copy is left of that state
+    gc.collect()
+    kept = []  # CPython hands a freed object's memory to the next object of its size
+    for k in range(100_000):
+        other = dataclasses.replace(base, me=f"Someone Else {k}")
+        if id(other) == freed:
+            break
+        kept.append(other)
+    else:
+        pytest.skip("this interpreter gave no new object the freed id")
+    twin.reset(PhoneState({"chat": other}, clock))
+    twin.open("chat", "chat/me")
+    assert f"Someone Else {k}" in twin.hierarchy() and "Original Owner" not in twin.hierarchy()
