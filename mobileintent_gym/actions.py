@@ -21,7 +21,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector.utils import concatenate, create_empty_array
 
-from mobileintent_gym.checks import is_integer
+from mobileintent_gym.checks import is_integer, xml_invalid
 from mobileintent_gym.errors import InvalidActionError, brief
 
 MAX_TEXT_LENGTH = 1000
@@ -120,6 +120,10 @@ class Action:
                 f"TYPE text is {len(self.text)} characters, more than {MAX_TEXT_LENGTH}: "
                 f"{self.text[:40]!r}..."
             )
+        bad = xml_invalid(self.text)
+        if bad is not None:  # a field would hold what its dump cannot show
+            raise InvalidActionError(f"TYPE text holds {bad!r} (U+{ord(bad):04X}), which no "
+                                     f"keyboard types: {brief(self.text)}")
 
     def _check_swipe(self) -> None:
         value = self.direction.upper() if isinstance(self.direction, str) else self.direction

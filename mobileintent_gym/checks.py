@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Set
 from numbers import Real
 from typing import Any
@@ -45,6 +46,23 @@ def positive_integer(name: str, value: Any) -> int:
     if not is_count(value):
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
+
+
+XML_INVALID = "\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff"
+"""The code points XML 1.0 cannot carry at all, escaped or not (a regex character class);
+a device's view hierarchy drops them too, and no keyboard types them."""
+_XML_INVALID = re.compile(f"[{XML_INVALID}]")
+
+
+def xml_invalid(text: str) -> str | None:
+    """The first character of ``text`` that XML 1.0 cannot carry (``None``: there is none)."""
+    found = _XML_INVALID.search(text)
+    return None if found is None else found.group()
+
+
+def xml_safe(text: str) -> bool:
+    """Whether XML 1.0 can carry every character of ``text`` (escaped where needed)."""
+    return xml_invalid(text) is None
 
 
 def is_number(value: Any) -> bool:

@@ -15,10 +15,11 @@ from mobileintent_gym.actions import (
     format_action,
     parse_action,
 )
+from mobileintent_gym.checks import xml_safe
 from mobileintent_gym.errors import InvalidActionError, MobileIntentError
 
 coords = st.integers(min_value=0, max_value=10_000)
-texts = st.text(min_size=1, max_size=MAX_TEXT_LENGTH)
+texts = st.text(min_size=1, max_size=MAX_TEXT_LENGTH).filter(xml_safe)  # what keyboards type
 actions = st.one_of(
     st.builds(Action.click, coords, coords),
     st.builds(Action.long_click, coords, coords),
@@ -97,6 +98,10 @@ def test_malformed_strings_raise_naming_the_bad_value(text, named):
     (lambda: Action(ActionType.CLICK, x=1, y=2, text="x"), "text"),
     (lambda: Action(ActionType.TYPE, text="a" * (MAX_TEXT_LENGTH + 1)), "1001"),
     (lambda: Action(ActionType.TYPE, text=3), "3"),
+    # Typed into a field, it was logged as the hit's text while the dump dropped it, and
+    # a draft of "\x00" alone, blank on screen, was sent as a message.
+    (lambda: Action(ActionType.TYPE, text="\x00hi"), r"'\\x00' \(U\+0000\), which no keyboard"),
+    (lambda: Action(ActionType.TYPE, text="a\udc80"), r"U\+DC80"),
     (lambda: Action(ActionType.SWIPE, direction="diagonal"), "diagonal"),
     (lambda: Action(ActionType.PRESS, key=None), "None"),
     (lambda: Action(9), "9"),

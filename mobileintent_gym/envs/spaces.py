@@ -11,7 +11,7 @@ from gymnasium import spaces
 from gymnasium.spaces.utils import flatten, flatten_space, unflatten
 from gymnasium.vector.utils import batch_space
 
-from mobileintent_gym.phone.hierarchy import xml_safe
+from mobileintent_gym.checks import xml_safe
 
 INSTRUCTION_LENGTH = 512
 HIERARCHY_LENGTH = 1 << 20

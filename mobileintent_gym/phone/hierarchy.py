@@ -21,6 +21,7 @@ import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
 
+from mobileintent_gym.checks import XML_INVALID
 from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone.ui import Node
 
@@ -28,18 +29,11 @@ HEADER = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
 _BOOL_ATTRS = ("checkable", "checked", "clickable", "enabled", "focusable", "focused",
                "scrollable", "long-clickable", "password", "selected")
 _FIELD = {"long-clickable": "long_clickable"}
-# XML 1.0 cannot carry these code points at all, escaped or not; a device drops them too.
-_INVALID = "\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff"
-_INVALID_XML = re.compile(f"[{_INVALID}]")
+_INVALID_XML = re.compile(f"[{XML_INVALID}]")
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 
 
-_SPECIAL = re.compile(f'[&<>"\n\r\t{_INVALID}]')
-
-
-def xml_safe(text: str) -> bool:
-    """Whether XML 1.0 can carry every character of ``text`` (escaped where needed)."""
-    return _INVALID_XML.search(text) is None
+_SPECIAL = re.compile(f'[&<>"\n\r\t{XML_INVALID}]')
 
 
 def escape(value: str) -> str:

@@ -23,7 +23,7 @@ seed = int(sys.argv[1])
 phone = SimPhone()
 phone.reset(seed=seed)
 digest = hashlib.sha256()
-extra = ["PRESS[HOME]", "CLICK[182,800]", "SWIPE[UP]", "CLICK[540,1200]", "TYPE[é 中 \\x07]",
+extra = ["PRESS[HOME]", "CLICK[182,800]", "SWIPE[UP]", "CLICK[540,1200]", "TYPE[é 中 \\t]",
          "LONG_CLICK[540,700]", "PRESS[BACK]", "CLICK[900,2264]", "CLICK[540,503]"]
 for step in [s for _, s in plan(phone.apps.values())] + [lambda xml, a=a: a for a in extra]:
     phone.act(step(phone.hierarchy()))
