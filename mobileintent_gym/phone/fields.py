@@ -17,8 +17,8 @@ from mobileintent_gym.phone.characters import last_character
 from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER, LETTERS, SHIFT, SYMBOLS
 from mobileintent_gym.phone.ui import Intent
 from mobileintent_gym.phone.view import View
+from mobileintent_gym.phone.widgets import MAX_FIELD_LENGTH
 
-MAX_FIELD_LENGTH = 4000
 Outcome = tuple[str, None, str | None]
 
 

@@ -66,7 +66,7 @@ def bubble_row(ctx: Ctx, rect: Rect, text: str, face: Avatar, *, mine: bool,
     row.add(Node(ui.IMAGE_VIEW, (left, top, left + side, top + side), desc=face.label,
                  paint=face))
     size = ctx.dp(_TEXT)
-    lines = wrap(text, size, False, _room(ctx), 99)
+    lines = wrap(text, size, False, _room(ctx), widgets.WHOLE)
     width = max(text_width(line, size) for line in lines) + 1 + 2 * ctx.dp(_PAD_X)
     x = left - ctx.dp(_TO_FACE) - width if mine else left + side + ctx.dp(_TO_FACE)
     bubble = (x, top, x + width, rect[3] - ctx.dp(_GAP))
@@ -77,7 +77,7 @@ def bubble_row(ctx: Ctx, rect: Rect, text: str, face: Avatar, *, mine: bool,
     # As wide as its longest line, the text wraps into the same lines it was measured in.
     ink = style.ink if mine else ctx.theme.text
     return row.add(Node(ui.VIEW_GROUP, ui.inset(bubble, ctx.dp(_PAD_X), ctx.dp(_PAD_Y)),
-                        paint=Label(text, size, ink, fill, lines=99)))
+                        paint=Label(text, size, ink, fill, lines=widgets.WHOLE)))
 
 
 def input_bar(ctx: Ctx, rect: Rect, entry: Entry, send: Intent, *, hint: str,

@@ -30,6 +30,12 @@ from mobileintent_gym.phone.paint import (
 from mobileintent_gym.phone.state import DEFAULT_CLOCK
 from mobileintent_gym.phone.ui import Intent, Node, Rect
 
+MAX_FIELD_LENGTH = 4000
+"""The most characters a text field (:func:`text_field`) holds; typing stops there."""
+WHOLE = MAX_FIELD_LENGTH + 1
+"""Lines enough for any text a field can hold (every character a line, and one more):
+what users type is shown whole, as a text view grows with its text."""
+
 TOOLBAR, TITLE, UP, SUBTITLE, THUMB, META, BADGE = (
     "toolbar", "title", "up", "subtitle", "thumb", "meta", "badge")
 MORE, SECTION_TITLE, BOTTOM_NAV, TABS = "more", "section_title", "bottom_nav", "tabs"
@@ -117,7 +123,7 @@ def text(ctx: Ctx, rect: Rect, value: str, size: float = 16, *, color: Color | N
     return Node(ui.TEXT_VIEW, rect, text=value, resource_id=ctx.rid(rid), paint=paint, **kw)
 
 
-def text_height(ctx: Ctx, value: str, size: float, width: int, *, lines: int = 99,
+def text_height(ctx: Ctx, value: str, size: float, width: int, *, lines: int = WHOLE,
                 bold: bool = False) -> int:
     """Pixels that :func:`paragraph` needs for ``value`` in ``width`` pixels.
 
@@ -128,7 +134,7 @@ def text_height(ctx: Ctx, value: str, size: float, width: int, *, lines: int = 9
     return len(wrap(value, px, bold, width, lines)) * line_height(px)
 
 
-def paragraph(ctx: Ctx, rect: Rect, value: str, size: float = 16, *, lines: int = 99,
+def paragraph(ctx: Ctx, rect: Rect, value: str, size: float = 16, *, lines: int = WHOLE,
               color: Color | None = None, under: Color | None = None, bold: bool = False,
               rid: str = "", **kw) -> Node:
     """A TextView whose text wraps onto up to ``lines`` lines, from the top of ``rect``.

@@ -3,8 +3,8 @@ by a draft, and taking the draft."""
 
 from mobileintent_gym.phone import messenger
 from mobileintent_gym.phone.app import Entry
-from mobileintent_gym.phone.paint import Avatar
-from mobileintent_gym.phone.widgets import Ctx, Theme
+from mobileintent_gym.phone.paint import Avatar, Label, line_height, wrap
+from mobileintent_gym.phone.widgets import MAX_FIELD_LENGTH, Ctx, Theme
 
 WHITE, GREEN, GREY = (255, 255, 255), (149, 236, 105), (237, 237, 237)
 THEME = Theme(WHITE, GREY, (25, 25, 25), (128, 128, 128), GREEN, GREY, (229, 229, 229))
@@ -60,3 +60,16 @@ def test_taking_the_draft_empties_the_field_and_rewinds_the_conversation():
     assert entry.fields[messenger.DRAFT] == "" and messenger.MESSAGE_LIST not in entry.scroll
     blank = Entry("talk/conversation", fields={messenger.DRAFT: "  "})
     assert messenger.take_draft(blank) == "" and blank.fields[messenger.DRAFT] == "  "
+
+
+def test_a_message_as_long_as_a_field_holds_is_shown_whole():
+    # Bubbles and paragraphs stopped at 99 lines with "…": the end of a long message, which
+    # a field holds up to 4,000 characters of, was never to be seen.
+    text = ("word " * 800)[:MAX_FIELD_LENGTH]
+    row = messenger.bubble_row(CTX, (0, 0, 1080, messenger.bubble_height(CTX, text)), text,
+                               FACE, mine=True, style=STYLE)
+    node = next(n for n in row.walk() if isinstance(n.paint, Label))
+    label = node.paint
+    lines = wrap(text, label.size, False, node.bounds[2] - node.bounds[0], label.lines)
+    assert len(lines) > 99 and lines[-1].endswith("word") and "…" not in "".join(lines)
+    assert node.bounds[3] - node.bounds[1] >= len(lines) * line_height(label.size)

@@ -97,7 +97,7 @@ def test_a_paragraph_is_as_high_as_its_lines_and_measured_once():
     text = "a paragraph long enough to need several lines on a phone screen " * 4
     wrap.cache_clear()
     node = widgets.paragraph(ctx, (0, 100, 600, 2000), text, 16)
-    lines = wrap(text, ctx.dp(16), False, 600, 99)
+    lines = wrap(text, ctx.dp(16), False, 600, widgets.WHOLE)
     assert node.frame == (0, 100, 600, 100 + len(lines) * line_height(ctx.dp(16)))
     drawn = ops_of(node.frame, node.paint, None)  # painting reads the same layout
     assert [op[1].text for op in drawn] == list(lines) and wrap.cache_info().misses == 1
