@@ -25,7 +25,8 @@ operation, and ``info["malformed"]`` says why (it never raises). A step's info t
 nothing of gold: most turns continue the intention of the turn before, so the gold of one
 would answer the next (agents are handed the info). When the day ends,
 ``info["day_scores"]`` holds PIRA's scores (docs/scores.md): precision, recall, F1,
-FPS_norm, S_final, the counts, and the accuracy of the memory operations given; and
+FPS_norm, S_final, the counts, and the accuracy of the memory operations given (plain, and
+balanced over gold's operations) with how many turns were given one; and
 ``info["outcomes"]`` and ``info["golds"]`` each turn's ``tp``, ``fp``, ``fn`` or ``tn`` and
 gold intent (``None`` on noise). Evaluators may read them as the day goes:
 :meth:`ProactiveEnv.truth` and :attr:`ProactiveEnv.outcomes`.
@@ -66,6 +67,7 @@ from mobileintent_gym.metrics.pira import (
     MATCH_THRESHOLD,
     IntentMatcher,
     memory_accuracy,
+    memory_balanced_accuracy,
     pira_scores,
 )
 from mobileintent_gym.phone import SimPhone
@@ -222,8 +224,10 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         turns = range(self.stream.turns)
         gold = [self.stream.gold(t) for t in turns]
         scores = asdict(pira_scores([s.intent for s in self._said], gold, self.matcher))
-        scores["memory_accuracy"] = memory_accuracy([s.memory for s in self._said],
-                                                    [self.stream.memory(t) for t in turns])
+        said, ops = [s.memory for s in self._said], [self.stream.memory(t) for t in turns]
+        scores |= {"memory_accuracy": memory_accuracy(said, ops),
+                   "memory_balanced_accuracy": memory_balanced_accuracy(said, ops),
+                   "memory_given": sum(op is not None for op in said)}
         return {**scores, "turns": len(gold),
                 "malformed": sum(s.error is not None for s in self._said)}
 

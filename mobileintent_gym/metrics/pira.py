@@ -185,7 +185,29 @@ def memory_accuracy(operations: Sequence[str | None], gold: Sequence[str]) -> fl
     Raises:
         ValueError: When the sequences differ in length.
     """
+    given = _given(operations, gold)
+    return sum(op == g for op, g in given) / len(given) if given else None
+
+
+def memory_balanced_accuracy(operations: Sequence[str | None], gold: Sequence[str]
+                             ) -> float | None:
+    """:func:`memory_accuracy` per gold operation, averaged over the operations gold has.
+
+    Most turns continue an intention (UPDATE), so always answering UPDATE has a high plain
+    accuracy; here it has 1 / (the number of gold operations among the turns answered).
+
+    Raises:
+        ValueError: When the sequences differ in length.
+    """
+    given = _given(operations, gold)
+    classes = sorted({g for _, g in given})
+    recalls = [sum(op == g for op, g in given if g == c) / sum(g == c for _, g in given)
+               for c in classes]
+    return sum(recalls) / len(recalls) if recalls else None
+
+
+def _given(operations: Sequence[str | None], gold: Sequence[str]) -> list[tuple[str, str]]:
+    """The (operation, gold's) pairs of the turns given an operation."""
     if len(operations) != len(gold):
         raise ValueError(f"{len(operations)} memory operations for {len(gold)} gold ones")
-    given = [(op, g) for op, g in zip(operations, gold, strict=True) if op is not None]
-    return sum(op == g for op, g in given) / len(given) if given else None
+    return [(op, g) for op, g in zip(operations, gold, strict=True) if op is not None]

@@ -142,9 +142,11 @@ def test_a_stride_skips_frames_and_gold_is_the_newest_frames_segment():
 def test_the_oracle_scores_one_and_never_proposing_scores_zero(env):
     oracle, outcomes = _episode(env, OracleProposer, seed=1)
     assert {k: oracle[k] for k in ("precision", "recall", "f1", "fps_norm", "s_final",
-                                   "memory_accuracy", "fp", "fn")} == {
+                                   "memory_accuracy", "memory_balanced_accuracy", "fp",
+                                   "fn")} == {
         "precision": 1.0, "recall": 1.0, "f1": 1.0, "fps_norm": 1.0, "s_final": 1.0,
-        "memory_accuracy": 1.0, "fp": 0, "fn": 0}
+        "memory_accuracy": 1.0, "memory_balanced_accuracy": 1.0, "fp": 0, "fn": 0}
+    assert oracle["memory_given"] == oracle["turns"]
     assert oracle["tp"] == sum(o == ("tp", 1.0) for o in outcomes) > 0
     assert oracle["noise"] == sum(o == ("tn", 0.0) for o in outcomes) > 0
     quiet, _ = _episode(env, lambda e: NeverPropose(), seed=1)
