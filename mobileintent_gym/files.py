@@ -64,7 +64,7 @@ def trial_folder(folder: Path) -> Iterator[None]:
             ``filename``).
         OSError: When the folder cannot be made or written.
     """
-    made = list(itertools.takewhile(lambda p: not p.exists(), (folder, *folder.parents)))
+    made = _missing(folder)
     there = (folder, *folder.parents)[len(made)]  # the nearest part that exists
     if not there.is_dir():  # mkdir would say "File exists"
         raise NotADirectoryError(errno.ENOTDIR, "is a file", str(there))
@@ -74,9 +74,19 @@ def trial_folder(folder: Path) -> Iterator[None]:
             pass
         yield
     finally:
-        for each in made:  # deepest first
-            with contextlib.suppress(OSError):
-                each.rmdir()
+        _remove_empty(made)
+
+
+def _missing(folder: Path) -> list[Path]:
+    """``folder`` and the folders above it that do not exist, deepest first."""
+    return list(itertools.takewhile(lambda p: not p.exists(), (folder, *folder.parents)))
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove those of ``folders`` (deepest first) that nothing was written into."""
+    for each in folders:
+        with contextlib.suppress(OSError):
+            each.rmdir()
 
 
 def partial_of(name: str) -> str | None:
@@ -172,30 +182,49 @@ def lock_file(path: str | Path, wait: bool = True, shared: bool = False) -> int 
 def sole_writer(target: str | Path) -> Iterator[None]:
     """Refuse a second process writing ``target`` (a run's file or folder) meanwhile.
 
-    Holds the lock of ``<target>.lock`` beside it while the block runs, and removes that
-    file after. Another process writing the same run is refused at once, where it would
-    have replaced this one's file or mixed its rows with this one's. Where there are no
-    locks (see :func:`lock_file`), or the lock file cannot be made, nothing is refused.
+    Holds the lock of ``<target>.lock`` beside it (``target`` resolved: one lock however
+    its path is written, through a link or as ``.``) while the block runs, then removes
+    that file and the folders made for it that stay empty. Another process writing the
+    same run is refused at once, where it would have replaced this one's file or mixed its
+    rows with this one's. Where there are no locks (see :func:`lock_file`), or the lock
+    file cannot be made, nothing is refused.
 
     Raises:
         MobileIntentError: Naming ``target`` when another process holds it.
     """
-    target = Path(target)
-    path = target.with_name(f"{target.name}.lock")
+    real = Path(os.path.realpath(target))
+    path = real.with_name(f"{real.name}.lock") if real.name else real / ".lock"  # "/"
+    made = _missing(path.parent)
     with contextlib.suppress(OSError):  # a folder that cannot be made is named by its user
         path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        descriptor = lock_file(path, wait=False)
-    except BlockingIOError:
-        raise MobileIntentError(f"another process is writing {target} now; wait until it "
-                                "ends, or write elsewhere") from None
-    try:
-        yield
+        try:
+            descriptor = lock_file(path, wait=False)
+        except BlockingIOError:
+            raise MobileIntentError(f"another process is writing {target} now; wait until "
+                                    "it ends, or write elsewhere") from None
+        try:
+            yield
+        finally:
+            _let_go(path, descriptor)
     finally:
-        if descriptor is not None:  # removed while held: a waiter then locks a new file
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-        unlock(descriptor)
+        _remove_empty(made)
+
+
+def _let_go(path: Path, descriptor: int | None) -> None:
+    """Remove the lock file ``path`` and let go of its lock ``descriptor``.
+
+    Removed while locked, so that no other process locks it meanwhile; where there are no
+    locks (Windows) only once closed, as a file open there cannot be removed.
+    """
+    held = is_locked(descriptor)
+    if held:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+    unlock(descriptor)
+    if not held and descriptor is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 def remove_lock_file(path: str | Path) -> None:

@@ -212,3 +212,30 @@ def test_a_run_another_process_writes_is_refused_and_its_lock_file_goes(tmp_path
     with files.sole_writer(target):  # free again
         assert (tmp_path / "run.lock").exists()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(files.fcntl is None, reason="needs flock")
+def test_one_run_is_one_lock_however_its_path_is_written(tmp_path, monkeypatch):
+    # A link to the run's folder took a lock of its own, and "." (no name) crashed
+    # `train --out .` with a ValueError.
+    (tmp_path / "run").mkdir()
+    (tmp_path / "alias").symlink_to(tmp_path / "run")
+    monkeypatch.chdir(tmp_path / "run")
+    with written_by_another_process(tmp_path / "run"):
+        for written in ("../alias", "."):
+            with pytest.raises(MobileIntentError, match=f"writing {written} now"), \
+                    files.sole_writer(written):
+                pass
+    with files.sole_writer("."):
+        assert (tmp_path / "run.lock").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["alias", "run"]
+
+
+def test_the_folders_made_for_a_lock_go_with_it_unless_written_into(tmp_path):
+    # A run that failed at once left the folders of its --out behind, empty.
+    with files.sole_writer(tmp_path / "new" / "sub" / "run.json"):
+        assert (tmp_path / "new" / "sub" / "run.json.lock").exists()
+    assert list(tmp_path.iterdir()) == []
+    with files.sole_writer(tmp_path / "new" / "sub" / "run.json"):
+        (tmp_path / "new" / "sub" / "run.json").write_text("{}")
+    assert [p.name for p in (tmp_path / "new" / "sub").iterdir()] == ["run.json"]
