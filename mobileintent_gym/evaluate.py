@@ -113,8 +113,6 @@ def plan(args: argparse.Namespace) -> Plan:
     for path, option in ((out, "--out"), (html, "--html")):
         if path is not None:
             check_writable(path, option)
-    if out is not None and not args.resume:
-        _check_replaceable(out)
     return Plan(users, tasks, agent, out, html, real and (args.frames or html is not None))
 
 
@@ -425,6 +423,8 @@ def run_all(args: argparse.Namespace, run: Plan, env: gym.Env, writer: ResultsWr
 def _main(args: argparse.Namespace) -> int:
     run = plan(args)
     with sole_writer(run.out) if run.out else contextlib.nullcontext():
+        if run.out is not None and not args.resume:  # read once no other run writes it
+            _check_replaceable(run.out)
         return _evaluate(args, run)
 
 

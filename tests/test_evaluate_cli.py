@@ -353,6 +353,11 @@ def test_a_run_into_an_out_another_evaluate_writes_is_refused(tmp_path, capsys):
         f"mobileintent-gym evaluate: another process is writing {out} now; wait until it "
         "ends, or write elsewhere\n")
     assert out.read_bytes() == before
+    # A file a run is writing was read first, and named as a run that stopped part-way.
+    out.write_bytes(before[:len(before) // 2])
+    with written_by_another_process(out):
+        assert run("--users", "demo-ana", "--tasks", TASKS[0], "--out", str(out)) == 2
+    assert "another process is writing" in capsys.readouterr().err
 
 
 def test_a_run_that_stopped_early_or_another_file_is_not_started_over_without_resume(

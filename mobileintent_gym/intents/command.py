@@ -29,6 +29,7 @@ from mobileintent_gym.console import (
     seed_int,
     size_text,
 )
+from mobileintent_gym.files import sole_writer
 from mobileintent_gym.intents.act2intention import export_sessions
 from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.knowu import behaviour_log, load_knowu_habits, write_behaviour_log
@@ -100,12 +101,18 @@ def _knowu(pairs: Sequence[str], ids: Sequence[str]) -> tuple:
 
 
 def _main(args: argparse.Namespace) -> int:
-    width, height = args.size
     out = Path(args.out)
     output_folder(out)
-    if out.is_dir() and any(out.iterdir()):  # an earlier run's files would stay beside
-        raise UsageError(f"--out {out} holds files already; give a new or empty folder (a "
-                         "run writes only its own users and days beside them)")
+    with sole_writer(out):  # two runs would both find it empty, and mix their days there
+        if out.is_dir() and any(out.iterdir()):  # an earlier run's files would stay beside
+            raise UsageError(f"--out {out} holds files already; give a new or empty folder "
+                             "(a run writes only its own users and days beside them)")
+        return _generate(args, out)
+
+
+def _generate(args: argparse.Namespace, out: Path) -> int:
+    """:func:`_main` into the folder ``out``, empty and this run's alone."""
+    width, height = args.size
     users = resolve_users(args.users, profiles_folder(args.profiles))
     config = GeneratorConfig(width, height, profiles_dir=args.profiles,
                              habits=_knowu(args.knowu or (), _user_ids(users, args.profiles)))

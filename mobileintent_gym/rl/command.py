@@ -12,6 +12,7 @@ from mobileintent_gym.console import (
     profiles_folder,
     seed_int,
 )
+from mobileintent_gym.files import sole_writer
 from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_run_folder
 from mobileintent_gym.tasks import task_ids
 
@@ -74,9 +75,11 @@ def _repair(args: argparse.Namespace) -> int:
                           val_every=args.val_every, checkpoint_every=args.checkpoint_every,
                           seed=args.seed, device=args.device, phone=args.phone,
                           profiles_dir=profiles_folder(args.profiles), ray=args.ray)
-    # Before loading a model; the model loaded by default is compared once it is.
-    check_run_folder(config.out, asdict(config), args.resume,
-                     unknown=() if config.model else ("model",))
+    # Before loading a model; the model loaded by default is compared once it is (the
+    # trainer checks again, holding the folder while it trains).
+    with sole_writer(config.out):
+        check_run_folder(config.out, asdict(config), args.resume,
+                         unknown=() if config.model else ("model",))
     rows = RepairTrainer(config).train(progress=not args.quiet, resume=args.resume)
     if rows:
         last = rows[-1]

@@ -8,7 +8,7 @@ import pytest
 from mobileintent_gym.cli import main
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents import load_behaviour_log, load_intentions_csv, load_trajectories
-from tests.helpers import exit_status
+from tests.helpers import exit_status, written_by_another_process
 
 from .conftest import USER, lexical_config
 
@@ -138,6 +138,15 @@ def test_every_knowu_file_of_a_user_counts(tmp_path):
     assert names == {"clock_out", "other"}
     with pytest.raises(MobileIntentError, match="seed must be an integer of at least 0"):
         UserLife(USER, -1)
+
+
+def test_a_folder_another_generate_writes_is_refused(tmp_path, capsys):
+    # Both found it empty and wrote their users into it, under one run's summary.
+    with written_by_another_process(tmp_path / "out"):
+        assert main(["generate", "--users", USER, "--days", "1", "--out",
+                     str(tmp_path / "out")]) == 2
+    assert f"another process is writing {tmp_path / 'out'} now" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_folder_holding_files_is_refused_before_any_work(tmp_path, capsys):

@@ -119,6 +119,10 @@ def test_a_run_is_neither_overwritten_nor_resumed_with_other_settings(tmp_path, 
     said = capsys.readouterr().err
     assert "lr: 1e-05 saved, 0.1 given; seed: 0 saved, 7 given)" in said
     assert "updates" not in said  # a resumed run may go further
+    # A run training there now is named as such, not as a run to be continued.
+    with written_by_another_process(out):
+        assert main([*SMOKE, "--out", str(out), "--updates", "3"]) == 2
+    assert f"another process is writing {out} now" in capsys.readouterr().err
     for broken in ("{", "[]"):
         (out / "config.json").write_text(broken)
         assert main([*SMOKE, "--out", str(out), "--updates", "3", "--resume"]) == 2
