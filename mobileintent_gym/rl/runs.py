@@ -205,7 +205,9 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
                                     "so no settings to continue them with; give another --out")
         logger.warn(f"{flag}: {out} holds no run to continue; starting a new run there")
         return
-    saved = _saved_settings(saved_file)
+    # Read as settings are written now: a run saved before models were made absolute
+    # kept a relative path, which names the same model from the folder it was run in.
+    saved = json.loads(settings_json(_saved_settings(saved_file)))
     given = json.loads(settings_json(config))  # tuples as lists, as saved
     differ = sorted(k for k in saved.keys() | given.keys()
                     if k not in {*RESUMABLE, *unknown} and saved.get(k) != given.get(k))

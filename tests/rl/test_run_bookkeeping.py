@@ -224,6 +224,10 @@ def test_a_model_given_as_a_relative_path_is_kept_as_the_folder_it_names(tmp_pat
     with pytest.raises(MobileIntentError, match=f"model: '{tmp_path / 'a' / 'smol'}' saved, "
                                                 f"'{tmp_path / 'b' / 'smol'}' given"):
         check_run_folder(tmp_path / "run", config, resume=True)
+    # A run saved as typed (before paths were made absolute) resumes from where it ran.
+    (tmp_path / "run" / "config.json").write_text('{"model": "smol", "updates": 3}')
+    monkeypatch.chdir(tmp_path / "a")
+    check_run_folder(tmp_path / "run", config, resume=True)
 
 
 def test_a_resume_stopped_while_its_log_is_rewritten_keeps_the_log(tmp_path, monkeypatch):
