@@ -80,7 +80,8 @@ class Action:
             its number).
         x: Horizontal device pixel (CLICK, LONG_CLICK).
         y: Vertical device pixel (CLICK, LONG_CLICK).
-        text: Text to type, 1 to 1,000 characters (TYPE).
+        text: Text to type, 1 to 1,000 characters, none of them one XML cannot carry
+            (NUL and other control characters but tab and newlines; TYPE).
         direction: ``UP``, ``DOWN``, ``LEFT`` or ``RIGHT``; ``UP`` moves the finger up and so
             reveals content further down (SWIPE).
         key: ``HOME``, ``BACK`` or ``ENTER`` (PRESS).
@@ -271,9 +272,9 @@ def action_space(width: int, height: int, max_text: int = MAX_TEXT_LENGTH) -> sp
     ``text``, ``direction`` (index into ``DIRECTIONS``) and ``key`` (index into ``KEYS``).
     Fields the type does not use are ignored by :func:`action_from_dict`. The ``text``
     entry holds printable ASCII (:data:`TEXT_CHARSET`), as Gymnasium's ``Text`` space needs
-    a finite charset; :class:`Action` itself takes any unicode text. It may be empty, as
-    the entry is unused by other types: a TYPE sample with empty text (about 2 in 10,000
-    samples) is no action, and the envs flag it as invalid.
+    a finite charset; :class:`Action` itself takes any unicode text XML can carry. It may
+    be empty, as the entry is unused by other types: a TYPE sample with empty text (about
+    2 in 10,000 samples) is no action, and the envs flag it as invalid.
 
     Args:
         width: Screen width in pixels.
