@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.spaces.utils import flatten, flatten_space, unflatten
-from gymnasium.vector.utils import batch_space
+from gymnasium.vector.utils import batch_space, read_from_shared_memory
 
 from mobileintent_gym.checks import xml_safe
 
@@ -101,7 +101,70 @@ def _flatten_unicode(space: UnicodeText, x: str) -> np.ndarray:
 
 @unflatten.register(UnicodeText)
 def _unflatten_unicode(space: UnicodeText, x: np.ndarray) -> str:
-    return "".join(chr(int(code) - 1) for code in x if code > 0)
+    return _decoded(x)
+
+
+def _decoded(codes: np.ndarray) -> str:
+    """The text of flattened ``codes`` (code points plus one, up to the first 0)."""
+    zeros = np.flatnonzero(codes == 0)
+    used = np.asarray(codes[:zeros[0]] if len(zeros) else codes, dtype=np.int64) - 1
+    return used.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+
+
+class SharedTexts(Sequence[str]):
+    """A batch's texts in a vector env's shared memory, read as they are when asked for.
+
+    Gymnasium's ``AsyncVectorEnv`` with shared memory reads its observations out of shared
+    memory once, when it is built: arrays are views of the memory the workers write, but
+    text was read there and then, so every later step showed those first texts (Gymnasium
+    issue #1164). Its reader for :class:`UnicodeText` gives this view instead, whose items
+    are the texts written last, as a view's values are; a copy (the vector env's
+    ``copy=True``, its default, deep-copies each step's observations) is a tuple of them.
+
+    Args:
+        codes: The batch's flattened texts, one row per sub-env (read, never written).
+    """
+
+    def __init__(self, codes: np.ndarray) -> None:
+        self._codes = codes
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
+        if isinstance(index, slice):
+            return tuple(map(_decoded, self._codes[index]))
+        return _decoded(self._codes[index])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]  # its texts change
+
+    def __repr__(self) -> str:
+        return f"SharedTexts({tuple(self)!r})"
+
+    def __copy__(self) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return tuple, (tuple(self),)
+
+
+@read_from_shared_memory.register(UnicodeText)
+def _read_unicode_from_shared_memory(space: UnicodeText, shared_memory: Any, n: int = 1
+                                     ) -> SharedTexts:
+    codes = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
+    return SharedTexts(codes.reshape(n, space.max_length))
 
 
 class FrameBox(spaces.Box):

@@ -1,8 +1,9 @@
 """A vector env of worker processes that hand their screenshots over in shared memory.
 
 Gymnasium's ``AsyncVectorEnv`` either pickles every observation through a pipe (a
-1080×2400 screenshot is 7.8 MB) or, with ``shared_memory=True``, reads ``Text`` fields out
-of shared memory only once, when it is built, so every instruction comes back blank.
+1080×2400 screenshot is 7.8 MB) or, with ``shared_memory=True``, puts every field in
+shared memory, text too (read at each step through :class:`~.spaces.SharedTexts`: its own
+reader reads text there once, when it is built).
 :class:`SharedMemoryVectorEnv` puts only the observation's arrays in shared memory and
 sends text, rewards, flags and ``info`` through the pipes. Its results equal a
 ``SyncVectorEnv``'s for the same seeds, autoresets included (next-step autoreset,

@@ -18,6 +18,7 @@ from mobileintent_gym.agents import OracleAgent, RandomAgent
 from mobileintent_gym.envs import ENV_SPECS
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.session import CarriedDevice
+from mobileintent_gym.envs.spaces import SharedTexts
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.rollouts import run_episode
@@ -214,26 +215,50 @@ def test_a_hierarchy_observation_stays_in_its_space_whatever_was_typed():
     env.close()
 
 
-@pytest.mark.parametrize("mode", ["sync", "async"])
-def test_vector_envs_give_what_single_envs_give(mode):
-    # Gymnasium's AsyncVectorEnv reads Text observations out of shared memory only once,
-    # at construction, so async vectors of this env need shared_memory=False.
-    kwargs = {"shared_memory": False} if mode == "async" else {}
+ALL_FIELDS = ("instruction", "hierarchy", "screenshot")
+
+
+@pytest.mark.parametrize(("mode", "shared"), [("sync", None), ("async", True),
+                                               ("async", False)])
+def test_vector_envs_give_what_single_envs_give(mode, shared):
+    # Gymnasium's AsyncVectorEnv with shared memory (its default) read Text observations
+    # out of it once, when built: every instruction and dump came back blank.
+    kwargs = {} if shared is None else {"shared_memory": shared}
     envs = gym.make_vec("Act2Intent-Execute-v0", num_envs=2, vectorization_mode=mode,
-                        vector_kwargs=kwargs, device="sim:540x1200")
+                        vector_kwargs=kwargs, device="sim:540x1200", observation=ALL_FIELDS)
     obs, info = envs.reset(seed=[4, 5])
     actions = {"type": np.array([4, 4]), "point": np.zeros((2, 2), np.int64),
                "text": ("", ""), "direction": np.zeros(2, np.int64), "key": np.array([1, 1])}
     stepped = envs.step(actions)[0]  # PRESS[BACK] in both
     envs.close()
     for i, seed in enumerate((4, 5)):
-        single = gym.make("Act2Intent-Execute-v0", device="sim:540x1200")
+        single = gym.make("Act2Intent-Execute-v0", device="sim:540x1200",
+                          observation=ALL_FIELDS)
         first, _ = single.reset(seed=seed)
         assert obs["instruction"][i] == first["instruction"] and info["task"][i]
+        assert obs["hierarchy"][i] == first["hierarchy"]
         assert np.array_equal(obs["screenshot"][i], first["screenshot"])
         after = single.step("PRESS[BACK]")[0]
         assert np.array_equal(stepped["screenshot"][i], after["screenshot"])
+        assert stepped["hierarchy"][i] == after["hierarchy"] != first["hierarchy"]
         single.close()
+
+
+def test_gymnasiums_async_env_without_copies_hands_texts_as_they_are_now():
+    # Without copies its arrays are views of the workers' latest; so are its texts now.
+    envs = gym.make_vec("Act2Intent-Execute-v0", num_envs=2, vectorization_mode="async",
+                        vector_kwargs={"copy": False}, device="sim:540x1200",
+                        observation=ALL_FIELDS)
+    obs, _ = envs.reset(seed=[4, 5])
+    texts = obs["hierarchy"]
+    before = tuple(texts)
+    assert isinstance(texts, SharedTexts) and copy.deepcopy(texts) == before
+    assert pickle.loads(pickle.dumps(texts)) == before and texts[:1] == before[:1]
+    actions = {"type": np.array([4, 4]), "point": np.zeros((2, 2), np.int64),
+               "text": ("", ""), "direction": np.zeros(2, np.int64), "key": np.array([1, 1])}
+    stepped = envs.step(actions)[0]
+    assert stepped["hierarchy"] is texts and tuple(texts) != before
+    envs.close()
 
 
 garbage = st.one_of(
