@@ -94,6 +94,7 @@ HANDED_BATCHES = 4
 While the caller holds all of them (a replay buffer keeping raw observations), the next
 observations are copied out of the working batch instead.
 """
+_BATCH_HINT = "(actions.batch_actions batches a list of actions or their strings)"
 
 
 class SharedMemoryVectorEnv(VectorEnv):
@@ -620,11 +621,11 @@ class SharedMemoryVectorEnv(VectorEnv):
             items = list(iterate(self._action_batches[count], actions))
         except (TypeError, KeyError, IndexError, ValueError) as err:
             raise ValueError(f"actions must be batched for {count} sub-envs of action "
-                             f"space {self.single_action_space}, got "
+                             f"space {self.single_action_space} {_BATCH_HINT}, got "
                              f"{brief(actions, 300)}") from err
         if len(items) != count:
-            raise ValueError(f"actions must be batched for {count} sub-envs, got "
-                             f"{len(items)}: {brief(actions, 300)}")
+            raise ValueError(f"actions must be batched for {count} sub-envs {_BATCH_HINT}, "
+                             f"got {len(items)}: {brief(actions, 300)}")
         return items
 
     def _wait_for(self, size: int) -> None:
