@@ -30,8 +30,12 @@ class GuidanceAgent:
         self._queue: list[Action] = []
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Action:
-        """The next guidance action of the current intention, or COMPLETE."""
-        if info.get("segment") != self._segment:
+        """The next guidance action of the current intention, or COMPLETE.
+
+        A new intention (another segment, or a new episode: no step taken yet) starts
+        its guidance afresh, whatever the last one left.
+        """
+        if info.get("segment") != self._segment or info.get("steps") == 0:
             self._segment = info.get("segment")
             steps = (_step(line) for line in observation["guidance"].splitlines())
             self._queue = [action for action, description in steps

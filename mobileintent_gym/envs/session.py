@@ -190,7 +190,7 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
         with refusable_reset(self, seed) as rng:  # a refused one changes no later episode
             drawn = draw_day(options, rng, self.users, self.history_days,
                              self.play_days, self.data_seed, self.config)
-        self._past = tuple(s for past in drawn.history for s in past.done())
+        self._past = tuple(s for past in drawn.history for s in past.whole())
         self._session, self.user = drawn.session, drawn.user
         self.segments, self._index, self._results = self._session.done(), 0, []
         return self._start()
@@ -212,7 +212,9 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
             return None
         # A cosine whatever the encoder returns: a longer row must not win by its length.
         rows = unit_rows(self.encoder.encode([segment.intention, *(p.intention for p in same)]))
-        return same[int(np.argmax(rows[1:] @ rows[0]))]
+        scores = rows[1:] @ rows[0]
+        # Habits repeat an intention word for word: of equals, the latest experience.
+        return same[len(same) - 1 - int(np.argmax(scores[::-1]))]
 
     def _observe(self, obs: dict[str, Any]) -> dict[str, Any]:
         return {**obs, "guidance": self._guide} if self.guidance else obs

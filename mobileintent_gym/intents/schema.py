@@ -16,7 +16,7 @@ hold (no task, no events).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
@@ -138,3 +138,20 @@ class Session:
     def done(self) -> tuple[IntentionSegment, ...]:
         """Each intention once, where it ended: noise and unfinished first parts left out."""
         return tuple(s for s in self.segments if not s.is_noise and s.part != 1)
+
+    def whole(self) -> tuple[IntentionSegment, ...]:
+        """:meth:`done`, an interrupted intention's second part holding all its steps.
+
+        Those of its first part come first, then its own, which start where the
+        interruption left the phone (its steps back to the app included).
+        """
+        firsts: dict[str | None, IntentionSegment] = {}
+        whole = []
+        for segment in self.segments:
+            if segment.part == 1:
+                firsts[segment.task] = segment
+            elif not segment.is_noise:
+                first = firsts.pop(segment.task, None) if segment.part == 2 else None
+                whole.append(segment if first is None else
+                             replace(segment, steps=first.steps + segment.steps))
+        return tuple(whole)
