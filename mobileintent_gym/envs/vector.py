@@ -624,8 +624,8 @@ class SharedMemoryVectorEnv(VectorEnv):
                              f"space {self.single_action_space} {_BATCH_HINT}, got "
                              f"{brief(actions, 300)}") from err
         if len(items) != count:
-            raise ValueError(f"actions must be batched for {count} sub-envs {_BATCH_HINT}, "
-                             f"got {len(items)}: {brief(actions, 300)}")
+            raise ValueError(f"actions must be batched for {count} sub-envs, got "
+                             f"{len(items)} {_BATCH_HINT}: {brief(actions, 300)}")
         return items
 
     def _wait_for(self, size: int) -> None:
