@@ -95,7 +95,8 @@ def _flat_unicode_space(space: UnicodeText) -> spaces.Box:
 @flatten.register(UnicodeText)
 def _flatten_unicode(space: UnicodeText, x: str) -> np.ndarray:
     out = np.zeros(space.max_length, np.int32)
-    out[:len(x)] = [ord(char) + 1 for char in x]
+    codes = np.frombuffer(x.encode("utf-32-le", "surrogatepass"), "<u4")
+    out[:len(codes)] = codes + 1
     return out
 
 
@@ -106,9 +107,8 @@ def _unflatten_unicode(space: UnicodeText, x: np.ndarray) -> str:
 
 def _decoded(codes: np.ndarray) -> str:
     """The text of flattened ``codes`` (code points plus one, up to the first 0)."""
-    zeros = np.flatnonzero(codes == 0)
-    used = np.asarray(codes[:zeros[0]] if len(zeros) else codes, dtype=np.int64) - 1
-    return used.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    end = int(np.argmax(codes == 0)) if codes[-1] == 0 else len(codes)  # padding trails
+    return (codes[:end] - 1).astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
 
 
 class SharedTexts(Sequence[str]):
@@ -143,7 +143,8 @@ class SharedTexts(Sequence[str]):
         return _decoded(self._codes[index])
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+        return (isinstance(other, Sequence) and not isinstance(other, str)
+                and tuple(self) == tuple(other))
 
     __hash__ = None  # type: ignore[assignment]  # its texts change
 

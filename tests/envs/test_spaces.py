@@ -44,7 +44,8 @@ def test_text_spaces_share_one_charset_built_on_first_use():
     assert out.split()[-1] == "0"
 
 
-@pytest.mark.parametrize("text", ["Café 😀", "a\nb", "x\u00a0y\u200dz", "", "末"])
+@pytest.mark.parametrize("text", ["Café 😀", "a\nb", "x\u00a0y\u200dz", "", "末",
+                                  "abcdefg😀"])  # the last fills the space: no padding
 def test_any_text_a_unicode_space_holds_flattens_and_comes_back(text):
     from gymnasium.spaces import utils
 
