@@ -87,3 +87,15 @@ def test_each_timed_reset_leaves_an_app_for_the_home_screen():
     assert "launcher" not in apps and len(apps) == 10  # each app of the home page in turn
     assert len(phone.left) == 12 and set(figures) == {
         "reset_ms", "reset_ms_max", "reset_and_screenshot_ms", "reset_and_screenshot_ms_max"}
+
+
+def test_text_codec_reads_back_what_it_writes_both_ways():
+    # The script asserts that both reads give the hierarchy it wrote before timing them.
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "text_codec.py"),
+                           "--number", "1", "--rounds", "1"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(done.stdout)
+    assert figures["characters"] > 1000
+    assert all(figures[name] > 0 for name in ("write_ms", "write_per_char_ms", "read_ms",
+                                               "read_per_char_ms"))
