@@ -198,20 +198,18 @@ def sole_writer(target: str | Path) -> Iterator[None]:
     with contextlib.suppress(OSError):  # a folder that cannot be made is named by its user
         path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        try:
-            descriptor = lock_file(path, wait=False)
-        except BlockingIOError:
-            raise MobileIntentError(f"another process is writing {target} now; wait until "
-                                    "it ends, or write elsewhere") from None
-        try:
-            yield
-        finally:
-            _let_go(path, descriptor)
+        descriptor = lock_file(path, wait=False)
+    except BlockingIOError:  # the holder made the folders: none to remove
+        raise MobileIntentError(f"another process is writing {target} now; wait until it "
+                                "ends, or write elsewhere") from None
+    try:
+        yield
     finally:
+        _remove_held(path, descriptor)
         _remove_empty(made)
 
 
-def _let_go(path: Path, descriptor: int | None) -> None:
+def _remove_held(path: str | Path, descriptor: int | None) -> None:
     """Remove the lock file ``path`` and let go of its lock ``descriptor``.
 
     Removed while locked, so that no other process locks it meanwhile; where there are no
@@ -238,10 +236,7 @@ def remove_lock_file(path: str | Path) -> None:
         descriptor = lock_file(path, wait=False)
     except BlockingIOError:
         return
-    with contextlib.suppress(OSError):
-        if descriptor is not None:
-            os.unlink(path)
-    unlock(descriptor)
+    _remove_held(path, descriptor)
 
 
 def _still_at(path: str | Path, descriptor: int) -> bool:
