@@ -48,6 +48,16 @@ def positive_integer(name: str, value: Any) -> int:
     return int(value)
 
 
+def check_fraction(name: str, value: Any) -> None:
+    """Refuse ``value`` unless it is a number in [0, 1] (a chance, a rate).
+
+    Raises:
+        ValueError: Naming ``name`` and the value.
+    """
+    if not (is_number(value) and 0 <= value <= 1):
+        raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
+
+
 XML_INVALID = "\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff"
 """The code points XML 1.0 cannot carry at all, escaped or not (a regex character class);
 a device's view hierarchy drops them too, and no keyboard types them."""

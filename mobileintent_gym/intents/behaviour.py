@@ -21,7 +21,7 @@ from functools import cache
 import numpy as np
 
 from mobileintent_gym.actions import Action, ActionType
-from mobileintent_gym.checks import is_count, is_number
+from mobileintent_gym.checks import check_fraction, positive_integer
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.describe import LAUNCHER, app_of
 from mobileintent_gym.phone import SimPhone, chrome, hierarchy, keyboard, launcher
@@ -62,13 +62,9 @@ class Manner:
 
     def __post_init__(self) -> None:
         for name in ("detour", "overshoot", "retry", "typo", "long_pause"):
-            value = getattr(self, name)
-            if not (is_number(value) and 0 <= value <= 1):
-                raise ValueError(f"Manner {name} must be a number in [0, 1], got {value!r}")
+            check_fraction(f"Manner {name}", getattr(self, name))
         for name in ("max_steps", "patience"):
-            if not is_count(getattr(self, name)):
-                raise ValueError(f"Manner {name} must be a positive integer, got "
-                                 f"{getattr(self, name)!r}")
+            positive_integer(f"Manner {name}", getattr(self, name))
 
 
 @dataclass(frozen=True, slots=True)

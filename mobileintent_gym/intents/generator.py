@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from mobileintent_gym.checks import check_type, is_count, is_integer, is_number
+from mobileintent_gym.checks import check_fraction, check_type, is_count, is_integer
 from mobileintent_gym.errors import MobileIntentError, brief
 from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner, Recorded, wander
 from mobileintent_gym.intents.describe import describe
@@ -100,12 +100,9 @@ class GeneratorConfig:
             if not is_count(getattr(self, name)):
                 raise ValueError(f"GeneratorConfig {name} must be a positive integer (pixels), "
                                  f"got {getattr(self, name)!r}")
-        for name in ("noise", "interleave"):
-            value = getattr(self, name)
-            if value is None and name == "noise":
-                continue  # each routine's own rate
-            if not (is_number(value) and 0 <= value <= 1):
-                raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
+        if self.noise is not None:  # None: each routine's own rate
+            check_fraction("noise", self.noise)
+        check_fraction("interleave", self.interleave)
         object.__setattr__(self, "first_day", _day(self.first_day))
         object.__setattr__(self, "habits", _habits(self.habits))
 
