@@ -197,7 +197,7 @@ def write_intentions_csv(segments: Iterable[IntentionSegment], path: str | os.Pa
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(CSV_COLUMNS)
         for s in segments:
-            if not s.is_noise and s.part != 1:
+            if s.ends_intention:
                 writer.writerow((format_time(s.time), s.app, s.intention, s.event))
 
 

@@ -64,8 +64,7 @@ def persona_text(history: Sequence[IntentionSegment]) -> str:
     Returns:
         A few sentences; ``"No history yet."`` for an empty history.
     """
-    intentions = sorted((s for s in history if not s.is_noise and s.part != 1),
-                        key=lambda s: s.time)
+    intentions = sorted((s for s in history if s.ends_intention), key=lambda s: s.time)
     if not intentions:
         return "No history yet."
     total = len(intentions)

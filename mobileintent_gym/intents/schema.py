@@ -112,6 +112,14 @@ class IntentionSegment:
         """Whether the segment is noise rather than an intention."""
         return self.kind != "intention"
 
+    @property
+    def ends_intention(self) -> bool:
+        """Whether an intention ends here: not noise, nor a first part left unfinished.
+
+        Counting these counts each intention once.
+        """
+        return not self.is_noise and self.part != 1
+
 
 @dataclass(frozen=True, slots=True)
 class Session:
@@ -137,7 +145,7 @@ class Session:
 
     def done(self) -> tuple[IntentionSegment, ...]:
         """Each intention once, where it ended: noise and unfinished first parts left out."""
-        return tuple(s for s in self.segments if not s.is_noise and s.part != 1)
+        return tuple(s for s in self.segments if s.ends_intention)
 
     def whole(self) -> tuple[IntentionSegment, ...]:
         """:meth:`done`, an interrupted intention's second part holding all its steps.
@@ -150,7 +158,7 @@ class Session:
         for segment in self.segments:
             if segment.part == 1:
                 firsts[segment.task] = segment
-            elif not segment.is_noise:
+            elif segment.ends_intention:
                 first = firsts.pop(segment.task, None) if segment.part == 2 else None
                 whole.append(segment if first is None else
                              replace(segment, steps=first.steps + segment.steps))
