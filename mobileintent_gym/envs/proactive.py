@@ -215,16 +215,17 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         done = self._t == self.stream.turns
         info: dict[str, Any] = {"malformed": said.error}
         if done:
-            info |= {"day_scores": self._episode(), "outcomes": tuple(self.outcomes),
-                     "golds": tuple(self.stream.gold(t) for t in range(self.stream.turns))}
+            golds = tuple(self.stream.gold(t) for t in range(self.stream.turns))
+            info |= {"day_scores": self._episode(golds), "outcomes": tuple(self.outcomes),
+                     "golds": golds}
         reward = {"tp": 1.0, "fp": -1.0}.get(outcome, 0.0)
         return self._obs(), reward, done, False, info
 
-    def _episode(self) -> dict[str, Any]:
-        turns = range(self.stream.turns)
-        gold = [self.stream.gold(t) for t in turns]
+    def _episode(self, gold: tuple[str | None, ...]) -> dict[str, Any]:
+        """The day's scores, ``gold`` the gold intent of each turn."""
         scores = asdict(pira_scores([s.intent for s in self._said], gold, self.matcher))
-        said, ops = [s.memory for s in self._said], [self.stream.memory(t) for t in turns]
+        said = [s.memory for s in self._said]
+        ops = [self.stream.memory(t) for t in range(self.stream.turns)]
         scores |= {"memory_accuracy": memory_accuracy(said, ops),
                    "memory_balanced_accuracy": memory_balanced_accuracy(said, ops),
                    "memory_given": sum(op is not None for op in said)}
