@@ -4,7 +4,8 @@ Runs each baseline over the same episodes (days of the four demo users drawn wit
 and prints:
 
 * Proactive: mean over days of precision, recall, F1, FPS_norm and S_final, and the mean
-  numbers of turns, noise turns and false pushes (fp) per day.
+  numbers of turns, noise turns and false pushes (fp) per day; and the memory accuracy,
+  plain and balanced, of answering UPDATE on every turn (most turns' operation).
 * Assist: per day, proposals, accepted and rejected ones and user steps saved (means);
   over all days, the false-alarm rate (rejected / proposals), the end-to-end success of
   accepted intentions, the share of user steps saved and of intentions done.
@@ -23,6 +24,7 @@ import numpy as np
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents.assist import ASSISTANTS
 from mobileintent_gym.agents.proactive import MostFrequentProposer, NeverPropose, OracleProposer
+from mobileintent_gym.envs.proposals import answer
 from mobileintent_gym.rollouts import rollout
 
 
@@ -45,6 +47,19 @@ def proactive(users: list[str], episodes: int) -> None:
         v = np.mean(rows, axis=0)
         print(f"  {name:<27}" + " ".join(f"{x:7.3f}" for x in v[:5])
               + f" | {v[5]:5.1f} {v[6]:5.1f} {v[7]:5.1f}")
+    days = [list(rollout(env, AlwaysUpdate(), seed=seed))[-1].info["day_scores"]
+            for seed in range(episodes)]
+    plain, balanced = (np.mean([d[k] for d in days]) for k in ("memory_accuracy",
+                                                                "memory_balanced_accuracy"))
+    print(f"  memory, always UPDATE (no intent): accuracy {plain:.3f}, balanced {balanced:.3f}")
+
+
+class AlwaysUpdate:
+    """Proposes nothing and answers the memory operation most turns have: UPDATE."""
+
+    def act(self, observation: dict, info: dict) -> str:
+        """``{"Intent": null, "Memory": "UPDATE"}``."""
+        return answer(None, "UPDATE")
 
 
 def assist(users: list[str], episodes: int) -> None:
