@@ -234,10 +234,10 @@ def _teacher_forced(matches: list[bool] | None) -> str:
     """A teacher-forced run's marks: per step of the reference, the agent's action matched."""
     if matches is None:
         return ""
-    marks = "".join(f'<span class="{"ok" if m else "no"}">{"1" if m else "0"}</span>'
+    cells = "".join(f'<span class="{"ok" if m else "no"}">{"1" if m else "0"}</span>'
                     for m in matches)
     return (f'<p class="forced">teacher-forced, per step of the reference (1: the agent\'s '
-            f"action there matched it): <code>{marks}</code>, {sum(matches)} of "
+            f"action there matched it): <code>{cells}</code>, {sum(matches)} of "
             f"{len(matches)}</p>")
 
 
