@@ -42,6 +42,7 @@ from pathlib import Path
 from mobileintent_gym.adbd.client import ClientError, RawAdb, unread_pulls
 from mobileintent_gym.adbd.harness import ServeProcess
 from mobileintent_gym.adbd.limits import MIB
+from mobileintent_gym.console import Repeated
 from mobileintent_gym.memory import process_memory, reset_peak_memory
 
 FILE = "/sdcard/big.bin"
@@ -183,7 +184,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, help="attack a server already listening here")
     parser.add_argument("--pid", type=int, help="that server's process id (for its memory)")
-    parser.add_argument("--attacks", nargs="+", choices=list(attacks(None, 0)),
+    parser.add_argument("--attacks", nargs="+", action=Repeated, choices=list(attacks(None, 0)),
                         help="replay only these attacks (default: all, in the order above)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()

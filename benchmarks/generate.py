@@ -24,6 +24,7 @@ import os
 import tempfile
 import time
 
+from mobileintent_gym.console import Repeated
 from mobileintent_gym.intents import export_sessions
 from mobileintent_gym.intents.generator import UserLife
 from mobileintent_gym.phone import SimPhone, hierarchy
@@ -76,7 +77,7 @@ def warm_up(user: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", nargs="+", default=["demo"])
+    parser.add_argument("--users", nargs="+", action=Repeated, default=["demo"])
     parser.add_argument("--days", type=int, default=7)
     parser.add_argument("--core", type=int, default=0)
     parser.add_argument("--screenshots", action="store_true")

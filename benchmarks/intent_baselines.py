@@ -35,6 +35,7 @@ from mobileintent_gym.agents.understand import (
     OracleSegmenter,
     RandomSegmenter,
 )
+from mobileintent_gym.console import Repeated
 from mobileintent_gym.rollouts import rollout
 
 
@@ -99,7 +100,7 @@ def session(users: list[str], episodes: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", nargs="+", default=["demo"])
+    parser.add_argument("--users", nargs="+", action=Repeated, default=["demo"])
     parser.add_argument("--episodes", type=int, default=8)
     args = parser.parse_args()
     began = time.perf_counter()

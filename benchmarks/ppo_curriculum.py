@@ -32,6 +32,7 @@ import gymnasium as gym
 import numpy as np
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.console import Repeated
 from mobileintent_gym.rl.curves import plot_curves
 from mobileintent_gym.users import USER_SETS
 from mobileintent_gym.wrappers import ElementActions, ElementFeatures
@@ -123,7 +124,7 @@ def main() -> None:
     parser.add_argument("--eval-every", type=int, default=5_000)
     parser.add_argument("--random-repeats", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--policies", nargs="+", choices=sorted(POLICIES),
+    parser.add_argument("--policies", nargs="+", action=Repeated, choices=sorted(POLICIES),
                         default=["element", "mlp"])
     parser.add_argument("--out", default="out/ppo_curriculum")
     args = parser.parse_args()

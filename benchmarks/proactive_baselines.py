@@ -24,6 +24,7 @@ import numpy as np
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents.assist import ASSISTANTS
 from mobileintent_gym.agents.proactive import MostFrequentProposer, NeverPropose, OracleProposer
+from mobileintent_gym.console import Repeated
 from mobileintent_gym.envs.proposals import answer
 from mobileintent_gym.rollouts import rollout
 
@@ -84,7 +85,7 @@ def assist(users: list[str], episodes: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", nargs="+", default=["demo"])
+    parser.add_argument("--users", nargs="+", action=Repeated, default=["demo"])
     parser.add_argument("--episodes", type=int, default=8)
     args = parser.parse_args()
     began = time.perf_counter()

@@ -33,6 +33,7 @@ import gymnasium as gym
 from scale import ENV, positive, seeded_actions
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.console import Repeated
 
 
 def cpu_us(work: Callable[[], Any], pause: float) -> tuple[Any, float]:
@@ -78,7 +79,7 @@ def main() -> None:
     """Measure and print the figures as JSON."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=positive, default=3)
-    parser.add_argument("--pauses", type=float, nargs="+", default=[0.5, 2.0],
+    parser.add_argument("--pauses", type=float, nargs="+", action=Repeated, default=[0.5, 2.0],
                         help="sleeps before each call, ms")
     parser.add_argument("--steps", type=positive, default=300, help="env steps per round")
     parser.add_argument("--calls", type=positive, default=300, help="parent calls per round")

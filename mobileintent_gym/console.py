@@ -11,8 +11,9 @@ import re
 import sys
 import time
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.files import trial_folder
@@ -82,6 +83,23 @@ def output_folder(out: Path, option: str = "--out") -> None:
     except OSError as err:
         raise UsageError(f"{option} {out}: cannot write there ({err.strerror or err})"
                          ) from err
+
+
+class Repeated(argparse.Action):
+    """An argparse action for ``nargs="+"`` lists that a repeated option adds to.
+
+    ``--users a b --users c`` gives ``["a", "b", "c"]``, where argparse's own ``store``
+    would keep only ``c``; the first use replaces the default (argparse's ``extend``
+    would add to it).
+    """
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None
+                 ) -> None:
+        """Add ``values`` to what earlier uses of the option gave."""
+        held = getattr(namespace, self.dest, None)
+        earlier = [] if held is None or held is self.default else held
+        setattr(namespace, self.dest, [*earlier, *(values or ())])
 
 
 def path_text(text: str) -> str:

