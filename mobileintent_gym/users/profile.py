@@ -43,7 +43,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from mobileintent_gym.checks import is_integer, unique_keys
+from mobileintent_gym.checks import is_integer, unique_keys, xml_safe
 from mobileintent_gym.errors import InvalidProfileError, MobileIntentError, brief
 from mobileintent_gym.vocabulary import DOMAINS
 
@@ -217,13 +217,16 @@ def _check_name(value: Any) -> None:
 
 
 def _one_line(text: str) -> bool:
-    """Whether ``text`` has no control character, line break or direction control.
+    """Whether ``text`` is one line that a screen and its XML can carry.
 
-    Line breaks are also the line and paragraph separators; direction controls are the
-    embeddings, overrides and isolates, which turn the text around them.
+    It holds no control character, line break or direction control. Line breaks are also
+    the line and paragraph separators; direction controls are the embeddings, overrides
+    and isolates, which turn the text around them. XML cannot carry lone surrogates (a
+    file name that is not UTF-8 reads as some) nor U+FFFE and U+FFFF: a screen would draw
+    them and its hierarchy drop them.
     """
-    return not any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI_CONTROLS
-                   for ch in text)
+    return xml_safe(text) and not any(
+        unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI_CONTROLS for ch in text)
 
 
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -1,6 +1,8 @@
 import copy
 import json
+import os
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -84,6 +86,9 @@ def changed(path, value):
                                                   "separators or direction overrides"),
     (("user_id",), " tess ", "no space at its ends, not only dots), got ' tess '"),
     (("user_id",), "\u200b", "one line of visible text"),
+    # XML cannot carry these: the screen drew a box, its hierarchy dropped the character.
+    (("demographics", "name"), "Ana\ufffeB", "demographics['name'] must be one line"),
+    (("user_id",), "ana\uffff", "user_id names the user's output folder"),
     pytest.param(("demographics", "age"), 10 ** 5000, "demographics['age'] must be a finite "
                  "number of at most 18 digits, got an integer of 5000 digits", id="huge-int"),
     (("demographics", "score"), float("nan"), "demographics['score'] must be a finite number "
@@ -221,6 +226,16 @@ def test_an_unknown_name_lists_where_it_looked_and_what_is_there(tmp_path, monke
     assert "'nobody'" in message and str(tmp_path) in message
     assert "user2, user10" in message  # natural order
     assert "built-in" in message and "demo-ana, demo-ben, demo-chen, demo-dara" in message
+
+
+def test_a_file_name_that_is_not_utf8_is_no_user_id(tmp_path):
+    # Without a user_id in it, the file's name is the id: 'caf\udce9' passed, then building
+    # the user's content crashed encoding it.
+    folder = tmp_path.as_posix().encode()
+    path = Path(os.fsdecode(folder + b"/caf\xe9.json"))
+    write(path, {k: v for k, v in VALID.items() if k != "user_id"})
+    with pytest.raises(InvalidProfileError, match=r"user_id names the user's output folder"):
+        load_profile(path)
 
 
 def test_a_broken_file_names_its_path(tmp_path):
