@@ -162,12 +162,28 @@ def parse_answer(answer: str, elements: Sequence[ScreenElement] = ()) -> Action 
     if not isinstance(answer, str):
         return None
     found = _JSON_ACTION.search(answer)
-    # A JSON field that holds no action ("tap the search bar") hides nothing of the rest.
-    for text in (_json_string(found.group(1)), answer) if found else (answer,):
-        action = _first_action(text, elements)
-        if action is not None:
-            return action
-    return None
+    if found is None:
+        return _first_action(answer, elements)
+    field = _json_string(found.group(1))
+    action = _first_action(field, elements) or _typed_whole(field)
+    if action is not None:
+        return action
+    # A JSON field that holds no action ("tap the search bar") hides nothing of the rest;
+    # the field itself is read decoded only (undecoded, its escapes would be typed).
+    return _first_action(f"{answer[:found.start()]} {answer[found.end():]}", elements)
+
+
+_TYPE_WHOLE = re.compile(r"\s*TYPE\[(.*)\]\s*", re.I | re.A | re.S)
+
+
+def _typed_whole(field: str) -> Action | None:
+    """A JSON ``"action"`` field that is one TYPE, with its text whole.
+
+    Line breaks, which a JSON string holds escaped, are typed: where a plain answer's
+    action ends at its line's end, the field's ends with the field.
+    """
+    whole = _TYPE_WHOLE.fullmatch(field)
+    return None if whole is None else _candidate("TYPE", whole.group(1), ())
 
 
 def _first_action(text: str, elements: Sequence[ScreenElement]) -> Action | None:

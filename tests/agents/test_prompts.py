@@ -123,6 +123,12 @@ ELEMENTS = [ScreenElement("nav_home", ("Home",), (90, 1132), (0, 1095, 180, 1170
     ('{"action": "TYPE[caf\\u00e9 \\"au lait\\"]"}', Action.type_text('café "au lait"')),
     ('{"action": "TYPE[C:\\\\new]"}', Action.type_text("C:\\new")),
     ('{"action": "TYPE[a\\qb]"}', Action.type_text("a\\qb")),
+    # Its escaped line breaks and tabs are typed, not a backslash and a letter; an action
+    # the field holds is the answer's, never the field read undecoded.
+    ('{"action": "TYPE[line 1\\nline 2]"}', Action.type_text("line 1\nline 2")),
+    ('{"action": "TYPE[a\\tb]"}', Action.type_text("a\tb")),
+    ('{"action": "TYPE[\\u0000]"}', None),
+    ('{"action": "TYPE[a] and CLICK[1,2]"}', Action.type_text("a")),
     # Typed text runs to the "]" that closes its "[" (as parse_action reads it).
     ("TYPE[see [you] soon]", Action.type_text("see [you] soon")),
     ("TYPE[see [you soon] and more", Action.type_text("see [you soon")),
