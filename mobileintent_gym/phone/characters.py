@@ -29,6 +29,29 @@ def last_character(text: str) -> int:
     return start
 
 
+def cut_before(text: str, index: int) -> int:
+    """The cut at or before ``index`` that ends ``text[:cut]`` between whole characters.
+
+    ``index`` itself, or where the character holding ``text[index]`` starts.
+    """
+    return index if index >= len(text) or index <= 0 else last_character(text[:index + 1])
+
+
+def cut_after(text: str, index: int) -> int:
+    """The cut at or after ``index`` that starts ``text[cut:]`` with a whole character.
+
+    ``index`` itself, or where the character holding ``text[index]`` ends.
+    """
+    while cut_before(text, index) != index:
+        index += 1
+    return index
+
+
+def count(text: str) -> int:
+    """How many characters ``text`` holds, as a reader counts them."""
+    return sum(cut_before(text, index) == index for index in range(len(text)))
+
+
 _JOINER = "\u200d"
 _REGIONAL = "".join(map(chr, range(0x1F1E6, 0x1F200)))  # regional indicators A to Z
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from mobileintent_gym.phone import keyboard
 from mobileintent_gym.phone.app import Entry
-from mobileintent_gym.phone.characters import last_character
+from mobileintent_gym.phone.characters import count, cut_before, last_character
 from mobileintent_gym.phone.keyboard import BACKSPACE, ENTER, LETTERS, SHIFT, SYMBOLS
 from mobileintent_gym.phone.ui import Intent
 from mobileintent_gym.phone.view import View
@@ -23,19 +23,20 @@ Outcome = tuple[str, None, str | None]
 
 
 def type_text(top: Entry, text: str) -> Outcome:
-    """Append ``text`` to the focused field, up to :data:`MAX_FIELD_LENGTH` characters.
+    """Append ``text`` to the focused field, up to :data:`MAX_FIELD_LENGTH` code points.
 
-    What does not fit is dropped, and the note says how much was typed.
+    What does not fit is dropped (never part of a character: an emoji family or an
+    accented letter is typed whole or not at all), and the note says how much was typed.
     """
     if top.focus is None:
         return "no focused field", None, None
     value = top.fields.get(top.focus, "")
-    added = text[:MAX_FIELD_LENGTH - len(value)]
+    added = text[:cut_before(text, MAX_FIELD_LENGTH - len(value))]
     if not added:
         return "the field is full", None, None
     top.fields[top.focus] = value + added
     cut = "" if len(added) == len(text) else (
-        f"the field is full: {len(added)} of {len(text)} characters typed")
+        f"the field is full: {count(added)} of {count(text)} characters typed")
     return cut, None, added
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from mobileintent_gym.phone import icons, typeset
-from mobileintent_gym.phone.characters import last_character
+from mobileintent_gym.phone.characters import cut_after, cut_before, last_character
 
 Color = tuple[int, int, int]
 OUTLINE_WIDTH = 2
@@ -156,8 +156,8 @@ def fit_end(text: str, size: int, width: int) -> str:
     line, face = " ".join(text.split()), font(size, False)
     if face.getlength(line) <= width:
         return line
-    return "…" + line[len(line) - _fitting(lambda n: "…" + line[len(line) - n:], len(line),
-                                           face, width):]
+    kept = _fitting(lambda n: "…" + line[len(line) - n:], len(line), face, width)
+    return "…" + line[cut_after(line, len(line) - kept):]
 
 
 def _fitting(piece: Callable[[int], str], most: int, face: ImageFont.FreeTypeFont,
@@ -227,7 +227,8 @@ def _pieces(word: str, face: ImageFont.FreeTypeFont, width: int) -> Iterator[str
 
 def _closed(line: str, face: ImageFont.FreeTypeFont, width: int) -> str:
     """``line`` cut so that it and a closing "…" fit ``width`` pixels."""
-    return f"{line[:_fitting(lambda n: f'{line[:n]}…', len(line), face, width)].rstrip()}…"
+    kept = _fitting(lambda n: f"{line[:n]}…", len(line), face, width)
+    return f"{line[:cut_before(line, kept)].rstrip()}…"
 
 
 def fitted(text: str, size: int, bold: bool, width: int) -> tuple[str, float]:

@@ -368,7 +368,8 @@ def chat_backspace(phone) -> Action:
 
 
 def test_effect_and_typed_say_what_really_happened(phone):
-    result = phone.act(chat_backspace(phone))
+    backspace = chat_backspace(phone)
+    result = phone.act(backspace)
     assert not result.effect and result.note == "nothing to delete"
     phone.act("TYPE[" + "x" * 1000 + "]")
     for _ in range(2):
@@ -379,6 +380,12 @@ def test_effect_and_typed_say_what_really_happened(phone):
     assert cut.note == "the field is full: 500 of 1000 characters typed"
     result = phone.act("TYPE[abc]")
     assert result.event.typed is None and not result.effect and result.note == "the field is full"
+    for _ in range(2):  # room for two code points: not for a family of three (five)
+        phone.act(backspace)
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    cut = phone.act(f"TYPE[a{family}]")  # typed "a" and a man (another emoji), "2 of 6"
+    assert cut.event.typed == "a" and cut.note == "the field is full: 1 of 2 characters typed"
+    assert phone.act(f"TYPE[{family}]").note == "the field is full"
     phone.open("music", "music/library/liked")
     press(phone, resource_id="track")
     assert not press(phone, resource_id="track").effect  # already playing

@@ -12,11 +12,14 @@ import pytest
 from PIL import Image, ImageDraw
 
 from mobileintent_gym.phone import icons, typeset
+from mobileintent_gym.phone.characters import cut_after, cut_before
 from mobileintent_gym.phone.paint import (
     Fill,
     Icon,
     Label,
     Round,
+    fit_end,
+    fit_text,
     fitted,
     font,
     line_height,
@@ -193,3 +196,18 @@ def test_a_size_keeps_its_face_and_glyphs_while_other_sizes_are_used():
     assert font(14) is first
     typeset.set_line(np.zeros((40, 200), np.uint8), 0, 20, "abc", font(14))
     assert typeset._glyph.cache_info().misses == misses
+
+
+@pytest.mark.parametrize("text", [
+    "Caf" + "e\u0301" * 40,  # an accent left alone, or its letter without it
+    "\U0001f1fa\U0001f1f8\U0001f1ec\U0001f1e7" * 30,  # flags paired anew: US GB read BU
+    "x\U0001f44d\U0001f3fd" * 30,  # a skin tone without its thumb
+    " ".join(["\U0001f468\u200d\U0001f469\u200d\U0001f467"] * 20),
+])
+def test_a_line_cut_to_fit_keeps_whole_characters(text):
+    cut, shown_end = fit_text(text, font(40, False), 300), fit_end(text, 40, 300)
+    assert cut.endswith("…") and text.startswith(cut[:-1].rstrip())
+    assert shown_end.startswith("…") and text.endswith(shown_end[1:])
+    # what is kept ends or starts where a character of the whole text does
+    assert cut_before(text, len(cut[:-1].rstrip())) == len(cut[:-1].rstrip())
+    assert cut_after(text, len(text) - len(shown_end) + 1) == len(text) - len(shown_end) + 1
