@@ -25,6 +25,7 @@ from typing import Literal
 import numpy as np
 
 from mobileintent_gym.checks import check_type
+from mobileintent_gym.phone.characters import folded
 from mobileintent_gym.users.encoders import Encoder, unit_rows
 
 Tokens = Literal["chars", "words"]
@@ -39,7 +40,7 @@ def normalised(text: str) -> str:
         InvalidArgumentError: When ``text`` is no ``str``.
     """
     check_type("a text to compare", text, str, "a str")
-    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+    return folded(text)
 
 
 def _tokens(text: str, tokens: Tokens) -> list[str]:

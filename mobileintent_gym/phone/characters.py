@@ -29,6 +29,14 @@ def last_character(text: str) -> int:
     return start
 
 
+def folded(text: str) -> str:
+    """``text`` as a search compares it: NFC, case-folded, whitespace runs as one space.
+
+    NFC first: a composed and a decomposed accent (``é``, ``e`` + U+0301) are one text.
+    """
+    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+
+
 def cut_before(text: str, index: int) -> int:
     """The cut at or before ``index`` that ends ``text[:cut]`` between whole characters.
 

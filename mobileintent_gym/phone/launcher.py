@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from mobileintent_gym.phone import ui
+from mobileintent_gym.phone.characters import folded
 from mobileintent_gym.phone.paint import Avatar, Fill, Round
 from mobileintent_gym.phone.ui import Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme, text, text_field
@@ -57,9 +58,9 @@ def matching(apps: Sequence[App], query: str) -> list[App]:
     An app is found when each word of the query starts a word of its label, case
     ignored: ``"mus"`` finds Music, ``"sic"`` does not.
     """
-    wanted = query.casefold().split()
+    wanted = folded(query).split()
     return [app for app in apps
-            if all(any(word.startswith(w) for word in app.label.casefold().split())
+            if all(any(word.startswith(w) for word in folded(app.label).split())
                    for w in wanted)]
 
 

@@ -1,6 +1,7 @@
 """The maps app: what its screens show after each action and its content per user."""
 
 import json
+import unicodedata
 
 import numpy as np
 import pytest
@@ -229,3 +230,13 @@ def test_the_explore_map_pins_every_saved_place(size):
     pins = [n for n in nodes(phone, resource_id="pin")]
     assert len(saved) >= 3 and sorted(n.entity for n in pins) == sorted(saved)
     assert len({n.bounds for n in pins}) == len(pins)  # each on a block of its own
+
+
+def test_a_search_reads_an_accent_typed_decomposed_as_the_same_letter(phone):
+    # "Taqueri\u0301a" (as some keyboards and macOS file names write it) found nothing.
+    maps = phone.state.apps["maps"]
+    place = next(p for p in maps.places.values() if "í" in p.name)
+    phone.open("maps", "maps/search")
+    press(phone, resource_id="search_field")
+    phone.act(f"TYPE[{unicodedata.normalize('NFD', place.name)}]")
+    assert entities(phone, "result") == [place.id]

@@ -1,3 +1,6 @@
+import dataclasses
+from types import MappingProxyType
+
 from mobileintent_gym.actions import Action
 from mobileintent_gym.phone.query import find, find_all
 from tests.helpers import nodes, press, tap_node, texts
@@ -286,3 +289,21 @@ def test_adding_a_song_to_a_playlist_twice_lists_it_once(phone):
     music = phone.state.apps["music"]
     assert any(target in music.playlists[p].tracks for p in music.mine)
     assert all(p.tracks.count(target) <= 1 for p in music.playlists.values())
+
+
+def test_search_reads_an_accent_typed_decomposed_and_folds_case_fully(phone):
+    # Reggaetón typed as "Reggaeto\u0301n" found nothing; "STRASSE" did not find "Straße".
+    music = phone.state.apps["music"]
+    tracks = dict(music.tracks)
+    first, second = list(tracks.values())[:2]
+    tracks[first.id] = dataclasses.replace(first, title="Reggaetón Nights")
+    tracks[second.id] = dataclasses.replace(second, title="Straße")
+    phone.state.apps["music"] = dataclasses.replace(music, tracks=MappingProxyType(tracks))
+    phone.open("music", "music/search")
+    press(phone, resource_id="search_src_text")
+    phone.act("TYPE[reggaeto\u0301n]")
+    assert texts(phone, "title")[1:] == ["Reggaetón Nights"]
+    phone.open("music", "music/search")
+    press(phone, resource_id="search_src_text")
+    phone.act("TYPE[STRASSE]")
+    assert texts(phone, "title")[1:] == ["Straße"]

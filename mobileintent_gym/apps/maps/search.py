@@ -13,6 +13,7 @@ from mobileintent_gym.apps.maps.ids import Rid, Route, Text
 from mobileintent_gym.apps.maps.state import MapsState, Place, kilometres
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import Entry
+from mobileintent_gym.phone.characters import folded
 from mobileintent_gym.phone.paint import Avatar, Fill
 from mobileintent_gym.phone.ui import Intent, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx
@@ -46,10 +47,10 @@ class SearchScreen:
                                    on_submit=("noop",), rid=Rid.SEARCH_FIELD))
         root.add(bar, widgets.divider(ctx, top))
         row_h = ctx.dp(72)
-        needle = " ".join(query.split()).casefold()
+        needle = folded(query)
         if needle:
             found = [p for p in state.places.values()
-                     if any(needle in s.casefold() for s in (p.name, p.category, p.address))]
+                     if any(needle in folded(s) for s in (p.name, p.category, p.address))]
             thumb = Avatar("result", "Place", t.background, glyph=glyphs.pin, color=_PIN)
             items = [(row_h, lambda r, p=p: self._place_row(ctx, r, p, Rid.RESULT, thumb,
                                                             ("pick", p.id))) for p in found]

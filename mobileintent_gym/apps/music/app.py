@@ -22,6 +22,7 @@ from mobileintent_gym.apps.music.playlists import PlaylistScreens
 from mobileintent_gym.apps.music.state import MusicState, Playlist, Track, songs
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
+from mobileintent_gym.phone.characters import folded
 from mobileintent_gym.phone.paint import Avatar, Fill
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
@@ -171,9 +172,9 @@ class MusicApp(MusicIntents, PlaylistScreens, App):
         root.add(widgets.text_field(ctx, ui.inset(col.take(ctx.dp(64)), ctx.dp(16), ctx.dp(8)),
                                     "query", query, "What do you want to listen to?",
                                     focused=entry.focus == "query", rid=Rid.SEARCH_FIELD))
-        needle = query.strip().lower()
+        needle = folded(query)
         ids = [t.id for t in state.tracks.values()
-               if needle and (needle in t.title.lower() or needle in t.artist.lower())]
+               if needle and (needle in folded(t.title) or needle in folded(t.artist))]
         root.add(self._track_list(ctx, col.rest(), Rid.RESULTS, entry, ids, state))
         return root
 

@@ -24,6 +24,7 @@ from mobileintent_gym.apps.social.rows import post_height, post_row
 from mobileintent_gym.apps.social.state import ME, SocialState
 from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
+from mobileintent_gym.phone.characters import folded
 from mobileintent_gym.phone.state import moved_within
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
@@ -147,10 +148,10 @@ class SocialApp(SocialIntents, PageScreens, App):
 
 def search(state: SocialState, query: str) -> list[str]:
     """Ids of the posts whose text, topic, author's name or handle holds ``query`` (any case)."""
-    needle = query.strip().casefold()
-    return [p.id for p in state.posts.values() if needle in " ".join(
+    needle = folded(query)
+    return [p.id for p in state.posts.values() if needle in folded(" ".join(
         (p.text, p.context, state.accounts[p.author].name,
-         state.accounts[p.author].handle)).casefold()]
+         state.accounts[p.author].handle)))]
 
 
 def trends(state: SocialState) -> dict[str, int]:
