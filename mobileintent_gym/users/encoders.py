@@ -9,6 +9,7 @@ model actually loaded. ``LexicalEncoder`` needs nothing beyond numpy, for core i
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import math
@@ -17,7 +18,7 @@ import re
 import threading
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -135,14 +136,33 @@ class SentenceEncoder:
         """One L2-normalised float32 row per text (mean pooling, as the model defines).
 
         A lone surrogate (a half of an escaped emoji in JSON), which the tokenizer refuses,
-        is read as ``?``.
+        is read as ``?``. A text embedded alone is embedded on one thread, so that its row
+        is the same to the last bit in every process whatever its thread count (scores
+        embed each text alone); a batch uses the process's threads.
         """
         if not texts:
             return np.zeros((0, self.dim), np.float32)
         texts = [t.encode("utf-8", "replace").decode("utf-8") for t in texts]
-        rows = self._model.encode(texts, batch_size=64, convert_to_numpy=True,
-                                  normalize_embeddings=True, show_progress_bar=False)
+        with _one_thread() if len(texts) == 1 else contextlib.nullcontext():
+            rows = self._model.encode(texts, batch_size=64, convert_to_numpy=True,
+                                      normalize_embeddings=True, show_progress_bar=False)
         return np.asarray(rows, np.float32)
+
+
+@contextlib.contextmanager
+def _one_thread() -> Iterator[None]:
+    """Torch on one intra-op thread inside the block.
+
+    A matrix product split over threads adds its sums in an order that depends on their
+    count, which moves an embedding in its last bits (about 1e-7).
+    """
+    torch = require("torch", "embed")
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 @functools.cache

@@ -252,3 +252,20 @@ def test_a_hub_that_never_answers_costs_at_most_the_bound(monkeypatch):
         assert time.monotonic() - start < 1.5
     finally:
         silent.close()
+
+
+def test_a_text_embedded_alone_is_the_same_whatever_the_thread_count(sentence_encoder):
+    # Workers run torch on one thread, the main process on every core: a text's row moved
+    # by about 1e-7, and an Understand reward in a vector env differed from a plain env's.
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    text = "play the jazz playlist I made last week on the speaker in the kitchen"
+    try:
+        rows = []
+        for threads in (1, 2, 4):
+            torch.set_num_threads(threads)
+            rows.append(sentence_encoder.encode([text]))
+            assert torch.get_num_threads() == threads  # the process's count comes back
+    finally:
+        torch.set_num_threads(before)
+    assert rows[0].tobytes() == rows[1].tobytes() == rows[2].tobytes()
