@@ -125,6 +125,11 @@ class SharedMemoryVectorEnv(VectorEnv):
             (the default): half of the CPUs this process may run on, at most 8 — one on
             a machine of two or three, where the parent copies alone.
 
+    Attributes:
+        exit_codes: Once closed, how each worker process ended: 0, minus the signal that
+            killed it, or ``None`` for one still running (a close that Ctrl-C cut short);
+            empty before.
+
     Raises:
         ValueError: For no env functions, ``cpus`` naming no CPU of this machine, or an
             ``envs_per_worker`` or ``gather_threads`` that is not a positive integer
@@ -170,6 +175,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         self._numeric_info: set[tuple[str, ...]] = set()  # info keys seen holding numbers
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
+        self.exit_codes: tuple[int | None, ...] = ()
         # Before multiprocessing's own exit hook, registered earlier, kills the workers.
         self._at_exit = functools.partial(_close_left_open, weakref.ref(self))
         atexit.register(self._at_exit)
@@ -492,11 +498,20 @@ class SharedMemoryVectorEnv(VectorEnv):
                     process.join()
 
     def _free(self) -> None:
-        """Drop the steps out, close the pipes, free the shared memory."""
+        """Drop the steps out, close the pipes, free the shared memory.
+
+        The ended workers' process objects are closed too (their exit codes kept in
+        :attr:`exit_codes`): each held two file descriptors for as long as the closed env
+        was referenced, and a sweep that kept its envs ran out of them.
+        """
         self._sent.clear()
         self._ready.clear()
         for pipe in self._pipes:
             pipe.close()
+        self.exit_codes = tuple(process.exitcode for process in self._processes)
+        for process, code in zip(self._processes, self.exit_codes, strict=True):
+            if code is not None:
+                process.close()
         for batch in self._batches:
             batch.close(unlink=True)
         self._batches.clear()

@@ -415,7 +415,8 @@ def run(worker: int, first: int, env_fns: list[Any], pipe: Connection,
     except EOFError:
         pass
     except FAILURES as err:  # the worker fails as a whole: one answer for every env named
-        pipe.send(("error", portable(err)))
+        with suppress(OSError):  # a parent that died (SIGKILL) hears nothing
+            pipe.send(("error", portable(err)))
     finally:
         for frames in batches.values():
             frames.close()

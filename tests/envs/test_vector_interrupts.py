@@ -341,7 +341,7 @@ def test_a_handler_that_installs_another_keeps_it_and_the_hold(gated):
 
 def _all_closed(envs, names):
     """Closed, no worker left, no shared-memory block left in /dev/shm."""
-    return (envs.closed and not any(process.is_alive() for process in envs._processes)
+    return (envs.closed and envs.exit_codes and None not in envs.exit_codes
             and not any(Path("/dev/shm", name).exists() for name in names))
 
 
@@ -365,7 +365,7 @@ def test_a_ctrl_c_while_close_waits_for_a_stuck_worker_closes_everything(gated, 
     finally:
         opener.join()
     assert _all_closed(envs, names)
-    codes = [process.exitcode for process in envs._processes]
+    codes = envs.exit_codes
     assert codes[stuck] == -signal.SIGKILL and codes[1 - stuck] == 0
     assert (gate.parent / f"closed-{pids[1 - stuck]}").exists()
 

@@ -121,7 +121,6 @@ def test_pool_observations_are_views_that_never_change_while_held():
 
 def test_pool_misuse_is_refused_naming_it_and_loses_or_repeats_no_step():
     envs = make_vector(ENV, 3, **KWARGS)
-    processes = list(envs._processes)
     names = [name for batch in envs._batches for name, _, _ in batch.layout.values()]
     envs.reset(seed=0)
     with pytest.raises(NoAsyncCallError, match="no step sent"):
@@ -154,7 +153,7 @@ def test_pool_misuse_is_refused_naming_it_and_loses_or_repeats_no_step():
     envs.close()  # with steps in flight, or received and not returned: all dropped
     with pytest.raises(ClosedEnvironmentError):
         envs.recv()
-    assert [p.exitcode for p in processes] == [0, 0, 0]
+    assert envs.exit_codes == (0, 0, 0)
     assert not any(Path("/dev/shm", name).exists() for name in names)
 
 
@@ -173,7 +172,7 @@ def test_a_worker_dying_in_a_pool_is_raised_and_the_others_steps_kept():
         envs.send(home(envs, 1), [1])
         envs.recv()
     envs.close()
-    assert not any(p.is_alive() for p in envs._processes)
+    assert None not in envs.exit_codes
 
 
 def test_a_worker_dying_fails_each_of_its_sub_envs_and_keeps_the_others_steps():
@@ -191,7 +190,7 @@ def test_a_worker_dying_fails_each_of_its_sub_envs_and_keeps_the_others_steps():
     assert sorted(failed) == [0, 1] and list(info["env_id"]) == [2]
     assert list(info["steps"]) == [1] and obs["screenshot"].shape[0] == 1
     envs.close()
-    assert not any(p.is_alive() for p in envs._processes)
+    assert None not in envs.exit_codes
 
 
 def test_without_copy_a_view_changes_only_when_its_own_sub_env_steps_again():
@@ -276,7 +275,7 @@ def test_close_kills_a_worker_that_does_not_answer(step_out, monkeypatch):
     if step_out:
         envs.send(home(envs, 2))
     envs.close()
-    assert [p.exitcode for p in envs._processes] == [0, -signal.SIGKILL]
+    assert envs.exit_codes == (0, -signal.SIGKILL)
     assert not any(Path("/dev/shm", name).exists() for name in names)
 
 
