@@ -174,10 +174,27 @@ def name_from_id(user_id: str) -> str:
 
     The id's runs of letters and of digits become words, each with a capital first letter,
     joined by spaces: ``user12`` → ``User 12``, ``demo-ana`` → ``Demo Ana``, ``kwame`` →
-    ``Kwame``. An id without letters or digits is shown as it is, stripped.
+    ``Kwame``. A letter's marks are part of it (an accent written apart, as macOS writes
+    file names; the vowel signs of Indic scripts). An id without letters or digits is
+    shown as it is, stripped.
     """
-    words = re.findall(r"[^\W\d_]+|\d+", user_id)
-    return " ".join(w[:1].upper() + w[1:] for w in words) or user_id.strip()
+    text = unicodedata.normalize("NFC", user_id)
+    return " ".join(w[:1].title() + w[1:] for w in _id_words(text)) or text.strip()
+
+
+def _id_words(text: str) -> list[str]:
+    """``text``'s runs of letters (with their marks) and of digits, in order."""
+    words: list[str] = []
+    last = None
+    for char in text:
+        category = unicodedata.category(char)
+        kind = "digit" if category == "Nd" else "letter" if category[0] in "LM" else None
+        if kind is not None and kind == last:
+            words[-1] += char
+        elif kind is not None:
+            words.append(char)
+        last = kind
+    return words
 
 
 def _check_user_id(uid: Any) -> None:

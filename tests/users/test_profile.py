@@ -133,6 +133,9 @@ def test_the_name_is_the_demographics_one_and_survives_the_round_trip():
 @pytest.mark.parametrize(("user_id", "name"), [
     ("user12", "User 12"), ("demo-ana", "Demo Ana"), ("tess", "Tess"),
     ("mary_jane.o'neil", "Mary Jane O Neil"), ("élise2", "Élise 2"), ("__", "__"),
+    # A mark split its word: "E Lise" (an accent written apart, as macOS names files),
+    # a Hindi id fell into its consonants, "प र य".
+    ("e\u0301lise", "Élise"), ("प्रिया", "प्रिया"), ("ﬁona", "Fiona"), ("ǆemal", "ǅemal"),
 ])
 def test_without_a_name_the_name_is_made_of_the_user_id(user_id, name):
     assert UserProfile.from_dict({**VALID, "user_id": user_id}).name == name
