@@ -11,6 +11,7 @@ import colorsys
 import hashlib
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -139,9 +140,23 @@ def line_height(size: int) -> int:
     return math.ceil(size * 1.3)  # Roboto's glyph box around the "lm" anchor
 
 
+_BREAKS = re.compile(r"[^\S\u00a0\u2007\u202f]+")
+"""White space a line may break at: any but the no-break spaces (``1\u00a0234 km``)."""
+
+
+def _words(text: str) -> list[str]:
+    """``text``'s words: what lies between the white space a line may break at."""
+    return [word for word in _BREAKS.split(text) if word]
+
+
+def _one_line(text: str) -> str:
+    """``text``'s words joined by single spaces (no-break spaces kept as they are)."""
+    return " ".join(_words(text))
+
+
 def fit_text(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
     """``text`` on one line, cut with an ellipsis to fit ``width`` pixels."""
-    line = " ".join(text.split())
+    line = _one_line(text)
     if face.getlength(line) <= width:
         return line
     return _closed(line, face, width)
@@ -153,7 +168,7 @@ def fit_end(text: str, size: int, width: int) -> str:
     What an edit field shows while its text is longer than the field: the end, where the
     cursor is.
     """
-    line, face = " ".join(text.split()), font(size, False)
+    line, face = _one_line(text), font(size, False)
     if face.getlength(line) <= width:
         return line
     kept = _fitting(lambda n: "…" + line[len(line) - n:], len(line), face, width)
@@ -199,7 +214,7 @@ def _lines(text: str, face: ImageFont.FreeTypeFont, width: int) -> Iterator[str]
     """``text``'s lines (see :func:`wrap`), measured only as far as they are taken."""
     for paragraph in text.split("\n"):
         line = ""
-        for word in paragraph.split():
+        for word in _words(paragraph):
             longer = f"{line} {word}" if line else word
             if face.getlength(longer) <= width:
                 line = longer
@@ -237,7 +252,7 @@ def fitted(text: str, size: int, bold: bool, width: int) -> tuple[str, float]:
     A text that fits is measured once whatever the width (:func:`text_length`), so a tile
     cropped to its text and then painted at the narrower width measures nothing again.
     """
-    line = " ".join(text.split())
+    line = _one_line(text)
     length = text_length(line, size, bold)
     if length <= width:
         return line, length

@@ -211,3 +211,10 @@ def test_a_line_cut_to_fit_keeps_whole_characters(text):
     # what is kept ends or starts where a character of the whole text does
     assert cut_before(text, len(cut[:-1].rstrip())) == len(cut[:-1].rstrip())
     assert cut_after(text, len(text) - len(shown_end) + 1) == len(text) - len(shown_end) + 1
+
+
+def test_a_line_breaks_at_spaces_but_never_at_a_no_break_space():
+    # "1\u00a0234\u00a0567 km" (a number as many locales group it) broke inside the number.
+    number = "1\u00a0234\u00a0567\u202fkm"
+    assert wrap(f"Total distance: {number}", 30, False, 260, 3) == ("Total distance:", number)
+    assert fit_text(f"a  {number}", font(30, False), 1000) == f"a {number}"
