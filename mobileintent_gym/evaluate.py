@@ -24,6 +24,7 @@ from PIL import Image
 
 import mobileintent_gym
 from mobileintent_gym.agents.resolve import SPEC_HELP, AgentSpec, parse_agent
+from mobileintent_gym.backends.loader import public_spec
 from mobileintent_gym.console import (
     Progress,
     Repeated,
@@ -227,7 +228,8 @@ def provenance(args: argparse.Namespace, run: Plan, env: gym.Env) -> dict[str, A
         "package_source": source_fingerprint(),
         "gymnasium": gym.__version__, "numpy": np.__version__,
         "agent": run.agent.names, "agent_source": run.agent.source, "seed": args.seed,
-        "device": args.device, "screen": [base.device.width, base.device.height],
+        "device": public_spec(args.device),
+        "screen": [base.device.width, base.device.height],
         "device_has_state": args.device_has_state,
         "pair": asdict(base.pair),
         # Absolute, so that the run can be viewed (its screens rebuilt) from any folder.

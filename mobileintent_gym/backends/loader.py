@@ -9,6 +9,7 @@ server driving a device with UiAutomator2 (``appium:http://127.0.0.1:4723``).
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.errors import DeviceError
@@ -100,3 +101,24 @@ def screen_size(text: str, spec: str | None = None) -> tuple[int, int]:
     except DeviceError as err:
         raise DeviceConfigError(f"{where}{err}") from err
     return width, height
+
+
+def public_spec(spec: str) -> str:
+    """``spec`` as a record shows it: an Appium URL without its user name and password."""
+    kind, _, argument = spec.partition(":")
+    return f"appium:{public_url(argument)}" if kind == "appium" else spec
+
+
+def public_url(url: str) -> str:
+    """``url`` without the user name and password it may hold (``user:key@host``).
+
+    A device farm's URL often holds its access key; runs' records and error messages
+    show ``***@host`` in its place.
+    """
+    try:
+        parts = urlsplit(url)
+        hidden = parts.username is not None or parts.password is not None
+    except ValueError:  # no URL (a port out of range): shown as it is
+        return url
+    return parts._replace(netloc=f"***@{parts.netloc.rpartition('@')[2]}").geturl() if (
+        hidden) else url

@@ -7,8 +7,10 @@ so rewards computed from the log agree across backends.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import time
+from collections.abc import Iterator
 
 import numpy as np
 from PIL import Image, UnidentifiedImageError
@@ -30,13 +32,30 @@ def read_frame(png: bytes, size: tuple[int, int], source: str) -> np.ndarray:
             another size (a device turned to landscape), read from its header before any
             pixel is decoded: that frame would lie outside the env's observation space.
     """
-    try:
+    with _unreadable(png, source):
         image = Image.open(io.BytesIO(png))
         if image.size != size:
             raise DeviceCommandError(
                 f"{source} gave a {image.width}x{image.height} screen where the device said "
                 f"{size[0]}x{size[1]} (turned to landscape?)")
         return np.asarray(image.convert("RGB"))
+
+
+def frame_size(png: bytes, source: str) -> tuple[int, int]:
+    """The (width, height) of a screenshot ``png``, read from its header.
+
+    Raises:
+        DeviceCommandError: Naming ``source``, when ``png`` is no readable PNG.
+    """
+    with _unreadable(png, source):
+        return Image.open(io.BytesIO(png)).size
+
+
+@contextlib.contextmanager
+def _unreadable(png: bytes, source: str) -> Iterator[None]:
+    """Pillow's errors on ``png`` as the :class:`DeviceCommandError` naming ``source``."""
+    try:
+        yield
     except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as err:
         raise DeviceCommandError(f"{source} gave no readable PNG ({err}): {png[:40]!r}"
                                  ) from err

@@ -10,6 +10,7 @@ import io
 import json
 import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
@@ -40,20 +41,34 @@ class FakeAppium(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def _page(self, status, body):
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def _route(self, method):
         length = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(length) or b"{}")
         path = self.path.removeprefix("/session/s1")
         self.requests.append((method, path, body))
+        time.sleep(getattr(self, "slow", {}).get(path, 0))
         if path in getattr(self, "failing", ()):
             return self._reply({"error": "unknown error", "message": f"{path} failed",
                                 "stacktrace": ""}, 500)
+        if path in getattr(self, "proxied", ()):  # a proxy's error page, no W3C body
+            return self._page(502, b"<html><body>502 Bad Gateway</body></html>")
+        if getattr(self, "ended", False) and path != "/session":
+            return self._reply({"error": "invalid session id", "message": "A session is "
+                                "either terminated or not started", "stacktrace": ""}, 404)
         phone = self.phone
         if (method, path) == ("POST", "/session"):
             caps = body["capabilities"]["alwaysMatch"]
             return self._reply({"sessionId": "s1", "capabilities": caps})
-        if path == "/window/rect":
-            return self._reply({"x": 0, "y": 0, "width": phone.width, "height": phone.height})
+        if path == "/window/rect":  # as UiAutomator2 gives it: without the navigation bar
+            return self._reply({"x": 0, "y": 0, "width": phone.width,
+                                "height": phone.height - 126})
         if path == "/screenshot":
             png = io.BytesIO()
             Image.fromarray(phone.screenshot()).save(png, format="PNG")
@@ -62,13 +77,27 @@ class FakeAppium(BaseHTTPRequestHandler):
             return self._reply(phone.hierarchy())
         script = body.get("script") if path == "/execute/sync" else None
         if script == "mobile: getCurrentPackage":
+            if getattr(self, "unfocused_reads", 0):  # windows changing: no app has the focus
+                type(self).unfocused_reads -= 1
+                return self._reply(None)
             return self._reply(phone.foreground_package())
         if script == "mobile: getCurrentActivity":
             component = activity_for(phone.foreground_package(), phone.route())
             return self._reply(component.split("/", 1)[1])
-        if script == "mobile: activateApp":
-            phone.open(phone.packages()[body["args"][0]["appId"]])
+        if script == "mobile: activateApp":  # as Android does: a started app comes back
+            app = phone.packages()[body["args"][0]["appId"]]  # as it was left, and later
+            if app not in self.stopped and app in self.left:
+                phone.open(app, self.left[app])
+            else:
+                phone.open(app)
+            self.stopped.discard(app)
+            type(self).unfocused_reads = getattr(self, "starting_reads", 0)
             return self._reply(None)
+        if script == "mobile: terminateApp":
+            self.stopped.add(phone.packages()[body["args"][0]["appId"]])
+            return self._reply(True)
+        if script == "mobile: pressKey" and body["args"][0]["keycode"] == 3:
+            self.left[phone.route().split("/")[0]] = phone.route()
         if path == "/actions":
             return self._reply(self._pointer(body["actions"][0]["actions"]))
         if script == "mobile: pressKey":
@@ -114,7 +143,8 @@ class FakeAppium(BaseHTTPRequestHandler):
 def endpoint():
     phone = SimPhone()
     phone.open("music")
-    handler = type("Handler", (FakeAppium,), {"phone": phone, "requests": []})
+    handler = type("Handler", (FakeAppium,), {"phone": phone, "requests": [], "left": {},
+                                              "stopped": set()})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
@@ -230,7 +260,7 @@ def test_a_server_that_goes_away_mid_session_is_the_device_unavailable_error(end
     url, handler = endpoint
     device = AppiumDevice(url)
     handler.stop()
-    with pytest.raises(DeviceUnavailableError, match="unreachable during screenshot"):
+    with pytest.raises(DeviceUnavailableError, match="could not be reached to take a screenshot"):
         device.screenshot()
 
 
@@ -239,11 +269,11 @@ def test_a_session_whose_first_call_fails_is_ended(endpoint):
     from mobileintent_gym.backends.appium import AppiumDevice
 
     url, handler = endpoint
-    handler.failing = {"/window/rect"}
-    with pytest.raises(MobileIntentError, match="window size"):
+    handler.failing = {"/screenshot"}
+    with pytest.raises(MobileIntentError, match="take a screenshot"):
         AppiumDevice(url)
     assert [(m, p) for m, p, _ in handler.requests] == [
-        ("POST", "/session"), ("GET", "/window/rect"), ("DELETE", "")]
+        ("POST", "/session"), ("GET", "/screenshot"), ("DELETE", "")]
 
 
 def test_a_server_that_never_answers_times_out():
@@ -300,3 +330,141 @@ def test_a_screenshot_of_another_size_than_the_window_is_refused(endpoint):
     with pytest.raises(DeviceCommandError, match=r"Appium's screenshot gave a 1080x2400 screen "
                        r"where the device said 2400x1080 \(turned to landscape\?\)"):
         device.screenshot()
+
+
+def test_the_screen_is_the_screenshots_not_the_window_without_its_navigation_bar(endpoint):
+    # The size came from the window rect, which UiAutomator2 gives without the navigation
+    # bar: every screenshot was refused as of another size, the bar's strip untappable.
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, _handler = endpoint
+    device = AppiumDevice(url)
+    assert (device.width, device.height) == (1080, 2400)
+    assert device.screenshot().shape == (2400, 1080, 3)
+    device.act(Action.click(540, 2350))  # within the navigation bar's strip
+
+
+def test_open_brings_the_app_to_its_home_screen_and_waits_until_it_is_in_front(endpoint):
+    # Activating a started app brought it back where the last episode left it, and the
+    # next read could be of the launcher still.
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url)
+    device.open("music")
+    handler.phone.open("music", "music/search")
+    device.reset()  # HOME: the music app is left on its search screen
+    handler.starting_reads = 2  # the activated app is not in front for two reads
+    device.open("music")
+    scripts = [b.get("script") for _, _, b in handler.requests if "script" in b]
+    assert scripts[-5:-3] == ["mobile: terminateApp", "mobile: activateApp"]
+    assert device.route() == "music/home"
+
+
+def test_an_app_that_never_comes_to_the_front_is_the_timeout_error(endpoint):
+    from mobileintent_gym.backends.adb_transport import DeviceTimeoutError
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url, timeout=1)
+    handler.starting_reads = 10 ** 6
+    with pytest.raises(DeviceTimeoutError, match=r"com\.mobileintent\.chat was not in front 1 s"):
+        device.open("chat")
+
+
+def test_a_route_read_while_no_app_has_the_focus_is_read_again(endpoint):
+    # UiAutomator2 reports a null package while windows change: AttributeError deep in
+    # the route's parsing.
+    from mobileintent_gym.backends.adb_transport import DeviceCommandError
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url)
+    handler.unfocused_reads = 2
+    assert device.route() == "music/home"
+    handler.unfocused_reads = 10 ** 6
+    with pytest.raises(DeviceCommandError, match="reports no app in focus"):
+        device.route()
+
+
+def test_a_proxys_error_page_is_an_error_not_an_answer(endpoint):
+    # An HTTP error without a W3C body passed as the answer: a BACK that never reached the
+    # phone was logged as "no effect", a screenshot failed in base64 decoding.
+    from mobileintent_gym.backends.adb_transport import DeviceCommandError
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url)
+    handler.proxied = {"/screenshot", "/execute/sync"}
+    with pytest.raises(DeviceCommandError, match="could not take a screenshot: HTTP 502: "
+                                                 "<html><body>502 Bad Gateway"):
+        device.screenshot()
+    with pytest.raises(DeviceCommandError, match="could not read the current package: HTTP 502"):
+        device.act("PRESS[BACK]")
+
+
+def test_an_answer_outside_the_protocol_is_the_command_error(endpoint):
+    from mobileintent_gym.backends.adb_transport import DeviceCommandError
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url)
+    handler.stop()
+    server = ThreadingHTTPServer(("127.0.0.1", int(url.rsplit(":", 1)[1])), type(
+        "Null", (BaseHTTPRequestHandler,), {"do_GET": lambda self: FakeAppium._reply(
+            self, None), "log_message": lambda *a: None}))
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        with pytest.raises(DeviceCommandError, match="asked to take a screenshot is not the "
+                                                     "protocol's"):
+            device.screenshot()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_ended_session_is_the_unavailable_error_and_close_stays_quiet(endpoint):
+    # A session Appium ended (idle past newCommandTimeout) read as an ordinary command
+    # failure, and close() raised "could not quit" over the run's own error.
+    from mobileintent_gym.backends.adb_transport import DeviceUnavailableError
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url, new_command_timeout=60)
+    handler.ended = True
+    with pytest.raises(DeviceUnavailableError, match=r"session at .* has ended \(idle longer "
+                                                     r"than its new-command timeout, 60 s"):
+        device.act("PRESS[BACK]")
+    device.close()
+    device.close()  # once is enough: a second close asks nothing
+    assert [m for m, p, _ in handler.requests].count("DELETE") == 1
+
+
+def test_an_answer_that_does_not_come_in_time_is_not_asked_for_again(endpoint):
+    # urllib3 retried a read that timed out three times: a screenshot waited 4 x timeout.
+    from mobileintent_gym.backends.adb_transport import DeviceUnavailableError
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url, timeout=1)
+    handler.slow = {"/screenshot": 3}
+    with pytest.raises(DeviceUnavailableError, match="could not be reached to take a screen"):
+        device.screenshot()
+    assert [p for _, p, _ in handler.requests].count("/screenshot") == 2  # the first's, one
+
+
+@pytest.mark.filterwarnings("ignore:Embedding username and password in URL")
+def test_a_url_s_user_name_and_key_are_shown_in_no_message_or_record():
+    from mobileintent_gym.backends.adb_transport import DeviceUnavailableError
+    from mobileintent_gym.backends.loader import public_spec, public_url
+
+    assert public_url("http://alice:s3cr3t@farm.example:443/wd/hub") == (
+        "http://***@farm.example:443/wd/hub")
+    assert public_spec("appium:https://key@farm.example") == "appium:https://***@farm.example"
+    assert public_spec("adb:emulator-5554") == "adb:emulator-5554"
+    url = f"http://alice:s3cr3t@127.0.0.1:{free_port()}"
+    with pytest.raises(DeviceUnavailableError) as caught:
+        from mobileintent_gym.backends.loader import load_device
+
+        load_device(f"appium:{url}")
+    assert "s3cr3t" not in str(caught.value) and "***@127.0.0.1" in str(caught.value)
