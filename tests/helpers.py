@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -248,3 +249,27 @@ def exit_status(argv: list[str]) -> int:
         return main(argv)
     except SystemExit as exit_:
         return exit_.code
+
+
+def race(work, threads=6):
+    """Run ``work`` in ``threads`` threads at once, switching often; their errors."""
+    errors, start = [], threading.Barrier(threads)
+
+    def run():
+        start.wait()
+        try:
+            work()
+        except Exception as err:  # any error is the finding
+            errors.append(err)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        pool = [threading.Thread(target=run) for _ in range(threads)]
+        for thread in pool:
+            thread.start()
+        for thread in pool:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switch)
+    return errors

@@ -29,6 +29,7 @@ from typing import Any
 
 from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError, require
 from mobileintent_gym.files import atomic_folder
+from mobileintent_gym.once import TORCH_RNG
 from mobileintent_gym.users.cache import cache_root, cached_snapshot
 from mobileintent_gym.users.encoders import hub_allowed
 
@@ -404,7 +405,7 @@ def generate(lm: LanguageModel, prompts: Sequence[Messages], max_new_tokens: int
         if temperature > 0 else {"do_sample": False}
     sampling |= PLAIN_DECODING
     cuda = [lm.device] if lm.device.type == "cuda" else []
-    with torch.random.fork_rng(devices=cuda), torch.no_grad():
+    with TORCH_RNG, torch.random.fork_rng(devices=cuda), torch.no_grad():
         torch.manual_seed(seed)
         out = lm.model.generate(**batch, max_new_tokens=max_new_tokens, **sampling)
     width = batch["input_ids"].shape[1]

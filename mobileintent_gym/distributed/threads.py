@@ -16,7 +16,9 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 
 from mobileintent_gym.checks import is_digits
 from mobileintent_gym.errors import MobileIntentError
@@ -61,18 +63,38 @@ def worker_environment() -> Iterator[None]:
 
     Processes started inside inherit it before they import numpy. (``multiprocessing``
     takes no environment argument, so this is the way to hand one to its processes.)
+    Threads may open it together: the variables as they were come back when the last
+    one closes (each restoring what it found left them at 1 for good).
     """
     limits = worker_thread_env()
-    saved = {name: os.environ.get(name) for name in limits}
-    os.environ.update(limits)
+    with _OPENED.lock:
+        if not _OPENED.count:
+            _OPENED.saved = {name: os.environ.get(name) for name in limits}
+        _OPENED.count += 1
+        os.environ.update(limits)
     try:
         yield
     finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        with _OPENED.lock:
+            _OPENED.count -= 1
+            if not _OPENED.count:
+                for name, value in _OPENED.saved.items():
+                    if value is None:
+                        os.environ.pop(name, None)
+                    else:
+                        os.environ[name] = value
+
+
+@dataclass
+class _Opened:
+    """The worker environments open in this process, and the variables as they were."""
+
+    count: int = 0
+    saved: dict[str, str | None] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_OPENED = _Opened()
 
 
 _LIBRARIES = {"openblas": "OPENBLAS_NUM_THREADS", "mkl": "MKL_NUM_THREADS",

@@ -7,13 +7,13 @@ themselves), so each text is embedded once per process.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import numpy as np
 
 from mobileintent_gym.checks import check_type
 from mobileintent_gym.metrics.text import acc_s_encoder
+from mobileintent_gym.once import once
 from mobileintent_gym.phone.lru import LRU
 from mobileintent_gym.users.encoders import Encoder
 
@@ -51,7 +51,7 @@ class CachedEncoder:
         return row
 
 
-@functools.cache
+@once
 def score_encoder() -> CachedEncoder:
     """The process's Acc-S encoder (all-MiniLM-L6-v2; extra ``[embed]``), cached."""
     return CachedEncoder(acc_s_encoder())

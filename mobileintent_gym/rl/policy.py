@@ -11,6 +11,7 @@ from typing import Any
 
 from mobileintent_gym.agents.lm import merge_adapters
 from mobileintent_gym.errors import require
+from mobileintent_gym.once import TORCH_RNG
 
 Sequences = Sequence[tuple[Sequence[int], Sequence[int]]]  # (prompt ids, response ids)
 
@@ -40,7 +41,7 @@ def with_lora(model: Any, rank: int = 16, alpha: int = 32, init: str | None = No
     config = peft.LoraConfig(r=rank, lora_alpha=alpha, lora_dropout=0.0,
                              target_modules="all-linear", task_type="CAUSAL_LM")
     device = next(model.parameters()).device
-    with torch.random.fork_rng(devices=[device] if device.type == "cuda" else []):
+    with TORCH_RNG, torch.random.fork_rng(devices=[device] if device.type == "cuda" else []):
         torch.manual_seed(seed)
         wrapped = peft.get_peft_model(model, config)
     if base_name is not None:

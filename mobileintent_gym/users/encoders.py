@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import logger
 
 from mobileintent_gym.errors import MobileIntentError, require
+from mobileintent_gym.once import once
 
 STUDY_MODEL = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
 PACKAGED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
@@ -149,23 +150,29 @@ class SentenceEncoder:
         return np.asarray(rows, np.float32)
 
 
+_ONE_THREAD = threading.Lock()
+
+
 @contextlib.contextmanager
 def _one_thread() -> Iterator[None]:
-    """Torch on one intra-op thread inside the block.
+    """Torch on one intra-op thread inside the block; one such block at a time.
 
     A matrix product split over threads adds its sums in an order that depends on their
-    count, which moves an embedding in its last bits (about 1e-7).
+    count, which moves an embedding in its last bits (about 1e-7). The count is the
+    process's (MKL's too): two blocks at once would each restore what the other set,
+    leaving the process on one thread for good.
     """
     torch = require("torch", "embed")
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
+    with _ONE_THREAD:
+        before = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            yield
+        finally:
+            torch.set_num_threads(before)
 
 
-@functools.cache
+@once
 def _load(model_id: str, fallback: str | None, max_seq_length: int,
           device: str) -> tuple[str, str, Any, str | None]:
     st = require("sentence_transformers", "embed")
@@ -311,9 +318,9 @@ def check_ranked_by(user: str, ranked_by: str, wanted: str, why: str) -> None:
                                 f"{wanted} ({why})")
 
 
-@functools.cache
+@once
 def make_encoder(kind: str = "auto") -> Encoder:
-    """The encoder of a kind, one instance per process.
+    """The encoder of a kind, one instance per process (threads included).
 
     Args:
         kind: ``sentence`` (a ``SentenceEncoder``), ``lexical`` (a ``LexicalEncoder``) or

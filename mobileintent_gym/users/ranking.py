@@ -71,13 +71,15 @@ def encode_cached(encoder: Encoder, texts: Sequence[str]) -> np.ndarray:
         cache = _ROWS.setdefault(encoder, {})
     except TypeError:
         return encoder.encode(list(texts))
-    missing = list(dict.fromkeys(t for t in texts if t not in cache))
-    if len(cache) + len(missing) > TEXT_CACHE_SIZE:
-        cache.clear()
-        missing = list(dict.fromkeys(texts))
+    rows = {t: row for t in texts if (row := cache.get(t)) is not None}
+    missing = list(dict.fromkeys(t for t in texts if t not in rows))
     if missing:
-        cache.update(zip(missing, encoder.encode(missing), strict=True))
-    return np.stack([cache[t] for t in texts]) if texts else encoder.encode([])
+        rows |= zip(missing, encoder.encode(missing), strict=True)
+        if len(cache) + len(missing) > TEXT_CACHE_SIZE:
+            cache.clear()
+        cache.update((t, rows[t]) for t in missing)
+    # From the rows read here: another thread may clear the cache meanwhile.
+    return np.stack([rows[t] for t in texts]) if texts else encoder.encode([])
 
 
 def similarities(values: Sequence[str], entities: Sequence[Entity],

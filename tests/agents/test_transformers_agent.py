@@ -7,6 +7,7 @@ are mostly not actions; what is checked is that each is counted, flagged and har
 import json
 import re
 import sys
+import threading
 
 import gymnasium as gym
 import pytest
@@ -217,6 +218,31 @@ def test_sampling_repeats_with_its_seed_and_leaves_torch_random_state_alone(smal
     other = generate(small_lm, SHORT, max_new_tokens=6, temperature=1.0, seed=6)
     assert [g.response_ids for g in first] == [g.response_ids for g in again]
     assert [g.response_ids for g in first] != [g.response_ids for g in other]
+
+
+def test_sampling_from_threads_draws_what_each_seed_says(small_lm):
+    # Threads seeded and drew from torch's one global generator together: each answer
+    # differed from the same seed's alone.
+    seeds = [11, 12, 13]
+    alone = [generate(small_lm, SHORT[:1], max_new_tokens=6, temperature=1.0, seed=s)[0]
+             for s in seeds]
+    together = {}
+
+    def sample(seed):
+        together[seed] = generate(small_lm, SHORT[:1], max_new_tokens=6, temperature=1.0,
+                                  seed=seed)[0]
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=sample, args=(s,)) for s in seeds]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert [together[s].response_ids for s in seeds] == [g.response_ids for g in alone]
 
 
 def test_an_episode_counts_unparsed_answers_and_the_env_flags_them(small_lm):

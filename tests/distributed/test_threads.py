@@ -25,3 +25,16 @@ def test_the_environment_is_restored_after_starting_workers(monkeypatch):
     with worker_environment():
         assert os.environ["OPENBLAS_NUM_THREADS"] == "1" and os.environ["OMP_NUM_THREADS"] == "5"
     assert "OPENBLAS_NUM_THREADS" not in os.environ and os.environ["OMP_NUM_THREADS"] == "5"
+
+
+def test_environments_opened_by_two_threads_restore_the_variables_as_they_were(monkeypatch):
+    # Each restored what it found: the first to close put back nothing set, the second
+    # the 1s the first had set, which then held every later process to one thread.
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    first, second = worker_environment(), worker_environment()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert os.environ["OMP_NUM_THREADS"] == "1"  # the second is still open
+    second.__exit__(None, None, None)
+    assert "OMP_NUM_THREADS" not in os.environ

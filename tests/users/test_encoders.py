@@ -269,3 +269,41 @@ def test_a_text_embedded_alone_is_the_same_whatever_the_thread_count(sentence_en
     finally:
         torch.set_num_threads(before)
     assert rows[0].tobytes() == rows[1].tobytes() == rows[2].tobytes()
+
+
+def test_two_threads_embedding_alone_leave_torch_s_thread_count_as_it_was(sentence_encoder,
+                                                                           monkeypatch):
+    # Each restored the count it found: the second found the first's 1, restored it last,
+    # and every later thread (and the main one) ran torch on one thread.
+    torch = pytest.importorskip("torch")
+    model, before = sentence_encoder._model, torch.get_num_threads()
+    first_in, second_in, release = threading.Event(), threading.Event(), threading.Event()
+    encode = model.encode
+
+    def held(texts, **kwargs):
+        if threading.current_thread().name == "first":
+            first_in.set()
+            release.wait(10)
+        else:
+            second_in.set()
+        return encode(texts, **kwargs)
+
+    torch.set_num_threads(2)
+    monkeypatch.setattr(model, "encode", held)
+    try:
+        first = threading.Thread(target=sentence_encoder.encode, args=(["a"],), name="first")
+        second = threading.Thread(target=sentence_encoder.encode, args=(["b"],), name="second")
+        first.start()
+        assert first_in.wait(10)
+        second.start()
+        second_in.wait(0.5)  # it waits for the first to finish
+        release.set()
+        first.join()
+        second.join()
+        seen = []
+        fresh = threading.Thread(target=lambda: seen.append(torch.get_num_threads()))
+        fresh.start()
+        fresh.join()
+        assert torch.get_num_threads() == 2 and seen == [2]
+    finally:
+        torch.set_num_threads(before)

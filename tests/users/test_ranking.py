@@ -1,3 +1,6 @@
+import random
+import threading
+
 import numpy as np
 import pytest
 
@@ -117,3 +120,24 @@ def test_a_decomposed_accent_in_a_profile_matches_the_catalog_exactly(as_list):
     assert "b058" in composed["reader:reading"].common + composed["reader:reading"].personal
     assert decomposed == composed
     assert keys_of("Echeverri\u0301a") == keys_of("Echeverría")
+
+
+def test_threads_sharing_an_encoder_s_rows_get_theirs_while_another_clears_them(monkeypatch):
+    # A full cache cleared by one thread between another's update and its read: KeyError.
+    from mobileintent_gym.users import ranking
+    from mobileintent_gym.users.encoders import LexicalEncoder
+    from tests.helpers import race
+
+    monkeypatch.setattr(ranking, "TEXT_CACHE_SIZE", 16)
+    encoder = LexicalEncoder(dim=64)
+    texts = [f"intention text {k}" for k in range(24)]
+    expected = {t: encoder.encode([t])[0] for t in texts}
+
+    def encode_many():
+        draw = random.Random(threading.get_ident())
+        for _ in range(1_500):
+            chosen = draw.sample(texts, 6)
+            rows = ranking.encode_cached(encoder, chosen)
+            assert all(np.array_equal(r, expected[t]) for r, t in zip(rows, chosen, strict=True))
+
+    assert race(encode_many) == []
