@@ -66,7 +66,7 @@ from mobileintent_gym.backends.adb_transport import (
 )
 from mobileintent_gym.backends.loader import DeviceConfigError
 from mobileintent_gym.backends.observed import observed_event, read_frame, read_screen
-from mobileintent_gym.checks import is_count, is_finite
+from mobileintent_gym.checks import is_count, is_finite, xml_invalid
 from mobileintent_gym.errors import DeviceError, InvalidActionError, brief
 from mobileintent_gym.files import unlock
 from mobileintent_gym.phone import ActResult, StepEvent
@@ -158,6 +158,8 @@ def text_commands(text: str, adb_keyboard: bool = False) -> list[str]:
             ``adb_keyboard``.
     """
     if not all(" " <= char <= "~" for char in text):
+        if (bad := xml_invalid(text)) is not None:  # no keyboard types it, nor can UTF-8 say it
+            raise UnsupportedTextError(f"no keyboard types {bad!r} (in {text[:40]!r})")
         if adb_keyboard:
             encoded = base64.b64encode(text.encode("utf-8")).decode("ascii")
             return [f"am broadcast -a ADB_INPUT_B64 --es msg {encoded}"]

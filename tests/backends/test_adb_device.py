@@ -41,6 +41,9 @@ def test_text_commands_quote_for_the_shell_and_escape_input_text():
         text_commands("café")
     with pytest.raises(UnsupportedTextError, match=r"'\\n'"):
         text_commands("a\nb")
+    # A lone surrogate escaped as UnicodeEncodeError encoding it for ADBKeyboard.
+    with pytest.raises(UnsupportedTextError, match=r"no keyboard types '\\ud800'"):
+        text_commands("a\ud800", adb_keyboard=True)
 
 
 @pytest.fixture
