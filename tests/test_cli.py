@@ -208,3 +208,14 @@ def test_a_repeated_list_option_leaves_the_default_list_as_it_was():
     parser = build_parser()
     parser.parse_args(["generate", "--out", "x", "--users", "demo-ana"])
     assert parser.parse_args(["generate", "--out", "x"]).users == ["test"]
+
+
+def test_the_command_line_starts_where_python_has_no_resource_module():
+    # Windows has none: importing the adb server's regex child for every command stopped
+    # them all, evaluate and --help included.
+    code = ("import sys; sys.modules['resource'] = None\n"
+            "from mobileintent_gym.cli import build_parser\n"
+            "print(build_parser().parse_args(['evaluate']).agent)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0 and done.stdout.strip() == "oracle", done.stderr

@@ -78,6 +78,17 @@ def test_an_agent_file_runs_with_dataclasses_and_takes_no_modules_name(tmp_path)
     assert "my_agent" not in sys.modules
 
 
+def test_an_agent_file_whose_path_holds_a_colon_is_read_to_the_last_colon(tmp_path):
+    # The spec was cut at its first colon: "C:\\Users\\me\\agent.py:Name" read as module "C".
+    from mobileintent_gym.agents.resolve import parse_agent
+
+    folder = tmp_path / "C:" / "agents"
+    folder.mkdir(parents=True)
+    (folder / "done.py").write_text("def Done(env, seed):\n    return None\n")
+    spec = parse_agent(f"{folder / 'done.py'}:Done")
+    assert spec.names == f"{(folder / 'done.py').resolve()}:Done"
+
+
 @pytest.mark.parametrize(("spec", "says"), [
     ("nosuchmodule_x:Agent", "no module 'nosuchmodule_x'"),
     ("{module}:Nope", "has no 'Nope'"),

@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import resource
 import struct
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
@@ -62,7 +61,9 @@ def lines(text: str) -> Iterator[str]:
 
 
 def main() -> None:
-    """Answer requests until the server closes stdin."""
+    """Answer requests until the server closes stdin (POSIX: ``resource``, ``os.nice``)."""
+    import resource  # here, not at the top: the command line imports this module anywhere
+
     os.nice(10)  # a runaway pattern must not slow the server's own threads down
     with contextlib.suppress(ValueError, OSError):  # some systems (macOS) refuse the cap
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))

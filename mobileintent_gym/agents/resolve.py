@@ -86,9 +86,10 @@ def parse_agent(text: str) -> AgentSpec:
     """
     if text in AGENTS:
         return AgentSpec(text, lambda: AGENTS[text], text)
-    kind, sep, rest = str(text).partition(":")
-    if kind == "hf":
-        return _hf_spec(text, rest or None)
+    if str(text) == "hf" or str(text).startswith("hf:"):
+        return _hf_spec(text, str(text)[3:] or None)
+    # The last colon: a Windows path holds one after its drive letter (C:\\a\\agent.py:Name).
+    kind, sep, rest = str(text).rpartition(":")
     if not (sep and kind and rest):
         raise AgentSpecError(f"--agent {text!r} names no agent; use {SPEC_HELP}")
     module = _load_module(kind, text)

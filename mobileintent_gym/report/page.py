@@ -292,13 +292,13 @@ def render_page(run: RunRecord, source: ScreenSource, folder: str | None = None,
     frames = json.dumps(uris).replace("</", "<\\/")
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f'<link rel="icon" href="data:,"><title>{escape(title)}</title>'
-            f"<style>{(_ASSETS / 'report.css').read_text()}</style></head><body>"
+            f"<style>{(_ASSETS / 'report.css').read_text(encoding='utf-8')}</style></head><body>"
             f"<h1>{escape(title)}</h1><div class=\"top\">"
             f"{_provenance(run.provenance, len(run.episodes))}"
             f"{_scores(run.scores)}</div>{_filters(run.episodes)}"
             f"{_index(run.episodes, problems)}"
             f'{sections}<script type="application/json" id="frames">{frames}</script>'
-            f"<script>{(_ASSETS / 'report.js').read_text()}</script></body></html>",
+            f"<script>{(_ASSETS / 'report.js').read_text(encoding='utf-8')}</script></body></html>",
             store if spilled else None)
 
 

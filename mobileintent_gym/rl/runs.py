@@ -270,12 +270,12 @@ class RunLog:
         """The rows written so far."""
         if not self.path.is_file():
             return []
-        with self.path.open(newline="") as handle:
+        with self.path.open(newline="", encoding="utf-8") as handle:
             return list(csv.DictReader(handle))
 
     def write(self, row: Mapping[str, Any]) -> None:
         """Append one update's row (missing fields stay empty) and log its numbers."""
-        with self.path.open("a", newline="") as handle:
+        with self.path.open("a", newline="", encoding="utf-8") as handle:
             csv.DictWriter(handle, self.fields).writerow(
                 {k: _cell(row.get(k)) for k in self.fields})
         if self._board is not None:

@@ -203,7 +203,8 @@ def _check_user_id(uid: Any) -> None:
     Not blank, at most :data:`MAX_NAME` bytes in UTF-8 (a file name's limit: 100 CJK
     characters are 300), one line of visible text, no slash or backslash, no space at its
     ends, and not only dots (``.`` or ``..`` would write beside or above the output
-    folder).
+    folder); nor what Windows refuses in a file name (``<>:"|?*``, a dot at its end, a
+    device name such as ``CON``), so that a profile makes its folders on every system.
     """
     if not isinstance(uid, str) or not uid.strip():
         raise InvalidProfileError(f"user_id must be a non-empty string, got {brief(uid)}")
@@ -217,6 +218,16 @@ def _check_user_id(uid: Any) -> None:
                                   f"file name (one line of visible text, no slash or "
                                   f"backslash, no space at its ends, not only dots), "
                                   f"got {brief(uid)}")
+    if set(uid) & _NOT_IN_FILE_NAMES or uid.endswith(".") or _DEVICE_NAME.fullmatch(uid):
+        raise InvalidProfileError(f"user_id names the user's output folder, a name every "
+                                  f"system must take: no < > : \" | ? *, no dot at its end, "
+                                  f"not a device name (CON, NUL, COM1 ...), got {brief(uid)}")
+
+
+_NOT_IN_FILE_NAMES = frozenset('<>:"|?*')
+"""Characters Windows refuses in file names (beside the slashes refused everywhere)."""
+_DEVICE_NAME = re.compile(r"(?i)(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?")
+"""Names Windows keeps for devices, with any extension: no file or folder can have one."""
 
 
 def _check_name(value: Any) -> None:
@@ -255,7 +266,7 @@ def _visible(text: str) -> bool:
 
 
 def _check_text(data: Mapping[str, Any]) -> None:
-    """Refuse a string (key or value, at any depth) that is not Unicode text.
+    r"""Refuse a string (key or value, at any depth) that is not Unicode text.
 
     A JSON escape such as ``\ud800`` alone decodes to a lone surrogate, which no encoding
     can write: it would fail later, deep in building the user's content.

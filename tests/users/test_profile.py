@@ -86,6 +86,11 @@ def changed(path, value):
                                                   "separators or direction overrides"),
     (("user_id",), " tess ", "no space at its ends, not only dots), got ' tess '"),
     (("user_id",), "\u200b", "one line of visible text"),
+    # Windows makes no folder of these: a profile made its output folders only elsewhere.
+    (("user_id",), "ana:work", "no < > : \" | ? *, no dot at its end, not a device name"),
+    (("user_id",), "ana.", "got 'ana.'"),
+    (("user_id",), "Con", "got 'Con'"),
+    (("user_id",), "nul.json", "not a device name"),
     # XML cannot carry these: the screen drew a box, its hierarchy dropped the character.
     (("demographics", "name"), "Ana\ufffeB", "demographics['name'] must be one line"),
     (("user_id",), "ana\uffff", "user_id names the user's output folder"),
