@@ -1,10 +1,14 @@
 import copy
+import os
 import pickle
 import random
+import signal
 import threading
 import time
 
-from mobileintent_gym.once import once
+import pytest
+
+from mobileintent_gym.once import ForkSafeLock, once
 from mobileintent_gym.phone.lru import LRU
 from tests.helpers import race
 
@@ -56,3 +60,59 @@ def test_an_lru_copies_and_pickles_with_its_entries_and_a_lock_of_its_own():
         copied.put("b", 2)
         copied.put("c", 3)
         assert copied.get("a") is None and cache.get("a") == 1  # apart from the original
+
+
+def test_a_cached_result_is_returned_while_another_call_is_in_progress():
+    # Every call waited behind the one in progress, cached ones included.
+    started, release = threading.Event(), threading.Event()
+
+    @once
+    def load(name):
+        if name == "slow":
+            started.set()
+            release.wait(30)
+        return name
+
+    load("fast")
+    slow = threading.Thread(target=load, args=("slow",))
+    slow.start()
+    assert started.wait(30)
+    fast = threading.Thread(target=load, args=("fast",))
+    fast.start()
+    fast.join(10)
+    still_waiting = fast.is_alive()
+    release.set()
+    slow.join()
+    fast.join()
+    assert not still_waiting and load.cache_info().currsize == 2
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # forking with threads
+def test_a_child_forked_while_a_thread_holds_a_lock_gets_it_afresh():
+    # The child inherited the lock held, by a thread it does not have: it waited for ever.
+    lock, held, release = ForkSafeLock(), threading.Event(), threading.Event()
+
+    def hold():
+        with lock:
+            held.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert held.wait(30)
+    child = os.fork()
+    if child == 0:  # the child: takes the lock, or is killed below
+        with lock:
+            os._exit(0)
+    try:
+        deadline = time.monotonic() + 30
+        while (done := os.waitpid(child, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if done[0] == 0:
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+        assert done[0] == child and os.waitstatus_to_exitcode(done[1]) == 0
+    finally:
+        release.set()
+        holder.join()

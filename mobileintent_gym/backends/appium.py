@@ -252,7 +252,8 @@ class AppiumDevice:
             x1, y1, x2, y2 = swipe_gesture(action.direction, self.width, self.height)
             self._call(lambda: driver.swipe(x1, y1, x2, y2, SWIPE_MS), f"send {action}")
         elif kind is ActionType.PRESS:
-            self._call(lambda: driver.press_keycode(KEYCODES[action.key]), f"send {action}")
+            code = KEYCODES[action.key]
+            self._call(lambda: driver.press_keycode(code), f"send {action}")
         elif kind is ActionType.TYPE:
             field = self._focused_field()
             if field is None:  # as on the simulated phone: nothing typed, no error

@@ -105,8 +105,8 @@ def screen_size(text: str, spec: str | None = None) -> tuple[int, int]:
 
 def public_spec(spec: str) -> str:
     """``spec`` as a record shows it: an Appium URL without its user name and password."""
-    kind, _, argument = spec.partition(":")
-    return f"appium:{public_url(argument)}" if kind == "appium" else spec
+    kind, _, argument = spec.strip().partition(":")
+    return (f"appium:{public_url(argument.strip())}" if kind.strip() == "appium" else spec)
 
 
 def public_url(url: str) -> str:

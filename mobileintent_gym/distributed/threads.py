@@ -16,12 +16,12 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from mobileintent_gym.checks import is_digits
 from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.once import ForkSafeLock
 
 WORKER_THREADS_ENV = "MOBILEINTENT_GYM_WORKER_THREADS"
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
@@ -91,7 +91,7 @@ class _Opened:
 
     count: int = 0
     saved: dict[str, str | None] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    lock: ForkSafeLock = field(default_factory=ForkSafeLock)
 
 
 _OPENED = _Opened()

@@ -16,7 +16,7 @@ import gymnasium as gym
 from gymnasium import logger
 
 from mobileintent_gym.agents.lm import local_name
-from mobileintent_gym.backends.loader import DeviceConfigError, parse_device
+from mobileintent_gym.backends.loader import DeviceConfigError, parse_device, public_spec
 from mobileintent_gym.checks import is_count, is_finite
 from mobileintent_gym.console import output_folder
 from mobileintent_gym.distributed.pool import EXECUTE_ENV
@@ -162,9 +162,13 @@ def run_settings(config: Any, model: str) -> dict[str, Any]:
     A config naming no model loads the default one, and which that is depends on the
     machine (the hub's model where the cache or the hub has it, else the packaged
     weights); ``model``, the one loaded, is kept in its place, so a run resumed on
-    another base is refused rather than trained on.
+    another base is refused rather than trained on. A ``phone`` URL is kept without its
+    user name and password.
     """
-    return {**dataclasses.asdict(config), "model": config.model or model}
+    settings = {**dataclasses.asdict(config), "model": config.model or model}
+    if isinstance(settings.get("phone"), str):
+        settings["phone"] = public_spec(settings["phone"])
+    return settings
 
 
 def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = False,

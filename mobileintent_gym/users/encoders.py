@@ -26,7 +26,7 @@ import numpy as np
 from gymnasium import logger
 
 from mobileintent_gym.errors import MobileIntentError, require
-from mobileintent_gym.once import once
+from mobileintent_gym.once import ForkSafeLock, once
 
 STUDY_MODEL = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
 PACKAGED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
@@ -150,7 +150,7 @@ class SentenceEncoder:
         return np.asarray(rows, np.float32)
 
 
-_ONE_THREAD = threading.Lock()
+_ONE_THREAD = ForkSafeLock()
 
 
 @contextlib.contextmanager
@@ -160,7 +160,8 @@ def _one_thread() -> Iterator[None]:
     A matrix product split over threads adds its sums in an order that depends on their
     count, which moves an embedding in its last bits (about 1e-7). The count is the
     process's (MKL's too): two blocks at once would each restore what the other set,
-    leaving the process on one thread for good.
+    leaving the process on one thread for good. While a block runs, torch work of other
+    threads runs on one thread too.
     """
     torch = require("torch", "embed")
     with _ONE_THREAD:

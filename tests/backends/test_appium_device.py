@@ -462,6 +462,7 @@ def test_a_url_s_user_name_and_key_are_shown_in_no_message_or_record():
         "http://***@farm.example:443/wd/hub")
     assert public_spec("appium:https://key@farm.example") == "appium:https://***@farm.example"
     assert public_spec("adb:emulator-5554") == "adb:emulator-5554"
+    assert public_spec(" appium: https://k@farm") == "appium:https://***@farm"  # as loaded
     url = f"http://alice:s3cr3t@127.0.0.1:{free_port()}"
     with pytest.raises(DeviceUnavailableError) as caught:
         from mobileintent_gym.backends.loader import load_device

@@ -195,6 +195,13 @@ def test_a_run_keeps_the_model_it_loaded_and_is_not_resumed_on_another(tmp_path)
     assert run_settings(named, BASE)["model"] == "my/model"  # a model given is kept as given
 
 
+def test_a_run_keeps_its_phone_without_the_urls_user_name_and_key(tmp_path):
+    # config.json kept "appium:https://alice:s3cr3t@farm..." as given.
+    config = dataclasses.replace(bare_trainer(tmp_path).config,
+                                 phone="appium:https://alice:s3cr3t@farm.example/wd/hub")
+    assert run_settings(config, BASE)["phone"] == "appium:https://***@farm.example/wd/hub"
+
+
 def test_a_run_another_process_trains_is_refused_and_left_alone(tmp_path):
     # Two `train repair --resume` of one folder both passed its check, both continued from
     # its checkpoint and both logged update 2.

@@ -141,3 +141,25 @@ def test_threads_sharing_an_encoder_s_rows_get_theirs_while_another_clears_them(
             assert all(np.array_equal(r, expected[t]) for r, t in zip(rows, chosen, strict=True))
 
     assert race(encode_many) == []
+
+
+def test_a_full_cache_keeps_the_rows_of_the_call_that_filled_it(monkeypatch):
+    # Cleared for a call's new texts, the cache kept only those: the call's cached texts
+    # were asked for again next time.
+    from mobileintent_gym.users import ranking
+    from mobileintent_gym.users.encoders import LexicalEncoder
+
+    asked = []
+
+    class Counted(LexicalEncoder):
+        def encode(self, texts):
+            asked.append(list(texts))
+            return super().encode(texts)
+
+    monkeypatch.setattr(ranking, "TEXT_CACHE_SIZE", 4)
+    encoder = Counted(dim=16)
+    ranking.encode_cached(encoder, ["a", "b", "c"])
+    ranking.encode_cached(encoder, ["a", "d", "x"])  # 5 texts: the cache starts afresh
+    asked.clear()
+    ranking.encode_cached(encoder, ["a", "d", "x"])
+    assert asked == []
