@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -34,6 +35,7 @@ from mobileintent_gym.adbd.conventions import (
     swipe_gesture,
 )
 from mobileintent_gym.apps.registry import app_package
+from mobileintent_gym.backends import device_lock
 from mobileintent_gym.backends.adb_transport import (
     DeviceCommandError,
     DeviceTimeoutError,
@@ -47,6 +49,7 @@ from mobileintent_gym.backends.observed import (
     read_screen,
 )
 from mobileintent_gym.errors import DeviceError, require
+from mobileintent_gym.files import unlock
 from mobileintent_gym.phone import ActResult, StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
 
@@ -75,6 +78,8 @@ class AppiumDevice:
 
     Raises:
         DependencyNotInstalled: Without Appium-Python-Client.
+        DeviceBusyError: When another env on this machine drives the device (the same
+            URL and udid), until that one's ``close`` or its process's end.
         DeviceUnavailableError: When no session can be created.
         DeviceCommandError: When the session's first screenshot cannot be read.
 
@@ -102,6 +107,10 @@ class AppiumDevice:
         options.new_command_timeout = new_command_timeout
         if udid:
             options.udid = udid
+        # One env per phone, as for adb: a second session on it ends the first's.
+        lock = device_lock.hold(f"appium {url} {udid or ''}", repr(self.url) + (
+            f" ({udid})" if udid else ""), "another udid or another Appium server each")
+        self._let_go = weakref.finalize(self, unlock, lock)
         # Selenium reads the pool's arguments from a key of the same name, one level down.
         pool = {"init_args_for_pool_manager": {"retries": urllib3.Retry(
             total=None, connect=2, read=0, redirect=False, status=0, other=0)}}
@@ -111,6 +120,7 @@ class AppiumDevice:
                                                                 init_args_for_pool_manager=pool))
         except (self._errors.WebDriverException, self._http_errors, OSError, ValueError,
                 TypeError, AttributeError, KeyError) as err:
+            self._let_go()
             raise DeviceUnavailableError(f"no Appium session at {self.url!r}: "
                                          f"{type(err).__name__}: {err}") from err
         self._driver.error_handler = _StatusChecked(self._driver.error_handler,
@@ -238,8 +248,11 @@ class AppiumDevice:
         if self._closed:
             return
         self._closed = True
-        with contextlib.suppress(DeviceError):
-            self._call(self._driver.quit, "end the session")
+        try:
+            with contextlib.suppress(DeviceError):
+                self._call(self._driver.quit, "end the session")
+        finally:
+            self._let_go()
 
     def _send(self, action: Action) -> bool:
         kind, driver = action.type, self._driver

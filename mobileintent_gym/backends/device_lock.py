@@ -101,12 +101,16 @@ def _starter_runs(key: str) -> bool:
     return True
 
 
-def hold(key: str, name: str) -> int | None:
+_ADB_FIX = "e.g. one `mobileintent-gym serve-adb --port P` each"
+
+
+def hold(key: str, name: str, fix: str = _ADB_FIX) -> int | None:
     """Take the lock of the device ``key`` names; the descriptor holds it until ``unlock``.
 
     Args:
         key: Names the device wherever it is reached from (its adb server and serial).
         name: The device as messages name it.
+        fix: How to give each env a phone of its own, as the message says it.
 
     Returns:
         The lock's descriptor (see :func:`~mobileintent_gym.files.lock_file`); ``None``
@@ -120,8 +124,7 @@ def hold(key: str, name: str) -> int | None:
     except BlockingIOError:
         raise DeviceBusyError(
             f"device {name} is driven by another env on this machine: one phone takes one "
-            "env at a time (give each env a phone of its own, e.g. one `mobileintent-gym "
-            "serve-adb --port P` each)") from None
+            f"env at a time (give each env a phone of its own, {fix})") from None
 
 
 def _digest(key: str) -> str:

@@ -469,3 +469,22 @@ def test_a_url_s_user_name_and_key_are_shown_in_no_message_or_record():
 
         load_device(f"appium:{url}")
     assert "s3cr3t" not in str(caught.value) and "***@127.0.0.1" in str(caught.value)
+
+
+def test_one_env_drives_a_phone_at_a_time(endpoint):
+    # A second session on the phone (gym.make_vec of one appium: device) ended the first's:
+    # each env then failed on "invalid session id", or scored the other's taps.
+    from mobileintent_gym.backends.appium import AppiumDevice
+    from mobileintent_gym.backends.device_lock import DeviceBusyError
+
+    url, handler = endpoint
+    first = AppiumDevice(url)
+    with pytest.raises(DeviceBusyError, match=r"driven by another env .* another udid or "
+                                              r"another Appium server each"):
+        AppiumDevice(url)
+    other = AppiumDevice(url, udid="emulator-5556")  # another phone of the same server
+    sessions = [p for m, p, _ in handler.requests if m == "POST" and p == "/session"]
+    first.close()
+    AppiumDevice(url).close()  # free again once the first is closed
+    other.close()
+    assert len(sessions) == 2  # the refused one asked the server for nothing
