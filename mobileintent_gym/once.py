@@ -60,6 +60,7 @@ def once(function: Callable[P, R]) -> Callable[P, R]:
     results: dict[Any, R] = {}
     lock = ForkSafeLock(reentrant=True)
     counts = {"hits": 0, "misses": 0}
+    counting = threading.Lock()  # hits are counted outside ``lock``
 
     @functools.wraps(function)
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -69,7 +70,8 @@ def once(function: Callable[P, R]) -> Callable[P, R]:
         except KeyError:  # not cached (or cleared meanwhile)
             pass
         else:
-            counts["hits"] += 1
+            with counting:
+                counts["hits"] += 1
             return result
         with lock:
             if key not in results:
@@ -77,7 +79,12 @@ def once(function: Callable[P, R]) -> Callable[P, R]:
                 results[key] = function(*args, **kwargs)
             return results[key]
 
-    call.cache_clear = results.clear  # type: ignore[attr-defined]
+    def clear() -> None:
+        with lock, counting:
+            results.clear()
+            counts.update(hits=0, misses=0)
+
+    call.cache_clear = clear  # type: ignore[attr-defined]
     call.cache_info = lambda: CacheInfo(counts["hits"], counts["misses"], None,  # type: ignore[attr-defined]
                                         len(results))
     return call

@@ -192,6 +192,9 @@ def test_assist_looks_for_its_user_in_profiles(tmp_path, capsys):
     (["generate", "--out", "x", "--users", "demo-ana", "--users", "demo-ben"], "users",
      ["demo-ana", "demo-ben"]),
     (["generate", "--out", "x"], "users", ["test"]),
+    # A first use equal to the default is a use: it was dropped as the default.
+    (["generate", "--out", "x", "--users", "test", "--users", "demo-ana"], "users",
+     ["test", "demo-ana"]),
     (["train", "repair", "--val-users", "val", "--val-users", "demo"], "val_users",
      ["val", "demo"]),
 ])

@@ -116,3 +116,20 @@ def test_a_child_forked_while_a_thread_holds_a_lock_gets_it_afresh():
     finally:
         release.set()
         holder.join()
+
+
+def test_keyword_arguments_are_part_of_the_key_and_hits_are_counted():
+    made = once(lambda x=0: [x])
+    assert (made(x=1), made(x=2)) == ([1], [2]) and made(x=1) is made(x=1)
+    assert made.cache_info()[:2] == (2, 2) and made.cache_info().currsize == 2
+    made.cache_clear()
+    assert tuple(made.cache_info()) == (0, 0, None, 0)  # as functools.cache's clear
+
+
+def test_an_lru_evicts_the_least_recently_used_entry():
+    cache = LRU(2)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    assert cache.get("a") == 1  # read: now the most recent
+    cache.put("c", 3)
+    assert (cache.get("a"), cache.get("b"), cache.get("c")) == (1, None, 3)

@@ -9,7 +9,6 @@ server driving a device with UiAutomator2 (``appium:http://127.0.0.1:4723``).
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.errors import DeviceError
@@ -69,11 +68,12 @@ def parse_device(spec: str) -> tuple[str, str]:
     if (kind == "adb" and argument) or (
             kind == "appium" and argument.startswith(("http://", "https://"))):
         return kind, argument
+    shown = public_spec(spec)
     if kind == "appium" and argument and "://" not in argument:
-        raise DeviceConfigError(f"device {spec!r}: an Appium server is named by its URL; "
-                                f"did you mean 'appium:http://{argument}'?")
+        raise DeviceConfigError(f"device {shown!r}: an Appium server is named by its URL; "
+                                f"did you mean {public_spec(f'appium:http://{argument}')!r}?")
     raise DeviceConfigError(
-        f"unknown device {spec!r}; use 'sim', 'adb:<serial>' or 'appium:<http url>'")
+        f"unknown device {shown!r}; use 'sim', 'adb:<serial>' or 'appium:<http url>'")
 
 
 def screen_size(text: str, spec: str | None = None) -> tuple[int, int]:
@@ -104,21 +104,30 @@ def screen_size(text: str, spec: str | None = None) -> tuple[int, int]:
 
 
 def public_spec(spec: str) -> str:
-    """``spec`` as a record shows it: an Appium URL without its user name and password."""
+    """``spec`` as a record or a message shows it: an Appium URL without its secret.
+
+    Its user name and password are hidden also where the URL is malformed or lacks its
+    scheme (``appium:user:key@farm``).
+    """
     kind, _, argument = spec.strip().partition(":")
-    return (f"appium:{public_url(argument.strip())}" if kind.strip() == "appium" else spec)
+    if kind.strip().casefold() != "appium":
+        return spec
+    argument = argument.strip()
+    hidden = public_url(argument) if "//" in argument else _LEADING_USER.sub("***@", argument)
+    return f"{kind.strip()}:{hidden}"
 
 
 def public_url(url: str) -> str:
     """``url`` without the user name and password it may hold (``user:key@host``).
 
     A device farm's URL often holds its access key; runs' records and error messages
-    show ``***@host`` in its place.
+    show ``***@host`` in its place. Read as text, not parsed: a URL too malformed to
+    parse (an unclosed IPv6 bracket) is shown hidden too.
     """
-    try:
-        parts = urlsplit(url)
-        hidden = parts.username is not None or parts.password is not None
-    except ValueError:  # no URL (a port out of range): shown as it is
-        return url
-    return parts._replace(netloc=f"***@{parts.netloc.rpartition('@')[2]}").geturl() if (
-        hidden) else url
+    return _USER.sub("***@", url)
+
+
+_USER = re.compile(r"(?<=//)[^/?#\s]*@")
+"""A URL's user name and password: from its ``//`` to the last ``@`` of its host part."""
+_LEADING_USER = re.compile(r"^[^/?#\s]*@")
+"""The same, in a URL written without its scheme."""

@@ -127,6 +127,7 @@ ELEMENTS = [ScreenElement("nav_home", ("Home",), (90, 1132), (0, 1095, 180, 1170
     # the field holds is the answer's, never the field read undecoded.
     ('{"action": "TYPE[line 1\\nline 2]"}', Action.type_text("line 1\nline 2")),
     ('{"action": "TYPE[a\\tb]"}', Action.type_text("a\tb")),
+    ('{"action": "type[one\\ntwo]"}', Action.type_text("one\ntwo")),  # any case, as elsewhere
     ('{"action": "TYPE[\\u0000]"}', None),
     ('{"action": "TYPE[a] and CLICK[1,2]"}', Action.type_text("a")),
     # Typed text runs to the "]" that closes its "[" (as parse_action reads it).

@@ -58,7 +58,8 @@ class FakeAppium(BaseHTTPRequestHandler):
             return self._reply({"error": "unknown error", "message": f"{path} failed",
                                 "stacktrace": ""}, 500)
         if path in getattr(self, "proxied", ()):  # a proxy's error page, no W3C body
-            return self._page(502, b"<html><body>502 Bad Gateway</body></html>")
+            status = getattr(self, "proxied_status", 502)
+            return self._page(status, f"<html><body>{status} Bad Gateway</body></html>".encode())
         if getattr(self, "ended", False) and path != "/session":
             return self._reply({"error": "invalid session id", "message": "A session is "
                                 "either terminated or not started", "stacktrace": ""}, 404)
@@ -81,6 +82,9 @@ class FakeAppium(BaseHTTPRequestHandler):
                 type(self).unfocused_reads -= 1
                 return self._reply(None)
             return self._reply(phone.foreground_package())
+        if script == "mobile: getCurrentActivity" and getattr(self, "no_activity_reads", 0):
+            type(self).no_activity_reads -= 1
+            return self._reply(None)
         if script == "mobile: getCurrentActivity":
             component = activity_for(phone.foreground_package(), phone.route())
             return self._reply(component.split("/", 1)[1])
@@ -105,6 +109,9 @@ class FakeAppium(BaseHTTPRequestHandler):
             return self._reply(phone.act(Action.press(key)) and None)
         if path == "/element/e1/value":
             return self._reply(phone.act(Action.type_text(body["text"])) and None)
+        if path == "/element/active" and getattr(self, "broken_focus", False):
+            return self._reply({"error": "unknown error", "message": "UiAutomator2 crashed",
+                                "stacktrace": ""}, 500)
         if path == "/element/active" and getattr(self, "unfocused", False):
             return self._reply({"error": "no such element", "message": "No element is "
                                 "focused", "stacktrace": ""}, 404)
@@ -382,12 +389,15 @@ def test_a_route_read_while_no_app_has_the_focus_is_read_again(endpoint):
     device = AppiumDevice(url)
     handler.unfocused_reads = 2
     assert device.route() == "music/home"
+    handler.no_activity_reads = 2  # a package, but no activity yet
+    assert device.route() == "music/home"
     handler.unfocused_reads = 10 ** 6
     with pytest.raises(DeviceCommandError, match="reports no app in focus"):
         device.route()
 
 
-def test_a_proxys_error_page_is_an_error_not_an_answer(endpoint):
+@pytest.mark.parametrize("status", [400, 403, 404, 502])
+def test_a_proxys_error_page_is_an_error_not_an_answer(endpoint, status):
     # An HTTP error without a W3C body passed as the answer: a BACK that never reached the
     # phone was logged as "no effect", a screenshot failed in base64 decoding.
     from mobileintent_gym.backends.adb_transport import DeviceCommandError
@@ -395,11 +405,11 @@ def test_a_proxys_error_page_is_an_error_not_an_answer(endpoint):
 
     url, handler = endpoint
     device = AppiumDevice(url)
-    handler.proxied = {"/screenshot", "/execute/sync"}
-    with pytest.raises(DeviceCommandError, match="could not take a screenshot: HTTP 502: "
-                                                 "<html><body>502 Bad Gateway"):
+    handler.proxied, handler.proxied_status = {"/screenshot", "/execute/sync"}, status
+    with pytest.raises(DeviceCommandError, match=f"could not take a screenshot: HTTP {status}: "
+                                                 f"<html><body>{status} Bad Gateway"):
         device.screenshot()
-    with pytest.raises(DeviceCommandError, match="could not read the current package: HTTP 502"):
+    with pytest.raises(DeviceCommandError, match=f"read the current package: HTTP {status}"):
         device.act("PRESS[BACK]")
 
 
@@ -463,6 +473,15 @@ def test_a_url_s_user_name_and_key_are_shown_in_no_message_or_record():
     assert public_spec("appium:https://key@farm.example") == "appium:https://***@farm.example"
     assert public_spec("adb:emulator-5554") == "adb:emulator-5554"
     assert public_spec(" appium: https://k@farm") == "appium:https://***@farm"  # as loaded
+    assert public_spec("appium : https://k@farm") == "appium:https://***@farm"
+    assert public_url("http://u:p@ss@host") == "http://***@host"  # an "@" in the key
+    assert public_url("http://u:k@[::1:4723/wd/hub") == "http://***@[::1:4723/wd/hub"
+    assert public_url("http://host:80/wd/a@b") == "http://host:80/wd/a@b"  # a path's @
+    from mobileintent_gym.backends.loader import DeviceConfigError, parse_device
+
+    with pytest.raises(DeviceConfigError) as refused:
+        parse_device("appium:user:s3cr3t@farm.example:443")  # no scheme: the hint shows it
+    assert "s3cr3t" not in str(refused.value) and "'appium:http://***@farm" in str(refused.value)
     url = f"http://alice:s3cr3t@127.0.0.1:{free_port()}"
     with pytest.raises(DeviceUnavailableError) as caught:
         from mobileintent_gym.backends.loader import load_device
@@ -488,3 +507,30 @@ def test_one_env_drives_a_phone_at_a_time(endpoint):
     AppiumDevice(url).close()  # free again once the first is closed
     other.close()
     assert len(sessions) == 2  # the refused one asked the server for nothing
+
+
+def test_finding_the_focused_field_fails_loudly_on_a_server_error(endpoint):
+    # Only "no such element" means nothing has the focus; a crashed UiAutomator2 is an
+    # error, not a TYPE that typed nothing.
+    from mobileintent_gym.backends.adb_transport import DeviceCommandError
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url)
+    handler.broken_focus = True
+    with pytest.raises(DeviceCommandError, match="find the focused field: UiAutomator2 crashed"):
+        device.act("TYPE[hello]")
+
+
+def test_the_first_action_after_open_reads_the_opened_app_s_screen(endpoint):
+    # A page source read before open served as the next action's "before".
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, handler = endpoint
+    device = AppiumDevice(url)
+    device.act("PRESS[BACK]")  # reads the music app's page source
+    device.open("chat")
+    handler.requests.clear()
+    event = device.act("SWIPE[UP]").event
+    assert ("GET", "/source", {}) in handler.requests[:3]
+    assert event.route_before == "chat/chats"

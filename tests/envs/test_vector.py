@@ -519,6 +519,27 @@ if __name__ == "__main__":
     assert len(workers) == 2 and "Traceback" not in (tmp_path / "stderr").read_text()
 
 
+def test_a_close_that_leaves_a_worker_running_still_frees_and_says_so(monkeypatch):
+    from mobileintent_gym.envs import vector
+
+    # As when Ctrl-C cuts close() short: closing the running worker's process object
+    # raised ValueError, and the shared memory was never freed.
+    envs = make_vector(ENV, 2, **KWARGS)
+    envs.reset(seed=0)
+    names = [name for batch in envs._batches for name, _, _ in batch.layout.values()]
+    running = envs._processes[1]
+    os.kill(running.pid, signal.SIGSTOP)  # it cannot answer close
+    monkeypatch.setattr(vector, "JOIN_SECONDS", 0.5)
+    monkeypatch.setattr(SharedMemoryVectorEnv, "_join", lambda self, stuck, kill=False: None)
+    try:
+        envs.close()
+        assert envs.exit_codes[1] is None and running.is_alive()
+        assert not any(Path("/dev/shm", name).exists() for name in names)
+    finally:
+        running.kill()
+        running.join()
+
+
 class _Exits(gym.Env):
     """Calls ``sys.exit`` (or raises KeyboardInterrupt) when built or stepped, as told."""
 

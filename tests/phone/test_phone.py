@@ -498,6 +498,20 @@ def test_a_focused_empty_field_still_shows_its_hint_as_the_dump_says():
     assert focused.focused and hint > 100 and shown > hint  # the hint and the cursor
 
 
+def test_text_that_exactly_fills_the_field_is_typed_whole(phone):
+    backspace = chat_backspace(phone)  # a conversation's input, focused
+    for _ in range(3):
+        phone.act("TYPE[" + "x" * 1000 + "]")
+    phone.act("TYPE[" + "y" * 997 + "]")
+    result = phone.act("TYPE[ab\u2764\ufe0f]")  # 4 code points for the last 3 left: not all
+    assert result.event.typed == "ab" and result.note.endswith("2 of 3 characters typed")
+    phone.act(backspace)
+    phone.act(backspace)
+    exact = phone.act("TYPE[abc]")  # exactly the room left
+    assert exact.event.typed == "abc" and exact.note == ""
+    assert phone.act("TYPE[d]").note == "the field is full"
+
+
 def test_backspace_deletes_the_last_character_as_it_is_seen(phone):
     # It deleted one code point: "ok 👍🏽" became "ok 👍" (the skin tone gone, the thumb
     # left), and a family of emoji took five taps through broken sequences.

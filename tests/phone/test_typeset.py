@@ -215,6 +215,13 @@ def test_a_line_cut_to_fit_keeps_whole_characters(text):
 
 def test_a_line_breaks_at_spaces_but_never_at_a_no_break_space():
     # "1\u00a0234\u00a0567 km" (a number as many locales group it) broke inside the number.
-    number = "1\u00a0234\u00a0567\u202fkm"
+    number = "1\u00a0234\u2007567\u202fkm"  # no-break, figure and narrow no-break spaces
     assert wrap(f"Total distance: {number}", 30, False, 260, 3) == ("Total distance:", number)
     assert fit_text(f"a  {number}", font(30, False), 1000) == f"a {number}"
+
+
+def test_a_line_cut_to_fit_ends_in_no_space_before_its_ellipsis():
+    face = font(40, False)
+    for width in range(120, 400, 7):
+        cut = fit_text("aaaa bbbb cccc dddd eeee ffff", face, width)
+        assert not cut.endswith(" …") and cut.endswith("…")
