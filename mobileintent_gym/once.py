@@ -26,7 +26,10 @@ CacheInfo = namedtuple("CacheInfo", "hits misses maxsize currsize")
 class ForkSafeLock:
     """A lock (reentrant with ``reentrant=True``) that a forked child gets afresh.
 
-    Use it as a context manager, as a ``threading`` lock.
+    Use it as a context manager, as a ``threading`` lock. Each registers a hook that runs
+    at every fork for the rest of the process: make them once (at import, or per cached
+    function), not per object. Forking while the forking thread holds one is unsupported
+    (the child's release of the renewed lock raises).
     """
 
     def __init__(self, reentrant: bool = False) -> None:
@@ -60,7 +63,7 @@ def once(function: Callable[P, R]) -> Callable[P, R]:
     results: dict[Any, R] = {}
     lock = ForkSafeLock(reentrant=True)
     counts = {"hits": 0, "misses": 0}
-    counting = threading.Lock()  # hits are counted outside ``lock``
+    counting = ForkSafeLock()  # hits are counted outside ``lock``
 
     @functools.wraps(function)
     def call(*args: P.args, **kwargs: P.kwargs) -> R:

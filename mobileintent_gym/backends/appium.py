@@ -23,6 +23,7 @@ import time
 import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -75,11 +76,17 @@ class AppiumDevice:
         observe: Read the page source before and after each action to log the element hit
             and the visible entities, as the simulated phone does (one page source per
             action: the one after an action serves as the one before the next).
+        exclusive: Hold the device lock of the server and udid, so that a second env on
+            this machine is refused, as for adb. ``None`` (the default): for a server on
+            this machine (``localhost``, ``127.0.0.1``, ``::1``), whose phones each take
+            one session; not for a remote hub, which gives each session a phone of its
+            own (a device farm).
 
     Raises:
         DependencyNotInstalled: Without Appium-Python-Client.
-        DeviceBusyError: When another env on this machine drives the device (the same
-            URL and udid), until that one's ``close`` or its process's end.
+        DeviceBusyError: When ``exclusive`` and another env on this machine drives the
+            device (the same server and udid), until that one's ``close`` or its
+            process's end.
         DeviceUnavailableError: When no session can be created.
         DeviceCommandError: When the session's first screenshot cannot be read.
 
@@ -91,7 +98,8 @@ class AppiumDevice:
     """
 
     def __init__(self, url: str, udid: str | None = None, new_command_timeout: int = 300,
-                 observe: bool = True, timeout: float = 120.0) -> None:
+                 observe: bool = True, timeout: float = 120.0,
+                 exclusive: bool | None = None) -> None:
         webdriver = require("appium.webdriver", "android")
         client_config = require("appium.webdriver.client_config", "android")
         options_module = require("appium.options.android", "android")
@@ -100,6 +108,8 @@ class AppiumDevice:
         # Nothing listening at the URL surfaces as urllib3's errors (MaxRetryError ...).
         self._http_errors = urllib3.exceptions.HTTPError
         self.url, self._timeout = public_url(url), timeout
+        # Errors are not chained where the URL holds a key: urllib3's quote it whole.
+        self._secret = self.url != url
         self._idle = new_command_timeout
         options = options_module.UiAutomator2Options()
         options.platform_name = "Android"
@@ -107,9 +117,13 @@ class AppiumDevice:
         options.new_command_timeout = new_command_timeout
         if udid:
             options.udid = udid
-        # One env per phone, as for adb: a second session on it ends the first's.
-        lock = device_lock.hold(f"appium {url} {udid or ''}", repr(self.url) + (
-            f" ({udid})" if udid else ""), "another udid or another Appium server each")
+        server, local = _server(url)
+        if exclusive or (exclusive is None and local):
+            # One env per phone, as for adb: a second session on it ends the first's.
+            lock = device_lock.hold(f"appium {server} {udid or ''}", repr(self.url) + (
+                f" ({udid})" if udid else ""), "another udid or another Appium server each")
+        else:
+            lock = None
         self._let_go = weakref.finalize(self, unlock, lock)
         # Selenium reads the pool's arguments from a key of the same name, one level down.
         pool = {"init_args_for_pool_manager": {"retries": urllib3.Retry(
@@ -122,7 +136,11 @@ class AppiumDevice:
                 TypeError, AttributeError, KeyError) as err:
             self._let_go()
             raise DeviceUnavailableError(f"no Appium session at {self.url!r}: "
-                                         f"{type(err).__name__}: {err}") from err
+                                         f"{type(err).__name__}: {public_url(str(err))}"
+                                         ) from None if self._secret else err
+        except BaseException:  # Ctrl-C while the session starts: the phone is free again
+            self._let_go()
+            raise
         self._driver.error_handler = _StatusChecked(self._driver.error_handler,
                                                     self._errors.WebDriverException)
         self._closed = False
@@ -297,7 +315,8 @@ class AppiumDevice:
             raise DeviceCommandError(f"Appium could not {what}: {err.msg}") from err
         except (self._http_errors, OSError) as err:
             raise DeviceUnavailableError(f"the Appium server at {self.url!r} could not be "
-                                         f"reached to {what}: {err}") from err
+                                         f"reached to {what}: {public_url(str(err))}"
+                                         ) from None if self._secret else err
         except (ValueError, TypeError, AttributeError, KeyError) as err:
             raise DeviceCommandError(f"Appium's answer when asked to {what} is not the "
                                      f"protocol's ({type(err).__name__}: {err})") from err
@@ -321,3 +340,22 @@ class _StatusChecked:
             body = " ".join(str(response.get("value")).split())
             raise self._error(f"HTTP {status}: {body[:160]}")
 
+
+_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+"""Hosts of an Appium server on this machine, whose phones :class:`AppiumDevice` locks."""
+
+
+def _server(url: str) -> tuple[str, bool]:
+    """The server ``url`` names, however it is written, and whether it is on this machine.
+
+    The name has its scheme and host in lower case, no user name or password and no ``/``
+    at its end (a URL that does not parse is named as written, and not local).
+    """
+    try:
+        parts = urlsplit(url.strip())
+        host = {"localhost": "127.0.0.1"}.get(parts.hostname or "", parts.hostname or "")
+        port = f":{parts.port}" if parts.port is not None else ""
+    except ValueError:
+        return url, False
+    return (f"{parts.scheme.lower()}://{host}{port}{parts.path.rstrip('/')}",
+            host in _LOCAL_HOSTS)

@@ -98,7 +98,8 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
     try:
         parse_device(config.phone)
     except DeviceConfigError as err:
-        raise MobileIntentError(f"{kind} setting phone={config.phone!r}: {err}") from err
+        raise MobileIntentError(f"{kind} setting phone={public_spec(config.phone)!r}: {err}"
+                                ) from err
 
 
 def run_tasks(tasks: Sequence[str] | str | None) -> tuple[str, ...]:

@@ -534,3 +534,54 @@ def test_the_first_action_after_open_reads_the_opened_app_s_screen(endpoint):
     event = device.act("SWIPE[UP]").event
     assert ("GET", "/source", {}) in handler.requests[:3]
     assert event.route_before == "chat/chats"
+
+
+def test_one_server_however_written_is_one_lock_and_a_remote_hub_takes_several(endpoint):
+    # The lock was keyed by the URL as written: a trailing "/", "HTTP://" or localhost
+    # took a second session on the phone; and a device farm's hub, which gives each
+    # session a phone of its own, was refused for a second env.
+    from mobileintent_gym.backends.appium import AppiumDevice
+    from mobileintent_gym.backends.device_lock import DeviceBusyError
+
+    url, _handler = endpoint
+    first = AppiumDevice(url)
+    port = url.rsplit(":", 1)[1]
+    for spelling in (f"{url}/", f"HTTP://127.0.0.1:{port}", f"http://localhost:{port}",
+                     f"http://user:key@127.0.0.1:{port}"):
+        with pytest.raises(DeviceBusyError):
+            AppiumDevice(spelling)
+    second = AppiumDevice(url, exclusive=False)  # as on a remote hub: no lock taken
+    second.close()
+    first.close()
+
+
+def test_a_ctrl_c_while_the_session_starts_leaves_the_phone_free(endpoint, monkeypatch):
+    from appium.webdriver.webdriver import WebDriver
+
+    from mobileintent_gym.backends.appium import AppiumDevice
+
+    url, _handler = endpoint
+    with monkeypatch.context() as patched:
+        patched.setattr(WebDriver, "start_session", lambda *a, **k: (_ for _ in ()).throw(
+            KeyboardInterrupt()))
+        with pytest.raises(KeyboardInterrupt) as kept:  # kept: its traceback holds the device
+            AppiumDevice(url)
+    AppiumDevice(url).close()
+    assert kept.value is not None
+
+
+@pytest.mark.filterwarnings("ignore:Embedding username and password in URL")
+def test_an_error_quoting_the_url_shows_no_key():
+    # urllib3 quotes the URL whole ("Failed to parse: http://alice:SECRET@...").
+    from mobileintent_gym.backends.adb_transport import DeviceUnavailableError
+    from mobileintent_gym.backends.appium import AppiumDevice
+    from mobileintent_gym.rl.runs import check_settings
+    from mobileintent_gym.rl.sft import SftConfig
+
+    with pytest.raises(DeviceUnavailableError) as caught:
+        AppiumDevice("http://alice:SECRETKEY@127.0.0.1:99999/wd/hub", timeout=2)
+    assert "SECRETKEY" not in str(caught.value) and caught.value.__cause__ is None
+    with pytest.raises(MobileIntentError) as refused:
+        check_settings(SftConfig(phone="appium:alice:SECRETKEY@farm.example/wd/hub"), "SFT",
+                       (), ())
+    assert "SECRETKEY" not in str(refused.value)
