@@ -132,15 +132,14 @@ class AppiumDevice:
             self._driver = webdriver.Remote(url, options=options, client_config=client_config
                                             .AppiumClientConfig(url, timeout=timeout,
                                                                 init_args_for_pool_manager=pool))
-        except (self._errors.WebDriverException, self._http_errors, OSError, ValueError,
-                TypeError, AttributeError, KeyError) as err:
+        except BaseException as err:  # Ctrl-C included: the phone is free again
             self._let_go()
+            if not isinstance(err, (self._errors.WebDriverException, self._http_errors,
+                                    OSError, ValueError, TypeError, AttributeError, KeyError)):
+                raise
             raise DeviceUnavailableError(f"no Appium session at {self.url!r}: "
                                          f"{type(err).__name__}: {public_url(str(err))}"
                                          ) from None if self._secret else err
-        except BaseException:  # Ctrl-C while the session starts: the phone is free again
-            self._let_go()
-            raise
         self._driver.error_handler = _StatusChecked(self._driver.error_handler,
                                                     self._errors.WebDriverException)
         self._closed = False

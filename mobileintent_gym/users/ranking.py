@@ -77,9 +77,7 @@ def encode_cached(encoder: Encoder, texts: Sequence[str]) -> np.ndarray:
         rows |= zip(missing, encoder.encode(missing), strict=True)
         if len(cache) + len(missing) > TEXT_CACHE_SIZE:
             cache.clear()  # afresh, with this call's texts
-            cache.update(rows)
-        else:
-            cache.update((t, rows[t]) for t in missing)
+        cache.update(rows)
     # From the rows read here: another thread may clear the cache meanwhile.
     return np.stack([rows[t] for t in texts]) if texts else encoder.encode([])
 

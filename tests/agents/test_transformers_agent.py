@@ -7,7 +7,6 @@ are mostly not actions; what is checked is that each is counted, flagged and har
 import json
 import re
 import sys
-import threading
 
 import gymnasium as gym
 import pytest
@@ -24,6 +23,7 @@ from mobileintent_gym.agents.lm import (
     packaged_gguf,
 )
 from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError
+from tests.helpers import race
 
 torch = pytest.importorskip("torch", reason="needs the [llm] extra")
 TASK = {"user": "demo-ana", "task": "G-WCT-01:common:explicit"}
@@ -226,22 +226,14 @@ def test_sampling_from_threads_draws_what_each_seed_says(small_lm):
     seeds = [11, 12, 13]
     alone = [generate(small_lm, SHORT[:1], max_new_tokens=6, temperature=1.0, seed=s)[0]
              for s in seeds]
-    together = {}
+    together, left = {}, iter(seeds)  # each thread takes the next seed
 
-    def sample(seed):
+    def sample():
+        seed = next(left)
         together[seed] = generate(small_lm, SHORT[:1], max_new_tokens=6, temperature=1.0,
                                   seed=seed)[0]
 
-    switch = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=sample, args=(s,)) for s in seeds]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(switch)
+    assert race(sample, threads=len(seeds)) == []
     assert [together[s].response_ids for s in seeds] == [g.response_ids for g in alone]
 
 
