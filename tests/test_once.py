@@ -5,6 +5,7 @@ import random
 import signal
 import threading
 import time
+from collections import OrderedDict
 
 import pytest
 
@@ -133,3 +134,39 @@ def test_an_lru_evicts_the_least_recently_used_entry():
     assert cache.get("a") == 1  # read: now the most recent
     cache.put("c", 3)
     assert (cache.get("a"), cache.get("b"), cache.get("c")) == (1, None, 3)
+
+
+def test_a_read_and_an_eviction_of_the_same_entry_at_once_do_not_collide():
+    # Deterministic form of the race above: the reader pauses between finding "a" and
+    # marking it recent while another thread's put evicts it (KeyError in move_to_end).
+    read, evicted, errors = threading.Event(), threading.Event(), []
+
+    class Paused(OrderedDict):
+        def get(self, key, default=None):
+            value = super().get(key, default)
+            if threading.current_thread().name == "reader":
+                read.set()
+                evicted.wait(0.5)  # the eviction, unless a lock holds it off meanwhile
+            return value
+
+    cache = LRU(1)
+    cache._items = Paused()
+    cache.put("a", 1)
+
+    def reader():
+        try:
+            cache.get("a")
+        except KeyError as err:
+            errors.append(err)
+
+    def evicter():
+        read.wait(5)
+        cache.put("b", 2)
+        evicted.set()
+
+    threads = [threading.Thread(target=reader, name="reader"), threading.Thread(target=evicter)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and cache.get("b") == 2
