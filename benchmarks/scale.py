@@ -25,7 +25,9 @@ subprocess, so that this process never imports torch) and then read from the dis
   ``gather_threads`` says how many the other pool modes copy with); ``shm_x4`` and
   ``pool_x4`` the same as ``shm`` and ``pool`` with four sub-envs in each of the N workers
   (``envs_per_worker=4``: 4N sub-envs, each worker stepping its four one after the other
-  and waking once for them);
+  and waking once for them); ``shm_in_parent`` and ``pool_in_parent`` the same as ``shm``
+  and ``pool`` with the last worker in this process (``worker_in_parent=True``: N sub-envs
+  in N - 1 worker processes and this one);
 - ``ray``: N Ray actors running random-agent episodes (only results come back); its
   workload is not the baseline's, so the same episodes are also run by one env in this
   process (``ray_same_work_in_process_steps_per_s``; ``ray_vs_same_work`` is Ray's rate
@@ -83,7 +85,8 @@ from mobileintent_gym.rollouts import episodes, record_episode
 ENV = "Act2Intent-Execute-v0"
 ROOT = Path(__file__).resolve().parents[1]
 MODES = ("sync", "gym_async", "shm", "shm_nocopy", "shm_pinned", "pool", "pool_1thread",
-         "pool_one", "shm_x4", "pool_x4", "ray", "independent")
+         "pool_one", "shm_x4", "pool_x4", "shm_in_parent", "pool_in_parent", "ray",
+         "independent")
 SAME_WORK = tuple(mode for mode in MODES if mode != "ray")
 """The modes that step the baseline's workload: compared with it (``_vs_baseline``) and
 drawn beside it. ``ray`` runs episodes of its own, compared with those episodes run
@@ -295,9 +298,14 @@ def vector_rates(n: int, actions: list, repeats: int, modes: list[str]) -> dict:
             "shm_x4": lambda: gym.make_vec(ENV, PER_WORKER * n, envs_per_worker=PER_WORKER,
                                            vectorization_mode="vector_entry_point"),
             "pool_x4": lambda: gym.make_vec(ENV, PER_WORKER * n, envs_per_worker=PER_WORKER,
-                                            vectorization_mode="vector_entry_point")}
+                                            vectorization_mode="vector_entry_point"),
+            "shm_in_parent": lambda: gym.make_vec(ENV, n, worker_in_parent=True,
+                                                  vectorization_mode="vector_entry_point"),
+            "pool_in_parent": lambda: gym.make_vec(ENV, n, worker_in_parent=True,
+                                                   vectorization_mode="vector_entry_point")}
     half = max(1, n // 2)
-    batches = {"pool": half, "pool_1thread": half, "pool_one": 1, "pool_x4": PER_WORKER * n // 2}
+    batches = {"pool": half, "pool_1thread": half, "pool_one": 1, "pool_x4": PER_WORKER * n // 2,
+               "pool_in_parent": half}
     figures = {f"{name}_steps_per_s": float("nan") for name in made}
     for name, make in made.items():
         if name not in modes:
@@ -397,7 +405,8 @@ def plot(figures: dict, path: Path) -> None:
                "shm": (44, 160, 44), "shm_nocopy": (148, 103, 189), "shm_pinned": (23, 190, 207),
                "pool": (140, 86, 75), "pool_1thread": (255, 187, 120),
                "pool_one": (227, 119, 194), "shm_x4": (188, 189, 34),
-               "pool_x4": (127, 127, 127), "independent": (0, 0, 0)}
+               "pool_x4": (127, 127, 127), "shm_in_parent": (214, 39, 40),
+               "pool_in_parent": (255, 152, 150), "independent": (0, 0, 0)}
     counts = sorted(figures["workers"])
     series = {"ideal": [n * figures[f"{n}"]["baseline_steps_per_s"] for n in counts]}
     for mode in SAME_WORK:  # a mode not measured (not in --modes: NaN) is left out

@@ -22,7 +22,7 @@ from PIL import Image
 from mobileintent_gym.envs.vector_gather import default_threads
 
 ROOT = Path(__file__).resolve().parents[1]
-MEASURED = ("shm", "pool", "independent")
+MEASURED = ("shm", "pool", "shm_in_parent", "independent")
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the workers' RSS is read from /proc")
 

@@ -24,6 +24,7 @@ import pickle
 import signal
 import traceback
 import weakref
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext, suppress
 from dataclasses import dataclass
 from multiprocessing import shared_memory
@@ -39,7 +40,7 @@ from mobileintent_gym.distributed.heap import HeapTrimmer
 from mobileintent_gym.distributed.threads import limit_loaded_libraries
 from mobileintent_gym.envs.checker import reset as checked_reset
 from mobileintent_gym.envs.checker import wrappers
-from mobileintent_gym.envs.vector_wire import dumps, send
+from mobileintent_gym.envs.vector_wire import dumps
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.held import held
 
@@ -402,16 +403,9 @@ def run(worker: int, first: int, env_fns: list[Any], pipe: Connection,
     try:
         _place(worker, cpu)
         limit_loaded_libraries()  # those a forked worker has from its parent
-        try:
-            for env_fn in env_fns:
-                envs.append(env_fn())
-        except FAILURES as err:  # the first env not built names why; those after it too
-            failed = ("error", portable(err))
-            pipe.send([("ok", None)] * len(envs) + [failed] * (len(env_fns) - len(envs)))
-            return
-        pipe.send([("ok", pack_spaces(env.observation_space, env.action_space))
-                   for env in envs])
-        serve(first, envs, batches, pipe)
+        pipe.send(build(env_fns, envs))
+        if len(envs) == len(env_fns):
+            serve(first, envs, batches, pipe)
     except EOFError:
         pass
     except FAILURES as err:  # the worker fails as a whole: one answer for every env named
@@ -423,6 +417,28 @@ def run(worker: int, first: int, env_fns: list[Any], pipe: Connection,
         for env in envs:
             env.close()
         pipe.close()
+
+
+def build(env_fns: Sequence[Callable[[], gym.Env]], envs: list[gym.Env]
+          ) -> list[tuple[str, Any]]:
+    """Build a worker's envs into ``envs``; the worker's first answer.
+
+    Returns:
+        Each env's spaces (packed by :func:`pack_spaces`), or, when one cannot be built,
+        its error for it and every env after it (``envs`` then holds those built before).
+    """
+    try:
+        for env_fn in env_fns:
+            envs.append(env_fn())
+    except FAILURES as err:  # the first env not built names why; those after it too
+        failed = ("error", portable(err))
+        return [("ok", None)] * len(envs) + [failed] * (len(env_fns) - len(envs))
+    return [("ok", pack_spaces(env.observation_space, env.action_space)) for env in envs]
+
+
+def closed_answer(count: int) -> list[tuple[str, Any]]:
+    """A worker's answer to :data:`CLOSE` for its ``count`` envs (which it closes next)."""
+    return [("ok", None)] * count
 
 
 @dataclass
@@ -453,32 +469,51 @@ def serve(first: int, envs: list[gym.Env], batches: dict[int, SharedFrames],
     over its own; then, at most once a second, the freed heap goes back to the OS
     (:class:`~mobileintent_gym.distributed.heap.HeapTrimmer`).
     """
-    held = [_Held(env, first + j, _Canvases(env, first + j)) for j, env in enumerate(envs)]
-    for one in held:
-        for number, frames in batches.items():
-            one.canvases.add(number, frames)
+    served = Served(first, envs, batches)
     trim = HeapTrimmer()
     while True:
         message = pipe.recv()
         if message == CLOSE:
-            pipe.send([("ok", None)] * len(held))
+            pipe.send(closed_answer(len(envs)))
             return
-        _send(pipe, [_answer(held[j], batches, command, data) for j, command, data in message])
+        pipe.send_bytes(encoded(served.answer(message)))
         trim()
 
 
-def _send(pipe: Connection, answers: list[tuple[str, Any]]) -> None:
-    """Send the answers to the parent.
+class Served:
+    """A worker's envs as it serves them, and what it keeps of each between messages.
+
+    Args:
+        first: The row of the first env in the shared arrays; the other envs' follow.
+        envs: The envs.
+        batches: The shared-memory batches attached (``attach`` adds to it).
+    """
+
+    def __init__(self, first: int, envs: list[gym.Env], batches: dict[int, SharedFrames]
+                 ) -> None:
+        self._held = [_Held(env, first + j, _Canvases(env, first + j))
+                      for j, env in enumerate(envs)]
+        self._batches = batches
+        for one in self._held:
+            for number, frames in batches.items():
+                one.canvases.add(number, frames)
+
+    def answer(self, message: list[tuple[int, str, Any]]) -> list[tuple[str, Any]]:
+        """Each ``(env, command, data)`` of ``message`` carried out (see :func:`serve`)."""
+        return [_answer(self._held[j], self._batches, command, data)
+                for j, command, data in message]
+
+
+def encoded(answers: list[tuple[str, Any]]) -> memoryview:
+    """The answers pickled for the parent (:func:`~.vector_wire.dumps`).
 
     One that cannot be pickled (a lock in an ``info``) becomes an error naming why, and
     the others go as they are: the worker and its envs go on.
     """
     try:
-        send(pipe, answers)
-    except OSError:
-        raise
-    except Exception:  # pickling failed before anything was written
-        send(pipe, [_sendable(answer) for answer in answers])
+        return dumps(answers)
+    except Exception:
+        return dumps([_sendable(answer) for answer in answers])
 
 
 def _sendable(answer: tuple[str, Any]) -> tuple[str, Any]:

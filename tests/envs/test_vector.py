@@ -17,6 +17,7 @@ from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.spaces import _charset_tables
 from mobileintent_gym.envs.vector import HANDED_BATCHES, SharedMemoryVectorEnv, make_vector
+from mobileintent_gym.envs.vector_in_parent import ParentWorker
 from mobileintent_gym.envs.vector_worker import WorkerError
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.users import PairConfig
@@ -28,15 +29,19 @@ KWARGS = {"device": "sim:540x1200", "users": ["demo-ana", "demo-ben"],
           "pair": PairConfig(encoder="lexical")}
 
 
-@pytest.fixture(scope="module", params=[1, 2], ids=["one_env_per_worker", "two_per_worker"])
+@pytest.fixture(scope="module", params=[(1, False), (2, False), (1, True)],
+                ids=["one_env_per_worker", "two_per_worker", "worker_in_parent"])
 def pair_of_vectors(request):
     """Our vector env and a SyncVectorEnv of the same three envs.
 
-    Ours has a worker per sub-env, or two workers: sub-envs 0 and 1 in one, 2 in the other.
+    Ours has a worker per sub-env; or two workers: sub-envs 0 and 1 in one, 2 in the other;
+    or a worker per sub-env, sub-env 2's in this process.
     """
+    share, in_parent = request.param
     ours = gym.make_vec(ENV, num_envs=3, vectorization_mode="vector_entry_point",
-                        envs_per_worker=request.param, **KWARGS)
-    assert len(ours._processes) == {1: 3, 2: 2}[request.param]
+                        envs_per_worker=share, worker_in_parent=in_parent, **KWARGS)
+    assert len(ours._processes) == {1: 3, 2: 2}[share]
+    assert [isinstance(p, ParentWorker) for p in ours._processes][-1] is in_parent
     sync = gym.make_vec(ENV, num_envs=3, vectorization_mode="sync", **KWARGS)
     yield ours, sync
     ours.close()

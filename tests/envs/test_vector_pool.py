@@ -54,11 +54,14 @@ def row(results, k):
             float(rewards[k]), bool(terminations[k]), bool(truncations[k]), info)
 
 
-@pytest.mark.parametrize("envs_per_worker", [1, 2])
-def test_each_sub_env_steps_in_a_pool_as_in_a_sync_vector_env(envs_per_worker):
+@pytest.mark.parametrize(("envs_per_worker", "in_parent"), [(1, False), (2, False), (1, True),
+                                                           (2, True)])
+def test_each_sub_env_steps_in_a_pool_as_in_a_sync_vector_env(envs_per_worker, in_parent):
     # With two per worker, a step is often sent to a sub-env whose worker-mate's is out.
+    # In the parent, the last worker's steps are taken while recv() waits.
     n, steps = 3, 14
-    ours = make_vector(ENV, n, max_episode_steps=4, envs_per_worker=envs_per_worker, **KWARGS)
+    ours = make_vector(ENV, n, max_episode_steps=4, envs_per_worker=envs_per_worker,
+                       worker_in_parent=in_parent, **KWARGS)
     sync = gym.make_vec(ENV, n, vectorization_mode="sync", max_episode_steps=4, **KWARGS)
     space = ours.single_action_space
     space.seed(5)

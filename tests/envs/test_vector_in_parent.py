@@ -1,0 +1,146 @@
+"""A vector env whose last worker runs in the parent process (``worker_in_parent=True``).
+
+That it steps, resets and pools as a ``SyncVectorEnv`` is checked beside the other layouts
+(``pair_of_vectors`` in test_vector.py, the pool test in test_vector_pool.py); here, what
+differs in the parent: where its envs run, Ctrl-C, errors, and closing.
+"""
+
+import functools
+import os
+import re
+import threading
+
+import numpy as np
+import pytest
+
+from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
+from mobileintent_gym.envs.vector_in_parent import ParentWorker
+from mobileintent_gym.envs.vector_worker import WorkerError
+from tests.envs.test_vector_api import _Light, _Locking
+from tests.envs.test_vector_interrupts import _Gated, _in_step, _interrupted, _Unreadable
+
+
+class _Located(_Gated):
+    def pid(self):
+        return os.getpid()
+
+
+@pytest.fixture()
+def gated(tmp_path):
+    """Two gated envs, sub-env 1 in this process, reset, and the file opening their gate."""
+    gate = tmp_path / "gate"
+    envs = SharedMemoryVectorEnv([functools.partial(_Located, gate)] * 2, worker_in_parent=True)
+    envs.reset(seed=0)
+    yield envs, gate
+    envs.close()
+
+
+def test_the_last_worker_runs_in_this_process_and_the_others_in_their_own(gated):
+    envs, _ = gated
+    pids = envs.call("pid")
+    assert pids[1] == os.getpid() and pids[0] == envs._processes[0].pid != os.getpid()
+    assert isinstance(envs._processes[1], ParentWorker)
+    _in_step(envs, [0, 0])
+
+
+def test_several_sub_envs_share_the_worker_in_this_process():
+    envs = SharedMemoryVectorEnv([_Light] * 5, envs_per_worker=2, worker_in_parent=True)
+    try:
+        assert [type(p) is ParentWorker for p in envs._processes] == [False, False, True]
+        envs.reset(seed=0)
+        for step in (1, 2):
+            obs = envs.step(np.zeros(5, np.int64))[0]
+            assert list(obs[:, 0]) == [step] * 5
+        envs.send(np.zeros(2, np.int64), [1, 4])  # one in a worker, one in the parent
+        obs, *_, infos = envs.recv()
+        assert list(infos["env_id"]) == [1, 4] and list(obs[:, 0]) == [3, 3]
+    finally:
+        envs.close()
+
+
+def test_a_ctrl_c_during_its_step_waits_for_the_step_and_the_next_call_returns_its_own(gated):
+    # The Ctrl-C lands while the env in this process waits in its step for the gate,
+    # opened later: cut there, its step would be half done (an error answer, or an env
+    # left mid-step); held back, it comes once both steps are done, and their answers are
+    # dropped for the next call's own.
+    envs, gate = gated
+    opener = threading.Timer(0.5, gate.touch)
+    opener.start()
+    try:
+        _interrupted(lambda: envs.step(np.array([1, 1])))
+    finally:
+        opener.join()
+    _in_step(envs, [1, 1])
+    assert all(process.is_alive() for process in envs._processes)
+
+
+def test_its_env_errors_are_raised_naming_the_sub_env_and_a_pool_goes_on(gated):
+    envs, _ = gated
+    with pytest.raises(RuntimeError, match="the env failed") as caught:
+        envs.call("fail")
+    assert caught.value.env_id == 0  # the first error of the call; both raised it
+    envs.send(np.array([2, 0]), [1, 0])  # sub-env 1's step (in this process) fails
+    with pytest.raises(RuntimeError, match="the step failed") as caught:
+        envs.recv()
+    assert caught.value.env_id == 1 and "sub-env 1's worker" in str(caught.value.__cause__)
+    *_, infos = envs.recv()  # sub-env 0's step, kept
+    assert list(infos["env_id"]) == [0] and list(infos["count"]) == [1]
+    _in_step(envs, [1, 0])
+
+
+def test_answers_it_cannot_pickle_or_read_are_errors_and_it_goes_on(gated):
+    envs, _ = gated
+    with pytest.raises(WorkerError, match=re.escape(
+            "worker 0's answer cannot be unpickled here: TypeError('cannot be rebuilt here')")):
+        envs.call("unreadable")
+    locking = SharedMemoryVectorEnv([_Locking] * 2, worker_in_parent=True)
+    try:
+        locking.reset(seed=0)
+        with pytest.raises(TypeError, match="cannot pickle") as caught:
+            locking.step(np.array([0, 1]))  # the lock is in sub-env 1's info, in this process
+        assert caught.value.env_id == 1 and list(locking.recv()[4]["env_id"]) == [0]
+        assert list(locking.step(np.array([0, 0]))[0][:, 0]) == [2, 2]
+    finally:
+        locking.close()
+    _in_step(envs, [0, 0])
+
+
+def test_a_message_it_cannot_unpickle_ends_it_as_a_worker_process_ends(tmp_path):
+    gate = tmp_path / "gate"
+    envs = SharedMemoryVectorEnv([functools.partial(_Gated, gate)] * 2, worker_in_parent=True)
+    envs.reset(seed=0)
+    envs.send(np.array([_Unreadable()], dtype=object), [1])
+    with pytest.raises(TypeError, match="cannot be rebuilt here") as caught:
+        envs.recv()
+    assert caught.value.env_id == 1
+    assert (tmp_path / f"closed-{os.getpid()}").exists()  # its env was closed as it ended
+    with pytest.raises(WorkerError, match=re.escape("worker 1 (in this process) has ended")):
+        envs.step(np.array([0, 0]))
+    envs.close()
+    assert envs.exit_codes == (0, 0)
+
+
+def test_close_closes_its_envs_and_every_worker(gated):
+    envs, gate = gated
+    worker = envs._processes[0].pid
+    envs.close()
+    assert envs.exit_codes == (0, 0) and all(pipe.closed for pipe in envs._pipes)
+    assert (gate.parent / f"closed-{os.getpid()}").exists()
+    assert (gate.parent / f"closed-{worker}").exists()
+    envs.close()  # again: nothing left to close
+
+
+def test_its_envs_with_other_spaces_are_named_and_nothing_is_left_open():
+    with pytest.raises(WorkerError, match=r"sub-env 1's env has other spaces than sub-env 0's"):
+        SharedMemoryVectorEnv([_Light, functools.partial(_Light, wide=True)],
+                              worker_in_parent=True)
+
+
+def test_an_env_that_cannot_be_built_in_this_process_fails_the_constructor(tmp_path):
+    def broken():
+        raise RuntimeError("no phone for this one")
+
+    gate = tmp_path / "gate"
+    with pytest.raises(RuntimeError, match="no phone for this one") as caught:
+        SharedMemoryVectorEnv([functools.partial(_Gated, gate), broken], worker_in_parent=True)
+    assert caught.value.env_id == 1
