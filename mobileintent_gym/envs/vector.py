@@ -864,11 +864,15 @@ class _CtrlC:
     def wait(self, pipes: list[Any], timeout: float | None = None) -> list[Any]:
         """:func:`_ready` ``(pipes, timeout)``, which a Ctrl-C interrupts.
 
-        A worker in this process among ``pipes`` first carries out what it was sent, with
-        a Ctrl-C held back until it is done (an env's step is never cut in two).
+        When none has an answer yet, a worker in this process among ``pipes`` first
+        carries out what it was sent, with a Ctrl-C held back until it is done (an env's
+        step is never cut in two). Answers that are there already are read first: in a
+        pool, a worker process that finished waits for its next step no longer than it
+        takes to read it.
         """
-        for pipe in pipes:
-            if isinstance(pipe, ParentWorker):
+        here = [pipe for pipe in pipes if isinstance(pipe, ParentWorker)]
+        if here and not _ready(pipes, 0):
+            for pipe in here:
                 pipe.work()
         self._waiting = True  # from here a Ctrl-C goes to the handler at once
         try:
@@ -910,8 +914,8 @@ def _ready(pipes: list[Any], timeout: float | None) -> list[Any]:
     As ``multiprocessing.connection.wait``, but where the OS has poll(2) it is called
     directly: that function builds a selector and registers every pipe in Python on each
     call, 17.9 µs for 16 pipes against 5.4 µs here (timeit, one answer waiting on each).
-    A worker in this process (:class:`ParentWorker`) with an answer is ready at once, and
-    the pipes are then only looked at.
+    A worker in this process (:class:`ParentWorker`) that holds an answer is ready at
+    once, and the pipes are then only looked at.
     """
     here = [pipe for pipe in pipes if isinstance(pipe, ParentWorker)]
     if here:

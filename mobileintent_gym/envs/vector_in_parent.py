@@ -10,7 +10,8 @@ cores, and the parent busy while it would have waited.
 :class:`ParentWorker` takes the place of both the worker's process and its pipe, so the
 vector env talks to it as to any worker: messages are pickled as they would be for a pipe
 (the envs never share an object with the caller) and carried out when the parent waits
-for answers (:meth:`ParentWorker.work`), after the worker processes were sent theirs.
+for answers and none is there yet (:meth:`ParentWorker.work`), after the worker
+processes were sent theirs.
 """
 
 from __future__ import annotations
@@ -103,17 +104,15 @@ class ParentWorker:
                 self._end()
 
     def poll(self) -> bool:
-        """Whether an answer waits to be read, or it has ended; carries out what was sent."""
-        self.work()
+        """Whether an answer waits to be read, or it has ended (nothing is carried out)."""
         return bool(self._answers) or self.closed
 
     def recv_bytes(self) -> bytes | memoryview:
-        """The next answer.
+        """The next answer (of the messages :meth:`work` carried out).
 
         Raises:
             EOFError: When it has ended with no answer left, as a pipe does.
         """
-        self.work()
         if not self._answers:
             raise EOFError("the vector env's worker in the parent has ended")
         return self._answers.popleft()
