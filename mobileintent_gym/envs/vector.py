@@ -142,9 +142,9 @@ class SharedMemoryVectorEnv(VectorEnv):
             empty before. The worker in the parent (``worker_in_parent``) reads 0.
 
     Raises:
-        ValueError: For no env functions, ``cpus`` naming no CPU of this machine, or an
-            ``envs_per_worker`` or ``gather_threads`` that is not a positive integer
-            (before any worker starts),
+        ValueError: For no env functions, ``cpus`` naming no CPU of this machine, an
+            ``envs_per_worker`` or ``gather_threads`` that is not a positive integer, or a
+            ``worker_in_parent`` that is not a bool (before any worker starts),
             or a CPU the worker may not run on (its cgroup's set).
         SharedMemoryFullError: When ``/dev/shm`` cannot hold one batch of observations.
         WorkerError: When a worker dies (an error for each of its sub-envs), a sub-env's
@@ -170,6 +170,9 @@ class SharedMemoryVectorEnv(VectorEnv):
         if not env_fns:
             raise ValueError("SharedMemoryVectorEnv needs at least one env function")
         share = positive_integer("envs_per_worker", envs_per_worker)
+        if not isinstance(worker_in_parent, bool | np.bool_):
+            raise ValueError(f"worker_in_parent must be True or False, got "
+                             f"{worker_in_parent!r}")
         self._gatherer = FrameGather(default_threads() if gather_threads is None
                                      else positive_integer("gather_threads", gather_threads),
                                      hold=_CtrlC)
@@ -222,9 +225,9 @@ class SharedMemoryVectorEnv(VectorEnv):
             ids = self._members[-1]
             with _CtrlC():  # an env half built is no env: a Ctrl-C waits for its end
                 worker = ParentWorker(ids[0], [env_fns[index] for index in ids])
-            self._pipes.append(worker)
-            self._processes.append(worker)
-            self._owed.append(deque([_Message(ids, False)]))
+                self._pipes.append(worker)  # before the Ctrl-C: close() closes its envs
+                self._processes.append(worker)
+                self._owed.append(deque([_Message(ids, False)]))
 
     def _setup(self) -> None:
         with _CtrlC() as ctrl_c:
@@ -721,8 +724,8 @@ class SharedMemoryVectorEnv(VectorEnv):
     def _died(self, worker: int) -> tuple[WorkerError, str]:
         process = self._processes[worker]
         if isinstance(process, ParentWorker):
-            return WorkerError(f"worker {worker} (in this process) has ended, its envs "
-                               "closed, after the error it answered"), ""
+            return WorkerError(f"worker {worker} (in this process) has ended after an "
+                               "error of its own, its envs closed"), ""
         process.join(1.0)
         message = f"worker {worker} died (exit code {process.exitcode})"
         if not self._batches and self._start_method in ("spawn", "forkserver") and (

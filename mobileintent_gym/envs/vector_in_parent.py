@@ -89,7 +89,9 @@ class ParentWorker:
         After :data:`~.vector_worker.CLOSE` it answers, closes its envs and ends. A failure
         outside any env's command (a message that cannot be unpickled: an action of a type
         this process cannot rebuild) ends it as it ends a worker process: one error for all
-        the envs the message named.
+        the envs the message named. So does anything else an env raises that is no
+        ``Exception`` (a ``GeneratorExit``, a test framework's failure), which is then
+        raised here.
         """
         while self._messages and not self.closed:
             try:
@@ -100,6 +102,9 @@ class ParentWorker:
             except FAILURES as err:
                 self._answers.append(dumps(("error", portable(err))))
                 ending = True
+            except BaseException:  # as it ends a worker process: answers owed read as ended
+                self.close()
+                raise
             if ending:
                 self._end()
 

@@ -17,7 +17,13 @@ from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
 from mobileintent_gym.envs.vector_in_parent import ParentWorker
 from mobileintent_gym.envs.vector_worker import WorkerError
 from tests.envs.test_vector_api import _Light, _Locking
-from tests.envs.test_vector_interrupts import _Gated, _in_step, _interrupted, _Unreadable
+from tests.envs.test_vector_interrupts import (
+    _ctrl_c,
+    _Gated,
+    _in_step,
+    _interrupted,
+    _Unreadable,
+)
 
 
 class _Located(_Gated):
@@ -144,3 +150,47 @@ def test_an_env_that_cannot_be_built_in_this_process_fails_the_constructor(tmp_p
     with pytest.raises(RuntimeError, match="no phone for this one") as caught:
         SharedMemoryVectorEnv([functools.partial(_Gated, gate), broken], worker_in_parent=True)
     assert caught.value.env_id == 1
+
+
+class _Leaving(_Gated):
+    """Its action 2 raises what no env error is: a BaseException (as pytest.fail's)."""
+
+    def step(self, action):
+        if action == 2:
+            raise GeneratorExit("left mid-step")
+        return super().step(action)
+
+
+def test_what_is_no_exception_ends_it_raised_as_it_is_and_the_rest_closes(tmp_path):
+    gate = tmp_path / "gate"
+    envs = SharedMemoryVectorEnv([functools.partial(_Leaving, gate)] * 2, worker_in_parent=True)
+    envs.reset(seed=0)
+    with pytest.raises(GeneratorExit, match="left mid-step"):
+        envs.step(np.array([0, 2]))
+    assert (tmp_path / f"closed-{os.getpid()}").exists()
+    with pytest.raises(WorkerError, match=re.escape("worker 1 (in this process) has ended")):
+        envs.step(np.array([0, 0]))  # no wait for an answer that never comes
+    envs.close()
+    assert envs.exit_codes == (0, 0)
+
+
+def test_a_ctrl_c_while_its_env_is_built_waits_for_it_and_closes_it(tmp_path):
+    gate = tmp_path / "gate"
+    built = []
+
+    def interrupted():  # the Ctrl-C lands while this process builds its env
+        _ctrl_c()
+        built.append(_Gated(gate))
+        return built[-1]
+
+    with pytest.raises(KeyboardInterrupt):
+        SharedMemoryVectorEnv([functools.partial(_Gated, gate), interrupted],
+                              worker_in_parent=True)
+    assert len(built) == 1 and (tmp_path / f"closed-{os.getpid()}").exists()
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_a_worker_in_parent_that_is_no_bool_is_named(value):
+    with pytest.raises(ValueError, match=f"worker_in_parent must be True or False, got "
+                                         f"{re.escape(repr(value))}"):
+        SharedMemoryVectorEnv([_Light], worker_in_parent=value)
