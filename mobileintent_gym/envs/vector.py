@@ -99,7 +99,7 @@ _BATCH_HINT = "(actions.batch_actions batches a list of actions or their strings
 
 
 class SharedMemoryVectorEnv(VectorEnv):
-    """``num_envs`` envs, each in a worker process; screenshots come back in shared memory.
+    """``num_envs`` envs in worker processes; screenshots come back in shared memory.
 
     Args:
         env_fns: One function per sub-env that builds it (run in the worker).
@@ -133,8 +133,8 @@ class SharedMemoryVectorEnv(VectorEnv):
             messages, but an env that crashes or hangs there takes this process with it
             (no ``close()`` can stop it), they use this process's threads and CPUs (not
             one thread per numeric library, ``cpus`` or ``SCHED_BATCH``), and a step
-            :meth:`send` gives them runs when this process next waits for answers (in
-            :meth:`recv`, ``step`` or any call), with Ctrl-C held back until it ends.
+            :meth:`send` gives them is taken in the next :meth:`recv` (after the answers
+            already there are read), with Ctrl-C held back until it ends.
 
     Attributes:
         exit_codes: Once closed, how each worker process ended: 0, minus the signal that
@@ -197,11 +197,8 @@ class SharedMemoryVectorEnv(VectorEnv):
         try:
             self._start(env_fns, multiprocessing.get_context(context), worker_in_parent)
             self._setup()
-        except Exception:  # the workers that built their envs close them (a device, a session)
-            self.close()
-            raise
-        except BaseException:
-            self.close(terminate=True)
+        except BaseException as err:  # the workers that built their envs close them (a
+            self.close(terminate=isinstance(err, KeyboardInterrupt))  # device, a session)
             raise
 
     def _start(self, env_fns: Sequence[Callable[[], gym.Env]], ctx: Any, in_parent: bool
@@ -668,14 +665,37 @@ class SharedMemoryVectorEnv(VectorEnv):
         return items
 
     def _wait_for(self, size: int) -> None:
-        """Receive finished steps until ``size`` wait to be returned."""
-        if len(self._ready) >= size:  # no message to wait for
+        """Receive finished steps until ``size`` wait to be returned.
+
+        Steps sent to the worker in this process are taken first, once the answers
+        already there are read: otherwise, while other sub-envs' answers kept coming, they
+        would wait for ever.
+        """
+        here = self._pipes[-1]
+        pending = isinstance(here, ParentWorker) and here.pending
+        if len(self._ready) >= size and not pending:  # no message to wait for
             return
         with _CtrlC() as ctrl_c:  # each answer read whole and recorded with its read
+            if pending:
+                self._take_here(here)
             while len(self._ready) < size:
                 waiting = {self._pipes[w]: w for w in {self._worker_of[i] for i in self._sent}}
                 for pipe in ctrl_c.wait(list(waiting)):
                     self._read(waiting[pipe])
+
+    def _take_here(self, here: ParentWorker) -> None:
+        """Read the answers there, then carry out and read the steps sent to ``here``.
+
+        Call it inside a :class:`_CtrlC` block: a Ctrl-C waits for the steps' end.
+        """
+        worker = len(self._pipes) - 1
+        waiting = {self._pipes[w]: w for w in {self._worker_of[i] for i in self._sent}
+                   if w != worker}
+        for pipe in _ready(list(waiting), 0):
+            self._read(waiting[pipe])
+        here.work()
+        while self._owed[worker] and here.poll():
+            self._read(worker)
 
     def _results(self, replies: Sequence[Any], rows: Sequence[tuple[int, int]]
                  ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:

@@ -17,6 +17,7 @@ processes were sent theirs.
 from __future__ import annotations
 
 import errno
+import logging
 import pickle
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -36,6 +37,8 @@ from mobileintent_gym.envs.vector_worker import (
     portable,
 )
 
+_log = logging.getLogger(__name__)
+
 
 class ParentWorker:
     """A worker whose envs run in this process: the pipe and the process of one, in one.
@@ -45,8 +48,9 @@ class ParentWorker:
         env_fns: Build its envs, one each (called here, now).
 
     Attributes:
-        exitcode: ``None`` while it serves, 0 once it has ended (closed its envs), as a
-            worker process's exit code reads.
+        exitcode: ``None`` while it serves; once it has ended (closed its envs) 0, or 1
+            when an env's ``close()`` raised, as a worker process's exit code reads (the
+            error is logged, as a worker process prints its traceback).
     """
 
     name = "mobileintent-gym-worker-in-parent"
@@ -67,6 +71,11 @@ class ParentWorker:
             self._end()
 
     # The pipe's side: what the vector env sends and reads.
+
+    @property
+    def pending(self) -> bool:
+        """Whether messages wait to be carried out (:meth:`work`)."""
+        return bool(self._messages) and not self.closed
 
     @property
     def closed(self) -> bool:
@@ -148,16 +157,22 @@ class ParentWorker:
         for frames in self._batches.values():
             frames.close()
         envs, self._envs = self._envs, []
-        _close_all(envs)
+        if not _closed_all(envs):
+            self.exitcode = 1
 
 
-def _close_all(envs: list[gym.Env]) -> None:
-    """Close every env; the first error raised once all were tried."""
-    errors = []
+def _closed_all(envs: list[gym.Env]) -> bool:
+    """Close every env; whether all closed without an error (each error is logged).
+
+    Not raised: an env's failing ``close()`` would otherwise replace the error that
+    ended the vector env (its constructor's, a step's), and a worker process's only
+    prints it.
+    """
+    fine = True
     for env in envs:
         try:
             env.close()
-        except Exception as err:
-            errors.append(err)
-    if errors:
-        raise errors[0]
+        except Exception:
+            _log.exception("closing an env of the vector env's worker in the parent failed")
+            fine = False
+    return fine

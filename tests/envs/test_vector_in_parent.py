@@ -6,9 +6,11 @@ differs in the parent: where its envs run, Ctrl-C, errors, and closing.
 """
 
 import functools
+import logging
 import os
 import re
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -194,3 +196,67 @@ def test_a_worker_in_parent_that_is_no_bool_is_named(value):
     with pytest.raises(ValueError, match=f"worker_in_parent must be True or False, got "
                                          f"{re.escape(repr(value))}"):
         SharedMemoryVectorEnv([_Light], worker_in_parent=value)
+
+
+def test_in_a_pool_its_steps_are_taken_in_the_next_recv_however_often_others_answer():
+    # Its steps were taken only when recv() found no answer there; an agent receiving one
+    # sub-env at a time and thinking before each send always found one, and the sub-env
+    # in the parent came back once in 30 receives.
+    envs = SharedMemoryVectorEnv([_Light] * 3, worker_in_parent=True)
+    try:
+        envs.reset(seed=0)
+        envs.send(np.zeros(3, np.int64))
+        returned = []
+        for _ in range(30):
+            *_, infos = envs.recv(1)
+            returned += [int(i) for i in infos["env_id"]]
+            time.sleep(0.02)  # the agent thinks; the worker processes answer meanwhile
+            envs.send(np.zeros(1, np.int64), infos["env_id"])
+        assert returned.count(2) >= 8 and set(returned) == {0, 1, 2}
+    finally:
+        envs.recv()
+        envs.close()
+
+
+class _FailingClose(_Gated):
+    def close(self):
+        super().close()
+        raise RuntimeError(f"close failed in {os.getpid()}")
+
+
+def test_an_env_close_that_fails_is_logged_not_raised_as_a_worker_process_prints_it(
+        tmp_path, caplog):
+    gate = tmp_path / "gate"
+    envs = SharedMemoryVectorEnv([functools.partial(_FailingClose, gate)] * 2,
+                                 worker_in_parent=True)
+    with caplog.at_level(logging.ERROR, "mobileintent_gym.envs.vector_in_parent"):
+        envs.close()
+    assert envs.exit_codes == (1, 1)  # the worker process's close raised there
+    assert f"close failed in {os.getpid()}" in caplog.text
+    assert (tmp_path / f"closed-{os.getpid()}").exists()
+
+
+def test_a_constructor_error_is_not_replaced_by_an_env_close_error(tmp_path):
+    gate = tmp_path / "gate"
+
+    class Wide(_FailingClose):
+        observation_space = _Light(wide=True).observation_space
+
+    with pytest.raises(WorkerError, match="other spaces"):
+        SharedMemoryVectorEnv([functools.partial(_FailingClose, gate),
+                               functools.partial(Wide, gate)], worker_in_parent=True)
+
+
+def test_what_is_no_exception_while_its_env_is_built_closes_the_other_workers_envs(tmp_path):
+    # Raised as it is, it killed the worker processes: their envs (a device, a session)
+    # were never closed.
+    gate = tmp_path / "gate"
+
+    def leaving():
+        raise GeneratorExit("left while built")
+
+    with pytest.raises(GeneratorExit, match="left while built"):
+        SharedMemoryVectorEnv([functools.partial(_Gated, gate), leaving],
+                              worker_in_parent=True)
+    closed = [path.name for path in tmp_path.glob("closed-*")]
+    assert len(closed) == 1 and closed != [f"closed-{os.getpid()}"]
