@@ -490,7 +490,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``evaluate`` sub-command."""
     parser = subparsers.add_parser("evaluate", help="run an agent over users x tasks")
     parser.add_argument("--device", default="sim", help="sim, sim:WxH, adb:<serial> or "
-                        "appium:<url>")
+                        "appium:<url>[?udid=<serial>][&exclusive=false]")
     parser.add_argument("--agent", default="oracle", help=SPEC_HELP)
     parser.add_argument("--episodes", action="store_true",
                         help="print one line per episode (task, success, subgoals, steps)")

@@ -3,17 +3,26 @@
 ``sim`` (or ``sim:WIDTHxHEIGHT``, 320–3840 × 480–3840 pixels, portrait) is the embedded
 simulated phone; ``adb:<serial>`` a device or emulator the local adb server knows
 (``adb:127.0.0.1:15555`` for ``mobileintent-gym serve-adb``); ``appium:<url>`` an Appium
-server driving a device with UiAutomator2 (``appium:http://127.0.0.1:4723``).
+server driving a device with UiAutomator2 (``appium:http://127.0.0.1:4723``), which of its
+devices and whether to lock it told after a ``?`` as in a URL's query
+(``appium:http://127.0.0.1:4723?udid=emulator-5554&exclusive=false``, see
+:data:`APPIUM_OPTIONS`).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
+from urllib.parse import parse_qsl
 
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.errors import DeviceError
 
 _SIZE = re.compile(r"([0-9]{1,9})x([0-9]{1,9})")
+APPIUM_OPTIONS = {"udid": "the device's serial, when the server drives several",
+                  "exclusive": "true or false: hold the device lock (see AppiumDevice)"}
+"""What an ``appium:`` spec may tell after its URL's ``?``, each once."""
+_TRUTH = {"true": True, "false": False}
 
 
 class DeviceConfigError(DeviceError, ValueError):
@@ -24,7 +33,8 @@ def load_device(spec: str) -> Device:
     """Build the device that ``spec`` names.
 
     Args:
-        spec: ``sim``, ``sim:1080x2400``, ``adb:<serial>`` or ``appium:<url>``.
+        spec: ``sim``, ``sim:1080x2400``, ``adb:<serial>`` or ``appium:<url>`` (with
+            options after a ``?``: ``appium:<url>?udid=<serial>&exclusive=false``).
 
     Returns:
         A device satisfying :class:`Device`.
@@ -45,7 +55,8 @@ def load_device(spec: str) -> Device:
         return AdbDevice(argument)
     from mobileintent_gym.backends.appium import AppiumDevice
 
-    return AppiumDevice(argument)
+    url, options = appium_arguments(argument, spec)
+    return AppiumDevice(url, **options)
 
 
 def parse_device(spec: str) -> tuple[str, str]:
@@ -65,8 +76,10 @@ def parse_device(spec: str) -> tuple[str, str]:
         if argument:
             screen_size(argument, spec)
         return kind, argument
-    if (kind == "adb" and argument) or (
-            kind == "appium" and argument.startswith(("http://", "https://"))):
+    if kind == "appium" and argument.startswith(("http://", "https://")):
+        appium_arguments(argument, spec)
+        return kind, argument
+    if kind == "adb" and argument:
         return kind, argument
     shown = public_spec(spec)
     if kind == "appium" and argument and "://" not in argument:
@@ -74,6 +87,35 @@ def parse_device(spec: str) -> tuple[str, str]:
                                 f"did you mean {public_spec(f'appium:http://{argument}')!r}?")
     raise DeviceConfigError(
         f"unknown device {shown!r}; use 'sim', 'adb:<serial>' or 'appium:<http url>'")
+
+
+def appium_arguments(argument: str, spec: str) -> tuple[str, dict[str, Any]]:
+    """The server URL of an ``appium:`` spec's ``argument`` and its options' values.
+
+    ``http://host:4723?udid=emulator-5554&exclusive=false`` gives the URL before the
+    ``?`` and ``{"udid": "emulator-5554", "exclusive": False}``: the keyword arguments of
+    :class:`~mobileintent_gym.backends.appium.AppiumDevice`.
+
+    Raises:
+        DeviceConfigError: For an option not in :data:`APPIUM_OPTIONS`, one given twice or
+            empty, or an ``exclusive`` other than ``true`` or ``false``; the spec is quoted
+            without its URL's secret.
+    """
+    url, _, query = argument.partition("?")
+    options: dict[str, Any] = {}
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        where = f"device {public_spec(spec)!r}"
+        if key not in APPIUM_OPTIONS:
+            known = "; ".join(f"{name}: {what}" for name, what in APPIUM_OPTIONS.items())
+            raise DeviceConfigError(f"{where}: unknown option {key!r} (after the URL's '?' "
+                                    f"come {known})")
+        if key in options or not value:
+            raise DeviceConfigError(f"{where}: option {key!r} must be given once, with a "
+                                    f"value")
+        if key == "exclusive" and value.casefold() not in _TRUTH:
+            raise DeviceConfigError(f"{where}: exclusive must be true or false, got {value!r}")
+        options[key] = _TRUTH[value.casefold()] if key == "exclusive" else value
+    return url, options
 
 
 def screen_size(text: str, spec: str | None = None) -> tuple[int, int]:

@@ -536,6 +536,26 @@ def test_the_first_action_after_open_reads_the_opened_app_s_screen(endpoint):
     assert event.route_before == "chat/chats"
 
 
+def test_a_device_spec_chooses_the_phone_and_the_lock_after_the_url(endpoint):
+    # An appium: spec (the command line's --device, a vector env's device=) could not say
+    # which phone of a server, so a second phone could only be driven from Python.
+    from mobileintent_gym.backends.device_lock import DeviceBusyError
+    from mobileintent_gym.backends.loader import load_device
+
+    url, handler = endpoint
+    first = load_device(f"appium:{url}?udid=emulator-5554")
+    second = load_device(f"appium:{url}?udid=emulator-5556")
+    with pytest.raises(DeviceBusyError):
+        load_device(f"appium:{url}?udid=emulator-5554")
+    unlocked = load_device(f"appium:{url}?udid=emulator-5554&exclusive=false")
+    asked = [body["capabilities"]["alwaysMatch"].get("appium:udid")
+             for method, path, body in handler.requests if (method, path) == ("POST", "/session")]
+    assert asked == ["emulator-5554", "emulator-5556", "emulator-5554"]
+    assert all(not path.startswith("/session?") for _, path, _ in handler.requests)
+    for device in (first, second, unlocked):
+        device.close()
+
+
 def test_one_server_however_written_is_one_lock_and_a_remote_hub_takes_several(endpoint):
     # The lock was keyed by the URL as written: a trailing "/", "HTTP://" or localhost
     # took a second session on the phone; and a device farm's hub, which gives each

@@ -3,7 +3,12 @@ import tracemalloc
 import pytest
 
 from mobileintent_gym.backends import Device
-from mobileintent_gym.backends.loader import DeviceConfigError, load_device, parse_device
+from mobileintent_gym.backends.loader import (
+    DeviceConfigError,
+    appium_arguments,
+    load_device,
+    parse_device,
+)
 from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone import SimPhone
 
@@ -47,6 +52,8 @@ def test_parse_device_names_the_backend_and_its_argument():
     # The serial ' 127.0.0.1:15555' was looked for, and not found.
     assert parse_device("adb: 127.0.0.1:15555 ") == ("adb", "127.0.0.1:15555")
     assert parse_device("appium:http://127.0.0.1:4723") == ("appium", "http://127.0.0.1:4723")
+    assert parse_device("appium:http://h:4723?udid=emulator-5554") == (
+        "appium", "http://h:4723?udid=emulator-5554")
     with pytest.raises(DeviceConfigError, match="a device config is a text such as 'sim', "
                                                 "got None"):
         load_device(None)  # was an AttributeError from .strip()
@@ -80,3 +87,25 @@ def test_adb_spec_builds_an_adb_device(local, monkeypatch):
     device = load_device(f"adb:{local.serial}")
     assert device.route() == "launcher"
     assert isinstance(device, AdbDevice) and isinstance(device, Device)
+
+
+def test_an_appium_spec_tells_the_device_and_the_lock_after_its_url():
+    assert appium_arguments("https://u:k@farm/wd/hub?udid=R58M%2F1&exclusive=False", "s") == (
+        "https://u:k@farm/wd/hub", {"udid": "R58M/1", "exclusive": False})
+    assert appium_arguments("http://127.0.0.1:4723", "s") == ("http://127.0.0.1:4723", {})
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ("serial=emulator-5554", r"unknown option 'serial' \(after the URL's '\?' come udid: "),
+    ("udid=", "option 'udid' must be given once, with a value"),
+    ("udid", "option 'udid' must be given once, with a value"),
+    ("udid=a&udid=b", "option 'udid' must be given once, with a value"),
+    ("exclusive=maybe", "exclusive must be true or false, got 'maybe'"),
+])
+def test_an_appium_option_it_does_not_know_or_cannot_read_is_named_before_any_server(
+        options, message):
+    spec = f"appium:http://user:s3cr3t@127.0.0.1:9?{options}"  # nothing listens there
+    for load in (parse_device, load_device):
+        with pytest.raises(DeviceConfigError, match=message) as caught:
+            load(spec)
+        assert "s3cr3t" not in str(caught.value) and "***@127.0.0.1:9" in str(caught.value)
