@@ -89,6 +89,14 @@ ONLINE_CPUS = Path("/sys/devices/system/cpu/online")
 """Where Linux lists the CPUs that are online ("0-3,6-7"): their numbers can have gaps."""
 JOIN_SECONDS = 10.0
 """How long ``close()`` waits for the workers to answer, and then for each to end."""
+WAKE_SECONDS = 0.1
+"""The longest a wait for answers sleeps at a time.
+
+A Ctrl-C whose signal lands just before the wait enters the OS (or in another thread)
+does not interrupt the OS's wait: Python runs its handler when the main thread next runs
+Python code, and a wait for an answer that only comes after the Ctrl-C (an env stuck in a
+step) would never end.
+"""
 HANDED_BATCHES = 4
 """Shared-memory batches that ``copy=True`` observations are handed out in, at most.
 
@@ -902,7 +910,7 @@ class _CtrlC:
             if self._caught:
                 self._caught = False
                 self._deliver(inspect.currentframe())
-            return _ready(pipes, timeout)
+            return _sliced(pipes, timeout)
         finally:
             self._waiting = False
 
@@ -929,6 +937,19 @@ class _CtrlC:
         elif self._previous == signal.SIG_DFL:  # the process ends, as it would have
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             signal.raise_signal(signal.SIGINT)
+
+
+def _sliced(pipes: list[Any], timeout: float | None) -> list[Any]:
+    """:func:`_ready` ``(pipes, timeout)``, asleep at most :data:`WAKE_SECONDS` at a time.
+
+    Between two sleeps Python runs the handler of a Ctrl-C that the OS's wait missed.
+    """
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        left = math.inf if deadline is None else max(0.0, deadline - time.monotonic())
+        found = _ready(pipes, min(WAKE_SECONDS, left))
+        if found or left <= WAKE_SECONDS:
+            return found
 
 
 def _ready(pipes: list[Any], timeout: float | None) -> list[Any]:

@@ -9,7 +9,6 @@ import functools
 import logging
 import os
 import re
-import threading
 import time
 
 import numpy as np
@@ -72,12 +71,7 @@ def test_a_ctrl_c_during_its_step_waits_for_the_step_and_the_next_call_returns_i
     # left mid-step); held back, it comes once both steps are done, and their answers are
     # dropped for the next call's own.
     envs, gate = gated
-    opener = threading.Timer(0.5, gate.touch)
-    opener.start()
-    try:
-        _interrupted(lambda: envs.step(np.array([1, 1])))
-    finally:
-        opener.join()
+    _interrupted(lambda: envs.step(np.array([1, 1])), when="_wait", then=gate.touch)
     _in_step(envs, [1, 1])
     assert all(process.is_alive() for process in envs._processes)
 

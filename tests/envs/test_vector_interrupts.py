@@ -1,8 +1,9 @@
 """Ctrl-C in the middle of a vector env's call, answers the parent cannot read, env errors.
 
-A Ctrl-C is a real SIGINT sent to the main thread (``signal.pthread_kill``) while a worker
-holds its command: the light env below waits for a file that the test creates only after
-the interrupt, so no timing margin decides what happens.
+A Ctrl-C is a real SIGINT sent to the main thread (``signal.pthread_kill``) once the main
+thread is seen waiting where the test means it to be (``_main_in``), while a worker holds
+its command: the light env below waits for a file that the test creates only after the
+interrupt, so no timing margin decides what happens, however slow the machine.
 """
 
 import dataclasses
@@ -10,6 +11,7 @@ import functools
 import os
 import re
 import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -20,6 +22,7 @@ import pytest
 
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
 from mobileintent_gym.envs.vector_worker import WorkerError
+from tests.envs.test_vector import running
 
 
 class _Gated(gym.Env):
@@ -94,20 +97,41 @@ def _ctrl_c():
     signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
 
 
-def _interrupted(call, also=()):
-    """Run ``call``, a Ctrl-C arriving 0.2 s in (to the processes ``also`` as well)."""
+def _until(condition, seconds=60.0):
+    """Wait until ``condition()`` holds (for at most ``seconds``: a test that went wrong
+    then fails on its own assertions rather than hanging)."""
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def _main_in(name):
+    """Whether the main thread runs a function called ``name`` (or one it called)."""
+    frame = sys._current_frames().get(threading.main_thread().ident)
+    while frame is not None and frame.f_code.co_name != name:
+        frame = frame.f_back
+    return frame is not None
+
+
+def _interrupted(call, also=(), when="_sliced", then=None):
+    """Run ``call``, a Ctrl-C arriving once the main thread is in function ``when`` (by
+    default, waiting for the workers' answers), to the processes ``also`` as well; then
+    ``then()``."""
     def ctrl_c():
+        _until(lambda: _main_in(when))
         for pid in also:
             os.kill(pid, signal.SIGINT)
         _ctrl_c()
+        if then is not None:
+            then()
 
-    timer = threading.Timer(0.2, ctrl_c)
-    timer.start()
+    thread = threading.Thread(target=ctrl_c)
+    thread.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             call()
     finally:
-        timer.join()
+        thread.join()
 
 
 @pytest.fixture()
@@ -358,12 +382,12 @@ def test_a_ctrl_c_while_close_waits_for_a_stuck_worker_closes_everything(gated, 
     envs.send(np.array([1, 0] if stuck == 0 else [0, 1]))  # one waits for the gate
     assert list(envs.recv(1)[4]["env_id"]) == [1 - stuck]
     pids = [process.pid for process in envs._processes]
-    opener = threading.Timer(0.6, gate.touch)
-    opener.start()
-    try:
-        _interrupted(envs.close)
-    finally:
-        opener.join()
+
+    def open_once_killed():
+        _until(lambda: not running(pids[stuck]))
+        gate.touch()
+
+    _interrupted(envs.close, then=open_once_killed)
     assert _all_closed(envs, names)
     codes = envs.exit_codes
     assert codes[stuck] == -signal.SIGKILL and codes[1 - stuck] == 0
@@ -376,7 +400,7 @@ def test_a_ctrl_c_while_close_waits_for_workers_to_end_closes_everything(gated):
     envs, _ = gated
     names = [name for batch in envs._batches for name, _, _ in batch.layout.values()]
     envs.set_attr("slow_close", True)
-    _interrupted(envs.close)
+    _interrupted(envs.close, when="_join")
     assert _all_closed(envs, names)
     assert all(pipe.closed for pipe in envs._pipes)
 
@@ -392,6 +416,8 @@ def test_a_second_ctrl_c_while_the_first_is_handled_is_not_held_back(gated, monk
         calls.append(gate.exists())
         if len(calls) == 1:
             _ctrl_c()  # the second, while the first is handled
+        else:
+            gate.touch()
 
     pipe, read = envs._pipes[0], envs._pipes[0]._recv
 
@@ -403,11 +429,39 @@ def test_a_second_ctrl_c_while_the_first_is_handled_is_not_held_back(gated, monk
 
     monkeypatch.setattr(pipe, "_recv", interrupted_read)
     previous = signal.signal(signal.SIGINT, handler)
-    timer = threading.Timer(0.5, gate.touch)
+    timer = threading.Timer(10, gate.touch)  # else the code before hung: no second call
     try:
         timer.start()
         envs.step(np.array([0, 1]))  # worker 1 waits for the gate
     finally:
-        timer.join()
+        timer.cancel()
         signal.signal(signal.SIGINT, previous)
     assert calls == [False, False]  # both while the call still waited for worker 1
+
+
+def test_a_ctrl_c_that_the_wait_in_the_os_misses_still_interrupts_it(gated):
+    # The Ctrl-C lands where the main thread's wait in poll(2) does not see it: in another
+    # thread, as also when it lands between Python's last look at its signals and the
+    # wait. Python runs its handler when the main thread next runs Python code, and the
+    # wait, for answers that came only after the Ctrl-C, never ended.
+    envs, gate = gated
+    caught = threading.Event()
+
+    def elsewhere():
+        _until(lambda: _main_in("_sliced"))
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # this thread's own
+        if not caught.wait(10):  # the code before waited until the gate opened
+            gate.touch()
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            envs.step(np.array([1, 1]))
+        opened = gate.exists()
+        caught.set()
+    finally:
+        thread.join()
+    assert not opened  # interrupted while the workers still waited, not after
+    gate.touch()
+    _in_step(envs, [1, 1])
