@@ -675,35 +675,23 @@ class SharedMemoryVectorEnv(VectorEnv):
     def _wait_for(self, size: int) -> None:
         """Receive finished steps until ``size`` wait to be returned.
 
-        Steps sent to the worker in this process are taken first, once the answers
-        already there are read: otherwise, while other sub-envs' answers kept coming, they
-        would wait for ever.
+        Also until the worker in this process has taken the steps sent to it: otherwise,
+        while other sub-envs' answers kept coming, those steps would never be taken.
         """
         here = self._pipes[-1]
-        pending = isinstance(here, ParentWorker) and here.pending
-        if len(self._ready) >= size and not pending:  # no message to wait for
+
+        def due() -> bool:
+            return len(self._ready) < size or (isinstance(here, ParentWorker) and here.pending)
+
+        if not due():  # no message to wait for
             return
         with _CtrlC() as ctrl_c:  # each answer read whole and recorded with its read
-            if pending:
-                self._take_here(here)
-            while len(self._ready) < size:
-                waiting = {self._pipes[w]: w for w in {self._worker_of[i] for i in self._sent}}
+            while due():
+                # In the workers' order: a worker in this process (the last) comes last.
+                waiting = {self._pipes[w]: w
+                           for w in sorted({self._worker_of[i] for i in self._sent})}
                 for pipe in ctrl_c.wait(list(waiting)):
                     self._read(waiting[pipe])
-
-    def _take_here(self, here: ParentWorker) -> None:
-        """Read the answers there, then carry out and read the steps sent to ``here``.
-
-        Call it inside a :class:`_CtrlC` block: a Ctrl-C waits for the steps' end.
-        """
-        worker = len(self._pipes) - 1
-        waiting = {self._pipes[w]: w for w in {self._worker_of[i] for i in self._sent}
-                   if w != worker}
-        for pipe in _ready(list(waiting), 0):
-            self._read(waiting[pipe])
-        here.work()
-        while self._owed[worker] and here.poll():
-            self._read(worker)
 
     def _results(self, replies: Sequence[Any], rows: Sequence[tuple[int, int]]
                  ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -895,16 +883,20 @@ class _CtrlC:
     def wait(self, pipes: list[Any], timeout: float | None = None) -> list[Any]:
         """:func:`_ready` ``(pipes, timeout)``, which a Ctrl-C interrupts.
 
-        When none has an answer yet, a worker in this process among ``pipes`` first
-        carries out what it was sent, with a Ctrl-C held back until it is done (an env's
-        step is never cut in two). Answers that are there already are read first: in a
-        pool, a worker process that finished waits for its next step no longer than it
-        takes to read it.
+        A worker in this process, last in ``pipes`` as it is the last worker, carries out
+        what it was sent, with a Ctrl-C held back until it is done (an env's step is never
+        cut in two), and is returned with the pipes that already had an answer: nothing
+        is slept on then, and in a pool a worker process that finished waits for its next
+        step no longer than it takes to read it.
         """
-        here = [pipe for pipe in pipes if isinstance(pipe, ParentWorker)]
-        if here and not _ready(pipes, 0):
-            for pipe in here:
-                pipe.work()
+        if pipes and isinstance(pipes[-1], ParentWorker):
+            here, pipes = pipes[-1], pipes[:-1]
+            found = _ready(pipes, 0) if pipes else []  # before: it would look finished later
+            here.work()
+            if here.poll():
+                return [*found, here]
+            if found or not pipes:
+                return found
         self._waiting = True  # from here a Ctrl-C goes to the handler at once
         try:
             if self._caught:
@@ -944,9 +936,9 @@ def _sliced(pipes: list[Any], timeout: float | None) -> list[Any]:
 
     Between two sleeps Python runs the handler of a Ctrl-C that the OS's wait missed.
     """
-    deadline = None if timeout is None else time.monotonic() + timeout
+    deadline = math.inf if timeout is None else time.monotonic() + timeout
     while True:
-        left = math.inf if deadline is None else max(0.0, deadline - time.monotonic())
+        left = max(0.0, deadline - time.monotonic())
         found = _ready(pipes, min(WAKE_SECONDS, left))
         if found or left <= WAKE_SECONDS:
             return found
@@ -958,15 +950,7 @@ def _ready(pipes: list[Any], timeout: float | None) -> list[Any]:
     As ``multiprocessing.connection.wait``, but where the OS has poll(2) it is called
     directly: that function builds a selector and registers every pipe in Python on each
     call, 17.9 µs for 16 pipes against 5.4 µs here (timeit, one answer waiting on each).
-    A worker in this process (:class:`ParentWorker`) that holds an answer is ready at
-    once, and the pipes are then only looked at.
     """
-    here = [pipe for pipe in pipes if isinstance(pipe, ParentWorker)]
-    if here:
-        pipes = [pipe for pipe in pipes if not isinstance(pipe, ParentWorker)]
-        answered = [pipe for pipe in here if pipe.poll()]
-        if answered or not pipes:
-            return answered + (_ready(pipes, 0) if pipes else [])
     if not hasattr(select, "poll"):  # Windows
         return multiprocessing.connection.wait(pipes, timeout)
     poller, by_number = select.poll(), {}
