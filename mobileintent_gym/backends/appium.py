@@ -340,8 +340,9 @@ class _StatusChecked:
             raise self._error(f"HTTP {status}: {body[:160]}")
 
 
-_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
-"""Hosts of an Appium server on this machine, whose phones :class:`AppiumDevice` locks."""
+_LOCAL_HOSTS = frozenset({"127.0.0.1", "::1"})
+"""Hosts of an Appium server on this machine (``localhost`` named as ``127.0.0.1``), whose
+phones :class:`AppiumDevice` locks."""
 
 
 def _server(url: str) -> tuple[str, bool]:
@@ -352,7 +353,7 @@ def _server(url: str) -> tuple[str, bool]:
     """
     try:
         parts = urlsplit(url.strip())
-        host = {"localhost": "127.0.0.1"}.get(parts.hostname or "", parts.hostname or "")
+        host = "127.0.0.1" if parts.hostname == "localhost" else parts.hostname or ""
         port = f":{parts.port}" if parts.port is not None else ""
     except ValueError:
         return url, False

@@ -112,9 +112,9 @@ def appium_arguments(argument: str, spec: str) -> tuple[str, dict[str, Any]]:
         if key in options or not value:
             raise DeviceConfigError(f"{where}: option {key!r} must be given once, with a "
                                     f"value")
-        if key == "exclusive" and value.casefold() not in _TRUTH:
+        options[key] = value if key != "exclusive" else _TRUTH.get(value.casefold())
+        if options[key] is None:
             raise DeviceConfigError(f"{where}: exclusive must be true or false, got {value!r}")
-        options[key] = _TRUTH[value.casefold()] if key == "exclusive" else value
     return url, options
 
 
