@@ -560,7 +560,7 @@ def test_one_server_however_written_is_one_lock_and_a_remote_hub_takes_several(e
     # The lock was keyed by the URL as written: a trailing "/", "HTTP://" or localhost
     # took a second session on the phone; and a device farm's hub, which gives each
     # session a phone of its own, was refused for a second env.
-    from mobileintent_gym.backends.appium import AppiumDevice
+    from mobileintent_gym.backends.appium import AppiumDevice, _server
     from mobileintent_gym.backends.device_lock import DeviceBusyError
 
     url, _handler = endpoint
@@ -573,6 +573,31 @@ def test_one_server_however_written_is_one_lock_and_a_remote_hub_takes_several(e
     second = AppiumDevice(url, exclusive=False)  # as on a remote hub: no lock taken
     second.close()
     first.close()
+    # Which servers are on this machine (locked unless exclusive=False) and which not.
+    assert _server(f"http://LOCALHOST:{port}/") == (f"http://127.0.0.1:{port}", True)
+    assert _server("http://[::1]:4723") == ("http://::1:4723", True)
+    assert _server("https://u:k@Hub.Farm.example/wd/hub/") == (
+        "https://hub.farm.example/wd/hub", False)
+
+
+def test_a_server_elsewhere_takes_no_lock_unless_told(endpoint, monkeypatch):
+    # No device farm runs here. The lock is recorded rather than taken (a stand-in), and
+    # the hub is an address no Appium listens on, refused at once: 127.0.0.2, which the
+    # lock does not count among this machine's names (localhost, 127.0.0.1, ::1).
+    from mobileintent_gym.backends import appium
+    from mobileintent_gym.backends.adb_transport import DeviceUnavailableError
+
+    url, _handler = endpoint
+    taken = []
+    monkeypatch.setattr(appium.device_lock, "hold", lambda key, *_: taken.append(key))
+    hub = "http://127.0.0.2:9/wd/hub"
+    with pytest.raises(DeviceUnavailableError):
+        appium.AppiumDevice(hub, timeout=5)
+    assert taken == []  # a farm gives each session a phone of its own
+    with pytest.raises(DeviceUnavailableError):
+        appium.AppiumDevice(hub, exclusive=True, timeout=5)
+    appium.AppiumDevice(url).close()
+    assert taken == [f"appium {hub} ", f"appium {url} "]
 
 
 def test_a_ctrl_c_while_the_session_starts_leaves_the_phone_free(endpoint, monkeypatch):

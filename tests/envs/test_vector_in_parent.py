@@ -132,10 +132,21 @@ def test_close_closes_its_envs_and_every_worker(gated):
     envs.close()  # again: nothing left to close
 
 
-def test_its_envs_with_other_spaces_are_named_and_nothing_is_left_open():
-    with pytest.raises(WorkerError, match=r"sub-env 1's env has other spaces than sub-env 0's"):
-        SharedMemoryVectorEnv([_Light, functools.partial(_Light, wide=True)],
-                              worker_in_parent=True)
+class _WideGated(_Gated):
+    observation_space = _Light(wide=True).observation_space
+
+
+def test_its_envs_with_other_spaces_are_named_and_nothing_is_left_open(tmp_path):
+    gate = tmp_path / "gate"
+    with pytest.raises(WorkerError, match=r"sub-env 1's env has other spaces than sub-env 0's"
+                       ) as caught:
+        SharedMemoryVectorEnv([functools.partial(_Gated, gate),
+                               functools.partial(_WideGated, gate)], worker_in_parent=True)
+    # Closed by the constructor: the error's traceback still holds the vector env, so no
+    # collection of it (which closes an env left open) has happened yet.
+    closed = sorted(path.name for path in tmp_path.glob("closed-*"))
+    assert len(closed) == 2 and f"closed-{os.getpid()}" in closed  # the worker's and ours
+    del caught
 
 
 def test_an_env_that_cannot_be_built_in_this_process_fails_the_constructor(tmp_path):

@@ -98,11 +98,13 @@ def _ctrl_c():
 
 
 def _until(condition, seconds=60.0):
-    """Wait until ``condition()`` holds (for at most ``seconds``: a test that went wrong
-    then fails on its own assertions rather than hanging)."""
+    """Wait until ``condition()`` holds, for at most ``seconds``; whether it did."""
     deadline = time.monotonic() + seconds
-    while not condition() and time.monotonic() < deadline:
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
         time.sleep(0.005)
+    return True
 
 
 def _main_in(name):
@@ -117,8 +119,10 @@ def _interrupted(call, also=(), when="_sliced", then=None):
     """Run ``call``, a Ctrl-C arriving once the main thread is in function ``when`` (by
     default, waiting for the workers' answers), to the processes ``also`` as well; then
     ``then()``."""
-    def ctrl_c():
-        _until(lambda: _main_in(when))
+    reached = []
+
+    def ctrl_c():  # sent all the same when ``when`` is never reached: the call may wait for it
+        reached.append(_until(lambda: _main_in(when)))
         for pid in also:
             os.kill(pid, signal.SIGINT)
         _ctrl_c()
@@ -132,6 +136,7 @@ def _interrupted(call, also=(), when="_sliced", then=None):
             call()
     finally:
         thread.join()
+    assert reached == [True], f"the main thread never ran {when}() during the call"
 
 
 @pytest.fixture()
@@ -447,8 +452,10 @@ def test_a_ctrl_c_that_the_wait_in_the_os_misses_still_interrupts_it(gated):
     envs, gate = gated
     caught = threading.Event()
 
+    reached = []
+
     def elsewhere():
-        _until(lambda: _main_in("_sliced"))
+        reached.append(_until(lambda: _main_in("_sliced")))
         signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # this thread's own
         if not caught.wait(10):  # the code before waited until the gate opened
             gate.touch()
@@ -462,6 +469,6 @@ def test_a_ctrl_c_that_the_wait_in_the_os_misses_still_interrupts_it(gated):
         caught.set()
     finally:
         thread.join()
-    assert not opened  # interrupted while the workers still waited, not after
+    assert reached == [True] and not opened  # interrupted while the workers still waited
     gate.touch()
     _in_step(envs, [1, 1])

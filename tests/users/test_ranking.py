@@ -159,7 +159,9 @@ def test_a_full_cache_keeps_the_rows_of_the_call_that_filled_it(monkeypatch):
     monkeypatch.setattr(ranking, "TEXT_CACHE_SIZE", 4)
     encoder = Counted(dim=16)
     ranking.encode_cached(encoder, ["a", "b", "c"])
+    asked.clear()
     ranking.encode_cached(encoder, ["a", "d", "x"])  # 5 texts: the cache starts afresh
+    assert asked == [["d", "x"]]  # "a" from the cache, not asked for again to fill it
     asked.clear()
     ranking.encode_cached(encoder, ["a", "d", "x"])
     assert asked == []
