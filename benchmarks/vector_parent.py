@@ -9,7 +9,7 @@ measures both for lockstep ``step()`` and for pool stepping (``send``/``recv(bat
 on ``scale.py``'s workload (seeded random actions, batched beforehand, at 1080x2400), and
 how long batching frames that are not consecutive rows takes into new memory and into
 memory written before (what ``recv`` copies when the sub-envs that finished first are not
-neighbours).
+neighbours), and what one wait for the workers' answers costs when every pipe holds one.
 
 Usage: ``python benchmarks/vector_parent.py [--workers 16] [--batch 8] [--steps 200]
 [--repeats 2] [--envs-per-worker 1] [--gather-threads T]`` (``--batch 0``: lockstep
@@ -23,15 +23,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import time
+import timeit
 from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 from scale import ENV, pool_rate, positive, prebuild, seeded_actions, single_rate, vector_rate
 
-from mobileintent_gym.envs.vector import SharedMemoryVectorEnv, make_vector
+from mobileintent_gym.envs.vector import SharedMemoryVectorEnv, _CtrlC, make_vector
 from mobileintent_gym.envs.vector_gather import FrameGather, default_threads
 
 
@@ -96,6 +98,22 @@ def gather_ms(frame: tuple[int, ...], count: int, threads: int) -> dict:
     return figures
 
 
+def wait_us(count: int) -> float:
+    """Best of five: µs one wait for answers takes (``_CtrlC.wait``, inside the block a
+    vector env's call holds around its waits) on ``count`` pipes that each hold an answer."""
+    pairs = [multiprocessing.Pipe() for _ in range(count)]
+    for _, theirs in pairs:
+        theirs.send_bytes(b"x")
+    pipes = [ours for ours, _ in pairs]
+    calls = 20_000
+    with _CtrlC() as ctrl_c:
+        best = min(timeit.repeat(lambda: ctrl_c.wait(pipes), number=calls, repeat=5)) / calls
+    for ours, theirs in pairs:
+        ours.close()
+        theirs.close()
+    return round(best * 1e6, 2)
+
+
 def main() -> None:
     """Measure and print the figures as JSON."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -128,7 +146,8 @@ def main() -> None:
         "alone": baseline, "vector": vector,
         "parent_bound_steps_per_s": round(1e6 / vector["parent_cpu_us_per_step"]),
         "gather": {"frames": args.batch or num_envs,
-                   **gather_ms(frame, args.batch or num_envs, args.gather_threads)}},
+                   **gather_ms(frame, args.batch or num_envs, args.gather_threads)},
+        "wait_us": {"pipes": len(envs._pipes), "us_per_call": wait_us(len(envs._pipes))}},
                      indent=1))
 
 
