@@ -106,16 +106,20 @@ def texts(phone, resource_id):
 
 
 @contextlib.contextmanager
-def served_over_adb(phone: SimPhone, server_port: int, home: Path,
-                    user: str | None = None) -> Iterator[LocalAdb]:
-    """``phone`` as a virtual device online on a private adb server (skips without adb)."""
+def served_over_adb(phone: SimPhone, home: Path, user: str | None = None
+                    ) -> Iterator[LocalAdb]:
+    """``phone`` as a virtual device online on a private adb server (skips without adb).
+
+    The server listens on a port free when it starts: runs of the suite side by side do
+    not share it.
+    """
     if ADB is None:
         pytest.skip("the adb binary is not installed (apt-get install adb)")
     pytest.importorskip("adbutils", reason="adbutils is not installed (pip install adbutils)")
     from mobileintent_gym.users import load_user_content
 
     encoder = None if user is None else load_user_content(user).encoder  # as serve-adb says
-    with LocalAdb(phone, ADB, server_port, home=home, user=user, encoder=encoder) as adb:
+    with LocalAdb(phone, ADB, free_port(), home=home, user=user, encoder=encoder) as adb:
         assert adb.connect() == "device"
         yield adb
 

@@ -19,6 +19,7 @@ from types import ModuleType
 import pytest
 
 from mobileintent_gym.phone import SimPhone
+from tests.helpers import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,7 +44,7 @@ def run_benchmark(name: str, *args: str) -> dict:
 @pytest.mark.skipif(shutil.which("adb") is None, reason="adb is not installed")
 def test_adb_roundtrip_reports_each_measure_over_the_counts_asked_for(tmp_path):
     figures = run_benchmark("adb_roundtrip.py", "--steps", "6", "--shots", "3",
-                            "--server-port", "15047", "--out", str(tmp_path / "adb.json"))
+                            "--server-port", str(free_port()), "--out", str(tmp_path / "adb.json"))
 
     per_step = ("direct_step", "adb_act_observed", "adb_act_routes_only", "adb_route_read",
                 "adb_hierarchy_read", "adbutils_shell")

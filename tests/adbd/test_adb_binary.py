@@ -24,12 +24,11 @@ from mobileintent_gym.adbd.limits import ShellLimits
 from mobileintent_gym.adbd.server import AdbServer, ServerConfig, ServerThread
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.hierarchy import parse as parse_hierarchy
+from tests.helpers import free_port
 
 ADB = shutil.which("adb")
 pytestmark = pytest.mark.skipif(ADB is None, reason="the adb binary is not installed "
                                 "(apt-get install adb)")
-SERVER_PORT = 15037
-AUTH_SERVER_PORT = 15035  # 15036 and 15038 belong to tests/backends
 
 
 def fresh_phone() -> SimPhone:
@@ -41,7 +40,7 @@ def fresh_phone() -> SimPhone:
 @pytest.fixture(scope="module")
 def local(tmp_path_factory):
     home = tmp_path_factory.mktemp("adbhome")
-    with LocalAdb(fresh_phone(), ADB, SERVER_PORT, home=home) as adb:
+    with LocalAdb(fresh_phone(), ADB, free_port(), home=home) as adb:
         assert adb.connect() == "device"
         yield adb
 
@@ -256,11 +255,11 @@ def test_rsa_auth_admits_adbs_own_key_and_refuses_a_stranger(tmp_path, test_key)
     subprocess.run([ADB, "keygen", str(home / ".android" / "adbkey")], check=True,
                    capture_output=True, timeout=30)
     adb_key = load_keys(home / ".android" / "adbkey.pub")
-    with LocalAdb(fresh_phone(), ADB, AUTH_SERVER_PORT, home=home, keys=adb_key) as adb:
+    with LocalAdb(fresh_phone(), ADB, free_port(), home=home, keys=adb_key) as adb:
         assert adb.connect() == "device"
         assert adb.adb("-s", adb.serial, "shell", "echo", "ok").stdout == b"ok\n"
     stranger = (test_key.public,)
-    with LocalAdb(fresh_phone(), ADB, AUTH_SERVER_PORT, home=home, keys=stranger) as adb:
+    with LocalAdb(fresh_phone(), ADB, free_port(), home=home, keys=stranger) as adb:
         adb.adb("connect", adb.serial)
         deadline = time.monotonic() + 10
         while not any("not allowed" in r for r in adb.server.recent_reasons):

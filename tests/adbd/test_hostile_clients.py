@@ -9,7 +9,6 @@ the ratios come out many times over their bounds.
 """
 
 import shutil
-import statistics
 import sys
 import threading
 import time
@@ -28,9 +27,9 @@ from mobileintent_gym.adbd.client import (
 from mobileintent_gym.adbd.harness import AdbHost, ServeProcess
 from mobileintent_gym.adbd.limits import MIB
 from mobileintent_gym.adbd.packet import A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, Packet
+from tests.helpers import free_port
 
 ADB = shutil.which("adb")
-SERVER_PORT = 15034  # 15035-15038 belong to other adb tests
 TIME_LIMIT = 2
 STORAGE_MIB = 40
 OUTPUT_MIB = 16  # a quarter of the default: streamed past it within the time limit on a
@@ -70,16 +69,15 @@ def client(served, tmp_path_factory):
         yield RawAdb(served.port)
         return
     folder = tmp_path_factory.mktemp("adb")
-    with AdbHost(f"127.0.0.1:{served.port}", ADB, SERVER_PORT, home=folder) as host:
+    with AdbHost(f"127.0.0.1:{served.port}", ADB, free_port(), home=folder) as host:
         assert host.connect() == "device"
         yield AdbBinaryClient(host, folder)
 
 
-def probe_seconds(client) -> float:
-    started = time.perf_counter()
+def probe(client) -> None:
+    """The server still answers ``client``."""
     answer = client.shell("echo ok")
     assert (answer.code, answer.stdout) == (0, b"ok\n")
-    return time.perf_counter() - started
 
 
 def peak_growth(served: ServeProcess, attack) -> tuple[int, object]:
@@ -110,28 +108,23 @@ def test_output_past_the_limit_fails_without_building_it(served, client):
         assert answer.stderr.endswith(limit + b"\n")
     finally:  # the storage the other tests count on
         assert client.shell("rm /sdcard/two.bin").code == 0
-    probe_seconds(client)
+    probe(client)
 
 
 def test_a_catastrophic_grep_is_killed_and_never_delays_another_client(client):
     """``grep -E '^(a+)+$'`` on 28 a's: unfixed, every client waits for it (seconds)."""
-    baseline = [probe_seconds(client) for _ in range(15)]
     attack = "echo " + "a" * 28 + "! | grep -E '^(a+)+$'"
-    during = []
+    answered_during = 0  # probes sent and answered while the attack still ran
     with ThreadPoolExecutor(1) as pool:
-        started = time.perf_counter()
         running = pool.submit(client.shell, attack)
         while not running.done():
-            time.sleep(0.02)
-            during.append(probe_seconds(client))
+            probe(client)
+            answered_during += not running.done()
         answer = running.result()
-        attack_seconds = time.perf_counter() - started
     assert answer.code == 137 and answer.stdout == b""
     assert answer.stderr == f"/system/bin/sh: killed: over the {TIME_LIMIT} s time limit\n".encode()
-    # Typical probes stay as fast as before the attack; none waits a sizeable part of it
-    # (ratios to this test's own baseline and attack, which a busy machine stretches alike).
-    assert statistics.median(during) <= 5 * statistics.median(baseline), (during, baseline)
-    assert max(during) <= attack_seconds / 4, (max(during), attack_seconds)
+    # Unfixed, a probe sent during the attack is answered only once the attack ends: none.
+    assert answered_during >= 3, answered_during
     assert client.shell("echo abc | grep -c b").stdout == b"1\n"  # grep still works after
 
 
@@ -156,7 +149,7 @@ def test_parallel_pushes_cannot_exceed_the_storage_and_memory_comes_back(served,
     assert served.memory()[0] - settled <= stored + one // 2
     assert client.shell("rm -f /sdcard/p0.bin /sdcard/p1.bin /sdcard/p2.bin /sdcard/p3.bin"
                         ).code == 0
-    probe_seconds(client)
+    probe(client)
 
 
 def test_pulls_a_client_never_reads_hold_a_few_writes_not_one_per_stream(served, client):
@@ -170,7 +163,7 @@ def test_pulls_a_client_never_reads_hold_a_few_writes_not_one_per_stream(served,
     grown = served.memory()[1] - before
     # A connection may hold four writes (about 1 MB each, and the packet's copy) at once.
     assert grown <= before / 2, (grown, before)  # unfixed: 2 x 254 MB
-    probe_seconds(client)
+    probe(client)
     for wire in wires:
         wire.close()
     assert client.shell("rm /sdcard/pulled.bin").code == 0
@@ -232,7 +225,7 @@ def test_closed_pulls_waiting_for_their_turn_do_not_pile_up(served, client):
     grown = served.memory()[0] - before
     wire.close()
     assert grown <= before / 4, (grown, before)
-    probe_seconds(client)
+    probe(client)
     assert client.shell("rm /sdcard/held.bin").code == 0
 
 

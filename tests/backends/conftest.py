@@ -6,8 +6,8 @@ from tests.helpers import served_over_adb
 
 @pytest.fixture(scope="module")
 def local(tmp_path_factory):
-    """The virtual device connected to a private adb server on port 15038."""
+    """The virtual device connected to a private adb server of its own."""
     phone = SimPhone()
     phone.reset(seed=0)
-    with served_over_adb(phone, 15038, tmp_path_factory.mktemp("adbhome")) as adb:
+    with served_over_adb(phone, tmp_path_factory.mktemp("adbhome")) as adb:
         yield adb

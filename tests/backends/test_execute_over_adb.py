@@ -68,7 +68,7 @@ def test_a_device_without_entity_ids_is_driven_and_judged_by_labels(tmp_path):
     phone = _NoEntityIds()
     phone.reset(state, 0)
     sim = gym.make("Act2Intent-Execute-v0", observation=("instruction",), users=[user])
-    with served_over_adb(phone, 15039, tmp_path) as local:
+    with served_over_adb(phone, tmp_path) as local:
         device = AdbDevice(AdbConfig(local.serial, server_port=local.server_port))
         env = gym.make("Act2Intent-Execute-v0", device=device, observation=("instruction",),
                        users=[user], load_state=False)

@@ -23,7 +23,7 @@ def anas_phone(tmp_path_factory):
     """demo-ana's phone served with its user, on a private adb server."""
     phone = SimPhone()
     phone.reset(load_user_content("demo-ana").state)
-    with served_over_adb(phone, 15041, tmp_path_factory.mktemp("adbhome"), "demo-ana") as adb:
+    with served_over_adb(phone, tmp_path_factory.mktemp("adbhome"), "demo-ana") as adb:
         yield adb
 
 
@@ -75,7 +75,7 @@ def test_a_device_served_without_a_user_says_so(tmp_path):
     # It answers that it holds no user's content; that was read as a real phone's silence,
     # and runs on serve-adb without --user were scored on the built-in content without a
     # word (2 of 4 of demo-ana's G-SPT-02 tasks failed).
-    with served_over_adb(SimPhone(), 15044, tmp_path) as nobodys:
+    with served_over_adb(SimPhone(), tmp_path) as nobodys:
         env = env_on(nobodys, ["demo-ana"])
         with pytest.warns(UserWarning, match=r"holds no user's content \(served without "
                           r"--user\): episodes run on what it shows.*serve-adb --user USER"):

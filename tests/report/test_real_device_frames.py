@@ -21,7 +21,7 @@ def test_screens_are_stored_beside_the_results_and_shown(tmp_path, monkeypatch):
     phone = SimPhone(540, 1200)
     phone.reset(load_user_content("demo-ben").state)
     out = tmp_path / "run.json"
-    with served_over_adb(phone, 15043, tmp_path, "demo-ben") as adb:
+    with served_over_adb(phone, tmp_path, "demo-ben") as adb:
         monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb.server_port))
         assert main(["evaluate", "--device", f"adb:{adb.serial}", "--device-has-state",
                      "--users", "demo-ben", "--tasks", *TASKS, "--out", str(out),
