@@ -42,7 +42,7 @@ from mobileintent_gym.backends.adb_transport import (
     DeviceTimeoutError,
     DeviceUnavailableError,
 )
-from mobileintent_gym.backends.loader import public_url
+from mobileintent_gym.backends.loader import check_url_secret, public_url
 from mobileintent_gym.backends.observed import (
     frame_size,
     observed_event,
@@ -84,6 +84,8 @@ class AppiumDevice:
 
     Raises:
         DependencyNotInstalled: Without Appium-Python-Client.
+        DeviceConfigError: For a user name or key in ``url`` that holds a raw ``/``,
+            ``?`` or ``#`` (percent-encode them).
         DeviceBusyError: When ``exclusive`` and another env on this machine drives the
             device (the same server and udid), until that one's ``close`` or its
             process's end.
@@ -100,6 +102,7 @@ class AppiumDevice:
     def __init__(self, url: str, udid: str | None = None, new_command_timeout: int = 300,
                  observe: bool = True, timeout: float = 120.0,
                  exclusive: bool | None = None) -> None:
+        check_url_secret(url)
         webdriver = require("appium.webdriver", "android")
         client_config = require("appium.webdriver.client_config", "android")
         options_module = require("appium.options.android", "android")

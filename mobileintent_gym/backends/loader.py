@@ -98,9 +98,10 @@ def appium_arguments(argument: str, spec: str) -> tuple[str, dict[str, Any]]:
 
     Raises:
         DeviceConfigError: For an option not in :data:`APPIUM_OPTIONS`, one given twice or
-            empty, or an ``exclusive`` other than ``true`` or ``false``; the spec is quoted
-            without its URL's secret.
+            empty, an ``exclusive`` other than ``true`` or ``false``, or a secret that
+            :func:`check_url_secret` refuses; the spec is quoted without its URL's secret.
     """
+    check_url_secret(argument)
     url, _, query = argument.partition("?")
     options: dict[str, Any] = {}
     for key, value in parse_qsl(query, keep_blank_values=True):
@@ -164,12 +165,45 @@ def public_url(url: str) -> str:
 
     A device farm's URL often holds its access key; runs' records and error messages
     show ``***@host`` in its place. Read as text, not parsed: a URL too malformed to
-    parse (an unclosed IPv6 bracket) is shown hidden too.
+    parse (an unclosed IPv6 bracket) is shown hidden too, and so is a key holding a raw
+    ``/``, ``?`` or ``#`` (see :func:`check_url_secret`), up to the URL's last ``@``.
     """
-    return _USER.sub("***@", url)
+    return (_RAW_USER if _raw_secret(url) else _USER).sub("***@", url)
 
 
+def check_url_secret(url: str) -> None:
+    """Refuse a URL whose user name or key holds a raw ``/``, ``?`` or ``#``.
+
+    Those end a URL's host part: ``http://alice:ab/cd@farm`` names the host ``alice`` on
+    port ``ab``, so a request would fail, and its error would quote part of the key.
+
+    Raises:
+        DeviceConfigError: Showing the URL without its secret and how to write it.
+    """
+    if _raw_secret(url):
+        raise DeviceConfigError(
+            f"Appium URL {public_url(url)!r}: its user name or key holds a '/', '?' or "
+            "'#', which ends the server's address; write them percent-encoded (%2F, %3F, "
+            "%23)")
+
+
+def _raw_secret(url: str) -> bool:
+    """Whether ``url``'s host part reads ``name:key`` with the rest of the key after it.
+
+    That is: no ``@`` in it, an ``@`` further on, and after its ``:`` no port number.
+    """
+    host = _HOST.search(url)
+    if host is None or "@" in host[1] or "@" not in url[host.end():]:
+        return False
+    name, colon, port = host[1].partition(":")
+    return bool(colon) and not name.startswith("[") and not port.isdigit()
+
+
+_HOST = re.compile(r"//([^/?#\s]*)")
+"""A URL's host part, user name and password included: from its ``//`` to a ``/?#``."""
 _USER = re.compile(r"(?<=//)[^/?#\s]*@")
 """A URL's user name and password: from its ``//`` to the last ``@`` of its host part."""
+_RAW_USER = re.compile(r"(?<=//)\S*@")
+"""The same where the key holds a raw ``/``, ``?`` or ``#``: to the URL's last ``@``."""
 _LEADING_USER = re.compile(r"^[^/?#\s]*@")
 """The same, in a URL written without its scheme."""

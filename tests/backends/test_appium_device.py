@@ -490,6 +490,39 @@ def test_a_url_s_user_name_and_key_are_shown_in_no_message_or_record():
     assert "s3cr3t" not in str(caught.value) and "***@127.0.0.1" in str(caught.value)
 
 
+@pytest.mark.parametrize("raw", ["s3/cr3t", "s3?cr3t", "s3#cr3t", "/s3cr3t"])
+def test_a_key_with_a_raw_slash_question_mark_or_hash_is_refused_unshown(raw):
+    # They end the URL's host part: a request went to host "alice" on port "s3", and the
+    # errors quoted the URL and the "port" whole; the option parser quoted what follows "?".
+    from mobileintent_gym.backends.appium import AppiumDevice
+    from mobileintent_gym.backends.loader import (
+        DeviceConfigError,
+        load_device,
+        parse_device,
+        public_url,
+    )
+
+    url = f"http://alice:{raw}@127.0.0.1:{free_port()}/wd/hub"
+    assert public_url(url) == f"http://***@127.0.0.1:{url.rsplit(':', 1)[1]}"
+    assert public_url(f"see {url}: x@y") == f"see {public_url(url)}: x@y"  # a space ends it
+    for build in (lambda: parse_device(f"appium:{url}"), lambda: load_device(f"appium:{url}"),
+                  lambda: AppiumDevice(url)):
+        with pytest.raises(DeviceConfigError, match="percent-encoded") as refused:
+            build()
+        assert "s3" not in str(refused.value) and "cr3t" not in str(refused.value)
+        assert "http://***@127.0.0.1:" in str(refused.value)
+
+
+def test_a_path_or_ipv6_host_is_no_key():
+    from mobileintent_gym.backends.loader import check_url_secret, public_url
+
+    for url in ("http://host:80/wd/a@b", "http://[::1]/a@b", "http://[::1]:4723/a@b",
+                "http://host/wd/a@b", "http://alice:s3cr%2F3t@farm:443/wd/hub"):
+        check_url_secret(url)
+        assert "***" not in public_url(url) or url.startswith("http://alice")
+    assert public_url("http://alice:s3cr%2F3t@farm:443/wd/hub") == "http://***@farm:443/wd/hub"
+
+
 def test_one_env_drives_a_phone_at_a_time(endpoint):
     # A second session on the phone (gym.make_vec of one appium: device) ended the first's:
     # each env then failed on "invalid session id", or scored the other's taps.
