@@ -9,10 +9,10 @@ a mismatch, as in the study. SSR = mean over tasks of matched steps / reference 
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.metrics.text import normalised
 from mobileintent_gym.phone.touch import ScreenDump
 
 # Where the reference click hit no element of the dump (the on-screen keyboard is not in
@@ -34,7 +34,9 @@ def action_matches(predicted: Action, reference: Action, screen: ScreenDump | No
         Same type and: a click (or long click) that reaches the very element the
         reference reaches on ``screen`` (by the phone's touch rule), or lands within
         :data:`CLICK_TOLERANCE` of the reference point where that hits no element; the
-        same text after whitespace and case normalisation; the same direction or key.
+        same text, :func:`typed` (exact but for spaces around it and Unicode's composed
+        and decomposed forms: a reply of "understood" where "Understood" is asked fails
+        the task, so it is no match); the same direction or key.
     """
     if predicted.type is not reference.type:
         return False
@@ -45,10 +47,15 @@ def action_matches(predicted: Action, reference: Action, screen: ScreenDump | No
         return (abs(predicted.x - reference.x) <= CLICK_TOLERANCE * size[0]
                 and abs(predicted.y - reference.y) <= CLICK_TOLERANCE * size[1])
     if predicted.text is not None:
-        return normalised(predicted.text) == normalised(reference.text)
+        return typed(predicted.text) == typed(reference.text)
     return (predicted.direction, predicted.key) == (reference.direction, reference.key)
 
 
+
+
+def typed(text: str) -> str:
+    """``text`` as a TYPE step's is compared: NFC, without the spaces around it."""
+    return unicodedata.normalize("NFC", text).strip()
 
 
 def step_success_rate(matches: Sequence[Sequence[bool]]) -> float | None:
