@@ -23,10 +23,12 @@ IDLE) are scored apart, by :func:`memory_accuracy`.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from mobileintent_gym.metrics.text import normalised
+from mobileintent_gym.tasks.spec import says
 from mobileintent_gym.users.encoders import Encoder, unit_rows
 from mobileintent_gym.users.ranking import encode_cached
 
@@ -107,6 +109,13 @@ class IntentMatcher:
     intentions of other tasks quote never matches either. Where gold has no names, any
     other quoted name is left to the similarity, as an unquoted one is.
 
+    A prediction that says none of the names only gold's task has (quoted or not: its
+    words, whole and in order) is about no target: its closeness counts only to the
+    wordings of gold's task that do not name it either (an implicit one, naming it by a
+    cue). "Play a song from your recently played songs" names no song, however close it
+    embeds to "play "Yellow" from your recently played songs"; "reply "Understood"" names
+    no one where "Understood" is the reply to send to Mum and to Dad alike.
+
     So naming another known task — even one worded much like gold, say the same playlist
     with another song — never matches, nor does gold's sentence about another song, while
     a paraphrase of gold does. Choosing from candidates an env offers is the special case
@@ -137,6 +146,9 @@ class IntentMatcher:
         for task, given in (names or {}).items():
             self._names.setdefault(task, set()).update(normalised(n) for n in given)
         self._quoted = frozenset().union(*self._names.values())  # by any known task
+        tasks_named = Counter(name for names in self._names.values() for name in names)
+        self._own = {task: frozenset(n for n in names if tasks_named[n] == 1)
+                     for task, names in self._names.items()}  # names no other task has
 
     def task(self, intent: str) -> str | None:
         """The task a known intention names, ``None`` for an unknown text."""
@@ -151,13 +163,20 @@ class IntentMatcher:
             return said == target
         if not self._names_agree(quoted_names(predicted), gold, target):
             return False
+        own = self._own.get(target, frozenset()) if target is not None else frozenset()
+        unnamed = bool(own) and not _says_any(predicted, own)
+
+        def counts(wording: str) -> bool:  # a wording of gold's task it may be close to
+            return not (unnamed and _says_any(wording, own))
+
         p, g = unit_rows(self.encoder.encode([predicted, gold]))
-        closeness, rivals = float(p @ g), 0.0
+        closeness, rivals = float(p @ g) if counts(gold) else -1.0, 0.0
         if self._rows is not None:
-            near = [(float(c), self.task(text)) for c, text in zip(self._rows @ p, self.known,
-                                                                    strict=True)]
-            closeness = max([closeness, *(c for c, task in near if task == target)])
-            rivals = max((c for c, task in near if task != target), default=0.0)
+            near = [(float(c), self.task(text), text)
+                    for c, text in zip(self._rows @ p, self.known, strict=True)]
+            closeness = max([closeness, *(c for c, task, text in near
+                                          if task == target and counts(text))])
+            rivals = max((c for c, task, _ in near if task != target), default=0.0)
         return closeness >= self.threshold and rivals <= closeness
 
     def _names_agree(self, named: frozenset[str], gold: str, target: str | None) -> bool:
@@ -170,6 +189,11 @@ class IntentMatcher:
         if ours and not named <= ours:
             return False
         return not (named - ours) & self._quoted
+
+
+def _says_any(text: str, names: Iterable[str]) -> bool:
+    """Whether ``text`` says one of ``names`` (:func:`~mobileintent_gym.tasks.spec.says`)."""
+    return any(says(text, name) for name in names)
 
 
 def quoted_names(text: str) -> frozenset[str]:

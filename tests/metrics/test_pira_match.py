@@ -127,6 +127,40 @@ def test_a_tasks_target_name_rules_out_a_guess_quoting_another():
     assert named.known == tuple(known)
 
 
+# Yellow's explicit wording 0°, its implicit one 40°; Clocks' 20°. The generic proposal is
+# 8° from Yellow's explicit wording, nearer than Clocks (12°), and names no song.
+CUES = TableEncoder({'play "Yellow" from recently played': 0,
+                     "play the song named after a colour": 40,
+                     'play "Clocks" from recently played': 20,
+                     "play a song from recently played": 8, "play Yellow again": 3,
+                     "put on the recently played song named after a colour": 38,
+                     'reply "Understood" to Mum': 90, 'reply "Understood" to Dad': 100,
+                     'reply "Understood"': 93})
+CUE_TASKS = {'play "Yellow" from recently played': "SPT-02:yellow",
+             "play the song named after a colour": "SPT-02:yellow",
+             'play "Clocks" from recently played': "SPT-02:clocks",
+             'reply "Understood" to Mum': "WCT-02:mum", 'reply "Understood" to Dad': "WCT-02:dad"}
+CUE_NAMES = {"SPT-02:yellow": ["Yellow"], "SPT-02:clocks": ["Clocks"], "WCT-02:mum": ["Mum"],
+             "WCT-02:dad": ["Dad"]}
+
+
+@pytest.mark.parametrize(("predicted", "gold", "matches"), [
+    # Closest to Yellow's task, but no song named: a tp (Proactive), an accepted push
+    # handing over Yellow's instruction (Assist) for a proposal that identified nothing.
+    ("play a song from recently played", 'play "Yellow" from recently played', False),
+    ("play Yellow again", 'play "Yellow" from recently played', True),  # unquoted, said
+    # Naming it by its cue, as the implicit wording does: close to that wording, it matches.
+    ("put on the recently played song named after a colour",
+     'play "Yellow" from recently played', True),
+    # "Understood" is the reply to Mum and to Dad alike: it names neither of them.
+    ('reply "Understood"', 'reply "Understood" to Mum', False),
+    ('reply "Understood" to Mum', 'reply "Understood" to Dad', False),
+])
+def test_a_prediction_naming_no_target_matches_only_a_wording_by_cue(predicted, gold, matches):
+    match = IntentMatcher(CUES, CUE_TASKS, threshold=0.6, names=CUE_NAMES)
+    assert match(predicted, gold) is matches
+
+
 def test_memory_accuracy_counts_only_turns_given_an_operation():
     ops = [None, "CREATE", "IDLE", "UPDATE"]
     assert memory_accuracy(ops, ["IDLE", "CREATE", "UPDATE", "UPDATE"]) == pytest.approx(2 / 3)
