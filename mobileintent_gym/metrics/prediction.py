@@ -257,8 +257,8 @@ def prediction_scores(predicted: Sequence[Prediction], truth: Sequence[Predictio
         when nothing was pushed, as the scores are then undefined.
 
     Raises:
-        ValueError: When the sequences differ in length, naming a truth without a
-            behaviour, or a threshold outside [0, 1].
+        ValueError: When the sequences differ in length, naming a truth without an event
+            or a behaviour, or a threshold outside [0, 1].
         InvalidArgumentError: Naming an item that is no :class:`Prediction` (answer text
             or a dict: read it with :func:`parse_prediction`).
     """
@@ -268,9 +268,10 @@ def prediction_scores(predicted: Sequence[Prediction], truth: Sequence[Predictio
         check_type("a prediction", item, Prediction, "a Prediction (see parse_prediction)")
     if threshold is not None and not (is_finite(threshold) and 0 <= threshold <= 1):
         raise ValueError(f"threshold must be a confidence in [0, 1] or None, got {threshold!r}")
-    untold = next((t for t in truth if not isinstance(t.behaviour, str)), None)
-    if untold is not None:
-        raise ValueError(f"a true intention needs a behaviour (text), got {untold!r}")
+    untold = next((t for t in truth if not (isinstance(t.behaviour, str) and t.event)), None)
+    if untold is not None:  # an unread answer's empty event would equal an empty one
+        raise ValueError(f"a true intention needs an event and a behaviour (text), got "
+                         f"{untold!r}")
     pushed = [(p, t) for p, t in zip(predicted, truth, strict=True)
               if threshold is None or p.confidence >= threshold]
     scores: dict[str, float | int | None] = {

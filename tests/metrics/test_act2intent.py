@@ -327,11 +327,15 @@ def test_composed_and_decomposed_accents_are_one_text():
                           None, (1080, 2400))
 
 
-def test_a_truth_without_a_behaviour_is_named():
-    from mobileintent_gym.metrics.prediction import Prediction, prediction_scores
+def test_a_truth_without_a_behaviour_or_an_event_is_named():
+    from mobileintent_gym.metrics.prediction import Prediction, parse_prediction, prediction_scores
 
-    with pytest.raises(ValueError, match="needs a behaviour"):
+    with pytest.raises(ValueError, match="needs an event and a behaviour"):
         prediction_scores([Prediction("Message", "x")], [Prediction("Message", None)],
+                          LexicalEncoder())
+    # An unreadable answer's event is empty: against an empty true event it scored Acc-C 1.
+    with pytest.raises(ValueError, match=r"needs an event and a behaviour.*'x'"):
+        prediction_scores([parse_prediction("garbage")], [Prediction("", "x")],
                           LexicalEncoder())
 
 
