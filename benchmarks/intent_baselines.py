@@ -8,7 +8,9 @@ seeds) and prints mean scores:
   confidence fallback at 0.60 and 0.80, each over the predictions of all episodes together
   (not a mean of the episodes' scores, which would weigh a day of one prediction as one of
   ten).
-* Session: share of intentions completed, mean subgoal reward per intention.
+* Session: share of intentions completed and subgoal reward per intention, over the
+  intentions of all episodes together (the study's SR is a share of intentions; a mean of
+  the days' shares would weigh a day of four intentions as one of seven).
 
 Usage: python benchmarks/intent_baselines.py [--users demo-ana demo-ben] [--episodes 8]
 """
@@ -88,13 +90,14 @@ def session(users: list[str], episodes: int) -> None:
     print("Session (a day of intentions)            done   reward/intention")
     for name, make in (("random", RandomAgent), ("guidance replay", GuidanceAgent),
                        ("oracle", lambda e, s: OracleAgent(e))):
-        done_share, rewards = [], []
+        done = rewards = intentions = 0  # over every day's intentions together
         for seed in range(episodes):
             steps = list(rollout(env, make(env, seed), seed=seed))
             info = steps[-1].info
-            done_share.append(np.mean(info["segment_success"]))
-            rewards.append(sum(step.reward for step in steps) / info["segments"])
-        print(f"  {name:<38}{np.mean(done_share):6.3f} {np.mean(rewards):6.3f}")
+            done += sum(info["segment_success"])
+            rewards += sum(step.reward for step in steps)
+            intentions += info["segments"]
+        print(f"  {name:<38}{done / intentions:6.3f} {rewards / intentions:6.3f}")
 
 
 def main() -> None:
