@@ -179,8 +179,9 @@ def check_device(device: str | None) -> None:
     """Raise unless ``device`` (``None``: :func:`default_device`) is one this torch has.
 
     Raises:
-        MobileIntentError: Naming a string that is no torch device, or a device kind
-            (``cuda``, ``mps``) this machine's torch cannot use.
+        MobileIntentError: Naming a string that is no torch device, a device kind this
+            machine's torch cannot use (``cuda``, ``mps``, ``xpu``), or one that holds no
+            data to compute on or that models are not placed on here (``meta``, ``xla``).
     """
     if device is None:
         return
@@ -189,8 +190,13 @@ def check_device(device: str | None) -> None:
         kind = torch.device(device).type
     except (RuntimeError, TypeError, ValueError) as err:
         raise MobileIntentError(f"device {device!r} is no torch device ({err})") from None
-    usable = {"cuda": torch.cuda.is_available, "mps": torch.backends.mps.is_available}
-    if not usable.get(kind, lambda: True)():
+    usable = {"cpu": lambda: True, "cuda": torch.cuda.is_available,
+              "mps": torch.backends.mps.is_available,
+              "xpu": lambda: hasattr(torch, "xpu") and torch.xpu.is_available()}
+    if kind not in usable:
+        raise MobileIntentError(f"device {device!r}: models run on {', '.join(usable)} "
+                                f"here, not {kind} (default: {default_device()})")
+    if not usable[kind]():
         raise MobileIntentError(f"device {device!r}: torch {torch.__version__} here cannot "
                                 f"use {kind} (default: {default_device()})")
 

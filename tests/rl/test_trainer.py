@@ -457,6 +457,20 @@ def test_a_device_this_torch_cannot_use_is_named():
     if not torch.cuda.is_available():
         with pytest.raises(MobileIntentError, match=r"device 'cuda:0': torch .* cannot use cuda"):
             check_device("cuda:0")
+    # A device kind with no data (meta) got as far as training: a library's traceback,
+    # after the run's folder was written, which then refused every rerun.
+    for kind in ("meta", "xla"):
+        with pytest.raises(MobileIntentError, match=f"device '{kind}': models run on cpu, "
+                                                    f"cuda, mps, xpu here, not {kind}"):
+            check_device(kind)
+
+
+def test_sft_refuses_a_meta_device_before_writing_its_folder(tmp_path):
+    from mobileintent_gym.rl.sft import SftConfig, train_sft
+
+    with pytest.raises(MobileIntentError, match="device 'meta'"):
+        train_sft(SftConfig(model="not/loaded", device="meta", out=str(tmp_path / "run")))
+    assert not (tmp_path / "run").exists()
 
 
 def test_a_local_model_is_named_by_its_absolute_path(tmp_path, monkeypatch):
