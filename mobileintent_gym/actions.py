@@ -54,9 +54,9 @@ _FIELDS = {
 
 def _check_coordinate(name: str, value: object) -> None:
     if not is_integer(value):
-        raise InvalidActionError(f"{name} must be an integer pixel, got {value!r}")
+        raise InvalidActionError(f"{name} must be an integer pixel, got {brief(value)}")
     if not 0 <= value <= MAX_COORDINATE:
-        raise InvalidActionError(f"{name} must be in [0, {MAX_COORDINATE}], got {value!r}")
+        raise InvalidActionError(f"{name} must be in [0, {MAX_COORDINATE}], got {brief(value)}")
 
 
 def _action_type(value: object) -> ActionType:
@@ -67,7 +67,7 @@ def _action_type(value: object) -> ActionType:
         return ActionType[value.upper()]
     if is_integer(value) and value in ActionType._value2member_map_:
         return ActionType(value)
-    raise InvalidActionError(f"unknown action type {value!r}; known: "
+    raise InvalidActionError(f"unknown action type {brief(value)}; known: "
                              f"{[kind.name for kind in ActionType]} (or their numbers)")
 
 
@@ -101,7 +101,7 @@ class Action:
         for name in ("x", "y", "text", "direction", "key"):
             if name not in used and getattr(self, name) is not None:
                 raise InvalidActionError(
-                    f"{kind.name} takes no {name}, got {name}={getattr(self, name)!r}"
+                    f"{kind.name} takes no {name}, got {name}={brief(getattr(self, name))}"
                 )
         getattr(self, f"_check_{kind.name.lower()}", lambda: None)()
 
@@ -115,7 +115,7 @@ class Action:
 
     def _check_type(self) -> None:
         if not isinstance(self.text, str) or not self.text:
-            raise InvalidActionError(f"TYPE needs non-empty text, got {self.text!r}")
+            raise InvalidActionError(f"TYPE needs non-empty text, got {brief(self.text)}")
         if len(self.text) > MAX_TEXT_LENGTH:
             raise InvalidActionError(
                 f"TYPE text is {len(self.text)} characters, more than {MAX_TEXT_LENGTH}: "
@@ -130,13 +130,13 @@ class Action:
         value = self.direction.upper() if isinstance(self.direction, str) else self.direction
         if value not in DIRECTIONS:
             raise InvalidActionError(
-                f"SWIPE direction must be one of {DIRECTIONS}, got {self.direction!r}")
+                f"SWIPE direction must be one of {DIRECTIONS}, got {brief(self.direction)}")
         object.__setattr__(self, "direction", value)
 
     def _check_press(self) -> None:
         value = self.key.upper() if isinstance(self.key, str) else self.key
         if value not in KEYS:
-            raise InvalidActionError(f"PRESS key must be one of {KEYS}, got {self.key!r}")
+            raise InvalidActionError(f"PRESS key must be one of {KEYS}, got {brief(self.key)}")
         object.__setattr__(self, "key", value)
 
     def check_inside(self, width: int, height: int) -> None:
@@ -210,30 +210,30 @@ def parse_action(value: str) -> Action:
         InvalidActionError: When the string is not an action; the message quotes it.
     """
     if not isinstance(value, str):
-        raise InvalidActionError(f"action must be a string, got {value!r}")
+        raise InvalidActionError(f"action must be a string, got {brief(value)}")
     short = _PRESS_SHORT.fullmatch(value.strip())
     if short:
         return Action.press(short.group(1))
     head = _HEAD.match(value)
     if head is None:
-        raise InvalidActionError(f"not an action: {value!r}")
+        raise InvalidActionError(f"not an action: {brief(value)}")
     kind = ActionType[head.group(1).upper()]
     # Trailing white space (a newline after the action) is not part of it; for TYPE the
     # text ends at the final "]", so this never cuts typed text.
     rest = value[head.end():].rstrip()
     if kind is ActionType.COMPLETE:
         if rest.strip() not in ("", "[]"):
-            raise InvalidActionError(f"COMPLETE takes no argument: {value!r}")
+            raise InvalidActionError(f"COMPLETE takes no argument: {brief(value)}")
         return Action.complete()
     if kind is ActionType.TYPE:
         # The text is everything between the first "[" and the final "]", verbatim.
         if not (rest.startswith("[") and rest.endswith("]")):
-            raise InvalidActionError(f"TYPE needs TYPE[text]: {value!r}")
+            raise InvalidActionError(f"TYPE needs TYPE[text]: {brief(value)}")
         return Action.type_text(rest[1:-1])
     pattern = _POINT if kind in (ActionType.CLICK, ActionType.LONG_CLICK) else _WORD
     match = pattern.fullmatch(rest.strip())
     if match is None:
-        raise InvalidActionError(f"malformed {kind.name} arguments in {value!r}")
+        raise InvalidActionError(f"malformed {kind.name} arguments in {brief(value)}")
     if pattern is _POINT:
         return Action(kind, x=int(match.group(1)), y=int(match.group(2)))
     if kind is ActionType.SWIPE:
@@ -304,7 +304,7 @@ def _index(sample: dict, key: str, size: int) -> int:
         value = value[()]
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) or not (
             0 <= value < size):
-        raise InvalidActionError(f"{key} must be an integer in [0, {size}), got {value!r}")
+        raise InvalidActionError(f"{key} must be an integer in [0, {size}), got {brief(value)}")
     return int(value)
 
 
@@ -320,11 +320,11 @@ def action_from_dict(sample: dict) -> Action:
         if kind in (ActionType.CLICK, ActionType.LONG_CLICK):
             try:
                 point = np.asarray(sample["point"])
-            except (ValueError, TypeError) as err:  # a ragged list, say
+            except (ValueError, TypeError):  # a ragged list, say
+                point = None
+            if point is None or point.shape != (2,) or point.dtype.kind not in "iu":
                 raise InvalidActionError(
-                    f"point must be two integers, got {brief(sample['point'])}") from err
-            if point.shape != (2,) or point.dtype.kind not in "iu":
-                raise InvalidActionError(f"point must be two integers, got {sample['point']!r}")
+                    f"point must be two integers, got {brief(sample['point'])}")
             return Action(kind, x=int(point[0]), y=int(point[1]))
         if kind is ActionType.TYPE:
             return Action.type_text(sample["text"])
@@ -333,7 +333,7 @@ def action_from_dict(sample: dict) -> Action:
         if kind is ActionType.PRESS:
             return Action.press(KEYS[_index(sample, "key", len(KEYS))])
     except KeyError as err:
-        raise InvalidActionError(f"action sample lacks {err}: {sample!r}") from err
+        raise InvalidActionError(f"action sample lacks {err}: {brief(sample)}") from err
     return Action.complete()
 
 
@@ -363,7 +363,7 @@ def to_action(action: ActionLike) -> Action:
         return parse_action(action)
     if isinstance(action, dict):
         return action_from_dict(action)
-    raise InvalidActionError(f"not an action: {action!r}")
+    raise InvalidActionError(f"not an action: {brief(action)}")
 
 
 def batch_actions(actions: Sequence[ActionLike], space: spaces.Dict) -> dict:

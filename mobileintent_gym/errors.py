@@ -4,8 +4,14 @@ from __future__ import annotations
 
 
 def brief(value: object, limit: int = 80) -> str:
-    """``repr(value)`` for a message: cut to ``limit`` characters, ending in "…" when cut."""
-    text = repr(value)
+    """``repr(value)`` for a message: cut to ``limit`` characters, ending in "…" when cut.
+
+    An integer too long to write (Python writes at most 4,300 digits) is told by its size.
+    """
+    try:
+        text = repr(value)
+    except ValueError:  # the digit limit, inside a container too
+        return f"<{type(value).__name__} holding an integer too long to write>"
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 

@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -14,6 +16,7 @@ from mobileintent_gym.actions import (
     action_to_dict,
     format_action,
     parse_action,
+    to_action,
 )
 from mobileintent_gym.checks import xml_safe
 from mobileintent_gym.errors import InvalidActionError, MobileIntentError
@@ -187,6 +190,26 @@ def test_action_from_dict_rejects_wrong_kinds_of_values(sample, named):
     with pytest.raises(InvalidActionError) as err:
         action_from_dict(sample)
     assert named in str(err.value)
+
+
+HUGE = 10 ** 5000  # Python refuses to write an integer of over 4,300 digits (ValueError)
+
+
+@pytest.mark.parametrize("make, named", [
+    (lambda: action_from_dict({"type": 0, "point": [HUGE, 1]}), "integer too long to write"),
+    (lambda: action_from_dict({"type": 3, "direction": HUGE}), "integer too long to write"),
+    (lambda: Action.click(HUGE, 1), "integer too long to write"),
+    (lambda: Action(ActionType.SWIPE, direction=HUGE), "integer too long to write"),
+    (lambda: parse_action("Z" * 5_000_000), "not an action: 'ZZZZ"),
+    (lambda: parse_action("CLICK[" + "9" * 5000 + ",1]"), "malformed CLICK arguments"),
+    (lambda: to_action(["Z" * 5_000_000]), "not an action: ['ZZZZ"),
+])
+def test_a_huge_value_is_named_in_a_short_message(make, named):
+    # The integer raised ValueError from inside the message (a crash that lost the
+    # episode); a long string went whole into the message and every step's info.
+    with pytest.raises(InvalidActionError, match=re.escape(named)) as err:
+        make()
+    assert len(str(err.value)) < 200
 
 
 def test_action_space_text_is_ascii_only_as_documented():
