@@ -37,6 +37,31 @@ def check_type(name: str, value: Any, kind: type | tuple[type, ...], says: str) 
                                    f"{brief(value, 60)}")
 
 
+def check_flags(**flags: Any) -> None:
+    """Refuse any of ``flags`` (argument name → value) that is not True or False.
+
+    A NumPy bool is one; a text such as ``"no"`` is not (it would read as true).
+
+    Raises:
+        InvalidArgumentError: Naming each bad flag and its value.
+    """
+    bad = [f"{name}={brief(value, 40)}" for name, value in flags.items()
+           if not isinstance(value, bool | np.bool_)]
+    if bad:
+        raise InvalidArgumentError(f"{', '.join(bad)}: must be True or False")
+
+
+def check_seed(seed: Any) -> int:
+    """A data seed (which days a user lives) as an ``int``: an integer of at least 0.
+
+    Raises:
+        InvalidArgumentError: Naming the value, for anything else.
+    """
+    if not is_count(seed, least=0):
+        raise InvalidArgumentError(f"seed must be an integer of at least 0, got {brief(seed)}")
+    return int(seed)
+
+
 def positive_integer(name: str, value: Any) -> int:
     """``value`` as an ``int`` when it is an integer of at least 1 (see :func:`is_integer`).
 

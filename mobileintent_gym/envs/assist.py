@@ -47,6 +47,7 @@ import numpy as np
 from gymnasium import spaces
 
 from mobileintent_gym.actions import ActionLike
+from mobileintent_gym.checks import check_flags, check_seed
 from mobileintent_gym.envs.days import check_config, check_counts, check_number, draw_day
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.lived_day import LivedDay
@@ -110,6 +111,8 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
                  config: GeneratorConfig | None = None, render_mode: str | None = None) -> None:
         history_days, play_days, history = check_counts(
             history_days=history_days, play_days=play_days, history=history)
+        seed = check_seed(seed)
+        check_flags(hierarchy=hierarchy)
         check_number("false_alarm_cost", false_alarm_cost, 0.0, float("inf"))
         check_number("match_threshold", match_threshold, 0.0, 1.0)
         check_config(config)

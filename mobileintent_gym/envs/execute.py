@@ -28,7 +28,7 @@ import numpy as np
 from mobileintent_gym.actions import ActionLike, action_space, to_action
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
-from mobileintent_gym.checks import check_type, ordered, reset_options
+from mobileintent_gym.checks import check_flags, check_type, ordered, reset_options
 from mobileintent_gym.envs.kept_content import KeptContent
 from mobileintent_gym.envs.spaces import observation_fields, observation_space
 from mobileintent_gym.errors import (
@@ -117,6 +117,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.tasks = _checked_tasks(tasks)
         self.fields = observation_fields(observation)
         check_type("device", device, (Device, str), "a Device or a config text such as 'sim'")
+        check_flags(load_state=load_state, carries_state=carries_state)
         check_type("pair", pair, (PairConfig, type(None)), "a PairConfig or None")
         if not (require_encoder is None or (isinstance(require_encoder, str)
                                             and require_encoder.strip())):

@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 from gymnasium import spaces
 
+from mobileintent_gym.checks import check_seed
 from mobileintent_gym.envs.days import check_config, check_counts, draw_day
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
@@ -92,6 +93,7 @@ class PredictEnv(gym.Env[dict[str, str], str]):
                  encoder: Encoder | None = None, config: GeneratorConfig | None = None) -> None:
         history_days, predict_days, history = check_counts(
             history_days=history_days, predict_days=predict_days, history=history)
+        seed = check_seed(seed)
         check_config(config)
         self.config = config or GeneratorConfig()
         self.users, self.data_seed = resolve_users(users, self.config.profiles_dir), seed

@@ -43,6 +43,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 from gymnasium import spaces
 
+from mobileintent_gym.checks import check_flags, check_seed
 from mobileintent_gym.envs.days import (
     check_config,
     check_counts,
@@ -120,6 +121,8 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         history_days, play_days, window, stride, history = check_counts(
             history_days=history_days, play_days=play_days, window=window, stride=stride,
             history=history)
+        seed = check_seed(seed)
+        check_flags(hierarchy=hierarchy, candidates=candidates)
         check_number("match_threshold", match_threshold, 0.0, 1.0)
         self.history_days, self.play_days, self.history = history_days, play_days, history
         self.window, self.stride = window, stride

@@ -34,6 +34,7 @@ from gymnasium import spaces
 from mobileintent_gym.actions import ActionLike
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
+from mobileintent_gym.checks import check_flags, check_seed, check_type
 from mobileintent_gym.envs.days import check_config, check_counts, draw_day
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.scoring import scoring_encoder
@@ -147,6 +148,10 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
                  config: GeneratorConfig | None = None, render_mode: str | None = None) -> None:
         self.history_days, self.play_days = check_counts(history_days=history_days,
                                                          play_days=play_days)
+        seed = check_seed(seed)
+        check_flags(guidance=guidance)
+        check_type("encoder", encoder, (Encoder, type(None)),  # used only with guidance
+                   "an Encoder (with name and encode(texts)) or None")
         check_config(config)
         # Users first: a misspelt one is named before any device is opened.
         profiles_dir = (config or GeneratorConfig()).profiles_dir

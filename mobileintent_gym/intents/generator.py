@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from mobileintent_gym.checks import check_fraction, check_type, is_count, is_integer
+from mobileintent_gym.checks import check_fraction, check_seed, check_type, is_count, is_integer
 from mobileintent_gym.errors import MobileIntentError, brief
 from mobileintent_gym.intents.behaviour import Attempt, Hand, Manner, Recorded, wander
 from mobileintent_gym.intents.describe import describe
@@ -159,8 +159,7 @@ class UserLife:
     """
 
     def __init__(self, user: str, seed: int = 0, config: GeneratorConfig | None = None) -> None:
-        if not is_count(seed, least=0):
-            raise MobileIntentError(f"seed must be an integer of at least 0, got {seed!r}")
+        seed = check_seed(seed)
         self.config = config or GeneratorConfig()
         profile = resolve_profile(user, self.config.profiles_dir)
         self.content = build_user_content(profile, self.config.pair)

@@ -104,10 +104,29 @@ INTENTION_ENVS = ("Understand", "Predict", "Session", "Proactive", "Assist")
 def test_an_argument_of_the_wrong_kind_is_named_when_the_env_is_made(env_id, kwargs, named):
     # Each raised an AttributeError from deep inside ('int' object has no attribute
     # 'profiles_dir'), or at the first reset.
-    if env_id == "Session":
-        kwargs = {**kwargs, "guidance": True}  # the encoder serves the guidance
     with pytest.raises(InvalidArgumentError, match=named):
         gym.make(f"Act2Intent-{env_id}-v0", users=USERS, **kwargs)
+
+
+@pytest.mark.parametrize("env_id", INTENTION_ENVS)
+@pytest.mark.parametrize("seed", ["x", -1, 1.5, True])
+def test_a_bad_data_seed_is_named_when_the_env_is_made(env_id, seed):
+    # Taken, then refused at the first reset (the day's generator checked it).
+    with pytest.raises(InvalidArgumentError, match=f"seed must be an integer of at least 0, "
+                                                   f"got {seed!r}"):
+        gym.make(f"Act2Intent-{env_id}-v0", users=USERS, seed=seed)
+
+
+@pytest.mark.parametrize(("env_id", "flag"), [
+    ("Execute", "load_state"), ("Execute", "carries_state"), ("Understand", "screenshots"),
+    ("Session", "guidance"), ("Proactive", "hierarchy"), ("Proactive", "candidates"),
+    ("Assist", "hierarchy")])
+def test_a_flag_given_as_text_is_named_not_read_as_true(env_id, flag):
+    # load_state="no" loaded the user's content: any non-empty text read as True.
+    with pytest.raises(InvalidArgumentError, match=f"{flag}='no': must be True or False"):
+        gym.make(f"Act2Intent-{env_id}-v0", users=USERS, **{flag: "no"})
+    env = gym.make(f"Act2Intent-{env_id}-v0", users=USERS, **{flag: np.bool_(False)})
+    env.close()
 
 
 @pytest.mark.parametrize(("kwargs", "named"), [
