@@ -661,6 +661,9 @@ class SharedMemoryVectorEnv(VectorEnv):
         """Each of ``count`` sub-envs' action out of the batched ``actions``."""
         if count not in self._action_batches:
             self._action_batches[count] = batch_space(self.single_action_space, count)
+        if isinstance(actions, str | bytes):  # one text: iterated, each letter an answer
+            raise ValueError(f"actions must be batched for {count} sub-envs (a sequence of "
+                             f"{count}), got one text {brief(actions, 300)}")
         try:
             items = list(iterate(self._action_batches[count], actions))
         except (TypeError, KeyError, IndexError, ValueError) as err:

@@ -38,6 +38,19 @@ class _Light(gym.Env):
         return np.full(self.observation_space.shape, self.count), 0.0, False, False, {}
 
 
+class _Echo(gym.Env):
+    """Observes the text it was given: an env answered in text, as Predict is."""
+
+    action_space = gym.spaces.Text(8)
+    observation_space = gym.spaces.Text(8)
+
+    def reset(self, *, seed=None, options=None):
+        return "", {}
+
+    def step(self, action):
+        return action, 0.0, False, False, {}
+
+
 class _Masked(gym.Env):
     """Observes a count and an action mask (a bool Box), as a masking wrapper adds."""
 
@@ -333,6 +346,18 @@ def test_a_wrong_action_batch_is_named_briefly():
     with pytest.raises(ValueError, match="actions must be batched") as caught:
         envs.step(np.arange(5000))
     assert len(str(caught.value)) < 600 and "actions.batch_actions" in str(caught.value)
+    envs.close()
+
+
+@pytest.mark.parametrize("text", ["ab", b"ab"])
+def test_one_text_for_two_sub_envs_is_named_not_split_into_letters(text):
+    # "ab" was iterated: sub-env 0 answered "a", sub-env 1 "b", without an error.
+    envs = SharedMemoryVectorEnv([_Echo, _Echo], worker_in_parent=True)
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match=r"batched for 2 sub-envs \(a sequence of 2\), got "
+                                         r"one text b?'ab'"):
+        envs.step(text)
+    assert list(envs.step(("ab", "cd"))[0]) == ["ab", "cd"]  # nothing sent: stepped anew
     envs.close()
 
 
