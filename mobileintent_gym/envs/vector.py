@@ -175,8 +175,13 @@ class SharedMemoryVectorEnv(VectorEnv):
                  context: str | None = "spawn", cpus: Sequence[int] | None = None,
                  envs_per_worker: int = 1, gather_threads: int | None = None,
                  worker_in_parent: bool = False) -> None:
-        if not env_fns:
-            raise ValueError("SharedMemoryVectorEnv needs at least one env function")
+        if isinstance(env_fns, str | bytes) or not env_fns:
+            raise ValueError(f"SharedMemoryVectorEnv needs a sequence of env functions (at "
+                             f"least one), got {brief(env_fns)}")
+        uncallable = next((fn for fn in env_fns if not callable(fn)), None)
+        if uncallable is not None:
+            raise ValueError(f"env functions make an env when called, got "
+                             f"{type(uncallable).__name__} {brief(uncallable, 60)}")
         share = positive_integer("envs_per_worker", envs_per_worker)
         if not isinstance(worker_in_parent, bool | np.bool_):
             raise ValueError(f"worker_in_parent must be True or False, got "

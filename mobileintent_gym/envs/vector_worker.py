@@ -41,7 +41,7 @@ from mobileintent_gym.distributed.threads import limit_loaded_libraries
 from mobileintent_gym.envs.checker import reset as checked_reset
 from mobileintent_gym.envs.checker import wrappers
 from mobileintent_gym.envs.vector_wire import dumps
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.errors import MobileIntentError, brief
 from mobileintent_gym.held import held
 
 WHOLE = ""  # the field name of a Box observation that is shared as a whole
@@ -429,11 +429,26 @@ def build(env_fns: Sequence[Callable[[], gym.Env]], envs: list[gym.Env]
     """
     try:
         for env_fn in env_fns:
-            envs.append(env_fn())
+            envs.append(_an_env(env_fn()))
     except FAILURES as err:  # the first env not built names why; those after it too
         failed = ("error", portable(err))
         return [("ok", None)] * len(envs) + [failed] * (len(env_fns) - len(envs))
     return [("ok", pack_spaces(env.observation_space, env.action_space)) for env in envs]
+
+
+def _an_env(made: Any) -> gym.Env:
+    """What an env function made, when it is an env (has spaces, reset, step and close).
+
+    Raises:
+        WorkerError: Naming what it made instead.
+    """
+    if not all(hasattr(made, name) for name in _ENV_PARTS):
+        raise WorkerError(f"an env function made {type(made).__name__} {brief(made, 60)}, "
+                          f"not an env (with {', '.join(_ENV_PARTS)})")
+    return made
+
+
+_ENV_PARTS = ("observation_space", "action_space", "reset", "step", "close")
 
 
 def closed_answer(count: int) -> list[tuple[str, Any]]:

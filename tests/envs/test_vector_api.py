@@ -349,6 +349,29 @@ def test_a_wrong_action_batch_is_named_briefly():
     envs.close()
 
 
+def _five():
+    return 5
+
+
+@pytest.mark.parametrize("worker_in_parent", [False, True])
+def test_an_env_function_that_makes_no_env_is_named(worker_in_parent, capfd):
+    # AttributeError ('int' object has no attribute 'observation_space'), and each worker
+    # printed another from closing it.
+    with pytest.raises(WorkerError, match=r"an env function made int 5, not an env"):
+        SharedMemoryVectorEnv([_five, _five], worker_in_parent=worker_in_parent)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize(("env_fns", "named"), [
+    ("x", "needs a sequence of env functions .*got 'x'"),  # TypeError: 'str' not callable
+    ([], "needs a sequence of env functions .*got \\[\\]"),
+    ([_Light, 5], "env functions make an env when called, got int 5"),
+])
+def test_env_functions_that_are_none_are_named_before_workers_start(env_fns, named):
+    with pytest.raises(ValueError, match=named):
+        SharedMemoryVectorEnv(env_fns)
+
+
 @pytest.mark.parametrize("text", ["ab", b"ab"])
 def test_one_text_for_two_sub_envs_is_named_not_split_into_letters(text):
     # "ab" was iterated: sub-env 0 answered "a", sub-env 1 "b", without an error.
