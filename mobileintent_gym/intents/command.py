@@ -122,6 +122,7 @@ def _generate(args: argparse.Namespace, out: Path) -> int:
     for n, user in enumerate(users):
         life = UserLife(user, args.seed, config)
         check_ranked_by(life.user, life.content.encoder, encoder.name, "the encoder announced")
+        life.date(args.days - 1)  # a last day past the dated ones: refused before any is lived
         days = []
         for day in range(args.days):
             days.append(life.day(day))

@@ -140,6 +140,14 @@ def test_every_knowu_file_of_a_user_counts(tmp_path):
         UserLife(USER, -1)
 
 
+def test_more_days_than_a_life_can_date_are_refused_before_any_is_lived(tmp_path, capsys):
+    # The days were lived one by one until the last dated one: for ever, nothing written.
+    assert main(["generate", "--users", USER, "--days", "100000000000", "--out",
+                 str(tmp_path / "out")]) == 2
+    assert "day 99999999999 is after 9998-12-31" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
+
+
 def test_a_folder_another_generate_writes_is_refused(tmp_path, capsys):
     # Both found it empty and wrote their users into it, under one run's summary.
     with written_by_another_process(tmp_path / "out"):
