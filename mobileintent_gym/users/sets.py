@@ -24,7 +24,12 @@ import gymnasium as gym
 import numpy as np
 
 from mobileintent_gym.checks import ordered
-from mobileintent_gym.errors import InvalidProfileError, MobileIntentError, brief
+from mobileintent_gym.errors import (
+    InvalidOptionsError,
+    InvalidProfileError,
+    MobileIntentError,
+    brief,
+)
 from mobileintent_gym.users.profile import (
     UnknownProfileError,
     builtin_users,
@@ -146,9 +151,14 @@ def pick_user(choice: str | os.PathLike[str] | None, users: tuple[str, ...],
             caller says why it cannot be).
 
     Raises:
+        InvalidOptionsError: When ``choice`` is no text or path.
         UnknownProfileError: When ``choice`` names neither a set nor a profile.
         MobileIntentError: When ``refuse`` refuses every user there was to draw from.
     """
+    if not isinstance(choice, str | os.PathLike | None):
+        raise InvalidOptionsError(f"reset option 'user' must be a profile or set name, or a "
+                                  f"profile's path; got {type(choice).__name__} "
+                                  f"{brief(choice, 60)}")
     if choice is None:
         pool = users
     else:

@@ -58,6 +58,10 @@ def test_an_error_while_scoring_leaves_the_understand_episode_to_step_again(unde
     ({"start": True}, "reset option start must be an integer, got True"),
     ("x", "reset options must be a dict, got str"),
     ([("user", "demo-ana")], "reset options must be a dict, got list"),
+    # It named the constructor's argument: "users must be a set name ...; got int 5".
+    ({"user": 5}, "reset option 'user' must be a profile or set name, or a profile's path; "
+                  "got int 5"),
+    ({"user": ["demo-ana"]}, "reset option 'user' must be .* got list"),
 ])
 def test_odd_understand_options_are_named(understand, options, named):
     # {"day": 1.0} was a TypeError deep inside, True was day 1, a list of pairs was taken.
