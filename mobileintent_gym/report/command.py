@@ -10,6 +10,7 @@ Example::
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -50,14 +51,47 @@ def _check_encoder(run: RunRecord) -> None:
               f"{encoder.name}; its screens cannot be re-rendered here", file=sys.stderr)
 
 
+def episodes_scores(run: RunRecord) -> dict[str, Any]:
+    """The scores of ``run``'s episodes, as this version computes them.
+
+    The file's scores are what its writer stored: a file edited by hand, or written by a
+    version that scored otherwise, could show scores its episodes do not hold. Where they
+    differ this says so (standard error), naming each. A file cut off before its scores
+    (the run still going, or killed) gets them with all-success ``None``, as under way.
+    """
+    finished = run.scores.get("all_success") is not None
+    try:
+        found = scores(run.episodes, run.provenance.get("users"), finished=finished)
+    except ValueError as err:  # a group short of a user: not the finished run it claims
+        found = scores(run.episodes, finished=False)
+        print(f"view: {err}", file=sys.stderr)
+    differ = [f"{key} {_shown(value)} stored, {_shown(found.get(key))} from its episodes"
+              for key, value in run.scores.items() if not _same(value, found.get(key))]
+    if differ:
+        print(f"view: the file's scores are not its episodes' ({'; '.join(differ)}): "
+              "edited, or written by another version; the report shows its episodes'",
+              file=sys.stderr)
+    return found
+
+
+def _same(stored: Any, found: Any) -> bool:
+    if stored is None or found is None:
+        return stored is found
+    return isinstance(stored, int | float) and math.isclose(stored, found, rel_tol=1e-9,
+                                                            abs_tol=1e-12)
+
+
+def _shown(value: Any) -> str:
+    return "n/a" if value is None else f"{value:.3f}" if isinstance(value, float) else repr(value)
+
+
 def _main(args: argparse.Namespace) -> int:
     if args.gif_out is not None and args.gif is None:
         raise UsageError(f"--gif-out {args.gif_out!r} names the GIF of --gif EPISODE; give "
                          "--gif too")
     path = Path(args.run)
     run = read_run(path)
-    if not run.scores:  # a file cut off mid-line keeps its episodes, not its scores
-        run.scores = scores(run.episodes, finished=False)
+    run.scores = episodes_scores(run)
     episode = find_episode(run, args.gif) if args.gif is not None else None
     html = Path(args.html) if args.html else (None if episode else path.with_suffix(".html"))
     gif = (Path(args.gif_out or path.with_suffix(f".{episode['index']}.gif")) if episode

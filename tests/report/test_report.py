@@ -260,6 +260,27 @@ def test_a_cut_off_results_file_is_read_to_its_last_whole_episode(scripted_run, 
     assert 0 < len(run.episodes) < 6 and run.episodes == whole["episodes"][:len(run.episodes)]
 
 
+def test_the_report_shows_the_episodes_scores_and_says_where_the_file_differs(
+        scripted_run, tmp_path, capsys):
+    # A file's stored scores were shown as they were: edited by hand, or written by a
+    # version that scored otherwise, the report showed scores its episodes do not hold.
+    data = json.loads(scripted_run.read_text())
+    truth = data["scores"]
+    data["scores"] = {**truth, "task_sr": 1.0, "sar": 0.9}
+    (tmp_path / "edited.json").write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main(["view", str(tmp_path / "edited.json")]) == 0
+    page = (tmp_path / "edited.html").read_text()
+    assert f"<th>task_sr</th><td>{truth['task_sr']:.3f}</td>" in page and truth["task_sr"] < 1
+    assert f"<th>sar</th><td>{truth['sar']:.3f}</td>" in page
+    err = capsys.readouterr().err
+    assert (f"the file's scores are not its episodes' (task_sr 1.000 stored, "
+            f"{truth['task_sr']:.3f} from its episodes; sar 0.900 stored, "
+            f"{truth['sar']:.3f} from its episodes)") in err
+    assert main(["view", str(scripted_run), "--html", str(tmp_path / "same.html")]) == 0
+    assert "scores are not" not in capsys.readouterr().err
+
+
 def test_the_report_of_a_cut_off_file_scores_its_episodes_and_says_it_is_partial(
         scripted_run, tmp_path, capsys):
     # Its scores table was empty, and nothing on the page said the run was incomplete.
