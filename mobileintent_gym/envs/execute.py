@@ -39,6 +39,7 @@ from mobileintent_gym.errors import (
     brief,
 )
 from mobileintent_gym.phone import hierarchy
+from mobileintent_gym.phone.events import ActResult
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.phone.ui import Node
 from mobileintent_gym.tasks import (
@@ -189,13 +190,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             raise MobileIntentError("the episode has ended (terminated or truncated): call "
                                     "reset() before step()")
         before = self._judge.verdict()
-        try:
-            result = self.device.act(to_action(action))
-        except InvalidActionError as err:
-            result, invalid = None, str(err)
-        except BaseException:  # the judge cannot know what the device did
-            self._lose_episode()
-            raise
+        result, invalid = self._act(action)
         self._steps += 1  # once the device has acted (or refused the action)
         truncated = self._steps >= self.task.template.step_limit
         if result is None:
@@ -208,6 +203,24 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         terminated = verdict.success or result.event.action == "COMPLETE"
         self._ended = terminated or truncated
         return self._obs(), float(reward), terminated, truncated, self._info(verdict, result)
+
+    def _act(self, action: ActionLike) -> tuple[ActResult | None, str | None]:
+        """The device's result of ``action``, or ``None`` and why it was refused.
+
+        The action is read before the device is asked: an error reading it leaves the
+        episode as it was, where the device's may have changed the phone unseen.
+        """
+        try:
+            parsed = to_action(action)
+        except InvalidActionError as err:
+            return None, str(err)
+        try:
+            return self.device.act(parsed), None
+        except InvalidActionError as err:
+            return None, str(err)
+        except BaseException:  # the judge cannot know what the device did
+            self._lose_episode()
+            raise
 
     def render(self) -> np.ndarray | None:
         """The current screen (``rgb_array``), or ``None`` without a render mode."""

@@ -112,6 +112,29 @@ def test_a_bad_action_changes_nothing_and_is_flagged(env):
     assert "5000" in env.step(Action.click(5000, 10))[4]["invalid_action"]
 
 
+class _Unreadable(dict):
+    """An action sample whose fields cannot be read: its own error, not the env's."""
+
+    def __getitem__(self, key):
+        raise RuntimeError(f"field {key} cannot be read")
+
+
+def test_an_action_that_fails_to_be_read_leaves_the_episode_as_it_was(env):
+    # Read inside the device's try: its error was taken for the device's, the episode was
+    # lost, and the next step said "call reset() before step()".
+    env.reset(seed=0, options={"user": USERS[0], "task": "G-SPT-02:personal:implicit"})
+    agent = OracleAgent(env)
+    with pytest.raises(RuntimeError, match="field type cannot be read"):
+        env.step(_Unreadable())
+    obs, info = env.unwrapped._obs(), {}
+    steps = 0
+    done = False
+    while not done:
+        _, _, terminated, truncated, info = env.step(agent.act(obs, info))
+        obs, done, steps = env.unwrapped._obs(), terminated or truncated, steps + 1
+    assert info["success"] and env.unwrapped._steps == steps  # the failed read took no step
+
+
 @pytest.mark.parametrize("ending", ["COMPLETE", "oracle", "step limit", "invalid actions"])
 def test_an_ended_episode_refuses_more_steps_until_reset(env, ending):
     # It went on: after COMPLETE (terminated) the oracle's next steps paid reward and
