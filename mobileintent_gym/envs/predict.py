@@ -43,6 +43,7 @@ from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.intents.persona import persona_text
 from mobileintent_gym.intents.schema import Context, IntentionSegment
 from mobileintent_gym.metrics.act2intent import Prediction, parse_prediction, prediction_scores
+from mobileintent_gym.phone.state import weekday_name
 from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
 
@@ -65,7 +66,7 @@ def history_text(past: Sequence[IntentionSegment], count: int) -> str:
 def time_text(when: datetime, context: Context | None) -> str:
     """A time and, when known, its scene: ``2026-03-05 08:14 Thursday, weekday morning, home``."""
     place = f", {context.scene}" if context is not None else ""
-    return f"{when:%Y-%m-%d %H:%M %A}{place}"
+    return f"{when:%Y-%m-%d %H:%M} {weekday_name(when)}{place}"
 
 
 class PredictEnv(gym.Env[dict[str, str], str]):

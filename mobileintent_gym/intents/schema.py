@@ -20,6 +20,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
+from mobileintent_gym.phone.state import weekday_name
+
 if TYPE_CHECKING:
     from mobileintent_gym.phone.events import StepEvent
     from mobileintent_gym.phone.state import PhoneState
@@ -52,7 +54,7 @@ class Context:
     @classmethod
     def at(cls, when: datetime, place: str, scene: str) -> Context:
         """The context at ``when``."""
-        return cls(when.strftime("%Y-%m-%d"), when.strftime("%A"), when.strftime("%H:%M"),
+        return cls(when.strftime("%Y-%m-%d"), weekday_name(when), when.strftime("%H:%M"),
                    place, scene)
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from mobileintent_gym.phone import ui
 from mobileintent_gym.phone.characters import folded
 from mobileintent_gym.phone.paint import Avatar, Fill, Round
+from mobileintent_gym.phone.state import month_name, weekday_name
 from mobileintent_gym.phone.ui import Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme, text, text_field
 
@@ -73,8 +74,9 @@ def build(ctx: Ctx, apps: Sequence[App], clock: datetime, entry: Entry) -> Node:
     head = ui.Column(ui.inset(col.take(ctx.dp(200)), ctx.dp(24), 0))
     root.add(text(ctx, head.take(ctx.dp(72)), clock.strftime("%H:%M"), 56, bold=True,
                   rid="clock", align="center"))
-    root.add(text(ctx, head.take(ctx.dp(28)), clock.strftime("%A, %B %-d"), 16,
-                  color=t.muted, align="center", rid="date"))
+    date = f"{weekday_name(clock)}, {month_name(clock)} {clock.day}"
+    root.add(text(ctx, head.take(ctx.dp(28)), date, 16, color=t.muted, align="center",
+                  rid="date"))
     head.take(ctx.dp(12))
     query = entry.fields.get(SEARCH, "")
     found = matching(apps, query)

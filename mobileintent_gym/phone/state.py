@@ -17,6 +17,24 @@ DATED_DAYS = (date(1900, 1, 1), date(9998, 12, 31))
 """Days content can be dated around (:meth:`PhoneState.moved_to`): its times are written
 with four-digit years, and what is scheduled ahead must fit before the year 9999 ends."""
 _R = TypeVar("_R")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+"""Day and month names as the phone writes them: English, whatever the process's locale
+(``strftime``'s ``%A`` and ``%B`` follow it, so a host program that sets one changed the
+screens, and a vector env's sub-envs in the parent and in its workers differed)."""
+
+
+def weekday_name(day: date, short: bool = False) -> str:
+    """``day``'s weekday in English: ``Wednesday``, or ``Wed`` when ``short``."""
+    name = WEEKDAYS[day.weekday()]
+    return name[:3] if short else name
+
+
+def month_name(day: date, short: bool = False) -> str:
+    """``day``'s month in English: ``September``, or ``Sep`` when ``short``."""
+    name = MONTHS[day.month - 1]
+    return name[:3] if short else name
 
 
 def minutes_ago(minutes: int) -> str:
@@ -73,7 +91,8 @@ def when(time: str, today: date, clock: bool = True) -> str:
     at = datetime.strptime(time, MINUTE_FORMAT)
     days = (today - at.date()).days
     hour = at.strftime("%H:%M")
-    day = "Today" if days == 0 else "Yesterday" if days == 1 else f"{at:%b} {at.day}"
+    day = ("Today" if days == 0 else "Yesterday" if days == 1
+           else f"{month_name(at, short=True)} {at.day}")
     if not clock:
         return hour if days == 0 else day
     return f"{day} {hour}"

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
-from mobileintent_gym.phone.state import MINUTE_FORMAT, moved, moved_each
+from mobileintent_gym.phone.state import MINUTE_FORMAT, month_name, moved, moved_each, weekday_name
 
 TIME_FORMAT = MINUTE_FORMAT
 
@@ -138,7 +138,8 @@ def day(time: str, today: date) -> str:
     """
     when = at(time).date()
     names = {0: "Today", 1: "Tomorrow", -1: "Yesterday"}
-    return names.get((when - today).days, f"{when:%a, %b} {when.day}")
+    day = f"{weekday_name(when, short=True)}, {month_name(when, short=True)} {when.day}"
+    return names.get((when - today).days, day)
 
 
 def duration(minutes: int) -> str:

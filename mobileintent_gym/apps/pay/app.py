@@ -25,6 +25,7 @@ from mobileintent_gym.phone import ui, widgets
 from mobileintent_gym.phone.app import App, Entry, Screen
 from mobileintent_gym.phone.icons import Glyph
 from mobileintent_gym.phone.paint import Avatar, Color, Fill, Icon, Paint, Round
+from mobileintent_gym.phone.state import month_name
 from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx, Theme
 from mobileintent_gym.users.pair import random_state
@@ -128,7 +129,7 @@ class PayApp(PayIntents, BillScreens, MessageScreens, App):
                       ctx, r, "Balance", money(state.balance, sign=False), earned,
                       ("open", Route.ME), Rid.ASSET)),
                   (ctx.dp(128), lambda r: self._card(
-                      ctx, r, f"Spent in {ctx.today:%B}", self._spent(state, ctx.today),
+                      ctx, r, f"Spent in {month_name(ctx.today)}", self._spent(state, ctx.today),
                       "See every transaction in Bills", ("open", Route.BILLS), Rid.SPENDING)),
                   (ctx.dp(56), lambda r: widgets.section_header(ctx, r, "Offers for you"))]
         items += [(ctx.dp(72), lambda r, o=offer: self._offer(ctx, r, *o)) for offer in _OFFERS]

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER, user_handle
-from mobileintent_gym.phone.state import MINUTE_FORMAT, moved, moved_each
+from mobileintent_gym.phone.state import MINUTE_FORMAT, month_name, moved, moved_each
 
 ME = "me"
 THEM = "them"
@@ -152,4 +152,5 @@ def moved_state(state: PayState, by: timedelta) -> PayState:
 
 def month_of(time: str) -> str:
     """The month heading of ``time``: ``March 2026``."""
-    return datetime.strptime(time, TIME_FORMAT).strftime("%B %Y")
+    day = datetime.strptime(time, TIME_FORMAT)
+    return f"{month_name(day)} {day:%Y}"
