@@ -420,8 +420,9 @@ def resolve_profile(name_or_path: str | os.PathLike[str],
                     profiles_dir: str | os.PathLike[str] | None = None) -> UserProfile:
     """A profile given by file path or by name.
 
-    A value naming an existing file (or a ``.json`` path, or one with a folder part) is
-    loaded as a file. A name is looked up in ``profiles_dir``, then in the folder of the
+    A ``.json`` path, or one with a folder part (``./alice``), is loaded as a file; any
+    other value is a name, even where a file of that name lies in the current folder. A
+    name is looked up in ``profiles_dir``, then in the folder of the
     ``MOBILEINTENT_GYM_PROFILES`` environment variable, then among the built-in profiles;
     in a folder as ``NAME.json`` or ``NAME/profile.json``.
 
@@ -461,7 +462,7 @@ def absolute_user(name_or_path: str) -> str:
     What is a path is what :func:`resolve_profile` loads as a file.
     """
     text = os.fspath(name_or_path)
-    if _looks_like_path(text) or Path(text).is_file():
+    if _looks_like_path(text):
         return str(Path(text).resolve())
     return text
 
@@ -473,18 +474,23 @@ def seed_name(name_or_path: str) -> str:
     seeds in any folder, on any machine.
     """
     text = os.fspath(name_or_path)
-    if _looks_like_path(text) or Path(text).is_file():
+    if _looks_like_path(text):
         return resolve_profile(text).user_id
     return text
 
 
 def _looks_like_path(text: str) -> bool:
+    """Whether a user is given as a file: a ``.json`` name, or one with a folder in it.
+
+    A bare name is a name, wherever it is asked: a file of that name in the current
+    folder made it another user there (write ``./alice`` for that file).
+    """
     return text.endswith(".json") or os.sep in text or "/" in text
 
 
 def _resolve(text: str, profiles_dir: str | os.PathLike[str] | None) -> UserProfile:
     path = Path(text)
-    if _looks_like_path(text) or path.is_file():
+    if _looks_like_path(text):
         if path.is_dir() and (path / "profile.json").is_file():
             path = path / "profile.json"
         if not path.is_file():

@@ -226,6 +226,20 @@ def test_a_path_is_loaded_as_a_file(tmp_path):
         resolve_profile(tmp_path / "missing.json")
 
 
+def test_a_bare_name_is_a_name_whatever_files_lie_in_the_current_folder(tmp_path,
+                                                                        monkeypatch):
+    # A file "demo-ana" in the current folder made --users demo-ana that file's user there
+    # (another person's profile, or a JSON error), and the built-in one everywhere else.
+    from mobileintent_gym.users.profile import absolute_user, seed_name
+
+    write(tmp_path / "demo-ana", VALID)  # Tess's profile
+    monkeypatch.chdir(tmp_path)
+    assert resolve_profile("demo-ana").user_id == "demo-ana"
+    assert resolve_profile("demo-ana") == resolve_profile(builtin_profiles_dir() / "demo-ana.json")
+    assert absolute_user("demo-ana") == seed_name("demo-ana") == "demo-ana"
+    assert resolve_profile("./demo-ana").user_id == "tess"  # asked for as a file
+
+
 def test_a_profile_saved_with_a_byte_order_mark_loads(tmp_path):
     # Windows editors save JSON so; the other data loaders already accepted it.
     path = tmp_path / "bom.json"
