@@ -136,6 +136,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self.task: TaskInstance | None = None
         self._judge: Judge | None = None
         self._steps, self._ended = 0, False
+        self._dump: str | None = None  # the screen's hierarchy, read once per reset or step
         self._kept = KeptContent()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -148,6 +149,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             content = load_user_content(user, self.pair, self.profiles_dir)
             self._check_encoder(user, content.encoder)
             task = instantiate(task_id, content)
+        self._dump = None
         try:
             if not (self.load_state or self.carries_state):  # restores the device first
                 self._kept.finished(self.task,
@@ -214,6 +216,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             parsed = to_action(action)
         except InvalidActionError as err:
             return None, str(err)
+        self._dump = None
         try:
             return self.device.act(parsed), None
         except InvalidActionError as err:
@@ -231,8 +234,20 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if self._owns_device:
             self.device.close()
 
+    def screen_dump(self) -> str:
+        """The hierarchy (uiautomator dump XML) of the screen the last reset or step left.
+
+        Read from the device once per reset or step, whoever asks — the judge, the
+        ``hierarchy`` observation, the element wrappers — where each read the device
+        again (a ``uiautomator dump`` of 1–2 s on a phone, up to five a step): one dump
+        and the same screen for all of them.
+        """
+        if self._dump is None:
+            self._dump = self.device.hierarchy()
+        return self._dump
+
     def _screen(self) -> Node:
-        return hierarchy.parse(self.device.hierarchy())
+        return hierarchy.parse(self.screen_dump())
 
     def _obs(self) -> dict[str, Any]:
         obs: dict[str, Any] = {}
@@ -243,7 +258,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if "instruction" in self.fields:
             obs["instruction"] = self.task.instruction
         if "hierarchy" in self.fields:
-            obs["hierarchy"] = self.device.hierarchy()
+            obs["hierarchy"] = self.screen_dump()
         return obs
 
     def _info(self, verdict: Verdict, result: Any) -> dict[str, Any]:

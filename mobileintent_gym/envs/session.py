@@ -189,6 +189,10 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
         """The task of the current intention (what an oracle completes)."""
         return self.execute.task
 
+    def screen_dump(self) -> str:
+        """The current intention's screen as its Execute env read it (see there)."""
+        return self.execute.screen_dump()
+
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Draw a user and day (or take those ``options`` name); start its first intention."""

@@ -46,7 +46,7 @@ def check_screen_task_env(env: gym.Env, wrapper: str) -> None:
     """
     base = env.unwrapped
     space = base.action_space
-    if not (hasattr(base, "device") and hasattr(base, "task")
+    if not (hasattr(base, "device") and hasattr(base, "task") and hasattr(base, "screen_dump")
             and isinstance(space, spaces.Dict) and "point" in space.spaces):
         name = base.spec.id if base.spec is not None else type(base).__name__
         raise ValueError(f"{wrapper} needs an env of screen actions on a device for a task "
@@ -112,7 +112,7 @@ class ElementActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
         if index >= self.max_elements:
             return self._fixed(FIXED[index - self.max_elements])
         device = self.env.unwrapped.device
-        points = touchable_points(device.hierarchy())
+        points = touchable_points(self.env.unwrapped.screen_dump())
         warn_past_slots(self, len(points))
         if index >= len(points):
             return Action.click(device.width, 0)  # off screen: flagged, changes nothing
@@ -127,7 +127,7 @@ class ElementActions(gym.ActionWrapper, gym.utils.RecordConstructorArgs):
             so beneath one call ``env.get_wrapper_attr("action_masks")()``.
         """
         mask = np.zeros(self.action_space.n, dtype=bool)
-        count = len(touchable_points(self.env.unwrapped.device.hierarchy()))
+        count = len(touchable_points(self.env.unwrapped.screen_dump()))
         warn_past_slots(self, count)
         mask[: min(count, self.max_elements)] = True
         mask[self.max_elements :] = True

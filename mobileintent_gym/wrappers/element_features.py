@@ -92,7 +92,7 @@ class ElementFeatures(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
         """The features of the current screen (the wrapped observation is not used)."""
         base = self.env.unwrapped
         instruction = base.task.instruction
-        elements, _ = read_screen(base.device.hierarchy())
+        elements, _ = read_screen(base.screen_dump())
         warn_past_slots(self, len(elements))
         width = len(SLOT_FLAGS) + KIND_BUCKETS
         slots = np.zeros((self.max_elements, width), np.float32)

@@ -85,15 +85,14 @@ def _index_of(env, action):
 
 def test_a_field_holding_the_quoted_text_says_so_and_the_route_is_one_hot():
     env = wrapped()
-    obs, _ = env.reset(seed=0, options={"user": "demo-ana", "task": "G-WCT-02:common:explicit"})
+    obs, info = env.reset(seed=0, options={"user": "demo-ana",
+                                           "task": "G-WCT-02:common:explicit"})
     chats_route = obs[SLOTS * WIDTH:SLOTS * WIDTH + ROUTE_BUCKETS].copy()
     assert chats_route.sum() == 1
-    device = env.unwrapped.device
-    device.open("chat", "chat/conversation", id="chat_c00")
-    field = next(e for e in read_screen(device.hierarchy())[0] if e.field)
-    device.act(f"CLICK[{field.point[0]},{field.point[1]}]")
-    device.act("TYPE[Understood]")
-    obs = env.observation(None)
+    device, oracle, action = env.unwrapped.device, OracleAgent(env), None
+    while action is None or action.text is None:  # the oracle's steps up to its TYPE
+        action = oracle.act(obs, info)
+        obs, _, _, _, info = env.step(_index_of(env, action))
     features = slots(obs)
     index = [e.field for e in read_screen(device.hierarchy())[0]].index(True)
     assert features[index, flag("holds_quoted")] == 1 and features[index, flag("focused")] == 1

@@ -267,3 +267,30 @@ def test_the_fixed_actions_keep_their_documented_indices(env):
     assert [str(env.action(slots + i)) for i in (0, 1, 2, 4, 5)] == [
         "PRESS[BACK]", "SWIPE[UP]", "SWIPE[DOWN]", "PRESS[ENTER]", "COMPLETE"]
 
+
+
+@pytest.mark.parametrize("env_id", ["Act2Intent-Execute-v0", "Act2Intent-Session-v0"])
+def test_a_wrapped_step_reads_the_screen_once_for_judge_observation_mask_and_action(env_id):
+    # Each of them read the device: up to five uiautomator dumps a step on a phone (1-2 s
+    # each), and the click of slot i looked up in a later dump than slot i's features.
+    from mobileintent_gym.phone import SimPhone
+
+    phone, reads = SimPhone(540, 1200), []
+    read = phone.hierarchy
+    phone.hierarchy = lambda: reads.append(1) or read()  # counts the real reads
+    base = gym.make(env_id, device=phone, observation=("instruction", "hierarchy"))
+    env = ElementFeatures(ElementActions(base, 24), 24)
+    env.reset(seed=0)
+    reads.clear()
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        masks = env.get_wrapper_attr("action_masks")()
+        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(masks))))
+        # One screen a step; two where a Session step ends an intention and opens the next.
+        assert len(reads) == 1 + ("finished" in info and not (terminated or truncated)), info
+        assert base.unwrapped.screen_dump() == read()  # what the step left, read once
+        reads.clear()
+        if terminated or truncated:
+            env.reset()
+            reads.clear()
+    env.close()
