@@ -47,7 +47,6 @@ class SB3VecEnv(VecEnv):
             raise ValueError(f"SB3VecEnv needs a vector env of next-step autoreset, got "
                              f"{mode!r}")
         self.venv = venv
-        self.render_mode = venv.render_mode
         super().__init__(venv.num_envs, venv.single_observation_space,
                          venv.single_action_space)
         self._actions: Any = None
