@@ -153,12 +153,12 @@ class ParentWorker:
     def _end(self) -> None:
         if self.closed:
             return
-        self.exitcode = 0
+        self.exitcode = 1  # until every env closed without an error
         for frames in self._batches.values():
             frames.close()
         envs, self._envs = self._envs, []
-        if not _closed_all(envs):
-            self.exitcode = 1
+        if _closed_all(envs):
+            self.exitcode = 0
 
 
 def _closed_all(envs: list[gym.Env]) -> bool:
@@ -166,13 +166,17 @@ def _closed_all(envs: list[gym.Env]) -> bool:
 
     Not raised: an env's failing ``close()`` would otherwise replace the error that
     ended the vector env (its constructor's, a step's), and a worker process's only
-    prints it.
+    prints it. What is no error (a Ctrl-C) is raised once the other envs are closed.
     """
-    fine = True
+    fine, interrupted = True, None
     for env in envs:
         try:
             env.close()
         except Exception:
             _log.exception("closing an env of the vector env's worker in the parent failed")
             fine = False
+        except BaseException as err:
+            interrupted = interrupted or err
+    if interrupted is not None:
+        raise interrupted
     return fine

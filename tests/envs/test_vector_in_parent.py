@@ -241,6 +241,32 @@ def test_an_env_close_that_fails_is_logged_not_raised_as_a_worker_process_prints
     assert (tmp_path / f"closed-{os.getpid()}").exists()
 
 
+class _LoggedClose(_Light):
+    """Writes its name to ``log`` when closed, then raises ``fails`` if given."""
+
+    def __init__(self, log, name, fails=None):
+        super().__init__()
+        self.log, self.name, self.fails = log, name, fails
+
+    def close(self):
+        with open(self.log, "a") as out:
+            out.write(self.name)
+        if self.fails is not None:
+            raise self.fails("in close")
+
+
+def test_a_ctrl_c_in_one_envs_close_is_raised_once_the_others_are_closed(tmp_path):
+    # It stopped the loop: the env after it (a device, a session) was never closed.
+    log = tmp_path / "closed"
+    envs = SharedMemoryVectorEnv([functools.partial(_LoggedClose, log, "a", KeyboardInterrupt),
+                                  functools.partial(_LoggedClose, log, "b")],
+                                 envs_per_worker=2, worker_in_parent=True)
+    with pytest.raises(KeyboardInterrupt, match="in close"):
+        envs.close()
+    assert log.read_text() == "ab"
+    assert envs.exit_codes == (1,)
+
+
 def test_a_constructor_error_is_not_replaced_by_an_env_close_error(tmp_path):
     gate = tmp_path / "gate"
 
