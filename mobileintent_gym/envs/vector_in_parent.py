@@ -17,7 +17,6 @@ processes were sent theirs.
 from __future__ import annotations
 
 import errno
-import logging
 import pickle
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -32,12 +31,11 @@ from mobileintent_gym.envs.vector_worker import (
     Served,
     SharedFrames,
     build,
+    close_all,
     closed_answer,
     encoded,
     portable,
 )
-
-_log = logging.getLogger(__name__)
 
 
 class ParentWorker:
@@ -157,26 +155,5 @@ class ParentWorker:
         for frames in self._batches.values():
             frames.close()
         envs, self._envs = self._envs, []
-        if _closed_all(envs):
+        if close_all(envs):
             self.exitcode = 0
-
-
-def _closed_all(envs: list[gym.Env]) -> bool:
-    """Close every env; whether all closed without an error (each error is logged).
-
-    Not raised: an env's failing ``close()`` would otherwise replace the error that
-    ended the vector env (its constructor's, a step's), and a worker process's only
-    prints it. What is no error (a Ctrl-C) is raised once the other envs are closed.
-    """
-    fine, interrupted = True, None
-    for env in envs:
-        try:
-            env.close()
-        except Exception:
-            _log.exception("closing an env of the vector env's worker in the parent failed")
-            fine = False
-        except BaseException as err:
-            interrupted = interrupted or err
-    if interrupted is not None:
-        raise interrupted
-    return fine

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import errno
 import io
+import logging
 import os
 import pickle
 import signal
@@ -46,6 +47,7 @@ from mobileintent_gym.held import held
 
 WHOLE = ""  # the field name of a Box observation that is shared as a whole
 SHM_DIR = "/dev/shm"  # where Linux keeps shared memory
+_log = logging.getLogger(__name__)
 
 
 class WorkerError(MobileIntentError):
@@ -414,9 +416,33 @@ def run(worker: int, first: int, env_fns: list[Any], pipe: Connection,
     finally:
         for frames in batches.values():
             frames.close()
-        for env in envs:
+        try:
+            clean = close_all(envs)
+        finally:
+            pipe.close()
+    if not clean:
+        raise SystemExit(1)  # its exit code says so; the errors are logged
+
+
+def close_all(envs: list[gym.Env]) -> bool:
+    """Close every env of a worker; whether all closed without an error (each is logged).
+
+    Not raised: an env's failing ``close()`` would otherwise leave the envs after it
+    unclosed, and replace the error that ended the vector env (its constructor's, a
+    step's). What is no error (a Ctrl-C) is raised once the other envs are closed.
+    """
+    clean, interrupted = True, None
+    for env in envs:
+        try:
             env.close()
-        pipe.close()
+        except Exception:
+            _log.exception("closing an env of a vector env's worker failed")
+            clean = False
+        except BaseException as err:
+            interrupted = interrupted or err
+    if interrupted is not None:
+        raise interrupted
+    return clean
 
 
 def build(env_fns: Sequence[Callable[[], gym.Env]], envs: list[gym.Env]

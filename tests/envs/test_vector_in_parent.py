@@ -234,7 +234,7 @@ def test_an_env_close_that_fails_is_logged_not_raised_as_a_worker_process_prints
     gate = tmp_path / "gate"
     envs = SharedMemoryVectorEnv([functools.partial(_FailingClose, gate)] * 2,
                                  worker_in_parent=True)
-    with caplog.at_level(logging.ERROR, "mobileintent_gym.envs.vector_in_parent"):
+    with caplog.at_level(logging.ERROR, "mobileintent_gym.envs.vector_worker"):
         envs.close()
     assert envs.exit_codes == (1, 1)  # the worker process's close raised there
     assert f"close failed in {os.getpid()}" in caplog.text
@@ -265,6 +265,17 @@ def test_a_ctrl_c_in_one_envs_close_is_raised_once_the_others_are_closed(tmp_pat
         envs.close()
     assert log.read_text() == "ab"
     assert envs.exit_codes == (1,)
+
+
+def test_a_worker_process_closes_every_env_though_one_close_fails(tmp_path):
+    # Its loop stopped at the failing close: the envs after it were never closed.
+    log = tmp_path / "closed"
+    envs = SharedMemoryVectorEnv([functools.partial(_LoggedClose, log, "a", RuntimeError),
+                                  functools.partial(_LoggedClose, log, "b")],
+                                 envs_per_worker=2)
+    envs.close()
+    assert log.read_text() == "ab"
+    assert envs.exit_codes == (1,)  # the failed close is said in its exit code
 
 
 def test_a_constructor_error_is_not_replaced_by_an_env_close_error(tmp_path):
