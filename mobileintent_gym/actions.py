@@ -128,14 +128,14 @@ class Action:
 
     def _check_swipe(self) -> None:
         value = self.direction.upper() if isinstance(self.direction, str) else self.direction
-        if value not in DIRECTIONS:
+        if not (isinstance(value, str) and value in DIRECTIONS):  # an array compares per item
             raise InvalidActionError(
                 f"SWIPE direction must be one of {DIRECTIONS}, got {brief(self.direction)}")
         object.__setattr__(self, "direction", value)
 
     def _check_press(self) -> None:
         value = self.key.upper() if isinstance(self.key, str) else self.key
-        if value not in KEYS:
+        if not (isinstance(value, str) and value in KEYS):
             raise InvalidActionError(f"PRESS key must be one of {KEYS}, got {brief(self.key)}")
         object.__setattr__(self, "key", value)
 

@@ -203,6 +203,9 @@ HUGE = 10 ** 5000  # Python refuses to write an integer of over 4,300 digits (Va
     (lambda: parse_action("Z" * 5_000_000), "not an action: 'ZZZZ"),
     (lambda: parse_action("CLICK[" + "9" * 5000 + ",1]"), "malformed CLICK arguments"),
     (lambda: to_action(["Z" * 5_000_000]), "not an action: ['ZZZZ"),
+    # An array compared item by item: ValueError ("truth value ... is ambiguous").
+    (lambda: Action.press(np.array(["HOME", "BACK"])), "PRESS key must be one of"),
+    (lambda: Action.swipe(np.array(["UP", "UP"])), "SWIPE direction must be one of"),
 ])
 def test_a_huge_value_is_named_in_a_short_message(make, named):
     # The integer raised ValueError from inside the message (a crash that lost the

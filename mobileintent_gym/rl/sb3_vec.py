@@ -36,9 +36,13 @@ class SB3VecEnv(VecEnv):
         ValueError: For a vector env whose autoreset is not next-step (its ended episodes
             would be reset twice).
 
-    ``env_method`` and ``set_attr`` reach every sub-env or none (the vector env has no
-    call for some of them); ``env_is_wrapped`` answers ``False`` (the wrappers live in the
-    vector env's sub-envs, out of reach).
+    Observations come back as arrays of their own, as SB3's vec envs give them (a
+    vector env of ``copy=False`` overwrites its arrays at the next step, and SB3 keeps the
+    last observation until after that step). ``env_method`` and ``set_attr`` reach every
+    sub-env or none (the vector env has no call for some of them); ``get_attr`` of a
+    method calls it, as the vector env's ``get_attr`` does (a method cannot come back
+    from a worker process), and so does SB3's ``has_attr``; ``env_is_wrapped`` answers
+    ``False`` (the wrappers live in the vector env's sub-envs, out of reach).
     """
 
     def __init__(self, venv: gym.vector.VectorEnv) -> None:
@@ -62,7 +66,7 @@ class SB3VecEnv(VecEnv):
         self.reset_infos = unbatched_infos(infos, self.num_envs)
         self._reset_seeds()
         self._reset_options()
-        return obs
+        return _owned(obs)
 
     def step_async(self, actions: np.ndarray) -> None:
         """Keep ``actions`` for :meth:`step_wait`."""
@@ -71,7 +75,7 @@ class SB3VecEnv(VecEnv):
     def step_wait(self) -> tuple[Any, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         """Step every sub-env; one that ended returns the next episode's first observation."""
         obs, rewards, terminated, truncated, infos = self.venv.step(self._actions)
-        dones = np.logical_or(terminated, truncated)
+        obs, dones = _owned(obs), np.logical_or(terminated, truncated)
         infos = unbatched_infos(infos, self.num_envs)
         for index in np.flatnonzero(dones):
             infos[index]["terminal_observation"] = _row(obs, index)
@@ -79,7 +83,7 @@ class SB3VecEnv(VecEnv):
             info["TimeLimit.truncated"] = bool(truncated[index] and not terminated[index])
         if dones.any():
             first, reset_infos = self.venv.reset(options={"reset_mask": dones})
-            obs = _spliced(obs, first, dones)
+            _splice(obs, first, dones)
             for index, info in enumerate(unbatched_infos(reset_infos, self.num_envs)):
                 if dones[index]:
                     self.reset_infos[index] = info
@@ -95,9 +99,14 @@ class SB3VecEnv(VecEnv):
         return [values[i] for i in self._get_indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        """Set the attribute in every sub-env (``indices`` must name all of them)."""
+        """Set the attribute to ``value`` in every sub-env (``indices`` must name all)."""
         self._every("set_attr", indices)
-        self.venv.set_attr(attr_name, value)
+        self.venv.set_attr(attr_name, [value] * self.num_envs)  # a list is one per sub-env
+
+    def get_images(self) -> list[np.ndarray | None]:
+        """Each sub-env's frame (``render_mode="rgb_array"``), for ``render`` and videos."""
+        frames = self.venv.render()
+        return [None] * self.num_envs if frames is None else list(frames)
 
     def env_method(self, method_name: str, *method_args: Any, indices: Any = None,
                    **method_kwargs: Any) -> list[Any]:
@@ -127,7 +136,7 @@ def unbatched_infos(infos: dict[str, Any], count: int) -> list[dict[str, Any]]:
             continue
         given = infos.get(f"_{key}", np.ones(count, bool))
         parts = (unbatched_infos(values, count) if isinstance(values, dict)
-                 else list(values))
+                 else [v.item() if isinstance(v, np.generic) else v for v in values])
         for index in _given(given):
             out[index][key] = parts[index]
     return out
@@ -144,10 +153,17 @@ def _row(obs: Any, index: int) -> Any:
     return np.array(obs[index], copy=True)
 
 
-def _spliced(obs: Any, first: Any, rows: Sequence[bool]) -> Any:
-    """``obs`` with the rows of ``rows`` from ``first`` (a batch of the same space)."""
+def _owned(obs: Any) -> Any:
+    """A batch of observations (a dict of arrays, or an array) copied into new arrays."""
     if isinstance(obs, dict):
-        return {key: _spliced(obs[key], first[key], rows) for key in obs}
-    out = np.array(obs, copy=True)
-    out[np.asarray(rows)] = np.asarray(first)[np.asarray(rows)]
-    return out
+        return {key: _owned(value) for key, value in obs.items()}
+    return np.array(obs, copy=True)
+
+
+def _splice(obs: Any, first: Any, rows: Sequence[bool]) -> None:
+    """Write the rows of ``rows`` of ``first`` (a batch of the same space) into ``obs``."""
+    if isinstance(obs, dict):
+        for key in obs:
+            _splice(obs[key], first[key], rows)
+        return
+    obs[np.asarray(rows)] = np.asarray(first)[np.asarray(rows)]

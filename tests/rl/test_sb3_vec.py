@@ -89,7 +89,50 @@ def test_batched_infos_come_apart_per_sub_env_as_each_gave_them():
     infos = {"a": np.array([1, 0, 3]), "_a": np.array([True, False, True]),
              "nested": {"x": np.array([0.5, 0.25, 0.0]), "_x": np.array([False, True, False])},
              "_nested": np.array([False, True, False])}
-    assert unbatched_infos(infos, 3) == [{"a": 1}, {"nested": {"x": 0.25}}, {"a": 3}]
+    parts = unbatched_infos(infos, 3)
+    assert parts == [{"a": 1}, {"nested": {"x": 0.25}}, {"a": 3}]
+    assert type(parts[0]["a"]) is int  # as DummyVecEnv gives them: json.dumps takes them
+
+
+def test_observations_are_the_callers_though_the_vector_env_reuses_its_memory():
+    # With copy=False the vector env's arrays are overwritten by the next step, and SB3
+    # stores the last observation only after that step: 22 of 30 were other screens.
+    envs = SB3VecEnv(SharedMemoryVectorEnv([features_env] * 2, copy=False,
+                                           worker_in_parent=True))
+    try:
+        envs.seed(0)
+        first = envs.reset()
+        returned = [(first, first.copy())]  # each as returned, and what it held then
+        rng = np.random.default_rng(0)
+        for _ in range(20):
+            obs = envs.step(rng.integers(0, ACTIONS, 2))[0]
+            returned.append((obs, obs.copy()))
+        assert all(np.array_equal(held, then) for held, then in returned)
+    finally:
+        envs.close()
+
+
+def rendered_env() -> gym.Env:
+    return gym.make("Act2Intent-Execute-v0", device="sim:540x1200", users=["demo-ana"],
+                    observation=("instruction",), render_mode="rgb_array")
+
+
+def test_set_attr_gives_every_sub_env_the_value_and_render_draws_each():
+    # A list was split across the sub-envs (one item each); render() was not implemented.
+    envs = SB3VecEnv(gym.vector.SyncVectorEnv([features_env] * 2))
+    try:
+        envs.set_attr("note", [1, 2])
+        assert envs.get_attr("note") == [[1, 2], [1, 2]]
+    finally:
+        envs.close()
+    drawn = SB3VecEnv(gym.vector.SyncVectorEnv([rendered_env] * 2))
+    try:
+        drawn.reset()
+        frames = drawn.get_images()
+        assert [f.shape for f in frames] == [(1200, 540, 3)] * 2
+        assert drawn.render().shape[2] == 3  # SB3 tiles them
+    finally:
+        drawn.close()
 
 
 def test_indices_short_of_every_sub_env_are_refused_where_they_cannot_be_kept():
