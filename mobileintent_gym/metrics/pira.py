@@ -146,6 +146,7 @@ class IntentMatcher:
         for task, given in (names or {}).items():
             self._names.setdefault(task, set()).update(normalised(n) for n in given)
         self._quoted = frozenset().union(*self._names.values())  # by any known task
+        self._known_tasks = tuple(self.task(text) for text in self.known)  # once, not per call
         tasks_named = Counter(name for names in self._names.values() for name in names)
         self._own = {task: frozenset(n for n in names if tasks_named[n] == 1)
                      for task, names in self._names.items()}  # names no other task has
@@ -172,11 +173,12 @@ class IntentMatcher:
         p, g = unit_rows(self.encoder.encode([predicted, gold]))
         closeness, rivals = float(p @ g) if counts(gold) else -1.0, 0.0
         if self._rows is not None:
-            near = [(float(c), self.task(text), text)
-                    for c, text in zip(self._rows @ p, self.known, strict=True)]
-            closeness = max([closeness, *(c for c, task, text in near
-                                          if task == target and counts(text))])
-            rivals = max((c for c, task, _ in near if task != target), default=0.0)
+            near = zip((self._rows @ p).tolist(), self._known_tasks, self.known, strict=True)
+            for c, task, text in near:
+                if task != target:
+                    rivals = max(rivals, c)
+                elif counts(text):
+                    closeness = max(closeness, c)
         return closeness >= self.threshold and rivals <= closeness
 
     def _names_agree(self, named: frozenset[str], gold: str, target: str | None) -> bool:
