@@ -48,6 +48,7 @@ from mobileintent_gym.results import (
     episode_result,
     provenance_difference,
     read_run,
+    score_text,
     subgoal_marks,
 )
 from mobileintent_gym.rollouts import Episode, EpisodeRecord, record_episode, teacher_forced
@@ -478,7 +479,7 @@ def _report(record: RunRecord, run: Plan, every: bool = False) -> None:
                   f"subgoals={subgoal_marks(e)} steps={len(e['steps'])}")
     for user, results in solved.items():
         print(f"{user:<12} solved {sum(results)}/{len(results)} tasks")
-    print(" ".join(f"{k}={'n/a' if v is None else f'{v:.3f}'}" for k, v in record.scores.items()))
+    print(" ".join(f"{k}={score_text(v)}" for k, v in record.scores.items()))
     if run.html is not None:
         from mobileintent_gym.report import write_report
 

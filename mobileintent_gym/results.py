@@ -67,6 +67,11 @@ def episode_dict(record: EpisodeRecord, index: int, **extra: Any) -> dict[str, A
             "steps": [dataclasses.asdict(step) for step in record.steps], **extra}
 
 
+def score_text(value: float | None) -> str:
+    """A score as summaries and reports show it: three decimals, ``n/a`` when undefined."""
+    return "n/a" if value is None else f"{value:.3f}"
+
+
 def subgoal_marks(episode: dict[str, Any]) -> str:
     """Each subgoal of an episode as one character: ``1``, ``0``, or ``.`` if not reached.
 

@@ -21,7 +21,7 @@ from mobileintent_gym.report.gif import write_gif
 from mobileintent_gym.report.images import image_format
 from mobileintent_gym.report.page import write_report
 from mobileintent_gym.report.screens import ScreenSource, is_simulated
-from mobileintent_gym.results import RunRecord, check_writable, read_run
+from mobileintent_gym.results import RunRecord, check_writable, read_run, score_text
 from mobileintent_gym.users.encoders import name_matches
 
 
@@ -65,7 +65,8 @@ def episodes_scores(run: RunRecord) -> dict[str, Any]:
     except ValueError as err:  # a group short of a user: not the finished run it claims
         found = scores(run.episodes, finished=False)
         print(f"view: {err}", file=sys.stderr)
-    differ = [f"{key} {_shown(value)} stored, {_shown(found.get(key))} from its episodes"
+    differ = [f"{key} {score_text(value)} stored, {score_text(found.get(key))} from its "
+              "episodes"
               for key, value in run.scores.items() if not _same(value, found.get(key))]
     if differ:
         print(f"view: the file's scores are not its episodes' ({'; '.join(differ)}): "
@@ -79,10 +80,6 @@ def _same(stored: Any, found: Any) -> bool:
         return stored is found
     return isinstance(stored, int | float) and math.isclose(stored, found, rel_tol=1e-9,
                                                             abs_tol=1e-12)
-
-
-def _shown(value: Any) -> str:
-    return "n/a" if value is None else f"{value:.3f}" if isinstance(value, float) else repr(value)
 
 
 def _main(args: argparse.Namespace) -> int:

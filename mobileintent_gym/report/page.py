@@ -27,7 +27,7 @@ from PIL import Image
 from mobileintent_gym.files import partial_of, write_atomic
 from mobileintent_gym.report.marks import caption, marks, svg_marks
 from mobileintent_gym.report.screens import Screens, ScreenSource
-from mobileintent_gym.results import RunRecord, subgoal_marks
+from mobileintent_gym.results import RunRecord, score_text, subgoal_marks
 
 THUMB_WIDTH = 360
 SUBGOALS_LEGEND = ("one mark per subgoal, in order: 1 done, 0 its screen reached but not done, "
@@ -132,7 +132,7 @@ def _template(task: str) -> str:
 
 
 def _scores(scores: dict[str, Any]) -> str:
-    cells = "".join(f"<tr><th>{escape(k)}</th><td>{'n/a' if v is None else f'{v:.3f}'}</td></tr>"
+    cells = "".join(f"<tr><th>{escape(k)}</th><td>{score_text(v)}</td></tr>"
                     for k, v in scores.items())
     return f'<table class="kv" id="scores">{cells}</table>'
 
