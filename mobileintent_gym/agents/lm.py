@@ -150,6 +150,8 @@ def dequantized(gguf: Path) -> Path:
     target = converted_folder(gguf)
     if (target / "config.json").is_file():
         return target
+    if target.exists():  # never a conversion's partial one: those are renamed when whole
+        raise _left_by_something_else(target)
     transformers = require("transformers", "llm")
     require("gguf", "llm")
     _log.info("dequantizing %s into %s (once)", gguf, target)
@@ -164,10 +166,14 @@ def dequantized(gguf: Path) -> Path:
     with atomic_folder(target, keep_existing=True) as partial:  # kept: another process's
         model.save_pretrained(partial)
         tokenizer.save_pretrained(partial)
-    if not (target / "config.json").is_file():
-        raise MobileIntentError(f"{target} holds no converted model (left by something "
-                                f"else?): remove it and try again")
+    if not (target / "config.json").is_file():  # written meanwhile by something else
+        raise _left_by_something_else(target)
     return target
+
+
+def _left_by_something_else(target: Path) -> MobileIntentError:
+    return MobileIntentError(f"{target} holds no converted model (left by something "
+                             f"else?): remove it and try again")
 
 
 def default_device() -> str:

@@ -46,9 +46,15 @@ def test_the_packaged_model_is_dequantized_once_into_the_cache(small_lm):
 
 
 def test_a_cache_folder_without_a_model_is_named_not_returned(monkeypatch, tmp_path):
+    import transformers
+
     from mobileintent_gym.agents.lm import dequantized
 
+    def converting(*args, **kwargs):  # it converted for half a minute before saying so
+        raise AssertionError("the model was converted though its folder was taken")
+
     monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path))
+    monkeypatch.setattr(transformers.AutoModelForCausalLM, "from_pretrained", converting)
     gguf = packaged_gguf()
     stale = converted_folder(gguf)
     stale.mkdir(parents=True)
