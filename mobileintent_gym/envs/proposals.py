@@ -15,13 +15,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mobileintent_gym.envs.scoring import CachedEncoder
 from mobileintent_gym.errors import brief
 from mobileintent_gym.intents.generator import intention_text
 from mobileintent_gym.intents.schema import IntentionSegment
 from mobileintent_gym.metrics.pira import MEMORY_OPS, IntentMatcher
 from mobileintent_gym.metrics.prediction import casefolded, first_json_object
 from mobileintent_gym.tasks import instantiate, task_ids
-from mobileintent_gym.users.encoders import Encoder
 from mobileintent_gym.users.pair import UserContent
 
 NO_ACTION = "no action"
@@ -85,8 +85,8 @@ def answer(intent: str | None, memory: str | None = None) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-def intent_matcher(encoder: Encoder, segments: Sequence[IntentionSegment], threshold: float,
-                   content: UserContent) -> IntentMatcher:
+def intent_matcher(encoder: CachedEncoder, segments: Sequence[IntentionSegment],
+                   threshold: float, content: UserContent) -> IntentMatcher:
     """The matcher of a user's day: every task of theirs, and the intentions of ``segments``.
 
     Every task ``content`` (the user's) gives counts, each in both wordings, not only
@@ -94,7 +94,8 @@ def intent_matcher(encoder: Encoder, segments: Sequence[IntentionSegment], thres
     nothing of what the day holds, and a proposal closer to a task the user did not take
     up that day is about that task. Each task's target — the record it is about, as
     ``content`` labels it — is a name of the task, so a proposal quoting another one is
-    about something else even where no wording of the task quotes its name.
+    about something else even where no wording of the task quotes its name. The known
+    intentions are embedded as known texts (kept on disk: ``encode_known``).
     """
     names: dict[str, set[str]] = {}
     known: dict[str, str] = {}
@@ -103,6 +104,7 @@ def intent_matcher(encoder: Encoder, segments: Sequence[IntentionSegment], thres
             content.labels[e] for e in (task.record, task.target) if e in content.labels)
         known[intention_text(task)] = _task_key(task.id)
     known |= known_intentions(segments)  # loaded data may word them otherwise
+    encoder.encode_known(list(known))  # the matcher then finds their rows in memory
     return IntentMatcher(encoder, dict(sorted(known.items())), threshold, names)
 
 

@@ -3,34 +3,146 @@
 Acc-S and the Session env's guidance compare texts by the cosine of their
 all-MiniLM-L6-v2 embeddings. Intention texts recur a lot (habits repeat, baselines repeat
 themselves), so each text is embedded once per process.
+
+The texts an env knows before any agent speaks (the known intentions a proposal is matched
+against) are also kept on disk, in ``rows`` beside the user content cache (see
+:mod:`mobileintent_gym.users.cache`), one file per text and encoder. The default encoder is
+loaded when a text comes that neither holds: an env whose known texts were embedded before
+(by any process) and whose agent answers with them (an RL policy choosing among the
+candidates) never imports torch or the sentence model.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import hashlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
+from gymnasium import logger
 
 from mobileintent_gym.checks import check_type
-from mobileintent_gym.metrics.text import acc_s_encoder
+from mobileintent_gym.errors import InvalidArgumentError
+from mobileintent_gym.files import write_atomic
+from mobileintent_gym.metrics.text import ACC_S_MAX_TOKENS, acc_s_encoder
 from mobileintent_gym.once import once
 from mobileintent_gym.phone.lru import LRU
-from mobileintent_gym.users.encoders import Encoder
+from mobileintent_gym.users import cache
+from mobileintent_gym.users.encoders import PACKAGED_MODEL, Encoder
 
 CACHE_SIZE = 1 << 14
+ROWS_FORMAT = 1  # bump when how a text is embedded (or a row file's layout) changes
+_DIGEST = 32
+
+
+class RowStore:
+    """The rows one model gave texts on disk (each alone, as Acc-S embeds them).
+
+    A file per text, written whole: a digest of the text and the row, then the row's
+    float32 bytes, so that a file damaged, cut short or (however unlikely) another text's
+    reads as missing.
+
+    Args:
+        folder: The encoder's folder.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    @classmethod
+    def of(cls, identity: str) -> RowStore | None:
+        """The store of the encoder ``identity`` names; ``None`` with the cache ``off``."""
+        root = cache.cache_root()
+        if root is None:
+            return None
+        key = hashlib.blake2b(f"{identity}/{ACC_S_MAX_TOKENS}/{ROWS_FORMAT}".encode(),
+                              digest_size=16)
+        return cls(root / "rows" / key.hexdigest())
+
+    def get(self, text: str) -> np.ndarray | None:
+        """The row kept for ``text``, or ``None``."""
+        try:
+            data = self._path(text).read_bytes()
+        except OSError:
+            return None
+        row = data[_DIGEST:]
+        if len(row) % 4 or data[:_DIGEST] != _digest(text, row):
+            return None
+        return np.frombuffer(row, np.float32)
+
+    def put(self, text: str, row: np.ndarray) -> None:
+        """Keep ``row`` for ``text``; a folder that cannot be written is said once."""
+        data = np.ascontiguousarray(row, np.float32).tobytes()
+        try:
+            write_atomic(self._path(text), _digest(text, data) + data)
+        except OSError as err:
+            _unwritable(self.folder, str(err))
+
+    def _path(self, text: str) -> Path:
+        name = hashlib.blake2b(_utf8(text), digest_size=16).hexdigest()
+        return self.folder / name[:2] / name
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")  # a lone surrogate is a text too
+
+
+def _digest(text: str, row: bytes) -> bytes:
+    return hashlib.blake2b(_utf8(text) + b"\0" + row, digest_size=_DIGEST).digest()
+
+
+@functools.cache
+def _unwritable(folder: Path, reason: str) -> None:
+    logger.warn(f"embeddings cannot be kept in {folder} ({reason}); they are kept in this "
+                "process only")
 
 
 class CachedEncoder:
     """An encoder that embeds each distinct text once (bounded LRU).
 
     Args:
-        encoder: The encoder to ask for texts not seen yet.
-        size: How many embeddings are kept.
+        encoder: The encoder to ask for texts not seen yet, or a function loading it, called
+            when the first such text comes (then ``name`` is needed).
+        size: How many embeddings are kept in memory.
+        name: The name of the encoder ``encoder`` loads (default: ``encoder.name``).
+        identity: The identity of that encoder's model in the cache
+            (:func:`~mobileintent_gym.users.cache.loaded_identity`), under which the rows
+            of known texts (:meth:`encode_known`) are kept between processes; ``None``: in
+            this process only. Once loaded, the encoder's own identity is used (a model
+            that had to fall back to another is another).
+
+    Attributes:
+        name: The encoder's name (``Encoder.name``).
+        store: Where the rows of known texts are kept; ``None`` for nowhere.
     """
 
-    def __init__(self, encoder: Encoder, size: int = CACHE_SIZE) -> None:
-        self.encoder, self.name = encoder, encoder.name
+    def __init__(self, encoder: Encoder | Callable[[], Encoder], size: int = CACHE_SIZE,
+                 name: str | None = None, identity: str | None = None) -> None:
+        loaded = isinstance(encoder, Encoder)
+        if not (loaded or name):
+            raise InvalidArgumentError("a CachedEncoder given a function loading its encoder "
+                                       "needs the encoder's name")
+        self._encoder: Encoder | None = encoder if loaded else None
+        self._load = None if loaded else encoder
+        self.name: str = encoder.name if loaded else name
+        self._identity = identity
+        self.store = RowStore.of(identity) if identity else None
         self._rows: LRU[np.ndarray] = LRU(size)
+
+    @property
+    def encoder(self) -> Encoder:
+        """The encoder asked for texts not seen yet (loaded on first use)."""
+        if self._encoder is None:
+            encoder = self._load()
+            identity = self._identity and cache.loaded_identity(encoder)
+            if identity != self._identity:  # not the model its rows were read for
+                logger.warn(f"the scoring encoder loaded is {identity or encoder.name}, not "
+                            f"the one expected ({self._identity}); rows read are dropped")
+                self._identity, self._rows = identity, LRU(self._rows.size)
+                self.store = RowStore.of(identity) if identity else None
+            self._encoder = encoder
+        return self._encoder
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """One row per text: the wrapped encoder's row for that text alone.
@@ -40,24 +152,47 @@ class CachedEncoder:
         and so moves their rows in the last bits: a score must not depend on what the
         process embedded before it.
         """
-        rows = [self._row(text) for text in texts]
+        return self._stacked([self._row(text) for text in texts])
+
+    def encode_known(self, texts: Sequence[str]) -> np.ndarray:
+        """:meth:`encode`, reading and keeping each text's row in the store too.
+
+        For texts known before any agent answers (an env's own), not an agent's: what an
+        agent says is seldom said again, and would fill the disk.
+        """
+        return self._stacked([self._row(text, self.store) for text in texts])
+
+    def _stacked(self, rows: list[np.ndarray]) -> np.ndarray:
         return np.stack(rows) if rows else self.encoder.encode([])
 
-    def _row(self, text: str) -> np.ndarray:
+    def _row(self, text: str, store: RowStore | None = None) -> np.ndarray:
         row = self._rows.get(text)
+        if row is None and store is not None:
+            row = store.get(text)
         if row is None:
             row = self.encoder.encode([text])[0]
-            self._rows.put(text, row)
-        return row
+            if store is not None:
+                store.put(text, row)
+        return self._rows.put(text, row)
 
 
 @once
 def score_encoder() -> CachedEncoder:
-    """The process's Acc-S encoder (all-MiniLM-L6-v2; extra ``[embed]``), cached."""
-    return CachedEncoder(acc_s_encoder())
+    """The process's Acc-S encoder (all-MiniLM-L6-v2; extra ``[embed]``), cached.
+
+    Its model is loaded when first needed, and its known texts' rows are kept on disk,
+    where which model it loads can be told without loading it (see
+    :func:`~mobileintent_gym.users.cache.sentence_choice`); otherwise it is loaded now, and
+    its rows kept by the identity of the model loaded.
+    """
+    choice = cache.sentence_choice(PACKAGED_MODEL)
+    if choice is None:  # only loading can tell
+        encoder = acc_s_encoder()
+        return CachedEncoder(encoder, identity=cache.loaded_identity(encoder))
+    return CachedEncoder(acc_s_encoder, name=choice.name, identity=choice.identity)
 
 
-def scoring_encoder(encoder: Encoder | None) -> Encoder:
+def scoring_encoder(encoder: Encoder | None) -> CachedEncoder:
     """``encoder`` behind an embedding cache, or :func:`score_encoder` when ``None``.
 
     Raises:

@@ -29,6 +29,8 @@ from mobileintent_gym.phone.characters import folded
 from mobileintent_gym.users.encoders import Encoder, unit_rows
 
 Tokens = Literal["chars", "words"]
+ACC_S_MAX_TOKENS = 256
+"""The token limit of a text Acc-S embeds (the rest of a longer one is cut)."""
 
 
 def normalised(text: str) -> str:
@@ -151,4 +153,4 @@ def acc_s_encoder() -> Encoder:
     """The encoder of Acc-S: all-MiniLM-L6-v2 (packaged weights when offline; ``[embed]``)."""
     from mobileintent_gym.users.encoders import PACKAGED_MODEL, SentenceEncoder
 
-    return SentenceEncoder(PACKAGED_MODEL, max_seq_length=256)
+    return SentenceEncoder(PACKAGED_MODEL, max_seq_length=ACC_S_MAX_TOKENS)

@@ -386,20 +386,32 @@ def predict_encoder(kind: str) -> EncoderChoice | None:
     if kind not in ("auto", "sentence"):
         return None
     try:
-        if (any(importlib.util.find_spec(name) is None for name in _SENTENCE_MODULES)
-                or _missing_requirement() is not None):
-            require("sentence_transformers", "embed")  # raises, naming what failed
-        folder = _cached_snapshot(encoders.STUDY_MODEL)
-        if folder is not None:
-            return EncoderChoice(encoders.STUDY_MODEL,
-                                 identity=_model_identity(encoders.STUDY_MODEL, folder))
-        if encoders.hub_allowed(encoders.STUDY_MODEL):
-            return None
-        folder = Path(encoders.fallback_path(encoders.PACKAGED_FALLBACK))
+        return sentence_choice(encoders.STUDY_MODEL)
     except MobileIntentError as err:  # DependencyNotInstalled included
         return None if kind == "sentence" else EncoderChoice(
             lexical.name, encoders.no_sentence_encoder(err), _lexical_identity(lexical))
-    reason = encoders.not_loaded(encoders.STUDY_MODEL, [
+
+
+def sentence_choice(model_id: str) -> EncoderChoice | None:
+    """Which model ``SentenceEncoder(model_id)`` loads (packaged fallback), told unloaded.
+
+    ``model_id`` from the local Hugging Face cache, else — unless the hub would be tried,
+    when only loading can tell (``None``) — the packaged weights.
+
+    Raises:
+        DependencyNotInstalled: Naming the ``[embed]`` extra, when what embeds is missing.
+        MobileIntentError: When the packaged fallback holds no model.
+    """
+    if (any(importlib.util.find_spec(name) is None for name in _SENTENCE_MODULES)
+            or _missing_requirement() is not None):
+        require("sentence_transformers", "embed")  # raises, naming what failed
+    folder = _cached_snapshot(model_id)
+    if folder is not None:
+        return EncoderChoice(model_id, identity=_model_identity(model_id, folder))
+    if encoders.hub_allowed(model_id):
+        return None
+    folder = Path(encoders.fallback_path(encoders.PACKAGED_FALLBACK))
+    reason = encoders.not_loaded(model_id, [
         "the cache: no complete snapshot of it there", encoders.HUB_SKIPPED])
     return EncoderChoice(encoders.PACKAGED_MODEL, reason,
                          _model_identity(encoders.PACKAGED_MODEL, folder))

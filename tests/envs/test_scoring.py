@@ -1,0 +1,155 @@
+"""The scoring encoder: known texts' rows kept on disk, the model loaded only when needed.
+
+Real encoder throughout (all-MiniLM-L6-v2 from the ``[embed]`` extra's package); the
+processes are real interpreters sharing one cache folder.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mobileintent_gym.envs.scoring import CachedEncoder, RowStore
+from mobileintent_gym.users import cache
+
+pytest.importorskip("sentence_transformers", reason="needs the [embed] extra")
+ROOT = Path(__file__).resolve().parents[2]
+KNOWN = ["Play \"Yellow\" from your recently played songs", "Reply \"Understood\" to Mum"]
+
+# One day of Proactive for demo-ana, proposing each turn's gold (or nothing on noise):
+# what it scored, the known intentions' rows, and whether torch was imported.
+SCRIPT = """
+import hashlib, json, sys
+import gymnasium as gym
+import mobileintent_gym
+from mobileintent_gym.envs.proposals import answer
+env = gym.make("Act2Intent-Proactive-v0", users=["demo-ana"], history_days=1, play_days=1)
+env.reset(seed=0, options={"user": "demo-ana", "day": 0})
+rewards, done = [], False
+while not done:
+    truth = env.unwrapped.truth()
+    _, reward, terminated, truncated, _ = env.step(answer(truth.intent, truth.memory))
+    rewards.append(reward)
+    done = terminated or truncated
+rows = env.unwrapped.matcher._rows
+print(json.dumps({"rewards": rewards, "outcomes": env.unwrapped.outcomes,
+                  "rows": hashlib.sha256(rows.tobytes()).hexdigest(), "shape": rows.shape,
+                  "torch": "torch" in sys.modules}))
+"""
+
+
+def day(folder):
+    env = {**os.environ, "MOBILEINTENT_GYM_CACHE": str(folder), "HF_HUB_OFFLINE": "1",
+           "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, cwd=ROOT, text=True,
+                          capture_output=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_day_whose_known_intentions_were_embedded_before_runs_without_torch(tmp_path):
+    first, again = day(tmp_path), day(tmp_path)
+    assert first["torch"] and not again["torch"]  # the first embedded them, once
+    assert again == {**first, "torch": False}  # same rows to the bit, same scores
+    assert first["shape"][0] > 50 and "tp" in first["outcomes"]
+    assert sum(first["rewards"]) > 0
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    from mobileintent_gym.metrics.text import acc_s_encoder
+
+    return acc_s_encoder()
+
+
+def files(folder):
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+def test_known_texts_are_kept_and_read_back_agents_texts_are_not(minilm, tmp_path,
+                                                                  monkeypatch):
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path))
+    rows = CachedEncoder(minilm, identity="model-a").encode_known(KNOWN)
+    assert np.array_equal(rows, np.stack([minilm.encode([t])[0] for t in KNOWN]))
+    kept = files(tmp_path)
+    assert len(kept) == 2
+    CachedEncoder(minilm, identity="model-a").encode(["what an agent said"])
+    assert files(tmp_path) == kept  # an agent's text stays in the process
+
+    def unloadable():
+        raise AssertionError("loaded the model though every row was on disk")
+
+    lean = CachedEncoder(unloadable, name=minilm.name, identity="model-a")
+    assert np.array_equal(lean.encode_known(KNOWN), rows)
+    assert np.array_equal(lean.encode(KNOWN[:1])[0], rows[0])  # then from memory
+    assert lean.name == minilm.name
+
+
+def test_another_model_reads_none_of_the_rows(minilm, tmp_path, monkeypatch):
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path))
+    CachedEncoder(minilm, identity="model-a").encode_known(KNOWN)
+    assert RowStore.of("model-b").get(KNOWN[0]) is None
+    assert RowStore.of("model-a").get(KNOWN[0]) is not None
+    assert RowStore.of("model-a").folder != RowStore.of("model-b").folder
+
+
+@pytest.mark.parametrize("damage", ["cut", "flipped", "empty", "other text"])
+def test_a_damaged_row_file_reads_as_missing_and_is_embedded_again(minilm, tmp_path,
+                                                                   monkeypatch, damage):
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path))
+    store = RowStore.of("model-a")
+    good = CachedEncoder(minilm, identity="model-a").encode_known(KNOWN)
+    path = store._path(KNOWN[0])
+    data = path.read_bytes()
+    path.write_bytes({"cut": data[:-3], "flipped": data[:-1] + bytes([data[-1] ^ 1]),
+                      "empty": b"", "other text": store._path(KNOWN[1]).read_bytes()}[damage])
+    assert store.get(KNOWN[0]) is None
+    again = CachedEncoder(minilm, identity="model-a").encode_known(KNOWN)
+    assert np.array_equal(again, good)
+    assert path.read_bytes() == data  # written anew
+
+
+def test_a_model_other_than_the_one_expected_keeps_its_own_rows(minilm, tmp_path,
+                                                                monkeypatch):
+    # A snapshot that looked complete may fail to load and fall back to another model:
+    # rows read for the expected one are dropped, and new ones kept under the model loaded.
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path))
+    stale = RowStore.of("expected")
+    stale.put(KNOWN[0], np.ones(384, np.float32))
+    scorer = CachedEncoder(lambda: minilm, name=minilm.name, identity="expected")
+    assert scorer.encode_known(KNOWN[:1])[0].sum() == 384  # read, the model not loaded
+    with pytest.warns(UserWarning, match="not the one expected"):
+        row = scorer.encode_known(KNOWN[1:])[0]  # loads it: another model
+    assert np.array_equal(row, minilm.encode([KNOWN[1]])[0])
+    assert scorer.store.folder == RowStore.of(cache.loaded_identity(minilm)).folder
+    assert np.array_equal(scorer.encode(KNOWN[:1])[0], minilm.encode([KNOWN[0]])[0])
+
+
+def test_with_the_cache_off_rows_stay_in_the_process(minilm, tmp_path, monkeypatch):
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", "off")
+    monkeypatch.chdir(tmp_path)
+    scorer = CachedEncoder(minilm, identity="model-a")
+    assert scorer.store is None
+    scorer.encode_known(KNOWN)
+    assert not list(tmp_path.iterdir())
+
+
+def test_an_unwritable_folder_is_said_once_and_scores_go_on(minilm, tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(blocked))
+    scorer = CachedEncoder(minilm, identity="model-a")
+    with pytest.warns(UserWarning, match="kept in this process only"):
+        rows = scorer.encode_known(KNOWN)
+    assert np.array_equal(rows[1], minilm.encode([KNOWN[1]])[0])
+
+
+def test_a_loader_without_the_encoders_name_is_refused():
+    from mobileintent_gym.errors import InvalidArgumentError
+
+    with pytest.raises(InvalidArgumentError, match="needs the encoder's name"):
+        CachedEncoder(lambda: None)
