@@ -5,11 +5,12 @@ all-MiniLM-L6-v2 embeddings. Intention texts recur a lot (habits repeat, baselin
 themselves), so each text is embedded once per process.
 
 The texts an env knows before any agent speaks (the known intentions a proposal is matched
-against) are also kept on disk, in ``rows`` beside the user content cache (see
-:mod:`mobileintent_gym.users.cache`), one file per text and encoder. The default encoder is
-loaded when a text comes that neither holds: an env whose known texts were embedded before
-(by any process) and whose agent answers with them (an RL policy choosing among the
-candidates) never imports torch or the sentence model.
+against, the true ones a segmentation or a prediction is compared with) are also kept on
+disk, in ``rows`` beside the user content cache (see :mod:`mobileintent_gym.users.cache`),
+one file per text and encoder. The default encoder is loaded when a text comes that
+neither holds: an env whose known texts were embedded before (by any process) and whose
+agent answers with them (an RL policy choosing among the candidates, a baseline replaying
+the history) never imports torch or the sentence model.
 """
 
 from __future__ import annotations

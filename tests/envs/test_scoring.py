@@ -20,25 +20,47 @@ pytest.importorskip("sentence_transformers", reason="needs the [embed] extra")
 ROOT = Path(__file__).resolve().parents[2]
 KNOWN = ["Play \"Yellow\" from your recently played songs", "Reply \"Understood\" to Mum"]
 
-# One day of Proactive for demo-ana, proposing each turn's gold (or nothing on noise):
-# what it scored, the known intentions' rows, and whether torch was imported.
+# demo-ana's episodes answered with the truth: an Understand window, a day of Predict, a day
+# of Proactive (gold proposed, nothing on noise), in that order (Proactive's known
+# intentions hold the others' texts). What they scored, the known intentions' rows, and
+# whether torch had been imported after each.
 SCRIPT = """
 import hashlib, json, sys
 import gymnasium as gym
 import mobileintent_gym
 from mobileintent_gym.envs.proposals import answer
-env = gym.make("Act2Intent-Proactive-v0", users=["demo-ana"], history_days=1, play_days=1)
-env.reset(seed=0, options={"user": "demo-ana", "day": 0})
-rewards, done = [], False
-while not done:
-    truth = env.unwrapped.truth()
-    _, reward, terminated, truncated, _ = env.step(answer(truth.intent, truth.memory))
-    rewards.append(reward)
-    done = terminated or truncated
-rows = env.unwrapped.matcher._rows
-print(json.dumps({"rewards": rewards, "outcomes": env.unwrapped.outcomes,
+USER = {"user": "demo-ana"}
+
+
+def played(env, said):
+    rewards, done = [], False
+    while not done:
+        _, reward, terminated, truncated, info = env.step(said(env.unwrapped))
+        rewards.append(reward)
+        done = terminated or truncated
+    return rewards, info
+
+
+understand = gym.make("Act2Intent-Understand-v0", users=["demo-ana"], days=2)
+understand.reset(seed=0, options=USER)
+_, segmented = played(understand, lambda env: json.dumps(dict(env.truth)))
+torch = ["torch" in sys.modules]
+predict = gym.make("Act2Intent-Predict-v0", users=["demo-ana"], history_days=2,
+                   predict_days=1)
+predict.reset(seed=0, options=USER)
+predicted, _ = played(predict, lambda env: json.dumps({"Event": env.truth().event,
+                                                       "Behaviour": env.truth().behaviour}))
+torch.append("torch" in sys.modules)
+proactive = gym.make("Act2Intent-Proactive-v0", users=["demo-ana"], history_days=1,
+                     play_days=1)
+proactive.reset(seed=0, options={**USER, "day": 0})
+rewards, _ = played(proactive, lambda env: answer(env.truth().intent, env.truth().memory))
+torch.append("torch" in sys.modules)
+rows = proactive.unwrapped.matcher._rows
+print(json.dumps({"rewards": rewards, "outcomes": proactive.unwrapped.outcomes,
                   "rows": hashlib.sha256(rows.tobytes()).hexdigest(), "shape": rows.shape,
-                  "torch": "torch" in sys.modules}))
+                  "understand": [segmented[k] for k in ("acc_g", "acc_s", "bleu4")],
+                  "predict": predicted, "torch": torch}))
 """
 
 
@@ -51,12 +73,14 @@ def day(folder):
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_a_day_whose_known_intentions_were_embedded_before_runs_without_torch(tmp_path):
+def test_episodes_whose_known_texts_were_embedded_before_run_without_torch(tmp_path):
     first, again = day(tmp_path), day(tmp_path)
-    assert first["torch"] and not again["torch"]  # the first embedded them, once
-    assert again == {**first, "torch": False}  # same rows to the bit, same scores
+    assert first["torch"][0] and again["torch"] == [False] * 3  # embedded once, by the first
+    assert again == {**first, "torch": again["torch"]}  # same rows to the bit, same scores
     assert first["shape"][0] > 50 and "tp" in first["outcomes"]
     assert sum(first["rewards"]) > 0
+    assert first["understand"] == [1.0, 1.0, 1.0]
+    assert len(first["predict"]) > 3 and set(first["predict"]) == {1.0}
 
 
 @pytest.fixture(scope="module")
