@@ -220,7 +220,9 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
         if not same:
             return None
         # A cosine whatever the encoder returns: a longer row must not win by its length.
-        rows = unit_rows(self.encoder.encode([segment.intention, *(p.intention for p in same)]))
+        # The texts are the user's own, never an agent's: kept on disk, as known texts.
+        rows = unit_rows(self.encoder.encode_known([segment.intention,
+                                                    *(p.intention for p in same)]))
         scores = rows[1:] @ rows[0]
         # Habits repeat an intention word for word: of equals, the latest experience.
         return same[len(same) - 1 - int(np.argmax(scores[::-1]))]

@@ -20,10 +20,10 @@ pytest.importorskip("sentence_transformers", reason="needs the [embed] extra")
 ROOT = Path(__file__).resolve().parents[2]
 KNOWN = ["Play \"Yellow\" from your recently played songs", "Reply \"Understood\" to Mum"]
 
-# demo-ana's episodes answered with the truth: an Understand window, a day of Predict, a day
-# of Proactive (gold proposed, nothing on noise), in that order (Proactive's known
-# intentions hold the others' texts). What they scored, the known intentions' rows, and
-# whether torch had been imported after each.
+# demo-ana's episodes: a Session day's start with guidance, then answered with the truth an
+# Understand window, a day of Predict, a day of Proactive (gold proposed, nothing on noise),
+# in that order (Proactive's known intentions hold the others' texts). What they scored,
+# the known intentions' rows, and whether torch had been imported after each.
 SCRIPT = """
 import hashlib, json, sys
 import gymnasium as gym
@@ -41,10 +41,13 @@ def played(env, said):
     return rewards, info
 
 
+session = gym.make("Act2Intent-Session-v0", users=["demo-ana"], guidance=True)
+guidance = session.reset(seed=0, options={**USER, "day": 0})[0]["guidance"]
+torch = ["torch" in sys.modules]
 understand = gym.make("Act2Intent-Understand-v0", users=["demo-ana"], days=2)
 understand.reset(seed=0, options=USER)
 _, segmented = played(understand, lambda env: json.dumps(dict(env.truth)))
-torch = ["torch" in sys.modules]
+torch.append("torch" in sys.modules)
 predict = gym.make("Act2Intent-Predict-v0", users=["demo-ana"], history_days=2,
                    predict_days=1)
 predict.reset(seed=0, options=USER)
@@ -60,7 +63,7 @@ rows = proactive.unwrapped.matcher._rows
 print(json.dumps({"rewards": rewards, "outcomes": proactive.unwrapped.outcomes,
                   "rows": hashlib.sha256(rows.tobytes()).hexdigest(), "shape": rows.shape,
                   "understand": [segmented[k] for k in ("acc_g", "acc_s", "bleu4")],
-                  "predict": predicted, "torch": torch}))
+                  "predict": predicted, "guidance": guidance, "torch": torch}))
 """
 
 
@@ -75,11 +78,11 @@ def day(folder):
 
 def test_episodes_whose_known_texts_were_embedded_before_run_without_torch(tmp_path):
     first, again = day(tmp_path), day(tmp_path)
-    assert first["torch"][0] and again["torch"] == [False] * 3  # embedded once, by the first
+    assert first["torch"][0] and again["torch"] == [False] * 4  # embedded once, by the first
     assert again == {**first, "torch": again["torch"]}  # same rows to the bit, same scores
     assert first["shape"][0] > 50 and "tp" in first["outcomes"]
     assert sum(first["rewards"]) > 0
-    assert first["understand"] == [1.0, 1.0, 1.0]
+    assert first["understand"] == [1.0, 1.0, 1.0] and "CLICK[" in first["guidance"]
     assert len(first["predict"]) > 3 and set(first["predict"]) == {1.0}
 
 
