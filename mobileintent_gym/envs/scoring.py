@@ -15,8 +15,11 @@ the history) never imports torch or the sentence model.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import shutil
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -34,6 +37,8 @@ from mobileintent_gym.users.encoders import PACKAGED_MODEL, Encoder
 
 CACHE_SIZE = 1 << 14
 ROWS_FORMAT = 1  # bump when how a text is embedded (or a row file's layout) changes
+USED = ".used"
+"""The file in a store's folder whose time says when a process last began to use it."""
 _DIGEST = 32
 
 
@@ -53,13 +58,20 @@ class RowStore:
 
     @classmethod
     def of(cls, identity: str) -> RowStore | None:
-        """The store of the encoder ``identity`` names; ``None`` with the cache ``off``."""
+        """The store of the encoder ``identity`` names; ``None`` with the cache ``off``.
+
+        A process's first use of a store marks it used and removes the stores of other
+        models (another version of a library embeds as another model) unused for
+        :data:`~mobileintent_gym.users.cache.MAX_AGE` seconds: without it they would stay.
+        """
         root = cache.cache_root()
         if root is None:
             return None
         key = hashlib.blake2b(f"{identity}/{ACC_S_MAX_TOKENS}/{ROWS_FORMAT}".encode(),
                               digest_size=16)
-        return cls(root / "rows" / key.hexdigest())
+        store = cls(root / "rows" / key.hexdigest())
+        _used(store.folder)
+        return store
 
     def get(self, text: str) -> np.ndarray | None:
         """The row kept for ``text``, or ``None``."""
@@ -83,6 +95,28 @@ class RowStore:
     def _path(self, text: str) -> Path:
         name = hashlib.blake2b(_utf8(text), digest_size=16).hexdigest()
         return self.folder / name[:2] / name
+
+
+@functools.cache
+def _used(folder: Path) -> None:
+    """Mark ``folder`` used (its ``.used`` file's time), and prune its neighbours."""
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / USED).touch()
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for other in folder.parent.iterdir():
+            if other != folder and _unused(other, now):
+                shutil.rmtree(other, ignore_errors=True)
+
+
+def _unused(folder: Path, now: float) -> bool:
+    """Whether ``folder`` and its mark (a stopped first use leaves none) are MAX_AGE old."""
+    times = []
+    for path in (folder, folder / USED):
+        with contextlib.suppress(OSError):
+            times.append(path.stat().st_mtime)
+    return bool(times) and now - max(times) > cache.MAX_AGE
 
 
 def _utf8(text: str) -> bytes:

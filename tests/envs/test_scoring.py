@@ -8,12 +8,13 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from mobileintent_gym.envs.scoring import CachedEncoder, RowStore
+from mobileintent_gym.envs.scoring import USED, CachedEncoder, RowStore
 from mobileintent_gym.users import cache
 
 pytest.importorskip("sentence_transformers", reason="needs the [embed] extra")
@@ -94,7 +95,8 @@ def minilm():
 
 
 def files(folder):
-    return sorted(p for p in folder.rglob("*") if p.is_file())
+    """The row files under ``folder`` (not the marks of use)."""
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.name != USED)
 
 
 def test_known_texts_are_kept_and_read_back_agents_texts_are_not(minilm, tmp_path,
@@ -180,3 +182,18 @@ def test_a_loader_without_the_encoders_name_is_refused():
 
     with pytest.raises(InvalidArgumentError, match="needs the encoder's name"):
         CachedEncoder(lambda: None)
+
+
+def test_stores_of_models_unused_for_a_month_go_when_another_is_first_used(tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path))
+    old, recent = RowStore.of("old model"), RowStore.of("recent model")
+    old.put(KNOWN[0], np.ones(4, np.float32))
+    recent.put(KNOWN[0], np.ones(4, np.float32))
+    month_ago = time.time() - cache.MAX_AGE - 60
+    for path in [*old.folder.rglob("*"), old.folder]:  # every file old, the mark too
+        os.utime(path, (month_ago, month_ago))
+    os.utime(recent.folder, (month_ago, month_ago))  # its mark is recent: still used
+    RowStore.of("a model used now")
+    assert not old.folder.exists()
+    assert recent.get(KNOWN[0]) is not None
