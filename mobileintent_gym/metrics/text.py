@@ -107,9 +107,9 @@ def pair_similarities(predicted: Sequence[str], truth: Sequence[str],
 
     The embeddings are L2-normalised here, so the result is a cosine whatever scale the
     encoder returns (a zero embedding has similarity 0 with anything). A predicted text
-    that is empty or only spaces says nothing and has similarity 0 (the encoder embeds
-    it as it embeds any text: all-MiniLM-L6-v2 put "" at -0.04 to 0.13 of the 25 known
-    intentions of one of demo-ana's days, median 0.05).
+    that is empty or only spaces says nothing and has similarity 0 (the encoder would
+    embed it as it embeds any text: all-MiniLM-L6-v2 put "" at -0.04 to 0.13 of the 25
+    known intentions of one of demo-ana's days, median 0.05), and is not embedded.
 
     Raises:
         ValueError: When the sequences differ in length.
@@ -118,10 +118,13 @@ def pair_similarities(predicted: Sequence[str], truth: Sequence[str],
         raise ValueError(f"{len(predicted)} predicted texts for {len(truth)} true ones")
     if not truth:
         return np.zeros(0)
-    a, b = (unit_rows(encoder.encode(list(texts))) for texts in (predicted, truth))
     said = np.array([bool(text.strip()) for text in predicted])
-    # Clipped: rounding gave 1.0000000000000002.
-    return np.where(said, np.clip(np.sum(a * b, axis=1), -1.0, 1.0), 0.0)
+    scores = np.zeros(len(truth))
+    if said.any():
+        a, b = (unit_rows(encoder.encode([t for t, s in zip(texts, said, strict=True) if s]))
+                for texts in (predicted, truth))
+        scores[said] = np.clip(np.sum(a * b, axis=1), -1.0, 1.0)  # rounding gave 1 + 2e-16
+    return scores
 
 
 def pair_scores(pairs: Sequence[tuple[str | None, str]], encoder: Encoder,

@@ -197,3 +197,15 @@ def test_stores_of_models_unused_for_a_month_go_when_another_is_first_used(tmp_p
     RowStore.of("a model used now")
     assert not old.folder.exists()
     assert recent.get(KNOWN[0]) is not None
+
+
+def test_an_answer_that_says_nothing_scores_zero_without_loading_the_model(minilm):
+    from mobileintent_gym.metrics.text import pair_similarities
+
+    def unloadable():
+        raise AssertionError("loaded the model for texts that say nothing")
+
+    lean = CachedEncoder(unloadable, name=minilm.name)
+    assert pair_similarities(["", " \n"], KNOWN, lean).tolist() == [0.0, 0.0]
+    mixed = pair_similarities(["", KNOWN[1]], KNOWN, CachedEncoder(minilm))
+    assert mixed[0] == 0.0 and mixed[1] == pytest.approx(1.0)
