@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import side_by_side
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = r"""
 import json, locale, sys
@@ -46,18 +48,17 @@ def german(tmp_path_factory):
 
 
 def observed(name: str, locales: Path) -> dict:
-    env = {**os.environ, "LOCPATH": str(locales), "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", SCRIPT, name], env=env, capture_output=True,
-                          text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    """A process observing under the locale ``name``."""
+    return {"args": [sys.executable, "-c", SCRIPT, name],
+            "env": {**os.environ, "LOCPATH": str(locales), "PYTHONPATH": str(ROOT)}}
 
 
 def test_a_host_programs_locale_changes_no_screen_or_observation(german):
     # Day and month names came from strftime's %A/%B: under German, "Mittwoch" in Predict's
     # time, "Spent in März" on Pay's home, and a vector env's sub-envs in the parent and
     # in its workers (which keep the C locale) differed for the same seed.
-    plain, local = observed("C", german), observed("de_DE.UTF-8", german)
+    plain, local = (json.loads(out.strip().splitlines()[-1]) for out in side_by_side(
+        observed("C", german), observed("de_DE.UTF-8", german), timeout=300))
     assert (plain["weekday"], local["weekday"]) == ("Wednesday", "Mittwoch")  # in effect
     assert local["time"] == plain["time"] and plain["time"].split()[2] == "Tuesday,"
     assert local["screens"] == plain["screens"] and local["frame"] == plain["frame"]

@@ -91,14 +91,15 @@ def _assist_digest(sha):
     return [frames.hexdigest(), sha(trace), sha(info["day_scores"])]
 
 
-def _run(noise):
-    env = {**os.environ, "PYTHONHASHSEED": str(noise), "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "-c", SCRIPT, str(noise)], env=env, cwd=REPO,
-                          check=True, capture_output=True, text=True, timeout=600)
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def test_two_processes_generate_the_same_sessions_and_env_observations():
-    other = _run(noise=11)
-    assert other == digests()
+    noise = 11  # the other process's hash seed and global generators
+    other = subprocess.Popen([sys.executable, "-c", SCRIPT, str(noise)], cwd=REPO,
+                             env={**os.environ, "PYTHONHASHSEED": str(noise),
+                                  "PYTHONPATH": str(REPO)},
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    here = digests()  # while the other process computes its own
+    out, err = other.communicate(timeout=600)
+    assert other.returncode == 0, err[-2000:]
+    other = json.loads(out.strip().splitlines()[-1])
+    assert other == here
     assert len({json.dumps(v) for v in other.values()}) == 6  # six digests, none alike

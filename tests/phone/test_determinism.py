@@ -2,7 +2,6 @@
 
 import json
 import os
-import subprocess
 import sys
 
 import numpy as np
@@ -10,6 +9,7 @@ import numpy as np
 from mobileintent_gym.actions import Action
 from mobileintent_gym.phone import SimPhone, chrome
 from mobileintent_gym.phone.lru import LRU
+from tests.helpers import side_by_side
 
 SCRIPT = """
 import hashlib, json, random, sys
@@ -34,17 +34,17 @@ print(json.dumps({"digest": digest.hexdigest(), "routes": [e.route_after for e i
 
 
 def run(seed, noise):
-    env = {**os.environ, "PYTHONHASHSEED": str(noise)}
-    out = subprocess.run([sys.executable, "-c", SCRIPT, str(seed), str(noise)], env=env,
-                         check=True, capture_output=True, text=True, timeout=300)
-    return json.loads(out.stdout)
+    """A process stepping the phone with ``seed``, its global generators seeded ``noise``."""
+    return {"args": [sys.executable, "-c", SCRIPT, str(seed), str(noise)],
+            "env": {**os.environ, "PYTHONHASHSEED": str(noise)}}
 
 
 def test_two_processes_give_identical_frames_and_hierarchies():
-    first, second = run(7, 1), run(7, 2)
+    first, second, other = map(json.loads, side_by_side(run(7, 1), run(7, 2), run(8, 1),
+                                                        timeout=300))
     assert first == second
     assert len(set(first["routes"])) > 8
-    assert run(8, 1)["digest"] != first["digest"]  # the seed reaches the content
+    assert other["digest"] != first["digest"]  # the seed reaches the content
 
 
 def fresh_view(phone):

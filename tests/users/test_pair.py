@@ -1,6 +1,5 @@
 import json
 import os
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -20,6 +19,7 @@ from mobileintent_gym.users import (
     resolve_profile,
 )
 from mobileintent_gym.users.pair import random_lists
+from tests.helpers import side_by_side
 
 # Every list holds 20 records but music's shorter recent plays and home playlists.
 SIZES = {"music:recent": 10, "music:home": 8}
@@ -154,16 +154,14 @@ print(json.dumps({n: dump(build_user_content(resolve_profile(n), config))
 
 def test_content_is_byte_identical_across_processes(contents):
     # No content cache: with one, the second process read what the first built.
-    runs = [subprocess.Popen([sys.executable, "-c", SCRIPT], cwd=ROOT, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE,
-                             env={**os.environ, "PYTHONHASHSEED": seed, "HF_HUB_OFFLINE": "1",
-                                  "PYTHONPATH": str(ROOT), "MOBILEINTENT_GYM_CACHE": "off"})
-            for seed in ("1", "2")]
-    outputs = [run.communicate(timeout=300) for run in runs]
-    assert all(run.returncode == 0 for run in runs), outputs[0][1][-2000:]
-    assert outputs[0][0] == outputs[1][0]
+    first, second = side_by_side(*(
+        {"args": [sys.executable, "-c", SCRIPT], "cwd": ROOT,
+         "env": {**os.environ, "PYTHONHASHSEED": seed, "HF_HUB_OFFLINE": "1",
+                 "PYTHONPATH": str(ROOT), "MOBILEINTENT_GYM_CACHE": "off"}}
+        for seed in ("1", "2")), timeout=300)
+    assert first == second
     here = json.dumps({n: dump(c) for n, c in contents.items()}, sort_keys=True)
-    assert json.loads(outputs[0][0]) == json.loads(here)
+    assert json.loads(first) == json.loads(here)
 
 
 @pytest.mark.parametrize("bundle", registry.bundles(), ids=lambda b: b.id)
