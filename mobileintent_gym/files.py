@@ -209,6 +209,19 @@ def sole_writer(target: str | Path) -> Iterator[None]:
         _remove_empty(made)
 
 
+@contextlib.contextmanager
+def one_at_a_time(path: str | Path) -> Iterator[None]:
+    """Hold the lock file ``path`` (after any other holder) while the block runs; remove it.
+
+    Where there are no locks (see :func:`lock_file`) blocks run side by side.
+    """
+    descriptor = lock_file(path)
+    try:
+        yield
+    finally:
+        _remove_held(path, descriptor)
+
+
 def _remove_held(path: str | Path, descriptor: int | None) -> None:
     """Remove the lock file ``path`` and let go of its lock ``descriptor``.
 

@@ -28,7 +28,7 @@ from gymnasium import logger
 
 from mobileintent_gym.checks import check_type
 from mobileintent_gym.errors import InvalidArgumentError
-from mobileintent_gym.files import write_atomic
+from mobileintent_gym.files import one_at_a_time, write_atomic
 from mobileintent_gym.metrics.text import ACC_S_MAX_TOKENS, acc_s_encoder
 from mobileintent_gym.once import once
 from mobileintent_gym.phone.lru import LRU
@@ -91,6 +91,18 @@ class RowStore:
             write_atomic(self._path(text), _digest(text, data) + data)
         except OSError as err:
             _unwritable(self.folder, str(err))
+
+    def embedding(self, texts: Sequence[str]) -> contextlib.AbstractContextManager[None]:
+        """The lock of embedding ``texts``, held while the block runs.
+
+        One process at a time embeds a set of texts, the others wait and then read them:
+        workers starting together would each load the model for the same texts.
+        """
+        key = hashlib.blake2b("\0".join(sorted(texts)).encode("utf-8", "surrogatepass"),
+                              digest_size=16)
+        with contextlib.suppress(OSError):
+            self.folder.mkdir(parents=True, exist_ok=True)
+        return one_at_a_time(self.folder / f"{key.hexdigest()}.lock")
 
     def _path(self, text: str) -> Path:
         name = hashlib.blake2b(_utf8(text), digest_size=16).hexdigest()
@@ -193,22 +205,37 @@ class CachedEncoder:
         """:meth:`encode`, reading and keeping each text's row in the store too.
 
         For texts known before any agent answers (an env's own), not an agent's: what an
-        agent says is seldom said again, and would fill the disk.
+        agent says is seldom said again, and would fill the disk. Texts the store lacks are
+        embedded by one process at a time (:meth:`RowStore.embedding`).
         """
-        return self._stacked([self._row(text, self.store) for text in texts])
+        if self.store is not None:
+            missing = self._read(texts)
+            if missing:
+                with self.store.embedding(missing):
+                    for text in self._read(missing):  # those no other process wrote meanwhile
+                        self.store.put(text, self._row(text))
+        return self.encode(texts)
+
+    def _read(self, texts: Sequence[str]) -> list[str]:
+        """Put the store's rows of ``texts`` in memory; the texts neither holds."""
+        missing = []
+        for text in dict.fromkeys(texts):
+            if self._rows.get(text) is None:
+                row = self.store.get(text)
+                if row is None:
+                    missing.append(text)
+                else:
+                    self._rows.put(text, row)
+        return missing
 
     def _stacked(self, rows: list[np.ndarray]) -> np.ndarray:
         return np.stack(rows) if rows else self.encoder.encode([])
 
-    def _row(self, text: str, store: RowStore | None = None) -> np.ndarray:
+    def _row(self, text: str) -> np.ndarray:
         row = self._rows.get(text)
-        if row is None and store is not None:
-            row = store.get(text)
         if row is None:
-            row = self.encoder.encode([text])[0]
-            if store is not None:
-                store.put(text, row)
-        return self._rows.put(text, row)
+            row = self._rows.put(text, self.encoder.encode([text])[0])
+        return row
 
 
 @once

@@ -16,6 +16,7 @@ import pytest
 
 from mobileintent_gym.envs.scoring import USED, CachedEncoder, RowStore
 from mobileintent_gym.users import cache
+from tests.helpers import side_by_side
 
 pytest.importorskip("sentence_transformers", reason="needs the [embed] extra")
 ROOT = Path(__file__).resolve().parents[2]
@@ -209,3 +210,29 @@ def test_an_answer_that_says_nothing_scores_zero_without_loading_the_model(minil
     assert pair_similarities(["", " \n"], KNOWN, lean).tolist() == [0.0, 0.0]
     mixed = pair_similarities(["", KNOWN[1]], KNOWN, CachedEncoder(minilm))
     assert mixed[0] == 0.0 and mixed[1] == pytest.approx(1.0)
+
+
+START = """
+import hashlib, json, sys
+import gymnasium as gym
+import mobileintent_gym
+env = gym.make("Act2Intent-Proactive-v0", users=["demo-ana"], history_days=1, play_days=1)
+env.reset(seed=0, options={"user": "demo-ana", "day": 0})
+rows = env.unwrapped.matcher._rows
+print(json.dumps([hashlib.sha256(rows.tobytes()).hexdigest(), "torch" in sys.modules]))
+"""
+
+
+def test_workers_starting_together_embed_the_known_texts_once(tmp_path, monkeypatch):
+    # Each worker loaded the model and embedded the same texts (35.7 s, 589 and 860 MB for
+    # two); one does it now, while the other waits and reads them.
+    from mobileintent_gym.users import load_user_content
+
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path))
+    load_user_content("demo-ana")  # the content on disk: what is left to embed is the rows
+    started = side_by_side(*[{"args": [sys.executable, "-c", START], "cwd": ROOT,
+                              "env": {**os.environ, "PYTHONPATH": str(ROOT)}}] * 2)
+    said = [json.loads(out.strip().splitlines()[-1]) for out in started]
+    assert said[0][0] == said[1][0]
+    assert sorted(torch for _, torch in said) == [False, True]
+    assert not list((tmp_path / "rows").rglob("*.lock"))  # each removed by its holder
