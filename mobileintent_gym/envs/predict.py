@@ -121,7 +121,7 @@ class PredictEnv(gym.Env[dict[str, str], str]):
         self.targets = session.done()
         self.persona = persona_text(self.past)
         # Acc-S compares behaviours, and an agent may well predict one of the history's.
-        self.encoder.encode_known([s.intention for s in (*self.past, *self.targets)])
+        self.encoder.keep_known([s.intention for s in (*self.past, *self.targets)])
         self._t, self._guesses = 0, []
         return self._obs(), {"user": user, "day": day, "intentions": len(self.targets)}
 

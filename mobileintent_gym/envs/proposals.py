@@ -95,7 +95,7 @@ def intent_matcher(encoder: CachedEncoder, segments: Sequence[IntentionSegment],
     up that day is about that task. Each task's target — the record it is about, as
     ``content`` labels it — is a name of the task, so a proposal quoting another one is
     about something else even where no wording of the task quotes its name. The known
-    intentions are embedded as known texts (kept on disk: ``encode_known``).
+    intentions are kept as known texts (on disk: ``keep_known``).
     """
     names: dict[str, set[str]] = {}
     known: dict[str, str] = {}
@@ -104,7 +104,7 @@ def intent_matcher(encoder: CachedEncoder, segments: Sequence[IntentionSegment],
             content.labels[e] for e in (task.record, task.target) if e in content.labels)
         known[intention_text(task)] = _task_key(task.id)
     known |= known_intentions(segments)  # loaded data may word them otherwise
-    encoder.encode_known(list(known))  # the matcher then finds their rows in memory
+    encoder.keep_known(list(known))  # the matcher then finds their rows in memory
     return IntentMatcher(encoder, dict(sorted(known.items())), threshold, names)
 
 

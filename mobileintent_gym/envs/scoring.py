@@ -201,19 +201,25 @@ class CachedEncoder:
         """
         return self._stacked([self._row(text) for text in texts])
 
-    def encode_known(self, texts: Sequence[str]) -> np.ndarray:
-        """:meth:`encode`, reading and keeping each text's row in the store too.
+    def keep_known(self, texts: Sequence[str]) -> None:
+        """Have the rows of ``texts`` in memory and in the store (nothing without a store).
 
         For texts known before any agent answers (an env's own), not an agent's: what an
-        agent says is seldom said again, and would fill the disk. Texts the store lacks are
-        embedded by one process at a time (:meth:`RowStore.embedding`).
+        agent says is seldom said again, and would fill the disk. Rows the store holds are
+        read; texts it lacks are embedded by one process at a time
+        (:meth:`RowStore.embedding`) and kept.
         """
-        if self.store is not None:
-            missing = self._read(texts)
-            if missing:
-                with self.store.embedding(missing):
-                    for text in self._read(missing):  # those no other process wrote meanwhile
-                        self.store.put(text, self._row(text))
+        if self.store is None:
+            return
+        missing = self._read(texts)
+        if missing:
+            with self.store.embedding(missing):
+                for text in self._read(missing):  # those no other process wrote meanwhile
+                    self.store.put(text, self._row(text))
+
+    def encode_known(self, texts: Sequence[str]) -> np.ndarray:
+        """:meth:`encode` of texts known before any agent answers (:meth:`keep_known`)."""
+        self.keep_known(texts)
         return self.encode(texts)
 
     def _read(self, texts: Sequence[str]) -> list[str]:

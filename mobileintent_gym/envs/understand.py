@@ -133,7 +133,7 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
             obs = self._observe(sessions[day], segments)  # before any state changes
         self._session, self._done, self.segments = sessions[day], False, segments
         self.truth, self._obs = self._truth(), obs
-        self.encoder.encode_known([text for text, _ in self.truth])  # what Acc-S compares
+        self.encoder.keep_known([text for text, _ in self.truth])  # what Acc-S compares
         return self._fresh_obs(), {"user": user, "day": int(day), "start": int(start),
                                    "segments": len(self.segments)}
 

@@ -236,3 +236,28 @@ def test_workers_starting_together_embed_the_known_texts_once(tmp_path, monkeypa
     assert said[0][0] == said[1][0]
     assert sorted(torch for _, torch in said) == [False, True]
     assert not list((tmp_path / "rows").rglob("*.lock"))  # each removed by its holder
+
+
+def test_an_encoder_given_as_an_object_is_not_asked_for_texts_at_reset(minilm):
+    # It has no store: a Predict reset embedded the whole history with it, which only the
+    # texts' scores may need (an encoder behind an API pays per call).
+    import gymnasium as gym
+
+    class Counted:
+        name = minilm.name
+
+        def __init__(self):
+            self.texts = 0
+
+        def encode(self, texts):
+            self.texts += len(texts)
+            return minilm.encode(texts)
+
+    counted = Counted()
+    env = gym.make("Act2Intent-Predict-v0", users=["demo-ana"], history_days=2,
+                   predict_days=1, encoder=counted)
+    env.reset(seed=0, options={"user": "demo-ana"})
+    assert counted.texts == 0
+    truth = env.unwrapped.truth()
+    env.step(json.dumps({"Event": truth.event, "Behaviour": truth.behaviour + " soon"}))
+    assert counted.texts == 2  # the prediction and the truth, when scored
