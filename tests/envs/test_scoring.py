@@ -226,12 +226,13 @@ print(json.dumps([hashlib.sha256(rows.tobytes()).hexdigest(), "torch" in sys.mod
 def test_workers_starting_together_embed_the_known_texts_once(tmp_path, monkeypatch):
     # Each worker loaded the model and embedded the same texts (35.7 s, 589 and 860 MB for
     # two); one does it now, while the other waits and reads them.
-    from mobileintent_gym.users import load_user_content
-
     monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path))
-    load_user_content("demo-ana")  # the content on disk: what is left to embed is the rows
-    started = side_by_side(*[{"args": [sys.executable, "-c", START], "cwd": ROOT,
-                              "env": {**os.environ, "PYTHONPATH": str(ROOT)}}] * 2)
+    build = "from mobileintent_gym.users import load_user_content\nload_user_content('demo-ana')"
+    process = {"args": [sys.executable, "-c", build], "cwd": ROOT,
+               "env": {**os.environ, "PYTHONPATH": str(ROOT)}}
+    side_by_side(process)  # in a process of its own: this one may hold the content already
+    assert list((tmp_path / "content").glob("*.pkl"))  # what is left to embed is the rows
+    started = side_by_side(*[{**process, "args": [sys.executable, "-c", START]}] * 2)
     said = [json.loads(out.strip().splitlines()[-1]) for out in started]
     assert said[0][0] == said[1][0]
     assert sorted(torch for _, torch in said) == [False, True]
