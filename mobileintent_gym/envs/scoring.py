@@ -139,10 +139,14 @@ def _digest(text: str, row: bytes) -> bytes:
     return hashlib.blake2b(_utf8(text) + b"\0" + row, digest_size=_DIGEST).digest()
 
 
-@functools.cache
+_UNWRITABLE: set[Path] = set()  # folders said to be unwritable (the reason names a file)
+
+
 def _unwritable(folder: Path, reason: str) -> None:
-    logger.warn(f"embeddings cannot be kept in {folder} ({reason}); they are kept in this "
-                "process only")
+    if folder not in _UNWRITABLE:
+        _UNWRITABLE.add(folder)
+        logger.warn(f"embeddings cannot be kept in {folder} ({reason}); they are kept in "
+                    "this process only")
 
 
 class CachedEncoder:

@@ -173,8 +173,9 @@ def test_an_unwritable_folder_is_said_once_and_scores_go_on(minilm, tmp_path, mo
     blocked.write_text("not a folder")
     monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(blocked))
     scorer = CachedEncoder(minilm, identity="model-a")
-    with pytest.warns(UserWarning, match="kept in this process only"):
+    with pytest.warns(UserWarning, match="kept in this process only") as said:
         rows = scorer.encode_known(KNOWN)
+    assert len([w for w in said if "kept in this process" in str(w.message)]) == 1
     assert np.array_equal(rows[1], minilm.encode([KNOWN[1]])[0])
 
 
