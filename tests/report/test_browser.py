@@ -156,6 +156,30 @@ def test_going_back_to_the_bare_page_closes_the_episode(page):
     page.wait_for_selector("#episode-2", state="visible")
 
 
+def test_an_episode_whose_row_a_filter_hides_is_closed(page):
+    # It stayed open below a table that no longer listed it.
+    page.click('#episodes tr[data-episode="2"]')
+    page.wait_for_selector("#episode-2", state="visible")
+    success = page.get_attribute('#episodes tr[data-episode="2"]', "data-success")
+    page.select_option("#filter-success", "0" if success == "1" else "1")
+    assert not page.is_visible("#episode-2")
+    assert page.eval_on_selector_all("#episodes tr.open", "rows => rows.length") == 0
+    assert page.evaluate("location.hash") == ""  # a reload would not open it again
+    page.select_option("#filter-success", "")
+    assert not page.is_visible("#episode-2")
+    page.click('#episodes tr[data-episode="2"]')
+    page.wait_for_selector("#episode-2", state="visible")
+
+
+def test_an_open_episode_stays_open_while_its_row_is_shown(page):
+    page.click('#episodes tr[data-episode="2"]')
+    page.wait_for_selector("#episode-2", state="visible")
+    page.select_option("#filter-user", page.get_attribute('#episodes tr[data-episode="2"]',
+                                                          "data-user"))
+    assert page.is_visible("#episode-2")
+    assert page.evaluate("location.hash") == "#episode-2"
+
+
 def test_the_subgoal_marks_are_explained(page):
     legend = ("one mark per subgoal, in order: 1 done, 0 its screen reached but not done, "
               ". its screen never reached")

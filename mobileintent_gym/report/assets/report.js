@@ -14,6 +14,10 @@
       count += keep ? 1 : 0;
     }
     shown.textContent = count + " of " + rows.length + " episodes";
+    if (rows.some((row) => row.hidden && row.classList.contains("open"))) {
+      history.replaceState(null, "", location.pathname + location.search);  // no hashchange
+      openEpisode(null);  // its row filtered out: the episode goes with it
+    }
   }
 
   function missing(img) {  // a screen's file is not beside the page: say which, not a broken icon
