@@ -116,6 +116,10 @@ def plan(args: argparse.Namespace) -> Plan:
     for path, option in ((out, "--out"), (html, "--html")):
         if path is not None:
             check_writable(path, option)
+    if html is not None:
+        from mobileintent_gym.report.page import check_report_path
+
+        check_report_path(html)
     return Plan(users, tasks, agent, out, html, real and (args.frames or html is not None))
 
 

@@ -601,6 +601,12 @@ def test_an_unwritable_out_fails_before_any_episode(agent_module, tmp_path, caps
     assert run("--agent", f"{agent_module}:Scripted", "--out", str(same), "--html") == 2
     assert "is the results file of --out" in capsys.readouterr().err
     assert module.CALLS == [] and not same.exists()
+    script = tmp_path / f"{agent_module}.py"  # --html overwrote it
+    source = script.read_text()
+    assert run("--agent", f"{agent_module}:Scripted", "--out", str(tmp_path / "r.json"),
+               "--html", str(script)) == 2
+    assert "holds a file that is not a report (it is kept)" in capsys.readouterr().err
+    assert script.read_text() == source and module.CALLS == []
 
 
 @pytest.fixture

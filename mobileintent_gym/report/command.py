@@ -19,7 +19,7 @@ from mobileintent_gym.console import UsageError, path_text, plain, run_encoder
 from mobileintent_gym.evaluate import scores
 from mobileintent_gym.report.gif import write_gif
 from mobileintent_gym.report.images import image_format
-from mobileintent_gym.report.page import write_report
+from mobileintent_gym.report.page import check_report_path, write_report
 from mobileintent_gym.report.screens import ScreenSource, is_simulated
 from mobileintent_gym.results import RunRecord, check_writable, read_run, score_text
 from mobileintent_gym.users.encoders import name_matches
@@ -100,6 +100,8 @@ def _main(args: argparse.Namespace) -> int:
             raise UsageError(f"{option} {str(target)!r} is the run's own file: give another "
                              "path")
         check_writable(target, option)
+    if html is not None:
+        check_report_path(html)
     if gif is not None:
         image_format(gif, "--gif-out", frames=True)
     _check_encoder(run)

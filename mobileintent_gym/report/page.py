@@ -24,6 +24,7 @@ from urllib.parse import quote
 import numpy as np
 from PIL import Image
 
+from mobileintent_gym.console import UsageError
 from mobileintent_gym.files import partial_of, write_atomic
 from mobileintent_gym.report.marks import caption, marks, svg_marks
 from mobileintent_gym.report.screens import Screens, ScreenSource
@@ -33,6 +34,7 @@ THUMB_WIDTH = 360
 SUBGOALS_LEGEND = ("one mark per subgoal, in order: 1 done, 0 its screen reached but not done, "
                    ". its screen never reached")
 INLINE_BYTES = 16 * 2**20  # screens (JPEG) kept inside the page up to this total
+TITLE = "mobileintent-gym run: "  # every report's title starts so (the agent follows)
 _ASSETS = Path(__file__).with_name("assets")
 
 
@@ -286,7 +288,7 @@ def render_page(run: RunRecord, source: ScreenSource, folder: str | None = None,
         return _episode(e, screens, store, size)
 
     sections = "".join(section(e) for e in run.episodes)
-    title = f"mobileintent-gym run: {run.provenance.get('agent', '?')}"
+    title = f"{TITLE}{run.provenance.get('agent', '?')}"
     spilled = folder is not None and store.size() > inline_bytes
     uris = store.paths(folder) if spilled else store.inline()
     frames = json.dumps(uris).replace("</", "<\\/")
@@ -300,6 +302,28 @@ def render_page(run: RunRecord, source: ScreenSource, folder: str | None = None,
             f'{sections}<script type="application/json" id="frames">{frames}</script>'
             f"<script>{(_ASSETS / 'report.js').read_text(encoding='utf-8')}</script></body></html>",
             store if spilled else None)
+
+
+def check_report_path(path: Path) -> None:
+    """Refuse to write a report over a file that is not one (a results file, a script).
+
+    An earlier report there, or an empty file, may be replaced.
+
+    Raises:
+        UsageError: Naming the path, which is kept.
+    """
+    if not path.is_file() or _is_report(path):
+        return
+    raise UsageError(f"the report's path {str(path)!r} holds a file that is not a report "
+                     "(it is kept): move it, or give --html another path")
+
+
+def _is_report(path: Path) -> bool:
+    """Whether ``path`` is empty or starts as :func:`render_page`'s pages do."""
+    with path.open("rb") as file:
+        head = file.read(512).decode("utf-8", "replace")
+    return not head or (head.startswith("<!doctype html>")
+                        and f"<title>{TITLE}" in head)
 
 
 def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = None,

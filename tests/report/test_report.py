@@ -247,6 +247,25 @@ def test_a_report_is_never_written_over_its_own_run(scripted_run, capsys):
     assert scripted_run.read_text() == before
 
 
+def test_a_report_replaces_an_earlier_report_but_no_other_file(scripted_run, tmp_path,
+                                                               capsys):
+    # --html overwrote whatever it named: another run's results, the agent's own script.
+    others = {"other_run.json": scripted_run.read_text(), "my_agent.py": "class Agent: ...\n",
+              "notes.html": "<!doctype html><title>my notes</title>"}
+    for name, text in others.items():
+        (tmp_path / name).write_text(text)
+        assert main(["view", str(scripted_run), "--html", str(tmp_path / name)]) == 2
+        err = capsys.readouterr().err
+        assert f"{str(tmp_path / name)!r} holds a file that is not a report" in err
+        assert (tmp_path / name).read_text() == text
+    for name in ("earlier.html", "empty.html"):
+        (tmp_path / name).write_text("")
+        assert main(["view", str(scripted_run), "--html", str(tmp_path / name)]) == 0
+    earlier = (tmp_path / "earlier.html").read_text()
+    assert main(["view", str(scripted_run), "--html", str(tmp_path / "earlier.html")]) == 0
+    assert (tmp_path / "earlier.html").read_text() == earlier  # a report replaces a report
+
+
 @pytest.mark.parametrize("cut", [0.5, 0.8])
 def test_a_cut_off_results_file_is_read_to_its_last_whole_episode(scripted_run, tmp_path, cut):
     text = scripted_run.read_text()
