@@ -120,12 +120,14 @@ def test_the_running_scores_equal_the_scores_of_every_prefix_of_the_run(tmp_path
 
 def test_a_refused_first_reset_leaves_the_env_usable_for_the_next_episodes():
     # Gymnasium's checker marked the refused first reset as checked, so every later step
-    # failed inside it: a mistyped task id broke the env for good.
+    # failed inside it: a mistyped task id broke the env for good. (The package's envs
+    # leave the checker out unless asked; here it is asked for.)
     from mobileintent_gym.agents import AGENTS
     from mobileintent_gym.rollouts import evaluate
     from mobileintent_gym.tasks import UnknownTaskError
 
-    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
+    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",),
+                   disable_env_checker=False)
     with pytest.raises(UnknownTaskError, match="explict"):
         evaluate(env, AGENTS["oracle"], ["demo-ana"], ["G-SPT-03:common:explict"])
     (record,) = evaluate(env, AGENTS["oracle"], ["demo-ana"], ["G-SPT-03:common:explicit"])

@@ -42,13 +42,18 @@ def register_envs() -> None:
 
     Each id's ``vector_entry_point`` is ``mobileintent_gym.envs.vector:<id>``, a
     :class:`~mobileintent_gym.envs.vector.SharedMemoryVectorEnv` of that env (a string, so
-    that specs still serialise to JSON).
+    that specs still serialise to JSON). ``gym.make`` leaves Gymnasium's passive env
+    checker out (``disable_env_checker=False`` puts it in): Gymnasium 1.4's marks its
+    first reset checked before running it, so after a refused first reset (a mistyped
+    task id) every step raises ``TypeError``; the package's tests run Gymnasium's
+    ``check_env`` on each env instead.
     """
     for spec in ENV_SPECS:
         if spec.id not in gymnasium.registry:
             gymnasium.register(spec.id, entry_point=spec.entry_point,
                                vector_entry_point=f"mobileintent_gym.envs.vector:{spec.id}",
-                               max_episode_steps=spec.max_episode_steps)
+                               max_episode_steps=spec.max_episode_steps,
+                               disable_env_checker=True)
 
 
 __all__ = ["ENV_SPECS", "EnvSpec", "register_envs"]

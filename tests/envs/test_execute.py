@@ -554,3 +554,27 @@ def test_a_task_done_before_on_a_phone_that_keeps_its_content_is_warned_about():
     (message,) = [str(w.message) for w in said]
     assert f"{task} for demo-ana: an earlier episode on this device already completed" in message
     assert "cannot be judged as on a fresh phone" in message and "out of reach" in message
+
+
+def test_a_refused_first_reset_leaves_an_env_made_by_gym_make_steppable():
+    # Gymnasium 1.4's env checker marked the refused reset checked, and every step after
+    # later resets raised "cannot unpack non-iterable NoneType object".
+    assert all(gym.spec(spec.id).disable_env_checker for spec in ENV_SPECS)
+    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
+    with pytest.raises(MobileIntentError, match="nobody"):
+        env.reset(options={"user": "nobody"})
+    for seed in (0, 1):
+        env.reset(seed=seed)
+        _, _, _, _, info = env.step("PRESS[HOME]")
+        assert "invalid_action" not in info
+    env.close()
+    checked = gym.make("Act2Intent-Execute-v0", disable_env_checker=False)
+    assert any(isinstance(w, gym.wrappers.PassiveEnvChecker)
+               for w in _wrappers(checked))  # asked for, it is there
+    checked.close()
+
+
+def _wrappers(env):
+    while isinstance(env, gym.Wrapper):
+        yield env
+        env = env.env

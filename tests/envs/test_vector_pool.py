@@ -289,7 +289,7 @@ def test_frames_drawn_in_place_raise_no_env_checker_warning_in_the_workers(monke
     # the first reset's observation to compare with the first step's) would call that a
     # shared buffer, though what the caller is handed never changes (copy=True).
     monkeypatch.setattr(sys, "warnoptions", [*sys.warnoptions, "error"])
-    envs = make_vector(ENV, 1, **KWARGS)
+    envs = make_vector(ENV, 1, disable_env_checker=False, **KWARGS)
     try:
         envs.reset(seed=0)
         envs.reset(seed=0)
