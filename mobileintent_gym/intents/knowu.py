@@ -204,7 +204,8 @@ def habit_from_knowu(name: str, spec: Any, task_target: str = "personal:explicit
         return None
     if not isinstance(spec, dict):
         raise InvalidDataError(f"{where} must be a mapping (trigger, action), got {brief(spec)}")
-    trigger, kind = spec.get("trigger") or {}, spec.get("action")
+    trigger, kind = spec.get("trigger"), spec.get("action")
+    trigger = {} if trigger is None else trigger  # none given: a chance at any waking hour
     if isinstance(kind, dict):
         kind = kind.get("type")
     if not isinstance(kind, str | None):

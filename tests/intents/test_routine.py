@@ -150,6 +150,9 @@ def test_a_knowu_file_that_is_no_yaml_is_named_on_one_line(tmp_path):
     ("{time: 24:00}", "not a time of day"),  # unquoted: the base-60 integer 1440
     # A habit the phone can carry out vanished without a word, or never fired.
     ("'18:00'", "trigger must be a mapping"), ("{time: '18:00', days: []}", "no weekday"),
+    # Read as no trigger at all (any waking hour) where nothing was said:
+    ("[]", "trigger must be a mapping"), ("false", "trigger must be a mapping"),
+    ("''", "trigger must be a mapping"), ("0", "trigger must be a mapping"),
 ])
 def test_a_knowu_time_that_is_no_time_of_day_is_named(tmp_path, trigger, named):
     pytest.importorskip("yaml")
@@ -357,3 +360,14 @@ def test_chance_intentions_and_noise_come_while_the_user_is_awake():
     plans = [plan_day(routine, MONDAY + timedelta(days=d)) for d in range(7)]
     assert sum(p.kind != "intention" for plan in plans for p in plan) > 50
     assert all(p.time.hour >= 9 for plan in plans for p in plan)
+
+
+@pytest.mark.parametrize("trigger", ["", "trigger: null, ", "trigger: {}, "])
+def test_a_knowu_habit_without_a_trigger_may_fire_at_any_waking_hour(tmp_path, trigger):
+    pytest.importorskip("yaml")
+    path = tmp_path / "free.yaml"
+    path.write_text("user_profile:\n  habits:\n    note: {" + trigger
+                    + "action: {type: send_message}}\n")
+    (habit,) = load_knowu_habits(path)
+    assert (habit.trigger.start, habit.trigger.end) == (8 * 60, 22 * 60)
+    assert habit.trigger.days == tuple(range(7))
