@@ -72,7 +72,7 @@ from mobileintent_gym.metrics.pira import MATCH_THRESHOLD, IntentMatcher
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.tasks import TaskInstance
 from mobileintent_gym.users.encoders import Encoder
-from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
+from mobileintent_gym.users.sets import UserSpec, env_users, refusable_reset
 
 WATCH, EXECUTE = 0, 1
 ASSIST_PACE = 2.0  # seconds the phone's clock advances per assistant action
@@ -122,7 +122,7 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
                                     f"got a config with interleave={self.config.interleave}")
         if render_mode not in (None, "rgb_array"):
             raise MobileIntentError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-        self.users = resolve_users(users, self.config.profiles_dir)
+        self.users = env_users(users, self.config.profiles_dir)
         self.data_seed, self.history = seed, history
         self.history_days, self.play_days = history_days, play_days
         self.false_alarm_cost, self.render_mode = false_alarm_cost, render_mode

@@ -51,9 +51,9 @@ from mobileintent_gym.tasks import (
     parse_task_id,
     task_ids,
 )
-from mobileintent_gym.users import PairConfig, load_user_content, resolve_users
+from mobileintent_gym.users import PairConfig, load_user_content
 from mobileintent_gym.users.encoders import check_ranked_by
-from mobileintent_gym.users.sets import UserSpec, pick_user, refusable_reset
+from mobileintent_gym.users.sets import UserSpec, env_users, pick_user, refusable_reset
 
 
 class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
@@ -96,6 +96,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     Raises:
         UnknownProfileError: When ``users`` names neither a set nor a profile (before any
             device is opened).
+        MobileIntentError: When two of ``users`` are one user (same ``user_id``).
         UnknownTaskError: When ``tasks`` holds an id of no task, or is empty (before any
             device is opened).
     """
@@ -114,7 +115,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
                  require_encoder: str | None = None) -> None:
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-        self.users = resolve_users(users, profiles_dir)
+        self.users = env_users(users, profiles_dir)
         self.tasks = _checked_tasks(tasks)
         self.fields = observation_fields(observation)
         check_type("device", device, (Device, str), "a Device or a config text such as 'sim'")

@@ -45,7 +45,7 @@ from mobileintent_gym.intents.schema import Context, IntentionSegment
 from mobileintent_gym.metrics.act2intent import Prediction, parse_prediction, prediction_scores
 from mobileintent_gym.phone.state import weekday_name
 from mobileintent_gym.users.encoders import Encoder
-from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
+from mobileintent_gym.users.sets import UserSpec, env_users, refusable_reset
 
 HISTORY_LENGTH = 1 << 15
 TEXT_LENGTH = 2048
@@ -97,7 +97,7 @@ class PredictEnv(gym.Env[dict[str, str], str]):
         seed = check_seed(seed)
         check_config(config)
         self.config = config or GeneratorConfig()
-        self.users, self.data_seed = resolve_users(users, self.config.profiles_dir), seed
+        self.users, self.data_seed = env_users(users, self.config.profiles_dir), seed
         self.history_days, self.predict_days, self.history = history_days, predict_days, history
         self.encoder = scoring_encoder(encoder)
         self.observation_space = spaces.Dict({"history": UnicodeText(HISTORY_LENGTH),

@@ -74,7 +74,7 @@ from mobileintent_gym.metrics.pira import (
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users import build_user_content, resolve_profile
 from mobileintent_gym.users.encoders import Encoder
-from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
+from mobileintent_gym.users.sets import UserSpec, env_users, refusable_reset
 
 CANDIDATES_LENGTH = 1 << 15
 STREAM_NOISE, STREAM_INTERLEAVE = 0.8, 0.3
@@ -130,7 +130,7 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         check_config(config)
         self.config = config or GeneratorConfig(noise=STREAM_NOISE,
                                                 interleave=STREAM_INTERLEAVE)
-        self.users = resolve_users(users, self.config.profiles_dir)
+        self.users = env_users(users, self.config.profiles_dir)
         self.data_seed = seed
         self.encoder, self.match_threshold = scoring_encoder(encoder), match_threshold
         self.observation_space = spaces.Dict(self._fields(hierarchy, candidates))

@@ -46,7 +46,7 @@ from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.state import PhoneState
 from mobileintent_gym.tasks import TaskInstance
 from mobileintent_gym.users.encoders import Encoder, unit_rows
-from mobileintent_gym.users.sets import UserSpec, refusable_reset, resolve_users
+from mobileintent_gym.users.sets import UserSpec, env_users, refusable_reset
 
 GUIDANCE_LENGTH = 1 << 14
 
@@ -155,7 +155,7 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
         check_config(config)
         # Users first: a misspelt one is named before any device is opened.
         profiles_dir = (config or GeneratorConfig()).profiles_dir
-        self.users, self.data_seed = resolve_users(users, profiles_dir), seed
+        self.users, self.data_seed = env_users(users, profiles_dir), seed
         self._owns_device = isinstance(device, str)
         self.device: Device = load_device(device) if isinstance(device, str) else device
         try:

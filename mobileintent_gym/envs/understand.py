@@ -44,12 +44,7 @@ from mobileintent_gym.metrics.act2intent import understanding_scores
 from mobileintent_gym.metrics.understanding import read_segmentation
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users.encoders import Encoder
-from mobileintent_gym.users.sets import (
-    UserSpec,
-    pick_user,
-    refusable_reset,
-    resolve_users,
-)
+from mobileintent_gym.users.sets import UserSpec, env_users, pick_user, refusable_reset
 
 STEPS_LENGTH = 1 << 15
 ANSWER_LENGTH = 1 << 13
@@ -89,7 +84,7 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         if screenshots:
             screenshot_size = check_size("screenshot_size", screenshot_size)
         self.config = config or GeneratorConfig()
-        self.users = resolve_users(users, self.config.profiles_dir)
+        self.users = env_users(users, self.config.profiles_dir)
         self.days, self.window, self.data_seed = days, window, seed
         self.encoder = scoring_encoder(encoder)
         self.screenshot_size = screenshot_size if screenshots else None

@@ -133,6 +133,22 @@ def distinct_users(users: Iterable[str | os.PathLike[str]],
     return ids
 
 
+def env_users(users: UserSpec = None,
+              profiles_dir: str | os.PathLike[str] | None = None) -> tuple[str, ...]:
+    """:func:`resolve_users` for an env, refusing two that are one user.
+
+    An episode's ``info["user"]`` is the profile's id, which would not tell them apart
+    (a name and a profile of another name that says the same ``user_id``, say).
+
+    Raises:
+        MobileIntentError: Naming both, besides what :func:`resolve_users` raises.
+    """
+    names = resolve_users(users, profiles_dir)
+    distinct_users(names, profiles_dir, ", whom an episode's info['user'] would not tell "
+                   "apart")
+    return names
+
+
 def pick_user(choice: str | os.PathLike[str] | None, users: tuple[str, ...],
               rng: np.random.Generator,
               profiles_dir: str | os.PathLike[str] | None = None,

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from mobileintent_gym.apps.plugin import user_handle
-from mobileintent_gym.errors import InvalidProfileError
+from mobileintent_gym.envs import ENV_SPECS
+from mobileintent_gym.errors import InvalidProfileError, MobileIntentError
 from mobileintent_gym.users import (
     USER_SETS,
     PairConfig,
@@ -48,6 +49,20 @@ def test_a_set_name_stands_for_its_users_and_mixes_with_names_and_paths(tmp_path
     mixed = resolve_users(["val", "demo-ben", path, "val", "elif"])
     assert mixed == (*USER_SETS["val"], "demo-ben", str(path))  # repeats dropped, in order
     assert resolve_users("demo-chen") == ("demo-chen",)
+
+
+@pytest.mark.parametrize("env_id", [spec.id for spec in ENV_SPECS])
+def test_an_env_refuses_two_users_who_are_one(tmp_path, env_id):
+    # Both ran, and info["user"] said "demo-ana" for each: their results merged.
+    import gymnasium as gym
+
+    profile = json.loads((builtin_profiles_dir() / "demo-ben.json").read_text())
+    path = tmp_path / "fake.json"
+    path.write_text(json.dumps({**profile, "user_id": "demo-ana"}))
+    with pytest.raises(MobileIntentError, match=f"users 'demo-ana' and '{path}' are both "
+                                                "user 'demo-ana', whom an episode's info"):
+        gym.make(env_id, users=["demo-ana", path])
+    gym.make(env_id, users=["demo-ana", "demo-ben"]).close()  # two people: both kept
 
 
 def test_profiles_dir_names_resolve_and_set_names_win(tmp_path):
