@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from mobileintent_gym.errors import brief
 from mobileintent_gym.metrics.pair import SUBGOAL_CONTEXTS
 
 EPSILON = 1e-8
@@ -34,12 +35,10 @@ def group_advantages(rewards: np.ndarray | Sequence[Sequence[float]],
         A float64 array of G advantages.
 
     Raises:
-        ValueError: When the shapes disagree or a context is neither UC nor UA.
+        ValueError: When the rewards are not G x K finite numbers (G >= 1), or a context is
+            neither UC nor UA.
     """
-    r = np.asarray(rewards, dtype=np.float64)
-    if r.ndim != 2 or r.shape[1] != len(contexts):
-        raise ValueError(f"rewards must be G x {len(contexts)} (one column per subgoal), "
-                         f"got shape {r.shape}")
+    r = _reward_table(rewards, len(contexts))
     bad = sorted(set(contexts) - SUBGOAL_CONTEXTS)
     if bad:
         raise ValueError(f"contexts must be 'UC' or 'UA', got {bad}")
@@ -51,3 +50,19 @@ def group_advantages(rewards: np.ndarray | Sequence[Sequence[float]],
     normalised = (block - block.mean(axis=0)) / np.sqrt(sigma ** 2 + EPSILON)
     normalised[:, sigma == 0] = 0.0
     return normalised.mean(axis=1)
+
+
+def _reward_table(rewards: np.ndarray | Sequence[Sequence[float]], k: int) -> np.ndarray:
+    """``rewards`` as a G x ``k`` float64 array of finite numbers, G >= 1."""
+    try:
+        r = np.asarray(rewards, dtype=np.float64)
+    except (TypeError, ValueError) as err:  # ragged rows, text
+        raise ValueError(f"rewards must be G x {k} numbers (one row per rollout), got "
+                         f"{brief(rewards)}: {err}") from err
+    if r.ndim != 2 or r.shape[1] != k or r.shape[0] == 0:
+        raise ValueError(f"rewards must be G x {k} (one column per subgoal, a row per "
+                         f"rollout), got shape {r.shape}")
+    if not np.isfinite(r).all():
+        row = int(np.argwhere(~np.isfinite(r))[0][0])
+        raise ValueError(f"rewards must be finite, rollout {row} has {r[row].tolist()}")
+    return r

@@ -31,3 +31,15 @@ def test_bad_shapes_and_contexts_are_named():
         group_advantages(np.zeros((4, 3)), ["UC", "UA"])
     with pytest.raises(ValueError, match="'XX'"):
         group_advantages(np.zeros((4, 1)), ["XX"])
+
+
+@pytest.mark.parametrize(("rewards", "named"), [
+    ([[np.nan, 0], [1, 0]], r"finite, rollout 0 has \[nan, 0.0\]"),  # returned [nan nan]
+    ([[1, 0], [1, np.inf]], r"finite, rollout 1 has \[1.0, inf\]"),
+    (np.zeros((0, 2)), r"G x 2 .*\(0, 2\)"),  # returned [] with four numpy warnings
+    ([[1, 0], [1]], r"G x 2 numbers .*\[\[1, 0\], \[1\]\]"),  # numpy's inhomogeneous shape
+    ([["a", 0], [1, 0]], r"G x 2 numbers"),
+])
+def test_rewards_that_are_no_table_of_numbers_are_named(rewards, named):
+    with pytest.raises(ValueError, match=named):
+        group_advantages(rewards, ["UC", "UC"])
