@@ -76,6 +76,26 @@ def check_counts(**counts: Any) -> tuple[int, ...]:
     return tuple(int(value) for value in counts.values())
 
 
+MAX_DAYS = 3660
+"""The most days an intention env generates for a user, history and played days together:
+ten years. Every day is generated before the user's first episode (about 0.1 s a day on one
+core, six minutes for ten years), so a count mistyped a thousandfold would look like a hang."""
+
+
+def check_days(**days: int) -> None:
+    """Refuse day counts adding up to more than :data:`MAX_DAYS` (ints: :func:`check_counts`).
+
+    Raises:
+        MobileIntentError: Naming each count and their sum.
+    """
+    total = sum(days.values())
+    if total > MAX_DAYS:
+        named = " + ".join(f"{name}={value}" for name, value in days.items())
+        raise MobileIntentError(f"{named} = {total} days: at most {MAX_DAYS} (ten years) in "
+                                "all; each is generated before the first episode, about "
+                                "0.1 s a day")
+
+
 def check_size(name: str, size: Any) -> tuple[int, int]:
     """A ``(width, height)`` argument as two ints, each checked to be from 1 to 3840.
 

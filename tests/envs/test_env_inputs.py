@@ -112,6 +112,16 @@ def test_an_argument_of_the_wrong_kind_is_named_when_the_env_is_made(env_id, kwa
         gym.make(f"Act2Intent-{env_id}-v0", users=USERS, **kwargs)
 
 
+@pytest.mark.parametrize(("env_id", "days"), [
+    ("Understand", {"days": 10**6}), ("Predict", {"history_days": 3000, "predict_days": 661}),
+    ("Session", {"history_days": 1, "play_days": 10**6}),
+    ("Proactive", {"history_days": 10**6}), ("Assist", {"history_days": 1, "play_days": 3660})])
+def test_days_past_ten_years_are_named_when_the_env_is_made(env_id, days):
+    # Taken, and the first reset generated every day: 10**6 days, a day and more of work.
+    with pytest.raises(MobileIntentError, match=r"= \d+ days: at most 3660 \(ten years\)"):
+        gym.make(f"Act2Intent-{env_id}-v0", users=USERS, **days)
+
+
 @pytest.mark.parametrize("env_id", INTENTION_ENVS)
 @pytest.mark.parametrize("seed", ["x", -1, 1.5, True])
 def test_a_bad_data_seed_is_named_when_the_env_is_made(env_id, seed):
