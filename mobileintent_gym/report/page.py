@@ -12,6 +12,7 @@ thousands of episodes stays a page a browser opens at once.
 from __future__ import annotations
 
 import base64
+import glob
 import hashlib
 import io
 import json
@@ -111,12 +112,13 @@ class FrameStore:
             if not (folder / f"{key}.jpg").exists():
                 write_atomic(folder / f"{key}.jpg", jpeg)
 
-    def prune(self, folder: Path) -> None:
+    def prune(self, folder: Path, shown_elsewhere: set[str] = frozenset()) -> None:
         """Remove from ``folder`` the screens (and half-written ones) this store does not hold.
 
-        Only files named as a report names them go: anything else put there stays.
+        Only files named as a report names them go: anything else put there stays, as do
+        the files named in ``shown_elsewhere`` (another page's screens).
         """
-        kept = {f"{key}.jpg" for key in self.jpegs}
+        kept = {f"{key}.jpg" for key in self.jpegs} | shown_elsewhere
         for path in folder.iterdir():
             ours = _SCREEN.fullmatch(partial_of(path.name) or path.name)
             if ours and path.name not in kept and path.is_file() and not path.is_symlink():
@@ -127,6 +129,20 @@ def screens_folder(path: str | Path) -> Path:
     """The folder of a report's screens when they are not inline: ``run.html`` → ``run_screens``."""
     path = Path(path)
     return path.with_name(f"{path.stem}_screens")
+
+
+def _shown_by_other_pages(path: Path, folder: Path) -> set[str]:
+    """The screens of ``folder`` that reports other than ``path`` show.
+
+    ``run.html`` and ``run.htm`` (one stem) share one folder.
+    """
+    link = re.compile(re.escape(quote(folder.name)) + r"/(" + _SCREEN.pattern + ")")
+    shown: set[str] = set()
+    for other in path.parent.glob(f"{glob.escape(path.stem)}*"):
+        if (other.resolve() != path.resolve() and other.is_file()
+                and screens_folder(other) == folder and _is_report(other)):
+            shown.update(link.findall(other.read_text(encoding="utf-8", errors="replace")))
+    return shown
 
 
 def _template(task: str) -> str:
@@ -332,8 +348,9 @@ def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = Non
 
     Screens that do not fit in the page are added to its screens' folder, each file whole;
     then the page replaces the earlier one in one rename; then the folder loses the screens
-    the page does not show. An interrupted write therefore leaves the earlier page with
-    every screen it shows, beside at most some whole files of the new one. A page that
+    neither it nor another report of its stem shows. An interrupted write therefore leaves
+    the earlier page with every screen it shows, beside at most some whole files of the new
+    one. A page that
     holds its screens leaves the folder alone (another page of the same stem may use it).
 
     Args:
@@ -354,5 +371,5 @@ def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = Non
         spilled.write(folder)
     write_atomic(path, page.encode("utf-8", "replace"))  # a lone surrogate reads as ?
     if spilled is not None:
-        spilled.prune(folder)
+        spilled.prune(folder, _shown_by_other_pages(path, folder))
     return path

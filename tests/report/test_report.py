@@ -4,6 +4,7 @@ import base64
 import json
 import re
 import shutil
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -345,8 +346,8 @@ def test_a_report_interrupted_while_writing_keeps_a_whole_one(scripted_run, tmp_
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     real = getattr(module.FrameStore, step)
 
-    def killed(self, folder):
-        real(self, folder)
+    def killed(self, folder, *rest):
+        real(self, folder, *rest)
         raise KeyboardInterrupt  # the job is stopped at the end of this step
 
     monkeypatch.setattr(module.FrameStore, step, killed)
@@ -381,6 +382,24 @@ def test_a_report_stopped_while_old_screens_go_keeps_the_page_s_screens(scripted
     shown = set(frame_uris(path.read_text()).values())
     assert shown and all((tmp_path / uri).is_file() for uri in shown)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.html", "run_screens"]
+
+
+def test_a_report_keeps_the_screens_another_page_of_its_stem_shows(scripted_run, tmp_path):
+    # run.htm's report removed from run_screens/ the screens run.html showed.
+    from mobileintent_gym.report import page as module
+
+    run = read_run(scripted_run)
+    html = module.write_report(run, tmp_path / "run.html", inline_bytes=0)
+    shorter = RunRecord(run.provenance, run.episodes[:1], run.scores)
+    htm = module.write_report(shorter, tmp_path / "run.htm", inline_bytes=0)
+    for page in (html, htm):
+        shown = set(frame_uris(page.read_text()).values())
+        assert shown and all((tmp_path / uri).is_file() for uri in shown)
+    assert len(frame_uris(htm.read_text())) < len(frame_uris(html.read_text()))
+    htm.unlink()  # a page gone: its screens go at the next write of another
+    module.write_report(shorter, html, inline_bytes=0)
+    assert {p.name for p in (tmp_path / "run_screens").iterdir()} == {
+        Path(uri).name for uri in frame_uris(html.read_text()).values()}
 
 
 def test_a_large_run_keeps_its_screens_in_a_folder_beside_the_page(scripted_run, tmp_path):
