@@ -108,8 +108,9 @@ class VirtualDevice:
             started: float | None = None) -> ShellResult:
         """Run one command line in a fresh shell within :attr:`limits`.
 
-        Safe to call from several threads at once. Afterwards the app in front is noted
-        for ``dumpsys activity recents``.
+        Safe to call from several threads at once. After each command on the phone the app
+        in front is noted for ``dumpsys activity recents``; the other commands (``echo``,
+        files, properties) never wait for the phone, which an app's slow handler may hold.
 
         Args:
             command_line: What to run.
@@ -118,10 +119,7 @@ class VirtualDevice:
             started: When its time limit began (see :meth:`Shell.run`).
         """
         shell = Shell(self._commands, self.fs, SHELL_ENV, self.history, self.limits)
-        result = shell.run(command_line, stdin, emit, started)
-        with self.lock:
-            self._note_foreground()
-        return result
+        return shell.run(command_line, stdin, emit, started)
 
     def close(self) -> None:
         """Stop the child processes that ``grep`` matches in."""
@@ -137,7 +135,10 @@ class VirtualDevice:
             try:
                 return command(inv)
             finally:
-                self.lock.release()
+                try:
+                    self._note_foreground()
+                finally:
+                    self.lock.release()
 
         return locked
 

@@ -1,6 +1,7 @@
 import base64
 import io
 import shlex
+import threading
 
 import numpy as np
 import pytest
@@ -47,6 +48,29 @@ def test_input_tap_opens_the_app_and_dumpsys_reports_it(device):
     focus = out(device, "dumpsys window | grep mCurrentFocus")
     assert "com.mobileintent.music/.route.music.home}" in focus
     assert "com.mobileintent.music" in out(device, "dumpsys activity recents")
+
+
+def test_a_line_that_needs_no_phone_runs_while_an_app_holds_it(device):
+    # After every line the server took the phone's lock to note the app in front, so an
+    # `echo` waited for a plugin app's slow handler and was killed at the time limit.
+    held, done, results = threading.Event(), threading.Event(), []
+
+    def slow_handler():
+        with device.lock:
+            held.set()
+            done.wait(60)
+
+    holder = threading.Thread(target=slow_handler)
+    holder.start()
+    held.wait(60)
+    line = threading.Thread(target=lambda: results.append(device.run("echo free")))
+    line.start()
+    line.join(30)  # a liveness bound, not a timing: unfixed, it waits for the handler
+    answered = list(results)
+    done.set()
+    holder.join()
+    line.join()
+    assert [(r.code, r.stdout) for r in answered] == [(0, b"free\n")]
 
 
 def test_keyevents_by_number_and_name(device):
