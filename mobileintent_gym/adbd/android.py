@@ -27,7 +27,7 @@ from mobileintent_gym.actions import Action
 from mobileintent_gym.adbd.conventions import LONG_PRESS_MS, route_from_component, swipe_gesture
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 from mobileintent_gym.checks import is_digits
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.errors import DeviceError, MobileIntentError
 from mobileintent_gym.phone.keyboard import BACKSPACE
 
 if TYPE_CHECKING:
@@ -248,6 +248,8 @@ class PhoneCommands:
             return _usage(f"Error: Unknown command: {args[0] if args else '(none)'}")
         try:
             return handlers[args[0]](args[1:])
+        except DeviceError as err:  # the app failed, not the arguments
+            return _usage(f"Error: {args[0]} failed in the app: {err}")
         except (ValueError, MobileIntentError) as err:
             return _usage(f"Error: Invalid arguments for command: {args[0]}: {err}")
 

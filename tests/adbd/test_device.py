@@ -73,6 +73,23 @@ def test_a_line_that_needs_no_phone_runs_while_an_app_holds_it(device):
     assert [(r.code, r.stdout) for r in answered] == [(0, b"free\n")]
 
 
+def test_an_app_that_fails_is_named_not_the_arguments(device, monkeypatch):
+    # "Error: Invalid arguments for command: tap: ..." sent the user to check coordinates.
+    device.phone.open("social")
+    x, y = center(find(device.phone.hierarchy(), resource_id="like").bounds)
+
+    def failing(nav, post_id):  # an app's bug, in the app's own handler
+        raise RuntimeError("the handler failed")
+
+    monkeypatch.setattr(device.phone.apps["social"], "on_like", failing)
+    result = device.run(f"input tap {x} {y}")
+    assert result.code == 1
+    assert result.stderr.decode().startswith(
+        f"Error: tap failed in the app: CLICK[{x},{y}] failed on social/home and was undone: "
+        "RuntimeError('the handler failed')")
+    assert device.run("input tap 1 x").stderr.startswith(b"Error: Invalid arguments")
+
+
 def test_keyevents_by_number_and_name(device):
     device.phone.open("chat")
     out(device, "input keyevent KEYCODE_HOME")
