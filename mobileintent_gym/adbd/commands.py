@@ -224,7 +224,8 @@ def _grep_arguments(argv: list[str]) -> tuple[set[str], list[str], list[str]]:
     """The flags of a grep command line, its ``-e`` patterns and its other operands.
 
     Raises:
-        ValueError: For ``-e`` without a pattern.
+        ValueError: For ``-e`` without a pattern, or an option this grep lacks (before the
+            first operand), naming it.
     """
     flags: set[str] = set()
     patterns: list[str] = []
@@ -234,9 +235,12 @@ def _grep_arguments(argv: list[str]) -> tuple[set[str], list[str], list[str]]:
         if arg == "--":
             operands.extend(args)
             break
-        if operands or not arg.startswith("-") or arg == "-" or not _grep_cluster(arg):
+        if operands or not arg.startswith("-") or arg == "-":
             operands.append(arg)
             continue
+        if not _grep_cluster(arg):
+            raise ValueError(f"unknown option {_unknown_option(arg)!r} (this grep has -"
+                             f"{''.join(sorted(_GREP_FLAGS))}, -e PATTERN and --)")
         letters, _, attached = arg[1:].partition("e")
         flags |= set(letters)
         if "e" in arg[1:]:
@@ -245,6 +249,14 @@ def _grep_arguments(argv: list[str]) -> tuple[set[str], list[str], list[str]]:
                 raise ValueError("option requires an argument -- 'e'")
             patterns.append(pattern)
     return flags, patterns, operands
+
+
+def _unknown_option(arg: str) -> str:
+    """The option of ``arg`` (a cluster, or a long option) that grep lacks."""
+    if arg.startswith("--"):
+        return arg.partition("=")[0]
+    letters = arg[1:].partition("e")[0]
+    return "-" + next(letter for letter in letters if letter not in _GREP_FLAGS)
 
 
 def _grep_cluster(arg: str) -> bool:

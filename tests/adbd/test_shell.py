@@ -87,6 +87,15 @@ def test_mkdir_and_touch_try_every_operand(shell):
     assert run(shell, "ls /sdcard/t1")[2] == 0
 
 
+@pytest.mark.parametrize(("options", "named"), [
+    ("-n", "-n"), ("-A1", "-A"), ("-cn", "-n"), ("--color=never", "--color"), ("-P", "-P")])
+def test_a_grep_option_it_lacks_is_named(shell, options, named):
+    # It became the pattern, and the pattern a file: "grep: /mCurrentFocus: No such file".
+    out, err, code = run(shell, f"echo mCurrentFocus=x | grep {options} mCurrentFocus")
+    assert (out, code) == ("", 2)
+    assert err == f"grep: unknown option {named!r} (this grep has -EFcioqv, -e PATTERN and --)\n"
+
+
 def test_grep_o_prints_each_match_on_a_line_of_its_own(shell):
     # -o was accepted and ignored: agents cutting one field out of dumpsys got whole lines.
     line = "echo 'mFocus=abc other mFocus=de\nnone\nmFocus=f' | grep -o 'mFocus=[a-z]*'"
