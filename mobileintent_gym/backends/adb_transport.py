@@ -22,6 +22,7 @@ know yet is connected first, as ``adb connect`` does.
 from __future__ import annotations
 
 import functools
+import ipaddress
 import os
 import re
 import socket
@@ -52,8 +53,20 @@ _CLOSED = object()  # a transport's server use once closed
 
 
 def _local(host: str) -> str:
-    """``localhost`` for any name of the local host, else ``host``."""
-    return "localhost" if host in _LOCAL_HOSTS else host
+    """``localhost`` for any name or address of the local host, else ``host``.
+
+    An address is written one way however it was given (``10.1`` as ``10.0.0.1``).
+    """
+    if host in _LOCAL_HOSTS:
+        return "localhost"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        try:  # the short and numeric IPv4 forms that connect() takes (127.1)
+            address = ipaddress.ip_address(socket.inet_aton(host))
+        except OSError:
+            return host  # a name
+    return "localhost" if address.is_loopback else str(address)
 
 
 class DeviceUnavailableError(DeviceError):
@@ -153,7 +166,7 @@ class AdbTransport:
         serial = self.config.serial
         if _NETWORK_SERIAL.match(serial):
             host, _, port = serial.rpartition(":")
-            serial = f"{_local(host)}:{port}"
+            serial = f"{_local(host)}:{int(port)}"  # 016555 is port 16555
         return f"{self.server_key()}/{serial}"
 
     def server_key(self) -> str:

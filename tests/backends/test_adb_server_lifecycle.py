@@ -189,8 +189,11 @@ def test_a_closed_device_drives_nothing_and_the_local_host_is_one_host(served):
 
     thread, port = served
     first = AdbDevice(AdbConfig(f"127.0.0.1:{thread.port}", server_port=port))
-    with pytest.raises(DeviceBusyError):
-        AdbDevice(AdbConfig(f"localhost:{thread.port}", server_port=port))
+    # 127.1 and a port written 0PORT, too, reached the same phone as another device.
+    for serial in (f"localhost:{thread.port}", f"127.1:{thread.port}",
+                   f"127.0.0.1:0{thread.port}"):
+        with pytest.raises(DeviceBusyError):
+            AdbDevice(AdbConfig(serial, server_port=port))
     first.close()
     with pytest.raises(DeviceUnavailableError, match="was closed"):
         first.act("PRESS[HOME]")
