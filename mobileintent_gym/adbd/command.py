@@ -89,7 +89,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "serve-adb", help="serve a simulated phone over the adb wire protocol",
         description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=port_int, default=15555,
-                        help="TCP port (default 15555; avoid 5555-5585, which adb scans)")
+                        help="TCP port (default 15555; avoid 5555-5585, which adb scans for "
+                        "emulators)")
     parser.add_argument("--host", default="127.0.0.1", help="bind address (default loopback)")
     parser.add_argument("--allow-remote", action="store_true",
                         help="permit a non-loopback --host (requires --keys)")
@@ -119,6 +120,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+EMULATOR_PORTS = range(5555, 5586)
+"""Ports an adb server probes for emulators on its own."""
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted (``KeyboardInterrupt`` goes on to the command line).
 
@@ -128,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
             bad sizes, limits and profiles are printed the same way, with exit code 2.
     """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    if args.port in EMULATOR_PORTS:
+        logging.warning("--port %d is one an adb server scans for emulators (5555-5585): "
+                        "it may list the phone twice, once as an emulator; another port "
+                        "avoids that", args.port)
     if args.require_encoder and not args.user:
         raise UsageError("--require-encoder checks what ranked --user's content; give "
                          "--user, or leave it out (the default content is ranked by none)")

@@ -114,6 +114,17 @@ def test_a_port_that_is_no_tcp_port_is_a_usage_error(capsys, port):
 
 
 
+def test_a_port_adb_scans_for_emulators_is_warned_of(caplog):
+    # It was taken without a word, though the option's help says to avoid it.
+    assert exit_status(["serve-adb", "--port", "5557", "--storage", "-1"]) == 2
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
+        "--port 5557 is one an adb server scans for emulators (5555-5585): it may list the "
+        "phone twice, once as an emulator; another port avoids that"]
+    caplog.clear()
+    assert exit_status(["serve-adb", "--port", "15557", "--storage", "-1"]) == 2
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]
+
+
 def test_ctrl_c_stops_the_server_with_the_status_every_command_gives_it():
     # It exited 0, where the command line promises 130 for Ctrl-C.
     server = subprocess.Popen([sys.executable, "-m", "mobileintent_gym", "serve-adb", "--port",
