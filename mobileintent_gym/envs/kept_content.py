@@ -111,7 +111,7 @@ def _check_served(served: dict[str, str], user: str, pair: PairConfig, encoder: 
     """
     held = served.get("user")
     if held != user:
-        raise DeviceError(f"the device holds {held!r}'s content, the episode is {user!r}'s: "
+        raise DeviceError(f"the device holds the content of {held!r}, the episode is for {user!r}: "
                           f"serve-adb --user {user}, or evaluate --users {held}")
     reported = served.get("pair")
     if reported != pair.summary():
@@ -121,11 +121,11 @@ def _check_served(served: dict[str, str], user: str, pair: PairConfig, encoder: 
         fix = (f"serve-adb --seed {pair.seed}" if list(differ) == ["seed"]
                else "serve-adb builds with the default settings but --seed: make the env "
                "with PairConfig(seed=N)")
-        raise DeviceError(f"the device holds {user!r}'s content built with other PAIR "
+        raise DeviceError(f"the device holds the content of {user!r} built with other PAIR "
                           f"settings than the env's: {said or f'it reports {brief(reported, 200)}'}"
                           f"; {fix}")
     if served.get("encoder", encoder) != encoder:
-        raise DeviceError(f"the device holds {user!r}'s content ranked by "
+        raise DeviceError(f"the device holds the content of {user!r} ranked by "
                           f"{served['encoder']!r}, the env's by {encoder!r}: serve-adb "
                           f"--require-encoder {encoder}, or make the env with the device's "
                           "encoder")

@@ -56,7 +56,8 @@ def test_a_reset_leaves_the_served_phone_where_the_simulated_one_is(anas_phone):
 
 def test_another_users_episode_on_this_phone_is_refused(anas_phone):
     env = env_on(anas_phone, ["demo-ben"])
-    with pytest.raises(DeviceError, match="'demo-ana''s content, the episode is 'demo-ben''s"):
+    with pytest.raises(DeviceError,
+                       match="the content of 'demo-ana', the episode is for 'demo-ben'"):
         env.reset(options={"user": "demo-ben", "task": "G-SPT-03:common:explicit"})
 
 
