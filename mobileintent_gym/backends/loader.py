@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlsplit
 
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.errors import DeviceError
@@ -103,6 +103,7 @@ def appium_arguments(argument: str, spec: str) -> tuple[str, dict[str, Any]]:
     """
     check_url_secret(argument)
     url, _, query = argument.partition("?")
+    _check_address(url, spec)
     options: dict[str, Any] = {}
     for key, value in parse_qsl(query, keep_blank_values=True):
         where = f"device {public_spec(spec)!r}"
@@ -117,6 +118,22 @@ def appium_arguments(argument: str, spec: str) -> tuple[str, dict[str, Any]]:
         if options[key] is None:
             raise DeviceConfigError(f"{where}: exclusive must be true or false, got {value!r}")
     return url, options
+
+
+def _check_address(url: str, spec: str) -> None:
+    """Refuse a server URL without a host, or with a port that is none (``:99999``).
+
+    Raises:
+        DeviceConfigError: Naming the spec (without its secret) and what is wrong.
+    """
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (reading it checks it)
+    except ValueError as err:
+        raise DeviceConfigError(f"device {public_spec(spec)!r}: the server's address is "
+                                f"malformed ({err})") from None
+    if not parts.hostname:
+        raise DeviceConfigError(f"device {public_spec(spec)!r}: the URL names no host")
 
 
 def screen_size(text: str, spec: str | None = None) -> tuple[int, int]:

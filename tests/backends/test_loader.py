@@ -45,6 +45,18 @@ def test_an_appium_address_without_its_scheme_is_given_one_to_try():
             load("appium:localhost:4723")
 
 
+@pytest.mark.parametrize(("url", "named"), [
+    ("http://k:SECRET@127.0.0.1:99999", r"address is malformed \(Port out of range"),
+    ("http://127.0.0.1:abc/wd/hub", "address is malformed"), ("http://:4723", "names no host"),
+    ("https://k:SECRET@[::1:4723", r"malformed \(Invalid IPv6 URL\)")])
+def test_an_appium_address_that_is_none_is_a_config_error(url, named):
+    # A DeviceUnavailableError from urllib3 ("LocationParseError") once a session was tried.
+    for load in (parse_device, load_device):
+        with pytest.raises(DeviceConfigError, match=named) as refused:
+            load(f"appium:{url}")
+        assert "SECRET" not in str(refused.value)
+
+
 def test_parse_device_names_the_backend_and_its_argument():
     assert parse_device(" sim ") == ("sim", "")
     assert parse_device("sim:720x1600") == ("sim", "720x1600")
