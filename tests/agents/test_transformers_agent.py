@@ -168,6 +168,38 @@ def test_a_file_or_folder_without_a_model_is_named(tmp_path, kind):
         load_language_model(str(given), device="cpu")
 
 
+def test_a_model_folder_whose_weights_are_cut_short_is_named(small_lm, tmp_path):
+    # safetensors' own SafetensorError ("incomplete metadata") came out as a traceback.
+    folder, cut = converted_folder(packaged_gguf()), tmp_path / "cut"
+    cut.mkdir()
+    for file in folder.iterdir():
+        if file.name != "model.safetensors":
+            (cut / file.name).symlink_to(file)
+    (cut / "model.safetensors").write_bytes((folder / "model.safetensors").read_bytes()[:2**20])
+    with pytest.raises(MobileIntentError, match=rf"model '{re.escape(str(cut))}' could not be "
+                                                r"loaded from .*\(SafetensorError: "):
+        load_language_model(str(cut), device="cpu")
+
+
+def test_adapters_without_their_weights_are_named(small_lm, tmp_path):
+    # peft's HFValidationError ("Repo id must be in the form ...") came out as a traceback.
+    base = converted_folder(packaged_gguf())
+    (tmp_path / "adapter_config.json").write_text(json.dumps(
+        {"base_model_name_or_path": str(base), "peft_type": "LORA"}))
+    with pytest.raises(MobileIntentError, match=rf"the LoRA adapters of {re.escape(str(tmp_path))}"
+                                                r" could not be loaded onto their base model"):
+        load_language_model(str(tmp_path), device="cpu")
+
+
+@pytest.mark.parametrize("model", ["", "  ", 42, ["m"]])
+def test_a_model_that_names_none_is_refused_before_loading(model):
+    # "" loaded nothing and blamed the default model; 42 was pathlib's TypeError.
+    said = re.escape(repr(model))
+    with pytest.raises(MobileIntentError, match=r"model must be a hub id, a folder, a \.gguf "
+                                                rf"file or None \(the default\), got {said}"):
+        load_language_model(model, device="cpu")
+
+
 def test_a_model_without_a_chat_template_is_prompted_in_plain_turns(small_lm, tmp_path):
     # Its first prompt raised "Cannot use chat template functions because
     # tokenizer.chat_template is not set".
