@@ -167,8 +167,15 @@ class TransformersAgent:
             answer that holds none. Otherwise the answer's text for the env: what was read
             in the model's answer, written as the env expects it, or the model's answer as
             it is when nothing could be read.
+
+        Raises:
+            ValueError: For no observations, or counts of infos or slots that differ.
         """
         slots = list(range(len(observations)) if slots is None else slots)
+        if not observations or not len(observations) == len(infos) == len(slots):
+            raise ValueError(f"act_batch takes one observation, info and slot per env, got "
+                             f"{len(observations)} observations, {len(infos)} infos and "
+                             f"{len(slots)} slots")
         questions = [self._question(slot, obs, info)
                      for slot, obs, info in zip(slots, observations, infos, strict=True)]
         tokens = self.max_new_tokens or max(q.tokens for q in questions)

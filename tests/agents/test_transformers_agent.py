@@ -369,6 +369,16 @@ def test_the_models_own_generation_defaults_shape_no_answer(small_lm, temperatur
     assert [g.response_ids for g in shaped] == [g.response_ids for g in plain]
 
 
+@pytest.mark.parametrize(("observations", "infos"), [([], []), ([{}], []), ([{}], [{}, {}])])
+def test_a_batch_of_odd_lengths_is_named_before_the_model_runs(small_lm, observations, infos):
+    # [] was an IndexError inside the tokenizer; one info short, zip()'s own message.
+    agent = TransformersAgent(gym.make("Act2Intent-Execute-v0"), small_lm)
+    with pytest.raises(ValueError, match=rf"one observation, info and slot per env, got "
+                                         rf"{len(observations)} observations, {len(infos)} "
+                                         r"infos"):
+        agent.act_batch(observations, infos)
+
+
 def test_batches_are_padded_on_the_left_whatever_the_tokenizers_default(small_lm):
     alone = [generate(small_lm, [p], max_new_tokens=6)[0] for p in SHORT]
     small_lm.tokenizer.padding_side = "right"

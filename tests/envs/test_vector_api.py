@@ -2,6 +2,7 @@
 
 import functools
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -480,6 +481,12 @@ def test_actions_as_strings_step_gymnasiums_own_vector_env():
         assert batch["text"][1] == sample["text"]  # a sample is batched as it is
         with pytest.raises(InvalidActionError, match="CLICK\\[oops\\]"):
             batch_actions(["CLICK[oops]", "COMPLETE"], envs.single_action_space)
+        # A text was read letter by letter ("not an action: 'C'"); none was numpy's
+        # "need at least one array to stack".
+        for one in ("CLICK[1,2]", []):
+            with pytest.raises(InvalidActionError, match=rf"one action per sub-env, got "
+                                                         rf"{re.escape(repr(one))}"):
+                batch_actions(one, envs.single_action_space)
     finally:
         envs.close()
         alone.close()
