@@ -36,6 +36,7 @@ can be pinned to CPUs (``cpus``).
 from __future__ import annotations
 
 import atexit
+import copy
 import functools
 import inspect
 import math
@@ -1011,11 +1012,29 @@ def _raise(error: tuple[Exception, str], index: int) -> None:
     and, on Python 3.11+, in a note printed under its message.
     """
     err, trace = error
+    if getattr(err, "env_id", None) is not None:  # one error stood for several sub-envs
+        err = _copied(err)
     with suppress(Exception):  # an error type may refuse attributes (a frozen dataclass)
         err.env_id = index
     with suppress(Exception):  # the note sets __notes__ (no add_note before Python 3.11)
         err.add_note(f"(raised by sub-env {index})")
     raise err from (WorkerError(f"in sub-env {index}'s worker:\n{trace}") if trace else None)
+
+
+def _copied(err: Exception) -> Exception:
+    """A copy of ``err`` without the sub-env a raise named in it (``err`` if it has none).
+
+    An error raised before (a worker's death, for each of its sub-envs) is then not changed
+    under whoever holds it.
+    """
+    try:
+        copied = copy.copy(err)
+    except Exception:
+        return err
+    notes = getattr(err, "__notes__", None)
+    if isinstance(notes, list):
+        copied.__notes__ = [n for n in notes if not n.startswith("(raised by sub-env ")]
+    return copied
 
 
 class _Message(NamedTuple):

@@ -188,9 +188,12 @@ def test_a_worker_dying_fails_each_of_its_sub_envs_and_keeps_the_others_steps():
     for _ in range(2):
         with pytest.raises(WorkerError, match="worker 0 died") as caught:
             envs.recv()
-        failed.append(caught.value.env_id)
+        failed.append(caught.value)
     obs, *_, info = envs.recv()
-    assert sorted(failed) == [0, 1] and list(info["env_id"]) == [2]
+    assert sorted(e.env_id for e in failed) == [0, 1] and list(info["env_id"]) == [2]
+    # One error stood for both: the first one raised was renamed, and its notes piled up.
+    assert [e.__notes__ for e in failed] == [[f"(raised by sub-env {e.env_id})"]
+                                             for e in failed]
     assert list(info["steps"]) == [1] and obs["screenshot"].shape[0] == 1
     envs.close()
     assert None not in envs.exit_codes
