@@ -10,11 +10,16 @@ executed here too, which is what makes the injection tests meaningful.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from mobileintent_gym.checks import is_digits
 from mobileintent_gym.errors import MobileIntentError
 
+# A run of characters a word holds as they are: read as one part, where a part each made a
+# long word (a long base64 key, say) cost time in the square of its length.
+_PLAIN = re.compile(r"[^ \t\r\n;&|<>'\"\\$`]*")
+_PLAIN_QUOTED = re.compile(r'[^"\\$`]*')
 _NAME_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 _NAME_CHARS = _NAME_START + "0123456789"
 
@@ -124,8 +129,13 @@ class _Lexer:
             elif char in "$`":
                 parts.append(self._expansion(char, quoted=False))
             else:
-                parts.append(Part("lit", char, False))
+                parts.append(Part("lit", char + self._run(_PLAIN), False))
         return tuple(parts)
+
+    def _run(self, plain: re.Pattern[str]) -> str:
+        """The characters from here that ``plain`` matches, read."""
+        start, self.pos = self.pos, plain.match(self.src, self.pos).end()
+        return self.src[start : self.pos]
 
     def _until(self, end: str) -> str:
         stop = self.src.find(end, self.pos)
@@ -153,7 +163,7 @@ class _Lexer:
             elif char in "$`":
                 parts.append(self._expansion(char, quoted=True))
             else:
-                parts.append(Part("lit", char, True))
+                parts.append(Part("lit", char + self._run(_PLAIN_QUOTED), True))
 
     def _expansion(self, char: str, quoted: bool) -> Part:
         if char == "`":
@@ -225,7 +235,7 @@ def parse(source: str) -> list[Pipeline]:
 def _fd(word: Word) -> int | None:
     """The fd a word of one unquoted digit names (as sh reads ``2>``), else ``None``."""
     if len(word) == 1 and word[0].kind == "lit" and not word[0].quoted \
-            and is_digits(word[0].value):
+            and len(word[0].value) == 1 and is_digits(word[0].value):
         return int(word[0].value)
     return None
 

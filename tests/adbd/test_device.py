@@ -90,6 +90,14 @@ def test_an_app_that_fails_is_named_not_the_arguments(device, monkeypatch):
     assert device.run("input tap 1 x").stderr.startswith(b"Error: Invalid arguments")
 
 
+@pytest.mark.parametrize("quote", ["", '"'])
+def test_a_long_word_is_read_whole_within_the_time_limit(device, quote):
+    # A part per character: 400 KB took 2 s and a 1 MB word was killed at the 10 s limit.
+    word = "QUFB" * 250_000
+    result = device.run(f"echo {quote}{word}{quote}")
+    assert (result.code, result.stdout) == (0, f"{word}\n".encode())
+
+
 def test_keyevents_by_number_and_name(device):
     device.phone.open("chat")
     out(device, "input keyevent KEYCODE_HOME")
