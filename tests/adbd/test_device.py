@@ -230,6 +230,13 @@ def test_screencap_png_to_stdout_and_file_equals_frame(device):
     assert device.fs.read("/sdcard/x.png") == png
 
 
+def test_a_screencap_option_it_lacks_is_named_not_written_to(device):
+    # "/system/bin/sh: /-x: Permission denied": -x was taken for the file to write.
+    result = device.run("screencap -x")
+    assert (result.code, result.stdout) == (1, b"")
+    assert result.stderr.decode().startswith("screencap: invalid option '-x'\nusage: screencap")
+
+
 def test_screencap_follows_the_screen_after_each_action(device):
     first = device.run("screencap -p").stdout
     assert device.run("screencap -p").stdout is first  # unchanged screen: encoded once
