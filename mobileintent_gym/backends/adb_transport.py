@@ -53,9 +53,11 @@ _CLOSED = object()  # a transport's server use once closed
 
 
 def _local(host: str) -> str:
-    """``localhost`` for any name or address of the local host, else ``host``.
+    """``localhost`` for the local host's names and address however written, else ``host``.
 
-    An address is written one way however it was given (``10.1`` as ``10.0.0.1``).
+    ``127.1`` and ``0:0:0:0:0:0:0:1`` are ``localhost``; another address is written one way
+    (``10.1`` as ``10.0.0.1``). Other loopback addresses (``127.0.0.2``) stay apart: a
+    server may listen on each.
     """
     if host in _LOCAL_HOSTS:
         return "localhost"
@@ -66,7 +68,7 @@ def _local(host: str) -> str:
             address = ipaddress.ip_address(socket.inet_aton(host))
         except OSError:
             return host  # a name
-    return "localhost" if address.is_loopback else str(address)
+    return "localhost" if str(address) in _LOCAL_HOSTS else str(address)
 
 
 class DeviceUnavailableError(DeviceError):
