@@ -382,9 +382,10 @@ def batch_actions(actions: Sequence[ActionLike], space: spaces.Dict) -> dict:
         InvalidActionError: Naming the first string (or other value) that is no action, or
             ``actions`` when it is one text or empty, not one action per sub-env.
     """
-    if isinstance(actions, str | Action | dict) or not len(actions):
+    samples = [] if isinstance(actions, str | Action | dict) else [
+        action if isinstance(action, dict) else action_to_dict(to_action(action))
+        for action in actions]
+    if not samples:
         raise InvalidActionError(f"actions must hold one action per sub-env, got "
                                  f"{brief(actions)}")
-    samples = [action if isinstance(action, dict) else action_to_dict(to_action(action))
-               for action in actions]
     return concatenate(space, samples, create_empty_array(space, len(samples)))

@@ -335,11 +335,13 @@ def check_report_path(path: Path) -> None:
 
 
 def _is_report(path: Path) -> bool:
-    """Whether ``path`` is empty or starts as :func:`render_page`'s pages do."""
+    """Whether ``path`` is blank or starts as :func:`render_page`'s pages do.
+
+    An editor's byte-order mark, leading spaces and the doctype's case are let pass.
+    """
     with path.open("rb") as file:
-        head = file.read(512).decode("utf-8", "replace")
-    return not head or (head.startswith("<!doctype html>")
-                        and f"<title>{TITLE}" in head)
+        head = file.read(1024).decode("utf-8-sig", "replace").lstrip()
+    return not head or (head[:15].lower() == "<!doctype html>" and f"<title>{TITLE}" in head)
 
 
 def write_report(run: RunRecord, path: str | Path, frames_dir: Path | None = None,

@@ -137,15 +137,15 @@ def env_users(users: UserSpec = None,
               profiles_dir: str | os.PathLike[str] | None = None) -> tuple[str, ...]:
     """:func:`resolve_users` for an env, refusing two that are one user.
 
-    An episode's ``info["user"]`` is the profile's id, which would not tell them apart
-    (a name and a profile of another name that says the same ``user_id``, say).
+    Two profiles of one ``user_id`` (a name and a profile of another name that says the
+    same id, say) would be one user to whatever keeps users by id: Execute's
+    ``info["user"]``, the scores that group rollouts by user.
 
     Raises:
         MobileIntentError: Naming both, besides what :func:`resolve_users` raises.
     """
     names = resolve_users(users, profiles_dir)
-    distinct_users(names, profiles_dir, ", whom an episode's info['user'] would not tell "
-                   "apart")
+    distinct_users(names, profiles_dir, ", one user to whatever keeps users by id")
     return names
 
 

@@ -487,6 +487,8 @@ def test_actions_as_strings_step_gymnasiums_own_vector_env():
             with pytest.raises(InvalidActionError, match=rf"one action per sub-env, got "
                                                          rf"{re.escape(repr(one))}"):
                 batch_actions(one, envs.single_action_space)
+        taken = batch_actions((a for a in ("SWIPE[UP]", "COMPLETE")), envs.single_action_space)
+        assert len(taken["type"]) == 2  # any iterable, as before
     finally:
         envs.close()
         alone.close()

@@ -265,6 +265,12 @@ def test_a_report_replaces_an_earlier_report_but_no_other_file(scripted_run, tmp
     earlier = (tmp_path / "earlier.html").read_text()
     assert main(["view", str(scripted_run), "--html", str(tmp_path / "earlier.html")]) == 0
     assert (tmp_path / "earlier.html").read_text() == earlier  # a report replaces a report
+    # A report an editor saved with a byte-order mark, a blank line or <!DOCTYPE is one still.
+    for name, touched in {"bom.html": "\ufeff" + earlier, "blank.html": "\n" + earlier,
+                          "upper.html": earlier.replace("<!doctype", "<!DOCTYPE", 1),
+                          "newline.html": "\n"}.items():
+        (tmp_path / name).write_text(touched, encoding="utf-8")
+        assert main(["view", str(scripted_run), "--html", str(tmp_path / name)]) == 0, name
 
 
 @pytest.mark.parametrize("cut", [0.5, 0.8])

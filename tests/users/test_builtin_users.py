@@ -60,7 +60,7 @@ def test_an_env_refuses_two_users_who_are_one(tmp_path, env_id):
     path = tmp_path / "fake.json"
     path.write_text(json.dumps({**profile, "user_id": "demo-ana"}))
     with pytest.raises(MobileIntentError, match=f"users 'demo-ana' and '{path}' are both "
-                                                "user 'demo-ana', whom an episode's info"):
+                                                "user 'demo-ana', one user to whatever keeps"):
         gym.make(env_id, users=["demo-ana", path])
     gym.make(env_id, users=["demo-ana", "demo-ben"]).close()  # two people: both kept
 
