@@ -323,8 +323,10 @@ class PhoneCommands:
         if args[:1] == ["-d"]:
             args = args[2:]
         if args and args[0].startswith("-") and args[0] != "-":  # -x was written to a file
-            return _usage(f"screencap: invalid option {args[0]!r}\n"
-                          "usage: screencap [-hp] [-d display-id] [FILENAME]")
+            usage = "usage: screencap [-hp] [-d display-id] [FILENAME]\n"
+            if args[0] == "-h":
+                return Output(stderr=usage.encode())
+            return _usage(f"screencap: invalid option {args[0]!r}\n{usage.rstrip()}")
         png = "-p" in inv.argv or (args and args[0].endswith(".png"))
         data = self.png() if png else self._raw()
         if not args:

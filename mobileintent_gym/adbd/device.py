@@ -108,9 +108,10 @@ class VirtualDevice:
             started: float | None = None) -> ShellResult:
         """Run one command line in a fresh shell within :attr:`limits`.
 
-        Safe to call from several threads at once. After each command on the phone the app
-        in front is noted for ``dumpsys activity recents``; the other commands (``echo``,
-        files, properties) never wait for the phone, which an app's slow handler may hold.
+        Safe to call from several threads at once. Before and after each command on the
+        phone the app in front is noted for ``dumpsys activity recents``; the other commands
+        (``echo``, files, properties) never wait for the phone, which an app's slow handler
+        may hold.
 
         Args:
             command_line: What to run.
@@ -133,6 +134,7 @@ class VirtualDevice:
             if not self.lock.acquire(timeout=-1 if timeout is None else timeout):
                 raise TimeLimitExceeded(inv.budget.limits.time_limit)
             try:
+                self._note_foreground()  # what the server's own calls opened meanwhile
                 return command(inv)
             finally:
                 try:

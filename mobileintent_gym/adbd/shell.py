@@ -277,11 +277,12 @@ class Shell:
 
     def expand(self, word: Word) -> list[str]:
         """Expand variables and substitutions; unquoted expansions split on whitespace."""
-        fields, keep = [""], [False]
+        fields: list[list[str]] = [[]]  # each field's pieces, joined at the end
+        keep = [False]
 
         def split_here() -> None:
-            if fields[-1] or keep[-1]:
-                fields.append("")
+            if any(fields[-1]) or keep[-1]:
+                fields.append([])
                 keep.append(False)
 
         for part in word:
@@ -292,7 +293,7 @@ class Shell:
             else:
                 value = self._substitute(part.value)
             if part.kind == "lit" or part.quoted:
-                fields[-1] += value
+                fields[-1].append(value)
                 keep[-1] = keep[-1] or part.quoted
                 continue
             if value[:1].isspace():
@@ -300,10 +301,11 @@ class Shell:
             for number, piece in enumerate(value.split()):
                 if number:
                     split_here()
-                fields[-1] += piece
+                fields[-1].append(piece)
             if value.strip() and value[-1:].isspace():
                 split_here()
-        return [text for text, kept in zip(fields, keep, strict=True) if text or kept]
+        texts = ["".join(pieces) for pieces in fields]
+        return [text for text, kept in zip(texts, keep, strict=True) if text or kept]
 
     def _variable(self, name: str) -> str:
         if name == "?":

@@ -73,6 +73,15 @@ def test_a_line_that_needs_no_phone_runs_while_an_app_holds_it(device):
     assert [(r.code, r.stdout) for r in answered] == [(0, b"free\n")]
 
 
+def test_an_app_the_server_opened_itself_is_in_recents_at_once(device):
+    # Noted after each command on the phone only, an app opened by the server's own call
+    # (as the state service's) was missing from the next dumpsys.
+    with device.lock:
+        device.phone.open("music")
+    out(device, "echo hi")
+    assert "com.mobileintent.music" in out(device, "dumpsys activity recents")
+
+
 def test_an_app_that_fails_is_named_not_the_arguments(device, monkeypatch):
     # "Error: Invalid arguments for command: tap: ..." sent the user to check coordinates.
     device.phone.open("social")
@@ -90,11 +99,15 @@ def test_an_app_that_fails_is_named_not_the_arguments(device, monkeypatch):
     assert device.run("input tap 1 x").stderr.startswith(b"Error: Invalid arguments")
 
 
-@pytest.mark.parametrize("quote", ["", '"'])
-def test_a_long_word_is_read_whole_within_the_time_limit(device, quote):
-    # A part per character: 400 KB took 2 s and a 1 MB word was killed at the 10 s limit.
-    word = "QUFB" * 250_000
-    result = device.run(f"echo {quote}{word}{quote}")
+@pytest.mark.parametrize("written", ["plain", "double-quoted", "escaped", "quoted pieces"])
+def test_a_long_word_is_read_whole_within_the_time_limit(device, written):
+    # A part per character, each copying the word so far: 400 KB took 2 s and a 1 MB word
+    # was killed at the 10 s limit.
+    word = "QUFB" * 125_000
+    line = {"plain": word, "double-quoted": f'"{word}"',
+            "escaped": "".join(f"\\{c}" for c in word),
+            "quoted pieces": "'QU'FB" * 125_000}[written]
+    result = device.run(f"echo {line}")
     assert (result.code, result.stdout) == (0, f"{word}\n".encode())
 
 
@@ -235,6 +248,8 @@ def test_a_screencap_option_it_lacks_is_named_not_written_to(device):
     result = device.run("screencap -x")
     assert (result.code, result.stdout) == (1, b"")
     assert result.stderr.decode().startswith("screencap: invalid option '-x'\nusage: screencap")
+    asked = device.run("screencap -h")
+    assert (asked.code, asked.stderr) == (0, b"usage: screencap [-hp] [-d display-id] [FILENAME]\n")
 
 
 def test_screencap_follows_the_screen_after_each_action(device):
