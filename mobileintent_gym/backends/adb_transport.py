@@ -52,7 +52,7 @@ _PROBE_SECONDS = 2.0  # to tell whether an adb server listens (not config.timeou
 _CLOSED = object()  # a transport's server use once closed
 
 
-def _local(host: str) -> str:
+def host_key(host: str) -> str:
     """``localhost`` for the local host's names and address however written, else ``host``.
 
     ``127.1`` and ``0:0:0:0:0:0:0:1`` are ``localhost``; another address is written one way
@@ -168,12 +168,12 @@ class AdbTransport:
         serial = self.config.serial
         if _NETWORK_SERIAL.match(serial):
             host, _, port = serial.rpartition(":")
-            serial = f"{_local(host)}:{int(port)}"  # 016555 is port 16555
+            serial = f"{host_key(host)}:{int(port)}"  # 016555 is port 16555
         return f"{self.server_key()}/{serial}"
 
     def server_key(self) -> str:
         """The adb server as any process reaching it here names it (``localhost:5037``)."""
-        return f"{_local(self.config.server_host)}:{self.config.server_port}"
+        return f"{host_key(self.config.server_host)}:{self.config.server_port}"
 
     def _ensure_server(self) -> None:
         """Start an adb server on the configured local port when none listens there.

@@ -41,6 +41,7 @@ from mobileintent_gym.backends.adb_transport import (
     DeviceCommandError,
     DeviceTimeoutError,
     DeviceUnavailableError,
+    host_key,
 )
 from mobileintent_gym.backends.loader import check_url_secret, public_url
 from mobileintent_gym.backends.observed import (
@@ -348,6 +349,17 @@ _LOCAL_HOSTS = frozenset({"127.0.0.1", "::1"})
 phones :class:`AppiumDevice` locks."""
 
 
+def _host(host: str) -> str:
+    """``host`` written one way; this machine as ``127.0.0.1`` or ``::1``.
+
+    ``localhost`` and ``127.1`` are ``127.0.0.1``; another address reads as an address.
+    """
+    key = host_key(host)
+    if key != "localhost":
+        return key
+    return "::1" if ":" in host else "127.0.0.1"
+
+
 def _server(url: str) -> tuple[str, bool]:
     """The server ``url`` names, however it is written, and whether it is on this machine.
 
@@ -356,7 +368,7 @@ def _server(url: str) -> tuple[str, bool]:
     """
     try:
         parts = urlsplit(url.strip())
-        host = "127.0.0.1" if parts.hostname == "localhost" else parts.hostname or ""
+        host = _host(parts.hostname or "")
         port = f":{parts.port}" if parts.port is not None else ""
     except ValueError:
         return url, False

@@ -186,6 +186,7 @@ def test_a_closed_device_drives_nothing_and_the_local_host_is_one_host(served):
     # A closed device still tapped the phone without its lock; "localhost:P" was another
     # device than "127.0.0.1:P" to the lock, so two envs drove one phone.
     from mobileintent_gym.backends.adb import AdbConfig, AdbDevice, DeviceUnavailableError
+    from mobileintent_gym.backends.adb_transport import host_key
 
     thread, port = served
     first = AdbDevice(AdbConfig(f"127.0.0.1:{thread.port}", server_port=port))
@@ -194,6 +195,7 @@ def test_a_closed_device_drives_nothing_and_the_local_host_is_one_host(served):
                    f"127.0.0.1:0{thread.port}"):
         with pytest.raises(DeviceBusyError):
             AdbDevice(AdbConfig(serial, server_port=port))
+    assert host_key("127.0.0.2") == "127.0.0.2"  # another address a server may listen on
     first.close()
     with pytest.raises(DeviceUnavailableError, match="was closed"):
         first.act("PRESS[HOME]")

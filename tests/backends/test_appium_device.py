@@ -609,6 +609,9 @@ def test_one_server_however_written_is_one_lock_and_a_remote_hub_takes_several(e
     # Which servers are on this machine (locked unless exclusive=False) and which not.
     assert _server(f"http://LOCALHOST:{port}/") == (f"http://127.0.0.1:{port}", True)
     assert _server("http://[::1]:4723") == ("http://::1:4723", True)
+    # 127.1 was another server than 127.0.0.1 (another lock), and not this machine's.
+    assert _server(f"http://127.1:{port}") == (f"http://127.0.0.1:{port}", True)
+    assert _server("http://127.0.0.2:4723") == ("http://127.0.0.2:4723", False)
     assert _server("https://u:k@Hub.Farm.example/wd/hub/") == (
         "https://hub.farm.example/wd/hub", False)
 
