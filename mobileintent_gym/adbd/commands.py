@@ -44,6 +44,21 @@ def echo(inv: Invocation) -> Output:
     return Output((" ".join(words) + ("" if "n" in flags else "\n")).encode())
 
 
+_DURATION = re.compile(r"(\d+\.?\d*|\.\d+)[smhd]?", re.ASCII)  # toybox's: 1.5, 2m, .5s
+
+
+def sleep(inv: Invocation) -> Output:
+    """``sleep DURATION...``: returns at once, once each duration reads as one.
+
+    The simulated phone has no wall clock to wait for; sleeping would only stall.
+    """
+    bad = [arg for arg in inv.argv[1:] if not _DURATION.fullmatch(arg)]
+    if bad or len(inv.argv) < 2:
+        said = f"invalid time interval {bad[0]!r}" if bad else "missing operand"
+        return Output(stderr=f"sleep: {said}\n".encode(), code=1)
+    return Output()
+
+
 class FileCommands:
     """``cat``, ``ls``, ``rm``, ``mkdir`` and ``touch`` over the in-memory file system."""
 
@@ -353,6 +368,5 @@ def basic_commands(pool: RegexPool, fs: MemoryFileSystem) -> dict[str, CommandFn
         "true": lambda inv: Output(),
         "false": lambda inv: Output(code=1),
         "id": lambda inv: Output(b"uid=2000(shell) gid=2000(shell) groups=2000(shell)\n"),
-        # The simulated phone has no wall clock to wait for; sleeping would only stall.
-        "sleep": lambda inv: Output(),
+        "sleep": sleep,
     }

@@ -96,6 +96,15 @@ def test_a_grep_option_it_lacks_is_named(shell, options, named):
     assert err == f"grep: unknown option {named!r} (this grep has -EFcioqv, -e PATTERN and --)\n"
 
 
+@pytest.mark.parametrize(("line", "said"), [
+    ("sleep 1", None), ("sleep 0.5 2m .5s 1d", None), ("sleep abc", "invalid time interval 'abc'"),
+    ("sleep 20 x", "invalid time interval 'x'"), ("sleep", "missing operand")])
+def test_sleep_returns_at_once_but_names_a_time_that_is_none(shell, line, said):
+    # "sleep abc" exited 0 as any sleep does here (no wall clock to wait for).
+    out, err, code = run(shell, line)
+    assert (out, err, code) == (("", "", 0) if said is None else ("", f"sleep: {said}\n", 1))
+
+
 def test_grep_o_prints_each_match_on_a_line_of_its_own(shell):
     # -o was accepted and ignored: agents cutting one field out of dumpsys got whole lines.
     line = "echo 'mFocus=abc other mFocus=de\nnone\nmFocus=f' | grep -o 'mFocus=[a-z]*'"
