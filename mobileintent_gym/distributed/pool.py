@@ -177,18 +177,18 @@ def _put_agent(ray: Any, make_agent: AgentFactory) -> Any:
                            "(in __init__ or act), or run without --ray") from None
 
 
-def _actor_error(err: Exception, env_id: str) -> RolloutError:
+def _actor_error(err: Exception) -> ActorsLostError:
     """What a dead actor's error means for the caller, in one line."""
-    if getattr(err, "actor_init_failed", False):
-        last = [line for line in str(err).splitlines() if line.strip()][-1]
-        return RolloutError(f"an actor could not build its env (gym.make({env_id!r}, "
-                            f"**env_kwargs)): {last.strip()}")
     said = next((line.strip() for line in str(err).splitlines() if line.strip()), repr(err))
     return ActorsLostError(f"an actor died more than its restarts allow ({said})")
 
 
 class RolloutActor:
     """A Ray actor's state: one env, built once (and again after a restart).
+
+    An env that cannot be built does not kill the actor: Ray would print each failed
+    start's traceback and retry the episodes sent to it. Its episodes raise
+    :class:`RolloutError` naming the error instead.
 
     Args:
         env_id: The registered env id.
@@ -198,7 +198,15 @@ class RolloutActor:
     def __init__(self, env_id: str, env_kwargs: Mapping[str, Any]) -> None:
         import mobileintent_gym  # noqa: F401  registers the env ids
 
-        self.env, self._trim = gym.make(env_id, **env_kwargs), HeapTrimmer()
+        self.env: gym.Env | None = None
+        self._unbuilt = ""  # why the env could not be built
+        try:
+            self.env = gym.make(env_id, **env_kwargs)
+        except Exception as err:  # anything gym.make or the env raised: named on each run
+            self._unbuilt = (f"an actor could not build its env (gym.make({env_id!r}, "
+                             f"**env_kwargs)): {type(err).__module__}.{type(err).__qualname__}"
+                             f": {err}".replace("builtins.", "", 1))
+        self._trim = HeapTrimmer()
         self._agents: tuple[str, AgentFactory] | None = None  # the factory's object, by id
 
     def run(self, make_agent: list[Any], index: int, episode: Episode
@@ -211,6 +219,8 @@ class RolloutActor:
         """
         import ray
 
+        if self.env is None:
+            raise RolloutError(self._unbuilt)
         (reference,) = make_agent
         if self._agents is None or self._agents[0] != reference.hex():
             self._agents = reference.hex(), ray.get(reference)
@@ -224,7 +234,8 @@ class RolloutActor:
 
     def close(self) -> None:
         """Close the env (a real device's server, a session) before the actor is killed."""
-        self.env.close()
+        if self.env is not None:
+            self.env.close()
 
 
 class RolloutPool:
@@ -260,7 +271,7 @@ class RolloutPool:
                  max_restarts: int = 3, max_task_retries: int = 3,
                  progress: bool = True) -> None:
         num_actors = None if num_actors is None else positive_integer("num_actors", num_actors)
-        self.env_id, self.progress, self.actors = env_id, progress, []
+        self.progress, self.actors = progress, []
         ray = self._ray = require("ray", "distributed")
         threads = worker_thread_env()
         self._owns_ray = not ray.is_initialized()
@@ -333,7 +344,7 @@ class RolloutPool:
             try:
                 yield pool.get_next_unordered()
             except ray.exceptions.RayActorError as err:
-                raise _actor_error(err, self.env_id) from err
+                raise _actor_error(err) from err
             except ray.exceptions.RayTaskError as err:
                 if isinstance(err.cause, MobileIntentError):  # a mistake, named in one line
                     raise err.cause from None

@@ -138,11 +138,17 @@ def test_more_actors_than_the_cluster_has_cpus_share_them(cluster, single_proces
     ("Act2Intent-Execute-v0", {"bogus": 1}, "TypeError: .*unexpected keyword argument 'bogus'"),
     ("Act2Intent-Exec-v0", {}, "gymnasium.error.NameNotFound: Environment `Act2Intent-Exec` ")])
 def test_an_env_the_actors_cannot_build_is_named_in_one_line(cluster, env_id, kwargs, error):
-    work = episodes(USERS[:1], TASKS[:1], seed=0)
+    # The actor used to die in its creation: Ray printed its traceback, retried the
+    # episodes three times and printed each retry's (some 90 lines for one error).
+    work = episodes(USERS[:1], TASKS[:2], seed=0)
     named = rf"an actor could not build its env \(gym.make\('{env_id}', \*\*env_kwargs\)\): {error}"
-    with (RolloutPool(1, env_id, {**ENV_KWARGS, **kwargs}, progress=False) as pool,
-          pytest.raises(RolloutError, match=named) as caught):
-        pool.run(work, AGENTS["random"])
+    with RolloutPool(1, env_id, {**ENV_KWARGS, **kwargs}, progress=False) as pool:
+        with pytest.raises(RolloutError, match=named) as caught:
+            pool.run(work, AGENTS["random"])
+        first = pool.pids()
+        with pytest.raises(RolloutError, match=named):
+            pool.run(work, AGENTS["random"])
+        assert pool.pids() == first  # the actor lived on: not restarted, no retries
     assert "\n" not in str(caught.value)
 
 
