@@ -21,6 +21,7 @@ import contextlib
 import os
 import re
 import socket
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -282,7 +283,7 @@ class RolloutPool:
             cpus = ray.cluster_resources().get("CPU", 0.0)
             if num_actors is None:  # Ray's count follows CPU quotas but not the affinity mask
                 num_actors = max(1, min(int(cpus), usable_cpus()) if local else int(cpus))
-            share = _cpu_share(cpus, num_actors)
+            share = self._share = _cpu_share(cpus, num_actors)
             if not self._owns_ray:
                 _warn_if_held(ray.available_resources().get("CPU", 0.0), cpus, share,
                               num_actors)
@@ -381,19 +382,48 @@ class RolloutPool:
         """Stop the actors, and Ray if this pool started it.
 
         Each actor closes its env first; one that has not within :data:`CLOSE_SECONDS`
-        (busy with an episode, dead) is killed all the same. Closing a closed pool does
-        nothing (Ray's calls would start a new local cluster).
+        (busy with an episode, dead) is killed all the same. In a session this pool did
+        not start, it returns once Ray counts the actors' CPUs free again (a pool started
+        next finds them free). Closing a closed pool does nothing (Ray's calls would start
+        a new local cluster).
         """
         if self.actors and self._ray.is_initialized():
-            closing = [actor.close.remote() for actor in self.actors]
-            with contextlib.suppress(Exception):  # a dead actor, one still busy: killed below
-                self._ray.get(closing, timeout=CLOSE_SECONDS)
+            free = (self._ray.available_resources().get("CPU", 0.0)
+                    + self._share * self._close_envs())
             for actor in self.actors:
                 self._ray.kill(actor)
+            if not self._owns_ray:
+                self._await_cpus(min(free, self._ray.cluster_resources().get("CPU", 0.0)))
         self.actors = []
         if self._owns_ray:
             self._ray.shutdown()
             self._owns_ray = False
+
+    def _close_envs(self) -> int:
+        """Have each actor close its env; how many did (started, alive, not busy).
+
+        One that has not within :data:`CLOSE_SECONDS` (busy with an episode, not yet
+        started) or cannot (dead) is left to be killed.
+        """
+        closing = [actor.close.remote() for actor in self.actors]
+        ready, _ = self._ray.wait(closing, num_returns=len(closing), timeout=CLOSE_SECONDS)
+        closed = 0
+        for reference in ready:
+            with contextlib.suppress(Exception):  # a dead actor's error
+                self._ray.get(reference)
+                closed += 1
+        return closed
+
+    def _await_cpus(self, free: float) -> None:
+        """Wait (up to :data:`CLOSE_SECONDS`) until the cluster counts ``free`` CPUs free.
+
+        Ray frees a killed actor's CPUs a moment later: a pool started at once in the same
+        session would otherwise find them held, and warn that other actors hold them.
+        """
+        deadline = time.monotonic() + CLOSE_SECONDS
+        while (self._ray.available_resources().get("CPU", 0.0) < free
+               and time.monotonic() < deadline):
+            time.sleep(0.02)
 
     def __enter__(self) -> RolloutPool:
         return self

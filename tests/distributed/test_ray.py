@@ -246,6 +246,16 @@ def test_a_pool_whose_cpus_other_actors_hold_says_why_it_waits(cluster):
         second.close()
 
 
+def test_a_pool_after_a_closed_one_finds_its_cpus_free(cluster):
+    # Ray frees a killed actor's CPUs a moment later: the next pool warned that other
+    # actors held them.
+    with RolloutPool(2, env_kwargs=ENV_KWARGS, progress=False) as first:
+        first.pids()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        RolloutPool(2, env_kwargs=ENV_KWARGS, progress=False).close()
+
+
 def test_an_address_other_than_the_running_sessions_is_said(cluster):
     # The pool joined the running session and dropped the address without a word.
     with pytest.warns(UserWarning, match=r"this process is in a Ray session at \S+: the pool "
