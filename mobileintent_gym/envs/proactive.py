@@ -83,6 +83,27 @@ STREAM_NOISE, STREAM_INTERLEAVE = 0.8, 0.3
 interrupted by the next segment and resumed after it."""
 
 
+MAX_WINDOW_BYTES = 2**30
+"""Most bytes the frames of one observation may take (``window`` frames of ``frame_size``)."""
+
+
+def check_window(window: int, frame_size: tuple[int, int]) -> None:
+    """Refuse a ``window`` whose frames would take more than :data:`MAX_WINDOW_BYTES`.
+
+    Such a window would be drawn at reset until memory ran out.
+
+    Raises:
+        MobileIntentError: Naming the window, the frame size and the most frames allowed.
+    """
+    width, height = frame_size
+    frame = width * height * 3
+    if window * frame > MAX_WINDOW_BYTES:
+        raise MobileIntentError(
+            f"window={window} frames of {width}x{height} take {window * frame / 2**30:.3g} "
+            f"GiB an observation; at most {MAX_WINDOW_BYTES // frame} frames of that size "
+            f"({MAX_WINDOW_BYTES // 2**30} GiB)")
+
+
 class ProactiveEnv(gym.Env[dict[str, Any], str]):
     """Propose the user's intention from a stream of their screens, or stay quiet.
 
@@ -92,7 +113,7 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         history_days: Days of history before the played days (an episode's history also
             holds the played days before its own).
         play_days: Days episodes are drawn from, after the history.
-        window: Frames per turn (N).
+        window: Frames per turn (N; all of them at most 1 GiB: :data:`MAX_WINDOW_BYTES`).
         stride: Frames the stream advances per turn.
         frame_size: (width, height) of the frames.
         hierarchy: Add ``hierarchies``, the view hierarchy of each frame.
@@ -129,6 +150,7 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         self.history_days, self.play_days, self.history = history_days, play_days, history
         self.window, self.stride = window, stride
         self.frame_size = check_size("frame_size", frame_size)
+        check_window(window, self.frame_size)
         check_config(config)
         self.config = config or GeneratorConfig(noise=STREAM_NOISE,
                                                 interleave=STREAM_INTERLEAVE)

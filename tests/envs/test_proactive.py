@@ -229,6 +229,16 @@ def test_numpy_counts_come_in_as_python_ints():
     assert len(env.reset(seed=0)[0]["frames"]) == 3
 
 
+def test_a_window_too_big_to_draw_is_refused_at_make():
+    # window=10**7 was taken; reset then asked NumPy for 2.83 TiB and failed half-way.
+    with pytest.raises(MobileIntentError, match=r"window=10000000 frames of 216x480 take "
+                                                r"2\.9e\+03 GiB an observation; at most "
+                                                r"3452 frames of that size \(1 GiB\)"):
+        gym.make("Act2Intent-Proactive-v0", users=USERS, window=10**7)
+    made = gym.make("Act2Intent-Proactive-v0", users=USERS, window=3452).unwrapped
+    assert made.observation_space["frames"].shape == (3452, 480, 216, 3)
+
+
 def test_bad_arguments_options_and_stepping_past_the_end(env):
     with pytest.raises(MobileIntentError, match=r"window=0: must be integers"):
         gym.make("Act2Intent-Proactive-v0", users=USERS, window=0, frame_size=(-5, 480))
