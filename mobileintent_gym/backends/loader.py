@@ -70,10 +70,10 @@ def parse_device(spec: str) -> tuple[str, str]:
     """
     if not isinstance(spec, str):
         raise DeviceConfigError(f"a device config is a text such as 'sim', got {spec!r}")
-    kind, _, argument = spec.strip().partition(":")
+    kind, colon, argument = spec.strip().partition(":")
     kind, argument = kind.strip(), argument.strip()  # 'adb: SERIAL' named no device
     if kind == "sim":
-        if argument:
+        if colon:  # 'sim:' names no size
             screen_size(argument, spec)
         return kind, argument
     if kind == "appium" and argument.startswith(("http://", "https://")):

@@ -154,6 +154,7 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
         check_type("encoder", encoder, (Encoder, type(None)),  # used only with guidance
                    "an Encoder (with name and encode(texts)) or None")
         check_config(config)
+        check_type("device", device, (Device, str), "a Device or a config text such as 'sim'")
         # Users first: a misspelt one is named before any device is opened.
         profiles_dir = (config or GeneratorConfig()).profiles_dir
         self.users, self.data_seed = env_users(users, profiles_dir), seed

@@ -20,14 +20,16 @@ def test_sim_specs_build_simulated_phones():
 
 
 @pytest.mark.parametrize("spec", ["", "sim:big", "sim:\u00b2x\u00b2", "sim:\u0663\u0663\u0663x900",
-                                  "sim:720x", "adb:", "appium:ftp://x", "usb:123"])
+                                  "sim:720x", "sim:", "sim: ", "adb:", "appium:ftp://x",
+                                  "usb:123"])
 def test_bad_specs_are_rejected_with_the_spec(spec):
     with pytest.raises(DeviceConfigError, match=r"unknown device|WIDTHxHEIGHT") as caught:
         load_device(spec)
     assert repr(spec) in str(caught.value)
 
 
-@pytest.mark.parametrize("spec", ["", "sim:big", "sim:100x100", "adb:", "appium:ftp://x"])
+@pytest.mark.parametrize("spec", ["", "sim:big", "sim:100x100", "sim:", "adb:",
+                                  "appium:ftp://x"])
 def test_parse_device_refuses_what_load_device_refuses_in_the_same_words(spec):
     with pytest.raises(DeviceConfigError) as parsed:
         parse_device(spec)

@@ -169,6 +169,10 @@ def test_step_before_reset_and_bad_options_raise():
 
 @pytest.mark.parametrize(("kwargs", "named"), [
     ({"history_days": -1}, "history_days=-1"), ({"play_days": 2.0}, "play_days=2.0"),
+    # Anything not a text was taken for a Device: AttributeError on its width.
+    ({"device": None}, "device must be a Device or a config text such as 'sim', got "
+                       "NoneType None"),
+    ({"device": b"sim"}, "device must be a Device .* got bytes b'sim'"),
 ])
 def test_bad_counts_are_named_before_a_device_opens(kwargs, named):
     with pytest.raises(MobileIntentError, match=named):
