@@ -16,6 +16,7 @@ import re
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -308,6 +309,17 @@ def _index(sample: dict, key: str, size: int) -> int:
     return int(value)
 
 
+def _point(value: Any) -> np.ndarray:
+    """A sample's ``point`` as an array of two integers."""
+    try:
+        point = np.asarray(value)
+    except (ValueError, TypeError):  # a ragged list, say
+        point = None
+    if point is None or point.shape != (2,) or point.dtype.kind not in "iu":
+        raise InvalidActionError(f"point must be two integers, got {brief(value)}")
+    return point
+
+
 def action_from_dict(sample: dict) -> Action:
     """Convert a sample of :func:`action_space` to an :class:`Action`.
 
@@ -318,14 +330,8 @@ def action_from_dict(sample: dict) -> Action:
     try:
         kind = ActionType(_index(sample, "type", len(ActionType)))
         if kind in (ActionType.CLICK, ActionType.LONG_CLICK):
-            try:
-                point = np.asarray(sample["point"])
-            except (ValueError, TypeError):  # a ragged list, say
-                point = None
-            if point is None or point.shape != (2,) or point.dtype.kind not in "iu":
-                raise InvalidActionError(
-                    f"point must be two integers, got {brief(sample['point'])}")
-            return Action(kind, x=int(point[0]), y=int(point[1]))
+            x, y = _point(sample["point"])
+            return Action(kind, x=int(x), y=int(y))
         if kind is ActionType.TYPE:
             return Action.type_text(sample["text"])
         if kind is ActionType.SWIPE:
@@ -349,6 +355,20 @@ def action_to_dict(action: Action) -> dict:
 
 
 ActionLike = Action | str | dict
+
+
+def _batchable(sample: dict, space: spaces.Dict) -> dict:
+    """``sample``, for the env to judge, where a batch of ``space`` holds it as it is.
+
+    Raises:
+        InvalidActionError: For a sample the batch would change: one without a key of
+            ``space``, or whose point is not two integers (it would be rounded).
+    """
+    missing = [key for key in space.spaces if key not in sample]
+    if missing:
+        raise InvalidActionError(f"action sample lacks {missing[0]!r}: {brief(sample)}")
+    _point(sample["point"])
+    return sample
 
 
 def to_action(action: ActionLike) -> Action:
@@ -379,12 +399,14 @@ def batch_actions(actions: Sequence[ActionLike], space: spaces.Dict) -> dict:
         space: The vector env's ``single_action_space`` (:func:`action_space`).
 
     Raises:
-        InvalidActionError: Naming the first string (or other value) that is no action, or
-            ``actions`` when it is one text or empty, not one action per sub-env.
+        InvalidActionError: Naming the first string (or other value) that is no action, a
+            sample the batch cannot hold as it is (a key of ``space`` missing, a point not
+            of two integers), or ``actions`` when it is one text or empty, not one action
+            per sub-env.
     """
     samples = [] if isinstance(actions, str | Action | dict) else [
-        action if isinstance(action, dict) else action_to_dict(to_action(action))
-        for action in actions]
+        _batchable(action, space) if isinstance(action, dict)
+        else action_to_dict(to_action(action)) for action in actions]
     if not samples:
         raise InvalidActionError(f"actions must hold one action per sub-env, got "
                                  f"{brief(actions)}")
