@@ -523,7 +523,7 @@ def profile_names(folder: str | os.PathLike[str]) -> tuple[str, ...]:
     folder = Path(folder)
     if not folder.is_dir():
         return ()
-    names = {p.stem for p in folder.glob("*.json")}
+    names = {p.stem for p in folder.glob("*.json") if p.is_file()}
     names |= {p.parent.name for p in folder.glob("*/profile.json")}
     return tuple(sorted(names, key=_natural))
 
@@ -533,10 +533,20 @@ def _search_folders(profiles_dir: str | os.PathLike[str] | None) -> list[Path]:
 
 
 def own_folders(profiles_dir: str | os.PathLike[str] | None) -> list[Path]:
-    """The folders searched before the built-in profiles: ``profiles_dir``, the variable's."""
-    if profiles_dir is not None and not isinstance(profiles_dir, str | os.PathLike):
+    """The folders searched before the built-in profiles: ``profiles_dir``, the variable's.
+
+    Raises:
+        InvalidProfileError: When ``profiles_dir`` (or the variable) names no folder: the
+            built-in users of the names asked for would otherwise be taken in its
+            profiles' place without a word.
+    """
+    if profiles_dir is not None and not (isinstance(profiles_dir, str | os.PathLike)
+                                         and os.fspath(profiles_dir)):
         raise InvalidProfileError(f"profiles_dir must be a folder's path, got "
                                   f"{brief(profiles_dir)}")
+    if profiles_dir is not None and not Path(profiles_dir).is_dir():
+        raise InvalidProfileError(f"profiles_dir {os.fspath(profiles_dir)!r} is not a folder; "
+                                  "give a folder of profiles")
     folders = [Path(profiles_dir)] if profiles_dir is not None else []
     env_folder = env_profiles_dir()
     return folders + ([env_folder] if env_folder is not None else [])

@@ -4,8 +4,10 @@ import os
 import pickle
 from pathlib import Path
 
+import gymnasium as gym
 import pytest
 
+import mobileintent_gym  # noqa: F401  registers the envs
 from mobileintent_gym.errors import InvalidProfileError
 from mobileintent_gym.users import (
     USER_SETS,
@@ -14,7 +16,7 @@ from mobileintent_gym.users import (
     load_profile,
     resolve_profile,
 )
-from mobileintent_gym.users.profile import builtin_profiles_dir
+from mobileintent_gym.users.profile import builtin_profiles_dir, profile_names
 
 VALID = {
     "user_id": "tess",
@@ -216,6 +218,28 @@ def test_an_environment_folder_that_is_not_there_is_refused(tmp_path, monkeypatc
                        "which is not a folder"):
         resolve_profile("demo-ana")
     assert resolve_profile(builtin_profiles_dir() / "demo-ana.json").user_id == "demo-ana"
+
+
+@pytest.mark.parametrize("folder", ["gone", "file.json", ""])
+def test_a_profiles_dir_that_is_no_folder_is_refused(tmp_path, monkeypatch, folder):
+    # Its built-in namesake was taken instead, without a word ("" stood for the current
+    # folder), where the variable and evaluate --profiles refused.
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "file.json", VALID)
+    message = (r"profiles_dir must be a folder's path, got ''" if not folder else
+               rf"profiles_dir '{folder}' is not a folder; give a folder of profiles")
+    with pytest.raises(InvalidProfileError, match=message):
+        resolve_profile("demo-ana", folder)
+    with pytest.raises(InvalidProfileError, match=message):
+        gym.make("Act2Intent-Execute-v0", users=["demo-ana"], profiles_dir=folder)
+
+
+def test_a_folder_named_like_a_profile_file_is_no_profile(tmp_path):
+    # A folder "weird.json" was listed as profile 'weird': evaluate --profiles DIR, which
+    # runs every profile of DIR, then could not find it.
+    write(tmp_path / "tess.json", VALID)
+    (tmp_path / "weird.json").mkdir()
+    assert profile_names(tmp_path) == ("tess",)
 
 
 def test_a_path_is_loaded_as_a_file(tmp_path):
