@@ -25,7 +25,7 @@ from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
 from mobileintent_gym.users.profile import seed_name
-from mobileintent_gym.users.sets import UserSpec, resolve_users
+from mobileintent_gym.users.sets import UserSpec, env_users
 
 __all__ = ["AgentFactory", "Episode", "EpisodeRecord", "ReferenceStep", "ReplayDivergedError",
            "StepRecord", "Transition", "episode_record", "episode_result", "episode_seed",
@@ -233,9 +233,11 @@ def run_episodes(env: gym.Env, make_agent: AgentFactory, users: UserSpec,
     """Every task for every user, one rollout each (see :func:`episodes`), as they finish.
 
     ``users`` is anything :func:`~mobileintent_gym.users.resolve_users` takes (``"test"``,
-    names, paths), looked up in the env's ``profiles_dir`` first.
+    names, paths), looked up in the env's ``profiles_dir`` first; two that are one user
+    (a name and a profile of the same ``user_id``) are refused, naming both
+    (:func:`~mobileintent_gym.users.sets.env_users`).
     """
-    names = resolve_users(users, getattr(env.unwrapped, "profiles_dir", None))
+    names = env_users(users, getattr(env.unwrapped, "profiles_dir", None))
     return (run(env, make_agent, e) for e in episodes(names, tasks, seed, skip))
 
 

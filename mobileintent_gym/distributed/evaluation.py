@@ -7,7 +7,7 @@ from typing import Any
 
 from mobileintent_gym.distributed.pool import EXECUTE_ENV, RolloutPool
 from mobileintent_gym.rollouts import AgentFactory, EpisodeRecord, episodes
-from mobileintent_gym.users.sets import UserSpec, resolve_users
+from mobileintent_gym.users.sets import UserSpec, env_users
 
 
 def evaluate_ray(env_kwargs: Mapping[str, Any], make_agent: AgentFactory,
@@ -24,7 +24,8 @@ def evaluate_ray(env_kwargs: Mapping[str, Any], make_agent: AgentFactory,
         env_kwargs: Passed to ``gym.make`` in each actor.
         make_agent: ``make_agent(env, seed)`` builds each rollout's agent.
         users: Anything :func:`~mobileintent_gym.users.resolve_users` takes (``"test"``,
-            names, paths), looked up in ``env_kwargs['profiles_dir']`` first.
+            names, paths), looked up in ``env_kwargs['profiles_dir']`` first; two that are
+            one user are refused, as :func:`~mobileintent_gym.rollouts.run_episodes` does.
         tasks: The task ids.
         seed: Seed of the evaluation (each rollout gets ``episode_seed`` of it).
         num_actors: Actors to start (one CPU each).
@@ -32,7 +33,7 @@ def evaluate_ray(env_kwargs: Mapping[str, Any], make_agent: AgentFactory,
         env_id: The registered env id.
         progress: Show a progress bar on stderr.
     """
-    names = resolve_users(users, env_kwargs.get("profiles_dir"))
+    names = env_users(users, env_kwargs.get("profiles_dir"))
     with RolloutPool(num_actors, env_id, env_kwargs, address=address,
                      progress=progress) as pool:
         return pool.run(episodes(names, tasks, seed), make_agent)

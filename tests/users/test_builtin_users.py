@@ -65,6 +65,25 @@ def test_an_env_refuses_two_users_who_are_one(tmp_path, env_id):
     gym.make(env_id, users=["demo-ana", "demo-ben"]).close()  # two people: both kept
 
 
+def test_rollouts_refuse_two_users_who_are_one(tmp_path):
+    # The env refused them, but run_episodes (and evaluate_ray) ran and recorded both.
+    import gymnasium as gym
+
+    from mobileintent_gym import rollouts
+    from mobileintent_gym.agents import RandomAgent
+    from mobileintent_gym.distributed import evaluate_ray
+
+    profile = json.loads((builtin_profiles_dir() / "demo-ben.json").read_text())
+    path = tmp_path / "fake.json"
+    path.write_text(json.dumps({**profile, "user_id": "demo-ana"}))
+    env = gym.make("Act2Intent-Execute-v0", users=["demo-ana"])
+    with pytest.raises(MobileIntentError, match=f"users 'demo-ana' and '{path}' are both "):
+        rollouts.run_episodes(env, RandomAgent, ["demo-ana", path], ["G-SPT-01:common:explicit"])
+    env.close()
+    with pytest.raises(MobileIntentError, match="are both user 'demo-ana'"):  # before Ray
+        evaluate_ray({}, RandomAgent, ["demo-ana", path], ["G-SPT-01:common:explicit"])
+
+
 def test_profiles_dir_names_resolve_and_set_names_win(tmp_path):
     (tmp_path / "user7.json").write_text(json.dumps({"interests": {}, "affinities": {}}))
     (tmp_path / "test.json").write_text(json.dumps({"interests": {}, "affinities": {}}))
