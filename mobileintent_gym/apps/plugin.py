@@ -21,7 +21,7 @@ from mobileintent_gym.apps.records import Record
 from mobileintent_gym.checks import is_count
 from mobileintent_gym.errors import InvalidAppError
 from mobileintent_gym.metrics.pair import SUBGOAL_CONTEXTS
-from mobileintent_gym.phone.app import App, check_state_type
+from mobileintent_gym.phone.app import App, check_app
 from mobileintent_gym.vocabulary import DOMAINS, EVENT_CLASSES, domain_hint
 
 if TYPE_CHECKING:
@@ -96,10 +96,10 @@ class AppBundle:
                 a context or template declared twice, a template of another app, for an
                 unknown context or route, without subgoals, with a placeholder other
                 than ``{label}`` and ``{cue}`` or an intent of an unknown event class or
-                domain, a state type that is not an immutable dataclass, or contexts
-                without ``build_state``.
+                domain, a state type that is not an immutable dataclass, an app without
+                its own ``initial_state``, or contexts without ``build_state``.
         """
-        check_state_type(self.app)
+        check_app(self.app)
         _check_routes(self.app)
         keys = {c.key: c for c in self.contexts}
         if any(c.app != self.id for c in self.contexts):

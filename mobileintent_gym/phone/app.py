@@ -129,7 +129,7 @@ class App:
         """The app's built-in data for ``seed`` (every app overrides it).
 
         Raises:
-            NotImplementedError: Naming the app that does not.
+            NoInitialStateError: Naming the app that does not.
         """
         raise _no_initial_state(self)
 
@@ -241,10 +241,27 @@ def check_state_type(app: App) -> None:
                               "dataclass, so that the phone can tell when its data changed")
 
 
-def _no_initial_state(app: App) -> NotImplementedError:
-    return NotImplementedError(
+class NoInitialStateError(InvalidAppError, NotImplementedError):
+    """An app that does not override :meth:`App.initial_state` (every app must)."""
+
+
+def _no_initial_state(app: App) -> NoInitialStateError:
+    return NoInitialStateError(
         f"app {app.id!r} ({type(app).__name__}) must override initial_state(seed); an "
         "app with PAIR contexts returns random_state(CONTEXTS, build_state, APP, seed)")
+
+
+def check_app(app: App) -> None:
+    """Raise unless ``app`` has a frozen state type and its own ``initial_state``.
+
+    Raises:
+        InvalidAppError: Naming the app and its state type.
+        NoInitialStateError: Naming the app that does not override ``initial_state`` (an
+            :class:`InvalidAppError` and a ``NotImplementedError``).
+    """
+    check_state_type(app)
+    if getattr(app.initial_state, "__func__", None) is App.initial_state:
+        raise _no_initial_state(app)
 
 
 def install(items: Iterable[App | Installable] | None) -> dict[str, App]:
@@ -254,7 +271,7 @@ def install(items: Iterable[App | Installable] | None) -> dict[str, App]:
         InvalidAppError: For items that are no list (an app, a text), an item that is not
             an app or bundle, an app whose state type
             is not a frozen dataclass, or a repeated app id.
-        NotImplementedError: For an app that does not override ``initial_state`` (found
+        NoInitialStateError: For an app that does not override ``initial_state`` (found
             here: a phone builds the built-in states when it first needs them).
     """
     if items is None:
@@ -265,9 +282,7 @@ def install(items: Iterable[App | Installable] | None) -> dict[str, App]:
     apps: dict[str, App] = {}
     for item in items:
         app = app_of(item)
-        check_state_type(app)
-        if getattr(app.initial_state, "__func__", None) is App.initial_state:
-            raise _no_initial_state(app)
+        check_app(app)
         if app.id in apps:
             raise InvalidAppError(f"app id {app.id!r} is installed twice")
         apps[app.id] = app

@@ -106,7 +106,8 @@ class SimPhone:
             (:func:`check_screen_size`), before anything is allocated.
         InvalidStateError: When ``seconds_per_action`` is not a finite number within
             :data:`MAX_PACE`.
-        NotImplementedError: For an app that does not override ``initial_state``.
+        NoInitialStateError: For an app that does not override ``initial_state`` (an
+            ``InvalidAppError`` and a ``NotImplementedError``).
 
     Example:
         >>> phone = SimPhone()

@@ -338,9 +338,13 @@ def test_an_app_without_initial_state_is_named_when_a_phone_installs_it():
     class Forgotten(type(music)):
         initial_state = App.initial_state
 
-    with pytest.raises(NotImplementedError, match=r"app 'music' \(Forgotten\) must override "
-                                                  r"initial_state\(seed\)"):
+    named = r"app 'music' \(Forgotten\) must override initial_state\(seed\)"
+    with pytest.raises(NotImplementedError, match=named):
         SimPhone(apps=[Forgotten()])
+    # The registry took such a plugin, and every command that built a phone then ended in
+    # NotImplementedError's traceback: it is an app error, named in one line.
+    with pytest.raises(InvalidAppError, match=named):
+        AppBundle(Forgotten()).check()
 
 
 def test_two_apps_declaring_one_template_are_both_named():
