@@ -15,8 +15,10 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.metadata
+import importlib.util
 import os
 import re
+import sysconfig
 import traceback
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -117,18 +119,36 @@ def _plugged_in(point: importlib.metadata.EntryPoint) -> object:
     try:
         module = importlib.import_module(point.module)
     except Exception as err:  # any error of the app's own code on import
-        raise InvalidAppError(f"{_named(point)} cannot be imported{_failed_at(err)}: {err!r} "
+        raise InvalidAppError(f"{_named(point)} cannot be imported"
+                              f"{_failed_at(err, point.module)}: {err!r} "
                               "(fix or uninstall that distribution)") from err
     _sources(point)
     return getattr(module, point.attr or "BUNDLE", None)
 
 
-def _failed_at(err: BaseException) -> str:
-    """`` at file:line`` of the innermost frame of ``err`` in the app's own code, if any."""
-    gym = (f"{Path(importlib.__file__).parent}{os.sep}", f"{Path(__file__).parents[1]}{os.sep}")
-    frames = [f for f in traceback.extract_tb(err.__traceback__)
-              if not f.filename.startswith(("<", *gym))]  # <frozen …>, <string>: generated
-    return f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+def _failed_at(err: BaseException, module: str) -> str:
+    """`` at file:line`` of the innermost frame of ``err`` in the app's own code, if any.
+
+    That is in the folders of ``module``'s top-level package, else anywhere but the
+    standard library's and the gym's (a module of its own, or a package not found).
+    """
+    frames = traceback.extract_tb(err.__traceback__)
+    own = [f for f in frames if f.filename.startswith(_package_folders(module))]
+    if not own:
+        others = (sysconfig.get_paths()["stdlib"], str(Path(__file__).parents[1]))
+        own = [f for f in frames if not f.filename.startswith(
+            ("<", *(f"{folder}{os.sep}" for folder in others)))]  # <frozen …>: generated
+    return f" at {own[-1].filename}:{own[-1].lineno}" if own else ""
+
+
+def _package_folders(module: str) -> tuple[str, ...]:
+    """The folders of ``module``'s top-level package, each ending in a separator."""
+    try:
+        spec = importlib.util.find_spec(module.partition(".")[0])
+    except (ImportError, ValueError):  # its own import failed, or it is none
+        return ()
+    folders = (spec and spec.submodule_search_locations) or ()
+    return tuple(f"{folder}{os.sep}" for folder in folders)
 
 
 def _sources(point: importlib.metadata.EntryPoint) -> Path:

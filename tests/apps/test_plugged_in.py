@@ -253,6 +253,21 @@ def test_an_import_failing_inside_the_gym_is_placed_in_the_apps_own_code(entry_p
         registry.bundles()
 
 
+def test_an_import_failing_in_the_standard_library_is_placed_in_the_apps_own_code(
+        entry_points, tmp_path, monkeypatch):
+    # The place named was dataclasses.py's line that raised, not the app's own module.
+    (tmp_path / "dated_app").mkdir()
+    (tmp_path / "dated_app" / "__init__.py").write_text("from dated_app import state\n")
+    (tmp_path / "dated_app" / "state.py").write_text(
+        "import dataclasses\n\n\n@dataclasses.dataclass\nclass State:\n"
+        "    notes: list = []\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    entry_points([("dated", "dated_app")])
+    with pytest.raises(InvalidAppError, match="cannot be imported at "
+                                              f"{tmp_path / 'dated_app' / 'state.py'}:4: "):
+        registry.bundles()
+
+
 def test_two_distributions_plugging_in_one_app_id_are_named(entry_points):
     entry_points([("weather", "weather_app"), ("weather", "weather_app")])
     with pytest.raises(InvalidAppError, match=r"app declared more than once: 'weather' \(by "
