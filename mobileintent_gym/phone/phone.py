@@ -294,7 +294,9 @@ class SimPhone:
         """Bring an app to the front at ``route`` (a deep link, as ``am start`` does).
 
         Raises:
-            UnknownRouteError: When the app or the route does not exist.
+            UnknownRouteError: When the app or the route does not exist, or the screen
+                cannot be shown (a parameter naming no record, or a fault of the screen:
+                the message holds its error); the phone is left as it was.
         """
         self._check_open()
         undo = self._undo_point()
@@ -303,8 +305,10 @@ class SimPhone:
             self._current()  # a parameter naming no record fails here, not on a later call
         except Exception as err:  # a record that is missing, a value of another type …
             self._roll_back(*undo)
+            shown = route or self._stacks.app(app_id).home
             raise UnknownRouteError(
-                f"{app_id!r} has nothing for {route!r} with {params!r}: {err!r}") from err
+                f"{app_id!r} cannot show {shown!r} with {params!r} (a record it does not "
+                f"hold, or a fault of the screen): {err!r}") from err
 
     def launch(self, app_id: str) -> None:
         """Bring an app to the front where it was left, as its launcher icon does.

@@ -151,6 +151,22 @@ def test_a_deep_link_to_a_new_playlist_of_no_track_is_refused_as_it_opens():
     assert phone.route() == "launcher"
 
 
+def test_a_home_screen_that_fails_as_it_opens_is_named_by_its_route(monkeypatch):
+    # It was "'music' has nothing for None with {}": the route opened went unnamed.
+    phone = SimPhone(540, 1200)
+    music = phone.apps["music"]
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug of the screen")
+
+    monkeypatch.setattr(music, music.routes[music.home].build, broken)
+    with pytest.raises(UnknownRouteError, match=re.escape(
+            f"'music' cannot show {music.home!r} with {{}} (a record it does not hold, or a "
+            "fault of the screen): ZeroDivisionError('a bug of the screen')")):
+        phone.open("music")
+    assert phone.route() == "launcher"
+
+
 @pytest.mark.parametrize("seconds", [float("nan"), float("inf"), "4", None, True, 1e18, -1e12])
 def test_a_pace_that_is_no_finite_number_is_named(seconds):
     with pytest.raises(InvalidStateError, match=re.escape(
