@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from mobileintent_gym.console import plain
 from mobileintent_gym.tasks.templates import TEMPLATES
-from mobileintent_gym.users.pair import CONTEXTS, PairConfig
+from mobileintent_gym.users.pair import CONTEXTS, PairConfig, reserved_records
 
 
 def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
@@ -32,13 +32,22 @@ def templates_table() -> str:
 
 
 def contexts_table(config: PairConfig | None = None) -> str:
-    """One row per PAIR context: its key, its pool's id range, size and common records."""
+    """One row per PAIR context: its key, its pool's id range, size and common records.
+
+    A size larger than the pool is followed by what the pool holds.
+
+    Raises:
+        InvalidAppError: Naming a context whose common records its pool does not hold.
+    """
     config = config or PairConfig()
+    reserved_records(CONTEXTS.values())
     rows = []
     for spec in CONTEXTS.values():
         ids = sorted(entity.id for entity in spec.pool.entities())
+        size = config.size(spec)
+        held = f" (its pool holds {len(ids)})" if size > len(ids) else ""
         rows.append([f"`{spec.key}`", f"`{ids[0]}` … `{ids[-1]}` ({len(ids)})",
-                     str(config.size(spec)), ", ".join(f"`{i}`" for i in spec.common)])
+                     f"{size}{held}", ", ".join(f"`{i}`" for i in spec.common)])
     return markdown_table(("context", "pool (ids, records)", "size", "common records"), rows)
 
 

@@ -355,7 +355,7 @@ def select(contexts: Iterable[ContextSpec], ranked: Callable[[ContextSpec], Sequ
     already taken by an earlier context on the same pool.
     """
     contexts = tuple(contexts)
-    blocked = _reserved(contexts)
+    blocked = reserved_records(contexts)
     return {spec.key: ContextItems(spec.common, _select(
         ranked(spec), size(spec) - len(spec.common), blocked[spec.pool])) for spec in contexts}
 
@@ -371,8 +371,13 @@ def _shown(specs: Mapping[str, ContextSpec], contexts: Mapping[str, ContextItems
     return shown
 
 
-def _reserved(contexts: Iterable[ContextSpec]) -> dict[Pool, tuple[set[str], set[str]]]:
-    """Per pool: the ids and case-folded labels no personal list may take."""
+def reserved_records(contexts: Iterable[ContextSpec]
+                     ) -> dict[Pool, tuple[set[str], set[str]]]:
+    """Per pool: the ids and case-folded labels no personal list may take (the common ones).
+
+    Raises:
+        InvalidAppError: Naming a context whose common records its pool does not hold.
+    """
     blocked: dict[Pool, tuple[set[str], set[str]]] = {}
     for spec in contexts:
         ids, labels = blocked.setdefault(spec.pool, (set(), set()))

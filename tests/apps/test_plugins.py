@@ -356,14 +356,19 @@ def test_two_apps_declaring_one_template_are_both_named():
                                   ("G-X-01", "chat")])
 
 
-def test_a_common_record_missing_from_its_pool_is_named():
-    from mobileintent_gym.users.pair import _reserved
+def test_a_common_record_missing_from_its_pool_is_named(monkeypatch):
+    from mobileintent_gym.tasks import catalog
+    from mobileintent_gym.users.pair import reserved_records
 
     spec = registry.get("music").contexts[0]
     broken = dataclasses.replace(spec, common=(*spec.common, "zz99"))
     with pytest.raises(InvalidAppError, match=f"context '{spec.key}' reserves common records "
                                               r"\['zz99'\] that its pool"):
-        _reserved([broken])
+        reserved_records([broken])
+    # The catalog, which the docs say shows whether a context of yours is in, listed it.
+    monkeypatch.setattr(catalog, "CONTEXTS", {**CONTEXTS, spec.key: broken})
+    with pytest.raises(InvalidAppError, match=r"reserves common records \['zz99'\]"):
+        catalog.contexts_table()
 
 
 def test_a_context_domain_of_no_known_name_is_refused_with_the_closest_one():

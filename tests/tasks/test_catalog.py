@@ -33,6 +33,10 @@ def test_every_context_has_its_row_with_the_configured_size():
     by_key = {row[0].strip("`"): row for row in rows}
     assert by_key["music:home"][1:] == ["`p00` … `p31` (32)", "5", "`p00`, `p04`"]
     assert by_key["chat:chats"][2] == "20"  # no size of its own: top_k
+    # A size beyond the pool was shown as it was asked, not as the content gets it.
+    bigger = cells(contexts_table(PairConfig(sizes={"music:home": 40})))
+    assert bigger[[row[0] for row in bigger].index("`music:home`")][2] == (
+        "40 (its pool holds 32)")
 
 
 def test_task_ids_take_one_template_id_alone_and_name_an_unknown_one():
