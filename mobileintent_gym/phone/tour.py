@@ -16,6 +16,7 @@ from PIL import Image
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.console import output_folder, path_text, size_text
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import launcher
 from mobileintent_gym.phone.app import App
 from mobileintent_gym.phone.events import ActResult
@@ -28,6 +29,10 @@ Step = Callable[[str], Action]
 """A tour step: the action to take on the screen whose dump is given."""
 
 MAX_PAGES = 16
+
+
+class TourError(MobileIntentError):
+    """A tour step that does not fit its screen (or whose action failed there)."""
 
 
 def tap(**criteria: str) -> Step:
@@ -100,13 +105,21 @@ def walk(phone: SimPhone) -> Iterator[tuple[str, str, ActResult]]:
 
     Yields:
         Each step's name, the dump its action was chosen on, and what the action did.
+
+    Raises:
+        TourError: When a step finds nothing to act on or its action fails, naming the
+            step, the screen and why.
     """
     phone.reset(seed=0)
     for name, step, opens in _opening(phone.apps.values()):
         if opens is not None:  # by position: an app's own step may be called "…_home" too
             _turn_to(phone, opens)
         xml = phone.hierarchy()
-        yield name, xml, phone.act(step(xml))
+        try:
+            result = phone.act(step(xml))
+        except MobileIntentError as err:  # an app's tour step that does not fit its screen
+            raise TourError(f"tour step {name!r} on {phone.route()}: {err}") from err
+        yield name, xml, result
 
 
 def run_tour(phone: SimPhone, out: Path | None = None) -> list[dict]:

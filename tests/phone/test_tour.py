@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from mobileintent_gym.actions import Action
@@ -57,6 +59,33 @@ def test_an_app_step_named_like_an_opening_does_not_turn_launcher_pages(monkeypa
 
     assert names.count("forum_home") == 2
     assert {route for route, action in taken if action == "SWIPE[LEFT]"} <= {"launcher"}
+
+
+def test_a_step_that_does_not_fit_its_screen_is_named_with_the_screen(monkeypatch):
+    # "tour: no element with {'resource_id': 'add_to_lst'} on screen" named neither the
+    # app's step nor where it was; an app's failing handler was named without its line.
+    from mobileintent_gym.phone.tour import TourError, tap
+
+    phone = SimPhone(540, 1200)
+    forum = type(phone.apps["forum"])
+    monkeypatch.setattr(forum, "tour", (("typo", tap(resource_id="add_to_lst")),))
+    with pytest.raises(TourError, match=r"^tour step 'forum_typo' on forum/\S+: no element "
+                                        r"with \{'resource_id': 'add_to_lst'\}"):
+        list(walk(phone))
+
+    def failing(nav, post_id):  # an app's bug, in its own handler
+        raise ZeroDivisionError("a bug of the app")
+
+    line = failing.__code__.co_firstlineno + 1
+    social = phone.apps["social"]
+    monkeypatch.setattr(forum, "tour", ())
+    monkeypatch.setattr(type(social), "tour", (("liked", tap(resource_id="like")),))
+    monkeypatch.setattr(social, "on_like", failing)
+    with pytest.raises(TourError, match=rf"^tour step 'social_liked' on social/home: "
+                                        rf"CLICK\[.*\] failed on social/home and was undone: "
+                                        rf"ZeroDivisionError\('a bug of the app'\) at "
+                                        rf"{re.escape(__file__)}:{line}$"):
+        list(walk(phone))
 
 
 @pytest.mark.parametrize("seed", [1, 7, 12])
