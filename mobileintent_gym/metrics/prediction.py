@@ -209,7 +209,14 @@ def parse_prediction(text: str, confidence: float | None = None) -> Prediction:
             ``"Confidence"`` (any case): 1 when it gives none, 0 when it holds no JSON
             object or a confidence that is no number in [0, 1] (named in ``error``), so
             such an answer is pushed only when every prediction is.
+
+    Raises:
+        ValueError: For a ``confidence`` given that is no number in [0, 1] (NaN would
+            never be pushed, and 1.5 always).
     """
+    if confidence is not None and not (is_number(confidence) and 0.0 <= confidence <= 1.0):
+        raise ValueError(f"confidence must be a number in [0, 1] or None, got "
+                         f"{brief(confidence, 40)}")
     data = first_json_object(text)
     if confidence is not None or data is None:
         return prediction_from(data, text, 0.0 if confidence is None else confidence)

@@ -1,5 +1,7 @@
 """Acc-G and the alignment behind Acc-S/BLEU-4 on hand-built segmentations."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -173,6 +175,16 @@ def test_saved_answers_scored_offline_are_pushed_by_their_own_confidence():
     assert scores["push_rate"] == 0.5 and scores["acc_c"] == 1.0
     assert parse_prediction(answers[1], 0.7).confidence == 0.7  # one given overrides it
     assert parse_prediction("no object", 0.7).confidence == 0.7
+
+
+@pytest.mark.parametrize("confidence", [float("nan"), 1.5, -1.0, "0.9", True])
+def test_a_confidence_given_that_is_no_number_in_0_1_is_named(confidence):
+    # NaN was taken and never pushed, without a word; 1.5 and -1 were taken as they were.
+    from mobileintent_gym.metrics.act2intent import parse_prediction
+
+    with pytest.raises(ValueError, match=re.escape(
+            f"confidence must be a number in [0, 1] or None, got {confidence!r}")):
+        parse_prediction('{"Event": "A", "Behaviour": "x"}', confidence)
 
 
 @pytest.mark.parametrize("text", [
