@@ -53,8 +53,17 @@ class Encoder(Protocol):
 
 
 def unit_rows(vectors: np.ndarray) -> np.ndarray:
-    """``vectors`` scaled to unit length row by row (a zero row stays zero)."""
+    """``vectors`` scaled to unit length row by row (a zero row stays zero).
+
+    Raises:
+        ValueError: For a row that holds NaN or an infinity (an encoder's fault: it would
+            score as a zero row, a similarity of 0, without a word).
+    """
     vectors = np.asarray(vectors, dtype=np.float64)
+    if not np.isfinite(vectors).all():
+        bad = sorted({int(i) for i in np.argwhere(~np.isfinite(vectors))[:, 0]})
+        raise ValueError(f"embedding rows {bad[:10]} hold NaN or infinite values: the "
+                         "encoder is broken (a damaged model, an overflow in half precision?)")
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
 

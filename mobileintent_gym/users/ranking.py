@@ -102,7 +102,8 @@ def _unit(rows: np.ndarray) -> np.ndarray:
     keep it give the scores they always gave, to the last bit.
     """
     norms = np.linalg.norm(rows, axis=1)
-    return rows if np.allclose(norms[norms > 0], 1, atol=1e-3) else unit_rows(rows)
+    unit = np.isfinite(rows).all() and np.allclose(norms[norms > 0], 1, atol=1e-3)
+    return rows if unit else unit_rows(rows)  # which names rows holding NaN
 
 
 def score_entities(values: Sequence[str], entities: Sequence[Entity],

@@ -96,6 +96,27 @@ def test_a_command_announces_the_lexical_fallback_and_why(no_sentence_transforme
         run_encoder("paraphrase-multilingual-MiniLM-L12-v2", stream=stream)
 
 
+def test_an_encoder_that_gives_nan_is_named_not_scored_zero():
+    # A NaN row scored as a zero row: Acc-S 0 for a broken encoder, without a word.
+    from mobileintent_gym.metrics.text import pair_similarities
+    from mobileintent_gym.users.encoders import unit_rows
+    from mobileintent_gym.users.ranking import score_entities
+
+    class Broken:
+        name = "broken"
+
+        def encode(self, texts):
+            return np.full((len(texts), 4), np.nan, dtype=np.float32)
+
+    assert np.allclose(unit_rows(np.array([[3.0, 4.0], [0.0, 0.0]])), [[0.6, 0.8], [0, 0]])
+    with pytest.raises(ValueError, match=r"embedding rows \[1\] hold NaN or infinite"):
+        unit_rows(np.array([[1.0, 0.0], [np.inf, 0.0]]))
+    with pytest.raises(ValueError, match=r"embedding rows \[0\] hold NaN"):
+        pair_similarities(["a"], ["b"], Broken())
+    with pytest.raises(ValueError, match="hold NaN"):  # content ranked by NaN scores too
+        score_entities(["jazz"], list(pair.CONTEXTS["music:liked"].pool.entities())[:3], Broken())
+
+
 def test_unknown_kind_is_refused():
     with pytest.raises(ValueError, match="'bert'"):
         make_encoder("bert")
