@@ -58,8 +58,9 @@ class EpisodeResult:
             ValueError: For a task id without a target type, a user that is no text, a
                 verdict that is no bool, rewards, contexts or reached flags that are no
                 list, tuple or 1-D array, a reward that is no number from 0 to 1, a
-                reached flag that is no bool, a context other than ``UC`` or ``UA``, or
-                rewards, contexts and reached flags of different lengths.
+                reached flag that is no bool, a context other than ``UC`` or ``UA``,
+                rewards, contexts and reached flags of different lengths, or a reward
+                earned on a subgoal never reached (an unreached subgoal earns 0).
         """
         parts = self.task.split(":") if isinstance(self.task, str) else ()
         name = f"the result of {self.task!r} for {self.user!r}"
@@ -89,6 +90,11 @@ class EpisodeResult:
                              f"{sizes[2]} reached flags; each subgoal has one of each")
         if not set(self.contexts) <= SUBGOAL_CONTEXTS:
             raise ValueError(f"{name}: contexts are UC or UA, got {self.contexts!r}")
+        earned = [k + 1 for k, (r, seen) in enumerate(zip(self.rewards, self.reached,
+                                                           strict=True)) if r and not seen]
+        if earned:
+            raise ValueError(f"{name}: subgoal(s) {earned} earn a reward but were never "
+                             "reached; an unreached subgoal earns 0")
 
     @property
     def target_type(self) -> str:
@@ -106,7 +112,8 @@ def all_success(results: Iterable[EpisodeResult],
     """Share of (template, target type, instruction type) groups where every user succeeds.
 
     all-success = |{g : ∀ users u, success(g, u)}| / |groups|; a task id is exactly such a
-    group.
+    group. Where a user has several rollouts of a group (a RePAIR group's), every one
+    must succeed.
 
     Args:
         results: The rollouts.

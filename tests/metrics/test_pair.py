@@ -111,6 +111,9 @@ def test_a_result_holds_its_per_subgoal_values_in_lists_tuples_or_arrays():
     (("G-ALI-01:common:explicit", "u1", T, (1.0,), {UC: 1}, (T,)), "contexts must be a list"),
     (("G-ALI-01:common:explicit", "u1", T, np.ones((1, 1)), (UC,), (T,)),
      "rewards must be a list"),
+    # Counted in the all-subgoals ratio, not in SAR: an unreached subgoal earns 0.
+    (("G-ALI-01:common:explicit", "u1", T, (1.0, 0.0, 1.0), (UC, UA, UA), (T, F, F)),
+     r"subgoal\(s\) \[3\] earn a reward but were never reached"),
 ])
 def test_a_result_the_scores_would_misread_is_refused_naming_task_and_user(fields, named):
     # A task id without a target type raised IndexError inside pair_scores; mismatched
