@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -325,9 +325,9 @@ def _checked_tasks(tasks: str | Iterable[str] | None) -> tuple[str, ...]:
         return task_ids()
     if isinstance(tasks, str):
         chosen: tuple = (tasks,)
-    else:  # bytes would be read as numbers
+    else:  # bytes would be read as numbers, a mapping as its keys
         chosen = ordered(tasks) if isinstance(tasks, Iterable) and not isinstance(
-            tasks, bytes | bytearray) else ()
+            tasks, bytes | bytearray | Mapping) else ()
     if not chosen:
         raise UnknownTaskError(f"tasks must be task ids (None: every task), got {tasks!r}")
     for task_id in chosen:

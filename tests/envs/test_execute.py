@@ -180,6 +180,9 @@ def test_unknown_users_tasks_and_options_are_named():
     ({"tasks": ["G-XXX-01:common:explicit"]}, UnknownTaskError, "unknown template 'G-XXX-01'"),
     ({"tasks": []}, UnknownTaskError, r"tasks must be task ids \(None: every task\), got \[\]"),
     ({"tasks": 7}, UnknownTaskError, "got 7"),
+    # A mapping was read as its keys: its values, whatever they meant, went unread.
+    ({"tasks": {"G-SPT-02:personal:implicit": 1}}, UnknownTaskError,
+     r"got \{'G-SPT-02:personal:implicit': 1\}"),
     ({"observation": ("instruction", "scren")}, ValueError, "got \\('instruction', 'scren'\\)"),
     ({"observation": "hierarchy "}, ValueError, "got \\('hierarchy ',\\)"),
 ])
