@@ -95,6 +95,7 @@ class Connection:
         self._online = False
         self._token = b""
         self._auth_attempts = 0
+        self._refused = ""  # why the host's key was refused, while it is held unauthorized
         self._streams: dict[int, Stream] = {}
         # Pulls that may build or hand over file data at once (see Stream's ``bulk``).
         self._bulk = asyncio.Semaphore(BULK_WRITES)
@@ -119,6 +120,8 @@ class Connection:
             by_us = self._writer.is_closing()
             return ("closed by the server" if by_us else "closed by peer"), False
         except (TimeoutError, asyncio.TimeoutError):
+            if self._refused:  # held unauthorized for the handshake's time: its reason
+                return self._refused, True
             return ("timed out in the handshake, inside a packet or waiting for the client "
                     "to read"), True
         except ConnectionError as err:
@@ -192,7 +195,11 @@ class Connection:
                 key = parse_public_key(packet.payload)
             except KeyFormatError as err:
                 raise ProtocolError(f"AUTH public key unreadable: {err}") from err
-            raise ProtocolError(f"AUTH refused: key {key.comment or '(no comment)'} is not allowed")
+            # As a phone does until its user allows the key: no answer. The host shows the
+            # device "unauthorized" (and says to check for a dialog on it) until the
+            # handshake times out and the connection closes.
+            self._refused = (f"AUTH refused: key {key.comment or '(no comment)'} is not "
+                             "allowed (held unauthorized until the handshake timed out)")
         else:
             raise ProtocolError(f"AUTH with unknown type {packet.arg0}")
 
