@@ -250,5 +250,6 @@ def _redirect(tokens: list, index: int, op: str, command: Command, fd: int) -> i
 def _close(pipelines: list[Pipeline], current: Pipeline, token: str, source: str) -> None:
     if current.commands[-1].words or current.commands[-1].redirects:
         pipelines.append(current)
-    elif len(current.commands) > 1 or (token in ("&&", "||", "|") or current.connector != ";"):
+    elif len(current.commands) > 1 or token in ("&&", "||", "|", ";", "&") \
+            or current.connector != ";":  # sh: "syntax error: ';' unexpected" for ';;'
         raise ShellSyntaxError(f"syntax error near {token or 'end of line'!r} in {source!r}")

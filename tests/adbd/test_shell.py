@@ -157,9 +157,13 @@ def test_writes_outside_shared_storage_are_denied(shell):
 
 
 def test_syntax_errors():
-    for line in ("echo 'open", 'echo "open', "echo $(open", "a &&", "| a", "echo >"):
+    # ";;" and a lone ";" ran as if the empty command were not there; sh refuses both.
+    for line in ("echo 'open", 'echo "open', "echo $(open", "a &&", "| a", "echo >",
+                 "echo a;;", ";", "echo a ; ; echo b", "echo a & ;"):
         with pytest.raises(ShellSyntaxError):
             parse(line)
+    assert [len(parse(line)) for line in ("echo a;", "echo a &", "echo a\n\necho b", "")] == [
+        1, 1, 2, 0]
 
 
 def test_syntax_error_in_shell_exits_2(shell):
