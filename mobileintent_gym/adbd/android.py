@@ -25,6 +25,7 @@ from PIL import Image
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.adbd.conventions import LONG_PRESS_MS, route_from_component, swipe_gesture
+from mobileintent_gym.adbd.keycodes import KEYCODES
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 from mobileintent_gym.checks import is_digits
 from mobileintent_gym.errors import DeviceError, MobileIntentError
@@ -35,16 +36,9 @@ if TYPE_CHECKING:
 
 _INPUT_SOURCES = frozenset({"touchscreen", "touchpad", "keyboard", "mouse", "trackball",
                             "stylus", "dpad", "gamepad", "joystick", "touchnavigation"})
-_KEY_NAMES = {"HOME": 3, "BACK": 4, "CALL": 5, "ENDCALL": 6, "DPAD_UP": 19,
-              "DPAD_DOWN": 20, "DPAD_LEFT": 21, "DPAD_RIGHT": 22, "VOLUME_UP": 24,
-              "VOLUME_DOWN": 25, "POWER": 26, "CAMERA": 27, "TAB": 61, "SPACE": 62,
-              "ENTER": 66, "DEL": 67, "MENU": 82, "SEARCH": 84, "ESCAPE": 111,
-              "APP_SWITCH": 187, "WAKEUP": 224,
-              **{f"{d}": 7 + d for d in range(10)},  # KEYCODE_0 is 7
-              **{chr(ord("A") + i): 29 + i for i in range(26)}}  # KEYCODE_A is 29
 # The keys that type: digits, letters (lower case, no modifier held) and space.
-_TYPED_KEYS = {code: name.lower() for name, code in _KEY_NAMES.items() if len(name) == 1} | {
-    _KEY_NAMES["SPACE"]: " "}
+_TYPED_KEYS = {code: name.lower() for name, code in KEYCODES.items() if len(name) == 1} | {
+    KEYCODES["SPACE"]: " "}
 _PHONE_KEYS = {3: "HOME", 4: "BACK", 66: "ENTER"}
 _DUMP_PATH = "/sdcard/window_dump.xml"
 
@@ -291,8 +285,8 @@ class PhoneCommands:
             name = arg.upper().removeprefix("KEYCODE_")
             if arg.isdecimal():
                 codes.extend(_ints([arg]))
-            elif name in _KEY_NAMES:
-                codes.append(_KEY_NAMES[name])
+            elif name in KEYCODES:
+                codes.append(KEYCODES[name])
             else:
                 raise ValueError(f"unknown keycode {arg!r}")
         if not codes:
@@ -311,7 +305,7 @@ class PhoneCommands:
         """
         if code in _PHONE_KEYS:
             self.phone.act(Action.press(_PHONE_KEYS[code]))
-        elif code == _KEY_NAMES["DEL"]:
+        elif code == KEYCODES["DEL"]:
             if (key := self.phone.key_center(BACKSPACE)) is not None:
                 self.phone.act(Action.click(*key))
         elif code in _TYPED_KEYS:

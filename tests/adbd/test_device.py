@@ -137,6 +137,17 @@ def test_typing_keyevents_reach_the_focused_field(device):
     out(device, "input keyevent KEYCODE_VOLUME_UP 67")
 
 
+@pytest.mark.parametrize("name", ["KEYCODE_MOVE_END", "MOVE_END", "keycode_forward_del",
+                                  "KEYCODE_MEDIA_PLAY_PAUSE", "KEYCODE_PROFILE_SWITCH"])
+def test_every_android_key_name_is_a_key(device, name):
+    # Only 47 names were known: KEYCODE_MOVE_END (the usual start of clearing a field)
+    # was "unknown keycode" while its number, 123, was taken.
+    device.phone.open("chat")
+    events = len(device.phone.events)
+    assert device.run(f"input keyevent {name}").code == 0
+    assert len(device.phone.events) == events  # keys the phone has no use for: nothing
+
+
 @pytest.mark.parametrize(("line", "says"), [
     ("input keyevent", b"keyevent: no keycode"),  # it ended in status 0, doing nothing
     ("input keyevent --longpress", b"keyevent: no keycode"),
