@@ -134,8 +134,11 @@ class ScreenSource:
 
     def _profiles_folder(self) -> str | None:
         # Names are looked up where the run found them: in --profiles, else in the folder
-        # the environment named then (the variable may be gone or changed).
-        return self.provenance.get("profiles") or self.provenance.get("profiles_env")
+        # the environment named then (the variable may be gone or changed). A folder gone
+        # since (moved, another machine) is left out: built-in users still replay, and a
+        # profile found elsewhere is checked against the run's by its content hash.
+        folder = self.provenance.get("profiles") or self.provenance.get("profiles_env")
+        return folder if folder and Path(folder).is_dir() else None
 
     def _replay_env(self) -> ExecuteEnv:
         if self._env is None:

@@ -496,6 +496,22 @@ def test_a_run_of_users_found_through_the_environment_is_replayed_without_it(
     assert [len(s.frames) for s in screens] == [len(e["steps"]) + 1 for e in run.episodes]
 
 
+def test_a_run_whose_profiles_folder_is_gone_still_replays_its_built_in_users(tmp_path):
+    # Once profiles_dir had to be a folder, a run made with --profiles could not be
+    # replayed after the folder moved (or on another machine), built-in users included.
+    (tmp_path / "prof").mkdir()
+    out = tmp_path / "run.json"
+    assert main(["evaluate", "--agent", "random", "--users", "demo-ana", "--profiles",
+                 str(tmp_path / "prof"), "--device", "sim:360x800", "--tasks",
+                 "G-SPT-02:common:explicit", "--out", str(out)]) == 0
+    (tmp_path / "prof").rename(tmp_path / "moved")
+    run = read_run(out)
+    source = ScreenSource(run.provenance)
+    (screens,) = [source.screens(episode) for episode in run.episodes]
+    source.close()
+    assert screens.problem is None and len(screens.frames) == len(run.episodes[0]["steps"]) + 1
+
+
 def test_the_page_marks_subgoals_whose_context_was_not_reached(tmp_path):
     # The index wrote every reward as 0 or 1 ("000" where the CLI says "0.."), and the
     # episode's list did not say which were reached: a reader recounting SAR got the
