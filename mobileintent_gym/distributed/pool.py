@@ -57,17 +57,27 @@ def _cpu_share(cpus: float, num_actors: int) -> float:
     return cpus / num_actors
 
 
-def _warn_if_held(free: float, cpus: float, share: float, num_actors: int) -> None:
+HELD_GRACE = 1.0
+"""Seconds a pool waits for CPUs held by actors just killed before it warns."""
+
+
+def _warn_if_held(ray: Any, cpus: float, asked: float) -> None:
     """Warn when the actors ask for more CPUs than are free in a running session.
 
     Other actors (another pool, the trainer's) may hold the cluster's CPUs: these actors
-    then start, and their episodes run, only once those let go of them.
+    then start, and their episodes run, only once those let go of them. Ray frees a killed
+    actor's CPUs a moment later (0.1 s here): those of a pool closed just before are
+    waited for, up to :data:`HELD_GRACE`.
     """
-    if cpus > 0 and free < share * num_actors:
-        logger.warn(f"the pool's actors ask for {share * num_actors:g} CPUs in all and "
-                    f"{free:g} of the Ray cluster's {cpus:g} CPUs are free (other actors "
-                    "hold them): its episodes wait until they are let go of (close the "
-                    "other pool first)")
+    deadline = time.monotonic() + HELD_GRACE
+    while cpus > 0 and (free := ray.available_resources().get("CPU", 0.0)) < asked:
+        if time.monotonic() > deadline:
+            logger.warn(f"the pool's actors ask for {asked:g} CPUs in all and {free:g} of "
+                        f"the Ray cluster's {cpus:g} CPUs are free (other actors hold "
+                        "them): its episodes wait until they are let go of (close the "
+                        "other pool first)")
+            return
+        time.sleep(0.02)
 
 
 def _warn_if_elsewhere(address: str | None, ray: Any) -> None:
@@ -184,6 +194,19 @@ def _actor_error(err: Exception) -> ActorsLostError:
     return ActorsLostError(f"an actor died more than its restarts allow ({said})")
 
 
+def _one_line(err: BaseException) -> str:
+    """``Type: message`` of ``err`` on one line (its lines joined by ``; ``).
+
+    The type is named with its module (``gymnasium.error.NameNotFound``), a built-in
+    one without (``TypeError``).
+    """
+    kind = type(err)
+    name = kind.__qualname__ if kind.__module__ == "builtins" else (
+        f"{kind.__module__}.{kind.__qualname__}")
+    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+    return f"{name}: {'; '.join(lines)}"
+
+
 class RolloutActor:
     """A Ray actor's state: one env, built once (and again after a restart).
 
@@ -205,8 +228,7 @@ class RolloutActor:
             self.env = gym.make(env_id, **env_kwargs)
         except Exception as err:  # anything gym.make or the env raised: named on each run
             self._unbuilt = (f"an actor could not build its env (gym.make({env_id!r}, "
-                             f"**env_kwargs)): {type(err).__module__}.{type(err).__qualname__}"
-                             f": {err}".replace("builtins.", "", 1))
+                             f"**env_kwargs)): {_one_line(err)}")
         self._trim = HeapTrimmer()
         self._agents: tuple[str, AgentFactory] | None = None  # the factory's object, by id
 
@@ -283,10 +305,9 @@ class RolloutPool:
             cpus = ray.cluster_resources().get("CPU", 0.0)
             if num_actors is None:  # Ray's count follows CPU quotas but not the affinity mask
                 num_actors = max(1, min(int(cpus), usable_cpus()) if local else int(cpus))
-            share = self._share = _cpu_share(cpus, num_actors)
+            share = _cpu_share(cpus, num_actors)
             if not self._owns_ray:
-                _warn_if_held(ray.available_resources().get("CPU", 0.0), cpus, share,
-                              num_actors)
+                _warn_if_held(ray, cpus, share * num_actors)
             actor = ray.remote(num_cpus=share, max_restarts=max_restarts,
                                max_task_retries=max_task_retries,
                                runtime_env={"env_vars": threads})(RolloutActor)
@@ -382,48 +403,19 @@ class RolloutPool:
         """Stop the actors, and Ray if this pool started it.
 
         Each actor closes its env first; one that has not within :data:`CLOSE_SECONDS`
-        (busy with an episode, dead) is killed all the same. In a session this pool did
-        not start, it returns once Ray counts the actors' CPUs free again (a pool started
-        next finds them free). Closing a closed pool does nothing (Ray's calls would start
-        a new local cluster).
+        (busy with an episode, dead) is killed all the same. Closing a closed pool does
+        nothing (Ray's calls would start a new local cluster).
         """
         if self.actors and self._ray.is_initialized():
-            free = (self._ray.available_resources().get("CPU", 0.0)
-                    + self._share * self._close_envs())
+            closing = [actor.close.remote() for actor in self.actors]
+            with contextlib.suppress(Exception):  # a dead actor, one still busy: killed below
+                self._ray.get(closing, timeout=CLOSE_SECONDS)
             for actor in self.actors:
                 self._ray.kill(actor)
-            if not self._owns_ray:
-                self._await_cpus(min(free, self._ray.cluster_resources().get("CPU", 0.0)))
         self.actors = []
         if self._owns_ray:
             self._ray.shutdown()
             self._owns_ray = False
-
-    def _close_envs(self) -> int:
-        """Have each actor close its env; how many did (started, alive, not busy).
-
-        One that has not within :data:`CLOSE_SECONDS` (busy with an episode, not yet
-        started) or cannot (dead) is left to be killed.
-        """
-        closing = [actor.close.remote() for actor in self.actors]
-        ready, _ = self._ray.wait(closing, num_returns=len(closing), timeout=CLOSE_SECONDS)
-        closed = 0
-        for reference in ready:
-            with contextlib.suppress(Exception):  # a dead actor's error
-                self._ray.get(reference)
-                closed += 1
-        return closed
-
-    def _await_cpus(self, free: float) -> None:
-        """Wait (up to :data:`CLOSE_SECONDS`) until the cluster counts ``free`` CPUs free.
-
-        Ray frees a killed actor's CPUs a moment later: a pool started at once in the same
-        session would otherwise find them held, and warn that other actors hold them.
-        """
-        deadline = time.monotonic() + CLOSE_SECONDS
-        while (self._ray.available_resources().get("CPU", 0.0) < free
-               and time.monotonic() < deadline):
-            time.sleep(0.02)
 
     def __enter__(self) -> RolloutPool:
         return self

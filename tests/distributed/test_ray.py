@@ -152,6 +152,19 @@ def test_an_env_the_actors_cannot_build_is_named_in_one_line(cluster, env_id, kw
     assert "\n" not in str(caught.value)
 
 
+def test_an_env_error_of_several_lines_is_named_in_one():
+    # An error of several lines (an adb device's, say) came back as it was, lines and
+    # all, and "builtins." was cut from wherever it first stood in the text.
+    from gymnasium.error import NameNotFound
+
+    from mobileintent_gym.distributed.pool import _one_line
+
+    assert _one_line(RuntimeError("adb: device offline\n  - waiting\n\n")) == (
+        "RuntimeError: adb: device offline; - waiting")
+    assert _one_line(NameNotFound("see builtins.open")) == (
+        "gymnasium.error.NameNotFound: see builtins.open")
+
+
 def test_an_agent_files_helpers_travel_to_the_actors(cluster, tmp_path, monkeypatch):
     # The agent file went by value, but a helper module beside it by reference: an actor
     # without the file's folder on its path could not import it (ModuleNotFoundError).
