@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+import traceback
+from collections.abc import Callable
+
+
+def raised_at(err: BaseException, where: Callable[[str], bool] = lambda filename: True) -> str:
+    """`` at file:line`` of the innermost frame of ``err`` in a file ``where`` takes, or ""."""
+    frames = [f for f in traceback.extract_tb(err.__traceback__) if where(f.filename)]
+    return f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+
 
 def brief(value: object, limit: int = 80) -> str:
     """``repr(value)`` for a message: cut to ``limit`` characters, ending in "…" when cut.

@@ -19,14 +19,13 @@ import importlib.util
 import os
 import re
 import sysconfig
-import traceback
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
 from mobileintent_gym.apps.plugin import AppBundle, check_unique
-from mobileintent_gym.errors import InvalidAppError, UnknownRouteError
+from mobileintent_gym.errors import InvalidAppError, UnknownRouteError, raised_at
 
 if TYPE_CHECKING:
     from mobileintent_gym.tasks.spec import TaskTemplate
@@ -129,26 +128,37 @@ def _plugged_in(point: importlib.metadata.EntryPoint) -> object:
 def _failed_at(err: BaseException, module: str) -> str:
     """`` at file:line`` of the innermost frame of ``err`` in the app's own code, if any.
 
-    That is in the folders of ``module``'s top-level package, else anywhere but the
-    standard library's and the gym's (a module of its own, or a package not found).
+    That is in ``module``'s top-level package (or its file, for a module of its own), else
+    anywhere but Python's own library (installed packages count) and the gym.
     """
-    frames = traceback.extract_tb(err.__traceback__)
-    own = [f for f in frames if f.filename.startswith(_package_folders(module))]
-    if not own:
-        others = (sysconfig.get_paths()["stdlib"], str(Path(__file__).parents[1]))
-        own = [f for f in frames if not f.filename.startswith(
-            ("<", *(f"{folder}{os.sep}" for folder in others)))]  # <frozen …>: generated
-    return f" at {own[-1].filename}:{own[-1].lineno}" if own else ""
+    own = _own_sources(module)
+    found = raised_at(err, lambda filename: filename.startswith(own)) if own else ""
+    return found or raised_at(err, _outside_python_and_gym)
 
 
-def _package_folders(module: str) -> tuple[str, ...]:
-    """The folders of ``module``'s top-level package, each ending in a separator."""
+def _own_sources(module: str) -> tuple[str, ...]:
+    """The folders of ``module``'s top-level package (each ending in a separator), or its file."""
     try:
         spec = importlib.util.find_spec(module.partition(".")[0])
     except (ImportError, ValueError):  # its own import failed, or it is none
         return ()
-    folders = (spec and spec.submodule_search_locations) or ()
-    return tuple(f"{folder}{os.sep}" for folder in folders)
+    if spec is None:
+        return ()
+    if spec.submodule_search_locations:
+        return tuple(f"{folder}{os.sep}" for folder in spec.submodule_search_locations)
+    return (spec.origin,) if spec.origin else ()
+
+
+def _outside_python_and_gym(filename: str) -> bool:
+    """Whether ``filename`` is no file of Python's own library nor of the gym.
+
+    Installed packages count as outside, though their folder may lie in the library's.
+    """
+    paths = sysconfig.get_paths()
+    installed = tuple(f"{paths[key]}{os.sep}" for key in ("purelib", "platlib"))
+    inside = (f"{paths['stdlib']}{os.sep}", f"{Path(__file__).parents[1]}{os.sep}")
+    return not filename.startswith("<") and (  # <frozen …>, <string>: generated
+        filename.startswith(installed) or not filename.startswith(inside))
 
 
 def _sources(point: importlib.metadata.EntryPoint) -> Path:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import traceback
 from collections.abc import Hashable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,6 +21,7 @@ from mobileintent_gym.errors import (
     DeviceError,
     InvalidStateError,
     UnknownRouteError,
+    raised_at,
 )
 from mobileintent_gym.phone import chrome, fields, launcher, touch
 from mobileintent_gym.phone.app import App, Installable, install
@@ -83,12 +83,6 @@ def _built_in(apps: dict[str, App], seed: int, clock: datetime) -> PhoneState:
             f"{clock}: give their states too, or a clock in {DATED_DAYS[0].year}-"
             f"{DATED_DAYS[1].year}")
     return state.moved_to(clock, apps)
-
-
-def _raised_at(err: BaseException) -> str:
-    """`` at file:line`` of the innermost frame of ``err`` (an app's line, most often)."""
-    frames = traceback.extract_tb(err.__traceback__)
-    return f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
 
 
 class SimPhone:
@@ -266,7 +260,7 @@ class SimPhone:
             if not isinstance(err, Exception):
                 raise
             raise DeviceError(f"{action} failed on {before.route} and was undone: "
-                              f"{err!r}{_raised_at(err)}") from err
+                              f"{err!r}{raised_at(err)}") from err
         effect = self._stacks.signature() != signature
         event = StepEvent(len(self.events), str(action), before.route, after.route, hit,
                           before.visible, after.visible, typed, effect,

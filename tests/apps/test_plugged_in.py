@@ -268,6 +268,27 @@ def test_an_import_failing_in_the_standard_library_is_placed_in_the_apps_own_cod
         registry.bundles()
 
 
+def test_an_import_failing_in_a_one_file_module_installed_with_python_is_placed_there(
+        entry_points, tmp_path, monkeypatch):
+    # A one-file module names no package folder, and the fallback left out every file
+    # under Python's library folder: where site-packages lies without a virtualenv, the
+    # place went unnamed. Here the library folder is made to hold the module's.
+    import sysconfig
+
+    (tmp_path / "site-packages").mkdir()
+    (tmp_path / "site-packages" / "lone_app.py").write_text(
+        "import dataclasses\n\n\n@dataclasses.dataclass\nclass State:\n"
+        "    notes: list = []\n")
+    paths = {**sysconfig.get_paths(), "stdlib": str(tmp_path),
+             "purelib": str(tmp_path / "site-packages")}
+    monkeypatch.setattr(sysconfig, "get_paths", lambda: paths)
+    monkeypatch.syspath_prepend(str(tmp_path / "site-packages"))
+    entry_points([("lone", "lone_app")])
+    with pytest.raises(InvalidAppError, match="cannot be imported at "
+                                              f"{tmp_path / 'site-packages' / 'lone_app.py'}:4: "):
+        registry.bundles()
+
+
 def test_two_distributions_plugging_in_one_app_id_are_named(entry_points):
     entry_points([("weather", "weather_app"), ("weather", "weather_app")])
     with pytest.raises(InvalidAppError, match=r"app declared more than once: 'weather' \(by "
