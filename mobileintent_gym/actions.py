@@ -361,12 +361,20 @@ def _batchable(sample: dict, space: spaces.Dict) -> dict:
     """``sample``, for the env to judge, where a batch of ``space`` holds it as it is.
 
     Raises:
-        InvalidActionError: For a sample the batch would change: one without a key of
-            ``space``, or whose point is not two integers (it would be rounded).
+        InvalidActionError: For a sample the batch cannot hold as it is: one without a
+            key of ``space``, an index (type, direction, key) that is no integer (a bool
+            would be taken for 0 or 1), or a point that is not two integers (even where
+            its type needs none).
     """
     missing = [key for key in space.spaces if key not in sample]
     if missing:
         raise InvalidActionError(f"action sample lacks {missing[0]!r}: {brief(sample)}")
+    for key, part in space.spaces.items():
+        value = sample[key]
+        if isinstance(value, np.ndarray) and value.shape == ():
+            value = value[()]
+        if isinstance(part, spaces.Discrete) and not is_integer(value):
+            raise InvalidActionError(f"{key} must be an integer, got {brief(sample[key])}")
     _point(sample["point"])
     return sample
 

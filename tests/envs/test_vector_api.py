@@ -487,11 +487,14 @@ def test_actions_as_strings_step_gymnasiums_own_vector_env():
             with pytest.raises(InvalidActionError, match=rf"one action per sub-env, got "
                                                          rf"{re.escape(repr(one))}"):
                 batch_actions(one, envs.single_action_space)
-        # A sample without a key failed in Gymnasium (KeyError: "'direction'"); a float
-        # point was rounded down to a valid one.
+        # A sample without a key failed in Gymnasium (KeyError: "'direction'"), and so
+        # did a float (TypeError: "Cannot cast array data"); a bool type was batched as
+        # 1, a CLICK, where the env alone refuses it.
         for bad, named in (({"type": 9}, "action sample lacks 'direction': {'type': 9}"),
                            ({**sample, "point": [1.5, 2]}, r"point must be two integers, "
-                                                           r"got \[1.5, 2\]")):
+                                                           r"got \[1.5, 2\]"),
+                           ({**sample, "type": True}, "type must be an integer, got True"),
+                           ({**sample, "key": 1.5}, "key must be an integer, got 1.5")):
             with pytest.raises(InvalidActionError, match=named):
                 batch_actions(["COMPLETE", bad], envs.single_action_space)
         taken = batch_actions((a for a in ("SWIPE[UP]", "COMPLETE")), envs.single_action_space)
