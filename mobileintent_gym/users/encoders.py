@@ -61,9 +61,10 @@ def unit_rows(vectors: np.ndarray) -> np.ndarray:
     """
     vectors = np.asarray(vectors, dtype=np.float64)
     if not np.isfinite(vectors).all():
-        bad = sorted({int(i) for i in np.argwhere(~np.isfinite(vectors))[:, 0]})
-        raise ValueError(f"embedding rows {bad[:10]} hold NaN or infinite values: the "
-                         "encoder is broken (a damaged model, an overflow in half precision?)")
+        bad = int((~np.isfinite(vectors)).any(axis=1).sum())
+        raise ValueError(f"{bad} of {len(vectors)} embedding rows hold NaN or infinite "
+                         "values: the encoder is broken (a damaged model, an overflow in "
+                         "half precision?)")
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
 
