@@ -41,6 +41,8 @@ _TYPED_KEYS = {code: name.lower() for name, code in KEYCODES.items() if len(name
     KEYCODES["SPACE"]: " "}
 _PHONE_KEYS = {3: "HOME", 4: "BACK", 66: "ENTER"}
 _DUMP_PATH = "/sdcard/window_dump.xml"
+# pm list packages' options that choose packages, or change nothing here.
+_PM_OPTIONS = frozenset({"-s", "-3", "-d", "-e", "-u", "-l"})
 
 
 def _usage(message: str) -> Output:
@@ -460,11 +462,23 @@ class PhoneCommands:
                       "## Network stats: elapsed time=1ms\n".encode())
 
     def pm(self, inv: Invocation) -> Output:
-        """``pm list packages``: the launcher and every simulated app."""
+        """``pm list packages [-s|-3|-e|-d|-u|-l] [FILTER]``, as a phone lists them.
+
+        The launcher is a system package (``-s``), the simulated apps are third-party
+        ones (``-3``); none is disabled (``-d`` lists nothing). ``FILTER`` keeps the names
+        that contain it.
+        """
         if inv.argv[1:3] != ["list", "packages"]:
             return _usage("pm: only 'pm list packages' is supported")
-        names = sorted({*self.phone.packages(), "com.android.launcher3"})
-        return Output("".join(f"package:{n}\n" for n in names).encode())
+        args = inv.argv[3:]
+        unknown = [a for a in args if a.startswith("-") and a not in _PM_OPTIONS]
+        if unknown:
+            return _usage(f"Error: Unknown option: {unknown[0]}")
+        apps, system = set(self.phone.packages()), {"com.android.launcher3"}
+        names = {"-s": system, "-3": apps, "-d": set()}
+        listed = set.intersection(apps | system, *(names[a] for a in args if a in names))
+        wanted = next((a for a in args if not a.startswith("-")), "")
+        return Output("".join(f"package:{n}\n" for n in sorted(listed) if wanted in n).encode())
 
     def wm(self, inv: Invocation) -> Output:
         """``wm size`` and ``wm density`` (read only: the screen cannot be resized)."""

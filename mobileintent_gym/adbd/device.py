@@ -81,11 +81,16 @@ class VirtualDevice:
             "ro.product.cpu.abilist": "x86_64",
             "ro.build.version.sdk": "34",
             "ro.build.version.release": "14",
+            "ro.build.id": "UPB5.230623.003",
+            "ro.build.fingerprint": "mobileintent/mobileintent_sim/simphone:14/UPB5.230623.003"
+                                    "/1:userdebug/test-keys",
             "ro.build.type": "userdebug",
             "ro.build.characteristics": "default",
             "ro.serialno": serial,
             "ro.sf.lcd_density": str(self.density_dpi),
-            "sys.boot_completed": "1",
+            "sys.boot_completed": "1",  # what boot-wait loops read: booted
+            "dev.bootcomplete": "1",
+            "init.svc.bootanim": "stopped",
             "persist.sys.locale": "en-US",
         }
         phone_commands = {**PhoneCommands(self).table(), **StateService(self).table(),

@@ -86,15 +86,24 @@ class Dumpsys:
         )
 
     def activity(self, args: list[str]) -> str:
-        """``recents``, ``activities`` (resumed activity) or ``top`` (all three without args)."""
+        """``recents``, ``activities`` (resumed activity) or ``top`` (all three without args).
+
+        The resumed activity is written as Android 12 and later write it
+        (``topResumedActivity=``, ``ResumedActivity:``) and as earlier ones did
+        (``mResumedActivity:``), for parsers of either; a recent task is visible when it
+        is the app in front.
+        """
         component = self.device.component()
+        front = component.split("/")[0]
         recents = "ACTIVITY MANAGER RECENT TASKS (dumpsys activity recents)\n" + "".join(
             f"  * Recent #{n}: Task{{{0x4f00 + n:x} #{12 + n} type=standard A=10123:{p} U=0 "
-            f"visible={str(n == 0).lower()} mode=fullscreen}}\n"
+            f"visible={str(n == 0 and p == front).lower()} mode=fullscreen}}\n"
             for n, p in enumerate(self.device.recents)
         )
+        record = f"ActivityRecord{{5c2b1a0 u0 {component} t12}}"
         activities = ("ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
-                      f"  mResumedActivity: ActivityRecord{{5c2b1a0 u0 {component} t12}}\n")
+                      f"  topResumedActivity={record}\n  ResumedActivity: {record}\n"
+                      f"  mResumedActivity: {record}\n")
         top = f"TASK 12:{component.split('/')[0]}\n  ACTIVITY {component} 5c2b1a0 pid=4321\n"
         parts = {"recents": recents, "activities": activities, "a": activities, "top": top}
         if args and args[0] in parts:

@@ -28,11 +28,12 @@ DEFAULTS: dict[str, dict[str, str]] = {
     "system": {"screen_brightness": "128", "screen_off_timeout": "60000",
                "font_scale": "1.0", "accelerometer_rotation": "0", "user_rotation": "0"},
     "secure": {"default_input_method": _KEYBOARD, "enabled_input_methods": _KEYBOARD,
-               "show_ime_with_hard_keyboard": "0"},
+               "show_ime_with_hard_keyboard": "0", "android_id": "5d1e2c3b4a697887",
+               "user_setup_complete": "1"},
     "global": {"window_animation_scale": "1.0", "transition_animation_scale": "1.0",
                "animator_duration_scale": "1.0", "stay_on_while_plugged_in": "0",
                "adb_enabled": "1", "development_settings_enabled": "1",
-               "airplane_mode_on": "0"},
+               "airplane_mode_on": "0", "device_provisioned": "1"},
 }
 # What each verb takes after the namespace: (fewest, most) arguments.
 _ARITY = {"get": (1, 1), "put": (2, 4), "delete": (1, 1), "list": (0, 0)}

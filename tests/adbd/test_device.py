@@ -48,6 +48,13 @@ def test_input_tap_opens_the_app_and_dumpsys_reports_it(device):
     focus = out(device, "dumpsys window | grep mCurrentFocus")
     assert "com.mobileintent.music/.route.music.home}" in focus
     assert "com.mobileintent.music" in out(device, "dumpsys activity recents")
+    # Android 12 and later write topResumedActivity= (grepped by foreground checks) and
+    # ResumedActivity:; only mResumedActivity was there.
+    resumed = out(device, "dumpsys activity activities | grep -E 'topResumedActivity|ResumedA'")
+    assert resumed.count("com.mobileintent.music/.route.music.home t12}") == 3
+    assert "topResumedActivity=ActivityRecord{" in resumed
+    out(device, "input keyevent KEYCODE_HOME")  # music was listed visible behind the launcher
+    assert "visible=true" not in out(device, "dumpsys activity recents")
 
 
 def test_a_line_that_needs_no_phone_runs_while_an_app_holds_it(device):
@@ -289,6 +296,20 @@ def test_framework_queries(device):
     assert "physicalFrame=[0, 0, 1080, 2400]" in out(device, "dumpsys input | grep physicalFrame")
     assert "orientation=0" in out(device, "dumpsys display")
     assert "package:com.mobileintent.music" in out(device, "pm list packages")
+    # A filter and -3 / -s were read as nothing: "is it installed" checks always passed.
+    assert out(device, "pm list packages com.mobileintent.music") == (
+        "package:com.mobileintent.music\n")
+    assert out(device, "pm list packages com.nope") == ""
+    assert out(device, "pm list packages -s") == "package:com.android.launcher3\n"
+    assert "launcher" not in out(device, "pm list packages -3") and out(
+        device, "pm list packages -3 music") == "package:com.mobileintent.music\n"
+    assert device.run("pm list packages -x").stderr == b"Error: Unknown option: -x\n"
+    # Boot-wait loops read these; android_id was null.
+    assert [out(device, f"getprop {p}") for p in ("init.svc.bootanim", "sys.boot_completed",
+                                                  "dev.bootcomplete")] == [
+        "stopped\n", "1\n", "1\n"]
+    assert out(device, "getprop ro.build.fingerprint").startswith("mobileintent/mobileintent_sim/")
+    assert len(out(device, "settings get secure android_id").strip()) == 16
 
 
 def test_dumpsys_battery_is_full_on_ac_power(device):
