@@ -250,16 +250,29 @@ class PhoneCommands:
             return _usage(f"Error: Invalid arguments for command: {args[0]}: {err}")
 
     def _tap(self, args: list[str]) -> Output:
+        """A tap; one off the screen reaches no window and does nothing, as on a phone."""
         if len(args) != 2:
             raise ValueError(f"expected x y, got {args}")
         x, y = _ints(args)
-        self.phone.act(Action.click(x, y))
+        if self._on_screen(x, y):
+            self.phone.act(Action.click(x, y))
         return Output()
 
+    def _on_screen(self, x: int, y: int) -> bool:
+        return 0 <= x < self.phone.width and 0 <= y < self.phone.height
+
     def _swipe(self, args: list[str]) -> Output:
+        """A swipe, as a phone takes it (one off the screen at its start does nothing).
+
+        A swipe that starts off the screen reaches no window; one that leaves the screen
+        ends at its edge.
+        """
         if len(args) not in (4, 5):
             raise ValueError(f"expected x1 y1 x2 y2 [duration], got {args}")
         x1, y1, x2, y2, duration = _ints([*args, "300"][:5])
+        if not self._on_screen(x1, y1):
+            return Output()
+        x2, y2 = min(max(x2, 0), self.phone.width - 1), min(max(y2, 0), self.phone.height - 1)
         for direction in ("UP", "DOWN", "LEFT", "RIGHT"):
             if (x1, y1, x2, y2) == swipe_gesture(direction, self.phone.width, self.phone.height):
                 self.phone.act(Action.swipe(direction))

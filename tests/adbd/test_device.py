@@ -388,10 +388,22 @@ def test_canonical_swipe_is_the_swipe_action_and_still_touch_is_long_press(devic
     assert device.phone.events[-1].action == "CLICK[500,1000]"
 
 
-def test_off_screen_tap_is_an_error_not_a_crash(device):
-    result = device.run("input tap 5000 10")
-    assert result.code == 1 and b"outside" in result.stderr
+@pytest.mark.parametrize("line", ["input tap 5000 10", "input tap -5 10", "input tap 1080 2400",
+                                  "input swipe 540 2400 540 1000", "input swipe -1 5 500 5"])
+def test_a_touch_off_the_screen_reaches_no_window_as_on_a_phone(device, line):
+    # It was "Error: Invalid arguments ... outside the 1080x2400 screen" (exit 1): a
+    # script under `set -e` stopped where a phone takes the event and nothing happens.
+    device.phone.open("music")
+    result = device.run(line)
+    assert (result.code, result.stderr) == (0, b"")
     assert device.phone.events == []
+
+
+def test_a_swipe_that_leaves_the_screen_ends_at_its_edge(device):
+    device.phone.open("music")
+    assert device.run("input swipe 540 2000 540 9000").code == 0
+    assert device.run("input swipe 540 200 -70 200 100").code == 0
+    assert len(device.phone.events) == 2
 
 
 def test_route_activity_names_round_trip():
