@@ -47,6 +47,15 @@ def echo(inv: Invocation) -> Output:
 _DURATION = re.compile(r"(\d+\.?\d*|\.\d+)[smhd]?", re.ASCII)  # toybox's: 1.5, 2m, .5s
 
 
+def logcat(inv: Invocation) -> Output:
+    """``logcat [OPTIONS]``: the simulated phone writes no log, so it prints nothing.
+
+    ``-c`` clears nothing, ``-d`` and ``-t`` print the empty log, and a plain ``logcat``
+    (``adb logcat``), which on a phone follows the log until stopped, returns at once.
+    """
+    return Output()
+
+
 def sleep(inv: Invocation) -> Output:
     """``sleep DURATION...``: returns at once, once each duration reads as one.
 
@@ -369,4 +378,5 @@ def basic_commands(pool: RegexPool, fs: MemoryFileSystem) -> dict[str, CommandFn
         "false": lambda inv: Output(code=1),
         "id": lambda inv: Output(b"uid=2000(shell) gid=2000(shell) groups=2000(shell)\n"),
         "sleep": sleep,
+        "logcat": logcat,
     }

@@ -8,6 +8,7 @@ line over either limit stops there with a message on stderr and a non-zero statu
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from mobileintent_gym.checks import is_digits
 BIN_DIRS = ("/system/bin", "/system/xbin", "/bin", "/vendor/bin", "/product/bin")
 NOT_FOUND = 127
 MAX_SUBSTITUTION_DEPTH = 8
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
 
 
 @dataclass
@@ -141,6 +143,7 @@ class Shell:
         self._budget = Budget(limits)
         self._emit: Emit = lambda fd, data: None
         self._status = 0
+        self._replaced = False  # an `exec CMD` ran: the shell ends with it
         self._depth = 0
         self.history = deque(maxlen=1000) if history is None else history
 
@@ -177,7 +180,7 @@ class Shell:
         self._status = code
 
     def _run(self, pipelines: list[Pipeline], stdin: Input) -> bool:
-        """Run the pipelines, and say whether ``exit`` ended them."""
+        """Run the pipelines, and say whether ``exit`` (or ``exec CMD``) ended them."""
         try:
             for pipeline in pipelines:
                 if (pipeline.connector == "&&" and self._status != 0) or (
@@ -185,6 +188,9 @@ class Shell:
                 ):
                     continue
                 self._status = self._pipeline(pipeline, stdin)
+                if self._replaced:  # exec ran its command in the shell's place
+                    self._replaced = False
+                    return True
         except _Exit as done:
             self._status = done.code
             return True
@@ -225,11 +231,27 @@ class Shell:
         if name == "exit":
             number = argv[1] if len(argv) > 1 else ""
             raise _Exit(int(number) if is_digits(number) else self._status)
+        if name == "exec":  # what `adb logcat` runs: `export …; exec logcat`
+            self._replaced = len(argv) > 1  # the command ends the shell, as sh's exec
+            return self._execute(argv[1:], stdin)
+        if name == "export":
+            return self._export(argv[1:])
         command = self._commands.get(name)
         if command is None or "/" in name:
             message = f"/system/bin/sh: {argv[0]}: inaccessible or not found\n"
             return Output(stderr=message.encode(), code=NOT_FOUND)
         return command(Invocation([name, *argv[1:]], stdin, self._budget))
+
+    def _export(self, names: list[str]) -> Output:
+        """``export NAME=VALUE …``: later words of this shell see ``$NAME``."""
+        for name in names:
+            key, equals, value = name.partition("=")
+            if not _IDENTIFIER.fullmatch(key):
+                return Output(stderr=f"/system/bin/sh: export: {key}: is not an identifier\n"
+                              .encode(), code=1)
+            if equals:
+                self._env[key] = value
+        return Output()
 
     def _read_redirects(self, redirects: list[Redirect], stdin: Input) -> Input:
         for redirect in redirects:

@@ -73,6 +73,13 @@ def test_exit_codes_and_stderr_come_through(local):
     assert missing.returncode == 127 and b"inaccessible or not found" in missing.stderr
 
 
+def test_adb_logcat_clears_and_dumps_the_empty_log(local):
+    # The adb client sends "export ANDROID_LOG_TAGS=''; exec logcat -c": exit 127.
+    for flag in ("-c", "-d"):
+        done = local.adb("-s", local.serial, "logcat", flag)
+        assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
 def test_settings_a_harness_writes_are_read_back_on_its_next_connection(local):
     # Each `adb shell` is a connection of its own: the tables belong to the device.
     assert shell(local, "settings", "put", "global", "animator_duration_scale", "0"

@@ -166,6 +166,18 @@ def test_syntax_errors():
         1, 1, 2, 0]
 
 
+def test_export_exec_and_logcat_run_what_adb_logcat_sends(shell):
+    # `adb logcat` runs "export ANDROID_LOG_TAGS=''; exec logcat": all three were
+    # "inaccessible or not found" (exit 127), so `adb logcat -c` failed.
+    assert run(shell, "export ANDROID_LOG_TAGS='' ; exec logcat -d") == ("", "", 0)
+    assert run(shell, "logcat -c && export A=1 B; echo $A.$B") == ("1.\n", "", 0)
+    assert run(shell, "exec echo hi; echo not run: exec ran echo in the shell place") == (
+        "hi\n", "", 0)
+    assert run(shell, "exec; echo ran") == ("ran\n", "", 0)  # exec alone changes nothing
+    assert run(shell, "export 1x=2")[1:] == (
+        "/system/bin/sh: export: 1x: is not an identifier\n", 1)
+
+
 def test_syntax_error_in_shell_exits_2(shell):
     assert run(shell, "echo 'open")[2] == 2
 
