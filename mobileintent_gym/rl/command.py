@@ -14,7 +14,7 @@ from mobileintent_gym.console import (
     seed_int,
 )
 from mobileintent_gym.files import sole_writer
-from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_run_folder
+from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_progress, check_run_folder
 from mobileintent_gym.tasks import task_ids
 
 
@@ -84,6 +84,8 @@ def _repair(args: argparse.Namespace) -> int:
     with sole_writer(config.out):
         check_run_folder(config.out, asdict(config), args.resume,
                          unknown=() if config.model else ("model",))
+        if args.resume:
+            check_progress(config.out, config.updates)
     rows = RepairTrainer(config).train(progress=not args.quiet, resume=args.resume)
     if rows:
         last = rows[-1]

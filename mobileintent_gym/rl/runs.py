@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import hashlib
 import io
 import json
 import os
@@ -22,6 +23,7 @@ from mobileintent_gym.console import output_folder
 from mobileintent_gym.distributed.pool import EXECUTE_ENV
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.files import write_atomic
+from mobileintent_gym.once import once
 from mobileintent_gym.rl.curves import plot_curves
 from mobileintent_gym.tasks import UnknownTaskError, task_ids
 from mobileintent_gym.users.profile import absolute_user
@@ -138,10 +140,28 @@ def settings_json(config: Mapping[str, Any], indent: int | None = None) -> str:
     for name in _FOLDERS:
         if settings.get(name) is not None:
             settings[name] = str(Path(settings[name]).expanduser().resolve())
+    if settings.get("init") is not None and "init_content" not in settings:
+        settings["init_content"] = folder_fingerprint(settings["init"])
     for name in _USERS:
         if settings.get(name) is not None:
             settings[name] = [absolute_user(user) for user in settings[name]]
     return json.dumps(settings, indent=indent, default=os.fspath)
+
+
+def folder_fingerprint(folder: str | Path) -> str | None:
+    """SHA-256 of a folder's files (their names and bytes), ``None`` for no folder.
+
+    What a run keeps of its ``init`` adapters: a run resumed on adapters changed since
+    (retrained in place) is refused, as one on another base model is.
+    """
+    root = Path(folder)
+    if not root.is_dir():
+        return None
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def checkpoints(out: str | Path) -> list[tuple[int, Path]]:
@@ -149,6 +169,18 @@ def checkpoints(out: str | Path) -> list[tuple[int, Path]]:
     found = [(int(m.group(1)), p) for p in Path(out).glob("checkpoint-*")
              if p.is_dir() and (m := _CHECKPOINT.fullmatch(p.name))]
     return sorted(found)
+
+
+def check_progress(out: str | Path, updates: int) -> None:
+    """Refuse to resume the run in ``out`` for fewer ``updates`` than it has checkpointed.
+
+    Raises:
+        MobileIntentError: Naming the updates held and the fewest that may be given.
+    """
+    done = max((n for n, _ in checkpoints(out)), default=0)
+    if done > updates:
+        raise MobileIntentError(f"{out} holds {done} updates; --updates {updates} would end "
+                                f"before them (give {done} or more)")
 
 
 LOG_FILE = "log.csv"
@@ -208,7 +240,7 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
         if checkpoints(out):  # its settings are not known: they cannot be compared
             raise MobileIntentError(f"{flag}: {out} holds checkpoints but no {CONFIG_FILE}, "
                                     "so no settings to continue them with; give another --out")
-        logger.warn(f"{flag}: {out} holds no run to continue; starting a new run there")
+        _warn_new_run(flag, str(out))
         return
     # Read as settings are written now: a run saved before models were made absolute
     # kept a relative path, which names the same model from the folder it was run in.
@@ -221,6 +253,16 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
                             for k in differ)
         raise MobileIntentError(f"{flag} would continue the run in {out} with other settings "
                                 f"({changes}); give the saved ones, or another --out")
+
+
+@once
+def _warn_new_run(flag: str, out: str) -> None:
+    """Warn that ``out`` holds no run to continue, once per folder and process.
+
+    A command checks its folder before loading its model, and the trainer again once it
+    holds the folder: one warning.
+    """
+    logger.warn(f"{flag}: {out} holds no run to continue; starting a new run there")
 
 
 def write_config(out: str | Path, config: Mapping[str, Any]) -> None:

@@ -50,6 +50,7 @@ from mobileintent_gym.rl.repair_config import RepairConfig, base_model, check_co
 from mobileintent_gym.rl.runs import (
     LOG_FILE,
     RunLog,
+    check_progress,
     check_run_folder,
     checkpoints,
     env_kwargs,
@@ -139,11 +140,8 @@ class RepairTrainer:
                 logger.warn(f"--resume: {out} holds no checkpoint to continue from; its "
                             "logged updates are dropped and the run starts from update 0")
             if saved:
+                check_progress(out, self.config.updates)
                 self.load(saved[-1][1])
-                if self.done > self.config.updates:
-                    raise MobileIntentError(f"{out} holds {self.done} updates; --updates "
-                                            f"{self.config.updates} would end before them "
-                                            f"(give {self.done} or more)")
             write_config(out, settings)
             with contextlib.closing(RunLog(out, LOG_FIELDS, self.done if resume else None)
                                     ) as log:

@@ -54,6 +54,31 @@ def test_a_folder_holding_only_a_checkpoint_is_a_run(tmp_path):
                               "so no settings to continue them with; give another --out")
 
 
+def test_a_run_resumed_on_init_adapters_changed_since_is_refused(tmp_path):
+    # The init folder was kept by its path only: adapters retrained in place became the
+    # base (and KL reference) of updates trained on others, without a word.
+    from mobileintent_gym.rl.runs import write_config
+
+    init, out = tmp_path / "sft" / "adapters", tmp_path / "repair"
+    init.mkdir(parents=True)
+    (init / "adapter_model.safetensors").write_bytes(b"first")
+    write_config(out, {"init": str(init), "updates": 1})
+    check_run_folder(out, {"init": str(init), "updates": 2}, resume=True)  # unchanged
+    (init / "adapter_model.safetensors").write_bytes(b"retrained")
+    with pytest.raises(MobileIntentError, match=r"other settings \(init_content: '[0-9a-f]{64}' "
+                                                r"saved, '[0-9a-f]{64}' given\)"):
+        check_run_folder(out, {"init": str(init), "updates": 2}, resume=True)
+
+
+def test_resuming_into_a_folder_without_a_run_warns_once(tmp_path):
+    # The command checks before loading its model, the trainer again: two warnings.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            check_run_folder(tmp_path / "new", {"updates": 1}, resume=True)
+    assert [str(w.message).count("holds no run to continue") for w in caught] == [1]
+
+
 class _Group:
     task = "G-WCT-01:common:explicit"
 

@@ -65,6 +65,7 @@ def test_two_updates_run_log_checkpoint_and_resume_as_one_run(small_lm, tmp_path
     assert main([*SMOKE, "--out", str(out), "--updates", "1", "--resume"]) == 2
     said = capsys.readouterr()
     assert "holds 2 updates; --updates 1 would end before them" in said.err
+    assert len(closed) == 3  # refused before a trainer loaded its model (15 s)
     assert json.loads((out / "config.json").read_text())["updates"] == 2
     log = rows(out / "log.csv")
     assert [r["update"] for r in log] == ["1", "2"] and log[0] == first[0]
