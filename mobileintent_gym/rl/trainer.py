@@ -152,7 +152,22 @@ class RepairTrainer:
         return rows
 
     def _updates(self, out: Path, log: RunLog, progress: bool) -> list[dict[str, Any]]:
-        """The remaining updates, each logged (and validated, checkpointed when due)."""
+        """The remaining updates, each logged (and validated, checkpointed when due).
+
+        Stopped (Ctrl-C), it says which finished updates ``--resume`` runs again: those
+        since the latest checkpoint.
+        """
+        try:
+            return self._run_updates(out, log, progress)
+        except KeyboardInterrupt:
+            kept = max((n for n, _ in checkpoints(out)), default=0)
+            if self.done > kept:
+                logger.warn(f"stopped after update {self.done}: --resume goes on from "
+                            f"checkpoint-{kept}, running updates {kept + 1}-{self.done} "
+                            "again (--checkpoint-every sets how often one is kept)")
+            raise
+
+    def _run_updates(self, out: Path, log: RunLog, progress: bool) -> list[dict[str, Any]]:
         tqdm = require("tqdm.auto", "llm").tqdm
         config, rows = self.config, []
         with tqdm(total=config.updates, initial=self.done, disable=not progress,

@@ -79,6 +79,25 @@ def test_resuming_into_a_folder_without_a_run_warns_once(tmp_path):
     assert [str(w.message).count("holds no run to continue") for w in caught] == [1]
 
 
+def test_a_stopped_run_says_which_updates_a_resume_runs_again(tmp_path, monkeypatch):
+    # Ctrl-C said "interrupted" only: the updates since the last checkpoint (up to 19 of
+    # the default 20, hours on a CPU) were lost without a word.
+    from mobileintent_gym.rl.trainer import RepairTrainer
+
+    (tmp_path / "checkpoint-2").mkdir()
+    trainer = object.__new__(RepairTrainer)  # no model: the loop itself is stood in for
+
+    def stopped(self, out, log, progress):
+        self.done = 5
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(RepairTrainer, "_run_updates", stopped)
+    with pytest.warns(UserWarning, match=r"stopped after update 5: --resume goes on from "
+                                         r"checkpoint-2, running updates 3-5 again"), \
+            pytest.raises(KeyboardInterrupt):
+        trainer._updates(tmp_path, None, False)
+
+
 class _Group:
     task = "G-WCT-01:common:explicit"
 
