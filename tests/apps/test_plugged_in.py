@@ -240,14 +240,25 @@ def test_an_app_failing_on_import_is_named_with_where_and_the_commands_say_it_in
     assert "RuntimeError('boom') (fix or uninstall that distribution)" in said
 
 
+MUTABLE_DEFAULT = ("import dataclasses\n\n\n@dataclasses.dataclass\nclass State:\n"
+                   "    notes: list = []\n")  # raises in dataclasses.py, named at line 4
+
+
+def plug_in_broken(entry_points, monkeypatch, folder, name, module, files):
+    """Write ``files`` (relative path → text) under ``folder``, importable, as app ``name``."""
+    for path, text in files.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text)
+    monkeypatch.syspath_prepend(str(folder))
+    entry_points([(name, module)])
+
+
 def test_an_import_failing_inside_the_gym_is_placed_in_the_apps_own_code(entry_points,
                                                                          tmp_path, monkeypatch):
     # The place named was the gym's line that raised, not the app's line that called it.
-    (tmp_path / "clumsy_app").mkdir()
-    (tmp_path / "clumsy_app" / "__init__.py").write_text(
-        "from mobileintent_gym.actions import Action\n\nTAP = Action.click(-1, 0)\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    entry_points([("clumsy", "clumsy_app")])
+    plug_in_broken(entry_points, monkeypatch, tmp_path, "clumsy", "clumsy_app", {
+        "clumsy_app/__init__.py": "from mobileintent_gym.actions import Action\n\n"
+                                  "TAP = Action.click(-1, 0)\n"})
     with pytest.raises(InvalidAppError, match="cannot be imported at "
                                               f"{tmp_path / 'clumsy_app' / '__init__.py'}:3: "):
         registry.bundles()
@@ -256,13 +267,9 @@ def test_an_import_failing_inside_the_gym_is_placed_in_the_apps_own_code(entry_p
 def test_an_import_failing_in_the_standard_library_is_placed_in_the_apps_own_code(
         entry_points, tmp_path, monkeypatch):
     # The place named was dataclasses.py's line that raised, not the app's own module.
-    (tmp_path / "dated_app").mkdir()
-    (tmp_path / "dated_app" / "__init__.py").write_text("from dated_app import state\n")
-    (tmp_path / "dated_app" / "state.py").write_text(
-        "import dataclasses\n\n\n@dataclasses.dataclass\nclass State:\n"
-        "    notes: list = []\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    entry_points([("dated", "dated_app")])
+    plug_in_broken(entry_points, monkeypatch, tmp_path, "dated", "dated_app", {
+        "dated_app/__init__.py": "from dated_app import state\n",
+        "dated_app/state.py": MUTABLE_DEFAULT})
     with pytest.raises(InvalidAppError, match="cannot be imported at "
                                               f"{tmp_path / 'dated_app' / 'state.py'}:4: "):
         registry.bundles()
@@ -275,17 +282,13 @@ def test_an_import_failing_in_a_one_file_module_installed_with_python_is_placed_
     # place went unnamed. Here the library folder is made to hold the module's.
     import sysconfig
 
-    (tmp_path / "site-packages").mkdir()
-    (tmp_path / "site-packages" / "lone_app.py").write_text(
-        "import dataclasses\n\n\n@dataclasses.dataclass\nclass State:\n"
-        "    notes: list = []\n")
-    paths = {**sysconfig.get_paths(), "stdlib": str(tmp_path),
-             "purelib": str(tmp_path / "site-packages")}
+    installed = tmp_path / "site-packages"
+    paths = {**sysconfig.get_paths(), "stdlib": str(tmp_path), "purelib": str(installed)}
     monkeypatch.setattr(sysconfig, "get_paths", lambda: paths)
-    monkeypatch.syspath_prepend(str(tmp_path / "site-packages"))
-    entry_points([("lone", "lone_app")])
+    plug_in_broken(entry_points, monkeypatch, installed, "lone", "lone_app",
+                   {"lone_app.py": MUTABLE_DEFAULT})
     with pytest.raises(InvalidAppError, match="cannot be imported at "
-                                              f"{tmp_path / 'site-packages' / 'lone_app.py'}:4: "):
+                                              f"{installed / 'lone_app.py'}:4: "):
         registry.bundles()
 
 
