@@ -204,6 +204,7 @@ class Connection:
             raise ProtocolError(f"AUTH with unknown type {packet.arg0}")
 
     def _go_online(self) -> None:
+        self._refused = ""  # a key refused before, then one allowed: online after all
         self.send(Packet(A_CNXN, A_VERSION, MAX_PAYLOAD, self._policy.banner))
         self._online = True
 

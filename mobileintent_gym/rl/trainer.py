@@ -162,9 +162,10 @@ class RepairTrainer:
         except KeyboardInterrupt:
             kept = max((n for n, _ in checkpoints(out)), default=0)
             if self.done > kept:
+                start = f"checkpoint-{kept}" if kept else "update 0 (no checkpoint yet)"
                 logger.warn(f"stopped after update {self.done}: --resume goes on from "
-                            f"checkpoint-{kept}, running updates {kept + 1}-{self.done} "
-                            "again (--checkpoint-every sets how often one is kept)")
+                            f"{start}, running updates {kept + 1}-{self.done} again "
+                            "(--checkpoint-every sets how often one is kept)")
             raise
 
     def _run_updates(self, out: Path, log: RunLog, progress: bool) -> list[dict[str, Any]]:

@@ -192,6 +192,15 @@ def test_auth_accepts_an_allowed_key_and_refuses_others(test_key, other_key):
         assert bad.closed_by_server()
         assert wait_for_reason(thread, "test2@host is not allowed (held unauthorized until "
                                        "the handshake timed out)")
+        # Refused, then signed with an allowed key: online, and a later timeout is one.
+        late = WireClient(thread.port)
+        token = late.handshake()
+        late.send(Packet(A_AUTH, AUTH_RSAPUBLICKEY, 0, other_key.public.encode().encode() + b"\0"))
+        late.send(Packet(A_AUTH, AUTH_SIGNATURE, 0, test_key.sign(token.payload)))
+        assert late.recv().command == A_CNXN
+        late.sock.sendall(b"\x00")  # a packet started, never finished: timed out (2 s)
+        assert late.closed_by_server()
+        assert wait_for_reason(thread, "timed out in the handshake, inside a packet")
         unauthenticated = WireClient(thread.port)
         unauthenticated.handshake()
         unauthenticated.send(Packet(A_OPEN, 1, 0, b"shell:id\x00"))

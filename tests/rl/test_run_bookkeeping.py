@@ -96,6 +96,11 @@ def test_a_stopped_run_says_which_updates_a_resume_runs_again(tmp_path, monkeypa
                                          r"checkpoint-2, running updates 3-5 again"), \
             pytest.raises(KeyboardInterrupt):
         trainer._updates(tmp_path, None, False)
+    (tmp_path / "checkpoint-2").rmdir()
+    with pytest.warns(UserWarning, match=r"goes on from update 0 \(no checkpoint yet\), "
+                                         r"running updates 1-5 again"), \
+            pytest.raises(KeyboardInterrupt):
+        trainer._updates(tmp_path, None, False)
 
 
 class _Group:
