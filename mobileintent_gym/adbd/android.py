@@ -265,14 +265,13 @@ class PhoneCommands:
         """A swipe, as a phone takes it (one off the screen at its start does nothing).
 
         A swipe that starts off the screen reaches no window; one that leaves the screen
-        ends at its edge.
+        is a drag all the same (the window follows the finger off its edge).
         """
         if len(args) not in (4, 5):
             raise ValueError(f"expected x1 y1 x2 y2 [duration], got {args}")
         x1, y1, x2, y2, duration = _ints([*args, "300"][:5])
         if not self._on_screen(x1, y1):
             return Output()
-        x2, y2 = min(max(x2, 0), self.phone.width - 1), min(max(y2, 0), self.phone.height - 1)
         for direction in ("UP", "DOWN", "LEFT", "RIGHT"):
             if (x1, y1, x2, y2) == swipe_gesture(direction, self.phone.width, self.phone.height):
                 self.phone.act(Action.swipe(direction))

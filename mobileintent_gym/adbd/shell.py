@@ -188,11 +188,11 @@ class Shell:
                 ):
                     continue
                 self._status = self._pipeline(pipeline, stdin)
-                if self._replaced:  # exec ran its command in the shell's place
-                    self._replaced = False
-                    return True
+                replaced, self._replaced = self._replaced, False
+                if replaced and len(pipeline.commands) == 1:  # exec ran in the shell's place
+                    return True  # (in a pipeline, as in $(…), it ran in a subshell)
         except _Exit as done:
-            self._status = done.code
+            self._status, self._replaced = done.code, False
             return True
         return False
 
@@ -243,7 +243,14 @@ class Shell:
         return command(Invocation([name, *argv[1:]], stdin, self._budget))
 
     def _export(self, names: list[str]) -> Output:
-        """``export NAME=VALUE …``: later words of this shell see ``$NAME``."""
+        """``export NAME=VALUE …``: the rest of the command line sees ``$NAME``.
+
+        ``export -p`` lists the variables. Each command line runs in a shell of its own
+        (an interactive ``adb shell`` too), so a variable lasts for its line.
+        """
+        if names == ["-p"]:
+            return Output("".join(f"export {k}={v}\n" for k, v in sorted(self._env.items()))
+                          .encode())
         for name in names:
             key, equals, value = name.partition("=")
             if not _IDENTIFIER.fullmatch(key):

@@ -19,6 +19,7 @@ from mobileintent_gym.actions import Action, ActionLike, ActionType, to_action
 from mobileintent_gym.checks import is_count, is_finite, is_integer
 from mobileintent_gym.errors import (
     DeviceError,
+    InvalidActionError,
     InvalidStateError,
     UnknownRouteError,
     raised_at,
@@ -383,13 +384,20 @@ class SimPhone:
         """A finger drag from (x1, y1) to (x2, y2); the content under it follows the finger.
 
         This is ``adb shell input swipe``; a drag shorter than the touch slop is a tap.
+        It starts on the screen; its end may lie off it (the finger leaves the screen and
+        the window still follows it, as on a phone).
+
+        Raises:
+            InvalidActionError: For a start off the screen, or an end that is no two
+                integers.
         """
         self._check_open()
-        start, end = Action.click(x1, y1), Action.click(x2, y2)  # validated, Python ints
+        start = Action.click(x1, y1)  # validated, Python ints
         start.check_inside(self.width, self.height)
-        end.check_inside(self.width, self.height)
-        (x1, y1), (x2, y2) = (start.x, start.y), (end.x, end.y)
-        dx, dy = x2 - x1, y2 - y1
+        if not (is_integer(x2) and is_integer(y2)):
+            raise InvalidActionError(f"a swipe's end is two integers, got ({x2!r}, {y2!r})")
+        dx, dy = int(x2) - start.x, int(y2) - start.y
+        x1, y1 = start.x, start.y
         if max(abs(dx), abs(dy)) < 8 * self.density:
             return self.act(Action.click(x1, y1))
         direction = (("LEFT" if dx < 0 else "RIGHT") if abs(dx) > abs(dy)

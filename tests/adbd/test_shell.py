@@ -174,6 +174,10 @@ def test_export_exec_and_logcat_run_what_adb_logcat_sends(shell):
     assert run(shell, "exec echo hi; echo not run: exec ran echo in the shell place") == (
         "hi\n", "", 0)
     assert run(shell, "exec; echo ran") == ("ran\n", "", 0)  # exec alone changes nothing
+    # In $(…) and in a pipeline exec runs in a subshell: the line went no further.
+    assert run(shell, "echo $(exec exit 3); echo after") == ("\nafter\n", "", 0)
+    assert run(shell, "exec echo hi | cat; echo after") == ("hi\nafter\n", "", 0)
+    assert "export B=2\n" in run(shell, "export B=2; export -p")[0]
     assert run(shell, "export 1x=2")[1:] == (
         "/system/bin/sh: export: 1x: is not an identifier\n", 1)
 
