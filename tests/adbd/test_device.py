@@ -145,8 +145,13 @@ def test_typing_keyevents_reach_the_focused_field(device):
 
 
 @pytest.mark.parametrize("name", ["KEYCODE_MOVE_END", "MOVE_END", "keycode_forward_del",
-                                  "KEYCODE_MEDIA_PLAY_PAUSE", "KEYCODE_PROFILE_SWITCH"])
+                                  "KEYCODE_MEDIA_PLAY_PAUSE", "KEYCODE_PROFILE_SWITCH",
+                                  "KEYCODE_ZOOM_IN", "KEYCODE_3D_MODE", "KEYCODE_11",
+                                  "KEYCODE_RECENT_APPS", "KEYCODE_MACRO_4"])
 def test_every_android_key_name_is_a_key(device, name):
+    from mobileintent_gym.adbd.keycodes import KEYCODES
+
+    assert sorted(KEYCODES.values()) == list(range(317))  # one name per code, 0 to 316
     # Only 47 names were known: KEYCODE_MOVE_END (the usual start of clearing a field)
     # was "unknown keycode" while its number, 123, was taken.
     device.phone.open("chat")
