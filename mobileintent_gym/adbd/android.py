@@ -41,8 +41,10 @@ _TYPED_KEYS = {code: name.lower() for name, code in KEYCODES.items() if len(name
     KEYCODES["SPACE"]: " "}
 _PHONE_KEYS = {3: "HOME", 4: "BACK", 66: "ENTER"}
 _DUMP_PATH = "/sdcard/window_dump.xml"
-# pm list packages' options that choose packages, or change nothing here.
-_PM_OPTIONS = frozenset({"-s", "-3", "-d", "-e", "-u", "-l"})
+# pm list packages' options: flags, and those that take a value.
+_PM_FLAGS = frozenset({"-a", "-d", "-e", "-f", "-i", "-l", "-s", "-u", "-U", "-3",
+                       "--show-versioncode", "--apex-only", "--factory-only"})
+_PM_VALUED = frozenset({"--user", "--uid"})
 
 
 def _usage(message: str) -> Output:
@@ -91,6 +93,40 @@ def _ints(values: list[str]) -> list[int]:
             raise ValueError(f"not a number in range: {value[:40]!r}")
         numbers.append(int(number))
     return numbers
+
+
+def _pm_options(args: list[str]) -> tuple[set[str], dict[str, str], str]:
+    """``pm list packages``' flags, valued options and filter (the first other word).
+
+    Raises:
+        ValueError: For an unknown option, or one without its value.
+    """
+    flags: set[str] = set()
+    values: dict[str, str] = {}
+    words = iter(args)
+    others = []
+    for word in words:
+        if word in _PM_VALUED:
+            values[word] = next(words, None) or ""
+            if not values[word]:
+                raise ValueError(f'Argument expected after "{word}"')
+        elif word in _PM_FLAGS:
+            flags.add(word)
+        elif word.startswith("-"):
+            raise ValueError(f"Unknown option: {word}")
+        else:
+            others.append(word)
+    return flags, values, next(iter(others), "")
+
+
+def _pm_line(name: str, uid: int, system: bool, flags: set[str]) -> str:
+    """One package as ``pm list packages`` writes it with ``flags``."""
+    path = ("/system/priv-app/Launcher3/Launcher3.apk" if system
+            else f"/data/app/~~sim/{name}-1/base.apk")
+    line = f"package:{f'{path}=' if '-f' in flags else ''}{name}"
+    line += " versionCode:1" if "--show-versioncode" in flags else ""
+    line += "  installer=null" if "-i" in flags else ""
+    return f"{line}{f' uid:{uid}' if '-U' in flags else ''}\n"
 
 
 def _monkey_options(args: list[str]) -> tuple[dict[str, str], int]:
@@ -474,23 +510,30 @@ class PhoneCommands:
                       "## Network stats: elapsed time=1ms\n".encode())
 
     def pm(self, inv: Invocation) -> Output:
-        """``pm list packages [-s|-3|-e|-d|-u|-l] [FILTER]``, as a phone lists them.
+        """``pm list packages [OPTIONS] [FILTER]``, as Android 14 lists them.
 
-        The launcher is a system package (``-s``), the simulated apps are third-party
-        ones (``-3``); none is disabled (``-d`` lists nothing). ``FILTER`` keeps the names
-        that contain it.
+        The launcher is a system (factory) package, the simulated apps third-party ones
+        (``-s``, ``-3``, ``--factory-only``); none is disabled (``-d``) or an APEX.
+        ``-f``, ``-i``, ``-U`` and ``--show-versioncode`` add the APK path, installer, uid
+        and version code; ``--user`` and ``--uid`` take a value. ``FILTER`` keeps the
+        names that contain it.
         """
         if inv.argv[1:3] != ["list", "packages"]:
             return _usage("pm: only 'pm list packages' is supported")
-        args = inv.argv[3:]
-        unknown = [a for a in args if a.startswith("-") and a not in _PM_OPTIONS]
-        if unknown:
-            return _usage(f"Error: Unknown option: {unknown[0]}")
-        apps, system = set(self.phone.packages()), {"com.android.launcher3"}
-        names = {"-s": system, "-3": apps, "-d": set()}
-        listed = set.intersection(apps | system, *(names[a] for a in args if a in names))
-        wanted = next((a for a in args if not a.startswith("-")), "")
-        return Output("".join(f"package:{n}\n" for n in sorted(listed) if wanted in n).encode())
+        try:
+            flags, values, wanted = _pm_options(inv.argv[3:])
+        except ValueError as err:
+            return _usage(f"Error: {err}")
+        system = {"com.android.launcher3"}
+        uids = {name: 10100 + n for n, name in enumerate(sorted({*self.phone.packages(),
+                                                                 *system}))}
+        chosen = {"-s": system, "--factory-only": system, "-3": set(self.phone.packages()),
+                  "-d": set(), "--apex-only": set()}
+        listed = set.intersection(set(uids), *(chosen[f] for f in flags if f in chosen))
+        if "--uid" in values:
+            listed = {n for n in listed if str(uids[n]) == values["--uid"]}
+        lines = [_pm_line(n, uids[n], n in system, flags) for n in sorted(listed) if wanted in n]
+        return Output("".join(lines).encode())
 
     def wm(self, inv: Invocation) -> Output:
         """``wm size`` and ``wm density`` (read only: the screen cannot be resized)."""

@@ -309,6 +309,15 @@ def test_framework_queries(device):
     assert "launcher" not in out(device, "pm list packages -3") and out(
         device, "pm list packages -3 music") == "package:com.mobileintent.music\n"
     assert device.run("pm list packages -x").stderr == b"Error: Unknown option: -x\n"
+    # Options scripts use were refused once the filter was read (and --user's 0 with it).
+    assert out(device, "pm list packages --user 0 -3 -f music") == (
+        "package:/data/app/~~sim/com.mobileintent.music-1/base.apk=com.mobileintent.music\n")
+    line = out(device, "pm list packages -U -i --show-versioncode launcher3")
+    assert line.startswith("package:com.android.launcher3 versionCode:1  installer=null uid:")
+    uid = line.split("uid:")[1].strip()
+    assert out(device, f"pm list packages --uid {uid}") == "package:com.android.launcher3\n"
+    assert device.run("pm list packages --user").stderr == (
+        b'Error: Argument expected after "--user"\n')
     # Boot-wait loops read these; android_id was null.
     assert [out(device, f"getprop {p}") for p in ("init.svc.bootanim", "sys.boot_completed",
                                                   "dev.bootcomplete")] == [
