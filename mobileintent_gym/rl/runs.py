@@ -141,26 +141,32 @@ def settings_json(config: Mapping[str, Any], indent: int | None = None) -> str:
         if settings.get(name) is not None:
             settings[name] = str(Path(settings[name]).expanduser().resolve())
     if settings.get("init") is not None and "init_content" not in settings:
-        settings["init_content"] = folder_fingerprint(settings["init"])
+        settings["init_content"] = adapters_fingerprint(settings["init"])
     for name in _USERS:
         if settings.get(name) is not None:
             settings[name] = [absolute_user(user) for user in settings[name]]
     return json.dumps(settings, indent=indent, default=os.fspath)
 
 
-def folder_fingerprint(folder: str | Path) -> str | None:
-    """SHA-256 of a folder's files (their names and bytes), ``None`` for no folder.
+ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors", "adapter_model.bin")
+"""The files of a folder of LoRA adapters that make the model (others: a README, notes)."""
+
+
+def adapters_fingerprint(folder: str | Path) -> str | None:
+    """SHA-256 of a folder's :data:`ADAPTER_FILES` (names and bytes); ``None`` for none.
 
     What a run keeps of its ``init`` adapters: a run resumed on adapters changed since
     (retrained in place) is refused, as one on another base model is.
     """
-    root = Path(folder)
-    if not root.is_dir():
+    files = [path for name in ADAPTER_FILES if (path := Path(folder, name)).is_file()]
+    if not files:
         return None
     digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
-        digest.update(path.read_bytes())
+    for path in files:
+        digest.update(f"{path.name}\0".encode())
+        with path.open("rb") as stream:
+            for chunk in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(chunk)
     return digest.hexdigest()
 
 
@@ -249,10 +255,16 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
     differ = sorted(k for k in saved.keys() | given.keys()
                     if k not in {*RESUMABLE, *unknown} and saved.get(k) != given.get(k))
     if differ:
-        changes = "; ".join(f"{k}: {saved.get(k)!r} saved, {given.get(k)!r} given"
-                            for k in differ)
+        changes = "; ".join(_difference(k, saved.get(k), given.get(k)) for k in differ)
         raise MobileIntentError(f"{flag} would continue the run in {out} with other settings "
                                 f"({changes}); give the saved ones, or another --out")
+
+
+def _difference(name: str, saved: Any, given: Any) -> str:
+    """How a setting differs from the saved one, in a message."""
+    if name == "init_content":
+        return "init: the adapters there changed since the run started (their content hash)"
+    return f"{name}: {saved!r} saved, {given!r} given"
 
 
 @once
