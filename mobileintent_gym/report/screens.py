@@ -70,7 +70,7 @@ class ScreenSource:
             return self._replayed(episode)
         except (MobileIntentError, LookupError, TypeError, ValueError) as err:
             return Screens(problem=f"its screens cannot be rebuilt from the file: "
-                           f"{type(err).__name__}: {err}")
+                           f"{type(err).__name__}: {err}{self._gone_folder()}")
 
     def close(self) -> None:
         """Release the replay phone."""
@@ -137,14 +137,34 @@ class ScreenSource:
         # the environment named then (the variable may be gone or changed). A folder gone
         # since (moved, another machine) is left out: built-in users still replay, and a
         # profile found elsewhere is checked against the run's by its content hash.
-        folder = self.provenance.get("profiles") or self.provenance.get("profiles_env")
+        folder = self._recorded_folder()
         return folder if folder and Path(folder).is_dir() else None
+
+    def _recorded_folder(self) -> str | None:
+        return self.provenance.get("profiles") or self.provenance.get("profiles_env")
+
+    def _gone_folder(self) -> str:
+        """A note that the run's profiles folder is gone (its users not found), or ""."""
+        folder = self._recorded_folder()
+        if folder and self._profiles_folder() is None:
+            return f" (the run's profiles folder {folder!r} is gone)"
+        return ""
+
+    def _found(self, user: str) -> bool:
+        try:
+            resolve_profile(user, self._profiles_folder())
+        except MobileIntentError:
+            return False
+        return True
 
     def _replay_env(self) -> ExecuteEnv:
         if self._env is None:
             prov = self.provenance
             width, height = prov["screen"]
-            self._env = ExecuteEnv(f"sim:{width}x{height}", users=prov["users"],
+            # The users whose profiles are found: one not found fails its own episodes
+            # only (where the env would have failed all of them).
+            users = [user for user in prov["users"] if self._found(user)] or prov["users"]
+            self._env = ExecuteEnv(f"sim:{width}x{height}", users=users,
                                    tasks=prov["tasks"], observation=("instruction",),
                                    pair=PairConfig(**prov["pair"]),
                                    profiles_dir=self._profiles_folder(),

@@ -498,18 +498,23 @@ def test_a_run_of_users_found_through_the_environment_is_replayed_without_it(
 
 def test_a_run_whose_profiles_folder_is_gone_still_replays_its_built_in_users(tmp_path):
     # Once profiles_dir had to be a folder, a run made with --profiles could not be
-    # replayed after the folder moved (or on another machine), built-in users included.
+    # replayed after the folder moved (or on another machine), built-in users included;
+    # and a user of that folder, not found, failed every episode, built-in users' too.
+    profile = json.loads((builtin_profiles_dir() / "demo-ben.json").read_text())
     (tmp_path / "prof").mkdir()
+    (tmp_path / "prof" / "zoe.json").write_text(json.dumps({**profile, "user_id": "zoe"}))
     out = tmp_path / "run.json"
-    assert main(["evaluate", "--agent", "random", "--users", "demo-ana", "--profiles",
+    assert main(["evaluate", "--agent", "random", "--users", "zoe", "demo-ana", "--profiles",
                  str(tmp_path / "prof"), "--device", "sim:360x800", "--tasks",
                  "G-SPT-02:common:explicit", "--out", str(out)]) == 0
     (tmp_path / "prof").rename(tmp_path / "moved")
     run = read_run(out)
     source = ScreenSource(run.provenance)
-    (screens,) = [source.screens(episode) for episode in run.episodes]
+    zoe, ana = [source.screens(episode) for episode in run.episodes]
     source.close()
-    assert screens.problem is None and len(screens.frames) == len(run.episodes[0]["steps"]) + 1
+    assert ana.problem is None and len(ana.frames) == len(run.episodes[1]["steps"]) + 1
+    assert "no user profile 'zoe'" in zoe.problem and zoe.problem.endswith(
+        f"(the run's profiles folder {str(tmp_path / 'prof')!r} is gone)")
 
 
 def test_the_page_marks_subgoals_whose_context_was_not_reached(tmp_path):
