@@ -215,7 +215,9 @@ class AdbTransport:
                                                          self.config.timeout),
                             "connect", retry=False)
         if not answer.startswith(("connected", "already connected")):
-            raise DeviceUnavailableError(f"adb connect {self.config.serial}: {answer}") from unknown
+            hint = _AUTH_HINT if "authenticate" in answer else ""
+            raise DeviceUnavailableError(f"adb connect {self.config.serial}: {answer}{hint}"
+                                         ) from unknown
         deadline = time.monotonic() + self.config.timeout
         while True:  # the handshake finishes after `connect` answers
             state = self._call(lambda: self._query("get-state"), "get-state", retry=True)
@@ -304,6 +306,11 @@ class AdbTransport:
                     f"adb protocol ({err})") from err
             attempt += 1
             time.sleep(self.config.retry_delay)
+
+
+_AUTH_HINT = ("; the device does not take this host's adb key (~/.android/adbkey.pub): "
+              "allow it on the phone (its USB debugging dialog), or add it to the file "
+              "that serve-adb --keys names")
 
 
 @functools.cache

@@ -61,6 +61,22 @@ def test_the_server_it_started_is_gone_after_close(served):
     assert stopped(port)
 
 
+def test_a_device_that_refuses_this_hosts_key_says_what_to_do(served):
+    # It said "adb connect …: failed to authenticate to …" and no more: which key, where
+    # to allow it. The phone allows another host's key only, and holds this one.
+    from mobileintent_gym.adbd.auth import PublicKey
+
+    _, port = served
+    another = PublicKey((1 << 2047) | 0xC0FFEE, 65537, "another@host")
+    strict = ServerThread(AdbServer(VirtualDevice(SimPhone()), ServerConfig(
+        port=0, keys=(another,), handshake_timeout=2.0)))
+    with strict, pytest.raises(DeviceError, match=r"failed to authenticate .*; the device does "
+                                                  r"not take this host's adb key \(~/.android/"
+                                                  r"adbkey.pub\): allow it on the phone"):
+        load_device(f"adb:127.0.0.1:{strict.port}")
+    assert stopped(port)
+
+
 def test_a_server_that_was_running_stays(served):
     thread, port = served
     env = os.environ.copy()
