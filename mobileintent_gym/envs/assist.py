@@ -51,7 +51,6 @@ from mobileintent_gym.checks import check_flags, check_seed
 from mobileintent_gym.envs.days import (
     check_config,
     check_counts,
-    check_days,
     check_number,
     draw_day,
 )
@@ -117,7 +116,6 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
                  config: GeneratorConfig | None = None, render_mode: str | None = None) -> None:
         history_days, play_days, history = check_counts(
             history_days=history_days, play_days=play_days, history=history)
-        check_days(history_days=history_days, play_days=play_days)
         seed = check_seed(seed)
         check_flags(hierarchy=hierarchy)
         check_number("false_alarm_cost", false_alarm_cost, 0.0, float("inf"))

@@ -64,16 +64,19 @@ def check_counts(**counts: Any) -> tuple[int, ...]:
     """The counts (history days, a window …) as ints, in order, each checked to be >= 1.
 
     NumPy integers are taken, and come back as Python ints (what ``range``, ``deque`` and
-    ``timedelta`` need).
+    ``timedelta`` need). The counts named ``…days`` are checked together too
+    (at most :data:`MAX_DAYS` in all).
 
     Raises:
-        MobileIntentError: Naming each bad count and its value.
+        MobileIntentError: Naming each bad count and its value, or days too many in all.
     """
     bad = [f"{name}={value!r}" for name, value in counts.items()
            if not is_count(value)]
     if bad:
         raise MobileIntentError(f"{', '.join(bad)}: must be integers >= 1")
-    return tuple(int(value) for value in counts.values())
+    checked = {name: int(value) for name, value in counts.items()}
+    _check_days(**{name: value for name, value in checked.items() if name.endswith("days")})
+    return tuple(checked.values())
 
 
 MAX_DAYS = 3660
@@ -82,8 +85,8 @@ ten years. Every day is generated before the user's first episode (about 0.1 s a
 core, six minutes for ten years), so a count mistyped a thousandfold would look like a hang."""
 
 
-def check_days(**days: int) -> None:
-    """Refuse day counts adding up to more than :data:`MAX_DAYS` (ints: :func:`check_counts`).
+def _check_days(**days: int) -> None:
+    """Refuse day counts (ints) adding up to more than :data:`MAX_DAYS`.
 
     Raises:
         MobileIntentError: Naming each count and their sum.

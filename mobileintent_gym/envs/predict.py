@@ -35,7 +35,7 @@ import gymnasium as gym
 from gymnasium import spaces
 
 from mobileintent_gym.checks import check_seed
-from mobileintent_gym.envs.days import check_config, check_counts, check_days, draw_day
+from mobileintent_gym.envs.days import check_config, check_counts, draw_day
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
 from mobileintent_gym.errors import MobileIntentError
@@ -94,7 +94,6 @@ class PredictEnv(gym.Env[dict[str, str], str]):
                  encoder: Encoder | None = None, config: GeneratorConfig | None = None) -> None:
         history_days, predict_days, history = check_counts(
             history_days=history_days, predict_days=predict_days, history=history)
-        check_days(history_days=history_days, predict_days=predict_days)
         seed = check_seed(seed)
         check_config(config)
         self.config = config or GeneratorConfig()

@@ -47,7 +47,6 @@ from mobileintent_gym.checks import check_flags, check_seed
 from mobileintent_gym.envs.days import (
     check_config,
     check_counts,
-    check_days,
     check_number,
     check_size,
     draw_day,
@@ -143,7 +142,6 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         history_days, play_days, window, stride, history = check_counts(
             history_days=history_days, play_days=play_days, window=window, stride=stride,
             history=history)
-        check_days(history_days=history_days, play_days=play_days)
         seed = check_seed(seed)
         check_flags(hierarchy=hierarchy, candidates=candidates)
         check_number("match_threshold", match_threshold, 0.0, 1.0)

@@ -35,7 +35,7 @@ from mobileintent_gym.actions import ActionLike
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
 from mobileintent_gym.checks import check_flags, check_seed, check_type
-from mobileintent_gym.envs.days import check_config, check_counts, check_days, draw_day
+from mobileintent_gym.envs.days import check_config, check_counts, draw_day
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
@@ -148,7 +148,6 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
                  config: GeneratorConfig | None = None, render_mode: str | None = None) -> None:
         self.history_days, self.play_days = check_counts(history_days=history_days,
                                                          play_days=play_days)
-        check_days(history_days=self.history_days, play_days=self.play_days)
         seed = check_seed(seed)
         check_flags(guidance=guidance)
         check_type("encoder", encoder, (Encoder, type(None)),  # used only with guidance

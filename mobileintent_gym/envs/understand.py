@@ -33,7 +33,7 @@ from gymnasium import spaces
 from PIL import Image
 
 from mobileintent_gym.checks import check_flags, check_seed, reset_options
-from mobileintent_gym.envs.days import check_config, check_counts, check_days, check_size
+from mobileintent_gym.envs.days import check_config, check_counts, check_size
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import FrameBox, UnicodeText
 from mobileintent_gym.errors import MobileIntentError
@@ -78,7 +78,6 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
                  screenshot_size: tuple[int, int] = (216, 480), encoder: Encoder | None = None,
                  config: GeneratorConfig | None = None) -> None:
         days, window = check_counts(days=days, window=window)
-        check_days(days=days)
         seed = check_seed(seed)
         check_flags(screenshots=screenshots)
         check_config(config)
