@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import shlex
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -166,6 +167,7 @@ class Shell:
         result = ShellResult()
         self._emit = emit or (lambda fd, data: result.chunks.append((fd, data)))
         self._budget = Budget(self._limits, started)
+        self._replaced = False  # an exec of a line stopped by a limit ends that line only
         try:
             result.exited = self._run(parse(source), _Taken(stdin) if stdin else b"")
         except ShellSyntaxError as err:
@@ -248,9 +250,11 @@ class Shell:
         ``export -p`` lists the variables. Each command line runs in a shell of its own
         (an interactive ``adb shell`` too), so a variable lasts for its line.
         """
-        if names == ["-p"]:
-            return Output("".join(f"export {k}={v}\n" for k, v in sorted(self._env.items()))
-                          .encode())
+        if names[:1] == ["-p"]:
+            names = names[1:]
+            if not names:  # the list, as sh input
+                return Output("".join(f"export {k}={shlex.quote(v)}\n"
+                                      for k, v in sorted(self._env.items())).encode())
         for name in names:
             key, equals, value = name.partition("=")
             if not _IDENTIFIER.fullmatch(key):
@@ -345,15 +349,16 @@ class Shell:
         """The stdout of ``source``, run in this command line (its stderr passes through)."""
         if self._depth >= MAX_SUBSTITUTION_DEPTH:
             return ""
-        outer, status = self._emit, self._status
+        outer, status, replaced = self._emit, self._status, self._replaced
         captured: list[bytes] = []
         self._emit = lambda fd, data: captured.append(data) if fd == 1 else outer(fd, data)
         self._depth += 1
+        self._replaced = False  # a subshell: an exec before it is not its own
         try:
             self._run(parse(source), b"")
         except ShellSyntaxError as err:
             outer(2, f"/system/bin/sh: {err}\n".encode())
         finally:
             self._depth -= 1
-            self._emit, self._status = outer, status
+            self._emit, self._status, self._replaced = outer, status, replaced
         return b"".join(captured).decode("utf-8", errors="replace").rstrip("\n")

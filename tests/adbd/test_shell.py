@@ -177,9 +177,18 @@ def test_export_exec_and_logcat_run_what_adb_logcat_sends(shell):
     # In $(…) and in a pipeline exec runs in a subshell: the line went no further.
     assert run(shell, "echo $(exec exit 3); echo after") == ("\nafter\n", "", 0)
     assert run(shell, "exec echo hi | cat; echo after") == ("hi\nafter\n", "", 0)
-    assert "export B=2\n" in run(shell, "export B=2; export -p")[0]
+    assert "export B='a b'\n" in run(shell, "export B='a b'; export -p")[0]
+    # An exec earlier in the line, or in a line a limit stopped, was taken for a
+    # substitution's own and ended it early ("a" for "a b").
+    assert run(shell, "exec echo hi | echo $(echo a; echo b)")[0] == "a b\n"
     assert run(shell, "export 1x=2")[1:] == (
         "/system/bin/sh: export: 1x: is not an identifier\n", 1)
+
+
+def test_an_exec_stopped_by_a_limit_ends_only_its_own_line(pool):
+    small = limited(pool, output_limit=100)
+    assert small.run("exec cat /sdcard/k.bin").code != 0
+    assert b"".join(data for _, data in small.run("echo a; echo b").chunks) == b"a\nb\n"
 
 
 def test_syntax_error_in_shell_exits_2(shell):
