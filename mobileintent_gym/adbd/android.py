@@ -96,27 +96,36 @@ def _ints(values: list[str]) -> list[int]:
 
 
 def _pm_options(args: list[str]) -> tuple[set[str], dict[str, str], str]:
-    """``pm list packages``' flags, valued options and filter (the first other word).
+    """``pm list packages``' flags, valued options and filter, read as Android reads them.
+
+    Options come first (``--`` ends them); the first other word is the filter, and what
+    follows it is not read. ``--uid`` shows uids too.
 
     Raises:
-        ValueError: For an unknown option, or one without its value.
+        ValueError: For an unknown option, one without its value, or a value that is no
+            number.
     """
     flags: set[str] = set()
     values: dict[str, str] = {}
     words = iter(args)
-    others = []
     for word in words:
+        if word == "--" or not word.startswith("-"):
+            return flags, values, next(words, "") if word == "--" else word
         if word in _PM_VALUED:
-            values[word] = next(words, None) or ""
-            if not values[word]:
-                raise ValueError(f'Argument expected after "{word}"')
+            value = next(words, None)
+            if value is None:
+                raise ValueError(f'java.lang.IllegalArgumentException: Argument expected '
+                                 f'after "{word}"')
+            if not (is_digits(value) or (word == "--user" and value in _USERS)):
+                raise ValueError(f'java.lang.NumberFormatException: For input string: '
+                                 f'"{value}"')
+            values[word] = value
+            flags |= {"-U"} if word == "--uid" else set()
         elif word in _PM_FLAGS:
             flags.add(word)
-        elif word.startswith("-"):
-            raise ValueError(f"Unknown option: {word}")
         else:
-            others.append(word)
-    return flags, values, next(iter(others), "")
+            raise ValueError(f"Unknown option: {word}")
+    return flags, values, ""
 
 
 def _pm_line(name: str, uid: int, system: bool, flags: set[str]) -> str:

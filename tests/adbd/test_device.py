@@ -315,9 +315,15 @@ def test_framework_queries(device):
     line = out(device, "pm list packages -U -i --show-versioncode launcher3")
     assert line.startswith("package:com.android.launcher3 versionCode:1  installer=null uid:")
     uid = line.split("uid:")[1].strip()
-    assert out(device, f"pm list packages --uid {uid}") == "package:com.android.launcher3\n"
+    assert out(device, f"pm list packages --uid {uid}") == (
+        f"package:com.android.launcher3 uid:{uid}\n")  # --uid shows the uid, as -U
+    # Options end at the first other word (the filter) or at "--", as Android reads them.
+    assert out(device, "pm list packages music -s -x") == "package:com.mobileintent.music\n"
+    assert out(device, "pm list packages -- -s") == ""
     assert device.run("pm list packages --user").stderr == (
-        b'Error: Argument expected after "--user"\n')
+        b'Error: java.lang.IllegalArgumentException: Argument expected after "--user"\n')
+    assert device.run("pm list packages --uid abc").stderr == (
+        b'Error: java.lang.NumberFormatException: For input string: "abc"\n')
     # Boot-wait loops read these; android_id was null.
     assert [out(device, f"getprop {p}") for p in ("init.svc.bootanim", "sys.boot_completed",
                                                   "dev.bootcomplete")] == [
