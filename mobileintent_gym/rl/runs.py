@@ -254,6 +254,8 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
     given = json.loads(settings_json(config))  # tuples as lists, as saved
     differ = sorted(k for k in saved.keys() | given.keys()
                     if k not in {*RESUMABLE, *unknown} and saved.get(k) != given.get(k))
+    if "init" in differ:  # another folder (or none): what it holds is no news
+        differ = [k for k in differ if k != "init_content"]
     if differ:
         changes = "; ".join(_difference(k, saved.get(k), given.get(k)) for k in differ)
         raise MobileIntentError(f"{flag} would continue the run in {out} with other settings "

@@ -70,6 +70,10 @@ def test_a_run_resumed_on_init_adapters_changed_since_is_refused(tmp_path):
     with pytest.raises(MobileIntentError, match=r"other settings \(init: the adapters there "
                                                 r"changed since the run started"):
         check_run_folder(out, {"init": str(init), "updates": 2}, resume=True)
+    # Without --init, the folder is what differs: said once, not as changed adapters too.
+    with pytest.raises(MobileIntentError, match=rf"other settings \(init: '{init}' saved, "
+                                                r"None given\); give the saved ones"):
+        check_run_folder(out, {"updates": 2}, resume=True)
 
 
 def test_resuming_into_a_folder_without_a_run_warns_once(tmp_path):
