@@ -139,8 +139,9 @@ class AdbTransport:
                                       retry=False)
             state = self._state()
             if state != "device":
+                hint = _AUTH_HINT if state == "unauthorized" else ""
                 raise DeviceUnavailableError(
-                    f"device {config.serial!r} is {state!r}, not online")
+                    f"device {config.serial!r} is {state!r}, not online{hint}")
             features = self._call(lambda: self._query("features"), "features", retry=True)
         except BaseException:  # Ctrl-C included: the server's count must not stay up
             self.close()
@@ -208,6 +209,8 @@ class AdbTransport:
         try:
             return self._call(lambda: self._query("get-state"), "get-state", retry=True)
         except DeviceUnavailableError as err:
+            if "unauthorized" in str(err):  # listed already, its key refused (a USB phone)
+                raise DeviceUnavailableError(f"{err}{_AUTH_HINT}") from err
             if not (_NETWORK_SERIAL.match(self.config.serial) and "not found" in str(err)):
                 raise
             unknown = err
