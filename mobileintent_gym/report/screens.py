@@ -69,8 +69,10 @@ class ScreenSource:
                 return self._stored(episode)
             return self._replayed(episode)
         except (MobileIntentError, LookupError, TypeError, ValueError) as err:
+            user = episode.get("user")
+            gone = self._gone_folder() if isinstance(user, str) and not self._found(user) else ""
             return Screens(problem=f"its screens cannot be rebuilt from the file: "
-                           f"{type(err).__name__}: {err}{self._gone_folder()}")
+                           f"{type(err).__name__}: {err}{gone}")
 
     def close(self) -> None:
         """Release the replay phone."""
@@ -144,7 +146,7 @@ class ScreenSource:
         return self.provenance.get("profiles") or self.provenance.get("profiles_env")
 
     def _gone_folder(self) -> str:
-        """A note that the run's profiles folder is gone (its users not found), or ""."""
+        """A note that the run's profiles folder is gone (for a user not found), or ""."""
         folder = self._recorded_folder()
         if folder and self._profiles_folder() is None:
             return f" (the run's profiles folder {folder!r} is gone)"

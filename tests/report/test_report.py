@@ -511,10 +511,12 @@ def test_a_run_whose_profiles_folder_is_gone_still_replays_its_built_in_users(tm
     run = read_run(out)
     source = ScreenSource(run.provenance)
     zoe, ana = [source.screens(episode) for episode in run.episodes]
+    edited = source.screens({**run.episodes[1], "task": "NOPE-99"})  # ana's: not the folder
     source.close()
     assert ana.problem is None and len(ana.frames) == len(run.episodes[1]["steps"]) + 1
     assert "no user profile 'zoe'" in zoe.problem and zoe.problem.endswith(
         f"(the run's profiles folder {str(tmp_path / 'prof')!r} is gone)")
+    assert "NOPE-99" in edited.problem and "is gone" not in edited.problem
 
 
 def test_the_page_marks_subgoals_whose_context_was_not_reached(tmp_path):
