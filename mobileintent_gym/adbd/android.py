@@ -116,9 +116,7 @@ def _pm_options(args: list[str]) -> tuple[set[str], dict[str, str], str]:
             if value is None:
                 raise ValueError(f'java.lang.IllegalArgumentException: Argument expected '
                                  f'after "{word}"')
-            if not (is_digits(value) or (word == "--user" and value in _USERS)):
-                raise ValueError(f'java.lang.NumberFormatException: For input string: '
-                                 f'"{value}"')
+            _pm_check_value(word, value)
             values[word] = value
             flags |= {"-U"} if word == "--uid" else set()
         elif word in _PM_FLAGS:
@@ -126,6 +124,18 @@ def _pm_options(args: list[str]) -> tuple[set[str], dict[str, str], str]:
         else:
             raise ValueError(f"Unknown option: {word}")
     return flags, values, ""
+
+
+def _pm_check_value(option: str, value: str) -> None:
+    """Refuse a ``--user`` or ``--uid`` value as Android does (a user name, or an int).
+
+    Raises:
+        ValueError: With the exception Android prints.
+    """
+    if option == "--user" and not (value in _USERS or _java_integer(value, 32)):
+        raise ValueError(f"java.lang.IllegalArgumentException: Bad user number: {value}")
+    if option == "--uid" and not _java_integer(value, 32):
+        raise ValueError(f'java.lang.NumberFormatException: For input string: "{value}"')
 
 
 def _pm_line(name: str, uid: int, system: bool, flags: set[str]) -> str:
@@ -531,16 +541,17 @@ class PhoneCommands:
             return _usage("pm: only 'pm list packages' is supported")
         try:
             flags, values, wanted = _pm_options(inv.argv[3:])
-        except ValueError as err:
-            return _usage(f"Error: {err}")
+        except ValueError as err:  # pm returns -1: status 255
+            return Output(stderr=f"Error: {err}\n".encode(), code=255)
         system = {"com.android.launcher3"}
         uids = {name: 10100 + n for n, name in enumerate(sorted({*self.phone.packages(),
                                                                  *system}))}
         chosen = {"-s": system, "--factory-only": system, "-3": set(self.phone.packages()),
                   "-d": set(), "--apex-only": set()}
         listed = set.intersection(set(uids), *(chosen[f] for f in flags if f in chosen))
-        if "--uid" in values:
-            listed = {n for n in listed if str(uids[n]) == values["--uid"]}
+        uid = int(values.get("--uid", "-1"))
+        if uid != -1:  # -1: any uid
+            listed = {n for n in listed if uids[n] == uid}
         lines = [_pm_line(n, uids[n], n in system, flags) for n in sorted(listed) if wanted in n]
         return Output("".join(lines).encode())
 

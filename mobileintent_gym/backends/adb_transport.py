@@ -139,9 +139,8 @@ class AdbTransport:
                                       retry=False)
             state = self._state()
             if state != "device":
-                hint = _AUTH_HINT if state == "unauthorized" else ""
                 raise DeviceUnavailableError(
-                    f"device {config.serial!r} is {state!r}, not online{hint}")
+                    f"device {config.serial!r} is {state!r}, not online")
             features = self._call(lambda: self._query("features"), "features", retry=True)
         except BaseException:  # Ctrl-C included: the server's count must not stay up
             self.close()
@@ -207,10 +206,8 @@ class AdbTransport:
     def _state(self) -> str:
         """The device's state; a network serial the server does not know is connected first."""
         try:
-            return self._call(lambda: self._query("get-state"), "get-state", retry=True)
+            return self._get_state()
         except DeviceUnavailableError as err:
-            if "unauthorized" in str(err):  # listed already, its key refused (a USB phone)
-                raise DeviceUnavailableError(f"{err}{_AUTH_HINT}") from err
             if not (_NETWORK_SERIAL.match(self.config.serial) and "not found" in str(err)):
                 raise
             unknown = err
@@ -223,10 +220,19 @@ class AdbTransport:
                                          ) from unknown
         deadline = time.monotonic() + self.config.timeout
         while True:  # the handshake finishes after `connect` answers
-            state = self._call(lambda: self._query("get-state"), "get-state", retry=True)
+            state = self._get_state()
             if state in ("device", "unauthorized") or time.monotonic() > deadline:
                 return state
             time.sleep(self.config.retry_delay)
+
+    def _get_state(self) -> str:
+        """``get-state``; a device whose key check failed is named with what to do."""
+        try:
+            return self._call(lambda: self._query("get-state"), "get-state", retry=True)
+        except DeviceUnavailableError as err:
+            if "unauthorized" in str(err):  # listed already, its key refused (a USB phone)
+                raise DeviceUnavailableError(f"{err}{_AUTH_HINT}") from err
+            raise
 
     def read(self, command: str) -> str:
         """The output of a shell command that only reads (retried on timeouts)."""

@@ -308,7 +308,8 @@ def test_framework_queries(device):
     assert out(device, "pm list packages -s") == "package:com.android.launcher3\n"
     assert "launcher" not in out(device, "pm list packages -3") and out(
         device, "pm list packages -3 music") == "package:com.mobileintent.music\n"
-    assert device.run("pm list packages -x").stderr == b"Error: Unknown option: -x\n"
+    assert (device.run("pm list packages -x").code, device.run("pm list packages -x").stderr
+            ) == (255, b"Error: Unknown option: -x\n")
     # Options scripts use were refused once the filter was read (and --user's 0 with it).
     assert out(device, "pm list packages --user 0 -3 -f music") == (
         "package:/data/app/~~sim/com.mobileintent.music-1/base.apk=com.mobileintent.music\n")
@@ -324,6 +325,14 @@ def test_framework_queries(device):
         b'Error: java.lang.IllegalArgumentException: Argument expected after "--user"\n')
     assert device.run("pm list packages --uid abc").stderr == (
         b'Error: java.lang.NumberFormatException: For input string: "abc"\n')
+    # Values as Java reads them: +N and 0N are N, -1 any uid or user; a user name is one.
+    assert out(device, f"pm list packages --uid +0{uid}") == out(
+        device, f"pm list packages --uid {uid}")
+    assert out(device, "pm list packages --uid -1 --user -1 launcher") == (
+        f"package:com.android.launcher3 uid:{uid}\n")
+    refused = device.run("pm list packages --user abc")
+    assert (refused.code, refused.stderr) == (
+        255, b"Error: java.lang.IllegalArgumentException: Bad user number: abc\n")
     # Boot-wait loops read these; android_id was null.
     assert [out(device, f"getprop {p}") for p in ("init.svc.bootanim", "sys.boot_completed",
                                                   "dev.bootcomplete")] == [

@@ -66,6 +66,7 @@ def test_a_device_that_refuses_this_hosts_key_says_what_to_do(served):
     # to allow it. The phone allows another host's key only, and holds this one.
     from mobileintent_gym.adbd.auth import PublicKey
 
+    _, port = served
     another = PublicKey((1 << 2047) | 0xC0FFEE, 65537, "another@host")
     strict = ServerThread(AdbServer(VirtualDevice(SimPhone()), ServerConfig(
         port=0, keys=(another,), handshake_timeout=2.0)))
@@ -73,6 +74,7 @@ def test_a_device_that_refuses_this_hosts_key_says_what_to_do(served):
     with strict:
         with pytest.raises(DeviceError, match=rf"failed to authenticate .*{hint}"):
             load_device(f"adb:127.0.0.1:{strict.port}")
+        assert stopped(port)  # the adb server the failed load started
         # Listed unauthorized by a running adb server now, as a USB phone would be.
         subprocess.run([ADB, "start-server"], capture_output=True, timeout=30, check=True)
         subprocess.run([ADB, "connect", f"127.0.0.1:{strict.port}"], capture_output=True,
