@@ -116,6 +116,9 @@ def _main(args: argparse.Namespace) -> int:
         if not screens.frames:
             raise UsageError(f"episode {args.gif} has no screens: {screens.problem}")
         print(f"gif: {write_gif(episode, screens, tuple(run.provenance['screen']), gif)}")
+        if screens.problem:  # a GIF of the screens before it: said, as the report says it
+            print(f"gif: {len(screens.frames)} of {len(episode['steps']) + 1} screens: "
+                  f"{screens.problem}", file=sys.stderr)
     return 0
 
 

@@ -154,6 +154,23 @@ def test_a_gif_of_one_episode_shows_each_step_then_the_end(scripted_run, capsys)
     assert len(err) == 1 and "names no episode; give its number (0-5)" in err[0]
 
 
+def test_a_gif_cut_short_by_the_replay_says_so(scripted_run, tmp_path, capsys):
+    # The GIF stopped where the replay left the run, and only the report said why: a
+    # one-frame GIF came out with "gif: …" alone.
+    data = json.loads(scripted_run.read_text())
+    data["episodes"][0]["steps"][1]["route_after"] = "music/nowhere"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    assert main(["view", str(edited), "--gif", "0"]) == 0
+    said = capsys.readouterr()
+    shown = len(data["episodes"][0]["steps"]) + 1
+    assert f"gif: {edited.with_suffix('.0.gif')}" in said.out
+    assert (f"gif: 2 of {shown} screens: the replay left the recorded run at step 2"
+            in said.err.splitlines()[-1])
+    with Image.open(edited.with_suffix(".0.gif")) as image:
+        assert image.n_frames == 2
+
+
 def test_view_of_something_else_is_one_line(tmp_path, capsys):
     (tmp_path / "x.json").write_text("[1, 2]")
     (tmp_path / "x.png").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")  # not text at all
