@@ -109,9 +109,9 @@ def draw_marks(frame: Image.Image, shapes: list[Mark], width: int) -> Image.Imag
             face = font(max(10, round(image.width / 24)), bold=True)
             text = fit_text(shape.text, face, image.width - 16)
             box = draw.textbbox((0, 0), text, font=face)
-            top = round(image.height * 0.06)
-            draw.rectangle((0, top, image.width, top + box[3] + 12), fill=(33, 33, 33))
-            draw.text((8, top + 6), text, font=face, fill=(255, 255, 255))
+            # Over the status bar, where it hides the clock, not the app bar's title
+            draw.rectangle((0, 0, image.width, box[3] + 12), fill=(33, 33, 33))
+            draw.text((8, 6), text, font=face, fill=(255, 255, 255))
     return image
 
 
