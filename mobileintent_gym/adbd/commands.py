@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import stat as stat_module
 import string
+import time
 from collections.abc import Mapping
 
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
@@ -138,9 +139,10 @@ class FileCommands:
     def _line(self, name: str, found: tuple[int, int, int], flags: set[str]) -> str:
         if "l" not in flags:
             return name
-        mode, size, _mtime = found
+        mode, size, mtime = found
         kind = "d" if stat_module.S_ISDIR(mode) else "-"
-        return f"{kind}{stat_module.filemode(mode)[1:]} 1 shell shell {size:>8} {name}"
+        when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(mtime))  # as toybox writes it
+        return f"{kind}{stat_module.filemode(mode)[1:]} 1 shell shell {size:>8} {when} {name}"
 
     def rm(self, inv: Invocation) -> Output:
         """``rm [-f] [-r] PATH...``."""

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from mobileintent_gym.adbd.commands import FileCommands, basic_commands
@@ -112,6 +114,15 @@ def test_grep_o_prints_each_match_on_a_line_of_its_own(shell):
     assert run(shell, "echo 'ab\nb' | grep -o -c b")[0] == "2\n"  # a count is of lines
     assert run(shell, "echo 'ab\ncd' | grep -o -v a") == ("", "", 0)  # grep prints none
     assert run(shell, "echo abc | grep -o 'x*'") == ("", "", 0)  # empty matches are not shown
+
+
+def test_ls_l_writes_the_columns_toybox_writes(shell):
+    # Without date and time, the name was column 6 where scripts take column 8.
+    run(shell, "echo hi > /sdcard/l.txt")
+    (line,) = [x for x in run(shell, "ls -l /sdcard")[0].splitlines() if x.endswith("l.txt")]
+    fields = line.split()
+    assert fields[0] == "-rw-rw----" and fields[4] == "3" and fields[7] == "l.txt"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", f"{fields[5]} {fields[6]}")
 
 
 def test_ls_r_lists_every_folder_below(shell):
