@@ -141,14 +141,19 @@ def _terminal(send: Send) -> Send:
 
 async def _interactive(session: Session, stream: Stream, v2: bool, send: Send,
                        terminal: bool = False) -> int:
-    """Line mode: run each line of stdin as it arrives (no prompt).
+    """Line mode: run each line of stdin as it arrives.
 
     Lines end in LF, CR LF or CR. From a ``terminal`` (a pty, whose keys arrive raw: Enter
     is CR) what is typed is echoed, DEL erases the last character, Ctrl-C drops the line
-    and Ctrl-D on an empty line ends the shell, as a terminal's line discipline would.
+    and Ctrl-D on an empty line ends the shell, as a terminal's line discipline would; a
+    prompt comes first and after each line, as Android's shell writes it
+    (``simphone:/ $ ``: the device's name). From a pipe there is no prompt.
     """
     pending, code = b"", 0
     send = _terminal(send) if terminal else send
+    prompt = f"{session.device.props['ro.product.device']}:/ $ ".encode() if terminal else b""
+    if prompt:
+        await send(1, prompt)
     while True:
         try:
             data, finished = await (_read_v2_stdin(stream) if v2 else _read_v1_stdin(stream))
@@ -172,6 +177,8 @@ async def _interactive(session: Session, stream: Stream, v2: bool, send: Send,
                 code, exited = await session.run(text, send)
                 if exited:
                     return code
+            if prompt:
+                await send(1, prompt)
         if finished:
             return code
 

@@ -223,10 +223,17 @@ def test_an_interactive_shell_on_a_terminal_echoes_and_runs_lines_ended_by_enter
         while termios.tcgetattr(terminal)[3] & termios.ICANON:
             assert time.monotonic() < deadline, "adb never put the terminal in raw mode"
             time.sleep(0.05)
-        # Each line is typed once the last one's output is back: the echo comes first.
-        assert _typed(terminal, b"echo h''i\r", b"\nhi\r\n") == b"echo h''i\r\nhi\r\n"
+        # A prompt first and after each line, as a phone's shell writes it: expect-style
+        # drivers wait for it (there was none). Each line is typed once the last one's
+        # output is back: the echo comes first.
+        prompt = b"simphone:/ $ "
+        assert _typed(terminal, b"", prompt) == prompt
+        assert _typed(terminal, b"echo h''i\r", b"hi\r\n" + prompt) == (
+            b"echo h''i\r\nhi\r\n" + prompt)
         erased = b"echo gone\b \b\b \b\b \b\b \bne\r\nne\r\n"  # DEL erases a character
-        assert _typed(terminal, b"echo gone\x7f\x7f\x7f\x7fne\r", b"ne\r\nne\r\n") == erased
+        assert _typed(terminal, b"echo gone\x7f\x7f\x7f\x7fne\r", b"ne\r\n" + prompt) == (
+            erased + prompt)
+        assert _typed(terminal, b"\r", b"\r\n" + prompt) == b"\r\n" + prompt  # an empty line
         assert _typed(terminal, b"exit\r", b"exit\r\n") == b"exit\r\n"
         assert _exit_code(pid, time.monotonic() + 20) == 0
     finally:
