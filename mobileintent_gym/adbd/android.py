@@ -27,8 +27,8 @@ from mobileintent_gym.actions import Action
 from mobileintent_gym.adbd.conventions import LONG_PRESS_MS, route_from_component, swipe_gesture
 from mobileintent_gym.adbd.keycodes import KEYCODES
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
-from mobileintent_gym.checks import is_digits
 from mobileintent_gym.errors import DeviceError, MobileIntentError
+from mobileintent_gym.phone import launcher
 from mobileintent_gym.phone.keyboard import BACKSPACE
 
 if TYPE_CHECKING:
@@ -132,10 +132,15 @@ def _pm_check_value(option: str, value: str) -> None:
     Raises:
         ValueError: With the exception Android prints.
     """
-    if option == "--user" and not (value in _USERS or _java_integer(value, 32)):
+    if option == "--user" and not _is_user(value):
         raise ValueError(f"java.lang.IllegalArgumentException: Bad user number: {value}")
     if option == "--uid" and not _java_integer(value, 32):
         raise ValueError(f'java.lang.NumberFormatException: For input string: "{value}"')
+
+
+def _is_user(value: str) -> bool:
+    """Whether ``--user`` takes ``value``: a user's number (Java's int) or a name of users."""
+    return value in _USERS or _java_integer(value, 32)
 
 
 def _pm_line(name: str, uid: int, system: bool, flags: set[str]) -> str:
@@ -476,7 +481,7 @@ class PhoneCommands:
             if index + 1 == len(args):
                 return _usage('Error: Argument expected after "--user"')
             user = args[index + 1]
-            if not (user in _USERS or is_digits(user.removeprefix("-").removeprefix("+"))):
+            if not _is_user(user):
                 return _usage(f"Error: Bad user number: {user}")
             index += 2
         if index >= len(args):
@@ -543,7 +548,7 @@ class PhoneCommands:
             flags, values, wanted = _pm_options(inv.argv[3:])
         except ValueError as err:  # pm returns -1: status 255
             return Output(stderr=f"Error: {err}\n".encode(), code=255)
-        system = {"com.android.launcher3"}
+        system = {launcher.PACKAGE}
         uids = {name: 10100 + n for n, name in enumerate(sorted({*self.phone.packages(),
                                                                  *system}))}
         chosen = {"-s": system, "--factory-only": system, "-3": set(self.phone.packages()),
