@@ -13,6 +13,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from mobileintent_gym.errors import MobileIntentError
 
@@ -48,6 +49,16 @@ def write_atomic(path: str | Path, data: bytes) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def hash_file(digest: Any, path: str | Path) -> None:
+    """Feed the bytes of ``path`` to ``digest`` (a ``hashlib`` hash), a MiB at a time.
+
+    ``hashlib.file_digest`` does this from Python 3.11 on.
+    """
+    with Path(path).open("rb") as file:
+        for chunk in iter(lambda: file.read(1 << 20), b""):
+            digest.update(chunk)
 
 
 @contextlib.contextmanager

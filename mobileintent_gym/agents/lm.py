@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError, brief, require
-from mobileintent_gym.files import atomic_folder
+from mobileintent_gym.files import atomic_folder, hash_file
 from mobileintent_gym.once import TORCH_RNG
 from mobileintent_gym.users.cache import cache_root, cached_snapshot
 from mobileintent_gym.users.encoders import hub_allowed
@@ -132,9 +132,7 @@ def converted_folder(gguf: Path) -> Path:
     converted anew, not served from the other's folder.
     """
     digest = hashlib.sha256()
-    with gguf.open("rb") as file:  # hashlib.file_digest is Python 3.11's
-        for chunk in iter(lambda: file.read(1 << 20), b""):
-            digest.update(chunk)
+    hash_file(digest, gguf)
     return cache_dir() / f"{gguf.stem}-{gguf.stat().st_size}-{digest.hexdigest()[:16]}"
 
 

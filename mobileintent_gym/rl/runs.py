@@ -22,7 +22,7 @@ from mobileintent_gym.checks import is_count, is_finite
 from mobileintent_gym.console import output_folder
 from mobileintent_gym.distributed.pool import EXECUTE_ENV
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.files import write_atomic
+from mobileintent_gym.files import hash_file, write_atomic
 from mobileintent_gym.once import once
 from mobileintent_gym.rl.curves import plot_curves
 from mobileintent_gym.tasks import UnknownTaskError, task_ids
@@ -164,9 +164,7 @@ def adapters_fingerprint(folder: str | Path) -> str | None:
     digest = hashlib.sha256()
     for path in files:
         digest.update(f"{path.name}\0".encode())
-        with path.open("rb") as stream:
-            for chunk in iter(lambda: stream.read(1 << 20), b""):
-                digest.update(chunk)
+        hash_file(digest, path)
     return digest.hexdigest()
 
 
@@ -177,13 +175,18 @@ def checkpoints(out: str | Path) -> list[tuple[int, Path]]:
     return sorted(found)
 
 
+def latest_checkpoint(out: str | Path) -> int:
+    """N of the run's latest ``checkpoint-N`` folder (0: none yet)."""
+    return max((n for n, _ in checkpoints(out)), default=0)
+
+
 def check_progress(out: str | Path, updates: int) -> None:
     """Refuse to resume the run in ``out`` for fewer ``updates`` than it has checkpointed.
 
     Raises:
         MobileIntentError: Naming the updates held and the fewest that may be given.
     """
-    done = max((n for n, _ in checkpoints(out)), default=0)
+    done = latest_checkpoint(out)
     if done > updates:
         raise MobileIntentError(f"{out} holds {done} updates; --updates {updates} would end "
                                 f"before them (give {done} or more)")

@@ -54,6 +54,7 @@ from mobileintent_gym.rl.runs import (
     check_run_folder,
     checkpoints,
     env_kwargs,
+    latest_checkpoint,
     make_envs,
     plot_log,
     run_settings,
@@ -160,7 +161,7 @@ class RepairTrainer:
         try:
             return self._run_updates(out, log, progress)
         except KeyboardInterrupt:
-            kept = max((n for n, _ in checkpoints(out)), default=0)
+            kept = latest_checkpoint(out)
             if self.done > kept:
                 start = f"checkpoint-{kept}" if kept else "update 0 (no checkpoint yet)"
                 logger.warn(f"stopped after update {self.done}: --resume goes on from "
