@@ -298,11 +298,14 @@ def action_space(width: int, height: int, max_text: int = MAX_TEXT_LENGTH) -> sp
     )
 
 
+def _scalar(value: Any) -> Any:
+    """``value``, a 0-d array read as the scalar it holds (what a space sample may give)."""
+    return value[()] if isinstance(value, np.ndarray) and value.shape == () else value
+
+
 def _index(sample: dict, key: str, size: int) -> int:
     """``sample[key]`` as an index below ``size``: an integer (not a bool), in range."""
-    value = sample[key]
-    if isinstance(value, np.ndarray) and value.shape == ():
-        value = value[()]
+    value = _scalar(sample[key])
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) or not (
             0 <= value < size):
         raise InvalidActionError(f"{key} must be an integer in [0, {size}), got {brief(value)}")
@@ -370,10 +373,7 @@ def _batchable(sample: dict, space: spaces.Dict) -> dict:
     if missing:
         raise InvalidActionError(f"action sample lacks {missing[0]!r}: {brief(sample)}")
     for key, part in space.spaces.items():
-        value = sample[key]
-        if isinstance(value, np.ndarray) and value.shape == ():
-            value = value[()]
-        if isinstance(part, spaces.Discrete) and not is_integer(value):
+        if isinstance(part, spaces.Discrete) and not is_integer(_scalar(sample[key])):
             raise InvalidActionError(f"{key} must be an integer, got {brief(sample[key])}")
     _point(sample["point"])
     return sample

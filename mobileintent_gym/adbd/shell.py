@@ -194,7 +194,7 @@ class Shell:
                 if replaced and len(pipeline.commands) == 1:  # exec ran in the shell's place
                     return True  # (in a pipeline, as in $(…), it ran in a subshell)
         except _Exit as done:
-            self._status, self._replaced = done.code, False
+            self._status = done.code
             return True
         return False
 
