@@ -156,7 +156,7 @@ def test_predict_passes_on_the_models_own_confidence(envs):
 def test_proactive_proposes_or_keeps_quiet_and_the_env_judges_it(envs, small_lm):
     env = envs("Proactive")
     agent = TransformersAgent(env, small_lm, max_new_tokens=24)
-    steps = _steps(env, agent, 2, DAY)  # two turns: each reads a 4,600-token prompt (20 s)
+    steps = _steps(env, agent, 2, DAY)  # two turns: each reads a 4,600-token prompt
     prompt = _prompt(small_lm, agent)
     assert "Known intentions (you may name one):" in prompt and "Now: " in prompt
     assert agent.stats["answers"] == 2
