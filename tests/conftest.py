@@ -7,11 +7,14 @@ from mobileintent_gym.phone import SimPhone
 def offline(tmp_path_factory):
     """Nothing in the suite may try the network: models load from the packaged weights.
 
-    Built user content goes to a folder of the session, not the user's cache.
+    Built user content goes to a folder of the session, not the user's cache, and
+    stable-baselines3's loggers to one of the session rather than a new folder in /tmp per
+    ``learn``.
     """
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("HF_HUB_OFFLINE", "1")
         patch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path_factory.mktemp("cache")))
+        patch.setenv("SB3_LOGDIR", str(tmp_path_factory.mktemp("sb3")))
         yield
 
 
