@@ -70,6 +70,25 @@ class DeviceError(MobileIntentError):
     """A device (simulated or real) failed to carry out a request."""
 
 
+class AppActionError(DeviceError):
+    """An app's code failed on an action, which was undone; the message ends with where.
+
+    Attributes:
+        reason: The message without where it was raised: what serve-adb tells its clients,
+            who have no business with the server's files.
+        where: `` at FILE:LINE`` of the code that raised, or "".
+    """
+
+    def __init__(self, reason: str, where: str = "") -> None:
+        super().__init__(reason + where)
+        self.reason = reason
+        self.where = where
+
+    def __reduce__(self):
+        """Pickled with both parts (a vector env's worker sends it to the parent)."""
+        return type(self), (self.reason, self.where)
+
+
 class DependencyNotInstalled(MobileIntentError, ImportError):
     """An optional dependency is missing; the message names the extra that provides it."""
 

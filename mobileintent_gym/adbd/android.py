@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 import io
+import logging
 import math
 import re
 import string
@@ -27,7 +28,7 @@ from mobileintent_gym.actions import Action
 from mobileintent_gym.adbd.conventions import LONG_PRESS_MS, route_from_component, swipe_gesture
 from mobileintent_gym.adbd.keycodes import KEYCODES
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
-from mobileintent_gym.errors import DeviceError, MobileIntentError
+from mobileintent_gym.errors import AppActionError, MobileIntentError
 from mobileintent_gym.phone import launcher
 from mobileintent_gym.phone.keyboard import BACKSPACE
 
@@ -45,6 +46,9 @@ _DUMP_PATH = "/sdcard/window_dump.xml"
 _PM_FLAGS = frozenset({"-a", "-d", "-e", "-f", "-i", "-l", "-s", "-u", "-U", "-3",
                        "--show-versioncode", "--apex-only", "--factory-only"})
 _PM_VALUED = frozenset({"--user", "--uid"})
+
+
+log = logging.getLogger(__name__)
 
 
 def _usage(message: str) -> Output:
@@ -304,8 +308,9 @@ class PhoneCommands:
             return _usage(f"Error: Unknown command: {args[0] if args else '(none)'}")
         try:
             return handlers[args[0]](args[1:])
-        except DeviceError as err:  # the app failed, not the arguments
-            return _usage(f"Error: {args[0]} failed in the app: {err}")
+        except AppActionError as err:  # the app failed, not the arguments
+            log.warning("input %s failed in the app: %s", args[0], err)  # with the server's file
+            return _usage(f"Error: {args[0]} failed in the app: {err.reason}")
         except (ValueError, MobileIntentError) as err:
             return _usage(f"Error: Invalid arguments for command: {args[0]}: {err}")
 

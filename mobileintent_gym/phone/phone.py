@@ -18,6 +18,7 @@ import numpy as np
 from mobileintent_gym.actions import Action, ActionLike, ActionType, to_action
 from mobileintent_gym.checks import is_count, is_finite, is_integer
 from mobileintent_gym.errors import (
+    AppActionError,
     DeviceError,
     InvalidActionError,
     InvalidStateError,
@@ -222,7 +223,8 @@ class SimPhone:
         Raises:
             InvalidActionError: When the action is malformed or its point is off screen;
                 nothing changes and nothing is logged.
-            DeviceError: When an app failed part-way; the phone is as it was before.
+            AppActionError: A DeviceError, when an app failed part-way; the phone is as
+                it was before.
         """
         self._check_open()
         action = to_action(action)
@@ -246,8 +248,9 @@ class SimPhone:
         """Carry out ``action`` whole, or not at all.
 
         Raises:
-            DeviceError: When an app failed to carry it out (or the clock would leave the
-                calendar); the phone is as it was before, and nothing is logged.
+            AppActionError: A DeviceError, when an app failed to carry it out (or the
+                clock would leave the calendar); the phone is as it was before, and nothing
+                is logged.
         """
         before = self._current()
         signature = self._stacks.signature()
@@ -260,8 +263,8 @@ class SimPhone:
             self._roll_back(*undo)
             if not isinstance(err, Exception):
                 raise
-            raise DeviceError(f"{action} failed on {before.route} and was undone: "
-                              f"{err!r}{raised_at(err)}") from err
+            raise AppActionError(f"{action} failed on {before.route} and was undone: {err!r}",
+                                 raised_at(err)) from err
         effect = self._stacks.signature() != signature
         event = StepEvent(len(self.events), str(action), before.route, after.route, hit,
                           before.visible, after.visible, typed, effect,

@@ -89,8 +89,9 @@ def test_an_app_the_server_opened_itself_is_in_recents_at_once(device):
     assert "com.mobileintent.music" in out(device, "dumpsys activity recents")
 
 
-def test_an_app_that_fails_is_named_not_the_arguments(device, monkeypatch):
-    # "Error: Invalid arguments for command: tap: ..." sent the user to check coordinates.
+def test_an_app_that_fails_is_named_not_the_arguments(device, monkeypatch, caplog):
+    # "Error: Invalid arguments for command: tap: ..." sent the user to check coordinates;
+    # then the message ended with the server's file and line, sent to every client.
     device.phone.open("social")
     x, y = center(find(device.phone.hierarchy(), resource_id="like").bounds)
 
@@ -100,9 +101,10 @@ def test_an_app_that_fails_is_named_not_the_arguments(device, monkeypatch):
     monkeypatch.setattr(device.phone.apps["social"], "on_like", failing)
     result = device.run(f"input tap {x} {y}")
     assert result.code == 1
-    assert result.stderr.decode().startswith(
+    assert result.stderr.decode() == (
         f"Error: tap failed in the app: CLICK[{x},{y}] failed on social/home and was undone: "
-        "RuntimeError('the handler failed')")
+        "RuntimeError('the handler failed')\n")
+    assert f"{__file__}:" in caplog.text  # the server's log has where, for its owner
     assert device.run("input tap 1 x").stderr.startswith(b"Error: Invalid arguments")
 
 

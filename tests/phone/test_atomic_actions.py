@@ -1,5 +1,6 @@
 """Failing apps and odd input: an action happens whole or not at all, a bad value is named."""
 
+import pickle
 import re
 
 import numpy as np
@@ -37,9 +38,13 @@ def test_an_app_failing_part_way_leaves_stacks_data_ui_state_and_clock_as_they_w
               len(phone.events), phone.screenshot().copy())
     _broken_like(phone, monkeypatch)
     like = tap(phone.hierarchy(), resource_id="like")
-    with pytest.raises(DeviceError, match=r"CLICK\[\d+,\d+\] failed on social/home and was "
-                                          r"undone: RuntimeError\('the handler failed'\)"):
+    failed = r"CLICK\[\d+,\d+\] failed on social/home and was undone: RuntimeError\('the handler"
+    with pytest.raises(DeviceError, match=failed) as raised:
         phone.act(like)
+    assert raised.value.where.startswith(f" at {__file__}:")  # the failing handler's line
+    copied = pickle.loads(pickle.dumps(raised.value))  # as a vector env's worker sends it
+    assert (str(copied), copied.reason, copied.where) == (
+        str(raised.value), raised.value.reason, raised.value.where)
     assert (phone.route(), phone.hierarchy(), phone.clock) == before[:3]
     assert phone.state.apps == before[3] and len(phone.events) == before[4]
     assert np.array_equal(phone.screenshot(), before[5])
