@@ -154,9 +154,15 @@ def _row(obs: Any, index: int) -> Any:
 
 
 def _owned(obs: Any) -> Any:
-    """A batch of observations (a dict of arrays, or an array) copied into new arrays."""
+    """A batch of observations (a dict of arrays, or an array) copied into new arrays.
+
+    Texts go into an array of objects: one of fixed width (this step's longest) would cut
+    the next episode's longer text spliced into it.
+    """
     if isinstance(obs, dict):
         return {key: _owned(value) for key, value in obs.items()}
+    if isinstance(obs, tuple) and all(isinstance(text, str) for text in obs):
+        return np.array(obs, dtype=object)
     return np.array(obs, copy=True)
 
 
@@ -166,4 +172,4 @@ def _splice(obs: Any, first: Any, rows: Sequence[bool]) -> None:
         for key in obs:
             _splice(obs[key], first[key], rows)
         return
-    obs[np.asarray(rows)] = np.asarray(first)[np.asarray(rows)]
+    obs[np.asarray(rows)] = np.asarray(first, dtype=obs.dtype)[np.asarray(rows)]

@@ -85,6 +85,30 @@ def test_ppo_learns_on_the_shared_memory_vector_env():
         envs.close()
 
 
+def text_env() -> gym.Env:
+    """Element actions over instructions alone: a text field in the batch."""
+    return ElementActions(gym.make("Act2Intent-Execute-v0", device="sim:540x1200",
+                                   users=["demo-ana"], observation=("instruction",)), SLOTS)
+
+
+def test_the_next_episodes_instruction_comes_whole_however_long():
+    # The batch's texts were copied into a NumPy array as wide as this step's longest, so
+    # the next episode's longer instruction was cut there: "…a joint birthday prese".
+    envs = SB3VecEnv(gym.vector.SyncVectorEnv([text_env] * 2))
+    try:
+        envs.seed(3)
+        obs, longer = envs.reset(), 0
+        for _ in range(12):
+            widest = max(map(len, obs["instruction"]))
+            obs, _, dones, _ = envs.step(np.full(2, ACTIONS - 1))  # COMPLETE: every one ends
+            assert dones.all()
+            assert list(obs["instruction"]) == [info["instruction"] for info in envs.reset_infos]
+            longer += max(map(len, obs["instruction"])) > widest
+        assert longer >= 3  # next episodes' instructions longer than the last step's ones
+    finally:
+        envs.close()
+
+
 def test_batched_infos_come_apart_per_sub_env_as_each_gave_them():
     infos = {"a": np.array([1, 0, 3]), "_a": np.array([True, False, True]),
              "nested": {"x": np.array([0.5, 0.25, 0.0]), "_x": np.array([False, True, False])},
