@@ -53,6 +53,7 @@ import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
+from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
@@ -219,6 +220,9 @@ class SharedMemoryVectorEnv(VectorEnv):
                ) -> None:
         self._start_method = ctx.get_start_method()
         processes = self._members[:-1] if in_parent else self._members
+        # A forked worker shares the resource tracker only if it runs before the fork: one
+        # of the worker's own would unlink the shared memory when the worker dies.
+        resource_tracker.ensure_running()
         with worker_environment():
             for worker, ids in enumerate(processes):
                 parent, child = ctx.Pipe()

@@ -395,6 +395,44 @@ def test_forked_workers_hold_the_libraries_they_have_from_the_parent_to_one_thre
         envs.close()
 
 
+def test_forked_workers_leave_the_shared_memory_to_the_parent(tmp_path):
+    # Each forked worker started a resource tracker of its own when it attached the
+    # batch, which unlinked the blocks when the worker died (the env still open) and
+    # warned of "leaked shared_memory objects" at every close.
+    script = tmp_path / "forked.py"
+    script.write_text("""
+import os, signal, time
+import gymnasium as gym
+import numpy as np
+from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
+
+class Frames(gym.Env):
+    observation_space = gym.spaces.Box(0, 255, (64, 64, 3), np.uint8)
+    action_space = gym.spaces.Discrete(2)
+    def reset(self, *, seed=None, options=None):
+        return np.zeros((64, 64, 3), np.uint8), {}
+    def step(self, action):
+        return np.full((64, 64, 3), action, np.uint8), 0.0, False, False, {}
+
+envs = SharedMemoryVectorEnv([Frames] * 2, context="fork")
+envs.reset(seed=0)
+envs.step(np.array([1, 0]))
+names = [name for name, _, _ in envs._batches[0].layout.values()]
+os.kill(envs._processes[0].pid, signal.SIGKILL)
+envs._processes[0].join(10)
+time.sleep(1)  # the dead worker's own tracker, if it had one, unlinks now
+print(all(os.path.exists(f"/dev/shm/{name}") for name in names))
+envs.close()
+print(any(os.path.exists(f"/dev/shm/{name}") for name in names))
+""")
+    root = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": root})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False"]  # there while open, gone after close
+    assert "resource_tracker" not in done.stderr, done.stderr
+
+
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="Linux scheduling")
 def test_workers_run_as_batch_tasks_pinned_to_the_cpus_asked_for():
     allowed = sorted(os.sched_getaffinity(0))
