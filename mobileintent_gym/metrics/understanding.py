@@ -107,6 +107,10 @@ def goal_accuracy(predicted: Segmentation, truth: Segmentation,
 
     Returns:
         The share in [0, 1]; 0.0 for an empty truth.
+
+    Raises:
+        ValueError: For a malformed segmentation (see :func:`spans`; the Understand env
+            scores such an answer 0 on all three instead) or an unknown ``pairing``.
     """
     _check(pairing)
     pred, true = spans(predicted), spans(truth)
@@ -124,7 +128,11 @@ def _overlap(a: Span, b: Span) -> int:
 
 def aligned_texts(predicted: Segmentation, truth: Segmentation,
                   pairing: Pairing = "position") -> list[tuple[str | None, str]]:
-    """(predicted text or ``None``, true text) for each true intention, in order."""
+    """(predicted text or ``None``, true text) for each true intention, in order.
+
+    Raises:
+        ValueError: As :func:`goal_accuracy` does.
+    """
     _check(pairing)
     pred, true = spans(predicted), spans(truth)
     if pairing == "position":
@@ -150,6 +158,9 @@ def understanding_scores(predicted: Segmentation, truth: Segmentation, encoder: 
 
     Returns:
         ``acc_g``, ``acc_s`` and ``bleu4``, each averaged over the true intentions.
+
+    Raises:
+        ValueError: As :func:`goal_accuracy` does.
     """
     pairs = aligned_texts(predicted, truth, pairing)
     similarity, bleu = pair_scores(pairs, encoder, tokens)
