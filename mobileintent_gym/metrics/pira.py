@@ -27,8 +27,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from mobileintent_gym.metrics.text import normalised
-from mobileintent_gym.tasks.spec import says
+from mobileintent_gym.tasks.spec import says, unsaid
 from mobileintent_gym.users.encoders import Encoder, unit_rows
 from mobileintent_gym.users.ranking import encode_cached
 
@@ -112,9 +114,13 @@ class IntentMatcher:
     A prediction that says none of the names only gold's task has (quoted or not: its
     words, whole and in order) is about no target: its closeness counts only to the
     wordings of gold's task that do not name it either (an implicit one, naming it by a
-    cue). "Play a song from your recently played songs" names no song, however close it
-    embeds to "play "Yellow" from your recently played songs"; "reply "Understood"" names
-    no one where "Understood" is the reply to send to Mum and to Dad alike.
+    cue), and must be no less than its closeness to the wordings that do name it with
+    their names left out (:func:`~mobileintent_gym.tasks.spec.unsaid`): a prediction
+    closer to "play from your recently played songs" than to "put on the recently played
+    song named after a colour" is the first, naming nothing. "Play a song from your
+    recently played songs" names no song, however close it embeds to "play "Yellow" from
+    your recently played songs" or to the wording by cue; "reply "Understood"" names no
+    one where "Understood" is the reply to send to Mum and to Dad alike.
 
     So naming another known task — even one worded much like gold, say the same playlist
     with another song — never matches, nor does gold's sentence about another song, while
@@ -179,7 +185,20 @@ class IntentMatcher:
                     rivals = max(rivals, c)
                 elif counts(text):
                     closeness = max(closeness, c)
+        if unnamed:
+            rivals = max(rivals, self._nameless_closeness(p, gold, target, own))
         return closeness >= self.threshold and rivals <= closeness
+
+    def _nameless_closeness(self, row: np.ndarray, gold: str, target: str,
+                            own: frozenset[str]) -> float:
+        """Cosine of ``row`` to the nearest wording of gold's task naming it, names left out."""
+        wordings = {gold, *(text for text, task in zip(self.known, self._known_tasks,
+                                                         strict=True) if task == target)}
+        bare = sorted({_nameless(text, own) for text in wordings if _says_any(text, own)}
+                      - {""})
+        if not bare:
+            return 0.0
+        return float((unit_rows(encode_cached(self.encoder, bare)) @ row).max())
 
     def _names_agree(self, named: frozenset[str], gold: str, target: str | None) -> bool:
         """Whether a prediction naming ``named`` may be about gold's task (see the class).
@@ -191,6 +210,13 @@ class IntentMatcher:
         if ours and not named <= ours:
             return False
         return not (named - ours) & self._quoted
+
+
+def _nameless(text: str, names: Iterable[str]) -> str:
+    """``text`` without any of ``names`` (longest first: one may hold another)."""
+    for name in sorted(names, key=len, reverse=True):
+        text = unsaid(text, name)
+    return text
 
 
 def _says_any(text: str, names: Iterable[str]) -> bool:

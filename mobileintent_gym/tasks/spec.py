@@ -66,6 +66,23 @@ def says(text: str, label: str) -> bool:
                                 for start in range(len(words) - len(wanted) + 1))
 
 
+def unsaid(text: str, label: str) -> str:
+    """``text``'s words, case-folded and spaced by one space, each run saying ``label`` left out.
+
+    Runs are found as :func:`says` finds them: 'play "Yellow" again' without "yellow" is
+    "play again".
+    """
+    words, wanted = _WORD.findall(text.casefold()), _WORD.findall(label.casefold())
+    kept, start = [], 0
+    while start < len(words):
+        if wanted and words[start:start + len(wanted)] == wanted:
+            start += len(wanted)
+        else:
+            kept.append(words[start])
+            start += 1
+    return " ".join(kept)
+
+
 @dataclass(frozen=True, slots=True)
 class Click:
     """An expected click: a control by resource id or label, and/or the target record.

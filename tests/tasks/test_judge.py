@@ -440,6 +440,15 @@ def test_an_empty_label_is_said_by_no_text():
     assert not Target("t1", "").shown_by(None, ("Song One", "Artist"))
 
 
+def test_a_label_left_unsaid_takes_its_words_out_wherever_says_finds_them():
+    from mobileintent_gym.tasks.spec import unsaid
+
+    assert unsaid('Play "Yellow" again, YELLOW!', "yellow") == "play again"
+    assert unsaid("The Long Game", "Me") == "the long game"  # no word of it is "me"
+    assert unsaid("reply to Li  Wei, Li", "Li Wei") == "reply to li"
+    assert unsaid("Song One", "") == "song one"  # an empty label is said by no text
+
+
 def test_the_text_to_type_is_the_one_an_oracle_move_fills_in():
     assert get_template("G-SPT-01").text_to_type() == "Rainy Night"
     assert get_template("G-SPT-02").text_to_type() is None
