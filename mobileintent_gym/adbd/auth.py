@@ -104,7 +104,8 @@ def load_keys(path: str | Path) -> tuple[PublicKey, ...]:
     """Read an allow-list: one adb public key per line, ``#`` comments and blanks skipped.
 
     Raises:
-        KeyFormatError: When a line is not a key; the message names the file and line.
+        KeyFormatError: When a line is not a key (the message names the file and line), or
+            the file holds no key: an empty allow-list is no list to serve by.
     """
     keys = []
     for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
@@ -114,4 +115,7 @@ def load_keys(path: str | Path) -> tuple[PublicKey, ...]:
             keys.append(parse_public_key(line))
         except KeyFormatError as err:
             raise KeyFormatError(f"{path}:{number}: {err}") from err
+    if not keys:
+        raise KeyFormatError(f"{path} holds no key: put one adb public key per line in it "
+                             "(a client's ~/.android/adbkey.pub)")
     return tuple(keys)

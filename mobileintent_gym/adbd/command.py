@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import logging
 import math
 
@@ -128,8 +129,9 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted (``KeyboardInterrupt`` goes on to the command line).
 
     Raises:
-        UsageError: For a refused bind address or a port in use (each names the fix), or
-            a ``--keys`` file that cannot be read;
+        UsageError: For a refused bind address, a host that is not this machine's or a
+            port in use (each names the fix), or a ``--keys`` file that cannot be read
+            (one that holds no key raises KeyFormatError);
             bad sizes, limits and profiles are printed the same way, with exit code 2.
     """
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
@@ -164,9 +166,10 @@ def run(args: argparse.Namespace) -> int:
                            storage=args.storage * MIB)
     try:  # Ctrl-C stops it, said as every command says it (status 130)
         asyncio.run(AdbServer(device, config).serve_forever())
-    except OSError as err:
+    except OSError as err:  # a port taken or below 1024; else the host is none of ours
+        fix = "--port" if err.errno in (errno.EADDRINUSE, errno.EACCES) else "--host"
         raise UsageError(f"cannot listen on {args.host}:{args.port} "
-                         f"({err.strerror}); choose another --port") from err
+                         f"({err.strerror}); choose another {fix}") from err
     finally:
         device.close()
     return 0

@@ -34,3 +34,7 @@ def test_allow_list_skips_comments_and_names_the_bad_line(tmp_path, test_key, ot
     bad.write_text(f"{test_key.public.encode()}\nnot-a-key\n")
     with pytest.raises(KeyFormatError, match=r"bad:2: .*not-a-key"):
         load_keys(bad)
+    comments = tmp_path / "comments"
+    comments.write_text("# team keys\n\n")
+    with pytest.raises(KeyFormatError, match="comments holds no key"):
+        load_keys(comments)

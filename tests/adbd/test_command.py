@@ -139,3 +139,19 @@ def test_ctrl_c_stops_the_server_with_the_status_every_command_gives_it():
         server.kill()
     assert server.returncode == 130
     assert err.splitlines()[-1] == "mobileintent-gym serve-adb: interrupted"
+
+
+def test_an_empty_allow_list_and_a_host_not_ours_are_refused_naming_them(tmp_path, capsys,
+                                                                           test_key):
+    # An empty --keys file served with authentication off, with no word; a host that is
+    # not this machine's was blamed on the port ("choose another --port").
+    empty = tmp_path / "empty_keys"
+    empty.write_text("# nobody yet\n\n")
+    assert main(["serve-adb", "--port", "0", "--keys", str(empty)]) == 2
+    assert f"{empty} holds no key" in capsys.readouterr().err
+    keys = tmp_path / "adb_keys"
+    keys.write_text(test_key.public.encode() + "\n")
+    assert main(["serve-adb", "--port", "0", "--host", "203.0.113.5", "--allow-remote",
+                 "--keys", str(keys)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith("choose another --host"), err
