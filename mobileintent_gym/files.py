@@ -151,6 +151,32 @@ def atomic_folder(target: str | Path, keep_existing: bool = False) -> Iterator[P
         partial.rename(target)
 
 
+@contextlib.contextmanager
+def staged_into(folder: str | Path) -> Iterator[Path]:
+    """A hidden folder inside ``folder`` whose entries move into ``folder`` when the block ends.
+
+    What a block that raised (or was interrupted) wrote is removed, so ``folder`` gets a
+    run's files whole or not at all, where files written in place would leave the run's
+    first part, and a file cut short, passed off as the run; the folders made for it are
+    removed then too. ``folder`` itself is never renamed (it may be the current folder);
+    an entry of the same name there is replaced (a folder only when empty).
+    """
+    folder = Path(folder)
+    made = _missing(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    staging = folder / f".staged-{uuid.uuid4().hex}"
+    staging.mkdir()
+    try:
+        yield staging
+        for entry in sorted(staging.iterdir()):
+            os.replace(entry, folder / entry.name)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        _remove_empty(made)
+        raise
+    staging.rmdir()
+
+
 _LOCKS: set[int] = set()
 """The lock files' descriptors this process holds now (see :func:`lock_file`)."""
 _UNLOCKED: set[int] = set()

@@ -31,6 +31,39 @@ def test_tour_writes_a_frame_per_step_and_a_log(tmp_path, capsys):
     assert "frames written" in capsys.readouterr().out
 
 
+def test_a_tour_replaces_an_earlier_one_whole_and_mixes_with_nothing_else(tmp_path, capsys,
+                                                                         monkeypatch):
+    # Frames were written in place: Ctrl-C left a PNG cut short beside the first frames,
+    # and a folder's other files stayed among the new frames (156 PNGs for 155 written).
+    from mobileintent_gym.phone import tour
+
+    out, steps = tmp_path / "tour", len(plan(SimPhone(320, 480).apps.values()))
+    assert main(["tour", "--size", "320x480", "--out", str(out)]) == 0
+    first = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert len(first) == steps + 1  # the frames and tour.json
+    walk = tour.walk
+
+    def interrupted(phone):
+        for number, step in enumerate(walk(phone)):
+            if number == 5:
+                raise KeyboardInterrupt
+            yield step
+
+    monkeypatch.setattr(tour, "walk", interrupted)
+    assert main(["tour", "--size", "320x480", "--out", str(out)]) == 130
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == first  # the earlier one, whole
+    monkeypatch.undo()
+    assert main(["tour", "--size", "320x480", "--out", str(out)]) == 0  # replaces it
+    assert sorted(p.name for p in out.iterdir()) == sorted(first)
+    (out / "notes.txt").write_text("mine")
+    capsys.readouterr()
+    assert main(["tour", "--size", "320x480", "--out", str(out)]) == 2
+    assert capsys.readouterr().err.strip().endswith(
+        "holds files that are no tour's (notes.txt); give a new or empty folder, or one an "
+        "earlier tour wrote")
+    assert len(list(out.iterdir())) == steps + 2
+
+
 def test_tour_rejects_a_bad_size_before_creating_its_folder(tmp_path, capsys):
     out = tmp_path / "never"
     assert exit_status(["tour", "--size", "10x2400", "--out", str(out)]) == 2

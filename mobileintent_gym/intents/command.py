@@ -30,7 +30,7 @@ from mobileintent_gym.console import (
     seed_int,
     size_text,
 )
-from mobileintent_gym.files import sole_writer
+from mobileintent_gym.files import sole_writer, staged_into
 from mobileintent_gym.intents.act2intention import export_sessions
 from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.knowu import behaviour_log, load_knowu_habits, write_behaviour_log
@@ -108,7 +108,8 @@ def _main(args: argparse.Namespace) -> int:
         if out.is_dir() and any(out.iterdir()):  # an earlier run's files would stay beside
             raise UsageError(f"--out {out} holds files already; give a new or empty folder "
                              "(a run writes only its own users and days beside them)")
-        return _generate(args, out)
+        with staged_into(out) as folder:  # an interrupted run leaves no part of itself
+            return _generate(args, folder)
 
 
 def _generate(args: argparse.Namespace, out: Path) -> int:

@@ -15,8 +15,9 @@ from pathlib import Path
 from PIL import Image
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.console import output_folder, path_text, size_text
+from mobileintent_gym.console import UsageError, output_folder, path_text, size_text
 from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.files import sole_writer, staged_into
 from mobileintent_gym.phone import launcher
 from mobileintent_gym.phone.app import App
 from mobileintent_gym.phone.events import ActResult
@@ -129,15 +130,19 @@ def run_tour(phone: SimPhone, out: Path | None = None) -> list[dict]:
         One record per step: name, action, route before and after, effect.
     """
     records: list[dict] = []
-    digits = len(str(len(plan(phone.apps.values()))))  # frames sort in order: 001 … 154
+    steps = len(plan(phone.apps.values()))
     for name, _, result in walk(phone):
         records.append({"name": name, "action": result.event.action,
                         "route_before": result.event.route_before, "route": result.route,
                         "effect": result.effect, "note": result.note})
         if out is not None:
-            frame = out / f"{len(records):0{digits}d}_{name}.png"
-            Image.fromarray(phone.screenshot()).save(frame)
+            Image.fromarray(phone.screenshot()).save(out / _frame(len(records), name, steps))
     return records
+
+
+def _frame(number: int, name: str, steps: int) -> str:
+    """The PNG of step ``number`` (from 1) of ``steps``: they sort in order, 001 … 154."""
+    return f"{number:0{len(str(steps))}d}_{name}.png"
 
 
 def _turn_to(phone: SimPhone, app: App) -> None:
@@ -148,13 +153,40 @@ def _turn_to(phone: SimPhone, app: App) -> None:
         phone.act(Action.swipe("LEFT"))
 
 
+def _earlier_tour(out: Path) -> list[Path]:
+    """The files an earlier tour wrote in ``out``, which a new one replaces.
+
+    Those are its ``tour.json`` and the frames that log names.
+
+    Raises:
+        UsageError: When ``out`` holds anything else: the new frames would mix with it.
+    """
+    found = sorted(out.iterdir()) if out.is_dir() else []
+    ours = {"tour.json"}
+    try:
+        names = [record["name"] for record in json.loads((out / "tour.json").read_text())]
+        ours.update(_frame(n, name, len(names)) for n, name in enumerate(names, start=1))
+    except (OSError, ValueError, TypeError, KeyError):  # no tour's log, or not one
+        ours = set()
+    others = [p.name for p in found if p.name not in ours]
+    if others:
+        raise UsageError(f"--out {out} holds files that are no tour's ({', '.join(others[:3])}"
+                         f"{' …' if len(others) > 3 else ''}); give a new or empty folder, "
+                         "or one an earlier tour wrote")
+    return found
+
+
 def _main(args: argparse.Namespace) -> int:
     phone = SimPhone(*args.size)
     out = Path(args.out)
     output_folder(out)
-    out.mkdir(parents=True, exist_ok=True)
-    records = run_tour(phone, out)
-    (out / "tour.json").write_text(json.dumps(records, indent=1))
+    with sole_writer(out):
+        earlier = _earlier_tour(out)
+        with staged_into(out) as folder:  # an interrupted tour leaves the earlier one
+            records = run_tour(phone, folder)
+            (folder / "tour.json").write_text(json.dumps(records, indent=1))
+            for path in earlier:
+                path.unlink()
     for r in records:
         print(f"{r['name']:<24} {r['action']:<22} {r['route_before']:>24} -> {r['route']}")
     print(f"{len(records)} frames written to {out}/")

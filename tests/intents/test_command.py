@@ -165,3 +165,23 @@ def test_a_folder_holding_files_is_refused_before_any_work(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"--out {tmp_path} holds files already" in err and "encoder:" not in err
     assert [p.name for p in tmp_path.iterdir()] == ["demo-ben"]
+
+
+def test_an_interrupted_run_leaves_none_of_its_files(tmp_path, capsys, monkeypatch):
+    # Its first days stayed in --out, a PNG cut short among them, with no summary: a
+    # partial run that a new one was then refused over ("holds files already").
+    from mobileintent_gym.intents import command
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "write_behaviour_log", interrupted)  # after the days' files
+    out = tmp_path / "run"
+    assert main(["generate", "--users", USER, "--days", "1", "--out", str(out)]) == 130
+    assert not out.exists()  # made for the run, and gone with it
+    out.mkdir()
+    assert main(["generate", "--users", USER, "--days", "1", "--out", str(out)]) == 130
+    assert list(out.iterdir()) == []  # a folder given stays, as it was
+    monkeypatch.undo()
+    assert main(["generate", "--users", USER, "--days", "1", "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [USER, "summary.json"]
