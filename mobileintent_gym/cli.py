@@ -37,7 +37,9 @@ simulated phone over adb, train a language-model agent, and more (each has --hel
 
 A mistake you can fix (an unknown user, task or device, a port in use ...) is printed as
 one line naming the fix, with exit status 2; an error that is no mistake (a cluster that
-lost its workers) is one line with status 1; Ctrl-C exits with status 130."""
+lost its workers) is one line with status 1; Ctrl-C exits with status 130. An error raised
+by code of yours (an agent file that fails to import, an agent's act) is shown with its
+traceback, to be debugged, with status 1."""
 
 
 def build_parser() -> argparse.ArgumentParser:
