@@ -303,10 +303,17 @@ def _resumed(run: Plan) -> RunRecord | None:
 
     ``None`` when ``--out`` does not exist yet or is empty (as a run started anew takes an
     empty file): there is nothing to continue.
+
+    Raises:
+        UsageError: When ``--out`` is no evaluate run's record, naming what to give.
     """
     if run.out is None or not run.out.exists() or _empty(run.out):
         return None
-    return read_run(run.out)
+    try:
+        return read_run(run.out)
+    except ResultsFileError as err:
+        raise UsageError(f"--resume: {err}; give the --out of the run to continue, or "
+                         "drop --resume and choose another --out") from err
 
 
 def _check_same(old: RunRecord, made: dict[str, Any], out: Path,

@@ -297,6 +297,11 @@ def test_a_resume_refuses_episodes_the_run_would_not_have_run(agent_module, tmp_
     out.write_text(json.dumps(data))
     assert run(*args, "--out", str(out), "--resume") == 2
     assert f"(demo-ana, {TASKS[0]}) twice" in capsys.readouterr().err
+    out.write_text(json.dumps(data)[:100])  # cut short: it named no fix
+    assert run(*args, "--out", str(out), "--resume") == 2
+    assert capsys.readouterr().err.strip().endswith(
+        "its provenance line is damaged; give the --out of the run to continue, or drop "
+        "--resume and choose another --out")
 
 
 def test_ctrl_c_while_the_scores_are_computed_leaves_the_file_whole(agent_module, tmp_path,
