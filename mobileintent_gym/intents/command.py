@@ -31,7 +31,7 @@ from mobileintent_gym.console import (
     size_text,
 )
 from mobileintent_gym.files import sole_writer, staged_into
-from mobileintent_gym.intents.act2intention import export_sessions
+from mobileintent_gym.intents.act2intention import InvalidDataError, export_sessions
 from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.knowu import behaviour_log, load_knowu_habits, write_behaviour_log
 from mobileintent_gym.intents.schema import Session
@@ -87,7 +87,8 @@ def _knowu(pairs: Sequence[str], ids: Sequence[str]) -> tuple:
     """Each user's KnowU habits, every file named for them merged (``ids``: the users).
 
     Raises:
-        UsageError: For a pair that is not USER=PATH, or a user that is not generated.
+        UsageError: For a pair that is not USER=PATH, a user that is not generated, or a
+            file that cannot be read as KnowU habits.
     """
     habits: dict[str, tuple] = {}
     for pair in pairs:
@@ -97,7 +98,10 @@ def _knowu(pairs: Sequence[str], ids: Sequence[str]) -> tuple:
         if user not in ids:
             raise UsageError(f"--knowu names {user!r}, which is not generated; "
                              f"the users are {sorted(ids)}")
-        habits[user] = habits.get(user, ()) + tuple(load_knowu_habits(path))
+        try:
+            habits[user] = habits.get(user, ()) + tuple(load_knowu_habits(path))
+        except InvalidDataError as err:
+            raise UsageError(f"--knowu {pair}: {err}") from err
     return tuple(habits.items())
 
 

@@ -53,6 +53,9 @@ def test_bad_arguments_are_one_line_with_the_usage_errors_status(tmp_path, capsy
     # Each exited with status 1 (SystemExit of a message), and 100x100 was refused only
     # after the first user's content was built.
     for argv, message in ((["--knowu", "x.yaml"], "--knowu takes USER=PATH, got 'x.yaml'"),
+                          # "nowhere.yaml: [Errno 2] …" named not the option.
+                          (["--knowu", f"{USER}=nowhere.yaml"],
+                           f"--knowu {USER}=nowhere.yaml: nowhere.yaml: [Errno 2]"),
                           # A missing folder generated the built-in user of that name.
                           (["--profiles", str(tmp_path / "nowhere")],
                            f"--profiles '{tmp_path / 'nowhere'}' is not a folder")):
