@@ -321,17 +321,20 @@ def render_page(run: RunRecord, source: ScreenSource, folder: str | None = None,
 
 
 def check_report_path(path: Path) -> None:
-    """Refuse to write a report over a file that is not one (a results file, a script).
+    """Refuse to write a report over a file that is not one, or to a name no page has.
 
-    An earlier report there, or an empty file, may be replaced.
+    A results file or a script is kept; an earlier report there, or an empty file, may be
+    replaced. A page's name ends in ``.html`` or ``.htm``.
 
     Raises:
         UsageError: Naming the path, which is kept.
     """
-    if not path.is_file() or _is_report(path):
-        return
-    raise UsageError(f"the report's path {str(path)!r} holds a file that is not a report "
-                     "(it is kept): move it, or give --html another path")
+    if path.is_file() and not _is_report(path):
+        raise UsageError(f"the report's path {str(path)!r} holds a file that is not a report "
+                         "(it is kept): move it, or give --html another path")
+    if path.suffix.lower() not in (".html", ".htm"):
+        raise UsageError(f"the report's path {str(path)!r} is no web page's: give --html a "
+                         "path ending in .html")
 
 
 def _is_report(path: Path) -> bool:

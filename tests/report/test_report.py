@@ -282,6 +282,11 @@ def test_a_report_replaces_an_earlier_report_but_no_other_file(scripted_run, tmp
     earlier = (tmp_path / "earlier.html").read_text()
     assert main(["view", str(scripted_run), "--html", str(tmp_path / "earlier.html")]) == 0
     assert (tmp_path / "earlier.html").read_text() == earlier  # a report replaces a report
+    capsys.readouterr()
+    assert main(["view", str(scripted_run), "--html", str(tmp_path / "rep.png")]) == 2
+    assert "'rep.png' is no web page's: give --html a path ending in .html" in (
+        capsys.readouterr().err.replace(str(tmp_path) + "/", ""))  # a page was written there
+    assert not (tmp_path / "rep.png").exists()
     # A report an editor saved with a byte-order mark, a blank line or <!DOCTYPE is one still.
     for name, touched in {"bom.html": "\ufeff" + earlier, "blank.html": "\n" + earlier,
                           "upper.html": earlier.replace("<!doctype", "<!DOCTYPE", 1),
