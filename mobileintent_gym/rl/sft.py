@@ -182,20 +182,22 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     distinct_users(train_users, config.profiles_dir, ", whose examples would count twice")
     with sole_writer(config.out):
         check_run_folder(config.out, dataclasses.asdict(config), flag="")
+        # Before the model loads: a phone that cannot be reached is named at once.
+        env = make_envs(1, device=config.phone, users=train_users,
+                        profiles_dir=config.profiles_dir)[0]
+        try:
+            examples = demonstrations(env, train_users, tasks, config.max_elements)
+        finally:
+            env.close()
         return _fit(config, lm or load_language_model(config.model, config.device),
-                    train_users, tasks, progress)
+                    examples, progress)
 
 
-def _fit(config: SftConfig, base: LanguageModel, train_users: Sequence[str],
-         tasks: Sequence[str], progress: bool) -> Path:
+def _fit(config: SftConfig, base: LanguageModel, examples: Sequence[tuple[Messages, str]],
+         progress: bool) -> Path:
     """:func:`train_sft` on ``base``, in an ``out`` folder accepted for the run."""
     torch, tqdm = require("torch", "llm"), require("tqdm.auto", "llm").tqdm
-    env = make_envs(1, device=config.phone, users=train_users,
-                    profiles_dir=config.profiles_dir)[0]
-    try:
-        data = tokenize(base, demonstrations(env, train_users, tasks, config.max_elements))
-    finally:
-        env.close()
+    data = tokenize(base, examples)
     policy = with_lora(base.model, config.lora_rank, config.lora_alpha,
                        base_name=base.name, seed=config.seed)
     if config.gradient_checkpointing:  # non-reentrant: frozen inputs still give gradients

@@ -447,6 +447,9 @@ def test_sft_refuses_bad_settings_before_loading_a_model(tmp_path):
     (tmp_path / "config.json").write_text("{}")
     with pytest.raises(MobileIntentError, match=f"{tmp_path} already holds a run; give"):
         train_sft(SftConfig(model="not/loaded", out=str(tmp_path)))
+    # A real adb server asked for a device it does not know: named after the model loaded.
+    with pytest.raises(MobileIntentError, match="device 'foo' is unreachable"):
+        train_sft(SftConfig(model="not/loaded", phone="adb:foo", out=str(tmp_path / "adb")))
 
 
 def test_a_device_this_torch_cannot_use_is_named():
