@@ -25,16 +25,20 @@ except ImportError:  # Windows: no locks; lock_file holds its file without one
 _PARTIAL = re.compile(r"\.(.+)-[0-9a-f]{32}")  # write_atomic's temporary name for a file
 
 
-def write_atomic(path: str | Path, data: bytes) -> None:
+def write_atomic(path: str | Path, data: bytes, replace_folder: bool = False) -> None:
     """Write ``data`` to ``path`` through a temporary file beside it, then rename it.
 
     Concurrent readers see the old file or the whole new one, never a part. A ``path``
     that is a symbolic link stays one: the file it points to is written, as ``open``
     would write it; a file replaced keeps its permissions (one made private stays so).
+    With ``replace_folder`` (a cache's entry, which nothing else may hold) a folder at
+    ``path`` itself is removed first, where the rename would fail on it every time.
 
     Raises:
         OSError: When the folder cannot be created or written; no temporary file is left.
     """
+    if replace_folder and Path(path).is_dir() and not Path(path).is_symlink():
+        shutil.rmtree(path)
     path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     # A unique name opened exclusively (not mkstemp, whose files are private to their

@@ -88,7 +88,7 @@ class RowStore:
         """Keep ``row`` for ``text``; a folder that cannot be written is said once."""
         data = np.ascontiguousarray(row, np.float32).tobytes()
         try:
-            write_atomic(self._path(text), _digest(text, data) + data)
+            write_atomic(self._path(text), _digest(text, data) + data, replace_folder=True)
         except OSError as err:
             _unwritable(self.folder, str(err))
 

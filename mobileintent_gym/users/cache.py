@@ -282,10 +282,12 @@ def _edited_since_import() -> bool:
     now = time.time()
     for path in (p for folder in _source_folders() for p in _source_files(folder)):
         try:
-            written = path.stat().st_mtime
+            found = path.stat()
         except OSError:
             continue
-        if stamp.IMPORTED_AT < written <= now:
+        # The change time too: a copy that keeps a file's old date (cp -p, rsync -a, tar)
+        # sets its modification time back, not its change time.
+        if stamp.IMPORTED_AT < max(found.st_mtime, found.st_ctime) <= now:
             return True
     return False
 
@@ -582,7 +584,7 @@ def _write(path: Path, value: Any) -> None:
     """
     data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     try:
-        write_atomic(path, _SEAL + _digest(data) + data)
+        write_atomic(path, _SEAL + _digest(data) + data, replace_folder=True)
     except OSError as err:
         raise _unwritable(path, err) from err
 

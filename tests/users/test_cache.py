@@ -162,6 +162,36 @@ def test_a_process_whose_package_files_changed_since_it_imported_them_reads_noth
     assert len(built) == 1
 
 
+def test_a_file_copied_with_its_old_date_after_the_import_counts_as_changed(tmp_path,
+                                                                            monkeypatch):
+    # cp -p, rsync -a and tar set a file's modification time back: a process kept storing
+    # its old code's content under the new files' fingerprint, read by every later one.
+    source = tmp_path / "pkg"
+    source.mkdir()
+    monkeypatch.setattr(content_cache, "_source_folders", lambda: (source,))
+    monkeypatch.setattr(stamp, "IMPORTED_AT", time.time() - 5)
+    assert not content_cache._edited_since_import()
+    copied = source / "encoders.py"
+    copied.write_text("WEIGHT = 3.0\n")
+    hour_ago = time.time() - 3600
+    os.utime(copied, (hour_ago, hour_ago))  # as cp -p dates it
+    assert content_cache._edited_since_import()
+
+
+def test_a_folder_where_an_entry_goes_is_replaced_by_the_entry(folder):
+    # Every process rebuilt the content, warning to set the cache to a writable folder.
+    profile = resolve_profile("demo-ben")
+    build_user_content(profile, LEXICAL)
+    (entry,) = folder.glob("*.pkl")
+    entry.unlink()
+    (entry / "inside").mkdir(parents=True)
+    pair._CACHE.clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        build_user_content(profile, LEXICAL)
+    assert entry.is_file()
+
+
 def test_files_dated_in_the_future_or_gone_do_not_turn_the_cache_off(folder, monkeypatch):
     # A file whose date was ahead of the clock (skew) read as edited since the import in
     # every process until that time; one gone before it was looked at raised.
@@ -460,7 +490,7 @@ def test_an_unusable_folder_is_named_and_off_turns_the_cache_off(tmp_path, monke
 def test_a_write_that_fails_after_the_build_keeps_the_content(folder, monkeypatch):
     # A disk full after seconds of building raised CacheError and lost what was built.
     # (No full disk can be had here: the write is made to fail as one does.)
-    def full(path, data):
+    def full(path, data, replace_folder=False):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
     monkeypatch.setattr(content_cache, "write_atomic", full)
