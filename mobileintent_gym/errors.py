@@ -85,8 +85,8 @@ class AppActionError(DeviceError):
         self.where = where
 
     def __reduce__(self):
-        """Pickled with both parts (a vector env's worker sends it to the parent)."""
-        return type(self), (self.reason, self.where)
+        """Pickled with both parts and what was added since, notes too (for a worker's)."""
+        return type(self), (self.reason, self.where), self.__dict__
 
 
 class DependencyNotInstalled(MobileIntentError, ImportError):

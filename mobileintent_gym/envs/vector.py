@@ -220,9 +220,10 @@ class SharedMemoryVectorEnv(VectorEnv):
                ) -> None:
         self._start_method = ctx.get_start_method()
         processes = self._members[:-1] if in_parent else self._members
-        # A forked worker shares the resource tracker only if it runs before the fork: one
-        # of the worker's own would unlink the shared memory when the worker dies.
-        resource_tracker.ensure_running()
+        if self._start_method == "fork":  # (spawned ones are handed the parent's tracker)
+            # A forked worker shares the resource tracker only if it runs before the fork:
+            # one of the worker's own would unlink the shared memory when the worker dies.
+            resource_tracker.ensure_running()
         with worker_environment():
             for worker, ids in enumerate(processes):
                 parent, child = ctx.Pipe()

@@ -150,7 +150,8 @@ def _row(obs: Any, index: int) -> Any:
     """Sub-env ``index``'s observation out of a batch (a dict of arrays, or an array)."""
     if isinstance(obs, dict):
         return {key: _row(value, index) for key, value in obs.items()}
-    return np.array(obs[index], copy=True)
+    row = obs[index]
+    return row if isinstance(row, str) else np.array(row, copy=True)  # a text as the batch's
 
 
 def _owned(obs: Any) -> Any:

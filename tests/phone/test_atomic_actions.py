@@ -42,9 +42,10 @@ def test_an_app_failing_part_way_leaves_stacks_data_ui_state_and_clock_as_they_w
     with pytest.raises(DeviceError, match=failed) as raised:
         phone.act(like)
     assert raised.value.where.startswith(f" at {__file__}:")  # the failing handler's line
+    raised.value.add_note("(raised by sub-env 1)")
     copied = pickle.loads(pickle.dumps(raised.value))  # as a vector env's worker sends it
-    assert (str(copied), copied.reason, copied.where) == (
-        str(raised.value), raised.value.reason, raised.value.where)
+    assert (str(copied), copied.reason, copied.where, copied.__notes__) == (
+        str(raised.value), raised.value.reason, raised.value.where, ["(raised by sub-env 1)"])
     assert (phone.route(), phone.hierarchy(), phone.clock) == before[:3]
     assert phone.state.apps == before[3] and len(phone.events) == before[4]
     assert np.array_equal(phone.screenshot(), before[5])

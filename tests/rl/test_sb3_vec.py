@@ -100,9 +100,12 @@ def test_the_next_episodes_instruction_comes_whole_however_long():
         obs, longer = envs.reset(), 0
         for _ in range(12):
             widest = max(map(len, obs["instruction"]))
-            obs, _, dones, _ = envs.step(np.full(2, ACTIONS - 1))  # COMPLETE: every one ends
+            ended = list(obs["instruction"])
+            obs, _, dones, infos = envs.step(np.full(2, ACTIONS - 1))  # COMPLETE: all end
             assert dones.all()
             assert list(obs["instruction"]) == [info["instruction"] for info in envs.reset_infos]
+            assert [info["terminal_observation"]["instruction"] for info in infos] == ended
+            assert all(type(text) is str for text in obs["instruction"])  # as the env gave
             longer += max(map(len, obs["instruction"])) > widest
         assert longer >= 3  # next episodes' instructions longer than the last step's ones
     finally:
