@@ -182,15 +182,15 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     distinct_users(train_users, config.profiles_dir, ", whose examples would count twice")
     with sole_writer(config.out):
         check_run_folder(config.out, dataclasses.asdict(config), flag="")
-        # Before the model loads: a phone that cannot be reached is named at once.
+        # The phone first: one that cannot be reached is named before the model loads.
         env = make_envs(1, device=config.phone, users=train_users,
                         profiles_dir=config.profiles_dir)[0]
         try:
+            base = lm or load_language_model(config.model, config.device)
             examples = demonstrations(env, train_users, tasks, config.max_elements)
         finally:
             env.close()
-        return _fit(config, lm or load_language_model(config.model, config.device),
-                    examples, progress)
+        return _fit(config, base, examples, progress)
 
 
 def _fit(config: SftConfig, base: LanguageModel, examples: Sequence[tuple[Messages, str]],
