@@ -27,10 +27,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from mobileintent_gym.metrics.text import normalised
-from mobileintent_gym.tasks.spec import says, unsaid
+from mobileintent_gym.tasks.spec import says, unsaid, words
 from mobileintent_gym.users.encoders import Encoder, unit_rows
 from mobileintent_gym.users.ranking import encode_cached
 
@@ -114,10 +112,12 @@ class IntentMatcher:
     A prediction that says none of the names only gold's task has (quoted or not: its
     words, whole and in order) is about no target: its closeness counts only to the
     wordings of gold's task that do not name it either (an implicit one, naming it by a
-    cue), and must be no less than its closeness to the wordings that do name it with
-    their names left out (:func:`~mobileintent_gym.tasks.spec.unsaid`): a prediction
-    closer to "play from your recently played songs" than to "put on the recently played
-    song named after a colour" is the first, naming nothing. "Play a song from your
+    cue), and unless it says a word of a name that the wordings around the name do not
+    (the "budgeting webinar" of "Personal Budgeting 101"), must be no less close to those
+    than to the wordings that name the target with the names left out
+    (:func:`~mobileintent_gym.tasks.spec.unsaid`): a prediction closer to "play from your
+    recently played songs" than to "put on the recently played song named after a colour"
+    is the first, naming nothing. "Play a song from your
     recently played songs" names no song, however close it embeds to "play "Yellow" from
     your recently played songs" or to the wording by cue; "reply "Understood"" names no
     one where "Understood" is the reply to send to Mum and to Dad alike.
@@ -186,19 +186,18 @@ class IntentMatcher:
                 elif counts(text):
                     closeness = max(closeness, c)
         if unnamed:
-            rivals = max(rivals, self._nameless_closeness(p, gold, target, own))
+            bare = self._bare_wordings(gold, target, own)
+            if bare and not _says_part(predicted, own, bare):
+                rows = unit_rows(encode_cached(self.encoder, bare))
+                rivals = max(rivals, float((rows @ p).max()))
         return closeness >= self.threshold and rivals <= closeness
 
-    def _nameless_closeness(self, row: np.ndarray, gold: str, target: str,
-                            own: frozenset[str]) -> float:
-        """Cosine of ``row`` to the nearest wording of gold's task naming it, names left out."""
+    def _bare_wordings(self, gold: str, target: str, own: frozenset[str]) -> list[str]:
+        """The wordings of gold's task that name its target, with the names left out."""
         wordings = {gold, *(text for text, task in zip(self.known, self._known_tasks,
                                                          strict=True) if task == target)}
-        bare = sorted({_nameless(text, own) for text in wordings if _says_any(text, own)}
+        return sorted({_nameless(text, own) for text in wordings if _says_any(text, own)}
                       - {""})
-        if not bare:
-            return 0.0
-        return float((unit_rows(encode_cached(self.encoder, bare)) @ row).max())
 
     def _names_agree(self, named: frozenset[str], gold: str, target: str | None) -> bool:
         """Whether a prediction naming ``named`` may be about gold's task (see the class).
@@ -210,6 +209,16 @@ class IntentMatcher:
         if ours and not named <= ours:
             return False
         return not (named - ours) & self._quoted
+
+
+def _says_part(text: str, names: Iterable[str], bare: Iterable[str]) -> bool:
+    """Whether ``text`` says a word of ``names`` (3 letters or more) no ``bare`` wording says.
+
+    "The budgeting webinar" names part of "Personal Budgeting 101".
+    """
+    around = {word for wording in bare for word in words(wording)}
+    named = {word for name in names for word in words(name) if len(word) > 2} - around
+    return not named.isdisjoint(words(text))
 
 
 def _nameless(text: str, names: Iterable[str]) -> str:

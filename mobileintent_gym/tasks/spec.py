@@ -55,15 +55,20 @@ class Target:
 _WORD = re.compile(r"\w+")
 
 
+def words(text: str) -> list[str]:
+    """``text``'s words, case-folded, as :func:`says` reads them."""
+    return _WORD.findall(text.casefold())
+
+
 def says(text: str, label: str) -> bool:
     """Whether ``text`` holds ``label``'s words, whole and in order.
 
     Case, spacing and punctuation between the words do not matter: "Open your LIBRARY"
     says "Your Library"; "The Long Game" does not say "Me".
     """
-    words, wanted = _WORD.findall(text.casefold()), _WORD.findall(label.casefold())
-    return bool(wanted) and any(words[start:start + len(wanted)] == wanted
-                                for start in range(len(words) - len(wanted) + 1))
+    found, wanted = words(text), words(label)
+    return bool(wanted) and any(found[start:start + len(wanted)] == wanted
+                                for start in range(len(found) - len(wanted) + 1))
 
 
 def unsaid(text: str, label: str) -> str:
@@ -72,13 +77,13 @@ def unsaid(text: str, label: str) -> str:
     Runs are found as :func:`says` finds them: 'play "Yellow" again' without "yellow" is
     "play again".
     """
-    words, wanted = _WORD.findall(text.casefold()), _WORD.findall(label.casefold())
+    found, wanted = words(text), words(label)
     kept, start = [], 0
-    while start < len(words):
-        if wanted and words[start:start + len(wanted)] == wanted:
+    while start < len(found):
+        if wanted and found[start:start + len(wanted)] == wanted:
             start += len(wanted)
         else:
-            kept.append(words[start])
+            kept.append(found[start])
             start += 1
     return " ".join(kept)
 

@@ -223,3 +223,23 @@ def test_the_real_encoder_tells_a_song_by_its_cue_from_a_song_unnamed():
     for named in ("play the recent song whose title is a colour",
                   "play the song named after a colour", "listen to the song Yellow again"):
         assert match(named, gold), named
+
+
+def test_a_word_of_the_targets_name_names_it_enough_for_the_cue_to_decide():
+    # "The budgeting webinar" is nearer the wording without its name than the cue, yet
+    # names "Personal Budgeting 101" by a word of it: refused, a paraphrase was lost.
+    pytest.importorskip("sentence_transformers", reason="needs the [embed] extra")
+    from mobileintent_gym.metrics.text import acc_s_encoder
+
+    known = {'open the webinar "Personal Budgeting 101" in your meeting history': "budget",
+             "open the online class on managing your money, a webinar in your meeting "
+             "history": "budget",
+             'open the webinar "Wild Planet Documentary Night" in your meeting history': "wild",
+             "open the online screening about filming animals, a webinar in your meeting "
+             "history": "wild"}
+    match = IntentMatcher(acc_s_encoder(), known, names={
+        "budget": ["Personal Budgeting 101"], "wild": ["Wild Planet Documentary Night"]})
+    gold = next(iter(known))
+    assert match("open the budgeting webinar in my meeting history", gold)
+    assert not match("open a webinar in my meeting history", gold)  # no word of the name
+    assert not match("open the webinar in your meeting history", gold)
