@@ -155,6 +155,20 @@ def atomic_folder(target: str | Path, keep_existing: bool = False) -> Iterator[P
         partial.rename(target)
 
 
+_STAGE = ".staged-"  # the name of staged_into's folders begins so
+
+
+def drop_stale_stages(folder: str | Path) -> None:
+    """Remove what runs killed outright (SIGKILL) left staged in ``folder`` (see below).
+
+    Call it holding the folder's :func:`sole_writer`: no other run stages there then.
+    """
+    with contextlib.suppress(OSError):  # a folder not there yet holds none
+        for entry in Path(folder).iterdir():
+            if entry.name.startswith(_STAGE) and entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def staged_into(folder: str | Path) -> Iterator[Path]:
     """A hidden folder inside ``folder`` whose entries move into ``folder`` when the block ends.
@@ -162,13 +176,15 @@ def staged_into(folder: str | Path) -> Iterator[Path]:
     What a block that raised (or was interrupted) wrote is removed, so ``folder`` gets a
     run's files whole or not at all, where files written in place would leave the run's
     first part, and a file cut short, passed off as the run; the folders made for it are
-    removed then too. ``folder`` itself is never renamed (it may be the current folder);
-    an entry of the same name there is replaced (a folder only when empty).
+    removed then too. Only the moves at the end (a rename per entry, in name order) are
+    not one step. ``folder`` itself is never renamed (it may be the current folder); an
+    entry of the same name there is replaced (a folder only when empty). A process killed
+    outright leaves its staging folder: :func:`drop_stale_stages` removes it.
     """
     folder = Path(folder)
     made = _missing(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    staging = folder / f".staged-{uuid.uuid4().hex}"
+    staging = folder / f"{_STAGE}{uuid.uuid4().hex}"
     staging.mkdir()
     try:
         yield staging

@@ -62,6 +62,14 @@ def test_a_tour_replaces_an_earlier_one_whole_and_mixes_with_nothing_else(tmp_pa
         "holds files that are no tour's (notes.txt); give a new or empty folder, or one an "
         "earlier tour wrote")
     assert len(list(out.iterdir())) == steps + 2
+    # A tour killed outright (its staging left), or stopped while its files were moved in
+    # (frames without their log): the next one replaces both.
+    (out / "notes.txt").unlink()
+    (out / "tour.json").unlink()
+    (out / ".staged-0123").mkdir()
+    (out / ".staged-0123" / "001_launcher.png").write_bytes(b"cut")
+    assert main(["tour", "--size", "320x480", "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == sorted(first)
 
 
 def test_tour_rejects_a_bad_size_before_creating_its_folder(tmp_path, capsys):

@@ -30,7 +30,7 @@ from mobileintent_gym.console import (
     seed_int,
     size_text,
 )
-from mobileintent_gym.files import sole_writer, staged_into
+from mobileintent_gym.files import drop_stale_stages, sole_writer, staged_into
 from mobileintent_gym.intents.act2intention import InvalidDataError, export_sessions
 from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
 from mobileintent_gym.intents.knowu import behaviour_log, load_knowu_habits, write_behaviour_log
@@ -109,6 +109,7 @@ def _main(args: argparse.Namespace) -> int:
     out = Path(args.out)
     output_folder(out)
     with sole_writer(out):  # two runs would both find it empty, and mix their days there
+        drop_stale_stages(out)
         if out.is_dir() and any(out.iterdir()):  # an earlier run's files would stay beside
             raise UsageError(f"--out {out} holds files already; give a new or empty folder "
                              "(a run writes only its own users and days beside them)")

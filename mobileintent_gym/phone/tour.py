@@ -8,6 +8,7 @@ The tour starts on the launcher; for each app it opens the app from its launcher
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from PIL import Image
 from mobileintent_gym.actions import Action
 from mobileintent_gym.console import UsageError, output_folder, path_text, size_text
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.files import sole_writer, staged_into
+from mobileintent_gym.files import drop_stale_stages, sole_writer, staged_into
 from mobileintent_gym.phone import launcher
 from mobileintent_gym.phone.app import App
 from mobileintent_gym.phone.events import ActResult
@@ -153,21 +154,25 @@ def _turn_to(phone: SimPhone, app: App) -> None:
         phone.act(Action.swipe("LEFT"))
 
 
-def _earlier_tour(out: Path) -> list[Path]:
-    """The files an earlier tour wrote in ``out``, which a new one replaces.
+def _frames(names: list[str]) -> set[str]:
+    """The frames of a tour of the steps ``names``."""
+    return {_frame(number, name, len(names)) for number, name in enumerate(names, start=1)}
 
-    Those are its ``tour.json`` and the frames that log names.
+
+def _earlier_tour(out: Path, steps: list[str]) -> list[Path]:
+    """The files an earlier tour wrote in ``out``, which a new one of ``steps`` replaces.
+
+    Those are its ``tour.json``, the frames that log names, and frames of ``steps`` (a
+    tour stopped while its files were moved in).
 
     Raises:
         UsageError: When ``out`` holds anything else: the new frames would mix with it.
     """
     found = sorted(out.iterdir()) if out.is_dir() else []
-    ours = {"tour.json"}
-    try:
-        names = [record["name"] for record in json.loads((out / "tour.json").read_text())]
-        ours.update(_frame(n, name, len(names)) for n, name in enumerate(names, start=1))
-    except (OSError, ValueError, TypeError, KeyError):  # no tour's log, or not one
-        ours = set()
+    ours = {"tour.json"} | _frames(steps)
+    with contextlib.suppress(OSError, ValueError, TypeError, KeyError):  # no tour's log
+        log = json.loads((out / "tour.json").read_text())
+        ours |= _frames([record["name"] for record in log])
     others = [p.name for p in found if p.name not in ours]
     if others:
         raise UsageError(f"--out {out} holds files that are no tour's ({', '.join(others[:3])}"
@@ -181,12 +186,15 @@ def _main(args: argparse.Namespace) -> int:
     out = Path(args.out)
     output_folder(out)
     with sole_writer(out):
-        earlier = _earlier_tour(out)
+        drop_stale_stages(out)
+        earlier = _earlier_tour(out, [name for name, _ in plan(phone.apps.values())])
         with staged_into(out) as folder:  # an interrupted tour leaves the earlier one
             records = run_tour(phone, folder)
             (folder / "tour.json").write_text(json.dumps(records, indent=1))
-            for path in earlier:
-                path.unlink()
+            written = {path.name for path in folder.iterdir()}
+        for path in earlier:  # the frames of steps the new tour has not
+            if path.name not in written:
+                path.unlink(missing_ok=True)
     for r in records:
         print(f"{r['name']:<24} {r['action']:<22} {r['route_before']:>24} -> {r['route']}")
     print(f"{len(records)} frames written to {out}/")
