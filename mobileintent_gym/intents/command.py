@@ -101,7 +101,7 @@ def _knowu(pairs: Sequence[str], ids: Sequence[str]) -> tuple:
         try:
             habits[user] = habits.get(user, ()) + tuple(load_knowu_habits(path))
         except InvalidDataError as err:
-            raise UsageError(f"--knowu {pair}: {err}") from err
+            raise UsageError(f"--knowu {user}=…: {err}") from err  # err names the file
     return tuple(habits.items())
 
 

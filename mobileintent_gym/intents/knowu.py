@@ -245,7 +245,8 @@ def load_knowu_habits(path: str | os.PathLike[str]) -> tuple[Habit, ...]:
         said = ", ".join(filter(None, (err.context, err.problem)))
         raise InvalidDataError(f"{path}{where}: not YAML: {said}") from err
     except (OSError, ValueError, RecursionError, yaml.YAMLError) as err:  # ValueError: not UTF-8
-        raise InvalidDataError(f"{path}: {err}") from err
+        said = err.strerror if isinstance(err, OSError) and err.strerror else err
+        raise InvalidDataError(f"{path}: {said}") from err
     profile = data.get("user_profile") if isinstance(data, dict) else None
     habits = profile.get("habits") if isinstance(profile, dict) else None
     if not isinstance(habits, dict):

@@ -55,7 +55,7 @@ def test_bad_arguments_are_one_line_with_the_usage_errors_status(tmp_path, capsy
     for argv, message in ((["--knowu", "x.yaml"], "--knowu takes USER=PATH, got 'x.yaml'"),
                           # "nowhere.yaml: [Errno 2] …" named not the option.
                           (["--knowu", f"{USER}=nowhere.yaml"],
-                           f"--knowu {USER}=nowhere.yaml: nowhere.yaml: [Errno 2]"),
+                           f"--knowu {USER}=…: nowhere.yaml: No such file or directory"),
                           # A missing folder generated the built-in user of that name.
                           (["--profiles", str(tmp_path / "nowhere")],
                            f"--profiles '{tmp_path / 'nowhere'}' is not a folder")):
