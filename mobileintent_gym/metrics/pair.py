@@ -39,7 +39,7 @@ class EpisodeResult:
         task: Task id ``<template>:<target type>:<instruction type>``.
         user: The user whose phone it ran on.
         success: The task judge's verdict.
-        rewards: Per-subgoal rewards r_k (0 or 1).
+        rewards: Per-subgoal rewards r_k, from 0 to 1 (the envs give 0 or 1).
         contexts: Per-subgoal UI context, ``UC`` or ``UA``.
         reached: Per subgoal, whether the rollout reached its entry context.
     """
@@ -59,8 +59,10 @@ class EpisodeResult:
                 verdict that is no bool, rewards, contexts or reached flags that are no
                 list, tuple or 1-D array, a reward that is no number from 0 to 1, a
                 reached flag that is no bool, a context other than ``UC`` or ``UA``,
-                rewards, contexts and reached flags of different lengths, or a reward
-                earned on a subgoal never reached (an unreached subgoal earns 0).
+                rewards, contexts and reached flags of different lengths, a reward
+                earned on a subgoal never reached (an unreached subgoal earns 0), or on
+                the terminal subgoal of a failed task (it earns the verdict). NumPy
+                scalars are kept as Python's (the record goes to JSON).
         """
         parts = self.task.split(":") if isinstance(self.task, str) else ()
         name = f"the result of {self.task!r} for {self.user!r}"
@@ -71,6 +73,7 @@ class EpisodeResult:
             raise ValueError(f"{name}: the user must be a text")
         if not _is_bool(self.success):
             raise ValueError(f"{name}: success must be true or false, got {self.success!r}")
+        object.__setattr__(self, "success", bool(self.success))
         for part in ("rewards", "contexts", "reached"):
             value = getattr(self, part)
             if not (isinstance(value, tuple | list)
@@ -78,8 +81,8 @@ class EpisodeResult:
                 raise ValueError(f"{name}: {part} must be a list, one per subgoal, got "
                                  f"{brief(value, 60)}")
             # Kept as a tuple of Python values: the record compares, hashes and goes to JSON.
-            object.__setattr__(self, part, tuple(value.tolist() if isinstance(value, np.ndarray)
-                                                 else value))
+            object.__setattr__(self, part, tuple(v.item() if isinstance(v, np.generic) else v
+                                                 for v in value))
         if not all(is_number(r) and 0 <= r <= 1 for r in self.rewards):
             raise ValueError(f"{name}: rewards are numbers from 0 to 1, got {self.rewards!r}")
         if not all(map(_is_bool, self.reached)):
@@ -95,6 +98,9 @@ class EpisodeResult:
         if earned:
             raise ValueError(f"{name}: subgoal(s) {earned} earn a reward but were never "
                              "reached; an unreached subgoal earns 0")
+        if self.rewards and self.rewards[-1] and not self.success:
+            raise ValueError(f"{name}: the terminal subgoal earns {self.rewards[-1]!r} for a "
+                             "failed task; it earns the verdict (0 on a failure)")
 
     @property
     def target_type(self) -> str:
@@ -234,7 +240,7 @@ class PairTally:
                 "all_success": all_success, **rates}
 
 
-def pair_scores(results: Sequence[EpisodeResult], users: Collection[str] | None = None,
+def pair_scores(results: Iterable[EpisodeResult], users: Collection[str] | None = None,
                 finished: bool = True) -> dict[str, float | None]:
     """Every PAIR score.
 
@@ -248,4 +254,5 @@ def pair_scores(results: Sequence[EpisodeResult], users: Collection[str] | None 
         finished: ``False`` reports all-success as ``None`` (a run still under way, whose
             groups miss users by design).
     """
+    results = list(results)  # read twice: an iterator would be spent by the first
     return PairTally(results).scores(all_success(results, users) if finished else None)

@@ -1,5 +1,8 @@
 """PAIR scores on hand-computed examples."""
 
+import dataclasses
+import json
+
 import numpy as np
 import pytest
 
@@ -95,6 +98,17 @@ def test_a_result_holds_its_per_subgoal_values_in_lists_tuples_or_arrays():
     as_tuples = EpisodeResult("G-ALI-01:common:explicit", "u1", True, (1.0,), (UC,), (True,))
     assert as_arrays == as_tuples and hash(as_arrays) == hash(as_tuples)  # arrays: ambiguous
     assert type(as_arrays.rewards[0]) is float
+    # NumPy scalars in a list were kept, and the record then failed to go to JSON.
+    scalars = EpisodeResult("G-ALI-01:common:explicit", "u1", np.bool_(True),
+                            [np.float32(1.0)], (UC,), [np.bool_(True)])
+    assert json.loads(json.dumps(dataclasses.asdict(scalars))) == {
+        "task": "G-ALI-01:common:explicit", "user": "u1", "success": True, "rewards": [1.0],
+        "contexts": [UC], "reached": [True]}
+
+
+def test_scores_of_a_generator_equal_those_of_its_list():
+    # all-success read the rollouts after the tally had spent them: None, no error.
+    assert pair_scores(r for r in RESULTS) == pair_scores(RESULTS)
 
 
 @pytest.mark.parametrize(("fields", "named"), [
@@ -114,6 +128,8 @@ def test_a_result_holds_its_per_subgoal_values_in_lists_tuples_or_arrays():
     # Counted in the all-subgoals ratio, not in SAR: an unreached subgoal earns 0.
     (("G-ALI-01:common:explicit", "u1", T, (1.0, 0.0, 1.0), (UC, UA, UA), (T, F, F)),
      r"subgoal\(s\) \[3\] earn a reward but were never reached"),
+    (("G-ALI-01:common:explicit", "u1", F, (1.0, 1.0), (UC, UA), (T, T)),
+     "the terminal subgoal earns 1.0 for a failed task"),
 ])
 def test_a_result_the_scores_would_misread_is_refused_naming_task_and_user(fields, named):
     # A task id without a target type raised IndexError inside pair_scores; mismatched
