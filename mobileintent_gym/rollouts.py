@@ -18,8 +18,14 @@ import numpy as np
 from mobileintent_gym.actions import Action, ActionLike, to_action
 from mobileintent_gym.agents import Agent, OracleAgent
 from mobileintent_gym.agents.base import AgentFactory
+from mobileintent_gym.checks import is_integer
 from mobileintent_gym.envs.checker import reset as checked_reset
-from mobileintent_gym.errors import InvalidActionError, MobileIntentError
+from mobileintent_gym.errors import (
+    InvalidActionError,
+    InvalidArgumentError,
+    MobileIntentError,
+    brief,
+)
 from mobileintent_gym.metrics.execution import action_matches
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.phone.events import StepEvent
@@ -54,7 +60,7 @@ class StepRecord:
 
     Attributes:
         action: The action in its canonical string form, or ``repr`` of what the agent
-            gave when it was no action.
+            gave when the env refused it (no action, or one off the screen).
         route_before: Route of the screen the action was taken on.
         route_after: Route after it.
         reward: The step's reward (subgoals newly achieved).
@@ -210,25 +216,40 @@ class Episode(NamedTuple):
     seed: int
 
 
-def episodes(users: Sequence[str], tasks: Sequence[str], seed: int = 0,
+def episodes(users: Sequence[str], tasks: str | Sequence[str], seed: int = 0,
              skip: Collection[tuple[str, str]] = ()) -> list[Episode]:
-    """Every task for every user, user by user, each with its :func:`episode_seed`.
+    """Every task (one id, or several) for every user, each with its :func:`episode_seed`.
 
-    Each rollout's seed depends on ``seed``, user and task only, so an episode does not
-    depend on which others ran before it (a resumed run equals a whole one, and Ray actors
-    give what one process gives). Pairs ``(user, task)`` in ``skip`` are left out.
+    User by user. Each rollout's seed depends on ``seed``, user and task only, so an
+    episode does not depend on which others ran before it (a resumed run equals a whole
+    one, and Ray actors give what one process gives). Pairs ``(user, task)`` in ``skip``
+    are left out.
+
+    Raises:
+        InvalidArgumentError: For a ``seed`` that is no integer.
     """
+    if not is_integer(seed):  # None or "7" gave the seeds of some other integer
+        raise InvalidArgumentError(f"seed must be an integer, got {brief(seed)}")
+    tasks = [tasks] if isinstance(tasks, str) else tasks  # one id, not its letters
     return [Episode(user, task, episode_seed(seed, user, task)) for user in users
             for task in tasks if (user, task) not in skip]
 
 
 def run(env: gym.Env, make_agent: AgentFactory, episode: Episode) -> EpisodeRecord:
-    """One recorded rollout of ``episode`` with a fresh agent seeded by it."""
-    return record_episode(env, make_agent(env, episode.seed), *episode)
+    """One recorded rollout of ``episode`` with a fresh agent seeded by it.
+
+    Raises:
+        InvalidArgumentError: When ``make_agent`` returns something without ``act``.
+    """
+    agent = make_agent(env, episode.seed)
+    if not callable(getattr(agent, "act", None)):
+        raise InvalidArgumentError(f"make_agent {brief(make_agent)} returned {brief(agent)}, "
+                                   "which has no act(observation, info) method")
+    return record_episode(env, agent, *episode)
 
 
 def run_episodes(env: gym.Env, make_agent: AgentFactory, users: UserSpec,
-                 tasks: Sequence[str], seed: int = 0,
+                 tasks: str | Sequence[str], seed: int = 0,
                  skip: Collection[tuple[str, str]] = ()) -> Iterator[EpisodeRecord]:
     """Every task for every user, one rollout each (see :func:`episodes`), as they finish.
 
@@ -242,8 +263,12 @@ def run_episodes(env: gym.Env, make_agent: AgentFactory, users: UserSpec,
 
 
 def evaluate(env: gym.Env, make_agent: AgentFactory, users: UserSpec,
-             tasks: Sequence[str], seed: int = 0) -> list[tuple[EpisodeResult, list[str]]]:
+             tasks: str | Sequence[str], seed: int = 0
+             ) -> list[tuple[EpisodeResult, list[str]]]:
     """Every task for every user (see :func:`run_episodes`): results and action strings.
+
+    An error the agent raises goes on to the caller, and the results so far with it:
+    iterate :func:`run_episodes` to keep them.
 
     ``mobileintent_gym.distributed.evaluate_ray`` runs the same rollouts on Ray actors.
     """

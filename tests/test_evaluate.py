@@ -135,6 +135,25 @@ def test_a_refused_first_reset_leaves_the_env_usable_for_the_next_episodes():
     env.close()
 
 
+def test_the_python_loop_names_a_bad_seed_or_agent_and_takes_one_task_id():
+    # A task id given alone was read letter by letter ("got 'G'"); a make_agent returning
+    # None failed inside the loop; seed None or "7" ran the seeds of other integers.
+    from mobileintent_gym.agents import OracleAgent
+    from mobileintent_gym.errors import InvalidArgumentError
+    from mobileintent_gym.rollouts import evaluate, run_episodes
+
+    env = gym.make("Act2Intent-Execute-v0", device="sim:540x1200", observation=("instruction",))
+    task = "G-SPT-03:common:explicit"
+    (record,) = evaluate(env, OracleAgent, "demo-ana", task)  # the class is a make_agent
+    assert record[0].success and record[0].task == task
+    for seed in (None, "7", 1.0):
+        with pytest.raises(InvalidArgumentError, match=f"seed must be an integer, got {seed!r}"):
+            list(run_episodes(env, OracleAgent, "demo-ana", task, seed=seed))
+    with pytest.raises(InvalidArgumentError, match="returned None, which has no act"):
+        list(run_episodes(env, lambda env, seed: None, "demo-ana", task))
+    env.close()
+
+
 def test_teacher_forcing_scores_each_reference_step_from_its_own_screen():
     import gymnasium as gym
 

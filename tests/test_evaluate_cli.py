@@ -97,7 +97,8 @@ def test_an_agent_file_whose_path_holds_a_colon_is_read_to_the_last_colon(tmp_pa
     ("missing.py:Agent", "no file 'missing.py'"),
     # Each of these failed only after the encoder loaded and --out was written: a raw
     # TypeError traceback, or an empty run left behind.
-    ("mobileintent_gym.agents:OracleAgent", "cannot be called as OracleAgent(env, seed)"),
+    ("mobileintent_gym.agents.assist:TruthProposer",
+     "cannot be called as TruthProposer(env, seed)"),
     (".relative:Agent", "'.relative' is a relative module name"),
     ("hf:/no/such/model", "no model folder or .gguf file '/no/such/model'"),
 ])

@@ -12,6 +12,6 @@ from mobileintent_gym.agents.transformers_agent import TransformersAgent
 
 # Name -> factory(env, seed) of the built-in agents the command line can run; ``hf`` and
 # ``hf:<model>`` are resolved apart, as they need the ``[llm]`` extra.
-AGENTS = {"oracle": lambda env, seed: OracleAgent(env), "random": RandomAgent}
+AGENTS = {"oracle": OracleAgent, "random": RandomAgent}
 
 __all__ = ["AGENTS", "Agent", "OracleAgent", "RandomAgent", "TransformersAgent", "hf_agent"]

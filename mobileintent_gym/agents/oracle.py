@@ -18,9 +18,11 @@ class OracleAgent:
 
     Args:
         env: The environment (wrappers are looked through).
+        seed: Taken so that the class is a ``make_agent(env, seed)``; the oracle draws
+            nothing.
     """
 
-    def __init__(self, env: gym.Env) -> None:
+    def __init__(self, env: gym.Env, seed: int | None = None) -> None:
         self.env = env.unwrapped
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> Action:
