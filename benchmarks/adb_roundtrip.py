@@ -39,6 +39,7 @@ import adbutils
 from mobileintent_gym.actions import Action
 from mobileintent_gym.adbd.harness import LocalAdb
 from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
+from mobileintent_gym.console import positive_int
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.hierarchy import parse
 
@@ -83,8 +84,8 @@ def summary(samples: list[float]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=40)
-    parser.add_argument("--shots", type=int, default=20)
+    parser.add_argument("--steps", type=positive_int, default=40)
+    parser.add_argument("--shots", type=positive_int, default=20)
     parser.add_argument("--server-port", type=int, default=15039)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()

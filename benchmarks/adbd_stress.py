@@ -90,8 +90,14 @@ class Probe:
 
 
 def phase(pid: int, probe: Probe, attack, least: float = 0.5) -> dict:
-    """Run ``attack`` (probing for at least ``least`` s): its result, time, memory, probes."""
+    """Run ``attack`` (probing for at least ``least`` s): its result, time, memory, probes.
+
+    ``rss_start_mb`` is the server's memory as the attack began: what an earlier attack
+    left (the allocator keeps memory freed) is in the peak too, so the attack's own part
+    is ``peak_rss_mb`` less that.
+    """
     probe.take()
+    start = process_memory(pid)[0]
     reset_peak_memory(pid)
     started = time.perf_counter()
     outcome = attack()
@@ -99,6 +105,7 @@ def phase(pid: int, probe: Probe, attack, least: float = 0.5) -> dict:
     time.sleep(max(least - seconds, 0))
     samples = probe.take()
     return {"outcome": outcome, "seconds": round(seconds, 3),
+            "rss_start_mb": round(start / 1e6, 1),
             "peak_rss_mb": round(process_memory(pid)[1] / 1e6, 1),
             "probe_worst_ms": round(max((s for s, _ in samples), default=0) * 1000, 2),
             "probes": len(samples), "probe_failures": sum(not ok for _, ok in samples)}

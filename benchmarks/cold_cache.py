@@ -27,6 +27,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=8)
     parser.add_argument("--users", nargs="+", default=["demo-ana", "demo-ben"])
     args = parser.parse_args()
+    if args.workers < 1:  # (the package is imported once the cache is set: not for this)
+        parser.error(f"--workers must be at least 1, got {args.workers}")
     with tempfile.TemporaryDirectory() as cache:
         print(json.dumps(measure(args.workers, args.users, cache), indent=1))
 

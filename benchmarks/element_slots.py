@@ -17,6 +17,7 @@ import numpy as np
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents import OracleAgent
+from mobileintent_gym.console import positive_int
 from mobileintent_gym.tasks import task_ids
 from mobileintent_gym.users import builtin_users
 from mobileintent_gym.wrappers import ElementActions
@@ -27,8 +28,8 @@ def main() -> None:
     """Walk the apps and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="1080x2400")
-    parser.add_argument("--steps", type=int, default=2000)
-    parser.add_argument("--slots", type=int, default=24)
+    parser.add_argument("--steps", type=positive_int, default=2000)
+    parser.add_argument("--slots", type=positive_int, default=24)
     args = parser.parse_args()
     env = ElementActions(gym.make("Act2Intent-Execute-v0", device=f"sim:{args.size}",
                                   observation=("instruction",), users="all"), 64)

@@ -24,7 +24,7 @@ import os
 import tempfile
 import time
 
-from mobileintent_gym.console import Repeated
+from mobileintent_gym.console import Repeated, positive_int
 from mobileintent_gym.intents import export_sessions
 from mobileintent_gym.intents.generator import UserLife
 from mobileintent_gym.phone import SimPhone, hierarchy
@@ -78,7 +78,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", nargs="+", action=Repeated, default=["demo"])
-    parser.add_argument("--days", type=int, default=7)
+    parser.add_argument("--days", type=positive_int, default=7)
     parser.add_argument("--core", type=int, default=0)
     parser.add_argument("--screenshots", action="store_true")
     args = parser.parse_args()

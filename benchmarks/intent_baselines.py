@@ -37,7 +37,7 @@ from mobileintent_gym.agents.understand import (
     OracleSegmenter,
     RandomSegmenter,
 )
-from mobileintent_gym.console import Repeated
+from mobileintent_gym.console import Repeated, positive_int
 from mobileintent_gym.rollouts import rollout
 
 
@@ -104,7 +104,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", nargs="+", action=Repeated, default=["demo"])
-    parser.add_argument("--episodes", type=int, default=8)
+    parser.add_argument("--episodes", type=positive_int, default=8)
     args = parser.parse_args()
     began = time.perf_counter()
     understand(args.users, args.episodes)

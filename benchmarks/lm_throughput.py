@@ -27,6 +27,7 @@ import torch
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents.lm import generate, load_language_model
 from mobileintent_gym.agents.prompts import step_prompt
+from mobileintent_gym.console import positive_int
 from mobileintent_gym.rl.policy import response_logprobs, with_lora
 from mobileintent_gym.tasks import task_ids
 
@@ -63,9 +64,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", help="default: the default small model")
     parser.add_argument("--device")
-    parser.add_argument("--prompts", type=int, default=8)
-    parser.add_argument("--batch", type=int, default=4)
-    parser.add_argument("--max-new-tokens", type=int, default=32)
+    parser.add_argument("--prompts", type=positive_int, default=8)
+    parser.add_argument("--batch", type=positive_int, default=4)
+    parser.add_argument("--max-new-tokens", type=positive_int, default=32)
     parser.add_argument("--out", help="write the figures to this JSON file")
     args = parser.parse_args()
     lm = load_language_model(args.model, args.device)

@@ -32,7 +32,7 @@ import gymnasium as gym
 import numpy as np
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
-from mobileintent_gym.console import Repeated
+from mobileintent_gym.console import Repeated, positive_int, seed_int
 from mobileintent_gym.rl.curves import plot_curves
 from mobileintent_gym.users import USER_SETS
 from mobileintent_gym.wrappers import ElementActions, ElementFeatures
@@ -120,10 +120,10 @@ POLICIES = {"element": "ElementPolicy", "mlp": "MlpPolicy"}
 def main() -> None:
     """Measure the random level, train each policy, print the figures, write the curves."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=150_000)
-    parser.add_argument("--eval-every", type=int, default=5_000)
-    parser.add_argument("--random-repeats", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--steps", type=positive_int, default=150_000)
+    parser.add_argument("--eval-every", type=positive_int, default=5_000)
+    parser.add_argument("--random-repeats", type=positive_int, default=20)
+    parser.add_argument("--seed", type=seed_int, default=0)
     parser.add_argument("--policies", nargs="+", action=Repeated, choices=sorted(POLICIES),
                         default=["element", "mlp"])
     parser.add_argument("--out", default="out/ppo_curriculum")

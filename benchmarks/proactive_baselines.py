@@ -24,7 +24,7 @@ import numpy as np
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents.assist import ASSISTANTS
 from mobileintent_gym.agents.proactive import MostFrequentProposer, NeverPropose, OracleProposer
-from mobileintent_gym.console import Repeated
+from mobileintent_gym.console import Repeated, positive_int
 from mobileintent_gym.envs.proposals import answer
 from mobileintent_gym.rollouts import rollout
 
@@ -86,7 +86,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", nargs="+", action=Repeated, default=["demo"])
-    parser.add_argument("--episodes", type=int, default=8)
+    parser.add_argument("--episodes", type=positive_int, default=8)
     args = parser.parse_args()
     began = time.perf_counter()
     proactive(args.users, args.episodes)

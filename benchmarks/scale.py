@@ -74,7 +74,7 @@ from gymnasium.vector.utils import concatenate, create_empty_array
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents import RandomAgent
-from mobileintent_gym.console import Repeated
+from mobileintent_gym.console import Repeated, positive_int
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
 from mobileintent_gym.envs.vector_gather import default_threads
 from mobileintent_gym.files import write_atomic
@@ -439,19 +439,12 @@ def plot(figures: dict, path: Path) -> None:
     image.save(path)
 
 
-def positive(text: str) -> int:
-    """An argument that must be a positive integer."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return int(text)
-
-
 def main() -> None:
     """Measure and print every figure; write JSON and the plot."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--workers", type=positive, nargs="+", action=Repeated, default=[1, 2])
-    parser.add_argument("--steps", type=positive, default=200, help="steps per env and mode")
-    parser.add_argument("--repeats", type=positive, default=3,
+    parser.add_argument("--workers", type=positive_int, nargs="+", action=Repeated, default=[1, 2])
+    parser.add_argument("--steps", type=positive_int, default=200, help="steps per env and mode")
+    parser.add_argument("--repeats", type=positive_int, default=3,
                         help="best of this many runs (after an untimed one)")
     parser.add_argument("--modes", nargs="+", action=Repeated, choices=MODES, default=list(MODES),
                         help="what to measure (default: every mode)")

@@ -20,6 +20,7 @@ import timeit
 import numpy as np
 from gymnasium.spaces.utils import flatten
 
+from mobileintent_gym.console import positive_int
 from mobileintent_gym.envs.spaces import HIERARCHY_LENGTH, UnicodeText, _decoded
 from mobileintent_gym.phone import SimPhone
 
@@ -39,8 +40,8 @@ def per_char_read(codes: np.ndarray) -> str:
 def main() -> None:
     """Time both ways of writing and reading a hierarchy; print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--number", type=int, default=50)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--number", type=positive_int, default=50)
+    parser.add_argument("--rounds", type=positive_int, default=5)
     args = parser.parse_args()
     phone = SimPhone()
     phone.reset(seed=0)

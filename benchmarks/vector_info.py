@@ -23,6 +23,7 @@ import gymnasium as gym
 from gymnasium.vector.vector_env import VectorEnv
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
+from mobileintent_gym.console import positive_int
 from mobileintent_gym.envs.vector_info import add_info, batch_infos
 
 
@@ -44,9 +45,9 @@ def per_step(batch: Any, envs: int, batches: int, rounds: int) -> float:
 def main() -> None:
     """Time both batchings and print the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--envs", type=int, default=8)
-    parser.add_argument("--batches", type=int, default=2000)
-    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--envs", type=positive_int, default=8)
+    parser.add_argument("--batches", type=positive_int, default=2000)
+    parser.add_argument("--rounds", type=positive_int, default=9)
     args = parser.parse_args()
     info, envs = step_info(), args.envs
     holder = type("Vector", (), {"num_envs": envs})()

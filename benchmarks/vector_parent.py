@@ -31,8 +31,9 @@ from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
-from scale import ENV, pool_rate, positive, prebuild, seeded_actions, single_rate, vector_rate
+from scale import ENV, pool_rate, prebuild, seeded_actions, single_rate, vector_rate
 
+from mobileintent_gym.console import count_int, positive_int
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv, _CtrlC, make_vector
 from mobileintent_gym.envs.vector_gather import FrameGather, default_threads
 
@@ -117,13 +118,13 @@ def wait_us(count: int) -> float:
 def main() -> None:
     """Measure and print the figures as JSON."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--workers", type=positive, default=16)
-    parser.add_argument("--batch", type=int, default=8, help="recv batch size; 0: step()")
-    parser.add_argument("--steps", type=positive, default=200, help="steps of every sub-env")
-    parser.add_argument("--repeats", type=positive, default=2)
-    parser.add_argument("--envs-per-worker", type=positive, default=1,
+    parser.add_argument("--workers", type=positive_int, default=16)
+    parser.add_argument("--batch", type=count_int, default=8, help="recv batch size; 0: step()")
+    parser.add_argument("--steps", type=positive_int, default=200, help="steps of every sub-env")
+    parser.add_argument("--repeats", type=positive_int, default=2)
+    parser.add_argument("--envs-per-worker", type=positive_int, default=1,
                         help="sub-envs in each worker (envs_per_worker)")
-    parser.add_argument("--gather-threads", type=positive, default=default_threads(),
+    parser.add_argument("--gather-threads", type=positive_int, default=default_threads(),
                         help="threads recv gathers frames with (gather_threads)")
     args = parser.parse_args()
     num_envs = args.workers * args.envs_per_worker
