@@ -118,7 +118,8 @@ def app_shares(actions: list[Action]) -> dict[str, float]:
 def emptied_caches(**options: bool) -> SimPhone:
     """A new phone, the process's caches of the phone's modules emptied first.
 
-    Glyphs, typeset text, bars, keyboards, parsed dumps and dates: as cold as a new process.
+    Glyphs, typeset text, bars, keyboards, parsed dumps and dates (the apps' own caches,
+    of content and date headings, stay: a cold phone in a process that built content).
     """
     for module in (paint, typeset, chrome, hierarchy, keyboard, state):
         for value in vars(module).values():

@@ -30,10 +30,10 @@ from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
-from scale import ENV, positive, seeded_actions
+from scale import ENV, seeded_actions
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
-from mobileintent_gym.console import Repeated
+from mobileintent_gym.console import Repeated, positive_int
 
 
 def cpu_us(work: Callable[[], Any], pause: float) -> tuple[Any, float]:
@@ -78,11 +78,11 @@ def env_steps(env: gym.Env, actions: list, pause: float) -> float:
 def main() -> None:
     """Measure and print the figures as JSON."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=positive, default=3)
+    parser.add_argument("--rounds", type=positive_int, default=3)
     parser.add_argument("--pauses", type=float, nargs="+", action=Repeated, default=[0.5, 2.0],
                         help="sleeps before each call, ms")
-    parser.add_argument("--steps", type=positive, default=300, help="env steps per round")
-    parser.add_argument("--calls", type=positive, default=300, help="parent calls per round")
+    parser.add_argument("--steps", type=positive_int, default=300, help="env steps per round")
+    parser.add_argument("--calls", type=positive_int, default=300, help="parent calls per round")
     args = parser.parse_args()
     if any(not 0 < pause <= 100 for pause in args.pauses):
         parser.error(f"--pauses must be in (0, 100] ms, got {args.pauses}")

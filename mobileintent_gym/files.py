@@ -155,7 +155,7 @@ def atomic_folder(target: str | Path, keep_existing: bool = False) -> Iterator[P
         partial.rename(target)
 
 
-_STAGE = ".staged-"  # the name of staged_into's folders begins so
+_STAGE = re.compile(r"\.staged-[0-9a-f]{32}")  # the names of staged_into's folders
 
 
 def drop_stale_stages(folder: str | Path) -> None:
@@ -165,7 +165,7 @@ def drop_stale_stages(folder: str | Path) -> None:
     """
     with contextlib.suppress(OSError):  # a folder not there yet holds none
         for entry in Path(folder).iterdir():
-            if entry.name.startswith(_STAGE) and entry.is_dir() and not entry.is_symlink():
+            if _STAGE.fullmatch(entry.name) and entry.is_dir() and not entry.is_symlink():
                 shutil.rmtree(entry, ignore_errors=True)
 
 
@@ -184,7 +184,7 @@ def staged_into(folder: str | Path) -> Iterator[Path]:
     folder = Path(folder)
     made = _missing(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    staging = folder / f"{_STAGE}{uuid.uuid4().hex}"
+    staging = folder / f".staged-{uuid.uuid4().hex}"  # as _STAGE reads it
     staging.mkdir()
     try:
         yield staging

@@ -17,7 +17,7 @@ import numpy as np
 
 from mobileintent_gym.actions import Action, ActionLike, to_action
 from mobileintent_gym.agents import Agent, OracleAgent
-from mobileintent_gym.agents.base import AgentFactory
+from mobileintent_gym.agents.base import AgentFactory, checked_agent
 from mobileintent_gym.checks import is_integer
 from mobileintent_gym.envs.checker import reset as checked_reset
 from mobileintent_gym.errors import (
@@ -228,11 +228,15 @@ def episodes(users: Sequence[str], tasks: str | Sequence[str], seed: int = 0,
     Raises:
         InvalidArgumentError: For a ``seed`` that is no integer.
     """
-    if not is_integer(seed):  # None or "7" gave the seeds of some other integer
-        raise InvalidArgumentError(f"seed must be an integer, got {brief(seed)}")
-    tasks = [tasks] if isinstance(tasks, str) else tasks  # one id, not its letters
+    _check_seed(seed)
+    tasks = [tasks] if isinstance(tasks, str) else list(tasks)  # one id, not its letters
     return [Episode(user, task, episode_seed(seed, user, task)) for user in users
             for task in tasks if (user, task) not in skip]
+
+
+def _check_seed(seed: Any) -> None:
+    if not is_integer(seed):  # None or "7" gave the seeds of some other integer
+        raise InvalidArgumentError(f"seed must be an integer, got {brief(seed)}")
 
 
 def run(env: gym.Env, make_agent: AgentFactory, episode: Episode) -> EpisodeRecord:
@@ -241,10 +245,7 @@ def run(env: gym.Env, make_agent: AgentFactory, episode: Episode) -> EpisodeReco
     Raises:
         InvalidArgumentError: When ``make_agent`` returns something without ``act``.
     """
-    agent = make_agent(env, episode.seed)
-    if not callable(getattr(agent, "act", None)):
-        raise InvalidArgumentError(f"make_agent {brief(make_agent)} returned {brief(agent)}, "
-                                   "which has no act(observation, info) method")
+    agent = checked_agent(make_agent(env, episode.seed), f"make_agent {brief(make_agent)}")
     return record_episode(env, agent, *episode)
 
 
@@ -308,14 +309,17 @@ def teacher_forced(env: gym.Env, make_agent: AgentFactory, user: str, task: str,
     Raises:
         ReplayDivergedError: When a replayed step leads elsewhere than the reference did
             (a device that keeps its content between episodes cannot be teacher-forced).
+        InvalidArgumentError: For a ``seed`` that is no integer, or a ``make_agent`` that
+            makes something without ``act``.
     """
+    _check_seed(seed)
     device = env.unwrapped.device
     reference = reference_steps(env, user, task)
     matches = []
     for t, step in enumerate(reference):
         step_seed = episode_seed(seed, user, f"{task}#{t}")  # any integer seed gives one
         obs, info = checked_reset(env, seed=step_seed, options={"user": user, "task": task})
-        agent = make_agent(env, step_seed)
+        agent = checked_agent(make_agent(env, step_seed), f"make_agent {brief(make_agent)}")
         told = getattr(agent, "teacher_force", None)
         for k, past in enumerate(reference[:t]):
             if told is not None:

@@ -66,10 +66,14 @@ def test_a_tour_replaces_an_earlier_one_whole_and_mixes_with_nothing_else(tmp_pa
     # (frames without their log): the next one replaces both.
     (out / "notes.txt").unlink()
     (out / "tour.json").unlink()
-    (out / ".staged-0123").mkdir()
-    (out / ".staged-0123" / "001_launcher.png").write_bytes(b"cut")
+    stale = out / (".staged-" + "0" * 32)
+    stale.mkdir()
+    (stale / "001_launcher.png").write_bytes(b"cut")
     assert main(["tour", "--size", "320x480", "--out", str(out)]) == 0
     assert sorted(p.name for p in out.iterdir()) == sorted(first)
+    (out / ".staged-notes").mkdir()  # named like one, but no staging's: the user's, kept
+    assert main(["tour", "--size", "320x480", "--out", str(out)]) == 2
+    assert (out / ".staged-notes").is_dir()
 
 
 def test_tour_rejects_a_bad_size_before_creating_its_folder(tmp_path, capsys):

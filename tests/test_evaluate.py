@@ -140,7 +140,7 @@ def test_the_python_loop_names_a_bad_seed_or_agent_and_takes_one_task_id():
     # None failed inside the loop; seed None or "7" ran the seeds of other integers.
     from mobileintent_gym.agents import OracleAgent
     from mobileintent_gym.errors import InvalidArgumentError
-    from mobileintent_gym.rollouts import evaluate, run_episodes
+    from mobileintent_gym.rollouts import episodes, evaluate, run_episodes, teacher_forced
 
     env = gym.make("Act2Intent-Execute-v0", device="sim:540x1200", observation=("instruction",))
     task = "G-SPT-03:common:explicit"
@@ -149,8 +149,13 @@ def test_the_python_loop_names_a_bad_seed_or_agent_and_takes_one_task_id():
     for seed in (None, "7", 1.0):
         with pytest.raises(InvalidArgumentError, match=f"seed must be an integer, got {seed!r}"):
             list(run_episodes(env, OracleAgent, "demo-ana", task, seed=seed))
-    with pytest.raises(InvalidArgumentError, match="returned None, which has no act"):
+    with pytest.raises(InvalidArgumentError, match="made None, which has no act"):
         list(run_episodes(env, lambda env, seed: None, "demo-ana", task))
+    with pytest.raises(InvalidArgumentError, match="made None, which has no act"):
+        teacher_forced(env, lambda env, seed: None, "demo-ana", task)
+    with pytest.raises(InvalidArgumentError, match="seed must be an integer, got None"):
+        teacher_forced(env, OracleAgent, "demo-ana", task, seed=None)
+    assert len(episodes(["demo-ana", "demo-ben"], iter([task]))) == 2  # not spent by one
     env.close()
 
 

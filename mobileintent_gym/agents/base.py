@@ -8,6 +8,7 @@ from typing import Any, Protocol
 import gymnasium as gym
 
 from mobileintent_gym.actions import Action
+from mobileintent_gym.errors import InvalidArgumentError, brief
 
 
 class Agent(Protocol):
@@ -26,3 +27,15 @@ class Agent(Protocol):
 
 # Builds a fresh agent for one rollout: ``make_agent(env, seed)``.
 AgentFactory = Callable[[gym.Env, int], Agent]
+
+
+def checked_agent(agent: object, maker: str, error: type[Exception] = InvalidArgumentError
+                  ) -> Agent:
+    """``agent``, which ``maker`` (its name in the message) made, when it has ``act``.
+
+    Raises:
+        error: Naming the maker and what it made, when that has no ``act`` method.
+    """
+    if not callable(getattr(agent, "act", None)):
+        raise error(f"{maker} made {brief(agent)}, which has no act(observation, info) method")
+    return agent

@@ -33,7 +33,7 @@ from typing import Any
 import gymnasium as gym
 
 from mobileintent_gym.agents import AGENTS
-from mobileintent_gym.agents.base import Agent, AgentFactory
+from mobileintent_gym.agents.base import Agent, AgentFactory, checked_agent
 from mobileintent_gym.agents.lm import default_model, local_name
 from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError
 
@@ -68,11 +68,7 @@ class AgentSpec:
         make = self.build()
 
         def checked(env: gym.Env, seed: int) -> Agent:
-            agent = make(env, seed)
-            if not callable(getattr(agent, "act", None)):
-                raise AgentSpecError(f"--agent {self.text} made {type(agent).__name__!r}, "
-                                     "which has no act(observation, info) method")
-            return agent
+            return checked_agent(make(env, seed), f"--agent {self.text}", AgentSpecError)
 
         return checked
 

@@ -11,7 +11,7 @@ from mobileintent_gym.users.sets import UserSpec, env_users
 
 
 def evaluate_ray(env_kwargs: Mapping[str, Any], make_agent: AgentFactory,
-                 users: UserSpec, tasks: Sequence[str], seed: int = 0, *,
+                 users: UserSpec, tasks: str | Sequence[str], seed: int = 0, *,
                  num_actors: int = 2, address: str | None = None,
                  env_id: str = EXECUTE_ENV, progress: bool = True) -> list[EpisodeRecord]:
     """Every task for every user, one rollout each, on ``num_actors`` Ray actors.

@@ -211,7 +211,7 @@ class PairTally:
     """Task SR and the SARs of :func:`pair_scores`, kept one rollout at a time.
 
     A run under way adds each rollout as it finishes and reads the scores at the cost of
-    one rollout, not of the whole run (the rewards are 0 or 1: the sums are exact).
+    one rollout, not of the whole run (the envs' rewards are 0 or 1: their sums are exact).
 
     Args:
         results: Rollouts to start with.

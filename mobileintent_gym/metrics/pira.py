@@ -112,8 +112,9 @@ class IntentMatcher:
     A prediction that says none of the names only gold's task has (quoted or not: its
     words, whole and in order) is about no target: its closeness counts only to the
     wordings of gold's task that do not name it either (an implicit one, naming it by a
-    cue), and unless it says a word of a name that the wordings around the name do not
-    (the "budgeting webinar" of "Personal Budgeting 101"), must be no less close to those
+    cue), and unless it says a word of a name that neither the wordings around the name
+    nor another task's wordings say (the "budgeting webinar" of "Personal Budgeting 101";
+    not "for" or "new"), must be no less close to those
     than to the wordings that name the target with the names left out
     (:func:`~mobileintent_gym.tasks.spec.unsaid`): a prediction closer to "play from your
     recently played songs" than to "put on the recently played song named after a colour"
@@ -153,6 +154,10 @@ class IntentMatcher:
             self._names.setdefault(task, set()).update(normalised(n) for n in given)
         self._quoted = frozenset().union(*self._names.values())  # by any known task
         self._known_tasks = tuple(self.task(text) for text in self.known)  # once, not per call
+        self._said_by: dict[str, set[str | None]] = {}  # word -> the tasks whose wordings say it
+        for text, task in zip(self.known, self._known_tasks, strict=True):
+            for word in words(text):
+                self._said_by.setdefault(word, set()).add(task)
         tasks_named = Counter(name for names in self._names.values() for name in names)
         self._own = {task: frozenset(n for n in names if tasks_named[n] == 1)
                      for task, names in self._names.items()}  # names no other task has
@@ -187,10 +192,23 @@ class IntentMatcher:
                     closeness = max(closeness, c)
         if unnamed:
             bare = self._bare_wordings(gold, target, own)
-            if bare and not _says_part(predicted, own, bare):
+            if bare and not self._says_part(predicted, target, own, bare):
                 rows = unit_rows(encode_cached(self.encoder, bare))
                 rivals = max(rivals, float((rows @ p).max()))
         return closeness >= self.threshold and rivals <= closeness
+
+    def _says_part(self, text: str, target: str, own: frozenset[str], bare: list[str]
+                   ) -> bool:
+        """Whether ``text`` says a word of the target's names that only they say.
+
+        That is a word no ``bare`` wording and no known wording of another task says:
+        "the budgeting webinar" names part of "Personal Budgeting 101", while "for" (of
+        "Morning Skincare for Oily Skin") or "new" names nothing.
+        """
+        around = {word for wording in bare for word in words(wording)}
+        named = {word for name in own for word in words(name)
+                 if self._said_by.get(word, {target}) <= {target}} - around
+        return not named.isdisjoint(words(text))
 
     def _bare_wordings(self, gold: str, target: str, own: frozenset[str]) -> list[str]:
         """The wordings of gold's task that name its target, with the names left out."""
@@ -209,16 +227,6 @@ class IntentMatcher:
         if ours and not named <= ours:
             return False
         return not (named - ours) & self._quoted
-
-
-def _says_part(text: str, names: Iterable[str], bare: Iterable[str]) -> bool:
-    """Whether ``text`` says a word of ``names`` (3 letters or more) no ``bare`` wording says.
-
-    "The budgeting webinar" names part of "Personal Budgeting 101".
-    """
-    around = {word for wording in bare for word in words(wording)}
-    named = {word for name in names for word in words(name) if len(word) > 2} - around
-    return not named.isdisjoint(words(text))
 
 
 def _nameless(text: str, names: Iterable[str]) -> str:

@@ -185,7 +185,7 @@ def test_an_interrupted_run_leaves_none_of_its_files(tmp_path, capsys, monkeypat
     out.mkdir()
     assert main(["generate", "--users", USER, "--days", "1", "--out", str(out)]) == 130
     assert list(out.iterdir()) == []  # a folder given stays, as it was
-    (out / ".staged-0123" / USER).mkdir(parents=True)  # what a run killed outright leaves
+    (out / (".staged-" + "0" * 32) / USER).mkdir(parents=True)  # what a run killed outright leaves
     monkeypatch.undo()
     assert main(["generate", "--users", USER, "--days", "1", "--out", str(out)]) == 0
     assert sorted(p.name for p in out.iterdir()) == [USER, "summary.json"]

@@ -243,3 +243,20 @@ def test_a_word_of_the_targets_name_names_it_enough_for_the_cue_to_decide():
     assert match("open the budgeting webinar in my meeting history", gold)
     assert not match("open a webinar in my meeting history", gold)  # no word of the name
     assert not match("open the webinar in your meeting history", gold)
+
+
+def test_a_word_other_tasks_say_too_names_no_target():
+    # "for" of "Morning Skincare for Oily Skin" let "open a note for you …" through,
+    # though another task's wording says "for" as well.
+    pytest.importorskip("sentence_transformers", reason="needs the [embed] extra")
+    from mobileintent_gym.metrics.text import acc_s_encoder
+
+    known = {'open the note "Morning Skincare for Oily Skin" from your liked notes': "skin",
+             "open the note on a routine for shiny faces from your liked notes": "skin",
+             'open the note "Ramen Worth Flying For" from your saved notes': "ramen",
+             "open the note ranking noodle shops from your saved notes": "ramen"}
+    match = IntentMatcher(acc_s_encoder(), known, names={
+        "skin": ["Morning Skincare for Oily Skin"], "ramen": ["Ramen Worth Flying For"]})
+    gold = next(iter(known))
+    assert not match("open a note for you from your liked notes", gold)
+    assert match("open the skincare note from my liked notes", gold)  # skincare: its own
