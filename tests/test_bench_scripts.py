@@ -100,3 +100,33 @@ def test_text_codec_reads_back_what_it_writes_both_ways():
     assert figures["characters"] > 1000
     assert all(figures[name] > 0 for name in ("write_ms", "write_per_char_ms", "read_ms",
                                                "read_per_char_ms"))
+
+
+COUNTS = {"adb_roundtrip.py": "--steps", "adbd_stress.py": None, "cold_cache.py": "--workers",
+          "element_slots.py": "--slots", "env_step.py": "--repeats",
+          "evaluate_record.py": "--repeats", "generate.py": "--days",
+          "intent_baselines.py": "--episodes", "lm_throughput.py": "--prompts",
+          "phone_step.py": "--steps", "ppo_curriculum.py": "--steps",
+          "proactive_baselines.py": "--episodes", "scale.py": "--workers",
+          "text_codec.py": "--number", "vector_info.py": "--envs",
+          "vector_parent.py": "--workers", "wake_penalty.py": "--rounds"}
+
+
+def test_every_benchmark_is_listed_here():
+    assert sorted(COUNTS) == sorted(p.name for p in (ROOT / "benchmarks").glob("*.py"))
+
+
+@pytest.mark.parametrize("script", sorted(COUNTS))
+def test_every_benchmark_parses_its_arguments_and_refuses_a_count_of_none(script):
+    # wake_penalty.py failed at import after a helper it imported was renamed; counts of 0
+    # or below ended in ZeroDivisionError, min() of nothing, or negative figures.
+    path = str(ROOT / "benchmarks" / script)
+    helped = subprocess.run([sys.executable, path, "--help"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=300)
+    assert helped.returncode == 0 and "usage:" in helped.stdout, helped.stderr[-2000:]
+    if COUNTS[script] is None:  # no count to give
+        return
+    refused = subprocess.run([sys.executable, path, COUNTS[script], "0"], cwd=ROOT,
+                             capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2, refused.stderr[-2000:]
+    assert COUNTS[script] in refused.stderr and "at least 1" in refused.stderr
