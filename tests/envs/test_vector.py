@@ -29,6 +29,26 @@ KWARGS = {"device": "sim:540x1200", "users": ["demo-ana", "demo-ben"],
           "pair": PairConfig(encoder="lexical")}
 
 
+# A script's env of small frames whose step takes ``pause`` seconds (format it).
+FRAMES_ENV = """
+import os, signal, sys, time
+import gymnasium as gym
+import numpy as np
+from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
+
+class Frames(gym.Env):
+    observation_space = gym.spaces.Box(0, 255, (64, 64, 3), np.uint8)
+    action_space = gym.spaces.Discrete(2)
+
+    def reset(self, *, seed=None, options=None):
+        return np.zeros((64, 64, 3), np.uint8), {{}}
+
+    def step(self, action):
+        time.sleep({pause})
+        return np.full((64, 64, 3), action, np.uint8), 0.0, False, False, {{}}
+"""
+
+
 @pytest.fixture(scope="module", params=[(1, False), (2, False), (1, True)],
                 ids=["one_env_per_worker", "two_per_worker", "worker_in_parent"])
 def pair_of_vectors(request):
@@ -400,20 +420,7 @@ def test_forked_workers_leave_the_shared_memory_to_the_parent(tmp_path):
     # batch, which unlinked the blocks when the worker died (the env still open) and
     # warned of "leaked shared_memory objects" at every close.
     script = tmp_path / "forked.py"
-    script.write_text("""
-import os, signal, time
-import gymnasium as gym
-import numpy as np
-from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
-
-class Frames(gym.Env):
-    observation_space = gym.spaces.Box(0, 255, (64, 64, 3), np.uint8)
-    action_space = gym.spaces.Discrete(2)
-    def reset(self, *, seed=None, options=None):
-        return np.zeros((64, 64, 3), np.uint8), {}
-    def step(self, action):
-        return np.full((64, 64, 3), action, np.uint8), 0.0, False, False, {}
-
+    script.write_text(FRAMES_ENV.format(pause=0) + """
 envs = SharedMemoryVectorEnv([Frames] * 2, context="fork")
 envs.reset(seed=0)
 envs.step(np.array([1, 0]))
@@ -523,25 +530,9 @@ def test_workers_of_a_parent_killed_mid_step_end_without_a_traceback(tmp_path):
     # The worker's answer went unread, its next recv met a reset connection, and its
     # report of that to the dead parent printed a BrokenPipeError over a ConnectionReset.
     script = tmp_path / "killed.py"
-    script.write_text("""
-import os, sys, time
-import gymnasium as gym
-import numpy as np
-from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
-
-class Slow(gym.Env):
-    observation_space = gym.spaces.Box(0, 255, (64, 64, 3), np.uint8)
-    action_space = gym.spaces.Discrete(2)
-
-    def reset(self, *, seed=None, options=None):
-        return np.zeros((64, 64, 3), np.uint8), {}
-
-    def step(self, action):
-        time.sleep(0.5)
-        return np.ones((64, 64, 3), np.uint8), 0.0, False, False, {}
-
+    script.write_text(FRAMES_ENV.format(pause=0.5) + """
 if __name__ == "__main__":
-    envs = SharedMemoryVectorEnv([Slow, Slow])
+    envs = SharedMemoryVectorEnv([Frames, Frames])
     envs.reset(seed=0)
     envs.send(np.array([0, 1]))
     print(*(process.pid for process in envs._processes), flush=True)

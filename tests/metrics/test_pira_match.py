@@ -206,15 +206,21 @@ def test_a_prediction_nearer_a_wording_without_its_name_than_the_cue_names_nothi
     assert match("play the recent song whose title is a colour", gold)  # 5° from the cue
 
 
-def test_the_real_encoder_tells_a_song_by_its_cue_from_a_song_unnamed():
+@pytest.fixture(scope="module")
+def minilm():
+    """all-MiniLM-L6-v2, the envs' encoder (the packaged weights offline)."""
     pytest.importorskip("sentence_transformers", reason="needs the [embed] extra")
     from mobileintent_gym.metrics.text import acc_s_encoder
 
+    return acc_s_encoder()
+
+
+def test_the_real_encoder_tells_a_song_by_its_cue_from_a_song_unnamed(minilm):
     known = {'play "Yellow" from your recently played songs': "SPT-02:yellow",
              "put on the recently played song named after a colour": "SPT-02:yellow",
              'play "Clocks" from your recently played songs': "SPT-02:clocks",
              "put on the recently played song about timekeeping devices": "SPT-02:clocks"}
-    match = IntentMatcher(acc_s_encoder(), known,
+    match = IntentMatcher(minilm, known,
                           names={"SPT-02:yellow": ["Yellow"], "SPT-02:clocks": ["Clocks"]})
     gold = 'play "Yellow" from your recently played songs'
     for unnamed in ("play a song from your recently played songs",
@@ -225,19 +231,16 @@ def test_the_real_encoder_tells_a_song_by_its_cue_from_a_song_unnamed():
         assert match(named, gold), named
 
 
-def test_a_word_of_the_targets_name_names_it_enough_for_the_cue_to_decide():
+def test_a_word_of_the_targets_name_names_it_enough_for_the_cue_to_decide(minilm):
     # "The budgeting webinar" is nearer the wording without its name than the cue, yet
     # names "Personal Budgeting 101" by a word of it: refused, a paraphrase was lost.
-    pytest.importorskip("sentence_transformers", reason="needs the [embed] extra")
-    from mobileintent_gym.metrics.text import acc_s_encoder
-
     known = {'open the webinar "Personal Budgeting 101" in your meeting history': "budget",
              "open the online class on managing your money, a webinar in your meeting "
              "history": "budget",
              'open the webinar "Wild Planet Documentary Night" in your meeting history': "wild",
              "open the online screening about filming animals, a webinar in your meeting "
              "history": "wild"}
-    match = IntentMatcher(acc_s_encoder(), known, names={
+    match = IntentMatcher(minilm, known, names={
         "budget": ["Personal Budgeting 101"], "wild": ["Wild Planet Documentary Night"]})
     gold = next(iter(known))
     assert match("open the budgeting webinar in my meeting history", gold)
@@ -245,17 +248,14 @@ def test_a_word_of_the_targets_name_names_it_enough_for_the_cue_to_decide():
     assert not match("open the webinar in your meeting history", gold)
 
 
-def test_a_word_other_tasks_say_too_names_no_target():
+def test_a_word_other_tasks_say_too_names_no_target(minilm):
     # "for" of "Morning Skincare for Oily Skin" let "open a note for you …" through,
     # though another task's wording says "for" as well.
-    pytest.importorskip("sentence_transformers", reason="needs the [embed] extra")
-    from mobileintent_gym.metrics.text import acc_s_encoder
-
     known = {'open the note "Morning Skincare for Oily Skin" from your liked notes': "skin",
              "open the note on a routine for shiny faces from your liked notes": "skin",
              'open the note "Ramen Worth Flying For" from your saved notes': "ramen",
              "open the note ranking noodle shops from your saved notes": "ramen"}
-    match = IntentMatcher(acc_s_encoder(), known, names={
+    match = IntentMatcher(minilm, known, names={
         "skin": ["Morning Skincare for Oily Skin"], "ramen": ["Ramen Worth Flying For"]})
     gold = next(iter(known))
     assert not match("open a note for you from your liked notes", gold)
