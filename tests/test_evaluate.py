@@ -156,6 +156,16 @@ def test_the_python_loop_names_a_bad_seed_or_agent_and_takes_one_task_id():
     with pytest.raises(InvalidArgumentError, match="seed must be an integer, got None"):
         teacher_forced(env, OracleAgent, "demo-ana", task, seed=None)
     assert len(episodes(["demo-ana", "demo-ben"], iter([task]))) == 2  # not spent by one
+    # An agent's own seed: True ran as 1; -1 and "x" failed inside Gymnasium and NumPy.
+    from mobileintent_gym.agents import RandomAgent
+    from mobileintent_gym.agents.predict import RandomPredictor
+    from mobileintent_gym.agents.understand import RandomSegmenter
+
+    for make in (RandomAgent, RandomSegmenter, RandomPredictor):
+        for seed in (True, -1, "x"):
+            with pytest.raises(InvalidArgumentError, match=f"seed must be an integer of at "
+                                                           f"least 0, got {seed!r}"):
+                make(env, seed)
     env.close()
 
 

@@ -7,6 +7,8 @@ from typing import Any
 
 import gymnasium as gym
 
+from mobileintent_gym.agents.base import checked_seed
+
 
 class RandomAgent:
     """Samples the env's action space with its own seeded generator.
@@ -18,7 +20,7 @@ class RandomAgent:
 
     def __init__(self, env: gym.Env, seed: int = 0) -> None:
         self.space = copy.deepcopy(env.action_space)  # seeding the env's own would leak
-        self.space.seed(seed)
+        self.space.seed(checked_seed(seed))
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
         """A uniform sample of the action space.
