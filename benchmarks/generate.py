@@ -82,6 +82,9 @@ def main() -> None:
     parser.add_argument("--core", type=int, default=0)
     parser.add_argument("--screenshots", action="store_true")
     args = parser.parse_args()
+    if args.core not in os.sched_getaffinity(0):
+        parser.error(f"--core {args.core} is none of this process's CPUs "
+                     f"{sorted(os.sched_getaffinity(0))}")
     os.sched_setaffinity(0, {args.core})
     began = time.perf_counter()
     users = resolve_users(args.users)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -130,3 +131,12 @@ def test_every_benchmark_parses_its_arguments_and_refuses_a_count_of_none(script
                              capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2, refused.stderr[-2000:]
     assert COUNTS[script] in refused.stderr and "at least 1" in refused.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="Linux CPU affinity")
+def test_generate_names_a_core_the_machine_lacks():
+    # --core 7 on a 2-core machine was an OSError traceback (Invalid argument).
+    core = max(os.sched_getaffinity(0)) + 1
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "--core",
+                           str(core)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and f"--core {core} is none of this process's CPUs" in done.stderr
