@@ -27,6 +27,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from mobileintent_gym.metrics.text import normalised
 from mobileintent_gym.tasks.spec import says, unsaid, words
 from mobileintent_gym.users.encoders import Encoder, unit_rows
@@ -161,6 +163,7 @@ class IntentMatcher:
         tasks_named = Counter(name for names in self._names.values() for name in names)
         self._own = {task: frozenset(n for n in names if tasks_named[n] == 1)
                      for task, names in self._names.items()}  # names no other task has
+        self._unnamed_of: dict[str, tuple[np.ndarray | None, frozenset[str]]] = {}
 
     def task(self, intent: str) -> str | None:
         """The task a known intention names, ``None`` for an unknown text."""
@@ -190,32 +193,32 @@ class IntentMatcher:
                     rivals = max(rivals, c)
                 elif counts(text):
                     closeness = max(closeness, c)
-        if unnamed:
-            bare = self._bare_wordings(gold, target, own)
-            if bare and not self._says_part(predicted, target, own, bare):
-                rows = unit_rows(encode_cached(self.encoder, bare))
-                rivals = max(rivals, float((rows @ p).max()))
+        if unnamed:  # gold is one of the target's known wordings then (it has names)
+            bare, named = self._unnamed(target)
+            if bare is not None and named.isdisjoint(words(predicted)):
+                rivals = max(rivals, float((bare @ p).max()))
         return closeness >= self.threshold and rivals <= closeness
 
-    def _says_part(self, text: str, target: str, own: frozenset[str], bare: list[str]
-                   ) -> bool:
-        """Whether ``text`` says a word of the target's names that only they say.
+    def _unnamed(self, target: str) -> tuple[np.ndarray | None, frozenset[str]]:
+        """What a prediction saying none of ``target``'s names is held to, kept per target.
 
-        That is a word no ``bare`` wording and no known wording of another task says:
-        "the budgeting webinar" names part of "Personal Budgeting 101", while "for" (of
-        "Morning Skincare for Oily Skin") or "new" names nothing.
+        The rows of the target's wordings that name it, with the names left out (``None``
+        when none does), and the words of its names that only they say: no such wording
+        and no known wording of another task says them. "The budgeting webinar" names part
+        of "Personal Budgeting 101", while "for" (of "Morning Skincare for Oily Skin") or
+        "new" names nothing.
         """
-        around = {word for wording in bare for word in words(wording)}
-        named = {word for name in own for word in words(name)
-                 if self._said_by.get(word, {target}) <= {target}} - around
-        return not named.isdisjoint(words(text))
-
-    def _bare_wordings(self, gold: str, target: str, own: frozenset[str]) -> list[str]:
-        """The wordings of gold's task that name its target, with the names left out."""
-        wordings = {gold, *(text for text, task in zip(self.known, self._known_tasks,
-                                                         strict=True) if task == target)}
-        return sorted({_nameless(text, own) for text in wordings if _says_any(text, own)}
-                      - {""})
+        if target not in self._unnamed_of:
+            own = self._own[target]
+            bare = sorted({_nameless(text, own) for text, task in zip(
+                self.known, self._known_tasks, strict=True)
+                if task == target and _says_any(text, own)} - {""})
+            around = {word for wording in bare for word in words(wording)}
+            named = frozenset(word for name in own for word in words(name)
+                              if self._said_by.get(word, {target}) <= {target}) - around
+            rows = unit_rows(encode_cached(self.encoder, bare)) if bare else None
+            self._unnamed_of[target] = rows, named
+        return self._unnamed_of[target]
 
     def _names_agree(self, named: frozenset[str], gold: str, target: str | None) -> bool:
         """Whether a prediction naming ``named`` may be about gold's task (see the class).
