@@ -52,7 +52,9 @@ def check_flags(**flags: Any) -> None:
 
 
 def check_seed(seed: Any) -> int:
-    """A data seed (which days a user lives) as an ``int``: an integer of at least 0.
+    """A seed as an ``int``: an integer of at least 0, as NumPy and Gymnasium take seeds.
+
+    Which days a user lives, an agent's draws.
 
     Raises:
         InvalidArgumentError: Naming the value, for anything else.

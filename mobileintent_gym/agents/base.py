@@ -8,7 +8,6 @@ from typing import Any, Protocol
 import gymnasium as gym
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.checks import is_count
 from mobileintent_gym.errors import InvalidArgumentError, brief
 
 
@@ -28,19 +27,6 @@ class Agent(Protocol):
 
 # Builds a fresh agent for one rollout: ``make_agent(env, seed)``.
 AgentFactory = Callable[[gym.Env, int], Agent]
-
-
-def checked_seed(seed: Any) -> int:
-    """An agent's seed: an integer of at least 0, as NumPy and Gymnasium take seeds.
-
-    Raises:
-        InvalidArgumentError: Naming anything else (a bool, a text, a negative number),
-            which failed inside NumPy or Gymnasium, or seeded as another integer.
-    """
-    if not is_count(seed, least=0):
-        raise InvalidArgumentError(f"an agent's seed must be an integer of at least 0, got "
-                                   f"{brief(seed)}")
-    return int(seed)
 
 
 def checked_agent(agent: object, maker: str, error: type[Exception] = InvalidArgumentError

@@ -9,8 +9,8 @@ from typing import Any, NamedTuple
 import gymnasium as gym
 import numpy as np
 
-from mobileintent_gym.agents.base import checked_seed
 from mobileintent_gym.agents.intent_prompts import history_intentions
+from mobileintent_gym.checks import check_seed
 from mobileintent_gym.metrics.act2intent import EVENT_CLASSES
 
 HOURS_AROUND = 2  # the most-frequent baseline looks at intentions this close in time of day
@@ -52,7 +52,7 @@ class RandomPredictor:
     """
 
     def __init__(self, env: gym.Env, seed: int = 0) -> None:
-        self.rng = np.random.default_rng(checked_seed(seed))
+        self.rng = np.random.default_rng(check_seed(seed))
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
         """A random prediction."""

@@ -7,7 +7,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from mobileintent_gym.agents.base import checked_seed
+from mobileintent_gym.checks import check_seed
 
 
 class RandomAgent:
@@ -20,7 +20,7 @@ class RandomAgent:
 
     def __init__(self, env: gym.Env, seed: int = 0) -> None:
         self.space = copy.deepcopy(env.action_space)  # seeding the env's own would leak
-        self.space.seed(checked_seed(seed))
+        self.space.seed(check_seed(seed))
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
         """A uniform sample of the action space.

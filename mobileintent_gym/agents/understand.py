@@ -11,7 +11,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from mobileintent_gym.agents.base import checked_seed
+from mobileintent_gym.checks import check_seed
 
 _LINE = re.compile(r"^(\d+)\. (.*)$")
 _HOME = "On the home screen"
@@ -40,7 +40,7 @@ class RandomSegmenter:
     """
 
     def __init__(self, env: gym.Env, seed: int = 0) -> None:
-        self.rng = np.random.default_rng(checked_seed(seed))
+        self.rng = np.random.default_rng(check_seed(seed))
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> str:
         """A random segmentation."""
