@@ -53,7 +53,7 @@ from mobileintent_gym.results import (
 )
 from mobileintent_gym.rollouts import Episode, EpisodeRecord, record_episode, teacher_forced
 from mobileintent_gym.rollouts import episodes as rollout_episodes
-from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, parse_task_id, task_ids
+from mobileintent_gym.tasks import TEMPLATES, UnknownTaskError, chosen_tasks, task_ids
 from mobileintent_gym.users import UnknownProfileError, profile_names, resolve_users
 from mobileintent_gym.users.cache import EncoderChoice, source_fingerprint
 from mobileintent_gym.users.pair import profile_fingerprint
@@ -209,13 +209,10 @@ def _tasks(args: argparse.Namespace) -> tuple[str, ...]:
     if unknown:
         raise UsageError(f"--templates: unknown {unknown}; known: {sorted(TEMPLATES)}")
     chosen = [*task_ids(tuple(args.templates))] if args.templates else []
-    for task in args.tasks or ():
-        try:
-            parse_task_id(task)
-        except UnknownTaskError as err:
-            raise UsageError(f"--tasks: {err}") from err
-        chosen.append(task)
-    return tuple(dict.fromkeys(chosen)) or task_ids()
+    try:  # the templates' ids are known, so a bad one is among --tasks
+        return chosen_tasks([*chosen, *(args.tasks or ())] or None)
+    except UnknownTaskError as err:
+        raise UsageError(f"--tasks: {err}") from err
 
 
 def provenance(args: argparse.Namespace, run: Plan, env: gym.Env) -> dict[str, Any]:

@@ -8,7 +8,7 @@ its own seed, so rollouts differ and reruns repeat.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -30,6 +30,7 @@ from mobileintent_gym.metrics.execution import action_matches
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.phone.events import StepEvent
 from mobileintent_gym.phone.touch import ScreenDump
+from mobileintent_gym.tasks import chosen_tasks
 from mobileintent_gym.users.profile import seed_name
 from mobileintent_gym.users.sets import UserSpec, env_users
 
@@ -216,20 +217,22 @@ class Episode(NamedTuple):
     seed: int
 
 
-def episodes(users: Sequence[str], tasks: str | Sequence[str], seed: int = 0,
+def episodes(users: Sequence[str], tasks: str | Iterable[str] | None, seed: int = 0,
              skip: Collection[tuple[str, str]] = ()) -> list[Episode]:
-    """Every task (one id, or several) for every user, each with its :func:`episode_seed`.
+    """Every task for every user, each with its :func:`episode_seed`.
 
     User by user. Each rollout's seed depends on ``seed``, user and task only, so an
     episode does not depend on which others ran before it (a resumed run equals a whole
     one, and Ray actors give what one process gives). Pairs ``(user, task)`` in ``skip``
-    are left out.
+    are left out. ``tasks`` is what :func:`~mobileintent_gym.tasks.chosen_tasks` takes: one
+    id, several (a task given twice runs once), or ``None`` for every task.
 
     Raises:
         InvalidArgumentError: For a ``seed`` that is no integer.
+        UnknownTaskError: Naming a bad task id, before any episode runs.
     """
     _check_seed(seed)
-    tasks = [tasks] if isinstance(tasks, str) else list(tasks)  # one id, not its letters
+    tasks = chosen_tasks(tasks)
     return [Episode(user, task, episode_seed(seed, user, task)) for user in users
             for task in tasks if (user, task) not in skip]
 
@@ -250,7 +253,7 @@ def run(env: gym.Env, make_agent: AgentFactory, episode: Episode) -> EpisodeReco
 
 
 def run_episodes(env: gym.Env, make_agent: AgentFactory, users: UserSpec,
-                 tasks: str | Sequence[str], seed: int = 0,
+                 tasks: str | Iterable[str] | None, seed: int = 0,
                  skip: Collection[tuple[str, str]] = ()) -> Iterator[EpisodeRecord]:
     """Every task for every user, one rollout each (see :func:`episodes`), as they finish.
 
@@ -264,7 +267,7 @@ def run_episodes(env: gym.Env, make_agent: AgentFactory, users: UserSpec,
 
 
 def evaluate(env: gym.Env, make_agent: AgentFactory, users: UserSpec,
-             tasks: str | Sequence[str], seed: int = 0
+             tasks: str | Iterable[str] | None, seed: int = 0
              ) -> list[tuple[EpisodeResult, list[str]]]:
     """Every task for every user (see :func:`run_episodes`): results and action strings.
 

@@ -123,13 +123,13 @@ def test_a_refused_first_reset_leaves_the_env_usable_for_the_next_episodes():
     # failed inside it: a mistyped task id broke the env for good. (The package's envs
     # leave the checker out unless asked; here it is asked for.)
     from mobileintent_gym.agents import AGENTS
-    from mobileintent_gym.rollouts import evaluate
+    from mobileintent_gym.rollouts import Episode, evaluate, run
     from mobileintent_gym.tasks import UnknownTaskError
 
     env = gym.make("Act2Intent-Execute-v0", observation=("instruction",),
                    disable_env_checker=False)
-    with pytest.raises(UnknownTaskError, match="explict"):
-        evaluate(env, AGENTS["oracle"], ["demo-ana"], ["G-SPT-03:common:explict"])
+    with pytest.raises(UnknownTaskError, match="explict"):  # the rollouts name it sooner
+        run(env, AGENTS["oracle"], Episode("demo-ana", "G-SPT-03:common:explict", 0))
     (record,) = evaluate(env, AGENTS["oracle"], ["demo-ana"], ["G-SPT-03:common:explicit"])
     assert record[0].success
     env.close()
@@ -141,6 +141,7 @@ def test_the_python_loop_names_a_bad_seed_or_agent_and_takes_one_task_id():
     from mobileintent_gym.agents import OracleAgent
     from mobileintent_gym.errors import InvalidArgumentError
     from mobileintent_gym.rollouts import episodes, evaluate, run_episodes, teacher_forced
+    from mobileintent_gym.tasks import UnknownTaskError
 
     env = gym.make("Act2Intent-Execute-v0", device="sim:540x1200", observation=("instruction",))
     task = "G-SPT-03:common:explicit"
@@ -156,6 +157,9 @@ def test_the_python_loop_names_a_bad_seed_or_agent_and_takes_one_task_id():
     with pytest.raises(InvalidArgumentError, match="seed must be an integer, got None"):
         teacher_forced(env, OracleAgent, "demo-ana", task, seed=None)
     assert len(episodes(["demo-ana", "demo-ben"], iter([task]))) == 2  # not spent by one
+    assert len(episodes(["demo-ana"], [task, task])) == 1  # ran, and was counted, twice
+    with pytest.raises(UnknownTaskError, match="explict"):  # named before any episode ran
+        next(run_episodes(env, OracleAgent, "demo-ana", [task, "G-SPT-03:common:explict"]))
     # An agent's own seed: True ran as 1; -1 and "x" failed inside Gymnasium and NumPy.
     from mobileintent_gym.agents import RandomAgent
     from mobileintent_gym.agents.predict import RandomPredictor

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -28,7 +28,7 @@ import numpy as np
 from mobileintent_gym.actions import ActionLike, action_space, to_action
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
-from mobileintent_gym.checks import check_flags, check_type, ordered, reset_options
+from mobileintent_gym.checks import check_flags, check_type, reset_options
 from mobileintent_gym.envs.kept_content import KeptContent
 from mobileintent_gym.envs.spaces import observation_fields, observation_space
 from mobileintent_gym.errors import (
@@ -45,11 +45,9 @@ from mobileintent_gym.phone.ui import Node
 from mobileintent_gym.tasks import (
     Judge,
     TaskInstance,
-    UnknownTaskError,
     Verdict,
+    chosen_tasks,
     instantiate,
-    parse_task_id,
-    task_ids,
 )
 from mobileintent_gym.users import PairConfig, load_user_content
 from mobileintent_gym.users.encoders import check_ranked_by
@@ -116,7 +114,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.users = env_users(users, profiles_dir)
-        self.tasks = _checked_tasks(tasks)
+        self.tasks = chosen_tasks(tasks)
         self.fields = observation_fields(observation)
         check_type("device", device, (Device, str), "a Device or a config text such as 'sim'")
         check_flags(load_state=load_state, carries_state=carries_state)
@@ -313,23 +311,3 @@ def _reset_choices(options: Any) -> dict[str, Any]:
                                       f"{'name or path' if key == 'user' else 'task id'}, "
                                       f"got {brief(value)}")
     return {key: value for key, value in options.items() if value is not None}
-
-
-def _checked_tasks(tasks: str | Iterable[str] | None) -> tuple[str, ...]:
-    """``tasks`` as a tuple of task ids, each checked (a string is one id); ``None``: all.
-
-    Raises:
-        UnknownTaskError: Naming a bad id, or an empty or non-iterable ``tasks``.
-    """
-    if tasks is None:
-        return task_ids()
-    if isinstance(tasks, str):
-        chosen: tuple = (tasks,)
-    else:  # bytes would be read as numbers, a mapping as its keys
-        chosen = ordered(tasks) if isinstance(tasks, Iterable) and not isinstance(
-            tasks, bytes | bytearray | Mapping) else ()
-    if not chosen:
-        raise UnknownTaskError(f"tasks must be task ids (None: every task), got {tasks!r}")
-    for task_id in chosen:
-        parse_task_id(task_id)
-    return chosen

@@ -11,7 +11,6 @@ from mobileintent_gym.checks import is_count
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA
 from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_settings
-from mobileintent_gym.tasks import parse_task_id
 from mobileintent_gym.users.sets import distinct_users
 
 
@@ -94,20 +93,17 @@ class RepairConfig:
 REAL_SETTINGS = ("lr", "lora_alpha", "temperature", "epsilon", "beta", "max_grad_norm")
 
 
-def check_config(config: RepairConfig, tasks: Sequence[str], train_users: Sequence[str],
+def check_config(config: RepairConfig, train_users: Sequence[str],
                  val_users: Sequence[str] = ()) -> None:
     """Refuse a run that could not work, before any model is loaded.
 
     Raises:
-        UnknownTaskError: Naming a task id that is wrong.
         UnknownProfileError: Naming a user that is neither a set nor a profile.
         MobileIntentError: Naming a setting out of range, too few training users, one
             user given twice (by name and by profile path) among the training or the
             validation users, validation users who are training users too, or a phone
             that is not simulated.
     """
-    for task in tasks:
-        parse_task_id(task)
     base_model(config)
     people = distinct_users(train_users, config.profiles_dir,
                             ", whom a RePAIR group would pair with themselves")

@@ -25,7 +25,6 @@ from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.files import hash_file, write_atomic
 from mobileintent_gym.once import once
 from mobileintent_gym.rl.curves import plot_curves
-from mobileintent_gym.tasks import UnknownTaskError, task_ids
 from mobileintent_gym.users.profile import absolute_user
 
 _CHECKPOINT = re.compile(r"checkpoint-(\d+)")
@@ -102,23 +101,6 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
     except DeviceConfigError as err:
         raise MobileIntentError(f"{kind} setting phone={public_spec(config.phone)!r}: {err}"
                                 ) from err
-
-
-def run_tasks(tasks: Sequence[str] | str | None) -> tuple[str, ...]:
-    """A run's task ids: each one given once, in order.
-
-    ``None`` means every task, and a string that one task. A task given twice would be
-    drawn twice as often and validated twice.
-
-    Raises:
-        UnknownTaskError: For no tasks at all (a filter that left none is no run of all).
-    """
-    if tasks is None:
-        return task_ids()
-    chosen = (tasks,) if isinstance(tasks, str) else tuple(dict.fromkeys(tasks))
-    if not chosen:
-        raise UnknownTaskError(f"tasks must be task ids (None: every task), got {tasks!r}")
-    return chosen
 
 
 def settings_json(config: Mapping[str, Any], indent: int | None = None) -> str:

@@ -39,11 +39,10 @@ from mobileintent_gym.rl.runs import (
     check_settings,
     make_envs,
     run_settings,
-    run_tasks,
     write_config,
 )
 from mobileintent_gym.rollouts import rollout
-from mobileintent_gym.tasks import parse_task_id
+from mobileintent_gym.tasks import chosen_tasks
 from mobileintent_gym.users.sets import distinct_users, resolve_users
 
 LOG_FIELDS = ("update", "epoch", "loss", "examples", "tokens_per_s", "seconds")
@@ -172,9 +171,7 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     """
     for module in ("torch", "tqdm.auto", "peft"):  # refused before a model is loaded
         require(module, "llm")
-    tasks = run_tasks(config.tasks)
-    for task in tasks:
-        parse_task_id(task)
+    tasks = chosen_tasks(config.tasks)
     check_settings(config, "SFT", ("epochs", "batch_size", "micro_batch", "max_elements",
                                    "lora_rank"), ("lr", "lora_alpha", "max_grad_norm"))
     check_device(config.device)

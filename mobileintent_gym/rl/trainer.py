@@ -58,10 +58,10 @@ from mobileintent_gym.rl.runs import (
     make_envs,
     plot_log,
     run_settings,
-    run_tasks,
     write_config,
 )
 from mobileintent_gym.rollouts import episodes
+from mobileintent_gym.tasks import chosen_tasks
 from mobileintent_gym.users.sets import resolve_users
 
 __all__ = ["LOG_FIELDS", "RepairConfig", "RepairTrainer"]
@@ -87,8 +87,8 @@ class RepairTrainer:
         self.config = config
         self.train_users = resolve_users(config.users, config.profiles_dir)
         self.val_users = resolve_users(config.val_users, config.profiles_dir)
-        self.tasks = run_tasks(config.tasks)
-        check_config(config, self.tasks, self.train_users, self.val_users)
+        self.tasks = chosen_tasks(config.tasks)
+        check_config(config, self.train_users, self.val_users)
         base = lm or load_language_model(base_model(config), config.device)
         # Saved adapters name their base: the SFT adapters (themselves naming the model)
         # when the run starts from them, else the model.

@@ -8,11 +8,12 @@ contextual cue) — four tasks per template and user, as in the study.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from mobileintent_gym.apps import registry
+from mobileintent_gym.checks import ordered
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.metrics.pair import TARGET_TYPES
 from mobileintent_gym.tasks.spec import Target, TaskTemplate
@@ -78,6 +79,29 @@ def parse_task_id(task_id: str) -> tuple[TaskTemplate, TargetType, InstructionTy
         raise UnknownTaskError(f"task {task_id!r}: target type must be one of {TARGET_TYPES} "
                                f"and instruction type one of {INSTRUCTION_TYPES}")
     return get_template(template_id), target_type, instruction_type  # type: ignore[return-value]
+
+
+def chosen_tasks(tasks: str | Iterable[str] | None) -> tuple[str, ...]:
+    """``tasks`` as task ids, each checked and each once, in order; ``None``: every task.
+
+    A string is one id (not its letters); a set is sorted (its order differs between
+    processes). A task given twice would be drawn or run twice as often.
+
+    Raises:
+        UnknownTaskError: Naming a bad id, or for ``tasks`` empty or no collection of ids.
+    """
+    if tasks is None:
+        return task_ids()
+    if isinstance(tasks, str):
+        chosen: tuple = (tasks,)
+    else:  # bytes would be read as numbers, a mapping as its keys
+        chosen = ordered(tasks) if isinstance(tasks, Iterable) and not isinstance(
+            tasks, bytes | bytearray | Mapping) else ()
+    if not chosen:
+        raise UnknownTaskError(f"tasks must be task ids (None: every task), got {tasks!r}")
+    for task_id in chosen:
+        parse_task_id(task_id)
+    return tuple(dict.fromkeys(chosen))
 
 
 def task_ids(templates: Sequence[str] | str | None = None) -> tuple[str, ...]:

@@ -22,7 +22,6 @@ from mobileintent_gym.distributed.groups import draw_group, group_episodes
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.policy import load_adapters, response_logprobs, save_adapters, with_lora
 from mobileintent_gym.rl.trainer import RepairConfig
-from mobileintent_gym.tasks import UnknownTaskError
 from tests.helpers import written_by_another_process
 
 torch = pytest.importorskip("torch", reason="needs the [llm] extra")
@@ -597,15 +596,6 @@ def test_a_run_resumes_with_its_folders_and_profiles_written_another_way(tmp_pat
             "users": ("ana.json", "train"), "out": "../run"}, resume=True)
 
 
-def test_a_run_takes_one_task_as_a_string_and_refuses_none_at_all():
-    from mobileintent_gym.rl.runs import run_tasks
-
-    assert run_tasks("G-WCT-01:common:explicit") == ("G-WCT-01:common:explicit",)
-    assert len(run_tasks(None)) == 120
-    with pytest.raises(UnknownTaskError, match=r"got \(\)"):
-        run_tasks(())
-
-
 def test_a_task_given_twice_is_drawn_and_validated_once(trainer_for):
     task = "G-WCT-01:common:explicit"
     assert trainer_for(tasks=(task, "G-SPT-03:common:explicit", task)).tasks == (
@@ -725,9 +715,9 @@ def test_one_person_given_by_name_and_by_path_is_refused_before_a_model_loads():
     path = str(Path(mobileintent_gym.users.__file__).parent / "profiles" / "demo-ana.json")
     config = RepairConfig(model="not/loaded-when-refused", users=("demo-ana", path))
     with pytest.raises(MobileIntentError, match="both user 'demo-ana', whom a RePAIR group"):
-        check_config(config, ("G-WCT-01:common:explicit",), config.users)
+        check_config(config, config.users)
     with pytest.raises(MobileIntentError, match="both user 'demo-ana', whose validation"):
-        check_config(config, ("G-WCT-01:common:explicit",), ("demo-ben", "demo-chen"),
+        check_config(config, ("demo-ben", "demo-chen"),
                      config.users)
     sft = SftConfig(model="not/loaded-when-refused", users=("demo-ana", path))
     with pytest.raises(MobileIntentError, match="both user 'demo-ana', whose examples"):

@@ -65,6 +65,24 @@ def test_a_task_id_without_three_parts_is_named(task_id):
     ) == (task_id == "G-SPT-02")
 
 
+def test_chosen_tasks_takes_one_id_or_several_each_once_and_names_a_bad_one():
+    # The env, the rollouts and the trainers each read "one id or several" their own way:
+    # the rollouts ran a task given twice twice, and named a bad id only at its reset.
+    from mobileintent_gym.tasks import UnknownTaskError, chosen_tasks
+
+    spt, wct = "G-SPT-02:common:explicit", "G-WCT-01:personal:implicit"
+    assert chosen_tasks(spt) == (spt,)  # one id, not its letters
+    assert chosen_tasks([wct, spt, wct]) == (wct, spt)
+    assert chosen_tasks(iter({wct, spt})) in ((wct, spt), (spt, wct))
+    assert chosen_tasks({wct, spt}) == (spt, wct)  # a set in order, the same in any process
+    assert len(chosen_tasks(None)) == 120
+    for bad in ((), 7, b"G-SPT-02:common:explicit", {spt: 1}):
+        with pytest.raises(UnknownTaskError, match=r"tasks must be task ids \(None: every "):
+            chosen_tasks(bad)
+    with pytest.raises(UnknownTaskError, match="'G-SPT-02:common:explict'"):
+        chosen_tasks([spt, "G-SPT-02:common:explict"])
+
+
 def test_an_instance_acts_on_the_common_item_or_the_users_best_ranked_one():
     from mobileintent_gym.tasks import instantiate
     from mobileintent_gym.users import PairConfig, build_user_content, resolve_profile
