@@ -66,6 +66,9 @@ _JAVA_FLOAT = re.compile(
     r"[+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?"
     r"|0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+)[fFdD]?)", re.ASCII)
 # How many values each of am's intent options takes (an option not listed takes none).
+MAIN_ACTION = "android.intent.action.MAIN"
+HOME_CATEGORY = "android.intent.category.HOME"
+LAUNCHER_CATEGORY = "android.intent.category.LAUNCHER"
 _INTENT_OPTIONS = {
     **dict.fromkeys(("-a", "-d", "-t", "-c", "-n", "-f", "-p", "-i", "--esn", "--user",
                      "--receiver-permission"), 1),
@@ -220,7 +223,8 @@ def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]
     """``am``'s intent options, read left to right as Android reads them.
 
     Returns the options of one value (``-a`` the action, ``-n`` the component …; the last
-    of each) and the extras: key to (option, value as written).
+    of each; key ``""`` the argument that is no option) and the extras: key to (option,
+    value as written).
 
     Raises:
         ValueError: Saying what Android's exception says of an option without its values
@@ -240,6 +244,8 @@ def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]
             options[option] = values[0]
         elif size == 2:
             extras[values[0]] = (option, values[1])
+        elif not option.startswith("-"):  # what to start: a component, package or URI
+            options[""] = option
     return options, extras
 
 
@@ -440,9 +446,9 @@ class PhoneCommands:
         return Output(f"UI hierchary dumped to: {path}\n".encode())
 
     def am(self, inv: Invocation) -> Output:
-        """``am start [-W] [-S] -n PACKAGE/ACTIVITY``.
+        """``am start [-W] [-S] -n PACKAGE/ACTIVITY``: see :meth:`start`.
 
-        Its other options are read as for :meth:`broadcast`, and unused. And
+        And
         ``am broadcast -a ACTION [--es KEY VALUE]...``: see :meth:`broadcast`;
         ``am force-stop [--user USER] PACKAGE``: see :meth:`force_stop`.
         """
@@ -454,13 +460,33 @@ class PhoneCommands:
         if args[:1] not in (["start"], ["start-activity"]):
             return _usage(f"am: unsupported sub-command {' '.join(args[:1]) or '(none)'}")
         try:
-            component = _intent(args[1:])[0].get("-n", "")
+            options = _intent(args[1:])[0]
         except ValueError as err:
             return _am_exception(args[0], err)
+        return self.start(options)
+
+    def start(self, options: dict[str, str]) -> Output:
+        """``am start``'s intent: the activity ``-n`` names, else the argument after the options.
+
+        That argument is a component (``PACKAGE/ACTIVITY``) or a package, whose app comes
+        back where it was, as from its icon. The home intent (``-c
+        android.intent.category.HOME``) shows the launcher. Other options are read as for
+        :meth:`broadcast`, and unused; a URI (``-d``, or the argument) resolves to no app.
+        """
+        component = options.get("-n") or options.get("", "")
+        if not component and options.get("-c") == HOME_CATEGORY:
+            self.phone.home()
+            return Output(f"Starting: Intent {{ act={MAIN_ACTION} cat=[{HOME_CATEGORY}] }}\n"
+                          .encode())
+        if component in self.phone.packages() and "-n" not in options:
+            self.phone.launch(self.phone.packages()[component])
+            return Output(f"Starting: Intent {{ act={MAIN_ACTION} cat=[{LAUNCHER_CATEGORY}] "
+                          f"pkg={component} }}\n".encode())
         package, _, activity = component.partition("/")
         if package not in self.phone.packages():
-            return _usage(f"Error: Activity not started, unable to resolve Intent "
-                          f"{{ cmp={component or '(none)'} }}")
+            data = component if ":" in component else options.get("-d")
+            named = f"dat={data}" if data else f"cmp={component or '(none)'}"
+            return _usage(f"Error: Activity not started, unable to resolve Intent {{ {named} }}")
         route = route_from_component(package, activity) if activity else ""
         app_id = self.phone.packages()[package]
         try:

@@ -326,6 +326,11 @@ class SimPhone:
         self._check_open()
         self._stacks.launch(app_id)
 
+    def home(self) -> None:
+        """Show the launcher, as the home intent does; apps keep their stacks (as HOME)."""
+        self._check_open()
+        self._stacks.home()
+
     def stop(self, app_id: str) -> None:
         """Stop an app as ``am force-stop`` does: its screens close, its data stays.
 

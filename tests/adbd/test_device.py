@@ -205,6 +205,28 @@ def test_am_start_and_monkey_open_apps(device):
         assert device.phone.route() == "music/home"
 
 
+def test_am_start_takes_the_component_or_package_after_the_options_and_the_home_intent(
+        device):
+    # Only -n was read: `am start PKG/.Activity`, `am start PKG` and the home intent, which
+    # scripts use to reach the launcher, failed with "unable to resolve Intent".
+    out(device, "am start " + activity_for("com.mobileintent.music", "music/home"))
+    assert device.phone.route() == "music/home"
+    out(device, "am start -a android.intent.action.MAIN -c android.intent.category.HOME")
+    assert device.phone.route() == "launcher"
+    assert out(device, "am start com.mobileintent.music") == (
+        "Starting: Intent { act=android.intent.action.MAIN "
+        "cat=[android.intent.category.LAUNCHER] pkg=com.mobileintent.music }\n")
+    assert device.phone.route() == "music/home"  # back where it was, as from its icon
+    for line, named in (("am start -a android.intent.action.VIEW -d https://example.com",
+                         "dat=https://example.com"),
+                        ("am start https://example.com/a", "dat=https://example.com/a"),
+                        ("am start com.nope", "cmp=com.nope")):
+        result = device.run(line)
+        assert result.code == 1 and result.stderr == (
+            f"Error: Activity not started, unable to resolve Intent {{ {named} }}\n".encode())
+    assert device.phone.route() == "music/home"
+
+
 @pytest.mark.parametrize(("line", "says"), [
     ("monkey -p com.mobileintent.chat -1", b"** Error: Unknown option: -1"),  # it launched
     ("monkey -p com.mobileintent.chat", b"** Error: Count not specified"),
