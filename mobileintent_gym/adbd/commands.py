@@ -99,17 +99,24 @@ class FileCommands:
         return Output(data, "".join(errors).encode(), 1 if errors else 0)
 
     def ls(self, inv: Invocation) -> Output:
-        """``ls [-l] [-a] [-1] [-d] [-R] [PATH...]``."""
+        """``ls [-l] [-a] [-1] [-d] [-R] [PATH...]``.
+
+        Files named come first; then each folder's listing, headed by its path when several
+        paths are named (or with ``-R``) and parted by an empty line, as toybox prints them.
+        """
         flags, paths = _flags(inv.argv, "la1dR")
-        out, errors = [], []
+        out, folders, errors = [], [], []
         for path in paths or ["."]:
             info = self.fs.stat(path)
             if info is None:
                 errors.append(f"ls: {self.fs.resolve(path)}: No such file or directory\n")
             elif stat_module.S_ISDIR(info[0]) and "d" not in flags:
-                out += self._listing(self.fs.resolve(path), flags)
+                folders.append(self.fs.resolve(path))
             else:
                 out.append(self._line(path, info, flags))
+        for folder in folders:
+            headed = [f"{folder}:"] if len(paths) > 1 and "R" not in flags else []
+            out += [""] * bool(out) + headed + self._listing(folder, flags)
         text = "".join(line + "\n" for line in out)
         return Output(text.encode(), "".join(errors).encode(), 1 if errors else 0)
 
