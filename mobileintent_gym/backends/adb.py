@@ -63,6 +63,7 @@ from mobileintent_gym.backends.adb_transport import (
     DeviceCommandError,
     DeviceTimeoutError,
     DeviceUnavailableError,
+    device_key,
 )
 from mobileintent_gym.backends.loader import DeviceConfigError
 from mobileintent_gym.backends.observed import observed_event, read_frame, read_screen
@@ -210,13 +211,18 @@ class AdbDevice:
 
     def __init__(self, config: AdbConfig | str) -> None:
         self.config = AdbConfig(config) if isinstance(config, str) else config
-        self._let_go: Callable[[], None] = lambda: None
-        self._link = AdbTransport(self.config)
+        # Locked before adb reaches the device: a refused env connected it a second time
+        # under its other name (localhost:P beside 127.0.0.1:P), and `adb shell` failed.
+        lock = device_lock.hold(device_key(self.config), repr(self.config.serial))
         try:
-            lock = device_lock.hold(self._link.device_key(), repr(self.config.serial))
-            # Let go by close(), else when the device is dropped (as a file object would):
-            # its lock, and its use of the adb server.
-            self._let_go = weakref.finalize(self, _let_go, lock, self._link)
+            self._link = AdbTransport(self.config)
+        except BaseException:
+            unlock(lock)
+            raise
+        # Let go by close(), else when the device is dropped (as a file object would):
+        # its lock, and its use of the adb server.
+        self._let_go: Callable[[], None] = weakref.finalize(self, _let_go, lock, self._link)
+        try:
             self.width, self.height = _screen_size(self._link.read("wm size"),
                                                    self.config.serial)
         except BaseException:

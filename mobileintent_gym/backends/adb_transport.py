@@ -113,6 +113,23 @@ def _v2_result(connection: Any) -> tuple[int, bytes]:
         output.append(data)
 
 
+def device_key(config: AdbConfig) -> str:
+    """The device as any process reaching it here names it: its server, then serial.
+
+    The local host's names count as one, in the serial's host as in the server's.
+    """
+    serial = config.serial
+    if _NETWORK_SERIAL.match(serial):
+        host, _, port = serial.rpartition(":")
+        serial = f"{host_key(host)}:{int(port)}"  # 016555 is port 16555
+    return f"{server_key(config)}/{serial}"
+
+
+def server_key(config: AdbConfig) -> str:
+    """The adb server as any process reaching it here names it (``localhost:5037``)."""
+    return f"{host_key(config.server_host)}:{config.server_port}"
+
+
 class AdbTransport:
     """Commands to one device through the adb server, one fresh connection each.
 
@@ -160,20 +177,9 @@ class AdbTransport:
                 with suppress(self._adbutils.AdbError, OSError):  # gone already
                     self._client.server_kill()
 
-    def device_key(self) -> str:
-        """The device as any process reaching it here names it: its server, then serial.
-
-        The local host's names count as one, in the serial's host as in the server's.
-        """
-        serial = self.config.serial
-        if _NETWORK_SERIAL.match(serial):
-            host, _, port = serial.rpartition(":")
-            serial = f"{host_key(host)}:{int(port)}"  # 016555 is port 16555
-        return f"{self.server_key()}/{serial}"
-
     def server_key(self) -> str:
-        """The adb server as any process reaching it here names it (``localhost:5037``)."""
-        return f"{host_key(self.config.server_host)}:{self.config.server_port}"
+        """The adb server as any process reaching it here names it (:func:`server_key`)."""
+        return server_key(self.config)
 
     def _ensure_server(self) -> None:
         """Start an adb server on the configured local port when none listens there.

@@ -1,6 +1,7 @@
 """``load_device("adb:…")`` stops an adb server it had to start, and only that one."""
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -217,6 +218,11 @@ def test_a_closed_device_drives_nothing_and_the_local_host_is_one_host(served):
                    f"127.0.0.1:0{thread.port}"):
         with pytest.raises(DeviceBusyError):
             AdbDevice(AdbConfig(serial, server_port=port))
+    # A refused device was connected under its other name first: `adb shell` then failed
+    # with "more than one device/emulator".
+    listed = subprocess.run([ADB, "-P", str(port), "devices"], capture_output=True,
+                            text=True, timeout=30, check=True).stdout
+    assert re.findall(r"^(\S+)\tdevice$", listed, re.M) == [f"127.0.0.1:{thread.port}"]
     assert host_key("127.0.0.2") == "127.0.0.2"  # another address a server may listen on
     first.close()
     with pytest.raises(DeviceUnavailableError, match="was closed"):
