@@ -102,9 +102,8 @@ class AppBundle:
         check_app(self.app)
         _check_routes(self.app)
         keys = {c.key: c for c in self.contexts}
-        if any(c.app != self.id for c in self.contexts):
-            raise InvalidAppError(f"app {self.id!r} declares contexts of other apps: "
-                                  f"{set(keys)}")
+        if others := sorted(c.key for c in self.contexts if c.app != self.id):
+            raise InvalidAppError(f"app {self.id!r} declares contexts of other apps: {others}")
         if self.contexts and self.build_state is None:
             raise InvalidAppError(f"app {self.id!r} has contexts but no build_state")
         check_unique("context", [(c.key, self.id) for c in self.contexts])

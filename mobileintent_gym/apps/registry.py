@@ -67,7 +67,8 @@ def bundles() -> tuple[AppBundle, ...]:
     found = [_bundle(name, getattr(importlib.import_module(f"{__package__}.{name}"), "BUNDLE",
                                    None), f"package apps/{name}")
              for name in APP_PACKAGES]
-    found += [_bundle(point.name, _plugged_in(point), _named(point)) for point in _entry_points()]
+    found += [_bundle(point.name, _plugged_in(point), _named(point), point.attr or "BUNDLE")
+              for point in _entry_points()]
     check_unique("app", [(b.id, type(b.app).__module__) for b in found])
     check_unique("launcher label", [(b.app.label, b.id) for b in found])
     check_unique("package", [(b.app.package, b.id) for b in found])
@@ -180,18 +181,18 @@ def _sources(point: importlib.metadata.EntryPoint) -> Path:
                           "lives in a package (a folder with an __init__.py) with its data")
 
 
-def _bundle(app_id: str, bundle: object, where: str) -> AppBundle:
-    """``bundle``, checked to be a valid bundle of app ``app_id``.
+def _bundle(app_id: str, bundle: object, where: str, name: str = "BUNDLE") -> AppBundle:
+    """``bundle``, checked to be a valid bundle of app ``app_id``, exported as ``name``.
 
     Raises:
         InvalidAppError: Naming ``where`` it was looked for and what was found instead.
     """
     if not isinstance(bundle, AppBundle):
         found = "nothing" if bundle is None else f"a {type(bundle).__name__}"
-        raise InvalidAppError(f"{where} must export BUNDLE, an AppBundle of app {app_id!r}; "
+        raise InvalidAppError(f"{where} must export {name}, an AppBundle of app {app_id!r}; "
                               f"found {found}")
     if bundle.id != app_id:
-        raise InvalidAppError(f"{where} must export BUNDLE, an AppBundle of app {app_id!r}; "
+        raise InvalidAppError(f"{where} must export {name}, an AppBundle of app {app_id!r}; "
                               f"its app's id is {bundle.id!r}")
     bundle.check()
     return bundle

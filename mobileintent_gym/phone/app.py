@@ -170,6 +170,11 @@ class App:
             UnknownRouteError: Naming the route and the wrong parameters.
         """
         wanted = set(self.screen(route).params)
+        if not (isinstance(params, tuple) and all(
+                isinstance(pair, tuple) and len(pair) == 2 for pair in params)):
+            raise UnknownRouteError(  # a dict's keys were read as pairs of letters
+                f"parameters of {route!r} must be a tuple of (name, value) pairs, such as "
+                f"(('id', 'x'),), got {brief(params)}")
         given = {name for name, _ in params}
         if given != wanted:
             raise UnknownRouteError(

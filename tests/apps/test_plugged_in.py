@@ -134,8 +134,11 @@ def entry_points(monkeypatch):
     ([("weather", "weather_app.ids")], r"app 'weather' plugged in as 'weather_app.ids' "
                                        r"\(entry point of mobileintent_gym.apps\) must export "
                                        r"BUNDLE, an AppBundle of app 'weather'; found nothing$"),
-    ([("weather", "weather_app:TEMPLATES")], r"must export BUNDLE, an AppBundle of app "
+    ([("weather", "weather_app:TEMPLATES")], r"must export TEMPLATES, an AppBundle of app "
                                              r"'weather'; found a tuple$"),
+    # It was told to export BUNDLE, which it does.
+    ([("weather", "weather_app:NOPE")], r"must export NOPE, an AppBundle of app 'weather'; "
+                                        r"found nothing$"),
     ([("to-do", "weather_app")], r"app 'to-do' plugged in as 'weather_app' \(entry point of "
                                  r"mobileintent_gym.apps\): the id must be lower-case letters"),
 ])

@@ -230,8 +230,10 @@ def test_a_phone_installs_the_apps_it_is_given():
 
 def test_a_bundle_whose_parts_do_not_fit_is_refused():
     music, chat = registry.get("music"), registry.get("chat")
-    with pytest.raises(InvalidAppError, match="contexts of other apps"):
-        AppBundle(music.app, chat.contexts, chat.build_state).check()
+    # Only the others' keys, in order: it printed a set of every key, in its own order.
+    others = sorted(c.key for c in chat.contexts)
+    with pytest.raises(InvalidAppError, match=re.escape(f"contexts of other apps: {others}")):
+        AppBundle(music.app, (*music.contexts, *chat.contexts), chat.build_state).check()
     with pytest.raises(InvalidAppError, match="no build_state"):
         AppBundle(music.app, music.contexts).check()
     with pytest.raises(InvalidAppError, match="G-WCT-01 runs in 'chat'"):
@@ -395,3 +397,16 @@ def test_an_app_is_found_by_its_whole_id_only():
     for wrong in ("mus", "Music", "music2", ""):
         with pytest.raises(UnknownRouteError, match=rf"no app {wrong!r}; apps: \['chat'"):
             registry.get(wrong)
+
+
+def test_a_screens_parameters_given_as_a_dict_are_named_as_not_pairs():
+    # A dict's keys were read as pairs of letters: "takes parameters ['id'], got {'id': …}".
+    from mobileintent_gym.errors import UnknownRouteError
+
+    music = registry.get("music").app
+    route = next(r for r, screen in music.routes.items() if screen.params == ("id",))
+    with pytest.raises(UnknownRouteError, match=rf"parameters of '{route}' must be a tuple of "
+                                                r"\(name, value\) pairs, such as \(\('id', "
+                                                r"'x'\),\), got \{'id': 'x'\}"):
+        music.check_params(route, {"id": "x"})
+    music.check_params(route, (("id", "x"),))
