@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+from collections.abc import Iterator
 from dataclasses import asdict
 
 from mobileintent_gym.console import (
@@ -22,6 +24,23 @@ def _tasks(args: argparse.Namespace) -> tuple[str, ...] | None:
     if args.tasks:
         return tuple(args.tasks)
     return task_ids(tuple(args.templates)) if args.templates else None
+
+
+@contextlib.contextmanager
+def _bars(shown: bool) -> Iterator[None]:
+    """The progress bars of transformers (loading weights) off unless ``shown``."""
+    try:
+        from transformers.utils import logging
+    except ImportError:  # the trainer names the extra it needs
+        shown = True
+    hidden = not shown and logging.is_progress_bar_enabled()
+    if hidden:
+        logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if hidden:
+            logging.enable_progress_bar()
 
 
 def _common(parser: argparse.ArgumentParser, out: str) -> None:
@@ -44,7 +63,7 @@ def _common(parser: argparse.ArgumentParser, out: str) -> None:
     parser.add_argument("--device", help="torch device (default: cuda if available, else cpu)")
     parser.add_argument("--phone", default="sim", help="the envs' phone: sim (1080x2400) or "
                         "sim:WIDTHxHEIGHT (repair: simulated phones only)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
     parser.add_argument("--micro-batch", type=positive_int, default=4,
                         help="sequences per forward pass of a training step (memory grows "
                         "with it: about 2-3 GB each in SFT of the default model on the CPU)")
@@ -61,7 +80,9 @@ def _sft(args: argparse.Namespace) -> int:
                        max_elements=args.max_elements,
                        seed=args.seed, device=args.device, phone=args.phone,
                        profiles_dir=profiles_folder(args.profiles))
-    print(f"adapters: {train_sft(config, progress=not args.quiet)}")
+    with _bars(not args.quiet):
+        adapters = train_sft(config, progress=not args.quiet)
+    print(f"adapters: {adapters}")
     return 0
 
 
@@ -86,7 +107,8 @@ def _repair(args: argparse.Namespace) -> int:
                          unknown=() if config.model else ("model",))
         if args.resume:
             check_progress(config.out, config.updates)
-    rows = RepairTrainer(config).train(progress=not args.quiet, resume=args.resume)
+    with _bars(not args.quiet):
+        rows = RepairTrainer(config).train(progress=not args.quiet, resume=args.resume)
     if rows:
         last = rows[-1]
         print(f"update {last['update']}: return={last['return']:.3f} kl={last['kl']:.5f}; "

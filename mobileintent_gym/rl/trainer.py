@@ -332,12 +332,18 @@ class RepairTrainer:
         """Continue from a folder written by :meth:`save`.
 
         Raises:
-            MobileIntentError: When the folder holds no trainer state.
+            MobileIntentError: When the folder holds no trainer state, or its adapters or
+                state cannot be read (a file cut short by a disk that filled).
         """
         state_file = folder / "trainer.pt"
         if not state_file.is_file():
             raise MobileIntentError(f"{folder} holds no trainer state (trainer.pt)")
-        load_adapters(self.policy, folder)
-        state = self.torch.load(state_file, map_location=self.lm.device)
-        self.optimizer.load_state_dict(state["optimizer"])
-        self.done = int(state["done"])
+        try:
+            load_adapters(self.policy, folder)
+            state = self.torch.load(state_file, map_location=self.lm.device)
+            self.optimizer.load_state_dict(state["optimizer"])
+            self.done = int(state["done"])
+        except Exception as err:  # torch's, safetensors' and peft's own errors
+            raise MobileIntentError(
+                f"{folder} cannot be read ({type(err).__name__}: {str(err)[:200]}); remove "
+                "it to resume from the checkpoint before it") from err

@@ -10,6 +10,7 @@ import dataclasses
 import importlib.util
 import json
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -54,6 +55,7 @@ def test_two_updates_run_log_checkpoint_and_resume_as_one_run(small_lm, tmp_path
     monkeypatch.setattr(RepairTrainer, "close", lambda self: closed.append(close(self)))
     out, whole = tmp_path / "repair", tmp_path / "whole"
     assert main([*SMOKE, "--out", str(out), "--updates", "1"]) == 0
+    assert "Loading weights" not in capsys.readouterr().err  # --quiet: transformers' bar too
     first = rows(out / "log.csv")
     start = load_file(out / "adapters" / "adapter_model.safetensors")
     assert main([*SMOKE, "--out", str(out), "--updates", "2", "--resume"]) == 0
@@ -198,6 +200,23 @@ def test_train_closes_its_envs_when_it_fails_and_a_refusal_changes_nothing(train
                  trainer.update):
         with pytest.raises(MobileIntentError, match="this trainer is closed"):
             call()
+
+
+@pytest.mark.parametrize("damaged", ["trainer.pt", "adapter_model.safetensors"])
+def test_a_damaged_checkpoint_is_named_with_what_to_do(trainer_for, damaged):
+    # A file cut short came out as torch's or safetensors' own traceback, naming no folder.
+    from mobileintent_gym.rl.runs import run_settings, write_config
+
+    trainer = trainer_for()
+    out = Path(trainer.config.out)
+    write_config(out, run_settings(trainer.config, trainer.lm.name))
+    trainer.save(out / "checkpoint-1")
+    with open(out / "checkpoint-1" / damaged, "r+b") as file:
+        file.truncate(100)
+    with pytest.raises(MobileIntentError, match=re.escape(
+            f"{out / 'checkpoint-1'} cannot be read (") + r".*\); remove it to resume from "
+            r"the checkpoint before it$"):
+        trainer.train(progress=False, resume=True)
 
 
 def logp(trainer, rollout):
