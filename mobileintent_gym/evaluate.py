@@ -317,13 +317,25 @@ def _check_same(old: RunRecord, made: dict[str, Any], out: Path,
                 ignore: frozenset[str] = frozenset()) -> None:
     differ = provenance_difference(_comparable(old.provenance), _comparable(made), ignore)
     if differ and set(differ) <= _SOURCES:
+        named = [_profiles_changed(old.provenance, made) if name == "profiles_content" else name
+                 for name in differ]
         raise UsageError(f"--resume: the code or a user's profile changed since {str(out)!r} "
-                         f"was written ({', '.join(differ)}), or a version that did not record "
+                         f"was written ({', '.join(named)}), or a version that did not record "
                          "them wrote it; continue it with the same code and profiles, or "
                          "choose another --out")
     if differ:
         raise UsageError(f"--resume: {str(out)!r} was written with other settings "
                          f"({', '.join(differ)}); rerun with the same arguments or another --out")
+
+
+def _profiles_changed(old: dict[str, Any], made: dict[str, Any]) -> str:
+    """``profiles_content`` and the users whose profile it says changed (``of 'ana', …``)."""
+    before, now = (p.get("profiles_content") for p in (old, made))
+    if not (isinstance(before, dict) and isinstance(now, dict)):
+        return "profiles_content"
+    users = sorted((u for u in before.keys() | now.keys() if before.get(u) != now.get(u)),
+                   key=str)
+    return f"profiles_content of {', '.join(repr(str(u)) for u in users)}"
 
 
 # The provenance's hashes of the code and the users (see provenance()).

@@ -507,7 +507,8 @@ def test_a_resume_with_the_agents_code_a_users_profile_or_the_package_changed_is
         out.write_text(cut.replace(record["provenance"]["package_source"], "another-build"))
 
     for change, named in ((lambda: monkeypatch.setenv("MOBILEINTENT_GYM_PROFILES", str(shadow)),
-                           "profiles_content"), (change_package, "package_source"),
+                           "profiles_content of 'demo-ana'"),
+                          (change_package, "package_source"),
                           (edit_agent, "agent_source")):
         out.write_text(cut)
         change()

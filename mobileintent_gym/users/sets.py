@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 
@@ -121,14 +122,22 @@ def distinct_users(users: Iterable[str | os.PathLike[str]],
 
     Raises:
         MobileIntentError: When two of them are one user (a name and the path of its
-            profile, say), naming both.
+            profile, say), or their ids differ only in case or in how an accent is
+            written (one output folder on macOS and Windows), naming both.
     """
     ids: dict[str, str | os.PathLike[str]] = {}
+    folded: dict[str, str] = {}  # as a disk that ignores case and normalises names sees it
     for user in users:
         user_id = resolve_profile(user, profiles_dir).user_id
-        if user_id in ids:
+        first = folded.setdefault(unicodedata.normalize("NFC", user_id).casefold(), user_id)
+        if first == user_id and user_id in ids:
             raise MobileIntentError(f"users {str(ids[user_id])!r} and {str(user)!r} are both "
                                     f"user {user_id!r}{why}; give one")
+        if first != user_id:
+            raise MobileIntentError(
+                f"users {str(ids[first])!r} and {str(user)!r} have the ids {first!r} and "
+                f"{user_id!r}, which name one folder on a disk that ignores case (macOS, "
+                "Windows); give one, or change one's user_id")
         ids[user_id] = user
     return ids
 

@@ -2,6 +2,7 @@
 
 import itertools
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -63,6 +64,25 @@ def test_an_env_refuses_two_users_who_are_one(tmp_path, env_id):
                                                 "user 'demo-ana', one user to whatever keeps"):
         gym.make(env_id, users=["demo-ana", path])
     gym.make(env_id, users=["demo-ana", "demo-ben"]).close()  # two people: both kept
+
+
+def test_two_ids_one_folder_on_a_disk_that_ignores_case_are_refused(tmp_path):
+    # "kofi" and "Kofi" (or an accent composed and decomposed) were two users: generate
+    # wrote a folder for each, one folder on macOS and Windows, where one overwrote the other.
+    from mobileintent_gym.users import distinct_users
+
+    profile = json.loads((builtin_profiles_dir() / "demo-ben.json").read_text())
+    for first, second in (("kofi", "Kofi"), ("Ren\u00e9e", "Rene\u0301e")):
+        for uid in (first, second):
+            (tmp_path / f"{uid.encode('unicode_escape').decode()}.json").write_text(
+                json.dumps({**profile, "user_id": uid}))
+        paths = [tmp_path / f"{uid.encode('unicode_escape').decode()}.json"
+                 for uid in (first, second)]
+        with pytest.raises(MobileIntentError, match=re.escape(
+                f"have the ids {first!r} and {second!r}, which name one folder on a disk "
+                "that ignores case (macOS, Windows)")):
+            distinct_users(paths)
+        assert list(distinct_users(paths[:1])) == [first]
 
 
 def test_rollouts_refuse_two_users_who_are_one(tmp_path):
