@@ -65,13 +65,17 @@ _DISPLAY_NAMES = ("DEFAULT_DISPLAY", "INVALID_DISPLAY")  # what input's -d takes
 _JAVA_FLOAT = re.compile(
     r"[+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?"
     r"|0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+)[fFdD]?)", re.ASCII)
-# How many values each of am's intent options takes (an option not listed takes none).
-MAIN_ACTION = "android.intent.action.MAIN"
-HOME_CATEGORY = "android.intent.category.HOME"
-LAUNCHER_CATEGORY = "android.intent.category.LAUNCHER"
+# The intent that starts an app from its icon, and the home screen's category.
+_MAIN_ACTION = "android.intent.action.MAIN"
+_HOME_CATEGORY = "android.intent.category.HOME"
+_LAUNCHER_CATEGORY = "android.intent.category.LAUNCHER"
+# How many values each of am's intent options takes (an option not listed takes none);
+# am start's own options of one value too (-P, --display …), or the value would be taken
+# for what to start.
 _INTENT_OPTIONS = {
     **dict.fromkeys(("-a", "-d", "-t", "-c", "-n", "-f", "-p", "-i", "--esn", "--user",
-                     "--receiver-permission"), 1),
+                     "--receiver-permission", "-P", "--start-profiler", "--sampling", "-R",
+                     "--display", "--windowingMode", "--activityType", "--task"), 1),
     **dict.fromkeys(("-e", "--es", "--ei", "--el", "--ef", "--ed", "--ez", "--eu", "--ecn",
                      "--eia", "--eial", "--ela", "--elal", "--efa", "--efal", "--esa",
                      "--esal"), 2)}
@@ -222,9 +226,9 @@ _NUMBER_EXTRAS: dict[str, Callable[[str], bool]] = {
 def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
     """``am``'s intent options, read left to right as Android reads them.
 
-    Returns the options of one value (``-a`` the action, ``-n`` the component …; the last
-    of each; key ``""`` the argument that is no option) and the extras: key to (option,
-    value as written).
+    Returns the options (``-a`` the action, ``-n`` the component …; the last of each; a
+    flag's value ``""``; key ``""`` the first argument that is no option) and the extras:
+    key to (option, value as written).
 
     Raises:
         ValueError: Saying what Android's exception says of an option without its values
@@ -244,8 +248,10 @@ def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]
             options[option] = values[0]
         elif size == 2:
             extras[values[0]] = (option, values[1])
-        elif not option.startswith("-"):  # what to start: a component, package or URI
-            options[""] = option
+        elif option.startswith("-"):  # a flag (-S, -W …)
+            options[option] = ""
+        else:  # what to start: a component, package or URI (the first such word)
+            options.setdefault("", option)
     return options, extras
 
 
@@ -446,9 +452,8 @@ class PhoneCommands:
         return Output(f"UI hierchary dumped to: {path}\n".encode())
 
     def am(self, inv: Invocation) -> Output:
-        """``am start [-W] [-S] -n PACKAGE/ACTIVITY``: see :meth:`start`.
+        """``am start [OPTIONS] [-n] PACKAGE/ACTIVITY|PACKAGE``: see :meth:`start`.
 
-        And
         ``am broadcast -a ACTION [--es KEY VALUE]...``: see :meth:`broadcast`;
         ``am force-stop [--user USER] PACKAGE``: see :meth:`force_stop`.
         """
@@ -469,19 +474,18 @@ class PhoneCommands:
         """``am start``'s intent: the activity ``-n`` names, else the argument after the options.
 
         That argument is a component (``PACKAGE/ACTIVITY``) or a package, whose app comes
-        back where it was, as from its icon. The home intent (``-c
-        android.intent.category.HOME``) shows the launcher. Other options are read as for
-        :meth:`broadcast`, and unused; a URI (``-d``, or the argument) resolves to no app.
+        back where it was, as from its icon (``-S`` stops it first: it starts afresh). The
+        home intent (``-c android.intent.category.HOME``) shows the launcher. Other options
+        are read as for :meth:`broadcast`, and unused; a URI (``-d``, or the argument)
+        resolves to no app.
         """
         component = options.get("-n") or options.get("", "")
-        if not component and options.get("-c") == HOME_CATEGORY:
+        if not component and options.get("-c") == _HOME_CATEGORY:
             self.phone.home()
-            return Output(f"Starting: Intent {{ act={MAIN_ACTION} cat=[{HOME_CATEGORY}] }}\n"
+            return Output(f"Starting: Intent {{ act={_MAIN_ACTION} cat=[{_HOME_CATEGORY}] }}\n"
                           .encode())
-        if component in self.phone.packages() and "-n" not in options:
-            self.phone.launch(self.phone.packages()[component])
-            return Output(f"Starting: Intent {{ act={MAIN_ACTION} cat=[{LAUNCHER_CATEGORY}] "
-                          f"pkg={component} }}\n".encode())
+        if component and "-n" not in options and not {"/", ":"} & set(component):  # a package
+            return self._start_package(component, "-S" in options)
         package, _, activity = component.partition("/")
         if package not in self.phone.packages():
             data = component if ":" in component else options.get("-d")
@@ -494,6 +498,17 @@ class PhoneCommands:
         except MobileIntentError as err:  # a route that does not exist or needs parameters
             return _usage(f"Error: Activity class {{{component}}} does not exist. ({err})")
         return Output(f"Starting: Intent {{ cmp={component} }}\n".encode())
+
+    def _start_package(self, package: str, stop: bool) -> Output:
+        """``am start [-S] PACKAGE``: its app as from its icon (started afresh when ``stop``)."""
+        intent = f"act={_MAIN_ACTION} cat=[{_LAUNCHER_CATEGORY}] pkg={package}"
+        app_id = self.phone.packages().get(package)
+        if app_id is None:
+            return _usage(f"Error: Activity not started, unable to resolve Intent {{ {intent} }}")
+        if stop:
+            self.phone.stop(app_id)
+        self.phone.launch(app_id)
+        return Output(f"Starting: Intent {{ {intent} }}\n".encode())
 
     def force_stop(self, args: list[str]) -> Output:
         """``am force-stop [--user USER] PACKAGE``: the app's screens close, its data stays.

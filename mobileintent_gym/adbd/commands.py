@@ -101,42 +101,44 @@ class FileCommands:
     def ls(self, inv: Invocation) -> Output:
         """``ls [-l] [-a] [-1] [-d] [-R] [PATH...]``.
 
-        Files named come first; then each folder's listing, headed by its path when several
-        paths are named (or with ``-R``) and parted by an empty line, as toybox prints them.
+        As toybox prints them: the paths in name order, files first; then each folder's
+        listing, headed by its path as written when more than one path is listed (or with
+        ``-R``), parted by an empty line. A path that does not exist is only an error.
         """
         flags, paths = _flags(inv.argv, "la1dR")
         out, folders, errors = [], [], []
-        for path in paths or ["."]:
+        for path in sorted(paths or ["."]):
             info = self.fs.stat(path)
             if info is None:
                 errors.append(f"ls: {self.fs.resolve(path)}: No such file or directory\n")
             elif stat_module.S_ISDIR(info[0]) and "d" not in flags:
-                folders.append(self.fs.resolve(path))
+                folders.append(path)
             else:
                 out.append(self._line(path, info, flags))
+        headed = len(out) + len(folders) > 1 or "R" in flags
         for folder in folders:
-            headed = [f"{folder}:"] if len(paths) > 1 and "R" not in flags else []
-            out += [""] * bool(out) + headed + self._listing(folder, flags)
+            out += [""] * bool(out) + self._listing(folder, flags, headed)
         text = "".join(line + "\n" for line in out)
         return Output(text.encode(), "".join(errors).encode(), 1 if errors else 0)
 
-    def _listing(self, folder: str, flags: set[str]) -> list[str]:
-        """The lines listing ``folder``.
+    def _listing(self, folder: str, flags: set[str], headed: bool) -> list[str]:
+        """The lines listing ``folder`` (as written), headed by its path when ``headed``.
 
-        With ``-R`` they are headed by its path and followed by each sub-folder's listing
-        after an empty line, depth first, as toybox prints them (walked without recursion:
-        ``mkdir -p`` makes folders as deep as a path may be long).
+        With ``-R`` each sub-folder's listing follows after an empty line, depth first, as
+        toybox prints them (walked without recursion: ``mkdir -p`` makes folders as deep as
+        a path may be long).
         """
         lines: list[str] = []
         pending = [folder]
         while pending:
             current = pending.pop()
             try:
-                entries = self.fs.entries(current)  # names and stats at once
+                entries = self.fs.entries(self.fs.resolve(current))  # names and stats at once
             except FileSystemError:  # removed by another client meanwhile
                 continue
-            if "R" in flags:
+            if headed:
                 lines += [""] * bool(lines) + [f"{current}:"]
+            if "R" in flags:
                 pending += reversed([f"{current.rstrip('/')}/{name}"
                                      for name, (mode, _, _) in entries
                                      if stat_module.S_ISDIR(mode)])

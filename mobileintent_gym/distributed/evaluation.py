@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mobileintent_gym.distributed.pool import EXECUTE_ENV, RolloutPool
@@ -11,7 +11,7 @@ from mobileintent_gym.users.sets import UserSpec, env_users
 
 
 def evaluate_ray(env_kwargs: Mapping[str, Any], make_agent: AgentFactory,
-                 users: UserSpec, tasks: str | Sequence[str], seed: int = 0, *,
+                 users: UserSpec, tasks: str | Iterable[str] | None, seed: int = 0, *,
                  num_actors: int = 2, address: str | None = None,
                  env_id: str = EXECUTE_ENV, progress: bool = True) -> list[EpisodeRecord]:
     """Every task for every user, one rollout each, on ``num_actors`` Ray actors.
@@ -26,7 +26,7 @@ def evaluate_ray(env_kwargs: Mapping[str, Any], make_agent: AgentFactory,
         users: Anything :func:`~mobileintent_gym.users.resolve_users` takes (``"test"``,
             names, paths), looked up in ``env_kwargs['profiles_dir']`` first; two that are
             one user are refused, as :func:`~mobileintent_gym.rollouts.run_episodes` does.
-        tasks: The task ids.
+        tasks: The task ids (one, several, or ``None`` for every task).
         seed: Seed of the evaluation (each rollout gets ``episode_seed`` of it).
         num_actors: Actors to start (one CPU each).
         address: A Ray cluster's address; default a local cluster (or the running session).

@@ -344,6 +344,9 @@ class RepairTrainer:
             self.optimizer.load_state_dict(state["optimizer"])
             self.done = int(state["done"])
         except Exception as err:  # torch's, safetensors' and peft's own errors
+            if isinstance(err, MemoryError | getattr(self.torch, "OutOfMemoryError", MemoryError)):
+                raise  # the checkpoint is fine: the machine lacks room for it
             raise MobileIntentError(
-                f"{folder} cannot be read ({type(err).__name__}: {str(err)[:200]}); remove "
-                "it to resume from the checkpoint before it") from err
+                f"{folder} cannot be read ({type(err).__name__}: {str(err)[:200]}); if it "
+                "is damaged (cut short by a full disk), remove it to resume from the "
+                "checkpoint before it") from err

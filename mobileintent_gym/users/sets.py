@@ -129,17 +129,28 @@ def distinct_users(users: Iterable[str | os.PathLike[str]],
     folded: dict[str, str] = {}  # as a disk that ignores case and normalises names sees it
     for user in users:
         user_id = resolve_profile(user, profiles_dir).user_id
-        first = folded.setdefault(unicodedata.normalize("NFC", user_id).casefold(), user_id)
+        first = folded.setdefault(_folder_key(user_id), user_id)
         if first == user_id and user_id in ids:
             raise MobileIntentError(f"users {str(ids[user_id])!r} and {str(user)!r} are both "
                                     f"user {user_id!r}{why}; give one")
         if first != user_id:
             raise MobileIntentError(
                 f"users {str(ids[first])!r} and {str(user)!r} have the ids {first!r} and "
-                f"{user_id!r}, which name one folder on a disk that ignores case (macOS, "
-                "Windows); give one, or change one's user_id")
+                f"{user_id!r}, which name one folder where file names ignore case (macOS, "
+                "Windows) or how an accent is written (macOS); give one, or change one's "
+                "user_id")
         ids[user_id] = user
     return ids
+
+
+def _folder_key(user_id: str) -> str:
+    """``user_id`` as macOS compares file names: accents composed, letters one case.
+
+    A letter is put in capitals only where that is one letter, as Windows compares them too
+    (``ß`` stays ``ß``: ``strasse`` and ``straße`` are two folders there).
+    """
+    return "".join(c.upper() if len(c.upper()) == 1 else c
+                   for c in unicodedata.normalize("NFC", user_id))
 
 
 def env_users(users: UserSpec = None,

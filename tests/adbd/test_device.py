@@ -217,14 +217,27 @@ def test_am_start_takes_the_component_or_package_after_the_options_and_the_home_
         "Starting: Intent { act=android.intent.action.MAIN "
         "cat=[android.intent.category.LAUNCHER] pkg=com.mobileintent.music }\n")
     assert device.phone.route() == "music/home"  # back where it was, as from its icon
+    out(device, "am start -n " + activity_for("com.mobileintent.music", "music/library"))
+    out(device, "input keyevent KEYCODE_HOME")
+    out(device, "am start com.mobileintent.music")
+    assert device.phone.route() == "music/library"
+    out(device, "input keyevent KEYCODE_HOME")
+    out(device, "am start -S --user 0 com.mobileintent.music --display 0")  # -S: afresh
+    assert device.phone.route() == "music/home"
+    # The first word that is no option is what starts (a value of --display is none).
+    out(device, "am start --display 0 " + activity_for("com.mobileintent.chat", "chat/chats")
+        + " x")
+    assert device.phone.route() == "chat/chats"
     for line, named in (("am start -a android.intent.action.VIEW -d https://example.com",
                          "dat=https://example.com"),
                         ("am start https://example.com/a", "dat=https://example.com/a"),
-                        ("am start com.nope", "cmp=com.nope")):
+                        ("am start com.nope", "act=android.intent.action.MAIN "
+                         "cat=[android.intent.category.LAUNCHER] pkg=com.nope"),
+                        ("am start -W", "cmp=(none)")):
         result = device.run(line)
         assert result.code == 1 and result.stderr == (
             f"Error: Activity not started, unable to resolve Intent {{ {named} }}\n".encode())
-    assert device.phone.route() == "music/home"
+    assert device.phone.route() == "chat/chats"
 
 
 @pytest.mark.parametrize(("line", "says"), [

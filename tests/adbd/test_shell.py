@@ -129,9 +129,14 @@ def test_ls_r_lists_every_folder_below_and_several_paths_are_headed(shell):
     run(shell, "mkdir -p /sdcard/d/e; echo 1 > /sdcard/d/a; echo 2 > /sdcard/d/e/b")
     assert run(shell, "ls -R /sdcard/d") == ("/sdcard/d:\na\ne\n\n/sdcard/d/e:\nb\n", "", 0)
     assert run(shell, "ls /sdcard/d")[0] == "a\ne\n"
-    # Several paths: files first, then each folder headed by its path (they ran together).
+    # Several paths: in name order, files first, then each folder headed by its path as
+    # written (they ran together); one left of them is not headed.
     assert run(shell, "ls /sdcard/d/e /sdcard/d/a /sdcard/d") == (
-        "/sdcard/d/a\n\n/sdcard/d/e:\nb\n\n/sdcard/d:\na\ne\n", "", 0)
+        "/sdcard/d/a\n\n/sdcard/d:\na\ne\n\n/sdcard/d/e:\nb\n", "", 0)
+    assert run(shell, "ls /sdcard/d /sdcard/nope") == (
+        "a\ne\n", "ls: /sdcard/nope: No such file or directory\n", 1)
+    assert run(shell, "ls /sdcard/d/ /sdcard/d/e")[0] == (
+        "/sdcard/d/:\na\ne\n\n/sdcard/d/e:\nb\n")
     run(shell, "mkdir -p /sdcard/d/e/f /sdcard/d/g")
     assert run(shell, "ls -R /sdcard/d")[0] == ("/sdcard/d:\na\ne\ng\n\n/sdcard/d/e:\nb\nf\n\n"
                                              "/sdcard/d/e/f:\n\n/sdcard/d/g:\n")

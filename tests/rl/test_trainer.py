@@ -214,9 +214,27 @@ def test_a_damaged_checkpoint_is_named_with_what_to_do(trainer_for, damaged):
     with open(out / "checkpoint-1" / damaged, "r+b") as file:
         file.truncate(100)
     with pytest.raises(MobileIntentError, match=re.escape(
-            f"{out / 'checkpoint-1'} cannot be read (") + r".*\); remove it to resume from "
-            r"the checkpoint before it$"):
+            f"{out / 'checkpoint-1'} cannot be read (") + r".*\); if it is damaged \(cut "
+            r"short by a full disk\), remove it to resume from the checkpoint before it$"):
         trainer.train(progress=False, resume=True)
+
+
+def test_a_checkpoint_too_big_for_memory_is_not_called_damaged(trainer_for, monkeypatch):
+    # Every failure to load was worded as a damaged checkpoint to remove, running out of
+    # (GPU) memory too. (The failure is made: no machine here runs out of memory on cue.)
+    from mobileintent_gym.rl.runs import run_settings, write_config
+
+    trainer = trainer_for()
+    out = Path(trainer.config.out)
+    write_config(out, run_settings(trainer.config, trainer.lm.name))
+    trainer.save(out / "checkpoint-1")
+    for error in (MemoryError, torch.OutOfMemoryError):
+        def short(*args, error=error, **kwargs):
+            raise error("out of memory")
+
+        monkeypatch.setattr(trainer.torch, "load", short)
+        with pytest.raises(error, match="out of memory"):
+            trainer.load(out / "checkpoint-1")
 
 
 def logp(trainer, rollout):

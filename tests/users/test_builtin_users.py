@@ -79,10 +79,15 @@ def test_two_ids_one_folder_on_a_disk_that_ignores_case_are_refused(tmp_path):
         paths = [tmp_path / f"{uid.encode('unicode_escape').decode()}.json"
                  for uid in (first, second)]
         with pytest.raises(MobileIntentError, match=re.escape(
-                f"have the ids {first!r} and {second!r}, which name one folder on a disk "
-                "that ignores case (macOS, Windows)")):
+                f"have the ids {first!r} and {second!r}, which name one folder where file "
+                "names ignore case (macOS, Windows) or how an accent is written (macOS)")):
             distinct_users(paths)
         assert list(distinct_users(paths[:1])) == [first]
+    # Two folders everywhere: a capital of two letters is no capital to a disk.
+    for uid in ("strasse", "stra\u00dfe"):
+        (tmp_path / f"{uid}.json").write_text(json.dumps({**profile, "user_id": uid}))
+    assert list(distinct_users([tmp_path / "strasse.json", tmp_path / "stra\u00dfe.json"])
+                ) == ["strasse", "stra\u00dfe"]
 
 
 def test_rollouts_refuse_two_users_who_are_one(tmp_path):
