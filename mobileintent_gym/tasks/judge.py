@@ -74,15 +74,28 @@ class Judge:
         self._armed = False  # the current screen is the outcome's ``before`` screen
         self._choice_screens = {route for goal in goals if goal.context == "UC"
                                 for route in goal.screens}
+        self._route = ""  # the screen the next action is taken on
 
     def start(self, route: str, screen: Callable[[], Node]) -> None:
         """Note the episode's first screen (``screen`` is read only if it matters)."""
+        self._route = route
         self._armed = self._is_before(route, screen)
+
+    def refused(self) -> Verdict:
+        """Take an action the device refused: a step spent on the screen, which it leaves.
+
+        That screen counts as observed before an action, as for any action (a subgoal whose
+        entry screen it is, is reached).
+        """
+        for k, goal in enumerate(self.task.template.subgoals):
+            self._observed[k] = self._observed[k] or self._route in goal.screens
+        return self.verdict()
 
     def update(self, event: StepEvent, screen: Callable[[], Node]) -> Verdict:
         """Take the next event; ``screen`` returns the screen after it (read only if needed)."""
         screen = functools.cache(screen)  # parsed at most once per event
         goals = self.task.template.subgoals
+        self._route = event.route_after
         shown = ((event.route_before, event.record), (event.route_after, event.record_after))
         for k, goal in enumerate(goals):
             self._observed[k] = self._observed[k] or event.route_before in goal.screens

@@ -1,6 +1,7 @@
 """Act2Intent-Execute on the simulated phone: API, oracle, determinism, bad input."""
 
 import copy
+import math
 import pickle
 import random
 from datetime import datetime
@@ -110,6 +111,20 @@ def test_a_bad_action_changes_nothing_and_is_flagged(env):
         assert info["invalid_action"] and info["event"] is None
         assert device.hierarchy() == xml
     assert "5000" in env.step(Action.click(5000, 10))[4]["invalid_action"]
+
+
+def test_a_refused_action_is_a_step_spent_on_its_screen_and_reaches_its_subgoal(env):
+    # An episode of unparsed model answers on the entry screen scored SAR n/a (nothing
+    # reached), where one of COMPLETEs scored 0: a refused action was no action to the judge.
+    _, info = env.reset(seed=0, options={"user": USERS[0], "task": "G-WCT-01:common:explicit"})
+    assert not any(info["subgoals_reached"]) and math.isnan(info["sar"])
+    _, reward, _, _, info = env.step("no action here")
+    assert info["invalid_action"] and reward == 0.0
+    assert info["subgoals_reached"] == (True, *[False] * (len(info["subgoals"]) - 1))
+    assert info["sar"] == 0.0
+    env.step("PRESS[HOME]")  # the launcher is no subgoal's screen: nothing more reached
+    _, _, _, _, info = env.step("no action here either")
+    assert info["subgoals_reached"] == (True, *[False] * (len(info["subgoals"]) - 1))
 
 
 class _Unreadable(dict):
