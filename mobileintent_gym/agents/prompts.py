@@ -17,7 +17,12 @@ from collections.abc import Sequence
 
 from mobileintent_gym.actions import Action, parse_action
 from mobileintent_gym.errors import InvalidActionError
-from mobileintent_gym.phone.elements import ScreenElement, element_at, read_screen
+from mobileintent_gym.phone.elements import (
+    ScreenElement,
+    element_at,
+    read_screen,
+    screen_elements,
+)
 
 _FORMS = ("CLICK[x,y]", "LONG_CLICK[x,y]", "TYPE[text]", "SWIPE[UP|DOWN|LEFT|RIGHT]",
           "PRESS[HOME|BACK|ENTER]")
@@ -125,7 +130,7 @@ def step_prompt(instruction: str, xml: str, history: Sequence[str],
 
 def prompt_elements(xml: str, max_elements: int = MAX_ELEMENTS) -> list[ScreenElement]:
     """The elements :func:`step_prompt` lists for the screen of ``xml``."""
-    return read_screen(xml)[0][:max_elements]
+    return screen_elements(xml)[:max_elements]
 
 
 # ASCII: in Unicode mode IGNORECASE matches the Kelvin sign as "k", which upper() keeps.

@@ -43,7 +43,10 @@ def reachable(root: Node) -> list[Node]:
     A node counts when it takes touches and nothing drawn over it (a dialog, sheet or
     scrim) takes the touch at its centre instead (:mod:`~mobileintent_gym.phone.touch`).
     """
-    candidates = touch.targets(root)
+    return _reachable(touch.targets(root))
+
+
+def _reachable(candidates: Sequence[Node]) -> list[Node]:
     return [node for node in candidates
             if touch.target_at(candidates, *center(node.bounds)) is node]
 
@@ -63,20 +66,61 @@ def read_screen(xml: str) -> tuple[list[ScreenElement], list[str]]:
 
     Elements come in tree order (:func:`reachable`, the order of
     :class:`~mobileintent_gym.wrappers.ElementActions`); the other texts are
-    those of nodes inside no element (titles, message bubbles …), each once.
+    those of nodes inside no element (titles, message bubbles …), each once, leaving out
+    those a dialog, sheet or scrim is drawn over (:func:`covered`).
     """
     root = hierarchy.parse(xml)
-    stop = {id(n) for n in touch.targets(root)}
+    candidates = touch.targets(root)
+    elements, labelled = _elements(candidates)
+    drawn = root.walk()
+    shown = [n for n in drawn if id(n) not in labelled and (n.text or n.desc)]
+    hidden = covered(drawn, shown, candidates)
+    others = [t for n in shown if id(n) not in hidden for t in (n.text, n.desc) if t]
+    return elements, list(dict.fromkeys(others))
+
+
+def screen_elements(xml: str) -> list[ScreenElement]:
+    """The elements of :func:`read_screen` alone (the other texts are not read)."""
+    return _elements(touch.targets(hierarchy.parse(xml)))[0]
+
+
+def _elements(candidates: Sequence[Node]) -> tuple[list[ScreenElement], set[int]]:
+    """The elements among the touch targets ``candidates``, and the ids of their nodes."""
+    stop = {id(n) for n in candidates}
     elements, labelled = [], set()
-    for node in reachable(root):
+    for node in _reachable(candidates):
         shown = _shown(node, stop - {id(node)})
         labelled.update(id(n) for n in shown)
         texts = tuple(dict.fromkeys(t for n in shown for t in (n.text, n.desc) if t))
         elements.append(ScreenElement(rid_suffix(node.resource_id) or node.cls.rpartition(".")[2],
                                       texts, center(node.bounds), node.bounds,
                                       node.cls == EDIT_TEXT, node.focused))
-    others = [t for n in root.walk() if id(n) not in labelled for t in (n.text, n.desc) if t]
-    return elements, list(dict.fromkeys(others))
+    return elements, labelled
+
+
+def covered(drawn: Sequence[Node], nodes: Sequence[Node], candidates: Sequence[Node]
+            ) -> set[int]:
+    """The ids of ``nodes`` whose centre a touch surface drawn after them covers.
+
+    Args:
+        drawn: Every node of the tree in paint order (:meth:`Node.walk`).
+        nodes: The nodes asked about.
+        candidates: The tree's touch targets (:func:`~mobileintent_gym.phone.touch.targets`);
+            the frontmost one at a node's centre covers it when it is drawn after the
+            node's own subtree (not the node's parent or child).
+    """
+    order = {id(n): i for i, n in enumerate(drawn)}
+    ends: dict[int, int] = {}  # where each node's subtree ends in paint order
+    for node in reversed(drawn):
+        ends[id(node)] = max((ends[id(c)] for c in node.children),
+                             default=order[id(node)] + 1)
+    hidden = set()
+    for node in nodes:
+        x, y = center(node.bounds)
+        front = next((c for c in reversed(candidates) if contains(c.bounds, x, y)), None)
+        if front is not None and order[id(front)] >= ends[id(node)]:
+            hidden.add(id(node))
+    return hidden
 
 
 def element_at(elements: Sequence[ScreenElement], x: int, y: int) -> ScreenElement | None:

@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from mobileintent_gym.checks import positive_integer
-from mobileintent_gym.phone.elements import ScreenElement, read_screen
+from mobileintent_gym.phone.elements import ScreenElement, screen_elements
 from mobileintent_gym.wrappers.element_actions import check_screen_task_env, warn_past_slots
 
 KIND_BUCKETS = 16
@@ -92,7 +92,7 @@ class ElementFeatures(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
         """The features of the current screen (the wrapped observation is not used)."""
         base = self.env.unwrapped
         instruction = base.task.instruction
-        elements, _ = read_screen(base.screen_dump())
+        elements = screen_elements(base.screen_dump())
         warn_past_slots(self, len(elements))
         width = len(SLOT_FLAGS) + KIND_BUCKETS
         slots = np.zeros((self.max_elements, width), np.float32)

@@ -95,8 +95,13 @@ def test_a_sheet_hides_what_lies_under_it(env):
     more = next(e for e in read_screen(device.hierarchy())[0] if e.kind == "more")
     device.act(Action.click(*more.point))
     assert device.route() == "music/track_menu"
-    kinds = [e.kind for e in read_screen(device.hierarchy())[0]]
+    elements, others = read_screen(device.hierarchy())
+    kinds = [e.kind for e in elements]
     assert "add_to_playlist" in kinds and "track" not in kinds and "more" not in kinds
+    # Its texts too: the list's 40 texts behind the scrim came first and the prompt's
+    # first 12 left out the sheet's own header, the track whose menu it is.
+    title = more.texts[0].removeprefix("More options for ")
+    assert others[0] == title and "Liked Songs" not in others and len(others) == 2
 
 
 def test_a_focused_field_says_so():
