@@ -101,6 +101,8 @@ def test_an_agent_file_whose_path_holds_a_colon_is_read_to_the_last_colon(tmp_pa
      "cannot be called as TruthProposer(env, seed)"),
     (".relative:Agent", "'.relative' is a relative module name"),
     ("hf:/no/such/model", "no model folder or .gguf file '/no/such/model'"),
+    # hf:$MODEL with the variable unset ran the default model.
+    ("hf:", "names no model after 'hf:'; give hf alone for the default model"),
 ])
 def test_a_wrong_agent_spec_is_one_line_naming_the_fix(agent_module, capsys, spec, says):
     assert run("--agent", spec.format(module=agent_module)) == 2

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mobileintent_gym.checks import is_finite
 from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError, brief, require
 from mobileintent_gym.files import atomic_folder, hash_file
 from mobileintent_gym.once import TORCH_RNG
@@ -342,6 +343,9 @@ def _locate(model: str, fallback: bool) -> tuple[str, str, str, dict[str, Any]]:
         return local_name(model), str(path), str(dequantized(path)), {}
     if path.is_dir():
         return local_name(model), str(path), str(path), {}
+    if written_as_path(model):  # no hub id: asking the hub for it named no missing path
+        raise MobileIntentError(f"model {model!r}: no model folder or .gguf file there; give "
+                                "a path that exists, or a hub id")
     tried: list[str] = []
     source = _hub_source(model, tried)
     if source is not None:
@@ -352,6 +356,16 @@ def _locate(model: str, fallback: bool) -> tuple[str, str, str, dict[str, Any]]:
     _log.info("model %s not available (%s); using the packaged %s", model, "; ".join(tried),
               PACKAGED)
     return _locate(PACKAGED, fallback=False)
+
+
+def written_as_path(model: str) -> bool:
+    """Whether ``model`` can only be a local path, not a hub id (``name`` or ``owner/name``).
+
+    A path starts with ``/``, ``.`` or ``~``, has two slashes or more, or ends with
+    ``.gguf``.
+    """
+    return (model.startswith(("/", ".", "~")) or model.count("/") > 1
+            or model.endswith(".gguf"))
 
 
 def _hub_source(model: str, tried: list[str]) -> str | None:
@@ -419,6 +433,16 @@ the softmax that GRPO's log-probabilities assume.
 """
 
 
+MIN_TEMPERATURE = 1e-3
+"""The lowest sampling temperature above 0: below it sampling is greedy decoding in all but
+name, and near 1e-38 the logits divided by it overflow (torch fails mid-answer)."""
+
+
+def is_temperature(value: Any) -> bool:
+    """Whether :func:`generate` takes ``value``: 0, or finite and >= :data:`MIN_TEMPERATURE`."""
+    return is_finite(value) and (value == 0 or value >= MIN_TEMPERATURE)
+
+
 def generate(lm: LanguageModel, prompts: Sequence[Messages], max_new_tokens: int = 48,
              temperature: float = 0.0, seed: int = 0) -> list[Generation]:
     """Answer a batch of chat prompts in one batched ``generate`` call.
@@ -427,8 +451,9 @@ def generate(lm: LanguageModel, prompts: Sequence[Messages], max_new_tokens: int
         lm: The model.
         prompts: One list of chat messages per answer.
         max_new_tokens: Longest answer in tokens.
-        temperature: 0 decodes greedily; above 0 samples at that temperature, from the
-            whole softmax. Nothing else shapes the answer (see :data:`PLAIN_DECODING`).
+        temperature: 0 decodes greedily; from :data:`MIN_TEMPERATURE` samples at that
+            temperature, from the whole softmax. Nothing else shapes the answer (see
+            :data:`PLAIN_DECODING`).
         seed: Seed of the sampling, used in a forked torch random state (the global one is
             left as it was), so the same seed gives the same answers.
 

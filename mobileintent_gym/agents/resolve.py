@@ -34,7 +34,7 @@ import gymnasium as gym
 
 from mobileintent_gym.agents import AGENTS
 from mobileintent_gym.agents.base import Agent, AgentFactory, checked_agent
-from mobileintent_gym.agents.lm import default_model, local_name
+from mobileintent_gym.agents.lm import default_model, local_name, written_as_path
 from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError
 
 HF_MODULE = "mobileintent_gym.agents.hf"
@@ -82,6 +82,9 @@ def parse_agent(text: str) -> AgentSpec:
     """
     if text in AGENTS:
         return AgentSpec(text, lambda: AGENTS[text], text)
+    if str(text) == "hf:":  # hf:$MODEL with the variable unset ran the default model
+        raise AgentSpecError("--agent hf: names no model after 'hf:'; give hf alone for the "
+                             "default model")
     if str(text) == "hf" or str(text).startswith("hf:"):
         return _hf_spec(text, str(text)[3:] or None)
     # The last colon: a Windows path holds one after its drive letter (C:\\a\\agent.py:Name).
@@ -152,20 +155,10 @@ def _hf_spec(text: str, model: str | None) -> AgentSpec:
     names = f"hf:{model}"
     if Path(model).expanduser().exists():
         names = f"hf:{local_name(model)}"  # the same model wherever the run is read
-    elif _written_as_path(model):
+    elif written_as_path(model):
         raise AgentSpecError(f"--agent {text}: no model folder or .gguf file {model!r}; "
                              "give a path that exists, or a hub id")
     return AgentSpec(text, lambda: _as_factory(module.hf_agent(model)), names)
-
-
-def _written_as_path(model: str) -> bool:
-    """Whether ``model`` can only be a local path, not a hub id (``name`` or ``owner/name``).
-
-    A path starts with ``/``, ``.`` or ``~``, has two slashes or more, or ends with
-    ``.gguf``.
-    """
-    return (model.startswith(("/", ".", "~")) or model.count("/") > 1
-            or model.endswith(".gguf"))
 
 
 def _installed(module: str) -> bool:

@@ -23,7 +23,14 @@ from typing import Any
 import gymnasium as gym
 
 from mobileintent_gym.actions import Action, action_to_dict, batch_actions
-from mobileintent_gym.agents.lm import Generation, LanguageModel, generate, load_language_model
+from mobileintent_gym.agents.lm import (
+    MIN_TEMPERATURE,
+    Generation,
+    LanguageModel,
+    generate,
+    is_temperature,
+    load_language_model,
+)
 from mobileintent_gym.agents.lm_modes import (
     ANSWER_TOKENS,
     ASSIST,
@@ -47,7 +54,7 @@ from mobileintent_gym.agents.prompts import (
     screen_text,
     step_prompt,
 )
-from mobileintent_gym.checks import is_count, is_finite
+from mobileintent_gym.checks import is_count
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone.elements import read_screen
 
@@ -79,7 +86,8 @@ def check_agent_settings(mode: Any = None, seed: Any = 0, max_new_tokens: Any = 
     Raises:
         MobileIntentError: For a ``mode`` that is not one of the modes, a seed that is no
             integer >= 0, a count that is no integer >= 1 (``max_new_tokens`` may be
-            ``None``), or a temperature that is no finite number >= 0.
+            ``None``), or a temperature that is neither 0 nor a finite number of at least
+            :data:`~mobileintent_gym.agents.lm.MIN_TEMPERATURE`.
     """
     if mode is not None and mode not in MODES:
         raise MobileIntentError(f"mode must be one of {list(MODES)}, got {mode!r}")
@@ -90,12 +98,12 @@ def check_agent_settings(mode: Any = None, seed: Any = 0, max_new_tokens: Any = 
         del bad["max_new_tokens"]
     if not is_count(seed, least=0):
         bad["seed"] = seed
-    if not (is_finite(temperature) and temperature >= 0):
+    if not is_temperature(temperature):
         bad["temperature"] = temperature
     if bad:
         raise MobileIntentError(f"agent settings out of range: {bad} (seed: an integer >= 0; "
                                 "max_new_tokens, max_elements: integers >= 1; temperature: "
-                                "a finite number >= 0, 0 for greedy decoding)")
+                                f"0 for greedy decoding, or a finite number >= {MIN_TEMPERATURE})")
 
 
 class TransformersAgent:

@@ -16,7 +16,7 @@ from typing import Any
 import gymnasium as gym
 from gymnasium import logger
 
-from mobileintent_gym.agents.lm import local_name
+from mobileintent_gym.agents.lm import MIN_TEMPERATURE, is_temperature, local_name
 from mobileintent_gym.backends.loader import DeviceConfigError, parse_device, public_spec
 from mobileintent_gym.checks import is_count, is_finite
 from mobileintent_gym.console import output_folder
@@ -34,7 +34,7 @@ _CHECKPOINT = re.compile(r"checkpoint-(\d+)")
 RANGES: dict[str, tuple[Callable[[float], bool], str]] = {
     "lr": (lambda v: v > 0, "> 0"),
     "lora_alpha": (lambda v: v > 0, "> 0"),
-    "temperature": (lambda v: v >= 0, ">= 0"),
+    "temperature": (is_temperature, f"0 (greedy) or >= {MIN_TEMPERATURE}"),
     "epsilon": (lambda v: 0 < v < 1, "in (0, 1): the ratio's clip range"),
     "beta": (lambda v: v >= 0, ">= 0: the KL penalty's weight"),
     "max_grad_norm": (lambda v: v > 0, "> 0: below 0 the clip turns gradients round"),

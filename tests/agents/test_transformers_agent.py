@@ -104,11 +104,24 @@ def test_a_model_that_cannot_be_found_is_named_without_falling_back():
         load_language_model("nobody/no-such-model")
 
 
+def test_a_model_path_that_does_not_exist_is_named_as_a_path():
+    # It was tried as a hub id: "is no folder or .gguf file and could not be loaded from
+    # the cache: no complete snapshot …; the hub: offline …", never saying it is missing.
+    for missing in ("/no/such/model.gguf", "./no-model", "a/b/c"):
+        with pytest.raises(MobileIntentError, match=re.escape(
+                f"model {missing!r}: no model folder or .gguf file there; give a path "
+                "that exists, or a hub id")):
+            load_language_model(missing)
+
+
 @pytest.mark.parametrize(("settings", "named"), [
     # A negative or NaN temperature decoded greedily; max_elements=-1 silently left the
     # screen's last element out of the prompt; max_new_tokens=0 failed at the first act.
     ({"temperature": -1.0}, "'temperature': -1.0"),
     ({"temperature": float("nan")}, "'temperature': nan"),
+    # 1e-45 passed and failed inside torch mid-answer: the logits over it overflow.
+    ({"temperature": 1e-45}, "'temperature': 1e-45"),
+    ({"temperature": 0.0009}, "'temperature': 0.0009"),
     ({"max_elements": -1}, "'max_elements': -1"),
     ({"max_new_tokens": 0, "seed": -2}, "'max_new_tokens': 0, 'seed': -2"),
     ({"max_new_tokens": 2.5}, "'max_new_tokens': 2.5"),

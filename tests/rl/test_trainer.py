@@ -382,6 +382,7 @@ def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
     ({"lr": math.inf}, r"lr=inf is out of range \(> 0"),
     ({"beta": math.nan}, "beta=nan"),
     ({"temperature": math.inf}, "temperature=inf"),
+    ({"temperature": 1e-45}, r"temperature=1e-45 is out of range \(0 \(greedy\) or >= 0\.001"),
     ({"lora_rank": 0}, "'lora_rank': 0"),
     ({"lora_alpha": -5}, "lora_alpha=-5"),
     # A negative seed failed inside the first group draw, after the folder was claimed;
