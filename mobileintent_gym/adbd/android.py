@@ -227,8 +227,8 @@ def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]
     """``am``'s intent options, read left to right as Android reads them.
 
     Returns the options (``-a`` the action, ``-n`` the component …; the last of each; a
-    flag's value ``""``; key ``""`` the first argument that is no option) and the extras:
-    key to (option, value as written).
+    flag's value ``""``; key ``""`` the first argument that is no option, where they end)
+    and the extras: key to (option, value as written).
 
     Raises:
         ValueError: Saying what Android's exception says of an option without its values
@@ -236,6 +236,9 @@ def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]
     """
     options, extras, index = {}, {}, 0
     while index < len(args):
+        if not args[index].startswith("-"):  # what to start (a component, package, URI):
+            options[""] = args[index]  # the options end there, as Android reads them
+            break
         option, size = args[index], _INTENT_OPTIONS.get(args[index], 0)
         values, index = args[index + 1:index + 1 + size], index + 1 + size
         if len(values) < size:
@@ -248,10 +251,8 @@ def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]
             options[option] = values[0]
         elif size == 2:
             extras[values[0]] = (option, values[1])
-        elif option.startswith("-"):  # a flag (-S, -W …)
+        else:  # a flag (-S, -W …)
             options[option] = ""
-        else:  # what to start: a component, package or URI (the first such word)
-            options.setdefault("", option)
     return options, extras
 
 

@@ -106,15 +106,17 @@ class FileCommands:
         ``-R``), parted by an empty line. A path that does not exist is only an error.
         """
         flags, paths = _flags(inv.argv, "la1dR")
-        out, folders, errors = [], [], []
-        for path in sorted(paths or ["."]):
+        files, folders, errors = [], [], []
+        for path in paths or ["."]:  # a missing one is said in the order given
             info = self.fs.stat(path)
             if info is None:
                 errors.append(f"ls: {self.fs.resolve(path)}: No such file or directory\n")
             elif stat_module.S_ISDIR(info[0]) and "d" not in flags:
                 folders.append(path)
             else:
-                out.append(self._line(path, info, flags))
+                files.append((path, self._line(path, info, flags)))
+        out = [line for _, line in sorted(files)]
+        folders.sort()
         headed = len(out) + len(folders) > 1 or "R" in flags
         for folder in folders:
             out += [""] * bool(out) + self._listing(folder, flags, headed)

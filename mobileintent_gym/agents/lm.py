@@ -459,7 +459,13 @@ def generate(lm: LanguageModel, prompts: Sequence[Messages], max_new_tokens: int
 
     Returns:
         One :class:`Generation` per prompt, in order.
+
+    Raises:
+        MobileIntentError: For a temperature :func:`is_temperature` refuses.
     """
+    if not is_temperature(temperature):
+        raise MobileIntentError(f"temperature must be 0 (greedy) or a finite number >= "
+                                f"{MIN_TEMPERATURE}, got {brief(temperature)}")
     torch = require("torch", "llm")
     texts = [lm.prompt_text(p) for p in prompts]
     # Left padding, whatever the tokenizer's default: batched prompts must end together.

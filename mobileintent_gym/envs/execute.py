@@ -195,12 +195,10 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         self._steps += 1  # once the device has acted (or refused the action)
         truncated = self._steps >= self.task.template.step_limit
         if result is None:
-            verdict = self._judge.refused()
-            info = self._info(verdict, None)
+            info = self._info(self._judge.refused(), None)  # reached, and earns nothing
             info["invalid_action"] = invalid
             self._ended = truncated
-            return (self._obs(), float(sum(verdict.rewards) - sum(before.rewards)), False,
-                    truncated, info)
+            return self._obs(), 0.0, False, truncated, info
         verdict = self._judge.update(result.event, self._screen)
         reward = sum(verdict.rewards) - sum(before.rewards)
         terminated = verdict.success or result.event.action == "COMPLETE"

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mobileintent_gym.phone import hierarchy, touch
+from mobileintent_gym.phone.overlays import SCRIM
 from mobileintent_gym.phone.query import rid_suffix
 from mobileintent_gym.phone.ui import EDIT_TEXT, Node, Rect, center, contains
 
@@ -100,27 +101,31 @@ def _elements(candidates: Sequence[Node]) -> tuple[list[ScreenElement], set[int]
 
 def covered(drawn: Sequence[Node], nodes: Sequence[Node], candidates: Sequence[Node]
             ) -> set[int]:
-    """The ids of ``nodes`` whose centre a touch surface drawn after them covers.
+    """The ids of ``nodes`` whose centre an overlay drawn after them covers.
+
+    An overlay is a dialog's or sheet's scrim (resource id ``touch_outside``, as Android's
+    own dialogs name it) or a surface that stops touches without taking them (a sheet or
+    dialog card). A clickable surface drawn over texts is no overlay: real apps lay a
+    transparent one over a card whose texts it shows.
 
     Args:
         drawn: Every node of the tree in paint order (:meth:`Node.walk`).
         nodes: The nodes asked about.
-        candidates: The tree's touch targets (:func:`~mobileintent_gym.phone.touch.targets`);
-            the frontmost one at a node's centre covers it when it is drawn after the
-            node's own subtree (not the node's parent or child).
+        candidates: The tree's touch targets (:func:`~mobileintent_gym.phone.touch.targets`),
+            among which the overlays are; one covers a node drawn before it, outside it.
     """
+    overlays = [c for c in candidates
+                if rid_suffix(c.resource_id) == SCRIM or not touch.takes_touch(c)]
+    if not overlays:
+        return set()
     order = {id(n): i for i, n in enumerate(drawn)}
     ends: dict[int, int] = {}  # where each node's subtree ends in paint order
     for node in reversed(drawn):
         ends[id(node)] = max((ends[id(c)] for c in node.children),
                              default=order[id(node)] + 1)
-    hidden = set()
-    for node in nodes:
-        x, y = center(node.bounds)
-        front = next((c for c in reversed(candidates) if contains(c.bounds, x, y)), None)
-        if front is not None and order[id(front)] >= ends[id(node)]:
-            hidden.add(id(node))
-    return hidden
+    return {id(node) for node in nodes
+            if any(order[id(c)] >= ends[id(node)] and contains(c.bounds, *center(node.bounds))
+                   for c in overlays)}
 
 
 def element_at(elements: Sequence[ScreenElement], x: int, y: int) -> ScreenElement | None:

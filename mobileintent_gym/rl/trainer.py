@@ -344,7 +344,7 @@ class RepairTrainer:
             self.optimizer.load_state_dict(state["optimizer"])
             self.done = int(state["done"])
         except Exception as err:  # torch's, safetensors' and peft's own errors
-            if isinstance(err, MemoryError | getattr(self.torch, "OutOfMemoryError", MemoryError)):
+            if isinstance(err, MemoryError | self.torch.cuda.OutOfMemoryError):  # any torch
                 raise  # the checkpoint is fine: the machine lacks room for it
             raise MobileIntentError(
                 f"{folder} cannot be read ({type(err).__name__}: {str(err)[:200]}); if it "

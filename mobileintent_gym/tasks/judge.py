@@ -25,6 +25,7 @@ judge updates them one event at a time.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -75,6 +76,7 @@ class Judge:
         self._choice_screens = {route for goal in goals if goal.context == "UC"
                                 for route in goal.screens}
         self._route = ""  # the screen the next action is taken on
+        self._refused_on = [False] * len(goals)  # its entry screen took a refused action
 
     def start(self, route: str, screen: Callable[[], Node]) -> None:
         """Note the episode's first screen (``screen`` is read only if it matters)."""
@@ -84,11 +86,11 @@ class Judge:
     def refused(self) -> Verdict:
         """Take an action the device refused: a step spent on the screen, which it leaves.
 
-        That screen counts as observed before an action, as for any action (a subgoal whose
-        entry screen it is, is reached).
+        A subgoal whose entry screen that is counts as reached, as for any action, and
+        earns nothing by it: no reward comes with a refused action.
         """
         for k, goal in enumerate(self.task.template.subgoals):
-            self._observed[k] = self._observed[k] or self._route in goal.screens
+            self._refused_on[k] = self._refused_on[k] or self._route in goal.screens
         return self.verdict()
 
     def update(self, event: StepEvent, screen: Callable[[], Node]) -> Verdict:
@@ -125,7 +127,8 @@ class Judge:
                 later = self._visited_record if goals[k].context == "UC" else self._visited
                 done = self._clicked[k] or any(later[k + 1:])
             rewards.append(1.0 if done else 0.0)
-        return Verdict(tuple(rewards), tuple(self._observed), self._success, self._exposed)
+        reached = tuple(map(operator.or_, self._observed, self._refused_on))
+        return Verdict(tuple(rewards), reached, self._success, self._exposed)
 
     def _is_before(self, route: str, screen: Callable[[], Node]) -> bool:
         before = self.task.template.outcome.before

@@ -224,6 +224,12 @@ def test_am_start_takes_the_component_or_package_after_the_options_and_the_home_
     out(device, "input keyevent KEYCODE_HOME")
     out(device, "am start -S --user 0 com.mobileintent.music --display 0")  # -S: afresh
     assert device.phone.route() == "music/home"
+    # The options end at what to start, as Android reads them: these were read on.
+    out(device, "am start com.mobileintent.chat -e")
+    assert device.phone.route() == "chat/chats"
+    out(device, "am start com.mobileintent.music -n "
+        + activity_for("com.mobileintent.chat", "chat/chats"))
+    assert device.phone.route() == "music/home"
     # The first word that is no option is what starts (a value of --display is none).
     out(device, "am start --display 0 " + activity_for("com.mobileintent.chat", "chat/chats")
         + " x")

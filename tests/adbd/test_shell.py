@@ -133,8 +133,9 @@ def test_ls_r_lists_every_folder_below_and_several_paths_are_headed(shell):
     # written (they ran together); one left of them is not headed.
     assert run(shell, "ls /sdcard/d/e /sdcard/d/a /sdcard/d") == (
         "/sdcard/d/a\n\n/sdcard/d:\na\ne\n\n/sdcard/d/e:\nb\n", "", 0)
-    assert run(shell, "ls /sdcard/d /sdcard/nope") == (
-        "a\ne\n", "ls: /sdcard/nope: No such file or directory\n", 1)
+    assert run(shell, "ls /sdcard/zz /sdcard/d /sdcard/aa") == (  # missing: as given
+        "a\ne\n", "ls: /sdcard/zz: No such file or directory\n"
+        "ls: /sdcard/aa: No such file or directory\n", 1)
     assert run(shell, "ls /sdcard/d/ /sdcard/d/e")[0] == (
         "/sdcard/d/:\na\ne\n\n/sdcard/d/e:\nb\n")
     run(shell, "mkdir -p /sdcard/d/e/f /sdcard/d/g")

@@ -104,6 +104,13 @@ def test_a_model_that_cannot_be_found_is_named_without_falling_back():
         load_language_model("nobody/no-such-model")
 
 
+def test_generate_itself_refuses_a_temperature_its_logits_would_overflow_at(small_lm):
+    from mobileintent_gym.agents.lm import generate
+
+    with pytest.raises(MobileIntentError, match=r"temperature must be 0 .* got 1e-45"):
+        generate(small_lm, [[{"role": "user", "content": "hi"}]], 2, temperature=1e-45)
+
+
 def test_a_model_path_that_does_not_exist_is_named_as_a_path():
     # It was tried as a hub id: "is no folder or .gguf file and could not be loaded from
     # the cache: no complete snapshot …; the hub: offline …", never saying it is missing.

@@ -21,7 +21,8 @@ from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.session import CarriedDevice
 from mobileintent_gym.envs.spaces import SharedTexts
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.phone import SimPhone
+from mobileintent_gym.phone import SimPhone, hierarchy
+from mobileintent_gym.phone.ui import center
 from mobileintent_gym.rollouts import run_episode
 from mobileintent_gym.tasks import UnknownTaskError, task_ids
 from mobileintent_gym.users import USER_SETS, PairConfig, load_user_content
@@ -125,6 +126,26 @@ def test_a_refused_action_is_a_step_spent_on_its_screen_and_reaches_its_subgoal(
     env.step("PRESS[HOME]")  # the launcher is no subgoal's screen: nothing more reached
     _, _, _, _, info = env.step("no action here either")
     assert info["subgoals_reached"] == (True, *[False] * (len(info["subgoals"]) - 1))
+
+
+def test_a_refused_action_earns_nothing_where_a_carried_out_one_would(env):
+    # Pay's second subgoal (its "My" screen) is done once a later screen was visited: a
+    # refused action there reaches it but earned its reward, an invalid action paid.
+    env.reset(seed=0, options={"user": USERS[0], "task": "G-ALI-01:common:explicit"})
+
+    def tap(label):
+        node = next(n for n in hierarchy.parse(env.unwrapped.screen_dump()).walk()
+                    if label in (n.text, n.desc))
+        return env.step(Action.click(*center(node.bounds)))
+
+    tap("See every transaction in Bills")
+    env.step("PRESS[BACK]")
+    tap("My")
+    _, reward, _, _, info = env.step("no action here")
+    assert info["invalid_action"] and reward == 0.0
+    assert info["subgoals_reached"][1] and info["subgoal_rewards"][1] == 0.0
+    _, reward, _, _, info = env.step("PRESS[BACK]")  # carried out on that screen: earned
+    assert reward == 1.0 and info["subgoal_rewards"][1] == 1.0
 
 
 class _Unreadable(dict):

@@ -228,7 +228,7 @@ def test_a_checkpoint_too_big_for_memory_is_not_called_damaged(trainer_for, monk
     out = Path(trainer.config.out)
     write_config(out, run_settings(trainer.config, trainer.lm.name))
     trainer.save(out / "checkpoint-1")
-    for error in (MemoryError, torch.OutOfMemoryError):
+    for error in (MemoryError, torch.cuda.OutOfMemoryError):
         def short(*args, error=error, **kwargs):
             raise error("out of memory")
 
