@@ -88,8 +88,9 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
     rewards and whether each subgoal's entry context was reached (``subgoals_reached``),
     ``success``, ``sar`` (achieved / reached subgoals; NaN while none is reached),
     ``sar_all_subgoals`` (achieved / every subgoal) and the step's event. An action that
-    is malformed or off screen changes nothing: the step returns reward 0 with
-    ``info["invalid_action"]`` naming the problem, and counts toward the step limit.
+    is malformed or off screen changes nothing on the phone: the step returns reward 0 with
+    ``info["invalid_action"]`` naming the problem, and counts toward the step limit as a
+    step spent on that screen (whose subgoal it reaches, as any action does).
 
     Raises:
         UnknownProfileError: When ``users`` names neither a set nor a profile (before any

@@ -84,7 +84,7 @@ class Judge:
         self._armed = self._is_before(route, screen)
 
     def refused(self) -> Verdict:
-        """Take an action the device refused: a step spent on the screen, which it leaves.
+        """Take an action the device refused: a step spent on a screen that stays as it was.
 
         A subgoal whose entry screen that is counts as reached, as for any action, and
         earns nothing by it: no reward comes with a refused action.
