@@ -236,6 +236,9 @@ def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]
     """
     options, extras, index = {}, {}, 0
     while index < len(args):
+        if args[index] == "--":  # the end of the options: what follows is what to start
+            options[""] = args[index + 1] if index + 1 < len(args) else ""
+            break
         if not args[index].startswith("-"):  # what to start (a component, package, URI):
             options[""] = args[index]  # the options end there, as Android reads them
             break

@@ -101,21 +101,20 @@ def _elements(candidates: Sequence[Node]) -> tuple[list[ScreenElement], set[int]
 
 def covered(drawn: Sequence[Node], nodes: Sequence[Node], candidates: Sequence[Node]
             ) -> set[int]:
-    """The ids of ``nodes`` whose centre an overlay drawn after them covers.
+    """The ids of ``nodes`` whose centre the scrim of a dialog or sheet drawn after them covers.
 
-    An overlay is a dialog's or sheet's scrim (resource id ``touch_outside``, as Android's
-    own dialogs name it) or a surface that stops touches without taking them (a sheet or
-    dialog card). A clickable surface drawn over texts is no overlay: real apps lay a
-    transparent one over a card whose texts it shows.
+    A scrim is the dimmed area around it that dismisses it (resource id ``touch_outside``,
+    as Android's own dialogs name it), laid over the whole window. No other surface
+    covers: real apps lay transparent clickable or focusable views over cards and lists
+    whose texts show through.
 
     Args:
         drawn: Every node of the tree in paint order (:meth:`Node.walk`).
         nodes: The nodes asked about.
         candidates: The tree's touch targets (:func:`~mobileintent_gym.phone.touch.targets`),
-            among which the overlays are; one covers a node drawn before it, outside it.
+            among which the scrims are; one covers a node drawn before it, outside it.
     """
-    overlays = [c for c in candidates
-                if rid_suffix(c.resource_id) == SCRIM or not touch.takes_touch(c)]
+    overlays = [c for c in candidates if rid_suffix(c.resource_id) == SCRIM]
     if not overlays:
         return set()
     order = {id(n): i for i, n in enumerate(drawn)}

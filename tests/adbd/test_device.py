@@ -230,6 +230,9 @@ def test_am_start_takes_the_component_or_package_after_the_options_and_the_home_
     out(device, "am start com.mobileintent.music -n "
         + activity_for("com.mobileintent.chat", "chat/chats"))
     assert device.phone.route() == "music/home"
+    assert device.run("am start -W -- -n com.mobileintent.chat").stderr == (  # -- ends them
+        b"Error: Activity not started, unable to resolve Intent { act=android.intent.action."
+        b"MAIN cat=[android.intent.category.LAUNCHER] pkg=-n }\n")
     # The first word that is no option is what starts (a value of --display is none).
     out(device, "am start --display 0 " + activity_for("com.mobileintent.chat", "chat/chats")
         + " x")

@@ -104,22 +104,23 @@ def test_a_sheet_hides_what_lies_under_it(env):
     assert others[0] == title and "Liked Songs" not in others and len(others) == 2
 
 
-def _node(cls, bounds, text="", clickable=False, rid="", kids=""):
+def _node(cls, bounds, text="", clickable=False, rid="", kids="", focusable=False):
     return (f'<node index="0" text="{text}" resource-id="{rid}" class="{cls}" package="com.x" '
             f'content-desc="" checkable="false" checked="false" '
-            f'clickable="{str(clickable).lower()}" enabled="true" focusable="false" '
-            f'focused="false" scrollable="false" '
+            f'clickable="{str(clickable).lower()}" enabled="true" '
+            f'focusable="{str(focusable).lower()}" focused="false" scrollable="false" '
             f'long-clickable="false" password="false" selected="false" bounds="{bounds}">'
             f"{kids}</node>")
 
 
-def test_a_clickable_surface_over_a_card_hides_none_of_its_texts():
-    # Real apps lay a transparent clickable view over a card: the texts under it were
-    # taken for covered, as if a sheet were open, and the card's content left the prompt.
+@pytest.mark.parametrize("surface", [{"clickable": True}, {"focusable": True}])
+def test_a_clickable_surface_over_a_card_hides_none_of_its_texts(surface):
+    # Real apps lay a transparent clickable (or focusable) view over a card: the texts
+    # under it were taken for covered, as if a sheet were open, and left the prompt.
     card = _node("android.widget.FrameLayout", "[0,200][1080,400]", kids=(
         _node("android.widget.TextView", "[40,220][1040,300]", "Order 123 shipped")
         + _node("android.widget.TextView", "[40,300][1040,380]", "Arrives Friday")
-        + _node("android.view.View", "[0,200][1080,400]", clickable=True)))
+        + _node("android.view.View", "[0,200][1080,400]", **surface)))
     title = _node("android.widget.TextView", "[40,80][1040,160]", "Orders")
     window = _node("android.widget.FrameLayout", "[0,0][1080,2400]", kids=title + card)
     xml = f'<?xml version="1.0" encoding="UTF-8"?><hierarchy rotation="0">{window}</hierarchy>'
