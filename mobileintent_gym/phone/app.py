@@ -170,13 +170,16 @@ class App:
             UnknownRouteError: Naming the route and the wrong parameters.
         """
         wanted = set(self.screen(route).params)
-        if not (isinstance(params, tuple) and all(
-                isinstance(pair, tuple) and len(pair) == 2 for pair in params)):
-            raise UnknownRouteError(  # a dict's keys were read as pairs of letters
-                f"parameters of {route!r} must be a tuple of (name, value) pairs, such as "
-                f"(('id', 'x'),), got {brief(params)}")
-        given = {name for name, _ in params}
-        if given != wanted:
+        try:
+            given = {name for name, _ in params}
+        except (TypeError, ValueError):  # no pairs: named below
+            given = None
+        if given != wanted:  # the form is looked at here only, off the path of every tap
+            if not (isinstance(params, tuple) and all(
+                    isinstance(pair, tuple) and len(pair) == 2 for pair in params)):
+                raise UnknownRouteError(  # a dict's keys were read as pairs of letters
+                    f"parameters of {route!r} must be a tuple of (name, value) pairs, such "
+                    f"as (('id', 'x'),), got {brief(params)}")
             raise UnknownRouteError(
                 f"route {route!r} takes parameters {sorted(wanted)}, got {dict(params)!r}")
         try:
