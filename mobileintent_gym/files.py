@@ -155,7 +155,8 @@ def atomic_folder(target: str | Path, keep_existing: bool = False) -> Iterator[P
         partial.rename(target)
 
 
-_STAGE = re.compile(r"\.staged-[0-9a-f]{32}")  # the names of staged_into's folders
+_STAGE_PREFIX = ".staged-"  # staged_into's folders: this and a uuid4's 32 hex digits
+_STAGE = re.compile(re.escape(_STAGE_PREFIX) + "[0-9a-f]{32}")
 
 
 def drop_stale_stages(folder: str | Path) -> None:
@@ -184,7 +185,7 @@ def staged_into(folder: str | Path) -> Iterator[Path]:
     folder = Path(folder)
     made = _missing(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    staging = folder / f".staged-{uuid.uuid4().hex}"  # as _STAGE reads it
+    staging = folder / f"{_STAGE_PREFIX}{uuid.uuid4().hex}"
     staging.mkdir()
     try:
         yield staging

@@ -122,15 +122,15 @@ def distinct_users(users: Iterable[str | os.PathLike[str]],
 
     Raises:
         MobileIntentError: When two of them are one user (a name and the path of its
-            profile, say), or their ids differ only in case or in how an accent is
-            written (one output folder on macOS and Windows), naming both.
+            profile, say), or their ids name one output folder on macOS (ids that differ
+            in case or in how an accent is written) or Windows (in case), naming both.
     """
     ids: dict[str, str | os.PathLike[str]] = {}
     folded: dict[str, str] = {}  # as a disk that ignores case and normalises names sees it
     for user in users:
         user_id = resolve_profile(user, profiles_dir).user_id
         first = folded.setdefault(_folder_key(user_id), user_id)
-        if first == user_id and user_id in ids:
+        if user_id in ids:
             raise MobileIntentError(f"users {str(ids[user_id])!r} and {str(user)!r} are both "
                                     f"user {user_id!r}{why}; give one")
         if first != user_id:
