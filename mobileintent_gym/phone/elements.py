@@ -68,15 +68,16 @@ def read_screen(xml: str) -> tuple[list[ScreenElement], list[str]]:
     Elements come in tree order (:func:`reachable`, the order of
     :class:`~mobileintent_gym.wrappers.ElementActions`); the other texts are
     those of nodes inside no element (titles, message bubbles …), each once, leaving out
-    those a dialog, sheet or scrim is drawn over (:func:`covered`).
+    those the scrim of a dialog or sheet is drawn over (:func:`_covered`).
     """
     root = hierarchy.parse(xml)
     candidates = touch.targets(root)
     elements, labelled = _elements(candidates)
     drawn = root.walk()
-    shown = [n for n in drawn if id(n) not in labelled and (n.text or n.desc)]
-    hidden = covered(drawn, shown, candidates)
-    others = [t for n in shown if id(n) not in hidden for t in (n.text, n.desc) if t]
+    scrims = [(next(i for i, n in enumerate(drawn) if n is c), c) for c in candidates
+              if rid_suffix(c.resource_id) == SCRIM]
+    others = [t for i, n in enumerate(drawn) if id(n) not in labelled and (n.text or n.desc)
+              and not (scrims and _covered(i, n, scrims)) for t in (n.text, n.desc) if t]
     return elements, list(dict.fromkeys(others))
 
 
@@ -99,32 +100,19 @@ def _elements(candidates: Sequence[Node]) -> tuple[list[ScreenElement], set[int]
     return elements, labelled
 
 
-def covered(drawn: Sequence[Node], nodes: Sequence[Node], candidates: Sequence[Node]
-            ) -> set[int]:
-    """The ids of ``nodes`` whose centre the scrim of a dialog or sheet drawn after them covers.
+def _covered(index: int, node: Node, scrims: Sequence[tuple[int, Node]]) -> bool:
+    """Whether the scrim of a dialog or sheet drawn after ``node`` covers its centre.
 
-    A scrim is the dimmed area around it that dismisses it (resource id ``touch_outside``,
-    as Android's own dialogs name it), laid over the whole window. No other surface
-    covers: real apps lay transparent clickable or focusable views over cards and lists
-    whose texts show through.
-
-    Args:
-        drawn: Every node of the tree in paint order (:meth:`Node.walk`).
-        nodes: The nodes asked about.
-        candidates: The tree's touch targets (:func:`~mobileintent_gym.phone.touch.targets`),
-            among which the scrims are; one covers a node drawn before it, outside it.
+    ``node`` is at ``index`` in paint order (:meth:`Node.walk`), and each scrim with its
+    own; one covers it when drawn after the node's whole subtree. A scrim is the dimmed
+    area around a dialog or sheet that dismisses it (resource id ``touch_outside``, as
+    Android's own dialogs name it), laid over the whole window. No other surface covers:
+    real apps lay transparent clickable or focusable views over cards and lists whose
+    texts show through.
     """
-    overlays = [c for c in candidates if rid_suffix(c.resource_id) == SCRIM]
-    if not overlays:
-        return set()
-    order = {id(n): i for i, n in enumerate(drawn)}
-    ends: dict[int, int] = {}  # where each node's subtree ends in paint order
-    for node in reversed(drawn):
-        ends[id(node)] = max((ends[id(c)] for c in node.children),
-                             default=order[id(node)] + 1)
-    return {id(node) for node in nodes
-            if any(order[id(c)] >= ends[id(node)] and contains(c.bounds, *center(node.bounds))
-                   for c in overlays)}
+    end = index + len(node.walk())
+    x, y = center(node.bounds)
+    return any(at >= end and contains(scrim.bounds, x, y) for at, scrim in scrims)
 
 
 def element_at(elements: Sequence[ScreenElement], x: int, y: int) -> ScreenElement | None:
