@@ -39,7 +39,8 @@ def read_segmentation(answer: Any) -> list[tuple[str, list]]:
     The first JSON object is found as :func:`~mobileintent_gym.metrics.prediction.
     first_json_object` finds it (prose, code fences, single quotes and a trailing comma
     around it are fine); an intention written twice is kept twice, and indices written as
-    numeric strings (``"3"``) are read as numbers. The indices are not judged here:
+    numeric strings (``"3"``) or whole numbers with a point (``3.0``) are read as integers.
+    The indices are not judged here:
     :func:`spans` and the scores name bad ones.
 
     Raises:
@@ -59,11 +60,14 @@ def read_segmentation(answer: Any) -> list[tuple[str, list]]:
 
 
 def _index(value: Any) -> Any:
-    """A numeric string as its integer; anything else as it is (``spans`` judges it).
+    """A numeric string or a whole float as its integer; anything else as it is.
 
-    Only plain ASCII numbers of up to 18 digits are read: ``int()`` raises on 4,300.
+    (:func:`spans` judges what is left.) Only plain ASCII numbers of up to 18 digits are
+    read from a string: ``int()`` raises on 4,300.
     """
-    return int(value) if isinstance(value, str) and is_digits(value.strip()) else value
+    if isinstance(value, str) and is_digits(value.strip()):
+        return int(value)
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def spans(segmentation: Segmentation) -> list[Span]:

@@ -245,6 +245,16 @@ def test_an_intention_is_named_by_the_purpose_after_its_last_steps_last_to():
     assert answer == {"In Chat, reply.": [1, 2]}
 
 
+def test_indices_written_as_whole_floats_or_numeric_strings_are_read_as_integers(env):
+    # 2.0 (JSON that a model wrote with a point) was malformed, losing the whole window.
+    env.reset(seed=4)
+    texts, groups = zip(*env.unwrapped.truth, strict=True)
+    written = [[float(i) if n % 2 else str(i) for n, i in enumerate(group)] for group in groups]
+    assert any(isinstance(i, float) for group in written for i in group)
+    _, reward, _, _, info = env.step(answer(zip(texts, written, strict=True)))
+    assert info["malformed"] is None and info["acc_g"] == 1.0 and reward == pytest.approx(1.0)
+
+
 @pytest.mark.parametrize("bad", [[], [0], [2.5]])
 def test_one_segment_without_valid_indices_makes_the_whole_answer_malformed(env, bad):
     # As documented: the other segments, written exactly as the truth, are not scored apart.
