@@ -64,6 +64,20 @@ def check_seed(seed: Any) -> int:
     return int(seed)
 
 
+def check_render_mode(render_mode: Any, modes: Iterable[str]) -> str | None:
+    """``render_mode`` when it is ``None`` or one of an env's ``modes``.
+
+    Raises:
+        InvalidOptionsError: Naming the value and the modes the env has.
+    """
+    modes = tuple(modes)
+    if render_mode is None or (isinstance(render_mode, str) and render_mode in modes):
+        return render_mode
+    allowed = " or ".join(repr(mode) for mode in (None, *modes))
+    said = "" if modes else " (this env renders nothing)"
+    raise InvalidOptionsError(f"render_mode must be {allowed}{said}, got {brief(render_mode)}")
+
+
 def positive_integer(name: str, value: Any) -> int:
     """``value`` as an ``int`` when it is an integer of at least 1 (see :func:`is_integer`).
 

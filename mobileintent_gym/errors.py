@@ -15,12 +15,15 @@ def raised_at(err: BaseException, where: Callable[[str], bool] = lambda filename
 def brief(value: object, limit: int = 80) -> str:
     """``repr(value)`` for a message: cut to ``limit`` characters, ending in "…" when cut.
 
-    An integer too long to write (Python writes at most 4,300 digits) is told by its size.
+    An integer too long to write (Python writes at most 4,300 digits) is told by its size,
+    and a value whose ``repr`` fails by its type: a message never raises in its place.
     """
     try:
         text = repr(value)
     except ValueError:  # the digit limit, inside a container too
         return f"<{type(value).__name__} holding an integer too long to write>"
+    except Exception as err:  # a user's object: any error of its __repr__
+        return f"<{type(value).__name__} whose repr raised {type(err).__name__}>"
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 

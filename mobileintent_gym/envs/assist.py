@@ -47,7 +47,7 @@ import numpy as np
 from gymnasium import spaces
 
 from mobileintent_gym.actions import ActionLike
-from mobileintent_gym.checks import check_flags, check_seed
+from mobileintent_gym.checks import check_flags, check_render_mode, check_seed
 from mobileintent_gym.envs.days import (
     check_config,
     check_counts,
@@ -121,12 +121,11 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
         check_number("false_alarm_cost", false_alarm_cost, 0.0, float("inf"))
         check_number("match_threshold", match_threshold, 0.0, 1.0)
         check_config(config)
+        render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.config = config or GeneratorConfig(noise=ASSIST_NOISE)
         if self.config.interleave:
             raise MobileIntentError("the Assist env lives days without interleaved intentions; "
                                     f"got a config with interleave={self.config.interleave}")
-        if render_mode not in (None, "rgb_array"):
-            raise MobileIntentError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.users = env_users(users, self.config.profiles_dir)
         self.data_seed, self.history = seed, history
         self.history_days, self.play_days = history_days, play_days

@@ -28,7 +28,7 @@ import numpy as np
 from mobileintent_gym.actions import ActionLike, action_space, to_action
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
-from mobileintent_gym.checks import check_flags, check_type, reset_options
+from mobileintent_gym.checks import check_flags, check_render_mode, check_type, reset_options
 from mobileintent_gym.envs.kept_content import KeptContent
 from mobileintent_gym.envs.spaces import observation_fields, observation_space
 from mobileintent_gym.errors import (
@@ -112,8 +112,7 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
                  pair: PairConfig | None = None,
                  profiles_dir: str | None = None, render_mode: str | None = None,
                  require_encoder: str | None = None) -> None:
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.users = env_users(users, profiles_dir)
         self.tasks = chosen_tasks(tasks)
         self.fields = observation_fields(observation)

@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 from gymnasium import spaces
 
-from mobileintent_gym.checks import check_seed
+from mobileintent_gym.checks import check_render_mode, check_seed
 from mobileintent_gym.envs.days import check_config, check_counts, draw_day
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import UnicodeText
@@ -82,6 +82,7 @@ class PredictEnv(gym.Env[dict[str, str], str]):
         seed: Seed of the generated sessions (the data set).
         encoder: Sentence encoder of Acc-S (default all-MiniLM-L6-v2, extra ``[embed]``).
         config: How sessions are generated.
+        render_mode: ``None``: the env renders nothing (it shows no screen).
 
     Reset options: ``user`` (a profile, or a set to draw from) and ``day`` (index among the
     predicted days) pick the episode.
@@ -91,7 +92,9 @@ class PredictEnv(gym.Env[dict[str, str], str]):
 
     def __init__(self, users: UserSpec = "test", *, history_days: int = 7,
                  predict_days: int = 2, history: int = 50, seed: int = 0,
-                 encoder: Encoder | None = None, config: GeneratorConfig | None = None) -> None:
+                 encoder: Encoder | None = None, config: GeneratorConfig | None = None,
+                 render_mode: None = None) -> None:
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         history_days, predict_days, history = check_counts(
             history_days=history_days, predict_days=predict_days, history=history)
         seed = check_seed(seed)

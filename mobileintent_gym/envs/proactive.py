@@ -41,9 +41,10 @@ from dataclasses import asdict
 from typing import Any, ClassVar
 
 import gymnasium as gym
+import numpy as np
 from gymnasium import spaces
 
-from mobileintent_gym.checks import check_flags, check_seed
+from mobileintent_gym.checks import check_flags, check_render_mode, check_seed
 from mobileintent_gym.envs.days import (
     check_config,
     check_counts,
@@ -123,6 +124,8 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         encoder: Sentence encoder of the match (default all-MiniLM-L6-v2, extra ``[embed]``).
         config: How sessions are generated (default ``GeneratorConfig(noise=STREAM_NOISE,
             interleave=STREAM_INTERLEAVE)``).
+        render_mode: ``"rgb_array"`` (:meth:`render` gives the newest frame at the
+            phone's full size) or ``None``.
 
     Reset options: ``user`` and ``day`` (index among the played days).
 
@@ -131,14 +134,16 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
             ``tn``), for evaluators: an agent learns them only when the day ends.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 1}
 
     def __init__(self, users: UserSpec = "test", *, history_days: int = 3,
                  play_days: int = 2, window: int = 10, stride: int = 1,
                  frame_size: tuple[int, int] = (216, 480), hierarchy: bool = False,
                  candidates: bool = False, history: int = 50,
                  match_threshold: float = MATCH_THRESHOLD, seed: int = 0,
-                 encoder: Encoder | None = None, config: GeneratorConfig | None = None) -> None:
+                 encoder: Encoder | None = None, config: GeneratorConfig | None = None,
+                 render_mode: str | None = None) -> None:
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         history_days, play_days, window, stride, history = check_counts(
             history_days=history_days, play_days=play_days, window=window, stride=stride,
             history=history)
@@ -256,6 +261,13 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
                    "memory_given": sum(op is not None for op in said)}
         return {**scores, "turns": len(gold),
                 "malformed": sum(s.error is not None for s in self._said)}
+
+    def render(self) -> np.ndarray | None:
+        """The newest frame at the phone's size (``rgb_array``), or ``None``.
+
+        Before the first reset that is the phone's home screen.
+        """
+        return self._phone.screenshot() if self.render_mode == "rgb_array" else None
 
     def close(self) -> None:
         """Release the replay phone."""

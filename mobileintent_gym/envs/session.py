@@ -34,7 +34,7 @@ from gymnasium import spaces
 from mobileintent_gym.actions import ActionLike
 from mobileintent_gym.backends.base import Device
 from mobileintent_gym.backends.loader import load_device
-from mobileintent_gym.checks import check_flags, check_seed, check_type
+from mobileintent_gym.checks import check_flags, check_render_mode, check_seed, check_type
 from mobileintent_gym.envs.days import check_config, check_counts, draw_day
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.scoring import scoring_encoder
@@ -154,6 +154,7 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
                    "an Encoder (with name and encode(texts)) or None")
         check_config(config)
         check_type("device", device, (Device, str), "a Device or a config text such as 'sim'")
+        check_render_mode(render_mode, self.metadata["render_modes"])
         # Users first: a misspelt one is named before any device is opened.
         profiles_dir = (config or GeneratorConfig()).profiles_dir
         self.users, self.data_seed = env_users(users, profiles_dir), seed

@@ -32,7 +32,7 @@ import numpy as np
 from gymnasium import spaces
 from PIL import Image
 
-from mobileintent_gym.checks import check_flags, check_seed, reset_options
+from mobileintent_gym.checks import check_flags, check_render_mode, check_seed, reset_options
 from mobileintent_gym.envs.days import check_config, check_counts, check_size
 from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.spaces import FrameBox, UnicodeText
@@ -65,6 +65,8 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         screenshot_size: (width, height) of those frames.
         encoder: Sentence encoder of Acc-S (default all-MiniLM-L6-v2, extra ``[embed]``).
         config: How sessions are generated.
+        render_mode: ``None``: the env renders nothing (its screens are in the
+            observation's ``screenshots``).
 
     Reset options: ``user`` (a profile, or a set to draw from), ``day`` (index) and
     ``start`` (index of the window's first intention in that day) pick the window instead
@@ -76,7 +78,8 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
     def __init__(self, users: UserSpec = "test", *, days: int = 2, window: int = 5,
                  seed: int = 0, screenshots: bool = False,
                  screenshot_size: tuple[int, int] = (216, 480), encoder: Encoder | None = None,
-                 config: GeneratorConfig | None = None) -> None:
+                 config: GeneratorConfig | None = None, render_mode: None = None) -> None:
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         days, window = check_counts(days=days, window=window)
         seed = check_seed(seed)
         check_flags(screenshots=screenshots)

@@ -28,6 +28,32 @@ def predict():
     env.close()
 
 
+ENV_IDS = [f"Act2Intent-{name}-v0"
+           for name in ("Execute", "Understand", "Predict", "Session", "Proactive", "Assist")]
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_every_env_takes_render_mode_none_and_names_a_bad_one(env_id):
+    # Understand, Predict and Proactive took no render_mode at all (a TypeError from
+    # gym.make), and Assist refused a bad one with an error that was no ValueError.
+    env = gym.make(env_id, users=USERS, render_mode=None)
+    assert env.unwrapped.render_mode is None
+    env.close()
+    with pytest.raises(InvalidOptionsError) as caught:  # Gymnasium warns, then makes it
+        gym.make(env_id, users=USERS, render_mode="ansi")
+    assert isinstance(caught.value, ValueError)
+    assert str(caught.value).startswith("render_mode must be None")
+    assert str(caught.value).endswith("got 'ansi'")
+    with pytest.raises(InvalidOptionsError, match=r"got array\(\['rgb_array'"):
+        type(env.unwrapped)(users=USERS, render_mode=np.array(["rgb_array", "x"]))
+
+
+@pytest.mark.parametrize("env_id", ["Act2Intent-Understand-v0", "Act2Intent-Predict-v0"])
+def test_the_envs_without_screens_say_they_render_nothing(env_id):
+    with pytest.raises(InvalidOptionsError, match="this env renders nothing"):
+        gym.make(env_id, users=USERS, render_mode="rgb_array")
+
+
 def test_answers_holding_a_lone_surrogate_are_scored_not_raised(understand, predict):
     # The tokenizer refused them: a TypeError out of step(), and Understand's episode was
     # over without a result.

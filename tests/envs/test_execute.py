@@ -114,6 +114,17 @@ def test_a_bad_action_changes_nothing_and_is_flagged(env):
     assert "5000" in env.step(Action.click(5000, 10))[4]["invalid_action"]
 
 
+def test_an_action_whose_repr_fails_is_flagged_not_raised(env):
+    # Naming the bad value called its repr, whose TypeError left step() in place of the flag.
+    class Opaque:
+        def __repr__(self):
+            raise TypeError("no repr")
+
+    env.reset(seed=0, options={"user": USERS[0], "task": "G-WCT-01:common:explicit"})
+    info = env.step(Opaque())[4]
+    assert "<Opaque whose repr raised TypeError>" in info["invalid_action"]
+
+
 def test_a_refused_action_is_a_step_spent_on_its_screen_and_reaches_its_subgoal(env):
     # An episode of unparsed model answers on the entry screen scored SAR n/a (nothing
     # reached), where one of COMPLETEs scored 0: a refused action was no action to the judge.
