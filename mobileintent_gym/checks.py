@@ -13,6 +13,8 @@ import numpy as np
 from mobileintent_gym.errors import InvalidArgumentError, InvalidOptionsError, brief
 
 MAX_DIGITS = 18
+MAX_PORT = 65535
+"""The highest TCP port."""
 
 
 def is_integer(value: Any) -> bool:

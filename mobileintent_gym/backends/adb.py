@@ -67,7 +67,7 @@ from mobileintent_gym.backends.adb_transport import (
 )
 from mobileintent_gym.backends.loader import DeviceConfigError
 from mobileintent_gym.backends.observed import observed_event, read_frame, read_screen
-from mobileintent_gym.checks import is_count, is_finite, xml_invalid
+from mobileintent_gym.checks import MAX_PORT, is_count, is_finite, xml_invalid
 from mobileintent_gym.errors import DeviceError, InvalidActionError, brief
 from mobileintent_gym.files import unlock
 from mobileintent_gym.phone import ActResult, StepEvent
@@ -138,8 +138,8 @@ class AdbConfig:
             if not isinstance(getattr(self, name), str):
                 raise DeviceConfigError(f"AdbConfig {name} must be text, got "
                                         f"{brief(getattr(self, name), 60)}")
-        checks = (("server_port", is_count(self.server_port) and self.server_port <= 65535,
-                   "a port in 1-65535"),
+        checks = (("server_port", is_count(self.server_port) and self.server_port <= MAX_PORT,
+                   f"a port in 1-{MAX_PORT}"),
                   ("timeout", is_finite(self.timeout) and self.timeout > 0,
                    "a number of seconds above 0"),
                   ("retries", is_count(self.retries, least=0), "an integer of at least 0"),

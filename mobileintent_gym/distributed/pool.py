@@ -30,7 +30,7 @@ from gymnasium import logger
 
 from mobileintent_gym import rollouts
 from mobileintent_gym.agents.resolve import agent_file_modules
-from mobileintent_gym.checks import is_digits, positive_integer
+from mobileintent_gym.checks import MAX_PORT, is_digits, positive_integer
 from mobileintent_gym.console import Progress
 from mobileintent_gym.distributed.heap import HeapTrimmer
 from mobileintent_gym.distributed.threads import usable_cpus, worker_thread_env
@@ -123,9 +123,10 @@ def check_address(address: str | None) -> None:
     if address is None or address in ("auto", "local"):
         return
     host, colon, port = address.removeprefix("ray://").rpartition(":")
-    if not (host and colon and is_digits(port)):
-        raise RolloutError(f"{address!r} is no Ray address: give host:port, "
-                           "ray://host:port, auto or local")
+    if not (host and colon and "/" not in host and is_digits(port)
+            and 0 < int(port) <= MAX_PORT):
+        raise RolloutError(f"{address!r} is no Ray address: give host:port (a port up to "
+                           f"{MAX_PORT}), ray://host:port, auto or local")
     try:
         with socket.create_connection((host.strip("[]"), int(port)), ADDRESS_TIMEOUT) as sock:
             grpc = os.environ.get("RAY_USE_TLS", "0") not in ("0", "") or _speaks_grpc(sock)
@@ -158,8 +159,11 @@ def _speaks_grpc(sock: socket.socket) -> bool:
 
 
 def ray_address(address: str | None) -> str | None:
-    """The cluster address Ray connects to: ``address``, else ``$RAY_ADDRESS`` (or none)."""
-    return address or os.environ.get("RAY_ADDRESS") or None
+    """The cluster address Ray connects to: ``address``, else ``$RAY_ADDRESS`` (or none).
+
+    An empty ``address`` is given, not absent: :func:`check_address` names it.
+    """
+    return address if address is not None else os.environ.get("RAY_ADDRESS") or None
 
 
 _UNPICKLABLE = re.compile(r"FailTuple\((?P<name>[^ ]+) \[path=(?P<path>[^,]+), obj=(?P<obj>.*?), "

@@ -400,8 +400,12 @@ def test_an_address_where_no_cluster_answers_is_named(monkeypatch):
     monkeypatch.delenv("RAY_ADDRESS")
     for left_to_ray in (None, "auto", "local"):
         check_address(left_to_ray)
-    for garbage in ("garbage", "localhost:abc", ":6379", "ray://"):
-        with pytest.raises(RolloutError, match=f"'{garbage}' is no Ray address"):
+    # A URL's scheme, a port past 65535 and an empty address were taken for host:port
+    # (the first two then failed as unreachable; "" started a new local cluster).
+    monkeypatch.setenv("RAY_ADDRESS", "auto")
+    for garbage in ("garbage", "localhost:abc", ":6379", "ray://", "http://127.0.0.1:80",
+                    "127.0.0.1:99999", "127.0.0.1:0", ""):
+        with pytest.raises(RolloutError, match=f"'{re.escape(garbage)}' is no Ray address"):
             check_address(garbage)
 
 
