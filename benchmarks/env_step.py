@@ -106,10 +106,15 @@ def content_seconds(user: str, cache: str) -> float:
 
 def main() -> None:
     """Measure and print every figure; optionally write them as JSON."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeats", type=positive_int, default=3)
-    parser.add_argument("--random-episodes", type=positive_int, default=12)
-    parser.add_argument("--out")
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=positive_int, default=3,
+                        help="timed replays of each workload after an untimed one; the "
+                             "fastest is kept (default 3)")
+    parser.add_argument("--random-episodes", type=positive_int, default=12,
+                        help="seeded random-agent episodes recorded per screen size "
+                             "(default 12)")
+    parser.add_argument("--out", help="also write the figures to this JSON file")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as cache:
         figures = {"first_user_content_built_s": content_seconds(USERS[0], cache),

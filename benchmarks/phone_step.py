@@ -201,10 +201,15 @@ def memory_mb(actions: list[Action]) -> float:
 
 def main() -> None:
     """Run every measurement and print/write the figures."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--steps", type=positive_int, default=2000)
-    parser.add_argument("--baseline-steps", type=positive_int, default=200)
-    parser.add_argument("--out", type=Path, default=None)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", type=positive_int, default=2000,
+                        help="steps of the recorded workload, in each mode (default 2000)")
+    parser.add_argument("--baseline-steps", type=positive_int, default=200,
+                        help="its first steps taken by the uncached baseline and, for the "
+                             "speed-up, by the cached phone (default 200; at most --steps)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="also write the figures to this JSON file")
     args = parser.parse_args()
     if args.baseline_steps > args.steps:
         parser.error(f"--baseline-steps {args.baseline_steps} is more than --steps "
