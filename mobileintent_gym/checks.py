@@ -13,6 +13,7 @@ import numpy as np
 from mobileintent_gym.errors import InvalidArgumentError, InvalidOptionsError, brief
 
 MAX_DIGITS = 18
+"""The most digits of an integer read from text or a profile (an int64 holds it)."""
 MAX_PORT = 65535
 """The highest TCP port."""
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable
+from types import ModuleType
+from typing import Any
 
 
 def raised_at(err: BaseException, where: Callable[[str], bool] = lambda filename: True) -> str:
@@ -25,6 +27,12 @@ def brief(value: object, limit: int = 80) -> str:
     except Exception as err:  # a user's object: any error of its __repr__
         return f"<{type(value).__name__} whose repr raised {type(err).__name__}>"
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def first_line(err: BaseException) -> str:
+    """``Type: first line of the message``, for an error quoted inside another."""
+    said = str(err).strip().splitlines()
+    return f"{type(err).__name__}: {said[0] if said else ''}"
 
 
 class MobileIntentError(Exception):
@@ -87,7 +95,7 @@ class AppActionError(DeviceError):
         self.reason = reason
         self.where = where
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type, tuple[str, str], dict[str, Any]]:
         """Pickled with both parts and what was added since, notes too (for a worker's)."""
         return type(self), (self.reason, self.where), self.__dict__
 
@@ -96,7 +104,7 @@ class DependencyNotInstalled(MobileIntentError, ImportError):
     """An optional dependency is missing; the message names the extra that provides it."""
 
 
-def require(module: str, extra: str):
+def require(module: str, extra: str) -> ModuleType:
     """Import an optional dependency, failing with the pip extra that installs it.
 
     Args:

@@ -13,7 +13,7 @@ import datetime
 import json
 import math
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -370,7 +370,7 @@ def _comparable(provenance: dict[str, Any]) -> dict[str, Any]:
             "encoder_fallback": provenance.get("encoder_fallback") is not None}
 
 
-def _frames_saver(run: Plan, index: int, names: list[str]):
+def _frames_saver(run: Plan, index: int, names: list[str]) -> Callable[[np.ndarray], None]:
     """A frame hook storing PNGs beside ``--out`` (for screens that cannot be re-rendered)."""
     folder = run.out.with_name(run.out.stem + "_frames")
     folder.mkdir(exist_ok=True)

@@ -221,10 +221,6 @@ class MemoryFileSystem:
                  if p.startswith(prefix) and p != prefix}
         return sorted(names)
 
-    def used(self) -> int:
-        """Bytes held by all files."""
-        return self._used
-
     def free(self) -> int:
         """Bytes that can still be written or reserved."""
         return self._capacity - self._used - self._reserved

@@ -8,8 +8,8 @@ import gymnasium as gym
 
 from mobileintent_gym.actions import Action, parse_action
 from mobileintent_gym.errors import InvalidActionError
+from mobileintent_gym.intents.describe import HOME_SCREEN
 
-_HOME = "On the home screen"
 _PRESS_HOME = Action.press("HOME")
 
 
@@ -39,7 +39,7 @@ class GuidanceAgent:
             self._segment = info.get("segment")
             steps = (_step(line) for line in observation["guidance"].splitlines())
             self._queue = [action for action, description in steps
-                           if not description.startswith(_HOME) and action != _PRESS_HOME]
+                           if not description.startswith(HOME_SCREEN) and action != _PRESS_HOME]
         return self._queue.pop(0) if self._queue else Action.complete()
 
 

@@ -29,7 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from mobileintent_gym.checks import is_finite
-from mobileintent_gym.errors import DependencyNotInstalled, MobileIntentError, brief, require
+from mobileintent_gym.errors import (
+    DependencyNotInstalled,
+    MobileIntentError,
+    brief,
+    first_line,
+    require,
+)
 from mobileintent_gym.files import atomic_folder, hash_file
 from mobileintent_gym.once import TORCH_RNG
 from mobileintent_gym.users.cache import cache_root, cached_snapshot
@@ -267,16 +273,10 @@ def _weights_errors() -> tuple[type[Exception], ...]:
     return OSError, ValueError, RuntimeError, SafetensorError
 
 
-def _first_line(err: Exception) -> str:
-    """``Type: first line of the message``, for an error quoted inside another."""
-    said = str(err).strip().splitlines()
-    return f"{type(err).__name__}: {said[0] if said else ''}"
-
-
 def _unloadable(name: str, source: str, err: Exception) -> MobileIntentError:
     """The error for a model transformers could not load from ``source``."""
     return MobileIntentError(f"model {name!r} could not be loaded from {source}: it holds no "
-                             f"causal LM with its tokenizer ({_first_line(err)})")
+                             f"causal LM with its tokenizer ({first_line(err)})")
 
 
 def _with_adapters(folder: Path, device: str) -> LanguageModel:
@@ -320,7 +320,7 @@ def merge_adapters(model: Any, folder: str | Path) -> Any:
         adapted = peft.PeftModel.from_pretrained(model.float(), str(folder))
     except _weights_errors() as err:
         raise MobileIntentError(f"the LoRA adapters of {folder} could not be loaded onto "
-                                f"their base model ({_first_line(err)})") from err
+                                f"their base model ({first_line(err)})") from err
     return adapted.merge_and_unload().to(dtype)
 
 
@@ -411,7 +411,7 @@ def _available(model: str, local_only: bool, tried: list[str]) -> bool:
     try:
         transformers.AutoConfig.from_pretrained(model, local_files_only=local_only)
     except (OSError, ValueError) as err:
-        tried.append(f"the {'cache' if local_only else 'hub'}: {str(err).splitlines()[0]}")
+        tried.append(f"the {'cache' if local_only else 'hub'}: {first_line(err)}")
         return False
     return True
 

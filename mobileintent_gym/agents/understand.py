@@ -12,9 +12,9 @@ import gymnasium as gym
 import numpy as np
 
 from mobileintent_gym.checks import check_seed
+from mobileintent_gym.intents.describe import HOME_SCREEN
 
 _LINE = re.compile(r"^(\d+)\. (.*)$")
-_HOME = "On the home screen"
 
 
 def numbered_steps(observation: dict[str, Any]) -> list[str]:
@@ -53,7 +53,7 @@ class RandomSegmenter:
 
 
 def _app(description: str) -> str:
-    return "" if description.startswith(_HOME) else description.split(",", 1)[0][3:]
+    return "" if description.startswith(HOME_SCREEN) else description.split(",", 1)[0][3:]
 
 
 class AppSwitchSegmenter:
@@ -82,7 +82,7 @@ class AppSwitchSegmenter:
             backed_out = i > 1 and "press Back" in steps[i - 2]
             # An app opened by a home-screen step that began an intention continues it.
             new_app = _app(step) not in ("", app) and not began_at_home
-            home_cut = step.startswith(_HOME) and not backed_out
+            home_cut = step.startswith(HOME_SCREEN) and not backed_out
             if not groups or home_cut or new_app:
                 groups.append([])
             groups[-1].append(i)

@@ -18,6 +18,9 @@ from mobileintent_gym.phone.query import rid_suffix
 from mobileintent_gym.phone.ui import Node
 from mobileintent_gym.phone.widgets import SECTION_TITLE, TITLE
 
+HOME_SCREEN = "On the home screen"
+"""How a description of an action taken on the launcher begins (else ``In <App>``)."""
+
 MAX_WORDS = 20
 LAUNCHER = "launcher"
 _TITLE_IDS = (TITLE, "alertTitle")
@@ -146,7 +149,7 @@ def describe(event: StepEvent, before: Node, after: Node, apps: Mapping[str, str
         words.
     """
     app = app_of(event.route_before)
-    where = "On the home screen" if app is None else f"In {apps.get(app, app)}"
+    where = HOME_SCREEN if app is None else f"In {apps.get(app, app)}"
     titles = (screen_title(before, event.route_before), screen_title(after, event.route_after))
     label = hit_label(event, before)
     why = _purpose(event, apps, titles, _clip(label, 4))

@@ -23,7 +23,8 @@ class Pen:
         under: The colour below the icon (what ``hole`` shapes paint).
     """
 
-    def __init__(self, draw: ImageDraw.ImageDraw, box: Box, color: Color, under: Color):
+    def __init__(self, draw: ImageDraw.ImageDraw, box: Box, color: Color,
+                 under: Color) -> None:
         self.d, self.color, self.under = draw, color, under
         self.x, self.y, self.s = box[0], box[1], box[2] / 24.0
         self.w = max(1, round(2 * self.s))
@@ -273,8 +274,6 @@ _ICONS: dict[str, Callable[[Pen], None]] = {
     "signal": _signal, "backspace": _backspace, "enter": _enter,
     "smile": _smile, "wifi": _wifi,
 }
-
-NAMES = frozenset(_ICONS)
 
 Glyph = str | Callable[[Pen], None]
 """An icon: the name of a shared one, or a painter function of one's own."""

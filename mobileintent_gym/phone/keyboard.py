@@ -27,7 +27,6 @@ ROWS = {
              f"{LETTERS},{SPACE}.{ENTER}"),
 }
 """Key set → its rows of keys, top to bottom."""
-KEY_SETS = tuple(ROWS)
 _LABELS = {SYMBOLS: "?123", LETTERS: "ABC", SPACE: "space"}
 _ICONS = {SHIFT: "shift", BACKSPACE: "backspace", ENTER: "enter"}
 _WIDE = {SPACE: 4.5, SHIFT: 1.5, BACKSPACE: 1.5, ENTER: 1.5, SYMBOLS: 1.5, LETTERS: 1.5}

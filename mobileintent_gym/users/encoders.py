@@ -25,7 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from gymnasium import logger
 
-from mobileintent_gym.errors import MobileIntentError, require
+from mobileintent_gym.errors import MobileIntentError, first_line, require
 from mobileintent_gym.once import ForkSafeLock, once
 
 STUDY_MODEL = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
@@ -198,8 +198,7 @@ def _load(model_id: str, fallback: str | None, max_seq_length: int,
         except (ImportError, MemoryError):  # this machine's, not the source's: no fallback
             raise
         except Exception as err:  # damaged weights raise what their reader does
-            tried.append(f"the {source}: {type(err).__name__}: "
-                         f"{(str(err).splitlines() or [''])[0]}")
+            tried.append(f"the {source}: {first_line(err)}")
             continue
         return model_id, source, _limited(model, max_seq_length), None
     if fallback is None:

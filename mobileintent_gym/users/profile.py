@@ -43,14 +43,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from mobileintent_gym.checks import is_integer, unique_keys, xml_safe
+from mobileintent_gym.checks import MAX_DIGITS, is_integer, unique_keys, xml_safe
 from mobileintent_gym.errors import InvalidProfileError, MobileIntentError, brief
 from mobileintent_gym.vocabulary import DOMAINS
 
 PROFILES_ENV = "MOBILEINTENT_GYM_PROFILES"
 MAX_NAME = 255  # a file name's limit: characters of a profile name, UTF-8 bytes of a user id
 MAX_DEPTH = 16  # nesting of the free-form demographics
-MAX_DIGITS = 18  # of an integer in them (an int64 holds it)
 _FIELDS = ("user_id", "demographics", "interests", "affinities", "interactions")
 
 

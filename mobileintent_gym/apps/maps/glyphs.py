@@ -33,23 +33,9 @@ def star(p: Pen) -> None:
            2, 9.2, 9.1, 8.6)
 
 
-def turn(p: Pen) -> None:
-    """Directions: a turn arrow in a diamond."""
-    p.poly(12, 1, 23, 12, 12, 23, 1, 12)
-    p.poly(13, 6.5, 17.5, 10.5, 13, 14.5, hole=True)
-    p.rect(8, 9.3, 14, 11.7, hole=True)
-    p.rect(8, 9.3, 10.4, 16.5, hole=True)
-
-
 def bookmark(p: Pen) -> None:
     """A saved place: a filled bookmark."""
     p.poly(6, 3, 18, 3, 18, 21, 12, 16, 6, 21)
-
-
-def bookmark_outline(p: Pen) -> None:
-    """Save a place: a bookmark outline."""
-    bookmark(p)
-    p.poly(8.2, 5.2, 15.8, 5.2, 15.8, 16.8, 12, 13.6, 8.2, 16.8, hole=True)
 
 
 def car(p: Pen) -> None:
@@ -92,7 +78,3 @@ def bicycle(p: Pen) -> None:
     p.line(8.5, 6.5, 11.5, 6.5)  # the saddle
     p.line(15, 6, 16, 9)  # the handlebar's stem
 
-
-def navigate(p: Pen) -> None:
-    """Start navigating: an arrowhead pointing up and right."""
-    p.poly(21, 3, 13.5, 21, 11, 13, 3, 10.5)

@@ -27,7 +27,7 @@ class Rid:
 
     NAV_EXPLORE, NAV_GO, NAV_SAVED = "nav_explore", "nav_go", "nav_saved"
     TOOLBAR, TITLE, SUBTITLE, META = widgets.TOOLBAR, widgets.TITLE, widgets.SUBTITLE, widgets.META
-    MAP, PIN, MY_LOCATION, ROUTE_LINE = "map", "pin", "my_location", "route_line"
+    MAP, PIN, MY_LOCATION = "map", "pin", "my_location"
     SEARCH_BAR, CHIP, NAV_BANNER, RESUME = "search_bar", "chip", "nav_banner", "resume"
     SEARCH_FIELD, HISTORY, SECTION, RECENT, RESULT = (
         "search_field", "history", "section", "recent", "result")

@@ -19,7 +19,8 @@ from mobileintent_gym.phone.ui import Column, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx
 
 _STAR, _NO_STAR, _OPEN = (251, 188, 4), (218, 220, 224), (24, 128, 56)
-_ROW_THUMBS = {"address": (glyphs.pin, (221, 60, 48)), "hours": (glyphs.clock, (95, 99, 104))}
+_ROW_THUMBS = {Rid.ADDRESS: (glyphs.pin, (221, 60, 48)),
+               Rid.HOURS: (glyphs.clock, (95, 99, 104))}
 
 
 class PlaceScreens:
@@ -46,8 +47,8 @@ class PlaceScreens:
                 color=t.muted, rid=Rid.SUBTITLE)),
             (ctx.dp(72), lambda r: self._actions(ctx, ui.inset(r, pad, ctx.dp(12)), place,
                                                  saved)),
-            (ctx.dp(72), lambda r: self._fact(ctx, r, place.address, "Address", "address")),
-            (ctx.dp(72), lambda r: self._fact(ctx, r, place.hours, "Hours", "hours")),
+            (ctx.dp(72), lambda r: self._fact(ctx, r, place.address, "Address", Rid.ADDRESS)),
+            (ctx.dp(72), lambda r: self._fact(ctx, r, place.hours, "Hours", Rid.HOURS)),
             (ctx.dp(48), lambda r: widgets.section_header(ctx, r, "About")),
             (about_h, lambda r: widgets.paragraph(ctx, ui.inset(r, pad, 0), place.about, 15,
                                                   rid=Rid.ABOUT)),
