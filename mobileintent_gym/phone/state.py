@@ -6,6 +6,7 @@ import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from mobileintent_gym.errors import InvalidStateError
@@ -54,6 +55,26 @@ def moved(time: str, by: timedelta) -> str:
 def moved_each(records: Iterable[_R], by: timedelta, name: str = "time") -> tuple[_R, ...]:
     """Immutable ``records`` with the time each holds in its field ``name`` moved by ``by``."""
     return tuple(replace(r, **{name: moved(getattr(r, name), by)}) for r in records)
+
+
+def frozen_fields(record: Any, mappings: Iterable[str] = (),
+                  sequences: Iterable[str] = ()) -> None:
+    """Make a frozen dataclass's ``mappings`` read-only and its ``sequences`` tuples.
+
+    For an app state's ``__post_init__``: whatever was given (a dict, a list), the state
+    holds immutable values, as the phone asks.
+    """
+    for name in mappings:
+        value = getattr(record, name)
+        if not isinstance(value, MappingProxyType):
+            object.__setattr__(record, name, MappingProxyType(dict(value)))
+    for name in sequences:
+        object.__setattr__(record, name, tuple(getattr(record, name)))
+
+
+def toggled(ids: tuple[str, ...], item: str) -> tuple[str, ...]:
+    """``ids`` without ``item`` if it holds it, else with ``item`` first (a like, a save)."""
+    return tuple(i for i in ids if i != item) if item in ids else (item, *ids)
 
 
 def moved_within(records: Mapping[str, _R], name: str, by: timedelta) -> dict[str, _R]:

@@ -11,9 +11,10 @@ give their own parts; task templates refer to them through their app's names mod
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Any, TypeVar
 
 from mobileintent_gym.phone import ui
 from mobileintent_gym.phone.paint import (
@@ -28,7 +29,9 @@ from mobileintent_gym.phone.paint import (
     wrap,
 )
 from mobileintent_gym.phone.state import DEFAULT_CLOCK
-from mobileintent_gym.phone.ui import Intent, Node, Rect
+from mobileintent_gym.phone.ui import Intent, ItemBuilder, Node, Rect
+
+_T = TypeVar("_T")
 
 MAX_FIELD_LENGTH = 4000
 """The most characters a text field (:func:`text_field`) holds; typing stops there."""
@@ -116,7 +119,7 @@ def page(ctx: Ctx, rid: str, color: Color | None = None) -> tuple[Node, ui.Colum
 
 def text(ctx: Ctx, rect: Rect, value: str, size: float = 16, *, color: Color | None = None,
          under: Color | None = None, bold: bool = False, rid: str = "",
-         align: str = "left", **kw) -> Node:
+         align: str = "left", **kw: Any) -> Node:
     """A TextView on one line (cut with an ellipsis when it does not fit)."""
     t = ctx.theme
     paint = Label(value, ctx.dp(size), color or t.text, under or t.background, bold, align)
@@ -136,7 +139,7 @@ def text_height(ctx: Ctx, value: str, size: float, width: int, *, lines: int = W
 
 def paragraph(ctx: Ctx, rect: Rect, value: str, size: float = 16, *, lines: int = WHOLE,
               color: Color | None = None, under: Color | None = None, bold: bool = False,
-              rid: str = "", **kw) -> Node:
+              rid: str = "", **kw: Any) -> Node:
     """A TextView whose text wraps onto up to ``lines`` lines, from the top of ``rect``.
 
     Its frame is ``rect`` cut to the measured height (:func:`text_height`).
@@ -230,6 +233,34 @@ def list_row(ctx: Ctx, rect: Rect, title: str, subtitle: str = "", *,
         button.entity = entity
         row.add(button)
     return row
+
+
+def detail_row(ctx: Ctx, rect: Rect, key: str, value: str, *, key_dp: float,
+               rid: str) -> Node:
+    """One detail: its name on the left (``key_dp`` wide), its value on the right."""
+    t = ctx.theme
+    row = Node(ui.LINEAR, rect, resource_id=ctx.rid(rid), paint=Fill(t.background))
+    name, shown = ui.split_row(ui.inset(rect, ctx.dp(20), 0), [ctx.dp(key_dp), None])
+    return row.add(text(ctx, name, key, 14, color=t.muted),
+                   text(ctx, shown, value, 14, align="right"))
+
+
+def card_pairs(ctx: Ctx, items: Sequence[_T], height: int, gap: int,
+               card: Callable[[Rect, _T], Node]) -> list[tuple[int, ItemBuilder]]:
+    """Items of a scrolling list showing ``items`` as cards, two to a row, ``gap`` apart.
+
+    Each row is ``height`` pixels tall, on the theme's surface colour; ``card`` builds one
+    card in its cell.
+    """
+    def pair(rect: Rect, shown: Sequence[_T]) -> Node:
+        node = Node(ui.LINEAR, rect, paint=Fill(ctx.theme.surface))
+        cells = ui.split_row((rect[0] + gap, rect[1] + gap, rect[2] - gap, rect[3]),
+                             [None, gap, None])
+        return node.add(*(card(cell, item) for cell, item in zip(cells[::2], shown,
+                                                                 strict=False)))
+
+    rows = [items[i:i + 2] for i in range(0, len(items), 2)]
+    return [(height, lambda r, shown=shown: pair(r, shown)) for shown in rows]
 
 
 def divider(ctx: Ctx, rect: Rect) -> Node:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from types import MappingProxyType
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
-from mobileintent_gym.phone.state import moved_each
+from mobileintent_gym.phone.state import frozen_fields, moved_each
 
 ME = "me"
 
@@ -70,10 +69,7 @@ class ChatState:
     me: str = DEFAULT_OWNER
 
     def __post_init__(self) -> None:
-        if not isinstance(self.contacts, MappingProxyType):
-            object.__setattr__(self, "contacts", MappingProxyType(dict(self.contacts)))
-        object.__setattr__(self, "chats", tuple(self.chats))
-        object.__setattr__(self, "moments", tuple(self.moments))
+        frozen_fields(self, ("contacts",), ("chats", "moments"))
 
     def chat(self, chat_id: str) -> Chat:
         """The conversation with id ``chat_id``.

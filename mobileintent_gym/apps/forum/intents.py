@@ -11,12 +11,7 @@ from dataclasses import replace
 from mobileintent_gym.apps.forum.ids import Rid
 from mobileintent_gym.apps.forum.state import Comment, ForumState
 from mobileintent_gym.phone.backstack import Nav
-from mobileintent_gym.phone.state import MINUTE_FORMAT
-
-
-def _toggled(ids: tuple[str, ...], post_id: str) -> tuple[str, ...]:
-    """``ids`` without ``post_id`` if it holds it, else with it first."""
-    return tuple(i for i in ids if i != post_id) if post_id in ids else (post_id, *ids)
+from mobileintent_gym.phone.state import MINUTE_FORMAT, toggled
 
 
 class ForumIntents:
@@ -24,15 +19,15 @@ class ForumIntents:
 
     def on_vote(self, nav: Nav, post_id: str) -> None:
         """Upvote a post, or take the upvote back."""
-        nav.update(upvoted=_toggled(nav.state.upvoted, post_id))
+        nav.update(upvoted=toggled(nav.state.upvoted, post_id))
 
     def on_save(self, nav: Nav, post_id: str) -> None:
         """Save a post (newest first), or unsave it."""
-        nav.update(saved=_toggled(nav.state.saved, post_id))
+        nav.update(saved=toggled(nav.state.saved, post_id))
 
     def on_join(self, nav: Nav, community: str) -> None:
         """Join a community (newest first), or leave it."""
-        nav.update(joined=_toggled(nav.state.joined, community))
+        nav.update(joined=toggled(nav.state.joined, community))
 
     def on_comment(self, nav: Nav, post_id: str) -> None:
         """Post the draft under the post: it ends the thread, shown, and the box empties."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
+
+from mobileintent_gym.phone.state import frozen_fields
 
 ME = "quiet_otter"
 """The user's name in the forum where a state gives none (built content draws one per user)."""
@@ -71,10 +72,7 @@ class ForumState:
     karma: int = 0
 
     def __post_init__(self) -> None:
-        if not isinstance(self.posts, MappingProxyType):
-            object.__setattr__(self, "posts", MappingProxyType(dict(self.posts)))
-        for name in ("feed", "upvoted", "saved", "joined", "mine"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        frozen_fields(self, ("posts",), ("feed", "upvoted", "saved", "joined", "mine"))
 
     def score(self, post_id: str) -> int:
         """A post's score as shown: its votes, with the user's upvote."""

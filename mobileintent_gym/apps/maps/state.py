@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
+
+from mobileintent_gym.phone.state import frozen_fields
 
 # Travel modes: (key, label, how a trip goes, minutes per km, fixed minutes).
 MODES = (("drive", "Drive", "by car", 2.0, 4), ("transit", "Transit", "by transit", 3.0, 8),
@@ -57,10 +58,7 @@ class MapsState:
     mode: str = "drive"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.places, MappingProxyType):
-            object.__setattr__(self, "places", MappingProxyType(dict(self.places)))
-        for name in ("recent", "food", "saved", "trips"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        frozen_fields(self, ("places",), ("recent", "food", "saved", "trips"))
 
 
 def minutes(place: Place, mode: str) -> int:

@@ -91,7 +91,8 @@ class DetailScreens:
         for key, value in (("Meeting ID", meeting.code), ("Host", meeting.host),
                            ("Type", meeting.kind.capitalize()),
                            ("Length", duration(meeting.minutes)), ("Participants", people)):
-            root.add(self._field(ctx, col.take(ctx.dp(52)), key, value))
+            root.add(widgets.detail_row(ctx, col.take(ctx.dp(52)), key, value, key_dp=120,
+                                        rid=Rid.DETAIL))
         col.take(ctx.dp(10))
         if upcoming:
             root.add(self._reminder(ctx, col.take(ctx.dp(56)), meeting,
@@ -135,14 +136,6 @@ class DetailScreens:
             widgets.paragraph(ctx, lines.rest(), meeting.topic, 14, lines=3, color=t.muted,
                               rid=Rid.SUBTITLE))
 
-    @staticmethod
-    def _field(ctx: Ctx, rect: Rect, key: str, value: str) -> Node:
-        """One detail: its name on the left, its value on the right."""
-        t = ctx.theme
-        row = Node(ui.LINEAR, rect, resource_id=ctx.rid(Rid.DETAIL), paint=Fill(t.background))
-        name, shown = ui.split_row(ui.inset(rect, ctx.dp(20), 0), [ctx.dp(120), None])
-        return row.add(widgets.text(ctx, name, key, 14, color=t.muted),
-                       widgets.text(ctx, shown, value, 14, align="right"))
 
     @staticmethod
     def _reminder(ctx: Ctx, rect: Rect, meeting: Meeting, on: bool) -> Node:

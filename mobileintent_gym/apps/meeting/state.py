@@ -7,7 +7,14 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
-from mobileintent_gym.phone.state import MINUTE_FORMAT, month_name, moved, moved_each, weekday_name
+from mobileintent_gym.phone.state import (
+    MINUTE_FORMAT,
+    frozen_fields,
+    month_name,
+    moved,
+    moved_each,
+    weekday_name,
+)
 
 TIME_FORMAT = MINUTE_FORMAT
 
@@ -73,8 +80,7 @@ class MeetingState:
     account: str = account_line(61_820_473)
 
     def __post_init__(self) -> None:
-        for name in ("scheduled", "history", "reminders"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        frozen_fields(self, (), ("scheduled", "history", "reminders"))
 
     def meeting(self, meeting_id: str) -> Meeting:
         """The scheduled or past meeting with id ``meeting_id``.

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
+
+from mobileintent_gym.phone.state import frozen_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +54,7 @@ class MusicState:
     paused: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("tracks", "playlists"):
-            value = getattr(self, name)
-            if not isinstance(value, MappingProxyType):
-                object.__setattr__(self, name, MappingProxyType(dict(value)))
-        for name in ("home", "mine", "liked", "recent"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        frozen_fields(self, ("tracks", "playlists"), ("home", "mine", "liked", "recent"))
 
 
 def songs(count: int) -> str:

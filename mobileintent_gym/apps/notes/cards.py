@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from mobileintent_gym.apps.notes.ids import Rid, Route
 from mobileintent_gym.apps.notes.state import Note, NotesState
 from mobileintent_gym.phone import ui, widgets
-from mobileintent_gym.phone.paint import Avatar, Fill, Icon, Round
+from mobileintent_gym.phone.paint import Avatar, Icon, Round
 from mobileintent_gym.phone.ui import Column, Intent, ItemBuilder, Node, Rect
 from mobileintent_gym.phone.widgets import Ctx
 
@@ -51,13 +51,5 @@ def grid(ctx: Ctx, notes: Sequence[Note], state: NotesState) -> list[tuple[int, 
     """Items of a scrolling list that show ``notes`` as cards, two to a row, on grey."""
     gap = ctx.dp(GAP_DP)
     height = (ctx.width - 3 * gap) // 2 * 6 // 5 + ctx.dp(84) + gap
-    pairs = [notes[i:i + 2] for i in range(0, len(notes), 2)]
-    return [(height, lambda r, pair=pair: _pair(ctx, r, pair, state)) for pair in pairs]
-
-
-def _pair(ctx: Ctx, rect: Rect, pair: Sequence[Note], state: NotesState) -> Node:
-    gap = ctx.dp(GAP_DP)
-    node = Node(ui.LINEAR, rect, paint=Fill(ctx.theme.surface))
-    cells = ui.split_row((rect[0] + gap, rect[1] + gap, rect[2] - gap, rect[3]), [None, gap, None])
-    return node.add(*(card(ctx, cell, note, state) for cell, note in zip(cells[::2], pair,
-                                                                        strict=False)))
+    return widgets.card_pairs(ctx, notes, height, gap,
+                              lambda cell, note: card(ctx, cell, note, state))

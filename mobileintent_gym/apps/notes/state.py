@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
-from types import MappingProxyType
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
-from mobileintent_gym.phone.state import MINUTE_FORMAT, moved_each
+from mobileintent_gym.phone.state import MINUTE_FORMAT, frozen_fields, moved_each
 
 ME = "me"  # the author id of the user's own notes
 
@@ -90,10 +89,8 @@ class NotesState:
     bio: str = "Coffee, city walks and saving everything for later"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.notes, MappingProxyType):
-            object.__setattr__(self, "notes", MappingProxyType(dict(self.notes)))
-        for name in ("discover", "saved", "liked", "mine", "follows", "comments"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        frozen_fields(self, ("notes",),
+                      ("discover", "saved", "liked", "mine", "follows", "comments"))
 
     def likes(self, note: Note) -> int:
         """A note's likes, the user's own included."""

@@ -114,7 +114,8 @@ class BillScreens:
         fields = (("Payment method", bill.method), ("Item", bill.item),
                   ("Category", bill.category), ("Time", bill.time), ("Order number", bill.order))
         for key, value in fields:
-            root.add(self._field(ctx, col.take(ctx.dp(52)), key, value))
+            root.add(widgets.detail_row(ctx, col.take(ctx.dp(52)), key, value, key_dp=128,
+                                        rid=Rid.DETAIL))
         col.take(ctx.dp(10))
         for label in ("Tags and notes", "Questions about this bill"):
             row = widgets.list_row(ctx, col.take(ctx.dp(56)), label, on_click=("noop",),
@@ -123,11 +124,3 @@ class BillScreens:
             root.add(row.add(widgets.divider(ctx, row.frame)))
         return root
 
-    @staticmethod
-    def _field(ctx: Ctx, rect: Rect, key: str, value: str) -> Node:
-        """One detail: its name on the left, its value on the right."""
-        t = ctx.theme
-        row = Node(ui.LINEAR, rect, resource_id=ctx.rid(Rid.DETAIL), paint=Fill(t.background))
-        name, shown = ui.split_row(ui.inset(rect, ctx.dp(20), 0), [ctx.dp(128), None])
-        return row.add(widgets.text(ctx, name, key, 14, color=t.muted),
-                       widgets.text(ctx, shown, value, 14, align="right"))

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER, user_handle
-from mobileintent_gym.phone.state import MINUTE_FORMAT, month_name, moved, moved_each
+from mobileintent_gym.phone.state import MINUTE_FORMAT, frozen_fields, month_name, moved, moved_each
 
 ME = "me"
 THEM = "them"
@@ -89,8 +89,7 @@ class PayState:
     cards: int = 3
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "bills", tuple(self.bills))
-        object.__setattr__(self, "conversations", tuple(self.conversations))
+        frozen_fields(self, (), ("bills", "conversations"))
 
     @property
     def earned(self) -> int:

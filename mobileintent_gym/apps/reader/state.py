@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
+from mobileintent_gym.phone.state import frozen_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,12 +47,8 @@ class ReaderState:
     week_minutes: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("books", "progress"):
-            value = getattr(self, name)
-            if not isinstance(value, MappingProxyType):
-                object.__setattr__(self, name, MappingProxyType(dict(value)))
-        for name in ("reading", "recommended", "candidates", "favorites"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        frozen_fields(self, ("books", "progress"),
+                      ("reading", "recommended", "candidates", "favorites"))
 
 
 def books(count: int) -> str:

@@ -11,12 +11,7 @@ from dataclasses import replace
 from mobileintent_gym.apps.social.ids import Rid
 from mobileintent_gym.apps.social.state import ME, Reply, SocialState
 from mobileintent_gym.phone.backstack import Nav
-from mobileintent_gym.phone.state import MINUTE_FORMAT
-
-
-def _toggled(ids: tuple[str, ...], item: str) -> tuple[str, ...]:
-    """``ids`` without ``item`` if it holds it, else with ``item`` first."""
-    return tuple(i for i in ids if i != item) if item in ids else (item, *ids)
+from mobileintent_gym.phone.state import MINUTE_FORMAT, toggled
 
 
 class SocialIntents:
@@ -24,19 +19,19 @@ class SocialIntents:
 
     def on_like(self, nav: Nav, post_id: str) -> None:
         """Like a post, or take the like back."""
-        nav.update(liked=_toggled(nav.state.liked, post_id))
+        nav.update(liked=toggled(nav.state.liked, post_id))
 
     def on_repost(self, nav: Nav, post_id: str) -> None:
         """Repost a post, or undo the repost."""
-        nav.update(reposted=_toggled(nav.state.reposted, post_id))
+        nav.update(reposted=toggled(nav.state.reposted, post_id))
 
     def on_bookmark(self, nav: Nav, post_id: str) -> None:
         """Bookmark a post, or remove the bookmark."""
-        nav.update(bookmarks=_toggled(nav.state.bookmarks, post_id))
+        nav.update(bookmarks=toggled(nav.state.bookmarks, post_id))
 
     def on_follow(self, nav: Nav, account_id: str) -> None:
         """Follow an account, or unfollow it."""
-        nav.update(following=_toggled(nav.state.following, account_id))
+        nav.update(following=toggled(nav.state.following, account_id))
 
     def on_reply(self, nav: Nav, post_id: str) -> None:
         """Post the draft as the newest reply (it shows first) and empty the box."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER, user_handle
+from mobileintent_gym.phone.state import frozen_fields
 
 ME = "me"
 
@@ -92,12 +92,8 @@ class SocialState:
     me: str = DEFAULT_OWNER
 
     def __post_init__(self) -> None:
-        for name in ("accounts", "posts"):
-            value = getattr(self, name)
-            if not isinstance(value, MappingProxyType):
-                object.__setattr__(self, name, MappingProxyType(dict(value)))
-        for name in ("feed", "following", "liked", "reposted", "bookmarks"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        frozen_fields(self, ("accounts", "posts"),
+                      ("feed", "following", "liked", "reposted", "bookmarks"))
 
     def account(self, account_id: str) -> Account:
         """The account ``account_id``; :data:`ME` is the user's own.

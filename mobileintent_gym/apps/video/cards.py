@@ -82,13 +82,4 @@ def grid(ctx: Ctx, videos: Sequence[Video]) -> list[tuple[int, ItemBuilder]]:
     """Items of a scrolling list that show ``videos`` as cards, two to a row, on grey."""
     gap = ctx.dp(8)
     height = card_height(ctx, (ctx.width - 3 * gap) // 2) + gap
-    pairs = [videos[i:i + 2] for i in range(0, len(videos), 2)]
-    return [(height, lambda r, pair=pair: _card_pair(ctx, r, pair)) for pair in pairs]
-
-
-def _card_pair(ctx: Ctx, rect: Rect, pair: Sequence[Video]) -> Node:
-    gap = ctx.dp(8)
-    node = Node(ui.LINEAR, rect, paint=Fill(ctx.theme.surface))
-    cells = ui.split_row((rect[0] + gap, rect[1] + gap, rect[2] - gap, rect[3]), [None, gap, None])
-    return node.add(*(card(ctx, cell, video) for cell, video in zip(cells[::2], pair,
-                                                                      strict=False)))
+    return widgets.card_pairs(ctx, videos, height, gap, lambda cell, video: card(ctx, cell, video))

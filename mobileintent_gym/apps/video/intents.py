@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from mobileintent_gym.apps.video.state import VideoState
 from mobileintent_gym.phone.backstack import Nav
-
-
-def _toggled(items: tuple[str, ...], item: str) -> tuple[str, ...]:
-    """``items`` without ``item`` if it holds it, else with ``item`` first."""
-    return tuple(i for i in items if i != item) if item in items else (item, *items)
+from mobileintent_gym.phone.state import toggled
 
 
 class VideoIntents:
@@ -21,11 +17,11 @@ class VideoIntents:
     def on_toggle(self, nav: Nav, toggle: str, video_id: str) -> None:
         """Like, coin or favourite a video, or take it back (``toggle``: a field of TOGGLES)."""
         state: VideoState = nav.state
-        nav.update(**{toggle: _toggled(getattr(state, toggle), video_id)})
+        nav.update(**{toggle: toggled(getattr(state, toggle), video_id)})
 
     def on_follow(self, nav: Nav, uploader: str) -> None:
         """Follow an uploader, or unfollow one: their videos join or leave the Following feed."""
-        nav.update(follows=_toggled(nav.state.follows, uploader))
+        nav.update(follows=toggled(nav.state.follows, uploader))
 
     def on_noop(self, nav: Nav) -> None:
         """A control this simulation does not model: it does nothing, as a stub app would."""

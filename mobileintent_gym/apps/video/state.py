@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from mobileintent_gym.apps.plugin import DEFAULT_OWNER
+from mobileintent_gym.phone.state import frozen_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,12 +83,8 @@ class VideoState:
     level: int = 4
 
     def __post_init__(self) -> None:
-        for name in ("videos", "uploaders"):
-            value = getattr(self, name)
-            if not isinstance(value, MappingProxyType):
-                object.__setattr__(self, name, MappingProxyType(dict(value)))
-        for name in ("home", "following", "liked", "coined", "favorites", "follows"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        frozen_fields(self, ("videos", "uploaders"),
+                      ("home", "following", "liked", "coined", "favorites", "follows"))
 
     def count(self, video: Video, toggle: str) -> int:
         """A video's count for ``toggle`` (a field of :data:`TOGGLES`), the user's own included."""

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
+
+from mobileintent_gym.phone.state import frozen_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,4 @@ class WeatherState:
     pinned: str | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.places, MappingProxyType):
-            object.__setattr__(self, "places", MappingProxyType(dict(self.places)))
-        object.__setattr__(self, "saved", tuple(self.saved))
+        frozen_fields(self, ("places",), ("saved",))
