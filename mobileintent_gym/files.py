@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import itertools
 import os
 import re
@@ -53,6 +54,29 @@ def write_atomic(path: str | Path, data: bytes, replace_folder: bool = False) ->
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+SEAL_SIZE = 32
+"""Bytes of the digest :func:`sealed` puts before the data."""
+
+
+def sealed(data: bytes, context: bytes = b"") -> bytes:
+    """``data`` behind a digest of ``context`` and ``data``, as a cache file keeps it.
+
+    :func:`unsealed` then tells a file damaged, cut short or written for another
+    ``context`` (another key) from a whole one.
+    """
+    return _seal(context, data) + data
+
+
+def unsealed(raw: bytes, context: bytes = b"") -> bytes | None:
+    """The data :func:`sealed` wrapped in ``raw``, or ``None`` when its digest does not match."""
+    data = raw[SEAL_SIZE:]
+    return data if raw[:SEAL_SIZE] == _seal(context, data) else None
+
+
+def _seal(context: bytes, data: bytes) -> bytes:
+    return hashlib.blake2b(context + data, digest_size=SEAL_SIZE).digest()
 
 
 def hash_file(digest: Any, path: str | Path) -> None:

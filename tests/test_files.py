@@ -239,3 +239,13 @@ def test_the_folders_made_for_a_lock_go_with_it_unless_written_into(tmp_path):
     with files.sole_writer(tmp_path / "new" / "sub" / "run.json"):
         (tmp_path / "new" / "sub" / "run.json").write_text("{}")
     assert [p.name for p in (tmp_path / "new" / "sub").iterdir()] == ["run.json"]
+
+
+def test_sealed_data_comes_back_whole_and_damage_or_another_context_reads_as_none():
+    raw = files.sealed(b"row bytes", b"text\0")
+    assert files.unsealed(raw, b"text\0") == b"row bytes"
+    assert files.unsealed(raw, b"other\0") is None  # another text's file
+    assert files.unsealed(raw[:-1], b"text\0") is None  # cut short
+    flipped = raw[:-1] + bytes([raw[-1] ^ 1])
+    assert files.unsealed(flipped, b"text\0") is None
+    assert files.unsealed(b"", b"") is None and files.unsealed(files.sealed(b"")) == b""

@@ -28,7 +28,7 @@ from gymnasium import logger
 
 from mobileintent_gym.checks import check_type
 from mobileintent_gym.errors import InvalidArgumentError
-from mobileintent_gym.files import one_at_a_time, write_atomic
+from mobileintent_gym.files import one_at_a_time, sealed, unsealed, write_atomic
 from mobileintent_gym.metrics.text import ACC_S_MAX_TOKENS, acc_s_encoder
 from mobileintent_gym.once import once
 from mobileintent_gym.phone.lru import LRU
@@ -39,7 +39,6 @@ CACHE_SIZE = 1 << 14
 ROWS_FORMAT = 1  # bump when how a text is embedded (or a row file's layout) changes
 USED = ".used"
 """The file in a store's folder whose time says when a process last began to use it."""
-_DIGEST = 32
 
 
 class RowStore:
@@ -79,8 +78,8 @@ class RowStore:
             data = self._path(text).read_bytes()
         except OSError:
             return None
-        row = data[_DIGEST:]
-        if len(row) % 4 or data[:_DIGEST] != _digest(text, row):
+        row = unsealed(data, _utf8(text) + b"\0")
+        if row is None or len(row) % 4:
             return None
         return np.frombuffer(row, np.float32)
 
@@ -88,7 +87,8 @@ class RowStore:
         """Keep ``row`` for ``text``; a folder that cannot be written is said once."""
         data = np.ascontiguousarray(row, np.float32).tobytes()
         try:
-            write_atomic(self._path(text), _digest(text, data) + data, replace_folder=True)
+            write_atomic(self._path(text), sealed(data, _utf8(text) + b"\0"),
+                         replace_folder=True)
         except OSError as err:
             _unwritable(self.folder, str(err))
 
@@ -133,10 +133,6 @@ def _unused(folder: Path, now: float) -> bool:
 
 def _utf8(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")  # a lone surrogate is a text too
-
-
-def _digest(text: str, row: bytes) -> bytes:
-    return hashlib.blake2b(_utf8(text) + b"\0" + row, digest_size=_DIGEST).digest()
 
 
 _UNWRITABLE: set[Path] = set()  # folders said to be unwritable (the reason names a file)

@@ -58,7 +58,15 @@ from gymnasium import logger
 from mobileintent_gym import stamp
 from mobileintent_gym.apps import registry
 from mobileintent_gym.errors import MobileIntentError, require
-from mobileintent_gym.files import lock_file, partial_of, remove_lock_file, unlock, write_atomic
+from mobileintent_gym.files import (
+    lock_file,
+    partial_of,
+    remove_lock_file,
+    sealed,
+    unlock,
+    unsealed,
+    write_atomic,
+)
 from mobileintent_gym.users import encoders
 from mobileintent_gym.users.encoders import Encoder, LexicalEncoder, SentenceEncoder, make_encoder
 
@@ -66,8 +74,7 @@ CACHE_ENV = "MOBILEINTENT_GYM_CACHE"
 FORMAT = 4  # bump when the pickled layout of UserContent (its app states included) changes
 EMBEDDING_LIBRARIES = ("sentence-transformers", "transformers", "tokenizers", "torch")
 """Whose versions are part of a sentence encoder's identity in the cache."""
-_SEAL = b"mobileintent-gym content entry\n"  # then the pickle's digest, then the pickle
-_DIGEST = 32
+_HEADER = b"mobileintent-gym content entry\n"  # then files.sealed(the pickle)
 _OFF = {"0", "off", "no", "false", "none"}
 # A Transformer module's weights: one of these (the index of shards for large models).
 MAX_AGE = 30 * 24 * 3600
@@ -565,10 +572,10 @@ def _read(path: Path) -> Any:
     """
     try:
         raw = path.read_bytes()
-        head = len(_SEAL) + _DIGEST
-        if not raw.startswith(_SEAL) or raw[len(_SEAL):head] != _digest(raw[head:]):
+        data = unsealed(raw.removeprefix(_HEADER)) if raw.startswith(_HEADER) else None
+        if data is None:
             return None
-        found = pickle.loads(raw[head:])
+        found = pickle.loads(data)
     except Exception:  # damaged bytes raise almost anything (MemoryError, OverflowError …)
         return None
     with contextlib.suppress(OSError):
@@ -584,13 +591,9 @@ def _write(path: Path, value: Any) -> None:
     """
     data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     try:
-        write_atomic(path, _SEAL + _digest(data) + data, replace_folder=True)
+        write_atomic(path, _HEADER + sealed(data), replace_folder=True)
     except OSError as err:
         raise _unwritable(path, err) from err
-
-
-def _digest(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=_DIGEST).digest()
 
 
 def _named() -> bool:
