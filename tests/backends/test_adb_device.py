@@ -177,13 +177,12 @@ def test_an_adb_server_that_never_answers_times_out_after_bounded_retries():
     silent = socket.create_server(("127.0.0.1", 0))
     silent.listen(16)
     try:
-        started = time.monotonic()
         config = AdbConfig("x:1", server_port=silent.getsockname()[1], timeout=0.2, retries=2,
                            retry_delay=0.05)
         with pytest.raises(DeviceTimeoutError, match="after 3 attempt") as caught:
             AdbDevice(config)
-        assert time.monotonic() - started >= 0.6  # each attempt waited out its timeout
-        assert caught.value.__cause__ is not None
+        # Each attempt waited out its timeout: the last one's is the cause (adbutils').
+        assert type(caught.value.__cause__).__name__ == "AdbTimeout"
         assert _connections_waiting(silent) == 1 + 3  # whether a server listens, 3 attempts
     finally:
         silent.close()

@@ -182,6 +182,16 @@ def test_an_action_that_fails_to_be_read_leaves_the_episode_as_it_was(env):
     assert info["success"] and env.unwrapped._steps == steps  # the failed read took no step
 
 
+def test_complete_on_the_last_allowed_step_ends_the_episode_both_ways(env):
+    env.reset(seed=0, options={"user": USERS[0], "task": "G-SPT-02:personal:implicit"})
+    limit = env.unwrapped.task.template.step_limit
+    for _ in range(limit - 1):
+        _, _, terminated, truncated, _ = env.step("PRESS[BACK]")
+        assert not (terminated or truncated)
+    _, _, terminated, truncated, info = env.step("COMPLETE")
+    assert terminated and truncated and info["steps"] == limit and not info["success"]
+
+
 @pytest.mark.parametrize("ending", ["COMPLETE", "oracle", "step limit", "invalid actions"])
 def test_an_ended_episode_refuses_more_steps_until_reset(env, ending):
     # It went on: after COMPLETE (terminated) the oracle's next steps paid reward and

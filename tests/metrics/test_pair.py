@@ -40,6 +40,16 @@ def test_all_success_needs_every_user_of_a_group():
     assert all_success([]) is None
 
 
+def test_a_group_fails_whichever_of_its_rollouts_fails_first():
+    # Every rollout must succeed, a user's several too: a failure listed before the
+    # group's last success still fails it (the fixture above lists it last).
+    first_fails = [RESULTS[2], RESULTS[0], RESULTS[1], RESULTS[3]]
+    assert all_success(first_fails) == 1 / 2
+    again = dataclasses.replace(RESULTS[1], success=False, rewards=(0.0,))  # a, once more
+    assert all_success([RESULTS[1], again, RESULTS[3]], users=["a", "b"]) == 0.0
+    assert all_success([again, RESULTS[1], RESULTS[3]], users=["a", "b"]) == 0.0
+
+
 def test_a_group_missing_a_users_rollout_is_an_error_naming_the_user():
     # all-success is the share of groups "where every user succeeds": a group that lacks a
     # user's rollout cannot be known to be one, so it is never counted on a partial set.

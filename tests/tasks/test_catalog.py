@@ -101,3 +101,15 @@ def test_an_instance_acts_on_the_common_item_or_the_users_best_ranked_one():
     assert implicit.record == personal.record and implicit.instruction_type == "implicit"
     assert implicit.instruction == template.implicit.format(cue=ana.cues[personal.record])
     assert implicit.instruction != personal.instruction
+
+
+def test_step_limits_are_the_documented_ones_and_the_registered_limit_covers_them():
+    # The Execute table's "truncated" row: 20 steps, 30 for the four longer templates.
+    import gymnasium as gym
+
+    import mobileintent_gym  # noqa: F401  (registers the envs)
+
+    longer = {"G-SPT-01", "G-X-01", "G-X-02", "G-X-03"}
+    assert {key: t.step_limit for key, t in TEMPLATES.items()} == {
+        key: 30 if key in longer else 20 for key in TEMPLATES}
+    assert gym.spec("Act2Intent-Execute-v0").max_episode_steps == 30
