@@ -34,7 +34,8 @@ import numpy as np
 from scale import ENV, pool_rate, prebuild, seeded_actions, single_rate, vector_rate
 
 from mobileintent_gym.console import count_int, positive_int
-from mobileintent_gym.envs.vector import SharedMemoryVectorEnv, _CtrlC, make_vector
+from mobileintent_gym.envs.vector import SharedMemoryVectorEnv, make_vector
+from mobileintent_gym.envs.vector_calls import CtrlC
 from mobileintent_gym.envs.vector_gather import FrameGather, default_threads
 
 
@@ -100,14 +101,14 @@ def gather_ms(frame: tuple[int, ...], count: int, threads: int) -> dict:
 
 
 def wait_us(count: int) -> float:
-    """Best of five: µs one wait for answers takes (``_CtrlC.wait``, inside the block a
+    """Best of five: µs one wait for answers takes (``CtrlC.wait``, inside the block a
     vector env's call holds around its waits) on ``count`` pipes that each hold an answer."""
     pairs = [multiprocessing.Pipe() for _ in range(count)]
     for _, theirs in pairs:
         theirs.send_bytes(b"x")
     pipes = [ours for ours, _ in pairs]
     calls = 20_000
-    with _CtrlC() as ctrl_c:
+    with CtrlC() as ctrl_c:
         best = min(timeit.repeat(lambda: ctrl_c.wait(pipes), number=calls, repeat=5)) / calls
     for ours, theirs in pairs:
         ours.close()

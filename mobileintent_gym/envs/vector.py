@@ -36,25 +36,17 @@ can be pinned to CPUs (``cpus``).
 from __future__ import annotations
 
 import atexit
-import copy
 import functools
-import inspect
-import math
 import multiprocessing
 import multiprocessing.connection
-import os
 import pickle
-import select
-import signal
 import sys
-import threading
 import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
 from multiprocessing import resource_tracker
-from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
 import gymnasium as gym
@@ -73,6 +65,13 @@ from gymnasium.vector.utils import (
 from mobileintent_gym.checks import is_integer, positive_integer
 from mobileintent_gym.distributed.threads import worker_environment
 from mobileintent_gym.envs import vector_worker
+from mobileintent_gym.envs.vector_args import (
+    checked_cpus,
+    checked_ids,
+    checked_mask,
+    checked_seeds,
+)
+from mobileintent_gym.envs.vector_calls import CtrlC, first_error, payloads, raise_answer
 from mobileintent_gym.envs.vector_gather import FrameGather, default_threads
 from mobileintent_gym.envs.vector_in_parent import ParentWorker
 from mobileintent_gym.envs.vector_info import batch_infos
@@ -87,18 +86,8 @@ from mobileintent_gym.envs.vector_worker import (
 from mobileintent_gym.errors import brief
 from mobileintent_gym.held import held
 
-ONLINE_CPUS = Path("/sys/devices/system/cpu/online")
-"""Where Linux lists the CPUs that are online ("0-3,6-7"): their numbers can have gaps."""
 JOIN_SECONDS = 10.0
 """How long ``close()`` waits for the workers to answer, and then for each to end."""
-WAKE_SECONDS = 0.1
-"""The longest a wait for answers sleeps at a time.
-
-A Ctrl-C whose signal lands just before the wait enters the OS (or in another thread)
-does not interrupt the OS's wait: Python runs its handler when the main thread next runs
-Python code, and a wait for an answer that only comes after the Ctrl-C (an env stuck in a
-step) would never end.
-"""
 HANDED_BATCHES = 4
 """Shared-memory batches that ``copy=True`` observations are handed out in, at most.
 
@@ -190,8 +179,8 @@ class SharedMemoryVectorEnv(VectorEnv):
                              f"{worker_in_parent!r}")
         self._gatherer = FrameGather(default_threads() if gather_threads is None
                                      else positive_integer("gather_threads", gather_threads),
-                                     hold=_CtrlC)
-        self._cpus = _checked_cpus(cpus)
+                                     hold=CtrlC)
+        self._cpus = checked_cpus(cpus)
         self.num_envs, self.copy, self.closed = len(env_fns), copy, False
         self._members = [list(range(first, min(first + share, self.num_envs)))
                          for first in range(0, self.num_envs, share)]  # worker → sub-envs
@@ -239,16 +228,16 @@ class SharedMemoryVectorEnv(VectorEnv):
                 self._owed.append(deque([_Message(ids, False)]))  # first: the spaces
         if in_parent:  # built while the worker processes build theirs
             ids = self._members[-1]
-            with _CtrlC():  # an env half built is no env: a Ctrl-C waits for its end
+            with CtrlC():  # an env half built is no env: a Ctrl-C waits for its end
                 worker = ParentWorker(ids[0], [env_fns[index] for index in ids])
                 self._pipes.append(worker)  # before the Ctrl-C: close() closes its envs
                 self._processes.append(worker)
                 self._owed.append(deque([_Message(ids, False)]))
 
     def _setup(self) -> None:
-        with _CtrlC() as ctrl_c:
+        with CtrlC() as ctrl_c:
             found = [pickle.loads(packed)
-                     for packed in _payloads(self._collect([True] * len(self._members),
+                     for packed in payloads(self._collect([True] * len(self._members),
                                                            ctrl_c))]
         for index, pair in enumerate(found):
             if pair != found[0]:
@@ -310,11 +299,11 @@ class SharedMemoryVectorEnv(VectorEnv):
                 as the class says: the other sub-envs' resets are done.
         """
         self._open("reset")
-        seeds = _seeds(seed, self.num_envs)
+        seeds = checked_seeds(seed, self.num_envs)
         if not (options is None or isinstance(options, dict)):
             raise ValueError(f"options must be None or a dict, got {brief(options)}")
         mask = (options or {}).get("reset_mask")
-        mask = np.ones(self.num_envs, bool) if mask is None else _checked_mask(mask,
+        mask = np.ones(self.num_envs, bool) if mask is None else checked_mask(mask,
                                                                                  self.num_envs)
         resets = [int(i) for i in np.flatnonzero(mask)]
         self._idle("reset", kept_ok=resets)
@@ -350,11 +339,11 @@ class SharedMemoryVectorEnv(VectorEnv):
         items = self._actions(actions, self.num_envs)
         batch = self._next_batch()
         answers = self._answers([("step", (batch, action)) for action in items])
-        failed = _first_error(answers)
+        failed = first_error(answers)
         if failed is not None:
             self._ready.update((index, _Step(batch, *answer, kept=True))
                                for index, answer in enumerate(answers) if index != failed)
-        return self._results(_payloads(answers),
+        return self._results(payloads(answers),
                              [(batch, index) for index in range(self.num_envs)])
 
     def send(self, actions: Any, env_ids: Sequence[int] | np.ndarray | None = None) -> None:
@@ -377,14 +366,14 @@ class SharedMemoryVectorEnv(VectorEnv):
             WorkerError: When a new shared-memory batch is needed (see ``copy``) and a
                 worker cannot attach it (it died); nothing is sent.
         """
-        ids = _ids(env_ids, self.num_envs)
+        ids = checked_ids(env_ids, self.num_envs)
         self._idle("send", ids)
         items = self._actions(actions, len(ids))
         batch = self._next_batch()
         steps: dict[int, list[tuple[int, Any]]] = {}  # worker → its sub-envs' actions
         for index, action in zip(ids, items, strict=True):
             steps.setdefault(self._worker_of[index], []).append((index, action))
-        with _CtrlC() as ctrl_c:  # every sub-env is sent its step and recorded, or none is
+        with CtrlC() as ctrl_c:  # every sub-env is sent its step and recorded, or none is
             self._drop_due(steps, ctrl_c)
             for worker, taken in steps.items():
                 first, sent = self._members[worker][0], [index for index, _ in taken]
@@ -429,7 +418,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         first = list(self._ready)[:size]
         failed = next((index for index in first if self._ready[index].status == "error"), None)
         if failed is not None:
-            _raise(self._ready.pop(failed).payload, failed)
+            raise_answer(self._ready.pop(failed).payload, failed)
         ids = sorted(first)
         done = [self._ready[index] for index in ids]
         observations, rewards, terminations, truncations, infos = self._results(
@@ -565,12 +554,12 @@ class SharedMemoryVectorEnv(VectorEnv):
         """
         deadline = time.monotonic() + JOIN_SECONDS
         workers = range(len(self._pipes))
-        with _CtrlC() as ctrl_c:
+        with CtrlC() as ctrl_c:
             posted = [self._post(w, CLOSE, self._members[w]) for w in workers]
             return [w for w in workers
                     if not (posted[w] and self._answered(w, deadline, ctrl_c))]
 
-    def _answered(self, worker: int, deadline: float, ctrl_c: _CtrlC) -> bool:
+    def _answered(self, worker: int, deadline: float, ctrl_c: CtrlC) -> bool:
         """Whether ``worker`` sent every answer it owes before ``deadline``."""
         while self._owed[worker]:  # a worker that died answers too: nothing left to stop
             if not ctrl_c.wait([self._pipes[worker]], max(0.0, deadline - time.monotonic())):
@@ -584,7 +573,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         Raises:
             Exception: The first error, once every worker has answered.
         """
-        return _payloads(self._answers(commands))
+        return payloads(self._answers(commands))
 
     def _answers(self, commands: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
         """Send each sub-env its command and collect the answers (see ``_collect``).
@@ -593,14 +582,14 @@ class SharedMemoryVectorEnv(VectorEnv):
         every worker's before any command goes; then every worker gets its sub-envs'
         commands in one message, or none does.
         """
-        with _CtrlC() as ctrl_c:
+        with CtrlC() as ctrl_c:
             workers = range(len(self._members))
             self._drop_due(workers, ctrl_c)
             posted = [self._post(w, [(index - ids[0], *commands[index]) for index in ids], ids)
                       for w, ids in enumerate(self._members)]
             return self._collect(posted, ctrl_c)
 
-    def _collect(self, posted: Sequence[bool], ctrl_c: _CtrlC) -> list[tuple[str, Any]]:
+    def _collect(self, posted: Sequence[bool], ctrl_c: CtrlC) -> list[tuple[str, Any]]:
         """Every sub-env's answer (status, payload) to the message just posted to its worker.
 
         The sub-envs of a worker not ``posted`` (it is gone) get an error.
@@ -620,7 +609,7 @@ class SharedMemoryVectorEnv(VectorEnv):
               ) -> bool:
         """Send ``worker`` a message for its sub-envs ``ids``; whether it could be (it lives).
 
-        ``pooled``: steps that :meth:`recv` returns. Call it inside a :class:`_CtrlC`
+        ``pooled``: steps that :meth:`recv` returns. Call it inside a :class:`CtrlC`
         block, which keeps the message whole.
         """
         try:
@@ -630,7 +619,7 @@ class SharedMemoryVectorEnv(VectorEnv):
         self._owed[worker].append(_Message(ids, pooled))
         return True
 
-    def _drop_due(self, workers: Iterable[int], ctrl_c: _CtrlC) -> None:
+    def _drop_due(self, workers: Iterable[int], ctrl_c: CtrlC) -> None:
         """Read and drop the answers ``workers`` owe to interrupted calls.
 
         Each finishes what they asked first (a step of its envs included), so its next
@@ -699,7 +688,7 @@ class SharedMemoryVectorEnv(VectorEnv):
 
         if not due():  # no message to wait for
             return
-        with _CtrlC() as ctrl_c:  # each answer read whole and recorded with its read
+        with CtrlC() as ctrl_c:  # each answer read whole and recorded with its read
             while due():
                 # In the workers' order: a worker in this process (the last) comes last.
                 waiting = {self._pipes[w]: w
@@ -716,7 +705,7 @@ class SharedMemoryVectorEnv(VectorEnv):
                 batch_infos(infos, self._numeric_info))
 
     def _read(self, worker: int) -> list[tuple[int, tuple[str, Any]]]:
-        """Read ``worker``'s next answer (inside a :class:`_CtrlC` block: whole).
+        """Read ``worker``'s next answer (inside a :class:`CtrlC` block: whole).
 
         Pooled steps' answers go to the steps ready for :meth:`recv`; the others come
         back, each with its sub-env. A worker that died answers all it owed with an
@@ -865,116 +854,6 @@ def __getattr__(name: str) -> Callable[..., SharedMemoryVectorEnv]:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class _CtrlC:
-    """Ctrl-C (SIGINT) held back while messages to and from the workers are on their way.
-
-    Inside ``with _CtrlC() as ctrl_c:`` a Ctrl-C waits for the block's end (however it
-    ends: a sub-env's error too), then goes to the handler that was installed (Python's
-    raises ``KeyboardInterrupt``; a program's own, say one that saves and stops): no
-    message is cut in two, and the workers a call sends commands all get theirs. In
-    :meth:`wait`, for answers (where nothing is half read), it goes to that handler at
-    once, as does one held back before the wait: a long wait can be interrupted. One
-    block per call, not per message: swapping the handler costs some 10 µs. Outside the
-    main thread, where Python runs no handler, or under a handler not installed from
-    Python, nothing is held.
-    """
-
-    def __enter__(self) -> _CtrlC:
-        self._previous = signal.getsignal(signal.SIGINT)
-        self._holding = (self._previous is not None
-                         and threading.current_thread() is threading.main_thread())
-        self._waiting, self._caught = False, False
-        if self._holding:
-            signal.signal(signal.SIGINT, self._arrived)
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        if self._holding:
-            signal.signal(signal.SIGINT, self._previous)
-            if self._caught:  # also when the block ends with an env's error
-                signal.raise_signal(signal.SIGINT)
-
-    def wait(self, pipes: list[Any], timeout: float | None = None) -> list[Any]:
-        """:func:`_ready` ``(pipes, timeout)``, which a Ctrl-C interrupts.
-
-        A worker in this process, last in ``pipes`` as it is the last worker, carries out
-        what it was sent, with a Ctrl-C held back until it is done (an env's step is never
-        cut in two), and is returned with the pipes that already had an answer: nothing
-        is slept on then, and in a pool a worker process that finished waits for its next
-        step no longer than it takes to read it.
-        """
-        if pipes and isinstance(pipes[-1], ParentWorker):
-            here, pipes = pipes[-1], pipes[:-1]
-            found = _ready(pipes, 0) if pipes else []  # before: it would look finished later
-            here.work()
-            if here.poll():
-                return [*found, here]
-            if found or not pipes:
-                return found
-        self._waiting = True  # from here a Ctrl-C goes to the handler at once
-        try:
-            if self._caught:
-                self._caught = False
-                self._deliver(inspect.currentframe())
-            return _sliced(pipes, timeout)
-        finally:
-            self._waiting = False
-
-    def _arrived(self, number: int, frame: Any) -> None:
-        if self._waiting:
-            self._deliver(frame)
-        else:
-            self._caught = True
-
-    def _deliver(self, frame: Any) -> None:
-        """What the installed handler does with a Ctrl-C, now.
-
-        A handler may install another ("press Ctrl-C again to stop at once"): that one
-        gets the next Ctrl-C, held back as before, and stays installed after the block.
-        """
-        if callable(self._previous):
-            try:
-                self._previous(signal.SIGINT, frame)
-            finally:
-                installed = signal.getsignal(signal.SIGINT)
-                if installed != self._arrived:
-                    self._previous = installed
-                    signal.signal(signal.SIGINT, self._arrived)
-        elif self._previous == signal.SIG_DFL:  # the process ends, as it would have
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            signal.raise_signal(signal.SIGINT)
-
-
-def _sliced(pipes: list[Any], timeout: float | None) -> list[Any]:
-    """:func:`_ready` ``(pipes, timeout)``, asleep at most :data:`WAKE_SECONDS` at a time.
-
-    Between two sleeps Python runs the handler of a Ctrl-C that the OS's wait missed.
-    """
-    deadline = math.inf if timeout is None else time.monotonic() + timeout
-    while True:
-        left = max(0.0, deadline - time.monotonic())
-        found = _ready(pipes, min(WAKE_SECONDS, left))
-        if found or left <= WAKE_SECONDS:
-            return found
-
-
-def _ready(pipes: list[Any], timeout: float | None) -> list[Any]:
-    """The ``pipes`` with an answer to read (or closed), waiting up to ``timeout`` seconds.
-
-    As ``multiprocessing.connection.wait``, but where the OS has poll(2) it is called
-    directly: that function builds a selector and registers every pipe in Python on each
-    call, 17.9 µs for 16 pipes against 5.4 µs here (timeit, one answer waiting on each).
-    """
-    if not hasattr(select, "poll"):  # Windows
-        return multiprocessing.connection.wait(pipes, timeout)
-    poller, by_number = select.poll(), {}
-    for pipe in pipes:
-        by_number[pipe.fileno()] = pipe
-        poller.register(pipe.fileno(), select.POLLIN)
-    found = poller.poll(None if timeout is None else math.ceil(max(0.0, timeout) * 1000))
-    return [by_number[number] for number, _ in found]
-
-
 def _concatenated(space: gym.Space, items: list[Any]) -> Any:
     """``items`` of ``space`` batched, as Gymnasium's ``concatenate`` batches them.
 
@@ -993,55 +872,6 @@ _AS_TUPLE = concatenate.dispatch(gym.spaces.Space)
 """How ``concatenate`` batches a space of no array type: the items as a tuple."""
 
 
-def _first_error(answers: Sequence[tuple[str, Any]]) -> int | None:
-    """The first sub-env whose answer is an error, if any."""
-    return next((i for i, (status, _) in enumerate(answers) if status == "error"), None)
-
-
-def _payloads(answers: Sequence[tuple[str, Any]]) -> list[Any]:
-    """The answers' payloads.
-
-    Raises:
-        Exception: The first error among them (see :func:`_raise`).
-    """
-    failed = _first_error(answers)
-    if failed is not None:
-        _raise(answers[failed][1], failed)
-    return [payload for _, payload in answers]
-
-
-def _raise(error: tuple[Exception, str], index: int) -> None:
-    """Raise sub-env ``index``'s error, naming it, with the worker's traceback as the cause.
-
-    The sub-env is named in the error's ``env_id`` attribute (where the error takes one)
-    and, on Python 3.11+, in a note printed under its message.
-    """
-    err, trace = error
-    if getattr(err, "env_id", None) is not None:  # one error stood for several sub-envs
-        err = _copied(err)
-    with suppress(Exception):  # an error type may refuse attributes (a frozen dataclass)
-        err.env_id = index
-    with suppress(Exception):  # the note sets __notes__ (no add_note before Python 3.11)
-        err.add_note(f"(raised by sub-env {index})")
-    raise err from (WorkerError(f"in sub-env {index}'s worker:\n{trace}") if trace else None)
-
-
-def _copied(err: Exception) -> Exception:
-    """A copy of ``err`` without the sub-env a raise named in it (``err`` if it has none).
-
-    An error raised before (a worker's death, for each of its sub-envs) is then not changed
-    under whoever holds it.
-    """
-    try:
-        copied = copy.copy(err)
-    except Exception:
-        return err
-    notes = getattr(err, "__notes__", None)
-    if isinstance(notes, list):
-        copied.__notes__ = [n for n in notes if not n.startswith("(raised by sub-env ")]
-    return copied
-
-
 class _Message(NamedTuple):
     """A message a worker will answer: the sub-envs it names, in order."""
 
@@ -1058,76 +888,6 @@ class _Step(NamedTuple):
     kept: bool = False  # kept from a step() that raised, not sent by send()
 
 
-def _ids(env_ids: Sequence[int] | np.ndarray | None, num_envs: int) -> list[int]:
-    """``env_ids`` as a list of distinct sub-env numbers (every one for ``None``)."""
-    if env_ids is None:
-        return list(range(num_envs))
-    listed = _listed(env_ids)
-    if not listed or any(not (is_integer(i) and 0 <= i < num_envs) for i in listed) or (
-            len(set(listed)) != len(listed)):
-        raise ValueError(f"env_ids must name distinct sub-envs (0-{num_envs - 1}), "
-                         f"got {env_ids!r}")
-    return [int(i) for i in listed]
-
-
-def _listed(values: Any) -> list[Any]:
-    """A sequence (a list, tuple, range; not text or bytes) or 1-D array as a list; else []."""
-    if (isinstance(values, Sequence) and not isinstance(values, str | bytes | bytearray
-                                                          | memoryview)) or (
-            isinstance(values, np.ndarray) and values.ndim == 1):
-        return list(values)
-    return []
-
-
-def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
-    """The sub-envs' seeds, each ``None`` or a Python int >= 0, checked before any is sent.
-
-    A seed refused in a worker would leave the sub-envs before it reset and those after
-    it not, so every seed is checked here first.
-    """
-    if seed is None:
-        return [None] * num_envs
-    if is_integer(seed) and seed >= 0:
-        return [int(seed) + i for i in range(num_envs)]
-    listed = _listed(seed)
-    if len(listed) != num_envs or any(
-            s is not None and not (is_integer(s) and s >= 0) for s in listed):
-        raise ValueError(f"seed must be None, an int >= 0 or a list of {num_envs} such "
-                         f"seeds (None for unseeded), got {brief(seed)}")
-    return [None if s is None else int(s) for s in listed]
-
-
-def _checked_cpus(cpus: Sequence[int] | None) -> list[int] | None:
-    if cpus is None:
-        return None
-    if not hasattr(os, "sched_setaffinity"):
-        raise ValueError(f"cpus={cpus!r}: pinning workers to CPUs needs Linux")
-    listing = _online_cpus()
-    listed = list(cpus) if isinstance(cpus, Iterable) else []
-    online = {cpu for span in listing.split(",") for cpu in _span(span)}
-    if not listed or any(not (is_integer(c) and c in online) for c in listed):
-        raise ValueError(f"cpus must list CPU numbers of this machine ({listing}), "
-                         f"got {cpus!r}")
-    return [int(c) for c in listed]
-
-
-def _online_cpus() -> str:
-    """This machine's online CPUs as Linux lists them ("0-3,6-7": numbers can have gaps).
-
-    Where Linux does not list them: 0 to ``os.cpu_count() - 1``.
-    """
-    try:
-        return ONLINE_CPUS.read_text().strip()
-    except OSError:
-        return f"0-{(os.cpu_count() or 1) - 1}"
-
-
-def _span(span: str) -> range:
-    """The numbers of one span of a CPU listing: "6-7" or "9"."""
-    first, _, last = span.partition("-")
-    return range(int(first), int(last or first) + 1)
-
-
 def _close_left_open(envs: SharedMemoryVectorEnv | weakref.ref | None) -> None:
     """Close a vector env (or the one a weak reference points to) the program left open.
 
@@ -1142,9 +902,3 @@ def _close_left_open(envs: SharedMemoryVectorEnv | weakref.ref | None) -> None:
             envs.close()
 
 
-def _checked_mask(mask: Any, num_envs: int) -> np.ndarray:
-    if not (isinstance(mask, np.ndarray) and mask.dtype == np.bool_
-            and mask.shape == (num_envs,) and mask.any()):
-        raise ValueError(f"options['reset_mask'] must be a bool array of shape ({num_envs},) "
-                         f"with a True value, got {mask!r}")
-    return mask

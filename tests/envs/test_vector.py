@@ -471,19 +471,19 @@ def test_cpus_that_are_no_cpu_numbers_are_refused_before_any_worker_starts(cpus,
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="Linux scheduling")
 def test_cpus_are_checked_against_the_online_ones_whose_numbers_may_have_gaps(
         tmp_path, monkeypatch):
-    from mobileintent_gym.envs import vector
+    from mobileintent_gym.envs import vector_args
 
     started = []
     monkeypatch.setattr(SharedMemoryVectorEnv, "_start", lambda *args: started.append(args))
     monkeypatch.setattr(SharedMemoryVectorEnv, "_setup", lambda self: None)
     listing = tmp_path / "online"
     listing.write_text("0-1,6-7,9\n")  # CPUs 2-5 and 8 offline: 6, 7 and 9 are real
-    monkeypatch.setattr(vector, "ONLINE_CPUS", listing)
+    monkeypatch.setattr(vector_args, "ONLINE_CPUS", listing)
     assert make_vector(ENV, 1, cpus=[9, 6, 0], **KWARGS)._cpus == [9, 6, 0]
     with pytest.raises(ValueError, match=r"CPU numbers of this machine \(0-1,6-7,9\), got \[2\]"):
         make_vector(ENV, 1, cpus=[2], **KWARGS)
     assert len(started) == 1
-    monkeypatch.setattr(vector, "ONLINE_CPUS", tmp_path / "absent")  # not Linux's /sys
+    monkeypatch.setattr(vector_args, "ONLINE_CPUS", tmp_path / "absent")  # not Linux's /sys
     with pytest.raises(ValueError, match=rf"\(0-{os.cpu_count() - 1}\), got \[{os.cpu_count()}\]"):
         make_vector(ENV, 1, cpus=[os.cpu_count()], **KWARGS)
 

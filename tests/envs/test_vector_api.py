@@ -388,16 +388,16 @@ def test_one_text_for_two_sub_envs_is_named_not_split_into_letters(text):
 def test_the_wait_for_answers_returns_the_pipes_that_have_one_or_were_closed():
     from multiprocessing import Pipe
 
-    from mobileintent_gym.envs.vector import _ready
+    from mobileintent_gym.envs.vector_calls import ready
 
     pairs = [Pipe() for _ in range(4)]
     ends = [mine for mine, _ in pairs]
-    assert _ready(ends, 0.05) == []  # nothing sent: the timeout passes
+    assert ready(ends, 0.05) == []  # nothing sent: the timeout passes
     pairs[1][1].send_bytes(b"answer")
     pairs[3][1].close()  # a worker that died
-    assert sorted(ends.index(pipe) for pipe in _ready(ends, None)) == [1, 3]
+    assert sorted(ends.index(pipe) for pipe in ready(ends, None)) == [1, 3]
     assert ends[1].recv_bytes() == b"answer"
-    assert _ready(ends[:3], 0) == []
+    assert ready(ends[:3], 0) == []
 
 
 def test_seeds_and_generators_are_the_sub_envs_as_in_gymnasiums_vector_envs():
