@@ -22,9 +22,9 @@ def brief(value: object, limit: int = 80) -> str:
     """
     try:
         text = repr(value)
-    except ValueError:  # the digit limit, inside a container too
-        return f"<{type(value).__name__} holding an integer too long to write>"
     except Exception as err:  # a user's object: any error of its __repr__
+        if isinstance(err, ValueError) and "integer string conversion" in str(err):
+            return f"<{type(value).__name__} holding an integer too long to write>"
         return f"<{type(value).__name__} whose repr raised {type(err).__name__}>"
     return text if len(text) <= limit else text[:limit - 1] + "…"
 

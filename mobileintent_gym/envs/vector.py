@@ -900,5 +900,3 @@ def _close_left_open(envs: SharedMemoryVectorEnv | weakref.ref | None) -> None:
     if envs is not None and not getattr(envs, "closed", True):
         with suppress(Exception):
             envs.close()
-
-

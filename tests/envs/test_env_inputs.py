@@ -48,6 +48,16 @@ def test_every_env_takes_render_mode_none_and_names_a_bad_one(env_id):
         type(env.unwrapped)(users=USERS, render_mode=np.array(["rgb_array", "x"]))
 
 
+def test_session_refuses_a_bad_render_mode_before_opening_its_device(monkeypatch):
+    # A spy in place of the device loader: a refusal after it would have connected to a
+    # real phone (an adb device) first.
+    opened = []
+    monkeypatch.setattr(session_module, "load_device", opened.append)
+    with pytest.raises(InvalidOptionsError, match="got 'ansi'"):
+        session_module.SessionEnv("adb:emulator-5554", users=USERS, render_mode="ansi")
+    assert opened == []
+
+
 @pytest.mark.parametrize("env_id", ["Act2Intent-Understand-v0", "Act2Intent-Predict-v0"])
 def test_the_envs_without_screens_say_they_render_nothing(env_id):
     with pytest.raises(InvalidOptionsError, match="this env renders nothing"):

@@ -114,15 +114,17 @@ def test_a_bad_action_changes_nothing_and_is_flagged(env):
     assert "5000" in env.step(Action.click(5000, 10))[4]["invalid_action"]
 
 
-def test_an_action_whose_repr_fails_is_flagged_not_raised(env):
-    # Naming the bad value called its repr, whose TypeError left step() in place of the flag.
+@pytest.mark.parametrize("error", [TypeError, ValueError])
+def test_an_action_whose_repr_fails_is_flagged_not_raised(env, error):
+    # Naming the bad value called its repr, whose TypeError left step() in place of the
+    # flag; a ValueError was then told as Python's limit on an integer's digits.
     class Opaque:
         def __repr__(self):
-            raise TypeError("no repr")
+            raise error("no repr")
 
     env.reset(seed=0, options={"user": USERS[0], "task": "G-WCT-01:common:explicit"})
     info = env.step(Opaque())[4]
-    assert "<Opaque whose repr raised TypeError>" in info["invalid_action"]
+    assert f"<Opaque whose repr raised {error.__name__}>" in info["invalid_action"]
 
 
 def test_a_refused_action_is_a_step_spent_on_its_screen_and_reaches_its_subgoal(env):

@@ -77,4 +77,3 @@ def bicycle(p: Pen) -> None:
     p.line(10, 9, 12, 16, 16, 9)
     p.line(8.5, 6.5, 11.5, 6.5)  # the saddle
     p.line(15, 6, 16, 9)  # the handlebar's stem
-

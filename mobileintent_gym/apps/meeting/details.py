@@ -136,7 +136,6 @@ class DetailScreens:
             widgets.paragraph(ctx, lines.rest(), meeting.topic, 14, lines=3, color=t.muted,
                               rid=Rid.SUBTITLE))
 
-
     @staticmethod
     def _reminder(ctx: Ctx, rect: Rect, meeting: Meeting, on: bool) -> Node:
         """The reminder switch of a scheduled meeting: a tap turns it on or off."""

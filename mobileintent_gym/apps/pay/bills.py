@@ -123,4 +123,3 @@ class BillScreens:
                                    trailing=("chevron_right", label, ("noop",)))
             root.add(row.add(widgets.divider(ctx, row.frame)))
         return root
-
