@@ -22,7 +22,7 @@ USERS = ["demo-ana"]
 
 @pytest.fixture(scope="module")
 def env():
-    env = gym.make("Act2Intent-Proactive-v0", users=USERS)
+    env = gym.make("Act2Intent-Proactive-v0", users=USERS, render_mode="rgb_array")
     yield env
     env.close()
 
@@ -99,9 +99,8 @@ def test_each_turn_shows_the_last_n_screens_of_the_replayed_day(env):
     phone.close()
 
 
-def test_rgb_array_renders_the_newest_frame_at_the_phones_size():
+def test_rgb_array_renders_the_newest_frame_at_the_phones_size(env):
     # The env took no render_mode: gym.make(..., render_mode=...) raised a TypeError.
-    env = gym.make("Act2Intent-Proactive-v0", users=USERS, render_mode="rgb_array")
     obs, _ = env.reset(seed=0)
     for _ in range(3):
         obs, *_ = env.step("no action")
@@ -109,7 +108,6 @@ def test_rgb_array_renders_the_newest_frame_at_the_phones_size():
     assert frame.shape == (2400, 1080, 3)
     assert np.array_equal(np.asarray(Image.fromarray(frame).resize((216, 480))),
                           obs["frames"][-1])
-    env.close()
 
 
 def test_gold_and_memory_follow_the_segments_with_a_resumed_intention(env):
