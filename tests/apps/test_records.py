@@ -69,3 +69,14 @@ def test_a_repeated_id_and_a_cue_that_gives_its_label_away_are_named(tmp_path, m
     with pytest.raises(InvalidAppError, match=r"line 1: cue 'your sister ANA' contains label "
                                               r"'Ana'"):
         read_records(package, "cue")
+
+
+def test_a_state_built_from_a_dict_and_lists_holds_them_read_only_and_toggles_ids():
+    from mobileintent_gym.apps.music.state import MusicState
+    from mobileintent_gym.phone.state import toggled
+
+    state = MusicState(tracks={}, playlists={}, home=[], mine=["p1"], liked=["t2", "t1"])
+    assert isinstance(state.tracks, MappingProxyType) and state.mine == ("p1",)
+    assert state.liked == ("t2", "t1")
+    assert toggled(state.liked, "t3") == ("t3", "t2", "t1")  # a new one first
+    assert toggled(state.liked, "t1") == ("t2",)  # a second time takes it back

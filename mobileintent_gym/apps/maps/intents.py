@@ -9,6 +9,7 @@ from __future__ import annotations
 from mobileintent_gym.apps.maps.ids import Route
 from mobileintent_gym.apps.maps.state import MapsState
 from mobileintent_gym.phone.backstack import Nav
+from mobileintent_gym.phone.state import toggled
 
 
 def _first(ids: tuple[str, ...], place_id: str) -> tuple[str, ...]:
@@ -35,9 +36,7 @@ class MapsIntents:
 
     def on_save(self, nav: Nav, place_id: str) -> None:
         """Save a place (newest first), or unsave a saved one."""
-        saved = nav.state.saved
-        nav.update(saved=tuple(i for i in saved if i != place_id) if place_id in saved
-                   else (place_id, *saved))
+        nav.update(saved=toggled(nav.state.saved, place_id))
 
     def on_directions(self, nav: Nav, place_id: str) -> None:
         """Ask for directions: the place tops the recent trips and the route opens."""

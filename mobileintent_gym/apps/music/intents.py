@@ -10,6 +10,7 @@ from __future__ import annotations
 from mobileintent_gym.apps.music.ids import Route
 from mobileintent_gym.apps.music.state import MusicState, Playlist
 from mobileintent_gym.phone.backstack import Nav
+from mobileintent_gym.phone.state import toggled
 
 
 class MusicIntents:
@@ -27,9 +28,7 @@ class MusicIntents:
 
     def on_like(self, nav: Nav, track_id: str) -> None:
         """Toggle a track in Liked Songs (a sheet closes afterwards)."""
-        liked = nav.state.liked
-        nav.update(liked=tuple(t for t in liked if t != track_id) if track_id in liked
-                   else (track_id, *liked))
+        nav.update(liked=toggled(nav.state.liked, track_id))
         if nav.stack[-1].route == Route.TRACK_MENU:
             nav.pop()
 

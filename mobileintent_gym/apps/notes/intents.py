@@ -9,7 +9,7 @@ from __future__ import annotations
 from mobileintent_gym.apps.notes.ids import COMMENT_FIELD, Rid
 from mobileintent_gym.apps.notes.state import Comment, NotesState
 from mobileintent_gym.phone.backstack import Nav
-from mobileintent_gym.phone.state import MINUTE_FORMAT
+from mobileintent_gym.phone.state import MINUTE_FORMAT, toggled
 
 
 class NotesIntents:
@@ -21,9 +21,7 @@ class NotesIntents:
         ``field`` is ``liked``, ``saved`` or ``follows``; new ones go first.
         """
         state: NotesState = nav.state
-        items = getattr(state, field)
-        nav.update(**{field: tuple(i for i in items if i != item) if item in items
-                      else (item, *items)})
+        nav.update(**{field: toggled(getattr(state, field), item)})
 
     def on_comment(self, nav: Nav, note_id: str) -> None:
         """Post the comment box's text under a note (nothing when it is blank).
