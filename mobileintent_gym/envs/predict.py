@@ -163,6 +163,14 @@ class PredictEnv(gym.Env[dict[str, str], str]):
             info["day_scores"] = self._episode_scores()
         return self._obs(), float(scores["acc_c"]), done, False, info
 
+    def render(self) -> None:
+        """``None``: this env has no screen to show.
+
+        Gymnasium's envs return ``None`` without a render mode (``gym.Env.render`` raises
+        NotImplementedError).
+        """
+        return None
+
     def _episode_scores(self) -> dict[str, dict[str, float]]:
         truths = [Prediction(t.event, t.intention) for t in self.targets]
         out = {"all": prediction_scores(self._guesses, truths, self.encoder)}

@@ -200,6 +200,14 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         self._done = True  # once scored: an error above leaves the episode to step again
         return self._fresh_obs(), float(reward), True, False, info
 
+    def render(self) -> None:
+        """``None``: this env has no screen to show.
+
+        Gymnasium's envs return ``None`` without a render mode (``gym.Env.render`` raises
+        NotImplementedError).
+        """
+        return None
+
     def _fresh_obs(self) -> dict[str, Any]:
         """A copy of the observation, frames included.
 

@@ -38,6 +38,8 @@ def test_every_env_takes_render_mode_none_and_names_a_bad_one(env_id):
     # gym.make), and Assist refused a bad one with an error that was no ValueError.
     env = gym.make(env_id, users=USERS, render_mode=None)
     assert env.unwrapped.render_mode is None
+    # Understand's and Predict's render() was gym.Env's: NotImplementedError.
+    assert env.unwrapped.render() is None
     env.close()
     with pytest.raises(InvalidOptionsError) as caught:  # Gymnasium warns, then makes it
         gym.make(env_id, users=USERS, render_mode="ansi")
