@@ -120,8 +120,13 @@ def test_an_outcome_without_a_route_shows_its_nodes_after_its_deciding_click(tem
             assert next(find_all(phone.hierarchy(), resource_id=check.resource_id), None)
 
 
-def app_references(text, app_id):
-    """Places where Python source text names app ``app_id`` in code, strings or comments.
+def source_tokens(text):
+    """Python source text's tokens (read once per file, then searched for every app)."""
+    return list(tokenize.generate_tokens(io.StringIO(text).readline))
+
+
+def app_references(tokens, app_id):
+    """Places where Python source tokens name app ``app_id`` in code, strings or comments.
 
     In code, a name is the app's when it is imported from the apps package; a variable or
     another package's module that happens to share the id's spelling (``reader``) is not.
@@ -129,7 +134,7 @@ def app_references(text, app_id):
     pattern = re.compile(rf"(^|[^\w.-]){app_id}[/:]\w|apps[./]{app_id}\b|mobileintent\.{app_id}\b")
     imported = re.compile(rf"\bapps(\.{app_id}\b|\s+import\b)")
     found = []
-    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+    for tok in tokens:
         if tok.type == tokenize.NAME and tok.string == app_id and imported.search(tok.line):
             found.append((tok.start[0], tok.string))
         elif tok.type in (tokenize.STRING, tokenize.COMMENT):
@@ -182,24 +187,26 @@ def test_two_pools_whose_records_share_an_id_are_refused_whatever_any_user_is_sh
 
 def test_nothing_outside_an_apps_package_names_it():
     files = [p for p in PACKAGE.rglob("*.py") if p != PACKAGE / "apps" / "registry.py"]
-    for app_id in IDS:
-        own = PACKAGE / "apps" / app_id
-        for path in files:
-            if own not in path.parents:
-                assert not app_references(path.read_text(), app_id), path
+    for path in files:
+        tokens = source_tokens(path.read_text())
+        for app_id in IDS:
+            if PACKAGE / "apps" / app_id not in path.parents:
+                assert not app_references(tokens, app_id), path
 
 
 def test_the_app_reference_finder_finds_the_ways_code_names_an_app():
     code = ('from mobileintent_gym.apps import demo\nx = "demo"\ny = "demo/home"\n'
             'z = "demo:liked"  # see apps/demo\nw = "com.mobileintent.demo"\n')
-    assert [line for line, _ in app_references(code, "demo")] == [1, 2, 3, 4, 4, 5]
-    assert not app_references('"""a demo of demos, demo-like"""\nq = "demon/x"\n', "demo")
-    assert [line for line, _ in app_references(
-        "import mobileintent_gym.apps.demo\nfrom mobileintent_gym.apps import x, demo\n",
-        "demo")] == [1, 2]
+    def found(text):
+        return app_references(source_tokens(text), "demo")
+
+    assert [line for line, _ in found(code)] == [1, 2, 3, 4, 4, 5]
+    assert not found('"""a demo of demos, demo-like"""\nq = "demon/x"\n')
+    assert [line for line, _ in found(
+        "import mobileintent_gym.apps.demo\nfrom mobileintent_gym.apps import x, demo\n")
+            ] == [1, 2]
     # A variable, or another app's module, spelled like the id is not the app.
-    assert not app_references("demo = stream.demo\nfrom mobileintent_gym.apps.chat.demo "
-                              "import Demo\n", "demo")
+    assert not found("demo = stream.demo\nfrom mobileintent_gym.apps.chat.demo import Demo\n")
 
 
 def test_the_phone_imports_no_app():
