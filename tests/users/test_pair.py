@@ -1,3 +1,4 @@
+import dataclasses
 import json
 import os
 import sys
@@ -18,7 +19,7 @@ from mobileintent_gym.users import (
     match_key,
     resolve_profile,
 )
-from mobileintent_gym.users.pair import random_lists
+from mobileintent_gym.users.pair import random_lists, random_state
 from tests.helpers import side_by_side
 
 # Every list holds 20 records but music's shorter recent plays and home playlists.
@@ -162,6 +163,21 @@ def test_content_is_byte_identical_across_processes(contents):
                  "PYTHONPATH": str(ROOT), "MOBILEINTENT_GYM_CACHE": "off"}}, timeout=300)
     here = json.dumps({n: dump(c) for n, c in contents.items()}, sort_keys=True)
     assert json.loads(there) == json.loads(here)
+
+
+def test_phones_without_a_user_share_each_apps_built_in_state():
+    # Every new phone built the ten apps' content again (32 ms of its 36); app states are
+    # immutable, so phones share them.
+    first, second = SimPhone(), SimPhone()
+    assert all(first.state.apps[a] is second.state.apps[a] for a in first.apps)
+    chat = registry.get("chat")
+    kept = random_state(chat.contexts, chat.build_state, "chat", 0)
+    assert kept is first.state.apps["chat"]
+    assert random_state(chat.contexts, chat.build_state, "chat", 1) != kept  # another seed
+    # Other context objects, even equal ones, are built from: their pools may differ.
+    copies = [dataclasses.replace(spec) for spec in chat.contexts]
+    rebuilt = random_state(copies, chat.build_state, "chat", 0)
+    assert rebuilt is not kept and rebuilt == kept
 
 
 @pytest.mark.parametrize("bundle", registry.bundles(), ids=lambda b: b.id)
