@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 from gymnasium import spaces
@@ -37,6 +37,7 @@ from gymnasium import spaces
 from mobileintent_gym.checks import check_render_mode, check_seed
 from mobileintent_gym.envs.days import check_config, check_counts, draw_day
 from mobileintent_gym.envs.scoring import scoring_encoder
+from mobileintent_gym.envs.screenless import Screenless
 from mobileintent_gym.envs.spaces import UnicodeText
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig
@@ -69,7 +70,7 @@ def time_text(when: datetime, context: Context | None) -> str:
     return f"{when:%Y-%m-%d %H:%M} {weekday_name(when)}{place}"
 
 
-class PredictEnv(gym.Env[dict[str, str], str]):
+class PredictEnv(Screenless, gym.Env[dict[str, str], str]):
     """Predict each next intention of a user's day from their history and persona.
 
     Args:
@@ -88,7 +89,6 @@ class PredictEnv(gym.Env[dict[str, str], str]):
     predicted days) pick the episode.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 1}
 
     def __init__(self, users: UserSpec = "test", *, history_days: int = 7,
                  predict_days: int = 2, history: int = 50, seed: int = 0,
@@ -162,14 +162,6 @@ class PredictEnv(gym.Env[dict[str, str], str]):
         if done:
             info["day_scores"] = self._episode_scores()
         return self._obs(), float(scores["acc_c"]), done, False, info
-
-    def render(self) -> None:
-        """``None``: this env has no screen to show.
-
-        Gymnasium's envs return ``None`` without a render mode (``gym.Env.render`` raises
-        NotImplementedError).
-        """
-        return None
 
     def _episode_scores(self) -> dict[str, dict[str, float]]:
         truths = [Prediction(t.event, t.intention) for t in self.targets]

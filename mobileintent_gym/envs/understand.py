@@ -25,7 +25,7 @@ Version History:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -35,6 +35,7 @@ from PIL import Image
 from mobileintent_gym.checks import check_flags, check_render_mode, check_seed, reset_options
 from mobileintent_gym.envs.days import check_config, check_counts, check_size
 from mobileintent_gym.envs.scoring import scoring_encoder
+from mobileintent_gym.envs.screenless import Screenless
 from mobileintent_gym.envs.spaces import FrameBox, UnicodeText
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
@@ -50,7 +51,7 @@ STEPS_LENGTH = 1 << 15
 ANSWER_LENGTH = 1 << 13
 
 
-class UnderstandEnv(gym.Env[dict[str, Any], str]):
+class UnderstandEnv(Screenless, gym.Env[dict[str, Any], str]):
     """Segment a window of a user's actions into the intentions behind them.
 
     Args:
@@ -73,7 +74,6 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
     of drawing it.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "render_fps": 1}
 
     def __init__(self, users: UserSpec = "test", *, days: int = 2, window: int = 5,
                  seed: int = 0, screenshots: bool = False,
@@ -199,14 +199,6 @@ class UnderstandEnv(gym.Env[dict[str, Any], str]):
         reward = (scores["acc_g"] + scores["acc_s"] + scores["bleu4"]) / 3
         self._done = True  # once scored: an error above leaves the episode to step again
         return self._fresh_obs(), float(reward), True, False, info
-
-    def render(self) -> None:
-        """``None``: this env has no screen to show.
-
-        Gymnasium's envs return ``None`` without a render mode (``gym.Env.render`` raises
-        NotImplementedError).
-        """
-        return None
 
     def _fresh_obs(self) -> dict[str, Any]:
         """A copy of the observation, frames included.
