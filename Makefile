@@ -46,10 +46,14 @@ run: $(VENV)/.embed-installed
 	$(PY) benchmarks/phone_step.py --out $(OUT)/phone_step.json
 	$(PY) benchmarks/env_step.py --out $(OUT)/env_step.json
 
-# pytest exits 5 when it collects no test; that is not a failure of the suite.
+# pytest exits 5 when it collects no test; that is not a failure of the suite. The suite
+# runs in TEST_WORKERS processes (pytest-xdist), a test file to each at a time: its
+# module-wide fixtures (a Ray cluster, a built user) are made once.
+TEST_WORKERS ?= 2
 test: $(VENV)/.test-installed
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/pytest -q; rc=$$?; if [ $$rc -eq 5 ]; then exit 0; fi; exit $$rc
+	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile; rc=$$?; \
+		if [ $$rc -eq 5 ]; then exit 0; fi; exit $$rc
 
 bench: $(VENV)/.test-installed
 	$(PY) benchmarks/phone_step.py --out $(OUT)/phone_step.json

@@ -1,19 +1,32 @@
+import os
+
 import pytest
 
 from mobileintent_gym.phone import SimPhone
+
+# pytest-xdist's workers (`make test` runs one per core): each gives torch one thread, as
+# the workers share the cores; torch reads this when it is first imported. OpenBLAS keeps
+# its own count (a vector env test compares its workers' count with this process's).
+WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if WORKER:
+    os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 
 @pytest.fixture(scope="session", autouse=True)
 def offline(tmp_path_factory):
     """Nothing in the suite may try the network: models load from the packaged weights.
 
-    Built user content goes to a folder of the session, not the user's cache, and
+    Built user content goes to a folder of the session, not the user's cache (one folder for
+    all of pytest-xdist's workers, which the cache is built to share), and
     stable-baselines3's loggers to one of the session rather than a new folder in /tmp per
     ``learn``.
     """
+    # A worker's base folder lies in the session's, which all the workers share.
+    cache = (tmp_path_factory.getbasetemp().parent / "cache" if WORKER
+             else tmp_path_factory.mktemp("cache"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("HF_HUB_OFFLINE", "1")
-        patch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path_factory.mktemp("cache")))
+        patch.setenv("MOBILEINTENT_GYM_CACHE", str(cache))
         patch.setenv("SB3_LOGDIR", str(tmp_path_factory.mktemp("sb3")))
         yield
 

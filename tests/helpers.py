@@ -5,6 +5,7 @@ import contextlib
 import copy
 import os
 import pickle
+import random
 import shutil
 import socket
 import subprocess
@@ -238,11 +239,26 @@ def written_by_another_process(target: Path) -> Iterator[None]:
         holder.communicate(timeout=60)
 
 
+_PORTS = random.SystemRandom()  # not the random module's state, which a test may seed
+
+
 def free_port() -> int:
-    """A loopback TCP port free a moment ago (nothing listens on it)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A loopback TCP port free a moment ago (nothing listens on it), drawn at random below
+    the system's ephemeral ports.
+
+    Port 0 gives an ephemeral port, which a server of another process run side by side
+    (pytest-xdist's other worker) may be given next: an adb server started there met that
+    server and failed with "protocol fault". Ray's workers take ports 10002-19999.
+    """
+    ranges = Path("/proc/sys/net/ipv4/ip_local_port_range")
+    low = int(ranges.read_text().split()[0]) if ranges.is_file() else 32768
+    while True:
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", _PORTS.randrange(20000, max(low, 20001))))
+            except OSError:  # taken: draw again
+                continue
+            return probe.getsockname()[1]
 
 
 def exit_status(argv: list[str]) -> int:

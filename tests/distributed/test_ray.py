@@ -312,6 +312,8 @@ def test_bad_pool_and_group_arguments_are_named():
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_actors_start_with_the_worker_thread_limits(cluster, monkeypatch):
     monkeypatch.setenv("MOBILEINTENT_GYM_WORKER_THREADS", "2")
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):  # a count set here would win
+        monkeypatch.delenv(name, raising=False)
     with RolloutPool(1, env_kwargs=ENV_KWARGS, progress=False) as pool:
         (pid,) = pool.pids()
         with open(f"/proc/{pid}/environ") as file:
