@@ -253,9 +253,11 @@ def free_port() -> int:
     ranges = Path("/proc/sys/net/ipv4/ip_local_port_range")
     low = int(ranges.read_text().split()[0]) if ranges.is_file() else 32768
     while True:
+        # No room below the ephemeral ports (a system's own range): one of them.
+        port = _PORTS.randrange(20000, low) if low > 21000 else 0
         with socket.socket() as probe:
             try:
-                probe.bind(("127.0.0.1", _PORTS.randrange(20000, max(low, 20001))))
+                probe.bind(("127.0.0.1", port))
             except OSError:  # taken: draw again
                 continue
             return probe.getsockname()[1]

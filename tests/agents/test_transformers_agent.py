@@ -68,6 +68,30 @@ def test_a_conversion_reads_the_file_and_builds_the_name_map_once(tmp_path):
     assert gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, 1) is not names
 
 
+def test_threads_asking_for_one_conversion_get_one(monkeypatch, tmp_path):
+    # Each converted, and a thread that began while another's swapped gguf's functions kept
+    # the memoized ones for good. The conversion itself (20 s, run by the small_lm fixture)
+    # is a stand-in here that writes the folder after a pause.
+    import time
+
+    from mobileintent_gym.agents import lm
+
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path))
+    converted = []
+
+    def convert(gguf, target):
+        time.sleep(0.05)
+        target.mkdir(parents=True)
+        (target / "config.json").write_text("{}")
+        converted.append(target)
+        return target
+
+    monkeypatch.setattr(lm, "_convert", convert)
+    target, got = converted_folder(packaged_gguf()), []
+    assert race(lambda: got.append(lm.dequantized(packaged_gguf()))) == []
+    assert got == [target] * 6 and converted == [target]
+
+
 def test_a_cache_folder_without_a_model_is_named_not_returned(monkeypatch, tmp_path):
     import transformers
 
