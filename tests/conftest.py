@@ -4,9 +4,9 @@ import pytest
 
 from mobileintent_gym.phone import SimPhone
 
-# pytest-xdist's workers (`make test` runs one per core): each gives torch one thread, as
-# the workers share the cores; torch reads this when it is first imported. OpenBLAS keeps
-# its own count (a vector env test compares its workers' count with this process's).
+# pytest-xdist's workers (`make test` runs TEST_WORKERS, two by default): each gives torch
+# one thread, as the workers share the cores; torch reads this when it starts its threads.
+# OpenBLAS keeps its own count (a vector env test compares its workers' with this one's).
 WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 if WORKER:
     os.environ.setdefault("MKL_NUM_THREADS", "1")

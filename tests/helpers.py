@@ -248,7 +248,8 @@ def free_port() -> int:
 
     Port 0 gives an ephemeral port, which a server of another process run side by side
     (pytest-xdist's other worker) may be given next: an adb server started there met that
-    server and failed with "protocol fault". Ray's workers take ports 10002-19999.
+    server and failed with "protocol fault". The draw starts at 20000, above the ports
+    ``ray start`` gives its workers (10002-19999; ``ray.init``'s take ephemeral ones).
     """
     ranges = Path("/proc/sys/net/ipv4/ip_local_port_range")
     low = int(ranges.read_text().split()[0]) if ranges.is_file() else 32768

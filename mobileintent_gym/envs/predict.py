@@ -89,7 +89,6 @@ class PredictEnv(Screenless, gym.Env[dict[str, str], str]):
     predicted days) pick the episode.
     """
 
-
     def __init__(self, users: UserSpec = "test", *, history_days: int = 7,
                  predict_days: int = 2, history: int = 50, seed: int = 0,
                  encoder: Encoder | None = None, config: GeneratorConfig | None = None,

@@ -74,7 +74,6 @@ class UnderstandEnv(Screenless, gym.Env[dict[str, Any], str]):
     of drawing it.
     """
 
-
     def __init__(self, users: UserSpec = "test", *, days: int = 2, window: int = 5,
                  seed: int = 0, screenshots: bool = False,
                  screenshot_size: tuple[int, int] = (216, 480), encoder: Encoder | None = None,

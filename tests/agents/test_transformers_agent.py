@@ -17,6 +17,7 @@ from mobileintent_gym.agents import TransformersAgent, hf_agent
 from mobileintent_gym.agents.lm import (
     PACKAGED,
     converted_folder,
+    dequantized,
     eos_ids,
     generate,
     load_language_model,
@@ -46,25 +47,37 @@ def test_the_packaged_model_is_dequantized_once_into_the_cache(small_lm):
     assert load_language_model(str(folder), device="cpu").source == str(folder)
 
 
-def test_a_conversion_reads_the_file_and_builds_the_name_map_once(tmp_path):
+def test_a_conversion_reads_the_file_and_builds_the_name_map_once(monkeypatch, tmp_path):
     # Transformers read the file three times and built the map for each of 397 modules:
     # a conversion took 34-43 s on two cores, 15-22 s reading and building each once.
-    from mobileintent_gym.agents.lm import _each_read_once
+    # transformers' loaders are stand-ins here that ask gguf for what the real ones ask
+    # (the real conversion, 20 s, runs in the small_lm fixture); the tokenizer's fails.
+    import transformers
 
     gguf = pytest.importorskip("gguf", reason="needs the [llm] extra")
-    path = str(tmp_path / "tiny.gguf")
-    writer = gguf.GGUFWriter(path, "llama")
+    path = tmp_path / "tiny.gguf"
+    writer = gguf.GGUFWriter(str(path), "llama")
     writer.add_tensor("token_embd.weight", np.ones((4, 8), dtype=np.float32))
     for write in (writer.write_header_to_file, writer.write_kv_data_to_file,
                   writer.write_tensors_to_file, writer.close):
         write()
-    with pytest.raises(KeyError), _each_read_once(gguf):
-        reader = gguf.GGUFReader(path)
-        assert gguf.GGUFReader(path) is reader and reader.tensors[0].name == "token_embd.weight"
-        names = gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, 1)
-        assert gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, 1) is names
-        raise KeyError("a failed conversion")
-    assert gguf.GGUFReader(path) is not reader  # as before, once the block is left
+    asked = []
+
+    def loading(folder, gguf_file):
+        asked.append((gguf.GGUFReader(str(folder / gguf_file)),
+                      gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, 1)))
+        if len(asked) == 2:
+            raise ValueError("no tokenizer in it")
+
+    monkeypatch.setenv("MOBILEINTENT_GYM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(transformers.AutoModelForCausalLM, "from_pretrained", loading)
+    monkeypatch.setattr(transformers.AutoTokenizer, "from_pretrained", loading)
+    with pytest.raises(MobileIntentError, match="no tokenizer in it"):
+        dequantized(path)
+    (reader, names), again = asked
+    assert again[0] is reader and again[1] is names  # made once for both loaders
+    assert reader.tensors[0].name == "token_embd.weight"
+    assert gguf.GGUFReader(str(path)) is not reader  # gguf's own again, after the error
     assert gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, 1) is not names
 
 
@@ -94,8 +107,6 @@ def test_threads_asking_for_one_conversion_get_one(monkeypatch, tmp_path):
 
 def test_a_cache_folder_without_a_model_is_named_not_returned(monkeypatch, tmp_path):
     import transformers
-
-    from mobileintent_gym.agents.lm import dequantized
 
     def converting(*args, **kwargs):  # it converted for half a minute before saying so
         raise AssertionError("the model was converted though its folder was taken")
