@@ -84,10 +84,13 @@ def summary(samples: list[float]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=positive_int, default=40)
-    parser.add_argument("--shots", type=positive_int, default=20)
-    parser.add_argument("--server-port", type=int, default=15039)
-    parser.add_argument("--out", type=Path)
+    parser.add_argument("--steps", type=positive_int, default=40,
+                        help="timed actions and reads of each kind (default 40)")
+    parser.add_argument("--shots", type=positive_int, default=20,
+                        help="timed screenshots of each kind (default 20)")
+    parser.add_argument("--server-port", type=int, default=15039,
+                        help="port of the private adb server (default 15039)")
+    parser.add_argument("--out", type=Path, help="also write the figures to this JSON file")
     args = parser.parse_args()
     if shutil.which("adb") is None:
         raise SystemExit("adb is not installed (apt-get install adb)")

@@ -193,7 +193,7 @@ def main() -> None:
     parser.add_argument("--pid", type=int, help="that server's process id (for its memory)")
     parser.add_argument("--attacks", nargs="+", action=Repeated, choices=list(attacks(None, 0)),
                         help="replay only these attacks (default: all, in the order above)")
-    parser.add_argument("--out", type=Path)
+    parser.add_argument("--out", type=Path, help="also write the figures to this JSON file")
     args = parser.parse_args()
     if (args.port is None) != (args.pid is None):
         parser.error("--port and --pid go together")

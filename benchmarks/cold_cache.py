@@ -24,8 +24,11 @@ from pathlib import Path
 def main() -> None:
     """Start the vector env, reset it, print the figures as JSON."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--workers", type=int, default=8)
-    parser.add_argument("--users", nargs="+", default=["demo-ana", "demo-ben"])
+    parser.add_argument("--workers", type=int, default=8,
+                        help="vector env workers starting at once (default 8)")
+    parser.add_argument("--users", nargs="+", default=["demo-ana", "demo-ben"],
+                        help="users every worker builds its env for "
+                             "(default demo-ana demo-ben)")
     args = parser.parse_args()
     if args.workers < 1:  # (the package is imported once the cache is set: not for this)
         parser.error(f"--workers must be at least 1, got {args.workers}")

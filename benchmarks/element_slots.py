@@ -27,9 +27,12 @@ from mobileintent_gym.wrappers.element_actions import touchable_points
 def main() -> None:
     """Walk the apps and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", default="1080x2400")
-    parser.add_argument("--steps", type=positive_int, default=2000)
-    parser.add_argument("--slots", type=positive_int, default=24)
+    parser.add_argument("--size", default="1080x2400",
+                        help="screen size, WIDTHxHEIGHT (default 1080x2400)")
+    parser.add_argument("--steps", type=positive_int, default=2000,
+                        help="masked random actions taken (default 2000)")
+    parser.add_argument("--slots", type=positive_int, default=24,
+                        help="element slots whose overflow is counted (default 24)")
     args = parser.parse_args()
     env = ElementActions(gym.make("Act2Intent-Execute-v0", device=f"sim:{args.size}",
                                   observation=("instruction",), users="all"), 64)

@@ -77,10 +77,14 @@ def warm_up(user: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", nargs="+", action=Repeated, default=["demo"])
-    parser.add_argument("--days", type=positive_int, default=7)
-    parser.add_argument("--core", type=int, default=0)
-    parser.add_argument("--screenshots", action="store_true")
+    parser.add_argument("--users", nargs="+", action=Repeated, default=["demo"],
+                        help="user sets, profile names or paths (default: the demo set)")
+    parser.add_argument("--days", type=positive_int, default=7,
+                        help="days each user lives (default 7)")
+    parser.add_argument("--core", type=int, default=0,
+                        help="the one CPU this process runs on (default 0)")
+    parser.add_argument("--screenshots", action="store_true",
+                        help="also time a day with a screenshot of every step")
     args = parser.parse_args()
     if args.core not in os.sched_getaffinity(0):
         parser.error(f"--core {args.core} is none of this process's CPUs "

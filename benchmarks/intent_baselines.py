@@ -103,8 +103,10 @@ def session(users: list[str], episodes: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", nargs="+", action=Repeated, default=["demo"])
-    parser.add_argument("--episodes", type=positive_int, default=8)
+    parser.add_argument("--users", nargs="+", action=Repeated, default=["demo"],
+                        help="user sets, profile names or paths (default: the demo set)")
+    parser.add_argument("--episodes", type=positive_int, default=8,
+                        help="episodes (seeds 0 to N-1) per env and baseline (default 8)")
     args = parser.parse_args()
     began = time.perf_counter()
     understand(args.users, args.episodes)

@@ -63,10 +63,13 @@ def main() -> None:
     """Measure and print the three throughputs and the batching speed-up."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", help="default: the default small model")
-    parser.add_argument("--device")
-    parser.add_argument("--prompts", type=positive_int, default=8)
-    parser.add_argument("--batch", type=positive_int, default=4)
-    parser.add_argument("--max-new-tokens", type=positive_int, default=32)
+    parser.add_argument("--device", help="torch device (default: a GPU when there is one)")
+    parser.add_argument("--prompts", type=positive_int, default=8,
+                        help="prompts generated for and trained on (default 8)")
+    parser.add_argument("--batch", type=positive_int, default=4,
+                        help="prompts per batch (default 4)")
+    parser.add_argument("--max-new-tokens", type=positive_int, default=32,
+                        help="tokens generated per prompt (default 32)")
     parser.add_argument("--out", help="write the figures to this JSON file")
     args = parser.parse_args()
     lm = load_language_model(args.model, args.device)

@@ -120,13 +120,19 @@ POLICIES = {"element": "ElementPolicy", "mlp": "MlpPolicy"}
 def main() -> None:
     """Measure the random level, train each policy, print the figures, write the curves."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=positive_int, default=150_000)
-    parser.add_argument("--eval-every", type=positive_int, default=5_000)
-    parser.add_argument("--random-repeats", type=positive_int, default=20)
-    parser.add_argument("--seed", type=seed_int, default=0)
+    parser.add_argument("--steps", type=positive_int, default=150_000,
+                        help="PPO training steps per policy (default 150000)")
+    parser.add_argument("--eval-every", type=positive_int, default=5_000,
+                        help="training steps between greedy evaluations (default 5000)")
+    parser.add_argument("--random-repeats", type=positive_int, default=20,
+                        help="random-agent passes over the 16 episodes (default 20)")
+    parser.add_argument("--seed", type=seed_int, default=0,
+                        help="seed of the env, the random agent and PPO (default 0)")
     parser.add_argument("--policies", nargs="+", action=Repeated, choices=sorted(POLICIES),
-                        default=["element", "mlp"])
-    parser.add_argument("--out", default="out/ppo_curriculum")
+                        default=["element", "mlp"], help="policies trained (default: both)")
+    parser.add_argument("--out", default="out/ppo_curriculum",
+                        help="folder for curve.json and curve.png "
+                             "(default out/ppo_curriculum)")
     args = parser.parse_args()
     env = make_env(args.seed)
     random = random_level(env, args.random_repeats, args.seed)

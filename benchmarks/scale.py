@@ -442,13 +442,15 @@ def plot(figures: dict, path: Path) -> None:
 def main() -> None:
     """Measure and print every figure; write JSON and the plot."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--workers", type=positive_int, nargs="+", action=Repeated, default=[1, 2])
+    parser.add_argument("--workers", type=positive_int, nargs="+", action=Repeated, default=[1, 2],
+                        help="worker counts measured (default 1 2)")
     parser.add_argument("--steps", type=positive_int, default=200, help="steps per env and mode")
     parser.add_argument("--repeats", type=positive_int, default=3,
                         help="best of this many runs (after an untimed one)")
     parser.add_argument("--modes", nargs="+", action=Repeated, choices=MODES, default=list(MODES),
                         help="what to measure (default: every mode)")
-    parser.add_argument("--out", default="out/scale.json")
+    parser.add_argument("--out", default="out/scale.json",
+                        help="JSON file; the PNG plot goes beside it (default out/scale.json)")
     args = parser.parse_args()
     if Path(args.out).suffix.lower() == ".png":
         parser.error(f"--out {args.out}: give the JSON file; the plot goes beside it")

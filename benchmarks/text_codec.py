@@ -40,8 +40,10 @@ def per_char_read(codes: np.ndarray) -> str:
 def main() -> None:
     """Time both ways of writing and reading a hierarchy; print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--number", type=positive_int, default=50)
-    parser.add_argument("--rounds", type=positive_int, default=5)
+    parser.add_argument("--number", type=positive_int, default=50,
+                        help="calls per round (default 50)")
+    parser.add_argument("--rounds", type=positive_int, default=5,
+                        help="rounds; the fastest is kept (default 5)")
     args = parser.parse_args()
     phone = SimPhone()
     phone.reset(seed=0)

@@ -45,9 +45,12 @@ def per_step(batch: Any, envs: int, batches: int, rounds: int) -> float:
 def main() -> None:
     """Time both batchings and print the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--envs", type=positive_int, default=8)
-    parser.add_argument("--batches", type=positive_int, default=2000)
-    parser.add_argument("--rounds", type=positive_int, default=9)
+    parser.add_argument("--envs", type=positive_int, default=8,
+                        help="sub-envs batched (default 8)")
+    parser.add_argument("--batches", type=positive_int, default=2000,
+                        help="batches per round (default 2000)")
+    parser.add_argument("--rounds", type=positive_int, default=9,
+                        help="rounds; the fastest is kept (default 9)")
     args = parser.parse_args()
     info, envs = step_info(), args.envs
     holder = type("Vector", (), {"num_envs": envs})()

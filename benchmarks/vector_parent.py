@@ -119,10 +119,12 @@ def wait_us(count: int) -> float:
 def main() -> None:
     """Measure and print the figures as JSON."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--workers", type=positive_int, default=16)
+    parser.add_argument("--workers", type=positive_int, default=16,
+                        help="worker processes (default 16)")
     parser.add_argument("--batch", type=count_int, default=8, help="recv batch size; 0: step()")
     parser.add_argument("--steps", type=positive_int, default=200, help="steps of every sub-env")
-    parser.add_argument("--repeats", type=positive_int, default=2)
+    parser.add_argument("--repeats", type=positive_int, default=2,
+                        help="timed runs after an untimed one; the fastest is kept (default 2)")
     parser.add_argument("--envs-per-worker", type=positive_int, default=1,
                         help="sub-envs in each worker (envs_per_worker)")
     parser.add_argument("--gather-threads", type=positive_int, default=default_threads(),

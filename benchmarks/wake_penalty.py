@@ -78,7 +78,8 @@ def env_steps(env: gym.Env, actions: list, pause: float) -> float:
 def main() -> None:
     """Measure and print the figures as JSON."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=positive_int, default=3)
+    parser.add_argument("--rounds", type=positive_int, default=3,
+                        help="interleaved rounds; the best is kept (default 3)")
     parser.add_argument("--pauses", type=float, nargs="+", action=Repeated, default=[0.5, 2.0],
                         help="sleeps before each call, ms")
     parser.add_argument("--steps", type=positive_int, default=300, help="env steps per round")

@@ -8,9 +8,12 @@ says.
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
+import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -117,14 +120,33 @@ def test_every_benchmark_is_listed_here():
     assert sorted(COUNTS) == sorted(p.name for p in (ROOT / "benchmarks").glob("*.py"))
 
 
+def unexplained(shown: str) -> list[str]:
+    """The options argparse's ``--help`` output ``shown`` lists without a help text."""
+    lines = [*shown.split("options:\n", 1)[1].splitlines(), ""]
+    return [line.split()[0] for line, after in itertools.pairwise(lines)
+            if line.startswith("  -") and not re.search(r"\S {2,}\S", line)
+            and not (after.startswith("    ") and not after.lstrip().startswith("-"))]
+
+
+def test_unexplained_finds_an_option_without_help():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--a-long-option-name", help="said on the next line")
+    parser.add_argument("--steps", type=int, help="said on its line")
+    parser.add_argument("--bare")
+    parser.add_argument("--last")
+    assert unexplained(parser.format_help()) == ["--bare", "--last"]
+
+
 @pytest.mark.parametrize("script", sorted(COUNTS))
 def test_every_benchmark_parses_its_arguments_and_refuses_a_count_of_none(script):
     # wake_penalty.py failed at import after a helper it imported was renamed; counts of 0
-    # or below ended in ZeroDivisionError, min() of nothing, or negative figures.
+    # or below ended in ZeroDivisionError, min() of nothing, or negative figures. Eleven
+    # scripts listed options with no word of what they do.
     path = str(ROOT / "benchmarks" / script)
     helped = subprocess.run([sys.executable, path, "--help"], cwd=ROOT, capture_output=True,
                             text=True, timeout=300)
     assert helped.returncode == 0 and "usage:" in helped.stdout, helped.stderr[-2000:]
+    assert unexplained(helped.stdout) == []
     if COUNTS[script] is None:  # no count to give
         return
     refused = subprocess.run([sys.executable, path, COUNTS[script], "0"], cwd=ROOT,

@@ -1,3 +1,5 @@
+import argparse
+import importlib
 import json
 import subprocess
 import sys
@@ -191,6 +193,39 @@ def test_help_shows_no_markup(command, capsys):
     shown = capsys.readouterr().out
     assert done.value.code == 0 and shown.startswith("usage: mobileintent-gym")
     assert not any(mark in shown for mark in ("``", ":class:", ":func:", "::\n"))
+
+
+def commands_and_options(parser, path=("mobileintent-gym",)):
+    """``(command path, option)`` for every option and positional of every command."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                yield from commands_and_options(command, (*path, name))
+        else:
+            yield " ".join(path), action
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    # train sft --epochs, generate --days and eight more showed a bare name in --help.
+    from mobileintent_gym.cli import build_parser
+
+    unexplained = [(path, action.dest) for path, action in commands_and_options(build_parser())
+                   if not action.help]
+    assert unexplained == []
+
+
+@pytest.mark.parametrize(("trainer", "config"), [("sft", "mobileintent_gym.rl.sft.SftConfig"),
+                                                 ("repair", "mobileintent_gym.rl.repair_config"
+                                                            ".RepairConfig")])
+def test_the_learning_rate_shown_is_the_trainers_default(trainer, config):
+    # The help names the default without importing the trainers for every command.
+    from mobileintent_gym.cli import build_parser
+
+    module, name = config.rsplit(".", 1)
+    [shown] = [action.help for path, action in commands_and_options(build_parser())
+               if path == f"mobileintent-gym train {trainer}" and action.dest == "lr"]
+    default = getattr(importlib.import_module(module), name).lr
+    assert shown == f"AdamW learning rate (default {default:g})"
 
 
 def test_plain_takes_rest_roles_and_literals_out():

@@ -157,11 +157,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--users", nargs="+", action=Repeated, default=["test"],
                         help="sets of built-in users (train, val, test, demo, all) and/or "
                         "profile names or paths")
-    parser.add_argument("--days", type=positive_int, default=7)
+    parser.add_argument("--days", type=positive_int, default=7,
+                        help="days each user lives (default 7)")
     parser.add_argument("--out", type=path_text, required=True, help="output folder")
     parser.add_argument("--screenshots", action="store_true",
                         help="also write the screen of every step as a PNG")
-    parser.add_argument("--seed", type=seed_int, default=0)
+    parser.add_argument("--seed", type=seed_int, default=0,
+                        help="seed of the routines and days (default 0)")
     parser.add_argument("--profiles", type=path_text, help="folder of PersonaLens profiles")
     parser.add_argument("--size", type=size_text,
                         default="1080x2400", help="phone screen WIDTHxHEIGHT")

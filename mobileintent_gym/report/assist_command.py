@@ -99,7 +99,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "assist", help="play an Act2Intent-Assist day with a baseline; draw it as a strip",
         description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--agent", choices=sorted(ASSISTANTS), default="history-oracle")
+    parser.add_argument("--agent", choices=sorted(ASSISTANTS), default="history-oracle",
+                        help="the baseline assistant (default history-oracle)")
     parser.add_argument("--user", default="demo-ana", help="profile name or path")
     parser.add_argument("--profiles", type=path_text, help="folder searched first for --user's "
                         "profile (NAME.json or NAME/profile.json)")

