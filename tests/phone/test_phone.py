@@ -1,5 +1,4 @@
 import dataclasses
-import gc
 import re
 
 import numpy as np
@@ -629,26 +628,20 @@ def test_a_row_scrolled_to_a_sliver_is_not_shown():
 
 
 @pytest.mark.parametrize("copy_phone", COPIES, ids=["deepcopy", "pickle"])
-def test_a_copied_phone_shows_new_data_that_took_the_id_of_data_it_copied(copy_phone):
+def test_a_copied_phone_shows_other_data_under_an_id_it_copied(copy_phone):
     # A copy keeps copies of the states it loaded under the ids of the originals. Once
     # those were freed, a new state given such an id got the old state's version, and
-    # the copy showed the screens of data that no longer existed.
+    # the copy showed the screens of data that no longer existed. Waiting for CPython to
+    # hand out a freed id made this test skip or not depending on what ran before; here
+    # the original stays alive and is changed in place after the copy (app states are
+    # immutable: only a test can), so the twin meets other data under an id it copied.
     base, clock = SimPhone().state.apps["chat"], SimPhone().state.clock
+    original = dataclasses.replace(base, me="Original Owner")
     phone = SimPhone()
-    phone.reset(PhoneState({"chat": dataclasses.replace(base, me="Original Owner")}, clock))
+    phone.reset(PhoneState({"chat": original}, clock))
     phone.open("chat", "chat/me")
-    freed = id(phone.state.apps["chat"])
     twin = copy_phone(phone)
-    del phone  # nothing but the twin's copy is left of that state
-    gc.collect()
-    kept = []  # CPython hands a freed object's memory to the next object of its size
-    for k in range(100_000):
-        other = dataclasses.replace(base, me=f"Someone Else {k}")
-        if id(other) == freed:
-            break
-        kept.append(other)
-    else:
-        pytest.skip("this interpreter gave no new object the freed id")
-    twin.reset(PhoneState({"chat": other}, clock))
+    object.__setattr__(original, "me", "Someone Else")
+    twin.reset(PhoneState({"chat": original}, clock))
     twin.open("chat", "chat/me")
-    assert f"Someone Else {k}" in twin.hierarchy() and "Original Owner" not in twin.hierarchy()
+    assert "Someone Else" in twin.hierarchy() and "Original Owner" not in twin.hierarchy()
