@@ -1,6 +1,5 @@
 """Rollouts on a real local Ray cluster: equal to one process, and to a run that lost an actor."""
 
-import copy
 import dataclasses
 import functools
 import json
@@ -545,19 +544,20 @@ def test_what_ray_actors_cannot_do_is_refused_first(capsys, args, says):
     assert says in capsys.readouterr().err
 
 
-def test_the_trainers_groups_are_the_same_episodes_on_ray_as_in_lockstep(cluster, small_lm,
+def test_the_trainers_groups_are_the_same_episodes_on_ray_as_in_lockstep(cluster,
+                                                                        tiny_lm_folder,
                                                                         tmp_path):
     pytest.importorskip("peft", reason="needs the [llm] extra")
     from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
 
     # Greedy decoding: each episode's agent on an actor answers what the batch does here.
-    config = RepairConfig(out=str(tmp_path / "run"), tasks=("G-WCT-01:common:explicit",),
-                          users=USERS, max_steps=2, max_new_tokens=6, max_elements=3,
-                          temperature=0.0)
+    # Each actor loads the model by its folder, as the trainer here does.
+    config = RepairConfig(model=str(tiny_lm_folder), out=str(tmp_path / "run"),
+                          tasks=("G-WCT-01:common:explicit",), users=USERS, max_steps=2,
+                          max_new_tokens=6, max_elements=3, temperature=0.0)
     groups = {}
     for ray_actors in (None, 2):
-        trainer = RepairTrainer(dataclasses.replace(config, ray=ray_actors),
-                                copy.deepcopy(small_lm))
+        trainer = RepairTrainer(dataclasses.replace(config, ray=ray_actors))
         try:
             groups[ray_actors] = trainer.group(1)
         finally:

@@ -1,7 +1,11 @@
-"""The RePAIR trainer and the SFT warm start on the real packaged SmolLM2-135M ([llm] extra).
+"""The RePAIR trainer and the SFT warm start ([llm] extra).
 
 A CPU smoke run of two updates through the command line (with a resume in between), the
 direction and exactness of the GRPO step, and SFT making the oracle's answer likelier.
+What holds for any causal LM (the runs' bookkeeping, the GRPO and SFT arithmetic,
+checkpoints) is run on the tiny random model of SmolLM2's architecture and tokenizer
+(conftest's ``tiny_lm``); SFT's learning and the adapters' loading on the real packaged
+SmolLM2-135M.
 """
 
 import copy
@@ -42,36 +46,38 @@ def rows(path):
 TIMING = ("gen_tokens_per_s", "seconds")  # the only columns a rerun may change
 
 
-def test_two_updates_run_log_checkpoint_and_resume_as_one_run(small_lm, tmp_path, capsys,
-                                                              monkeypatch):
+def test_two_updates_run_log_checkpoint_and_resume_as_one_run(tiny_lm_folder, tmp_path,
+                                                              capsys, monkeypatch):
     from mobileintent_gym.distributed.groups import RolloutGroup
     from mobileintent_gym.rl.trainer import RepairTrainer
 
-    # The small model's rollouts rarely earn a reward, so every advantage would be 0 and
+    # A small model's rollouts rarely earn a reward, so every advantage would be 0 and
     # no update would move the weights: fixed advantages make each update change them.
+    # The tiny random model's log-probabilities move at the default rate too little for a KL.
     monkeypatch.setattr(RolloutGroup, "advantages", lambda group: np.array([1.0, -1, 0.5, -0.5]))
     closed = []
     close = RepairTrainer.close
     monkeypatch.setattr(RepairTrainer, "close", lambda self: closed.append(close(self)))
     out, whole = tmp_path / "repair", tmp_path / "whole"
-    assert main([*SMOKE, "--out", str(out), "--updates", "1"]) == 0
+    smoke = [*SMOKE, "--model", str(tiny_lm_folder), "--lr", "0.01"]
+    assert main([*smoke, "--out", str(out), "--updates", "1"]) == 0
     assert "Loading weights" not in capsys.readouterr().err  # --quiet: transformers' bar too
     first = rows(out / "log.csv")
     start = load_file(out / "adapters" / "adapter_model.safetensors")
-    assert main([*SMOKE, "--out", str(out), "--updates", "2", "--resume"]) == 0
-    assert main([*SMOKE, "--out", str(whole), "--updates", "2"]) == 0
+    assert main([*smoke, "--out", str(out), "--updates", "2", "--resume"]) == 0
+    assert main([*smoke, "--out", str(whole), "--updates", "2"]) == 0
     assert len(closed) == 3  # every run closed its envs
     # Resumed with fewer updates than it holds: it did nothing, exit 0, and config.json
     # said 1 update beside a log of 2.
-    assert main([*SMOKE, "--out", str(out), "--updates", "1", "--resume"]) == 2
+    assert main([*smoke, "--out", str(out), "--updates", "1", "--resume"]) == 2
     said = capsys.readouterr()
     assert "holds 2 updates; --updates 1 would end before them" in said.err
-    assert len(closed) == 3  # refused before a trainer loaded its model (15 s)
+    assert len(closed) == 3  # refused before a trainer loaded its model
     assert json.loads((out / "config.json").read_text())["updates"] == 2
     log = rows(out / "log.csv")
     assert [r["update"] for r in log] == ["1", "2"] and log[0] == first[0]
     # Resumed with as many updates as it holds: it printed nothing at all.
-    assert main([*SMOKE, "--out", str(out), "--updates", "2", "--resume"]) == 0
+    assert main([*smoke, "--out", str(out), "--updates", "2", "--resume"]) == 0
     assert f"{out} holds all 2 updates: nothing to run" in capsys.readouterr().out
     assert rows(out / "log.csv") == log
     # One update and a resumed one are the run of two updates: the same rows, the same
@@ -161,7 +167,7 @@ def group(lm, answers):
 
 
 @pytest.fixture
-def trainer_for(small_lm, tmp_path):
+def trainer_for(tiny_lm, tmp_path):
     from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
 
     built = []
@@ -169,7 +175,7 @@ def trainer_for(small_lm, tmp_path):
     def build(**settings):
         config = RepairConfig(**{"out": str(tmp_path / "run"),
                                  "tasks": ("G-WCT-01:common:explicit",), **settings})
-        built.append(RepairTrainer(config, copy.deepcopy(small_lm)))
+        built.append(RepairTrainer(config, copy.deepcopy(tiny_lm)))
         return built[-1]
 
     yield build
@@ -276,23 +282,24 @@ def test_a_later_grpo_step_takes_its_ratios_against_the_sampling_policy(trainer_
     trainer.policy_step(rollouts, np.array([1.0, -1.0]))
     stats = trainer.policy_step(rollouts, np.array([1.0, -1.0]))
     assert stats["kl"] > 1e-6  # the policy has moved off the reference
-    # One epoch: π_θ is π_old, every ratio 1, and the loss -mean(A) + β·KL = β·KL.
+    # One epoch: π_θ is π_old, every ratio 1, and the loss -mean(A) + β·KL = β·KL (to
+    # float32's sums; ratios against the reference put it 0.09 off).
     assert stats["clipped"] == 0.0
-    assert stats["loss"] == pytest.approx(trainer.config.beta * stats["kl"], rel=1e-4)
+    assert stats["loss"] == pytest.approx(trainer.config.beta * stats["kl"], abs=1e-6)
 
 
 def adapter_weights(model):
     return {k: v.detach().clone() for k, v in model.named_parameters() if "lora_" in k}
 
 
-def test_log_probabilities_are_those_of_the_sampling_temperature(small_lm, trainer_for,
-                                                                monkeypatch):
+def test_log_probabilities_are_those_of_the_sampling_temperature(tiny_lm, trainer_for,
+                                                               monkeypatch):
     (prompt, response), = [(t.prompt_ids, t.response_ids)
-                           for t in group(small_lm, [[("Open the chat.", "SWIPE[UP]")]])[0]]
+                           for t in group(tiny_lm, [[("Open the chat.", "SWIPE[UP]")]])[0]]
     ids = torch.tensor([list(prompt) + list(response)])
     with torch.no_grad():
-        logits = small_lm.model(input_ids=ids).logits[0, len(prompt) - 1:-1].float()
-        got = response_logprobs(small_lm.model, [(prompt, response)], 0, temperature=0.5)[0]
+        logits = tiny_lm.model(input_ids=ids).logits[0, len(prompt) - 1:-1].float()
+        got = response_logprobs(tiny_lm.model, [(prompt, response)], 0, temperature=0.5)[0]
     wanted = torch.log_softmax(logits / 0.5, -1).gather(-1, torch.tensor(response)[:, None])
     assert torch.allclose(got, wanted[:, 0], atol=1e-4)
     # The trainer asks for the probabilities its rollouts were sampled with.
@@ -302,7 +309,7 @@ def test_log_probabilities_are_those_of_the_sampling_temperature(small_lm, train
     monkeypatch.setattr(trainer_module, "response_logprobs", lambda *a: seen.append(a[3]) or
                         response_logprobs(*a))
     trainer_for(temperature=0.7).policy_step(
-        group(small_lm, [[("Open the chat.", "SWIPE[UP]")], [("Open the chat.", "COMPLETE")]]),
+        group(tiny_lm, [[("Open the chat.", "SWIPE[UP]")], [("Open the chat.", "COMPLETE")]]),
         np.array([1.0, -1.0]))
     assert seen and set(seen) == {0.7}
 
@@ -698,14 +705,14 @@ def test_sft_makes_the_oracle_answer_likelier_and_becomes_the_reference(small_lm
     assert again == pytest.approx(alone, abs=1e-3)
 
 
-def test_sft_with_gradient_checkpointing_recomputes_and_learns_the_same(small_lm, tmp_path):
+def test_sft_with_gradient_checkpointing_recomputes_and_learns_the_same(tiny_lm, tmp_path):
     from safetensors.torch import load_file
 
     from mobileintent_gym.rl.sft import SftConfig, train_sft
 
     adapters, calls = {}, {}
     for checkpointing in (False, True):
-        lm = copy.deepcopy(small_lm)
+        lm = copy.deepcopy(tiny_lm)
         counted: list[int] = []
         attention = lm.model.model.layers[0].self_attn
         attention.register_forward_pre_hook(lambda *_, seen=counted: seen.append(1))
@@ -721,14 +728,14 @@ def test_sft_with_gradient_checkpointing_recomputes_and_learns_the_same(small_lm
         assert torch.allclose(adapters[True][name], weights, atol=1e-6), name
 
 
-def test_lockstep_records_equal_one_agent_per_episode_when_greedy(small_lm):
+def test_lockstep_records_equal_one_agent_per_episode_when_greedy(tiny_lm):
     from mobileintent_gym.rl.lockstep import PolicyAgents, run_lockstep
     from mobileintent_gym.rl.runs import make_envs
     from mobileintent_gym.rollouts import run
 
     envs = make_envs(2, users=("demo-ana", "demo-ben"), max_steps=2)
     work = group_episodes("G-WCT-01:common:explicit", ("demo-ana", "demo-ben"), 1, seed=4)
-    make_agent = PolicyAgents(small_lm, 0.0, 6, 3)
+    make_agent = PolicyAgents(tiny_lm, 0.0, 6, 3)
     try:
         batched = run_lockstep(envs, make_agent(None, 0), work)
         alone = [run(envs[0], make_agent, e) for e in work]
@@ -800,7 +807,7 @@ def test_a_checkpoint_brings_back_the_update_count_optimiser_and_adapters(traine
     assert all(torch.equal(moved[k], restored[k]) for k in moved)
 
 
-def test_the_sft_loss_weighs_each_example_once_averaged_over_its_tokens(small_lm, tmp_path):
+def test_the_sft_loss_weighs_each_example_once_averaged_over_its_tokens(tiny_lm, tmp_path):
     # The oracle's 4 steps (a typed reply among clicks: answers of unequal length) in one
     # batch, micro-batches of 3 and 1: the logged loss is the mean over examples of each
     # one's token mean (not per micro-batch, not over all tokens, not the last
@@ -813,12 +820,12 @@ def test_the_sft_loss_weighs_each_example_once_averaged_over_its_tokens(small_lm
                        users=("demo-ana",), epochs=1, batch_size=4, micro_batch=3,
                        max_elements=4)
     env = make_envs(1, users=config.users)[0]
-    data = tokenize(small_lm, demonstrations(env, list(config.users), config.tasks, 4))
+    data = tokenize(tiny_lm, demonstrations(env, list(config.users), config.tasks, 4))
     env.close()
     assert len(data) == 4 and len({len(answer) for _, answer in data}) > 1
     with torch.no_grad():
-        means = [float(lp.mean()) for lp in response_logprobs(small_lm.model, data, 0)]
-    train_sft(config, copy.deepcopy(small_lm), progress=False)
+        means = [float(lp.mean()) for lp in response_logprobs(tiny_lm.model, data, 0)]
+    train_sft(config, copy.deepcopy(tiny_lm), progress=False)
     (row,) = rows(tmp_path / "sft" / "log.csv")
     assert (row["update"], row["epoch"], row["examples"]) == ("1", "1", "4")
     assert float(row["loss"]) == pytest.approx(-sum(means) / 4, rel=1e-4)
