@@ -228,11 +228,13 @@ def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]
 
     Returns the options (``-a`` the action, ``-n`` the component …; the last of each; a
     flag's value ``""``; key ``""`` the first argument that is no option, where they end)
-    and the extras: key to (option, value as written).
+    and the extras: key to (option, value as written). A one-letter option may carry its
+    first value joined to it (``-nPACKAGE/ACTIVITY``), as Android's shell commands read it.
 
     Raises:
-        ValueError: Saying what Android's exception says of an option without its values
-            or a number extra (``--ei``, ``--el``, ``--ef``, ``--ed``) that is no number.
+        ValueError: Saying what Android's exception says of an option without its values,
+            a flag with a value joined to it, or a number extra (``--ei``, ``--el``,
+            ``--ef``, ``--ed``) that is no number.
     """
     options, extras, index = {}, {}, 0
     while index < len(args):
@@ -242,8 +244,13 @@ def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]
         if not args[index].startswith("-"):  # what to start (a component, package, URI):
             options[""] = args[index]  # the options end there, as Android reads them
             break
-        option, size = args[index], _INTENT_OPTIONS.get(args[index], 0)
-        values, index = args[index + 1:index + 1 + size], index + 1 + size
+        option, joined = _option_and_joined(args[index])
+        size = _INTENT_OPTIONS.get(option, 0)
+        if joined and not size:
+            raise ValueError(f"java.lang.IllegalArgumentException: No argument expected after "
+                             f"\"{args[index]}\"")
+        taken = size - len(joined)
+        values, index = joined + args[index + 1:index + 1 + taken], index + 1 + taken
         if len(values) < size:
             raise ValueError(f"java.lang.IllegalArgumentException: Argument expected after "
                              f"\"{option}\"")
@@ -257,6 +264,13 @@ def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]
         else:  # a flag (-S, -W …)
             options[option] = ""
     return options, extras
+
+
+def _option_and_joined(word: str) -> tuple[str, list[str]]:
+    """A one-letter option and the value joined to it (``-nX``: ``-n``, ``[X]``); else as is."""
+    if len(word) > 2 and word[1] != "-":
+        return word[:2], [word[2:]]
+    return word, []
 
 
 def _am_exception(command: str, err: ValueError) -> Output:

@@ -249,6 +249,25 @@ def test_am_start_takes_the_component_or_package_after_the_options_and_the_home_
     assert device.phone.route() == "chat/chats"
 
 
+def test_a_one_letter_option_takes_its_value_joined_to_it_as_android_reads_it(device):
+    # `am start -nPACKAGE/ACTIVITY` was read as an unknown flag: "unable to resolve Intent
+    # { cmp=(none) }" where a phone starts the activity.
+    out(device, "am start -n" + activity_for("com.mobileintent.music", "music/home"))
+    assert device.phone.route() == "music/home"
+    out(device, "am start -W -a android.intent.action.MAIN -candroid.intent.category.HOME")
+    assert device.phone.route() == "launcher"
+    focus_chat_input(device)
+    out(device, "am broadcast -aADB_INPUT_TEXT -emsg joined")  # -e KEY VALUE: the key joined
+    assert device.phone.events[-1].typed == "joined"
+    route, events = device.phone.route(), len(device.phone.events)
+    for line in ("am start -Sx com.mobileintent.music", "am broadcast -a x -Wy"):
+        refused = device.run(line)
+        flag = line.split()[-2 if line.startswith("am start") else -1]
+        assert refused.code == 255 and refused.stderr.endswith(
+            f'IllegalArgumentException: No argument expected after "{flag}"\n'.encode()), line
+    assert (device.phone.route(), len(device.phone.events)) == (route, events)
+
+
 @pytest.mark.parametrize(("line", "says"), [
     ("monkey -p com.mobileintent.chat -1", b"** Error: Unknown option: -1"),  # it launched
     ("monkey -p com.mobileintent.chat", b"** Error: Count not specified"),
