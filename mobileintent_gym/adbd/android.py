@@ -25,7 +25,12 @@ import numpy as np
 from PIL import Image
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.adbd.conventions import LONG_PRESS_MS, route_from_component, swipe_gesture
+from mobileintent_gym.adbd.conventions import (
+    LONG_PRESS_MS,
+    activity_for,
+    route_from_component,
+    swipe_gesture,
+)
 from mobileintent_gym.adbd.keycodes import KEYCODES
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 from mobileintent_gym.errors import AppActionError, MobileIntentError
@@ -67,6 +72,10 @@ _JAVA_FLOAT = re.compile(
     r"|0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+)[fFdD]?)", re.ASCII)
 # The intent that starts an app from its icon, and the home screen's category.
 _MAIN_ACTION = "android.intent.action.MAIN"
+# The launcher's activity as the device reports it, short and in full.
+_LAUNCHER_COMPONENTS = frozenset({
+    activity_for(launcher.PACKAGE, "launcher"),
+    activity_for(launcher.PACKAGE, "launcher").replace("/.", f"/{launcher.PACKAGE}.", 1)})
 _HOME_CATEGORY = "android.intent.category.HOME"
 _LAUNCHER_CATEGORY = "android.intent.category.LAUNCHER"
 # How many values each of am's intent options takes (an option not listed takes none);
@@ -491,7 +500,8 @@ class PhoneCommands:
     def start(self, options: dict[str, str]) -> Output:
         """``am start``'s intent: the activity ``-n`` names, else the argument after the options.
 
-        That argument is a component (``PACKAGE/ACTIVITY``) or a package, whose app comes
+        That argument is a component (``PACKAGE/ACTIVITY``, an activity being one of the
+        app's routes, as the device reports them) or a package, whose app comes
         back where it was, as from its icon (``-S`` stops it first: it starts afresh). The
         home intent (``-c android.intent.category.HOME``) shows the launcher. Other options
         are read as for :meth:`broadcast`, and unused; a URI (``-d``, or the argument)
@@ -504,15 +514,27 @@ class PhoneCommands:
                           .encode())
         if component and "-n" not in options and not {"/", ":"} & set(component):  # a package
             return self._start_package(component, "-S" in options)
-        package, _, activity = component.partition("/")
-        if package not in self.phone.packages():
+        if component in _LAUNCHER_COMPONENTS:  # what the device reports on the home screen
+            self.phone.home()
+            return Output(f"Starting: Intent {{ cmp={component} }}\n".encode())
+        if component.partition("/")[0] not in self.phone.packages():
             data = component if ":" in component else options.get("-d")
             named = f"dat={data}" if data else f"cmp={component or '(none)'}"
             return _usage(f"Error: Activity not started, unable to resolve Intent {{ {named} }}")
+        return self._start_activity(component)
+
+    def _start_activity(self, component: str) -> Output:
+        """``am start -n PACKAGE/ACTIVITY`` of an installed app: the route the activity names."""
+        package, _, activity = component.partition("/")
         route = route_from_component(package, activity) if activity else ""
         app_id = self.phone.packages()[package]
+        if route and not route.startswith(app_id + "/"):  # no activity of the app's
+            home = activity_for(package, self.phone.apps[app_id].home)
+            return _usage(f"Error: Activity class {{{component}}} does not exist. (the app's "
+                          f"activities are its routes, as {home}; am start {package} opens "
+                          "it as from its icon)")
         try:
-            self.phone.open(app_id, route if route.startswith(app_id + "/") else None)
+            self.phone.open(app_id, route or None)
         except MobileIntentError as err:  # a route that does not exist or needs parameters
             return _usage(f"Error: Activity class {{{component}}} does not exist. ({err})")
         return Output(f"Starting: Intent {{ cmp={component} }}\n".encode())

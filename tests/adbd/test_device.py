@@ -249,6 +249,28 @@ def test_am_start_takes_the_component_or_package_after_the_options_and_the_home_
     assert device.phone.route() == "chat/chats"
 
 
+def test_an_activity_the_app_lacks_is_an_error_and_the_reported_ones_start(device):
+    # com.mobileintent.music/.Nope (or another app's route) opened the app's home screen
+    # with status 0, and the launcher's activity the device reports could not be started.
+    out(device, "am start -n " + activity_for("com.mobileintent.chat", "chat/chats"))
+    for activity in (".Nope", ".MainActivity", ".route.chat.chats"):
+        refused = device.run(f"am start -n com.mobileintent.music/{activity}")
+        assert refused.code == 1 and refused.stderr == (
+            f"Error: Activity class {{com.mobileintent.music/{activity}}} does not exist. (the "
+            "app's activities are its routes, as com.mobileintent.music/.route.music.home; "
+            "am start com.mobileintent.music opens it as from its icon)\n").encode()
+        assert device.phone.route() == "chat/chats"
+    out(device, "am start -n com.mobileintent.music/com.mobileintent.music.route.music.library")
+    assert device.phone.route() == "music/library"  # the class named in full
+    out(device, "input keyevent KEYCODE_HOME")
+    shown = device.component()
+    for component in (shown, shown.replace("/.", "/com.android.launcher3.")):
+        out(device, "am start -n " + activity_for("com.mobileintent.chat", "chat/chats"))
+        said = out(device, f"am start -n {component}")
+        assert said == f"Starting: Intent {{ cmp={component} }}\n"
+        assert device.phone.route() == "launcher" and device.component() == shown
+
+
 def test_a_one_letter_option_takes_its_value_joined_to_it_as_android_reads_it(device):
     # `am start -nPACKAGE/ACTIVITY` was read as an unknown flag: "unable to resolve Intent
     # { cmp=(none) }" where a phone starts the activity.
