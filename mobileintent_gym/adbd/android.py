@@ -282,6 +282,35 @@ def _option_and_joined(word: str) -> tuple[str, list[str]]:
     return word, []
 
 
+def _screencap_args(args: list[str]) -> tuple[set[str], list[str]]:
+    """The flags (``h``, ``p``) and files of a screencap, its options read wherever they stand.
+
+    ``-d`` takes the next word, or what is joined to it, as the display's id; letters may
+    be grouped (``-hp``).
+
+    Raises:
+        ValueError: Naming an option screencap does not have, or ``-d`` without its id.
+    """
+    flags: set[str] = set()
+    files: list[str] = []
+    words = iter(args)
+    for word in words:
+        if word == "--":
+            files.extend(words)
+        elif word.startswith("-") and word != "-":
+            for at, letter in enumerate(word[1:], 1):
+                if letter == "d":  # the display's id, unused: there is one display
+                    if at == len(word) - 1 and next(words, None) is None:
+                        raise ValueError("option requires an argument '-d'")
+                    break
+                if letter not in "hp":
+                    raise ValueError(f"invalid option '-{letter}'")
+                flags.add(letter)
+        else:
+            files.append(word)
+    return flags, files
+
+
 def _am_exception(command: str, err: ValueError) -> Output:
     """What ``am`` prints for an exception while reading its arguments: status -1."""
     return Output(stderr=f"Exception occurred while executing '{command}':\n{err}\n".encode(),
@@ -430,20 +459,23 @@ class PhoneCommands:
             self.phone.act(Action.type_text(_TYPED_KEYS[code]))
 
     def screencap(self, inv: Invocation) -> Output:
-        """``screencap [-p] [-d ID] [FILE]``: PNG with ``-p`` or a ``.png`` file, else raw RGBA."""
-        args = [a for a in inv.argv[1:] if a != "-p"]
-        if args[:1] == ["-d"]:
-            args = args[2:]
-        if args and args[0].startswith("-") and args[0] != "-":  # -x was written to a file
-            usage = "usage: screencap [-hp] [-d display-id] [FILENAME]\n"
-            if args[0] == "-h":
-                return Output(stderr=usage.encode())
-            return _usage(f"screencap: invalid option {args[0]!r}\n{usage.rstrip()}")
-        png = "-p" in inv.argv or (args and args[0].endswith(".png"))
+        """``screencap [-p] [-d ID] [FILE]``: PNG with ``-p`` or a ``.png`` file, else raw RGBA.
+
+        Options are read wherever they stand, before or after the file (as Android's getopt
+        reads them), up to ``--``.
+        """
+        usage = "usage: screencap [-hp] [-d display-id] [FILENAME]\n"
+        try:
+            flags, files = _screencap_args(inv.argv[1:])
+        except ValueError as err:  # -x was written to a file
+            return _usage(f"screencap: {err}\n{usage.rstrip()}")
+        if "h" in flags:
+            return Output(stderr=usage.encode())
+        png = "p" in flags or (files and files[0].endswith(".png"))
         data = self.png() if png else self._raw()
-        if not args:
+        if not files:
             return Output(data)
-        self.device.fs.write(args[0], data)
+        self.device.fs.write(files[0], data)
         return Output()
 
     def png(self) -> bytes:

@@ -1,6 +1,7 @@
 import base64
 import io
 import shlex
+import struct
 import threading
 
 import numpy as np
@@ -360,6 +361,28 @@ def test_a_screencap_option_it_lacks_is_named_not_written_to(device):
     assert result.stderr.decode().startswith("screencap: invalid option '-x'\nusage: screencap")
     asked = device.run("screencap -h")
     assert (asked.code, asked.stderr) == (0, b"usage: screencap [-hp] [-d display-id] [FILENAME]\n")
+
+
+def test_screencap_reads_its_options_after_the_file_too(device):
+    # Android's getopt reads options wherever they stand: `screencap FILE -x` wrote the
+    # file and said nothing, `screencap FILE -p` wrote raw pixels to a file without .png.
+    for line, says in (("screencap /sdcard/a.png -x", "invalid option '-x'"),
+                       ("screencap -px", "invalid option '-x'"),
+                       ("screencap -d", "option requires an argument '-d'")):
+        refused = device.run(line)
+        assert (refused.code, refused.stdout) == (1, b""), line
+        assert refused.stderr.decode().startswith(f"screencap: {says}\nusage: screencap"), line
+    assert not device.fs.exists("/sdcard/a.png")
+    png = device.run("screencap -p").stdout
+    for line, path in (("screencap /sdcard/b -p", "/sdcard/b"),
+                       ("screencap -d0 -p /sdcard/c", "/sdcard/c"),
+                       ("screencap /sdcard/d -d 0 -p", "/sdcard/d"),
+                       ("screencap -d 0 /sdcard/e.png", "/sdcard/e.png")):
+        out(device, line)
+        assert device.fs.read(path) == png, line
+    out(device, "screencap -d 0 /sdcard/raw")
+    raw = device.fs.read("/sdcard/raw")
+    assert raw[:8] == struct.pack("<2I", device.phone.width, device.phone.height)
 
 
 def test_screencap_follows_the_screen_after_each_action(device):
