@@ -30,12 +30,13 @@ from mobileintent_gym.adbd.shellparse import (
     Word,
     parse,
 )
-from mobileintent_gym.checks import is_digits
 
 BIN_DIRS = ("/system/bin", "/system/xbin", "/bin", "/vendor/bin", "/product/bin")
 NOT_FOUND = 127
 MAX_SUBSTITUTION_DEPTH = 8
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+_EXIT_NUMBER = re.compile(r"\s*[+-]?0*[0-9]{1,10}", re.ASCII)  # what mksh's getn reads
+_INT32 = 2**31
 
 
 @dataclass
@@ -231,8 +232,7 @@ class Shell:
         if posixpath.dirname(name) in BIN_DIRS:
             name = posixpath.basename(name)
         if name == "exit":
-            number = argv[1] if len(argv) > 1 else ""
-            raise _Exit(int(number) if is_digits(number) else self._status)
+            return self._exit(argv[1:])
         if name == "exec":  # what `adb logcat` runs: `export …; exec logcat`
             self._replaced = len(argv) > 1  # the command ends the shell, as sh's exec
             return self._execute(argv[1:], stdin)
@@ -243,6 +243,24 @@ class Shell:
             message = f"/system/bin/sh: {argv[0]}: inaccessible or not found\n"
             return Output(stderr=message.encode(), code=NOT_FOUND)
         return command(Invocation([name, *argv[1:]], stdin, self._budget))
+
+    def _exit(self, args: list[str]) -> Output:
+        """``exit [N]`` as Android's sh (mksh) takes it: the line ends with status N & 255.
+
+        N is an optional sign and decimal digits within a 32-bit int (spaces before it
+        allowed); without it, the last command's status. Another N is named ("bad number")
+        and the line ends with status 1; two or more arguments are an error that ends
+        nothing.
+        """
+        if len(args) > 1:
+            return Output(stderr=b"/system/bin/sh: exit: too many arguments\n", code=1)
+        if not args:
+            raise _Exit(self._status)
+        number = args[0]
+        if _EXIT_NUMBER.fullmatch(number) and -_INT32 <= int(number) < _INT32:
+            raise _Exit(int(number) & 0xFF)
+        self._fail(f"exit: {number}: bad number", 1)
+        raise _Exit(1)
 
     def _export(self, names: list[str]) -> Output:
         """``export NAME=VALUE …``: the rest of the command line sees ``$NAME``.

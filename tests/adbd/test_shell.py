@@ -286,9 +286,29 @@ def test_redirections_apply_in_order_as_in_sh(shell, line, out, err, file):
 
 
 def test_exit_takes_ascii_numbers_only(shell):
-    assert run(shell, "false; exit ²")[2] == 1  # not a number: the last status
+    # As Android's sh: `exit abc` ended the line silently with the last status.
+    assert run(shell, "true; exit ²; echo after") == (
+        "", "/system/bin/sh: exit: ²: bad number\n", 1)
     assert run(shell, "exit 3")[2] == 3
     assert run(shell, "echo ² > /sdcard/g; cat /sdcard/g")[0] == "²\n"
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    ("exit 256", 0), ("exit -1", 255), ("exit +7", 7), ("exit ' 5'", 5), ("exit 0009", 9),
+    ("exit 2147483647", 255), ("exit -2147483648", 0), ("false; exit", 1)])
+def test_exit_ends_the_line_with_its_number_modulo_256(shell, line, code):
+    assert run(shell, f"{line}; echo after") == ("", "", code)
+
+
+@pytest.mark.parametrize("number", ["abc", "2147483648", "1.5", "", "0x1", "3 "])
+def test_exit_with_what_is_no_number_names_it_and_ends_with_1(shell, number):
+    assert run(shell, f"true; exit '{number}'; echo after") == (
+        "", f"/system/bin/sh: exit: {number}: bad number\n", 1)
+
+
+def test_exit_with_two_arguments_is_an_error_that_ends_nothing(shell):
+    assert run(shell, "exit 1 2; echo $?") == (
+        "1\n", "/system/bin/sh: exit: too many arguments\n", 0)
 
 
 def test_a_clients_input_is_waited_for_only_by_commands_that_read_it(pool):
