@@ -61,9 +61,10 @@ def tiny_lm_folder(small_lm, tmp_path_factory):
     """A model folder: SmolLM2's tokenizer and architecture at two layers of width 64.
 
     Its weights are random (seed 0). For tests of what trainers and runners do with any
-    causal LM (logs, checkpoints, resumes, the same episodes on Ray as in lockstep): a
-    forward pass costs about a hundredth of SmolLM2-135M's, whose prompts of a thousand
-    tokens took two minutes of such a test on one CPU thread.
+    causal LM (logs, checkpoints, resumes, the same episodes on Ray as in lockstep): its
+    3.2M parameters (the embeddings nearly all of them) take about a fortieth of
+    SmolLM2-135M's arithmetic per token, whose prompts of a thousand tokens took two
+    minutes of such a test on one CPU thread.
     """
     import torch
 
