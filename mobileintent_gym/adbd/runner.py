@@ -37,13 +37,14 @@ log = logging.getLogger(__name__)
 
 
 class Ended(NamedTuple):
-    """How a command line ended: its exit code, and whether it ran ``exit``.
+    """How a command line ended: its exit code, whether it ran ``exit``, or an error ended it.
 
-    See :class:`~.shell.ShellResult` for which ``exit`` counts.
+    See :class:`~.shell.ShellResult` for which ``exit`` counts and what ``aborted`` means.
     """
 
     code: int
     exited: bool = False
+    aborted: bool = False
 
 
 class OutputDropped(MobileIntentError):
@@ -96,7 +97,7 @@ class CommandRunner:
             with suppress(OutputDropped):
                 emit(2, f"/system/bin/sh: {command_line[:80]}: {err}\n".encode())
             return Ended(1)
-        return Ended(result.code, result.exited)
+        return Ended(result.code, result.exited, result.aborted)
 
 
 class Session:

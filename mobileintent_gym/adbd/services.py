@@ -174,8 +174,8 @@ async def _interactive(session: Session, stream: Stream, v2: bool, send: Send,
             if text == "exit":  # the last line's code, which a fresh shell's exit would lose
                 return code
             if text:
-                code, exited = await session.run(text, send)
-                if exited:
+                code, exited, aborted = await session.run(text, send)
+                if exited or (aborted and not terminal):  # sh reading a script ends there
                     return code
             if prompt:
                 await send(1, prompt)

@@ -90,12 +90,15 @@ class ShellResult:
     """A whole command line's output, in order, as (fd, bytes) chunks; and its exit code.
 
     ``exited`` says that the line ran ``exit`` outside any ``$(…)``: a line-mode shell ends
-    there, as ``sh`` does.
+    there, as ``sh`` does. ``aborted`` says that an error of a special builtin (``exit``
+    with a bad number or two arguments) ended the line, as ``sh`` ends it: a shell reading
+    a script ends there too, one on a terminal shows its prompt again.
     """
 
     chunks: list[tuple[int, bytes]] = field(default_factory=list)
     code: int = 0
     exited: bool = False
+    aborted: bool = False
 
     @property
     def stdout(self) -> bytes:
@@ -120,8 +123,8 @@ class _Taken:
 
 
 class _Exit(Exception):
-    def __init__(self, code: int) -> None:
-        self.code = code
+    def __init__(self, code: int, aborted: bool = False) -> None:
+        self.code, self.aborted = code, aborted
 
 
 class Shell:
@@ -170,7 +173,8 @@ class Shell:
         self._budget = Budget(self._limits, started)
         self._replaced = False  # an exec of a line stopped by a limit ends that line only
         try:
-            result.exited = self._run(parse(source), _Taken(stdin) if stdin else b"")
+            result.exited, result.aborted = self._run(parse(source),
+                                                      _Taken(stdin) if stdin else b"")
         except ShellSyntaxError as err:
             self._fail(f"{err}", 2)
         except LimitExceeded as err:
@@ -182,8 +186,8 @@ class Shell:
         self._emit(2, f"/system/bin/sh: {message}\n".encode())
         self._status = code
 
-    def _run(self, pipelines: list[Pipeline], stdin: Input) -> bool:
-        """Run the pipelines, and say whether ``exit`` (or ``exec CMD``) ended them."""
+    def _run(self, pipelines: list[Pipeline], stdin: Input) -> tuple[bool, bool]:
+        """Run the pipelines; whether ``exit`` (or ``exec CMD``), or an error of one, ended them."""
         try:
             for pipeline in pipelines:
                 if (pipeline.connector == "&&" and self._status != 0) or (
@@ -193,11 +197,11 @@ class Shell:
                 self._status = self._pipeline(pipeline, stdin)
                 replaced, self._replaced = self._replaced, False
                 if replaced and len(pipeline.commands) == 1:  # exec ran in the shell's place
-                    return True  # (in a pipeline, as in $(…), it ran in a subshell)
+                    return True, False  # (in a pipeline, as in $(…), it ran in a subshell)
         except _Exit as done:
             self._status = done.code
-            return True
-        return False
+            return not done.aborted, done.aborted
+        return False, False
 
     def _pipeline(self, pipeline: Pipeline, stdin: Input) -> int:
         data: Input = stdin
@@ -245,22 +249,20 @@ class Shell:
         return command(Invocation([name, *argv[1:]], stdin, self._budget))
 
     def _exit(self, args: list[str]) -> Output:
-        """``exit [N]`` as Android's sh (mksh) takes it: the line ends with status N & 255.
+        """``exit [N]`` as Android's sh (mksh) takes it: the shell ends with status N & 255.
 
         N is an optional sign and decimal digits within a 32-bit int (spaces before it
-        allowed); without it, the last command's status. Another N is named ("bad number")
-        and the line ends with status 1; two or more arguments are an error that ends
-        nothing.
+        allowed); without it, the last command's status. Another N ("bad number"), or a
+        second argument, is an error of a special builtin: named, status 1, the line ends
+        there (:attr:`ShellResult.aborted`).
         """
-        if len(args) > 1:
-            return Output(stderr=b"/system/bin/sh: exit: too many arguments\n", code=1)
         if not args:
             raise _Exit(self._status)
         number = args[0]
-        if _EXIT_NUMBER.fullmatch(number) and -_INT32 <= int(number) < _INT32:
+        if len(args) == 1 and _EXIT_NUMBER.fullmatch(number) and -_INT32 <= int(number) < _INT32:
             raise _Exit(int(number) & 0xFF)
-        self._fail(f"exit: {number}: bad number", 1)
-        raise _Exit(1)
+        self._fail(f"exit: {'too many arguments' if args[1:] else f'bad number: {number}'}", 1)
+        raise _Exit(1, aborted=True)
 
     def _export(self, names: list[str]) -> Output:
         """``export NAME=VALUE …``: the rest of the command line sees ``$NAME``.

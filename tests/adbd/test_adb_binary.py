@@ -200,6 +200,8 @@ def test_input_from_a_file_over_the_limit_is_refused_as_from_a_pipe(local, tmp_p
     (b"echo before; exit 4\necho after\n", 4, b"before\n"),
     (b"false\nexit\necho after\n", 1, b""),
     (b"echo $(exit 5)x\necho after", 0, b"x\nafter\n"),  # a substitution exits only itself
+    (b"echo before\nexit abc\necho after\n", 1, b"before\n"),  # sh reading a script ends
+    (b"echo before\nexit 1 2\necho after\n", 1, b"before\n"),
 ])
 def test_exit_ends_a_line_mode_shell_with_its_status(local, script, code, out):
     # Only a line that was exactly "exit" ended it; "exit 3" ran on, and exited 0.
@@ -230,6 +232,10 @@ def test_an_interactive_shell_on_a_terminal_echoes_and_runs_lines_ended_by_enter
         assert _typed(terminal, b"", prompt) == prompt
         assert _typed(terminal, b"echo h''i\r", b"hi\r\n" + prompt) == (
             b"echo h''i\r\nhi\r\n" + prompt)
+        # exit's bad number ends the line, not a shell on a terminal: its prompt comes back.
+        said = b"/system/bin/sh: exit: bad number: x\r\n"
+        assert _typed(terminal, b"exit x; echo no\r", said + prompt) == (
+            b"exit x; echo no\r\n" + said + prompt)
         erased = b"echo gone\b \b\b \b\b \b\b \bne\r\nne\r\n"  # DEL erases a character
         assert _typed(terminal, b"echo gone\x7f\x7f\x7f\x7fne\r", b"ne\r\n" + prompt) == (
             erased + prompt)
