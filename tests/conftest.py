@@ -60,17 +60,20 @@ def small_lm():
 def tiny_lm_folder(small_lm, tmp_path_factory):
     """A model folder: SmolLM2's tokenizer and architecture at two layers of width 64.
 
-    Its weights are random (seed 0). For tests of what trainers and runners do with any
-    causal LM (logs, checkpoints, resumes, the same episodes on Ray as in lockstep): its
-    3.2M parameters (the embeddings nearly all of them) take about a fortieth of
-    SmolLM2-135M's arithmetic per token, whose prompts of a thousand tokens took two
-    minutes of such a test on one CPU thread.
+    Its weights are random (seed 0), drawn wide (standard deviation 0.3, SmolLM2's 0.02
+    made every answer one token repeated, whatever the prompt), so that prompts get
+    answers of their own and a batch that mixed them up would show. For tests of what
+    trainers and runners do with any causal LM (logs, checkpoints, resumes, the same
+    episodes on Ray as in lockstep): its 3.2M parameters (the embeddings nearly all of
+    them) take about a fortieth of SmolLM2-135M's arithmetic per token, whose prompts of
+    a thousand tokens took two minutes of such a test on one CPU thread.
     """
     import torch
 
     config = copy.deepcopy(small_lm.model.config)
     config.update({"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
-                   "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16})
+                   "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
+                   "initializer_range": 0.3})
     with torch.random.fork_rng():
         torch.manual_seed(0)
         model = type(small_lm.model)(config)
