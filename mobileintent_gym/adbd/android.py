@@ -306,6 +306,8 @@ def _screencap_args(args: list[str]) -> tuple[set[str], list[str]]:
                 if letter not in "hp":
                     raise ValueError(f"invalid option '-{letter}'")
                 flags.add(letter)
+                if letter == "h":  # the usage at once: what follows is not read
+                    return flags, files
         else:
             files.append(word)
     return flags, files
@@ -461,16 +463,16 @@ class PhoneCommands:
     def screencap(self, inv: Invocation) -> Output:
         """``screencap [-p] [-d ID] [FILE]``: PNG with ``-p`` or a ``.png`` file, else raw RGBA.
 
-        Options are read wherever they stand, before or after the file (as Android's getopt
-        reads them), up to ``--``.
+        Options are read wherever they stand, before or after the file, up to ``--``;
+        ``-h`` or a second file shows the usage (status 1).
         """
-        usage = "usage: screencap [-hp] [-d display-id] [FILENAME]\n"
+        usage = "usage: screencap [-hp] [-d display-id] [FILENAME]"
         try:
             flags, files = _screencap_args(inv.argv[1:])
         except ValueError as err:  # -x was written to a file
-            return _usage(f"screencap: {err}\n{usage.rstrip()}")
-        if "h" in flags:
-            return Output(stderr=usage.encode())
+            return _usage(f"screencap: {err}\n{usage}")
+        if "h" in flags or len(files) > 1:  # as Android's: the usage, status 1
+            return _usage(usage)
         png = "p" in flags or (files and files[0].endswith(".png"))
         data = self.png() if png else self._raw()
         if not files:
@@ -525,6 +527,10 @@ class PhoneCommands:
             return _usage(f"am: unsupported sub-command {' '.join(args[:1]) or '(none)'}")
         try:
             options = _intent(args[1:])[0]
+            named = options.get("-n")
+            if named is not None and not named.partition("/")[2]:  # ComponentName: null
+                raise ValueError(f"java.lang.IllegalArgumentException: Bad component name: "
+                                 f"{named}")
         except ValueError as err:
             return _am_exception(args[0], err)
         return self.start(options)
@@ -560,13 +566,13 @@ class PhoneCommands:
         package, _, activity = component.partition("/")
         route = route_from_component(package, activity) if activity else ""
         app_id = self.phone.packages()[package]
-        if route and not route.startswith(app_id + "/"):  # no activity of the app's
+        if not route.startswith(app_id + "/"):  # no activity of the app's
             home = activity_for(package, self.phone.apps[app_id].home)
             return _usage(f"Error: Activity class {{{component}}} does not exist. (the app's "
                           f"activities are its routes, as {home}; am start {package} opens "
                           "it as from its icon)")
         try:
-            self.phone.open(app_id, route or None)
+            self.phone.open(app_id, route)
         except MobileIntentError as err:  # a route that does not exist or needs parameters
             return _usage(f"Error: Activity class {{{component}}} does not exist. ({err})")
         return Output(f"Starting: Intent {{ cmp={component} }}\n".encode())

@@ -261,6 +261,15 @@ def test_an_activity_the_app_lacks_is_an_error_and_the_reported_ones_start(devic
             "app's activities are its routes, as com.mobileintent.music/.route.music.home; "
             "am start com.mobileintent.music opens it as from its icon)\n").encode()
         assert device.phone.route() == "chat/chats"
+    for component in ("com.mobileintent.music/", "com.mobileintent.music"):  # no class
+        refused = device.run(f"am start -n {component}")
+        assert (refused.code, refused.stderr) == (255, (
+            "Exception occurred while executing 'start':\njava.lang.IllegalArgumentException: "
+            f"Bad component name: {component}\n").encode())
+    for component in ("com.mobileintent.music/.route.", "com.mobileintent.music/"):
+        refused = device.run(f"am start {component}")
+        assert refused.code == 1 and b"does not exist" in refused.stderr
+    assert device.phone.route() == "chat/chats"
     out(device, "am start -n com.mobileintent.music/com.mobileintent.music.route.music.library")
     assert device.phone.route() == "music/library"  # the class named in full
     out(device, "input keyevent KEYCODE_HOME")
@@ -359,8 +368,11 @@ def test_a_screencap_option_it_lacks_is_named_not_written_to(device):
     result = device.run("screencap -x")
     assert (result.code, result.stdout) == (1, b"")
     assert result.stderr.decode().startswith("screencap: invalid option '-x'\nusage: screencap")
-    asked = device.run("screencap -h")
-    assert (asked.code, asked.stderr) == (0, b"usage: screencap [-hp] [-d display-id] [FILENAME]\n")
+    for line in ("screencap -h", "screencap -h -x", "screencap /sdcard/a /sdcard/b"):
+        asked = device.run(line)  # Android's screencap: usage(); return 1
+        assert (asked.code, asked.stderr) == (
+            1, b"usage: screencap [-hp] [-d display-id] [FILENAME]\n"), line
+    assert not device.fs.exists("/sdcard/a")
 
 
 def test_screencap_reads_its_options_after_the_file_too(device):
