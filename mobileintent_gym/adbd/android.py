@@ -259,10 +259,11 @@ def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]
             raise ValueError(f"java.lang.IllegalArgumentException: No argument expected after "
                              f"\"{args[index]}\"")
         taken = size - len(joined)
-        values, index = joined + args[index + 1:index + 1 + taken], index + 1 + taken
-        if len(values) < size:
+        read = args[index:index + 1 + taken]  # the option's word and the values after it
+        values, index = joined + read[1:], index + 1 + taken
+        if len(values) < size:  # Android names the last word it read
             raise ValueError(f"java.lang.IllegalArgumentException: Argument expected after "
-                             f"\"{option}\"")
+                             f"\"{read[-1]}\"")
         if option in _NUMBER_EXTRAS and not _NUMBER_EXTRAS[option](values[1]):
             raise ValueError(f"java.lang.NumberFormatException: For input string: "
                              f"\"{values[1][:40]}\"")

@@ -609,8 +609,12 @@ def test_a_broadcast_nobody_receives_completes_and_a_bad_message_is_an_error(dev
         bad = device.run(f"am broadcast -a ADB_INPUT_TEXT --es msg hi {extra} n {value}")
         assert bad.code == 255 and bad.stderr.endswith(
             f'NumberFormatException: For input string: "{value[:40]}"\n'.encode()), (extra, value)
-    bad = device.run("am broadcast -a ADB_INPUT_TEXT --es msg")
-    assert bad.code == 255 and b'Argument expected after "--es"' in bad.stderr
+    for line, last in (("am broadcast -a ADB_INPUT_TEXT --es msg", "msg"),  # the last word
+                       ("am broadcast -a ADB_INPUT_TEXT --es", "--es"),  # Android read
+                       ("am broadcast -a ADB_INPUT_TEXT -emsg", "-emsg")):
+        bad = device.run(line)
+        assert bad.code == 255 and bad.stderr.endswith(
+            f'IllegalArgumentException: Argument expected after "{last}"\n'.encode()), line
     assert len(device.phone.events) == before
     out(device, "am broadcast -a some.OTHER --ei n -3 --el m 9999999999 --ef f 1.5f --ed d 2e3 "
                 "--ed h 0x1p3 --ef i -Infinity --ez b true --el big 9223372036854775807 "
