@@ -527,24 +527,26 @@ class PhoneCommands:
         if args[:1] not in (["start"], ["start-activity"]):
             return _usage(f"am: unsupported sub-command {' '.join(args[:1]) or '(none)'}")
         try:
-            options = _intent(args[1:])[0]
+            options, extras = _intent(args[1:])
             named = options.get("-n")
             if named is not None and not named.partition("/")[2]:  # ComponentName: null
                 raise ValueError(f"java.lang.IllegalArgumentException: Bad component name: "
                                  f"{named}")
         except ValueError as err:
             return _am_exception(args[0], err)
-        return self.start(options)
+        return self.start(options, extras)
 
-    def start(self, options: dict[str, str]) -> Output:
+    def start(self, options: dict[str, str],
+              extras: dict[str, tuple[str, str]] | None = None) -> Output:
         """``am start``'s intent: the activity ``-n`` names, else the argument after the options.
 
         That argument is a component (``PACKAGE/ACTIVITY``, an activity being one of the
         app's routes, as the device reports them) or a package, whose app comes
-        back where it was, as from its icon (``-S`` stops it first: it starts afresh). The
-        home intent (``-c android.intent.category.HOME``) shows the launcher. Other options
-        are read as for :meth:`broadcast`, and unused; a URI (``-d``, or the argument)
-        resolves to no app.
+        back where it was, as from its icon (``-S`` stops it first: it starts afresh). A
+        route that shows a record takes its parameters as string extras (``--es id
+        RECORD``). The home intent (``-c android.intent.category.HOME``) shows the
+        launcher. Other options and extras are read as for :meth:`broadcast`, and unused;
+        a URI (``-d``, or the argument) resolves to no app.
         """
         component = options.get("-n") or options.get("", "")
         if not component and options.get("-c") == _HOME_CATEGORY:
@@ -560,10 +562,13 @@ class PhoneCommands:
             data = component if ":" in component else options.get("-d")
             named = f"dat={data}" if data else f"cmp={component or '(none)'}"
             return _usage(f"Error: Activity not started, unable to resolve Intent {{ {named} }}")
-        return self._start_activity(component)
+        return self._start_activity(component, extras or {})
 
-    def _start_activity(self, component: str) -> Output:
-        """``am start -n PACKAGE/ACTIVITY`` of an installed app: the route the activity names."""
+    def _start_activity(self, component: str, extras: dict[str, tuple[str, str]]) -> Output:
+        """``am start -n PACKAGE/ACTIVITY`` of an installed app: the route the activity names.
+
+        The route's parameters are the string extras (``-e``, ``--es``) named as they are.
+        """
         package, _, activity = component.partition("/")
         route = route_from_component(package, activity) if activity else ""
         app_id = self.phone.packages()[package]
@@ -572,11 +577,17 @@ class PhoneCommands:
             return _usage(f"Error: Activity class {{{component}}} does not exist. (the app's "
                           f"activities are its routes, as {home}; am start {package} opens "
                           "it as from its icon)")
+        screen = self.phone.apps[app_id].routes.get(route)
+        wanted = screen.params if screen else ()
+        params = {key: value for key, (option, value) in extras.items()
+                  if option in ("-e", "--es") and key in wanted}
         try:
-            self.phone.open(app_id, route)
+            self.phone.open(app_id, route, **params)
         except MobileIntentError as err:  # a route that does not exist or needs parameters
-            return _usage(f"Error: Activity class {{{component}}} does not exist. ({err})")
-        return Output(f"Starting: Intent {{ cmp={component} }}\n".encode())
+            hint = "; pass them as --es NAME VALUE" if len(params) < len(wanted) else ""
+            return _usage(f"Error: Activity class {{{component}}} does not exist. ({err}{hint})")
+        said = " (has extras)" if extras else ""
+        return Output(f"Starting: Intent {{ cmp={component}{said} }}\n".encode())
 
     def _start_package(self, package: str, stop: bool) -> Output:
         """``am start [-S] PACKAGE``: its app as from its icon (started afresh when ``stop``)."""

@@ -281,6 +281,23 @@ def test_an_activity_the_app_lacks_is_an_error_and_the_reported_ones_start(devic
         assert device.phone.route() == "launcher" and device.component() == shown
 
 
+def test_a_route_that_shows_a_record_takes_it_as_a_string_extra(device):
+    # A conversation could not be opened by am start at all ("takes parameters ['id']").
+    chat = device.phone.state.apps["chat"].chats[0]
+    conversation = activity_for("com.mobileintent.chat", "chat/conversation")
+    said = out(device, f"am start -n {conversation} --es id {chat.id} --ez other true")
+    assert said == f"Starting: Intent {{ cmp={conversation} (has extras) }}\n"
+    shown = device.phone.hierarchy()
+    assert device.phone.route() == "chat/conversation" and chat.messages[0].text in shown
+    out(device, "input keyevent KEYCODE_HOME")
+    for extras, says in (("", "takes parameters ['id'], got {}; pass them as --es NAME VALUE"),
+                         ("--ei id 3", "takes parameters ['id'], got {}; pass them as --es"),
+                         ("--es id nope", "no chat 'nope'")):
+        refused = device.run(f"am start -n {conversation} {extras}")
+        assert refused.code == 1 and says in refused.stderr.decode(), extras
+        assert device.phone.route() == "launcher"
+
+
 def test_a_one_letter_option_takes_its_value_joined_to_it_as_android_reads_it(device):
     # `am start -nPACKAGE/ACTIVITY` was read as an unknown flag: "unable to resolve Intent
     # { cmp=(none) }" where a phone starts the activity.
