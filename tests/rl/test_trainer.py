@@ -53,13 +53,12 @@ def test_two_updates_run_log_checkpoint_and_resume_as_one_run(tiny_lm_folder, tm
 
     # A small model's rollouts rarely earn a reward, so every advantage would be 0 and
     # no update would move the weights: fixed advantages make each update change them.
-    # The tiny random model's log-probabilities move at the default rate too little for a KL.
     monkeypatch.setattr(RolloutGroup, "advantages", lambda group: np.array([1.0, -1, 0.5, -0.5]))
     closed = []
     close = RepairTrainer.close
     monkeypatch.setattr(RepairTrainer, "close", lambda self: closed.append(close(self)))
     out, whole = tmp_path / "repair", tmp_path / "whole"
-    smoke = [*SMOKE, "--model", str(tiny_lm_folder), "--lr", "0.01"]
+    smoke = [*SMOKE, "--model", str(tiny_lm_folder)]
     assert main([*smoke, "--out", str(out), "--updates", "1"]) == 0
     assert "Loading weights" not in capsys.readouterr().err  # --quiet: transformers' bar too
     first = rows(out / "log.csv")
@@ -282,10 +281,9 @@ def test_a_later_grpo_step_takes_its_ratios_against_the_sampling_policy(trainer_
     trainer.policy_step(rollouts, np.array([1.0, -1.0]))
     stats = trainer.policy_step(rollouts, np.array([1.0, -1.0]))
     assert stats["kl"] > 1e-6  # the policy has moved off the reference
-    # One epoch: π_θ is π_old, every ratio 1, and the loss -mean(A) + β·KL = β·KL (to
-    # float32's sums; ratios against the reference put it 0.09 off).
+    # One epoch: π_θ is π_old, every ratio 1, and the loss -mean(A) + β·KL = β·KL.
     assert stats["clipped"] == 0.0
-    assert stats["loss"] == pytest.approx(trainer.config.beta * stats["kl"], abs=1e-6)
+    assert stats["loss"] == pytest.approx(trainer.config.beta * stats["kl"], rel=1e-4)
 
 
 def adapter_weights(model):
