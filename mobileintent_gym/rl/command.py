@@ -16,7 +16,14 @@ from mobileintent_gym.console import (
     seed_int,
 )
 from mobileintent_gym.files import sole_writer
-from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_progress, check_run_folder
+from mobileintent_gym.rl.runs import (
+    REPAIR_LR,
+    SFT_LR,
+    TRAIN_USERS,
+    VAL_USERS,
+    check_progress,
+    check_run_folder,
+)
 from mobileintent_gym.tasks import task_ids
 
 
@@ -126,7 +133,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("train", help="train a language-model agent (needs [llm])")
     commands = parser.add_subparsers(dest="trainer", required=True)
     sft = commands.add_parser("sft", help="LoRA warm start on the oracle's trajectories")
-    _common(sft, "out/sft", 2e-4)
+    _common(sft, "out/sft", SFT_LR)
     sft.add_argument("--epochs", type=positive_int, default=2,
                      help="passes over the examples (default 2)")
     sft.add_argument("--batch-size", type=positive_int, default=8,
@@ -136,7 +143,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      "less memory for long prompts")
     sft.set_defaults(func=_sft)
     repair = commands.add_parser("repair", help="RePAIR: cross-user GRPO on subgoal rewards")
-    _common(repair, "out/repair", 1e-5)
+    _common(repair, "out/repair", REPAIR_LR)
     repair.add_argument("--init", type=path_text,
                         help="adapters to start from (train sft's <out>/adapters); "
                         "their base model is loaded, --model may be left out")

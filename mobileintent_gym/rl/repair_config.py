@@ -10,7 +10,7 @@ from mobileintent_gym.backends.loader import parse_device
 from mobileintent_gym.checks import is_count
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA
-from mobileintent_gym.rl.runs import TRAIN_USERS, VAL_USERS, check_settings
+from mobileintent_gym.rl.runs import REPAIR_LR, TRAIN_USERS, VAL_USERS, check_settings
 from mobileintent_gym.users.sets import distinct_users
 
 
@@ -71,7 +71,7 @@ class RepairConfig:
     per_user: int = 2
     lora_rank: int = 16
     lora_alpha: int = 32
-    lr: float = 1e-5
+    lr: float = REPAIR_LR
     epsilon: float = CLIP_EPSILON
     beta: float = KL_BETA
     max_grad_norm: float = 1.0

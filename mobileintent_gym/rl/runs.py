@@ -41,6 +41,8 @@ RANGES: dict[str, tuple[Callable[[float], bool], str]] = {
 }
 TRAIN_USERS = ("train",)  # the built-in training set (users.USER_SETS)
 VAL_USERS = ("val",)  # the built-in validation set
+SFT_LR = 2e-4  # AdamW learning rates by default: SFT's, and RePAIR's (the study's)
+REPAIR_LR = 1e-5
 CONFIG_FILE = "config.json"
 # Settings a resumed run may change: how far it goes, and where it is (the same folder,
 # however it is written).

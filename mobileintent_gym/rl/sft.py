@@ -33,6 +33,7 @@ from mobileintent_gym.errors import require
 from mobileintent_gym.files import atomic_folder, sole_writer
 from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
 from mobileintent_gym.rl.runs import (
+    SFT_LR,
     TRAIN_USERS,
     RunLog,
     check_run_folder,
@@ -86,7 +87,7 @@ class SftConfig:
     batch_size: int = 8
     micro_batch: int = 4
     gradient_checkpointing: bool = False
-    lr: float = 2e-4
+    lr: float = SFT_LR
     lora_rank: int = 16
     lora_alpha: int = 32
     max_grad_norm: float = 1.0
