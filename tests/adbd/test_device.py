@@ -309,9 +309,9 @@ def test_a_one_letter_option_takes_its_value_joined_to_it_as_android_reads_it(de
     out(device, "am broadcast -aADB_INPUT_TEXT -emsg joined")  # -e KEY VALUE: the key joined
     assert device.phone.events[-1].typed == "joined"
     route, events = device.phone.route(), len(device.phone.events)
-    for line in ("am start -Sx com.mobileintent.music", "am broadcast -a x -Wy"):
+    for line, flag in (("am start -Sx com.mobileintent.music", "-Sx"),
+                       ("am broadcast -a x -Wy", "-Wy")):
         refused = device.run(line)
-        flag = line.split()[-2 if line.startswith("am start") else -1]
         assert refused.code == 255 and refused.stderr.endswith(
             f'IllegalArgumentException: No argument expected after "{flag}"\n'.encode()), line
     assert (device.phone.route(), len(device.phone.events)) == (route, events)
