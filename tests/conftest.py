@@ -60,9 +60,10 @@ def small_lm():
 def tiny_lm_folder(small_lm, tmp_path_factory):
     """A model folder: SmolLM2's tokenizer and architecture at two layers of width 64.
 
-    Its weights are random (seed 0), drawn wide (standard deviation 0.3, SmolLM2's 0.02
-    made every answer one token repeated, whatever the prompt), so that prompts get
-    answers of their own and a batch that mixed them up would show. For tests of what
+    Its weights are random (seed 0), drawn wide (standard deviation 0.3; at SmolLM2's 0.02
+    every answer was its prompt's last token repeated, and the env's prompts all end in a
+    newline), so that prompts get answers of their own and a batch that mixed them up
+    would show. For tests of what
     trainers and runners do with any causal LM (logs, checkpoints, resumes, the same
     episodes on Ray as in lockstep): its 3.2M parameters (the embeddings nearly all of
     them) take about a fortieth of SmolLM2-135M's arithmetic per token, whose prompts of

@@ -741,8 +741,8 @@ def test_lockstep_records_equal_one_agent_per_episode_when_greedy(tiny_lm):
         for env in envs:
             env.close()
     assert batched == alone and len(batched) == 2
-    # Each step's prompt gets an answer of its own (a model repeating one token whatever
-    # it is asked would make the comparison above vacuous).
+    # Each step's prompt gets an answer of its own (a model repeating its prompt's last
+    # token, a newline in every prompt here, would make the comparison above vacuous).
     answers = [tuple(t.generation.response_ids) for r in batched for t in r.turns]
     assert len(set(answers)) > 1
     assert all(len(r.steps) == len(r.turns) == 2 for r in batched)  # truncated at max_steps
