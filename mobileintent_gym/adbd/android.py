@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import io
 import logging
 import math
 import re
 import string
 import struct
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -25,6 +27,7 @@ import numpy as np
 from PIL import Image
 
 from mobileintent_gym.actions import Action
+from mobileintent_gym.adbd.am_start import NEW_TASK, Intent, Launch, report, short_component
 from mobileintent_gym.adbd.conventions import (
     LONG_PRESS_MS,
     activity_for,
@@ -78,6 +81,10 @@ _LAUNCHER_COMPONENTS = frozenset({
     activity_for(launcher.PACKAGE, "launcher").replace("/.", f"/{launcher.PACKAGE}.", 1)})
 _HOME_CATEGORY = "android.intent.category.HOME"
 _LAUNCHER_CATEGORY = "android.intent.category.LAUNCHER"
+_VIEW_ACTION = "android.intent.action.VIEW"  # what a URI given as the argument asks for
+_TO_FRONT = "Warning: Activity not started, its current task has been brought to the front"
+# The options that name an intent (besides the argument after them): am needs one.
+_INTENT_NAMING = frozenset({"-a", "-d", "-t", "-i", "-c", "-n", "-p"})
 # How many values each of am's intent options takes (an option not listed takes none);
 # am start's own options of one value too (-P, --display …), or the value would be taken
 # for what to start.
@@ -209,6 +216,11 @@ def _java_integer(text: str, bits: int, decode: bool = False) -> bool:
     With ``decode``, as ``Integer.decode`` reads it: ``0x``/``#`` hexadecimal and a leading
     ``0`` octal too (am's ``--ei`` reads its value so).
     """
+    return _java_int(text, bits, decode) is not None
+
+
+def _java_int(text: str, bits: int, decode: bool = False) -> int | None:
+    """The number :func:`_java_integer` reads in ``text``, or ``None`` when it reads none."""
     sign, digits = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
     base, allowed = 10, string.digits
     if decode and (digits[:2] in ("0x", "0X") or digits[:1] == "#"):
@@ -217,8 +229,9 @@ def _java_integer(text: str, bits: int, decode: bool = False) -> bool:
         base, allowed, digits = 8, string.octdigits, digits[1:]
     significant = digits.lstrip("0") or "0"
     if not (digits and set(digits) <= set(allowed) and len(significant) <= 22):
-        return False  # 22 digits hold 2**64 in any of the bases; int() refuses 4,300
-    return -(2 ** (bits - 1)) <= int(sign + significant, base) < 2 ** (bits - 1)
+        return None  # 22 digits hold 2**64 in any of the bases; int() refuses 4,300
+    number = int(sign + significant, base)
+    return number if -(2 ** (bits - 1)) <= number < 2 ** (bits - 1) else None
 
 
 def _java_float(text: str) -> bool:
@@ -242,8 +255,9 @@ def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]
 
     Raises:
         ValueError: Saying what Android's exception says of an option without its values,
-            a flag with a value joined to it, or a number extra (``--ei``, ``--el``,
-            ``--ef``, ``--ed``) that is no number.
+            a flag with a value joined to it, a number extra (``--ei``, ``--el``, ``--ef``,
+            ``--ed``) or flags (``-f``) that are no number, or options that name no intent
+            (none of ``-a -d -t -i -c -n -p`` and nothing after them).
     """
     options, extras, index = {}, {}, 0
     while index < len(args):
@@ -264,16 +278,46 @@ def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]
         if len(values) < size:  # Android names the last word it read
             raise ValueError(f"java.lang.IllegalArgumentException: Argument expected after "
                              f"\"{read[-1]}\"")
-        if option in _NUMBER_EXTRAS and not _NUMBER_EXTRAS[option](values[1]):
+        number = values[1] if option in _NUMBER_EXTRAS else values[0] if option == "-f" else None
+        if number is not None and not _NUMBER_EXTRAS.get(option, _decodes)(number):
             raise ValueError(f"java.lang.NumberFormatException: For input string: "
-                             f"\"{values[1][:40]}\"")
+                             f"\"{number[:40]}\"")
         if size == 1:
             options[option] = values[0]
         elif size == 2:
             extras[values[0]] = (option, values[1])
         else:  # a flag (-S, -W …)
             options[option] = ""
+    if not (_INTENT_NAMING & options.keys() or options.get("")):
+        raise ValueError("java.lang.IllegalArgumentException: No intent supplied")
     return options, extras
+
+
+def _decodes(text: str) -> bool:
+    """Whether Java's ``Integer.decode`` reads ``text`` (as am reads ``-f``'s flags)."""
+    return _java_integer(text, 32, decode=True)
+
+
+def _requested(options: dict[str, str], extras: bool) -> Intent:
+    """The intent ``am start``'s options and the argument after them name.
+
+    It is filled in as Android fills it: a component given as the argument replaces
+    ``-n``'s; a package is the launcher's intent for it (its action and category, unless
+    the options give an action); a URI asks to view it.
+    """
+    argument = options.get("", "")
+    action, category = options.get("-a", ""), options.get("-c", "")
+    data, package, component = options.get("-d", ""), options.get("-p", ""), options.get("-n", "")
+    if ":" in argument:
+        action, data = action or _VIEW_ACTION, data or argument
+    elif "/" in argument:
+        component = argument
+    elif argument:
+        category = category or ("" if action else _LAUNCHER_CATEGORY)
+        action, package = action or _MAIN_ACTION, package or argument
+    flags = _java_int(options.get("-f", "0"), 32, decode=True) or 0
+    return Intent(action, (category,) if category else (), data, options.get("-t", ""),
+                  options.get("-i", ""), flags & 0xFFFFFFFF, package, component, extras)
 
 
 def _option_and_joined(word: str) -> tuple[str, list[str]]:
@@ -538,67 +582,87 @@ class PhoneCommands:
 
     def start(self, options: dict[str, str],
               extras: dict[str, tuple[str, str]] | None = None) -> Output:
-        """``am start``'s intent: the activity ``-n`` names, else the argument after the options.
+        """``am start``'s intent: what its options and the argument after them name.
 
-        That argument is a component (``PACKAGE/ACTIVITY``, an activity being one of the
-        app's routes, as the device reports them) or a package, whose app comes
-        back where it was, as from its icon (``-S`` stops it first: it starts afresh). A
-        route that shows a record takes its parameters as string extras (``--es id
-        RECORD``). The home intent (``-c android.intent.category.HOME``) shows the
-        launcher. Other options and extras are read as for :meth:`broadcast`, and unused;
-        a URI (``-d``, or the argument) resolves to no app.
+        The argument is a component (``PACKAGE/ACTIVITY``, an activity being one of the
+        app's routes, as the device reports them), a package, whose app comes back where
+        it was, as from its icon, or a URI, which resolves to no app. ``-S`` stops the app
+        first (it starts afresh). A route that shows a record takes its parameters as
+        string extras (``--es id RECORD``). The home intent (``-c
+        android.intent.category.HOME``) shows the launcher. Other options and extras are
+        read as for :meth:`broadcast`, and unused. What it prints is
+        :func:`~mobileintent_gym.adbd.am_start.report`'s.
         """
-        component = options.get("-n") or options.get("", "")
-        if not component and options.get("-c") == _HOME_CATEGORY:
-            self.phone.home()
-            return Output(f"Starting: Intent {{ act={_MAIN_ACTION} cat=[{_HOME_CATEGORY}] }}\n"
-                          .encode())
-        if component and "-n" not in options and not {"/", ":"} & set(component):  # a package
-            return self._start_package(component, "-S" in options)
-        if component in _LAUNCHER_COMPONENTS:  # what the device reports on the home screen
-            self.phone.home()
-            return Output(f"Starting: Intent {{ cmp={component} }}\n".encode())
-        if component.partition("/")[0] not in self.phone.packages():
-            data = component if ":" in component else options.get("-d")
-            named = f"dat={data}" if data else f"cmp={component or '(none)'}"
-            return _usage(f"Error: Activity not started, unable to resolve Intent {{ {named} }}")
-        return self._start_activity(component, extras or {})
+        intent = _requested(options, bool(extras))
+        stopped = ""
+        if "-S" in options and intent.categories != (_HOME_CATEGORY,):
+            stopped = intent.component.partition("/")[0] or intent.package
+            if stopped not in self.phone.packages() and not intent.component:
+                return _usage(f"Error: Intent does not match any activities: {intent}")
+            if stopped in self.phone.packages():
+                self.phone.stop(self.phone.packages()[stopped])
+        began = time.monotonic()
+        launch = self._launch(intent, extras or {})
+        return report(dataclasses.replace(launch, stopped=stopped), "-W" in options,
+                      time.monotonic() - began)
 
-    def _start_activity(self, component: str, extras: dict[str, tuple[str, str]]) -> Output:
+    def _launch(self, intent: Intent, extras: dict[str, tuple[str, str]]) -> Launch:
+        """Start what ``intent`` names: an activity, an app, or the launcher."""
+        if intent.component in _LAUNCHER_COMPONENTS or (
+                not (intent.component or intent.package)
+                and _HOME_CATEGORY in intent.categories):
+            return self._go_home(intent)
+        package = intent.component.partition("/")[0] or intent.package
+        if package not in self.phone.packages():
+            sent = dataclasses.replace(intent, flags=intent.flags | NEW_TASK)
+            return Launch(intent, notes=(f"Error: Activity not started, unable to resolve "
+                                         f"{sent}",))
+        if intent.component:
+            return self._start_activity(intent, extras)
+        return self._start_app(intent)
+
+    def _go_home(self, intent: Intent) -> Launch:
+        """The launcher in front, its task brought there (or the intent delivered to it)."""
+        if self.phone.foreground_package() == launcher.PACKAGE:
+            return Launch(intent, "UNKNOWN (0)", self.device.component(), (
+                "Warning: Activity not started, intent has been delivered to currently "
+                "running top-most instance.",))
+        self.phone.home()
+        return Launch(intent, "HOT", self.device.component(), (_TO_FRONT,))
+
+    def _start_activity(self, intent: Intent, extras: dict[str, tuple[str, str]]) -> Launch:
         """``am start -n PACKAGE/ACTIVITY`` of an installed app: the route the activity names.
 
         The route's parameters are the string extras (``-e``, ``--es``) named as they are.
         """
-        package, _, activity = component.partition("/")
+        package, _, activity = intent.component.partition("/")
         route = route_from_component(package, activity) if activity else ""
         app_id = self.phone.packages()[package]
+        missing = f"Error: Activity class {{{short_component(intent.component)}}} does not exist."
         if not route.startswith(app_id + "/"):  # no activity of the app's
             home = activity_for(package, self.phone.apps[app_id].home)
-            return _usage(f"Error: Activity class {{{component}}} does not exist. (the app's "
-                          f"activities are its routes, as {home}; am start {package} opens "
-                          "it as from its icon)")
+            return Launch(intent, notes=("Error type 3", f"{missing} (the app's activities are "
+                                         f"its routes, as {home}; am start {package} opens it "
+                                         "as from its icon)"))
         screen = self.phone.apps[app_id].routes.get(route)
         wanted = screen.params if screen else ()
         params = {key: value for key, (option, value) in extras.items()
                   if option in ("-e", "--es") and key in wanted}
+        state = "WARM" if self.phone.running(app_id) else "COLD"
         try:
             self.phone.open(app_id, route, **params)
         except MobileIntentError as err:  # a route that does not exist or needs parameters
             hint = "; pass them as --es NAME VALUE" if len(params) < len(wanted) else ""
-            return _usage(f"Error: Activity class {{{component}}} does not exist. ({err}{hint})")
-        said = " (has extras)" if extras else ""
-        return Output(f"Starting: Intent {{ cmp={component}{said} }}\n".encode())
+            return Launch(intent, notes=("Error type 3", f"{missing} ({err}{hint})"))
+        return Launch(intent, state, self.device.component())
 
-    def _start_package(self, package: str, stop: bool) -> Output:
-        """``am start [-S] PACKAGE``: its app as from its icon (started afresh when ``stop``)."""
-        intent = f"act={_MAIN_ACTION} cat=[{_LAUNCHER_CATEGORY}] pkg={package}"
-        app_id = self.phone.packages().get(package)
-        if app_id is None:
-            return _usage(f"Error: Activity not started, unable to resolve Intent {{ {intent} }}")
-        if stop:
-            self.phone.stop(app_id)
+    def _start_app(self, intent: Intent) -> Launch:
+        """``am start PACKAGE``: the installed app as from its icon (its task to the front)."""
+        app_id = self.phone.packages()[intent.package]
+        running = self.phone.running(app_id)
         self.phone.launch(app_id)
-        return Output(f"Starting: Intent {{ {intent} }}\n".encode())
+        return Launch(intent, "HOT" if running else "COLD", self.device.component(),
+                      (_TO_FRONT,) if running else ())
 
     def force_stop(self, args: list[str]) -> Output:
         """``am force-stop [--user USER] PACKAGE``: the app's screens close, its data stays.

@@ -41,11 +41,16 @@ _INT32 = 2**31
 
 @dataclass
 class Output:
-    """What one command produced."""
+    """What one command produced.
+
+    ``stdout_first``: it wrote its standard output before its errors (a client reading both
+    gets them in that order); by default the errors come first.
+    """
 
     stdout: bytes = b""
     stderr: bytes = b""
     code: int = 0
+    stdout_first: bool = False
 
 
 Input = bytes | Callable[[float | None], bytes | None]
@@ -209,9 +214,11 @@ class Shell:
         for position, command in enumerate(pipeline.commands):
             out = self._command(command, data)
             last = position == len(pipeline.commands) - 1
+            if last and out.stdout and out.stdout_first:
+                self._emit(1, out.stdout)
             if out.stderr:
                 self._emit(2, out.stderr)
-            if last and out.stdout:
+            if last and out.stdout and not out.stdout_first:
                 self._emit(1, out.stdout)
             data, code = out.stdout, out.code
         return code
@@ -315,12 +322,13 @@ class Shell:
     def _write_redirects(self, where: dict[int, int | str], out: Output) -> Output:
         """The command's output sent where :meth:`_open_redirects` pointed its fds."""
         streams = {1: b"", 2: b""}
-        for fd, data in ((1, out.stdout), (2, out.stderr)):
+        written = ((1, out.stdout), (2, out.stderr))
+        for fd, data in written if out.stdout_first else written[::-1]:
             if isinstance(where[fd], int):
                 streams[where[fd]] += data
             elif data and where[fd] != "/dev/null":
                 self._fs.append(where[fd], data)
-        return Output(streams[1], streams[2], out.code)
+        return Output(streams[1], streams[2], out.code, out.stdout_first)
 
     def _target(self, word: Word) -> str:
         values = self.expand(word)

@@ -326,6 +326,11 @@ class SimPhone:
         self._check_open()
         self._stacks.launch(app_id)
 
+    def running(self, app_id: str) -> bool:
+        """Whether ``app_id`` has screens open: started, and neither stopped nor left with BACK."""
+        self._check_open()
+        return app_id in self._stacks.stacks
+
     def home(self) -> None:
         """Show the launcher, as the home intent does; apps keep their stacks (as HOME)."""
         self._check_open()

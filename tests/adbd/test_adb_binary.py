@@ -73,6 +73,24 @@ def test_exit_codes_and_stderr_come_through(local):
     assert missing.returncode == 127 and b"inaccessible or not found" in missing.stderr
 
 
+def test_am_start_w_reports_the_launch_a_harness_checks(local):
+    # A harness starts an app with `am start -W` and checks "Status: ok" in what it prints;
+    # the device printed only "Starting: ...". Its errors come after that line, as on a
+    # phone, through the adb client too (stderr merged into stdout by the shell).
+    chat = "com.mobileintent.chat/.route.chat.chats"
+    said = shell(local, "am", "start", "-W", "-n", chat)
+    assert said.returncode == 0 and said.stderr == b""
+    lines = said.stdout.decode().splitlines()
+    assert lines[:4] == [f"Starting: Intent {{ cmp={chat} }}", "Status: ok",
+                         f"LaunchState: {lines[2].split(': ')[1]}", f"Activity: {chat}"]
+    assert lines[2] in ("LaunchState: COLD", "LaunchState: WARM") and lines[-1] == "Complete"
+    assert local.thread.call(local.device.phone.route) == "chat/chats"
+    failed = shell(local, "am start -n com.nope/.Main 2>&1")
+    assert (failed.returncode, failed.stdout) == (
+        0, b"Starting: Intent { cmp=com.nope/.Main }\nError: Activity not started, unable "
+        b"to resolve Intent { flg=0x10000000 cmp=com.nope/.Main }\n")
+
+
 def test_adb_logcat_clears_and_dumps_the_empty_log(local):
     # The adb client sends "export ANDROID_LOG_TAGS=''; exec logcat -c": exit 127.
     for flag in ("-c", "-d"):

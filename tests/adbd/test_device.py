@@ -187,7 +187,11 @@ def test_am_start_and_monkey_open_apps(device):
     assert device.phone.route() == "chat/chats"
     out(device, "am start -n " + activity_for("com.mobileintent.music", "music/home"))
     assert device.phone.route() == "music/home"
-    assert device.run("am start -n com.nope/.Main").code == 1
+    nope = device.run("am start -n com.nope/.Main")  # status 0, as Android's am start
+    assert (nope.code, nope.stdout, nope.stderr) == (
+        0, b"Starting: Intent { cmp=com.nope/.Main }\n",
+        b"Error: Activity not started, unable to resolve Intent { flg=0x10000000 "
+        b"cmp=com.nope/.Main }\n")
     # Options read left to right, as broadcast reads them: an extra's value "-n" is no
     # option (the component was taken from it), a number extra that is no number fails.
     home = activity_for("com.mobileintent.chat", "chat/chats")
@@ -202,7 +206,9 @@ def test_am_start_and_monkey_open_apps(device):
     # A route that does not exist, or needs parameters: an error, the screen unchanged.
     for route in ("chat.nonexistent", "chat.conversation"):
         result = device.run(f"am start -n com.mobileintent.chat/.route.{route}")
-        assert result.code == 1 and b"does not exist" in result.stderr
+        assert result.code == 0 and result.stderr.startswith(
+            f"Error type 3\nError: Activity class {{com.mobileintent.chat/.route.{route}}} "
+            "does not exist. (".encode())
         assert device.phone.route() == "music/home"
 
 
@@ -231,22 +237,27 @@ def test_am_start_takes_the_component_or_package_after_the_options_and_the_home_
     out(device, "am start com.mobileintent.music -n "
         + activity_for("com.mobileintent.chat", "chat/chats"))
     assert device.phone.route() == "music/home"
-    assert device.run("am start -W -- -n com.mobileintent.chat").stderr == (  # -- ends them
+    assert device.run("am start -- -n com.mobileintent.chat").stderr == (  # -- ends them
         b"Error: Activity not started, unable to resolve Intent { act=android.intent.action."
-        b"MAIN cat=[android.intent.category.LAUNCHER] pkg=-n }\n")
+        b"MAIN cat=[android.intent.category.LAUNCHER] flg=0x10000000 pkg=-n }\n")
     # The first word that is no option is what starts (a value of --display is none).
     out(device, "am start --display 0 " + activity_for("com.mobileintent.chat", "chat/chats")
         + " x")
     assert device.phone.route() == "chat/chats"
+    # A web address is shown without its path, as Android shows it.
+    view = "act=android.intent.action.VIEW dat=https://example.com/..."
     for line, named in (("am start -a android.intent.action.VIEW -d https://example.com",
-                         "dat=https://example.com"),
-                        ("am start https://example.com/a", "dat=https://example.com/a"),
+                         view),
+                        ("am start https://user@example.com/a?b#c", view),
                         ("am start com.nope", "act=android.intent.action.MAIN "
                          "cat=[android.intent.category.LAUNCHER] pkg=com.nope"),
-                        ("am start -W", "cmp=(none)")):
+                        ("am start -a x.Y com.nope", "act=x.Y pkg=com.nope")):
         result = device.run(line)
-        assert result.code == 1 and result.stderr == (
-            f"Error: Activity not started, unable to resolve Intent {{ {named} }}\n".encode())
+        flagged = named.replace(" pkg=", " flg=0x10000000 pkg=") if "pkg=" in named else (
+            f"{named} flg=0x10000000")
+        assert (result.code, result.stdout, result.stderr) == (
+            0, f"Starting: Intent {{ {named} }}\n".encode(),
+            f"Error: Activity not started, unable to resolve Intent {{ {flagged} }}\n".encode())
     assert device.phone.route() == "chat/chats"
 
 
@@ -256,8 +267,9 @@ def test_an_activity_the_app_lacks_is_an_error_and_the_reported_ones_start(devic
     out(device, "am start -n " + activity_for("com.mobileintent.chat", "chat/chats"))
     for activity in (".Nope", ".MainActivity", ".route.chat.chats"):
         refused = device.run(f"am start -n com.mobileintent.music/{activity}")
-        assert refused.code == 1 and refused.stderr == (
-            f"Error: Activity class {{com.mobileintent.music/{activity}}} does not exist. (the "
+        assert refused.code == 0 and refused.stderr == (
+            f"Error type 3\nError: Activity class {{com.mobileintent.music/{activity}}} does "
+            "not exist. (the "
             "app's activities are its routes, as com.mobileintent.music/.route.music.home; "
             "am start com.mobileintent.music opens it as from its icon)\n").encode()
         assert device.phone.route() == "chat/chats"
@@ -268,7 +280,7 @@ def test_an_activity_the_app_lacks_is_an_error_and_the_reported_ones_start(devic
             f"Bad component name: {component}\n").encode())
     for component in ("com.mobileintent.music/.route.", "com.mobileintent.music/"):
         refused = device.run(f"am start {component}")
-        assert refused.code == 1 and b"does not exist" in refused.stderr
+        assert refused.code == 0 and b"does not exist" in refused.stderr
     assert device.phone.route() == "chat/chats"
     out(device, "am start -n com.mobileintent.music/com.mobileintent.music.route.music.library")
     assert device.phone.route() == "music/library"  # the class named in full
@@ -276,9 +288,88 @@ def test_an_activity_the_app_lacks_is_an_error_and_the_reported_ones_start(devic
     shown = device.component()
     for component in (shown, shown.replace("/.", "/com.android.launcher3.")):
         out(device, "am start -n " + activity_for("com.mobileintent.chat", "chat/chats"))
-        said = out(device, f"am start -n {component}")
-        assert said == f"Starting: Intent {{ cmp={component} }}\n"
+        said = out(device, f"am start -n {component}")  # written in the short form
+        assert said == f"Starting: Intent {{ cmp={shown} }}\n"
         assert device.phone.route() == "launcher" and device.component() == shown
+
+
+def waited(device: VirtualDevice, line: str) -> tuple[list[str], dict[str, str]]:
+    """``am start -W``'s lines before its report, and the report's fields."""
+    lines = out(device, line).splitlines()
+    at = lines.index("Status: ok")
+    assert lines[-1] == "Complete", lines
+    report = dict(line.split(": ", 1) for line in lines[at:-1])
+    assert list(report) == ["Status", "LaunchState", "Activity", "TotalTime", "WaitTime"]
+    assert int(report.pop("TotalTime")) == int(report.pop("WaitTime")) >= 0
+    return lines[:at], report
+
+
+def test_am_start_w_reports_the_launch_as_android_does(device):
+    # `am start -W` printed no Status/LaunchState/TotalTime lines: a harness that checks
+    # "Status: ok" (or reads TotalTime) after starting an app failed on every start.
+    music = activity_for("com.mobileintent.music", "music/home")
+    before, report = waited(device, f"am start -W -n {music}")
+    assert before == [f"Starting: Intent {{ cmp={music} }}"]
+    assert report == {"Status": "ok", "LaunchState": "COLD", "Activity": music}
+    library = activity_for("com.mobileintent.music", "music/library")
+    assert waited(device, f"am start -W -n {library}")[1]["LaunchState"] == "WARM"
+    out(device, "input keyevent KEYCODE_HOME")
+    before, report = waited(device, "am start -W com.mobileintent.music")  # its task, in front
+    assert before[1:] == ["Warning: Activity not started, its current task has been brought "
+                          "to the front"]
+    assert report == {"Status": "ok", "LaunchState": "HOT", "Activity": library}
+    before, report = waited(device, "am start -W -S com.mobileintent.music")  # stopped first
+    assert before == ["Stopping: com.mobileintent.music", "Starting: Intent { act=android."
+                      "intent.action.MAIN cat=[android.intent.category.LAUNCHER] "
+                      "pkg=com.mobileintent.music }"]
+    assert report == {"Status": "ok", "LaunchState": "COLD", "Activity": music}
+    out(device, "input keyevent KEYCODE_BACK")  # left with BACK: no screens open
+    assert waited(device, "am start -W com.mobileintent.music")[1]["LaunchState"] == "COLD"
+    home = "am start -W -a android.intent.action.MAIN -c android.intent.category.HOME"
+    before, report = waited(device, home)
+    assert report == {"Status": "ok", "LaunchState": "HOT", "Activity": device.component()}
+    assert device.phone.route() == "launcher" and before[1].startswith("Warning: ")
+    before, report = waited(device, home)  # already in front: the intent is delivered to it
+    assert before[1] == ("Warning: Activity not started, intent has been delivered to "
+                         "currently running top-most instance.")
+    assert report["LaunchState"] == "UNKNOWN (0)"
+    # Nothing started: no report, the error on standard output, as -W prints it.
+    assert device.run("am start -W -n com.nope/.Main").stdout == (
+        b"Starting: Intent { cmp=com.nope/.Main }\nError: Activity not started, unable to "
+        b"resolve Intent { flg=0x10000000 cmp=com.nope/.Main }\n")
+
+
+def test_am_start_prints_what_it_starts_before_its_errors(device):
+    # Errors came alone, with status 1, where Android's am prints "Starting: ..." first and
+    # ends with status 0 (scripts read "Error" in its output).
+    merged = device.run("am start -n com.nope/.Main 2>&1")
+    assert (merged.code, merged.stdout) == (0, b"Starting: Intent { cmp=com.nope/.Main }\n"
+                                            b"Error: Activity not started, unable to resolve "
+                                            b"Intent { flg=0x10000000 cmp=com.nope/.Main }\n")
+    flagged = device.run("am start -f 0x4 com.nope")  # -f's flags, with am's own added
+    assert b" flg=0x4 pkg=com.nope }" in flagged.stdout
+    assert b" flg=0x10000004 pkg=com.nope }" in flagged.stderr
+    # -S with a package that no activity matches: nothing is started, status 1.
+    unmatched = device.run("am start -S com.nope")
+    assert (unmatched.code, unmatched.stdout, unmatched.stderr) == (
+        1, b"", b"Error: Intent does not match any activities: Intent { act=android.intent."
+        b"action.MAIN cat=[android.intent.category.LAUNCHER] pkg=com.nope }\n")
+    # A component after the options replaces -n's, as Android fills the intent in.
+    music = activity_for("com.mobileintent.music", "music/home")
+    out(device, f"am start -n {activity_for('com.mobileintent.chat', 'chat/chats')} {music}")
+    assert device.phone.route() == "music/home"
+    route = device.phone.route()
+    for line, exception in (("am start", "IllegalArgumentException: No intent supplied"),
+                            ("am start -W --es id x", "IllegalArgumentException: No intent "
+                             "supplied"),
+                            ("am broadcast --ez a true", "IllegalArgumentException: No "
+                             "intent supplied"),
+                            ("am start -f nope com.mobileintent.chat",
+                             'NumberFormatException: For input string: "nope"')):
+        refused = device.run(line)
+        assert (refused.code, refused.stdout) == (255, b""), line
+        assert refused.stderr.endswith(f"java.lang.{exception}\n".encode()), line
+    assert device.phone.route() == route
 
 
 def test_a_route_that_shows_a_record_takes_it_as_a_string_extra(device):
@@ -294,7 +385,7 @@ def test_a_route_that_shows_a_record_takes_it_as_a_string_extra(device):
                          ("--ei id 3", "takes parameters ['id'], got {}; pass them as --es"),
                          ("--es id nope", "no chat 'nope'")):
         refused = device.run(f"am start -n {conversation} {extras}")
-        assert refused.code == 1 and says in refused.stderr.decode(), extras
+        assert refused.code == 0 and says in refused.stderr.decode(), extras
         assert device.phone.route() == "launcher"
 
 

@@ -1,0 +1,124 @@
+"""What ``am start`` prints on the virtual device, as Android's activity manager prints it.
+
+Once the intent is read, ``am start`` prints ``Starting: Intent { … }`` (after ``Stopping:
+PACKAGE`` with ``-S``) and then tries: a warning or an error it meets goes to standard
+error, and its status is 0 either way (a script reads the output, as on a phone). With
+``-W`` it waits for the launch and reports it on standard output, its warnings and errors
+included, when an activity came to the front::
+
+    Starting: Intent { cmp=com.mobileintent.music/.route.music.home }
+    Status: ok
+    LaunchState: COLD
+    Activity: com.mobileintent.music/.route.music.home
+    TotalTime: 3
+    WaitTime: 3
+    Complete
+
+``LaunchState`` is ``COLD`` for an app that had no screens open (not started, stopped,
+or left with BACK: the virtual phone keeps no process apart from an app's screens),
+``WARM`` for one whose screens were replaced by the activity, ``HOT`` for one brought to
+the front as it was; ``TotalTime`` and ``WaitTime`` are the milliseconds the start took.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mobileintent_gym.adbd.shell import Output
+
+# What am start adds to every intent it starts (Intent.FLAG_ACTIVITY_NEW_TASK).
+NEW_TASK = 0x10000000
+# Schemes whose address Android shows without its path (Uri.toSafeString).
+_PATH_HIDDEN = ("http", "https", "ftp", "rtsp")
+
+
+@dataclass(frozen=True)
+class Intent:
+    """An intent's fields, as Android writes them in ``Intent { … }``.
+
+    Attributes:
+        action: ``act``.
+        categories: ``cat``.
+        data: ``dat`` (a URI).
+        type: ``typ``.
+        identifier: ``id``.
+        flags: ``flg``.
+        package: ``pkg``.
+        component: ``cmp``, as written (``PACKAGE/CLASS``).
+        extras: Whether it carries extras.
+    """
+
+    action: str = ""
+    categories: tuple[str, ...] = ()
+    data: str = ""
+    type: str = ""
+    identifier: str = ""
+    flags: int = 0
+    package: str = ""
+    component: str = ""
+    extras: bool = False
+
+    def __str__(self) -> str:
+        fields = [("act", self.action), ("cat", f"[{','.join(self.categories)}]"
+                                         if self.categories else ""),
+                  ("dat", _safe_uri(self.data)), ("typ", self.type), ("id", self.identifier),
+                  ("flg", f"{self.flags:#x}" if self.flags else ""), ("pkg", self.package),
+                  ("cmp", short_component(self.component))]
+        shown = [f"{name}={value}" for name, value in fields if value]
+        return f"Intent {{ {' '.join(shown + ['(has extras)'] * self.extras)} }}"
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How one ``am start`` went once its intent was read.
+
+    Attributes:
+        intent: The intent, as ``Starting:`` shows it.
+        state: ``COLD``, ``WARM`` or ``HOT`` when an activity came to the front, else "".
+        activity: The component in front after it, when one came there.
+        notes: Android's warning or error lines.
+        stopped: The package ``-S`` stopped first, if any.
+    """
+
+    intent: Intent
+    state: str = ""
+    activity: str = ""
+    notes: tuple[str, ...] = ()
+    stopped: str = ""
+
+
+def report(launch: Launch, wait: bool, seconds: float) -> Output:
+    """What ``am start`` (``-W``: ``wait``) prints of ``launch``, which took ``seconds``."""
+    out = [f"Stopping: {launch.stopped}"] if launch.stopped else []
+    out.append(f"Starting: {launch.intent}")
+    err = []
+    (out if wait else err).extend(launch.notes)
+    if wait and launch.state:
+        ms = round(seconds * 1000)
+        out += ["Status: ok", f"LaunchState: {launch.state}", f"Activity: {launch.activity}",
+                f"TotalTime: {ms}", f"WaitTime: {ms}", "Complete"]
+    return Output(_lines(out), _lines(err), stdout_first=True)
+
+
+def short_component(component: str) -> str:
+    """``PACKAGE/CLASS`` as Android's short form writes it.
+
+    A class in the package is written ``PACKAGE/.REST``.
+    """
+    package, slash, name = component.partition("/")
+    if slash and name.startswith(f"{package}."):
+        return f"{package}/{name[len(package):]}"
+    return component
+
+
+def _safe_uri(uri: str) -> str:
+    """``uri`` as Android shows it in an intent: a web address without its path."""
+    scheme, colon, rest = uri.partition(":")
+    if not (colon and scheme.lower() in _PATH_HIDDEN):
+        return uri
+    host = rest.removeprefix("//").split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+    return f"{scheme}://{host.rpartition('@')[2]}/..."
+
+
+def _lines(lines: list[str]) -> bytes:
+    return "".join(f"{line}\n" for line in lines).encode()
