@@ -17,7 +17,6 @@ import io
 import logging
 import math
 import re
-import string
 import struct
 import time
 from collections.abc import Callable
@@ -27,6 +26,7 @@ import numpy as np
 from PIL import Image
 
 from mobileintent_gym.actions import Action
+from mobileintent_gym.adbd.am_args import HOME_CATEGORY, read_intent, requested
 from mobileintent_gym.adbd.am_start import NEW_TASK, Intent, Launch, report, short_component
 from mobileintent_gym.adbd.conventions import (
     LONG_PRESS_MS,
@@ -34,6 +34,7 @@ from mobileintent_gym.adbd.conventions import (
     route_from_component,
     swipe_gesture,
 )
+from mobileintent_gym.adbd.javanum import is_user, java_integer
 from mobileintent_gym.adbd.keycodes import KEYCODES
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 from mobileintent_gym.errors import AppActionError, MobileIntentError
@@ -67,34 +68,12 @@ _INT_RANGE = 2**31
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 # ADBKeyboard's broadcasts that type text, and how each carries it in its "msg" extra.
 _KEYBOARD_ACTIONS = {"ADB_INPUT_B64": True, "ADB_INPUT_TEXT": False}
-_USERS = ("all", "current", "cur")  # what am's --user takes besides a number
 _DISPLAY_NAMES = ("DEFAULT_DISPLAY", "INVALID_DISPLAY")  # what input's -d takes besides a number
-# Java's floating-point literals: decimal or hexadecimal, NaN, Infinity, an f/d suffix.
-_JAVA_FLOAT = re.compile(
-    r"[+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?"
-    r"|0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+)[fFdD]?)", re.ASCII)
-# The intent that starts an app from its icon, and the home screen's category.
-_MAIN_ACTION = "android.intent.action.MAIN"
 # The launcher's activity as the device reports it, short and in full.
 _LAUNCHER_COMPONENTS = frozenset({
     activity_for(launcher.PACKAGE, "launcher"),
     activity_for(launcher.PACKAGE, "launcher").replace("/.", f"/{launcher.PACKAGE}.", 1)})
-_HOME_CATEGORY = "android.intent.category.HOME"
-_LAUNCHER_CATEGORY = "android.intent.category.LAUNCHER"
-_VIEW_ACTION = "android.intent.action.VIEW"  # what a URI given as the argument asks for
 _TO_FRONT = "Warning: Activity not started, its current task has been brought to the front"
-# The options that name an intent (besides the argument after them): am needs one.
-_INTENT_NAMING = frozenset({"-a", "-d", "-t", "-i", "-c", "-n", "-p"})
-# How many values each of am's intent options takes (an option not listed takes none);
-# am start's own options of one value too (-P, --display …), or the value would be taken
-# for what to start.
-_INTENT_OPTIONS = {
-    **dict.fromkeys(("-a", "-d", "-t", "-c", "-n", "-f", "-p", "-i", "--esn", "--user",
-                     "--receiver-permission", "-P", "--start-profiler", "--sampling", "-R",
-                     "--display", "--windowingMode", "--activityType", "--task"), 1),
-    **dict.fromkeys(("-e", "--es", "--ei", "--el", "--ef", "--ed", "--ez", "--eu", "--ecn",
-                     "--eia", "--eial", "--ela", "--elal", "--efa", "--efal", "--esa",
-                     "--esal"), 2)}
 # Monkey's options that take no value, and those that take one (and every --pct-*).
 _MONKEY_FLAGS = frozenset({
     "-v", "--ignore-crashes", "--ignore-timeouts", "--ignore-security-exceptions",
@@ -159,15 +138,10 @@ def _pm_check_value(option: str, value: str) -> None:
     Raises:
         ValueError: With the exception Android prints.
     """
-    if option == "--user" and not _is_user(value):
+    if option == "--user" and not is_user(value):
         raise ValueError(f"java.lang.IllegalArgumentException: Bad user number: {value}")
-    if option == "--uid" and not _java_integer(value, 32):
+    if option == "--uid" and not java_integer(value, 32):
         raise ValueError(f'java.lang.NumberFormatException: For input string: "{value}"')
-
-
-def _is_user(value: str) -> bool:
-    """Whether ``--user`` takes ``value``: a user's number (Java's int) or a name of users."""
-    return value in _USERS or _java_integer(value, 32)
 
 
 def _pm_line(name: str, uid: int, system: bool, flags: set[str]) -> str:
@@ -205,126 +179,9 @@ def _monkey_options(args: list[str]) -> tuple[dict[str, str], int]:
         index += 2
     if index == len(args):
         raise ValueError("Count not specified")
-    if not _java_integer(args[index], 32):
+    if not java_integer(args[index], 32):
         raise ValueError(f'Count is not a number: "{args[index][:40]}"')
     return options, int(args[index])
-
-
-def _java_integer(text: str, bits: int, decode: bool = False) -> bool:
-    """Whether Java's ``Integer.parseInt`` (32 bits) or ``Long.parseLong`` (64) reads it.
-
-    With ``decode``, as ``Integer.decode`` reads it: ``0x``/``#`` hexadecimal and a leading
-    ``0`` octal too (am's ``--ei`` reads its value so).
-    """
-    return _java_int(text, bits, decode) is not None
-
-
-def _java_int(text: str, bits: int, decode: bool = False) -> int | None:
-    """The number :func:`_java_integer` reads in ``text``, or ``None`` when it reads none."""
-    sign, digits = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
-    base, allowed = 10, string.digits
-    if decode and (digits[:2] in ("0x", "0X") or digits[:1] == "#"):
-        base, allowed, digits = 16, string.hexdigits, digits[1 if digits[0] == "#" else 2:]
-    elif decode and len(digits) > 1 and digits[0] == "0":
-        base, allowed, digits = 8, string.octdigits, digits[1:]
-    significant = digits.lstrip("0") or "0"
-    if not (digits and set(digits) <= set(allowed) and len(significant) <= 22):
-        return None  # 22 digits hold 2**64 in any of the bases; int() refuses 4,300
-    number = int(sign + significant, base)
-    return number if -(2 ** (bits - 1)) <= number < 2 ** (bits - 1) else None
-
-
-def _java_float(text: str) -> bool:
-    """Whether Java's ``Float.parseFloat``/``Double.parseDouble`` reads it."""
-    return _JAVA_FLOAT.fullmatch(text.strip(" \t\n\r\x0b\x0c\x00")) is not None
-
-
-# am's number extras, and whether Android reads a value as one.
-_NUMBER_EXTRAS: dict[str, Callable[[str], bool]] = {
-    "--ei": lambda v: _java_integer(v, 32, decode=True), "--el": lambda v: _java_integer(v, 64),
-    "--ef": _java_float, "--ed": _java_float}
-
-
-def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
-    """``am``'s intent options, read left to right as Android reads them.
-
-    Returns the options (``-a`` the action, ``-n`` the component …; the last of each; a
-    flag's value ``""``; key ``""`` the first argument that is no option, where they end)
-    and the extras: key to (option, value as written). A one-letter option may carry its
-    first value joined to it (``-nPACKAGE/ACTIVITY``), as Android's shell commands read it.
-
-    Raises:
-        ValueError: Saying what Android's exception says of an option without its values,
-            a flag with a value joined to it, a number extra (``--ei``, ``--el``, ``--ef``,
-            ``--ed``) or flags (``-f``) that are no number, or options that name no intent
-            (none of ``-a -d -t -i -c -n -p`` and nothing after them).
-    """
-    options, extras, index = {}, {}, 0
-    while index < len(args):
-        if args[index] == "--":  # the end of the options: what follows is what to start
-            options[""] = args[index + 1] if index + 1 < len(args) else ""
-            break
-        if not args[index].startswith("-"):  # what to start (a component, package, URI):
-            options[""] = args[index]  # the options end there, as Android reads them
-            break
-        option, joined = _option_and_joined(args[index])
-        size = _INTENT_OPTIONS.get(option, 0)
-        if joined and not size:
-            raise ValueError(f"java.lang.IllegalArgumentException: No argument expected after "
-                             f"\"{args[index]}\"")
-        taken = size - len(joined)
-        read = args[index:index + 1 + taken]  # the option's word and the values after it
-        values, index = joined + read[1:], index + 1 + taken
-        if len(values) < size:  # Android names the last word it read
-            raise ValueError(f"java.lang.IllegalArgumentException: Argument expected after "
-                             f"\"{read[-1]}\"")
-        number = values[1] if option in _NUMBER_EXTRAS else values[0] if option == "-f" else None
-        if number is not None and not _NUMBER_EXTRAS.get(option, _decodes)(number):
-            raise ValueError(f"java.lang.NumberFormatException: For input string: "
-                             f"\"{number[:40]}\"")
-        if size == 1:
-            options[option] = values[0]
-        elif size == 2:
-            extras[values[0]] = (option, values[1])
-        else:  # a flag (-S, -W …)
-            options[option] = ""
-    if not (_INTENT_NAMING & options.keys() or options.get("")):
-        raise ValueError("java.lang.IllegalArgumentException: No intent supplied")
-    return options, extras
-
-
-def _decodes(text: str) -> bool:
-    """Whether Java's ``Integer.decode`` reads ``text`` (as am reads ``-f``'s flags)."""
-    return _java_integer(text, 32, decode=True)
-
-
-def _requested(options: dict[str, str], extras: bool) -> Intent:
-    """The intent ``am start``'s options and the argument after them name.
-
-    It is filled in as Android fills it: a component given as the argument replaces
-    ``-n``'s; a package is the launcher's intent for it (its action and category, unless
-    the options give an action); a URI asks to view it.
-    """
-    argument = options.get("", "")
-    action, category = options.get("-a", ""), options.get("-c", "")
-    data, package, component = options.get("-d", ""), options.get("-p", ""), options.get("-n", "")
-    if ":" in argument:
-        action, data = action or _VIEW_ACTION, data or argument
-    elif "/" in argument:
-        component = argument
-    elif argument:
-        category = category or ("" if action else _LAUNCHER_CATEGORY)
-        action, package = action or _MAIN_ACTION, package or argument
-    flags = _java_int(options.get("-f", "0"), 32, decode=True) or 0
-    return Intent(action, (category,) if category else (), data, options.get("-t", ""),
-                  options.get("-i", ""), flags & 0xFFFFFFFF, package, component, extras)
-
-
-def _option_and_joined(word: str) -> tuple[str, list[str]]:
-    """A one-letter option and the value joined to it (``-nX``: ``-n``, ``[X]``); else as is."""
-    if len(word) > 2 and word[1] != "-":
-        return word[:2], [word[2:]]
-    return word, []
 
 
 def _screencap_args(args: list[str]) -> tuple[set[str], list[str]]:
@@ -412,7 +269,7 @@ class PhoneCommands:
             args = args[1:]
         if args[:1] == ["-d"]:  # the phone has one display: any id Android reads is it
             if len(args) < 2 or not (args[1].upper() in _DISPLAY_NAMES
-                                     or _java_integer(args[1], 32)):
+                                     or java_integer(args[1], 32)):
                 return _usage("Error: Invalid arguments for display ID.")
             args = args[2:]
         handlers: dict[str, Callable[[list[str]], Output]] = {
@@ -571,7 +428,7 @@ class PhoneCommands:
         if args[:1] not in (["start"], ["start-activity"]):
             return _usage(f"am: unsupported sub-command {' '.join(args[:1]) or '(none)'}")
         try:
-            options, extras = _intent(args[1:])
+            options, extras = read_intent(args[1:])
             named = options.get("-n")
             if named is not None and not named.partition("/")[2]:  # ComponentName: null
                 raise ValueError(f"java.lang.IllegalArgumentException: Bad component name: "
@@ -593,9 +450,9 @@ class PhoneCommands:
         read as for :meth:`broadcast`, and unused. What it prints is
         :func:`~mobileintent_gym.adbd.am_start.report`'s.
         """
-        intent = _requested(options, bool(extras))
+        intent = requested(options, bool(extras))
         stopped = ""
-        if "-S" in options and intent.categories != (_HOME_CATEGORY,):
+        if "-S" in options and intent.categories != (HOME_CATEGORY,):
             stopped = intent.component.partition("/")[0] or intent.package
             if stopped not in self.phone.packages() and not intent.component:
                 return _usage(f"Error: Intent does not match any activities: {intent}")
@@ -610,7 +467,7 @@ class PhoneCommands:
         """Start what ``intent`` names: an activity, an app, or the launcher."""
         if intent.component in _LAUNCHER_COMPONENTS or (
                 not (intent.component or intent.package)
-                and _HOME_CATEGORY in intent.categories):
+                and HOME_CATEGORY in intent.categories):
             return self._go_home(intent)
         package = intent.component.partition("/")[0] or intent.package
         if package not in self.phone.packages():
@@ -681,7 +538,7 @@ class PhoneCommands:
             if index + 1 == len(args):
                 return _usage('Error: Argument expected after "--user"')
             user = args[index + 1]
-            if not _is_user(user):
+            if not is_user(user):
                 return _usage(f"Error: Bad user number: {user}")
             index += 2
         if index >= len(args):
@@ -698,7 +555,7 @@ class PhoneCommands:
         ``-a ADB_INPUT_TEXT --es msg TEXT`` the text itself into the focused field.
         """
         try:
-            options, extras = _intent(args)
+            options, extras = read_intent(args)
         except ValueError as err:
             return _am_exception("broadcast", err)
         action = options.get("-a", "")

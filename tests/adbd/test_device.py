@@ -372,6 +372,37 @@ def test_am_start_prints_what_it_starts_before_its_errors(device):
     assert device.phone.route() == route
 
 
+def test_am_refuses_the_options_android_refuses(device):
+    # Any option am did not know was taken as a flag: `am start --nope PKG` started the
+    # app, where a phone refuses it; values read as numbers, booleans or users went
+    # unchecked.
+    route = device.phone.route()
+    for line, exception in (
+            ("am start --nope com.mobileintent.chat", "IllegalArgumentException: Unknown "
+             "option: --nope"),
+            ("am start -x com.mobileintent.chat", "IllegalArgumentException: Unknown option: -x"),
+            ("am broadcast -a x --wait", "IllegalArgumentException: Unknown option: --wait"),
+            ("am start --display one com.mobileintent.chat",
+             'NumberFormatException: For input string: "one"'),
+            ("am start -R 0x2 com.mobileintent.chat",  # parseInt, not decode
+             'NumberFormatException: For input string: "0x2"'),
+            ("am start --ez on YES com.mobileintent.chat",
+             "IllegalArgumentException: Invalid bool value: yes"),
+            ("am start --user me com.mobileintent.chat",
+             "IllegalArgumentException: Bad user number: me")):
+        refused = device.run(line)
+        assert (refused.code, refused.stdout) == (255, b""), line
+        assert refused.stderr.endswith(f"java.lang.{exception}\n".encode()), line
+    assert device.phone.route() == route
+    # Android's own flags and values are read (and change nothing here).
+    music = "com.mobileintent.music/.route.music.home"
+    said = out(device, "am start --activity-clear-task --splashscreen-show-icon --ez a 0x1 "
+               f"--ez b T --esn c --windowingMode 1 --user current {music}")
+    assert said == ("Starting: Intent { act=android.intent.action.MAIN cat=[android.intent."
+                    f"category.LAUNCHER] cmp={music} (has extras) }}\n")
+    assert device.phone.route() == "music/home"
+
+
 def test_a_route_that_shows_a_record_takes_it_as_a_string_extra(device):
     # A conversation could not be opened by am start at all ("takes parameters ['id']").
     chat = device.phone.state.apps["chat"].chats[0]

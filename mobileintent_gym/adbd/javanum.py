@@ -1,0 +1,46 @@
+"""How Android's commands, written in Java, read numbers and users on their command lines."""
+
+from __future__ import annotations
+
+import re
+import string
+
+_USERS = ("all", "current", "cur")  # what --user takes besides a number
+# Java's floating-point literals: decimal or hexadecimal, NaN, Infinity, an f/d suffix.
+_JAVA_FLOAT = re.compile(
+    r"[+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?"
+    r"|0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+)[fFdD]?)", re.ASCII)
+
+
+def java_integer(text: str, bits: int, decode: bool = False) -> bool:
+    """Whether Java's ``Integer.parseInt`` (32 bits) or ``Long.parseLong`` (64) reads it.
+
+    With ``decode``, as ``Integer.decode`` reads it: ``0x``/``#`` hexadecimal and a leading
+    ``0`` octal too (am's ``--ei`` reads its value so).
+    """
+    return java_int(text, bits, decode) is not None
+
+
+def java_int(text: str, bits: int, decode: bool = False) -> int | None:
+    """The number :func:`java_integer` reads in ``text``, or ``None`` when it reads none."""
+    sign, digits = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
+    base, allowed = 10, string.digits
+    if decode and (digits[:2] in ("0x", "0X") or digits[:1] == "#"):
+        base, allowed, digits = 16, string.hexdigits, digits[1 if digits[0] == "#" else 2:]
+    elif decode and len(digits) > 1 and digits[0] == "0":
+        base, allowed, digits = 8, string.octdigits, digits[1:]
+    significant = digits.lstrip("0") or "0"
+    if not (digits and set(digits) <= set(allowed) and len(significant) <= 22):
+        return None  # 22 digits hold 2**64 in any of the bases; int() refuses 4,300
+    number = int(sign + significant, base)
+    return number if -(2 ** (bits - 1)) <= number < 2 ** (bits - 1) else None
+
+
+def java_float(text: str) -> bool:
+    """Whether Java's ``Float.parseFloat``/``Double.parseDouble`` reads it."""
+    return _JAVA_FLOAT.fullmatch(text.strip(" \t\n\r\x0b\x0c\x00")) is not None
+
+
+def is_user(value: str) -> bool:
+    """Whether ``--user`` takes ``value``: a user's number (Java's int) or a name of users."""
+    return value in _USERS or java_integer(value, 32)
