@@ -3,9 +3,10 @@
 ``input``, ``screencap``, ``uiautomator``, ``am``, ``monkey``, ``pm`` and ``wm``; ``dumpsys``
 lives in :mod:`mobileintent_gym.adbd.dumpsys`. ``input``'s numbers are read as Android
 reads them (decimal, finite, within a 32-bit int); anything else is ``Error: Invalid
-arguments`` with status 1. The ADBKeyboard IME is installed and active: ``am broadcast -a
-ADB_INPUT_B64 --es msg BASE64`` (or ``ADB_INPUT_TEXT --es msg TEXT``) types any Unicode
-text into the focused field, as ``input text`` types ASCII.
+arguments`` with status 1. The ADBKeyboard IME is installed and in use (see
+:mod:`~mobileintent_gym.adbd.ime`): ``am broadcast -a ADB_INPUT_B64 --es msg BASE64`` (or
+``ADB_INPUT_TEXT --es msg TEXT``) types any Unicode text into the focused field, as
+``input text`` types ASCII.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from mobileintent_gym.adbd.conventions import (
     route_from_component,
     swipe_gesture,
 )
-from mobileintent_gym.adbd.javanum import is_user, java_integer
+from mobileintent_gym.adbd.ime import ADB_IME, LATIN_IME, selected
+from mobileintent_gym.adbd.javanum import is_user, java_exception, java_integer
 from mobileintent_gym.adbd.keycodes import KEYCODES
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 from mobileintent_gym.errors import AppActionError, MobileIntentError
@@ -68,6 +70,11 @@ _INT_RANGE = 2**31
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 # ADBKeyboard's broadcasts that type text, and how each carries it in its "msg" extra.
 _KEYBOARD_ACTIONS = {"ADB_INPUT_B64": True, "ADB_INPUT_TEXT": False}
+_FROM_SHELL = 0x400000  # what am broadcast adds to its intents (FLAG_RECEIVER_FROM_SHELL)
+# The packages besides the apps': system ones (with their APKs) and ADBKeyboard.
+_SYSTEM_PACKAGES = {launcher.PACKAGE: "/system/priv-app/Launcher3/Launcher3.apk",
+                    LATIN_IME.partition("/")[0]: "/system/app/LatinIME/LatinIME.apk"}
+_KEYBOARD_PACKAGE = ADB_IME.partition("/")[0]
 _DISPLAY_NAMES = ("DEFAULT_DISPLAY", "INVALID_DISPLAY")  # what input's -d takes besides a number
 # The launcher's activity as the device reports it, short and in full.
 _LAUNCHER_COMPONENTS = frozenset({
@@ -144,10 +151,9 @@ def _pm_check_value(option: str, value: str) -> None:
         raise ValueError(f'java.lang.NumberFormatException: For input string: "{value}"')
 
 
-def _pm_line(name: str, uid: int, system: bool, flags: set[str]) -> str:
+def _pm_line(name: str, uid: int, flags: set[str]) -> str:
     """One package as ``pm list packages`` writes it with ``flags``."""
-    path = ("/system/priv-app/Launcher3/Launcher3.apk" if system
-            else f"/data/app/~~sim/{name}-1/base.apk")
+    path = _SYSTEM_PACKAGES.get(name, f"/data/app/~~sim/{name}-1/base.apk")
     line = f"package:{f'{path}=' if '-f' in flags else ''}{name}"
     line += " versionCode:1" if "--show-versioncode" in flags else ""
     line += "  installer=null" if "-i" in flags else ""
@@ -213,12 +219,6 @@ def _screencap_args(args: list[str]) -> tuple[set[str], list[str]]:
         else:
             files.append(word)
     return flags, files
-
-
-def _am_exception(command: str, err: ValueError) -> Output:
-    """What ``am`` prints for an exception while reading its arguments: status -1."""
-    return Output(stderr=f"Exception occurred while executing '{command}':\n{err}\n".encode(),
-                  code=255)
 
 
 def _keyboard_text(action: str, message: str) -> str:
@@ -434,7 +434,7 @@ class PhoneCommands:
                 raise ValueError(f"java.lang.IllegalArgumentException: Bad component name: "
                                  f"{named}")
         except ValueError as err:
-            return _am_exception(args[0], err)
+            return java_exception(args[0], err)
         return self.start(options, extras)
 
     def start(self, options: dict[str, str],
@@ -551,24 +551,30 @@ class PhoneCommands:
     def broadcast(self, args: list[str]) -> Output:
         """``am broadcast``: ADBKeyboard's text broadcasts type; others reach no receiver.
 
-        ``-a ADB_INPUT_B64 --es msg BASE64`` types the decoded UTF-8 text and
-        ``-a ADB_INPUT_TEXT --es msg TEXT`` the text itself into the focused field.
+        While ADBKeyboard is the input method in use (see :mod:`~mobileintent_gym.adbd.ime`),
+        ``-a ADB_INPUT_B64 --es msg BASE64`` types the decoded UTF-8 text and ``-a
+        ADB_INPUT_TEXT --es msg TEXT`` the text itself into the focused field (sent to
+        every receiver, or ``-p com.android.adbkeyboard``).
         """
         try:
             options, extras = read_intent(args)
         except ValueError as err:
-            return _am_exception("broadcast", err)
-        action = options.get("-a", "")
-        if action in _KEYBOARD_ACTIONS:
+            return java_exception("broadcast", err)
+        intent = requested(options, bool(extras))
+        if intent.action in _KEYBOARD_ACTIONS and self._to_keyboard(intent):
             kind, message = extras.get("msg", ("--es", ""))
             message = message if kind in ("-e", "--es") else ""  # ADBKeyboard reads a text
             try:
-                self.phone.act(Action.type_text(_keyboard_text(action, message)))
+                self.phone.act(Action.type_text(_keyboard_text(intent.action, message)))
             except (ValueError, MobileIntentError) as err:
-                return _usage(f"Error: broadcast {action}: {err}")
-        intent = f"act={action or '(none)'} flg=0x400000{' (has extras)' if extras else ''}"
-        return Output(f"Broadcasting: Intent {{ {intent} }}\nBroadcast completed: result=0\n"
-                      .encode())
+                return _usage(f"Error: broadcast {intent.action}: {err}")
+        sent = dataclasses.replace(intent, flags=intent.flags | _FROM_SHELL)
+        return Output(f"Broadcasting: {sent}\nBroadcast completed: result=0\n".encode())
+
+    def _to_keyboard(self, intent: Intent) -> bool:
+        """Whether ADBKeyboard receives ``intent``: it is in use, and the intent is for it."""
+        return (selected(self.device.settings) == ADB_IME and not intent.component
+                and intent.package in ("", ADB_IME.partition("/")[0]))
 
     def monkey(self, inv: Invocation) -> Output:
         """``monkey -p PACKAGE [-c CATEGORY] [-v] [-s SEED] [--throttle MS] COUNT``.
@@ -593,8 +599,9 @@ class PhoneCommands:
     def pm(self, inv: Invocation) -> Output:
         """``pm list packages [OPTIONS] [FILTER]``, as Android 14 lists them.
 
-        The launcher is a system (factory) package, the simulated apps third-party ones
-        (``-s``, ``-3``, ``--factory-only``); none is disabled (``-d``) or an APEX.
+        The launcher and Android's keyboard are system (factory) packages, the simulated
+        apps and ADBKeyboard third-party ones (``-s``, ``-3``, ``--factory-only``); none
+        is disabled (``-d``) or an APEX.
         ``-f``, ``-i``, ``-U`` and ``--show-versioncode`` add the APK path, installer, uid
         and version code; ``--user`` and ``--uid`` take a value. ``FILTER`` keeps the
         names that contain it.
@@ -605,16 +612,15 @@ class PhoneCommands:
             flags, values, wanted = _pm_options(inv.argv[3:])
         except ValueError as err:  # pm returns -1: status 255
             return Output(stderr=f"Error: {err}\n".encode(), code=255)
-        system = {launcher.PACKAGE}
-        uids = {name: 10100 + n for n, name in enumerate(sorted({*self.phone.packages(),
-                                                                 *system}))}
-        chosen = {"-s": system, "--factory-only": system, "-3": set(self.phone.packages()),
-                  "-d": set(), "--apex-only": set()}
+        system, third = set(_SYSTEM_PACKAGES), {*self.phone.packages(), _KEYBOARD_PACKAGE}
+        uids = {name: 10100 + n for n, name in enumerate(sorted(system | third))}
+        chosen = {"-s": system, "--factory-only": system, "-3": third, "-d": set(),
+                  "--apex-only": set()}
         listed = set.intersection(set(uids), *(chosen[f] for f in flags if f in chosen))
         uid = int(values.get("--uid", "-1"))
         if uid != -1:  # -1: any uid
             listed = {n for n in listed if uids[n] == uid}
-        lines = [_pm_line(n, uids[n], n in system, flags) for n in sorted(listed) if wanted in n]
+        lines = [_pm_line(n, uids[n], flags) for n in sorted(listed) if wanted in n]
         return Output("".join(lines).encode())
 
     def wm(self, inv: Invocation) -> Output:

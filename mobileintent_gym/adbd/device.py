@@ -17,6 +17,7 @@ from mobileintent_gym.adbd.commands import FileCommands, basic_commands, propert
 from mobileintent_gym.adbd.conventions import activity_for
 from mobileintent_gym.adbd.dumpsys import Dumpsys
 from mobileintent_gym.adbd.filesystem import DEFAULT_CAPACITY, MemoryFileSystem
+from mobileintent_gym.adbd.ime import Ime
 from mobileintent_gym.adbd.limits import ShellLimits, TimeLimitExceeded
 from mobileintent_gym.adbd.regex_pool import RegexPool
 from mobileintent_gym.adbd.restore import StateService
@@ -69,6 +70,7 @@ class VirtualDevice:
         self._regex = RegexPool()
         self.density_dpi = round(160 * phone.density)
         self.recents: list[str] = []
+        self.settings = Settings()
         # Every command any shell ran, newest last (for tests and troubleshooting).
         self.history: deque[tuple[str, ...]] = deque(maxlen=1000)
         self.props = {
@@ -99,7 +101,8 @@ class VirtualDevice:
             **basic_commands(self._regex, self.fs),
             **FileCommands(self.fs).table(),
             **property_commands(self.props),
-            "settings": Settings(),
+            "settings": self.settings,
+            "ime": Ime(self.settings),
             **{name: self._holding_lock(command) for name, command in phone_commands.items()},
         }
 

@@ -2,7 +2,8 @@
 
 Real dumpsys output runs to thousands of lines; this writes the fields that tools read —
 ``mCurrentFocus``/``mFocusedApp`` (current activity), ``mCurrentRotation``, the display
-viewport with ``orientation=`` and ``physicalFrame=``, recent tasks, ``mResumedActivity``,
+viewport with ``orientation=`` and ``physicalFrame=``, the input method in use
+(``mCurMethodId``) and whether it shows (``mInputShown``), recent tasks, ``mResumedActivity``,
 ``ACTIVITY ... pid=``, the power state and a full battery on AC power — in Android 12–14's
 formats.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mobileintent_gym.adbd.ime import selected
 from mobileintent_gym.adbd.shell import Invocation, Output
 
 if TYPE_CHECKING:
@@ -18,9 +20,10 @@ if TYPE_CHECKING:
 
 
 class Dumpsys:
-    """``dumpsys SERVICE [ARGS]``: window, display, input, activity, power, battery, SF.
+    """``dumpsys SERVICE [ARGS]`` for the services tools read.
 
-    SF is SurfaceFlinger (its display id).
+    Those are window, display, input, input_method, activity, power, battery and
+    SurfaceFlinger (its display id).
     """
 
     def __init__(self, device: VirtualDevice) -> None:
@@ -30,7 +33,8 @@ class Dumpsys:
         """Run ``dumpsys``; unknown services answer like Android does."""
         service = inv.argv[1] if len(inv.argv) > 1 else ""
         writer = {"window": self.window, "display": self.display, "input": self.input,
-                  "activity": self.activity, "power": self.power, "battery": self.battery,
+                  "input_method": self.input_method, "activity": self.activity,
+                  "power": self.power, "battery": self.battery,
                   "SurfaceFlinger": self.surface_flinger}.get(service)
         if writer is None:
             return Output(f"Can't find service: {service}\n".encode())
@@ -83,6 +87,17 @@ class Dumpsys:
             f"orientation=0, logicalFrame=[0, 0, {width}, {height}], "
             f"physicalFrame=[0, 0, {width}, {height}], deviceSize=[{width}, {height}], "
             "isActive=[1]\n"
+        )
+
+    def input_method(self, args: list[str]) -> str:
+        """The input method in use (``mCurMethodId``) and whether it shows (``mInputShown``)."""
+        shown = str(self.device.phone.keyboard_shown()).lower()
+        return (
+            "Current Input Method Manager state:\n"
+            f"  mCurMethodId={selected(self.device.settings) or 'null'}\n"
+            f"  mCurFocusedWindow=Window{{7d1e2f0 u0 {self.device.component()}}}\n"
+            f"  mShowRequested={shown} mShowExplicitlyRequested=false mShowForced=false "
+            f"mInputShown={shown}\n"
         )
 
     def activity(self, args: list[str]) -> str:

@@ -1,9 +1,15 @@
-"""How Android's commands, written in Java, read numbers and users on their command lines."""
+"""How Android's commands written in Java read their command lines, and say they failed.
+
+Numbers as Java parses them, users as ``--user`` takes them, and the exception a command
+prints when its arguments throw one.
+"""
 
 from __future__ import annotations
 
 import re
 import string
+
+from mobileintent_gym.adbd.shell import Output
 
 _USERS = ("all", "current", "cur")  # what --user takes besides a number
 # Java's floating-point literals: decimal or hexadecimal, NaN, Infinity, an f/d suffix.
@@ -44,3 +50,12 @@ def java_float(text: str) -> bool:
 def is_user(value: str) -> bool:
     """Whether ``--user`` takes ``value``: a user's number (Java's int) or a name of users."""
     return value in _USERS or java_integer(value, 32)
+
+
+def java_exception(command: str, err: Exception) -> Output:
+    """What a shell command prints when reading its arguments threw ``err``: status -1.
+
+    ``command`` is the name Android's ShellCommand gives it (``start`` for ``am start``).
+    """
+    return Output(stderr=f"Exception occurred while executing '{command}':\n{err}\n".encode(),
+                  code=255)

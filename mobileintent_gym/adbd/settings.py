@@ -3,7 +3,8 @@
 Agent harnesses set up a device with ``settings put`` (animations off, the screen kept on,
 an input method) and read it back with ``settings get``. The tables hold what they are
 given for as long as the device serves, with the values a new phone starts with; the
-simulated phone does not act on them (it has no animations to turn off, and stays on).
+simulated phone does not act on them (it has no animations to turn off, and stays on),
+but for the input method in use (see :mod:`~mobileintent_gym.adbd.ime`).
 
 Usage, as Android's ``settings`` command takes it (``--user N|current`` is accepted and
 ignored: the device has one user)::
@@ -20,14 +21,15 @@ from __future__ import annotations
 
 import threading
 
+from mobileintent_gym.adbd.ime import ADB_IME, LATIN_IME
 from mobileintent_gym.adbd.shell import Invocation, Output
 
 NAMESPACES = ("system", "secure", "global")
-_KEYBOARD = "com.android.inputmethod.latin/.LatinIME"
 DEFAULTS: dict[str, dict[str, str]] = {
     "system": {"screen_brightness": "128", "screen_off_timeout": "60000",
                "font_scale": "1.0", "accelerometer_rotation": "0", "user_rotation": "0"},
-    "secure": {"default_input_method": _KEYBOARD, "enabled_input_methods": _KEYBOARD,
+    "secure": {"default_input_method": ADB_IME,
+               "enabled_input_methods": f"{LATIN_IME}:{ADB_IME}",
                "show_ime_with_hard_keyboard": "0", "android_id": "5d1e2c3b4a697887",
                "user_setup_complete": "1"},
     "global": {"window_animation_scale": "1.0", "transition_animation_scale": "1.0",
@@ -46,11 +48,16 @@ INVALID = 255  # Android's shell commands exit -1 on bad arguments
 
 
 class Settings:
-    """The ``settings`` command over tables kept for the device's life (thread-safe)."""
+    """The ``settings`` command over tables kept for the device's life (thread-safe).
+
+    Attributes:
+        tables: Each namespace's keys and values.
+        lock: Held by whoever reads or changes them (``ime`` does too).
+    """
 
     def __init__(self) -> None:
         self.tables = {name: dict(values) for name, values in DEFAULTS.items()}
-        self._lock = threading.Lock()
+        self.lock = threading.Lock()
 
     def __call__(self, inv: Invocation) -> Output:
         """Run ``settings``; bad arguments print the usage and exit 255."""
@@ -65,7 +72,7 @@ class Settings:
         fewest, most = _ARITY[verb]
         if not fewest <= len(rest) - 1 <= most:
             return _invalid(f"Invalid arguments to {verb}: {' '.join(rest)}")
-        with self._lock:
+        with self.lock:
             return Output(self._run(verb, self.tables[rest[0].lower()], rest[1:]).encode())
 
     @staticmethod

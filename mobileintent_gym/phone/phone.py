@@ -207,6 +207,11 @@ class SimPhone:
         self._check_open()
         return self._current().route
 
+    def keyboard_shown(self) -> bool:
+        """Whether the on-screen keyboard shows (a text field has the focus)."""
+        self._check_open()
+        return self._current().keyboard is not None
+
     def key_center(self, char: str) -> tuple[int, int] | None:
         """Where the on-screen keyboard's key ``char`` is (``keyboard.BACKSPACE`` too), to tap it.
 

@@ -566,7 +566,8 @@ def test_framework_queries(device):
     assert out(device, "pm list packages com.mobileintent.music") == (
         "package:com.mobileintent.music\n")
     assert out(device, "pm list packages com.nope") == ""
-    assert out(device, "pm list packages -s") == "package:com.android.launcher3\n"
+    assert out(device, "pm list packages -s") == (
+        "package:com.android.inputmethod.latin\npackage:com.android.launcher3\n")
     assert "launcher" not in out(device, "pm list packages -3") and out(
         device, "pm list packages -3 music") == "package:com.mobileintent.music\n"
     assert (device.run("pm list packages -x").code, device.run("pm list packages -x").stderr
