@@ -31,6 +31,7 @@ from mobileintent_gym.adbd.shell import (
     Shell,
     ShellResult,
 )
+from mobileintent_gym.adbd.textfilters import text_filters
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users.pair import PairConfig
 
@@ -100,6 +101,7 @@ class VirtualDevice:
         self._commands: dict[str, CommandFn] = {
             **basic_commands(self._regex, self.fs),
             **FileCommands(self.fs).table(),
+            **text_filters(self.fs),
             **property_commands(self.props),
             "settings": self.settings,
             "ime": Ime(self.settings),
