@@ -9,6 +9,7 @@ is no option (or the one after ``--``) is what to start, and nothing after it is
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from mobileintent_gym.adbd.am_start import Intent
 from mobileintent_gym.adbd.javanum import is_user, java_float, java_int, java_integer
@@ -20,20 +21,28 @@ _VIEW_ACTION = "android.intent.action.VIEW"  # what a URI given as the argument 
 # The options that make an intent (with the argument after them): am needs one. Some
 # extras do too, as in Android's code.
 _INTENT_NAMING = frozenset({"-a", "-d", "-t", "-i", "-c", "-n", "-p", "--ela", "--elal",
-                            "--ef", "--efa", "--efal", "--esa", "--esal"})
+                            "--ef", "--efa", "--efal", "--ed", "--eda", "--edal", "--esa",
+                            "--esal"})
+# The intent's flag options and the flag each adds (Intent.FLAG_...).
+_INTENT_FLAGS = {
+    "--grant-read-uri-permission": 0x1, "--grant-write-uri-permission": 0x2,
+    "--debug-log-resolution": 0x8, "--exclude-stopped-packages": 0x10,
+    "--include-stopped-packages": 0x20, "--grant-persistable-uri-permission": 0x40,
+    "--grant-prefix-uri-permission": 0x80, "--activity-match-external": 0x800,
+    "--activity-task-on-home": 0x4000, "--activity-clear-task": 0x8000,
+    "--activity-no-animation": 0x10000, "--activity-reorder-to-front": 0x20000,
+    "--activity-no-user-action": 0x40000, "--activity-clear-when-task-reset": 0x80000,
+    "--activity-launched-from-history": 0x100000,
+    "--activity-reset-task-if-needed": 0x200000, "--activity-brought-to-front": 0x400000,
+    "--activity-exclude-from-recents": 0x800000, "--activity-previous-is-top": 0x1000000,
+    "--activity-clear-top": 0x4000000, "--activity-multiple-task": 0x8000000,
+    "--activity-single-top": 0x20000000, "--activity-no-history": 0x40000000,
+    "--receiver-include-background": 0x1000000, "--receiver-no-abort": 0x8000000,
+    "--receiver-foreground": 0x10000000, "--receiver-replace-pending": 0x20000000,
+    "--receiver-registered-only": 0x40000000}
 # The flags: the intent's, then am start's and broadcast's own.
 _FLAGS = frozenset({
-    "--grant-read-uri-permission", "--grant-write-uri-permission",
-    "--grant-persistable-uri-permission", "--grant-prefix-uri-permission",
-    "--exclude-stopped-packages", "--include-stopped-packages", "--debug-log-resolution",
-    "--activity-brought-to-front", "--activity-clear-top", "--activity-clear-when-task-reset",
-    "--activity-exclude-from-recents", "--activity-launched-from-history",
-    "--activity-multiple-task", "--activity-no-animation", "--activity-no-history",
-    "--activity-no-user-action", "--activity-previous-is-top", "--activity-reorder-to-front",
-    "--activity-reset-task-if-needed", "--activity-single-top", "--activity-clear-task",
-    "--activity-task-on-home", "--activity-match-external", "--receiver-registered-only",
-    "--receiver-replace-pending", "--receiver-foreground", "--receiver-no-abort",
-    "--receiver-include-background", "--selector",
+    *_INTENT_FLAGS, "--selector",
     "-D", "--suspend", "-N", "-W", "--streaming", "-S", "--track-allocation",
     "--task-overlay", "--lock-task", "--allow-background-activity-starts", "--async",
     "--splashscreen-show-icon", "--dismiss-keyguard-if-insecure", "--dismiss-keyguard"})
@@ -48,47 +57,93 @@ _VALUES = {
                      "--start-profiler", "--clock-type", "--attach-agent", "--attach-agent-bind",
                      "--user", "--receiver-permission", *_INT_VALUED), 1),
     **dict.fromkeys(("-e", "--es", "--ei", "--el", "--ef", "--ed", "--ez", "--eu", "--ecn",
-                     "--eia", "--eial", "--ela", "--elal", "--efa", "--efal", "--esa",
-                     "--esal"), 2)}
-# The number extras, and whether Android reads a value as one.
-_NUMBER_EXTRAS: dict[str, Callable[[str], bool]] = {
-    "--ei": lambda v: java_integer(v, 32, decode=True), "--el": lambda v: java_integer(v, 64),
-    "--ef": java_float, "--ed": java_float}
-
-Options = dict[str, str]
-"""Each option read (the last of each; a flag's value ``""``; key ``""`` what to start)."""
-Extras = dict[str, tuple[str, str]]
-"""Each extra's key to (its option, its value as written)."""
+                     "--eia", "--eial", "--ela", "--elal", "--efa", "--efal", "--eda", "--edal",
+                     "--esa", "--esal"), 2)}
 
 
-def read_intent(args: list[str]) -> tuple[Options, Extras]:
-    """``am``'s options and extras, read left to right as Android reads them.
+def _decodes(value: str) -> bool:
+    return java_integer(value, 32, decode=True)
+
+
+def _every(reads: Callable[[str], bool]) -> Callable[[str], bool]:
+    """Whether ``reads`` reads every part of a comma-separated list (an array extra)."""
+    return lambda value: all(reads(part) for part in value.split(","))
+
+
+# The values Android reads as numbers, and whether it reads one as such.
+_NUMBERS: dict[str, Callable[[str], bool]] = {
+    "--ei": _decodes, "--el": lambda v: java_integer(v, 64), "--ef": java_float,
+    "--ed": java_float, "-f": _decodes, **dict.fromkeys(("--eia", "--eial"), _every(_decodes)),
+    **dict.fromkeys(("--ela", "--elal"), _every(lambda v: java_integer(v, 64))),
+    **dict.fromkeys(("--efa", "--efal", "--eda", "--edal"), _every(java_float)),
+    **dict.fromkeys(_INT_VALUED, lambda v: java_integer(v, 32))}
+
+
+@dataclass
+class AmArgs:
+    """What ``am``'s arguments say.
+
+    Attributes:
+        options: Each option's last value (a flag's ``""``; ``""`` the word after the
+            options: what to start), but ``-c``.
+        extras: Each extra's key to (its option, its value as written).
+        categories: Every ``-c``, each once, in order.
+        flags: The intent's flags: ``-f``'s, with the flag options' after it added (a
+            later ``-f`` replaces them, as Android's setFlags does).
+    """
+
+    options: dict[str, str] = field(default_factory=dict)
+    extras: dict[str, tuple[str, str]] = field(default_factory=dict)
+    categories: list[str] = field(default_factory=list)
+    flags: int = 0
+
+
+def read_intent(args: list[str]) -> AmArgs:
+    """``am``'s arguments, read left to right as Android reads them.
 
     Raises:
         ValueError: Saying what Android's exception says of an option it does not know,
             one without its values, a flag with a value joined to it, a value that is no
             number where one is read (a number extra, ``-f``'s flags, ``--display`` …),
-            no boolean (``--ez``) or no user (``--user``), or options that make no intent.
+            no boolean (``--ez``), no user (``--user``) or no component (``-n``,
+            ``--ecn``), or options that make no intent.
     """
-    options: Options = {}
-    extras: Extras = {}
+    read = AmArgs()
     index = 0
     while index < len(args):
         if args[index] == "--":  # the end of the options: what follows is what to start
-            options[""] = args[index + 1] if index + 1 < len(args) else ""
+            read.options[""] = args[index + 1] if index + 1 < len(args) else ""
             break
         if not args[index].startswith("-"):  # what to start (a component, package, URI):
-            options[""] = args[index]  # the options end there
+            read.options[""] = args[index]  # the options end there
             break
         option, values, index = _read_option(args, index)
-        if _VALUES[option] == 2 or option == "--esn":  # --esn: a null string's key
-            extras[values[0]] = (option, values[1] if len(values) > 1 else "")
-        else:
-            options[option] = values[0] if values else ""
-    if not (_INTENT_NAMING & (options.keys() | {o for o, _ in extras.values()})
-            or options.get("")):
+        _take(read, option, values)
+    named = read.options.keys() | {option for option, _ in read.extras.values()}
+    if not (_INTENT_NAMING & named or read.options.get("")):
         raise ValueError("java.lang.IllegalArgumentException: No intent supplied")
-    return options, extras
+    return read
+
+
+def _take(read: AmArgs, option: str, values: list[str]) -> None:
+    """Record one option and its values in ``read``."""
+    if _VALUES[option] == 2 or option == "--esn":  # --esn: a null string's key
+        read.extras[values[0]] = (option, values[1] if len(values) > 1 else "")
+    elif option == "-c":
+        read.categories += [] if values[0] in read.categories else values
+        read.options[option] = values[0]
+    else:
+        read.options[option] = values[0] if values else ""
+    if option == "-f":
+        read.flags = (java_int(values[0], 32, decode=True) or 0) & 0xFFFFFFFF
+    read.flags |= _INTENT_FLAGS.get(option, 0)
+
+
+def _option_and_joined(word: str) -> tuple[str, list[str]]:
+    """A one-letter option and the value joined to it (``-nX``: ``-n``, ``[X]``); else as is."""
+    if len(word) > 2 and word[1] != "-":
+        return word[:2], [word[2:]]
+    return word, []
 
 
 def _read_option(args: list[str], index: int) -> tuple[str, list[str], int]:
@@ -115,51 +170,48 @@ def _read_option(args: list[str], index: int) -> tuple[str, list[str], int]:
 
 
 def _check_value(option: str, value: str) -> None:
-    """Refuse ``option``'s (last) value where Android reads it as a number, boolean or user.
+    """Refuse ``option``'s (last) value where Android reads it as what it is not.
+
+    That is a number, a boolean, a user or a component.
 
     Raises:
         ValueError: With the exception Android prints.
     """
-    reads = _NUMBER_EXTRAS.get(option) or (
-        (lambda v: java_integer(v, 32, decode=True)) if option == "-f"
-        else (lambda v: java_integer(v, 32)) if option in _INT_VALUED else None)
+    reads = _NUMBERS.get(option)
     if reads is not None and not reads(value):
+        bad = next((part for part in value.split(",") if not reads(part)), value)
         raise ValueError(f"java.lang.NumberFormatException: For input string: "
-                         f"\"{value[:40]}\"")
+                         f"\"{bad[:40]}\"")
     if option == "--ez" and not (value.lower() in ("true", "t", "false", "f")
-                                 or java_integer(value, 32, decode=True)):
-        raise ValueError(f"java.lang.IllegalArgumentException: Invalid bool value: "
+                                 or _decodes(value)):
+        raise ValueError(f"java.lang.IllegalArgumentException: Invalid boolean value: "
                          f"{value.lower()[:40]}")
     if option == "--user" and not is_user(value):
         raise ValueError(f"java.lang.IllegalArgumentException: Bad user number: {value[:40]}")
+    if option in ("-n", "--ecn") and not value.partition("/")[2]:  # ComponentName: null
+        raise ValueError(f"java.lang.IllegalArgumentException: Bad component name: {value}")
 
 
-def _option_and_joined(word: str) -> tuple[str, list[str]]:
-    """A one-letter option and the value joined to it (``-nX``: ``-n``, ``[X]``); else as is."""
-    if len(word) > 2 and word[1] != "-":
-        return word[:2], [word[2:]]
-    return word, []
-
-
-def requested(options: Options, extras: bool) -> Intent:
-    """The intent ``am start``'s options and the argument after them name.
+def requested(read: AmArgs) -> Intent:
+    """The intent ``am``'s arguments name.
 
     It is filled in as Android fills it: a component or package given as the argument is
     the launcher's intent for it (its action and category, unless the options give an
-    action; the component replaces ``-n``'s); a URI asks to view it.
+    action; the component replaces ``-n``'s); a URI asks to view it (unless ``-d`` or
+    ``-t`` were given).
     """
-    argument = options.get("", "")
-    action, category = options.get("-a", ""), options.get("-c", "")
+    options, argument = read.options, read.options.get("", "")
+    action, categories = options.get("-a", ""), tuple(read.categories)
     data, package, component = options.get("-d", ""), options.get("-p", ""), options.get("-n", "")
     if ":" in argument:
-        action, data = action or _VIEW_ACTION, data or argument
+        action = action or _VIEW_ACTION
+        data = data if "-d" in options or "-t" in options else argument
     elif argument:
-        category = category or ("" if action else LAUNCHER_CATEGORY)
+        categories = categories or (() if action else (LAUNCHER_CATEGORY,))
         action = action or MAIN_ACTION
         if "/" in argument:
             component = argument
         else:
             package = package or argument
-    flags = java_int(options.get("-f", "0"), 32, decode=True) or 0
-    return Intent(action, (category,) if category else (), data, options.get("-t", ""),
-                  options.get("-i", ""), flags & 0xFFFFFFFF, package, component, extras)
+    return Intent(action, categories, data, options.get("-t", ""), options.get("-i", ""),
+                  read.flags, package, component, bool(read.extras))

@@ -17,7 +17,10 @@ included, when an activity came to the front::
 ``LaunchState`` is ``COLD`` for an app that had no screens open (not started, stopped,
 or left with BACK: the virtual phone keeps no process apart from an app's screens),
 ``WARM`` for one whose screens were replaced by the activity, ``HOT`` for one brought to
-the front as it was; ``TotalTime`` and ``WaitTime`` are the milliseconds the start took.
+the front as it was (``UNKNOWN (0)`` for the home intent on the home screen, which is only
+delivered to it); ``TotalTime`` and ``WaitTime`` are the milliseconds the start took. A
+``-S`` that names no activity to stop is ``Error: Intent does not match any activities``,
+status 1, before anything is printed or started.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from mobileintent_gym.adbd.shell import Output
 NEW_TASK = 0x10000000
 # Schemes whose address Android shows without its path (Uri.toSafeString).
 _PATH_HIDDEN = ("http", "https", "ftp", "rtsp")
+# Schemes whose address Android masks (a phone number, a mail address).
+_MASKED = ("tel", "sip", "sms", "smsto", "mailto", "nfc")
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,11 @@ class Intent:
     component: str = ""
     extras: bool = False
 
+    @property
+    def package_named(self) -> str:
+        """The package the intent is for: its component's, else ``pkg``'s."""
+        return self.component.partition("/")[0] or self.package
+
     def __str__(self) -> str:
         fields = [("act", self.action), ("cat", f"[{','.join(self.categories)}]"
                                          if self.categories else ""),
@@ -74,7 +84,8 @@ class Launch:
 
     Attributes:
         intent: The intent, as ``Starting:`` shows it.
-        state: ``COLD``, ``WARM`` or ``HOT`` when an activity came to the front, else "".
+        state: ``COLD``, ``WARM``, ``HOT`` or ``UNKNOWN (0)`` (see the module) when an
+            activity came to the front, else "".
         activity: The component in front after it, when one came there.
         notes: Android's warning or error lines.
         stopped: The package ``-S`` stopped first, if any.
@@ -100,6 +111,12 @@ def report(launch: Launch, wait: bool, seconds: float) -> Output:
     return Output(_lines(out), _lines(err), stdout_first=True)
 
 
+def class_name(component: str) -> str:
+    """``{PACKAGE/CLASS}`` with the class in full, as Android's errors name a component."""
+    package, _, name = component.partition("/")
+    return f"{{{package}/{package + name if name.startswith('.') else name}}}"
+
+
 def short_component(component: str) -> str:
     """``PACKAGE/CLASS`` as Android's short form writes it.
 
@@ -112,12 +129,21 @@ def short_component(component: str) -> str:
 
 
 def _safe_uri(uri: str) -> str:
-    """``uri`` as Android shows it in an intent: a web address without its path."""
+    """``uri`` as Android shows it in an intent (``Uri.toSafeString``).
+
+    A web address loses its path, a phone number or mail address is masked but for ``-@.``,
+    any other loses its fragment.
+    """
     scheme, colon, rest = uri.partition(":")
-    if not (colon and scheme.lower() in _PATH_HIDDEN):
-        return uri
-    host = rest.removeprefix("//").split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
-    return f"{scheme}://{host.rpartition('@')[2]}/..."
+    rest = rest.split("#", 1)[0] if colon else uri.split("#", 1)[0]
+    if not colon:
+        return rest
+    if scheme.lower() in _MASKED:
+        return f"{scheme}:{''.join(c if c in '-@.' else 'x' for c in rest)}"
+    if scheme.lower() in _PATH_HIDDEN:
+        host = rest.removeprefix("//").split("/", 1)[0].split("?", 1)[0]
+        return f"{scheme}://{host.rpartition('@')[2]}/..."
+    return f"{scheme}:{rest}"
 
 
 def _lines(lines: list[str]) -> bytes:

@@ -27,8 +27,8 @@ import numpy as np
 from PIL import Image
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.adbd.am_args import HOME_CATEGORY, read_intent, requested
-from mobileintent_gym.adbd.am_start import NEW_TASK, Intent, Launch, report, short_component
+from mobileintent_gym.adbd.am_args import HOME_CATEGORY, AmArgs, read_intent, requested
+from mobileintent_gym.adbd.am_start import NEW_TASK, Intent, Launch, class_name, report
 from mobileintent_gym.adbd.conventions import (
     LONG_PRESS_MS,
     activity_for,
@@ -428,54 +428,59 @@ class PhoneCommands:
         if args[:1] not in (["start"], ["start-activity"]):
             return _usage(f"am: unsupported sub-command {' '.join(args[:1]) or '(none)'}")
         try:
-            options, extras = read_intent(args[1:])
-            named = options.get("-n")
-            if named is not None and not named.partition("/")[2]:  # ComponentName: null
-                raise ValueError(f"java.lang.IllegalArgumentException: Bad component name: "
-                                 f"{named}")
+            read = read_intent(args[1:])
         except ValueError as err:
             return java_exception(args[0], err)
-        return self.start(options, extras)
+        return self.start(read)
 
-    def start(self, options: dict[str, str],
-              extras: dict[str, tuple[str, str]] | None = None) -> Output:
-        """``am start``'s intent: what its options and the argument after them name.
+    def start(self, read: AmArgs) -> Output:
+        """``am start``: the intent its options and the argument after them name.
 
         The argument is a component (``PACKAGE/ACTIVITY``, an activity being one of the
         app's routes, as the device reports them), a package, whose app comes back where
         it was, as from its icon, or a URI, which resolves to no app. ``-S`` stops the app
-        first (it starts afresh). A route that shows a record takes its parameters as
-        string extras (``--es id RECORD``). The home intent (``-c
-        android.intent.category.HOME``) shows the launcher. Other options and extras are
-        read as for :meth:`broadcast`, and unused. What it prints is
+        first (it starts afresh); ``-W`` reports the launch. A route that shows a record
+        takes its parameters as string extras (``--es id RECORD``). The home intent (``-c
+        android.intent.category.HOME``) shows the launcher. The other options and extras
+        are read as for :meth:`broadcast`, and unused. What it prints is
         :func:`~mobileintent_gym.adbd.am_start.report`'s.
         """
-        intent = requested(options, bool(extras))
-        stopped = ""
-        if "-S" in options and intent.categories != (HOME_CATEGORY,):
-            stopped = intent.component.partition("/")[0] or intent.package
-            if stopped not in self.phone.packages() and not intent.component:
-                return _usage(f"Error: Intent does not match any activities: {intent}")
-            if stopped in self.phone.packages():
-                self.phone.stop(self.phone.packages()[stopped])
+        if read.options.get("--user") == "all":  # (Android's message says "service")
+            return _usage("Error: Can't start service with user 'all'")
+        intent = requested(read)
+        stopped = self._stop(intent) if "-S" in read.options else ""
+        if stopped is None:
+            return _usage(f"Error: Intent does not match any activities: {intent}")
         began = time.monotonic()
-        launch = self._launch(intent, extras or {})
-        return report(dataclasses.replace(launch, stopped=stopped), "-W" in options,
+        launch = self._launch(intent, read.extras)
+        return report(dataclasses.replace(launch, stopped=stopped), "-W" in read.options,
                       time.monotonic() - began)
+
+    def _stop(self, intent: Intent) -> str | None:
+        """``-S``: stop the package ``intent`` names; which (``None``: it names none)."""
+        package = intent.package_named
+        if package in self.phone.packages():
+            self.phone.stop(self.phone.packages()[package])
+        elif not intent.component:  # no activity matches: only the launcher's home one
+            return launcher.PACKAGE if self._home_intent(intent) else None
+        return package
+
+    @staticmethod
+    def _home_intent(intent: Intent) -> bool:
+        """Whether ``intent`` starts the launcher (its activity, or the home category)."""
+        return intent.component in _LAUNCHER_COMPONENTS or (
+            not intent.package_named and HOME_CATEGORY in intent.categories)
 
     def _launch(self, intent: Intent, extras: dict[str, tuple[str, str]]) -> Launch:
         """Start what ``intent`` names: an activity, an app, or the launcher."""
-        if intent.component in _LAUNCHER_COMPONENTS or (
-                not (intent.component or intent.package)
-                and HOME_CATEGORY in intent.categories):
+        if self._home_intent(intent):
             return self._go_home(intent)
-        package = intent.component.partition("/")[0] or intent.package
-        if package not in self.phone.packages():
+        if intent.component:
+            return self._start_activity(intent, extras)
+        if intent.package not in self.phone.packages():
             sent = dataclasses.replace(intent, flags=intent.flags | NEW_TASK)
             return Launch(intent, notes=(f"Error: Activity not started, unable to resolve "
                                          f"{sent}",))
-        if intent.component:
-            return self._start_activity(intent, extras)
         return self._start_app(intent)
 
     def _go_home(self, intent: Intent) -> Launch:
@@ -488,19 +493,24 @@ class PhoneCommands:
         return Launch(intent, "HOT", self.device.component(), (_TO_FRONT,))
 
     def _start_activity(self, intent: Intent, extras: dict[str, tuple[str, str]]) -> Launch:
-        """``am start -n PACKAGE/ACTIVITY`` of an installed app: the route the activity names.
+        """``am start -n PACKAGE/ACTIVITY``: the route the activity names.
 
         The route's parameters are the string extras (``-e``, ``--es``) named as they are.
+        An activity of no app's (or of an app not installed) is Android's "Error type 3";
+        the lines after it say what the app's activities are, or why the route is none.
         """
         package, _, activity = intent.component.partition("/")
         route = route_from_component(package, activity) if activity else ""
-        app_id = self.phone.packages()[package]
-        missing = f"Error: Activity class {{{short_component(intent.component)}}} does not exist."
+        app_id = self.phone.packages().get(package, "")
+        missing = ("Error type 3",
+                   f"Error: Activity class {class_name(intent.component)} does not exist.")
+        if not app_id:
+            return Launch(intent, notes=missing)
         if not route.startswith(app_id + "/"):  # no activity of the app's
             home = activity_for(package, self.phone.apps[app_id].home)
-            return Launch(intent, notes=("Error type 3", f"{missing} (the app's activities are "
-                                         f"its routes, as {home}; am start {package} opens it "
-                                         "as from its icon)"))
+            return Launch(intent, notes=(*missing, f"(the app's activities are its routes, as "
+                                         f"{home}; am start {package} opens it as from its "
+                                         "icon)"))
         screen = self.phone.apps[app_id].routes.get(route)
         wanted = screen.params if screen else ()
         params = {key: value for key, (option, value) in extras.items()
@@ -510,7 +520,7 @@ class PhoneCommands:
             self.phone.open(app_id, route, **params)
         except MobileIntentError as err:  # a route that does not exist or needs parameters
             hint = "; pass them as --es NAME VALUE" if len(params) < len(wanted) else ""
-            return Launch(intent, notes=("Error type 3", f"{missing} ({err}{hint})"))
+            return Launch(intent, notes=(*missing, f"({err}{hint})"))
         return Launch(intent, state, self.device.component())
 
     def _start_app(self, intent: Intent) -> Launch:
@@ -557,12 +567,12 @@ class PhoneCommands:
         every receiver, or ``-p com.android.adbkeyboard``).
         """
         try:
-            options, extras = read_intent(args)
+            read = read_intent(args)
         except ValueError as err:
             return java_exception("broadcast", err)
-        intent = requested(options, bool(extras))
+        intent = requested(read)
         if intent.action in _KEYBOARD_ACTIONS and self._to_keyboard(intent):
-            kind, message = extras.get("msg", ("--es", ""))
+            kind, message = read.extras.get("msg", ("--es", ""))
             message = message if kind in ("-e", "--es") else ""  # ADBKeyboard reads a text
             try:
                 self.phone.act(Action.type_text(_keyboard_text(intent.action, message)))

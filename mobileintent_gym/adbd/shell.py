@@ -43,8 +43,9 @@ _INT32 = 2**31
 class Output:
     """What one command produced.
 
-    ``stdout_first``: it wrote its standard output before its errors (a client reading both
-    gets them in that order); by default the errors come first.
+    ``stdout_first``: it wrote its standard output before its errors, so a client reading
+    both streams gets them in that order (by default the errors come first). Streams
+    redirected into one (``2>&1``) hold the output first either way.
     """
 
     stdout: bytes = b""
@@ -322,8 +323,7 @@ class Shell:
     def _write_redirects(self, where: dict[int, int | str], out: Output) -> Output:
         """The command's output sent where :meth:`_open_redirects` pointed its fds."""
         streams = {1: b"", 2: b""}
-        written = ((1, out.stdout), (2, out.stderr))
-        for fd, data in written if out.stdout_first else written[::-1]:
+        for fd, data in ((1, out.stdout), (2, out.stderr)):
             if isinstance(where[fd], int):
                 streams[where[fd]] += data
             elif data and where[fd] != "/dev/null":

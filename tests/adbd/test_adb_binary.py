@@ -78,17 +78,18 @@ def test_am_start_w_reports_the_launch_a_harness_checks(local):
     # the device printed only "Starting: ...". Its errors come after that line, as on a
     # phone, through the adb client too (stderr merged into stdout by the shell).
     chat = "com.mobileintent.chat/.route.chat.chats"
-    said = shell(local, "am", "start", "-W", "-n", chat)
+    said = shell(local, "am", "start", "-W", "-S", "-n", chat)  # -S: stopped, so COLD
     assert said.returncode == 0 and said.stderr == b""
     lines = said.stdout.decode().splitlines()
-    assert lines[:4] == [f"Starting: Intent {{ cmp={chat} }}", "Status: ok",
-                         f"LaunchState: {lines[2].split(': ')[1]}", f"Activity: {chat}"]
-    assert lines[2] in ("LaunchState: COLD", "LaunchState: WARM") and lines[-1] == "Complete"
+    assert lines[:5] == ["Stopping: com.mobileintent.chat",
+                         f"Starting: Intent {{ cmp={chat} }}", "Status: ok",
+                         "LaunchState: COLD", f"Activity: {chat}"]
+    assert lines[-1] == "Complete"
     assert local.thread.call(local.device.phone.route) == "chat/chats"
     failed = shell(local, "am start -n com.nope/.Main 2>&1")
     assert (failed.returncode, failed.stdout) == (
-        0, b"Starting: Intent { cmp=com.nope/.Main }\nError: Activity not started, unable "
-        b"to resolve Intent { flg=0x10000000 cmp=com.nope/.Main }\n")
+        0, b"Starting: Intent { cmp=com.nope/.Main }\nError type 3\nError: Activity class "
+        b"{com.nope/com.nope.Main} does not exist.\n")
 
 
 def test_adb_logcat_clears_and_dumps_the_empty_log(local):

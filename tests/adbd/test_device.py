@@ -190,8 +190,7 @@ def test_am_start_and_monkey_open_apps(device):
     nope = device.run("am start -n com.nope/.Main")  # status 0, as Android's am start
     assert (nope.code, nope.stdout, nope.stderr) == (
         0, b"Starting: Intent { cmp=com.nope/.Main }\n",
-        b"Error: Activity not started, unable to resolve Intent { flg=0x10000000 "
-        b"cmp=com.nope/.Main }\n")
+        b"Error type 3\nError: Activity class {com.nope/com.nope.Main} does not exist.\n")
     # Options read left to right, as broadcast reads them: an extra's value "-n" is no
     # option (the component was taken from it), a number extra that is no number fails.
     home = activity_for("com.mobileintent.chat", "chat/chats")
@@ -207,8 +206,8 @@ def test_am_start_and_monkey_open_apps(device):
     for route in ("chat.nonexistent", "chat.conversation"):
         result = device.run(f"am start -n com.mobileintent.chat/.route.{route}")
         assert result.code == 0 and result.stderr.startswith(
-            f"Error type 3\nError: Activity class {{com.mobileintent.chat/.route.{route}}} "
-            "does not exist. (".encode())
+            f"Error type 3\nError: Activity class {{com.mobileintent.chat/com.mobileintent."
+            f"chat.route.{route}}} does not exist.\n(".encode())
         assert device.phone.route() == "music/home"
 
 
@@ -244,17 +243,24 @@ def test_am_start_takes_the_component_or_package_after_the_options_and_the_home_
     out(device, "am start --display 0 " + activity_for("com.mobileintent.chat", "chat/chats")
         + " x")
     assert device.phone.route() == "chat/chats"
-    # A web address is shown without its path, as Android shows it.
+    # An address is shown as Android shows it: a web one without its path, a phone number
+    # masked, another without its fragment. The unresolved intent carries am's flag.
     view = "act=android.intent.action.VIEW dat=https://example.com/..."
-    for line, named in (("am start -a android.intent.action.VIEW -d https://example.com",
-                         view),
-                        ("am start https://user@example.com/a?b#c", view),
-                        ("am start com.nope", "act=android.intent.action.MAIN "
-                         "cat=[android.intent.category.LAUNCHER] pkg=com.nope"),
-                        ("am start -a x.Y com.nope", "act=x.Y pkg=com.nope")):
+    launcher = "act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER]"
+    for line, named, flagged in (
+            ("am start -a android.intent.action.VIEW -d https://example.com", view,
+             f"{view} flg=0x10000000"),
+            ("am start https://user@example.com/a?b#c", view, f"{view} flg=0x10000000"),
+            ("am start tel:+1-555-0100", "act=android.intent.action.VIEW dat=tel:xx-xxx-xxxx",
+             "act=android.intent.action.VIEW dat=tel:xx-xxx-xxxx flg=0x10000000"),
+            ("am start content://media/x?y=1#f", "act=android.intent.action.VIEW "
+             "dat=content://media/x?y=1", "act=android.intent.action.VIEW "
+             "dat=content://media/x?y=1 flg=0x10000000"),
+            ("am start com.nope", f"{launcher} pkg=com.nope",
+             f"{launcher} flg=0x10000000 pkg=com.nope"),
+            ("am start -a x.Y com.nope", "act=x.Y pkg=com.nope",
+             "act=x.Y flg=0x10000000 pkg=com.nope")):
         result = device.run(line)
-        flagged = named.replace(" pkg=", " flg=0x10000000 pkg=") if "pkg=" in named else (
-            f"{named} flg=0x10000000")
         assert (result.code, result.stdout, result.stderr) == (
             0, f"Starting: Intent {{ {named} }}\n".encode(),
             f"Error: Activity not started, unable to resolve Intent {{ {flagged} }}\n".encode())
@@ -268,8 +274,8 @@ def test_an_activity_the_app_lacks_is_an_error_and_the_reported_ones_start(devic
     for activity in (".Nope", ".MainActivity", ".route.chat.chats"):
         refused = device.run(f"am start -n com.mobileintent.music/{activity}")
         assert refused.code == 0 and refused.stderr == (
-            f"Error type 3\nError: Activity class {{com.mobileintent.music/{activity}}} does "
-            "not exist. (the "
+            f"Error type 3\nError: Activity class {{com.mobileintent.music/com.mobileintent."
+            f"music{activity}}} does not exist.\n(the "
             "app's activities are its routes, as com.mobileintent.music/.route.music.home; "
             "am start com.mobileintent.music opens it as from its icon)\n").encode()
         assert device.phone.route() == "chat/chats"
@@ -335,20 +341,35 @@ def test_am_start_w_reports_the_launch_as_android_does(device):
     assert report["LaunchState"] == "UNKNOWN (0)"
     # Nothing started: no report, the error on standard output, as -W prints it.
     assert device.run("am start -W -n com.nope/.Main").stdout == (
-        b"Starting: Intent { cmp=com.nope/.Main }\nError: Activity not started, unable to "
-        b"resolve Intent { flg=0x10000000 cmp=com.nope/.Main }\n")
+        b"Starting: Intent { cmp=com.nope/.Main }\nError type 3\nError: Activity class "
+        b"{com.nope/com.nope.Main} does not exist.\n")
 
 
 def test_am_start_prints_what_it_starts_before_its_errors(device):
     # Errors came alone, with status 1, where Android's am prints "Starting: ..." first and
     # ends with status 0 (scripts read "Error" in its output).
     merged = device.run("am start -n com.nope/.Main 2>&1")
-    assert (merged.code, merged.stdout) == (0, b"Starting: Intent { cmp=com.nope/.Main }\n"
-                                            b"Error: Activity not started, unable to resolve "
-                                            b"Intent { flg=0x10000000 cmp=com.nope/.Main }\n")
-    flagged = device.run("am start -f 0x4 com.nope")  # -f's flags, with am's own added
-    assert b" flg=0x4 pkg=com.nope }" in flagged.stdout
-    assert b" flg=0x10000004 pkg=com.nope }" in flagged.stderr
+    assert (merged.code, merged.stdout) == (
+        0, b"Starting: Intent { cmp=com.nope/.Main }\nError type 3\nError: Activity class "
+        b"{com.nope/com.nope.Main} does not exist.\n")
+    # -f sets the flags (a later -f replaces them), each flag option adds its own, am adds
+    # FLAG_ACTIVITY_NEW_TASK when it starts.
+    flagged = device.run("am start --activity-clear-top -f 0x4 --activity-single-top "
+                         "com.nope")
+    assert b" flg=0x20000004 pkg=com.nope }" in flagged.stdout
+    assert b" flg=0x30000004 pkg=com.nope }" in flagged.stderr
+    # Every -c counts, each once.
+    out(device, "am start -a android.intent.action.MAIN -c android.intent.category.HOME "
+        "-c android.intent.category.DEFAULT -c android.intent.category.HOME")
+    assert device.phone.route() == "launcher"
+    said = out(device, "am start -W -c a -c b -c a -n com.nope/.Main")
+    assert said.startswith("Starting: Intent { cat=[a,b] cmp=com.nope/.Main }\n")
+    # --user all: refused before anything starts, as Android refuses it (its message says
+    # "service").
+    refused = device.run("am start --user all com.mobileintent.music")
+    assert (refused.code, refused.stdout, refused.stderr) == (
+        1, b"", b"Error: Can't start service with user 'all'\n")
+    assert device.phone.route() == "launcher"
     # -S with a package that no activity matches: nothing is started, status 1.
     unmatched = device.run("am start -S com.nope")
     assert (unmatched.code, unmatched.stdout, unmatched.stderr) == (
@@ -372,6 +393,29 @@ def test_am_start_prints_what_it_starts_before_its_errors(device):
     assert device.phone.route() == route
 
 
+def test_am_start_s_stops_the_package_it_names_whatever_the_category(device):
+    # -S with the home category stopped nothing even when a component was named.
+    music = activity_for("com.mobileintent.music", "music/home")
+    out(device, f"am start -n {activity_for('com.mobileintent.music', 'music/library')}")
+    said = out(device, f"am start -W -S -c android.intent.category.HOME -n {music}")
+    assert said.startswith("Stopping: com.mobileintent.music\n")
+    assert "LaunchState: COLD\n" in said and device.phone.route() == "music/home"
+    home = out(device, "am start -S -a android.intent.action.MAIN -c "
+               "android.intent.category.HOME")  # the launcher's activity is the one matched
+    assert home.startswith("Stopping: com.android.launcher3\n")
+    assert device.phone.route() == "launcher"
+    typed = out(device, "am start -t text/plain https://example.com/a")  # -t: no data taken
+    assert typed.startswith("Starting: Intent { act=android.intent.action.VIEW typ=text/plain }")
+
+
+def test_merged_output_keeps_the_output_before_the_errors(device):
+    # 316a11e merged a command's errors before its output with 2>&1 (cat, grep, ls ...),
+    # where toybox wrote the files' contents as it read them.
+    device.fs.write("/sdcard/a.txt", b"hi\n")
+    merged = device.run("cat /sdcard/a.txt /sdcard/nope 2>&1")
+    assert merged.stdout.startswith(b"hi\n") and b"nope" in merged.stdout
+
+
 def test_am_refuses_the_options_android_refuses(device):
     # Any option am did not know was taken as a flag: `am start --nope PKG` started the
     # app, where a phone refuses it; values read as numbers, booleans or users went
@@ -387,7 +431,12 @@ def test_am_refuses_the_options_android_refuses(device):
             ("am start -R 0x2 com.mobileintent.chat",  # parseInt, not decode
              'NumberFormatException: For input string: "0x2"'),
             ("am start --ez on YES com.mobileintent.chat",
-             "IllegalArgumentException: Invalid bool value: yes"),
+             "IllegalArgumentException: Invalid boolean value: yes"),
+            ("am start --eia a 1,x com.mobileintent.chat",
+             'NumberFormatException: For input string: "x"'),
+            ("am start --ecn a nope com.mobileintent.chat",
+             "IllegalArgumentException: Bad component name: nope"),
+            ("am broadcast -a x -n nope", "IllegalArgumentException: Bad component name: nope"),
             ("am start --user me com.mobileintent.chat",
              "IllegalArgumentException: Bad user number: me")):
         refused = device.run(line)
@@ -397,9 +446,9 @@ def test_am_refuses_the_options_android_refuses(device):
     # Android's own flags and values are read (and change nothing here).
     music = "com.mobileintent.music/.route.music.home"
     said = out(device, "am start --activity-clear-task --splashscreen-show-icon --ez a 0x1 "
-               f"--ez b T --esn c --windowingMode 1 --user current {music}")
+               f"--ez b T --esn c --windowingMode 1 --user current --eda d 1.5,2 {music}")
     assert said == ("Starting: Intent { act=android.intent.action.MAIN cat=[android.intent."
-                    f"category.LAUNCHER] cmp={music} (has extras) }}\n")
+                    f"category.LAUNCHER] flg=0x8000 cmp={music} (has extras) }}\n")
     assert device.phone.route() == "music/home"
 
 
