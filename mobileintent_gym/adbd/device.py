@@ -31,6 +31,8 @@ from mobileintent_gym.adbd.shell import (
     Shell,
     ShellResult,
 )
+from mobileintent_gym.adbd.system_commands import SystemCommands
+from mobileintent_gym.adbd.testcmd import condition_commands
 from mobileintent_gym.adbd.textfilters import text_filters
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.users.pair import PairConfig
@@ -97,11 +99,12 @@ class VirtualDevice:
             "persist.sys.locale": "en-US",
         }
         phone_commands = {**PhoneCommands(self).table(), **StateService(self).table(),
-                          "dumpsys": Dumpsys(self)}
+                          **SystemCommands(self).table(), "dumpsys": Dumpsys(self)}
         self._commands: dict[str, CommandFn] = {
             **basic_commands(self._regex, self.fs),
             **FileCommands(self.fs).table(),
             **text_filters(self.fs),
+            **condition_commands(self.fs),
             **property_commands(self.props),
             "settings": self.settings,
             "ime": Ime(self.settings),
