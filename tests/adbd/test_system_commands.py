@@ -40,6 +40,24 @@ def test_pidof_tells_whether_an_app_runs(device):
     assert device.run("pidof -x").stderr == b"pidof: Unknown option 'x' (see \"pidof --help\")\n"
 
 
+def test_ps_lists_the_running_processes(device):
+    # `ps -A | grep PACKAGE` was "ps: inaccessible or not found".
+    assert device.run("ps -A | grep com.mobileintent.chat").stdout == b""  # not started
+    out(device, "am start com.mobileintent.chat")
+    pid = out(device, "pidof com.mobileintent.chat").strip()
+    line = out(device, "ps -A | grep com.mobileintent.chat").split()
+    assert (line[1], line[2], line[-1]) == (pid, "612", "com.mobileintent.chat")
+    assert line[0].startswith("u0_a")  # an app's user
+    listed = out(device, "ps -A").splitlines()
+    assert listed[0].split() == ["USER", "PID", "PPID", "VSZ", "RSS", "WCHAN", "ADDR", "S",
+                                 "NAME"]
+    pids = [int(row.split()[1]) for row in listed[1:]]
+    assert pids == sorted(pids) and listed[1].split()[-1] == "init"
+    assert [row.split()[-1] for row in out(device, "ps").splitlines()[1:]] == ["sh", "ps"]
+    refused = device.run("ps -o pid")
+    assert (refused.code, refused.stderr) == (1, b"ps: Unknown option 'o' (see \"ps --help\")\n")
+
+
 def test_date_reads_the_phones_clock(device):
     clock = device.phone.clock  # "YYYY-MM-DD HH:MM:SS", what the status bar shows
     assert out(device, "date '+%Y-%m-%d %H:%M:%S'") == f"{clock}\n"
