@@ -584,7 +584,7 @@ class PhoneCommands:
     def _to_keyboard(self, intent: Intent) -> bool:
         """Whether ADBKeyboard receives ``intent``: it is in use, and the intent is for it."""
         return (selected(self.device.settings) == ADB_IME and not intent.component
-                and intent.package in ("", ADB_IME.partition("/")[0]))
+                and intent.package in ("", _KEYBOARD_PACKAGE))
 
     def monkey(self, inv: Invocation) -> Output:
         """``monkey -p PACKAGE [-c CATEGORY] [-v] [-s SEED] [--throttle MS] COUNT``.

@@ -90,14 +90,17 @@ class Dumpsys:
         )
 
     def input_method(self, args: list[str]) -> str:
-        """The input method in use (``mCurMethodId``) and whether it shows (``mInputShown``)."""
+        """The input method in use (``mCurMethodId``) and whether it shows.
+
+        ``mInputShown`` stands on a line of its own, as Android 14 writes it.
+        """
         shown = str(self.device.phone.keyboard_shown()).lower()
         return (
             "Current Input Method Manager state:\n"
             f"  mCurMethodId={selected(self.device.settings) or 'null'}\n"
             f"  mCurFocusedWindow=Window{{7d1e2f0 u0 {self.device.component()}}}\n"
-            f"  mShowRequested={shown} mShowExplicitlyRequested=false mShowForced=false "
-            f"mInputShown={shown}\n"
+            "  mRequestedShowExplicitly=false mShowForced=false\n"
+            f"  mInputShown={shown}\n"
         )
 
     def activity(self, args: list[str]) -> str:

@@ -28,11 +28,23 @@ if TYPE_CHECKING:
 
 LATIN_IME = "com.android.inputmethod.latin/.LatinIME"
 ADB_IME = "com.android.adbkeyboard/.AdbIME"
-INSTALLED = (ADB_IME, LATIN_IME)  # in the order ime list shows them
-_USAGE = ("ime <command>:\n  list [-a] [-s]\n  enable [--user <USER_ID>] <ID>\n"
-          "  disable [--user <USER_ID>] <ID>\n  set [--user <USER_ID>] <ID>\n"
-          "  reset [--user <USER_ID>]\n")
+INSTALLED = (ADB_IME, LATIN_IME)  # in the order ``ime list -a`` shows them
+_USAGE = """ime <command>:
+  list [-a] [-s]
+    prints all enabled input methods.
+      -a: see all input methods
+      -s: only a single summary line of each
+  enable [--user <USER_ID>] <ID>
+    allows the given input method ID to be used.
+  disable [--user <USER_ID>] <ID>
+    disallows the given input method ID to be used.
+  set [--user <USER_ID>] <ID>
+    switches to the given input method ID.
+  reset [--user <USER_ID>]
+    reset currently selected/enabled IMEs to the default ones.
+"""
 _FAILED = 255  # ShellCommandResult.FAILURE (-1)
+_USER_ALL, _USER_CURRENT = -1, -2
 
 
 def selected(settings: Settings) -> str:
@@ -48,67 +60,78 @@ class Ime:
         self.settings = settings
 
     def __call__(self, inv: Invocation) -> Output:
-        """Run ``ime``.
+        """Run ``ime`` (Android's ``cmd input_method ime``).
 
-        No command, ``help`` or ``-h`` print the usage with status 255, as an unknown
-        command prints ``Unknown command: X`` (Android's shell commands do so).
+        No command, ``help`` or ``-h`` print the usage; an unknown command prints
+        ``Unknown command: X``, status 255. A user other than the device's one (0) is
+        said and nothing is done (status 0), as Android says a user that does not exist.
         """
-        command, args = (inv.argv[1], inv.argv[2:]) if len(inv.argv) > 1 else ("", [])
-        if command == "list":
-            return self._list(args)
+        command, words = (inv.argv[1], _Words(inv.argv[2:])) if len(inv.argv) > 1 else (
+            "", _Words([]))
         if command in ("", "help", "-h"):
-            return Output(_USAGE.encode(), code=_FAILED)
-        if command not in ("enable", "disable", "set", "reset"):
+            return Output(_USAGE.encode())
+        if command not in ("list", "enable", "disable", "set", "reset"):
             return Output(f"Unknown command: {command}\n".encode(), code=_FAILED)
         try:
-            ime = _after_user(command, args, needed=command != "reset")
+            flags, user = words.options(all_options=command == "list")
+            ime = words.required() if command in ("enable", "disable", "set") else ""
         except ValueError as err:
-            return java_exception(command, err)
-        if command == "reset":
-            return self._reset()
+            return java_exception("ime", err)
+        refused = _refused_user(user)
+        if refused:
+            return Output(stderr=refused.encode())
         with self.settings.lock:
-            return self._select(ime) if command == "set" else self._enable(ime, command == "enable")
+            if command == "list":
+                return self._list(flags)
+            if command == "reset":
+                return self._reset()
+            return self._select(ime) if command == "set" else self._enable(ime, command)
 
-    def _list(self, args: list[str]) -> Output:
-        """``ime list``: the enabled (``-a``: installed) input methods."""
-        if set(args) - {"-a", "-s"}:
-            return Output(stderr=f"Unknown option: {sorted(set(args) - {'-a', '-s'})[0]}\n"
-                          .encode(), code=_FAILED)
-        with self.settings.lock:
-            shown = INSTALLED if "-a" in args else [i for i in INSTALLED if i in self._enabled()]
-        if "-s" in args:
+    def _list(self, flags: set[str]) -> Output:
+        """``ime list``: the enabled input methods, in the settings' order.
+
+        ``-a``: every installed one; ``-s``: their ids alone.
+        """
+        shown = INSTALLED if "-a" in flags else [i for i in self._enabled() if i in INSTALLED]
+        if "-s" in flags:
             return Output("".join(f"{ime}\n" for ime in shown).encode())
         return Output("".join(_described(ime) for ime in shown).encode())
 
-    def _enabled(self) -> list[str]:
-        """The enabled input methods' ids, as the settings hold them (under the lock)."""
+    def _entries(self) -> list[str]:
+        """``enabled_input_methods``' entries, each an id with its subtypes (``ID;S;S``)."""
         held = self.settings.tables["secure"].get("enabled_input_methods", "")
-        return [entry.split(";")[0] for entry in held.split(":") if entry]
+        return [entry for entry in held.split(":") if entry]
 
-    def _set_enabled(self, ids: list[str]) -> None:
-        self.settings.tables["secure"]["enabled_input_methods"] = ":".join(ids)
+    def _enabled(self) -> list[str]:
+        """The enabled input methods' ids, in the settings' order."""
+        return [entry.split(";")[0] for entry in self._entries()]
 
-    def _enable(self, ime: str, enable: bool) -> Output:
-        """``ime enable|disable ID`` (under the lock)."""
-        enabled = self._enabled()
+    def _write(self, entries: list[str]) -> None:
+        self.settings.tables["secure"]["enabled_input_methods"] = ":".join(entries)
+
+    def _enable(self, ime: str, command: str) -> Output:
+        """``ime enable|disable ID``: the entry added or taken out, the others as they were.
+
+        Disabling the one in use hands over to the first other installed one enabled.
+        """
+        enable = command == "enable"
         if enable and ime not in INSTALLED:
             return Output(stderr=f"Unknown input method {ime} cannot be enabled for user #0\n"
                           .encode(), code=_FAILED)
-        was = ime in enabled
+        was = ime in self._enabled()
         if enable and not was:
-            self._set_enabled([*enabled, ime])
+            self._write([*self._entries(), ime])
         if not enable and was:
-            rest = [other for other in enabled if other != ime]
-            self._set_enabled(rest)
+            self._write([entry for entry in self._entries() if entry.split(";")[0] != ime])
             secure = self.settings.tables["secure"]
-            if secure.get("default_input_method") == ime:  # another enabled one takes over
-                secure["default_input_method"] = rest[0] if rest else ""
-        state = "enabled" if enable else "disabled"
-        return Output(f"Input method {ime}: {'already' if was == enable else 'now'} {state} "
-                      "for user #0\n".encode())
+            if secure.get("default_input_method") == ime:
+                secure["default_input_method"] = next(
+                    (other for other in self._enabled() if other in INSTALLED), "")
+        return Output(f"Input method {ime}: {'already' if was == enable else 'now'} "
+                      f"{command}d for user #0\n".encode())
 
     def _select(self, ime: str) -> Output:
-        """``ime set ID``: an installed, enabled input method (under the lock)."""
+        """``ime set ID``: an installed, enabled input method."""
         if ime not in INSTALLED or ime not in self._enabled():
             return Output(stderr=f"Unknown input method {ime} cannot be selected for user #0\n"
                           .encode(), code=_FAILED)
@@ -116,35 +139,101 @@ class Ime:
         return Output(f"Input method {ime} selected for user #0\n".encode())
 
     def _reset(self) -> Output:
-        """``ime reset``: the system's keyboard alone, enabled and selected."""
-        with self.settings.lock:
-            self._set_enabled([LATIN_IME])
-            self.settings.tables["secure"]["default_input_method"] = LATIN_IME
+        """``ime reset``: the system's keyboard enabled and selected.
+
+        The other installed ones are disabled; entries of ones not installed are kept.
+        """
+        kept = [entry for entry in self._entries()
+                if entry.split(";")[0] not in INSTALLED or entry.split(";")[0] == LATIN_IME]
+        self._write(kept if LATIN_IME in self._enabled() else [LATIN_IME, *kept])
+        self.settings.tables["secure"]["default_input_method"] = LATIN_IME
         return Output(f"Reset current and enabled IMEs for user #0\n  Selected: {LATIN_IME}\n"
                       f"   Enabled: {LATIN_IME}\n".encode())
 
 
-def _after_user(command: str, args: list[str], needed: bool) -> str:
-    """The input method id after an optional ``--user USER`` (or ``-u``).
+class _Words:
+    """A shell command's arguments, read as Android's ShellCommand reads them."""
 
-    What follows it is not read; ``""`` when it is not ``needed`` (``reset``).
+    def __init__(self, words: list[str]) -> None:
+        self.words, self.at, self.joined = words, 0, None
+
+    def _option(self) -> str | None:
+        """The next option (``-xVALUE``: ``-x``, its value kept for :meth:`required`).
+
+        Raises:
+            ValueError: When the last option's joined value was left unread.
+        """
+        if self.joined is not None:
+            raise ValueError(f"java.lang.IllegalArgumentException: No argument expected "
+                             f"after \"{self.words[self.at - 1]}\"")
+        word = self.words[self.at] if self.at < len(self.words) else None
+        if word is None or not word.startswith("-"):
+            return None
+        self.at += 1
+        if word == "--":
+            return None
+        if len(word) > 2 and word[1] != "-":
+            self.joined = word[2:]
+            return word[:2]
+        return word
+
+    def required(self) -> str:
+        """The next argument (a joined value first).
+
+        Raises:
+            ValueError: When there is none, naming the last word read.
+        """
+        if self.joined is not None:
+            value, self.joined = self.joined, None
+            return value
+        if self.at >= len(self.words):
+            last = self.words[self.at - 1] if self.at else "ime"
+            raise ValueError(f"java.lang.IllegalArgumentException: Argument expected after "
+                             f"\"{last}\"")
+        self.at += 1
+        return self.words[self.at - 1]
+
+    def options(self, all_options: bool) -> tuple[set[str], int]:
+        """The flags read and the user (``-u``/``--user``; current by default).
+
+        Flags are ``list``'s ``-a -s``; others are ignored, as Android ignores them.
+        Without ``all_options`` reading stops at the user, as Android's does for the
+        commands that take only it.
+
+        Raises:
+            ValueError: With Android's exception for a missing or bad user, or a joined
+                value left unread.
+        """
+        flags: set[str] = set()
+        user = _USER_CURRENT
+        while (option := self._option()) is not None:
+            if option in ("-u", "--user"):
+                user = _user(self.required())
+                if not all_options:
+                    break
+            elif option in ("-a", "-s"):
+                flags.add(option)
+        return flags, user
+
+
+def _user(value: str) -> int:
+    """``--user``'s value as Android reads it (``all``, ``current``/``cur``, a number).
 
     Raises:
-        ValueError: With the exception Android throws for a user that is none, or a value
-            missing after the option or the command.
+        ValueError: With Android's exception when it is none of them.
     """
-    if args[:1] in (["--user"], ["-u"]):
-        if len(args) < 2:
-            raise ValueError(f"java.lang.IllegalArgumentException: Argument expected after "
-                             f"\"{args[0]}\"")
-        if not is_user(args[1]):
-            raise ValueError(f"java.lang.IllegalArgumentException: Bad user number: "
-                             f"{args[1][:40]}")
-        args = args[2:]
-    if needed and not args:
-        raise ValueError(f"java.lang.IllegalArgumentException: Argument expected after "
-                         f"\"{command}\"")
-    return args[0] if needed else ""
+    if not is_user(value):
+        raise ValueError(f"java.lang.IllegalArgumentException: Bad user number: {value}")
+    return {"all": _USER_ALL, "current": _USER_CURRENT, "cur": _USER_CURRENT}.get(
+        value, int(value) if value.lstrip("+-").isdigit() else 0)
+
+
+def _refused_user(user: int) -> str:
+    """What Android says (without a newline) of a user other than the device's one."""
+    if user in (0, _USER_ALL, _USER_CURRENT):
+        return ""
+    return (f"Pseudo user ID {user} is not supported." if user < 0
+            else f"User #{user} does not exit.")  # sic: Android's spelling
 
 
 def _described(ime: str) -> str:

@@ -55,7 +55,9 @@ def is_user(value: str) -> bool:
 def java_exception(command: str, err: Exception) -> Output:
     """What a shell command prints when reading its arguments threw ``err``: status -1.
 
-    ``command`` is the name Android's ShellCommand gives it (``start`` for ``am start``).
+    ``command`` is the name Android's ShellCommand gives it (``start`` for ``am start``,
+    ``ime`` for ``ime``'s commands); an empty line comes first, as Android prints it (its
+    stack trace, after the exception, is left out).
     """
-    return Output(stderr=f"Exception occurred while executing '{command}':\n{err}\n".encode(),
-                  code=255)
+    return Output(stderr=f"\nException occurred while executing '{command}':\n{err}\n"
+                  .encode(), code=255)

@@ -197,7 +197,7 @@ def test_am_start_and_monkey_open_apps(device):
     out(device, f"am start -W --es label -n -a android.intent.action.MAIN -n {home}")
     assert device.phone.route() == "chat/chats"
     bad = device.run(f"am start --ei n x -n {activity_for('com.mobileintent.music', 'music/home')}")
-    assert bad.code == 255 and bad.stderr == (b"Exception occurred while executing 'start':\n"
+    assert bad.code == 255 and bad.stderr == (b"\nException occurred while executing 'start':\n"
                                               b'java.lang.NumberFormatException: For input '
                                               b'string: "x"\n')
     assert device.phone.route() == "chat/chats"
@@ -282,7 +282,7 @@ def test_an_activity_the_app_lacks_is_an_error_and_the_reported_ones_start(devic
     for component in ("com.mobileintent.music/", "com.mobileintent.music"):  # no class
         refused = device.run(f"am start -n {component}")
         assert (refused.code, refused.stderr) == (255, (
-            "Exception occurred while executing 'start':\njava.lang.IllegalArgumentException: "
+            "\nException occurred while executing 'start':\njava.lang.IllegalArgumentException: "
             f"Bad component name: {component}\n").encode())
     for component in ("com.mobileintent.music/.route.", "com.mobileintent.music/"):
         refused = device.run(f"am start {component}")
