@@ -20,7 +20,7 @@ import math
 import re
 import struct
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -149,6 +149,12 @@ def _pm_check_value(option: str, value: str) -> None:
         raise ValueError(f"java.lang.IllegalArgumentException: Bad user number: {value}")
     if option == "--uid" and not java_integer(value, 32):
         raise ValueError(f'java.lang.NumberFormatException: For input string: "{value}"')
+
+
+def package_uids(apps: Iterable[str]) -> dict[str, int]:
+    """Every installed package's uid: the system's, ADBKeyboard and ``apps``, by name."""
+    names = sorted({*_SYSTEM_PACKAGES, _KEYBOARD_PACKAGE, *apps})
+    return {name: 10100 + n for n, name in enumerate(names)}
 
 
 def _pm_line(name: str, uid: int, flags: set[str]) -> str:
@@ -623,7 +629,7 @@ class PhoneCommands:
         except ValueError as err:  # pm returns -1: status 255
             return Output(stderr=f"Error: {err}\n".encode(), code=255)
         system, third = set(_SYSTEM_PACKAGES), {*self.phone.packages(), _KEYBOARD_PACKAGE}
-        uids = {name: 10100 + n for n, name in enumerate(sorted(system | third))}
+        uids = package_uids(self.phone.packages())
         chosen = {"-s": system, "--factory-only": system, "-3": third, "-d": set(),
                   "--apex-only": set()}
         listed = set.intersection(set(uids), *(chosen[f] for f in flags if f in chosen))

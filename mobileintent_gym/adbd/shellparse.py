@@ -156,8 +156,8 @@ class _Lexer:
                 raise ShellSyntaxError('unterminated " in command line')
             char = self.peek()
             self.pos += 1
-            if char == '"':
-                return parts
+            if char == '"':  # "" is an empty word's text, as '' is
+                return parts or [Part("lit", "", True)]
             if char == "\\" and self.peek() in '$`"\\\n':
                 parts.append(Part("lit", self._escaped(), True))
             elif char in "$`":

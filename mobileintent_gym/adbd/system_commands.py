@@ -1,14 +1,17 @@
 """``pidof``, ``ps`` and ``date``: what harnesses ask of the phone's processes and clock.
 
 The phone keeps no processes apart from its apps' screens: an app runs while it has
-screens open (see :meth:`~mobileintent_gym.phone.SimPhone.running`), as do the system's
-own processes, the launcher and the input method in use, always. Each has a pid of its own
-that does not change while the device serves. ``date`` reads the phone's clock (the one
-its status bar shows), in GMT, as Android's ``date`` prints it with no time zone set::
+screens open (see :meth:`~mobileintent_gym.phone.SimPhone.running`; one left with BACK
+has none), the system's own processes, the launcher and the input method in use always,
+and the shell (``sh``) that runs the command. Each has a pid of its own that does not
+change while the device serves (an app started again keeps its pid, where a phone's would
+change), and each app its own user (``u0_aNN``, from the uid ``pm list packages -U``
+shows). ``date`` reads the phone's clock (the one its status bar shows) in GMT, as Android
+prints it with no time zone set (UTC with ``-u``)::
 
-    pidof [-s] [-o PID[,PID...]] NAME...   # the pids of NAME's processes; none: status 1
-    ps [-A]                                # the shell's processes; -A (-e): all
-    date [-u] [+FORMAT]                    # strftime's FORMAT; setting the date is refused
+    pidof [-s] [-x] [-o PID[,PID...]] NAME...   # the pids of NAME's processes; none: 1
+    ps [-A]                                     # the shell's processes; -A (-e): all
+    date [-u] [+FORMAT]                         # strftime's FORMAT, %s, %N, %:z
 """
 
 from __future__ import annotations
@@ -17,22 +20,27 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
-from mobileintent_gym.adbd.ime import selected
+from mobileintent_gym.adbd.android import package_uids
+from mobileintent_gym.adbd.ime import INSTALLED, selected
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
+from mobileintent_gym.adbd.toybox_args import UsageError, read_options
 from mobileintent_gym.phone import launcher
 
 if TYPE_CHECKING:
     from mobileintent_gym.adbd.device import VirtualDevice
 
-# The system's processes that always run, with their pids.
-_SYSTEM = {"init": 1, "ueventd": 312, "logd": 534, "servicemanager": 538, "zygote64": 612,
-           "surfaceflinger": 688, "adbd": 791, "system_server": 1148,
-           "com.android.systemui": 1392, launcher.PACKAGE: 1887}
-_FIRST_APP_PID = 4200  # apps' pids: from here, one per installed package in name order
-_SHELL_PID = 9100  # the shell's own, and ps's after it
+# The system's processes that always run: pid, user, parent pid.
+_SYSTEM = {"init": (1, "root", 0), "ueventd": (312, "root", 1), "logd": (534, "logd", 1),
+           "servicemanager": (538, "system", 1), "zygote64": (612, "root", 1),
+           "surfaceflinger": (688, "system", 1), "adbd": (791, "shell", 1),
+           "system_server": (1148, "system", 612)}
+_FIRST_APP_PID = 4200  # packages' pids: from here, 37 apart, in their uids' order
+_SHELL = (9100, "shell", 791)  # the shell running the command, under adbd
+_SIZES = {1: (10782796, 9000)}  # VSZ and RSS (kB) of init; every other process the default
+_DEFAULT_SIZES = (16040364, 145000)
 _PS_HEADER = "USER           PID  PPID        VSZ    RSS WCHAN            ADDR S NAME"
 _DATE_FORMAT = "%a %b %e %H:%M:%S %Z %Y"
-_GMT = timezone(timedelta(0), "GMT")  # Android's zone when none is set
+_ZONES = {False: timezone(timedelta(0), "GMT"), True: timezone.utc}  # by -u
 
 
 class SystemCommands:
@@ -43,95 +51,103 @@ class SystemCommands:
 
     def table(self) -> dict[str, CommandFn]:
         """Command name to implementation."""
-        return {"pidof": self.pidof, "ps": self.ps, "date": self.date}
+        return {"pidof": _refusing(self.pidof), "ps": _refusing(self.ps),
+                "date": _refusing(self.date)}
 
-    def processes(self) -> dict[str, int]:
-        """The running processes' names and pids."""
+    def processes(self) -> dict[str, tuple[int, str, int]]:
+        """The running processes: name to pid, user and parent pid, by pid."""
         phone = self.device.phone
-        apps = {package: _FIRST_APP_PID + 37 * n
-                for n, package in enumerate(sorted(phone.packages()))}
-        running = {package: pid for package, pid in apps.items()
-                   if phone.running(phone.packages()[package])}
-        ime = selected(self.device.settings).partition("/")[0]
-        keyboard = {ime: _FIRST_APP_PID - 211} if ime else {}
-        return {**_SYSTEM, **keyboard, **running}
+        installed = phone.packages()
+        uids = package_uids(installed)
+        ime = selected(self.device.settings)
+        running = {package for package, app_id in installed.items() if phone.running(app_id)}
+        running |= {launcher.PACKAGE} | ({ime.partition("/")[0]} if ime in INSTALLED else set())
+        apps = {package: (_FIRST_APP_PID + 37 * n, f"u0_a{uid - 10000}", _SYSTEM["zygote64"][0])
+                for n, (package, uid) in enumerate(sorted(uids.items(), key=lambda p: p[1]))
+                if package in running}
+        found = {**_SYSTEM, **apps, "sh": _SHELL}
+        return dict(sorted(found.items(), key=lambda item: item[1][0]))
 
     def pidof(self, inv: Invocation) -> Output:
-        """``pidof [-s] [-o PID,...] NAME...``: the pids, status 1 when none runs."""
-        args, single, omitted = inv.argv[1:], False, set()
-        while args and args[0].startswith("-") and args[0] != "-":
-            option, args = args[0], args[1:]
-            if option == "-s":
-                single = True
-            elif option == "-o" and args:
-                omitted |= set(args[0].split(","))
-                args = args[1:]
-            else:
-                said = "Missing argument to -o" if option == "-o" else (
-                    f"Unknown option '{option.lstrip('-')[:1]}' (see \"pidof --help\")")
-                return Output(stderr=f"pidof: {said}\n".encode(), code=1)
-        running = self.processes()
-        pids = [str(running[name]) for name in args
-                if name in running and str(running[name]) not in omitted]
-        pids = pids[:1] if single else pids
+        """``pidof [-s] [-x] [-o PID,...] NAME...``: the pids, in pid order; none: status 1."""
+        options, names = read_options(inv.argv, "sx", "o")
+        if not names:
+            raise UsageError("Need 1 argument")
+        omitted = set(options.get("o", "").split(","))
+        pids = [str(pid) for name, (pid, _, _) in self.processes().items()
+                if name in names and str(pid) not in omitted]
+        pids = pids[:1] if "s" in options else pids
         return Output(f"{' '.join(pids)}\n".encode() if pids else b"", code=0 if pids else 1)
 
     def ps(self, inv: Invocation) -> Output:
-        """``ps [-A|-e]``: the shell's own processes, or (``-A``) every running one.
+        """``ps [-A|-e]``: the shell's processes, or (``-A``) every running one, by pid.
 
-        In toybox's columns (user, pid, parent, sizes, state, name), by pid.
+        In toybox's columns (user, pid, parent, sizes, state, name).
         """
-        unknown = [arg for arg in inv.argv[1:] if arg not in ("-A", "-e")]
-        if unknown:
-            return Output(stderr=f"ps: Unknown option '{unknown[0].lstrip('-')[:1]}' (see "
-                          f"\"ps --help\")\n".encode(), code=1)
-        shell = {"sh": _SHELL_PID, "ps": _SHELL_PID + 1}
-        shown = {**self.processes(), **shell} if inv.argv[1:] else shell
-        lines = [_PS_HEADER] + [_ps_line(name, pid) for name, pid in
-                                sorted(shown.items(), key=lambda item: item[1])]
+        options, operands = read_options(inv.argv, "Ae", "")
+        if operands:
+            raise UsageError(f"Unknown argument '{operands[0]}'")
+        listed = self.processes() if options else {"sh": _SHELL}
+        listed["ps"] = (_SHELL[0] + 1, "shell", _SHELL[0])
+        lines = [_PS_HEADER, *(_ps_line(name, *row) for name, row in listed.items())]
         return Output("".join(f"{line}\n" for line in lines).encode())
 
     def date(self, inv: Invocation) -> Output:
-        """``date [-u] [+FORMAT]``: the phone's clock; another argument would set it."""
-        args = [arg for arg in inv.argv[1:] if arg != "-u"]
-        if len(args) > 1 or (args and not args[0].startswith("+")):
+        """``date [-u] [+FORMAT]``: the phone's clock.
+
+        An argument that would set it is refused, as the shell user may not set it.
+        """
+        options, operands = read_options(inv.argv, "u", "")
+        if len(operands) > 1:
+            raise UsageError("Max 1 argument")
+        if operands and not operands[0].startswith("+"):
             return Output(stderr=b"date: cannot set date: Operation not permitted\n", code=1)
-        now = datetime.fromisoformat(self.device.phone.clock).replace(tzinfo=_GMT)
-        return Output(f"{_formatted(now, args[0][1:] if args else _DATE_FORMAT)}\n".encode())
+        now = datetime.fromisoformat(self.device.phone.clock).replace(
+            tzinfo=_ZONES["u" in options])
+        form = operands[0][1:] if operands else _DATE_FORMAT
+        return Output(f"{_formatted(now, form)}\n".encode())
 
 
-def _ps_line(name: str, pid: int) -> str:
-    """One process as toybox's ps lists it (its sizes made up, alike for all)."""
-    user, parent = _owner(pid)
-    return (f"{user:<12}{pid:>6}{parent:>6}{10782796 if pid == 1 else 16040364:>11}"
-            f"{9000 if pid == 1 else 145000:>7} do_epoll_wait       0 S {name}")
+def _refusing(command: CommandFn) -> CommandFn:
+    """``command``, with its refused lines said as toybox says them (status 1)."""
+
+    def run(inv: Invocation) -> Output:
+        try:
+            return command(inv)
+        except UsageError as err:
+            return Output(stderr=f"{inv.argv[0]}: {err}\n".encode(), code=1)
+
+    return run
 
 
-def _owner(pid: int) -> tuple[str, int]:
-    """Who runs process ``pid``, and its parent.
+def _ps_line(name: str, pid: int, user: str, parent: int) -> str:
+    """One process as toybox's ps lists it (its sizes made up)."""
+    virtual, resident = _SIZES.get(pid, _DEFAULT_SIZES)
+    return (f"{user:<12}{pid:>6}{parent:>6}{virtual:>11}{resident:>7} do_epoll_wait       0 "
+            f"S {name}")
 
-    Init, the native daemons (root) under init, the system server and apps under zygote,
-    the shell under adbd.
-    """
-    if pid >= _SHELL_PID:
-        return "shell", _SYSTEM["adbd"]
-    if pid < _SYSTEM["system_server"]:
-        return "root", 0 if pid == 1 else 1
-    if pid == _SYSTEM["system_server"]:
-        return "system", _SYSTEM["zygote64"]
-    return f"u0_a{pid % 1000:03d}", _SYSTEM["zygote64"]
+
+_FIELD = re.compile(r"%([-_0^#]*)(\d*)(:?)(.)", re.DOTALL)
 
 
 def _formatted(now: datetime, form: str) -> str:
     """``form`` with strftime's fields of ``now`` filled in.
 
-    ``%s`` (seconds since 1970) included; an unknown field stays as written.
+    Also ``%s`` (seconds since 1970), ``%N`` (nanoseconds, ``%3N`` the first three digits)
+    and ``%:z`` (``+00:00``); a field strftime does not know stays as written.
     """
 
     def field(match: re.Match[str]) -> str:
-        code = match.group(1)
+        _, width, colon, code = match.groups()
         if code == "s":
             return str(int(now.timestamp()))
-        return "%" if code == "%" else now.strftime(f"%{code}")
+        if code == "N":
+            return f"{now.microsecond * 1000:09d}"[:int(width or 9)]
+        if code == "%":
+            return "%"
+        if colon and code == "z":
+            offset = now.strftime("%z")
+            return f"{offset[:3]}:{offset[3:]}"
+        return now.strftime(match.group())
 
-    return re.sub(r"%(.)", field, form, flags=re.DOTALL)
+    return _FIELD.sub(field, form)

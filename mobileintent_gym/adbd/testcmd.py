@@ -1,15 +1,21 @@
-"""``test EXPRESSION`` and ``[ EXPRESSION ]``, as Android's sh (mksh) evaluates them.
+"""``test EXPRESSION`` and ``[ EXPRESSION ]``, after Android's sh (mksh).
 
-Status 0 when the expression is true, 1 when false, 2 for an expression it cannot read
-(``/system/bin/sh: [: missing ]``, ``… x: bad number``). An expression is built from:
+Status 0 when the expression is true, 1 when false, 2 for one it cannot read
+(``/system/bin/sh: [: missing ]``). Up to four arguments are read by POSIX's rules for
+their count (so ``[ "(" = ")" ]`` compares two strings and ``[ ! = x ]`` too); longer
+expressions by precedence: ``-o`` < ``-a`` < ``!`` < ``( … )`` < the tests:
 
-- files on the device: ``-e`` exists, ``-f`` a file, ``-d`` a folder, ``-s`` not empty,
-  ``-r``/``-w`` readable/writable (any that exists), ``-x`` a folder (files under /sdcard
-  are not executable); links, devices, pipes and sockets are none here (``-L -h -b -c -p
-  -S`` are false), as are ``-u -g -k`` and ``-t FD``;
+- files on the device: ``-e``/``-a`` exists, ``-f`` a file, ``-d`` a folder, ``-s`` not
+  empty, ``-r``/``-w``/``-x`` by its mode's bits; links, devices, pipes and sockets are
+  none here (``-L -h -H -b -c -p -S`` false), as are ``-u -g -k -O -G`` and ``-t FD``;
+  ``-nt``/``-ot`` compare the times files were written, ``-ef`` names the same file; a
+  path that is empty, or names a file with a ``/`` after it, is none;
 - strings: ``-z`` empty, ``-n`` not, ``=``/``==``/``!=``, ``<``/``>`` in byte order;
-- integers: ``-eq -ne -lt -le -gt -ge``;
-- ``!``, ``-a`` (binds tighter), ``-o``, ``( … )``.
+  ``-o OPTION`` and ``-v VARIABLE`` are false (no shell option or variable is set);
+- integers: ``-eq -ne -lt -le -gt -ge``, each operand an integer in base 10 or
+  ``BASE#DIGITS``, with 32-bit wraparound as mksh's arithmetic, an empty one or a name 0;
+  another is ``/system/bin/sh: X: bad number 'X'`` (mksh's arithmetic error: no
+  ``1+1`` here).
 
 With one argument it is true when that is not empty, with none false.
 """
@@ -30,19 +36,27 @@ _STRING_TESTS: dict[str, Callable[[str, str], bool]] = {
 _NUMBER_TESTS: dict[str, Callable[[int, int], bool]] = {
     "-eq": operator.eq, "-ne": operator.ne, "-lt": operator.lt, "-le": operator.le,
     "-gt": operator.gt, "-ge": operator.ge}
-_FILE_TESTS = frozenset("efdsrwxLhbcpSugkt")
-_INTEGER = re.compile(r"\s*[+-]?\d+\s*", re.ASCII)
+_FILE_PAIRS = frozenset({"-nt", "-ot", "-ef"})
+_BINARY = frozenset(_STRING_TESTS) | frozenset(_NUMBER_TESTS) | _FILE_PAIRS
+_UNARY = frozenset(f"-{letter}" for letter in "eafdsrwxLhHbcpSugkOGtznov")
+_INTEGER = re.compile(r"\s*([+-]?)\s*(?:(\d+)#)?([0-9A-Za-z]+)\s*", re.ASCII)
+_NAME = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*", re.ASCII)
+_DEEPEST = 100  # nested ( and ! a line may hold (mksh has no such limit; Python's stack)
 
 
 class _Unreadable(ValueError):
-    """An expression test cannot read: its message."""
+    """An expression test cannot read: its message (``prefixed``: after ``[:``)."""
+
+    def __init__(self, message: str, prefixed: bool = True) -> None:
+        super().__init__(message)
+        self.prefixed = prefixed
 
 
 class _Expression:
     """One expression's words, read by recursive descent (``-o`` < ``-a`` < ``!``)."""
 
     def __init__(self, words: list[str], fs: MemoryFileSystem) -> None:
-        self.words, self.at, self.fs = words, 0, fs
+        self.words, self.at, self.fs, self.depth = words, 0, fs, 0
 
     def value(self) -> bool:
         """The whole expression's truth.
@@ -50,12 +64,33 @@ class _Expression:
         Raises:
             _Unreadable: For words left over, or any the grammar cannot place.
         """
-        if not self.words:
-            return False
+        by_count = self._by_count(self.words)
+        if by_count is not None:
+            return by_count
         result = self._or()
         if self.at < len(self.words):
             raise _Unreadable(f"{self.words[self.at]}: unexpected operator/operand")
         return result
+
+    def _by_count(self, words: list[str]) -> bool | None:
+        """POSIX's reading of up to four arguments; ``None`` when it has none for them."""
+        count = len(words)
+        if count == 0:
+            return False
+        if count == 1:
+            return words[0] != ""
+        if count == 2 and words[0] == "!":
+            return words[1] == ""
+        if count == 2 and words[0] in _UNARY:
+            return self._unary(words[0][1], words[1])
+        if count == 3 and words[1] in _BINARY:
+            return self._binary(*words)
+        if count in (3, 4) and words[0] == "!":
+            inner = self._by_count(words[1:])
+            return None if inner is None else not inner
+        if count in (3, 4) and words[0] == "(" and words[-1] == ")":
+            return self._by_count(words[1:-1])
+        return None
 
     def _next(self) -> str | None:
         return self.words[self.at] if self.at < len(self.words) else None
@@ -75,61 +110,108 @@ class _Expression:
         return result
 
     def _not(self) -> bool:
-        if self._next() == "!" and self.at + 1 < len(self.words):
+        negated = False
+        while self._next() == "!" and self.at + 1 < len(self.words):
             self.at += 1
-            return not self._not()
-        return self._primary()
+            negated = not negated
+        return self._primary() != negated
 
     def _primary(self) -> bool:
         word = self._next()
         if word is None:
-            raise _Unreadable("missing argument")
-        if word == "(" and self.at + 1 < len(self.words) and ")" in self.words[self.at + 2:]:
-            self.at += 1
-            result = self._or()
-            if self._next() != ")":
-                raise _Unreadable(f"{self._next() or '('}: missing )")
-            self.at += 1
-            return result
+            raise _Unreadable("expression expected")
+        if word == "(":
+            return self._group()
         after = self.words[self.at + 1] if self.at + 1 < len(self.words) else None
-        if after is not None and self.at + 2 < len(self.words) and (
-                after in _STRING_TESTS or after in _NUMBER_TESTS):
+        if after in _BINARY:
+            if self.at + 2 >= len(self.words):
+                raise _Unreadable(f"{after}: missing second argument")
             self.at += 3
-            return _binary(word, after, self.words[self.at - 1])
-        if after is not None and len(word) == 2 and word[0] == "-" and (
-                word[1] in _FILE_TESTS or word[1] in "zn"):
+            return self._binary(word, after, self.words[self.at - 1])
+        if word in _UNARY and after is not None:
             self.at += 2
             return self._unary(word[1], after)
         self.at += 1
         return word != ""
 
+    def _group(self) -> bool:
+        """A ``( … )`` group at the current word."""
+        self.depth += 1
+        if self.depth > _DEEPEST:
+            raise _Unreadable("expression too deeply nested")
+        self.at += 1
+        result = self._or()
+        if self._next() != ")":
+            raise _Unreadable("missing )")
+        self.at += 1
+        self.depth -= 1
+        return result
+
     def _unary(self, test: str, operand: str) -> bool:
         if test in "zn":
             return (operand == "") == (test == "z")
-        found = self.fs.stat(operand)
+        if test in "ov":  # no shell option or variable is set
+            return False
+        if test == "t":
+            return False
+        found = self._stat(operand)
         if found is None:
             return False
         mode, size, _ = found
         folder = stat.S_ISDIR(mode)
-        return {"e": True, "r": True, "w": True, "f": not folder, "d": folder, "x": folder,
-                "s": size > 0}.get(test, False)
+        bits = {"r": 0o444, "w": 0o222, "x": 0o111}
+        if test in bits:
+            return bool(mode & bits[test])
+        return {"e": True, "a": True, "f": not folder, "d": folder, "s": size > 0}.get(test,
+                                                                                     False)
 
+    def _stat(self, path: str) -> tuple[int, int, int] | None:
+        """``path``'s mode, size and time; ``None`` when it names nothing.
 
-def _binary(left: str, test: str, right: str) -> bool:
-    if test in _STRING_TESTS:
-        return _STRING_TESTS[test](left, right)
-    return _NUMBER_TESTS[test](_number(left), _number(right))
+        An empty path names nothing, nor one that passes through a file (``a.txt/``,
+        ``a.txt/..``), as the phone's stat() finds.
+        """
+        if not path:
+            return None
+        parts = path.rstrip("/").split("/")
+        for end in range(1, len(parts)):  # each folder it passes through is one
+            found = self.fs.stat("/".join(parts[:end]) or "/")
+            if found is None or not stat.S_ISDIR(found[0]):
+                return None
+        found = self.fs.stat(path)
+        if found is not None and path.endswith("/") and not stat.S_ISDIR(found[0]):
+            return None
+        return found
+
+    def _binary(self, left: str, test: str, right: str) -> bool:
+        if test in _STRING_TESTS:
+            return _STRING_TESTS[test](left, right)
+        if test in _NUMBER_TESTS:
+            return _NUMBER_TESTS[test](_number(left), _number(right))
+        first, second = self._stat(left), self._stat(right)
+        if test == "-ef":
+            return bool(first and second) and self.fs.resolve(left) == self.fs.resolve(right)
+        if test == "-nt":
+            return bool(first) and (second is None or first[2] > second[2])
+        return bool(second) and (first is None or first[2] < second[2])
 
 
 def _number(word: str) -> int:
-    """``word`` as mksh reads an integer operand.
+    """``word`` as mksh's arithmetic reads an integer operand, wrapped to 32 bits.
 
     Raises:
-        _Unreadable: When it is none.
+        _Unreadable: When it is none (mksh's arithmetic error, not ``[``'s).
     """
-    if not _INTEGER.fullmatch(word):
-        raise _Unreadable(f"{word}: bad number")
-    return int(word)
+    if not word.strip() or _NAME.fullmatch(word):
+        return 0  # empty, or a variable that is not set
+    match = _INTEGER.fullmatch(word)
+    try:
+        sign, base, digits = match.groups() if match else ("", None, "")
+        number = int(digits, int(base) if base else 10)
+    except ValueError:
+        raise _Unreadable(f"{word.strip()}: bad number '{word.strip()}'", prefixed=False) from None
+    number = -number if sign == "-" else number
+    return (number + 2**31) % 2**32 - 2**31
 
 
 def condition_commands(fs: MemoryFileSystem) -> dict[str, CommandFn]:
@@ -144,6 +226,7 @@ def condition_commands(fs: MemoryFileSystem) -> dict[str, CommandFn]:
                 words = words[:-1]
             return Output(code=0 if _Expression(words, fs).value() else 1)
         except _Unreadable as err:
-            return Output(stderr=f"/system/bin/sh: {name}: {err}\n".encode(), code=2)
+            said = f"{name}: {err}" if err.prefixed else str(err)
+            return Output(stderr=f"/system/bin/sh: {said}\n".encode(), code=2)
 
     return {"test": run, "[": run}

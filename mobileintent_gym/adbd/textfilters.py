@@ -20,87 +20,25 @@ option is ``NAME: Unknown option 'X'``, status 1. Counts are read as toybox read
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
+from mobileintent_gym.adbd.toybox_args import UsageError, read_options
 
 _SPACE = b" \t\n\v\f\r"
 _CLASSES = {"alpha": b"A-Za-z", "digit": b"0-9", "alnum": b"A-Za-z0-9", "upper": b"A-Z",
             "lower": b"a-z", "space": b"\t-\r ", "blank": b"\t ", "xdigit": b"0-9A-Fa-f",
             "punct": b"!-/:-@[-`{-~", "cntrl": b"\x00-\x1f\x7f"}
 _SELECT_LIMIT = 512  # toybox cut's most ranges
+_LONG = {"--lines": "n", "--bytes": "c"}  # head's and tail's long options
 _ESCAPES = {ord("n"): 10, ord("t"): 9, ord("r"): 13, ord("a"): 7, ord("b"): 8, ord("f"): 12,
             ord("v"): 11, ord("\\"): 92}
 _RANGE = re.compile(r"(\d*)(-?)(\d*)$")
 
 
-class UsageError(ValueError):
-    """A command line a filter refuses: its message, without the command's name."""
-
-
 Inputs = list[tuple[str, bytes]]
 """Each input read: its name (``-`` for standard input) and bytes."""
-
-
-def _read_options(argv: list[str], flags: str, valued: str, legacy: str = "",
-                  anywhere: bool = True) -> tuple[dict[str, str], list[str]]:
-    """Options (a flag's value ``""``) and operands, as toybox reads them.
-
-    Options may stand anywhere (unless not ``anywhere``: then before the first operand);
-    ``--`` ends them and ``-`` is an operand; letters may be grouped (``-qn 5``, ``-n5``);
-    ``--lines=N`` and ``--bytes=N`` are ``-n``/``-c``. A later ``-n`` or ``-c`` comes
-    after an earlier one in the result (the last given wins). With ``legacy`` (``-`` or
-    ``-+``), ``-NUM`` (and ``+NUM``) stand for ``-n NUM``.
-
-    Raises:
-        UsageError: For an option not in ``flags`` or ``valued``, or one without its value.
-    """
-    options: dict[str, str] = {}
-    operands: list[str] = []
-    words = iter(argv[1:])
-    for word in words:
-        if word == "--":
-            operands.extend(words)
-        elif legacy and word[:1] in legacy and word[1:].isdigit():
-            _set(options, "n", word if word[0] == "+" else word[1:])
-        elif word.startswith("--") and word.partition("=")[0] in _LONG and "=" in word:
-            _set(options, _LONG[word.partition("=")[0]], word.partition("=")[2])
-        elif word.startswith("-") and word != "-" and (anywhere or not operands):
-            _read_cluster(argv[0], word, words, options, flags, valued)
-        else:
-            operands.append(word)
-    return options, operands
-
-
-_LONG = {"--lines": "n", "--bytes": "c"}
-
-
-def _read_cluster(name: str, word: str, words: Iterator[str], options: dict[str, str],
-                  flags: str, valued: str) -> None:
-    """Read one ``-abc`` word (a valued letter takes the rest of it, or the next word).
-
-    Raises:
-        UsageError: As :func:`_read_options` says.
-    """
-    for at, letter in enumerate(word[1:], 1):
-        if letter in valued:
-            value = word[at + 1:] or next(words, None)
-            if value is None:
-                raise UsageError(f"Missing argument to -{letter}")
-            _set(options, letter, value)
-            return
-        if letter not in flags:
-            raise UsageError(f"Unknown option '{letter}' (see \"{name} --help\")")
-        options[letter] = ""
-
-
-def _set(options: dict[str, str], letter: str, value: str) -> None:
-    """Record ``value``; of ``-n`` and ``-c`` only the last given stays."""
-    if letter in "nc":
-        options.pop("n", None)
-        options.pop("c", None)
-    options[letter] = value
 
 
 def _count(options: dict[str, str], letter: str, signed: bool = False) -> tuple[int, bool]:
@@ -381,11 +319,11 @@ def _tr_run(options: dict[str, str], sets: list[str], inv: Invocation
 def text_filters(fs: MemoryFileSystem) -> dict[str, CommandFn]:
     """``head``, ``tail``, ``wc``, ``tr`` and ``cut`` over ``fs`` and standard input."""
     return {
-        "head": _filter(lambda argv: _read_options(argv, "qv", "nc", legacy="-"),
-                        _over_files(fs, _head)),
-        "tail": _filter(lambda argv: _read_options(argv, "", "nc", legacy="-+"),
-                        _over_files(fs, _tail)),
-        "wc": _filter(lambda argv: _read_options(argv, "lwcmL", ""), _over_files(fs, _wc)),
-        "cut": _filter(lambda argv: _read_options(argv, "s", "bcfd"), _over_files(fs, _cut)),
-        "tr": _filter(lambda argv: _read_options(argv, "cCds", "", anywhere=False), _tr_run),
+        "head": _filter(lambda argv: read_options(argv, "qv", "nc", legacy="-", exclusive="nc",
+                                                  long=_LONG), _over_files(fs, _head)),
+        "tail": _filter(lambda argv: read_options(argv, "", "nc", legacy="-+", exclusive="nc",
+                                                  long=_LONG), _over_files(fs, _tail)),
+        "wc": _filter(lambda argv: read_options(argv, "lwcmL", ""), _over_files(fs, _wc)),
+        "cut": _filter(lambda argv: read_options(argv, "s", "bcfd"), _over_files(fs, _cut)),
+        "tr": _filter(lambda argv: read_options(argv, "cCds", "", anywhere=False), _tr_run),
     }

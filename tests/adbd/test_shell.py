@@ -32,6 +32,14 @@ def test_quotes_follow_sh_rules(shell):
     assert run(shell, """echo 'a;b' "c $HOME" d\\;e 'it'\\''s'""")[0] == "a;b c / d;e it's\n"
 
 
+def test_empty_double_quotes_are_an_empty_word(shell):
+    # "" vanished where '' was an empty argument: `am start --es msg ""` lost its value,
+    # `[ -z "" ]` became `[ -z ]`.
+    assert run(shell, 'echo a "" b')[0] == "a  b\n"
+    assert shell.history[-1] == ("echo", "a", "", "b")
+    assert run(shell, 'echo ""x ""')[0] == "x \n"
+
+
 def test_sequencing_and_short_circuit(shell):
     assert run(shell, "echo a; false && echo no || echo yes; echo $?") == ("a\nyes\n0\n", "", 0)
     assert run(shell, "true && false")[2] == 1
