@@ -6,10 +6,10 @@ error, and its status is 0 either way (a script reads the output, as on a phone)
 ``-W`` it waits for the launch and reports it on standard output, its warnings and errors
 included, when an activity came to the front::
 
-    Starting: Intent { cmp=com.mobileintent.music/.route.music.home }
+    Starting: Intent { cmp=com.example.demo/.route.demo.home }
     Status: ok
     LaunchState: COLD
-    Activity: com.mobileintent.music/.route.music.home
+    Activity: com.example.demo/.route.demo.home
     TotalTime: 3
     WaitTime: 3
     Complete
