@@ -1,9 +1,10 @@
 """How ``am`` reads its arguments: its options, the extras, and the intent they name.
 
 As Android's ``Intent.parseCommandArgs`` with ``am start``'s and ``am broadcast``'s option
-handler reads them: options come first, each known one with its values (a one-letter
-option may carry its first value joined to it, ``-nPACKAGE/ACTIVITY``); the first word that
-is no option (or the one after ``--``) is what to start, and nothing after it is read.
+handler reads them (through ShellCommand, :class:`~mobileintent_gym.adbd.javanum.ShellArgs`):
+options come first, each known one with its values (a one-letter option may carry its first
+value joined to it, ``-nPACKAGE/ACTIVITY``); the first word that is no option (or the one
+after ``--``) is what to start, and nothing after it is read.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mobileintent_gym.adbd.am_start import Intent
-from mobileintent_gym.adbd.javanum import is_user, java_float, java_int, java_integer
+from mobileintent_gym.adbd.javanum import ShellArgs, is_user, java_float, java_int, java_integer
 
 MAIN_ACTION = "android.intent.action.MAIN"  # the intent that starts an app from its icon
 LAUNCHER_CATEGORY = "android.intent.category.LAUNCHER"
@@ -98,8 +99,8 @@ class AmArgs:
     flags: int = 0
 
 
-def read_intent(args: list[str]) -> AmArgs:
-    """``am``'s arguments, read left to right as Android reads them.
+def read_intent(words: ShellArgs) -> AmArgs:
+    """``am``'s arguments after its subcommand, read as Android reads them.
 
     Raises:
         ValueError: Saying what Android's exception says of an option it does not know,
@@ -109,16 +110,15 @@ def read_intent(args: list[str]) -> AmArgs:
             ``--ecn``), or options that make no intent.
     """
     read = AmArgs()
-    index = 0
-    while index < len(args):
-        if args[index] == "--":  # the end of the options: what follows is what to start
-            read.options[""] = args[index + 1] if index + 1 < len(args) else ""
-            break
-        if not args[index].startswith("-"):  # what to start (a component, package, URI):
-            read.options[""] = args[index]  # the options end there
-            break
-        option, values, index = _read_option(args, index)
+    while (option := words.option()) is not None:
+        if option not in _VALUES:
+            raise ValueError(f"java.lang.IllegalArgumentException: Unknown option: {option}")
+        values = [words.required() for _ in range(_VALUES[option])]
+        _check_value(option, values[-1] if values else "")
         _take(read, option, values)
+    argument = words.next()  # what to start (a component, package, URI): nothing after it
+    if argument is not None:
+        read.options[""] = argument
     named = read.options.keys() | {option for option, _ in read.extras.values()}
     if not (_INTENT_NAMING & named or read.options.get("")):
         raise ValueError("java.lang.IllegalArgumentException: No intent supplied")
@@ -130,43 +130,14 @@ def _take(read: AmArgs, option: str, values: list[str]) -> None:
     if _VALUES[option] == 2 or option == "--esn":  # --esn: a null string's key
         read.extras[values[0]] = (option, values[1] if len(values) > 1 else "")
     elif option == "-c":
-        read.categories += [] if values[0] in read.categories else values
+        if values[0] not in read.categories:
+            read.categories.append(values[0])
         read.options[option] = values[0]
     else:
         read.options[option] = values[0] if values else ""
     if option == "-f":
         read.flags = (java_int(values[0], 32, decode=True) or 0) & 0xFFFFFFFF
     read.flags |= _INTENT_FLAGS.get(option, 0)
-
-
-def _option_and_joined(word: str) -> tuple[str, list[str]]:
-    """A one-letter option and the value joined to it (``-nX``: ``-n``, ``[X]``); else as is."""
-    if len(word) > 2 and word[1] != "-":
-        return word[:2], [word[2:]]
-    return word, []
-
-
-def _read_option(args: list[str], index: int) -> tuple[str, list[str], int]:
-    """The option at ``args[index]``, its values, and the index after them.
-
-    Raises:
-        ValueError: As :func:`read_intent` says.
-    """
-    option, joined = _option_and_joined(args[index])
-    if option not in _VALUES:
-        raise ValueError(f"java.lang.IllegalArgumentException: Unknown option: {option}")
-    size = _VALUES[option]
-    if joined and not size:
-        raise ValueError(f"java.lang.IllegalArgumentException: No argument expected after "
-                         f"\"{args[index]}\"")
-    taken = size - len(joined)
-    read = args[index:index + 1 + taken]  # the option's word and the values after it
-    values = joined + read[1:]
-    if len(values) < size:  # Android names the last word it read
-        raise ValueError(f"java.lang.IllegalArgumentException: Argument expected after "
-                         f"\"{read[-1]}\"")
-    _check_value(option, values[-1] if values else "")
-    return option, values, index + 1 + taken
 
 
 def _check_value(option: str, value: str) -> None:

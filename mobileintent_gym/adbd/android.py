@@ -36,7 +36,7 @@ from mobileintent_gym.adbd.conventions import (
     swipe_gesture,
 )
 from mobileintent_gym.adbd.ime import ADB_IME, LATIN_IME, selected
-from mobileintent_gym.adbd.javanum import is_user, java_exception, java_integer
+from mobileintent_gym.adbd.javanum import ShellArgs, is_user, java_exception, java_integer
 from mobileintent_gym.adbd.keycodes import KEYCODES
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 from mobileintent_gym.errors import AppActionError, MobileIntentError
@@ -428,13 +428,13 @@ class PhoneCommands:
         """
         args = inv.argv[1:]
         if args[:1] == ["broadcast"]:
-            return self.broadcast(args[1:])
+            return self.broadcast(ShellArgs(args, 1))
         if args[:1] == ["force-stop"]:
             return self.force_stop(args[1:])
         if args[:1] not in (["start"], ["start-activity"]):
             return _usage(f"am: unsupported sub-command {' '.join(args[:1]) or '(none)'}")
         try:
-            read = read_intent(args[1:])
+            read = read_intent(ShellArgs(args, 1))
         except ValueError as err:
             return java_exception(args[0], err)
         return self.start(read)
@@ -564,7 +564,7 @@ class PhoneCommands:
             self.phone.stop(app_id)
         return Output()
 
-    def broadcast(self, args: list[str]) -> Output:
+    def broadcast(self, words: ShellArgs) -> Output:
         """``am broadcast``: ADBKeyboard's text broadcasts type; others reach no receiver.
 
         While ADBKeyboard is the input method in use (see :mod:`~mobileintent_gym.adbd.ime`),
@@ -573,7 +573,7 @@ class PhoneCommands:
         every receiver, or ``-p com.android.adbkeyboard``).
         """
         try:
-            read = read_intent(args)
+            read = read_intent(words)
         except ValueError as err:
             return java_exception("broadcast", err)
         intent = requested(read)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mobileintent_gym.adbd.javanum import is_user, java_exception
+from mobileintent_gym.adbd.javanum import ShellArgs, is_user, java_exception, java_int
 from mobileintent_gym.adbd.shell import Invocation, Output
 
 if TYPE_CHECKING:
@@ -66,14 +66,13 @@ class Ime:
         ``Unknown command: X``, status 255. A user other than the device's one (0) is
         said and nothing is done (status 0), as Android says a user that does not exist.
         """
-        command, words = (inv.argv[1], _Words(inv.argv[2:])) if len(inv.argv) > 1 else (
-            "", _Words([]))
+        command, words = inv.argv[1] if len(inv.argv) > 1 else "", ShellArgs(inv.argv, 2)
         if command in ("", "help", "-h"):
             return Output(_USAGE.encode())
         if command not in ("list", "enable", "disable", "set", "reset"):
             return Output(f"Unknown command: {command}\n".encode(), code=_FAILED)
         try:
-            flags, user = words.options(all_options=command == "list")
+            flags, user = _options(words, all_options=command == "list")
             ime = words.required() if command in ("enable", "disable", "set") else ""
         except ValueError as err:
             return java_exception("ime", err)
@@ -151,69 +150,27 @@ class Ime:
                       f"   Enabled: {LATIN_IME}\n".encode())
 
 
-class _Words:
-    """A shell command's arguments, read as Android's ShellCommand reads them."""
+def _options(words: ShellArgs, all_options: bool) -> tuple[set[str], int]:
+    """The flags read and the user (``-u``/``--user``; current by default).
 
-    def __init__(self, words: list[str]) -> None:
-        self.words, self.at, self.joined = words, 0, None
+    Flags are ``list``'s ``-a -s``; others are ignored, as Android ignores them. Without
+    ``all_options`` reading stops at the user, as Android's does for the commands that
+    take only it.
 
-    def _option(self) -> str | None:
-        """The next option (``-xVALUE``: ``-x``, its value kept for :meth:`required`).
-
-        Raises:
-            ValueError: When the last option's joined value was left unread.
-        """
-        if self.joined is not None:
-            raise ValueError(f"java.lang.IllegalArgumentException: No argument expected "
-                             f"after \"{self.words[self.at - 1]}\"")
-        word = self.words[self.at] if self.at < len(self.words) else None
-        if word is None or not word.startswith("-"):
-            return None
-        self.at += 1
-        if word == "--":
-            return None
-        if len(word) > 2 and word[1] != "-":
-            self.joined = word[2:]
-            return word[:2]
-        return word
-
-    def required(self) -> str:
-        """The next argument (a joined value first).
-
-        Raises:
-            ValueError: When there is none, naming the last word read.
-        """
-        if self.joined is not None:
-            value, self.joined = self.joined, None
-            return value
-        if self.at >= len(self.words):
-            last = self.words[self.at - 1] if self.at else "ime"
-            raise ValueError(f"java.lang.IllegalArgumentException: Argument expected after "
-                             f"\"{last}\"")
-        self.at += 1
-        return self.words[self.at - 1]
-
-    def options(self, all_options: bool) -> tuple[set[str], int]:
-        """The flags read and the user (``-u``/``--user``; current by default).
-
-        Flags are ``list``'s ``-a -s``; others are ignored, as Android ignores them.
-        Without ``all_options`` reading stops at the user, as Android's does for the
-        commands that take only it.
-
-        Raises:
-            ValueError: With Android's exception for a missing or bad user, or a joined
-                value left unread.
-        """
-        flags: set[str] = set()
-        user = _USER_CURRENT
-        while (option := self._option()) is not None:
-            if option in ("-u", "--user"):
-                user = _user(self.required())
-                if not all_options:
-                    break
-            elif option in ("-a", "-s"):
-                flags.add(option)
-        return flags, user
+    Raises:
+        ValueError: With Android's exception for a missing or bad user, or a joined value
+            left unread.
+    """
+    flags: set[str] = set()
+    user = _USER_CURRENT
+    while (option := words.option()) is not None:
+        if option in ("-u", "--user"):
+            user = _user(words.required())
+            if not all_options:
+                break
+        elif option in ("-a", "-s"):
+            flags.add(option)
+    return flags, user
 
 
 def _user(value: str) -> int:
@@ -224,8 +181,8 @@ def _user(value: str) -> int:
     """
     if not is_user(value):
         raise ValueError(f"java.lang.IllegalArgumentException: Bad user number: {value}")
-    return {"all": _USER_ALL, "current": _USER_CURRENT, "cur": _USER_CURRENT}.get(
-        value, int(value) if value.lstrip("+-").isdigit() else 0)
+    named = {"all": _USER_ALL, "current": _USER_CURRENT, "cur": _USER_CURRENT}
+    return named[value] if value in named else java_int(value, 32) or 0
 
 
 def _refused_user(user: int) -> str:

@@ -1,7 +1,7 @@
 """How Android's commands written in Java read their command lines, and say they failed.
 
-Numbers as Java parses them, users as ``--user`` takes them, and the exception a command
-prints when its arguments throw one.
+Arguments as ShellCommand reads them, numbers as Java parses them, users as ``--user``
+takes them, and the exception a command prints when its arguments throw one.
 """
 
 from __future__ import annotations
@@ -61,3 +61,63 @@ def java_exception(command: str, err: Exception) -> Output:
     """
     return Output(stderr=f"\nException occurred while executing '{command}':\n{err}\n"
                   .encode(), code=255)
+
+
+class ShellArgs:
+    """A command line read as Android's ShellCommand reads it.
+
+    That is ``getNextOption``, ``getNextArg`` and ``getNextArgRequired``. An option is a
+    word starting with ``-`` (``--`` ends them); a one-letter one may carry its value
+    joined to it (``-nX``), which the next :meth:`required` reads, and which no later
+    :meth:`option` may leave unread.
+
+    Args:
+        words: The command's words, those already read (the command, a subcommand)
+            first: a missing argument is named after the last word read.
+        read: How many of them are read.
+    """
+
+    def __init__(self, words: list[str], read: int) -> None:
+        self.words, self.at, self.joined = words, read, None
+
+    def option(self) -> str | None:
+        """The next option; ``None`` where they end (the next word is no option, or ``--``).
+
+        Raises:
+            ValueError: When the last option's joined value was left unread.
+        """
+        if self.joined is not None:
+            raise ValueError(f"java.lang.IllegalArgumentException: No argument expected "
+                             f"after \"{self.words[self.at - 1]}\"")
+        word = self.words[self.at] if self.at < len(self.words) else None
+        if word is None or not word.startswith("-"):
+            return None
+        self.at += 1
+        if word == "--":
+            return None
+        if len(word) > 2 and word[1] != "-":
+            self.joined = word[2:]
+            return word[:2]
+        return word
+
+    def next(self) -> str | None:
+        """The next argument (a joined value first), or ``None`` when none is left."""
+        if self.joined is not None:
+            value, self.joined = self.joined, None
+            return value
+        if self.at >= len(self.words):
+            return None
+        self.at += 1
+        return self.words[self.at - 1]
+
+    def required(self) -> str:
+        """The next argument.
+
+        Raises:
+            ValueError: When there is none, naming the last word read.
+        """
+        value = self.next()
+        if value is None:
+            raise ValueError(f"java.lang.IllegalArgumentException: Argument expected after "
+                             f"\"{self.words[self.at - 1]}\"")
+        return value

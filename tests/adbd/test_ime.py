@@ -94,8 +94,9 @@ def test_enabling_and_disabling_keep_the_other_entries_as_they_were(device):
 @pytest.mark.parametrize(("line", "code", "stdout", "stderr"), [
     ("ime enable com.nope/.Ime", 255, b"",
      b"Unknown input method com.nope/.Ime cannot be enabled for user #0\n"),
+    # Named after the last word read: the subcommand (d3cdc73 named "ime").
     ("ime enable", 255, b"", b"\nException occurred while executing 'ime':\njava.lang."
-     b'IllegalArgumentException: Argument expected after "ime"\n'),
+     b'IllegalArgumentException: Argument expected after "enable"\n'),
     ("ime enable --user 0", 255, b"", b"\nException occurred while executing 'ime':\n"
      b'java.lang.IllegalArgumentException: Argument expected after "0"\n'),
     ("ime set --user", 255, b"", b"\nException occurred while executing 'ime':\njava.lang."
