@@ -111,10 +111,15 @@ def report(launch: Launch, wait: bool, seconds: float) -> Output:
     return Output(_lines(out), _lines(err), stdout_first=True)
 
 
+def full_class(component: str) -> str:
+    """The class of ``PACKAGE/CLASS`` in full (``.Main`` is ``PACKAGE.Main``)."""
+    package, _, name = component.partition("/")
+    return package + name if name.startswith(".") else name
+
+
 def class_name(component: str) -> str:
     """``{PACKAGE/CLASS}`` with the class in full, as Android's errors name a component."""
-    package, _, name = component.partition("/")
-    return f"{{{package}/{package + name if name.startswith('.') else name}}}"
+    return f"{{{component.partition('/')[0]}/{full_class(component)}}}"
 
 
 def short_component(component: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mobileintent_gym.adbd.am_start import full_class
 from mobileintent_gym.adbd.javanum import ShellArgs, is_user, java_exception, java_int
 from mobileintent_gym.adbd.shell import Invocation, Output
 
@@ -195,10 +196,9 @@ def _refused_user(user: int) -> str:
 
 def _described(ime: str) -> str:
     """``ime list``'s lines for one input method (the fields tools read of them)."""
-    package, _, name = ime.partition("/")
-    service = f"{package}{name}" if name.startswith(".") else name
     return (f"{ime}:\n  mId={ime} mSettingsActivityName=null mIsVrOnly=false "
             "mSupportsSwitchingToNextInputMethod=false\n  mIsDefaultResId=0x0\n"
-            f"  Service:\n    ServiceInfo:\n      name={service}\n      packageName={package}\n"
+            f"  Service:\n    ServiceInfo:\n      name={full_class(ime)}\n"
+            f"      packageName={ime.partition('/')[0]}\n"
             "      enabled=true exported=true directBootAware=false\n"
             "      permission=android.permission.BIND_INPUT_METHOD\n")

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from mobileintent_gym.adbd.android import package_uids
 from mobileintent_gym.adbd.ime import INSTALLED, selected
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
-from mobileintent_gym.adbd.toybox_args import UsageError, read_options
+from mobileintent_gym.adbd.toybox_args import UsageError, read_options, refusing
 from mobileintent_gym.phone import launcher
 
 if TYPE_CHECKING:
@@ -51,8 +51,8 @@ class SystemCommands:
 
     def table(self) -> dict[str, CommandFn]:
         """Command name to implementation."""
-        return {"pidof": _refusing(self.pidof), "ps": _refusing(self.ps),
-                "date": _refusing(self.date)}
+        return {"pidof": refusing(self.pidof), "ps": refusing(self.ps),
+                "date": refusing(self.date)}
 
     def processes(self) -> dict[str, tuple[int, str, int]]:
         """The running processes: name to pid, user and parent pid, by pid."""
@@ -106,18 +106,6 @@ class SystemCommands:
             tzinfo=_ZONES["u" in options])
         form = operands[0][1:] if operands else _DATE_FORMAT
         return Output(f"{_formatted(now, form)}\n".encode())
-
-
-def _refusing(command: CommandFn) -> CommandFn:
-    """``command``, with its refused lines said as toybox says them (status 1)."""
-
-    def run(inv: Invocation) -> Output:
-        try:
-            return command(inv)
-        except UsageError as err:
-            return Output(stderr=f"{inv.argv[0]}: {err}\n".encode(), code=1)
-
-    return run
 
 
 def _ps_line(name: str, pid: int, user: str, parent: int) -> str:

@@ -96,18 +96,19 @@ class _Expression:
         return self.words[self.at] if self.at < len(self.words) else None
 
     def _or(self) -> bool:
-        result = self._and()
-        while self._next() == "-o":
-            self.at += 1
-            result = self._and() or result
-        return result
+        return self._joined("-o", self._and, any)
 
     def _and(self) -> bool:
-        result = self._not()
-        while self._next() == "-a":
+        return self._joined("-a", self._not, all)
+
+    def _joined(self, operator_word: str, operand: Callable[[], bool],
+                combine: Callable[[list[bool]], bool]) -> bool:
+        """Operands joined by ``operator_word``, each read (and evaluated), combined."""
+        values = [operand()]
+        while self._next() == operator_word:
             self.at += 1
-            result = self._not() and result
-        return result
+            values.append(operand())
+        return combine(values)
 
     def _not(self) -> bool:
         negated = False
@@ -150,9 +151,7 @@ class _Expression:
     def _unary(self, test: str, operand: str) -> bool:
         if test in "zn":
             return (operand == "") == (test == "z")
-        if test in "ov":  # no shell option or variable is set
-            return False
-        if test == "t":
+        if test in "ovt":  # no shell option or variable is set, no descriptor a terminal
             return False
         found = self._stat(operand)
         if found is None:

@@ -24,9 +24,8 @@ from collections.abc import Callable
 
 from mobileintent_gym.adbd.filesystem import FileSystemError, MemoryFileSystem
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
-from mobileintent_gym.adbd.toybox_args import UsageError, read_options
+from mobileintent_gym.adbd.toybox_args import UsageError, read_options, refusing
 
-_SPACE = b" \t\n\v\f\r"
 _CLASSES = {"alpha": b"A-Za-z", "digit": b"0-9", "alnum": b"A-Za-z0-9", "upper": b"A-Z",
             "lower": b"a-z", "space": b"\t-\r ", "blank": b"\t ", "xdigit": b"0-9A-Fa-f",
             "punct": b"!-/:-@[-`{-~", "cntrl": b"\x00-\x1f\x7f"}
@@ -98,19 +97,16 @@ Runner = Callable[[dict[str, str], list[str], Invocation], tuple[bytes, list[str
 def _filter(read: Reader, run: Runner) -> CommandFn:
     """A command reading its options with ``read``; ``run`` gives its output and errors.
 
-    A line it refuses is ``NAME: MESSAGE``, status 1; errors (a file that cannot be read)
-    make the status 1 after the output of the others.
+    A line it refuses is ``NAME: MESSAGE``, status 1 (:func:`refusing`); errors (a file
+    that cannot be read) make the status 1 after the output of the others.
     """
 
     def command(inv: Invocation) -> Output:
-        try:
-            options, operands = read(inv.argv)
-            out, errors = run(options, operands, inv)
-        except UsageError as err:
-            return Output(stderr=f"{inv.argv[0]}: {err}\n".encode(), code=1)
+        options, operands = read(inv.argv)
+        out, errors = run(options, operands, inv)
         return Output(out, "".join(errors).encode(), 1 if errors else 0)
 
-    return command
+    return refusing(command)
 
 
 def _over_files(fs: MemoryFileSystem, each: Callable[[dict[str, str], Inputs, int], bytes]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
+
 
 class UsageError(ValueError):
     """A command line a command refuses: its message, without the command's name."""
@@ -78,3 +80,18 @@ def _set(options: dict[str, str], letter: str, value: str, exclusive: str) -> No
         for other in exclusive:
             options.pop(other, None)
     options[letter] = value
+
+
+def refusing(command: CommandFn) -> CommandFn:
+    """``command``, with the lines it refuses said as toybox says them.
+
+    A :class:`UsageError` it raises is ``NAME: MESSAGE`` on standard error, status 1.
+    """
+
+    def run(inv: Invocation) -> Output:
+        try:
+            return command(inv)
+        except UsageError as err:
+            return Output(stderr=f"{inv.argv[0]}: {err}\n".encode(), code=1)
+
+    return run

@@ -134,8 +134,9 @@ def test_cut_keeps_bytes_that_are_no_characters(device):
     assert device.run("cut -c 1-5 /sdcard/bin").stdout == b"\xff\xfeab\xc3\xa9\n"
 
 
-def test_cut_with_many_ranges_on_a_long_line_is_quick(device):
-    # 1,500 ranges on one 200 KB line took 23 s (every range tried for every byte).
+def test_cut_keeps_each_of_many_ranges_on_a_long_line(device):
+    # Its speed is measured, not asserted: 500 ranges on one 200 KB line took 8.5 s when
+    # every range was tried for every byte (64710a1), 2 ms merged and sliced.
     device.fs.write("/sdcard/long", b"x" * 200_000 + b"\n")
     ranges = ",".join(str(n) for n in range(1, 1000, 2))  # 500, within toybox's 512
     assert out(device, f"cut -b {ranges} /sdcard/long") == "x" * 500 + "\n"
