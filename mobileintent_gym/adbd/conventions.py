@@ -22,6 +22,8 @@ from urllib.parse import quote, unquote
 KEYCODES = {"HOME": 3, "BACK": 4, "ENTER": 66}
 SERVICE = "mobileintent"  # the virtual device's own ``cmd`` service
 RESTORE_COMMAND = f"cmd {SERVICE} restore-state"
+STATE_COMMAND = f"cmd {SERVICE} state"  # what it holds, changing nothing
+NO_USER_NAME = "-"  # the user that command names when the phone holds the built-in content
 # How the virtual device refuses to restore when it was served without a user.
 NO_USER = "nothing to restore: this phone holds no user's content"
 LONG_PRESS_MS = 500

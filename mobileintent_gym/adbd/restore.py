@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mobileintent_gym.adbd.conventions import NO_USER, SERVICE
+from mobileintent_gym.adbd.conventions import NO_USER, NO_USER_NAME, SERVICE
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class StateService:
 
     def _user(self) -> Output:
         if self.device.user is None:
-            return Output(b"user: -\n")
+            return Output(f"user: {NO_USER_NAME}\n".encode())
         lines = [f"user: {self.device.user}", f"pair: {self.device.pair.summary()}"]
         if self.device.encoder is not None:
             lines.append(f"encoder: {self.device.encoder}")

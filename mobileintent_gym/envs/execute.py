@@ -48,6 +48,7 @@ from mobileintent_gym.tasks import (
     Verdict,
     chosen_tasks,
     instantiate,
+    parse_task_id,
 )
 from mobileintent_gym.users import PairConfig, load_user_content
 from mobileintent_gym.users.encoders import check_ranked_by
@@ -145,12 +146,14 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             chosen = _reset_choices(options)
             user = pick_user(chosen.get("user"), self.users, rng, self.profiles_dir)
             task_id = chosen.get("task") or self.tasks[rng.integers(len(self.tasks))]
+            if self._restores:
+                self._kept.vet(self.device, user, self.pair)  # before a minute's build
             content = load_user_content(user, self.pair, self.profiles_dir)
             self._check_encoder(user, content.encoder)
             task = instantiate(task_id, content)
         self._dump = None
         try:
-            if not (self.load_state or self.carries_state):  # restores the device first
+            if self._restores:
                 self._kept.finished(self.task,
                                     bool(self._judge and self._judge.verdict().success))
                 self._kept.start(self.device, task, self.pair, content.encoder)
@@ -162,6 +165,11 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             self._lose_episode()  # the phone has left the old one: it cannot be stepped on
             raise
         return self._obs(), self._info(self._judge.verdict(), None)
+
+    @property
+    def _restores(self) -> bool:
+        """The device keeps its content: each reset restores it (where it can), not loads."""
+        return not (self.load_state or self.carries_state)
 
     def _lose_episode(self) -> None:
         """Forget the episode after a device failure: ``step`` then asks for a reset."""
@@ -302,6 +310,7 @@ def _reset_choices(options: Any) -> dict[str, Any]:
     Raises:
         InvalidOptionsError: When ``options`` is not a dict (or ``None``), names an unknown
             option, or gives an empty or non-string value.
+        UnknownTaskError: When ``task`` is no task id (before the user's content is built).
     """
     options = reset_options(options, ("task", "user"))
     kinds = {"user": str | os.PathLike, "task": str}
@@ -310,4 +319,6 @@ def _reset_choices(options: Any) -> dict[str, Any]:
             raise InvalidOptionsError(f"reset option {key!r} must be a non-empty "
                                       f"{'name or path' if key == 'user' else 'task id'}, "
                                       f"got {brief(value)}")
+    if options.get("task") is not None:
+        parse_task_id(options["task"])
     return {key: value for key, value in options.items() if value is not None}

@@ -22,7 +22,7 @@ from typing import Any
 
 from gymnasium import logger
 
-from mobileintent_gym.adbd.conventions import NO_USER, RESTORE_COMMAND
+from mobileintent_gym.adbd.conventions import NO_USER, NO_USER_NAME, RESTORE_COMMAND, STATE_COMMAND
 from mobileintent_gym.errors import DeviceError, brief
 from mobileintent_gym.tasks import TaskInstance
 from mobileintent_gym.users import PairConfig
@@ -42,13 +42,10 @@ def restore(device: Any) -> dict[str, str] | None:
     Raises:
         DeviceUnavailableError: When the device is gone.
     """
-    shell = getattr(device, "shell", None)
-    if shell is None:
-        return None
     from mobileintent_gym.backends.adb_transport import DeviceCommandError
 
     try:
-        answer = shell(RESTORE_COMMAND)
+        return _report(device, RESTORE_COMMAND)
     except DeviceCommandError as err:
         if NO_USER in str(err):  # it was read as a real phone's silence, runs scored 2 in 4
             logger.warn("the device says it holds no user's content (served without "
@@ -56,7 +53,36 @@ def restore(device: Any) -> dict[str, str] | None:
                         "it was loaded otherwise; serve-adb --user USER restores the user's "
                         "content before each")
         return None
-    lines = (line.partition(":") for line in answer.splitlines())
+
+
+def held(device: Any) -> dict[str, str] | None:
+    """What ``device`` reports of the content it was served with, changing nothing.
+
+    The report is :func:`restore`'s; ``None`` from a device that cannot restore, or holds no
+    user's content.
+
+    Raises:
+        DeviceUnavailableError: When the device is gone.
+    """
+    from mobileintent_gym.backends.adb_transport import DeviceCommandError
+
+    try:
+        report = _report(device, STATE_COMMAND)
+    except DeviceCommandError:  # a real device: no such service
+        return None
+    return None if report is None or report.get("user", NO_USER_NAME) == NO_USER_NAME else report
+
+
+def _report(device: Any, command: str) -> dict[str, str] | None:
+    """The ``key: value`` lines ``device`` answers to ``command``; ``None`` without a shell.
+
+    Raises:
+        DeviceCommandError: When the device answers with an error.
+    """
+    shell = getattr(device, "shell", None)
+    if shell is None:
+        return None
+    lines = (line.partition(":") for line in shell(command).splitlines())
     return {key.strip(): value.strip() for key, _, value in lines}
 
 
@@ -66,6 +92,25 @@ class KeptContent:
     def __init__(self) -> None:
         self.completed: set[tuple[str, str]] = set()  # (template, target) done on the device
         self._warned = False
+        self._vetted: tuple[str, str] | None = None  # (user, PAIR settings) the device held
+
+    def vet(self, device: Any, user: str, pair: PairConfig) -> None:
+        """Refuse, before the env builds ``user``'s content, a device holding other content.
+
+        Building an uncached user's content can take a minute; the device says at once whose
+        content it holds. Nothing changes on it. :meth:`start` checks again, the model
+        that ranked the content too, at every episode; this asks once per user and settings.
+
+        Raises:
+            DeviceError: When the device holds another user's content, or content built
+                with other PAIR settings than ``pair``.
+        """
+        if self._vetted == (user, pair.summary()):
+            return
+        served = held(device)
+        if served is not None:
+            _check_served(served, user, pair, None)
+        self._vetted = user, pair.summary()
 
     def finished(self, task: TaskInstance | None, success: bool) -> None:
         """Note how the previous episode ended (a completed task may stay completed)."""
@@ -103,11 +148,12 @@ class KeptContent:
                         "out of reach, such as a record already added)")
 
 
-def _check_served(served: dict[str, str], user: str, pair: PairConfig, encoder: str
+def _check_served(served: dict[str, str], user: str, pair: PairConfig, encoder: str | None
                   ) -> None:
     """Refuse a device whose content is not ``user``'s as the env builds it, naming both.
 
-    A device that names no model (a harness not told it) is taken at its word on that.
+    A device that names no model (a harness not told it) is taken at its word on that, and
+    so is any device while the env's model is not known yet (``encoder`` ``None``).
     """
     held = served.get("user")
     if held != user:
@@ -124,7 +170,7 @@ def _check_served(served: dict[str, str], user: str, pair: PairConfig, encoder: 
         raise DeviceError(f"the device holds the content of {user!r} built with other PAIR "
                           f"settings than the env's: {said or f'it reports {brief(reported, 200)}'}"
                           f"; {fix}")
-    if served.get("encoder", encoder) != encoder:
+    if encoder is not None and served.get("encoder", encoder) != encoder:
         raise DeviceError(f"the device holds the content of {user!r} ranked by "
                           f"{served['encoder']!r}, the env's by {encoder!r}: serve-adb "
                           f"--require-encoder {encoder}, or make the env with the device's "

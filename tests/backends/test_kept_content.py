@@ -4,18 +4,23 @@ The device is the virtual adb device (real Debian adb server, adbutils) serving 
 phone, as `serve-adb --user` does; the env is told the device holds the content.
 """
 
+import contextlib
+
 import gymnasium as gym
 import pytest
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.agents import OracleAgent
 from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
+from mobileintent_gym.envs import execute as execute_module
 from mobileintent_gym.errors import DeviceError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.rollouts import evaluate
 from mobileintent_gym.tasks import task_ids
 from mobileintent_gym.users import PairConfig, load_user_content
 from tests.helpers import served_over_adb
+
+STATE = ("cmd", "mobileintent", "state")
 
 
 @pytest.fixture(scope="module")
@@ -27,10 +32,21 @@ def anas_phone(tmp_path_factory):
         yield adb
 
 
-def env_on(local, users):
+def env_on(local, users, **kwargs):
     device = AdbDevice(AdbConfig(local.serial, server_port=local.server_port))
     return gym.make("Act2Intent-Execute-v0", device=device, observation=("instruction",),
-                    users=users, load_state=False)
+                    users=users, load_state=False, **kwargs)
+
+
+@contextlib.contextmanager
+def played(local, users, **kwargs):
+    """An env on ``local``'s phone; env and device let go of it after, whatever happened."""
+    env = env_on(local, users, **kwargs)
+    try:
+        yield env
+    finally:
+        env.close()
+        env.unwrapped.device.close()
 
 
 def test_every_recently_played_task_succeeds_in_a_row(anas_phone):
@@ -54,22 +70,45 @@ def test_a_reset_leaves_the_served_phone_where_the_simulated_one_is(anas_phone):
     assert anas_phone.thread.call(served.route) == sim.unwrapped.device.route()
 
 
-def test_another_users_episode_on_this_phone_is_refused(anas_phone):
-    env = env_on(anas_phone, ["demo-ben"])
-    with pytest.raises(DeviceError,
-                       match="the content of 'demo-ana', the episode is for 'demo-ben'"):
-        env.reset(options={"user": "demo-ben", "task": "G-SPT-03:common:explicit"})
+def no_build(monkeypatch):
+    """Content the env would build now fails the test: the device must be refused first."""
+    def build(user, *args, **kwargs):
+        raise AssertionError(f"{user}'s content was built for a device holding another's")
+
+    monkeypatch.setattr(execute_module, "load_user_content", build)
 
 
-def test_content_built_with_another_pair_seed_is_refused(anas_phone):
+def test_another_users_episode_on_this_phone_is_refused_and_the_last_one_goes_on(
+        anas_phone, monkeypatch):
+    # The refusal came after the env built demo-ben's content (a minute uncached) and after
+    # the phone was restored: the episode on it could no longer be stepped.
+    with played(anas_phone, ["demo-ana", "demo-ben"]) as env:
+        env.reset(options={"user": "demo-ana", "task": "G-SPT-03:common:explicit"})
+        no_build(monkeypatch)
+        with pytest.raises(DeviceError,
+                           match="the content of 'demo-ana', the episode is for 'demo-ben'"):
+            env.reset(options={"user": "demo-ben", "task": "G-SPT-03:common:explicit"})
+        observation, *_ = env.step({"action_type": "PRESS", "key": "BACK"})
+        assert observation["instruction"] == env.unwrapped.task.instruction
+        assert env.unwrapped.task.user == "demo-ana"
+
+
+def test_content_built_with_another_pair_seed_is_refused(anas_phone, monkeypatch):
     # The phone holds demo-ana's content shuffled with seed 0: the env's tasks, built with
     # seed 5, would name what is not where the device shows it.
-    device = AdbDevice(AdbConfig(anas_phone.serial, server_port=anas_phone.server_port))
-    env = gym.make("Act2Intent-Execute-v0", device=device, observation=("instruction",),
-                   users=["demo-ana"], load_state=False, pair=PairConfig(seed=5))
-    with pytest.raises(DeviceError, match=r"other PAIR settings than the env's: seed 0 "
-                       r"\(env: 5\); serve-adb --seed 5"):
+    no_build(monkeypatch)
+    refused = pytest.raises(DeviceError, match=r"other PAIR settings than the env's: seed 0 "
+                            r"\(env: 5\); serve-adb --seed 5")
+    with played(anas_phone, ["demo-ana"], pair=PairConfig(seed=5)) as env, refused:
         env.reset(options={"task": "G-SPT-03:common:explicit"})
+
+
+def test_the_device_is_asked_what_it_holds_once_per_user(anas_phone):
+    with played(anas_phone, ["demo-ana"]) as env:
+        asked = anas_phone.device.history.count(STATE)
+        for seed in range(3):
+            env.reset(seed=seed)
+    assert anas_phone.device.history.count(STATE) == asked + 1
 
 
 def test_a_device_served_without_a_user_says_so(tmp_path):

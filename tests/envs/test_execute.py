@@ -253,6 +253,21 @@ def test_bad_tasks_and_fields_are_named_before_a_device_opens(monkeypatch, kwarg
         gym.make("Act2Intent-Execute-v0", **kwargs)
 
 
+@pytest.mark.parametrize(("task", "named"), [
+    ("G-XYZ-01:common:explicit", "unknown template 'G-XYZ-01'"),
+    ("G-SPT-01", "the tasks of template 'G-SPT-01' are G-SPT-01:common:explicit"),
+])
+def test_a_bad_task_option_is_named_before_the_users_content_is_built(monkeypatch, task,
+                                                                     named):
+    # It was named only once the content was built: a minute for a user not built before.
+    import mobileintent_gym.envs.execute as execute
+
+    env = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
+    monkeypatch.setattr(execute, "load_user_content", lambda *a: pytest.fail("content built"))
+    with pytest.raises(UnknownTaskError, match=named):
+        env.reset(options={"task": task, "user": "demo-ana"})
+
+
 def test_tasks_may_be_any_iterable_of_ids_and_a_set_is_put_in_order():
     ids = ("G-SPT-02:personal:implicit", "G-SPT-02:common:explicit")
     made = gym.make("Act2Intent-Execute-v0", users="demo-ana", tasks=set(ids))
