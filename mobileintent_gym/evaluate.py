@@ -12,9 +12,10 @@ import contextlib
 import datetime
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -313,6 +314,29 @@ def _resumed(run: Plan) -> RunRecord | None:
                          "drop --resume and choose another --out") from err
 
 
+def _relocated(old: RunRecord, made: dict[str, Any]) -> RunRecord:
+    """``old`` with its users' profile files where this run finds them, if they moved.
+
+    A user given as a profile's path is the same user wherever the file lies (its seeds
+    come from the profile's content): a user of ``old`` whose path differs from the one
+    this run has in its place is taken as moved when both profiles hold the same content.
+    """
+    before, now = old.provenance.get("users"), made["users"]
+    hashes = old.provenance.get("profiles_content"), made["profiles_content"]
+    if not (isinstance(before, list) and isinstance(hashes[0], dict)) or len(before) != len(now):
+        return old
+    moved = {was: new for was, new in zip(before, now, strict=True)
+             if isinstance(was, str) and was != new and os.path.isabs(was) and os.path.isabs(new)
+             and hashes[0].get(was) is not None and hashes[0].get(was) == hashes[1].get(new)}
+    if not moved:
+        return old
+    provenance = {**old.provenance, "users": [moved.get(u, u) for u in before],
+                  "profiles_content": {moved.get(u, u): h for u, h in hashes[0].items()}}
+    episodes = [{**e, "user": moved[e["user"]]} if e.get("user") in moved else e
+                for e in old.episodes]
+    return replace(old, provenance=provenance, episodes=episodes)
+
+
 def _check_same(old: RunRecord, made: dict[str, Any], out: Path,
                 ignore: frozenset[str] = frozenset()) -> None:
     differ = provenance_difference(_comparable(old.provenance), _comparable(made), ignore)
@@ -459,6 +483,8 @@ def _evaluate(args: argparse.Namespace, run: Plan) -> int:
     try:
         made = provenance(args, run, env)
         old = _resumed(run) if args.resume else None
+        if old is not None:
+            old = _relocated(old, made)
         if old is not None:  # all but the encoder can be compared before it loads
             _check_same(old, made, run.out, ENCODER_FIELDS)
         encoder = run_encoder(args.require_encoder)

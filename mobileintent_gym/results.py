@@ -36,8 +36,9 @@ from mobileintent_gym.rollouts import EpisodeRecord
 _HEAD = '{"provenance": '
 _EPISODES = '"episodes": ['
 # Provenance fields that may differ between a run and its resumption: the start, and the
-# folder the environment named for profiles (the profiles found are compared by content).
-UNCHECKED_ON_RESUME = frozenset({"started", "profiles_env"})
+# folders profiles were looked up in, --profiles and the environment's (the profiles found
+# are compared by content).
+UNCHECKED_ON_RESUME = frozenset({"started", "profiles", "profiles_env"})
 # Provenance fields known only once the encoder is loaded.
 ENCODER_FIELDS = frozenset({"encoder", "encoder_fallback"})
 

@@ -556,6 +556,45 @@ def test_a_resume_with_the_same_profiles_found_elsewhere_continues(tmp_path, mon
     assert json.loads(out.read_text())["episodes"] == record["episodes"]
 
 
+@pytest.mark.parametrize("given", ["folder", "file"])
+def test_a_resume_after_the_profiles_moved_continues_with_them_where_they_are(tmp_path,
+                                                                            given, capsys):
+    # --profiles and a profile's path were compared as given: a folder moved (renamed,
+    # mounted elsewhere) made a run impossible to resume, though the profiles were the same.
+    out = tmp_path / "run.json"
+
+    def users(folder):
+        return (("--profiles", str(folder)) if given == "folder"
+                else ("--users", str(folder / "demo-ana.json")))
+
+    (tmp_path / "one").mkdir()
+    shutil.copy(BUILT_IN / "demo-ana.json", tmp_path / "one")
+    assert run(*users(tmp_path / "one"), "--tasks", *TASKS[:2], "--out", str(out)) == 0
+    whole = json.loads(out.read_text())
+    out.write_text(json.dumps({**whole, "episodes": whole["episodes"][:1]}))
+    (tmp_path / "one").rename(tmp_path / "two")
+    capsys.readouterr()
+    assert run(*users(tmp_path / "two"), "--tasks", *TASKS[:2], "--out", str(out),
+               "--resume") == 0
+    assert "resuming" in capsys.readouterr().err
+    again = json.loads(out.read_text())
+    moved = str(tmp_path / "two" / "demo-ana.json") if given == "file" else "demo-ana"
+    assert again["provenance"]["users"] == [moved]
+    assert [e["user"] for e in again["episodes"]] == [moved, moved]
+    assert again["scores"] == whole["scores"]
+    fields = ("task", "success", "steps", "seed", "instruction", "target")
+    assert ([{k: e[k] for k in fields} for e in again["episodes"]]
+            == [{k: e[k] for k in fields} for e in whole["episodes"]])
+    if given == "file":  # another profile at the new place is another user
+        out.write_text(json.dumps({**whole, "episodes": whole["episodes"][:1]}))
+        profile = json.loads((tmp_path / "two" / "demo-ana.json").read_text())
+        profile["demographics"]["age"] = "45-54 years old"
+        (tmp_path / "two" / "demo-ana.json").write_text(json.dumps(profile))
+        assert run(*users(tmp_path / "two"), "--tasks", *TASKS[:2], "--out", str(out),
+                   "--resume") == 2
+        assert "profiles_content" in capsys.readouterr().err
+
+
 def test_a_resume_killed_while_it_rewrites_the_file_keeps_every_episode(agent_module,
                                                                        tmp_path, monkeypatch):
     # A resumed run writes its earlier episodes anew; the file used to be emptied first,
