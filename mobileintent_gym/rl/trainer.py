@@ -60,6 +60,7 @@ from mobileintent_gym.rl.runs import (
     run_settings,
     write_config,
 )
+from mobileintent_gym.rl.stopping import Stopping
 from mobileintent_gym.rollouts import episodes
 from mobileintent_gym.tasks import chosen_tasks
 from mobileintent_gym.users.sets import resolve_users
@@ -108,6 +109,7 @@ class RepairTrainer:
         self.envs = make_envs(2 * config.per_user, **kwargs) if self.pool is None else []
         self.done = 0  # updates completed
         self.closed = False  # by close(): its envs and Ray pool are gone
+        self.stopping = Stopping()  # where Ctrl-C stops train()
 
     def train(self, progress: bool = True, resume: bool = False) -> list[dict[str, Any]]:
         """Run the remaining updates, logging each; returns the rows logged by this call.
@@ -155,19 +157,36 @@ class RepairTrainer:
     def _updates(self, out: Path, log: RunLog, progress: bool) -> list[dict[str, Any]]:
         """The remaining updates, each logged (and validated, checkpointed when due).
 
-        Stopped (Ctrl-C), it says which finished updates ``--resume`` runs again: those
-        since the latest checkpoint.
+        Ctrl-C stops the rollouts and the validation at once, and an optimiser step once it
+        is done (:class:`~.stopping.Stopping`); the updates done since the latest checkpoint
+        are then saved as one. A second Ctrl-C stops at once: those updates are lost, and
+        it says which ``--resume`` runs again.
         """
         try:
-            return self._run_updates(out, log, progress)
+            with self.stopping:
+                return self._run_updates(out, log, progress)
         except KeyboardInterrupt:
-            kept = latest_checkpoint(out)
-            if self.done > kept:
-                start = f"checkpoint-{kept}" if kept else "update 0 (no checkpoint yet)"
-                logger.warn(f"stopped after update {self.done}: --resume goes on from "
-                            f"{start}, running updates {kept + 1}-{self.done} again "
-                            "(--checkpoint-every sets how often one is kept)")
+            self._stopped(out)
             raise
+
+    def _stopped(self, out: Path) -> None:
+        """After Ctrl-C: save the updates done since the latest checkpoint, or say they are lost.
+
+        They can be saved unless a second Ctrl-C stopped an optimiser step half done.
+        """
+        kept = latest_checkpoint(out)
+        if self.done <= kept:
+            return
+        if self.stopping.whole:
+            self.save(out / f"checkpoint-{self.done}")
+            logger.warn(f"stopped after update {self.done}, saved as checkpoint-{self.done}: "
+                        "--resume goes on from it")
+            return
+        start = f"checkpoint-{kept}" if kept else "update 0 (no checkpoint yet)"
+        logger.warn(f"stopped after update {self.done}, unsaved (stopped at once by a second "
+                    f"Ctrl-C, or trained outside the main thread): --resume goes on from "
+                    f"{start}, running updates {kept + 1}-{self.done} again "
+                    "(--checkpoint-every sets how often one is kept)")
 
     def _run_updates(self, out: Path, log: RunLog, progress: bool) -> list[dict[str, Any]]:
         tqdm = require("tqdm.auto", "llm").tqdm
@@ -175,10 +194,15 @@ class RepairTrainer:
         with tqdm(total=config.updates, initial=self.done, disable=not progress,
                   desc="RePAIR") as bar:
             while self.done < config.updates:
+                self.stopping.check()  # held since the last update's optimiser step
                 row = self.update()
-                if config.val_every and self.done % config.val_every == 0:
-                    row.update({f"val_{k}": v for k, v in self.validate().items()})
-                log.write(row)
+                try:  # not once Ctrl-C was pressed: the run stops after this update
+                    due = config.val_every and self.done % config.val_every == 0
+                    if due and not self.stopping.requested:
+                        with self.stopping.abortable():
+                            row.update({f"val_{k}": v for k, v in self.validate().items()})
+                finally:  # stopped while validating: logged without it
+                    log.write(row)
                 rows.append(row)
                 bar.update(1)
                 bar.set_postfix(ret=f"{row['return']:.2f}", kl=f"{row['kl']:.4f}")
@@ -191,7 +215,8 @@ class RepairTrainer:
         """One group and one optimiser step; returns the update's log row."""
         index = self.done + 1
         started = time.perf_counter()
-        group = self.group(index)
+        with self.stopping.abortable():
+            group = self.group(index)
         records = group.records
         turns = [[t.generation for t in r.turns] for r in records]
         generated = sum(len(g.response_ids) for rollout in turns for g in rollout)

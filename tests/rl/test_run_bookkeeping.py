@@ -10,6 +10,7 @@ test_trainer.py, whose smoke test checks the same run end to end (in minutes).
 import contextlib
 import csv
 import dataclasses
+import signal
 import warnings
 from pathlib import Path
 from types import SimpleNamespace
@@ -30,6 +31,7 @@ from mobileintent_gym.rl.runs import (  # noqa: E402
     run_settings,
     write_config,
 )
+from mobileintent_gym.rl.stopping import Stopping  # noqa: E402
 from tests.helpers import written_by_another_process  # noqa: E402
 
 
@@ -86,20 +88,24 @@ def test_resuming_into_a_folder_without_a_run_warns_once(tmp_path):
     assert [str(w.message).count("holds no run to continue") for w in caught] == [1]
 
 
-def test_a_stopped_run_says_which_updates_a_resume_runs_again(tmp_path, monkeypatch):
+def test_a_run_stopped_at_once_says_which_updates_a_resume_runs_again(tmp_path, monkeypatch):
     # Ctrl-C said "interrupted" only: the updates since the last checkpoint (up to 19 of
-    # the default 20, hours on a CPU) were lost without a word.
+    # the default 20, hours on a CPU) were lost without a word. Pressed twice, it stops an
+    # optimiser step half done: those updates cannot be saved.
     from mobileintent_gym.rl.trainer import RepairTrainer
 
     (tmp_path / "checkpoint-2").mkdir()
     trainer = object.__new__(RepairTrainer)  # no model: the loop itself is stood in for
+    trainer.stopping = Stopping()
 
     def stopped(self, out, log, progress):
         self.done = 5
-        raise KeyboardInterrupt
+        signal.raise_signal(signal.SIGINT)  # held: an optimiser step is under way
+        signal.raise_signal(signal.SIGINT)  # pressed again: at once
 
     monkeypatch.setattr(RepairTrainer, "_run_updates", stopped)
-    with pytest.warns(UserWarning, match=r"stopped after update 5: --resume goes on from "
+    with pytest.warns(UserWarning, match=r"stopped after update 5, unsaved \(stopped at once "
+                                         r"by a second Ctrl-C.*\): --resume goes on from "
                                          r"checkpoint-2, running updates 3-5 again"), \
             pytest.raises(KeyboardInterrupt):
         trainer._updates(tmp_path, None, False)
@@ -108,6 +114,56 @@ def test_a_stopped_run_says_which_updates_a_resume_runs_again(tmp_path, monkeypa
                                          r"running updates 1-5 again"), \
             pytest.raises(KeyboardInterrupt):
         trainer._updates(tmp_path, None, False)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+
+
+def stoppable_trainer(tmp_path, monkeypatch, **settings):
+    """A trainer whose rollouts and optimiser steps are stood in for, its state saved."""
+    monkeypatch.setattr(trainer_module, "save_adapters", lambda policy, folder: None)
+    monkeypatch.setattr(trainer_module, "plot_log", lambda rows, path: path)
+    trainer = bare_trainer(tmp_path, **settings)
+    trainer.policy = _Policy()
+    trainer.optimizer = torch.optim.SGD(trainer.policy.parameters(), lr=0.0)
+    trainer.group = lambda index: _Group()
+    trainer.policy_step = lambda turns, advantages: {"loss": 0.0, "kl": 0.0, "clipped": 0.0}
+    return trainer
+
+
+def ctrl_c_at(calls, at):
+    """``calls`` wrapped to press Ctrl-C on its call number ``at`` (1 first), then go on."""
+    count = []
+
+    def wrapped(*args):
+        count.append(1)
+        if len(count) == at:
+            signal.raise_signal(signal.SIGINT)
+        return calls(*args)
+
+    return wrapped
+
+
+@pytest.mark.parametrize(("part", "saved"), [
+    ("policy_step", 3),  # the step runs to its end: update 3 is logged (not validated)
+    ("group", 2),  # the rollouts stop at once: update 3 never happens
+    ("validate", 3),  # update 3 is logged without its validation
+])
+def test_ctrl_c_saves_the_updates_done_since_the_last_checkpoint(tmp_path, monkeypatch, part,
+                                                                saved):
+    trainer = stoppable_trainer(tmp_path, monkeypatch, updates=6, val_every=1)
+    trainer.validate = lambda: {"task_sr": 0.5, "sar": 0.5, "sar_uc": 0.5, "sar_ua": 0.5}
+    setattr(trainer, part, ctrl_c_at(getattr(trainer, part), 3))
+    with pytest.warns(UserWarning, match=f"stopped after update {saved}, saved as "
+                                         f"checkpoint-{saved}: --resume goes on from it"), \
+            pytest.raises(KeyboardInterrupt):
+        trainer.train(progress=False)
+    out = Path(trainer.config.out)
+    assert [n for n, _ in checkpoints(out)] == [saved]
+    assert torch.load(out / f"checkpoint-{saved}" / "trainer.pt")["done"] == saved
+    assert _log(out) == [str(u) for u in range(1, saved + 1)]
+    with (out / "log.csv").open(newline="") as handle:
+        validated = [row["val_sar"] != "" for row in csv.DictReader(handle)]
+    assert validated == [True] * (saved - 1) + [part == "group"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 class _Group:
@@ -137,6 +193,7 @@ def bare_trainer(tmp_path, **settings):
     trainer.envs, trainer.pool = [], None
     trainer.config = trainer_module.RepairConfig(out=str(tmp_path / "run"), **settings)
     trainer.lm = SimpleNamespace(name=BASE)  # the model it loaded
+    trainer.stopping = Stopping()
     return trainer
 
 

@@ -14,8 +14,12 @@ import dataclasses
 import importlib.util
 import json
 import math
+import os
 import re
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -108,6 +112,31 @@ def test_two_updates_run_log_checkpoint_and_resume_as_one_run(tiny_lm_folder, tm
     assert "update 2: return=" in said.out
     if importlib.util.find_spec("tensorboard") is not None:  # optional: events files too
         assert any((out / "tensorboard").glob("events.out.tfevents.*"))
+
+
+def test_ctrl_c_in_a_running_command_saves_what_it_trained_since_the_last_checkpoint(
+        tiny_lm_folder, tmp_path):
+    # Ctrl-C lost every update since the last checkpoint (up to 19 of the default 20).
+    # A real SIGINT to the command, wherever it lands once an update is logged.
+    out = tmp_path / "repair"
+    command = [sys.executable, "-m", "mobileintent_gym", *SMOKE, "--model", str(tiny_lm_folder),
+               "--out", str(out), "--updates", "100", "--checkpoint-every", "100"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=env)
+    try:
+        while not ((out / "log.csv").exists() and rows(out / "log.csv")):
+            assert run.poll() is None, run.communicate()
+            time.sleep(0.2)
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=600)
+    finally:
+        run.kill()
+    logged = len(rows(out / "log.csv"))
+    assert run.returncode == 130, err
+    assert [p.name for p in out.glob("checkpoint-*")] == [f"checkpoint-{logged}"]
+    assert torch.load(out / f"checkpoint-{logged}" / "trainer.pt")["done"] == logged
+    assert f"stopped after update {logged}, saved as checkpoint-{logged}" in err
 
 
 def test_a_run_is_neither_overwritten_nor_resumed_with_other_settings(tmp_path, capsys):
