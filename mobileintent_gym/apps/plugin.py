@@ -32,14 +32,22 @@ DEFAULT_OWNER = "Alex Morgan"
 """The owner's name on a phone without a user (random lists: ``App.initial_state``)."""
 
 
+# Latin letters that no accent removal makes plain (Unicode gives them no decomposition),
+# written as these languages write them without their letters.
+_PLAIN_LATIN = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d",
+                              "ð": "d", "þ": "th", "ı": "i", "ħ": "h", "ŧ": "t", "ŋ": "ng"})
+
+
 def user_handle(name: str, joiner: str = "_") -> str:
     """A user name made of a display name: ``Lucía Hernández`` → ``lucia_hernandez``.
 
-    Letters lose their accents and are lower-cased; every run of other characters between
-    them becomes ``joiner``. A name without letters or digits gives ``me``.
+    Letters lose their accents and are lower-cased (``Sølvi Ødegård`` → ``solvi_odegard``,
+    ``Þór`` → ``thor``); letters of other scripts stay as they are. Every run of other
+    characters between them becomes ``joiner``. A name without letters or digits gives
+    ``me``.
     """
     plain = "".join(ch for ch in unicodedata.normalize("NFKD", name.lower())
-                    if not unicodedata.combining(ch))
+                    if not unicodedata.combining(ch)).translate(_PLAIN_LATIN)
     return joiner.join(re.findall(r"[^\W_]+", plain)) or "me"
 
 

@@ -140,6 +140,13 @@ def test_a_renamed_user_is_built_anew_not_served_the_old_name_from_the_cache(tmp
     ("Jun-ho Park", "", "junhopark"),
     ("Mei Ling Tan", ".", "mei.ling.tan"),
     ("---", "_", "me"),
+    # Letters without a decomposition were kept: a handle and an e-mail address of "ø".
+    ("Sølvi Ødegård", "_", "solvi_odegard"),
+    ("Łukasz Żółć", ".", "lukasz.zolc"),
+    ("Þórdís Ævarsdóttir", "_", "thordis_aevarsdottir"),
+    ("Jürgen Straße", "", "jurgenstrasse"),
+    ("Đorđe Ðokić", "_", "dorde_dokic"),
+    ("王伟", "_", "王伟"),  # another script: as it is
 ])
 def test_a_handle_is_the_names_letters_and_digits_lower_cased_without_accents(name, joiner,
                                                                              handle):
