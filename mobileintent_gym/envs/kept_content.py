@@ -68,8 +68,8 @@ def held(device: Any) -> dict[str, str] | None:
 
     try:
         report = _report(device, STATE_COMMAND)
-    except DeviceCommandError:  # a real device: no such service
-        return None
+    except DeviceCommandError:  # a real device (no such service), or the command failed
+        return None  # (restore, at every episode, names what it says then)
     return None if report is None or report.get("user", NO_USER_NAME) == NO_USER_NAME else report
 
 
@@ -99,7 +99,13 @@ class KeptContent:
 
         Building an uncached user's content can take a minute; the device says at once whose
         content it holds. Nothing changes on it. :meth:`start` checks again, the model
-        that ranked the content too, at every episode; this asks once per user and settings.
+        that ranked the content too, at every episode; this asks once per user and settings
+        (again after :meth:`start` refused the device).
+
+        Args:
+            device: The device.
+            user: The user's id (a profile's ``user_id``, as the device names it).
+            pair: The PAIR settings the env builds the user's content with.
 
         Raises:
             DeviceError: When the device holds another user's content, or content built
@@ -133,7 +139,9 @@ class KeptContent:
         served = restore(device)
         if served is not None:
             self.completed.clear()
+            self._vetted = None  # re-served since it was asked: ask again before a build
             _check_served(served, task.user, pair, encoder)
+            self._vetted = task.user, pair.summary()
             return
         if not self._warned:
             self._warned = True

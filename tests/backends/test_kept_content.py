@@ -5,11 +5,12 @@ phone, as `serve-adb --user` does; the env is told the device holds the content.
 """
 
 import contextlib
+from pathlib import Path
 
 import gymnasium as gym
 import pytest
 
-import mobileintent_gym  # noqa: F401  (registers the envs)
+import mobileintent_gym.users  # (also registers the envs)
 from mobileintent_gym.agents import OracleAgent
 from mobileintent_gym.backends.adb import AdbConfig, AdbDevice
 from mobileintent_gym.envs import execute as execute_module
@@ -101,6 +102,20 @@ def test_content_built_with_another_pair_seed_is_refused(anas_phone, monkeypatch
                             r"\(env: 5\); serve-adb --seed 5")
     with played(anas_phone, ["demo-ana"], pair=PairConfig(seed=5)) as env, refused:
         env.reset(options={"task": "G-SPT-03:common:explicit"})
+
+
+def test_a_user_given_by_a_profiles_path_plays_on_the_phone_served_with_it(anas_phone,
+                                                                          tmp_path):
+    # The device names the profile's user id: a path, or a file named otherwise, was
+    # compared as given and refused ("the content of 'demo-ana', the episode is for
+    # '/…/ana.json'").
+    profile = tmp_path / "ana.json"
+    profile.write_bytes((Path(mobileintent_gym.users.__file__).parent / "profiles"
+                         / "demo-ana.json").read_bytes())
+    with played(anas_phone, [str(profile)]) as env:
+        _, info = env.reset(options={"task": "G-SPT-03:common:explicit"})
+        assert info["task"] == "G-SPT-03:common:explicit"
+        assert env.unwrapped.task.user == "demo-ana"
 
 
 def test_the_device_is_asked_what_it_holds_once_per_user(anas_phone):
