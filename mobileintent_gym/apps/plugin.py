@@ -33,7 +33,7 @@ DEFAULT_OWNER = "Alex Morgan"
 
 
 # Latin letters that no accent removal makes plain (Unicode gives them no decomposition),
-# written as these languages write them without their letters.
+# as the nearest plain Latin letters.
 _PLAIN_LATIN = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d",
                               "ð": "d", "þ": "th", "ı": "i", "ħ": "h", "ŧ": "t", "ŋ": "ng"})
 

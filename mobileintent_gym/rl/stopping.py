@@ -22,15 +22,18 @@ class Stopping:
 
     Inside :meth:`abortable` blocks it raises ``KeyboardInterrupt`` at once; elsewhere it
     is held until :meth:`check`. A second Ctrl-C while one is held raises at once, wherever
-    the loop is (:attr:`forced`): a run that hangs can always be stopped. Outside the main
-    thread (where Python cannot take signals) nothing is held, and a stop is never whole.
+    the loop is (:attr:`forced`): a run that hangs can always be stopped. An error out of
+    a :meth:`changing` block (an interrupt raised by other code too) leaves the weights
+    half changed. Outside the main thread (where Python cannot take signals) nothing is
+    held, and a stop is never whole.
 
     Example:
         >>> stopping = Stopping()
         >>> with stopping:
         ...     with stopping.abortable():
         ...         pass  # roll out: Ctrl-C stops here at once
-        ...     pass      # the optimiser step: Ctrl-C waits
+        ...     with stopping.changing():
+        ...         pass  # the optimiser step: Ctrl-C waits
         ...     stopping.check()  # and lands here
         >>> stopping.whole
         True
@@ -40,25 +43,40 @@ class Stopping:
         self.requested = False  # a Ctrl-C is held
         self.forced = False  # a second one stopped the loop where it was
         self._abortable = 0
+        self._torn = False  # an error left a change of the weights half done
         self._previous: Any = None
-        self._installed = False
+        self._installed = self._active = False
 
     @property
     def whole(self) -> bool:
-        """A stop of this loop left no optimiser step half done (its state can be saved)."""
-        return self._installed and not self.forced
+        """The last loop stopped with no change of its weights half done (it can be saved)."""
+        return self._installed and not (self.forced or self._torn)
 
     def __enter__(self) -> Stopping:
-        self.requested = self.forced = self._installed = False
+        if self._active:
+            raise RuntimeError("this Stopping already holds Ctrl-C back for a loop")
+        self.requested = self.forced = self._torn = self._installed = False
         if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._arrived)
-            self._installed = True
+            previous = signal.signal(signal.SIGINT, self._arrived)
+            # None: a handler not set from Python, which Python cannot set back.
+            self._previous = signal.default_int_handler if previous is None else previous
+            self._installed = self._active = True
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
-        if self._installed:
+        if self._active:
             signal.signal(signal.SIGINT, self._previous)
+            self._active = False
+
+    @contextlib.contextmanager
+    def changing(self) -> Iterator[None]:
+        """A part that changes the weights: any error out of it leaves them half changed."""
+        try:
+            yield
+        except BaseException:
+            self._torn = True
+            raise
 
     @contextlib.contextmanager
     def abortable(self) -> Iterator[None]:

@@ -196,9 +196,9 @@ class RepairTrainer:
             while self.done < config.updates:
                 self.stopping.check()  # held since the last update's optimiser step
                 row = self.update()
-                try:  # not once Ctrl-C was pressed: the run stops after this update
+                try:  # with Ctrl-C held, only the last update (the run ends with it)
                     due = config.val_every and self.done % config.val_every == 0
-                    if due and not self.stopping.requested:
+                    if due and (self.done == config.updates or not self.stopping.requested):
                         with self.stopping.abortable():
                             row.update({f"val_{k}": v for k, v in self.validate().items()})
                 finally:  # stopped while validating: logged without it
@@ -223,8 +223,9 @@ class RepairTrainer:
         gen_seconds = time.perf_counter() - started
         results = [r.result for r in records]
         advantages = group.advantages()
-        stats = self.policy_step(turns, advantages)
-        self.done = index
+        with self.stopping.changing():
+            stats = self.policy_step(turns, advantages)
+            self.done = index
         scores = pair_scores(results)
         return {"update": index, "task": group.task, "users": "+".join(dict.fromkeys(group.users)),
                 "return": float(np.mean([sum(r.rewards) for r in results])),

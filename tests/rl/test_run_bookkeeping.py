@@ -166,6 +166,43 @@ def test_ctrl_c_saves_the_updates_done_since_the_last_checkpoint(tmp_path, monke
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_an_interrupt_from_inside_the_optimiser_step_saves_nothing(tmp_path, monkeypatch):
+    # Not Ctrl-C (held there) but raised by the code itself: the weights may be half
+    # changed, so update 2 (logged) is not saved over them.
+    trainer = stoppable_trainer(tmp_path, monkeypatch, updates=6)
+    step = trainer.policy_step
+    trainer.policy_step = lambda *a: step(*a) if trainer.done < 2 else _interrupt()
+    with pytest.warns(UserWarning, match=r"stopped after update 2, unsaved .* running "
+                                         r"updates 1-2 again"), \
+            pytest.raises(KeyboardInterrupt):
+        trainer.train(progress=False)
+    assert checkpoints(Path(trainer.config.out)) == []
+
+
+def _interrupt():
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_in_the_last_update_lets_the_run_end_whole(tmp_path, monkeypatch):
+    # Held during the last optimiser step, it skipped the last validation, which no
+    # resume would run: the run ends as it would have (validated, adapters written).
+    trainer = stoppable_trainer(tmp_path, monkeypatch, updates=2, val_every=2)
+    trainer.validate = lambda: {"task_sr": 0.5, "sar": 0.5, "sar_uc": 0.5, "sar_ua": 0.5}
+    trainer.policy_step = ctrl_c_at(trainer.policy_step, 2)
+    rows = trainer.train(progress=False)
+    assert [r["update"] for r in rows] == [1, 2] and rows[1]["val_sar"] == 0.5
+    assert [n for n, _ in checkpoints(Path(trainer.config.out))] == [2]
+
+
+def test_a_stopping_holds_ctrl_c_for_one_loop_at_a_time():
+    stopping = Stopping()
+    with stopping:
+        with pytest.raises(RuntimeError, match="already holds Ctrl-C back"), stopping:
+            pass
+        assert signal.getsignal(signal.SIGINT) == stopping._arrived  # still its own
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 class _Group:
     task = "G-WCT-01:common:explicit"
 
