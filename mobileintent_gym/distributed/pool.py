@@ -1,6 +1,7 @@
 """Rollouts on Ray: actors that each hold an env, results streamed back as they finish.
 
-Ray is the engine: episodes go to idle actors through Ray's ``ActorPool``; an actor whose
+Ray is the engine: each idle actor is sent an episode, and results are taken as Ray says
+they are ready (``ray.wait``); an actor whose
 process dies (a crash, the OOM killer, ``os.kill``, a lost node) is restarted by Ray
 (``max_restarts``) and its unfinished episode is run again there
 (``max_task_retries``). Every episode resets its env with its own seed and gets a fresh
@@ -13,6 +14,10 @@ Actors start with one thread per numeric library
 between episodes (:mod:`mobileintent_gym.distributed.heap`). They import the package as
 the driver does: installed, or, on a local cluster, from the driver's working directory,
 which Ray puts on their path.
+
+Ray starts with Ctrl-C held back (in its midst it crashed the process), and closing the
+pool cancels the episodes under way before it kills the actors (Ray said each "will be
+retried").
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import os
 import re
 import socket
 import time
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -34,6 +40,7 @@ from mobileintent_gym.checks import MAX_PORT, is_digits, positive_integer
 from mobileintent_gym.console import Progress
 from mobileintent_gym.distributed.heap import HeapTrimmer
 from mobileintent_gym.distributed.threads import usable_cpus, worker_thread_env
+from mobileintent_gym.envs.vector_calls import CtrlC
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.rollouts import AgentFactory, Episode, EpisodeRecord
 
@@ -198,6 +205,18 @@ def _actor_error(err: Exception) -> ActorsLostError:
     return ActorsLostError(f"an actor died more than its restarts allow ({said})")
 
 
+def _result(ray: Any, reference: Any) -> tuple[int, EpisodeRecord]:
+    """What an episode's task returned, or its error as :meth:`RolloutPool.stream` raises it."""
+    try:
+        return ray.get(reference)
+    except ray.exceptions.RayActorError as err:
+        raise _actor_error(err) from err
+    except ray.exceptions.RayTaskError as err:
+        if isinstance(err.cause, MobileIntentError):  # a mistake, named in one line
+            raise err.cause from None
+        raise
+
+
 def _one_line(err: BaseException) -> str:
     """``Type: message`` of ``err`` on one line (its lines joined by ``; ``).
 
@@ -304,8 +323,8 @@ class RolloutPool:
         self._owns_ray = not ray.is_initialized()
         if not self._owns_ray:
             _warn_if_elsewhere(address, ray)
-        local = self._owns_ray and self._init(address, num_actors) is None
         try:
+            local = self._owns_ray and self._init(address, num_actors) is None
             cpus = ray.cluster_resources().get("CPU", 0.0)
             if num_actors is None:  # Ray's count follows CPU quotas but not the affinity mask
                 num_actors = max(1, min(int(cpus), usable_cpus()) if local else int(cpus))
@@ -332,8 +351,9 @@ class RolloutPool:
         address = ray_address(address)
         local = address in (None, "local")
         try:
-            self._ray.init(address=address, num_cpus=num_actors if local else None,
-                           include_dashboard=False)
+            with CtrlC():  # held until Ray has started: in its midst, it crashed the process
+                self._ray.init(address=address, num_cpus=num_actors if local else None,
+                               include_dashboard=False)
         except (ValueError, ConnectionError, RuntimeError) as err:
             self._ray.shutdown()
             raise RolloutError(f"Ray cannot start at {address or 'a new local cluster'!r}: "
@@ -358,23 +378,23 @@ class RolloutPool:
                 ``cause`` is that error).
         """
         ray = self._ray
-        pool = require("ray.util", "distributed").ActorPool(self.actors)
         by_value = require("ray.cloudpickle", "distributed").register_pickle_by_value
         for module in agent_file_modules():  # helpers beside an agent file: the actors
             by_value(module)  # have no folder to import them from
         agent = [_put_agent(ray, make_agent)]  # in a list: see RolloutActor.run
-        for index, episode in enumerate(episodes):
-            pool.submit(lambda actor, item: actor.run.remote(agent, *item),
-                        (index, tuple(episode)))
-        while pool.has_next():
-            try:
-                yield pool.get_next_unordered()
-            except ray.exceptions.RayActorError as err:
-                raise _actor_error(err) from err
-            except ray.exceptions.RayTaskError as err:
-                if isinstance(err.cause, MobileIntentError):  # a mistake, named in one line
-                    raise err.cause from None
-                raise
+        waiting, idle = deque(enumerate(episodes)), list(self.actors)
+        running: dict[Any, Any] = {}  # each episode under way: its result, its actor
+        try:
+            while waiting or running:
+                while waiting and idle:  # one episode per actor at a time
+                    actor, (index, episode) = idle.pop(), waiting.popleft()
+                    running[actor.run.remote(agent, index, tuple(episode))] = actor
+                (finished,), _ = ray.wait(list(running), num_returns=1)
+                idle.append(running.pop(finished))
+                yield _result(ray, finished)
+        finally:  # left (a break, Ctrl-C, an error): what runs is not to be retried,
+            for ref in running:  # nor said by Ray to be, when close() kills its actor
+                ray.cancel(ref)
 
     def run(self, episodes: Sequence[Episode], make_agent: AgentFactory
             ) -> list[EpisodeRecord]:
@@ -414,6 +434,8 @@ class RolloutPool:
             closing = [actor.close.remote() for actor in self.actors]
             with contextlib.suppress(Exception):  # a dead actor, one still busy: killed below
                 self._ray.get(closing, timeout=CLOSE_SECONDS)
+            for ref in closing:  # still queued behind an episode: cancelled, as it is
+                self._ray.cancel(ref)
             for actor in self.actors:
                 self._ray.kill(actor)
         self.actors = []

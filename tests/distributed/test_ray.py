@@ -604,3 +604,30 @@ def test_a_pool_runs_each_runs_own_agent_not_the_first_ones(cluster, single_proc
     assert first == [run(single_process, AGENTS["oracle"], e) for e in work]
     assert second == [run(single_process, AGENTS["random"], e) for e in work]
     assert first != second
+
+
+
+def test_a_pool_closed_with_episodes_under_way_cancels_them_without_a_word_of_retries():
+    # Closed while its actors ran episodes (a stream left, Ctrl-C), the pool killed them:
+    # Ray said of each episode and close that it "will be retried", though none was.
+    code = ("import time\n"
+            "from mobileintent_gym.distributed import RolloutPool\n"
+            "from mobileintent_gym.rollouts import episodes\n"
+            "from mobileintent_gym.users import PairConfig\n"
+            "class Slow:\n"
+            "    def __init__(self, env, seed): pass\n"
+            "    def act(self, observation, info):\n"
+            "        time.sleep(0.5)\n"
+            "        return 'PRESS[BACK]'\n"
+            "work = episodes(['demo-ana'], ['G-SPT-03:common:explicit'] * 1, 0) * 8\n"
+            "pool = RolloutPool(2, env_kwargs={'observation': ('instruction',), 'pair': "
+            "PairConfig(encoder='lexical')}, progress=False)\n"
+            "for record in pool.stream(work, Slow):\n"
+            "    break\n"
+            "pool.close()\n"
+            "print('closed')\n")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, check=False)
+    said = ran.stdout + ran.stderr
+    assert ran.returncode == 0 and "closed" in ran.stdout, said[-3000:]
+    assert "retried" not in said, said[-3000:]
