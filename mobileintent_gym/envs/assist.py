@@ -186,7 +186,7 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
                                       self.match_threshold, self._lives[user].content)
         self._texts = {"profile": persona_text(past), "history": history_text(past, self.history)}
         self.mode, self._answers, self._agent_steps, self._user = WATCH, [], 0, user
-        return self._obs(), {"user": user, "day": day}
+        return self._obs(), {"user": session.user, "day": day}
 
     def _obs(self) -> dict[str, Any]:
         route = self.device.route()

@@ -18,7 +18,8 @@ class Drawn(NamedTuple):
     """The user and day an episode is about.
 
     Attributes:
-        user: The user's profile id.
+        user: The user as given or drawn (a profile's name or path; ``session.user`` is
+            the profile's id, which ``info["user"]`` reports).
         history: Every session before the played day: the ``history_days`` days of
             history and the later days before the played one.
         session: The played day's session.

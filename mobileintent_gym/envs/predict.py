@@ -116,7 +116,7 @@ class PredictEnv(Screenless, gym.Env[dict[str, str], str]):
               ) -> tuple[dict[str, str], dict[str, Any]]:
         """Draw a user and a predicted day (or take those ``options`` name)."""
         with refusable_reset(self, seed) as rng:  # a refused one changes no later episode
-            user, history, session, day = draw_day(options, rng, self.users,
+            _, history, session, day = draw_day(options, rng, self.users,
                                                    self.history_days, self.predict_days,
                                                    self.data_seed, self.config)
         self.past = [s for past in history for s in past.done()]
@@ -125,7 +125,7 @@ class PredictEnv(Screenless, gym.Env[dict[str, str], str]):
         # Acc-S compares behaviours, and an agent may well predict one of the history's.
         self.encoder.keep_known([s.intention for s in (*self.past, *self.targets)])
         self._t, self._guesses = 0, []
-        return self._obs(), {"user": user, "day": day, "intentions": len(self.targets)}
+        return self._obs(), {"user": session.user, "day": day, "intentions": len(self.targets)}
 
     def _obs(self) -> dict[str, str]:
         target = self.targets[min(self._t, len(self.targets) - 1)]

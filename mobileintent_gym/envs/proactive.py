@@ -200,7 +200,7 @@ class ProactiveEnv(gym.Env[dict[str, Any], str]):
         self._texts = {"profile": persona_text(past), "history": history_text(past, self.history),
                        "candidates": "\n".join(self.matcher.known)}
         self._t, self._said, self.outcomes = 0, [], []
-        return self._obs(), {"user": user, "day": day, "turns": self.stream.turns}
+        return self._obs(), {"user": session.user, "day": day, "turns": self.stream.turns}
 
     def _obs(self) -> dict[str, Any]:
         turn = min(self._t, self.stream.turns - 1)

@@ -131,7 +131,7 @@ class UnderstandEnv(Screenless, gym.Env[dict[str, Any], str]):
         self._session, self._done, self.segments = sessions[day], False, segments
         self.truth, self._obs = self._truth(), obs
         self.encoder.keep_known([text for text, _ in self.truth])  # what Acc-S compares
-        return self._fresh_obs(), {"user": user, "day": int(day), "start": int(start),
+        return self._fresh_obs(), {"user": self._session.user, "day": int(day), "start": int(start),
                                    "segments": len(self.segments)}
 
     def _whole_days(self, user: str) -> list[int]:

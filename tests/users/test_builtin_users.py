@@ -66,6 +66,18 @@ def test_an_env_refuses_two_users_who_are_one(tmp_path, env_id):
     gym.make(env_id, users=["demo-ana", "demo-ben"]).close()  # two people: both kept
 
 
+@pytest.mark.parametrize("env_id", [spec.id for spec in ENV_SPECS])
+def test_every_env_names_a_user_given_by_a_profiles_path_by_its_id(tmp_path, env_id):
+    # Understand, Predict, Proactive and Assist said the path, Execute and Session the id
+    # (Assist both within one episode): one person's results were two users' in a log.
+    import gymnasium as gym
+
+    path = tmp_path / "ana.json"
+    path.write_text((builtin_profiles_dir() / "demo-ana.json").read_text())
+    with gym.make(env_id, users=[str(path)]) as env:
+        assert env.reset(seed=0)[1]["user"] == "demo-ana"
+
+
 def test_two_ids_one_folder_on_a_disk_that_ignores_case_are_refused(tmp_path):
     # "kofi" and "Kofi" (or an accent composed and decomposed) were two users: generate
     # wrote a folder for each, one folder on macOS and Windows, where one overwrote the other.
