@@ -147,15 +147,18 @@ def ordered(items: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(sorted(items, key=str) if isinstance(items, Set) else items)
 
 
-def reset_options(options: Any, known: Iterable[str],
-                  integers: Iterable[str] = ()) -> dict[str, Any]:
+def reset_options(options: Any, known: Iterable[str], integers: Iterable[str] = (),
+                  below: Mapping[str, int] | None = None) -> dict[str, Any]:
     """An env's reset ``options`` as a dict, each checked to be one of ``known``.
 
-    The options named in ``integers`` must be integers where given (not ``None``).
+    The options named in ``integers`` must be integers where given (not ``None``), those
+    named in ``below`` at least 0 and below its value (an index, checked before the work
+    that depends on it).
 
     Raises:
         InvalidOptionsError: When ``options`` is not a dict (or ``None``), names an
-            unknown option, or gives one of ``integers`` another value.
+            unknown option, gives one of ``integers`` another value, or one of ``below``
+            a value out of its range.
     """
     if options is None:
         return {}
@@ -168,6 +171,11 @@ def reset_options(options: Any, known: Iterable[str],
         value = options.get(name)
         if value is not None and not is_integer(value):
             raise InvalidOptionsError(f"reset option {name} must be an integer, got {value!r}")
+    for name, limit in (below or {}).items():
+        value = options.get(name)
+        if value is not None and not 0 <= value < limit:
+            raise InvalidOptionsError(f"reset option {name} must be in 0..{limit - 1}, got "
+                                      f"{value!r}")
     return dict(options)
 
 

@@ -48,7 +48,8 @@ def draw_day(options: dict[str, Any] | None, rng: np.random.Generator, users: tu
             :func:`~mobileintent_gym.users.sets.refusable_reset`, which then takes back
             what was drawn from ``rng``.
     """
-    options = reset_options(options, ("day", "user"), integers=("day",))
+    options = reset_options(options, ("day", "user"), integers=("day",),
+                            below={"day": later_days})  # before the days are generated
     user, day = options.get("user"), options.get("day")
     user = pick_user(user, users, rng, config.profiles_dir)
     sessions = cached_sessions(user, history_days + later_days, seed, config)

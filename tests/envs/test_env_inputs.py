@@ -110,6 +110,23 @@ def test_odd_understand_options_are_named(understand, options, named):
     assert understand.truth == truth
 
 
+@pytest.mark.parametrize("day", [-1, 99])
+def test_a_day_out_of_range_is_refused_before_the_users_days_are_made(understand, predict,
+                                                                      monkeypatch, day):
+    # It was named once the user's content was built and the days generated (a minute for
+    # a user not built before): "must be one of [...]".
+    from mobileintent_gym.envs import days
+    from mobileintent_gym.envs import understand as understand_module
+
+    for module in (days, understand_module):
+        monkeypatch.setattr(module, "cached_sessions", lambda *a: pytest.fail("days made"))
+    for env, count in ((understand, understand.unwrapped.days),
+                       (predict, predict.unwrapped.predict_days)):
+        with pytest.raises(InvalidOptionsError, match=f"reset option day must be in "
+                                                      f"0..{count - 1}, got {day}"):
+            env.reset(options={"user": "demo-ana", "day": day})
+
+
 def test_numpy_option_values_come_back_as_python_ints(understand):
     _, info = understand.reset(options={"day": np.int64(0), "start": np.int64(0)})
     assert (type(info["day"]), type(info["start"])) == (int, int)
