@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import errno
 import logging
 import math
+import os
+from collections.abc import Iterator
 
 from mobileintent_gym.adbd.auth import load_keys
 from mobileintent_gym.adbd.device import VirtualDevice
@@ -153,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
     except BindRefusedError as err:
         raise UsageError(f"--host {args.host} is not loopback: serve it only with "
                          "--allow-remote and --keys FILE (an adb_keys allow-list)") from err
+    with _listen_refused(args):  # before a user's content is built (half a minute)
+        asyncio.run(_listen_once(args.host, args.port))
     try:
         limits = _limits(args)
         profiles = profiles_folder(args.profiles)
@@ -165,14 +170,35 @@ def run(args: argparse.Namespace) -> int:
     device = VirtualDevice(phone, user=user, pair=pair, encoder=ranked_by, limits=limits,
                            storage=args.storage * MIB)
     try:  # Ctrl-C stops it, said as every command says it (status 130)
-        asyncio.run(AdbServer(device, config).serve_forever())
-    except OSError as err:  # a port taken or below 1024; else the host is none of ours
-        fix = "--port" if err.errno in (errno.EADDRINUSE, errno.EACCES) else "--host"
-        raise UsageError(f"cannot listen on {args.host}:{args.port} "
-                         f"({err.strerror}); choose another {fix}") from err
+        with _listen_refused(args):  # taken since the check, by another process
+            asyncio.run(AdbServer(device, config).serve_forever())
     finally:
         device.close()
     return 0
+
+
+async def _listen_once(host: str, port: int) -> None:
+    """Listen on ``host``:``port`` as the server will, and stop at once."""
+    server = await asyncio.start_server(lambda reader, writer: None, host, port)
+    server.close()
+    await server.wait_closed()
+
+
+@contextlib.contextmanager
+def _listen_refused(args: argparse.Namespace) -> Iterator[None]:
+    """Say a refused listen on ``--host``:``--port`` as a usage error naming the fix.
+
+    Raises:
+        UsageError: For a port taken or below 1024 (``--port``), else a host that is none
+            of this machine's (``--host``).
+    """
+    try:
+        yield
+    except OSError as err:
+        fix = "--port" if err.errno in (errno.EADDRINUSE, errno.EACCES) else "--host"
+        why = os.strerror(err.errno) if err.errno else err.strerror or err  # not asyncio's
+        raise UsageError(f"cannot listen on {args.host}:{args.port} ({why}); choose "
+                         f"another {fix}") from err
 
 
 def _limits(args: argparse.Namespace) -> ShellLimits:

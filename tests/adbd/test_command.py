@@ -2,6 +2,7 @@
 
 import json
 import signal
+import socket
 import subprocess
 import sys
 
@@ -155,3 +156,17 @@ def test_an_empty_allow_list_and_a_host_not_ours_are_refused_naming_them(tmp_pat
                  "--keys", str(keys)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].endswith("choose another --host"), err
+
+
+def test_a_port_in_use_is_refused_before_the_users_content_is_built(monkeypatch, capsys):
+    # It was refused once the phone was built: half a minute with --user (the encoder
+    # loaded, the content built or read).
+    import mobileintent_gym.adbd.command as command
+
+    monkeypatch.setattr(command, "build_phone", lambda *a: pytest.fail("phone built"))
+    monkeypatch.setattr(command, "run_encoder", lambda *a: pytest.fail("encoder loaded"))
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        assert main(["serve-adb", "--port", str(port), "--user", "demo-ana"]) == 2
+    assert capsys.readouterr().err.strip().endswith(
+        f"cannot listen on 127.0.0.1:{port} (Address already in use); choose another --port")
