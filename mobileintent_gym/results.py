@@ -9,7 +9,9 @@ The file is one JSON document at every moment::
     ],
     "scores": {...}}
 
-After each episode the new line and a fresh ``scores`` tail are written over the old tail,
+The file is first written when the first episode is done (a run that fails before it
+leaves the file it would replace as it was). After each episode the new line and a fresh
+``scores`` tail are written over the old tail,
 so a run that stops early keeps every finished episode, and ``--resume`` continues it. A
 file cut off in the middle of a line (a killed process) is still read up to its last whole
 episode. Episodes hold :class:`~mobileintent_gym.metrics.pair.EpisodeResult`'s fields
@@ -140,6 +142,9 @@ def check_writable(path: Path, option: str) -> None:
 class ResultsWriter:
     """Writes a run's file episode by episode (see the module notes).
 
+    The file is replaced when the first episode is added (or the run finished): a run that
+    fails before it (an agent that cannot load, Ctrl-C) leaves the file as it was.
+
     Args:
         path: The file (replaced).
         provenance: What produced the run.
@@ -152,13 +157,22 @@ class ResultsWriter:
                  scores: Callable[[list[dict[str, Any]]], dict[str, Any]]) -> None:
         self.path, self.scores = path, scores
         self.episodes: list[dict[str, Any]] = list(episodes)
-        # Written beside the file and renamed over it: a process killed meanwhile leaves a
-        # resumed run's file whole. JSON is written ASCII-only, so characters are bytes.
-        start = f"{_HEAD}{json.dumps(provenance)},\n{_EPISODES}" + "".join(
+        self._start = f"{_HEAD}{json.dumps(provenance)},\n{_EPISODES}" + "".join(
             _line(episode, index) for index, episode in enumerate(self.episodes))
-        write_atomic(path, (start + _tail(scores(self.episodes))).encode("ascii"))
-        self._file: IO[str] = path.open("r+", encoding="ascii")
-        self._end = self._file.seek(len(start))
+        self._file: IO[str] | None = None
+        self._end = len(self._start)  # JSON is written ASCII-only: characters are bytes
+
+    def _open(self) -> IO[str]:
+        """The file, written with what came before this run's first episode if not yet.
+
+        Written beside the file and renamed over it: a process killed meanwhile leaves a
+        resumed run's file whole.
+        """
+        if self._file is None:
+            write_atomic(self.path, (self._start + _tail(self.scores(self.episodes)))
+                         .encode("ascii"))
+            self._file = self.path.open("r+", encoding="ascii")
+        return self._file
 
     def add(self, episode: dict[str, Any]) -> None:
         """Append a finished episode and rewrite the scores.
@@ -177,14 +191,16 @@ class ResultsWriter:
 
     def close(self) -> None:
         """Close the file (it is complete after every :meth:`add`)."""
-        self._file.close()
+        if self._file is not None:
+            self._file.close()
 
     def _write(self, line: str, tail: str) -> None:
         """Write ``line`` after the last episode, then ``tail``, in one write."""
-        self._file.seek(self._end)
-        self._file.write(line + tail)
-        self._file.truncate()
-        self._file.flush()
+        file = self._open()
+        file.seek(self._end)
+        file.write(line + tail)
+        file.truncate()
+        file.flush()
         self._end += len(line)
 
 

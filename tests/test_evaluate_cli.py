@@ -417,6 +417,23 @@ def test_a_run_that_stopped_early_or_another_file_is_not_started_over_without_re
     assert run(*two[:3], TASKS[0], "--out", str(notes)) == 0  # an empty file is no loss
 
 
+def test_a_run_that_fails_before_its_first_episode_leaves_the_last_runs_file(tmp_path,
+                                                                             capsys):
+    # The file was replaced when the run started: an agent that failed at once (a model
+    # id mistyped) left a run of no episode where a finished run's results had been.
+    out = tmp_path / "run.json"
+    assert run("--users", "demo-ana", "--tasks", TASKS[0], "--out", str(out)) == 0
+    finished = out.read_text()
+    agent = tmp_path / "broken_agent.py"
+    agent.write_text("class A:\n    def __init__(self, env, seed):\n"
+                     "        raise OSError('no such model: org/mistyped')\n\n"
+                     "    def act(self, observation, info):\n        return 'COMPLETE'\n")
+    with pytest.raises(OSError, match="no such model"):
+        run("--agent", f"{agent}:A", "--users", "demo-ana", "--tasks", TASKS[0],
+            "--out", str(out))
+    assert out.read_text() == finished
+
+
 def test_resuming_an_empty_file_or_one_cut_before_any_episode_runs_every_episode(tmp_path):
     # Both were refused as not a run's record, while a run started anew replaced them.
     out = tmp_path / "run.json"
