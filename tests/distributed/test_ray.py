@@ -606,7 +606,6 @@ def test_a_pool_runs_each_runs_own_agent_not_the_first_ones(cluster, single_proc
     assert first != second
 
 
-
 def test_a_pool_closed_with_episodes_under_way_cancels_them_without_a_word_of_retries():
     # Closed while its actors ran episodes (a stream left, Ctrl-C), the pool killed them:
     # Ray said of each episode and close that it "will be retried", though none was.
@@ -619,7 +618,7 @@ def test_a_pool_closed_with_episodes_under_way_cancels_them_without_a_word_of_re
             "    def act(self, observation, info):\n"
             "        time.sleep(0.5)\n"
             "        return 'PRESS[BACK]'\n"
-            "work = episodes(['demo-ana'], ['G-SPT-03:common:explicit'] * 1, 0) * 8\n"
+            "work = episodes(['demo-ana'], ['G-SPT-03:common:explicit'], 0) * 8\n"
             "pool = RolloutPool(2, env_kwargs={'observation': ('instruction',), 'pair': "
             "PairConfig(encoder='lexical')}, progress=False)\n"
             "for record in pool.stream(work, Slow):\n"
