@@ -36,8 +36,10 @@ def find_episode(run: RunRecord, selector: str) -> dict[str, Any]:
             return episode
     numbers = [e["index"] for e in run.episodes]
     span = f"{min(numbers)}-{max(numbers)}" if numbers else "none"
+    first = run.episodes[0] if run.episodes else {"user": "demo-ana",
+                                                  "task": "G-SPT-02:personal:implicit"}
     raise UsageError(f"--gif {selector!r} names no episode; give its number ({span}) "
-                     "or USER/TASK, e.g. demo-ana/G-SPT-02:personal:implicit")
+                     f"or USER/TASK as the run names them, e.g. {first['user']}/{first['task']}")
 
 
 def _check_encoder(run: RunRecord) -> None:

@@ -152,6 +152,10 @@ def test_a_gif_of_one_episode_shows_each_step_then_the_end(scripted_run, capsys)
     assert main(["view", str(scripted_run), "--gif", "99"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "names no episode; give its number (0-5)" in err[0]
+    # The example was demo-ana's whatever the run: a run given profiles' paths names
+    # its users by them.
+    assert err[0].endswith(f"or USER/TASK as the run names them, e.g. {episodes[0]['user']}/"
+                           f"{episodes[0]['task']}")
 
 
 def test_a_gif_cut_short_by_the_replay_says_so(scripted_run, tmp_path, capsys):
