@@ -591,7 +591,7 @@ def test_an_actor_that_cannot_load_the_drivers_kind_of_encoder_fails_the_run(tmp
     assert ran.returncode != 0, ran.stdout[-2000:]
     last = ran.stderr.splitlines()[-1]
     assert "was ranked by lexical, not by sentence-transformers/" in last, ran.stderr[-2000:]
-    assert not json.loads((tmp_path / "run.json").read_text())["episodes"]
+    assert not (tmp_path / "run.json").exists()  # no episode recorded: no file written
 
 
 def test_a_pool_runs_each_runs_own_agent_not_the_first_ones(cluster, single_process):
