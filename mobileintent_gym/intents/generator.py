@@ -46,6 +46,7 @@ from mobileintent_gym.phone import SimPhone, hierarchy
 from mobileintent_gym.phone.state import DATED_DAYS, DEFAULT_CLOCK, PhoneState
 from mobileintent_gym.tasks import TaskInstance, instantiate
 from mobileintent_gym.users import PairConfig, build_user_content, resolve_profile
+from mobileintent_gym.users.pair import profile_fingerprint
 
 FIRST_DAY = date(2026, 3, 2)  # a Monday
 LOCK_AFTER = timedelta(minutes=10)  # a gap this long puts the phone away between segments
@@ -427,8 +428,27 @@ def generate_sessions(user: str, days: int, seed: int = 0,
         life.close()
 
 
-@functools.lru_cache(maxsize=64)
 def cached_sessions(user: str, days: int, seed: int = 0,
                     config: GeneratorConfig | None = None) -> tuple[Session, ...]:
-    """:func:`generate_sessions`, kept for this process (the envs' data set)."""
-    return tuple(generate_sessions(user, days, seed, config))
+    """:func:`generate_sessions`, kept for this process (the envs' data set).
+
+    Kept by the profile's content, not by how ``user`` is written: a profile edited since
+    (or another file at a relative path after a change of folder) is lived anew, and one
+    profile given by name and by path is lived once.
+    """
+    profile = resolve_profile(user, (config or GeneratorConfig()).profiles_dir)
+    return _kept_sessions(_Lived(profile_fingerprint(profile), user), days, seed, config)
+
+
+@dataclass(frozen=True)
+class _Lived:
+    """A user as :func:`cached_sessions` keeps their days: by their profile's content."""
+
+    fingerprint: str
+    user: str = field(compare=False)  # how to find the profile
+
+
+@functools.lru_cache(maxsize=64)
+def _kept_sessions(lived: _Lived, days: int, seed: int, config: GeneratorConfig | None
+                   ) -> tuple[Session, ...]:
+    return tuple(generate_sessions(lived.user, days, seed, config))

@@ -1,6 +1,7 @@
 """The generator: judged intentions, person-like behaviour, carried state, exact replays."""
 
 import itertools
+import json
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 
@@ -349,3 +350,20 @@ def test_a_segment_planned_before_the_last_one_ended_starts_after_it():
     assert then.time == ended + timedelta(seconds=30) and not then.fresh
     assert datetime.strptime(then.steps[0].event.clock, TIME_FORMAT) >= then.time
     life.close()
+
+
+def test_kept_sessions_follow_the_profiles_content_not_how_the_user_is_written(tmp_path):
+    # Kept by the user as written: a profile edited since came back as it was lived
+    # before (its content, built anew, no longer matched its days), and the same profile
+    # given by name and by path was lived twice.
+    from mobileintent_gym.intents.generator import cached_sessions
+    from mobileintent_gym.users.profile import builtin_profiles_dir
+
+    config = lexical_config()
+    path = tmp_path / "someone.json"
+    profile = json.loads((builtin_profiles_dir() / f"{USER}.json").read_text())
+    path.write_text(json.dumps(profile))
+    by_path = cached_sessions(str(path), 1, 0, config)
+    assert cached_sessions(USER, 1, 0, config) is by_path
+    path.write_text(json.dumps({**profile, "user_id": "someone-else"}))
+    assert cached_sessions(str(path), 1, 0, config)[0].user == "someone-else"
