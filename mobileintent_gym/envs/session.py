@@ -38,7 +38,7 @@ from mobileintent_gym.checks import check_flags, check_render_mode, check_seed, 
 from mobileintent_gym.envs.days import check_config, check_counts, draw_day
 from mobileintent_gym.envs.execute import ExecuteEnv
 from mobileintent_gym.envs.scoring import scoring_encoder
-from mobileintent_gym.envs.spaces import UnicodeText
+from mobileintent_gym.envs.spaces import UnicodeText, observation_fields
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.intents.schema import IntentionSegment, Session
@@ -155,6 +155,7 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
         check_config(config)
         check_type("device", device, (Device, str), "a Device or a config text such as 'sim'")
         check_render_mode(render_mode, self.metadata["render_modes"])
+        observation_fields(observation)  # as the Execute env reads it, before a device opens
         # Users first: a misspelt one is named before any device is opened.
         profiles_dir = (config or GeneratorConfig()).profiles_dir
         self.users, self.data_seed = env_users(users, profiles_dir), seed
@@ -168,7 +169,7 @@ class SessionEnv(gym.Env[dict[str, Any], ActionLike]):
                                       carries_state=True, pair=self.config.pair,
                                       profiles_dir=self.config.profiles_dir,
                                       render_mode=render_mode)
-        except BaseException:  # another size, a bad observation: the device opened goes
+        except BaseException:  # another size: the device opened goes
             if self._owns_device:
                 self.device.close()
             raise

@@ -9,6 +9,7 @@ import pytest
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.envs import session as session_module
 from mobileintent_gym.errors import InvalidArgumentError, InvalidOptionsError, MobileIntentError
+from mobileintent_gym.intents.generator import GeneratorConfig
 from mobileintent_gym.phone import SimPhone
 
 USERS = ["demo-ana"]
@@ -241,13 +242,24 @@ def test_a_session_env_names_an_unknown_user_before_opening_a_device(monkeypatch
     assert opened == []
 
 
-def test_a_session_env_refused_for_its_observation_closes_the_device_it_opened(monkeypatch):
+def test_a_session_env_names_a_bad_observation_before_opening_a_device(monkeypatch):
+    # It was named by the Execute env inside, once the device (an adb phone) was open.
     opened = []
     monkeypatch.setattr(session_module, "load_device",
                         lambda spec: opened.append(SimPhone(540, 1200)) or opened[-1])
     with pytest.raises(ValueError, match="observation fields"):
         gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=USERS,
                  observation=("bogus",))
+    assert opened == []
+
+
+def test_a_session_env_refused_for_its_screen_size_closes_the_device_it_opened(monkeypatch):
+    opened = []
+    monkeypatch.setattr(session_module, "load_device",
+                        lambda spec: opened.append(SimPhone(540, 1200)) or opened[-1])
+    with pytest.raises(MobileIntentError, match="1080"):
+        gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=USERS,
+                 config=GeneratorConfig(1080, 2400))
     (phone,) = opened
     with pytest.raises(MobileIntentError, match="closed"):
         phone.route()
