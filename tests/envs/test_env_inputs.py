@@ -233,30 +233,30 @@ def test_a_failed_understand_reset_changes_nothing(monkeypatch):
         env.step("{}")  # still over: the failed reset began no episode
 
 
-def test_a_session_env_names_an_unknown_user_before_opening_a_device(monkeypatch):
-    opened = []
+@pytest.fixture
+def opened(monkeypatch):
+    """The phones the Session env's device loader opens (540x1200 simulated ones)."""
+    phones = []
     monkeypatch.setattr(session_module, "load_device",
-                        lambda spec: opened.append(SimPhone(540, 1200)) or opened[-1])
+                        lambda spec: phones.append(SimPhone(540, 1200)) or phones[-1])
+    return phones
+
+
+def test_a_session_env_names_an_unknown_user_before_opening_a_device(opened):
     with pytest.raises(MobileIntentError, match="nobody-at-all"):
         gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=["nobody-at-all"])
     assert opened == []
 
 
-def test_a_session_env_names_a_bad_observation_before_opening_a_device(monkeypatch):
+def test_a_session_env_names_a_bad_observation_before_opening_a_device(opened):
     # It was named by the Execute env inside, once the device (an adb phone) was open.
-    opened = []
-    monkeypatch.setattr(session_module, "load_device",
-                        lambda spec: opened.append(SimPhone(540, 1200)) or opened[-1])
     with pytest.raises(ValueError, match="observation fields"):
         gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=USERS,
                  observation=("bogus",))
     assert opened == []
 
 
-def test_a_session_env_refused_for_its_screen_size_closes_the_device_it_opened(monkeypatch):
-    opened = []
-    monkeypatch.setattr(session_module, "load_device",
-                        lambda spec: opened.append(SimPhone(540, 1200)) or opened[-1])
+def test_a_session_env_refused_for_its_screen_size_closes_the_device_it_opened(opened):
     with pytest.raises(MobileIntentError, match="1080"):
         gym.make("Act2Intent-Session-v0", device="sim:540x1200", users=USERS,
                  config=GeneratorConfig(1080, 2400))
