@@ -69,7 +69,7 @@ from mobileintent_gym.envs.spaces import (
 from mobileintent_gym.envs.tape import TapedPhone
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.describe import app_of
-from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
+from mobileintent_gym.intents.generator import GeneratorConfig, UserLife, profile_key
 from mobileintent_gym.intents.persona import persona_text
 from mobileintent_gym.intents.schema import TIME_FORMAT
 from mobileintent_gym.metrics.assist import assist_scores
@@ -141,7 +141,7 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
         self.day: LivedDay | None = None
         self.matcher: IntentMatcher | None = None
         self.mode = WATCH
-        self._lives: dict[str, UserLife] = {}  # each user's life, reused across episodes
+        self._lives: dict[str, UserLife] = {}  # each profile's life (profile_key), reused
         self._user = ""
         self._texts: dict[str, str] = {}
         self._answers: list[bool] = []
@@ -178,12 +178,13 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
                                                    self.history_days, self.play_days,
                                                    self.data_seed, self.config)
         past = [s for earlier in history for s in earlier.done()]
-        if user not in self._lives:
-            self._lives[user] = UserLife(user, self.data_seed, self.config)
-        self.day = LivedDay(self._lives[user], len(history), session.start,
-                            self.device, self.data_seed)
+        key = profile_key(user, self.config)  # an edited profile lives anew, as its days
+        if key not in self._lives:
+            self._lives[key] = UserLife(user, self.data_seed, self.config)
+        life = self._lives[key]
+        self.day = LivedDay(life, len(history), session.start, self.device, self.data_seed)
         self.matcher = intent_matcher(self.encoder, [*past, *session.segments],
-                                      self.match_threshold, self._lives[user].content)
+                                      self.match_threshold, life.content)
         self._texts = {"profile": persona_text(past), "history": history_text(past, self.history)}
         self.mode, self._answers, self._agent_steps, self._user = WATCH, [], 0, user
         return self._obs(), {"user": session.user, "day": day}

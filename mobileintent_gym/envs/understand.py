@@ -38,7 +38,7 @@ from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.screenless import Screenless
 from mobileintent_gym.envs.spaces import FrameBox, UnicodeText
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
+from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions, profile_key
 from mobileintent_gym.intents.replay import replay
 from mobileintent_gym.intents.schema import IntentionSegment, Session
 from mobileintent_gym.metrics.act2intent import understanding_scores
@@ -102,7 +102,7 @@ class UnderstandEnv(Screenless, gym.Env[dict[str, Any], str]):
         self._session: Session | None = None
         self._obs: dict[str, Any] = {}
         self._done = True
-        self._whole: dict[str, list[int]] = {}  # see _whole_days
+        self._whole: dict[str, list[int]] = {}  # see _whole_days (by profile_key)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -140,11 +140,12 @@ class UnderstandEnv(Screenless, gym.Env[dict[str, Any], str]):
         Kept per user (the env's data set is fixed when it is made): a reset asks for them
         when it draws the user and again when it draws the day.
         """
-        days = self._whole.get(user)
+        key = profile_key(user, self.config)  # an edited profile has other days
+        days = self._whole.get(key)
         if days is None:
             sessions = cached_sessions(user, self.days, self.data_seed, self.config)
-            days = self._whole[user] = [i for i, s in enumerate(sessions)
-                                        if len(s.intentions()) >= self.window]
+            days = self._whole[key] = [i for i, s in enumerate(sessions)
+                                       if len(s.intentions()) >= self.window]
         return days
 
     def _too_short(self, user: str) -> str | None:

@@ -436,8 +436,16 @@ def cached_sessions(user: str, days: int, seed: int = 0,
     (or another file at a relative path after a change of folder) is lived anew, and one
     profile given by name and by path is lived once.
     """
-    profile = resolve_profile(user, (config or GeneratorConfig()).profiles_dir)
-    return _kept_sessions(_Lived(profile_fingerprint(profile), user), days, seed, config)
+    return _kept_sessions(_Lived(profile_key(user, config), user), days, seed, config)
+
+
+def profile_key(user: str, config: GeneratorConfig | None = None) -> str:
+    """What a user's days are kept by: their profile's content (see :func:`cached_sessions`).
+
+    What an env keeps per user beside those days is kept by it too, so that both change
+    together when the profile does.
+    """
+    return profile_fingerprint(resolve_profile(user, config.profiles_dir if config else None))
 
 
 @dataclass(frozen=True)

@@ -367,3 +367,29 @@ def test_kept_sessions_follow_the_profiles_content_not_how_the_user_is_written(t
     assert cached_sessions(USER, 1, 0, config) is by_path
     path.write_text(json.dumps({**profile, "user_id": "someone-else"}))
     assert cached_sessions(str(path), 1, 0, config)[0].user == "someone-else"
+
+
+def test_an_understand_env_follows_an_edited_profile_to_its_new_days(tmp_path):
+    # Its days with a whole window were kept by the user string while the days themselves
+    # followed the profile's content: after an edit they disagreed, and a reset failed
+    # inside NumPy ("high <= 0").
+    import gymnasium as gym
+
+    from mobileintent_gym.intents.generator import cached_sessions
+    from mobileintent_gym.users.profile import builtin_profiles_dir
+
+    path = tmp_path / "someone.json"
+    profile = json.loads((builtin_profiles_dir() / f"{USER}.json").read_text())
+    path.write_text(json.dumps(profile))
+    config = lexical_config()
+    with gym.make("Act2Intent-Understand-v0", users=[str(path)], days=4, window=9,
+                  config=config) as env:
+        env.reset(seed=0)
+        path.write_text(json.dumps({**profile, "user_id": "someone-else"}))
+        sessions = cached_sessions(str(path), 4, 0, config)
+        whole = [i for i, s in enumerate(sessions) if len(s.intentions()) >= 9]
+        assert whole == [0]  # of [0, 1, 2, 3] before the edit (13, 9, 9, 9 intentions)
+        assert env.unwrapped._whole_days(str(path)) == whole
+        for seed in range(5):
+            _, info = env.reset(seed=seed)
+            assert info["user"] == "someone-else" and info["day"] in whole
