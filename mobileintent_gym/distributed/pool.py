@@ -15,9 +15,9 @@ between episodes (:mod:`mobileintent_gym.distributed.heap`). They import the pac
 the driver does: installed, or, on a local cluster, from the driver's working directory,
 which Ray puts on their path.
 
-Ray starts with Ctrl-C held back (in its midst it crashed the process), and closing the
-pool cancels the episodes under way before it kills the actors (Ray said each "will be
-retried").
+A new local cluster starts with Ctrl-C held back (in its midst it crashed the process),
+and closing the pool cancels the episodes under way before it kills the actors (Ray said
+each "will be retried").
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import re
 import socket
 import time
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -318,6 +318,7 @@ class RolloutPool:
                  progress: bool = True) -> None:
         num_actors = None if num_actors is None else positive_integer("num_actors", num_actors)
         self.progress, self.actors = progress, []
+        self._running: dict[Any, Any] = {}  # the last stream's episodes under way
         ray = self._ray = require("ray", "distributed")
         threads = worker_thread_env()
         self._owns_ray = not ray.is_initialized()
@@ -351,7 +352,9 @@ class RolloutPool:
         address = ray_address(address)
         local = address in (None, "local")
         try:
-            with CtrlC():  # held until Ray has started: in its midst, it crashed the process
+            # A new local cluster starts with Ctrl-C held back (in its midst, it crashed the
+            # process); one at an address may retry for minutes, and Ctrl-C stops that.
+            with CtrlC() if local else contextlib.nullcontext():
                 self._ray.init(address=address, num_cpus=num_actors if local else None,
                                include_dashboard=False)
         except (ValueError, ConnectionError, RuntimeError) as err:
@@ -383,7 +386,7 @@ class RolloutPool:
             by_value(module)  # have no folder to import them from
         agent = [_put_agent(ray, make_agent)]  # in a list: see RolloutActor.run
         waiting, idle = deque(enumerate(episodes)), list(self.actors)
-        running: dict[Any, Any] = {}  # each episode under way: its result, its actor
+        running = self._running = {}  # each episode under way: its result, its actor
         try:
             while waiting or running:
                 while waiting and idle:  # one episode per actor at a time
@@ -393,8 +396,7 @@ class RolloutPool:
                 idle.append(running.pop(finished))
                 yield _result(ray, finished)
         finally:  # left (a break, Ctrl-C, an error): what runs is not to be retried,
-            for ref in running:  # nor said by Ray to be, when close() kills its actor
-                ray.cancel(ref)
+            self._cancel(running)  # nor said by Ray to be, when close() kills its actor
 
     def run(self, episodes: Sequence[Episode], make_agent: AgentFactory
             ) -> list[EpisodeRecord]:
@@ -434,14 +436,20 @@ class RolloutPool:
             closing = [actor.close.remote() for actor in self.actors]
             with contextlib.suppress(Exception):  # a dead actor, one still busy: killed below
                 self._ray.get(closing, timeout=CLOSE_SECONDS)
-            for ref in closing:  # still queued behind an episode: cancelled, as it is
-                self._ray.cancel(ref)
+            # A stream not closed yet (kept, not iterated to its end) still runs episodes;
+            # a close queued behind one is cancelled with them.
+            self._cancel([*self._running, *closing])
             for actor in self.actors:
                 self._ray.kill(actor)
         self.actors = []
         if self._owns_ray:
             self._ray.shutdown()
             self._owns_ray = False
+
+    def _cancel(self, references: Iterable[Any]) -> None:
+        """Cancel Ray's tasks ``references`` (done ones are left as they are)."""
+        for reference in references:
+            self._ray.cancel(reference)
 
     def __enter__(self) -> RolloutPool:
         return self

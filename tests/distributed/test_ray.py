@@ -608,21 +608,25 @@ def test_a_pool_runs_each_runs_own_agent_not_the_first_ones(cluster, single_proc
 
 def test_a_pool_closed_with_episodes_under_way_cancels_them_without_a_word_of_retries():
     # Closed while its actors ran episodes (a stream left, Ctrl-C), the pool killed them:
-    # Ray said of each episode and close that it "will be retried", though none was.
+    # Ray said of each episode and close that it "will be retried", though none was. The
+    # stream here is kept (not closed) while one actor is stuck in an episode: close()
+    # itself must cancel what runs.
     code = ("import time\n"
             "from mobileintent_gym.distributed import RolloutPool\n"
             "from mobileintent_gym.rollouts import episodes\n"
             "from mobileintent_gym.users import PairConfig\n"
-            "class Slow:\n"
-            "    def __init__(self, env, seed): pass\n"
+            "work = episodes(['demo-ana'], ['G-SPT-03:common:explicit',\n"
+            "                              'G-SPT-03:common:implicit'], 0)\n"
+            "quick = work[0].seed\n"
+            "class QuickOrStuck:\n"
+            "    def __init__(self, env, seed): self.stuck = seed != quick\n"
             "    def act(self, observation, info):\n"
-            "        time.sleep(0.5)\n"
-            "        return 'PRESS[BACK]'\n"
-            "work = episodes(['demo-ana'], ['G-SPT-03:common:explicit'], 0) * 8\n"
+            "        time.sleep(60 if self.stuck else 0)\n"
+            "        return 'COMPLETE'\n"
             "pool = RolloutPool(2, env_kwargs={'observation': ('instruction',), 'pair': "
             "PairConfig(encoder='lexical')}, progress=False)\n"
-            "for record in pool.stream(work, Slow):\n"
-            "    break\n"
+            "kept = pool.stream(work, QuickOrStuck)\n"
+            "next(kept)\n"
             "pool.close()\n"
             "print('closed')\n")
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
