@@ -162,17 +162,6 @@ class ResultsWriter:
         self._file: IO[str] | None = None
         self._end = len(self._start)  # JSON is written ASCII-only: characters are bytes
 
-    def _open(self) -> IO[str]:
-        """The file, written with what came before this run's first episode if not yet.
-
-        Written beside the file and renamed over it: a process killed meanwhile leaves a
-        resumed run's file whole.
-        """
-        if self._file is None:
-            write_atomic(self.path, (self._start + _tail(self.scores(self.episodes)))
-                         .encode("ascii"))
-            self._file = self.path.open("r+", encoding="ascii")
-        return self._file
 
     def add(self, episode: dict[str, Any]) -> None:
         """Append a finished episode and rewrite the scores.
@@ -195,12 +184,20 @@ class ResultsWriter:
             self._file.close()
 
     def _write(self, line: str, tail: str) -> None:
-        """Write ``line`` after the last episode, then ``tail``, in one write."""
-        file = self._open()
-        file.seek(self._end)
-        file.write(line + tail)
-        file.truncate()
-        file.flush()
+        """Write ``line`` after the last episode, then ``tail``, in one write.
+
+        The first write replaces the file with the run's start, ``line`` and ``tail``,
+        written beside it and renamed over it: a process killed meanwhile leaves a resumed
+        run's file whole.
+        """
+        if self._file is None:
+            write_atomic(self.path, (self._start + line + tail).encode("ascii"))
+            self._file = self.path.open("r+", encoding="ascii")
+        else:
+            self._file.seek(self._end)
+            self._file.write(line + tail)
+            self._file.truncate()
+            self._file.flush()
         self._end += len(line)
 
 
