@@ -152,8 +152,8 @@ def reset_options(options: Any, known: Iterable[str], integers: Iterable[str] = 
     """An env's reset ``options`` as a dict, each checked to be one of ``known``.
 
     The options named in ``integers`` must be integers where given (not ``None``), those
-    named in ``below`` at least 0 and below its value (an index, checked before the work
-    that depends on it).
+    named in ``below`` integers too, at least 0 and below its value (an index, checked
+    before the work that depends on it).
 
     Raises:
         InvalidOptionsError: When ``options`` is not a dict (or ``None``), names an
@@ -167,11 +167,12 @@ def reset_options(options: Any, known: Iterable[str], integers: Iterable[str] = 
     unknown = sorted(str(key) for key in options if key not in known)
     if unknown:
         raise InvalidOptionsError(f"unknown reset options {unknown}; known: {sorted(known)}")
-    for name in integers:
+    below = below or {}
+    for name in dict.fromkeys([*integers, *below]):  # in order: one message for one call
         value = options.get(name)
         if value is not None and not is_integer(value):
             raise InvalidOptionsError(f"reset option {name} must be an integer, got {value!r}")
-    for name, limit in (below or {}).items():
+    for name, limit in below.items():
         value = options.get(name)
         if value is not None and not 0 <= value < limit:
             raise InvalidOptionsError(f"reset option {name} must be in 0..{limit - 1}, got "

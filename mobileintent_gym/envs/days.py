@@ -48,7 +48,7 @@ def draw_day(options: dict[str, Any] | None, rng: np.random.Generator, users: tu
             :func:`~mobileintent_gym.users.sets.refusable_reset`, which then takes back
             what was drawn from ``rng``.
     """
-    options = reset_options(options, ("day", "user"), integers=("day",),
+    options = reset_options(options, ("day", "user"),
                             below={"day": later_days})  # before the days are generated
     user, day = options.get("user"), options.get("day")
     user = pick_user(user, users, rng, config.profiles_dir)

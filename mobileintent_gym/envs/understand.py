@@ -109,7 +109,7 @@ class UnderstandEnv(Screenless, gym.Env[dict[str, Any], str]):
         """Draw a window (or take the one ``options`` name) and show its steps."""
         with refusable_reset(self, seed) as rng:  # a refused one changes no later episode
             options = reset_options(options, ("day", "start", "user"),
-                                    integers=("day", "start"), below={"day": self.days})
+                                    integers=("start",), below={"day": self.days})
             user, day, start = (options.get(k) for k in ("user", "day", "start"))
             user = pick_user(user, self.users, rng, self.config.profiles_dir, self._too_short)
             if reason := self._too_short(user):
