@@ -50,7 +50,7 @@ from mobileintent_gym.tasks import (
     instantiate,
     parse_task_id,
 )
-from mobileintent_gym.users import PairConfig, load_user_content, resolve_profile
+from mobileintent_gym.users import PairConfig, build_user_content, resolve_profile
 from mobileintent_gym.users.encoders import check_ranked_by
 from mobileintent_gym.users.sets import UserSpec, env_users, pick_user, refusable_reset
 
@@ -146,9 +146,10 @@ class ExecuteEnv(gym.Env[dict[str, Any], dict[str, Any]]):
             chosen = _reset_choices(options)
             user = pick_user(chosen.get("user"), self.users, rng, self.profiles_dir)
             task_id = chosen.get("task") or self.tasks[rng.integers(len(self.tasks))]
+            profile = resolve_profile(user, self.profiles_dir)
             if self._restores:  # before a minute's build
-                self._kept.vet(self.device, _user_id(user, self.profiles_dir), self.pair)
-            content = load_user_content(user, self.pair, self.profiles_dir)
+                self._kept.vet(self.device, profile.user_id, self.pair)
+            content = build_user_content(profile, self.pair)
             self._check_encoder(user, content.encoder)
             task = instantiate(task_id, content)
         self._dump = None
@@ -302,11 +303,6 @@ def _kept_state(device: Device) -> PhoneState | None:
     """
     state = getattr(device, "state", None)
     return state if isinstance(state, PhoneState) else None
-
-
-def _user_id(user: str, profiles_dir: str | None) -> str:
-    """The id of ``user`` (a profile's name or path), as its content and a device name it."""
-    return resolve_profile(user, profiles_dir).user_id
 
 
 def _reset_choices(options: Any) -> dict[str, Any]:

@@ -73,10 +73,11 @@ def test_a_reset_leaves_the_served_phone_where_the_simulated_one_is(anas_phone):
 
 def no_build(monkeypatch):
     """Content the env would build now fails the test: the device must be refused first."""
-    def build(user, *args, **kwargs):
-        raise AssertionError(f"{user}'s content was built for a device holding another's")
+    def build(profile, *args, **kwargs):
+        raise AssertionError(f"{profile.user_id}'s content was built for a device holding "
+                             "another's")
 
-    monkeypatch.setattr(execute_module, "load_user_content", build)
+    monkeypatch.setattr(execute_module, "build_user_content", build)
 
 
 def test_another_users_episode_on_this_phone_is_refused_and_the_last_one_goes_on(

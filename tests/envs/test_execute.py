@@ -263,7 +263,7 @@ def test_a_bad_task_option_is_named_before_the_users_content_is_built(monkeypatc
     import mobileintent_gym.envs.execute as execute
 
     env = gym.make("Act2Intent-Execute-v0", observation=("instruction",))
-    monkeypatch.setattr(execute, "load_user_content", lambda *a: pytest.fail("content built"))
+    monkeypatch.setattr(execute, "build_user_content", lambda *a: pytest.fail("content built"))
     with pytest.raises(UnknownTaskError, match=named):
         env.reset(options={"task": task, "user": "demo-ana"})
 
