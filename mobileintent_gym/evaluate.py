@@ -483,9 +483,8 @@ def _evaluate(args: argparse.Namespace, run: Plan) -> int:
     try:
         made = provenance(args, run, env)
         old = _resumed(run) if args.resume else None
-        if old is not None:
-            old = _relocated(old, made)
         if old is not None:  # all but the encoder can be compared before it loads
+            old = _relocated(old, made)
             _check_same(old, made, run.out, ENCODER_FIELDS)
         encoder = run_encoder(args.require_encoder)
         # The content this env loads must be the recorded model's (it may load it now). Set
