@@ -28,7 +28,7 @@ from mobileintent_gym.adbd.toybox_args import UsageError, read_options, refusing
 
 _CLASSES = {"alpha": b"A-Za-z", "digit": b"0-9", "alnum": b"A-Za-z0-9", "upper": b"A-Z",
             "lower": b"a-z", "space": b"\t-\r ", "blank": b"\t ", "xdigit": b"0-9A-Fa-f",
-            "punct": b"!-/:-@[-`{-~", "cntrl": b"\x00-\x1f\x7f"}
+            "punct": b"!-/:-@[-`{-~", "cntrl": b"\x00-\x1f\x7f", "print": b" -~", "graph": b"!-~"}
 _SELECT_LIMIT = 512  # toybox cut's most ranges
 _LONG = {"--lines": "n", "--bytes": "c"}  # head's and tail's long options
 _ESCAPES = {ord("n"): 10, ord("t"): 9, ord("r"): 13, ord("a"): 7, ord("b"): 8, ord("f"): 12,

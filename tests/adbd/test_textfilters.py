@@ -73,6 +73,9 @@ def test_a_harness_line_that_pipes_dumpsys_through_head_and_tr(device):
     ("echo a:b | tr : '\\n'", "a\nb\n"),
     ("echo abc | tr b", "abc\n"),  # one set and no flag: as it was
     ("echo A1 | tr '[:alnum:]' 'a-zA-Z0-9'", "a1\n"),  # alnum is A-Za-z0-9
+    # print and graph were missing: their letters were taken as a set of characters.
+    ("echo 'a b' | tr -d '[:graph:]'", " \n"),
+    ("echo 'a b' | tr -cd '[:print:]'", "a b"),
     ("echo 'a-q' | tr '\\q' x", "a-x\n"),  # an unknown escape: its backslash, then q
     ("echo plain | cut -d , -f 2", "plain\n"),  # no delimiter: the whole line,
     ("echo plain | cut -s -d , -f 2", ""),  # or none with -s
