@@ -25,7 +25,7 @@ class Stopping:
     the loop is (:attr:`forced`): a run that hangs can always be stopped. An error out of
     a :meth:`changing` block (an interrupt raised by other code too) leaves the weights
     half changed. Outside the main thread (where Python cannot take signals) nothing is
-    held, and a stop is never whole.
+    held, and a stop is never whole; nor under a SIGINT handler not installed from Python.
 
     Example:
         >>> stopping = Stopping()
@@ -56,10 +56,11 @@ class Stopping:
         if self._active:
             raise RuntimeError("this Stopping already holds Ctrl-C back for a loop")
         self.requested = self.forced = self._torn = self._installed = False
-        if threading.current_thread() is threading.main_thread():
-            previous = signal.signal(signal.SIGINT, self._arrived)
-            # None: a handler not set from Python, which Python cannot set back.
-            self._previous = signal.default_int_handler if previous is None else previous
+        self._previous = signal.getsignal(signal.SIGINT)
+        # As vector_calls.CtrlC: a handler not set from Python (None) could not be set
+        # back, so it is left in place, and nothing is held.
+        if self._previous is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, self._arrived)
             self._installed = self._active = True
         return self
 
