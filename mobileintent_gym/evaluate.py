@@ -457,7 +457,8 @@ def run_all(args: argparse.Namespace, run: Plan, env: gym.Env, writer: ResultsWr
     """
     episodes = list(done)
     todo = rollout_episodes(run.users, run.tasks, args.seed,
-                            skip={(e["user"], e["task"]) for e in done})
+                            skip={(e["user"], e["task"]) for e in done},
+                            profiles_dir=args.profiles)
     with Progress(len(todo) + len(done), done=len(done),
                   successes=sum(bool(e["success"]) for e in done)) as progress:
         for record, extra in _records(args, run, env, todo, len(episodes), encoder):

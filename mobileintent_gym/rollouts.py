@@ -7,6 +7,7 @@ its own seed, so rollouts differ and reruns repeat.
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -105,13 +106,22 @@ class EpisodeRecord:
         return [s.action if s.invalid is None else f"invalid: {s.action}" for s in self.steps]
 
 
-def episode_seed(seed: int, user: str, task: str) -> int:
+def episode_seed(seed: int, user: str, task: str,
+                 profiles_dir: str | os.PathLike[str] | None = None) -> int:
     """A seed for one rollout of ``task`` for ``user``, stable in every process.
 
-    A user given as a profile file counts by its user id (``users.profile.seed_name``), so
-    the file gives the same rollouts wherever it lies.
+    A user counts by its profile's user id (``users.profile.seed_name``, names looked up
+    in ``profiles_dir`` first), so a name and its profile's path give the same rollouts,
+    and a profile file gives them wherever it lies.
+
+    Raises:
+        UnknownProfileError: When ``user`` names no profile.
     """
-    return zlib.crc32(f"{seed}:{seed_name(user)}:{task}".encode("utf-8", "surrogatepass"))
+    return _seed(seed, seed_name(user, profiles_dir), task)
+
+
+def _seed(seed: int, user_id: str, task: str) -> int:
+    return zlib.crc32(f"{seed}:{user_id}:{task}".encode("utf-8", "surrogatepass"))
 
 
 def rollout(env: gym.Env, agent: Agent, options: dict | None = None, seed: int = 0
@@ -218,22 +228,26 @@ class Episode(NamedTuple):
 
 
 def episodes(users: Sequence[str], tasks: str | Iterable[str] | None, seed: int = 0,
-             skip: Collection[tuple[str, str]] = ()) -> list[Episode]:
+             skip: Collection[tuple[str, str]] = (),
+             profiles_dir: str | os.PathLike[str] | None = None) -> list[Episode]:
     """Every task for every user, each with its :func:`episode_seed`.
 
     User by user. Each rollout's seed depends on ``seed``, user and task only, so an
     episode does not depend on which others ran before it (a resumed run equals a whole
     one, and Ray actors give what one process gives). Pairs ``(user, task)`` in ``skip``
     are left out. ``tasks`` is what :func:`~mobileintent_gym.tasks.chosen_tasks` takes: one
-    id, several (a task given twice runs once), or ``None`` for every task.
+    id, several (a task given twice runs once), or ``None`` for every task. User names are
+    looked up in ``profiles_dir`` first, as the env running them does.
 
     Raises:
         InvalidArgumentError: For a ``seed`` that is no integer.
         UnknownTaskError: Naming a bad task id, before any episode runs.
+        UnknownProfileError: Naming a user that names no profile, before any episode runs.
     """
     _check_seed(seed)
     tasks = chosen_tasks(tasks)
-    return [Episode(user, task, episode_seed(seed, user, task)) for user in users
+    ids = {user: seed_name(user, profiles_dir) for user in users}
+    return [Episode(user, task, _seed(seed, ids[user], task)) for user in users
             for task in tasks if (user, task) not in skip]
 
 
@@ -262,8 +276,9 @@ def run_episodes(env: gym.Env, make_agent: AgentFactory, users: UserSpec,
     (a name and a profile of the same ``user_id``) are refused, naming both
     (:func:`~mobileintent_gym.users.sets.env_users`).
     """
-    names = env_users(users, getattr(env.unwrapped, "profiles_dir", None))
-    return (run(env, make_agent, e) for e in episodes(names, tasks, seed, skip))
+    profiles_dir = getattr(env.unwrapped, "profiles_dir", None)
+    names = env_users(users, profiles_dir)
+    return (run(env, make_agent, e) for e in episodes(names, tasks, seed, skip, profiles_dir))
 
 
 def evaluate(env: gym.Env, make_agent: AgentFactory, users: UserSpec,
@@ -317,10 +332,11 @@ def teacher_forced(env: gym.Env, make_agent: AgentFactory, user: str, task: str,
     """
     _check_seed(seed)
     device = env.unwrapped.device
+    user_id = seed_name(user, getattr(env.unwrapped, "profiles_dir", None))
     reference = reference_steps(env, user, task)
     matches = []
     for t, step in enumerate(reference):
-        step_seed = episode_seed(seed, user, f"{task}#{t}")  # any integer seed gives one
+        step_seed = _seed(seed, user_id, f"{task}#{t}")  # any integer seed gives one
         obs, info = checked_reset(env, seed=step_seed, options={"user": user, "task": task})
         agent = checked_agent(make_agent(env, step_seed), f"make_agent {brief(make_agent)}")
         told = getattr(agent, "teacher_force", None)

@@ -874,6 +874,29 @@ def test_a_profile_file_gives_the_same_episodes_in_any_folder(tmp_path):
                                                                                  TASKS)]
 
 
+def test_a_profile_given_by_name_or_by_path_gives_the_same_episodes(tmp_path):
+    # Seeds came from the text of a name but from the user id of a path: a profile
+    # ana.json holding user id demo-ana ran other episodes as --users ana than as
+    # --users DIR/ana.json, and Ray and RePAIR drew them the same way.
+    from mobileintent_gym.distributed.groups import group_episodes
+    from mobileintent_gym.rollouts import episodes
+    from mobileintent_gym.users.profile import UnknownProfileError, builtin_profiles_dir
+
+    path = tmp_path / "ana.json"
+    path.write_bytes((builtin_profiles_dir() / "demo-ana.json").read_bytes())
+    by = {}
+    for name, given in (("name", ["--profiles", str(tmp_path), "--users", "ana"]),
+                        ("path", ["--users", str(path)])):
+        out = tmp_path / f"{name}.json"
+        assert run(*given, "--tasks", *TASKS, "--agent", "random", "--out", str(out)) == 0
+        by[name] = [e["seed"] for e in json.loads(out.read_text())["episodes"]]
+    assert by["name"] == by["path"] == [e.seed for e in episodes(["demo-ana"], TASKS)]
+    assert ([e.seed for e in group_episodes(TASKS[0], ["ana", "demo-ben"], 2, 3, tmp_path)]
+            == [e.seed for e in group_episodes(TASKS[0], [str(path), "demo-ben"], 2, 3)])
+    with pytest.raises(UnknownProfileError, match="ana"):  # not looked up there: refused
+        episodes(["ana"], TASKS)
+
+
 @pytest.mark.parametrize("argv", [["evaluate", "--agent", "random", "--users"],
                                   ["evaluate", "--agent", "random", "--templates"],
                                   ["evaluate", "--agent", "random", "--tasks"],

@@ -33,7 +33,8 @@ def evaluate_ray(env_kwargs: Mapping[str, Any], make_agent: AgentFactory,
         env_id: The registered env id.
         progress: Show a progress bar on stderr.
     """
-    names = env_users(users, env_kwargs.get("profiles_dir"))
+    profiles_dir = env_kwargs.get("profiles_dir")
+    names = env_users(users, profiles_dir)
     with RolloutPool(num_actors, env_id, env_kwargs, address=address,
                      progress=progress) as pool:
-        return pool.run(episodes(names, tasks, seed), make_agent)
+        return pool.run(episodes(names, tasks, seed, profiles_dir=profiles_dir), make_agent)

@@ -17,6 +17,7 @@ in order — a :class:`~mobileintent_gym.distributed.pool.RolloutPool`
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -74,28 +75,31 @@ def draw_group(rng: np.random.Generator, tasks: Sequence[str], users: Sequence[s
     return task, (str(p), str(q))
 
 
-def group_episodes(task: str, users: Sequence[str], per_user: int = 2, seed: int = 0
-                   ) -> list[Episode]:
+def group_episodes(task: str, users: Sequence[str], per_user: int = 2, seed: int = 0,
+                   profiles_dir: str | os.PathLike[str] | None = None) -> list[Episode]:
     """The episodes of one group: ``per_user`` rollouts of ``task`` by each user.
 
     Rollout k of a user is seeded by :func:`~mobileintent_gym.rollouts.episode_seed` of
-    ``seed``, the user and ``<task>#k``, so a user's rollouts differ and a rerun repeats.
+    ``seed``, the user and ``<task>#k``, so a user's rollouts differ and a rerun repeats
+    (user names looked up in ``profiles_dir`` first).
 
     Raises:
         ValueError: For a ``per_user`` that is no integer of at least 1, fewer than two
             users or a user named twice (whose rollouts would repeat the same seeds,
             counted twice in the advantages).
+        UnknownProfileError: For a user that names no profile.
     """
     positive_integer("per_user", per_user)
     if len(set(users)) < 2 or len(set(users)) != len(users):
         raise ValueError(f"a group needs two different users or more, each named once, got "
                          f"users {list(users)}")
-    return [Episode(user, task, episode_seed(seed, user, f"{task}#{k}")) for user in users
-            for k in range(per_user)]
+    return [Episode(user, task, episode_seed(seed, user, f"{task}#{k}", profiles_dir))
+            for user in users for k in range(per_user)]
 
 
 def rollout_groups(run: Runner, specs: Sequence[GroupSpec], per_user: int = 2,
-                   seed: int = 0) -> list[RolloutGroup]:
+                   seed: int = 0, profiles_dir: str | os.PathLike[str] | None = None
+                   ) -> list[RolloutGroup]:
     """Run the groups of ``specs``, all their episodes in one call of ``run``.
 
     Args:
@@ -104,6 +108,8 @@ def rollout_groups(run: Runner, specs: Sequence[GroupSpec], per_user: int = 2,
             ("user3", "user7"))``.
         per_user: Rollouts per user (the study: 2).
         seed: Seed of this round; each rollout gets its own seed from it.
+        profiles_dir: Where the users' names are looked up first (their seeds are drawn
+            from their profiles' user ids).
 
     Returns:
         One group per spec, in order.
@@ -113,7 +119,8 @@ def rollout_groups(run: Runner, specs: Sequence[GroupSpec], per_user: int = 2,
             in order (its first mismatch named), or a group's rollouts differ in subgoal
             structure (they share the task id, hence the template: a broken template).
     """
-    planned = [group_episodes(task, users, per_user, seed) for task, users in specs]
+    planned = [group_episodes(task, users, per_user, seed, profiles_dir)
+               for task, users in specs]
     flat = [e for group in planned for e in group]
     records = iter(_in_order(list(run(flat)), flat))
     groups = [RolloutGroup(task, tuple(next(records) for _ in group))

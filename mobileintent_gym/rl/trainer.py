@@ -248,12 +248,14 @@ class RepairTrainer:
         task, users = draw_group(rng, self.tasks, self.train_users)
         seed = int(rng.integers(2**31))
         run = self._runner(config.temperature, seed)
-        (group,) = rollout_groups(run, [(task, users)], config.per_user, seed)
+        (group,) = rollout_groups(run, [(task, users)], config.per_user, seed,
+                                  config.profiles_dir)
         return group
 
     def validate(self) -> dict[str, float | None]:
         """PAIR scores of greedy episodes: every training task for every validation user."""
-        work = episodes(self.val_users, self.tasks, self.config.seed)
+        work = episodes(self.val_users, self.tasks, self.config.seed,
+                        profiles_dir=self.config.profiles_dir)
         scores = pair_scores([r.result for r in self._runner(0.0, self.config.seed)(work)])
         return {k: scores[k] for k in ("task_sr", "sar", "sar_uc", "sar_ua")}
 

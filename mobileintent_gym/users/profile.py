@@ -478,16 +478,19 @@ def absolute_user(name_or_path: str) -> str:
     return text
 
 
-def seed_name(name_or_path: str) -> str:
-    """What a user's seeds are drawn from: a profile file's user id, a name as it is.
+def seed_name(name_or_path: str,
+              profiles_dir: str | os.PathLike[str] | None = None) -> str:
+    """What a user's seeds are drawn from: the user id of the profile it stands for.
 
-    A profile file counts by what it holds, not where it lies: the same file gives the same
-    seeds in any folder, on any machine.
+    A user counts by the profile it names, not by how it is given: a name and the path of
+    its profile give the same seeds (also where the file's name is not its user id), and
+    the same file gives the same seeds in any folder, on any machine.
+
+    Raises:
+        UnknownProfileError: When ``name_or_path`` names no profile (looked up as
+            :func:`resolve_profile` does, ``profiles_dir`` first).
     """
-    text = os.fspath(name_or_path)
-    if _looks_like_path(text):
-        return resolve_profile(text).user_id
-    return text
+    return resolve_profile(name_or_path, profiles_dir).user_id
 
 
 def _looks_like_path(text: str) -> bool:

@@ -688,7 +688,7 @@ def test_sft_epochs_each_visit_every_example_once_in_a_new_order():
 def test_groups_pair_two_different_users_twice_each():
     rng = np.random.default_rng(0)
     for _ in range(20):
-        task, users = draw_group(rng, ["a:x:y", "b:x:y"], ["u1", "u2", "u3"])
+        task, users = draw_group(rng, ["a:x:y", "b:x:y"], ["demo-ana", "demo-ben", "jun"])
         planned = group_episodes(task, users, 2, seed=3)
         assert task in ("a:x:y", "b:x:y") and len(set(users)) == 2
         assert [e.user for e in planned] == [users[0], users[0], users[1], users[1]]
