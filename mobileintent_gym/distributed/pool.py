@@ -13,7 +13,10 @@ Actors start with one thread per numeric library
 (:mod:`mobileintent_gym.distributed.threads`) and hand their freed heap back to the OS
 between episodes (:mod:`mobileintent_gym.distributed.heap`). They import the package as
 the driver does: installed, or, on a local cluster, from the driver's working directory,
-which Ray puts on their path.
+which Ray puts on their path. Actors of a cluster started before (``ray start``) run in
+its node's working directory and environment, not the driver's: the env's
+``profiles_dir`` and the driver's ``MOBILEINTENT_GYM_PROFILES`` and
+``MOBILEINTENT_GYM_CACHE`` reach them as absolute paths.
 
 A new local cluster starts with Ctrl-C held back (in its midst it crashed the process),
 and closing the pool cancels the episodes under way before it kills the actors (Ray said
@@ -43,6 +46,8 @@ from mobileintent_gym.distributed.threads import usable_cpus, worker_thread_env
 from mobileintent_gym.envs.vector_calls import CtrlC
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.rollouts import AgentFactory, Episode, EpisodeRecord
+from mobileintent_gym.users.cache import CACHE_ENV, cache_off
+from mobileintent_gym.users.profile import PROFILES_ENV
 
 EXECUTE_ENV = "Act2Intent-Execute-v0"
 ADDRESS_TIMEOUT = 10.0
@@ -62,6 +67,30 @@ def _cpu_share(cpus: float, num_actors: int) -> float:
     logger.warn(f"the Ray cluster has {cpus:g} CPUs for {num_actors} actors: each asks for "
                 f"{cpus / num_actors:.3g} of one, and they share them")
     return cpus / num_actors
+
+
+def _driver_paths(environ: Mapping[str, str]) -> dict[str, str]:
+    """The package's folder settings of this process, as an actor anywhere reads them.
+
+    A relative folder read in another working directory names another folder; a cache
+    turned ``off`` stays off.
+    """
+    settings = {}
+    for name in (PROFILES_ENV, CACHE_ENV):
+        value = environ.get(name, "").strip()
+        if value:
+            off = name == CACHE_ENV and cache_off(value)
+            settings[name] = value if off else os.path.abspath(os.path.expanduser(value))
+    return settings
+
+
+def _actor_kwargs(env_kwargs: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``env_kwargs`` with a ``profiles_dir`` path made absolute (see the module notes)."""
+    kwargs = dict(env_kwargs or {})
+    folder = kwargs.get("profiles_dir")
+    if isinstance(folder, str | os.PathLike) and os.fspath(folder):  # others: env refuses
+        kwargs["profiles_dir"] = os.path.abspath(folder)
+    return kwargs
 
 
 HELD_GRACE = 1.0
@@ -332,10 +361,11 @@ class RolloutPool:
             share = _cpu_share(cpus, num_actors)
             if not self._owns_ray:
                 _warn_if_held(ray, cpus, share * num_actors)
+            env_vars = {**threads, **_driver_paths(os.environ)}
             actor = ray.remote(num_cpus=share, max_restarts=max_restarts,
                                max_task_retries=max_task_retries,
-                               runtime_env={"env_vars": threads})(RolloutActor)
-            self.actors = [actor.remote(env_id, dict(env_kwargs or {}))
+                               runtime_env={"env_vars": env_vars})(RolloutActor)
+            self.actors = [actor.remote(env_id, _actor_kwargs(env_kwargs))
                            for _ in range(num_actors)]
         except BaseException:
             self.close()

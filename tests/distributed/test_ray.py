@@ -22,6 +22,7 @@ from mobileintent_gym.cli import main
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rollouts import episodes, evaluate, run
 from mobileintent_gym.users import PairConfig
+from mobileintent_gym.users.profile import builtin_profiles_dir
 from tests.helpers import write_agent_with_helper
 
 ray = pytest.importorskip("ray", reason="needs the [distributed] extra (ray)")
@@ -448,6 +449,47 @@ def test_ray_address_from_the_environment_joins_that_cluster(tmp_path):
     finally:
         head.communicate("", timeout=120)
     assert ran.returncode == 0 and ran.stdout.split()[-1] == "1", ran.stderr[-2000:]
+
+
+def test_actors_of_a_cluster_started_elsewhere_find_the_drivers_profiles_and_cache(
+        tmp_path):
+    # Actors of a cluster started before run in its node's folder and environment: a
+    # relative profiles_dir and $MOBILEINTENT_GYM_PROFILES named nothing there ("no user
+    # profile 'zed'"), and $MOBILEINTENT_GYM_CACHE was not theirs.
+    here, node = tmp_path / "here", tmp_path / "node"
+    ana = json.loads((builtin_profiles_dir() / "demo-ana.json").read_text())
+    for folder, user in (("profs", "zed"), ("env_profs", "yan")):
+        (here / folder).mkdir(parents=True)
+        (here / folder / f"{user}.json").write_text(json.dumps({**ana, "user_id": user}))
+    node.mkdir()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MOBILEINTENT_GYM_PROFILES", "MOBILEINTENT_GYM_CACHE")}
+    env["RAY_AUTH_MODE"] = "disabled"
+    head = subprocess.Popen(
+        [sys.executable, "-c", "import ray, sys\n"
+         "ray.init(num_cpus=1, include_dashboard=False)\n"
+         "print(ray.get_runtime_context().gcs_address, flush=True)\nsys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=node)
+    code = ("from mobileintent_gym.agents import RandomAgent\n"
+            "from mobileintent_gym.distributed import evaluate_ray\n"
+            "from mobileintent_gym.users import PairConfig\n"
+            "kwargs = {'observation': ('instruction',), 'profiles_dir': 'profs',\n"
+            "          'pair': PairConfig(encoder='lexical')}\n"
+            f"records = evaluate_ray(kwargs, RandomAgent, ['zed', 'yan'], {TASKS[2]!r},\n"
+            "                       num_actors=1, progress=False)\n"
+            "print(*[r.result.user for r in records])")
+    try:
+        address = head.stdout.readline().strip()
+        ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=300, check=False, cwd=here,
+                             env={**env, "RAY_ADDRESS": address,
+                                  "MOBILEINTENT_GYM_PROFILES": "env_profs",
+                                  "MOBILEINTENT_GYM_CACHE": "cache"})
+    finally:
+        head.communicate("", timeout=120)
+    assert ran.returncode == 0 and ran.stdout.split() == ["zed", "yan"], ran.stderr[-2000:]
+    assert len(list((here / "cache" / "content").rglob("*.pkl*"))) >= 2  # the actor's
+    assert not (node / "cache").exists()
 
 
 def test_a_bad_thread_setting_is_named_before_ray_starts(monkeypatch):
