@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from gymnasium import logger
 
 from mobileintent_gym.agents.lm import Generation, LanguageModel, load_language_model
 from mobileintent_gym.agents.transformers_agent import TransformersAgent
@@ -38,23 +37,25 @@ from mobileintent_gym.distributed.pool import EXECUTE_ENV, RolloutPool
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.files import atomic_folder, sole_writer
 from mobileintent_gym.metrics.pair import pair_scores
+from mobileintent_gym.rl.checkpoints import (
+    keep_stopped,
+    load_checkpoint,
+    resume_point,
+    save_checkpoint,
+)
 from mobileintent_gym.rl.grpo import grpo_loss
 from mobileintent_gym.rl.lockstep import PolicyAgents, run_lockstep
 from mobileintent_gym.rl.policy import (
-    load_adapters,
     response_logprobs,
     save_adapters,
     with_lora,
 )
 from mobileintent_gym.rl.repair_config import RepairConfig, base_model, check_config
 from mobileintent_gym.rl.runs import (
-    LOG_FILE,
     RunLog,
     check_progress,
     check_run_folder,
-    checkpoints,
     env_kwargs,
-    latest_checkpoint,
     make_envs,
     plot_log,
     run_settings,
@@ -138,13 +139,10 @@ class RepairTrainer:
                ) -> list[dict[str, Any]]:
         """:meth:`train` in the folder ``out``, accepted for a run of ``settings``."""
         with contextlib.closing(self):
-            saved = checkpoints(out) if resume else []
-            if resume and not saved and (out / LOG_FILE).exists():
-                logger.warn(f"--resume: {out} holds no checkpoint to continue from; its "
-                            "logged updates are dropped and the run starts from update 0")
-            if saved:
+            start = resume_point(out, resume)
+            if start is not None:
                 check_progress(out, self.config.updates)
-                self.load(saved[-1][1])
+                self.load(start)
             write_config(out, settings)
             with contextlib.closing(RunLog(out, LOG_FIELDS, self.done if resume else None)
                                     ) as log:
@@ -166,27 +164,8 @@ class RepairTrainer:
             with self.stopping:
                 return self._run_updates(out, log, progress)
         except KeyboardInterrupt:
-            self._stopped(out)
+            keep_stopped(out, self.done, self.stopping.whole, self.save)
             raise
-
-    def _stopped(self, out: Path) -> None:
-        """After Ctrl-C: save the updates done since the latest checkpoint, or say they are lost.
-
-        They can be saved unless a second Ctrl-C stopped an optimiser step half done.
-        """
-        kept = latest_checkpoint(out)
-        if self.done <= kept:
-            return
-        if self.stopping.whole:
-            self.save(out / f"checkpoint-{self.done}")
-            logger.warn(f"stopped after update {self.done}, saved as checkpoint-{self.done}: "
-                        "--resume goes on from it")
-            return
-        start = f"checkpoint-{kept}" if kept else "update 0 (no checkpoint yet)"
-        logger.warn(f"stopped after update {self.done}, unsaved (stopped at once by a second "
-                    f"Ctrl-C, or trained outside the main thread): --resume goes on from "
-                    f"{start}, running updates {kept + 1}-{self.done} again "
-                    "(--checkpoint-every sets how often one is kept)")
 
     def _run_updates(self, out: Path, log: RunLog, progress: bool) -> list[dict[str, Any]]:
         tqdm = require("tqdm.auto", "llm").tqdm
@@ -351,10 +330,7 @@ class RepairTrainer:
 
     def save(self, folder: Path) -> None:
         """Write adapters, optimiser state and the update count to ``folder``, atomically."""
-        with atomic_folder(folder) as partial:
-            save_adapters(self.policy, partial)
-            self.torch.save({"done": self.done, "optimizer": self.optimizer.state_dict()},
-                            partial / "trainer.pt")
+        save_checkpoint(folder, self.policy, self.optimizer, self.done)
 
     def load(self, folder: Path) -> None:
         """Continue from a folder written by :meth:`save`.
@@ -363,18 +339,4 @@ class RepairTrainer:
             MobileIntentError: When the folder holds no trainer state, or its adapters or
                 state cannot be read (a file cut short by a disk that filled).
         """
-        state_file = folder / "trainer.pt"
-        if not state_file.is_file():
-            raise MobileIntentError(f"{folder} holds no trainer state (trainer.pt)")
-        try:
-            load_adapters(self.policy, folder)
-            state = self.torch.load(state_file, map_location=self.lm.device)
-            self.optimizer.load_state_dict(state["optimizer"])
-            self.done = int(state["done"])
-        except Exception as err:  # torch's, safetensors' and peft's own errors
-            if isinstance(err, MemoryError | self.torch.cuda.OutOfMemoryError):  # any torch
-                raise  # the checkpoint is fine: the machine lacks room for it
-            raise MobileIntentError(
-                f"{folder} cannot be read ({type(err).__name__}: {str(err)[:200]}); if it "
-                "is damaged (cut short by a full disk), remove it to resume from the "
-                "checkpoint before it") from err
+        self.done = load_checkpoint(folder, self.policy, self.optimizer, self.lm.device)

@@ -22,6 +22,7 @@ torch = pytest.importorskip("torch", reason="needs the [llm] extra")
 
 from mobileintent_gym.errors import MobileIntentError  # noqa: E402
 from mobileintent_gym.metrics.pair import EpisodeResult  # noqa: E402
+from mobileintent_gym.rl import checkpoints as checkpoints_module  # noqa: E402
 from mobileintent_gym.rl import trainer as trainer_module  # noqa: E402
 from mobileintent_gym.rl.grpo import GrpoLoss  # noqa: E402
 from mobileintent_gym.rl.runs import (  # noqa: E402
@@ -117,9 +118,15 @@ def test_a_run_stopped_at_once_says_which_updates_a_resume_runs_again(tmp_path, 
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
 
 
+def stand_in_adapter_files(monkeypatch):
+    """Adapters (of the stand-in policy) saved as nothing: at the end and in checkpoints."""
+    for module in (trainer_module, checkpoints_module):
+        monkeypatch.setattr(module, "save_adapters", lambda policy, folder: None)
+
+
 def stoppable_trainer(tmp_path, monkeypatch, **settings):
     """A trainer whose rollouts and optimiser steps are stood in for, its state saved."""
-    monkeypatch.setattr(trainer_module, "save_adapters", lambda policy, folder: None)
+    stand_in_adapter_files(monkeypatch)
     monkeypatch.setattr(trainer_module, "plot_log", lambda rows, path: path)
     trainer = bare_trainer(tmp_path, **settings)
     trainer.policy = _Policy()
@@ -307,7 +314,7 @@ def _log(out):
 @pytest.mark.parametrize("updates", [10, 12])
 def test_resume_continues_from_the_latest_checkpoint_keeping_its_rows(tmp_path, monkeypatch,
                                                                      updates):
-    monkeypatch.setattr(trainer_module, "save_adapters", lambda policy, folder: None)
+    stand_in_adapter_files(monkeypatch)
     monkeypatch.setattr(trainer_module, "plot_log", lambda rows, path: path)
     trainer = bare_trainer(tmp_path, updates=updates)
     out = Path(trainer.config.out)
@@ -412,7 +419,7 @@ def test_a_resume_stopped_while_its_log_is_rewritten_keeps_the_log(tmp_path, mon
 
 def test_resuming_a_run_without_a_checkpoint_says_it_starts_over(tmp_path, monkeypatch):
     # Its logged updates were dropped and recomputed without a word.
-    monkeypatch.setattr(trainer_module, "save_adapters", lambda policy, folder: None)
+    stand_in_adapter_files(monkeypatch)
     monkeypatch.setattr(trainer_module, "plot_log", lambda rows, path: path)
     trainer = bare_trainer(tmp_path, updates=3)
     out = Path(trainer.config.out)

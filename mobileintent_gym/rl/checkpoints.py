@@ -1,0 +1,95 @@
+"""A training run's checkpoints: ``checkpoint-N`` folders of adapters, optimiser and N.
+
+SFT and RePAIR keep them alike: every so many updates and at the end, and where Ctrl-C
+stops a run (:mod:`.stopping`); a resumed run goes on from the latest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gymnasium import logger
+
+from mobileintent_gym.errors import MobileIntentError, require
+from mobileintent_gym.files import atomic_folder
+from mobileintent_gym.rl.policy import load_adapters, save_adapters
+from mobileintent_gym.rl.runs import LOG_FILE, checkpoints, latest_checkpoint
+
+STATE_FILE = "trainer.pt"
+"""A checkpoint's optimiser state and update count (beside the adapters' files)."""
+
+
+def save_checkpoint(folder: Path, policy: Any, optimizer: Any, done: int) -> None:
+    """Write adapters, optimiser state and the update count ``done`` to ``folder``, atomically."""
+    torch = require("torch", "llm")
+    with atomic_folder(folder) as partial:
+        save_adapters(policy, partial)
+        torch.save({"done": done, "optimizer": optimizer.state_dict()}, partial / STATE_FILE)
+
+
+def load_checkpoint(folder: Path, policy: Any, optimizer: Any, device: Any) -> int:
+    """Load a folder written by :func:`save_checkpoint` into ``policy`` and ``optimizer``.
+
+    Returns:
+        The updates done when it was saved.
+
+    Raises:
+        MobileIntentError: When the folder holds no trainer state, or its adapters or
+            state cannot be read (a file cut short by a disk that filled).
+    """
+    torch = require("torch", "llm")
+    state_file = folder / STATE_FILE
+    if not state_file.is_file():
+        raise MobileIntentError(f"{folder} holds no trainer state ({STATE_FILE})")
+    try:
+        load_adapters(policy, folder)
+        state = torch.load(state_file, map_location=device)
+        optimizer.load_state_dict(state["optimizer"])
+        return int(state["done"])
+    except Exception as err:  # torch's, safetensors' and peft's own errors
+        if isinstance(err, MemoryError | torch.cuda.OutOfMemoryError):  # any torch device
+            raise  # the checkpoint is fine: the machine lacks room for it
+        raise MobileIntentError(
+            f"{folder} cannot be read ({type(err).__name__}: {str(err)[:200]}); if it "
+            "is damaged (cut short by a full disk), remove it to resume from the "
+            "checkpoint before it") from err
+
+
+def resume_point(out: Path, resume: bool) -> Path | None:
+    """The checkpoint a run in ``out`` goes on from: its latest when resumed, else none.
+
+    A resumed run without one starts from update 0, warning that the updates it logged
+    are dropped.
+    """
+    saved = checkpoints(out) if resume else []
+    if resume and not saved and (out / LOG_FILE).exists():
+        logger.warn(f"--resume: {out} holds no checkpoint to continue from; its "
+                    "logged updates are dropped and the run starts from update 0")
+    return saved[-1][1] if saved else None
+
+
+def keep_stopped(out: Path, done: int, whole: bool, save: Callable[[Path], None]) -> None:
+    """After Ctrl-C: save the updates done since the latest checkpoint, or say they are lost.
+
+    Args:
+        out: The run's folder.
+        done: The updates done.
+        whole: Whether no optimiser step was stopped half done
+            (:attr:`~.stopping.Stopping.whole`): only then can they be saved.
+        save: Writes a checkpoint to the folder it is given.
+    """
+    kept = latest_checkpoint(out)
+    if done <= kept:
+        return
+    if whole:
+        save(out / f"checkpoint-{done}")
+        logger.warn(f"stopped after update {done}, saved as checkpoint-{done}: "
+                    "--resume goes on from it")
+        return
+    start = f"checkpoint-{kept}" if kept else "update 0 (no checkpoint yet)"
+    logger.warn(f"stopped after update {done}, unsaved (stopped at once by a second "
+                f"Ctrl-C, or trained outside the main thread): --resume goes on from "
+                f"{start}, running updates {kept + 1}-{done} again "
+                "(--checkpoint-every sets how often one is kept)")
