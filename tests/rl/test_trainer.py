@@ -516,7 +516,8 @@ def test_sft_refuses_bad_settings_before_loading_a_model(tmp_path):
             MobileIntentError, match=f"another process is writing {tmp_path / 'run'} now"):
         train_sft(SftConfig(model="not/loaded", out=str(tmp_path / "run")))
     (tmp_path / "config.json").write_text("{}")
-    with pytest.raises(MobileIntentError, match=f"{tmp_path} already holds a run; give"):
+    with pytest.raises(MobileIntentError, match=f"{tmp_path} already holds a run; continue "
+                                                "it with --resume, or give"):
         train_sft(SftConfig(model="not/loaded", out=str(tmp_path)))
     # A real adb server asked for a device it does not know: named after the model loaded.
     with pytest.raises(MobileIntentError, match="device 'foo' is unreachable"):

@@ -1,0 +1,103 @@
+"""SFT runs keep checkpoints, stop on Ctrl-C with what they trained, and resume as one run."""
+
+import copy
+import csv
+import signal
+
+import pytest
+
+from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.rl import sft as sft_module
+from mobileintent_gym.rl.sft import SftConfig, train_sft
+
+torch = pytest.importorskip("torch", reason="needs the [llm] extra")
+pytest.importorskip("peft", reason="needs the [llm] extra")
+load_file = pytest.importorskip("safetensors.torch", reason="needs the [llm] extra").load_file
+
+# 3 + 4 oracle steps: 7 examples, batches of 2, two epochs: 8 optimiser steps.
+TASKS = ("G-SPT-02:personal:implicit", "G-WCT-02:common:explicit")
+TIMING = ("tokens_per_s", "seconds")  # the only columns a rerun may change
+
+
+def settings(out, **changed):
+    return SftConfig(**{"out": str(out), "users": ("demo-ana",), "tasks": TASKS, "epochs": 2,
+                        "batch_size": 2, "max_elements": 4, "checkpoint_every": 3, **changed})
+
+
+def untimed_log(out):
+    with (out / "log.csv").open(newline="") as handle:
+        return [{k: v for k, v in row.items() if k not in TIMING}
+                for row in csv.DictReader(handle)]
+
+
+def adapters(folder):
+    return load_file(str(folder / "adapter_model.safetensors"))
+
+
+def interrupt_at_call(monkeypatch, call):
+    """A real SIGINT in the forward pass of the ``call``-th batch."""
+    real, calls = sft_module.response_logprobs, []
+
+    def forward(*args):
+        calls.append(args)
+        if len(calls) == call:
+            signal.raise_signal(signal.SIGINT)
+        return real(*args)
+
+    monkeypatch.setattr(sft_module, "response_logprobs", forward)
+
+
+def test_a_run_stopped_by_ctrl_c_and_resumed_trains_what_one_run_does(tiny_lm, tmp_path,
+                                                                       monkeypatch):
+    # SFT kept no checkpoints: a Ctrl-C (or a lost machine) lost every step taken.
+    whole = tmp_path / "whole"
+    train_sft(settings(whole), copy.deepcopy(tiny_lm), progress=False)
+    assert sorted(p.name for p in whole.glob("checkpoint-*")) == [
+        "checkpoint-3", "checkpoint-6", "checkpoint-8"]  # every 3 steps, and the last
+    out = tmp_path / "stopped"
+    interrupt_at_call(monkeypatch, 5)  # four steps done, checkpoint-3 behind them
+    with pytest.warns(UserWarning, match="stopped after update 4, saved as checkpoint-4"), \
+            pytest.raises(KeyboardInterrupt):
+        train_sft(settings(out), copy.deepcopy(tiny_lm), progress=False)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+    assert sorted(p.name for p in out.glob("checkpoint-*")) == ["checkpoint-3", "checkpoint-4"]
+    assert not (out / "adapters").exists() and len(untimed_log(out)) == 4
+    with pytest.raises(MobileIntentError, match="already holds a run; continue it with "
+                                                "--resume"):
+        train_sft(settings(out), copy.deepcopy(tiny_lm), progress=False)
+    monkeypatch.undo()
+    train_sft(settings(out), copy.deepcopy(tiny_lm), progress=False, resume=True)
+    assert untimed_log(out) == untimed_log(whole)
+    assert [row["update"] for row in untimed_log(out)] == [str(n) for n in range(1, 9)]
+    first, second = adapters(whole / "adapters"), adapters(out / "adapters")
+    assert first.keys() == second.keys()
+    assert all(torch.equal(first[name], second[name]) for name in first)
+    start = adapters(whole / "checkpoint-3")
+    assert any(not torch.equal(first[name], start[name]) for name in first)  # it learnt
+    # Resumed once more, the run has all its steps: nothing trains, the adapters stay.
+    train_sft(settings(out), copy.deepcopy(tiny_lm), progress=False, resume=True)
+    assert untimed_log(out) == untimed_log(whole)
+    assert all(torch.equal(adapters(out / "adapters")[name], first[name]) for name in first)
+
+
+def test_a_resumed_run_is_refused_with_other_settings_before_training(tiny_lm, tmp_path):
+    out = tmp_path / "run"
+    train_sft(settings(out, epochs=1), copy.deepcopy(tiny_lm), progress=False)
+    with pytest.raises(MobileIntentError, match=r"other settings \(lr: 0.0002 saved, 0.1 "
+                                                r"given\)"):
+        train_sft(settings(out, epochs=1, lr=0.1), copy.deepcopy(tiny_lm), progress=False,
+                  resume=True)
+    with pytest.raises(MobileIntentError, match=r"'checkpoint_every': -1"):
+        train_sft(settings(out, checkpoint_every=-1), progress=False)
+
+
+def test_the_command_passes_resume_and_the_checkpoint_interval(tmp_path, monkeypatch):
+    from mobileintent_gym.cli import main
+
+    runs = []
+    monkeypatch.setattr(sft_module, "train_sft", lambda config, progress, resume: runs.append(
+        (config.checkpoint_every, resume)) or tmp_path)
+    argv = ["train", "sft", "--out", str(tmp_path / "sft"), "--quiet"]
+    assert main(argv) == 0
+    assert main([*argv, "--resume", "--checkpoint-every", "0"]) == 0
+    assert runs == [(200, False), (0, True)]
