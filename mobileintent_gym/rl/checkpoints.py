@@ -6,7 +6,8 @@ stops a run (:mod:`.stopping`); a resumed run goes on from the latest.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,24 +17,32 @@ from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.files import atomic_folder
 from mobileintent_gym.rl.policy import load_adapters, save_adapters
 from mobileintent_gym.rl.runs import LOG_FILE, checkpoints, latest_checkpoint
+from mobileintent_gym.rl.stopping import Stopping
 
 STATE_FILE = "trainer.pt"
 """A checkpoint's optimiser state and update count (beside the adapters' files)."""
 
 
-def save_checkpoint(folder: Path, policy: Any, optimizer: Any, done: int) -> None:
-    """Write adapters, optimiser state and the update count ``done`` to ``folder``, atomically."""
+def save_checkpoint(folder: Path, policy: Any, optimizer: Any, done: int, **more: Any
+                    ) -> None:
+    """Write adapters, optimiser state and the update count ``done`` to ``folder``, atomically.
+
+    ``more`` is what else the trainer keeps there.
+    """
     torch = require("torch", "llm")
     with atomic_folder(folder) as partial:
         save_adapters(policy, partial)
-        torch.save({"done": done, "optimizer": optimizer.state_dict()}, partial / STATE_FILE)
+        torch.save({"done": done, "optimizer": optimizer.state_dict(), **more},
+                   partial / STATE_FILE)
 
 
-def load_checkpoint(folder: Path, policy: Any, optimizer: Any, device: Any) -> int:
+def load_checkpoint(folder: Path, policy: Any, optimizer: Any, device: Any
+                    ) -> dict[str, Any]:
     """Load a folder written by :func:`save_checkpoint` into ``policy`` and ``optimizer``.
 
     Returns:
-        The updates done when it was saved.
+        The rest of its state: ``done``, the updates done when it was saved, and what
+        else the trainer kept.
 
     Raises:
         MobileIntentError: When the folder holds no trainer state, or its adapters or
@@ -46,8 +55,8 @@ def load_checkpoint(folder: Path, policy: Any, optimizer: Any, device: Any) -> i
     try:
         load_adapters(policy, folder)
         state = torch.load(state_file, map_location=device)
-        optimizer.load_state_dict(state["optimizer"])
-        return int(state["done"])
+        optimizer.load_state_dict(state.pop("optimizer"))
+        return {**state, "done": int(state["done"])}
     except Exception as err:  # torch's, safetensors' and peft's own errors
         if isinstance(err, MemoryError | torch.cuda.OutOfMemoryError):  # any torch device
             raise  # the checkpoint is fine: the machine lacks room for it
@@ -70,7 +79,32 @@ def resume_point(out: Path, resume: bool) -> Path | None:
     return saved[-1][1] if saved else None
 
 
-def keep_stopped(out: Path, done: int, whole: bool, save: Callable[[Path], None]) -> None:
+def checkpoint_due(done: int, every: int, total: int) -> bool:
+    """Whether a run keeps a checkpoint after update ``done`` of ``total``.
+
+    One is kept every ``every`` updates (0: never) and after the last.
+    """
+    return bool(every and done % every == 0) or done == total
+
+
+@contextlib.contextmanager
+def saved_when_stopped(out: Path, stopping: Stopping, done: Callable[[], int],
+                       save: Callable[[Path], None]) -> Iterator[None]:
+    """Hold Ctrl-C back by ``stopping`` while open; one that stops the run keeps its work.
+
+    The updates done (``done()``) since the latest checkpoint are saved as one
+    (``save``), or, where a second Ctrl-C stopped an optimiser step half done, said to
+    be lost; the ``KeyboardInterrupt`` goes on.
+    """
+    try:
+        with stopping:
+            yield
+    except KeyboardInterrupt:
+        _keep_stopped(out, done(), stopping.whole, save)
+        raise
+
+
+def _keep_stopped(out: Path, done: int, whole: bool, save: Callable[[Path], None]) -> None:
     """After Ctrl-C: save the updates done since the latest checkpoint, or say they are lost.
 
     Args:

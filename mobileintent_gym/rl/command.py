@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Iterator
-from dataclasses import asdict
 
 from mobileintent_gym.console import (
     Repeated,
@@ -25,6 +24,7 @@ from mobileintent_gym.rl.runs import (
     VAL_USERS,
     check_progress,
     check_run_folder,
+    run_settings,
 )
 from mobileintent_gym.tasks import task_ids
 
@@ -119,7 +119,7 @@ def _repair(args: argparse.Namespace) -> int:
     # Before loading a model; the model loaded by default is compared once it is (the
     # trainer checks again, holding the folder while it trains).
     with sole_writer(config.out):
-        check_run_folder(config.out, asdict(config), args.resume,
+        check_run_folder(config.out, run_settings(config, config.model), args.resume,
                          unknown=() if config.model else ("model",))
         if args.resume:
             check_progress(config.out, config.updates)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mobileintent_gym.agents.lm import adapters_base, check_device, local_name
-from mobileintent_gym.backends.loader import parse_device
+from mobileintent_gym.backends.loader import parse_device, public_spec
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rl.grpo import CLIP_EPSILON, KL_BETA
 from mobileintent_gym.rl.runs import (
@@ -128,9 +128,10 @@ def check_config(config: RepairConfig, train_users: Sequence[str],
               *(name for name in ("max_steps", "ray") if getattr(config, name) is not None))
     check_settings(config, "RePAIR", counts, REAL_SETTINGS)
     if parse_device(config.phone)[0] != "sim":
-        raise MobileIntentError(f"RePAIR setting phone={config.phone!r}: a group's rollouts "
-                                "run side by side, each on a phone of its own, and a real "
-                                "phone takes one at a time; train on simulated phones ('sim')")
+        raise MobileIntentError(f"RePAIR setting phone={public_spec(config.phone)!r}: a "
+                                "group's rollouts run side by side, each on a phone of its "
+                                "own, and a real phone takes one at a time; train on "
+                                "simulated phones ('sim')")
     check_intervals(config, "RePAIR", ("val_every", "checkpoint_every"))
     check_device(config.device)
 

@@ -46,9 +46,10 @@ REPAIR_LR = 1e-5
 SFT_CHECKPOINT_EVERY = 200  # optimiser steps between checkpoints by default
 REPAIR_CHECKPOINT_EVERY = 20
 CONFIG_FILE = "config.json"
-# Settings a resumed run may change: how far it goes, and where it is (the same folder,
-# however it is written).
-RESUMABLE = ("updates", "out")
+# Settings a resumed run may change: how far it goes, how often it keeps a checkpoint
+# (saved runs from before SFT had one lack it), and where it is (the same folder, however
+# it is written).
+RESUMABLE = ("updates", "checkpoint_every", "out")
 _FOLDERS = ("init", "profiles_dir")  # settings naming a folder
 _USERS = ("users", "val_users")  # settings naming users, by name or profile file
 
@@ -213,7 +214,7 @@ def run_settings(config: Any, model: str) -> dict[str, Any]:
 
 
 def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = False,
-                     flag: str = "--resume", unknown: Collection[str] = ()) -> None:
+                     unknown: Collection[str] = ()) -> None:
     """Refuse to start a run where it would mix with another one.
 
     ``out`` must be a folder this process can make and write. A fresh run needs one
@@ -227,7 +228,6 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
         out: The run's folder.
         config: The run's settings (``dataclasses.asdict`` of its config).
         resume: Whether the run continues the one in ``out``.
-        flag: How a user asks to resume (named in the message); ``""``: the run cannot.
         unknown: Settings not known yet (the model before it is loaded), left out here to
             be compared once they are.
 
@@ -240,15 +240,14 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
     saved_file = out / CONFIG_FILE
     if not resume:
         if saved_file.exists() or (out / LOG_FILE).exists() or checkpoints(out):
-            how = f"continue it with {flag}, or " if flag else ""
-            raise MobileIntentError(f"{out} already holds a run; {how}give another --out "
-                                    "(or delete that folder)")
+            raise MobileIntentError(f"{out} already holds a run; continue it with --resume, "
+                                    "or give another --out (or delete that folder)")
         return
     if not saved_file.is_file():
         if checkpoints(out):  # its settings are not known: they cannot be compared
-            raise MobileIntentError(f"{flag}: {out} holds checkpoints but no {CONFIG_FILE}, "
+            raise MobileIntentError(f"--resume: {out} holds checkpoints but no {CONFIG_FILE}, "
                                     "so no settings to continue them with; give another --out")
-        _warn_new_run(flag, str(out))
+        _warn_new_run(str(out))
         return
     # Read as settings are written now: a run saved before models were made absolute
     # kept a relative path, which names the same model from the folder it was run in.
@@ -260,7 +259,7 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
         differ = [k for k in differ if k != "init_content"]
     if differ:
         changes = "; ".join(_difference(k, saved.get(k), given.get(k)) for k in differ)
-        raise MobileIntentError(f"{flag} would continue the run in {out} with other settings "
+        raise MobileIntentError(f"--resume would continue the run in {out} with other settings "
                                 f"({changes}); give the saved ones, or another --out")
 
 
@@ -272,13 +271,13 @@ def _difference(name: str, saved: Any, given: Any) -> str:
 
 
 @once
-def _warn_new_run(flag: str, out: str) -> None:
+def _warn_new_run(out: str) -> None:
     """Warn that ``out`` holds no run to continue, once per folder and process.
 
     A command checks its folder before loading its model, and the trainer again once it
     holds the folder: one warning.
     """
-    logger.warn(f"{flag}: {out} holds no run to continue; starting a new run there")
+    logger.warn(f"--resume: {out} holds no run to continue; starting a new run there")
 
 
 def write_config(out: str | Path, config: Mapping[str, Any]) -> None:

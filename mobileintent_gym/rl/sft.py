@@ -16,7 +16,8 @@ seed), so a stopped and resumed run trains what an uninterrupted one does.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
+import hashlib
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,10 +39,11 @@ from mobileintent_gym.agents.prompts import MAX_ELEMENTS, describe_action, step_
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.files import atomic_folder, sole_writer
 from mobileintent_gym.rl.checkpoints import (
-    keep_stopped,
+    checkpoint_due,
     load_checkpoint,
     resume_point,
     save_checkpoint,
+    saved_when_stopped,
 )
 from mobileintent_gym.rl.policy import response_logprobs, save_adapters, with_lora
 from mobileintent_gym.rl.runs import (
@@ -203,7 +205,7 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     with sole_writer(config.out):
         # The default model is compared once it is loaded (which one it is depends on
         # the machine).
-        check_run_folder(config.out, dataclasses.asdict(config), resume,
+        check_run_folder(config.out, run_settings(config, config.model), resume,
                          unknown=() if config.model else ("model",))
         # The phone first: one that cannot be reached is named before the model loads.
         env = make_envs(1, device=config.phone, users=train_users,
@@ -234,11 +236,7 @@ def _fit(config: SftConfig, base: LanguageModel, examples: Sequence[tuple[Messag
     out = Path(config.out)
     start = resume_point(out, resume)
     if start is not None:
-        steps.done = load_checkpoint(start, policy, optimizer, base.device)
-    if steps.done > len(steps.batches):
-        raise MobileIntentError(f"{start} holds {steps.done} steps, more than the run's "
-                                f"{len(steps.batches)}: its examples changed since (another "
-                                "version of the package?); give another --out")
+        steps.resume(start, base.device)
     write_config(out, run_settings(config, base.name))  # first: a failed log leaves a run
     with contextlib.closing(RunLog(out, LOG_FIELDS, steps.done if resume else None)) as log:
         steps.run(out, log, progress)
@@ -261,32 +259,48 @@ class _Steps:
         self.data, self.pad_id = data, pad_id
         self.params = [p for group in optimizer.param_groups for p in group["params"]]
         self.batches = epoch_batches(len(data), config.batch_size, config.epochs, config.seed)
+        self.fingerprint = hashlib.sha256(json.dumps(data).encode()).hexdigest()
         self.done = 0  # optimiser steps taken
         self.stopping = Stopping()
 
     def run(self, out: Path, log: RunLog, progress: bool) -> None:
         """Take the remaining steps, each logged, checkpointed when due."""
-        try:
-            with self.stopping:
-                self._run(out, log, progress)
-        except KeyboardInterrupt:
-            keep_stopped(out, self.done, self.stopping.whole, self.save)
-            raise
+        with saved_when_stopped(out, self.stopping, lambda: self.done, self.save):
+            self._run(out, log, progress)
 
     def save(self, folder: Path) -> None:
-        """Write adapters, optimiser state and the step count to ``folder``, atomically."""
-        save_checkpoint(folder, self.policy, self.optimizer, self.done)
+        """Write adapters, optimiser state and the step count to ``folder``, atomically.
+
+        The examples' fingerprint goes with them: a resume on other examples is refused.
+        """
+        save_checkpoint(folder, self.policy, self.optimizer, self.done,
+                        examples=self.fingerprint)
+
+    def resume(self, folder: Path, device: Any) -> None:
+        """Go on from a checkpoint of :meth:`save`.
+
+        Raises:
+            MobileIntentError: When the examples differ from those the run trained on
+                (another version of the package built other screens or prompts), besides
+                what :func:`~.checkpoints.load_checkpoint` raises.
+        """
+        state = load_checkpoint(folder, self.policy, self.optimizer, device)
+        if state.get("examples") != self.fingerprint:
+            raise MobileIntentError(f"{folder} was trained on other examples than this run "
+                                    "has (another version of the package, which shows other "
+                                    "screens or prompts?); give another --out")
+        self.done = state["done"]
 
     def _run(self, out: Path, log: RunLog, progress: bool) -> None:
         tqdm = require("tqdm.auto", "llm").tqdm
-        every, total = self.config.checkpoint_every, len(self.batches)
+        total = len(self.batches)
         self.policy.train()
         with tqdm(total=total, initial=self.done, disable=not progress, desc="SFT") as bar:
             while self.done < total:
                 self.stopping.check()  # held since the last step's optimiser step
                 log.write(self.step())
                 bar.update(1)
-                if (every and self.done % every == 0) or self.done == total:
+                if checkpoint_due(self.done, self.config.checkpoint_every, total):
                     self.save(out / f"checkpoint-{self.done}")
 
     def step(self) -> dict[str, Any]:

@@ -38,10 +38,11 @@ from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.files import atomic_folder, sole_writer
 from mobileintent_gym.metrics.pair import pair_scores
 from mobileintent_gym.rl.checkpoints import (
-    keep_stopped,
+    checkpoint_due,
     load_checkpoint,
     resume_point,
     save_checkpoint,
+    saved_when_stopped,
 )
 from mobileintent_gym.rl.grpo import grpo_loss
 from mobileintent_gym.rl.lockstep import PolicyAgents, run_lockstep
@@ -160,12 +161,8 @@ class RepairTrainer:
         are then saved as one. A second Ctrl-C stops at once: those updates are lost, and
         it says which ``--resume`` runs again.
         """
-        try:
-            with self.stopping:
-                return self._run_updates(out, log, progress)
-        except KeyboardInterrupt:
-            keep_stopped(out, self.done, self.stopping.whole, self.save)
-            raise
+        with saved_when_stopped(out, self.stopping, lambda: self.done, self.save):
+            return self._run_updates(out, log, progress)
 
     def _run_updates(self, out: Path, log: RunLog, progress: bool) -> list[dict[str, Any]]:
         tqdm = require("tqdm.auto", "llm").tqdm
@@ -185,8 +182,7 @@ class RepairTrainer:
                 rows.append(row)
                 bar.update(1)
                 bar.set_postfix(ret=f"{row['return']:.2f}", kl=f"{row['kl']:.4f}")
-                every = config.checkpoint_every
-                if (every and self.done % every == 0) or self.done == config.updates:
+                if checkpoint_due(self.done, config.checkpoint_every, config.updates):
                     self.save(out / f"checkpoint-{self.done}")
         return rows
 
@@ -339,4 +335,4 @@ class RepairTrainer:
             MobileIntentError: When the folder holds no trainer state, or its adapters or
                 state cannot be read (a file cut short by a disk that filled).
         """
-        self.done = load_checkpoint(folder, self.policy, self.optimizer, self.lm.device)
+        self.done = load_checkpoint(folder, self.policy, self.optimizer, self.lm.device)["done"]

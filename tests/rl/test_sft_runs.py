@@ -80,15 +80,46 @@ def test_a_run_stopped_by_ctrl_c_and_resumed_trains_what_one_run_does(tiny_lm, t
     assert all(torch.equal(adapters(out / "adapters")[name], first[name]) for name in first)
 
 
-def test_a_resumed_run_is_refused_with_other_settings_before_training(tiny_lm, tmp_path):
+def test_a_resume_with_other_settings_or_examples_is_refused_and_changes_nothing(
+        tiny_lm, tmp_path, monkeypatch):
     out = tmp_path / "run"
-    train_sft(settings(out, epochs=1), copy.deepcopy(tiny_lm), progress=False)
+    train_sft(settings(out, epochs=1, checkpoint_every=2), copy.deepcopy(tiny_lm),
+              progress=False)
+    log, kept = untimed_log(out), sorted(p.name for p in out.glob("checkpoint-*"))
     with pytest.raises(MobileIntentError, match=r"other settings \(lr: 0.0002 saved, 0.1 "
                                                 r"given\)"):
         train_sft(settings(out, epochs=1, lr=0.1), copy.deepcopy(tiny_lm), progress=False,
                   resume=True)
+    # Examples that differ from those trained on (another version of the package) would
+    # have trained other batches after the checkpoint without a word.
+    real = sft_module.demonstrations
+    monkeypatch.setattr(sft_module, "demonstrations", lambda *a: real(*a)[1:])
+    with pytest.raises(MobileIntentError, match="trained on other examples than this run has"):
+        train_sft(settings(out, epochs=1), copy.deepcopy(tiny_lm), progress=False,
+                  resume=True)
+    assert untimed_log(out) == log and kept == ["checkpoint-2", "checkpoint-4"]
+    assert sorted(p.name for p in out.glob("checkpoint-*")) == kept
     with pytest.raises(MobileIntentError, match=r"'checkpoint_every': -1"):
         train_sft(settings(out, checkpoint_every=-1), progress=False)
+    monkeypatch.undo()
+    # How often a checkpoint is kept may change: the run resumes, and has nothing to do.
+    train_sft(settings(out, epochs=1, checkpoint_every=1), copy.deepcopy(tiny_lm),
+              progress=False, resume=True)
+    assert untimed_log(out) == log
+
+
+def test_a_phone_url_with_a_password_resumes_and_keeps_it_unsaid(tmp_path):
+    # The settings saved hide a phone URL's password and were compared with the given
+    # ones: every resume was refused, printing the password.
+    from mobileintent_gym.rl.runs import run_settings, write_config
+
+    phone = "appium:http://user:secretkey@127.0.0.1:9/wd/hub"
+    config = settings(tmp_path / "run", model="not/loaded", phone=phone)
+    write_config(config.out, run_settings(config, config.model))
+    assert "secretkey" not in (tmp_path / "run" / "config.json").read_text()
+    with pytest.raises(MobileIntentError) as err:  # on to the phone, which is not there
+        train_sft(config, progress=False, resume=True)
+    assert "other settings" not in str(err.value) and "secretkey" not in str(err.value)
 
 
 def test_the_command_passes_resume_and_the_checkpoint_interval(tmp_path, monkeypatch):

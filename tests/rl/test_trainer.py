@@ -425,6 +425,9 @@ def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
     ({"seed": 2**64}, r"seed=18446744073709551616 must be an integer in \[0, 2\*\*64\)"),
     # A real phone was taken: the group's four rollouts ran interleaved on its one screen.
     ({"phone": "adb:emulator-5554"}, "a real phone takes one at a time"),
+    # Named with its password.
+    ({"phone": "appium:http://user:secretkey@farm:9/wd/hub"},
+     r"phone='appium:http://\*\*\*@farm:9/wd/hub': a group's rollouts"),
     # Validation on training users was accepted: contaminated val_* columns.
     ({"users": ("train",), "val_users": ("train",)},
      r"validation users \['amara', .*'rania'\] are training users too"),
