@@ -329,6 +329,8 @@ def teacher_forced(env: gym.Env, make_agent: AgentFactory, user: str, task: str,
             (a device that keeps its content between episodes cannot be teacher-forced).
         InvalidArgumentError: For a ``seed`` that is no integer, or a ``make_agent`` that
             makes something without ``act``.
+        UnknownProfileError: When ``user`` names no profile (looked up in the env's
+            ``profiles_dir`` first).
     """
     _check_seed(seed)
     device = env.unwrapped.device

@@ -118,6 +118,7 @@ def rollout_groups(run: Runner, specs: Sequence[GroupSpec], per_user: int = 2,
         MobileIntentError: When ``run`` returns other records than those of the episodes
             in order (its first mismatch named), or a group's rollouts differ in subgoal
             structure (they share the task id, hence the template: a broken template).
+        UnknownProfileError: For a user that names no profile, before ``run`` runs.
     """
     planned = [group_episodes(task, users, per_user, seed, profiles_dir)
                for task, users in specs]

@@ -15,8 +15,8 @@ between episodes (:mod:`mobileintent_gym.distributed.heap`). They import the pac
 the driver does: installed, or, on a local cluster, from the driver's working directory,
 which Ray puts on their path. Actors of a cluster started before (``ray start``) run in
 its node's working directory and environment, not the driver's: the env's
-``profiles_dir`` and the driver's ``MOBILEINTENT_GYM_PROFILES`` and
-``MOBILEINTENT_GYM_CACHE`` reach them as absolute paths.
+``profiles_dir`` and the driver's ``MOBILEINTENT_GYM_PROFILES`` (empty where unset)
+reach them as absolute paths. The content cache is the node's own.
 
 A new local cluster starts with Ctrl-C held back (in its midst it crashed the process),
 and closing the pool cancels the episodes under way before it kills the actors (Ray said
@@ -46,7 +46,6 @@ from mobileintent_gym.distributed.threads import usable_cpus, worker_thread_env
 from mobileintent_gym.envs.vector_calls import CtrlC
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.rollouts import AgentFactory, Episode, EpisodeRecord
-from mobileintent_gym.users.cache import CACHE_ENV, cache_off
 from mobileintent_gym.users.profile import PROFILES_ENV
 
 EXECUTE_ENV = "Act2Intent-Execute-v0"
@@ -69,19 +68,15 @@ def _cpu_share(cpus: float, num_actors: int) -> float:
     return cpus / num_actors
 
 
-def _driver_paths(environ: Mapping[str, str]) -> dict[str, str]:
-    """The package's folder settings of this process, as an actor anywhere reads them.
+def _driver_profiles(environ: Mapping[str, str]) -> dict[str, str]:
+    """This process's ``MOBILEINTENT_GYM_PROFILES``, as an actor anywhere reads it.
 
-    A relative folder read in another working directory names another folder; a cache
-    turned ``off`` stays off.
+    Made absolute (a relative folder read in another working directory names another
+    folder), and empty where it is unset here: a node's own folder would put other
+    profiles in place of those this process looked up, hashed and drew seeds from.
     """
-    settings = {}
-    for name in (PROFILES_ENV, CACHE_ENV):
-        value = environ.get(name, "").strip()
-        if value:
-            off = name == CACHE_ENV and cache_off(value)
-            settings[name] = value if off else os.path.abspath(os.path.expanduser(value))
-    return settings
+    value = environ.get(PROFILES_ENV)
+    return {PROFILES_ENV: os.path.abspath(value) if value else ""}
 
 
 def _actor_kwargs(env_kwargs: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -361,7 +356,7 @@ class RolloutPool:
             share = _cpu_share(cpus, num_actors)
             if not self._owns_ray:
                 _warn_if_held(ray, cpus, share * num_actors)
-            env_vars = {**threads, **_driver_paths(os.environ)}
+            env_vars = {**threads, **_driver_profiles(os.environ)}
             actor = ray.remote(num_cpus=share, max_restarts=max_restarts,
                                max_task_retries=max_task_retries,
                                runtime_env={"env_vars": env_vars})(RolloutActor)

@@ -101,7 +101,7 @@ def cache_root() -> Path | None:
     ``$MOBILEINTENT_GYM_CACHE``, else ``mobileintent-gym`` in the platform's cache folder.
     """
     chosen = os.environ.get(CACHE_ENV, "").strip()
-    if cache_off(chosen):
+    if chosen.casefold() in _OFF:
         return None
     if chosen:
         return Path(chosen).expanduser()
@@ -112,11 +112,6 @@ def cache_root() -> Path | None:
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return base / "mobileintent-gym"
-
-
-def cache_off(value: str) -> bool:
-    """Whether ``$MOBILEINTENT_GYM_CACHE`` set to ``value`` turns the cache off."""
-    return value.strip().casefold() in _OFF
 
 
 def content_dir() -> Path | None:

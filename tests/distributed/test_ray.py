@@ -451,19 +451,17 @@ def test_ray_address_from_the_environment_joins_that_cluster(tmp_path):
     assert ran.returncode == 0 and ran.stdout.split()[-1] == "1", ran.stderr[-2000:]
 
 
-def test_actors_of_a_cluster_started_elsewhere_find_the_drivers_profiles_and_cache(
-        tmp_path):
+def test_actors_of_a_cluster_started_elsewhere_find_the_drivers_profiles(tmp_path):
     # Actors of a cluster started before run in its node's folder and environment: a
     # relative profiles_dir and $MOBILEINTENT_GYM_PROFILES named nothing there ("no user
-    # profile 'zed'"), and $MOBILEINTENT_GYM_CACHE was not theirs.
+    # profile 'zed'").
     here, node = tmp_path / "here", tmp_path / "node"
     ana = json.loads((builtin_profiles_dir() / "demo-ana.json").read_text())
     for folder, user in (("profs", "zed"), ("env_profs", "yan")):
         (here / folder).mkdir(parents=True)
         (here / folder / f"{user}.json").write_text(json.dumps({**ana, "user_id": user}))
     node.mkdir()
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("MOBILEINTENT_GYM_PROFILES", "MOBILEINTENT_GYM_CACHE")}
+    env = {k: v for k, v in os.environ.items() if k != "MOBILEINTENT_GYM_PROFILES"}
     env["RAY_AUTH_MODE"] = "disabled"
     head = subprocess.Popen(
         [sys.executable, "-c", "import ray, sys\n"
@@ -483,13 +481,20 @@ def test_actors_of_a_cluster_started_elsewhere_find_the_drivers_profiles_and_cac
         ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              timeout=300, check=False, cwd=here,
                              env={**env, "RAY_ADDRESS": address,
-                                  "MOBILEINTENT_GYM_PROFILES": "env_profs",
-                                  "MOBILEINTENT_GYM_CACHE": "cache"})
+                                  "MOBILEINTENT_GYM_PROFILES": "env_profs"})
     finally:
         head.communicate("", timeout=120)
     assert ran.returncode == 0 and ran.stdout.split() == ["zed", "yan"], ran.stderr[-2000:]
-    assert len(list((here / "cache" / "content").rglob("*.pkl*"))) >= 2  # the actor's
-    assert not (node / "cache").exists()
+
+
+def test_actors_get_the_drivers_profiles_variable_even_where_it_is_unset():
+    # Unset here, a node's own folder would put other profiles in place of those the
+    # driver looked up, hashed and drew seeds from.
+    from mobileintent_gym.distributed.pool import _driver_profiles
+
+    assert _driver_profiles({}) == {"MOBILEINTENT_GYM_PROFILES": ""}
+    assert _driver_profiles({"MOBILEINTENT_GYM_PROFILES": "profs"}) == {
+        "MOBILEINTENT_GYM_PROFILES": os.path.abspath("profs")}
 
 
 def test_a_bad_thread_setting_is_named_before_ray_starts(monkeypatch):
