@@ -7,6 +7,7 @@ stops a run (:mod:`.stopping`); a resumed run goes on from the latest.
 from __future__ import annotations
 
 import contextlib
+import csv
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -73,10 +74,20 @@ def resume_point(out: Path, resume: bool) -> Path | None:
     are dropped.
     """
     saved = checkpoints(out) if resume else []
-    if resume and not saved and (out / LOG_FILE).exists():
+    if resume and not saved and _logged(out):
         logger.warn(f"--resume: {out} holds no checkpoint to continue from; its "
                     "logged updates are dropped and the run starts from update 0")
     return saved[-1][1] if saved else None
+
+
+def _logged(out: Path) -> bool:
+    """Whether the run in ``out`` logged an update (a row below the log's header)."""
+    try:
+        with (out / LOG_FILE).open(newline="", encoding="utf-8") as handle:
+            rows = csv.reader(handle)
+            return next(rows, None) is not None and next(rows, None) is not None
+    except OSError:  # no log (yet)
+        return False
 
 
 def checkpoint_due(done: int, every: int, total: int) -> bool:
@@ -115,10 +126,14 @@ def _keep_stopped(out: Path, done: int, whole: bool, save: Callable[[Path], None
         save: Writes a checkpoint to the folder it is given.
     """
     kept = latest_checkpoint(out)
-    if done <= kept:
-        return
-    if whole:
+    if done > kept and whole:
         save(out / f"checkpoint-{done}")
+        kept = done
+    if done == 0:
+        logger.warn("stopped before its first update: nothing to keep (--resume starts "
+                    "the run from update 0)")
+        return
+    if done == kept:
         logger.warn(f"stopped after update {done}, saved as checkpoint-{done}: "
                     "--resume goes on from it")
         return

@@ -3,6 +3,7 @@
 import copy
 import csv
 import signal
+import warnings
 
 import pytest
 
@@ -132,3 +133,23 @@ def test_the_command_passes_resume_and_the_checkpoint_interval(tmp_path, monkeyp
     assert main(argv) == 0
     assert main([*argv, "--resume", "--checkpoint-every", "0"]) == 0
     assert runs == [(200, False), (0, True)]
+
+
+@pytest.mark.parametrize(("call", "said"), [
+    # Silent before: a stop right after a checkpoint said nothing of where a resume goes
+    # on, and one before the first step nothing at all (a resume then said that its
+    # "logged updates are dropped": the log held its header only).
+    (1, "stopped before its first update: nothing to keep"),
+    (4, "stopped after update 3, saved as checkpoint-3: --resume goes on from it"),
+])
+def test_a_stop_says_where_a_resume_goes_on(tiny_lm, tmp_path, monkeypatch, call, said):
+    out = tmp_path / "run"
+    interrupt_at_call(monkeypatch, call)
+    with pytest.warns(UserWarning, match=said), pytest.raises(KeyboardInterrupt):
+        train_sft(settings(out, epochs=1), copy.deepcopy(tiny_lm), progress=False)
+    monkeypatch.undo()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        train_sft(settings(out, epochs=1), copy.deepcopy(tiny_lm), progress=False, resume=True)
+    assert not [w for w in caught if "dropped" in str(w.message)]
+    assert [row["update"] for row in untimed_log(out)] == ["1", "2", "3", "4"]
