@@ -226,7 +226,7 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
 
     Args:
         out: The run's folder.
-        config: The run's settings (``dataclasses.asdict`` of its config).
+        config: The run's settings as its folder saves them (:func:`run_settings`).
         resume: Whether the run continues the one in ``out``.
         unknown: Settings not known yet (the model before it is loaded), left out here to
             be compared once they are.

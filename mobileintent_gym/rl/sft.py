@@ -191,7 +191,8 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
         UnknownTaskError: Naming a wrong task id (before any model is loaded).
         MobileIntentError: Naming a setting out of range, an ``out`` folder that already
             holds a run (unless resumed) or that another process is writing, or a resumed
-            run whose settings differ from the saved ones.
+            run whose settings differ from the saved ones or whose examples differ from
+            those its checkpoint was trained on.
     """
     for module in ("torch", "tqdm.auto", "peft"):  # refused before a model is loaded
         require(module, "llm")
@@ -287,8 +288,9 @@ class _Steps:
         state = load_checkpoint(folder, self.policy, self.optimizer, device)
         if state.get("examples") != self.fingerprint:
             raise MobileIntentError(f"{folder} was trained on other examples than this run "
-                                    "has (another version of the package, which shows other "
-                                    "screens or prompts?); give another --out")
+                                    "has (another version of the package, of its content "
+                                    "encoder or of the tokenizer, showing other screens or "
+                                    "prompts?); give another --out")
         self.done = state["done"]
 
     def _run(self, out: Path, log: RunLog, progress: bool) -> None:

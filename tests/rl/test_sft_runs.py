@@ -92,9 +92,11 @@ def test_a_resume_with_other_settings_or_examples_is_refused_and_changes_nothing
         train_sft(settings(out, epochs=1, lr=0.1), copy.deepcopy(tiny_lm), progress=False,
                   resume=True)
     # Examples that differ from those trained on (another version of the package) would
-    # have trained other batches after the checkpoint without a word.
+    # have trained other batches after the checkpoint without a word: here one answer.
     real = sft_module.demonstrations
-    monkeypatch.setattr(sft_module, "demonstrations", lambda *a: real(*a)[1:])
+    monkeypatch.setattr(sft_module, "demonstrations",
+                        lambda *a: [(m, f"{said} ") if not i else (m, said)
+                                    for i, (m, said) in enumerate(real(*a))])
     with pytest.raises(MobileIntentError, match="trained on other examples than this run has"):
         train_sft(settings(out, epochs=1), copy.deepcopy(tiny_lm), progress=False,
                   resume=True)
