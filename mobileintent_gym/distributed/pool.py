@@ -15,8 +15,9 @@ between episodes (:mod:`mobileintent_gym.distributed.heap`). They import the pac
 the driver does: installed, or, on a local cluster, from the driver's working directory,
 which Ray puts on their path. Actors of a cluster started before (``ray start``) run in
 its node's working directory and environment, not the driver's: the env's
-``profiles_dir`` and the driver's ``MOBILEINTENT_GYM_PROFILES`` (empty where unset)
-reach them as absolute paths. The content cache is the node's own.
+``profiles_dir``, the driver's ``MOBILEINTENT_GYM_PROFILES`` (empty where unset) and
+users given as profile paths reach them as absolute paths (records name the users as
+given). The content cache is the node's own.
 
 A new local cluster starts with Ctrl-C held back (in its midst it crashed the process),
 and closing the pool cancels the episodes under way before it kills the actors (Ray said
@@ -26,6 +27,7 @@ each "will be retried").
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import re
 import socket
@@ -46,7 +48,7 @@ from mobileintent_gym.distributed.threads import usable_cpus, worker_thread_env
 from mobileintent_gym.envs.vector_calls import CtrlC
 from mobileintent_gym.errors import MobileIntentError, require
 from mobileintent_gym.rollouts import AgentFactory, Episode, EpisodeRecord
-from mobileintent_gym.users.profile import PROFILES_ENV
+from mobileintent_gym.users.profile import PROFILES_ENV, absolute_user
 
 EXECUTE_ENV = "Act2Intent-Execute-v0"
 ADDRESS_TIMEOUT = 10.0
@@ -241,6 +243,17 @@ def _result(ray: Any, reference: Any) -> tuple[int, EpisodeRecord]:
         raise
 
 
+def _as_given(record: EpisodeRecord, user: str) -> EpisodeRecord:
+    """``record`` naming its user as ``user`` was given.
+
+    An episode goes to its actor with a profile's path made absolute (the actor may run
+    in another folder), and its record comes back naming that path.
+    """
+    if record.result.user == user:
+        return record
+    return dataclasses.replace(record, result=dataclasses.replace(record.result, user=user))
+
+
 def _one_line(err: BaseException) -> str:
     """``Type: message`` of ``err`` on one line (its lines joined by ``; ``).
 
@@ -416,10 +429,12 @@ class RolloutPool:
             while waiting or running:
                 while waiting and idle:  # one episode per actor at a time
                     actor, (index, episode) = idle.pop(), waiting.popleft()
-                    running[actor.run.remote(agent, index, tuple(episode))] = actor
+                    sent = (absolute_user(episode.user), episode.task, episode.seed)
+                    running[actor.run.remote(agent, index, sent)] = actor
                 (finished,), _ = ray.wait(list(running), num_returns=1)
                 idle.append(running.pop(finished))
-                yield _result(ray, finished)
+                index, record = _result(ray, finished)
+                yield index, _as_given(record, episodes[index].user)
         finally:  # left (a break, Ctrl-C, an error): what runs is not to be retried,
             self._cancel(running)  # nor said by Ray to be, when close() kills its actor
 

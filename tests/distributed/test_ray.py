@@ -453,11 +453,11 @@ def test_ray_address_from_the_environment_joins_that_cluster(tmp_path):
 
 def test_actors_of_a_cluster_started_elsewhere_find_the_drivers_profiles(tmp_path):
     # Actors of a cluster started before run in its node's folder and environment: a
-    # relative profiles_dir and $MOBILEINTENT_GYM_PROFILES named nothing there ("no user
-    # profile 'zed'").
+    # relative profiles_dir, $MOBILEINTENT_GYM_PROFILES and a profile's relative path
+    # named nothing there ("no user profile 'zed'").
     here, node = tmp_path / "here", tmp_path / "node"
     ana = json.loads((builtin_profiles_dir() / "demo-ana.json").read_text())
-    for folder, user in (("profs", "zed"), ("env_profs", "yan")):
+    for folder, user in (("profs", "zed"), ("env_profs", "yan"), ("paths", "kim")):
         (here / folder).mkdir(parents=True)
         (here / folder / f"{user}.json").write_text(json.dumps({**ana, "user_id": user}))
     node.mkdir()
@@ -473,7 +473,8 @@ def test_actors_of_a_cluster_started_elsewhere_find_the_drivers_profiles(tmp_pat
             "from mobileintent_gym.users import PairConfig\n"
             "kwargs = {'observation': ('instruction',), 'profiles_dir': 'profs',\n"
             "          'pair': PairConfig(encoder='lexical')}\n"
-            f"records = evaluate_ray(kwargs, RandomAgent, ['zed', 'yan'], {TASKS[2]!r},\n"
+            "users = ['zed', 'yan', 'paths/kim.json']\n"
+            f"records = evaluate_ray(kwargs, RandomAgent, users, {TASKS[2]!r},\n"
             "                       num_actors=1, progress=False)\n"
             "print(*[r.result.user for r in records])")
     try:
@@ -484,7 +485,8 @@ def test_actors_of_a_cluster_started_elsewhere_find_the_drivers_profiles(tmp_pat
                                   "MOBILEINTENT_GYM_PROFILES": "env_profs"})
     finally:
         head.communicate("", timeout=120)
-    assert ran.returncode == 0 and ran.stdout.split() == ["zed", "yan"], ran.stderr[-2000:]
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.split() == ["zed", "yan", "paths/kim.json"]  # as given
 
 
 def test_actors_get_the_drivers_profiles_variable_even_where_it_is_unset():
