@@ -264,6 +264,13 @@ def free_port() -> int:
             return probe.getsockname()[1]
 
 
+def python_c(code: str, timeout: float = 300, **kwargs) -> subprocess.CompletedProcess:
+    """``python -c code`` in a fresh interpreter, its output as text; ``kwargs`` go to
+    :func:`subprocess.run` (``env``, ``cwd``)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=timeout, check=False, **kwargs)
+
+
 def exit_status(argv: list[str]) -> int:
     """The command line's exit status for ``argv``: what main returns, or argparse's exit."""
     from mobileintent_gym.cli import main

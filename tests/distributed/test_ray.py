@@ -1,5 +1,6 @@
 """Rollouts on a real local Ray cluster: equal to one process, and to a run that lost an actor."""
 
+import contextlib
 import dataclasses
 import functools
 import json
@@ -23,7 +24,7 @@ from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.rollouts import episodes, evaluate, run
 from mobileintent_gym.users import PairConfig
 from mobileintent_gym.users.profile import builtin_profiles_dir
-from tests.helpers import write_agent_with_helper
+from tests.helpers import python_c, write_agent_with_helper
 
 ray = pytest.importorskip("ray", reason="needs the [distributed] extra (ray)")
 
@@ -219,8 +220,7 @@ def actors_in_a_child(setup: str, count: str = "None", address: str = "None") ->
             f"with RolloutPool({count}, env_id='CartPole-v1', address={address},\n"
             "                 progress=False) as pool:\n"
             "    print(len(pool.pids()))")
-    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300, check=False)
+    ran = python_c(code)
     assert ran.returncode == 0, ran.stderr[-2000:]
     return int(ran.stdout.split()[-1])
 
@@ -295,8 +295,7 @@ def test_closing_a_closed_pool_starts_no_cluster():
             "pool = RolloutPool(1, env_id='CartPole-v1', progress=False)\n"
             "pool.close(); ray.shutdown(); pool.close()\n"
             "print(owned, ray.is_initialized())")
-    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300, check=False)
+    ran = python_c(code)
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert ran.stdout.split("\n")[-2] == "False False"  # no cluster left in either case
 
@@ -429,25 +428,31 @@ def test_an_address_where_something_else_answers_is_named(cluster):
     check_address(ray.get_runtime_context().gcs_address)  # the cluster's own GCS passes
 
 
+@contextlib.contextmanager
+def ray_head(env: dict, cwd=None):
+    """A Ray cluster started in a process of its own (as ``ray start`` starts one), with
+    ``env`` in ``cwd``, until the block ends: its address."""
+    head = subprocess.Popen(
+        [sys.executable, "-c", "import ray, sys\n"
+         "ray.init(num_cpus=1, include_dashboard=False)\n"
+         "print(ray.get_runtime_context().gcs_address, flush=True)\nsys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=cwd)
+    try:
+        yield head.stdout.readline().strip()
+    finally:
+        head.communicate("", timeout=120)
+
+
 def test_ray_address_from_the_environment_joins_that_cluster(tmp_path):
     # With $RAY_ADDRESS set, Ray refuses a CPU count: the pool used to pass one and crash.
     # One authentication mode for both: where ~/.ray/auth_token exists, a new head turns
     # token authentication on while a process joining it does not (Ray 2.60).
     env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
-    head = subprocess.Popen(
-        [sys.executable, "-c", "import ray, sys, time\n"
-         "ray.init(num_cpus=1, include_dashboard=False)\n"
-         "print(ray.get_runtime_context().gcs_address, flush=True)\nsys.stdin.read()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-    try:
-        address = head.stdout.readline().strip()
-        code = ("from mobileintent_gym.distributed import RolloutPool\n"
-                "with RolloutPool(1, env_id='CartPole-v1', progress=False) as pool:\n"
-                "    print(len(pool.pids()))")
-        ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             timeout=300, check=False, env={**env, "RAY_ADDRESS": address})
-    finally:
-        head.communicate("", timeout=120)
+    code = ("from mobileintent_gym.distributed import RolloutPool\n"
+            "with RolloutPool(1, env_id='CartPole-v1', progress=False) as pool:\n"
+            "    print(len(pool.pids()))")
+    with ray_head(env) as address:
+        ran = python_c(code, env={**env, "RAY_ADDRESS": address})
     assert ran.returncode == 0 and ran.stdout.split()[-1] == "1", ran.stderr[-2000:]
 
 
@@ -462,12 +467,7 @@ def test_actors_of_a_cluster_started_elsewhere_find_the_drivers_profiles(tmp_pat
         (here / folder / f"{user}.json").write_text(json.dumps({**ana, "user_id": user}))
     node.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "MOBILEINTENT_GYM_PROFILES"}
-    env["RAY_AUTH_MODE"] = "disabled"
-    head = subprocess.Popen(
-        [sys.executable, "-c", "import ray, sys\n"
-         "ray.init(num_cpus=1, include_dashboard=False)\n"
-         "print(ray.get_runtime_context().gcs_address, flush=True)\nsys.stdin.read()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=node)
+    env["RAY_AUTH_MODE"] = "disabled"  # as ray_head's cluster
     code = ("from mobileintent_gym.agents import RandomAgent\n"
             "from mobileintent_gym.distributed import evaluate_ray\n"
             "from mobileintent_gym.users import PairConfig\n"
@@ -477,14 +477,9 @@ def test_actors_of_a_cluster_started_elsewhere_find_the_drivers_profiles(tmp_pat
             f"records = evaluate_ray(kwargs, RandomAgent, users, {TASKS[2]!r},\n"
             "                       num_actors=1, progress=False)\n"
             "print(*[r.result.user for r in records])")
-    try:
-        address = head.stdout.readline().strip()
-        ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             timeout=300, check=False, cwd=here,
-                             env={**env, "RAY_ADDRESS": address,
-                                  "MOBILEINTENT_GYM_PROFILES": "env_profs"})
-    finally:
-        head.communicate("", timeout=120)
+    with ray_head(env, cwd=node) as address:
+        ran = python_c(code, cwd=here, env={**env, "RAY_ADDRESS": address,
+                                            "MOBILEINTENT_GYM_PROFILES": "env_profs"})
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert ran.stdout.split() == ["zed", "yan", "paths/kim.json"]  # as given
 
@@ -504,9 +499,8 @@ def test_a_bad_thread_setting_is_named_before_ray_starts(monkeypatch):
             "try:\n    RolloutPool(1, env_id='CartPole-v1')\n"
             "except Exception as err:\n    print(type(err).__name__, err)\n"
             "print('ray running:', ray.is_initialized())")
-    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120, check=False,
-                         env={**os.environ, "MOBILEINTENT_GYM_WORKER_THREADS": "0"})
+    ran = python_c(code, timeout=120,
+                   env={**os.environ, "MOBILEINTENT_GYM_WORKER_THREADS": "0"})
     lines = ran.stdout.splitlines()
     assert "MOBILEINTENT_GYM_WORKER_THREADS must be a positive integer" in lines[0]
     assert lines[1] == "ray running: False", ran.stderr[-2000:]
@@ -575,8 +569,7 @@ def test_a_pool_and_evaluate_check_the_address_before_connecting(capsys):
     address = f"127.0.0.1:{_closed_port()}"
     code = ("from mobileintent_gym.distributed import RolloutPool\n"
             f"RolloutPool(1, address={address!r})")
-    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120, check=False)
+    ran = python_c(code, timeout=120)
     assert ran.returncode == 1
     assert f"RolloutError: no Ray cluster answers at '{address}'" in ran.stderr
     assert main(["evaluate", "--ray-address", address]) == 2
@@ -635,8 +628,7 @@ def test_an_actor_that_cannot_load_the_drivers_kind_of_encoder_fails_the_run(tmp
             "sys.exit(main(['evaluate', '--ray', '1', '--users', 'demo-ana', '--tasks', "
             f"'{TASKS[2]}', '--observation', 'instruction', '--out', "
             f"{str(tmp_path / 'run.json')!r}]))")
-    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300, check=False)
+    ran = python_c(code)
     assert ran.returncode != 0, ran.stdout[-2000:]
     last = ran.stderr.splitlines()[-1]
     assert "was ranked by lexical, not by sentence-transformers/" in last, ran.stderr[-2000:]
@@ -678,8 +670,7 @@ def test_a_pool_closed_with_episodes_under_way_cancels_them_without_a_word_of_re
             "next(kept)\n"
             "pool.close()\n"
             "print('closed')\n")
-    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300, check=False)
+    ran = python_c(code)
     said = ran.stdout + ran.stderr
     assert ran.returncode == 0 and "closed" in ran.stdout, said[-3000:]
     assert "retried" not in said, said[-3000:]
