@@ -117,10 +117,11 @@ def episode_seed(seed: int, user: str, task: str,
     Raises:
         UnknownProfileError: When ``user`` names no profile.
     """
-    return _seed(seed, seed_name(user, profiles_dir), task)
+    return seed_of(seed, seed_name(user, profiles_dir), task)
 
 
-def _seed(seed: int, user_id: str, task: str) -> int:
+def seed_of(seed: int, user_id: str, task: str) -> int:
+    """:func:`episode_seed` of a user known by its profile's id."""
     return zlib.crc32(f"{seed}:{user_id}:{task}".encode("utf-8", "surrogatepass"))
 
 
@@ -247,7 +248,7 @@ def episodes(users: Sequence[str], tasks: str | Iterable[str] | None, seed: int 
     _check_seed(seed)
     tasks = chosen_tasks(tasks)
     ids = {user: seed_name(user, profiles_dir) for user in users}
-    return [Episode(user, task, _seed(seed, ids[user], task)) for user in users
+    return [Episode(user, task, seed_of(seed, ids[user], task)) for user in users
             for task in tasks if (user, task) not in skip]
 
 
@@ -338,7 +339,7 @@ def teacher_forced(env: gym.Env, make_agent: AgentFactory, user: str, task: str,
     reference = reference_steps(env, user, task)
     matches = []
     for t, step in enumerate(reference):
-        step_seed = _seed(seed, user_id, f"{task}#{t}")  # any integer seed gives one
+        step_seed = seed_of(seed, user_id, f"{task}#{t}")  # any integer seed gives one
         obs, info = checked_reset(env, seed=step_seed, options={"user": user, "task": task})
         agent = checked_agent(make_agent(env, step_seed), f"make_agent {brief(make_agent)}")
         told = getattr(agent, "teacher_force", None)

@@ -27,7 +27,8 @@ from mobileintent_gym.checks import positive_integer
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.metrics.pair import EpisodeResult
 from mobileintent_gym.rl.repair import group_advantages
-from mobileintent_gym.rollouts import Episode, EpisodeRecord, episode_seed
+from mobileintent_gym.rollouts import Episode, EpisodeRecord, seed_of
+from mobileintent_gym.users.profile import seed_name
 
 # Runs episodes and returns their records in the same order.
 Runner = Callable[[Sequence[Episode]], Sequence[EpisodeRecord]]
@@ -85,16 +86,18 @@ def group_episodes(task: str, users: Sequence[str], per_user: int = 2, seed: int
 
     Raises:
         ValueError: For a ``per_user`` that is no integer of at least 1, fewer than two
-            users or a user named twice (whose rollouts would repeat the same seeds,
-            counted twice in the advantages).
+            users or one user given twice, also as a name and its profile's path (whose
+            rollouts would repeat the same seeds, counted twice in the advantages).
         UnknownProfileError: For a user that names no profile.
     """
     positive_integer("per_user", per_user)
-    if len(set(users)) < 2 or len(set(users)) != len(users):
+    ids = [seed_name(user, profiles_dir) for user in users]
+    if len(set(ids)) < 2 or len(set(ids)) != len(ids):
+        known = "" if ids == list(users) else f" (user ids {ids})"
         raise ValueError(f"a group needs two different users or more, each named once, got "
-                         f"users {list(users)}")
-    return [Episode(user, task, episode_seed(seed, user, f"{task}#{k}", profiles_dir))
-            for user in users for k in range(per_user)]
+                         f"users {list(users)}{known}")
+    return [Episode(user, task, seed_of(seed, user_id, f"{task}#{k}"))
+            for user, user_id in zip(users, ids, strict=True) for k in range(per_user)]
 
 
 def rollout_groups(run: Runner, specs: Sequence[GroupSpec], per_user: int = 2,

@@ -56,3 +56,16 @@ def test_a_users_rollouts_swapped_are_named_by_their_seed(runner):
     with pytest.raises(MobileIntentError, match=r"record 0 is of \('demo-ana', "
                                                 r"'G-WCT-01:common:explicit', \d+\)"):
         rollout_groups(swapped, [SPEC], per_user=2)
+
+
+def test_one_profile_given_by_name_and_by_path_is_one_user_twice():
+    # Only the texts were compared: demo-ana and its profile's path passed as two users,
+    # whose rollouts repeated the same seeds, counted twice in the advantages.
+    from mobileintent_gym.users.profile import builtin_profiles_dir
+
+    path = str(builtin_profiles_dir() / "demo-ana.json")
+    with pytest.raises(ValueError, match=r"each named once, got users \['demo-ana', .*demo-ana"
+                                         r"\.json'\] \(user ids \['demo-ana', 'demo-ana'\]\)"):
+        group_episodes(SPEC[0], ["demo-ana", path], 2)
+    by_path = group_episodes(SPEC[0], [path, "demo-ben"], 2, seed=3)
+    assert [e.seed for e in by_path] == [e.seed for e in group_episodes(*SPEC, 2, seed=3)]
