@@ -141,7 +141,7 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
         self.day: LivedDay | None = None
         self.matcher: IntentMatcher | None = None
         self.mode = WATCH
-        self._lives: dict[str, UserLife] = {}  # each profile's life (profile_key), reused
+        self._lives: dict[str, tuple[str, UserLife]] = {}  # see _life: profile_key, life
         self._user = ""
         self._texts: dict[str, str] = {}
         self._answers: list[bool] = []
@@ -178,16 +178,27 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
                                                    self.history_days, self.play_days,
                                                    self.data_seed, self.config)
         past = [s for earlier in history for s in earlier.done()]
-        key = profile_key(user, self.config)  # an edited profile lives anew, as its days
-        if key not in self._lives:
-            self._lives[key] = UserLife(user, self.data_seed, self.config)
-        life = self._lives[key]
+        life = self._life(user)
         self.day = LivedDay(life, len(history), session.start, self.device, self.data_seed)
         self.matcher = intent_matcher(self.encoder, [*past, *session.segments],
                                       self.match_threshold, life.content)
         self._texts = {"profile": persona_text(past), "history": history_text(past, self.history)}
         self.mode, self._answers, self._agent_steps, self._user = WATCH, [], 0, user
         return self._obs(), {"user": session.user, "day": day}
+
+    def _life(self, user: str) -> UserLife:
+        """``user``'s life, reused across episodes.
+
+        Once the profile changed it is lived anew, as its days are, and the old life is
+        closed (each holds a phone).
+        """
+        key = profile_key(user, self.config)
+        kept = self._lives.get(user)
+        if kept is None or kept[0] != key:
+            if kept is not None:
+                kept[1].close()
+            kept = self._lives[user] = key, UserLife(user, self.data_seed, self.config)
+        return kept[1]
 
     def _obs(self) -> dict[str, Any]:
         route = self.device.route()
@@ -254,5 +265,5 @@ class AssistEnv(gym.Env[dict[str, Any], Any]):
     def close(self) -> None:
         """Release the phones."""
         self.device.close()
-        for life in self._lives.values():
+        for _, life in self._lives.values():
             life.close()

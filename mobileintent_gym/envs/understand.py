@@ -38,7 +38,7 @@ from mobileintent_gym.envs.scoring import scoring_encoder
 from mobileintent_gym.envs.screenless import Screenless
 from mobileintent_gym.envs.spaces import FrameBox, UnicodeText
 from mobileintent_gym.errors import MobileIntentError
-from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions, profile_key
+from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
 from mobileintent_gym.intents.replay import replay
 from mobileintent_gym.intents.schema import IntentionSegment, Session
 from mobileintent_gym.metrics.act2intent import understanding_scores
@@ -102,7 +102,6 @@ class UnderstandEnv(Screenless, gym.Env[dict[str, Any], str]):
         self._session: Session | None = None
         self._obs: dict[str, Any] = {}
         self._done = True
-        self._whole: dict[str, list[int]] = {}  # see _whole_days (by profile_key)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -111,11 +110,17 @@ class UnderstandEnv(Screenless, gym.Env[dict[str, Any], str]):
             options = reset_options(options, ("day", "start", "user"),
                                     integers=("start",), below={"day": self.days})
             user, day, start = (options.get(k) for k in ("user", "day", "start"))
-            user = pick_user(user, self.users, rng, self.config.profiles_dir, self._too_short)
-            if reason := self._too_short(user):
+            tried: dict[str, tuple[tuple[Session, ...], list[int]]] = {}
+
+            def too_short(user: str) -> str | None:  # pick_user's refuse: kept as tried
+                tried[user] = self._days(user)
+                return None if tried[user][1] else (f"no day of {user!r} has {self.window} "
+                                                    "intentions")
+
+            user = pick_user(user, self.users, rng, self.config.profiles_dir, too_short)
+            if user not in tried and (reason := too_short(user)):  # a user named, not drawn
                 raise MobileIntentError(reason)
-            sessions = cached_sessions(user, self.days, self.data_seed, self.config)
-            candidates = self._whole_days(user)
+            sessions, candidates = tried[user]
             day = candidates[rng.integers(len(candidates))] if day is None else day
             if day not in candidates:
                 raise MobileIntentError(f"reset option day must be one of {candidates} (days "
@@ -134,25 +139,10 @@ class UnderstandEnv(Screenless, gym.Env[dict[str, Any], str]):
         return self._fresh_obs(), {"user": self._session.user, "day": int(day), "start": int(start),
                                    "segments": len(self.segments)}
 
-    def _whole_days(self, user: str) -> list[int]:
-        """The days of ``user`` that hold a whole window of intentions.
-
-        Kept per user (the env's data set is fixed when it is made): a reset asks for them
-        when it draws the user and again when it draws the day.
-        """
-        key = profile_key(user, self.config)  # an edited profile has other days
-        days = self._whole.get(key)
-        if days is None:
-            sessions = cached_sessions(user, self.days, self.data_seed, self.config)
-            days = self._whole[key] = [i for i, s in enumerate(sessions)
-                                       if len(s.intentions()) >= self.window]
-        return days
-
-    def _too_short(self, user: str) -> str | None:
-        """Why no window can be taken from ``user``'s days (``None``: one can)."""
-        if self._whole_days(user):
-            return None
-        return f"no day of {user!r} has {self.window} intentions"
+    def _days(self, user: str) -> tuple[tuple[Session, ...], list[int]]:
+        """``user``'s days, and which of them hold a whole window of intentions."""
+        sessions = cached_sessions(user, self.days, self.data_seed, self.config)
+        return sessions, [i for i, s in enumerate(sessions) if len(s.intentions()) >= self.window]
 
     def _truth(self) -> tuple[tuple[str, list[int]], ...]:
         pairs, index = [], 1

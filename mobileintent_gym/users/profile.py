@@ -519,8 +519,13 @@ def _resolve(text: str, profiles_dir: str | os.PathLike[str] | None) -> UserProf
     raise UnknownProfileError(f"no user profile {text!r}; searched {places}")
 
 
+@functools.cache
 def builtin_profiles_dir() -> Path:
-    """The folder of the built-in profiles shipped with the package."""
+    """The folder of the built-in profiles shipped with the package.
+
+    Found once per process: each lookup of a profile by name searches it, and finding it
+    through ``importlib.resources`` cost a resetting env more than the rest of the lookup.
+    """
     return Path(str(resources.files("mobileintent_gym.users") / "profiles"))
 
 

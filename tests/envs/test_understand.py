@@ -223,7 +223,7 @@ def test_a_drawn_user_without_a_whole_window_is_passed_over_not_refused():
     # The user was drawn first and refused after: with days=1, seeds 0, 2, 3 and 7 failed
     # (demo-dara's one day holds fewer than 5 intentions) while others of the set fit.
     env = gym.make("Act2Intent-Understand-v0", users="demo", days=1).unwrapped
-    short = [u for u in env.users if env._too_short(u)]
+    short = [u for u in env.users if not env._days(u)[1]]  # no whole window
     assert short and len(short) < len(env.users)  # the case this test is about
     drawn = [env.reset(seed=seed)[1]["user"] for seed in range(8)]
     assert not set(drawn) & set(short) and len(set(drawn)) > 1

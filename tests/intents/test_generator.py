@@ -389,7 +389,33 @@ def test_an_understand_env_follows_an_edited_profile_to_its_new_days(tmp_path):
         sessions = cached_sessions(str(path), 4, 0, config)
         whole = [i for i, s in enumerate(sessions) if len(s.intentions()) >= 9]
         assert whole == [0]  # of [0, 1, 2, 3] before the edit (13, 9, 9, 9 intentions)
-        assert env.unwrapped._whole_days(str(path)) == whole
+        assert env.unwrapped._days(str(path)) == (sessions, whole)
         for seed in range(5):
             _, info = env.reset(seed=seed)
             assert info["user"] == "someone-else" and info["day"] in whole
+
+
+def test_an_assist_env_lives_an_edited_profile_anew_and_closes_the_old_life(tmp_path,
+                                                                          monkeypatch):
+    # Kept by the profile's content, every edit added a life (and its phone) that stayed
+    # open until the env closed.
+    import gymnasium as gym
+
+    from mobileintent_gym.envs import assist
+    from mobileintent_gym.users.profile import builtin_profiles_dir
+
+    lives, life = [], assist.UserLife
+    monkeypatch.setattr(assist, "UserLife", lambda *args: lives.append(life(*args)) or lives[-1])
+    path = tmp_path / "someone.json"
+    profile = json.loads((builtin_profiles_dir() / f"{USER}.json").read_text())
+    path.write_text(json.dumps(profile))
+    with gym.make("Act2Intent-Assist-v0", users=[str(path)], config=lexical_config()) as env:
+        env.reset(seed=0)
+        env.reset(seed=1)
+        assert len(lives) == 1  # reused
+        path.write_text(json.dumps({**profile, "user_id": "someone-else"}))
+        _, info = env.reset(seed=0)
+        assert info["user"] == "someone-else" and len(lives) == 2  # lived anew
+        assert len(env.unwrapped._lives) == 1
+        assert lives[0].phone._closed and not lives[1].phone._closed
+    assert lives[1].phone._closed
