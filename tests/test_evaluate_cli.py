@@ -313,13 +313,13 @@ def test_ctrl_c_while_the_scores_are_computed_leaves_the_file_whole(agent_module
     # computed (most of a long run's time): Ctrl-C then left a file that was no JSON.
     real_scores, calls = evaluate_module.RunningScores.__call__, []
 
-    def interrupted_third(self, episodes):
+    def interrupted_second(self, episodes):
         calls.append(1)
         if len(calls) == 2:  # the first episode's, then the second's (none at the start)
             raise KeyboardInterrupt
         return real_scores(self, episodes)
 
-    monkeypatch.setattr(evaluate_module.RunningScores, "__call__", interrupted_third)
+    monkeypatch.setattr(evaluate_module.RunningScores, "__call__", interrupted_second)
     out = tmp_path / "run.json"
     assert run("--agent", f"{agent_module}:Scripted", "--users", "demo-ana", "--tasks",
                *TASKS, "--out", str(out)) == 130
@@ -417,8 +417,7 @@ def test_a_run_that_stopped_early_or_another_file_is_not_started_over_without_re
     assert run(*two[:3], TASKS[0], "--out", str(notes)) == 0  # an empty file is no loss
 
 
-def test_a_run_that_fails_before_its_first_episode_leaves_the_last_runs_file(tmp_path,
-                                                                             capsys):
+def test_a_run_that_fails_before_its_first_episode_leaves_the_last_runs_file(tmp_path):
     # The file was replaced when the run started: an agent that failed at once (a model
     # id mistyped) left a run of no episode where a finished run's results had been.
     out = tmp_path / "run.json"

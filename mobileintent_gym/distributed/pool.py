@@ -429,8 +429,8 @@ class RolloutPool:
             while waiting or running:
                 while waiting and idle:  # one episode per actor at a time
                     actor, (index, episode) = idle.pop(), waiting.popleft()
-                    sent = (absolute_user(episode.user), episode.task, episode.seed)
-                    running[actor.run.remote(agent, index, sent)] = actor
+                    sent = episode._replace(user=absolute_user(episode.user))
+                    running[actor.run.remote(agent, index, tuple(sent))] = actor
                 (finished,), _ = ray.wait(list(running), num_returns=1)
                 idle.append(running.pop(finished))
                 index, record = _result(ray, finished)

@@ -438,7 +438,10 @@ def ray_head(env: dict, cwd=None):
          "print(ray.get_runtime_context().gcs_address, flush=True)\nsys.stdin.read()"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=cwd)
     try:
-        yield head.stdout.readline().strip()
+        address = head.stdout.readline().strip()
+        # None read: $RAY_ADDRESS empty, and the driver would start a cluster of its own.
+        assert address, "the Ray head did not start"
+        yield address
     finally:
         head.communicate("", timeout=120)
 
