@@ -7,7 +7,6 @@ stops a run (:mod:`.stopping`); a resumed run goes on from the latest.
 from __future__ import annotations
 
 import contextlib
-import csv
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -82,10 +81,8 @@ def resume_point(out: Path, resume: bool) -> Path | None:
 
 def _logged(out: Path) -> bool:
     """Whether the run in ``out`` logged an update (a row below the log's header)."""
-    try:
-        with (out / LOG_FILE).open(newline="", encoding="utf-8") as handle:
-            rows = csv.reader(handle)
-            return next(rows, None) is not None and next(rows, None) is not None
+    try:  # read as bytes: a damaged log is dropped too, not refused
+        return len((out / LOG_FILE).read_bytes().splitlines()) > 1
     except OSError:  # no log (yet)
         return False
 

@@ -319,7 +319,7 @@ class RunLog:
         self.path = Path(out, LOG_FILE)
         self.fields = list(fields)
         kept = [r for r in self.rows() if int(r["update"]) <= resume_after] \
-            if resume_after is not None else []
+            if resume_after is not None else []  # rows() checked the updates
         self.path.parent.mkdir(parents=True, exist_ok=True)
         text = io.StringIO(newline="")
         writer = csv.DictWriter(text, self.fields)
@@ -329,11 +329,33 @@ class RunLog:
         self._board = _summary_writer(Path(out, "tensorboard"), resume_after)
 
     def rows(self) -> list[dict[str, str]]:
-        """The rows written so far."""
+        """The rows written so far.
+
+        Raises:
+            MobileIntentError: Naming the log and its first damaged line, where it is no
+                UTF-8 CSV or a row's update is no count.
+        """
         if not self.path.is_file():
             return []
-        with self.path.open(newline="", encoding="utf-8") as handle:
-            return list(csv.DictReader(handle))
+        data = self.path.read_bytes()
+        try:
+            reader = csv.DictReader(io.StringIO(data.decode(), newline=""))
+        except UnicodeDecodeError as err:
+            raise self._damaged(data[:err.start].count(b"\n") + 1, "not UTF-8") from err
+        rows = []
+        try:
+            for row in reader:
+                if not str(row.get("update")).isdecimal():
+                    raise ValueError(f"no update count: {row.get('update')!r}")
+                rows.append(row)
+        except (csv.Error, ValueError) as err:
+            raise self._damaged(reader.line_num, str(err)) from err
+        return rows
+
+    def _damaged(self, line: int, why: str) -> MobileIntentError:
+        return MobileIntentError(f"{self.path} is damaged at line {line} ({why}): mend or "
+                                 "remove it (removing it drops the logged rows, not the "
+                                 "checkpoints)")
 
     def write(self, row: Mapping[str, Any]) -> None:
         """Append one update's row (missing fields stay empty) and log its numbers."""

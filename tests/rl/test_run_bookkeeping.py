@@ -10,6 +10,7 @@ test_trainer.py, whose smoke test checks the same run end to end (in minutes).
 import contextlib
 import csv
 import dataclasses
+import re
 import signal
 import warnings
 from pathlib import Path
@@ -415,6 +416,30 @@ def test_a_resume_stopped_while_its_log_is_rewritten_keeps_the_log(tmp_path, mon
     monkeypatch.undo()
     RunLog(tmp_path, ["update", "sar"], resume_after=2).close()
     assert (tmp_path / "log.csv").read_text() == before.rpartition("3,")[0]
+
+
+@pytest.mark.parametrize(("damage", "says"), [
+    (b"\xff0.5", "line 3 (not UTF-8)"),
+    (b"x,0.5", "line 3 (no update count: 'x')"),
+])
+def test_a_damaged_log_is_named_with_its_line_and_left_as_it_was(tmp_path, damage, says):
+    # A byte the disk damaged raised a bare UnicodeDecodeError from deep in the resume, a
+    # row without an update count a bare ValueError.
+    text = b"update,sar\r\n1,0.5\r\n" + damage + b"\r\n3,0.5\r\n"
+    (tmp_path / "log.csv").write_bytes(text)
+    with pytest.raises(MobileIntentError, match=f"log.csv is damaged at {re.escape(says)}: "
+                       "mend or remove it"):
+        RunLog(tmp_path, ["update", "sar"], resume_after=2)
+    assert (tmp_path / "log.csv").read_bytes() == text
+
+
+def test_a_damaged_log_without_a_checkpoint_is_dropped_as_a_whole_one_is(tmp_path):
+    # Nothing of it is kept, so nothing of it needs reading.
+    (tmp_path / "log.csv").write_bytes(b"update,sar\r\n\xff\r\n")
+    with pytest.warns(UserWarning, match="holds no checkpoint to continue from"):
+        assert checkpoints_module.resume_point(tmp_path, resume=True) is None
+    RunLog(tmp_path, ["update", "sar"]).close()
+    assert (tmp_path / "log.csv").read_text() == "update,sar\n"
 
 
 def test_resuming_a_run_without_a_checkpoint_says_it_starts_over(tmp_path, monkeypatch):
