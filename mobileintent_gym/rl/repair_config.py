@@ -14,7 +14,6 @@ from mobileintent_gym.rl.runs import (
     REPAIR_LR,
     TRAIN_USERS,
     VAL_USERS,
-    check_intervals,
     check_settings,
 )
 from mobileintent_gym.users.sets import distinct_users
@@ -126,13 +125,13 @@ def check_config(config: RepairConfig, train_users: Sequence[str],
     counts = ("updates", "per_user", "epochs", "max_new_tokens", "max_elements",
               "micro_batch", "lora_rank",
               *(name for name in ("max_steps", "ray") if getattr(config, name) is not None))
-    check_settings(config, "RePAIR", counts, REAL_SETTINGS)
+    check_settings(config, "RePAIR", counts, REAL_SETTINGS,
+                   intervals=("val_every", "checkpoint_every"))
     if parse_device(config.phone)[0] != "sim":
         raise MobileIntentError(f"RePAIR setting phone={public_spec(config.phone)!r}: a "
                                 "group's rollouts run side by side, each on a phone of its "
                                 "own, and a real phone takes one at a time; train on "
                                 "simulated phones ('sim')")
-    check_intervals(config, "RePAIR", ("val_every", "checkpoint_every"))
     check_device(config.device)
 
 

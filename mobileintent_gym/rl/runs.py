@@ -76,7 +76,8 @@ def make_envs(count: int, **kwargs: Any) -> list[gym.Env]:
     return [gym.make(EXECUTE_ENV, **env_kwargs(**kwargs)) for _ in range(count)]
 
 
-def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequence[str]) -> None:
+def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequence[str],
+                   intervals: Sequence[str] = ()) -> None:
     """Refuse settings a run cannot work with, before any model is loaded.
 
     Args:
@@ -84,14 +85,18 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
         kind: The run's kind, for the message (``RePAIR``, ``SFT``).
         counts: Settings that must be integers of at least 1.
         reals: Settings of :data:`RANGES`: finite numbers in their range.
+        intervals: Settings of every so many updates (0: never): integers of at least 0.
 
     Raises:
         MobileIntentError: Naming the setting, its value and what it may be; also for a
             seed that is not an integer of at least 0, or a ``phone`` that names no device.
     """
-    bad = {name: getattr(config, name) for name in counts if not is_count(getattr(config, name))}
-    if bad:
-        raise MobileIntentError(f"{kind} settings out of range: {bad} (counts must be >= 1)")
+    for names, least, says in ((counts, 1, "counts must be >= 1"),
+                               (intervals, 0, "intervals must be integers >= 0; 0: never")):
+        bad = {name: getattr(config, name) for name in names
+               if not is_count(getattr(config, name), least=least)}
+        if bad:
+            raise MobileIntentError(f"{kind} settings out of range: {bad} ({says})")
     if not (is_count(config.seed, least=0) and config.seed < TORCH_SEEDS):
         raise MobileIntentError(f"{kind} setting seed={config.seed!r} must be an integer in "
                                 "[0, 2**64) (torch's seeds)")
@@ -106,19 +111,6 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
     except DeviceConfigError as err:
         raise MobileIntentError(f"{kind} setting phone={public_spec(config.phone)!r}: {err}"
                                 ) from err
-
-
-def check_intervals(config: Any, kind: str, names: Sequence[str]) -> None:
-    """Refuse interval settings (every N updates; 0: never) that are no integers >= 0.
-
-    Raises:
-        MobileIntentError: Naming each such setting and its value.
-    """
-    bad = {name: getattr(config, name) for name in names
-           if not is_count(getattr(config, name), least=0)}
-    if bad:
-        raise MobileIntentError(f"{kind} settings out of range: {bad} (intervals must be "
-                                "integers >= 0; 0: never)")
 
 
 def settings_json(config: Mapping[str, Any], indent: int | None = None) -> str:

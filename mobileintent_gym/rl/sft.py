@@ -51,7 +51,6 @@ from mobileintent_gym.rl.runs import (
     SFT_LR,
     TRAIN_USERS,
     RunLog,
-    check_intervals,
     check_run_folder,
     check_settings,
     make_envs,
@@ -198,8 +197,8 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
         require(module, "llm")
     tasks = chosen_tasks(config.tasks)
     check_settings(config, "SFT", ("epochs", "batch_size", "micro_batch", "max_elements",
-                                   "lora_rank"), ("lr", "lora_alpha", "max_grad_norm"))
-    check_intervals(config, "SFT", ("checkpoint_every",))
+                                   "lora_rank"), ("lr", "lora_alpha", "max_grad_norm"),
+                   intervals=("checkpoint_every",))
     check_device(config.device)
     train_users = resolve_users(config.users, config.profiles_dir)
     distinct_users(train_users, config.profiles_dir, ", whose examples would count twice")
