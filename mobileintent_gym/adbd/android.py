@@ -540,26 +540,23 @@ class PhoneCommands:
     def force_stop(self, args: list[str]) -> Output:
         """``am force-stop [--user USER] PACKAGE``: the app's screens close, its data stays.
 
-        Read as Android reads it: options first (``--user`` takes a number, ``all`` or
-        ``current``; any other is an error), then the package; what follows is ignored,
+        Read as Android reads it (status 255 on any error): options first (``--user``
+        takes a number, ``all`` or ``current``), then the package; what follows is ignored,
         and a package that is not installed is no error: nothing happens.
         """
-        index = 0
-        while index < len(args) and args[index].startswith("-"):
-            if args[index] == "--":  # the end of the options
-                index += 1
-                break
-            if args[index] != "--user":
-                return _usage(f"Error: Unknown option: {args[index]}")
-            if index + 1 == len(args):
-                return _usage('Error: Argument expected after "--user"')
-            user = args[index + 1]
-            if not is_user(user):
-                return _usage(f"Error: Bad user number: {user}")
-            index += 2
-        if index >= len(args):
-            return _usage("Error: am force-stop needs a package")
-        app_id = self.phone.packages().get(args[index])
+        words = ShellArgs(["force-stop", *args], 1)
+        try:
+            while (option := words.option()) is not None:
+                if option != "--user":
+                    return Output(stderr=f"Error: Unknown option: {option}\n".encode(),
+                                  code=255)
+                if not is_user(user := words.required()):
+                    raise ValueError("java.lang.IllegalArgumentException: Bad user number: "
+                                     f"{user}")
+            package = words.required()
+        except ValueError as err:
+            return java_exception("force-stop", err)
+        app_id = self.phone.packages().get(package)
         if app_id is not None:
             self.phone.stop(app_id)
         return Output()

@@ -535,12 +535,17 @@ def test_am_force_stop_closes_the_apps_screens_and_keeps_its_data(device):
         phone.open("music")
         out(device, line)
         assert phone.route() == "launcher", line
-    for line, says in (("am force-stop", "needs a package"),
-                       ("am force-stop --user", 'Argument expected after "--user"'),
-                       ("am force-stop --user bogus com.mobileintent.chat", "Bad user number"),
-                       ("am force-stop -x com.mobileintent.chat", "Unknown option: -x")):
+    # Errors as Android's ShellCommand gives them: all status 255 (-1), those its
+    # arguments throw as an exception.
+    thrown = "\nException occurred while executing 'force-stop':\n" \
+             "java.lang.IllegalArgumentException: "
+    for line, says in (("am force-stop", thrown + 'Argument expected after "force-stop"\n'),
+                       ("am force-stop --user", thrown + 'Argument expected after "--user"\n'),
+                       ("am force-stop --user bogus com.mobileintent.chat",
+                        thrown + "Bad user number: bogus\n"),
+                       ("am force-stop -xy com.mobileintent.chat", "Error: Unknown option: -x\n")):
         refused = device.run(line)
-        assert refused.code == 1 and says.encode() in refused.stderr, line
+        assert (refused.stdout, refused.stderr, refused.code) == (b"", says.encode(), 255), line
 
 
 def test_screencap_png_to_stdout_and_file_equals_frame(device):
