@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from numbers import Real
 from typing import Any
 
@@ -40,6 +40,11 @@ def check_type(name: str, value: Any, kind: type | tuple[type, ...], says: str) 
                                    f"{brief(value, 60)}")
 
 
+def is_flag(value: Any) -> bool:
+    """Whether ``value`` is True or False, Python's or NumPy's; a text such as ``"no"`` is not."""
+    return isinstance(value, bool | np.bool_)
+
+
 def check_flags(**flags: Any) -> None:
     """Refuse any of ``flags`` (argument name → value) that is not True or False.
 
@@ -48,10 +53,36 @@ def check_flags(**flags: Any) -> None:
     Raises:
         InvalidArgumentError: Naming each bad flag and its value.
     """
-    bad = [f"{name}={brief(value, 40)}" for name, value in flags.items()
-           if not isinstance(value, bool | np.bool_)]
+    bad = [f"{name}={brief(value, 40)}" for name, value in flags.items() if not is_flag(value)]
     if bad:
         raise InvalidArgumentError(f"{', '.join(bad)}: must be True or False")
+
+
+def check_items(name: str, items: Any, allowed: Callable[[Any], bool], says: str,
+                kind: type = Sequence) -> None:
+    """Refuse ``items`` unless it is a ``kind`` (not text) of items that ``allowed`` takes.
+
+    A text given for a sequence of texts would be read one character at a time, and a
+    wrong item fail deep inside the work or count as something it is not.
+
+    Args:
+        name: The argument, as the message names it.
+        items: Its value.
+        allowed: Whether an item is one it may hold.
+        says: What each item must be, for the message (``"a str"``).
+        kind: What ``items`` must be (a NumPy array is a sequence too).
+
+    Raises:
+        InvalidArgumentError: Naming the argument and what its items must be, for a text or
+            anything else that is no ``kind``; else naming the first bad item and its place.
+    """
+    if isinstance(items, str | bytes) or not isinstance(items, kind | np.ndarray):
+        raise InvalidArgumentError(f"{name} must be a {kind.__name__.lower()} (each item "
+                                   f"{says}), got {type(items).__name__} {brief(items, 60)}")
+    for index, item in enumerate(items):
+        if not allowed(item):
+            raise InvalidArgumentError(f"{name}: item {index} must be {says}, got "
+                                       f"{type(item).__name__} {brief(item, 60)}")
 
 
 def check_seed(seed: Any) -> int:

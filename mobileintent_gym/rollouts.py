@@ -19,7 +19,7 @@ import numpy as np
 from mobileintent_gym.actions import Action, ActionLike, to_action
 from mobileintent_gym.agents import Agent, OracleAgent
 from mobileintent_gym.agents.base import AgentFactory, checked_agent
-from mobileintent_gym.checks import is_integer
+from mobileintent_gym.checks import check_items, is_integer
 from mobileintent_gym.envs.checker import reset as checked_reset
 from mobileintent_gym.errors import (
     InvalidActionError,
@@ -241,11 +241,18 @@ def episodes(users: Sequence[str], tasks: str | Iterable[str] | None, seed: int 
     looked up in ``profiles_dir`` first, as the env running them does.
 
     Raises:
-        InvalidArgumentError: For a ``seed`` that is no integer.
+        InvalidArgumentError: For a ``seed`` that is no integer, ``users`` that are no
+            sequence of names or paths (a set name is expanded by
+            :func:`~mobileintent_gym.users.resolve_users`), or a ``skip`` that is no
+            collection of pairs.
         UnknownTaskError: Naming a bad task id, before any episode runs.
         UnknownProfileError: Naming a user that names no profile, before any episode runs.
     """
     _check_seed(seed)
+    check_items("users", users, lambda user: isinstance(user, str | os.PathLike),
+                "a user's name or profile path")
+    check_items("skip", skip, lambda pair: isinstance(pair, tuple) and len(pair) == 2,
+                "a (user, task) pair", Collection)
     tasks = chosen_tasks(tasks)
     ids = {user: seed_name(user, profiles_dir) for user in users}
     return [Episode(user, task, seed_of(seed, ids[user], task)) for user in users

@@ -24,6 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from mobileintent_gym.checks import check_flags, check_items, is_count, is_flag
+from mobileintent_gym.errors import InvalidArgumentError, brief
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +41,10 @@ class SegmentOutcome:
         executed: ``None`` when no proposal of it was accepted, else whether the
             assistant's execution succeeded.
         done: Whether the intention was achieved in the end (``False`` for noise).
+
+    Raises:
+        InvalidArgumentError: Naming a flag that is not True or False (``executed``: or
+            ``None``), or a count that is no integer of at least 0.
     """
 
     intention: bool
@@ -44,6 +52,11 @@ class SegmentOutcome:
     taken: int
     executed: bool | None = None
     done: bool = False
+
+    def __post_init__(self) -> None:
+        check_flags(intention=self.intention, done=self.done,
+                    **({} if self.executed is None else {"executed": self.executed}))
+        _check_counts(by_hand=self.by_hand, taken=self.taken)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +88,14 @@ def assist_scores(answers: Sequence[bool], segments: Sequence[SegmentOutcome],
 
     Raises:
         ValueError: When the accepted proposals and the executed segments disagree.
+        InvalidArgumentError: Naming an answer that is not True or False (a text "no"
+            would count as accepted), a segment that is no :class:`SegmentOutcome`, or
+            ``agent_steps`` that is no integer of at least 0.
     """
+    check_items("answers", answers, is_flag, "True or False")
+    check_items("segments", segments, lambda s: isinstance(s, SegmentOutcome),
+                "a SegmentOutcome")
+    _check_counts(agent_steps=agent_steps)
     accepted = sum(bool(a) for a in answers)
     executed = [s.executed for s in segments if s.executed is not None]
     if len(executed) != accepted:
@@ -91,3 +111,11 @@ def assist_scores(answers: Sequence[bool], segments: Sequence[SegmentOutcome],
         saved_share=(by_hand - taken) / by_hand if by_hand else None,
         agent_steps=agent_steps, intentions=len(intentions),
         intentions_done=sum(s.done for s in intentions))
+
+
+def _check_counts(**counts: Any) -> None:
+    """Refuse any of ``counts`` (argument name → value) that is no integer of at least 0."""
+    bad = [f"{name}={brief(value, 40)}" for name, value in counts.items()
+           if not is_count(value, least=0)]
+    if bad:
+        raise InvalidArgumentError(f"{', '.join(bad)}: must be an integer of at least 0")

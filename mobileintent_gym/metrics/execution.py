@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 from mobileintent_gym.actions import Action
+from mobileintent_gym.checks import check_items, is_flag
 from mobileintent_gym.phone.touch import ScreenDump
 
 # Where the reference click hit no element of the dump (the on-screen keyboard is not in
@@ -68,7 +69,12 @@ def step_success_rate(matches: Sequence[Sequence[bool]]) -> float | None:
 
     Returns:
         The mean in [0, 1], or ``None`` for no tasks (the rate is undefined).
+
+    Raises:
+        InvalidArgumentError: Naming a task's matches that are no sequence of True or
+            False (a count of 2 would score more than every step).
     """
+    check_items("matches", matches, lambda task: True, "a task's step matches")
     return StepTally(matches).rate()
 
 
@@ -84,11 +90,17 @@ class StepTally:
 
     def __init__(self, matches: Iterable[Sequence[bool]] = ()) -> None:
         self.tasks, self._total = 0, 0.0
-        for task in matches:
-            self.add(task)
+        for index, task in enumerate(matches):
+            self.add(task, f"task {index}'s step matches")
 
-    def add(self, matches: Sequence[bool]) -> None:
-        """Count one more task: its matched steps over its reference steps (1.0: none)."""
+    def add(self, matches: Sequence[bool], name: str = "a task's step matches") -> None:
+        """Count one more task: its matched steps over its reference steps (1.0: none).
+
+        Raises:
+            InvalidArgumentError: When ``matches`` is no sequence of True or False, naming
+                it as ``name`` does.
+        """
+        check_items(name, matches, is_flag, "True or False")
         self.tasks += 1
         self._total += sum(matches) / len(matches) if len(matches) else 1.0
 

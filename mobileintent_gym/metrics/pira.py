@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mobileintent_gym.checks import check_items
 from mobileintent_gym.metrics.text import normalised
 from mobileintent_gym.tasks.spec import says, unsaid, words
 from mobileintent_gym.users.encoders import Encoder, unit_rows
@@ -70,7 +71,12 @@ def pira_scores(predictions: Sequence[str | None], gold: Sequence[str | None],
 
     Raises:
         ValueError: When the sequences differ in length.
+        InvalidArgumentError: When either is no sequence of texts or ``None`` (one text is
+            not: its characters would be scored as turns).
     """
+    for name, value in (("predictions", predictions), ("gold", gold)):
+        check_items(name, value, lambda label: label is None or isinstance(label, str),
+                    "a str or None")
     if len(predictions) != len(gold):
         raise ValueError(f"{len(predictions)} predictions for {len(gold)} gold labels")
     tp = fp = fn = 0
@@ -256,6 +262,7 @@ def memory_accuracy(operations: Sequence[str | None], gold: Sequence[str]) -> fl
 
     Raises:
         ValueError: When the sequences differ in length.
+        InvalidArgumentError: Naming an operation that is none of :data:`MEMORY_OPS`.
     """
     given = _given(operations, gold)
     return sum(op == g for op, g in given) / len(given) if given else None
@@ -270,6 +277,7 @@ def memory_balanced_accuracy(operations: Sequence[str | None], gold: Sequence[st
 
     Raises:
         ValueError: When the sequences differ in length.
+        InvalidArgumentError: Naming an operation that is none of :data:`MEMORY_OPS`.
     """
     given = _given(operations, gold)
     classes = sorted({g for _, g in given})
@@ -279,7 +287,16 @@ def memory_balanced_accuracy(operations: Sequence[str | None], gold: Sequence[st
 
 
 def _given(operations: Sequence[str | None], gold: Sequence[str]) -> list[tuple[str, str]]:
-    """The (operation, gold's) pairs of the turns given an operation."""
+    """The (operation, gold's) pairs of the turns given an operation.
+
+    Raises:
+        InvalidArgumentError: Naming an operation that is none of :data:`MEMORY_OPS` (as
+            written there: ``"create"`` would never equal gold's ``"CREATE"``).
+    """
+    known = f"one of {', '.join(MEMORY_OPS)}"
+    check_items("operations", operations, lambda op: op is None or op in MEMORY_OPS,
+                f"{known} or None")
+    check_items("gold", gold, lambda op: op in MEMORY_OPS, known)
     if len(operations) != len(gold):
         raise ValueError(f"{len(operations)} memory operations for {len(gold)} gold ones")
     return [(op, g) for op, g in zip(operations, gold, strict=True) if op is not None]

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from mobileintent_gym.checks import check_type, is_finite, is_number
-from mobileintent_gym.errors import brief
+from mobileintent_gym.errors import InvalidArgumentError, brief
 from mobileintent_gym.metrics.text import Tokens, pair_scores
 from mobileintent_gym.users.encoders import Encoder
 
@@ -51,6 +51,11 @@ MAX_LITERAL_LENGTH = 1 << 16
 closes is a scan in Python, so a megabyte of unclosed ``{'`` took seconds per try."""
 
 
+def is_confidence(value: Any) -> bool:
+    """Whether ``value`` is a confidence: a number in [0, 1] (not NaN, not a bool)."""
+    return is_number(value) and 0.0 <= value <= 1.0
+
+
 @dataclass(frozen=True, slots=True)
 class Prediction:
     """A predicted (or true) next intention and an evaluator's confidence in it.
@@ -60,12 +65,25 @@ class Prediction:
         behaviour: The behaviour in words (``None`` when the answer gave none).
         confidence: The evaluator's confidence, in [0, 1].
         error: Why the answer could not be read in full (``None`` when it could).
+
+    Raises:
+        InvalidArgumentError: Naming a field of another type, or a confidence that is no
+            number in [0, 1] (NaN would never be pushed, and 1.5 always).
     """
 
     event: str
     behaviour: str | None
     confidence: float = 1.0
     error: str | None = None
+
+    def __post_init__(self) -> None:
+        check_type("a prediction's event", self.event, str, "a str")
+        for name in ("behaviour", "error"):
+            check_type(f"a prediction's {name}", getattr(self, name), str | None,
+                       "a str or None")
+        if not is_confidence(self.confidence):
+            raise InvalidArgumentError(f"a prediction's confidence must be a number in "
+                                       f"[0, 1], got {brief(self.confidence, 40)}")
 
 
 def first_json_object(text: str) -> dict | None:
@@ -214,7 +232,7 @@ def parse_prediction(text: str, confidence: float | None = None) -> Prediction:
         ValueError: For a ``confidence`` given that is no number in [0, 1] (NaN would
             never be pushed, and 1.5 always).
     """
-    if confidence is not None and not (is_number(confidence) and 0.0 <= confidence <= 1.0):
+    if confidence is not None and not is_confidence(confidence):
         raise ValueError(f"confidence must be a number in [0, 1] or None, got "
                          f"{brief(confidence, 40)}")
     data = first_json_object(text)
@@ -222,7 +240,7 @@ def parse_prediction(text: str, confidence: float | None = None) -> Prediction:
         return prediction_from(data, text, 0.0 if confidence is None else confidence)
     guess = prediction_from(data, text)
     given = casefolded(data).get("confidence", 1.0)
-    if not is_number(given) or not 0.0 <= given <= 1.0:
+    if not is_confidence(given):
         problem = f'"Confidence" must be a number in [0, 1], got {brief(given, 40)}'
         return replace(guess, confidence=0.0,
                        error="; ".join(e for e in (guess.error, problem) if e))

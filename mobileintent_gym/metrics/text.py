@@ -20,11 +20,11 @@ import math
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
-from mobileintent_gym.checks import check_type
+from mobileintent_gym.checks import check_items, check_type
 from mobileintent_gym.phone.characters import folded
 from mobileintent_gym.users.encoders import Encoder, unit_rows
 
@@ -94,7 +94,9 @@ def mean_bleu4(candidates: Sequence[str], references: Sequence[str],
 
     Raises:
         ValueError: When the sequences differ in length.
+        InvalidArgumentError: When either is no sequence of texts (one text is not).
     """
+    _check_texts(candidates=candidates, references=references)
     if len(candidates) != len(references):
         raise ValueError(f"{len(candidates)} candidates for {len(references)} references")
     scores = [bleu4(c, r, tokens) for c, r in zip(candidates, references, strict=True)]
@@ -113,7 +115,9 @@ def pair_similarities(predicted: Sequence[str], truth: Sequence[str],
 
     Raises:
         ValueError: When the sequences differ in length.
+        InvalidArgumentError: When either is no sequence of texts (one text is not).
     """
+    _check_texts(predicted=predicted, truth=truth)
     if len(predicted) != len(truth):
         raise ValueError(f"{len(predicted)} predicted texts for {len(truth)} true ones")
     if not truth:
@@ -125,6 +129,12 @@ def pair_similarities(predicted: Sequence[str], truth: Sequence[str],
                 for texts in (predicted, truth))
         scores[said] = np.clip(np.sum(a * b, axis=1), -1.0, 1.0)  # rounding gave 1 + 2e-16
     return scores
+
+
+def _check_texts(**texts: Any) -> None:
+    """Refuse any of ``texts`` (argument name → value) that is no sequence of ``str``."""
+    for name, value in texts.items():
+        check_items(name, value, lambda text: isinstance(text, str), "a str")
 
 
 def pair_scores(pairs: Sequence[tuple[str | None, str]], encoder: Encoder,
@@ -147,6 +157,7 @@ def semantic_similarity(predicted: Sequence[str], truth: Sequence[str],
 
     Raises:
         ValueError: When the sequences differ in length.
+        InvalidArgumentError: When either is no sequence of texts (one text is not).
     """
     scores = pair_similarities(predicted, truth, encoder)
     return float(scores.mean()) if len(scores) else 0.0

@@ -81,6 +81,9 @@ def spans(segmentation: Segmentation) -> list[Span]:
     if isinstance(segmentation, (str, bytes)):
         raise ValueError(f"a segmentation is a mapping or (text, indices) pairs, not text "
                          f"({segmentation[:40]!r}); read an answer with read_segmentation")
+    if not isinstance(segmentation, Iterable):
+        raise ValueError(f"a segmentation is a mapping or (text, indices) pairs, got "
+                         f"{type(segmentation).__name__} {segmentation!r:.40}")
     out = []
     pairs = segmentation.items() if isinstance(segmentation, Mapping) else segmentation
     for pair in pairs:

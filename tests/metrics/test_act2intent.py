@@ -14,8 +14,14 @@ from mobileintent_gym.metrics.act2intent import (
     spans,
     understanding_scores,
 )
+from mobileintent_gym.metrics.execution import step_success_rate
 from mobileintent_gym.metrics.pira import pira_scores
-from mobileintent_gym.metrics.text import bleu4, mean_bleu4
+from mobileintent_gym.metrics.text import (
+    bleu4,
+    mean_bleu4,
+    pair_similarities,
+    semantic_similarity,
+)
 from mobileintent_gym.users import LexicalEncoder
 
 TRUTH = {"System settings adjustment": [1, 2, 3], "Shooting mode configuration": [4, 5],
@@ -368,6 +374,35 @@ def test_the_scores_name_inputs_of_the_wrong_kind(call, error, says):
     # given as the threshold, pushed nothing without a word.
     with pytest.raises(error, match=says):
         call()
+
+
+@pytest.mark.parametrize(("call", "says"), [
+    # Scored as if right: a count of 2 matched steps of 2 lifted SSR above 1, NaN made it
+    # NaN, one text was scored one character per item, a prediction's confidence of 1.5
+    # was always pushed and NaN never.
+    (lambda: step_success_rate([[2, 3]]), "task 0's step matches: item 0 must be True or "
+                                          "False, got int 2"),
+    (lambda: step_success_rate([[True], [np.nan]]), "task 1's step matches: item 0"),
+    (lambda: step_success_rate([True]), "task 0's step matches must be a sequence"),
+    (lambda: mean_bleu4("hello", "world"), "candidates must be a sequence .* got str 'hello'"),
+    (lambda: semantic_similarity(["ab"], "ab", LexicalEncoder()), "truth must be a sequence"),
+    (lambda: pair_similarities([None], ["x"], LexicalEncoder()),
+     "predicted: item 0 must be a str, got NoneType"),
+    (lambda: pira_scores("ab", "ab"), "predictions must be a sequence"),
+    (lambda: Prediction("e", "b", float("nan")), "confidence must be a number in .*got nan"),
+    (lambda: Prediction("e", "b", 1.5), "got 1.5"),
+    (lambda: Prediction("e", 3), "behaviour must be a str or None, got int 3"),
+    # These failed deep inside ("'>=' not supported", "'NoneType' object is not iterable").
+    (lambda: Prediction("e", "b", None), "confidence must be a number in .*got None"),
+])
+def test_the_scores_refuse_inputs_they_would_score_as_something_else(call, says):
+    with pytest.raises(InvalidArgumentError, match=says):
+        call()
+
+
+def test_a_segmentation_that_is_none_is_named():
+    with pytest.raises(ValueError, match=r"a mapping or .* got NoneType None"):
+        goal_accuracy(None, TRUTH)
 
 
 class SameVector:

@@ -2,6 +2,7 @@
 
 import pytest
 
+from mobileintent_gym.errors import InvalidArgumentError
 from mobileintent_gym.metrics.assist import SegmentOutcome, assist_scores
 
 # An intention of 8 steps handed over after 1 and executed; noise of 3 steps; an intention
@@ -24,6 +25,21 @@ def test_nothing_proposed_saves_nothing_and_leaves_the_rates_undefined():
     s = assist_scores([], [SegmentOutcome(True, 4, 4, None, True)])
     assert (s.false_alarm_rate, s.accepted_success, s.steps_saved) == (None, None, 0)
     assert assist_scores([], []).saved_share is None
+
+
+@pytest.mark.parametrize(("call", "says"), [
+    # An answer "no" counted as accepted; the rest failed deep inside the sums.
+    (lambda: assist_scores(["no"], DAY[:1]), "answers: item 0 must be True or False, got "
+                                             "str 'no'"),
+    (lambda: SegmentOutcome(True, 3, 1, executed="no"), "executed='no': must be True or False"),
+    (lambda: SegmentOutcome(True, -3, "x"), "by_hand=-3, taken='x': must be an integer of "
+                                            "at least 0"),
+    (lambda: assist_scores([], [(True, 3, 3)]), "segments: item 0 must be a SegmentOutcome"),
+    (lambda: assist_scores([], DAY, agent_steps=-1), "agent_steps=-1"),
+])
+def test_inputs_of_the_wrong_kind_are_named(call, says):
+    with pytest.raises(InvalidArgumentError, match=says):
+        call()
 
 
 def test_accepted_proposals_and_executions_must_agree():

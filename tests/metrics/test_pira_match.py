@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from mobileintent_gym.errors import InvalidArgumentError
 from mobileintent_gym.metrics.pira import (
     IntentMatcher,
     memory_accuracy,
@@ -170,6 +171,13 @@ def test_memory_accuracy_counts_only_turns_given_an_operation():
     assert memory_accuracy([None, None], ["IDLE", "CREATE"]) is None
     with pytest.raises(ValueError, match="1 memory operations for 2 gold"):
         memory_accuracy(["IDLE"], ["IDLE", "CREATE"])
+    # An operation in another case never equalled gold's, and labels of no operation were
+    # counted: both scored without a word.
+    with pytest.raises(InvalidArgumentError, match="operations: item 0 must be one of CREATE, "
+                       "RESUME, UPDATE, IDLE or None, got str 'create'"):
+        memory_accuracy(["create"], ["CREATE"])
+    with pytest.raises(InvalidArgumentError, match="gold: item 1 must be one of CREATE"):
+        memory_balanced_accuracy(["IDLE", None], ["IDLE", "FOO"])
 
 
 def test_always_updating_is_balanced_out():
