@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import re
 import string
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector.utils import concatenate, create_empty_array
 
-from mobileintent_gym.checks import is_integer, xml_invalid
+from mobileintent_gym.checks import is_integer, positive_integer, xml_invalid
 from mobileintent_gym.errors import InvalidActionError, brief
 
 MAX_TEXT_LENGTH = 1000
@@ -242,15 +242,19 @@ def parse_action(value: str) -> Action:
     return Action.press(match.group(1))
 
 
-def format_action(action: Action) -> str:
+def format_action(action: ActionLike) -> str:
     """Write an action in the canonical Act2Intention string format.
 
     Args:
-        action: A valid action.
+        action: An :class:`Action`, or what :func:`to_action` reads as one.
 
     Returns:
         For example ``"CLICK[344,217]"`` or ``"PRESS[BACK]"``.
+
+    Raises:
+        InvalidActionError: Naming the value that is not an action.
     """
+    action = to_action(action)
     kind = action.type
     if kind in (ActionType.CLICK, ActionType.LONG_CLICK):
         return f"{kind.name}[{action.x},{action.y}]"
@@ -284,7 +288,12 @@ def action_space(width: int, height: int, max_text: int = MAX_TEXT_LENGTH) -> sp
 
     Returns:
         The space.
+
+    Raises:
+        ValueError: Naming a size that is no integer of at least 1.
     """
+    width, height = positive_integer("width", width), positive_integer("height", height)
+    max_text = positive_integer("max_text", max_text)
     return spaces.Dict(
         {
             "type": spaces.Discrete(len(ActionType)),
@@ -296,6 +305,9 @@ def action_space(width: int, height: int, max_text: int = MAX_TEXT_LENGTH) -> sp
             "key": spaces.Discrete(len(KEYS)),
         }
     )
+
+
+_SAMPLE_KEYS = ("direction", "key", "point", "text", "type")  # action_space's, in its order
 
 
 def _scalar(value: Any) -> Any:
@@ -327,9 +339,17 @@ def action_from_dict(sample: dict) -> Action:
     """Convert a sample of :func:`action_space` to an :class:`Action`.
 
     Raises:
-        InvalidActionError: When the sample does not make a valid action (a missing key, a
-            float or out-of-range index, TYPE with empty text); the message names the value.
+        InvalidActionError: When the sample does not make a valid action (a missing or
+            unknown key, a float or out-of-range index, TYPE with empty text); the message
+            names the value.
     """
+    if not isinstance(sample, Mapping):
+        raise InvalidActionError(f"an action sample is a dict (see action_space), got "
+                                 f"{brief(sample)}")
+    unknown = [key for key in sample if key not in _SAMPLE_KEYS]
+    if unknown:  # a misspelt field's value would go unread
+        raise InvalidActionError(f"action sample has unknown key {brief(unknown[0])} (keys: "
+                                 f"{', '.join(_SAMPLE_KEYS)}): {brief(sample)}")
     try:
         kind = ActionType(_index(sample, "type", len(ActionType)))
         if kind in (ActionType.CLICK, ActionType.LONG_CLICK):
@@ -346,8 +366,13 @@ def action_from_dict(sample: dict) -> Action:
     return Action.complete()
 
 
-def action_to_dict(action: Action) -> dict:
-    """Convert an :class:`Action` to a sample of :func:`action_space` (unused fields zero)."""
+def action_to_dict(action: ActionLike) -> dict:
+    """Convert an :class:`Action` to a sample of :func:`action_space` (unused fields zero).
+
+    Raises:
+        InvalidActionError: Naming the value, when it is no action :func:`to_action` reads.
+    """
+    action = to_action(action)
     return {
         "type": int(action.type),
         "point": np.array([action.x or 0, action.y or 0], dtype=np.int64),

@@ -157,6 +157,36 @@ def test_action_from_dict_rejects_broken_samples():
         action_from_dict({"type": 0, "text": ""})
     with pytest.raises(InvalidActionError, match="7"):
         action_from_dict({"type": 3, "direction": np.int64(7)})
+    # A key of no field was ignored: a misspelt one left its value unread.
+    with pytest.raises(InvalidActionError, match=r"unknown key 'dir' \(keys: direction, key, "
+                       r"point, text, type\)"):
+        action_from_dict({"type": 3, "direction": 1, "dir": 2})
+
+
+@pytest.mark.parametrize(("call", "error", "says"), [
+    # Each failed deep inside: "'NoneType' object is not subscriptable", "'str' object has
+    # no attribute 'type'", Gymnasium's Box bounds, "unsupported operand type(s) for -".
+    (lambda: action_from_dict(None), InvalidActionError, "an action sample is a dict"),
+    (lambda: action_from_dict("CLICK[1,2]"), InvalidActionError, "got 'CLICK.1,2.'"),
+    (lambda: format_action(None), InvalidActionError, "not an action: None"),
+    (lambda: action_to_dict(3), InvalidActionError, "not an action: 3"),
+    (lambda: action_space(540, 0), ValueError, "height must be a positive integer, got 0"),
+    (lambda: action_space("540", 1200), ValueError, "width must be a positive integer"),
+])
+def test_the_action_helpers_name_what_is_no_action(call, error, says):
+    with pytest.raises(error, match=says):
+        call()
+
+
+def test_an_actions_string_is_formatted_and_sampled_as_the_action_is():
+    assert format_action(" click[1, 2]\n") == "CLICK[1,2]" == format_action(Action.click(1, 2))
+    sample = action_to_dict("swipe[up]")
+    assert action_from_dict(sample) == Action.swipe("up")
+
+
+def test_the_keys_an_action_sample_may_have_are_the_action_spaces():
+    assert set(action_space(100, 100).spaces) == set(action_to_dict(Action.complete()))
+    assert action_from_dict(action_to_dict(Action.swipe("up"))) == Action.swipe("up")
 
 
 @pytest.mark.parametrize("text", [
