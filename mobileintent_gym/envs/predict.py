@@ -145,9 +145,17 @@ class PredictEnv(Screenless, gym.Env[dict[str, str], str]):
         return Prediction(target.event, target.intention)
 
     def step(self, action: str) -> tuple[dict[str, str], float, bool, bool, dict[str, Any]]:
-        """Score one prediction, reveal the truth, move to the next intention."""
-        if not self.targets or self._t >= len(self.targets):
+        """Score one prediction, reveal the truth, move to the next intention.
+
+        Raises:
+            MobileIntentError: Before a reset, or once the day's last intention was
+                predicted (the episode has ended).
+        """
+        if not self.targets:
             raise MobileIntentError("call reset() before step()")
+        if self._t >= len(self.targets):
+            raise MobileIntentError("the day's last intention was predicted (the episode "
+                                    "has ended): call reset() before step()")
         truth = self.truth()
         guess = parse_prediction(action)
         malformed = guess.error

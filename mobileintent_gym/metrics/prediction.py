@@ -100,8 +100,10 @@ def first_json_object(text: str) -> dict | None:
 
 
 def no_object_reason(text: Any) -> str:
-    """Why :func:`first_json_object` found nothing in ``text``: no object, or none readable."""
-    if isinstance(text, str) and _OBJECT_START.search(text):
+    """Why :func:`first_json_object` found nothing: no text, or no readable object in it."""
+    if not isinstance(text, str):  # a dict holds no JSON: it was never written as an answer
+        return f"the answer must be text, got {type(text).__name__}"
+    if _OBJECT_START.search(text):
         return "no JSON object in the answer can be read (malformed, or nested too deeply)"
     return "no JSON object in the answer"
 

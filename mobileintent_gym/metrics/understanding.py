@@ -46,11 +46,10 @@ def read_segmentation(answer: Any) -> list[tuple[str, list]]:
     Raises:
         ValueError: Naming what is wrong with ``answer``.
     """
-    if not isinstance(answer, str):
-        raise ValueError(f"the answer must be text, got {type(answer).__name__}")
     pairs = first_json_pairs(answer)
     if pairs is None:
-        raise ValueError(f"{no_object_reason(answer)}: {answer[:80]!r}")
+        reason = no_object_reason(answer)
+        raise ValueError(f"{reason}: {answer[:80]!r}" if isinstance(answer, str) else reason)
     if not pairs:
         raise ValueError(f"the answer's first JSON object is empty: {answer[:80]!r}")
     for key, indices in pairs:

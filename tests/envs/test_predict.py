@@ -90,7 +90,9 @@ def test_the_oracle_scores_one_and_the_fallback_reports_push_rates(env):
     ("nope", "no JSON object"), ('{"Event": "Take photo"}', "no Behaviour"),
     ('{"Event": "Take photo", "Behaviour": "x", "Confidence": 2}', "[0, 1]"),
     ('{"Event": "Take photo", "Behaviour": "x", "Confidence": true}', "[0, 1]"),
-    (7, "no JSON object"),
+    # Said "no JSON object in the answer" of a dict the agent gave in place of its text.
+    (7, "the answer must be text, got int: 7"),
+    ({"Event": "Take photo", "Behaviour": "x"}, "the answer must be text, got dict: {'Event'"),
     ("nope", "no JSON object in the answer: 'nope'"), ("{'Event': }", "can be read (malformed"),
     ('{"Event": ' + "[" * 990 + "]" * 990 + "}",  # was a RecursionError
      "no JSON object in the answer can be read (malformed, or nested too deeply)"),
@@ -139,7 +141,9 @@ def test_reset_options_and_stepping_past_the_end(env):
     with pytest.raises(MobileIntentError, match=r"reset option day must be in 0\.\."):
         env.reset(options={"user": USERS[0], "day": 5})
     _episode(env, LastIntentionPredictor, 0)
-    with pytest.raises(MobileIntentError, match="reset"):
+    # "call reset() before step()" alone, to one who had.
+    with pytest.raises(MobileIntentError, match=r"the day's last intention was predicted "
+                       r"\(the episode has ended\): call reset\(\) before step\(\)"):
         env.step("{}")
 
 
