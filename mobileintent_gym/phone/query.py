@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.errors import InvalidArgumentError, MobileIntentError
 from mobileintent_gym.phone import hierarchy
 from mobileintent_gym.phone.ui import Node, center
 
@@ -23,6 +23,9 @@ def matches(node: Node, *, text: str | None = None, resource_id: str | None = No
             and (desc is None or node.desc == desc))
 
 
+_CRITERIA = ("text", "resource_id", "desc")  # what find_all matches
+
+
 def find_all(xml: str, *, text: str | None = None, resource_id: str | None = None,
              desc: str | None = None) -> Iterator[Node]:
     """Nodes of a dump whose text, resource id (suffix after ``:id/``) and description match."""
@@ -35,8 +38,14 @@ def find(xml: str, **criteria: str) -> Node:
     """The first node matching ``criteria`` (see :func:`find_all`).
 
     Raises:
+        InvalidArgumentError: When ``criteria`` are none (the screen's root would match)
+            or name what an element has not, listing what it has.
         MobileIntentError: When no node matches; the message names the criteria.
     """
+    unknown = sorted(set(criteria) - set(_CRITERIA))
+    if unknown or not criteria:
+        raise InvalidArgumentError(f"an element is found by {', '.join(_CRITERIA)}; got "
+                                   f"{', '.join(unknown) if unknown else 'none of them'}")
     node = next(find_all(xml, **criteria), None)
     if node is None:
         raise MobileIntentError(f"no element with {criteria} on screen")
@@ -44,5 +53,9 @@ def find(xml: str, **criteria: str) -> Node:
 
 
 def tap(xml: str, **criteria: str) -> Action:
-    """A CLICK at the centre of the first node matching ``criteria``."""
+    """A CLICK at the centre of the first node matching ``criteria``.
+
+    Raises:
+        MobileIntentError: As :func:`find` does.
+    """
     return Action.click(*center(find(xml, **criteria).bounds))

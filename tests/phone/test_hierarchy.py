@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.errors import DeviceError
-from mobileintent_gym.phone import SimPhone, hierarchy, touch, ui
+from mobileintent_gym.errors import DeviceError, InvalidArgumentError
+from mobileintent_gym.phone import SimPhone, hierarchy, query, touch, ui
 from mobileintent_gym.phone.tour import plan
 from mobileintent_gym.phone.ui import Node
 
@@ -151,3 +151,13 @@ def test_appium_page_sources_with_class_named_elements_parse_like_dumps():
     assert [(n.cls, n.bounds, n.text, n.entity) for n in hierarchy.parse(source).walk()] == [
         (n.cls, n.bounds, n.text, n.entity) for n in hierarchy.parse(dump).walk()]
     assert touch.ScreenDump(source).visible == touch.ScreenDump(dump).visible
+
+
+@pytest.mark.parametrize(("criteria", "named"), [
+    ({}, "got none of them"),  # tapped the screen's root, its centre
+    ({"txt": "Wi‑Fi & network"}, "got txt"),  # find_all's own TypeError
+])
+def test_an_element_is_found_by_criteria_it_has(criteria, named):
+    with pytest.raises(InvalidArgumentError, match=f"found by text, resource_id, desc; {named}"):
+        query.tap(REAL_DUMP, **criteria)
+    assert query.tap(REAL_DUMP, text="Wi‑Fi & network") == Action.click(321, 340)
