@@ -30,6 +30,7 @@ from mobileintent_gym.console import (
     seed_int,
     size_text,
 )
+from mobileintent_gym.envs.days import MAX_DAYS
 from mobileintent_gym.files import drop_stale_stages, sole_writer, staged_into
 from mobileintent_gym.intents.act2intention import InvalidDataError, export_sessions
 from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
@@ -151,14 +152,28 @@ def _generate(args: argparse.Namespace, out: Path) -> int:
     return 0
 
 
+def _days(text: str) -> int:
+    """An argparse ``type`` for ``--days``: 1 to :data:`~.envs.days.MAX_DAYS`, as the envs take.
+
+    Raises:
+        argparse.ArgumentTypeError: For anything else (a count mistyped a thousandfold
+            would run for days before it wrote anything).
+    """
+    days = positive_int(text)
+    if days > MAX_DAYS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_DAYS} (ten years, about 0.1 s a day "
+                                         f"and user), got {text!r}")
+    return days
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``generate`` sub-command."""
     parser = subparsers.add_parser("generate", help="generate users' intention sessions")
     parser.add_argument("--users", nargs="+", action=Repeated, default=["test"],
                         help="sets of built-in users (train, val, test, demo, all) and/or "
                         "profile names or paths")
-    parser.add_argument("--days", type=positive_int, default=7,
-                        help="days each user lives (default 7)")
+    parser.add_argument("--days", type=_days, default=7,
+                        help=f"days each user lives, at most {MAX_DAYS} (default 7)")
     parser.add_argument("--out", type=path_text, required=True, help="output folder")
     parser.add_argument("--screenshots", action="store_true",
                         help="also write the screen of every step as a PNG")
