@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-from collections.abc import Iterator
 
+from mobileintent_gym.bars import transformers_bars
 from mobileintent_gym.console import (
     Repeated,
     count_int,
@@ -33,23 +32,6 @@ def _tasks(args: argparse.Namespace) -> tuple[str, ...] | None:
     if args.tasks:
         return tuple(args.tasks)
     return task_ids(tuple(args.templates)) if args.templates else None
-
-
-@contextlib.contextmanager
-def _bars(shown: bool) -> Iterator[None]:
-    """The progress bars of transformers (loading weights) off unless ``shown``."""
-    try:
-        from transformers.utils import logging
-    except ImportError:  # the trainer names the extra it needs
-        shown = True
-    hidden = not shown and logging.is_progress_bar_enabled()
-    if hidden:
-        logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        if hidden:
-            logging.enable_progress_bar()
 
 
 def _common(parser: argparse.ArgumentParser, out: str, lr: float, every: int) -> None:
@@ -96,7 +78,7 @@ def _sft(args: argparse.Namespace) -> int:
                        max_elements=args.max_elements, checkpoint_every=args.checkpoint_every,
                        seed=args.seed, device=args.device, phone=args.phone,
                        profiles_dir=profiles_folder(args.profiles))
-    with _bars(not args.quiet):
+    with transformers_bars(not args.quiet):
         adapters = train_sft(config, progress=not args.quiet, resume=args.resume)
     print(f"adapters: {adapters}")
     return 0
@@ -123,7 +105,7 @@ def _repair(args: argparse.Namespace) -> int:
                          unknown=() if config.model else ("model",))
         if args.resume:
             check_progress(config.out, config.updates)
-    with _bars(not args.quiet):
+    with transformers_bars(not args.quiet):
         rows = RepairTrainer(config).train(progress=not args.quiet, resume=args.resume)
     if rows:
         last = rows[-1]

@@ -25,6 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from gymnasium import logger
 
+from mobileintent_gym.bars import transformers_bars
 from mobileintent_gym.errors import MobileIntentError, first_line, require
 from mobileintent_gym.once import ForkSafeLock, once
 
@@ -193,8 +194,9 @@ def _load(model_id: str, fallback: str | None, max_seq_length: int,
             tried.append(HUB_SKIPPED)
             continue
         try:
-            model = check_tokenizer(st.SentenceTransformer(model_id, device=device,
-                                                           local_files_only=source == "cache"))
+            with transformers_bars(shown=False):  # a bar per process that ranks content
+                model = check_tokenizer(st.SentenceTransformer(
+                    model_id, device=device, local_files_only=source == "cache"))
         except (ImportError, MemoryError):  # this machine's, not the source's: no fallback
             raise
         except Exception as err:  # damaged weights raise what their reader does
@@ -208,7 +210,8 @@ def _load(model_id: str, fallback: str | None, max_seq_length: int,
     name = PACKAGED_MODEL if fallback == PACKAGED_FALLBACK else path
     reason = not_loaded(model_id, tried)
     _log.info("%s; using %s from %s", reason, name, path)
-    model = check_tokenizer(st.SentenceTransformer(path, device=device))
+    with transformers_bars(shown=False):
+        model = check_tokenizer(st.SentenceTransformer(path, device=device))
     return name, path, _limited(model, max_seq_length), reason
 
 

@@ -1,5 +1,6 @@
 import functools
 import http.server
+import os
 import socket
 import sys
 import threading
@@ -21,6 +22,7 @@ from mobileintent_gym.users import (
     resolve_profile,
 )
 from mobileintent_gym.users.encoders import PACKAGED_MODEL, STUDY_MODEL
+from tests.helpers import python_c
 
 
 def cos(rows, i, j):
@@ -333,3 +335,17 @@ def test_two_threads_embedding_alone_leave_torch_s_thread_count_as_it_was(senten
         assert torch.get_num_threads() == 2 and seen == [2]
     finally:
         torch.set_num_threads(before)
+
+
+def test_loading_the_sentence_model_draws_no_bar_and_leaves_transformers_bars_on():
+    # transformers drew "Loading weights: 100%|…| 103/103" on stderr in every process
+    # that ranked content or scored Acc-S, amid a command's results.
+    pytest.importorskip("sentence_transformers", reason="needs the [embed] extra")
+    ran = python_c("from transformers.utils import logging\n"
+                   "from mobileintent_gym.users.encoders import SentenceEncoder\n"
+                   "rows = SentenceEncoder().encode(['hello'])\n"
+                   "print(rows.shape, logging.is_progress_bar_enabled())",
+                   env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == ["(1,", "384)", "True"]
+    assert "Loading weights" not in ran.stderr
