@@ -310,8 +310,9 @@ class RunLog:
                  ) -> None:
         self.path = Path(out, LOG_FILE)
         self.fields = list(fields)
+        # Updates count from 1: from 0 no row is kept, and none is read (nor refused).
         kept = [r for r in self.rows() if int(r["update"]) <= resume_after] \
-            if resume_after is not None else []  # rows() checked the updates
+            if resume_after else []  # rows() checked the updates
         self.path.parent.mkdir(parents=True, exist_ok=True)
         text = io.StringIO(newline="")
         writer = csv.DictWriter(text, self.fields)

@@ -121,8 +121,9 @@ def test_a_phone_url_with_a_password_resumes_and_keeps_it_unsaid(tmp_path):
     write_config(config.out, run_settings(config, config.model))
     assert "secretkey" not in (tmp_path / "run" / "config.json").read_text()
     # On to the phone, which is not there (the test extra installs the Appium client).
-    with pytest.raises(MobileIntentError, match=r"no Appium session at 'http://\*\*\*@"):
+    with pytest.raises(MobileIntentError, match=r"no Appium session at 'http://\*\*\*@") as err:
         train_sft(config, progress=False, resume=True)
+    assert "secretkey" not in str(err.value)
 
 
 def test_the_command_passes_resume_and_the_checkpoint_interval(tmp_path, monkeypatch):
