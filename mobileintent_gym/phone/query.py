@@ -23,9 +23,6 @@ def matches(node: Node, *, text: str | None = None, resource_id: str | None = No
             and (desc is None or node.desc == desc))
 
 
-_CRITERIA = ("text", "resource_id", "desc")  # what find_all matches
-
-
 def find_all(xml: str, *, text: str | None = None, resource_id: str | None = None,
              desc: str | None = None) -> Iterator[Node]:
     """Nodes of a dump whose text, resource id (suffix after ``:id/``) and description match."""
@@ -34,18 +31,19 @@ def find_all(xml: str, *, text: str | None = None, resource_id: str | None = Non
             yield node
 
 
-def find(xml: str, **criteria: str) -> Node:
-    """The first node matching ``criteria`` (see :func:`find_all`).
+def find(xml: str, *, text: str | None = None, resource_id: str | None = None,
+         desc: str | None = None) -> Node:
+    """The first node matching the criteria given (see :func:`find_all`).
 
     Raises:
-        InvalidArgumentError: When ``criteria`` are none (the screen's root would match)
-            or name what an element has not, listing what it has.
+        InvalidArgumentError: When none is given (the screen's root would match).
         MobileIntentError: When no node matches; the message names the criteria.
     """
-    unknown = sorted(set(criteria) - set(_CRITERIA))
-    if unknown or not criteria:
-        raise InvalidArgumentError(f"an element is found by {', '.join(_CRITERIA)}; got "
-                                   f"{', '.join(unknown) if unknown else 'none of them'}")
+    criteria = {name: value for name, value in
+                (("text", text), ("resource_id", resource_id), ("desc", desc))
+                if value is not None}
+    if not criteria:
+        raise InvalidArgumentError("name the element by its text, resource_id or desc")
     node = next(find_all(xml, **criteria), None)
     if node is None:
         raise MobileIntentError(f"no element with {criteria} on screen")
