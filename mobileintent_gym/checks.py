@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Collection, Iterable, Mapping, Set
 from numbers import Real
 from typing import Any
 
@@ -58,27 +58,40 @@ def check_flags(**flags: Any) -> None:
         raise InvalidArgumentError(f"{', '.join(bad)}: must be True or False")
 
 
-def check_items(name: str, items: Any, allowed: Callable[[Any], bool], says: str,
-                kind: type = Sequence) -> None:
-    """Refuse ``items`` unless it is a ``kind`` (not text) of items that ``allowed`` takes.
+def check_collection(name: str, items: Any, says: str, kind: type = Collection) -> None:
+    """Refuse ``items`` unless it is a ``kind`` and no text (nor a NumPy array of 0-d).
 
-    A text given for a sequence of texts would be read one character at a time, and a
-    wrong item fail deep inside the work or count as something it is not.
+    A text given for a sequence of texts would be read one character at a time.
+
+    Raises:
+        InvalidArgumentError: Naming the argument, what its items must be (``says``) and
+            what it got.
+    """
+    if isinstance(items, str | bytes) or not isinstance(items, kind) or (
+            getattr(items, "ndim", 1) == 0):
+        raise InvalidArgumentError(f"{name} must be a list or other {kind.__name__.lower()} "
+                                   f"of items each {says}, got {type(items).__name__} "
+                                   f"{brief(items, 60)}")
+
+
+def check_items(name: str, items: Any, allowed: Callable[[Any], bool], says: str,
+                kind: type = Collection) -> None:
+    """Refuse ``items`` unless :func:`check_collection` takes it and ``allowed`` each item.
+
+    A wrong item would fail deep inside the work or count as something it is not.
 
     Args:
         name: The argument, as the message names it.
         items: Its value.
         allowed: Whether an item is one it may hold.
         says: What each item must be, for the message (``"a str"``).
-        kind: What ``items`` must be (a NumPy array is a sequence too).
+        kind: What ``items`` must be.
 
     Raises:
-        InvalidArgumentError: Naming the argument and what its items must be, for a text or
-            anything else that is no ``kind``; else naming the first bad item and its place.
+        InvalidArgumentError: As :func:`check_collection` does; else naming the first bad
+            item and its place.
     """
-    if isinstance(items, str | bytes) or not isinstance(items, kind | np.ndarray):
-        raise InvalidArgumentError(f"{name} must be a {kind.__name__.lower()} (each item "
-                                   f"{says}), got {type(items).__name__} {brief(items, 60)}")
+    check_collection(name, items, says, kind)
     for index, item in enumerate(items):
         if not allowed(item):
             raise InvalidArgumentError(f"{name}: item {index} must be {says}, got "

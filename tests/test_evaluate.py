@@ -160,9 +160,9 @@ def test_the_python_loop_names_a_bad_seed_or_agent_and_takes_one_task_id():
     assert len(episodes(["demo-ana"], [task, task])) == 1  # ran, and was counted, twice
     # A set's name was read one letter at a time ("no user profile 't'"), a text as skip
     # failed deep inside ("'in <string>' requires string as left operand").
-    with pytest.raises(InvalidArgumentError, match=r"users must be a sequence .* got str 'test'"):
+    with pytest.raises(InvalidArgumentError, match=r"users must be a list .* got str 'test'"):
         episodes("test", task)
-    with pytest.raises(InvalidArgumentError, match=r"skip must be a collection .* got str 'x'"):
+    with pytest.raises(InvalidArgumentError, match=r"skip must be a list .* got str 'x'"):
         episodes(["demo-ana"], task, skip="x")
     assert episodes(["demo-ana"], task, skip={("demo-ana", task)}) == []
     with pytest.raises(UnknownTaskError, match="explict"):  # named before any episode ran

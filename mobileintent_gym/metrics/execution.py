@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 from mobileintent_gym.actions import Action
-from mobileintent_gym.checks import check_items, is_flag
+from mobileintent_gym.checks import check_collection, check_items, is_flag
 from mobileintent_gym.phone.touch import ScreenDump
 
 # Where the reference click hit no element of the dump (the on-screen keyboard is not in
@@ -74,7 +74,6 @@ def step_success_rate(matches: Sequence[Sequence[bool]]) -> float | None:
         InvalidArgumentError: Naming a task's matches that are no sequence of True or
             False (a count of 2 would score more than every step).
     """
-    check_items("matches", matches, lambda task: True, "a task's step matches")
     return StepTally(matches).rate()
 
 
@@ -86,9 +85,13 @@ class StepTally:
 
     Args:
         matches: Tasks' step matches to start with.
+
+    Raises:
+        InvalidArgumentError: As :func:`step_success_rate` does.
     """
 
     def __init__(self, matches: Iterable[Sequence[bool]] = ()) -> None:
+        check_collection("matches", matches, "a task's step matches", Iterable)
         self.tasks, self._total = 0, 0.0
         for index, task in enumerate(matches):
             self.add(task, f"task {index}'s step matches")

@@ -383,12 +383,12 @@ def test_the_scores_name_inputs_of_the_wrong_kind(call, error, says):
     (lambda: step_success_rate([[2, 3]]), "task 0's step matches: item 0 must be True or "
                                           "False, got int 2"),
     (lambda: step_success_rate([[True], [np.nan]]), "task 1's step matches: item 0"),
-    (lambda: step_success_rate([True]), "task 0's step matches must be a sequence"),
-    (lambda: mean_bleu4("hello", "world"), "candidates must be a sequence .* got str 'hello'"),
-    (lambda: semantic_similarity(["ab"], "ab", LexicalEncoder()), "truth must be a sequence"),
+    (lambda: step_success_rate([True]), "task 0's step matches must be a list or other"),
+    (lambda: mean_bleu4("hello", "world"), "candidates must be a list .* got str 'hello'"),
+    (lambda: semantic_similarity(["ab"], "ab", LexicalEncoder()), "truth must be a list or "),
     (lambda: pair_similarities([None], ["x"], LexicalEncoder()),
      "predicted: item 0 must be a str, got NoneType"),
-    (lambda: pira_scores("ab", "ab"), "predictions must be a sequence"),
+    (lambda: pira_scores("ab", "ab"), "predictions must be a list or other collection"),
     (lambda: Prediction("e", "b", float("nan")), "confidence must be a number in .*got nan"),
     (lambda: Prediction("e", "b", 1.5), "got 1.5"),
     (lambda: Prediction("e", 3), "behaviour must be a str or None, got int 3"),
@@ -398,6 +398,17 @@ def test_the_scores_name_inputs_of_the_wrong_kind(call, error, says):
 def test_the_scores_refuse_inputs_they_would_score_as_something_else(call, says):
     with pytest.raises(InvalidArgumentError, match=says):
         call()
+
+
+def test_the_scores_take_any_collection_and_ssr_any_iterable():
+    # As before their checks: a dict's values, a generator of tasks.
+    texts = {"a": "hello"}
+    assert mean_bleu4(texts.values(), texts.values()) == 1.0
+    assert step_success_rate(iter([[True, False]])) == 0.5
+    with pytest.raises(InvalidArgumentError, match="matches must be a list or other iterable"):
+        step_success_rate(None)
+    with pytest.raises(InvalidArgumentError, match=r"candidates must be .* got ndarray"):
+        mean_bleu4(np.array("x"), ["x"])  # iterating it raised "iteration over a 0-d array"
 
 
 def test_a_segmentation_that_is_none_is_named():
