@@ -45,6 +45,18 @@ def is_flag(value: Any) -> bool:
     return isinstance(value, bool | np.bool_)
 
 
+def check_integers(least: int, **counts: Any) -> None:
+    """Refuse any of ``counts`` (argument name → value) that is no integer of at least ``least``.
+
+    Raises:
+        InvalidArgumentError: Naming each bad count and its value.
+    """
+    bad = [f"{name}={brief(value, 40)}" for name, value in counts.items()
+           if not is_count(value, least)]
+    if bad:
+        raise InvalidArgumentError(f"{', '.join(bad)}: must be integers >= {least}")
+
+
 def check_flags(**flags: Any) -> None:
     """Refuse any of ``flags`` (argument name → value) that is not True or False.
 
@@ -142,7 +154,7 @@ def check_fraction(name: str, value: Any) -> None:
     Raises:
         ValueError: Naming ``name`` and the value.
     """
-    if not (is_number(value) and 0 <= value <= 1):
+    if not is_fraction(value):
         raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
 
 
@@ -166,6 +178,11 @@ def xml_safe(text: str) -> bool:
 def is_number(value: Any) -> bool:
     """Whether ``value`` is a real number (integer or float, NumPy's too); a bool is not one."""
     return isinstance(value, Real) and not isinstance(value, bool)
+
+
+def is_fraction(value: Any) -> bool:
+    """Whether ``value`` is a number in [0, 1] (see :func:`is_number`): a chance, a rate."""
+    return is_number(value) and 0 <= value <= 1
 
 
 def is_finite(value: Any) -> bool:

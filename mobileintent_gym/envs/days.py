@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mobileintent_gym.checks import check_type, is_count, is_finite, reset_options
+from mobileintent_gym.checks import check_integers, check_type, is_finite, reset_options
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.intents.generator import GeneratorConfig, cached_sessions
 from mobileintent_gym.intents.schema import Session
@@ -72,10 +72,7 @@ def check_counts(**counts: Any) -> tuple[int, ...]:
     Raises:
         MobileIntentError: Naming each bad count and its value, or days too many in all.
     """
-    bad = [f"{name}={value!r}" for name, value in counts.items()
-           if not is_count(value)]
-    if bad:
-        raise MobileIntentError(f"{', '.join(bad)}: must be integers >= 1")
+    check_integers(1, **counts)
     checked = {name: int(value) for name, value in counts.items()}
     _check_days(**{name: value for name, value in checked.items() if name.endswith("days")})
     return tuple(checked.values())

@@ -20,7 +20,7 @@ from mobileintent_gym.errors import brief
 from mobileintent_gym.intents.generator import intention_text
 from mobileintent_gym.intents.schema import IntentionSegment
 from mobileintent_gym.metrics.pira import MEMORY_OPS, IntentMatcher
-from mobileintent_gym.metrics.prediction import casefolded, first_json_object
+from mobileintent_gym.metrics.prediction import casefolded, first_json_object, no_object_reason
 from mobileintent_gym.tasks import instantiate, task_ids
 from mobileintent_gym.users.pair import UserContent
 
@@ -51,7 +51,7 @@ def _silent(text: str) -> bool:
 def parse_proposal(answer: Any) -> Proposal:
     """Read an answer (see the module notes); never raises."""
     if not isinstance(answer, str):
-        return Proposal(None, None, f"the answer must be text, got {type(answer).__name__}")
+        return Proposal(None, None, no_object_reason(answer))
     if _silent(answer):
         return Proposal(None)
     data = first_json_object(answer)

@@ -24,10 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from mobileintent_gym.checks import check_flags, check_items, is_count, is_flag
-from mobileintent_gym.errors import InvalidArgumentError, brief
+from mobileintent_gym.checks import check_flags, check_integers, check_items, is_flag
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +54,7 @@ class SegmentOutcome:
     def __post_init__(self) -> None:
         check_flags(intention=self.intention, done=self.done,
                     **({} if self.executed is None else {"executed": self.executed}))
-        _check_counts(by_hand=self.by_hand, taken=self.taken)
+        check_integers(0, by_hand=self.by_hand, taken=self.taken)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +93,7 @@ def assist_scores(answers: Sequence[bool], segments: Sequence[SegmentOutcome],
     check_items("answers", answers, is_flag, "True or False")
     check_items("segments", segments, lambda s: isinstance(s, SegmentOutcome),
                 "a SegmentOutcome")
-    _check_counts(agent_steps=agent_steps)
+    check_integers(0, agent_steps=agent_steps)
     accepted = sum(bool(a) for a in answers)
     executed = [s.executed for s in segments if s.executed is not None]
     if len(executed) != accepted:
@@ -111,11 +109,3 @@ def assist_scores(answers: Sequence[bool], segments: Sequence[SegmentOutcome],
         saved_share=(by_hand - taken) / by_hand if by_hand else None,
         agent_steps=agent_steps, intentions=len(intentions),
         intentions_done=sum(s.done for s in intentions))
-
-
-def _check_counts(**counts: Any) -> None:
-    """Refuse any of ``counts`` (argument name → value) that is no integer of at least 0."""
-    bad = [f"{name}={brief(value, 40)}" for name, value in counts.items()
-           if not is_count(value, least=0)]
-    if bad:
-        raise InvalidArgumentError(f"{', '.join(bad)}: must be an integer of at least 0")

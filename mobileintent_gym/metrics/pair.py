@@ -19,16 +19,11 @@ from typing import Literal
 
 import numpy as np
 
-from mobileintent_gym.checks import is_number
+from mobileintent_gym.checks import is_flag, is_fraction
 from mobileintent_gym.errors import brief
 
 SUBGOAL_CONTEXTS = frozenset({"UC", "UA"})  # a subgoal's UI context (docs/scores.md)
 TARGET_TYPES = ("common", "personal")  # a task's target: shared, or the user's own
-
-
-def _is_bool(value: object) -> bool:
-    """Whether ``value`` is a bool, Python's or NumPy's."""
-    return isinstance(value, bool | np.bool_)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +66,7 @@ class EpisodeResult:
                              "<instruction type>")
         if not isinstance(self.user, str):
             raise ValueError(f"{name}: the user must be a text")
-        if not _is_bool(self.success):
+        if not is_flag(self.success):
             raise ValueError(f"{name}: success must be true or false, got {self.success!r}")
         object.__setattr__(self, "success", bool(self.success))
         for part in ("rewards", "contexts", "reached"):
@@ -83,9 +78,9 @@ class EpisodeResult:
             # Kept as a tuple of Python values: the record compares, hashes and goes to JSON.
             object.__setattr__(self, part, tuple(v.item() if isinstance(v, np.generic) else v
                                                  for v in value))
-        if not all(is_number(r) and 0 <= r <= 1 for r in self.rewards):
+        if not all(map(is_fraction, self.rewards)):
             raise ValueError(f"{name}: rewards are numbers from 0 to 1, got {self.rewards!r}")
-        if not all(map(_is_bool, self.reached)):
+        if not all(map(is_flag, self.reached)):
             raise ValueError(f"{name}: reached flags are true or false, got {self.reached!r}")
         sizes = len(self.rewards), len(self.contexts), len(self.reached)
         if len(set(sizes)) != 1:

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from mobileintent_gym.checks import check_type, is_finite, is_number
+from mobileintent_gym.checks import check_items, check_type, is_fraction
 from mobileintent_gym.errors import InvalidArgumentError, brief
 from mobileintent_gym.metrics.text import Tokens, pair_scores
 from mobileintent_gym.users.encoders import Encoder
@@ -49,11 +49,6 @@ prose (``{name}``) do not use them up."""
 MAX_LITERAL_LENGTH = 1 << 16
 """The longest Python-style object (``{'a': 1}``) read, in characters: finding where one
 closes is a scan in Python, so a megabyte of unclosed ``{'`` took seconds per try."""
-
-
-def is_confidence(value: Any) -> bool:
-    """Whether ``value`` is a confidence: a number in [0, 1] (not NaN, not a bool)."""
-    return is_number(value) and 0.0 <= value <= 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +76,7 @@ class Prediction:
         for name in ("behaviour", "error"):
             check_type(f"a prediction's {name}", getattr(self, name), str | None,
                        "a str or None")
-        if not is_confidence(self.confidence):
+        if not is_fraction(self.confidence):
             raise InvalidArgumentError(f"a prediction's confidence must be a number in "
                                        f"[0, 1], got {brief(self.confidence, 40)}")
 
@@ -234,7 +229,7 @@ def parse_prediction(text: str, confidence: float | None = None) -> Prediction:
         ValueError: For a ``confidence`` given that is no number in [0, 1] (NaN would
             never be pushed, and 1.5 always).
     """
-    if confidence is not None and not is_confidence(confidence):
+    if confidence is not None and not is_fraction(confidence):
         raise ValueError(f"confidence must be a number in [0, 1] or None, got "
                          f"{brief(confidence, 40)}")
     data = first_json_object(text)
@@ -242,7 +237,7 @@ def parse_prediction(text: str, confidence: float | None = None) -> Prediction:
         return prediction_from(data, text, 0.0 if confidence is None else confidence)
     guess = prediction_from(data, text)
     given = casefolded(data).get("confidence", 1.0)
-    if not is_confidence(given):
+    if not is_fraction(given):
         problem = f'"Confidence" must be a number in [0, 1], got {brief(given, 40)}'
         return replace(guess, confidence=0.0,
                        error="; ".join(e for e in (guess.error, problem) if e))
@@ -289,11 +284,12 @@ def prediction_scores(predicted: Sequence[Prediction], truth: Sequence[Predictio
         InvalidArgumentError: Naming an item that is no :class:`Prediction` (answer text
             or a dict: read it with :func:`parse_prediction`).
     """
+    for name, items in (("predicted", predicted), ("truth", truth)):
+        check_items(name, items, lambda item: isinstance(item, Prediction),
+                    "a Prediction (see parse_prediction)")
     if len(predicted) != len(truth):
         raise ValueError(f"{len(predicted)} predictions for {len(truth)} true intentions")
-    for item in (*predicted, *truth):
-        check_type("a prediction", item, Prediction, "a Prediction (see parse_prediction)")
-    if threshold is not None and not (is_finite(threshold) and 0 <= threshold <= 1):
+    if threshold is not None and not is_fraction(threshold):
         raise ValueError(f"threshold must be a confidence in [0, 1] or None, got {threshold!r}")
     untold = next((t for t in truth if not (isinstance(t.behaviour, str) and t.event)), None)
     if untold is not None:  # an unread answer's empty event would equal an empty one

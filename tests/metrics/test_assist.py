@@ -32,8 +32,7 @@ def test_nothing_proposed_saves_nothing_and_leaves_the_rates_undefined():
     (lambda: assist_scores(["no"], DAY[:1]), "answers: item 0 must be True or False, got "
                                              "str 'no'"),
     (lambda: SegmentOutcome(True, 3, 1, executed="no"), "executed='no': must be True or False"),
-    (lambda: SegmentOutcome(True, -3, "x"), "by_hand=-3, taken='x': must be an integer of "
-                                            "at least 0"),
+    (lambda: SegmentOutcome(True, -3, "x"), "by_hand=-3, taken='x': must be integers >= 0"),
     (lambda: assist_scores([], [(True, 3, 3)]), "segments: item 0 must be a SegmentOutcome"),
     (lambda: assist_scores([], DAY, agent_steps=-1), "agent_steps=-1"),
 ])
