@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mobileintent_gym.adbd.am_start import Intent
-from mobileintent_gym.adbd.javanum import ShellArgs, is_user, java_float, java_int, java_integer
+from mobileintent_gym.adbd.javanum import ShellArgs, check_user, java_float, java_int, java_integer
 
 MAIN_ACTION = "android.intent.action.MAIN"  # the intent that starts an app from its icon
 LAUNCHER_CATEGORY = "android.intent.category.LAUNCHER"
@@ -157,8 +157,8 @@ def _check_value(option: str, value: str) -> None:
                                  or _decodes(value)):
         raise ValueError(f"java.lang.IllegalArgumentException: Invalid boolean value: "
                          f"{value.lower()[:40]}")
-    if option == "--user" and not is_user(value):
-        raise ValueError(f"java.lang.IllegalArgumentException: Bad user number: {value[:40]}")
+    if option == "--user":
+        check_user(value)
     if option in ("-n", "--ecn") and not value.partition("/")[2]:  # ComponentName: null
         raise ValueError(f"java.lang.IllegalArgumentException: Bad component name: {value}")
 

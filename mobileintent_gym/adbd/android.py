@@ -36,7 +36,7 @@ from mobileintent_gym.adbd.conventions import (
     swipe_gesture,
 )
 from mobileintent_gym.adbd.ime import ADB_IME, LATIN_IME, selected
-from mobileintent_gym.adbd.javanum import ShellArgs, is_user, java_exception, java_integer
+from mobileintent_gym.adbd.javanum import ShellArgs, check_user, java_exception, java_integer
 from mobileintent_gym.adbd.keycodes import KEYCODES
 from mobileintent_gym.adbd.shell import CommandFn, Invocation, Output
 from mobileintent_gym.errors import AppActionError, MobileIntentError
@@ -145,8 +145,8 @@ def _pm_check_value(option: str, value: str) -> None:
     Raises:
         ValueError: With the exception Android prints.
     """
-    if option == "--user" and not is_user(value):
-        raise ValueError(f"java.lang.IllegalArgumentException: Bad user number: {value}")
+    if option == "--user":
+        check_user(value)
     if option == "--uid" and not java_integer(value, 32):
         raise ValueError(f'java.lang.NumberFormatException: For input string: "{value}"')
 
@@ -550,9 +550,7 @@ class PhoneCommands:
                 if option != "--user":
                     return Output(stderr=f"Error: Unknown option: {option}\n".encode(),
                                   code=255)
-                if not is_user(user := words.required()):
-                    raise ValueError("java.lang.IllegalArgumentException: Bad user number: "
-                                     f"{user}")
+                check_user(words.required())
             package = words.required()
         except ValueError as err:
             return java_exception("force-stop", err)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mobileintent_gym.adbd.am_start import full_class
-from mobileintent_gym.adbd.javanum import ShellArgs, is_user, java_exception, java_int
+from mobileintent_gym.adbd.javanum import ShellArgs, check_user, java_exception, java_int
 from mobileintent_gym.adbd.shell import Invocation, Output
 
 if TYPE_CHECKING:
@@ -180,8 +180,7 @@ def _user(value: str) -> int:
     Raises:
         ValueError: With Android's exception when it is none of them.
     """
-    if not is_user(value):
-        raise ValueError(f"java.lang.IllegalArgumentException: Bad user number: {value}")
+    check_user(value)
     named = {"all": _USER_ALL, "current": _USER_CURRENT, "cur": _USER_CURRENT}
     return named[value] if value in named else java_int(value, 32) or 0
 

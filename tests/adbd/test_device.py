@@ -433,6 +433,8 @@ def test_am_refuses_the_options_android_refuses(device):
             ("am broadcast -a x -n nope", "IllegalArgumentException: Bad component name: nope"),
             ("am start --user me com.mobileintent.chat",
              "IllegalArgumentException: Bad user number: me"),
+            ("am start --user " + "u" * 50 + " com.mobileintent.chat",  # was cut at 40
+             "IllegalArgumentException: Bad user number: " + "u" * 50),
             # Options that name no intent, flags that are no number.
             ("am start", "IllegalArgumentException: No intent supplied"),
             ("am start -W --es id x", "IllegalArgumentException: No intent supplied"),
