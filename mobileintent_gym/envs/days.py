@@ -74,7 +74,7 @@ def check_counts(**counts: Any) -> tuple[int, ...]:
     """
     check_integers(1, **counts)
     checked = {name: int(value) for name, value in counts.items()}
-    _check_days(**{name: value for name, value in checked.items() if name.endswith("days")})
+    check_days(**{name: value for name, value in checked.items() if name.endswith("days")})
     return tuple(checked.values())
 
 
@@ -84,7 +84,7 @@ ten years. Every day is generated before the user's first episode (about 0.1 s a
 core, six minutes for ten years), so a count mistyped a thousandfold would look like a hang."""
 
 
-def _check_days(**days: int) -> None:
+def check_days(**days: int) -> None:
     """Refuse day counts (ints) adding up to more than :data:`MAX_DAYS`.
 
     Raises:
@@ -93,9 +93,9 @@ def _check_days(**days: int) -> None:
     total = sum(days.values())
     if total > MAX_DAYS:
         named = " + ".join(f"{name}={value}" for name, value in days.items())
-        raise MobileIntentError(f"{named} = {total} days: at most {MAX_DAYS} (ten years) in "
-                                "all; each is generated before the first episode, about "
-                                "0.1 s a day")
+        raise MobileIntentError(f"{named}{f' = {total} days' if len(days) > 1 else ''}: at "
+                                f"most {MAX_DAYS} (ten years) in all; each day is generated "
+                                "before any is used, about 0.1 s a day")
 
 
 def check_size(name: str, size: Any) -> tuple[int, int]:

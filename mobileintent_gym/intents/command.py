@@ -30,7 +30,8 @@ from mobileintent_gym.console import (
     seed_int,
     size_text,
 )
-from mobileintent_gym.envs.days import MAX_DAYS
+from mobileintent_gym.envs.days import MAX_DAYS, check_days
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.files import drop_stale_stages, sole_writer, staged_into
 from mobileintent_gym.intents.act2intention import InvalidDataError, export_sessions
 from mobileintent_gym.intents.generator import GeneratorConfig, UserLife
@@ -160,9 +161,10 @@ def _days(text: str) -> int:
             would run for days before it wrote anything).
     """
     days = positive_int(text)
-    if days > MAX_DAYS:
-        raise argparse.ArgumentTypeError(f"at most {MAX_DAYS} (ten years, about 0.1 s a day "
-                                         f"and user), got {text!r}")
+    try:
+        check_days(days=days)
+    except MobileIntentError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
     return days
 
 

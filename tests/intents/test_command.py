@@ -65,7 +65,7 @@ def test_bad_arguments_are_one_line_with_the_usage_errors_status(tmp_path, capsy
         assert "encoder:" not in err and len(err.splitlines()) == 1
     for argv, message in ((["--days", "0"], "--days: must be an integer of at least 1, got '0'"),
                           # Ran for days, writing nothing, as the envs refuse it.
-                          (["--days", "3661"], "--days: at most 3660 (ten years"),
+                          (["--days", "3661"], "--days: days=3661: at most 3660 (ten years)"),
                           (["--size", "big"], "--size: a screen size is written WIDTHxHEIGHT "
                                               "(as 1080x2400), got 'big'"),
                           (["--size", "100x100"], "--size: screen 100x100 is outside 320-3840")):
