@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import re
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -307,7 +307,7 @@ def action_space(width: int, height: int, max_text: int = MAX_TEXT_LENGTH) -> sp
     )
 
 
-_SAMPLE_KEYS = ("direction", "key", "point", "text", "type")  # action_space's, in its order
+_SAMPLE_KEYS = tuple(action_space(1, 1).spaces)  # in the space's order
 
 
 def _scalar(value: Any) -> Any:
@@ -343,7 +343,7 @@ def action_from_dict(sample: dict) -> Action:
             unknown key, a float or out-of-range index, TYPE with empty text); the message
             names the value.
     """
-    if not isinstance(sample, Mapping):
+    if not isinstance(sample, dict):  # as to_action and batch_actions take samples
         raise InvalidActionError(f"an action sample is a dict (see action_space), got "
                                  f"{brief(sample)}")
     unknown = [key for key in sample if key not in _SAMPLE_KEYS]
@@ -439,7 +439,7 @@ def batch_actions(actions: Sequence[ActionLike], space: spaces.Dict) -> dict:
     """
     samples = [] if isinstance(actions, str | Action | dict) else [
         _batchable(action, space) if isinstance(action, dict)
-        else action_to_dict(to_action(action)) for action in actions]
+        else action_to_dict(action) for action in actions]
     if not samples:
         raise InvalidActionError(f"actions must hold one action per sub-env, got "
                                  f"{brief(actions)}")
