@@ -26,6 +26,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from gymnasium import logger
 
 from mobileintent_gym.actions import Action
 from mobileintent_gym.agents.lm import (
@@ -237,6 +238,8 @@ def _fit(config: SftConfig, base: LanguageModel, examples: Sequence[tuple[Messag
     start = resume_point(out, resume)
     if start is not None:
         steps.resume(start, base.device)
+        if steps.done == len(steps.batches):  # as RePAIR's command says it
+            logger.warn(f"{out} holds all {steps.done} optimiser steps: nothing to run")
     write_config(out, run_settings(config, base.name))  # first: a failed log leaves a run
     with contextlib.closing(RunLog(out, LOG_FIELDS, steps.done if resume else None)) as log:
         steps.run(out, log, progress)
