@@ -340,6 +340,8 @@ class RunLog:
             for row in reader:
                 if not str(row.get("update")).isdecimal():
                     raise ValueError(f"no update count: {row.get('update')!r}")
+                if None in row:  # csv.DictReader's key of cells past the header's
+                    raise ValueError(f"more cells than the header names: {row[None]!r}")
                 rows.append(row)
         except (csv.Error, ValueError) as err:
             raise self._damaged(reader.line_num, str(err)) from err

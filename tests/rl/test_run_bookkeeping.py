@@ -421,6 +421,8 @@ def test_a_resume_stopped_while_its_log_is_rewritten_keeps_the_log(tmp_path, mon
 @pytest.mark.parametrize(("damage", "says"), [
     (b"\xff0.5", "line 3 (not UTF-8)"),
     (b"x,0.5", "line 3 (no update count: 'x')"),
+    # Failed writing the kept rows: "dict contains fields not in fieldnames: None".
+    (b"2,0.1,0.3", "line 3 (more cells than the header names: ['0.3'])"),
 ])
 def test_a_damaged_log_is_named_with_its_line_and_left_as_it_was(tmp_path, damage, says):
     # A byte the disk damaged raised a bare UnicodeDecodeError from deep in the resume, a
