@@ -167,8 +167,11 @@ def public_spec(spec: str) -> str:
     """``spec`` as a record or a message shows it: an Appium URL without its secret.
 
     Its user name and password are hidden also where the URL is malformed or lacks its
-    scheme (``appium:user:key@farm``).
+    scheme (``appium:user:key@farm``). What is no text comes back as it is, for the
+    message that refuses it.
     """
+    if not isinstance(spec, str):
+        return spec
     kind, _, argument = spec.strip().partition(":")
     if kind.strip().casefold() != "appium":
         return spec

@@ -109,7 +109,6 @@ def check_config(config: RepairConfig, train_users: Sequence[str],
             validation users, validation users who are training users too, or a phone
             that is not simulated.
     """
-    base_model(config)
     people = distinct_users(train_users, config.profiles_dir,
                             ", whom a RePAIR group would pair with themselves")
     judged = distinct_users(val_users, config.profiles_dir,
@@ -127,6 +126,7 @@ def check_config(config: RepairConfig, train_users: Sequence[str],
               *(name for name in ("max_steps", "ray") if getattr(config, name) is not None))
     check_settings(config, "RePAIR", counts, REAL_SETTINGS,
                    intervals=("val_every", "checkpoint_every"))
+    base_model(config)  # its settings' types checked: it reads the init adapters
     if parse_device(config.phone)[0] != "sim":
         raise MobileIntentError(f"RePAIR setting phone={public_spec(config.phone)!r}: a "
                                 "group's rollouts run side by side, each on a phone of its "

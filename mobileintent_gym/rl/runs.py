@@ -18,10 +18,10 @@ from gymnasium import logger
 
 from mobileintent_gym.agents.lm import MIN_TEMPERATURE, is_temperature, local_name
 from mobileintent_gym.backends.loader import DeviceConfigError, parse_device, public_spec
-from mobileintent_gym.checks import is_count, is_finite
+from mobileintent_gym.checks import check_flags, check_items, is_count, is_finite
 from mobileintent_gym.console import output_folder
 from mobileintent_gym.distributed.pool import EXECUTE_ENV
-from mobileintent_gym.errors import MobileIntentError
+from mobileintent_gym.errors import InvalidArgumentError, MobileIntentError, brief
 from mobileintent_gym.files import hash_file, write_atomic
 from mobileintent_gym.once import once
 from mobileintent_gym.rl.curves import plot_curves
@@ -77,7 +77,7 @@ def make_envs(count: int, **kwargs: Any) -> list[gym.Env]:
 
 
 def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequence[str],
-                   intervals: Sequence[str] = ()) -> None:
+                   intervals: Sequence[str] = (), flags: Sequence[str] = ()) -> None:
     """Refuse settings a run cannot work with, before any model is loaded.
 
     Args:
@@ -86,10 +86,12 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
         counts: Settings that must be integers of at least 1.
         reals: Settings of :data:`RANGES`: finite numbers in their range.
         intervals: Settings of every so many updates (0: never): integers of at least 0.
+        flags: Settings that must be True or False (a text "no" would read as true).
 
     Raises:
         MobileIntentError: Naming the setting, its value and what it may be; also for a
-            seed that is not an integer of at least 0, or a ``phone`` that names no device.
+            seed that is not an integer of at least 0, a ``phone`` that names no device,
+            or an ``out``, model, folder or users setting of another type.
     """
     for names, least, says in ((counts, 1, "counts must be >= 1"),
                                (intervals, 0, "intervals must be integers >= 0; 0: never")):
@@ -97,6 +99,9 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
                if not is_count(getattr(config, name), least=least)}
         if bad:
             raise MobileIntentError(f"{kind} settings out of range: {bad} ({says})")
+    check_flags(**{name: getattr(config, name) for name in flags})
+    _check_paths({field.name: getattr(config, field.name)
+                  for field in dataclasses.fields(config)})
     if not (is_count(config.seed, least=0) and config.seed < TORCH_SEEDS):
         raise MobileIntentError(f"{kind} setting seed={config.seed!r} must be an integer in "
                                 "[0, 2**64) (torch's seeds)")
@@ -121,8 +126,12 @@ def settings_json(config: Mapping[str, Any], indent: int | None = None) -> str:
     profile files among the users are made absolute, and a lone user or task (a string)
     is a list of one: a run is resumed with them written any way that means the same, from
     any folder, and not on another model that a relative path names there.
+
+    Raises:
+        InvalidArgumentError: Naming a model, folder or user setting of another type.
     """
     settings = dict(config)
+    _check_paths(settings)
     model = settings.get("model")
     if isinstance(model, str) and Path(model).expanduser().exists():
         settings["model"] = local_name(model)
@@ -138,6 +147,23 @@ def settings_json(config: Mapping[str, Any], indent: int | None = None) -> str:
         if settings.get(name) is not None:
             settings[name] = [absolute_user(user) for user in settings[name]]
     return json.dumps(settings, indent=indent, default=os.fspath)
+
+
+def _check_paths(settings: Mapping[str, Any]) -> None:
+    """Refuse an out, model, folder or users setting that names no folder, model or users."""
+    paths = str | os.PathLike
+    for name in ("out", "model", *_FOLDERS):
+        value = settings.get(name)
+        if name in settings and not (isinstance(value, paths)
+                                     or (value is None and name != "out")):
+            raise InvalidArgumentError(f"setting {name} must be a path or name"
+                                       f"{'' if name == 'out' else ', or None'}; got "
+                                       f"{brief(value, 60)}")
+    for name in _USERS:
+        value = settings.get(name)
+        if not (value is None or isinstance(value, paths)):
+            check_items(f"setting {name}", value, lambda user: isinstance(user, paths),
+                        "a user's name or profile path")
 
 
 ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors", "adapter_model.bin")
@@ -243,7 +269,10 @@ def check_run_folder(out: str | Path, config: Mapping[str, Any], resume: bool = 
         return
     # Read as settings are written now: a run saved before models were made absolute
     # kept a relative path, which names the same model from the folder it was run in.
-    saved = json.loads(settings_json(_saved_settings(saved_file)))
+    try:
+        saved = json.loads(settings_json(_saved_settings(saved_file)))
+    except InvalidArgumentError as err:
+        raise MobileIntentError(f"{saved_file} is damaged ({err}); give another --out") from err
     given = json.loads(settings_json(config))  # tuples as lists, as saved
     differ = sorted(k for k in saved.keys() | given.keys()
                     if k not in {*RESUMABLE, *unknown} and saved.get(k) != given.get(k))

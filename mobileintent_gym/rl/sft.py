@@ -199,7 +199,7 @@ def train_sft(config: SftConfig, lm: LanguageModel | None = None, progress: bool
     tasks = chosen_tasks(config.tasks)
     check_settings(config, "SFT", ("epochs", "batch_size", "micro_batch", "max_elements",
                                    "lora_rank"), ("lr", "lora_alpha", "max_grad_norm"),
-                   intervals=("checkpoint_every",))
+                   intervals=("checkpoint_every",), flags=("gradient_checkpointing",))
     check_device(config.device)
     train_users = resolve_users(config.users, config.profiles_dir)
     distinct_users(train_users, config.profiles_dir, ", whose examples would count twice")

@@ -10,6 +10,7 @@ test_trainer.py, whose smoke test checks the same run end to end (in minutes).
 import contextlib
 import csv
 import dataclasses
+import json
 import re
 import signal
 import warnings
@@ -461,6 +462,20 @@ def test_resuming_a_run_without_a_checkpoint_says_it_starts_over(tmp_path, monke
                                          "updates are dropped"):
         trainer.train(progress=False, resume=True)
     assert _log(out) == []
+
+
+@pytest.mark.parametrize(("setting", "value"), [("users", 5), ("init", ["a"]),
+                                              ("profiles_dir", {})])
+def test_saved_settings_of_other_types_are_named_as_a_damaged_file(tmp_path, setting, value):
+    # They failed inside the comparison: "'int' object is not iterable", "expected str,
+    # bytes or os.PathLike object, not list".
+    config = trainer_module.RepairConfig(out=str(tmp_path))
+    write_config(tmp_path, run_settings(config, BASE))
+    saved = json.loads((tmp_path / "config.json").read_text())
+    (tmp_path / "config.json").write_text(json.dumps({**saved, setting: value}))
+    with pytest.raises(MobileIntentError, match=f"config.json is damaged \\(setting {setting} "
+                                                "must be .*; give another --out"):
+        check_run_folder(tmp_path, run_settings(config, BASE), resume=True)
 
 
 def test_resuming_from_a_folder_without_a_run_starts_afresh_and_says_so(tmp_path):

@@ -158,3 +158,11 @@ def test_a_stop_says_where_a_resume_goes_on(tiny_lm, tmp_path, monkeypatch, call
         train_sft(settings(out, epochs=1), copy.deepcopy(tiny_lm), progress=False, resume=True)
     assert not [w for w in caught if "dropped" in str(w.message)]
     assert [row["update"] for row in untimed_log(out)] == ["1", "2", "3", "4"]
+
+
+def test_a_flag_that_is_no_bool_is_refused_before_any_work(tmp_path):
+    # "no" read as true: gradient checkpointing went on.
+    with pytest.raises(MobileIntentError, match="gradient_checkpointing='no': must be True "
+                                                "or False"):
+        train_sft(settings(tmp_path / "run", gradient_checkpointing="no"), progress=False)
+    assert not (tmp_path / "run").exists()

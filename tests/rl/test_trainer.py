@@ -433,6 +433,11 @@ def test_micro_batches_give_the_gradient_of_the_whole_group(trainer_for):
      r"validation users \['amara', .*'rania'\] are training users too"),
     ({"users": ("demo-ana", "demo-ben"), "val_users": ("demo-ana",)},
      r"validation users \['demo-ana'\] are training users too"),
+    # Settings of other types failed deep inside ("'int' object has no attribute 'strip'",
+    # "expected str, bytes or os.PathLike object, not int").
+    ({"phone": 5}, "RePAIR setting phone=5: a device config is a text such as 'sim', got 5"),
+    ({"init": 5}, "setting init must be a path or name, or None; got 5"),
+    ({"out": None}, "setting out must be a path or name; got None"),
 ])
 def test_a_run_that_cannot_work_is_refused_before_loading_a_model(settings, message):
     from mobileintent_gym.rl.trainer import RepairConfig, RepairTrainer
