@@ -246,6 +246,10 @@ def _checked(run: RunRecord, path: object) -> RunRecord:
     if not (isinstance(screen, list) and len(screen) == 2 and all(is_integer(s) for s in screen)):
         raise ResultsFileError(f"{str(path)!r}: its provenance's 'screen' must be [width, "
                                f"height], got {brief(screen, 40)}")
+    for name, (valid, says) in _PROVENANCE_FIELDS.items():
+        if name in run.provenance and not valid(run.provenance[name]):
+            raise ResultsFileError(f"{str(path)!r}: its provenance's {name!r} must be {says}, "
+                                   f"got {brief(run.provenance[name], 40)}")
     if not (isinstance(run.episodes, list) and all(isinstance(e, dict) for e in run.episodes)):
         raise ResultsFileError(f"{str(path)!r}: 'episodes' must be a list of objects")
     if not isinstance(run.scores, dict):
@@ -260,6 +264,25 @@ def _checked(run: RunRecord, path: object) -> RunRecord:
         if problem:
             raise ResultsFileError(f"{str(path)!r}: episode {position}: {problem}")
     return run
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _text_or_none(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+# What the provenance's fields that reports and resumed runs read must be, where present.
+_PROVENANCE_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    **{name: (_texts, "a list of texts") for name in ("users", "tasks", "observation")},
+    **{name: (_text_or_none, "a text or null") for name in (
+        "agent", "device", "encoder", "encoder_fallback", "profiles", "profiles_env",
+        "started", "version")},
+    "profiles_content": (lambda v: v is None or (isinstance(v, dict) and all(
+        isinstance(h, str | None) for h in v.values())), "an object of texts, or null"),
+}
 
 
 # What each of an episode's fields beside its result must be, and how a message says it.

@@ -202,6 +202,26 @@ def test_a_results_file_of_the_wrong_shape_is_one_line(scripted_run, tmp_path, c
     assert named in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("field", "value", "named"), [
+    # Tracebacks from deep in the page ("can only join an iterable", "'int' object has no
+    # attribute 'replace'", "'list' object has no attribute 'get'"), or, for one text, its
+    # letters shown as the users and a false "Partial run" warning.
+    ("users", None, "its provenance's 'users' must be a list of texts, got None"),
+    ("users", "amara", "its provenance's 'users' must be a list of texts, got 'amara'"),
+    ("tasks", 3, "its provenance's 'tasks' must be a list of texts, got 3"),
+    ("encoder_fallback", 5, "its provenance's 'encoder_fallback' must be a text or null"),
+    ("profiles_content", ["x"], "its provenance's 'profiles_content' must be an object of "
+                                "texts, or null"),
+])
+def test_a_provenance_field_of_the_wrong_kind_is_one_line(scripted_run, tmp_path, capsys,
+                                                          field, value, named):
+    data = json.loads(scripted_run.read_text())
+    data["provenance"][field] = value
+    (tmp_path / "run.json").write_text(json.dumps(data))
+    assert main(["view", str(tmp_path / "run.json"), "--html", str(tmp_path / "r.html")]) == 2
+    assert named in capsys.readouterr().err and not (tmp_path / "r.html").exists()
+
+
 @pytest.mark.parametrize(("field", "change", "named"), [
     ("subgoals", lambda names: names[:-1], r"episode 0: \d subgoals named and \d rewards; "
                                            "each subgoal has one"),
