@@ -86,7 +86,7 @@ class EpisodeResult:
         if len(set(sizes)) != 1:
             raise ValueError(f"{name}: {sizes[0]} rewards, {sizes[1]} contexts and "
                              f"{sizes[2]} reached flags; each subgoal has one of each")
-        if not set(self.contexts) <= SUBGOAL_CONTEXTS:
+        if not all(isinstance(c, str) and c in SUBGOAL_CONTEXTS for c in self.contexts):
             raise ValueError(f"{name}: contexts are UC or UA, got {self.contexts!r}")
         earned = [k + 1 for k, (r, seen) in enumerate(zip(self.rewards, self.reached,
                                                            strict=True)) if r and not seen]

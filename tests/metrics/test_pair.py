@@ -127,6 +127,9 @@ def test_scores_of_a_generator_equal_those_of_its_list():
     (("G-ALI-01:common:explicit", "u1", T, (1.0, 1.0), (UC,), (T, T)),
      "2 rewards, 1 contexts and 2 reached"),
     (("G-ALI-01:common:explicit", "u1", T, (1.0,), ("uc",), (T,)), "UC or UA"),
+    # "unhashable type: 'list'", naming nothing.
+    (("G-ALI-01:common:explicit", "u1", T, (1.0,), (["UA"],), (T,)),
+     r"UC or UA, got \(\['UA'\],\)"),
     (("G-ALI-01:common:explicit", "u1", "yes", (1.0,), (UC,), (T,)), "success must be"),
     (("G-ALI-01:common:explicit", "u1", T, ("1",), (UC,), (T,)), "numbers from 0 to 1"),
     (("G-ALI-01:common:explicit", "u1", T, (float("nan"),), (UC,), (T,)), "from 0 to 1"),
