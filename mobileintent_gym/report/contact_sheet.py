@@ -28,6 +28,7 @@ from PIL import Image, ImageDraw
 
 from mobileintent_gym.apps import registry
 from mobileintent_gym.apps.plugin import AppBundle
+from mobileintent_gym.checks import check_items, positive_integer
 from mobileintent_gym.console import (
     Repeated,
     UsageError,
@@ -38,6 +39,7 @@ from mobileintent_gym.console import (
     run_encoder,
     size_text,
 )
+from mobileintent_gym.envs.days import check_size
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone
 from mobileintent_gym.phone.paint import fit_text, font
@@ -118,8 +120,14 @@ def contact_sheet(users: Sequence[str], *, pair: PairConfig | None = None,
 
     Raises:
         UnknownProfileError: When a user's profile is not found.
-        MobileIntentError: When an app's target screen cannot be reached.
+        MobileIntentError: When an app's target screen cannot be reached, or naming
+            ``users`` or ``size`` of another kind (before any screen is drawn).
+        ValueError: Naming a ``per_row`` that is no integer of at least 1.
     """
+    check_items("users", users, lambda user: isinstance(user, str | os.PathLike),
+                "a profile name or path")
+    size = check_size("size", size)
+    per_row = positive_integer("per_row", per_row)
     contents = [load_user_content(u, pair, profiles_dir) for u in users]
     phone = SimPhone(*size)
     try:

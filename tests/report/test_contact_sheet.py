@@ -9,9 +9,11 @@ from PIL import Image
 
 from mobileintent_gym.apps import registry
 from mobileintent_gym.cli import main
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone, hierarchy
 from mobileintent_gym.report.contact_sheet import (
     Layout,
+    contact_sheet,
     main_template,
     target_screen,
     user_line,
@@ -122,6 +124,19 @@ def test_bad_arguments_are_one_line_and_write_nothing(tmp_path, capsys, args, na
     assert exit_status(["contact-sheet", *args, "--out", str(out)]) == 2
     assert named in capsys.readouterr().err
     assert not out.parent.exists()
+
+
+@pytest.mark.parametrize(("kwargs", "error", "named"), [
+    # After every screen was drawn: ZeroDivisionError, PIL's "Width and height must be >=
+    # 0"; a size as text failed in SimPhone, a user's name as text was read letter by letter.
+    ({"per_row": 0}, ValueError, "per_row must be a positive integer, got 0"),
+    ({"per_row": -1}, ValueError, "per_row must be a positive integer, got -1"),
+    ({"size": "320x480"}, MobileIntentError, r"size must be \(width, height\), got '320x480'"),
+    ({"users": "demo-ana"}, MobileIntentError, "users must be a list or other collection"),
+])
+def test_the_functions_arguments_are_named_before_any_screen_is_drawn(kwargs, error, named):
+    with pytest.raises(error, match=named):
+        contact_sheet(**{"users": ["demo-ana"], **kwargs})
 
 
 def test_the_committed_sheet_covers_every_registered_app():
