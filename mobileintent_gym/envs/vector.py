@@ -62,7 +62,7 @@ from gymnasium.vector.utils import (
     iterate,
 )
 
-from mobileintent_gym.checks import is_integer, positive_integer
+from mobileintent_gym.checks import is_flag, is_integer, positive_integer
 from mobileintent_gym.distributed.threads import worker_environment
 from mobileintent_gym.envs import vector_worker
 from mobileintent_gym.envs.vector_args import (
@@ -143,7 +143,7 @@ class SharedMemoryVectorEnv(VectorEnv):
     Raises:
         ValueError: For no env functions, ``cpus`` naming no CPU of this machine, an
             ``envs_per_worker`` or ``gather_threads`` that is not a positive integer, or a
-            ``worker_in_parent`` that is not a bool (before any worker starts),
+            ``copy`` or ``worker_in_parent`` that is not a bool (before any worker starts),
             or a CPU the worker may not run on (its cgroup's set).
         SharedMemoryFullError: When ``/dev/shm`` cannot hold one batch of observations.
         WorkerError: When a worker dies (an error for each of its sub-envs), a sub-env's
@@ -166,17 +166,20 @@ class SharedMemoryVectorEnv(VectorEnv):
                  context: str | None = "spawn", cpus: Sequence[int] | None = None,
                  envs_per_worker: int = 1, gather_threads: int | None = None,
                  worker_in_parent: bool = False) -> None:
-        if isinstance(env_fns, str | bytes) or not env_fns:
+        given = env_fns
+        if isinstance(env_fns, Iterable) and not isinstance(env_fns, str | bytes):
+            env_fns = list(env_fns)  # a generator: its functions once, counted
+        if not (isinstance(env_fns, list) and env_fns):
             raise ValueError(f"SharedMemoryVectorEnv needs a sequence of env functions (at "
-                             f"least one), got {brief(env_fns)}")
+                             f"least one), got {brief(given)}")
         uncallable = next((fn for fn in env_fns if not callable(fn)), None)
         if uncallable is not None:
             raise ValueError(f"env functions make an env when called, got "
                              f"{type(uncallable).__name__} {brief(uncallable, 60)}")
         share = positive_integer("envs_per_worker", envs_per_worker)
-        if not isinstance(worker_in_parent, bool | np.bool_):
-            raise ValueError(f"worker_in_parent must be True or False, got "
-                             f"{worker_in_parent!r}")
+        for name, flag in (("copy", copy), ("worker_in_parent", worker_in_parent)):
+            if not is_flag(flag):  # a text "no" would read as true
+                raise ValueError(f"{name} must be True or False, got {flag!r}")
         self._gatherer = FrameGather(default_threads() if gather_threads is None
                                      else positive_integer("gather_threads", gather_threads),
                                      hold=CtrlC)

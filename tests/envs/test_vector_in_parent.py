@@ -201,6 +201,20 @@ def test_a_worker_in_parent_that_is_no_bool_is_named(value):
     with pytest.raises(ValueError, match=f"worker_in_parent must be True or False, got "
                                          f"{re.escape(repr(value))}"):
         SharedMemoryVectorEnv([_Light], worker_in_parent=value)
+    # copy="no" was taken, and read as true.
+    with pytest.raises(ValueError, match=f"copy must be True or False, got "
+                                         f"{re.escape(repr(value))}"):
+        SharedMemoryVectorEnv([_Light], copy=value, worker_in_parent=True)
+
+
+def test_env_functions_from_a_generator_are_taken_once():
+    # The check that they are callable spent it: "object of type 'generator' has no len()".
+    envs = SharedMemoryVectorEnv((_Light for _ in range(2)), worker_in_parent=True)
+    try:
+        envs.reset(seed=0)
+        assert envs.step(np.array([1, 1]))[0].tolist() == [[1], [1]]
+    finally:
+        envs.close()
 
 
 def test_in_a_pool_its_steps_are_taken_in_the_next_recv_however_often_others_answer():
