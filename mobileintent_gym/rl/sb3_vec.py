@@ -20,6 +20,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from mobileintent_gym.checks import check_type
 from mobileintent_gym.errors import require
 
 VecEnv = require("stable_baselines3.common.vec_env", "rl").VecEnv
@@ -35,6 +36,7 @@ class SB3VecEnv(VecEnv):
     Raises:
         ValueError: For a vector env whose autoreset is not next-step (its ended episodes
             would be reset twice).
+        InvalidArgumentError: For what is no vector env (a single env, say).
 
     Observations come back as arrays of their own, as SB3's vec envs give them (a
     vector env of ``copy=False`` overwrites its arrays at the next step, and SB3 keeps the
@@ -46,6 +48,8 @@ class SB3VecEnv(VecEnv):
     """
 
     def __init__(self, venv: gym.vector.VectorEnv) -> None:
+        check_type("SB3VecEnv's venv", venv, gym.vector.VectorEnv,
+                   "a vector env (gym.make_vec, SharedMemoryVectorEnv)")
         mode = venv.metadata.get("autoreset_mode", gym.vector.AutoresetMode.NEXT_STEP)
         if str(getattr(mode, "value", mode)) != gym.vector.AutoresetMode.NEXT_STEP.value:
             raise ValueError(f"SB3VecEnv needs a vector env of next-step autoreset, got "

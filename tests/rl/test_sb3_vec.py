@@ -6,6 +6,7 @@ import pytest
 
 import mobileintent_gym  # noqa: F401  (registers the envs)
 from mobileintent_gym.envs.vector import SharedMemoryVectorEnv
+from mobileintent_gym.errors import InvalidArgumentError
 from mobileintent_gym.wrappers import ElementActions, ElementFeatures
 
 pytest.importorskip("stable_baselines3", reason="needs the [rl] extra")
@@ -181,3 +182,13 @@ def test_a_same_step_autoreset_vector_env_is_refused():
     with pytest.raises(ValueError, match="next-step autoreset"):
         SB3VecEnv(venv)
     venv.close()
+
+
+@pytest.mark.parametrize("given", [None, "single"])
+def test_what_is_no_vector_env_is_named(given):
+    # "'TimeLimit' object has no attribute 'num_envs'", "'NoneType' … 'metadata'".
+    env = features_env() if given == "single" else None
+    with pytest.raises(InvalidArgumentError, match="SB3VecEnv's venv must be a vector env"):
+        SB3VecEnv(env)
+    if env is not None:
+        env.close()
