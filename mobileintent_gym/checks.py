@@ -10,7 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from mobileintent_gym.errors import InvalidArgumentError, InvalidOptionsError, brief
+from mobileintent_gym.errors import (
+    InvalidArgumentError,
+    InvalidOptionsError,
+    MobileIntentError,
+    brief,
+)
 
 MAX_DIGITS = 18
 """The most digits of an integer read from text or a profile (an int64 holds it)."""
@@ -49,12 +54,14 @@ def check_integers(least: int, **counts: Any) -> None:
     """Refuse any of ``counts`` (argument name → value) that is no integer of at least ``least``.
 
     Raises:
-        InvalidArgumentError: Naming each bad count and its value.
+        MobileIntentError: Naming each bad count and its value. Not a ``TypeError``: an
+            env's constructor raises it, and ``gym.make`` would add every keyword argument
+            to a TypeError's message (an Appium URL's password among them).
     """
     bad = [f"{name}={brief(value, 40)}" for name, value in counts.items()
            if not is_count(value, least)]
     if bad:
-        raise InvalidArgumentError(f"{', '.join(bad)}: must be integers >= {least}")
+        raise MobileIntentError(f"{', '.join(bad)}: must be integers >= {least}")
 
 
 def check_flags(**flags: Any) -> None:
@@ -70,24 +77,26 @@ def check_flags(**flags: Any) -> None:
         raise InvalidArgumentError(f"{', '.join(bad)}: must be True or False")
 
 
-def check_collection(name: str, items: Any, says: str, kind: type = Collection) -> None:
+def check_collection(name: str, items: Any, says: str, kind: type = Collection,
+                     ordered: bool = True) -> None:
     """Refuse ``items`` unless it is a ``kind`` and no text (nor a NumPy array of 0-d).
 
-    A text given for a sequence of texts would be read one character at a time.
+    A text given for a sequence of texts would be read one character at a time; a set,
+    where ``ordered``, in an order that differs between processes (and without repeats).
 
     Raises:
         InvalidArgumentError: Naming the argument, what its items must be (``says``) and
             what it got.
     """
     if isinstance(items, str | bytes) or not isinstance(items, kind) or (
-            getattr(items, "ndim", 1) == 0):
+            getattr(items, "ndim", 1) == 0) or (ordered and isinstance(items, Set)):
         raise InvalidArgumentError(f"{name} must be a list or other {kind.__name__.lower()} "
                                    f"of items each {says}, got {type(items).__name__} "
                                    f"{brief(items, 60)}")
 
 
 def check_items(name: str, items: Any, allowed: Callable[[Any], bool], says: str,
-                kind: type = Collection) -> None:
+                kind: type = Collection, ordered: bool = True) -> None:
     """Refuse ``items`` unless :func:`check_collection` takes it and ``allowed`` each item.
 
     A wrong item would fail deep inside the work or count as something it is not.
@@ -98,12 +107,13 @@ def check_items(name: str, items: Any, allowed: Callable[[Any], bool], says: str
         allowed: Whether an item is one it may hold.
         says: What each item must be, for the message (``"a str"``).
         kind: What ``items`` must be.
+        ordered: Refuse a set (its order differs between processes).
 
     Raises:
         InvalidArgumentError: As :func:`check_collection` does; else naming the first bad
             item and its place.
     """
-    check_collection(name, items, says, kind)
+    check_collection(name, items, says, kind, ordered)
     for index, item in enumerate(items):
         if not allowed(item):
             raise InvalidArgumentError(f"{name}: item {index} must be {says}, got "

@@ -252,7 +252,7 @@ def episodes(users: Sequence[str], tasks: str | Iterable[str] | None, seed: int 
     check_items("users", users, lambda user: isinstance(user, str | os.PathLike),
                 "a user's name or profile path")
     check_items("skip", skip, lambda pair: isinstance(pair, tuple) and len(pair) == 2,
-                "a (user, task) pair")
+                "a (user, task) pair", ordered=False)
     tasks = chosen_tasks(tasks)
     ids = {user: seed_name(user, profiles_dir) for user in users}
     return [Episode(user, task, seed_of(seed, ids[user], task)) for user in users

@@ -165,6 +165,9 @@ def test_the_python_loop_names_a_bad_seed_or_agent_and_takes_one_task_id():
     with pytest.raises(InvalidArgumentError, match=r"skip must be a list .* got str 'x'"):
         episodes(["demo-ana"], task, skip="x")
     assert episodes(["demo-ana"], task, skip={("demo-ana", task)}) == []
+    # A set's order differs between processes: so would the episodes'.
+    with pytest.raises(InvalidArgumentError, match=r"users must be .* got set"):
+        episodes({"demo-ana", "demo-ben"}, task)
     with pytest.raises(UnknownTaskError, match="explict"):  # named before any episode ran
         next(run_episodes(env, OracleAgent, "demo-ana", [task, "G-SPT-03:common:explict"]))
     # An agent's own seed: True ran as 1; -1 and "x" failed inside Gymnasium and NumPy.

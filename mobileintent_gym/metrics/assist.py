@@ -42,7 +42,8 @@ class SegmentOutcome:
 
     Raises:
         InvalidArgumentError: Naming a flag that is not True or False (``executed``: or
-            ``None``), or a count that is no integer of at least 0.
+            ``None``).
+        MobileIntentError: Naming a count that is no integer of at least 0.
     """
 
     intention: bool
@@ -87,8 +88,8 @@ def assist_scores(answers: Sequence[bool], segments: Sequence[SegmentOutcome],
     Raises:
         ValueError: When the accepted proposals and the executed segments disagree.
         InvalidArgumentError: Naming an answer that is not True or False (a text "no"
-            would count as accepted), a segment that is no :class:`SegmentOutcome`, or
-            ``agent_steps`` that is no integer of at least 0.
+            would count as accepted), or a segment that is no :class:`SegmentOutcome`.
+        MobileIntentError: Naming ``agent_steps`` that is no integer of at least 0.
     """
     check_items("answers", answers, is_flag, "True or False")
     check_items("segments", segments, lambda s: isinstance(s, SegmentOutcome),

@@ -51,9 +51,10 @@ def find(xml: str, *, text: str | None = None, resource_id: str | None = None,
 
 
 def tap(xml: str, **criteria: str) -> Action:
-    """A CLICK at the centre of the first node matching ``criteria``.
+    """A CLICK at the centre of the first node matching ``criteria`` (see :func:`find`).
 
     Raises:
         MobileIntentError: As :func:`find` does.
+        TypeError: Naming a criterion :func:`find` does not take.
     """
     return Action.click(*center(find(xml, **criteria).bounds))

@@ -91,7 +91,7 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
     Raises:
         MobileIntentError: Naming the setting, its value and what it may be; also for a
             seed that is not an integer of at least 0, a ``phone`` that names no device,
-            or an ``out``, model, folder or users setting of another type.
+            or an ``out``, model or folder setting of another type.
     """
     for names, least, says in ((counts, 1, "counts must be >= 1"),
                                (intervals, 0, "intervals must be integers >= 0; 0: never")):
@@ -100,8 +100,8 @@ def check_settings(config: Any, kind: str, counts: Sequence[str], reals: Sequenc
         if bad:
             raise MobileIntentError(f"{kind} settings out of range: {bad} ({says})")
     check_flags(**{name: getattr(config, name) for name in flags})
-    _check_paths({field.name: getattr(config, field.name)
-                  for field in dataclasses.fields(config)})
+    _check_paths({field.name: getattr(config, field.name)  # users: resolve_users names them
+                  for field in dataclasses.fields(config) if field.name not in _USERS})
     if not (is_count(config.seed, least=0) and config.seed < TORCH_SEEDS):
         raise MobileIntentError(f"{kind} setting seed={config.seed!r} must be an integer in "
                                 "[0, 2**64) (torch's seeds)")

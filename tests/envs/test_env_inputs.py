@@ -168,6 +168,15 @@ def test_an_argument_of_the_wrong_kind_is_named_when_the_env_is_made(env_id, kwa
         gym.make(f"Act2Intent-{env_id}-v0", users=USERS, **kwargs)
 
 
+def test_a_count_out_of_range_is_the_envs_own_line_without_the_phones_password():
+    # Raised as a TypeError, which gym.make re-raises with every keyword argument of the
+    # env in its message: the Appium URL's password too.
+    with pytest.raises(MobileIntentError) as err:
+        gym.make("Act2Intent-Session-v0", users=USERS, history_days=0,
+                 device="appium:http://bob:secretkey@127.0.0.1:9/wd/hub")
+    assert str(err.value) == "history_days=0: must be integers >= 1"
+
+
 @pytest.mark.parametrize(("env_id", "days"), [
     ("Understand", {"days": 10**6}), ("Predict", {"history_days": 3000, "predict_days": 661}),
     ("Session", {"history_days": 1, "play_days": 10**6}),

@@ -2,7 +2,7 @@
 
 import pytest
 
-from mobileintent_gym.errors import InvalidArgumentError
+from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.metrics.assist import SegmentOutcome, assist_scores
 
 # An intention of 8 steps handed over after 1 and executed; noise of 3 steps; an intention
@@ -37,7 +37,7 @@ def test_nothing_proposed_saves_nothing_and_leaves_the_rates_undefined():
     (lambda: assist_scores([], DAY, agent_steps=-1), "agent_steps=-1"),
 ])
 def test_inputs_of_the_wrong_kind_are_named(call, says):
-    with pytest.raises(InvalidArgumentError, match=says):
+    with pytest.raises(MobileIntentError, match=says):
         call()
 
 
