@@ -45,9 +45,9 @@ def tap(**criteria: str) -> Step:
 def tap_first(*choices: dict[str, str]) -> Step:
     """A step tapping the first match of the first of ``choices`` the screen has.
 
-    For a toggle whose state the content sets: ``({"desc": "Like"}, {})`` likes a post not
-    liked yet, and on content where every post is liked (another seed, a real device)
-    still taps one rather than stopping the tour.
+    For a toggle whose state the content sets: ``({"resource_id": "like", "desc": "Like"},
+    {"resource_id": "like"})`` likes a post not liked yet, and on content where every post
+    is liked (another seed, a real device) still taps one rather than stopping the tour.
     """
     def step(xml: str) -> Action:
         for criteria in choices[:-1]:
