@@ -290,8 +290,7 @@ _EPISODE_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "seed": (lambda v: is_count(v, least=0), "an integer >= 0"),
     "instruction": (lambda v: isinstance(v, str), "a text"),
     "target": (lambda v: isinstance(v, str), "a text"),
-    "subgoals": (lambda v: isinstance(v, list) and all(isinstance(s, str) for s in v),
-                 "a list of texts"),
+    "subgoals": (_texts, "a list of texts"),
     "steps": (lambda v: isinstance(v, list) and all(map(_is_step, v)),
               "a list of steps, each with texts 'action', 'route_before' and "
               "'route_after', a number 'reward' and 'invalid' null or a text"),
@@ -302,8 +301,7 @@ _EPISODE_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
 _OPTIONAL_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "teacher_forced": (lambda v: isinstance(v, list) and all(isinstance(m, bool) for m in v),
                        "a list of true/false step matches"),
-    "frames": (lambda v: isinstance(v, list) and all(isinstance(f, str) for f in v),
-               "a list of file names"),
+    "frames": (_texts, "a list of file names"),
 }
 
 

@@ -47,15 +47,14 @@ def java_float(text: str) -> bool:
     return _JAVA_FLOAT.fullmatch(text.strip(" \t\n\r\x0b\x0c\x00")) is not None
 
 
-def check_user(value: str) -> str:
-    """``value`` when ``--user`` takes it: a user's number (Java's int) or a name of users.
+def check_user(value: str) -> None:
+    """Refuse ``value`` unless ``--user`` takes it: a user's number (Java's int) or a name.
 
     Raises:
         ValueError: With the exception Android's ``UserHandle.parseUserArg`` throws.
     """
     if not (value in _USERS or java_integer(value, 32)):
         raise ValueError(f"java.lang.IllegalArgumentException: Bad user number: {value}")
-    return value
 
 
 def java_exception(command: str, err: Exception) -> Output:
