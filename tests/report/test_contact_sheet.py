@@ -11,6 +11,7 @@ from mobileintent_gym.apps import registry
 from mobileintent_gym.cli import main
 from mobileintent_gym.errors import MobileIntentError
 from mobileintent_gym.phone import SimPhone, hierarchy
+from mobileintent_gym.report import contact_sheet as contact_sheet_module
 from mobileintent_gym.report.contact_sheet import (
     Layout,
     contact_sheet,
@@ -134,7 +135,12 @@ def test_bad_arguments_are_one_line_and_write_nothing(tmp_path, capsys, args, na
     ({"size": "320x480"}, MobileIntentError, r"size must be \(width, height\), got '320x480'"),
     ({"users": "demo-ana"}, MobileIntentError, "users must be a list or other collection"),
 ])
-def test_the_functions_arguments_are_named_before_any_screen_is_drawn(kwargs, error, named):
+def test_the_functions_arguments_are_named_before_any_screen_is_drawn(kwargs, error, named,
+                                                                      monkeypatch):
+    def load(*args):
+        raise AssertionError("a user's content was loaded before the arguments were checked")
+
+    monkeypatch.setattr(contact_sheet_module, "load_user_content", load)
     with pytest.raises(error, match=named):
         contact_sheet(**{"users": ["demo-ana"], **kwargs})
 
